@@ -1,0 +1,39 @@
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { capture } from '../../fixture/capture-command.js';
+import type { TurnSelection } from '../../fixture/capture.js';
+import { commonOptions, positiveInt } from '../global-options.js';
+import { printJson, type Output } from '../output.js';
+
+/** `turnkit capture --campaign KEY (--turn N | --turns A..B | --latest)`. */
+export function registerCapture(program: Command, output: Output): void {
+  program
+    .command('capture')
+    .description('capture a campaign at a turn into a fixture: state up to turn N-1 plus turn N\'s input')
+    .requiredOption('--campaign <key>', 'key of the campaign (root row)')
+    .addOption(new Option('--turn <n>', 'the turn whose input the fixture holds').argParser(positiveInt).conflicts(['turns', 'latest']))
+    .addOption(new Option('--turns <a..b>', 'one fixture per turn in an inclusive range').argParser(parseRange).conflicts('latest'))
+    .option('--latest', 'the campaign\'s last turn')
+    .option('--name <name>', 'fixture name (default campaign-KEY-turn-N)')
+    .option('--out <dir>', 'output folder (default: the config\'s fixtures folder)')
+    .option('--force', 'overwrite existing fixture files')
+    .option('--json', 'print the result as JSON')
+    .action(async (options, command: Command) => {
+      const turns: TurnSelection | undefined = options.turn
+        ? { turn: options.turn }
+        : options.turns ?? (options.latest ? { latest: true } : undefined);
+      if (!turns) command.error('error: give one of --turn N, --turns A..B or --latest', { exitCode: 2 });
+      const result = await capture({ ...commonOptions(command), campaign: options.campaign, turns: turns!, name: options.name, out: options.out, force: options.force });
+      for (const warning of result.warnings) output.err(`warning: ${warning}`);
+      if (options.json) return printJson(output, result);
+      result.files.forEach((file, i) => {
+        const fixture = result.fixtures[i]!;
+        output.out(`wrote ${file} (turn ${fixture.turn}, ${fixture.tables} tables, ${fixture.rows} rows)`);
+      });
+    });
+}
+
+function parseRange(value: string): TurnSelection {
+  const match = /^(\d+)\.\.(\d+)$/.exec(value);
+  if (!match) throw new InvalidArgumentError(`expected A..B (for example 20..23), got "${value}"`);
+  return { from: Number(match[1]), to: Number(match[2]) };
+}

@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import { dbMigrate, dbStart, dbStop, dbUrl } from '../../db/db-commands.js';
+import { commonOptions } from '../global-options.js';
+import { printJson, type Output } from '../output.js';
+
+/** `turnkit db start | url | migrate | stop`. */
+export function registerDb(program: Command, output: Output): void {
+  const db = program.command('db').description('the embedded database and migrations');
+
+  db.command('start')
+    .description('run the embedded database in the foreground and print its URL (Ctrl-C stops it)')
+    .action(async (_options, command: Command) => {
+      const server = await dbStart(commonOptions(command));
+      if (!server.owner) {
+        output.out(server.url);
+        output.err('already running in another turnkit process');
+        return;
+      }
+      output.out(server.url);
+      output.err('embedded database ready; Ctrl-C stops it');
+      // The server's own signal handler closes PGlite cleanly and exits; until then keep the process alive.
+      await new Promise<never>(() => {});
+    });
+
+  db.command('url')
+    .description('print the database URL (any password removed)')
+    .action(async (_options, command: Command) => {
+      output.out(await dbUrl(commonOptions(command)));
+    });
+
+  db.command('migrate')
+    .description('apply pending migrations of the game schema')
+    .option('--json', 'print the result as JSON')
+    .action(async (options, command: Command) => {
+      const result = await dbMigrate(commonOptions(command));
+      if (options.json) return printJson(output, result);
+      if (result.applied.length === 0) output.out('nothing to migrate: the schema is up to date');
+      for (const name of result.applied) output.out(`applied ${name}`);
+    });
+
+  db.command('stop')
+    .description('stop the embedded database another turnkit process runs')
+    .action(async (_options, command: Command) => {
+      const stopped = await dbStop(commonOptions(command));
+      output.out(stopped ? `stopped process ${stopped.pid}` : 'no embedded database is running');
+    });
+}

@@ -1,0 +1,19 @@
+import type { Command } from 'commander';
+import { sample } from '../../sample/sample-command.js';
+import { commonOptions, positiveInt } from '../global-options.js';
+import { printJson, type Output } from '../output.js';
+
+/** `turnkit sample --turns N`. */
+export function registerSample(program: Command, output: Output): void {
+  program
+    .command('sample')
+    .description('create a sample campaign played for N turns (a live session stand-in) and print its key')
+    .requiredOption('--turns <n>', 'number of turns played', positiveInt)
+    .option('--seed <n>', 'seed of the session (same seed, same session)', positiveInt)
+    .option('--json', 'print the result as JSON')
+    .action(async (options, command: Command) => {
+      const result = await sample({ ...commonOptions(command), turns: options.turns, seed: options.seed });
+      if (options.json) return printJson(output, result);
+      output.out(result.campaign);
+    });
+}

@@ -1,0 +1,28 @@
+import type { Command } from 'commander';
+import { show } from '../../fixture/show.js';
+import { formatTable, printJson, type Output } from '../output.js';
+
+/** `turnkit show FIXTURE`. */
+export function registerShow(program: Command, output: Output): void {
+  program
+    .command('show')
+    .description('print what a fixture holds: tables, row counts, turns, input')
+    .argument('<fixture>', 'fixture file')
+    .option('--json', 'print the summary as JSON')
+    .action(async (fixture: string, options) => {
+      const summary = await show({ fixture });
+      if (options.json) return printJson(output, summary);
+      output.out(`${summary.name}: ${summary.root.table} ${summary.root.key}=${summary.root.value}, turn ${summary.turn} of ${summary.latestTurn}`);
+      output.out(`captured ${summary.capturedAt} from ${summary.database}; ${summary.turnsKept} turns kept (1..${summary.turn - 1})`);
+      output.out('');
+      output.out(`input of turn ${summary.turn}:`);
+      for (const [column, value] of Object.entries(summary.input)) output.out(`  ${column}: ${JSON.stringify(value)}`);
+      output.out('');
+      const rows = summary.tables.map((table) => [table.name, table.role, String(table.rows), table.sharedRows ? `+${table.sharedRows} shared` : '']);
+      for (const line of formatTable([['table', 'role', 'rows', ''], ...rows])) output.out(line);
+      if (summary.reflectsPresent.length > 0) {
+        output.out('');
+        output.out(`rows of ${summary.reflectsPresent.join(', ')} show the database at capture time, not turn ${summary.turn - 1}`);
+      }
+    });
+}

@@ -1,0 +1,9 @@
+/** Options every command takes: where the config is and which database to use. */
+export interface CommonOptions {
+  /** `--config FILE`. */
+  configPath?: string | undefined;
+  /** `--database-url URL`: a real Postgres server instead of the embedded one. */
+  databaseUrl?: string | undefined;
+  /** Working directory (default: the process's). */
+  cwd?: string | undefined;
+}

@@ -1,0 +1,65 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve, relative } from 'node:path';
+import { TurnkitError } from '../errors.js';
+import { importModule } from '../util/import-module.js';
+import { parseJsonText, parseWithSchema } from '../util/json-source.js';
+import { configSchema, type TurnkitConfig } from './schema.js';
+import { sampleGameConfig } from './sample-config.js';
+
+/** Config file names looked up in the working directory, first match wins. */
+export const CONFIG_FILE_NAMES = ['turnkit.config.ts', 'turnkit.config.mts', 'turnkit.config.js', 'turnkit.config.mjs', 'turnkit.config.json'];
+
+/** A loaded config: the parsed values plus where they came from. */
+export interface LoadedConfig extends TurnkitConfig {
+  /** Directory that relative paths in the config are resolved against. */
+  baseDir: string;
+  /** The config file, or undefined when the sample game's config was used. */
+  file: string | undefined;
+}
+
+/** Options for loading a config. */
+export interface LoadConfigOptions {
+  /** Explicit config file (`--config`); must exist. */
+  configPath?: string;
+  /** Directory to search for a config file (default: the working directory). */
+  cwd?: string;
+}
+
+/** Finds and loads the project's config; falls back to the sample game's config when the project has none. */
+export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const file = options.configPath ? resolve(cwd, options.configPath) : findConfigFile(cwd);
+  if (options.configPath && !existsSync(file!)) {
+    throw new TurnkitError('CONFIG', `${options.configPath}: config file not found`);
+  }
+  if (!file) return { ...parseWithSchema(configSchema, sampleGameConfig, '<sample game config>'), baseDir: cwd, file: undefined };
+  const shown = relative(cwd, file) || file;
+  const raw = await readConfigValue(file, shown);
+  return { ...parseWithSchema(configSchema, raw, shown), baseDir: dirname(file), file };
+}
+
+function findConfigFile(cwd: string): string | undefined {
+  return CONFIG_FILE_NAMES.map((name) => resolve(cwd, name)).find((path) => existsSync(path));
+}
+
+async function readConfigValue(file: string, shown: string): Promise<unknown> {
+  if (file.endsWith('.json')) return parseJsonText(await readFile(file, 'utf8'), shown);
+  let module: Record<string, unknown>;
+  try {
+    module = await importModule(file);
+  } catch (error) {
+    // esbuild and Node put the location in the first line of the message; keep only that line.
+    const firstLine = String((error as Error)?.message ?? error).split('\n')[0];
+    throw new TurnkitError('CONFIG', `${shown}: cannot load config: ${firstLine}`);
+  }
+  if (module.default === undefined) {
+    throw new TurnkitError('CONFIG', `${shown}: no default export (write \`export default defineConfig({...})\`)`);
+  }
+  return module.default;
+}
+
+/** Resolves a config-relative path (fixtures/, migrations/, ...) to an absolute one. */
+export function resolveFromConfig(config: LoadedConfig, path: string): string {
+  return resolve(config.baseDir, path);
+}

@@ -1,0 +1,51 @@
+/** How turnkit turns a column's text output into a fixture value. */
+export type ValueKind = 'array' | 'int' | 'float' | 'bigint' | 'numeric' | 'bool' | 'json' | 'bytea' | 'timestamptz' | 'timestamp' | 'text';
+
+/** A column's codec: its value kind, and for arrays the element's. */
+export interface Codec {
+  kind: ValueKind;
+  /** Set for array columns: how each element is decoded. */
+  element?: ValueKind;
+}
+
+/** A column as the catalog describes it. */
+export interface ColumnInfo {
+  name: string;
+  /** The type as Postgres prints it, e.g. `numeric(6,2)`, `text[]`. */
+  type: string;
+  nullable: boolean;
+  default: string | null;
+  identity: 'always' | 'by default' | null;
+  /** The expression of a generated column. */
+  generated: string | null;
+  codec: Codec;
+}
+
+/** A foreign key from one table to another (or itself). */
+export interface ForeignKeyInfo {
+  name: string;
+  columns: string[];
+  references: { table: string; columns: string[] };
+  deferrable: boolean;
+  initiallyDeferred: boolean;
+}
+
+/** A table with everything turnkit needs from the catalog. */
+export interface TableInfo {
+  /** Display name: the bare table name in `public`, `schema.table` elsewhere. */
+  name: string;
+  schema: string;
+  table: string;
+  /** The table as a quoted SQL identifier: `"public"."Odd Name"`. */
+  sql: string;
+  columns: ColumnInfo[];
+  primaryKey: string[];
+  uniqueKeys: string[][];
+  foreignKeys: ForeignKeyInfo[];
+}
+
+/** Every user table of the database, by display name. */
+export interface Catalog {
+  tables: Map<string, TableInfo>;
+  serverVersion: string;
+}

@@ -1,0 +1,102 @@
+import { isAbsolute, resolve } from 'node:path';
+import pg from 'pg';
+import { Kysely, PostgresDialect } from 'kysely';
+import { TurnkitError } from '../errors.js';
+import type { LoadedConfig } from '../config/load.js';
+import { openEmbedded, type EmbeddedServer } from './embedded.js';
+import { redactUrl, scrubSecret } from './url.js';
+
+/** Which kind of database a connection reaches. */
+export type Backend = 'embedded' | 'postgres';
+
+/** An open connection to the game database (real or embedded, one code path: pg through a socket). */
+export interface Db {
+  backend: Backend;
+  /** Full connection URL; may hold a password: never print it, use `displayUrl`. */
+  url: string;
+  /** The URL with any password removed. */
+  displayUrl: string;
+  pool: pg.Pool;
+  kysely: Kysely<any>;
+  /** The embedded server when backend is embedded. */
+  embedded: EmbeddedServer | undefined;
+  close(): Promise<void>;
+}
+
+/** How to choose and reach the database. */
+export interface OpenDbOptions {
+  /** `--database-url`; wins over DATABASE_URL and the config. */
+  databaseUrl?: string | undefined;
+}
+
+/** The real-Postgres URL to use, or undefined for the embedded database (flag, then DATABASE_URL, then config). */
+export function chooseDatabaseUrl(config: LoadedConfig, options: OpenDbOptions = {}): string | undefined {
+  return options.databaseUrl || process.env.DATABASE_URL || config.database.url || undefined;
+}
+
+/** Absolute path of the embedded data directory. */
+export function embeddedDataDir(config: LoadedConfig): string {
+  const dir = config.database.embedded.dataDir;
+  return isAbsolute(dir) ? dir : resolve(config.baseDir, dir);
+}
+
+/** Connects to the configured database, starting the embedded one when no URL is given. */
+export async function openDb(config: LoadedConfig, options: OpenDbOptions = {}): Promise<Db> {
+  const url = chooseDatabaseUrl(config, options);
+  if (url) return connectPool(url, 'postgres', undefined);
+  const embedded = await openEmbedded({ dataDir: embeddedDataDir(config), port: config.database.embedded.port });
+  try {
+    return await connectPool(embedded.url, 'embedded', embedded);
+  } catch (error) {
+    await embedded.close();
+    throw error;
+  }
+}
+
+/** Runs `fn` with an open database and closes it afterwards, whatever happens. */
+export async function usingDb<T>(config: LoadedConfig, options: OpenDbOptions, fn: (db: Db) => Promise<T>): Promise<T> {
+  const db = await openDb(config, options);
+  try {
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+async function connectPool(url: string, backend: Backend, embedded: EmbeddedServer | undefined): Promise<Db> {
+  const displayUrl = redactUrl(url);
+  // pglite-socket serializes everything and blocks on open transactions: one connection avoids self-deadlock.
+  const pool = new pg.Pool({ connectionString: url, max: backend === 'embedded' ? 1 : 4, connectionTimeoutMillis: 10_000 });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  try {
+    await pool.query('SELECT 1');
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw new TurnkitError('DATABASE', `cannot connect to ${displayUrl}: ${describeConnectError(error, url)}`);
+  }
+  const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  let closed = false;
+  return {
+    backend,
+    url,
+    displayUrl,
+    pool,
+    kysely,
+    embedded,
+    async close() {
+      if (closed) return;
+      closed = true;
+      // kysely.destroy() ends the pool it was given.
+      await kysely.destroy().catch(() => {});
+      await embedded?.close();
+    },
+  };
+}
+
+/** A one-line, secret-free description of a connection failure. */
+export function describeConnectError(error: unknown, url: string): string {
+  const err = error as NodeJS.ErrnoException & { errors?: unknown[] };
+  const message = err?.message || (err?.errors?.[0] as Error | undefined)?.message || err?.code || String(error);
+  return scrubSecret(message.split('\n')[0] ?? '', url);
+}

@@ -1,0 +1,123 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { connect } from 'node:net';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { citext } from '@electric-sql/pglite/contrib/citext';
+import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
+import { uuid_ossp } from '@electric-sql/pglite/contrib/uuid_ossp';
+import { TurnkitError } from '../errors.js';
+import { lockOwnerAlive, lockPathFor, publishPort, readLock, releaseLock, removeStaleLock, tryTakeLock } from './server-lock.js';
+
+/** A running embedded server: either owned by this process or another turnkit process's, reached by its socket. */
+export interface EmbeddedServer {
+  url: string;
+  port: number;
+  /** True when this process opened the data directory and must close it. */
+  owner: boolean;
+  /** Stops the server and closes PGlite (owner) or does nothing (guest). */
+  close(): Promise<void>;
+}
+
+/** Where and how to run the embedded database. */
+export interface EmbeddedOptions {
+  dataDir: string;
+  port: number;
+  /** How long to wait for another process that holds the lock to publish its port. */
+  waitMs?: number;
+}
+
+/** Embedded connections always use the superuser and the default database PGlite creates. */
+export function embeddedUrl(port: number): string {
+  return `postgres://postgres@127.0.0.1:${port}/postgres`;
+}
+
+/** Opens the embedded database, or joins the turnkit process that already has it open. */
+export async function openEmbedded(options: EmbeddedOptions): Promise<EmbeddedServer> {
+  const lockPath = lockPathFor(options.dataDir);
+  await mkdir(dirname(options.dataDir), { recursive: true });
+  const deadline = Date.now() + (options.waitMs ?? 60_000);
+  for (;;) {
+    if (await tryTakeLock(lockPath)) return startOwnServer(options, lockPath);
+    const lock = await readLock(lockPath);
+    if (lock && !lockOwnerAlive(lock)) {
+      // Re-read before removing so that we never delete a lock someone else just took.
+      const again = await readLock(lockPath);
+      if (again && again.pid === lock.pid && again.startedAt === lock.startedAt) await removeStaleLock(lockPath);
+      continue;
+    }
+    if (lock?.port && (await portAnswers(lock.port))) {
+      return { url: embeddedUrl(lock.port), port: lock.port, owner: false, close: async () => {} };
+    }
+    if (Date.now() > deadline) {
+      throw new TurnkitError(
+        'DATABASE',
+        `${options.dataDir}: embedded database is held by process ${lock?.pid ?? '?'}, which does not answer; stop it or remove ${lockPath}`,
+      );
+    }
+    await sleep(100);
+  }
+}
+
+async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promise<EmbeddedServer> {
+  let db: PGlite | undefined;
+  let server: PGLiteSocketServer | undefined;
+  try {
+    // Game schemas commonly use these contrib extensions; PGlite can only load them at start.
+    db = await PGlite.create({ dataDir: options.dataDir, extensions: { uuid_ossp, pgcrypto, citext } });
+    // The default of one connection would refuse the SUT while turnkit is connected.
+    server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: options.port, maxConnections: 8 });
+    await server.start();
+    const port = Number(server.getServerConn().split(':').pop());
+    await publishPort(lockPath, port);
+    const running = { db, server };
+    let closed = false;
+    const close = async (): Promise<void> => {
+      if (closed) return;
+      closed = true;
+      detachSignals();
+      try {
+        await running.server.stop();
+      } finally {
+        await running.db.close();
+        await releaseLock(lockPath);
+      }
+    };
+    const detachSignals = closeOnSignals(close);
+    return { url: embeddedUrl(port), port, owner: true, close };
+  } catch (error) {
+    await server?.stop().catch(() => {});
+    await db?.close().catch(() => {});
+    await releaseLock(lockPath);
+    const message = error instanceof Error ? error.message : String(error);
+    throw new TurnkitError('DATABASE', `${options.dataDir}: cannot start the embedded database: ${message.split('\n')[0]}`);
+  }
+}
+
+/** Closes PGlite cleanly when the process is interrupted, then exits with the signal's conventional code. */
+function closeOnSignals(close: () => Promise<void>): () => void {
+  const handlers = new Map<NodeJS.Signals, () => void>();
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    const handler = (): void => {
+      void close().finally(() => process.exit(code));
+    };
+    handlers.set(signal, handler);
+    process.once(signal, handler);
+  }
+  return () => handlers.forEach((handler, signal) => process.off(signal, handler));
+}
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

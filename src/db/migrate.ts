@@ -1,0 +1,60 @@
+import { readdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { TurnkitError } from '../errors.js';
+import { importModule } from '../util/import-module.js';
+import type { LoadedConfig } from '../config/load.js';
+import type { Db } from './connect.js';
+
+/** turnkit's bookkeeping (kysely's migration tables among it) lives here, out of the game's schema. */
+export const TURNKIT_SCHEMA = 'turnkit';
+
+/** The sample game's migrations shipped with turnkit (compiled next to dist/src, or the sources under tsx). */
+export const SAMPLE_MIGRATIONS_DIR = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../migrations');
+
+/** What `migrate` did. */
+export interface MigrateResult {
+  folder: string;
+  applied: string[];
+}
+
+/** Loads migration files (.ts through tsx, .js/.mjs natively) from a folder, in name order. */
+export class FolderMigrationProvider implements MigrationProvider {
+  constructor(private readonly folder: string) {}
+
+  /** Reads the folder's migrations keyed by file name without extension. */
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const names = (await readdir(this.folder)).filter((name) => /\.(m?js|m?ts)$/.test(name) && !/\.d\.m?ts$/.test(name)).sort();
+    const migrations: Record<string, Migration> = {};
+    for (const name of names) {
+      const module = await importModule(join(this.folder, name));
+      if (typeof module.up !== 'function') throw new TurnkitError('CONFIG', `${join(this.folder, name)}: a migration must export up(db)`);
+      migrations[name.replace(/\.(m?js|m?ts)$/, '')] = module as unknown as Migration;
+    }
+    return migrations;
+  }
+}
+
+/** The migrations folder a project uses: its configured one, or the sample game's. */
+export function migrationsFolder(config: LoadedConfig): string {
+  return config.migrations ? resolve(config.baseDir, config.migrations) : SAMPLE_MIGRATIONS_DIR;
+}
+
+/** Applies every pending migration of the game schema. */
+export async function migrate(db: Db, folder: string): Promise<MigrateResult> {
+  if (!existsSync(folder)) throw new TurnkitError('CONFIG', `${folder}: migrations folder not found`);
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: new FolderMigrationProvider(folder),
+    migrationTableSchema: TURNKIT_SCHEMA,
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error');
+    const message = error instanceof Error ? error.message : String(error);
+    throw new TurnkitError('DATABASE', `${failed ? join(folder, failed.migrationName) : folder}: migration failed: ${message}`);
+  }
+  return { folder, applied: (results ?? []).map((result) => result.migrationName) };
+}

@@ -1,0 +1,24 @@
+/** Removes the password from a connection URL so it can be printed or written to a file. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '';
+    // URL keeps "user:@host" after clearing; drop the dangling colon.
+    return parsed.toString().replace(/:@/, '@');
+  } catch {
+    // Not a URL we can parse: never echo it, it may hold a secret.
+    return '<unparseable database URL>';
+  }
+}
+
+/** Replaces every occurrence of the URL's password in a message with "***". */
+export function scrubSecret(message: string, url: string | undefined): string {
+  if (!url) return message;
+  try {
+    const password = decodeURIComponent(new URL(url).password);
+    if (password) return message.split(password).join('***').split(encodeURIComponent(password)).join('***');
+  } catch {
+    // Unparseable URL: nothing we can reliably scrub.
+  }
+  return message;
+}

@@ -1,0 +1,34 @@
+/** Machine-readable reasons a turnkit operation failed as expected (bad input, unreachable database, ...). */
+export type TurnkitErrorCode =
+  | 'BAD_INPUT'
+  | 'CONFIG'
+  | 'DATABASE'
+  | 'NOT_FOUND'
+  | 'EXISTS'
+  | 'FIXTURE'
+  | 'USAGE';
+
+/** An expected failure: printed as one line, mapped to an exit code, never shown with a stack unless --debug. */
+export class TurnkitError extends Error {
+  /** Why it failed, for callers that branch on it. */
+  readonly code: TurnkitErrorCode;
+  /** Every problem found, one line each; `message` is the first (or a summary). */
+  readonly problems: readonly string[];
+
+  constructor(code: TurnkitErrorCode, message: string, problems: readonly string[] = [message]) {
+    super(message);
+    this.name = 'TurnkitError';
+    this.code = code;
+    this.problems = problems;
+  }
+}
+
+/** Exit code for an error: 2 for wrong usage, 1 for every other failure. */
+export function exitCodeFor(error: unknown): number {
+  return error instanceof TurnkitError && error.code === 'USAGE' ? 2 : 1;
+}
+
+/** True when the error is one turnkit raised on purpose (as opposed to a bug). */
+export function isTurnkitError(error: unknown): error is TurnkitError {
+  return error instanceof TurnkitError;
+}

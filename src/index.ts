@@ -1,0 +1,26 @@
+// turnkit's library API: every CLI command is one of these functions first.
+export { defineConfig, configSchema, type TurnkitConfig, type TurnkitConfigInput, type GameConfig } from './config/schema.js';
+export { loadConfig, type LoadedConfig, type LoadConfigOptions } from './config/load.js';
+export { sampleGameConfig } from './config/sample-config.js';
+export { init, type InitResult } from './config/init.js';
+export type { CommonOptions } from './config/common-options.js';
+export { TurnkitError, type TurnkitErrorCode, exitCodeFor } from './errors.js';
+export { openDb, usingDb, chooseDatabaseUrl, type Db, type Backend, type OpenDbOptions } from './db/connect.js';
+export { openEmbedded, type EmbeddedServer, type EmbeddedOptions } from './db/embedded.js';
+export { migrate, migrationsFolder, SAMPLE_MIGRATIONS_DIR, TURNKIT_SCHEMA, type MigrateResult } from './db/migrate.js';
+export { introspect } from './db/introspect.js';
+export type { Catalog, TableInfo, ColumnInfo, ForeignKeyInfo, Codec, ValueKind } from './db/catalog-types.js';
+export { dbStart, dbUrl, dbMigrate, dbStop } from './db/db-commands.js';
+export { redactUrl } from './db/url.js';
+export { createSampleCampaign, type SampleOptions } from './sample/create-sample.js';
+export { sample, type SampleCommandOptions } from './sample/sample-command.js';
+export { MISLEADING_TURN, PROBE_TURN, MISLEADING_NARRATION, CORRECTED_NARRATION } from './sample/turn-script.js';
+export { captureFromDb, type CaptureRequest, type CaptureOutcome, type TurnSelection } from './fixture/capture.js';
+export { capture, type CaptureOptions, type CaptureResult } from './fixture/capture-command.js';
+export { resolveGameGraph, type GameGraph } from './fixture/game-graph.js';
+export { writeFixtures, writeSchemaFile } from './fixture/write-fixtures.js';
+export { readFixture, parseFixtureText } from './fixture/read-fixture.js';
+export { verify, type VerifyOptions, type VerifyResult } from './fixture/verify.js';
+export { show, summarizeFixture, type FixtureSummary } from './fixture/show.js';
+export { decodeValue, encodeValue, type JsonValue } from './fixture/value-codec.js';
+export { fixtureSchema, fixtureJsonSchema, serializeDocument, FIXTURE_FORMAT, type Fixture, type FixtureTable, type FixtureRow } from './fixture/format.js';

@@ -1,0 +1,69 @@
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import type { z } from 'zod';
+import { TurnkitError } from '../errors.js';
+
+/** A 1-based line and column in a text file. */
+export interface Position {
+  line: number;
+  column: number;
+}
+
+/** Converts a character offset to a 1-based line and column. */
+export function positionAt(text: string, offset: number): Position {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/** Parses strict JSON; on a syntax error throws one problem per error as `file:line:col: message`. */
+export function parseJsonText(text: string, file: string): unknown {
+  const errors: ParseError[] = [];
+  // jsonc-parser reports every error with its offset; JSON.parse on Node 20 often gives no position at all.
+  const value: unknown = parse(text, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
+  if (errors.length > 0) {
+    const problems = errors.map((error) => {
+      const { line, column } = positionAt(text, error.offset);
+      return `${file}:${line}:${column}: invalid JSON: ${describeParseError(error)}`;
+    });
+    throw new TurnkitError('BAD_INPUT', problems[0]!, problems);
+  }
+  return value;
+}
+
+function describeParseError(error: ParseError): string {
+  const code = printParseErrorCode(error.error);
+  // "CommaExpected" reads better as "comma expected".
+  return code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
+/** Formats a path into a JSON document as `$.tables["Odd Name"].rows[3]`. */
+export function formatJsonPath(path: readonly PropertyKey[]): string {
+  let out = '$';
+  for (const segment of path) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else if (typeof segment === 'string' && /^[A-Za-z_$][\w$]*$/.test(segment)) out += `.${segment}`;
+    else out += `[${JSON.stringify(String(segment))}]`;
+  }
+  return out;
+}
+
+/** Turns zod issues into `file: $.path: message` lines. */
+export function formatZodIssues(file: string, issues: readonly z.core.$ZodIssue[]): string[] {
+  return issues.map((issue) => `${file}: ${formatJsonPath(issue.path)}: ${issue.message}`);
+}
+
+/** Parses with a zod schema, throwing every issue as `file: $.path: message`. */
+export function parseWithSchema<T extends z.ZodType>(schema: T, value: unknown, file: string): z.output<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const problems = formatZodIssues(file, result.error.issues);
+    throw new TurnkitError('BAD_INPUT', problems[0]!, problems);
+  }
+  return result.data;
+}
