@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     globalSetup: ['test/helpers/global-setup.ts'],
+    // A developer's DATABASE_URL must not redirect tests that mean the embedded database.
+    env: { DATABASE_URL: '' },
   },
 });
