@@ -49,9 +49,7 @@ async function readConfigValue(file: string, shown: string): Promise<unknown> {
   try {
     module = await importModule(file);
   } catch (error) {
-    // esbuild and Node put the location in the first line of the message; keep only that line.
-    const firstLine = String((error as Error)?.message ?? error).split('\n')[0];
-    throw new TurnkitError('CONFIG', `${shown}: cannot load config: ${firstLine}`);
+    throw new TurnkitError('CONFIG', describeLoadError(error, shown));
   }
   if (module.default === undefined) {
     throw new TurnkitError('CONFIG', `${shown}: no default export (write \`export default defineConfig({...})\`)`);
@@ -62,4 +60,13 @@ async function readConfigValue(file: string, shown: string): Promise<unknown> {
 /** Resolves a config-relative path (fixtures/, migrations/, ...) to an absolute one. */
 export function resolveFromConfig(config: LoadedConfig, path: string): string {
   return resolve(config.baseDir, path);
+}
+
+/** One line for a config that fails to compile or run, with esbuild's line and column when it gives them. */
+function describeLoadError(error: unknown, shown: string): string {
+  const message = String((error as Error)?.message ?? error);
+  // esbuild: "Transform failed with 1 error:\n/abs/file.ts:3:31: ERROR: text" (its column counts from 0).
+  const located = /:(\d+):(\d+): ERROR: (.*)$/m.exec(message);
+  if (located) return `${shown}:${located[1]}:${Number(located[2]) + 1}: cannot load config: ${located[3]}`;
+  return `${shown}: cannot load config: ${message.split('\n')[0]}`;
 }
