@@ -54,7 +54,10 @@ async function readConfigValue(file: string, shown: string): Promise<unknown> {
   if (module.default === undefined) {
     throw new TurnkitError('CONFIG', `${shown}: no default export (write \`export default defineConfig({...})\`)`);
   }
-  return module.default;
+  const value = module.default as Record<string, unknown> | undefined;
+  // A .ts file outside a "type": "module" package is compiled as CommonJS: its exports arrive one level down.
+  if (value && typeof value === 'object' && 'default' in value && !('game' in value)) return value.default;
+  return value;
 }
 
 /** Resolves a config-relative path (fixtures/, migrations/, ...) to an absolute one. */

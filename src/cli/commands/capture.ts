@@ -1,3 +1,4 @@
+import { relative } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { capture } from '../../fixture/capture-command.js';
 import type { TurnSelection } from '../../fixture/capture.js';
@@ -27,7 +28,7 @@ export function registerCapture(program: Command, output: Output): void {
       if (options.json) return printJson(output, result);
       result.files.forEach((file, i) => {
         const fixture = result.fixtures[i]!;
-        output.out(`wrote ${file} (turn ${fixture.turn}, ${fixture.tables} tables, ${fixture.rows} rows)`);
+        output.out(`wrote ${relative(process.cwd(), file) || file} (turn ${fixture.turn}, ${fixture.tables} tables, ${fixture.rows} rows)`);
       });
     });
 }

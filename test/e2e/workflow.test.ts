@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cp, mkdtemp, readFile, rm, symlink, mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { BIN, runCli } from '../helpers/cli.js';
+
+describe('the capture workflow through the built binary', () => {
+  let project: string;
+
+  beforeAll(async () => {
+    project = await mkdtemp(join(tmpdir(), 'turnkit-e2e-'));
+    await cp(inject('pgdataTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
+  });
+  afterAll(async () => {
+    if (project) await rm(project, { recursive: true, force: true });
+  });
+
+  it('samples a campaign, captures turn 23, verifies and shows it', async () => {
+    expect(await runCli(['sample', '--turns', '40'], { cwd: project })).toMatchObject({ code: 0, stdout: '1\n' });
+    const captured = await runCli(['capture', '--campaign', '1', '--turn', '23'], { cwd: project });
+    expect(captured.code, captured.stderr).toBe(0);
+    expect(captured.stdout).toBe('wrote fixtures/campaign-1-turn-23.json (turn 23, 8 tables, 67 rows)\n');
+    expect(captured.stderr).toContain('warning: campaign-1-turn-23: campaigns, characters, decks, location_connections, locations have no foreign-key path');
+    expect(existsSync(join(project, 'fixtures', 'turnkit.fixture.schema.json'))).toBe(true);
+
+    const verified = await runCli(['verify'], { cwd: project });
+    expect(verified).toMatchObject({ code: 0, stdout: 'ok fixtures/campaign-1-turn-23.json\n1 file(s) verified\n' });
+
+    const shown = await runCli(['show', 'fixtures/campaign-1-turn-23.json', '--json'], { cwd: project });
+    const summary = JSON.parse(shown.stdout);
+    expect(summary).toMatchObject({ name: 'campaign-1-turn-23', turn: 23, latestTurn: 40, turnsKept: 22 });
+    expect(summary.input.player_input).toMatch(/mess hall/);
+    expect(summary.tables.find((table: { name: string }) => table.name === 'turns').rows).toBe(22);
+  });
+
+  it('refuses to overwrite without --force and overwrites with it', async () => {
+    const file = join(project, 'fixtures', 'campaign-1-turn-23.json');
+    const before = await readFile(file, 'utf8');
+    const refused = await runCli(['capture', '--campaign', '1', '--turn', '23'], { cwd: project });
+    expect(refused.code).toBe(1);
+    expect(await readFile(file, 'utf8')).toBe(before);
+    const forced = await runCli(['capture', '--campaign', '1', '--turn', '23', '--force', '--json'], { cwd: project });
+    expect(forced.code).toBe(0);
+    expect(JSON.parse(forced.stdout).fixtures).toEqual([{ name: 'campaign-1-turn-23', turn: 23, tables: 8, rows: 67 }]);
+    const after = await readFile(file, 'utf8');
+    expect(after.replace(/"capturedAt": "[^"]+"/, '')).toBe(before.replace(/"capturedAt": "[^"]+"/, ''));
+  });
+
+  it('captures a range into one file per turn with --name', async () => {
+    const result = await runCli(['capture', '--campaign', '1', '--turns', '2..4', '--name', 'opening', '--out', 'early'], { cwd: project });
+    expect(result.code, result.stderr).toBe(0);
+    for (const turn of [2, 3, 4]) {
+      const fixture = JSON.parse(await readFile(join(project, 'early', `opening-turn-${turn}.json`), 'utf8'));
+      expect(fixture.tables.turns.rows).toHaveLength(turn - 1);
+    }
+  });
+
+  it('serves the embedded database to other processes while `db start` runs, and closes it on SIGTERM', async () => {
+    const server = spawn(process.execPath, [BIN, 'db', 'start'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DATABASE_URL: '' } });
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      server.stdout.on('data', (chunk) => {
+        out += chunk;
+        if (out.includes('\n')) resolve(out.trim());
+      });
+      server.on('exit', (code) => reject(new Error(`db start exited with ${code}`)));
+    });
+    try {
+      expect(url).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres$/);
+      expect(await runCli(['db', 'url'], { cwd: project })).toMatchObject({ code: 0, stdout: `${url}\n` });
+      // A second turnkit process joins through the socket instead of opening the data directory.
+      const captured = await runCli(['capture', '--campaign', '1', '--latest', '--out', 'latest'], { cwd: project });
+      expect(captured.code, captured.stderr).toBe(0);
+      // And any other client (a SUT) connects with the plain URL.
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      const { rows } = await client.query('SELECT count(*)::int AS n FROM turns WHERE campaign_id = 1');
+      await client.end();
+      expect(rows[0].n).toBe(40);
+    } finally {
+      const exited = new Promise<number | null>((resolve) => server.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+      server.kill('SIGTERM');
+      expect(await exited).toBe(143);
+    }
+    expect(existsSync(join(project, '.turnkit', 'pgdata.lock'))).toBe(false);
+    expect(await runCli(['db', 'url'], { cwd: project })).toMatchObject({ code: 1 });
+    // Closed cleanly: the next opener finds every row.
+    const again = await runCli(['capture', '--campaign', '1', '--turn', '40', '--out', 'again'], { cwd: project });
+    expect(again.code, again.stderr).toBe(0);
+  });
+
+  it('scaffolds a config with init that later commands load', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'turnkit-init-'));
+    try {
+      // A project has turnkit installed; the scaffold imports defineConfig from it.
+      await mkdir(join(dir, 'node_modules'));
+      await symlink(fileURLToPath(new URL('../..', import.meta.url)), join(dir, 'node_modules', 'turnkit'));
+      const result = await runCli(['init'], { cwd: dir });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain('created turnkit.config.ts');
+      for (const folder of ['fixtures', 'constructed', 'questions']) expect(existsSync(join(dir, folder))).toBe(true);
+      const again = await runCli(['init'], { cwd: dir });
+      expect(again).toMatchObject({ code: 1, stderr: 'turnkit.config.ts: already exists (use --force to overwrite)\n' });
+      const verified = await runCli(['verify'], { cwd: dir });
+      expect(verified).toMatchObject({ code: 0, stdout: '0 file(s) verified\n' });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('exits 2 on wrong usage and 0 on --help', async () => {
+    expect((await runCli(['frobnicate'], { cwd: project })).code).toBe(2);
+    const help = await runCli(['--help'], { cwd: project });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('capture');
+  });
+});
