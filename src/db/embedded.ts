@@ -1,11 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { connect } from 'node:net';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { citext } from '@electric-sql/pglite/contrib/citext';
-import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
-import { uuid_ossp } from '@electric-sql/pglite/contrib/uuid_ossp';
+import type { PGlite } from '@electric-sql/pglite';
+import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { TurnkitError } from '../errors.js';
 import { lockOwnerAlive, lockPathFor, publishPort, readLock, releaseLock, removeStaleLock, tryTakeLock } from './server-lock.js';
 
@@ -63,6 +60,14 @@ async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promi
   let db: PGlite | undefined;
   let server: PGLiteSocketServer | undefined;
   try {
+    // Loaded on demand: PGlite's modules cost about 70 MB, which a guest or a real-Postgres run never needs.
+    const [{ PGlite }, { PGLiteSocketServer }, { citext }, { pgcrypto }, { uuid_ossp }] = await Promise.all([
+      import('@electric-sql/pglite'),
+      import('@electric-sql/pglite-socket'),
+      import('@electric-sql/pglite/contrib/citext'),
+      import('@electric-sql/pglite/contrib/pgcrypto'),
+      import('@electric-sql/pglite/contrib/uuid_ossp'),
+    ]);
     // Game schemas commonly use these contrib extensions; PGlite can only load them at start.
     db = await PGlite.create({ dataDir: options.dataDir, extensions: { uuid_ossp, pgcrypto, citext } });
     // The default of one connection would refuse the SUT while turnkit is connected.

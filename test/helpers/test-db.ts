@@ -36,7 +36,9 @@ export async function createTestDb(backend: 'embedded' | 'postgres', game: Turnk
     const url = new URL(admin);
     url.pathname = `/${name}`;
     databaseUrl = url.toString();
-    dropDatabase = () => adminQuery(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    dropDatabase = async () => {
+      await adminQuery(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    };
   }
   const config: LoadedConfig = { ...configSchema.parse({ ...game, database: { url: databaseUrl } }), baseDir: dir, file: undefined };
   const db = await openDb(config);

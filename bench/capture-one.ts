@@ -1,0 +1,70 @@
+// One measurement process of `npm run bench:capture`: COPY floor and capture of one campaign, repeated, with the
+// process's peak RSS. Run in its own process so that peak memory belongs to this campaign size alone.
+import { performance } from 'node:perf_hooks';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { to as copyTo } from 'pg-copy-streams';
+import { loadConfig } from '../src/config/load.js';
+import { usingDb, type Db } from '../src/db/connect.js';
+import { captureFromDb } from '../src/fixture/capture.js';
+import { serializeDocument } from '../src/fixture/format.js';
+
+const [url, campaign, repeats] = process.argv.slice(2) as [string, string, string];
+
+/** The same rows a latest-turn capture reads, as COPY text: the floor no capture can beat by much. */
+const floorQueries = (c: string, latest: number): string[] => [
+  `SELECT * FROM campaigns WHERE id = ${c}`,
+  `SELECT * FROM users WHERE id = (SELECT user_id FROM campaigns WHERE id = ${c})`,
+  `SELECT * FROM decks WHERE campaign_id = ${c}`,
+  `SELECT * FROM locations WHERE campaign_id = ${c}`,
+  `SELECT lc.* FROM location_connections lc JOIN locations l ON l.id = lc.from_location_id WHERE l.campaign_id = ${c}`,
+  `SELECT * FROM characters WHERE campaign_id = ${c}`,
+  `SELECT * FROM turns WHERE campaign_id = ${c} AND turn_number < ${latest}`,
+  `SELECT f.* FROM world_facts f LEFT JOIN turns t ON t.id = f.introduced_at_turn_id WHERE f.campaign_id = ${c} AND (t.turn_number IS NULL OR t.turn_number < ${latest})`,
+];
+
+async function copyFloor(db: Db, latest: number): Promise<number> {
+  const client = await db.pool.connect();
+  let bytes = 0;
+  try {
+    const started = performance.now();
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    for (const query of floorQueries(campaign, latest)) {
+      const sink = new Writable({ write(chunk: Buffer, _encoding, done) { bytes += chunk.length; done(); } });
+      await pipeline(client.query(copyTo(`COPY (${query}) TO STDOUT`)), sink);
+    }
+    await client.query('COMMIT');
+    return performance.now() - started;
+  } finally {
+    client.release();
+  }
+}
+
+// Memory in use before any capture: the capture's own share is the peak minus this.
+const startRssMb = process.memoryUsage().rss / 1024 / 1024;
+const config = await loadConfig({ cwd: process.cwd() });
+const result = await usingDb(config, { databaseUrl: url }, async (db) => {
+  const latest = Number((await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM turns WHERE campaign_id = $1', [campaign])).rows[0]!.n);
+  const floor: number[] = [];
+  const capture: number[] = [];
+  let rows = 0;
+  let bytes = 0;
+  for (let i = 0; i < Number(repeats); i++) {
+    floor.push(await copyFloor(db, latest));
+    const started = performance.now();
+    const { fixtures } = await captureFromDb(db, config, { campaign, turns: { latest: true } });
+    bytes = serializeDocument(fixtures[0]).length;
+    capture.push(performance.now() - started);
+    rows = Object.values(fixtures[0]!.tables).reduce((sum, table) => sum + table.rows.length, 0);
+  }
+  // One more capture for memory, sampled as it runs (sampling would slow the timed ones; maxRSS would also
+  // count the TypeScript loader's start-up peak).
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 1);
+  const { fixtures } = await captureFromDb(db, config, { campaign, turns: { latest: true } });
+  serializeDocument(fixtures[0]);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  clearInterval(sampler);
+  return { floor, capture, rows, bytes, peakRssMb: peak / 1024 / 1024 };
+});
+process.stdout.write(`${JSON.stringify({ ...result, startRssMb })}\n`);

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { formatJsonPath, parseJsonText, parseWithSchema, positionAt } from '../../src/util/json-source.js';
+import { redactUrl, scrubSecret } from '../../src/db/url.js';
+
+describe('JSON source positions and paths', () => {
+  it('maps offsets to 1-based lines and columns', () => {
+    expect(positionAt('ab\ncd', 0)).toEqual({ line: 1, column: 1 });
+    expect(positionAt('ab\ncd', 4)).toEqual({ line: 2, column: 2 });
+  });
+
+  it('reports every syntax error with file, line and column', () => {
+    expect(() => parseJsonText('{\n  "a": 1,\n}', 'x.json')).toThrow('x.json:3:1: invalid JSON: property name expected');
+    expect(() => parseJsonText('', 'empty.json')).toThrow(/^empty\.json:1:1: invalid JSON/);
+    expect(() => parseJsonText('{"a": 1} // no', 'c.json')).toThrow(/^c\.json:1:10: invalid JSON/);
+  });
+
+  it('formats paths the way jq and JSONPath users read them', () => {
+    expect(formatJsonPath(['tables', 'turns', 'rows', 3, 'id'])).toBe('$.tables.turns.rows[3].id');
+    expect(formatJsonPath(['tables', 'Odd Name'])).toBe('$.tables["Odd Name"]');
+    expect(formatJsonPath([])).toBe('$');
+  });
+
+  it('reports every schema issue as file: path: message', () => {
+    const schema = z.object({ a: z.number(), b: z.array(z.string()) });
+    try {
+      parseWithSchema(schema, { a: 'x', b: [1] }, 'f.json');
+      expect.unreachable();
+    } catch (error) {
+      expect((error as { problems: string[] }).problems).toEqual([
+        'f.json: $.a: Invalid input: expected number, received string',
+        'f.json: $.b[0]: Invalid input: expected string, received number',
+      ]);
+    }
+  });
+});
+
+describe('secrets in database URLs', () => {
+  it('removes the password and keeps the rest', () => {
+    expect(redactUrl('postgres://bob:s3cr%40t@db.example:5433/game?sslmode=require')).toBe('postgres://bob@db.example:5433/game?sslmode=require');
+    expect(redactUrl('postgres://postgres@127.0.0.1:5432/test')).toBe('postgres://postgres@127.0.0.1:5432/test');
+    expect(redactUrl('not a url with hunter2')).not.toContain('hunter2');
+  });
+
+  it('scrubs the password out of an error message', () => {
+    expect(scrubSecret('auth failed for s3cr@t', 'postgres://bob:s3cr%40t@h/db')).toBe('auth failed for ***');
+  });
+});
