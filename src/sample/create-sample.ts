@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Db } from '../db/connect.js';
+import { inTransaction } from '../db/transaction.js';
 import { CHARACTERS, CONNECTIONS, DECKS, LOCATIONS, OPENING_FACTS, OPENING_NARRATION } from './ship-plan.js';
 import { mulberry32, planTurns } from './turn-script.js';
 
@@ -19,19 +20,11 @@ export interface SampleOptions {
 export async function createSampleCampaign(db: Db, options: SampleOptions): Promise<string> {
   const seed = options.seed ?? 7;
   const started = options.startedAt ?? new Date('2026-03-14T19:30:00.000Z');
-  const client = await db.pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(db, 'BEGIN', async (client) => {
     const key = await insertCampaign(client, seed, started);
     await insertRows(client, key, seed, options.turns, started);
-    await client.query('COMMIT');
     return key;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 async function insertCampaign(client: pg.PoolClient, seed: number, started: Date): Promise<string> {

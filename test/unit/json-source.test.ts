@@ -40,6 +40,7 @@ describe('secrets in database URLs', () => {
     expect(redactUrl('postgres://bob:s3cr%40t@db.example:5433/game?sslmode=require')).toBe('postgres://bob@db.example:5433/game?sslmode=require');
     expect(redactUrl('postgres://postgres@127.0.0.1:5432/test')).toBe('postgres://postgres@127.0.0.1:5432/test');
     expect(redactUrl('not a url with hunter2')).not.toContain('hunter2');
+    expect(redactUrl('postgres://bob@h/db?password=hunter2&sslmode=require')).toBe('postgres://bob@h/db?password=***&sslmode=require');
   });
 
   it('scrubs the password out of an error message', () => {
