@@ -18,6 +18,25 @@ interface BadInputCase {
   unchanged?: string[];
   /** A string that must appear nowhere in the output (a password). */
   secret?: string;
+  /** A file made from a committed fixture: a table renamed and/or values set at JSON paths. */
+  derive?: { from: string; to: string; renameTable?: [string, string]; set?: [(string | number)[], unknown][] };
+}
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
+async function deriveFile(spec: NonNullable<BadInputCase['derive']>, dir: string): Promise<void> {
+  const document = JSON.parse(await readFile(join(REPO, spec.from), 'utf8'));
+  if (spec.renameTable) {
+    const [from, to] = spec.renameTable;
+    document.tables[to] = document.tables[from];
+    delete document.tables[from];
+  }
+  for (const [path, value] of spec.set ?? []) {
+    let node = document;
+    for (const key of path.slice(0, -1)) node = node[key];
+    node[path.at(-1)!] = value;
+  }
+  await writeFile(join(dir, spec.to), `${JSON.stringify(document, null, 2)}\n`);
 }
 
 const CORPUS = fileURLToPath(new URL('../bad-inputs/', import.meta.url));
@@ -45,6 +64,7 @@ describe('the bad-input corpus', () => {
       await mkdir(dirname(join(project, caseDir, file)), { recursive: true });
       await writeFile(join(project, caseDir, file), content);
     }
+    if (spec.derive) await deriveFile(spec.derive, join(project, caseDir));
     const result = await runCli(spec.args.map(fill), { cwd: project });
     const lines = result.stderr.trimEnd().split('\n');
     expect(result.code, result.stderr).toBe(spec.exitCode);
