@@ -38,6 +38,9 @@ export interface TableInfo {
   table: string;
   /** The table as a quoted SQL identifier: `"public"."Odd Name"`. */
   sql: string;
+  /** What to read its rows from: `ONLY "s"."t"` for plain tables (an inheritance child is a table of its own),
+   * the bare name for a partitioned table (its rows live in its partitions). */
+  from: string;
   columns: ColumnInfo[];
   primaryKey: string[];
   uniqueKeys: string[][];

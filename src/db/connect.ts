@@ -43,6 +43,10 @@ export function embeddedDataDir(config: LoadedConfig): string {
 /** Connects to the configured database, starting the embedded one when no URL is given. */
 export async function openDb(config: LoadedConfig, options: OpenDbOptions = {}): Promise<Db> {
   const url = chooseDatabaseUrl(config, options);
+  if (url && !/^postgres(ql)?:\/\//.test(url)) {
+    // A libpq "host=... password=..." string would be misread as a socket path; never echo it, it may hold a secret.
+    throw new TurnkitError('BAD_INPUT', 'the database URL must start with postgres:// or postgresql:// (key=value connection strings are not supported)');
+  }
   if (url) return connectPool(url, 'postgres', undefined);
   const embedded = await openEmbedded({ dataDir: embeddedDataDir(config), port: config.database.embedded.port });
   try {

@@ -9,26 +9,31 @@ export type Queryable = Pick<pg.PoolClient, 'query'>;
 const USER_SCHEMAS = `n.nspname NOT IN ('pg_catalog', 'information_schema', 'turnkit') AND n.nspname NOT LIKE 'pg\\_%'`;
 
 const TABLES_SQL = `
-  SELECT c.oid::int8::text AS oid, n.nspname::text AS schema, c.relname::text AS name
+  SELECT c.oid::int8::text AS oid, n.nspname::text AS schema, c.relname::text AS name, c.relkind::text AS kind
   FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
   WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition AND ${USER_SCHEMAS}
   ORDER BY n.nspname, c.relname`;
 
-// Domains resolve to their base type, arrays to their element's (base) type, so the codec sees the storage shape.
 const COLUMNS_SQL = `
   SELECT a.attrelid::int8::text AS oid, a.attname::text AS name, format_type(a.atttypid, a.atttypmod) AS type,
-         NOT a.attnotnull AS nullable, pg_get_expr(d.adbin, d.adrelid) AS default_expr,
-         a.attidentity::text AS identity, a.attgenerated::text AS generated,
-         bt.typname::text AS base_type, bt.typcategory::text AS category,
-         CASE WHEN et.typtype = 'd' THEN ebt.typname ELSE et.typname END::text AS element_type
+         a.atttypid::int8::text AS type_oid, NOT a.attnotnull AS nullable, pg_get_expr(d.adbin, d.adrelid) AS default_expr,
+         a.attidentity::text AS identity, a.attgenerated::text AS generated
   FROM pg_attribute a
-  JOIN pg_type t ON t.oid = a.atttypid
-  JOIN pg_type bt ON bt.oid = CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END
-  LEFT JOIN pg_type et ON et.oid = bt.typelem AND bt.typcategory = 'A'
-  LEFT JOIN pg_type ebt ON ebt.oid = et.typbasetype
   LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
   WHERE a.attrelid = ANY($1::oid[]) AND a.attnum > 0 AND NOT a.attisdropped
   ORDER BY a.attrelid, a.attnum`;
+
+// Every type the columns use, with the domains' base types and the arrays' element types, to any depth.
+const TYPES_SQL = `
+  WITH RECURSIVE used(oid) AS (
+    SELECT DISTINCT atttypid FROM pg_attribute WHERE attrelid = ANY($1::oid[]) AND attnum > 0 AND NOT attisdropped
+    UNION
+    SELECT next.oid FROM used JOIN pg_type t ON t.oid = used.oid
+    CROSS JOIN LATERAL (VALUES (t.typbasetype), (t.typelem)) AS next(oid) WHERE next.oid <> 0
+  )
+  SELECT t.oid::int8::text AS oid, t.typname::text AS name, t.typtype::text AS kind, t.typcategory::text AS category,
+         t.typbasetype::int8::text AS base, t.typelem::int8::text AS element, t.typdelim::text AS delimiter
+  FROM pg_type t JOIN used ON used.oid = t.oid`;
 
 const CONSTRAINTS_SQL = `
   SELECT con.conrelid::int8::text AS oid, con.conname::text AS name, con.contype::text AS kind,
@@ -41,11 +46,12 @@ const CONSTRAINTS_SQL = `
   WHERE con.conrelid = ANY($1::oid[]) AND con.contype IN ('p', 'u', 'f')
   ORDER BY con.conrelid, con.conname`;
 
-interface TableRow { oid: string; schema: string; name: string }
+interface TableRow { oid: string; schema: string; name: string; kind: string }
 interface ColumnRow {
-  oid: string; name: string; type: string; nullable: boolean; default_expr: string | null;
-  identity: string; generated: string; base_type: string; category: string; element_type: string | null;
+  oid: string; name: string; type: string; type_oid: string; nullable: boolean; default_expr: string | null;
+  identity: string; generated: string;
 }
+interface TypeRow { oid: string; name: string; kind: string; category: string; base: string; element: string; delimiter: string }
 interface ConstraintRow {
   oid: string; name: string; kind: string; ref_oid: string; deferrable: boolean; deferred: boolean;
   columns: string[]; ref_columns: string[];
@@ -62,6 +68,7 @@ export async function introspect(db: Queryable): Promise<Catalog> {
   const oids = tables.map((table) => table.oid);
   const columns = (await db.query<ColumnRow>(COLUMNS_SQL, [oids])).rows;
   const constraints = (await db.query<ConstraintRow>(CONSTRAINTS_SQL, [oids])).rows;
+  const types = new Map((await db.query<TypeRow>(TYPES_SQL, [oids])).rows.map((row) => [row.oid, row]));
   const version = (await db.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]?.v ?? '';
 
   const byOid = new Map<string, TableInfo>();
@@ -71,13 +78,14 @@ export async function introspect(db: Queryable): Promise<Catalog> {
       schema: row.schema,
       table: row.name,
       sql: quoteTable(row.schema, row.name),
+      from: row.kind === 'p' ? quoteTable(row.schema, row.name) : `ONLY ${quoteTable(row.schema, row.name)}`,
       columns: [],
       primaryKey: [],
       uniqueKeys: [],
       foreignKeys: [],
     });
   }
-  for (const row of columns) byOid.get(row.oid)?.columns.push(toColumn(row));
+  for (const row of columns) byOid.get(row.oid)?.columns.push(toColumn(row, codecFor(row.type_oid, types)));
   for (const row of constraints) {
     const table = byOid.get(row.oid);
     if (!table) continue;
@@ -93,7 +101,7 @@ export async function introspect(db: Queryable): Promise<Catalog> {
   return { tables: new Map([...byOid.values()].map((table) => [table.name, table])), serverVersion: version };
 }
 
-function toColumn(row: ColumnRow): ColumnInfo {
+function toColumn(row: ColumnRow, codec: Codec): ColumnInfo {
   return {
     name: row.name,
     type: row.type,
@@ -101,7 +109,7 @@ function toColumn(row: ColumnRow): ColumnInfo {
     default: row.generated === 's' ? null : row.default_expr,
     identity: row.identity === 'a' ? 'always' : row.identity === 'd' ? 'by default' : null,
     generated: row.generated === 's' ? row.default_expr : null,
-    codec: codecFor(row),
+    codec,
   };
 }
 
@@ -115,9 +123,20 @@ function toForeignKey(row: ConstraintRow, target: string): ForeignKeyInfo {
   };
 }
 
-function codecFor(row: ColumnRow): Codec {
-  if (row.category === 'A' && row.element_type) return { kind: 'array', element: kindOf(row.element_type) };
-  return { kind: kindOf(row.base_type) };
+/** The codec of a type: domains (to any depth) resolve to their base type, arrays to their element's. */
+function codecFor(oid: string, types: Map<string, TypeRow>): Codec {
+  const type = baseOf(oid, types);
+  if (type?.category !== 'A') return { kind: kindOf(type?.name ?? '') };
+  const element = baseOf(type.element, types);
+  // Elements separated by something other than a comma (box uses ";") stay as Postgres prints the array.
+  if (!element || element.delimiter !== ',') return { kind: 'text' };
+  return { kind: 'array', element: kindOf(element.name) };
+}
+
+function baseOf(oid: string, types: Map<string, TypeRow>): TypeRow | undefined {
+  let type = types.get(oid);
+  for (let depth = 0; type?.kind === 'd' && depth < 32; depth++) type = types.get(type.base);
+  return type;
 }
 
 /** The value kind of a base type name. */
