@@ -14,7 +14,7 @@ import { migrate, SAMPLE_MIGRATIONS_DIR } from '../src/db/migrate.js';
 import { createSampleCampaign } from '../src/sample/create-sample.js';
 
 const SIZES = [50, 500, 5000];
-const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 9);
 
 interface Measured { floor: number[]; capture: number[]; rows: number; bytes: number; startRssMb: number; peakRssMb: number }
 
