@@ -24,12 +24,14 @@ export function registerCapture(program: Command, output: Output): void {
         : options.turns ?? (options.latest ? { latest: true } : undefined);
       if (!turns) command.error('error: give one of --turn N, --turns A..B or --latest', { exitCode: 2 });
       const result = await capture({ ...commonOptions(command), campaign: options.campaign, turns: turns!, name: options.name, out: options.out, force: options.force });
+      if (options.json) printJson(output, result);
+      else {
+        result.files.forEach((file, i) => {
+          const fixture = result.fixtures[i]!;
+          output.out(`wrote ${relative(process.cwd(), file) || file} (turn ${fixture.turn}, ${fixture.tables} tables, ${fixture.rows} rows)`);
+        });
+      }
       for (const warning of result.warnings) output.err(`warning: ${warning}`);
-      if (options.json) return printJson(output, result);
-      result.files.forEach((file, i) => {
-        const fixture = result.fixtures[i]!;
-        output.out(`wrote ${relative(process.cwd(), file) || file} (turn ${fixture.turn}, ${fixture.tables} tables, ${fixture.rows} rows)`);
-      });
     });
 }
 

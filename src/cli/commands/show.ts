@@ -22,7 +22,7 @@ export function registerShow(program: Command, output: Output): void {
       for (const line of formatTable([['table', 'role', 'rows', ''], ...rows])) output.out(line);
       if (summary.reflectsPresent.length > 0) {
         output.out('');
-        output.out(`rows of ${summary.reflectsPresent.join(', ')} show the database at capture time, not turn ${summary.turn - 1}`);
+        output.out(`rows of ${summary.reflectsPresent.join(', ')} show the database after turn ${summary.latestTurn}, not before turn ${summary.turn}`);
       }
     });
 }
