@@ -91,8 +91,9 @@ async function connectPool(url: string, backend: Backend, embedded: EmbeddedServ
     async close() {
       if (closed) return;
       closed = true;
-      // kysely.destroy() ends the pool it was given.
       await kysely.destroy().catch(() => {});
+      // kysely only ends the pool if it ever used it; an idle client left open keeps the process alive for 10 s.
+      if (!pool.ended) await pool.end().catch(() => {});
       await embedded?.close();
     },
   };
