@@ -102,13 +102,15 @@ export async function introspect(db: Queryable): Promise<Catalog> {
 }
 
 function toColumn(row: ColumnRow, codec: Codec): ColumnInfo {
+  // 's' is a stored generated column; 'v' a virtual one (PostgreSQL 18, and PGlite builds that follow it).
+  const isGenerated = row.generated === 's' || row.generated === 'v';
   return {
     name: row.name,
     type: row.type,
     nullable: row.nullable,
-    default: row.generated === 's' ? null : row.default_expr,
+    default: isGenerated ? null : row.default_expr,
     identity: row.identity === 'a' ? 'always' : row.identity === 'd' ? 'by default' : null,
-    generated: row.generated === 's' ? row.default_expr : null,
+    generated: isGenerated ? row.default_expr : null,
     codec,
   };
 }
