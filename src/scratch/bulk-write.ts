@@ -1,0 +1,72 @@
+import type { Queryable } from '../db/introspect.js';
+import type { ColumnInfo, TableInfo } from '../db/catalog-types.js';
+import { quoteIdent } from '../db/quote.js';
+import { RAW_TEXT_TYPES, type RawRow } from '../fixture/row-query.js';
+import type { TextRow } from './remap-rows.js';
+
+/** How a bulk insert treats rows already present. */
+export interface BulkInsertOptions {
+  /** Columns written as NULL now and set by `bulkUpdate` later (a cycle that is not deferrable). */
+  nullColumns?: ReadonlySet<string>;
+  /**
+   * Skip rows whose primary key is already present (shared rows). Returns, per row, its primary key values as
+   * text followed by 'true' when this statement inserted it, 'false' when it was there already.
+   */
+  onlyAbsent?: boolean;
+}
+
+/**
+ * Inserts rows with one statement and one parameter, whatever the row count: the rows travel as one JSON array
+ * that `json_populate_recordset` turns into the table's row type (each value through its type's input function).
+ * node-postgres silently wraps past 65,535 bind parameters, so one parameter per value is never an option.
+ */
+export async function bulkInsert(db: Queryable, info: TableInfo, columns: readonly ColumnInfo[], rows: readonly TextRow[], options: BulkInsertOptions = {}): Promise<RawRow[]> {
+  if (rows.length === 0) return [];
+  const names = columns.map((column) => quoteIdent(column.name));
+  const select = columns.map((column) => (options.nullColumns?.has(column.name) ? 'NULL' : `r.${quoteIdent(column.name)}`));
+  const overriding = columns.some((column) => column.identity === 'always') ? ' OVERRIDING SYSTEM VALUE' : '';
+  const insert = `INSERT INTO ${info.sql} (${names.join(', ')})${overriding} SELECT ${select.join(', ')}`;
+  const source = `json_populate_recordset(NULL::${info.sql}, $1::json) AS r`;
+  let text = `${insert} FROM ${source}`;
+  if (options.onlyAbsent && info.primaryKey.length > 0) {
+    // Every row's key in Postgres's own text, and whether this statement inserted it: the registry tracks both.
+    const key = info.primaryKey.map(quoteIdent);
+    const returned = info.primaryKey.map((column) => `r.${quoteIdent(column)}::text`);
+    text = `WITH r AS MATERIALIZED (SELECT * FROM ${source}),
+      ins AS (${insert} FROM r ON CONFLICT (${key.join(', ')}) DO NOTHING RETURNING ${key.join(', ')})
+      SELECT ${returned.join(', ')}, EXISTS (SELECT 1 FROM ins WHERE ${key.map((column) => `ins.${column} = r.${column}`).join(' AND ')})::text
+      FROM r`;
+  } else if (options.onlyAbsent) {
+    // No key to conflict on: a row counts as present when an identical one exists.
+    const same = columns.map((column) => `t.${quoteIdent(column.name)} IS NOT DISTINCT FROM r.${quoteIdent(column.name)}`).join(' AND ');
+    text += ` WHERE NOT EXISTS (SELECT 1 FROM ${info.from} AS t WHERE ${same})`;
+  }
+  const result = await db.query({ text, values: [rowsAsJson(columns, rows)], rowMode: 'array', types: RAW_TEXT_TYPES });
+  return (result.rows ?? []) as RawRow[];
+}
+
+/** Sets the columns a bulk insert left NULL, matching rows by primary key; same rows, same single JSON parameter. */
+export async function bulkUpdate(db: Queryable, info: TableInfo, columns: readonly ColumnInfo[], rows: readonly TextRow[], set: readonly string[]): Promise<void> {
+  if (rows.length === 0 || set.length === 0) return;
+  const assignments = set.map((column) => `${quoteIdent(column)} = r.${quoteIdent(column)}`);
+  const match = info.primaryKey.map((column) => `t.${quoteIdent(column)} = r.${quoteIdent(column)}`);
+  const text = `UPDATE ${info.from} AS t SET ${assignments.join(', ')} FROM json_populate_recordset(NULL::${info.sql}, $1::json) AS r WHERE ${match.join(' AND ')}`;
+  await db.query({ text, values: [rowsAsJson(columns, rows)] });
+}
+
+/** The rows as a JSON array of objects; json and jsonb values go in as nested JSON, everything else as its text. */
+export function rowsAsJson(columns: readonly ColumnInfo[], rows: readonly TextRow[]): string {
+  const keys = columns.map((column) => `${JSON.stringify(column.name)}:`);
+  const nested = columns.map((column) => column.codec.kind === 'json');
+  const parts: string[] = [];
+  for (const row of rows) {
+    let object = '{';
+    for (let i = 0; i < keys.length; i++) {
+      const value = row[i];
+      const encoded = value === null || value === undefined ? 'null' : nested[i] ? value : JSON.stringify(value);
+      object += (i === 0 ? '' : ',') + keys[i] + encoded;
+    }
+    parts.push(`${object}}`);
+  }
+  return `[${parts.join(',')}]`;
+}

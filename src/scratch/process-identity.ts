@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+
+/** Who seeded a scratch campaign: enough to tell later whether that process is still alive. */
+export interface ProcessIdentity {
+  pid: number;
+  host: string;
+  /** When the process started (approximate, from its uptime). */
+  startedAt: Date;
+  /** The kernel's start time of the process in clock ticks since boot (Linux), which tells a reused pid apart. */
+  startTicks: string | null;
+}
+
+/** The identity of the running process. */
+export function currentProcess(): ProcessIdentity {
+  return {
+    pid: process.pid,
+    host: hostname(),
+    startedAt: new Date(Date.now() - process.uptime() * 1000),
+    startTicks: startTicksOf(process.pid),
+  };
+}
+
+/** Whether the recorded process still runs: only knowable on this host; `unknown` elsewhere. */
+export function processState(owner: Pick<ProcessIdentity, 'pid' | 'host' | 'startTicks'>): 'alive' | 'gone' | 'unknown' {
+  if (owner.host !== hostname()) return 'unknown';
+  try {
+    process.kill(owner.pid, 0);
+  } catch (error) {
+    // EPERM: the pid exists but belongs to another user, so it runs.
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return 'gone';
+  }
+  // A live pid with another start time is a new process that reused the number.
+  const ticks = startTicksOf(owner.pid);
+  if (owner.startTicks !== null && ticks !== null && ticks !== owner.startTicks) return 'gone';
+  return 'alive';
+}
+
+function startTicksOf(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 22, counted after the command name, which may itself hold spaces and parentheses.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,186 @@
+import type { Queryable } from '../db/introspect.js';
+import type { Db } from '../db/connect.js';
+import { inTransaction } from '../db/transaction.js';
+import type { GameConfig } from '../config/schema.js';
+import type { ProcessIdentity } from './process-identity.js';
+
+/** Advisory lock class of turnkit (`tk`); the second number names what is locked. */
+const LOCK_CLASS = 0x746b;
+/** Serializes creating the registry tables (CREATE TABLE IF NOT EXISTS races with itself). */
+const LOCK_REGISTRY_DDL = 1;
+/** Seeds take it shared, teardowns that may delete shared rows take it exclusive. */
+const LOCK_SHARED_ROWS = 2;
+
+/** Which strategy made a scratch campaign. */
+export type ScratchStrategy = 'remap' | 'database';
+
+/** One registry entry: a scratch campaign that exists until its teardown. */
+export interface RegistryEntry {
+  id: string;
+  strategy: ScratchStrategy;
+  fixture: string;
+  fixtureSha256: string;
+  rootTable: string;
+  /** The scratch campaign's root key (new under remap, the fixture's own in a database of its own). */
+  rootKey: string;
+  /** The game config at seed time, so a teardown from another directory (or gc) walks the same tables. */
+  game: GameConfig;
+  runId: string | null;
+  /** The database of its own (strategy `database`). */
+  databaseName: string | null;
+  /** Null for a campaign seeded by hand (`turnkit seed`): no process owns it, only teardown or gc --all removes it. */
+  owner: ProcessIdentity | null;
+  createdAt: Date;
+  /** New identity tuples inserted per table, as text (JSON arrays for composite keys). */
+  inserted: Record<string, string[]>;
+  /** Per table and allocated column: [old, new] pairs. */
+  keyMap: Record<string, Record<string, [string, string][]>>;
+}
+
+const DDL = `
+CREATE SCHEMA IF NOT EXISTS turnkit;
+CREATE TABLE IF NOT EXISTS turnkit.scratch_campaigns (
+  id text PRIMARY KEY,
+  strategy text NOT NULL,
+  fixture text NOT NULL,
+  fixture_sha256 text NOT NULL,
+  root_table text NOT NULL,
+  root_key text NOT NULL,
+  game jsonb NOT NULL,
+  run_id text,
+  database_name text,
+  owner_pid integer,
+  owner_host text,
+  owner_started_at timestamptz,
+  owner_start_ticks text,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  inserted jsonb NOT NULL,
+  key_map jsonb NOT NULL
+);
+CREATE TABLE IF NOT EXISTS turnkit.scratch_shared_rows (
+  table_name text NOT NULL,
+  key text NOT NULL,
+  PRIMARY KEY (table_name, key)
+);
+CREATE TABLE IF NOT EXISTS turnkit.scratch_shared_uses (
+  scratch_id text NOT NULL REFERENCES turnkit.scratch_campaigns (id) ON DELETE CASCADE,
+  table_name text NOT NULL,
+  key text NOT NULL,
+  PRIMARY KEY (scratch_id, table_name, key)
+);
+CREATE INDEX IF NOT EXISTS scratch_shared_uses_row ON turnkit.scratch_shared_uses (table_name, key);
+`;
+
+/** Creates the registry tables in the `turnkit` schema when they are missing; safe to call from many processes. */
+export async function ensureRegistry(db: Db): Promise<void> {
+  const present = await db.pool.query(`SELECT to_regclass('turnkit.scratch_shared_uses') IS NOT NULL AS present`);
+  if (present.rows[0]?.present) return;
+  await inTransaction(db, 'BEGIN', async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_CLASS, LOCK_REGISTRY_DDL]);
+    await client.query(DDL);
+  });
+}
+
+/** Takes the shared-rows lock for the rest of the transaction: `shared` for seeds, exclusive for teardowns. */
+export async function lockSharedRows(db: Queryable, mode: 'shared' | 'exclusive'): Promise<void> {
+  const fn = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
+  await db.query(`SELECT ${fn}($1, $2)`, [LOCK_CLASS, LOCK_SHARED_ROWS]);
+}
+
+/** Records a scratch campaign (in the seed's own transaction, so both exist or neither does). */
+export async function insertEntry(db: Queryable, entry: Omit<RegistryEntry, 'createdAt'>): Promise<void> {
+  await db.query(
+    `INSERT INTO turnkit.scratch_campaigns (id, strategy, fixture, fixture_sha256, root_table, root_key, game, run_id, database_name,
+       owner_pid, owner_host, owner_started_at, owner_start_ticks, inserted, key_map)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    [
+      entry.id, entry.strategy, entry.fixture, entry.fixtureSha256, entry.rootTable, entry.rootKey, JSON.stringify(entry.game),
+      entry.runId, entry.databaseName, entry.owner?.pid ?? null, entry.owner?.host ?? null, entry.owner?.startedAt ?? null,
+      entry.owner?.startTicks ?? null, JSON.stringify(entry.inserted), JSON.stringify(entry.keyMap),
+    ],
+  );
+}
+
+/** Every registered scratch campaign, oldest first, without the (large) key lists. */
+export async function listEntries(db: Queryable): Promise<RegistryEntry[]> {
+  const result = await db.query(`SELECT ${SUMMARY_COLUMNS}, '{}'::jsonb AS inserted, '{}'::jsonb AS key_map FROM turnkit.scratch_campaigns ORDER BY created_at, id`);
+  return result.rows.map(toEntry);
+}
+
+/**
+ * Finds one entry by its id, or a remap campaign by its root key, and locks it for the rest of the transaction
+ * (two teardowns of the same campaign then run one after the other, and the second finds nothing).
+ */
+export async function lockEntry(db: Queryable, idOrKey: string): Promise<RegistryEntry[]> {
+  const result = await db.query(
+    `SELECT ${SUMMARY_COLUMNS}, inserted, key_map FROM turnkit.scratch_campaigns
+     WHERE id = $1 OR (strategy = 'remap' AND root_key = $1) ORDER BY id FOR UPDATE`,
+    [idOrKey],
+  );
+  return result.rows.map(toEntry);
+}
+
+/** Removes an entry (its shared-row uses go with it). */
+export async function deleteEntry(db: Queryable, id: string): Promise<void> {
+  await db.query('DELETE FROM turnkit.scratch_campaigns WHERE id = $1', [id]);
+}
+
+/** Records shared rows a seed inserted (they were absent): turnkit deletes them again when no one uses them. */
+export async function recordSharedRows(db: Queryable, table: string, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  await db.query(
+    `INSERT INTO turnkit.scratch_shared_rows (table_name, key) SELECT $1, k FROM unnest($2::text[]) AS k ON CONFLICT DO NOTHING`,
+    [table, keys],
+  );
+}
+
+/** Marks which of the shared rows a scratch campaign relies on were inserted by turnkit. */
+export async function recordSharedUses(db: Queryable, scratchId: string, table: string, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  await db.query(
+    `INSERT INTO turnkit.scratch_shared_uses (scratch_id, table_name, key)
+     SELECT $1, s.table_name, s.key FROM turnkit.scratch_shared_rows AS s WHERE s.table_name = $2 AND s.key = ANY($3::text[])`,
+    [scratchId, table, keys],
+  );
+}
+
+/** Shared rows turnkit inserted that only this scratch campaign still uses: candidates to delete at its teardown. */
+export async function sharedRowsOnlyUsedBy(db: Queryable, scratchId: string): Promise<{ table: string; key: string }[]> {
+  const result = await db.query(
+    `SELECT u.table_name, u.key FROM turnkit.scratch_shared_uses AS u
+     WHERE u.scratch_id = $1 AND NOT EXISTS (
+       SELECT 1 FROM turnkit.scratch_shared_uses AS o WHERE o.table_name = u.table_name AND o.key = u.key AND o.scratch_id <> $1)
+     ORDER BY u.table_name, u.key`,
+    [scratchId],
+  );
+  return result.rows.map((row) => ({ table: row.table_name as string, key: row.key as string }));
+}
+
+/** Forgets a shared row turnkit inserted (deleted now, or adopted by the live game). */
+export async function forgetSharedRow(db: Queryable, table: string, key: string): Promise<void> {
+  await db.query('DELETE FROM turnkit.scratch_shared_rows WHERE table_name = $1 AND key = $2', [table, key]);
+}
+
+const SUMMARY_COLUMNS = `id, strategy, fixture, fixture_sha256, root_table, root_key, game, run_id, database_name,
+  owner_pid, owner_host, owner_started_at, owner_start_ticks, created_at`;
+
+function toEntry(row: Record<string, any>): RegistryEntry {
+  return {
+    id: row.id,
+    strategy: row.strategy,
+    fixture: row.fixture,
+    fixtureSha256: row.fixture_sha256,
+    rootTable: row.root_table,
+    rootKey: row.root_key,
+    game: row.game,
+    runId: row.run_id,
+    databaseName: row.database_name,
+    owner:
+      row.owner_pid === null
+        ? null
+        : { pid: row.owner_pid, host: row.owner_host, startedAt: new Date(row.owner_started_at), startTicks: row.owner_start_ticks },
+    createdAt: new Date(row.created_at),
+    inserted: row.inserted,
+    keyMap: row.key_map,
+  };
+}

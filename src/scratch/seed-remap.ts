@@ -1,0 +1,135 @@
+import type pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../db/connect.js';
+import { inTransaction } from '../db/transaction.js';
+import type { GameConfig } from '../config/schema.js';
+import { identityColumns } from '../fixture/row-identity.js';
+import { tupleKey } from '../fixture/row-query.js';
+import { allocateKeys } from './allocate-keys.js';
+import { bulkInsert, bulkUpdate } from './bulk-write.js';
+import { buildKeyMap, remapRows, type KeyMap, type TextRow } from './remap-rows.js';
+import { insertEntry, lockSharedRows, recordSharedRows, recordSharedUses, type RegistryEntry } from './registry.js';
+import type { ProcessIdentity } from './process-identity.js';
+import type { PlannedTable, SeedPlan } from './seed-plan.js';
+import { describeWriteError } from './write-error.js';
+
+/** Who a seed is for: recorded in the registry. */
+export interface SeedOwner {
+  game: GameConfig;
+  runId: string | null;
+  /** Null for a campaign seeded by hand that outlives its process. */
+  owner: ProcessIdentity | null;
+  fixtureSha256: string;
+}
+
+/** A new registry id: short, unique, and recognisable in `gc` reports. */
+export function newScratchId(): string {
+  return `scratch-${randomBytes(6).toString('hex')}`;
+}
+
+/**
+ * Seeds a fixture as a new campaign in the same database, under new keys, in one transaction together with its
+ * registry entry: either the whole campaign and its entry exist afterwards, or neither does.
+ */
+export async function seedRemap(db: Db, plan: SeedPlan, who: SeedOwner): Promise<RegistryEntry> {
+  const id = newScratchId();
+  return inTransaction(db, 'BEGIN', async (client) => {
+    // Deferrable cycle edges (campaign -> current location -> campaign) are checked at commit.
+    if (plan.order.deferred.length > 0) await client.query('SET CONSTRAINTS ALL DEFERRED');
+    const sharedTables = [...plan.tables.values()].filter((planned) => planned.table.role === 'shared' || (planned.table.sharedRows?.length ?? 0) > 0);
+    if (sharedTables.length > 0) await lockSharedRows(client, 'shared');
+
+    const rowsOf = (name: string) => plan.tables.get(name)!.table.rows;
+    const counts = new Map([...plan.campaignTables.keys()].map((name) => [name, rowsOf(name).length]));
+    const allocations = await allocateKeys(client, plan.keys, plan.campaignTables, counts);
+    const keyMap = buildKeyMap(plan.keys, plan.campaignTables, rowsOf, allocations);
+
+    const nulledColumns = new Map<string, Set<string>>();
+    for (const { table, fk } of plan.order.nulled) {
+      const set = nulledColumns.get(table) ?? new Set();
+      fk.columns.forEach((column) => set.add(column));
+      nulledColumns.set(table, set);
+    }
+    const written = new Map<string, TextRow[]>();
+    const sharedKeys = new Map<string, string[]>();
+    for (const name of plan.order.order) {
+      const planned = plan.tables.get(name)!;
+      if (planned.table.role === 'shared') {
+        sharedKeys.set(name, await insertShared(client, plan, planned, planned.table.rows, 'rows'));
+        continue;
+      }
+      if (planned.table.sharedRows?.length) {
+        sharedKeys.set(name, await insertShared(client, plan, planned, planned.table.sharedRows, 'sharedRows'));
+      }
+      const rows = remapRows(name, planned.columns, planned.table.rows, plan.keys, keyMap);
+      await write(plan, planned, 'seeding', () => bulkInsert(client, planned.info, planned.columns, rows, { nullColumns: nulledColumns.get(name) }));
+      written.set(name, rows);
+    }
+    for (const [name, columns] of nulledColumns) {
+      const planned = plan.tables.get(name)!;
+      await write(plan, planned, 'seeding', () => bulkUpdate(client, planned.info, planned.columns, written.get(name) ?? [], [...columns]));
+    }
+
+    const entry: Omit<RegistryEntry, 'createdAt'> = {
+      id,
+      strategy: 'remap',
+      fixture: plan.fixture.name,
+      fixtureSha256: who.fixtureSha256,
+      rootTable: plan.root.table,
+      rootKey: keyMap.get(plan.root.table)!.get(plan.root.column)!.get(plan.root.value)!,
+      game: who.game,
+      runId: who.runId,
+      databaseName: null,
+      owner: who.owner,
+      inserted: insertedKeys(plan, written),
+      keyMap: serializeKeyMap(keyMap),
+    };
+    await insertEntry(client, entry);
+    for (const [name, keys] of sharedKeys) await recordSharedUses(client, id, name, keys);
+    return { ...entry, createdAt: new Date() };
+  });
+}
+
+/** Inserts shared rows that are absent, records the ones it inserted, and returns every row's key. */
+async function insertShared(client: pg.PoolClient, plan: SeedPlan, planned: PlannedTable, rows: PlannedTable['table']['rows'], rowsKey: string): Promise<string[]> {
+  const text = remapRows(planned.info.name, planned.columns, rows, new Map(), new Map());
+  const result = await write(plan, planned, 'seeding shared rows of', () => bulkInsert(client, planned.info, planned.columns, text, { onlyAbsent: true }), rowsKey);
+  // A shared table without a primary key cannot be told apart row by row: such rows are never deleted again.
+  if (planned.info.primaryKey.length === 0) return [];
+  const width = planned.info.primaryKey.length;
+  const keys = result.map((row) => tupleKey(row.slice(0, width)));
+  const inserted = result.flatMap((row, i) => (row[width] === 'true' ? [keys[i]!] : []));
+  await recordSharedRows(client, planned.info.name, inserted);
+  return keys;
+}
+
+async function write<T>(plan: SeedPlan, planned: PlannedTable, action: string, fn: () => Promise<T>, rowsKey = 'rows'): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    const rows = rowsKey === 'rows' ? planned.table.rows : (planned.table.sharedRows ?? []);
+    throw describeWriteError(error, action, planned.fixtureName, plan.file, rows, rowsKey);
+  }
+}
+
+function insertedKeys(plan: SeedPlan, written: ReadonlyMap<string, TextRow[]>): Record<string, string[]> {
+  const inserted: Record<string, string[]> = {};
+  for (const [name, rows] of written) {
+    const planned = plan.tables.get(name)!;
+    const identity = identityColumns(planned.info);
+    const indexes = identity.map((column) => planned.columns.findIndex((candidate) => candidate.name === column));
+    // Rows without identity (or keyed by a generated column) are found again by walking the campaign.
+    if (indexes.length === 0 || indexes.includes(-1)) continue;
+    inserted[name] = rows.map((row) => tupleKey(indexes.map((index) => row[index])));
+  }
+  return inserted;
+}
+
+function serializeKeyMap(keyMap: KeyMap): RegistryEntry['keyMap'] {
+  const out: RegistryEntry['keyMap'] = {};
+  for (const [table, columns] of keyMap) {
+    if (columns.size === 0) continue;
+    out[table] = Object.fromEntries([...columns].map(([column, map]) => [column, [...map]]));
+  }
+  return out;
+}

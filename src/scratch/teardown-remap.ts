@@ -1,0 +1,151 @@
+import type pg from 'pg';
+import type { Catalog, TableInfo } from '../db/catalog-types.js';
+import { quoteIdent } from '../db/quote.js';
+import { TurnkitError } from '../errors.js';
+import { collectOwned, emptyCollected, type CollectedRows } from '../fixture/collect-owned.js';
+import { resolveGameGraph } from '../fixture/game-graph.js';
+import { identityColumns, needsRowAddress, ROW_ADDRESS_SQL } from '../fixture/row-identity.js';
+import { keyAt, tupleOf, whereIn } from '../fixture/row-query.js';
+import { dependencyOrder } from './dependency-order.js';
+import { forgetSharedRow, lockSharedRows, sharedRowsOnlyUsedBy, type RegistryEntry } from './registry.js';
+
+/** What a teardown removed. */
+export interface TeardownReport {
+  id: string;
+  fixture: string;
+  key: string;
+  /** Rows deleted per table. */
+  deleted: Record<string, number>;
+  /** Of those, rows the SUT added (found by walking the campaign, not in the registry). */
+  addedBySut: Record<string, number>;
+  /** Shared rows turnkit had inserted and deleted now that no scratch campaign uses them. */
+  sharedDeleted: number;
+  /** Shared rows turnkit had inserted that live rows now reference: left in place. */
+  sharedKept: number;
+}
+
+/**
+ * Deletes a remap scratch campaign inside the caller's transaction (the registry entry is locked already): every
+ * row the seed inserted and every row the SUT added under the campaign (found by walking its owned subgraph
+ * again), children before parents, then shared rows no one uses any more.
+ */
+export async function teardownRemap(client: pg.PoolClient, entry: RegistryEntry, catalog: Catalog): Promise<TeardownReport> {
+  await client.query('SET CONSTRAINTS ALL DEFERRED');
+  const graph = resolveGameGraph({ game: entry.game, file: undefined }, catalog);
+  const collected = await walkCampaign(client, graph, entry.rootKey);
+
+  const owned = new Map([...graph.owned].map((name) => [name, catalog.tables.get(name)!]));
+  const doomed = new Map<string, Doomed>();
+  const addedBySut: Record<string, number> = {};
+  for (const [name, info] of owned) {
+    const table = collected.get(name)!;
+    const registered = entry.inserted[name] ?? [];
+    const keys = new Map<string, string[]>();
+    for (const key of registered) keys.set(key, parseTupleKey(key, table.identity.length));
+    const addresses: string[] = [];
+    let added = 0;
+    for (const row of table.rows.values()) {
+      if (needsRowAddress(info)) {
+        addresses.push(row[info.columns.length]!);
+        continue;
+      }
+      const key = keyAt(row, table.identity)!;
+      if (!keys.has(key)) {
+        // The walk prints keys as Postgres does; the registry holds what the seed wrote: compare after a cast.
+        keys.set(key, tupleOf(row, table.identity)!);
+        added++;
+      }
+    }
+    doomed.set(name, { info, keys: [...keys.values()], addresses });
+    if (added > 0) addedBySut[name] = added;
+  }
+
+  const order = dependencyOrder(owned);
+  for (const { table, fk } of order.nulled) {
+    const target = doomed.get(table)!;
+    const set = fk.columns.map((column) => `${quoteIdent(column)} = NULL`).join(', ');
+    await runWhere(client, target, `UPDATE ${target.info.from} AS t SET ${set}`);
+  }
+  const deleted: Record<string, number> = {};
+  for (const name of [...order.order].reverse()) {
+    const count = await runWhere(client, doomed.get(name)!, `DELETE FROM ${doomed.get(name)!.info.from} AS t`);
+    if (count > 0) deleted[name] = count;
+  }
+  // Registered keys of rows the SUT deleted itself were counted as nothing deleted; SUT additions are exact.
+  for (const name of Object.keys(addedBySut)) addedBySut[name] = Math.min(addedBySut[name]!, deleted[name] ?? 0);
+
+  const shared = await removeUnusedSharedRows(client, entry.id, catalog);
+  return { id: entry.id, fixture: entry.fixture, key: entry.rootKey, deleted, addedBySut, sharedDeleted: shared.deleted, sharedKept: shared.kept };
+}
+
+interface Doomed {
+  info: TableInfo;
+  keys: string[][];
+  addresses: string[];
+}
+
+async function walkCampaign(client: pg.PoolClient, graph: ReturnType<typeof resolveGameGraph>, rootKey: string): Promise<CollectedRows> {
+  try {
+    return await collectOwned(client, graph, rootKey);
+  } catch (error) {
+    // The SUT deleted the campaign row itself: what the registry recorded is all there is to delete.
+    if (!(error instanceof TurnkitError && error.code === 'NOT_FOUND')) throw error;
+    return new Map([...graph.owned].map((name) => [name, emptyCollected(graph.catalog.tables.get(name)!)]));
+  }
+}
+
+async function runWhere(client: pg.PoolClient, target: Doomed, statement: string): Promise<number> {
+  let count = 0;
+  if (target.keys.length > 0) {
+    const values: unknown[] = [];
+    const where = whereIn(target.info, identityColumns(target.info), target.keys, values);
+    count += (await client.query({ text: `${statement} WHERE ${where}`, values })).rowCount ?? 0;
+  }
+  if (target.addresses.length > 0) {
+    const result = await client.query({ text: `${statement} WHERE ${ROW_ADDRESS_SQL} = ANY($1::text[])`, values: [target.addresses] });
+    count += result.rowCount ?? 0;
+  }
+  return count;
+}
+
+/** Deletes the shared rows turnkit inserted that no other scratch campaign uses and no live row references. */
+async function removeUnusedSharedRows(client: pg.PoolClient, scratchId: string, catalog: Catalog): Promise<{ deleted: number; kept: number }> {
+  const has = await client.query('SELECT 1 FROM turnkit.scratch_shared_uses WHERE scratch_id = $1 LIMIT 1', [scratchId]);
+  if (has.rowCount === 0) return { deleted: 0, kept: 0 };
+  await lockSharedRows(client, 'exclusive');
+  let deleted = 0;
+  let kept = 0;
+  for (const { table, key } of await sharedRowsOnlyUsedBy(client, scratchId)) {
+    const info = catalog.tables.get(table);
+    if (info && info.primaryKey.length > 0) {
+      const tuple = parseTupleKey(key, info.primaryKey.length);
+      if (await isReferenced(client, catalog, info, tuple)) kept++;
+      else {
+        const values: unknown[] = [];
+        const result = await client.query({ text: `DELETE FROM ${info.from} AS t WHERE ${whereIn(info, info.primaryKey, [tuple], values)}`, values });
+        deleted += result.rowCount ?? 0;
+      }
+    }
+    await forgetSharedRow(client, table, key);
+  }
+  return { deleted, kept };
+}
+
+/** True when any row of any table points at the given row through a foreign key (ON DELETE CASCADE would take it with it). */
+async function isReferenced(client: pg.PoolClient, catalog: Catalog, parent: TableInfo, tuple: string[]): Promise<boolean> {
+  for (const child of catalog.tables.values()) {
+    for (const fk of child.foreignKeys) {
+      if (fk.references.table !== parent.name) continue;
+      const values = fk.references.columns.map((column) => tuple[parent.primaryKey.indexOf(column)]);
+      if (values.some((value) => value === undefined)) continue;
+      const where = fk.columns.map((column, i) => `t.${quoteIdent(column)} = $${i + 1}::text::${child.columns.find((c) => c.name === column)!.type}`);
+      const result = await client.query({ text: `SELECT 1 FROM ${child.from} AS t WHERE ${where.join(' AND ')} LIMIT 1`, values });
+      if ((result.rowCount ?? 0) > 0) return true;
+    }
+  }
+  return false;
+}
+
+function parseTupleKey(key: string, width: number): string[] {
+  return width === 1 ? [key] : (JSON.parse(key) as string[]);
+}
