@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
+import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
+import { A, CONFIG, DATA, OWNER, SCHEMA } from '../helpers/saga-schema.js';
+import { captureFromDb } from '../../src/fixture/capture.js';
+import type { Fixture } from '../../src/fixture/format.js';
+import { ScratchSession } from '../../src/scratch/scratch-session.js';
+import { checkScratch } from '../../src/scratch/check-scratch.js';
+import { inTransaction } from '../../src/db/transaction.js';
+
+describe.each(BACKENDS)('scratch campaigns of a differently shaped schema on %s', (backend) => {
+  let live: TestDb;
+  let empty: TestDb;
+  let fixture: Fixture;
+
+  beforeAll(async () => {
+    live = await createTestDb(backend, CONFIG);
+    await live.db.pool.query(SCHEMA);
+    await live.db.pool.query(DATA);
+    fixture = (await captureFromDb(live.db, live.config, { campaign: A, turns: { turn: 3 } })).fixtures[0]!;
+    // The same schema with no rows at all: the fixture's shared account is absent there.
+    empty = await createTestDb(backend, CONFIG);
+    await empty.db.pool.query(SCHEMA);
+  });
+  afterAll(async () => {
+    await live?.cleanup();
+    await empty?.cleanup();
+  });
+
+  const check = async (t: TestDb, session: ScratchSession, key: string, keyMap: Record<string, Record<string, [string, string][]>>) =>
+    inTransaction(t.db, 'BEGIN', async (client) =>
+      checkScratch(client, (await session.prepare(fixture)).plan, t.config.game, { rootKey: key, keyMap }, await session.currentCatalog()),
+    );
+
+  it('gives uuid keys fresh values, rewrites composite and quoted foreign keys, and round-trips', async () => {
+    const session = new ScratchSession(live.db, { game: live.config.game });
+    const before = await tableChecksums(live.db);
+    const scratch = await session.seed(fixture);
+    expect(scratch.key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(scratch.key).not.toBe(A);
+    const notes = await live.db.pool.query(`SELECT "Note Text" AS note, "Move Ref" IS NULL AS no_move FROM saga."Odd Name" WHERE "Story Ref" = $1 ORDER BY 1`, [scratch.key]);
+    expect(notes.rows).toEqual([{ note: 'campaign note', no_move: true }, { note: 'first note', no_move: false }]);
+    const owner = await live.db.pool.query('SELECT owner::text FROM saga.stories WHERE story_id = $1', [scratch.key]);
+    expect(owner.rows[0].owner).toBe(OWNER);
+    expect((await check(live, session, scratch.key, scratch.keyMap)).differences).toEqual([]);
+    await scratch.teardown();
+    expect(await tableChecksums(live.db)).toEqual(before);
+  });
+
+  it('reports a scratch campaign that no longer matches its fixture', async () => {
+    const session = new ScratchSession(live.db, { game: live.config.game });
+    const scratch = await session.seed(fixture);
+    try {
+      await live.db.pool.query(`UPDATE saga.moves SET reply = 'changed' WHERE story = $1 AND said = 'I step inside.'`, [scratch.key]);
+      const result = await check(live, session, scratch.key, scratch.keyMap);
+      expect(result.equal).toBe(false);
+      expect(result.differences.join('\n')).toContain(`$.tables["saga.moves"]: 1 fixture row(s) missing or different`);
+      expect(result.differences.join('\n')).toContain('"changed"');
+    } finally {
+      await scratch.teardown();
+    }
+  });
+
+  it('inserts an absent shared row once, keeps it while any scratch campaign uses it, and removes it after the last', async () => {
+    const session = new ScratchSession(empty.db, { game: empty.config.game });
+    const before = await tableChecksums(empty.db);
+    const accounts = async () => (await empty.db.pool.query('SELECT id::text FROM saga.accounts')).rows.map((row) => row.id);
+    const first = await session.seed(fixture);
+    const second = await session.seed(fixture);
+    expect(await accounts()).toEqual([OWNER]);
+    expect((await check(empty, session, second.key, second.keyMap)).differences).toEqual([]);
+    const firstReport = await first.teardown();
+    expect(firstReport.sharedDeleted).toBe(0);
+    expect(await accounts()).toEqual([OWNER]);
+    const secondReport = await second.teardown();
+    expect(secondReport.sharedDeleted).toBe(1);
+    expect(await accounts()).toEqual([]);
+    expect(await tableChecksums(empty.db)).toEqual(before);
+    expect(await registryCounts(empty.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
+  });
+
+  it('keeps a shared row it inserted once the live game references it', async () => {
+    const session = new ScratchSession(empty.db, { game: empty.config.game });
+    const scratch = await session.seed(fixture);
+    await empty.db.pool.query(`INSERT INTO saga.stories VALUES (gen_random_uuid(), $1, 'a live story')`, [OWNER]);
+    const report = await scratch.teardown();
+    expect(report).toMatchObject({ sharedDeleted: 0, sharedKept: 1 });
+    const rows = await empty.db.pool.query('SELECT title FROM saga.stories');
+    expect(rows.rows).toEqual([{ title: 'a live story' }]);
+    expect(await registryCounts(empty.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
+  });
+});
