@@ -24,3 +24,10 @@ export { verify, type VerifyOptions, type VerifyResult } from './fixture/verify.
 export { show, summarizeFixture, type FixtureSummary } from './fixture/show.js';
 export { decodeValue, encodeValue, type JsonValue } from './fixture/value-codec.js';
 export { fixtureSchema, fixtureJsonSchema, serializeDocument, FIXTURE_FORMAT, type Fixture, type FixtureTable, type FixtureRow } from './fixture/format.js';
+export { ScratchSession, seed, teardown, type ScratchCampaign, type ScratchOptions, type FixtureSource } from './scratch/scratch-session.js';
+export { seedCommand, teardownCommand, gcCommand, type SeedCommandOptions, type SeedCommandResult, type TeardownCommandOptions } from './scratch/scratch-commands.js';
+export { collectGarbage, DEFAULT_GC_TTL_MS, type GcOptions, type GcReport } from './scratch/gc.js';
+export { checkScratch, type ScratchCheck } from './scratch/check-scratch.js';
+export type { TeardownReport } from './scratch/teardown-remap.js';
+export type { RegistryEntry, ScratchStrategy } from './scratch/registry.js';
+export { currentProcess, type ProcessIdentity } from './scratch/process-identity.js';

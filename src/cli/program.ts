@@ -5,7 +5,10 @@ import { registerCapture } from './commands/capture.js';
 import { registerDb } from './commands/db.js';
 import { registerInit } from './commands/init.js';
 import { registerSample } from './commands/sample.js';
+import { registerSeed } from './commands/seed.js';
 import { registerShow } from './commands/show.js';
+import { registerTeardown } from './commands/teardown.js';
+import { registerGc } from './commands/gc.js';
 import { registerVerify } from './commands/verify.js';
 import { processOutput, type Output } from './output.js';
 
@@ -29,6 +32,9 @@ export function buildProgram(output: Output = processOutput): Command {
   registerCapture(program, output);
   registerShow(program, output);
   registerVerify(program, output);
+  registerSeed(program, output);
+  registerTeardown(program, output);
+  registerGc(program, output);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

@@ -1,0 +1,35 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { TurnkitError } from '../../errors.js';
+import { gcCommand } from '../../scratch/scratch-commands.js';
+import { commonOptions } from '../global-options.js';
+import { printJson, type Output } from '../output.js';
+import { describeTeardown } from './describe-teardown.js';
+
+/** `turnkit gc [--ttl HOURS] [--all]`. */
+export function registerGc(program: Command, output: Output): void {
+  program
+    .command('gc')
+    .description('remove orphaned scratch campaigns: their process is gone, or (other hosts) they are older than the TTL')
+    .option('--ttl <hours>', 'age after which a campaign seeded on another host counts as orphaned', parseHours, 24)
+    .option('--all', 'remove every scratch campaign, including those seeded by hand and those of running processes')
+    .option('--json', 'print the result as JSON')
+    .action(async (options, command: Command) => {
+      const report = await gcCommand({ ...commonOptions(command), ttlMs: options.ttl * 3_600_000, all: options.all });
+      if (options.json) printJson(output, report);
+      else {
+        for (const removed of report.removed) output.out(`${describeTeardown(removed)} [${removed.reason}]`);
+        for (const kept of report.kept) output.out(`kept ${kept.id} (${kept.fixture}): ${kept.reason}`);
+        output.out(`gc: removed ${report.removed.length}, kept ${report.kept.length}${report.failed.length ? `, failed ${report.failed.length}` : ''}`);
+      }
+      if (report.failed.length > 0) {
+        const problems = report.failed.map((failed) => `gc: could not remove ${failed.id}: ${failed.error}`);
+        throw new TurnkitError('DATABASE', problems[0]!, problems);
+      }
+    });
+}
+
+function parseHours(value: string): number {
+  const hours = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || hours <= 0) throw new InvalidArgumentError(`expected a positive number of hours, got "${value}"`);
+  return hours;
+}

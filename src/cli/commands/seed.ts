@@ -1,0 +1,34 @@
+import { Option, type Command } from 'commander';
+import { TurnkitError } from '../../errors.js';
+import { seedCommand } from '../../scratch/scratch-commands.js';
+import { commonOptions } from '../global-options.js';
+import { printJson, type Output } from '../output.js';
+
+/** `turnkit seed FIXTURE [--strategy remap|database] [--check]`. */
+export function registerSeed(program: Command, output: Output): void {
+  program
+    .command('seed')
+    .description('create a scratch campaign from a fixture; prints its key and DATABASE_URL')
+    .argument('<fixture>', 'fixture file')
+    .addOption(new Option('--strategy <strategy>', 'remap: new keys in the same database').choices(['remap', 'database', 'auto']).default('remap'))
+    .option('--check', 're-capture the scratch campaign and compare it with the fixture (exit 1 when they differ)')
+    .option('--json', 'print the result as JSON')
+    .action(async (fixture: string, options, command: Command) => {
+      const result = await seedCommand({ ...commonOptions(command), fixture, strategy: options.strategy, check: options.check });
+      if (options.json) printJson(output, result);
+      else {
+        output.out(`key=${result.key}`);
+        output.out(`DATABASE_URL=${result.databaseUrl}`);
+        output.out(`id=${result.id}`);
+        output.err(`seeded ${result.fixture} as ${result.id} (${result.strategy}); remove it with: turnkit teardown ${result.id}`);
+        if (result.serverStopsOnExit) {
+          output.err('note: the embedded server stops when this command exits; run `turnkit db start` in another terminal to keep it up for your game');
+        }
+      }
+      if (result.check && !result.check.equal) {
+        const problems = result.check.differences.map((difference) => `check: ${fixture}: ${difference}`);
+        throw new TurnkitError('FIXTURE', problems[0]!, problems);
+      }
+      if (result.check && !options.json) output.err('check: the scratch campaign equals the fixture (modulo keys)');
+    });
+}

@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { relative, resolve } from 'node:path';
+import type { CommonOptions } from '../config/common-options.js';
+import { loadConfig } from '../config/load.js';
+import { usingDb } from '../db/connect.js';
+import { inTransaction } from '../db/transaction.js';
+import { TurnkitError } from '../errors.js';
+import { parseFixtureText } from '../fixture/read-fixture.js';
+import { checkScratch, type ScratchCheck } from './check-scratch.js';
+import { collectGarbage, type GcOptions, type GcReport } from './gc.js';
+import type { ScratchStrategy } from './registry.js';
+import { ScratchSession } from './scratch-session.js';
+import type { TeardownReport } from './teardown-remap.js';
+
+/** Options of `turnkit seed`. */
+export interface SeedCommandOptions extends CommonOptions {
+  fixture: string;
+  strategy?: ScratchStrategy | undefined;
+  /** Re-capture the scratch campaign and compare it with the fixture. */
+  check?: boolean | undefined;
+}
+
+/** What `turnkit seed` made: point the game at `databaseUrl` and `key`. */
+export interface SeedCommandResult {
+  id: string;
+  key: string;
+  /** The URL with any password removed (the password stays where the user keeps it). */
+  databaseUrl: string;
+  fixture: string;
+  strategy: ScratchStrategy;
+  /** True when the embedded server stops as soon as the command exits (no `turnkit db start` running). */
+  serverStopsOnExit: boolean;
+  check?: ScratchCheck;
+}
+
+/**
+ * Seeds a fixture file as a scratch campaign that outlives the command (no owning process: only `teardown` or
+ * `gc --all` removes it). With `check`, the campaign is re-captured and compared with the fixture.
+ */
+export async function seedCommand(options: SeedCommandOptions): Promise<SeedCommandResult> {
+  const config = await loadConfig({ configPath: options.configPath, cwd: options.cwd });
+  const path = resolve(options.cwd ?? process.cwd(), options.fixture);
+  const shown = relative(process.cwd(), path) || path;
+  const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
+    throw new TurnkitError('NOT_FOUND', `${shown}: ${error.code === 'ENOENT' ? 'no such file' : `cannot read (${error.code})`}`);
+  });
+  const fixture = parseFixtureText(bytes.toString('utf8'), shown);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  return usingDb(config, options, async (db) => {
+    const session = new ScratchSession(db, { game: config.game, strategy: options.strategy, owner: null });
+    const scratch = await session.seed(fixture, { file: shown, sha256 });
+    const result: SeedCommandResult = {
+      id: scratch.id,
+      key: scratch.key,
+      databaseUrl: db.displayUrl,
+      fixture: scratch.fixture,
+      strategy: scratch.strategy,
+      serverStopsOnExit: db.embedded?.owner ?? false,
+    };
+    if (options.check) {
+      const { plan } = await session.prepare(fixture);
+      const catalog = await session.currentCatalog();
+      result.check = await inTransaction(db, 'BEGIN', (client) =>
+        checkScratch(client, plan, config.game, { rootKey: scratch.key, keyMap: scratch.keyMap }, catalog),
+      );
+    }
+    return result;
+  });
+}
+
+/** Options of `turnkit teardown`. */
+export interface TeardownCommandOptions extends CommonOptions {
+  /** Registry id, or the scratch campaign's key. */
+  key: string;
+}
+
+/** Tears down one scratch campaign. */
+export async function teardownCommand(options: TeardownCommandOptions): Promise<TeardownReport> {
+  const config = await loadConfig({ configPath: options.configPath, cwd: options.cwd });
+  return usingDb(config, options, (db) => new ScratchSession(db, {}).teardown(options.key));
+}
+
+/** Removes orphaned scratch campaigns. */
+export async function gcCommand(options: CommonOptions & GcOptions): Promise<GcReport> {
+  const config = await loadConfig({ configPath: options.configPath, cwd: options.cwd });
+  return usingDb(config, options, (db) => collectGarbage(db, options));
+}
