@@ -3,10 +3,16 @@ import type { Db } from './connect.js';
 
 /**
  * Runs `fn` on one connection inside a transaction opened with `begin` (e.g. a REPEATABLE READ READ ONLY
- * snapshot): commits when it returns, rolls back when it throws, and always returns the connection to the pool.
+ * snapshot): commits when it returns, rolls back when it throws, and always returns the connection to the pool
+ * (or, when the server dropped it, discards it).
  */
 export async function inTransaction<T>(db: Db, begin: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await db.pool.connect();
+  // A checked-out client whose server goes away emits 'error'; the pending query rejects with it anyway, and an
+  // unheard 'error' event would crash the process.
+  const ignore = (): void => {};
+  client.on('error', ignore);
+  let broken = false;
   try {
     await client.query(begin);
     const result = await fn(client);
@@ -14,9 +20,12 @@ export async function inTransaction<T>(db: Db, begin: string, fn: (client: pg.Po
     return result;
   } catch (error) {
     // The original error matters, not a failed rollback on a broken connection.
-    await client.query('ROLLBACK').catch(() => {});
+    await client.query('ROLLBACK').catch(() => {
+      broken = true;
+    });
     throw error;
   } finally {
-    client.release();
+    client.off('error', ignore);
+    client.release(broken);
   }
 }

@@ -84,10 +84,10 @@ export class ScratchSession {
 
   /** Checks a fixture against the database and plans its seed without writing anything. */
   async prepare(fixture: Fixture, source: FixtureSource = {}): Promise<{ plan: SeedPlan; sha256: string }> {
-    const cached = this.plans.get(fixture);
-    if (cached) return cached;
-    await this.ready();
     const file = source.file ?? `${fixture.name}.json`;
+    const cached = this.plans.get(fixture);
+    if (cached && cached.plan.file === file) return cached;
+    await this.ready();
     const prepared = {
       plan: planSeed(fixture, this.catalog!, file),
       sha256: source.sha256 ?? createHash('sha256').update(serializeDocument(fixture)).digest('hex'),

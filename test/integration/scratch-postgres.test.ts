@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminQuery, createTestDb, type TestDb } from '../helpers/test-db.js';
+import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
+import { migrate, SAMPLE_MIGRATIONS_DIR } from '../../src/db/migrate.js';
+import { openDb, type Db } from '../../src/db/connect.js';
+import { createSampleCampaign } from '../../src/sample/create-sample.js';
+import { captureFromDb } from '../../src/fixture/capture.js';
+import type { Fixture } from '../../src/fixture/format.js';
+import { ScratchSession } from '../../src/scratch/scratch-session.js';
+
+// Real Postgres only: the embedded server runs one transaction at a time, and its single backend cannot be killed.
+describe.runIf(process.env.TEST_DATABASE_URL)('scratch campaigns under concurrency and failure on postgres', () => {
+  let source: TestDb;
+  let target: TestDb;
+  let fixture: Fixture;
+  const extra: Db[] = [];
+
+  beforeAll(async () => {
+    source = await createTestDb('postgres');
+    await migrate(source.db, SAMPLE_MIGRATIONS_DIR);
+    const campaign = await createSampleCampaign(source.db, { turns: 30 });
+    fixture = (await captureFromDb(source.db, source.config, { campaign, turns: { turn: 23 } })).fixtures[0]!;
+    // A database of the same game where the fixture's shared user does not exist yet: every seed races to insert it.
+    target = await createTestDb('postgres');
+    await migrate(target.db, SAMPLE_MIGRATIONS_DIR);
+    await target.db.pool.query(`SELECT setval(pg_get_serial_sequence('users', 'id'), 50);
+      INSERT INTO users (handle, display_name) VALUES ('live-player', 'Live Player')`);
+  });
+  afterAll(async () => {
+    for (const db of extra) await db.close();
+    await source?.cleanup();
+    await target?.cleanup();
+  });
+
+  it('seeds and tears down 16 scratch campaigns of one fixture in parallel: no deadlock, no conflict, nothing left', async () => {
+    const before = await tableChecksums(target.db);
+    const userIds = (await target.db.pool.query('SELECT id::text FROM users ORDER BY id')).rows.map((row) => row.id);
+    for (let i = 0; i < 4; i++) extra.push(await openDb(target.config));
+    const sessions = extra.map((db) => new ScratchSession(db, { game: target.config.game }));
+    const keys = await Promise.all(
+      Array.from({ length: 16 }, async (_, i) => {
+        const scratch = await sessions[i % 4]!.seed(fixture);
+        await new Promise((resolve) => setTimeout(resolve, (i % 5) * 7));
+        await scratch.teardown();
+        return scratch.key;
+      }),
+    );
+    expect(new Set(keys).size).toBe(16);
+    expect(await tableChecksums(target.db)).toEqual(before);
+    expect((await target.db.pool.query('SELECT id::text FROM users ORDER BY id')).rows.map((row) => row.id)).toEqual(userIds);
+    expect(await registryCounts(target.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
+  });
+
+  it('leaves nothing behind when the server kills the seeding connection half-way', async () => {
+    const before = await tableChecksums(target.db);
+    await target.db.pool.query(`
+      CREATE FUNCTION stall_seed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(30); RETURN NULL; END $$;
+      CREATE TRIGGER stall_seed BEFORE INSERT ON world_facts FOR EACH STATEMENT EXECUTE FUNCTION stall_seed();`);
+    try {
+      const seeding = new ScratchSession(target.db, { game: target.config.game }).seed(fixture).then(
+        () => 'seeded',
+        (error: Error) => error.message,
+      );
+      let killed = 0;
+      for (let i = 0; i < 100 && killed === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const result = await adminQuery(
+          target.databaseUrl!,
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE '%world_facts%' AND pid <> pg_backend_pid()`,
+        );
+        killed = result.rowCount ?? 0;
+      }
+      expect(killed).toBe(1);
+      expect(await seeding).toMatch(/: \$\.tables\.world_facts: seeding "world_facts": (terminating connection due to administrator command|Connection terminated unexpectedly)/);
+    } finally {
+      await target.db.pool.query('DROP TRIGGER stall_seed ON world_facts; DROP FUNCTION stall_seed()');
+    }
+    expect(await tableChecksums(target.db)).toEqual(before);
+    expect(await registryCounts(target.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
+  });
+});
