@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/connect.js';
 import { inTransaction } from '../db/transaction.js';
@@ -6,12 +5,11 @@ import type { GameConfig } from '../config/schema.js';
 import { identityColumns } from '../fixture/row-identity.js';
 import { tupleKey } from '../fixture/row-query.js';
 import { allocateKeys } from './allocate-keys.js';
-import { bulkInsert, bulkUpdate } from './bulk-write.js';
-import { buildKeyMap, remapRows, type KeyMap, type TextRow } from './remap-rows.js';
+import { buildKeyMap, type KeyMap, type TextRow } from './remap-rows.js';
+import { writeFixtureRows } from './write-fixture-rows.js';
 import { insertEntry, lockSharedRows, recordSharedRows, recordSharedUses, type RegistryEntry } from './registry.js';
 import type { ProcessIdentity } from './process-identity.js';
-import type { PlannedTable, SeedPlan } from './seed-plan.js';
-import { describeWriteError } from './write-error.js';
+import type { SeedPlan } from './seed-plan.js';
 
 /** Who a seed is for: recorded in the registry. */
 export interface SeedOwner {
@@ -44,31 +42,7 @@ export async function seedRemap(db: Db, plan: SeedPlan, who: SeedOwner): Promise
     const allocations = await allocateKeys(client, plan.keys, plan.campaignTables, counts);
     const keyMap = buildKeyMap(plan.keys, plan.campaignTables, rowsOf, allocations);
 
-    const nulledColumns = new Map<string, Set<string>>();
-    for (const { table, fk } of plan.order.nulled) {
-      const set = nulledColumns.get(table) ?? new Set();
-      fk.columns.forEach((column) => set.add(column));
-      nulledColumns.set(table, set);
-    }
-    const written = new Map<string, TextRow[]>();
-    const sharedKeys = new Map<string, string[]>();
-    for (const name of plan.order.order) {
-      const planned = plan.tables.get(name)!;
-      if (planned.table.role === 'shared') {
-        sharedKeys.set(name, await insertShared(client, plan, planned, planned.table.rows, 'rows'));
-        continue;
-      }
-      if (planned.table.sharedRows?.length) {
-        sharedKeys.set(name, await insertShared(client, plan, planned, planned.table.sharedRows, 'sharedRows'));
-      }
-      const rows = remapRows(name, planned.columns, planned.table.rows, plan.keys, keyMap);
-      await write(plan, planned, 'seeding', () => bulkInsert(client, planned.info, planned.columns, rows, { nullColumns: nulledColumns.get(name) }));
-      written.set(name, rows);
-    }
-    for (const [name, columns] of nulledColumns) {
-      const planned = plan.tables.get(name)!;
-      await write(plan, planned, 'seeding', () => bulkUpdate(client, planned.info, planned.columns, written.get(name) ?? [], [...columns]));
-    }
+    const { written, sharedKeys } = await writeFixtureRows(client, plan, keyMap, (table, keys) => recordSharedRows(client, table, keys));
 
     const entry: Omit<RegistryEntry, 'createdAt'> = {
       id,
@@ -88,28 +62,6 @@ export async function seedRemap(db: Db, plan: SeedPlan, who: SeedOwner): Promise
     for (const [name, keys] of sharedKeys) await recordSharedUses(client, id, name, keys);
     return { ...entry, createdAt: new Date() };
   });
-}
-
-/** Inserts shared rows that are absent, records the ones it inserted, and returns every row's key. */
-async function insertShared(client: pg.PoolClient, plan: SeedPlan, planned: PlannedTable, rows: PlannedTable['table']['rows'], rowsKey: string): Promise<string[]> {
-  const text = remapRows(planned.info.name, planned.columns, rows, new Map(), new Map());
-  const result = await write(plan, planned, 'seeding shared rows of', () => bulkInsert(client, planned.info, planned.columns, text, { onlyAbsent: true }), rowsKey);
-  // A shared table without a primary key cannot be told apart row by row: such rows are never deleted again.
-  if (planned.info.primaryKey.length === 0) return [];
-  const width = planned.info.primaryKey.length;
-  const keys = result.map((row) => tupleKey(row.slice(0, width)));
-  const inserted = result.flatMap((row, i) => (row[width] === 'true' ? [keys[i]!] : []));
-  await recordSharedRows(client, planned.info.name, inserted);
-  return keys;
-}
-
-async function write<T>(plan: SeedPlan, planned: PlannedTable, action: string, fn: () => Promise<T>, rowsKey = 'rows'): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    const rows = rowsKey === 'rows' ? planned.table.rows : (planned.table.sharedRows ?? []);
-    throw describeWriteError(error, action, planned.fixtureName, plan.file, rows, rowsKey);
-  }
 }
 
 function insertedKeys(plan: SeedPlan, written: ReadonlyMap<string, TextRow[]>): Record<string, string[]> {

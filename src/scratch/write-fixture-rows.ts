@@ -1,0 +1,72 @@
+import type pg from 'pg';
+import { tupleKey } from '../fixture/row-query.js';
+import { bulkInsert, bulkUpdate } from './bulk-write.js';
+import { remapRows, type KeyMap, type TextRow } from './remap-rows.js';
+import type { PlannedTable, SeedPlan } from './seed-plan.js';
+import { describeWriteError } from './write-error.js';
+
+/** What a write of a fixture's rows produced. */
+export interface WrittenRows {
+  /** The rows written per campaign table, as inserted (keys already rewritten). */
+  written: Map<string, TextRow[]>;
+  /** Every shared row's primary key (Postgres text) per table, inserted now or present before. */
+  sharedKeys: Map<string, string[]>;
+}
+
+/**
+ * Writes a fixture's rows in dependency order inside the caller's transaction: shared rows only where absent,
+ * campaign rows with keys rewritten through `keyMap` (an empty map keeps them), one statement per table, and
+ * the non-deferrable cycle edges set afterwards. `onSharedInserted` hears which shared rows were absent.
+ */
+export async function writeFixtureRows(
+  client: pg.PoolClient | pg.Client,
+  plan: SeedPlan,
+  keyMap: KeyMap,
+  onSharedInserted: (table: string, keys: string[]) => Promise<void>,
+): Promise<WrittenRows> {
+  const nulledColumns = new Map<string, Set<string>>();
+  for (const { table, fk } of plan.order.nulled) {
+    const set = nulledColumns.get(table) ?? new Set();
+    fk.columns.forEach((column) => set.add(column));
+    nulledColumns.set(table, set);
+  }
+  const written = new Map<string, TextRow[]>();
+  const sharedKeys = new Map<string, string[]>();
+  const insertShared = async (planned: PlannedTable, rows: PlannedTable['table']['rows'], rowsKey: string): Promise<void> => {
+    const text = remapRows(planned.info.name, planned.columns, rows, new Map(), new Map());
+    const result = await write(plan, planned, 'seeding shared rows of', () => bulkInsert(client, planned.info, planned.columns, text, { onlyAbsent: true }), rowsKey);
+    // A shared table without a primary key cannot be told apart row by row: such rows are never deleted again.
+    if (planned.info.primaryKey.length === 0) return;
+    const width = planned.info.primaryKey.length;
+    const keys = result.map((row) => tupleKey(row.slice(0, width)));
+    await onSharedInserted(planned.info.name, result.flatMap((row, i) => (row[width] === 'true' ? [keys[i]!] : [])));
+    sharedKeys.set(planned.info.name, [...(sharedKeys.get(planned.info.name) ?? []), ...keys]);
+  };
+
+  for (const name of plan.order.order) {
+    const planned = plan.tables.get(name)!;
+    if (planned.table.role === 'shared') {
+      await insertShared(planned, planned.table.rows, 'rows');
+      continue;
+    }
+    if (planned.table.sharedRows?.length) await insertShared(planned, planned.table.sharedRows, 'sharedRows');
+    // An empty key map keeps every key as the fixture has it (a database of its own).
+    const rows = remapRows(name, planned.columns, planned.table.rows, keyMap.size > 0 ? plan.keys : new Map(), keyMap);
+    await write(plan, planned, 'seeding', () => bulkInsert(client, planned.info, planned.columns, rows, { nullColumns: nulledColumns.get(name) }));
+    written.set(name, rows);
+  }
+  for (const [name, columns] of nulledColumns) {
+    const planned = plan.tables.get(name)!;
+    await write(plan, planned, 'seeding', () => bulkUpdate(client, planned.info, planned.columns, written.get(name) ?? [], [...columns]));
+  }
+  return { written, sharedKeys };
+}
+
+async function write<T>(plan: SeedPlan, planned: PlannedTable, action: string, fn: () => Promise<T>, rowsKey = 'rows'): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    const rows = rowsKey === 'rows' ? planned.table.rows : (planned.table.sharedRows ?? []);
+    throw describeWriteError(error, action, planned.fixtureName, plan.file, rows, rowsKey);
+  }
+}
