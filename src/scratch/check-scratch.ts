@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import type { Queryable } from '../db/introspect.js';
 import type { Catalog, ColumnInfo, TableInfo } from '../db/catalog-types.js';
 import type { GameConfig } from '../config/schema.js';
 import { collectOwned } from '../fixture/collect-owned.js';
@@ -23,7 +23,7 @@ export interface ScratchCheck {
  * shared row must be present with the fixture's values.
  */
 export async function checkScratch(
-  client: pg.PoolClient,
+  client: Queryable,
   plan: SeedPlan,
   game: GameConfig,
   entry: Pick<RegistryEntry, 'rootKey' | 'keyMap'>,

@@ -13,11 +13,13 @@ const LOCK_SHARED_ROWS = 2;
 
 /** Which strategy made a scratch campaign. */
 export type ScratchStrategy = 'remap' | 'database';
+/** What a registry entry stands for: a scratch campaign, or a template database a run clones them from. */
+export type EntryKind = ScratchStrategy | 'template';
 
 /** One registry entry: a scratch campaign that exists until its teardown. */
 export interface RegistryEntry {
   id: string;
-  strategy: ScratchStrategy;
+  strategy: EntryKind;
   fixture: string;
   fixtureSha256: string;
   rootTable: string;
@@ -107,17 +109,23 @@ export async function listEntries(db: Queryable): Promise<RegistryEntry[]> {
   return result.rows.map(toEntry);
 }
 
-/**
- * Finds one entry by its id, or a remap campaign by its root key, and locks it for the rest of the transaction
- * (two teardowns of the same campaign then run one after the other, and the second finds nothing).
- */
-export async function lockEntry(db: Queryable, idOrKey: string): Promise<RegistryEntry[]> {
+/** Finds entries by id, or remap campaigns by their root key (without their key lists). */
+export async function findEntries(db: Queryable, idOrKey: string): Promise<RegistryEntry[]> {
   const result = await db.query(
-    `SELECT ${SUMMARY_COLUMNS}, inserted, key_map FROM turnkit.scratch_campaigns
-     WHERE id = $1 OR (strategy = 'remap' AND root_key = $1) ORDER BY id FOR UPDATE`,
+    `SELECT ${SUMMARY_COLUMNS}, '{}'::jsonb AS inserted, '{}'::jsonb AS key_map FROM turnkit.scratch_campaigns
+     WHERE id = $1 OR (strategy = 'remap' AND root_key = $1) ORDER BY id`,
     [idOrKey],
   );
   return result.rows.map(toEntry);
+}
+
+/**
+ * Finds one entry by its id and locks it for the rest of the transaction (two teardowns of the same campaign
+ * then run one after the other, and the second finds nothing).
+ */
+export async function lockEntry(db: Queryable, id: string): Promise<RegistryEntry | undefined> {
+  const result = await db.query(`SELECT ${SUMMARY_COLUMNS}, inserted, key_map FROM turnkit.scratch_campaigns WHERE id = $1 FOR UPDATE`, [id]);
+  return result.rows.map(toEntry)[0];
 }
 
 /** Removes an entry (its shared-row uses go with it). */

@@ -4,19 +4,20 @@ import { relative, resolve } from 'node:path';
 import type { CommonOptions } from '../config/common-options.js';
 import { loadConfig } from '../config/load.js';
 import { usingDb } from '../db/connect.js';
-import { inTransaction } from '../db/transaction.js';
+import { redactUrl } from '../db/url.js';
 import { TurnkitError } from '../errors.js';
 import { parseFixtureText } from '../fixture/read-fixture.js';
-import { checkScratch, type ScratchCheck } from './check-scratch.js';
+import type { ScratchCheck } from './check-scratch.js';
 import { collectGarbage, type GcOptions, type GcReport } from './gc.js';
 import type { ScratchStrategy } from './registry.js';
 import { ScratchSession } from './scratch-session.js';
+import type { StrategyChoice } from './strategy-chooser.js';
 import type { TeardownReport } from './teardown-remap.js';
 
 /** Options of `turnkit seed`. */
 export interface SeedCommandOptions extends CommonOptions {
   fixture: string;
-  strategy?: ScratchStrategy | undefined;
+  strategy?: StrategyChoice | undefined;
   /** Re-capture the scratch campaign and compare it with the fixture. */
   check?: boolean | undefined;
 }
@@ -49,22 +50,16 @@ export async function seedCommand(options: SeedCommandOptions): Promise<SeedComm
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   return usingDb(config, options, async (db) => {
     const session = new ScratchSession(db, { game: config.game, strategy: options.strategy, owner: null });
-    const scratch = await session.seed(fixture, { file: shown, sha256 });
+    const scratch = await session.seed(fixture, { file: shown, sha256 }).finally(() => session.close());
     const result: SeedCommandResult = {
       id: scratch.id,
       key: scratch.key,
-      databaseUrl: db.displayUrl,
+      databaseUrl: redactUrl(scratch.databaseUrl),
       fixture: scratch.fixture,
       strategy: scratch.strategy,
       serverStopsOnExit: db.embedded?.owner ?? false,
     };
-    if (options.check) {
-      const { plan } = await session.prepare(fixture);
-      const catalog = await session.currentCatalog();
-      result.check = await inTransaction(db, 'BEGIN', (client) =>
-        checkScratch(client, plan, config.game, { rootKey: scratch.key, keyMap: scratch.keyMap }, catalog),
-      );
-    }
+    if (options.check) result.check = await session.check(scratch, fixture);
     return result;
   });
 }

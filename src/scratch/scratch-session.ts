@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
 import type { Db } from '../db/connect.js';
 import type { Catalog } from '../db/catalog-types.js';
 import { introspect } from '../db/introspect.js';
@@ -6,18 +8,22 @@ import { inTransaction } from '../db/transaction.js';
 import type { GameConfig } from '../config/schema.js';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument, type Fixture } from '../fixture/format.js';
+import { checkScratch, type ScratchCheck } from './check-scratch.js';
 import { currentProcess, type ProcessIdentity } from './process-identity.js';
-import { deleteEntry, ensureRegistry, lockEntry, type RegistryEntry, type ScratchStrategy } from './registry.js';
+import { deleteEntry, ensureRegistry, findEntries, insertEntry, lockEntry, type RegistryEntry, type ScratchStrategy } from './registry.js';
 import { planSeed, type SeedPlan } from './seed-plan.js';
-import { seedRemap } from './seed-remap.js';
+import { newScratchId, seedRemap } from './seed-remap.js';
+import { StrategyChooser, type StrategyChoice } from './strategy-chooser.js';
+import { buildTemplate, cloneDatabase, dropDatabase, EMBEDDED_HAS_NO_DATABASES, scratchDatabaseName } from './template-database.js';
 import { teardownRemap, type TeardownReport } from './teardown-remap.js';
 
 /** How scratch campaigns are made and whose they are. */
 export interface ScratchOptions {
   /** The game config (root, turns, shared, excluded), required to seed: teardown walks the campaign with it. */
   game?: GameConfig;
-  /** `remap` (default): new keys in the same database. */
-  strategy?: ScratchStrategy;
+  /** `remap` (default): new keys in the same database; `database`: a clone of a template database per rep
+   * (real Postgres only); `auto`: per fixture, whichever measured faster (`remap` on the embedded database). */
+  strategy?: StrategyChoice | undefined;
   /** The run the campaigns belong to (recorded in the registry). */
   runId?: string | null;
   /** The owning process; null for a campaign seeded by hand that must outlive its process. Default: this process. */
@@ -49,36 +55,52 @@ export interface ScratchCampaign {
 
 /**
  * Seeds and tears down scratch campaigns on one database, keeping what does not change between reps (the
- * catalog, each fixture's plan) so that a rep costs only its writes.
+ * catalog, each fixture's plan, its template database) so that a rep costs only its writes. `close()` drops the
+ * templates.
  */
 export class ScratchSession {
   private catalog: Catalog | undefined;
   private readonly plans = new WeakMap<Fixture, { plan: SeedPlan; sha256: string }>();
+  private readonly templates = new Map<Fixture, Promise<{ name: string; id: string }>>();
+  private readonly chooser: StrategyChooser<Fixture>;
   private registryReady = false;
 
   /** Opens a session on an open database. */
   constructor(
     readonly db: Db,
     readonly options: ScratchOptions,
-  ) {}
+  ) {
+    if (options.strategy === 'database' && db.backend === 'embedded') throw new TurnkitError('USAGE', EMBEDDED_HAS_NO_DATABASES);
+    this.chooser = new StrategyChooser(options.strategy ?? 'remap', db.backend === 'embedded');
+  }
 
   /** Seeds the fixture as a new scratch campaign. */
   async seed(fixture: Fixture, source: FixtureSource = {}): Promise<ScratchCampaign> {
-    const strategy = this.options.strategy ?? 'remap';
-    if (strategy !== 'remap') throw new TurnkitError('USAGE', `strategy "${strategy}" is not available`);
     const game = this.options.game;
     if (!game) throw new TurnkitError('USAGE', 'seeding needs the game config (ScratchOptions.game)');
     const { plan, sha256 } = await this.prepare(fixture, source);
     const owner = this.options.owner === undefined ? currentProcess() : this.options.owner;
-    const entry = await seedRemap(this.db, plan, { game, runId: this.options.runId ?? null, owner, fixtureSha256: sha256 });
+    const who = { game, runId: this.options.runId ?? null, owner, fixtureSha256: sha256 };
+    const strategy = this.chooser.next(fixture);
+    const started = performance.now();
+    let entry: RegistryEntry;
+    let databaseUrl = this.db.url;
+    if (strategy === 'remap') entry = await seedRemap(this.db, plan, who);
+    else ({ entry, databaseUrl } = await this.seedDatabase(fixture, plan, who));
+    const seedMs = performance.now() - started;
     return {
       id: entry.id,
       key: entry.rootKey,
-      databaseUrl: this.db.url,
-      strategy: entry.strategy,
+      databaseUrl,
+      strategy,
       fixture: entry.fixture,
       keyMap: entry.keyMap,
-      teardown: () => this.teardown(entry.id),
+      teardown: async () => {
+        const begun = performance.now();
+        const report = await this.teardown(entry.id);
+        this.chooser.record(fixture, strategy, seedMs + performance.now() - begun);
+        return report;
+      },
     };
   }
 
@@ -99,23 +121,115 @@ export class ScratchSession {
   /** Tears down a scratch campaign by registry id, or a remap campaign by its root key. */
   async teardown(idOrKey: string): Promise<TeardownReport> {
     await this.ready();
+    const entries = await findEntries(this.db.pool, idOrKey);
+    if (entries.length === 0) throw new TurnkitError('NOT_FOUND', `no scratch campaign "${idOrKey}" in the registry (torn down already?)`);
+    if (entries.length > 1) {
+      throw new TurnkitError('BAD_INPUT', `"${idOrKey}" names ${entries.length} scratch campaigns (${entries.map((entry) => entry.id).join(', ')}): pass a registry id`);
+    }
+    const found = entries[0]!;
+    if (found.strategy !== 'remap') {
+      // A database of its own goes as a whole; the entry goes last, so a failed drop is retried by gc.
+      if (found.databaseName) await dropDatabase(this.db, found.databaseName);
+      await deleteEntry(this.db.pool, found.id);
+      return { id: found.id, fixture: found.fixture, key: found.rootKey, deleted: {}, addedBySut: {}, sharedDeleted: 0, sharedKept: 0, droppedDatabase: found.databaseName ?? undefined };
+    }
     return inTransaction(this.db, 'BEGIN', async (client) => {
-      const entries = await lockEntry(client, idOrKey);
-      if (entries.length === 0) throw new TurnkitError('NOT_FOUND', `no scratch campaign "${idOrKey}" in the registry (torn down already?)`);
-      if (entries.length > 1) {
-        throw new TurnkitError('BAD_INPUT', `"${idOrKey}" names ${entries.length} scratch campaigns (${entries.map((entry) => entry.id).join(', ')}): pass a registry id`);
-      }
-      const entry = entries[0]!;
+      const entry = await lockEntry(client, found.id);
+      if (!entry) throw new TurnkitError('NOT_FOUND', `no scratch campaign "${idOrKey}" in the registry (torn down already?)`);
       const report = await teardownRemap(client, entry, this.catalog!);
       await deleteEntry(client, entry.id);
       return report;
     });
   }
 
+  /**
+   * Re-captures a scratch campaign and compares it with its fixture modulo key values (`turnkit seed --check`;
+   * the tests use the same function). A clone is read through a connection of its own.
+   */
+  async check(scratch: ScratchCampaign, fixture: Fixture): Promise<ScratchCheck> {
+    const game = this.options.game;
+    if (!game) throw new TurnkitError('USAGE', 'checking needs the game config (ScratchOptions.game)');
+    const { plan } = await this.prepare(fixture);
+    const catalog = await this.currentCatalog();
+    const entry = { rootKey: scratch.key, keyMap: scratch.keyMap };
+    if (scratch.databaseUrl === this.db.url) return inTransaction(this.db, 'BEGIN', (client) => checkScratch(client, plan, game, entry, catalog));
+    const client = new pg.Client({ connectionString: scratch.databaseUrl });
+    client.on('error', () => {});
+    await client.connect();
+    try {
+      return await checkScratch(client, plan, game, entry, catalog);
+    } finally {
+      await client.end();
+    }
+  }
+
+  /** Drops the template databases this session built (a run calls it once at its end). */
+  async close(): Promise<void> {
+    const templates = [...this.templates.values()];
+    this.templates.clear();
+    for (const pending of templates) {
+      const template = await pending.catch(() => undefined);
+      if (template) await this.teardown(template.id);
+    }
+  }
+
   /** The catalog as this session sees it (introspected once). */
   async currentCatalog(): Promise<Catalog> {
     await this.ready();
     return this.catalog!;
+  }
+
+  private async seedDatabase(fixture: Fixture, plan: SeedPlan, who: Parameters<typeof seedRemap>[2]): Promise<{ entry: RegistryEntry; databaseUrl: string }> {
+    const template = await this.templateFor(fixture, plan, who);
+    const id = newScratchId();
+    const name = scratchDatabaseName('scratch', id.slice('scratch-'.length));
+    const entry = this.databaseEntry(id, 'database', name, plan, who);
+    // Registered before it exists: a crash between the two leaves an entry gc can act on, never an unknown database.
+    await insertEntry(this.db.pool, entry);
+    try {
+      return { entry: { ...entry, createdAt: new Date() }, databaseUrl: await cloneDatabase(this.db, template.name, name) };
+    } catch (error) {
+      await deleteEntry(this.db.pool, id).catch(() => {});
+      throw error;
+    }
+  }
+
+  private templateFor(fixture: Fixture, plan: SeedPlan, who: Parameters<typeof seedRemap>[2]): Promise<{ name: string; id: string }> {
+    let pending = this.templates.get(fixture);
+    if (!pending) {
+      pending = (async () => {
+        const id = newScratchId().replace('scratch-', 'template-');
+        const name = scratchDatabaseName('tpl', plan.fixture.name.toLowerCase());
+        await insertEntry(this.db.pool, this.databaseEntry(id, 'template', name, plan, who));
+        try {
+          await buildTemplate(this.db, plan, name);
+        } catch (error) {
+          await deleteEntry(this.db.pool, id).catch(() => {});
+          throw error;
+        }
+        return { name, id };
+      })();
+      this.templates.set(fixture, pending);
+      pending.catch(() => this.templates.delete(fixture));
+    }
+    return pending;
+  }
+
+  private databaseEntry(id: string, strategy: 'database' | 'template', name: string, plan: SeedPlan, who: Parameters<typeof seedRemap>[2]): Omit<RegistryEntry, 'createdAt'> {
+    return {
+      id,
+      strategy,
+      fixture: plan.fixture.name,
+      fixtureSha256: who.fixtureSha256,
+      rootTable: plan.root.table,
+      rootKey: plan.root.value,
+      game: who.game,
+      runId: who.runId,
+      databaseName: name,
+      owner: who.owner,
+      inserted: {},
+      keyMap: {},
+    };
   }
 
   private async ready(): Promise<void> {
@@ -129,7 +243,13 @@ export class ScratchSession {
 
 /** Seeds one fixture as a scratch campaign (a one-off; a run keeps one `ScratchSession` for all its reps). */
 export async function seed(db: Db, fixture: Fixture, options: ScratchOptions & FixtureSource): Promise<ScratchCampaign> {
-  return new ScratchSession(db, options).seed(fixture, options);
+  const session = new ScratchSession(db, options);
+  try {
+    return await session.seed(fixture, options);
+  } finally {
+    // A clone no longer needs its template.
+    await session.close();
+  }
 }
 
 /** Tears down one scratch campaign by registry id or root key. */

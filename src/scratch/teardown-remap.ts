@@ -22,6 +22,8 @@ export interface TeardownReport {
   sharedDeleted: number;
   /** Shared rows turnkit had inserted that live rows now reference: left in place. */
   sharedKept: number;
+  /** The database dropped (strategy `database`, or a template). */
+  droppedDatabase?: string | undefined;
 }
 
 /**

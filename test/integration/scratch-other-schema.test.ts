@@ -5,8 +5,6 @@ import { A, CONFIG, DATA, OWNER, SCHEMA } from '../helpers/saga-schema.js';
 import { captureFromDb } from '../../src/fixture/capture.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
-import { checkScratch } from '../../src/scratch/check-scratch.js';
-import { inTransaction } from '../../src/db/transaction.js';
 
 describe.each(BACKENDS)('scratch campaigns of a differently shaped schema on %s', (backend) => {
   let live: TestDb;
@@ -27,10 +25,6 @@ describe.each(BACKENDS)('scratch campaigns of a differently shaped schema on %s'
     await empty?.cleanup();
   });
 
-  const check = async (t: TestDb, session: ScratchSession, key: string, keyMap: Record<string, Record<string, [string, string][]>>) =>
-    inTransaction(t.db, 'BEGIN', async (client) =>
-      checkScratch(client, (await session.prepare(fixture)).plan, t.config.game, { rootKey: key, keyMap }, await session.currentCatalog()),
-    );
 
   it('gives uuid keys fresh values, rewrites composite and quoted foreign keys, and round-trips', async () => {
     const session = new ScratchSession(live.db, { game: live.config.game });
@@ -42,7 +36,7 @@ describe.each(BACKENDS)('scratch campaigns of a differently shaped schema on %s'
     expect(notes.rows).toEqual([{ note: 'campaign note', no_move: true }, { note: 'first note', no_move: false }]);
     const owner = await live.db.pool.query('SELECT owner::text FROM saga.stories WHERE story_id = $1', [scratch.key]);
     expect(owner.rows[0].owner).toBe(OWNER);
-    expect((await check(live, session, scratch.key, scratch.keyMap)).differences).toEqual([]);
+    expect((await session.check(scratch, fixture)).differences).toEqual([]);
     await scratch.teardown();
     expect(await tableChecksums(live.db)).toEqual(before);
   });
@@ -52,7 +46,7 @@ describe.each(BACKENDS)('scratch campaigns of a differently shaped schema on %s'
     const scratch = await session.seed(fixture);
     try {
       await live.db.pool.query(`UPDATE saga.moves SET reply = 'changed' WHERE story = $1 AND said = 'I step inside.'`, [scratch.key]);
-      const result = await check(live, session, scratch.key, scratch.keyMap);
+      const result = await session.check(scratch, fixture);
       expect(result.equal).toBe(false);
       expect(result.differences.join('\n')).toContain(`$.tables["saga.moves"]: 1 fixture row(s) missing or different`);
       expect(result.differences.join('\n')).toContain('"changed"');
@@ -68,7 +62,7 @@ describe.each(BACKENDS)('scratch campaigns of a differently shaped schema on %s'
     const first = await session.seed(fixture);
     const second = await session.seed(fixture);
     expect(await accounts()).toEqual([OWNER]);
-    expect((await check(empty, session, second.key, second.keyMap)).differences).toEqual([]);
+    expect((await session.check(second, fixture)).differences).toEqual([]);
     const firstReport = await first.teardown();
     expect(firstReport.sharedDeleted).toBe(0);
     expect(await accounts()).toEqual([OWNER]);

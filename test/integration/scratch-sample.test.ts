@@ -6,8 +6,6 @@ import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { captureFromDb } from '../../src/fixture/capture.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
-import { checkScratch } from '../../src/scratch/check-scratch.js';
-import { inTransaction } from '../../src/db/transaction.js';
 
 describe.each(BACKENDS)('scratch campaigns of the sample game on %s', (backend) => {
   let t: TestDb;
@@ -28,9 +26,7 @@ describe.each(BACKENDS)('scratch campaigns of the sample game on %s', (backend) 
     const scratch = await session.seed(fixture);
     try {
       expect(scratch.key).not.toBe(fixture.source.root.value);
-      const check = await inTransaction(t.db, 'BEGIN', async (client) =>
-        checkScratch(client, (await session.prepare(fixture)).plan, t.config.game, { rootKey: scratch.key, keyMap: scratch.keyMap }, await session.currentCatalog()),
-      );
+      const check = await session.check(scratch, fixture);
       expect(check.differences).toEqual([]);
       const recaptured = (await captureFromDb(t.db, t.config, { campaign: scratch.key, turns: { latest: true } })).fixtures[0]!;
       // The scratch campaign has played turns 1..22: --latest makes turn 22 the input, so 21 turns of state.

@@ -1,0 +1,41 @@
+import type { ScratchStrategy } from './registry.js';
+
+/** Which strategy a session uses: one of them, or `auto` (per fixture, whichever measured faster). */
+export type StrategyChoice = ScratchStrategy | 'auto';
+
+/**
+ * Picks the strategy per fixture for `auto`: the first rep of a fixture runs `remap`, the second `database`, and
+ * every later rep the one whose seed plus teardown took less time on average. Measuring beats a rule of thumb:
+ * which one wins depends on the fixture's size, the schema's indexes and the server, and one rep of each costs
+ * little next to a run. The template build is a one-off per run and is left out of the comparison.
+ */
+export class StrategyChooser<K extends object> {
+  private readonly timings = new WeakMap<K, Record<ScratchStrategy, number[]>>();
+
+  /** Creates a chooser; with `embedded` it always answers `remap` (the embedded database has no CREATE DATABASE). */
+  constructor(
+    private readonly choice: StrategyChoice,
+    private readonly embedded: boolean,
+  ) {}
+
+  /** The strategy for the next rep of this fixture. */
+  next(key: K): ScratchStrategy {
+    if (this.choice !== 'auto') return this.choice;
+    if (this.embedded) return 'remap';
+    const seen = this.timings.get(key);
+    if (!seen || seen.remap.length === 0) return 'remap';
+    if (seen.database.length === 0) return 'database';
+    return mean(seen.database) < mean(seen.remap) ? 'database' : 'remap';
+  }
+
+  /** Records how long one rep's seed plus teardown took. */
+  record(key: K, strategy: ScratchStrategy, ms: number): void {
+    const seen = this.timings.get(key) ?? { remap: [], database: [] };
+    seen[strategy].push(ms);
+    this.timings.set(key, seen);
+  }
+}
+
+function mean(values: readonly number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / values.length;
+}

@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Db } from '../db/connect.js';
+import { dumpSchema, urlForDatabase } from '../db/dump-schema.js';
+import { quoteIdent } from '../db/quote.js';
+import { describeConnectError } from '../db/connect.js';
+import { TurnkitError } from '../errors.js';
+import type { SeedPlan } from './seed-plan.js';
+import { writeFixtureRows } from './write-fixture-rows.js';
+
+/** Why the `database` strategy needs a real server. */
+export const EMBEDDED_HAS_NO_DATABASES =
+  'strategy "database" needs a real Postgres server: the embedded database (PGlite) holds a single database and cannot CREATE DATABASE ... TEMPLATE; use --strategy remap, or --database-url';
+
+/** A name for a database turnkit creates: a prefix that says what it is and random hex (63 bytes at most). */
+export function scratchDatabaseName(kind: 'tpl' | 'scratch', hint: string): string {
+  return `turnkit_${kind}_${hint.replace(/[^a-z0-9]/g, '').slice(0, 16)}_${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * Builds a template database holding the game schema (copied from the connected database with pg_dump) and the
+ * fixture's rows with their keys unchanged; sequences are moved past the fixture's keys so the SUT's own inserts
+ * do not collide. The connection to it is closed afterwards: Postgres clones only a template no one is connected to.
+ */
+export async function buildTemplate(db: Db, plan: SeedPlan, name: string): Promise<void> {
+  if (db.backend === 'embedded') throw new TurnkitError('USAGE', EMBEDDED_HAS_NO_DATABASES);
+  const schema = await dumpSchema(db.url);
+  await db.pool.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE template0`);
+  const client = new pg.Client({ connectionString: urlForDatabase(db.url, name) });
+  client.on('error', () => {});
+  try {
+    await client.connect().catch((error: unknown) => {
+      throw new TurnkitError('DATABASE', `cannot connect to the template database ${name}: ${describeConnectError(error, db.url)}`);
+    });
+    await client.query(schema);
+    // pg_dump's preamble empties search_path; the rows below use qualified names, but the session should be normal.
+    await client.query('RESET search_path');
+    await client.query('BEGIN');
+    await client.query('SET CONSTRAINTS ALL DEFERRED');
+    await writeFixtureRows(client, plan, new Map(), async () => {});
+    await advanceSequences(client, plan);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.end().catch(() => {});
+    await dropDatabase(db, name).catch(() => {});
+    throw error;
+  }
+  await client.end();
+}
+
+/** Creates a database as a copy of the template. */
+export async function cloneDatabase(db: Db, template: string, name: string): Promise<string> {
+  await db.pool.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(template)}`);
+  return urlForDatabase(db.url, name);
+}
+
+/** Drops a database turnkit created, disconnecting whoever is still connected (the SUT may linger). */
+export async function dropDatabase(db: Db, name: string): Promise<void> {
+  await db.pool.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
+}
+
+async function advanceSequences(client: pg.Client, plan: SeedPlan): Promise<void> {
+  for (const { info } of plan.tables.values()) {
+    for (const column of info.columns) {
+      const owned = column.identity !== null || /\bnextval\s*\(/i.test(column.default ?? '');
+      if (!owned) continue;
+      await client.query(
+        `SELECT setval(s, m) FROM (SELECT pg_get_serial_sequence($1, $2) AS s, (SELECT max(${quoteIdent(column.name)}) FROM ${info.from}) AS m) AS x
+         WHERE s IS NOT NULL AND m IS NOT NULL`,
+        [info.sql, column.name],
+      );
+    }
+  }
+}

@@ -1,0 +1,130 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminQuery, BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
+import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
+import { A, CONFIG, DATA, SCHEMA } from '../helpers/saga-schema.js';
+import { migrate, SAMPLE_MIGRATIONS_DIR } from '../../src/db/migrate.js';
+import { createSampleCampaign } from '../../src/sample/create-sample.js';
+import { captureFromDb } from '../../src/fixture/capture.js';
+import type { Fixture } from '../../src/fixture/format.js';
+import { ScratchSession } from '../../src/scratch/scratch-session.js';
+import { collectGarbage } from '../../src/scratch/gc.js';
+
+const turnkitDatabases = async (): Promise<string[]> =>
+  (await adminQuery(process.env.TEST_DATABASE_URL!, `SELECT datname FROM pg_database WHERE datname LIKE 'turnkit\\_%\\_%' AND datname NOT LIKE 'turnkit_test_%' ORDER BY 1`)).rows.map((row) => row.datname);
+
+describe.runIf(BACKENDS.includes('postgres'))('strategy "database" on postgres', () => {
+  let t: TestDb;
+  let fixture: Fixture;
+
+  beforeAll(async () => {
+    t = await createTestDb('postgres');
+    await migrate(t.db, SAMPLE_MIGRATIONS_DIR);
+    const campaign = await createSampleCampaign(t.db, { turns: 30 });
+    fixture = (await captureFromDb(t.db, t.config, { campaign, turns: { turn: 23 } })).fixtures[0]!;
+  });
+  afterAll(async () => t?.cleanup());
+
+  it('clones a template per rep with the fixture\'s own keys, lets the SUT write there, and drops it all', async () => {
+    const before = await tableChecksums(t.db);
+    const databasesBefore = await turnkitDatabases();
+    const session = new ScratchSession(t.db, { game: t.config.game, strategy: 'database' });
+    const first = await session.seed(fixture);
+    const second = await session.seed(fixture);
+    expect(first.key).toBe(fixture.source.root.value);
+    expect(first.databaseUrl).not.toBe(second.databaseUrl);
+    expect((await session.check(first, fixture)).differences).toEqual([]);
+
+    // The SUT's own insert in its clone: sequences were moved past the fixture's keys.
+    const sut = new pg.Client({ connectionString: first.databaseUrl });
+    // DROP DATABASE ... WITH (FORCE) disconnects it at teardown, as it would a lingering SUT.
+    sut.on('error', () => {});
+    await sut.connect();
+    const inserted = await sut.query(
+      `INSERT INTO turns (campaign_id, turn_number, player_input, narration, played_at, ship_minute) VALUES ($1, 23, 'x', 'y', now(), 1) RETURNING id::text`,
+      [first.key],
+    );
+    expect(Number(inserted.rows[0].id)).toBeGreaterThan(Math.max(...fixture.tables.turns!.rows.map((row) => Number(row.id))));
+    const other = await sut.query('SELECT count(*)::int AS n FROM campaigns');
+    expect(other.rows[0].n).toBe(1);
+    // Left connected on purpose: teardown must still drop the database.
+
+    expect((await turnkitDatabases()).length).toBe(databasesBefore.length + 3);
+    const report = await first.teardown();
+    expect(report.droppedDatabase).toMatch(/^turnkit_scratch_/);
+    await second.teardown();
+    await session.close();
+    await sut.end().catch(() => {});
+    expect(await turnkitDatabases()).toEqual(databasesBefore);
+    expect(await tableChecksums(t.db)).toEqual(before);
+    expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
+  });
+
+  it('clones a schema of its own shape (schemas, uuid keys, extensions) with pg_dump', async () => {
+    const saga = await createTestDb('postgres', CONFIG);
+    try {
+      await saga.db.pool.query(SCHEMA);
+      await saga.db.pool.query(DATA);
+      const sagaFixture = (await captureFromDb(saga.db, saga.config, { campaign: A, turns: { turn: 3 } })).fixtures[0]!;
+      const session = new ScratchSession(saga.db, { game: saga.config.game, strategy: 'database' });
+      const scratch = await session.seed(sagaFixture);
+      expect(scratch.key).toBe(A);
+      expect((await session.check(scratch, sagaFixture)).differences).toEqual([]);
+      await scratch.teardown();
+      await session.close();
+    } finally {
+      await saga.cleanup();
+    }
+  });
+
+  it('gc drops the template and clones of a run whose process is gone', async () => {
+    const databasesBefore = await turnkitDatabases();
+    const session = new ScratchSession(t.db, {
+      game: t.config.game,
+      strategy: 'database',
+      // A process that no longer exists: pid numbers this high are never handed out.
+      owner: { pid: 4_000_000, host: (await import('node:os')).hostname(), startedAt: new Date(), startTicks: null },
+    });
+    await session.seed(fixture);
+    expect((await turnkitDatabases()).length).toBe(databasesBefore.length + 2);
+    const report = await collectGarbage(t.db);
+    expect(report.removed.map((removed) => removed.id.split('-')[0]).sort()).toEqual(['scratch', 'template']);
+    expect(await turnkitDatabases()).toEqual(databasesBefore);
+    expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
+  });
+
+  it('auto measures one rep of each strategy, then keeps to the faster one', async () => {
+    const session = new ScratchSession(t.db, { game: t.config.game, strategy: 'auto' });
+    const strategies: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const scratch = await session.seed(fixture);
+      strategies.push(scratch.strategy);
+      await scratch.teardown();
+    }
+    await session.close();
+    expect(strategies.slice(0, 2)).toEqual(['remap', 'database']);
+    expect(new Set(strategies.slice(2)).size).toBe(1);
+  });
+});
+
+describe.runIf(BACKENDS.includes('embedded'))('strategy "database" on embedded', () => {
+  it('is refused with the reason, and auto falls back to remap', async () => {
+    const t = await createTestDb('embedded');
+    try {
+      expect(() => new ScratchSession(t.db, { game: t.config.game, strategy: 'database' })).toThrow(
+        'strategy "database" needs a real Postgres server: the embedded database (PGlite) holds a single database',
+      );
+      await migrate(t.db, SAMPLE_MIGRATIONS_DIR);
+      const campaign = await createSampleCampaign(t.db, { turns: 5 });
+      const fixture = (await captureFromDb(t.db, t.config, { campaign, turns: { turn: 4 } })).fixtures[0]!;
+      const session = new ScratchSession(t.db, { game: t.config.game, strategy: 'auto' });
+      for (let i = 0; i < 3; i++) {
+        const scratch = await session.seed(fixture);
+        expect(scratch.strategy).toBe('remap');
+        await scratch.teardown();
+      }
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
