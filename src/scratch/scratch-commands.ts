@@ -17,6 +17,8 @@ import type { TeardownReport } from './teardown-remap.js';
 /** Options of `turnkit seed`. */
 export interface SeedCommandOptions extends CommonOptions {
   fixture: string;
+  /** Hears warnings (foreign keys without an index). */
+  onWarning?: (message: string) => void;
   strategy?: StrategyChoice | undefined;
   /** Re-capture the scratch campaign and compare it with the fixture. */
   check?: boolean | undefined;
@@ -49,7 +51,7 @@ export async function seedCommand(options: SeedCommandOptions): Promise<SeedComm
   const fixture = parseFixtureText(bytes.toString('utf8'), shown);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   return usingDb(config, options, async (db) => {
-    const session = new ScratchSession(db, { game: config.game, strategy: options.strategy, owner: null });
+    const session = new ScratchSession(db, { game: config.game, strategy: options.strategy, owner: null, onWarning: options.onWarning });
     const scratch = await session.seed(fixture, { file: shown, sha256 }).finally(() => session.close());
     const result: SeedCommandResult = {
       id: scratch.id,

@@ -8,6 +8,8 @@ import { inTransaction } from '../db/transaction.js';
 import type { GameConfig } from '../config/schema.js';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument, type Fixture } from '../fixture/format.js';
+import { resolveGameGraph } from '../fixture/game-graph.js';
+import { describeUnindexed, unindexedForeignKeys } from './foreign-key-indexes.js';
 import { checkScratch, type ScratchCheck } from './check-scratch.js';
 import { currentProcess, type ProcessIdentity } from './process-identity.js';
 import { deleteEntry, ensureRegistry, findEntries, insertEntry, lockEntry, type RegistryEntry, type ScratchStrategy } from './registry.js';
@@ -28,6 +30,8 @@ export interface ScratchOptions {
   runId?: string | null;
   /** The owning process; null for a campaign seeded by hand that must outlive its process. Default: this process. */
   owner?: ProcessIdentity | null;
+  /** Hears warnings (once per session: foreign keys without an index that make teardown slow). */
+  onWarning?: (message: string) => void;
 }
 
 /** Where a fixture came from, for error messages and the registry. */
@@ -64,6 +68,9 @@ export class ScratchSession {
   private readonly templates = new Map<Fixture, Promise<{ name: string; id: string }>>();
   private readonly chooser: StrategyChooser<Fixture>;
   private registryReady = false;
+  private indexesChecked = false;
+  /** Every warning this session gave. */
+  readonly warnings: string[] = [];
 
   /** Opens a session on an open database. */
   constructor(
@@ -79,6 +86,14 @@ export class ScratchSession {
     const game = this.options.game;
     if (!game) throw new TurnkitError('USAGE', 'seeding needs the game config (ScratchOptions.game)');
     const { plan, sha256 } = await this.prepare(fixture, source);
+    if (!this.indexesChecked) {
+      this.indexesChecked = true;
+      const graph = resolveGameGraph({ game, file: undefined }, this.catalog!);
+      for (const message of describeUnindexed(await unindexedForeignKeys(this.db.pool, graph))) {
+        this.warnings.push(message);
+        this.options.onWarning?.(message);
+      }
+    }
     const owner = this.options.owner === undefined ? currentProcess() : this.options.owner;
     const who = { game, runId: this.options.runId ?? null, owner, fixtureSha256: sha256 };
     const strategy = this.chooser.next(fixture);

@@ -84,3 +84,29 @@ describe.each(BACKENDS)('scratch campaigns of a differently shaped schema on %s'
     expect(await registryCounts(empty.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
   });
 });
+
+describe.each(BACKENDS)('foreign keys without an index on %s', (backend) => {
+  it('are named once per session with the CREATE INDEX that fixes each, and not once indexed', async () => {
+    const t = await createTestDb(backend, CONFIG);
+    try {
+      await t.db.pool.query(SCHEMA);
+      await t.db.pool.query(DATA);
+      const fixture = (await captureFromDb(t.db, t.config, { campaign: A, turns: { turn: 3 } })).fixtures[0]!;
+      const heard: string[] = [];
+      const session = new ScratchSession(t.db, { game: t.config.game, onWarning: (message) => heard.push(message) });
+      await (await session.seed(fixture)).teardown();
+      await (await session.seed(fixture)).teardown();
+      expect(heard.map((message) => message.slice(message.indexOf('fix: ')))).toEqual([
+        'fix: CREATE INDEX ON "saga"."moves" ("story");',
+        'fix: CREATE INDEX ON "saga"."Odd Name" ("Move Ref");',
+      ]);
+      expect(heard[0]).toMatch(/^"saga\.moves" \(story\) references "saga\.stories" with no index: every row a teardown deletes from "saga\.stories" makes Postgres scan all of "saga\.moves"/);
+      for (const message of heard) await t.db.pool.query(message.slice(message.indexOf('fix: ') + 5));
+      const quiet = new ScratchSession(t.db, { game: t.config.game, onWarning: (message) => heard.push(message) });
+      await (await quiet.seed(fixture)).teardown();
+      expect(quiet.warnings).toEqual([]);
+    } finally {
+      await t.cleanup();
+    }
+  });
+});

@@ -26,6 +26,8 @@ describe.each(BACKENDS)('scratch campaigns of the sample game on %s', (backend) 
     const scratch = await session.seed(fixture);
     try {
       expect(scratch.key).not.toBe(fixture.source.root.value);
+      // Every foreign key the teardown deletes through has its index in the sample game.
+      expect(session.warnings).toEqual([]);
       const check = await session.check(scratch, fixture);
       expect(check.differences).toEqual([]);
       const recaptured = (await captureFromDb(t.db, t.config, { campaign: scratch.key, turns: { latest: true } })).fixtures[0]!;

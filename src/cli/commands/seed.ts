@@ -10,11 +10,17 @@ export function registerSeed(program: Command, output: Output): void {
     .command('seed')
     .description('create a scratch campaign from a fixture; prints its key and DATABASE_URL')
     .argument('<fixture>', 'fixture file')
-    .addOption(new Option('--strategy <strategy>', 'remap: new keys in the same database').choices(['remap', 'database', 'auto']).default('remap'))
+    .addOption(new Option('--strategy <strategy>', 'remap: new keys in the same database; database: a database of its own (real Postgres); auto: whichever is faster').choices(['remap', 'database', 'auto']).default('remap'))
     .option('--check', 're-capture the scratch campaign and compare it with the fixture (exit 1 when they differ)')
     .option('--json', 'print the result as JSON')
     .action(async (fixture: string, options, command: Command) => {
-      const result = await seedCommand({ ...commonOptions(command), fixture, strategy: options.strategy, check: options.check });
+      const result = await seedCommand({
+        ...commonOptions(command),
+        fixture,
+        strategy: options.strategy,
+        check: options.check,
+        onWarning: (message) => output.err(`warning: ${message}`),
+      });
       if (options.json) printJson(output, result);
       else {
         output.out(`key=${result.key}`);
