@@ -55,7 +55,8 @@ if (baseUrl) {
 }
 const config = { ...configSchema.parse({ ...sampleGameConfig, database: { url: scratchUrl } }), baseDir: dir, file: undefined };
 // This process owns the database; each measurement process joins it (through the embedded socket, or the server).
-const db = await openDb(config);
+// The scratch database, not DATABASE_URL itself (which openDb would otherwise prefer over the config).
+const db = await openDb(config, { databaseUrl: scratchUrl });
 try {
   await migrate(db, SAMPLE_MIGRATIONS_DIR);
   console.log(`capture benchmark on ${db.backend === 'embedded' ? 'the embedded database (PGlite)' : db.displayUrl}, median of ${REPEATS} runs each`);

@@ -124,7 +124,7 @@ export async function findEntries(db: Queryable, idOrKey: string): Promise<Regis
  * then run one after the other, and the second finds nothing).
  */
 export async function lockEntry(db: Queryable, id: string): Promise<RegistryEntry | undefined> {
-  const result = await db.query(`SELECT ${SUMMARY_COLUMNS}, inserted, key_map FROM turnkit.scratch_campaigns WHERE id = $1 FOR UPDATE`, [id]);
+  const result = await db.query(`SELECT ${SUMMARY_COLUMNS}, inserted, '{}'::jsonb AS key_map FROM turnkit.scratch_campaigns WHERE id = $1 FOR UPDATE`, [id]);
   return result.rows.map(toEntry)[0];
 }
 

@@ -88,7 +88,7 @@ interface Doomed {
 
 async function walkCampaign(client: pg.PoolClient, graph: ReturnType<typeof resolveGameGraph>, rootKey: string): Promise<CollectedRows> {
   try {
-    return await collectOwned(client, graph, rootKey);
+    return await collectOwned(client, graph, rootKey, { keysOnly: true });
   } catch (error) {
     // The SUT deleted the campaign row itself: what the registry recorded is all there is to delete.
     if (!(error instanceof TurnkitError && error.code === 'NOT_FOUND')) throw error;

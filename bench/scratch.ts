@@ -1,0 +1,145 @@
+// npm run bench:scratch — seed and teardown time per rep for fixtures of 50, 500 and 5,000 turns over a database
+// that also holds other campaigns: turnkit's `remap` and `database` strategies and `auto`, beside a hand-written
+// baseline (one json_populate_recordset insert per table with preallocated keys, one DELETE ... = ANY per table)
+// and a row-by-row INSERT baseline, all measured in the same run, interleaved rep by rep.
+// Uses DATABASE_URL when set (a scratch database is created and dropped there), else a fresh embedded database,
+// where the `database` strategy does not exist.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { configSchema } from '../src/config/schema.js';
+import { sampleGameConfig } from '../src/config/sample-config.js';
+import { openDb, type Db } from '../src/db/connect.js';
+import { migrate, SAMPLE_MIGRATIONS_DIR } from '../src/db/migrate.js';
+import { createSampleCampaign } from '../src/sample/create-sample.js';
+import { captureFromDb } from '../src/fixture/capture.js';
+import type { Fixture } from '../src/fixture/format.js';
+import { ScratchSession } from '../src/scratch/scratch-session.js';
+import { handSeed, handTeardown, rowByRowSeed } from './scratch-baselines.js';
+
+const SIZES = (process.env.BENCH_SIZES ?? '50,500,5000').split(',').map(Number);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 9);
+const OTHER_CAMPAIGNS = 3;
+const OTHER_TURNS = 1000;
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+const ms = (value: number): string => `${value.toFixed(1)}`;
+
+async function admin(url: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const started = performance.now();
+  const value = await fn();
+  return [value, performance.now() - started];
+}
+
+interface Samples { seed: number[]; teardown: number[] }
+const samples = (): Samples => ({ seed: [], teardown: [] });
+const total = (s: Samples): number => median(s.seed.map((seed, i) => seed + s.teardown[i]!));
+
+interface SizeResult { hand: Samples; rowByRow: Samples; remap: Samples; database: Samples; auto: Samples; templateMs: number[] }
+
+async function measureSize(db: Db, fixture: Fixture): Promise<SizeResult> {
+  const game = sampleGameConfig.game as never;
+  const remap = new ScratchSession(db, { game, strategy: 'remap' });
+  const database = db.backend === 'postgres' ? new ScratchSession(db, { game, strategy: 'database' }) : undefined;
+  const auto = new ScratchSession(db, { game, strategy: 'auto' });
+  const result: SizeResult = { hand: samples(), rowByRow: samples(), remap: samples(), database: samples(), auto: samples(), templateMs: [] };
+  const client = await db.pool.connect();
+  let failed = false;
+  try {
+    // Warm-up: plans, catalog, the template database, and the server's caches. Not counted.
+    await (await remap.seed(fixture)).teardown();
+    if (database) result.templateMs.push((await timed(async () => (await database.seed(fixture)).teardown()))[1]);
+    await handTeardown(client, await handSeed(client, fixture));
+    for (let rep = 0; rep < REPEATS; rep++) {
+      const [hand, handSeedMs] = await timed(() => handSeed(client, fixture));
+      result.hand.seed.push(handSeedMs);
+      result.hand.teardown.push((await timed(() => handTeardown(client, hand)))[1]);
+
+      const [rows, rowSeedMs] = await timed(() => rowByRowSeed(client, fixture));
+      result.rowByRow.seed.push(rowSeedMs);
+      result.rowByRow.teardown.push((await timed(() => handTeardown(client, rows)))[1]);
+
+      for (const [name, session] of [['remap', remap], ['database', database], ['auto', auto]] as const) {
+        if (!session) continue;
+        const [scratch, seedMs] = await timed(() => session.seed(fixture));
+        result[name].seed.push(seedMs);
+        result[name].teardown.push((await timed(() => scratch.teardown()))[1]);
+      }
+    }
+  } catch (error) {
+    failed = true;
+    throw error;
+  } finally {
+    // A baseline that failed half-way leaves its transaction open: that connection must not go back to the pool.
+    client.release(failed);
+    await database?.close();
+    await auto.close();
+  }
+  return result;
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'turnkit-bench-'));
+const baseUrl = process.env.DATABASE_URL;
+const scratchName = `turnkit_bench_${randomBytes(4).toString('hex')}`;
+let scratchUrl: string | undefined;
+if (baseUrl) {
+  await admin(baseUrl, `CREATE DATABASE ${scratchName}`);
+  const url = new URL(baseUrl);
+  url.pathname = `/${scratchName}`;
+  scratchUrl = url.toString();
+}
+const config = { ...configSchema.parse({ ...sampleGameConfig, database: { url: scratchUrl } }), baseDir: dir, file: undefined };
+// The scratch database, not DATABASE_URL itself (which openDb would otherwise prefer over the config).
+const db = await openDb(config, { databaseUrl: scratchUrl });
+try {
+  await migrate(db, SAMPLE_MIGRATIONS_DIR);
+  for (let i = 0; i < OTHER_CAMPAIGNS; i++) await createSampleCampaign(db, { turns: OTHER_TURNS, seed: 100 + i });
+  const others = (await db.pool.query('SELECT (SELECT count(*) FROM turns) + (SELECT count(*) FROM locations) + (SELECT count(*) FROM world_facts) AS n')).rows[0].n;
+  console.log(`scratch benchmark on ${db.backend === 'embedded' ? 'the embedded database (PGlite)' : db.displayUrl}: median per rep of ${REPEATS} reps, ms`);
+  console.log(`the database also holds ${OTHER_CAMPAIGNS} other campaigns (${others} rows in their turns, locations and facts)`);
+  console.log('');
+  const header = ['turns', 'rows', 'hand seed', 'hand tear', 'hand total', 'row-by-row', 'remap seed', 'remap tear', 'remap total', 'remap/hand', 'database', 'template', 'auto', 'auto/best'];
+  const lines: string[][] = [header];
+  const totals: Record<number, number> = {};
+  for (const turns of SIZES) {
+    const campaign = await createSampleCampaign(db, { turns: turns + 1, seed: turns });
+    const fixture = (await captureFromDb(db, config, { campaign, turns: { turn: turns + 1 } })).fixtures[0]!;
+    const rows = Object.values(fixture.tables).reduce((sum, table) => sum + table.rows.length, 0);
+    const r = await measureSize(db, fixture);
+    const hand = total(r.hand);
+    const remap = total(r.remap);
+    const database = r.database.seed.length ? total(r.database) : undefined;
+    const best = Math.min(remap, database ?? Infinity);
+    totals[turns] = remap;
+    lines.push([
+      String(turns), String(rows), ms(median(r.hand.seed)), ms(median(r.hand.teardown)), ms(hand), ms(total(r.rowByRow)),
+      ms(median(r.remap.seed)), ms(median(r.remap.teardown)), ms(remap), `${(remap / hand).toFixed(2)}x`,
+      database === undefined ? 'n/a' : ms(database), r.templateMs.length ? ms(r.templateMs[0]!) : 'n/a',
+      ms(total(r.auto)), `${(total(r.auto) / best).toFixed(2)}x`,
+    ]);
+  }
+  const widths = header.map((_, i) => Math.max(...lines.map((line) => line[i]!.length)));
+  for (const line of lines) console.log(line.map((cell, i) => cell.padStart(widths[i]!)).join('  '));
+  console.log('');
+  console.log('hand = hand-written SQL for this schema; total = seed + teardown; database = clone + drop per rep (template = one-off build, with its first clone);');
+  console.log('auto/best = auto against the faster of remap and database');
+  if (totals[500] && totals[5000]) console.log(`growth 500 -> 5,000 turns (remap total): ${(totals[5000] / totals[500]).toFixed(2)}x for 10x the turns`);
+  console.log('goals: remap within 1.25x of hand at every size; 5,000 turns at most 12x the 500-turn time; auto within 1.1x of the faster');
+} finally {
+  await db.close();
+  if (baseUrl) await admin(baseUrl, `DROP DATABASE IF EXISTS ${scratchName} WITH (FORCE)`);
+  await rm(dir, { recursive: true, force: true });
+}
