@@ -17,6 +17,8 @@ export async function allocateKeys(
   plan: KeyPlan,
   tables: ReadonlyMap<string, TableInfo>,
   rowCounts: ReadonlyMap<string, number>,
+  /** SQL to evaluate in the same round trip (taking a lock, say). */
+  alongside?: string,
 ): Promise<Allocations> {
   const allocations: Allocations = new Map();
   const selects: string[] = [];
@@ -32,16 +34,17 @@ export async function allocateKeys(
       else {
         values.push(count);
         const series = `generate_series(1, $${values.length}::int)`;
-        let next: string;
         if (source.kind === 'sequence') {
           values.push(tables.get(name)!.sql, column);
-          next = `nextval(pg_get_serial_sequence($${values.length - 1}, $${values.length}))`;
-        } else next = `(${source.expression})`;
-        selects.push(`ARRAY(SELECT ${next}::text FROM ${series})`);
+          // The sequence is looked up once, not once per value.
+          const sequence = `(SELECT pg_get_serial_sequence($${values.length - 1}, $${values.length})::regclass AS s) AS seq`;
+          selects.push(`ARRAY(SELECT nextval(seq.s)::text FROM ${sequence}, ${series})`);
+        } else selects.push(`ARRAY(SELECT (${source.expression})::text FROM ${series})`);
         targets.push({ table: name, column });
       }
     }
   }
+  if (alongside) selects.push(`(${alongside})::text`);
   if (selects.length === 0) return allocations;
   const result = await db.query({ text: `SELECT ${selects.join(', ')}`, values, rowMode: 'array', types: RAW_TEXT_TYPES });
   const row = result.rows[0] as string[];

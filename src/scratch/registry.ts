@@ -85,20 +85,34 @@ export async function ensureRegistry(db: Db): Promise<void> {
 
 /** Takes the shared-rows lock for the rest of the transaction: `shared` for seeds, exclusive for teardowns. */
 export async function lockSharedRows(db: Queryable, mode: 'shared' | 'exclusive'): Promise<void> {
-  const fn = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
-  await db.query(`SELECT ${fn}($1, $2)`, [LOCK_CLASS, LOCK_SHARED_ROWS]);
+  await db.query(`SELECT ${lockSharedRowsSql(mode)}`);
 }
 
-/** Records a scratch campaign (in the seed's own transaction, so both exist or neither does). */
-export async function insertEntry(db: Queryable, entry: Omit<RegistryEntry, 'createdAt'>): Promise<void> {
+/** The expression that takes the shared-rows lock, to fold into another statement. */
+export function lockSharedRowsSql(mode: 'shared' | 'exclusive'): string {
+  const fn = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
+  return `${fn}(${LOCK_CLASS}, ${LOCK_SHARED_ROWS})`;
+}
+
+/**
+ * Records a scratch campaign (in the seed's own transaction, so both exist or neither does), and in the same
+ * statement which of the shared rows it relies on turnkit inserted (`sharedKeys`: table to primary keys).
+ */
+export async function insertEntry(db: Queryable, entry: Omit<RegistryEntry, 'createdAt'>, sharedKeys: ReadonlyMap<string, readonly string[]> = new Map()): Promise<void> {
+  const tables = [...sharedKeys].flatMap(([table, keys]) => keys.map(() => table));
+  const keys = [...sharedKeys.values()].flat();
   await db.query(
-    `INSERT INTO turnkit.scratch_campaigns (id, strategy, fixture, fixture_sha256, root_table, root_key, game, run_id, database_name,
-       owner_pid, owner_host, owner_started_at, owner_start_ticks, inserted, key_map)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    `WITH entry AS (
+       INSERT INTO turnkit.scratch_campaigns (id, strategy, fixture, fixture_sha256, root_table, root_key, game, run_id, database_name,
+         owner_pid, owner_host, owner_started_at, owner_start_ticks, inserted, key_map)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id)
+     INSERT INTO turnkit.scratch_shared_uses (scratch_id, table_name, key)
+     SELECT entry.id, s.table_name, s.key FROM entry, turnkit.scratch_shared_rows AS s
+     WHERE (s.table_name, s.key) IN (SELECT * FROM unnest($16::text[], $17::text[]))`,
     [
       entry.id, entry.strategy, entry.fixture, entry.fixtureSha256, entry.rootTable, entry.rootKey, JSON.stringify(entry.game),
       entry.runId, entry.databaseName, entry.owner?.pid ?? null, entry.owner?.host ?? null, entry.owner?.startedAt ?? null,
-      entry.owner?.startTicks ?? null, JSON.stringify(entry.inserted), JSON.stringify(entry.keyMap),
+      entry.owner?.startTicks ?? null, JSON.stringify(entry.inserted), JSON.stringify(entry.keyMap), tables, keys,
     ],
   );
 }
@@ -109,23 +123,18 @@ export async function listEntries(db: Queryable): Promise<RegistryEntry[]> {
   return result.rows.map(toEntry);
 }
 
-/** Finds entries by id, or remap campaigns by their root key (without their key lists). */
-export async function findEntries(db: Queryable, idOrKey: string): Promise<RegistryEntry[]> {
+/**
+ * Finds entries by id, or remap campaigns by root key, and locks them for the rest of the transaction (two
+ * teardowns of the same campaign then run one after the other, and the second finds nothing).
+ */
+export async function lockEntries(db: Queryable, idOrKey: string): Promise<(RegistryEntry & { hasSharedUses: boolean })[]> {
   const result = await db.query(
-    `SELECT ${SUMMARY_COLUMNS}, '{}'::jsonb AS inserted, '{}'::jsonb AS key_map FROM turnkit.scratch_campaigns
-     WHERE id = $1 OR (strategy = 'remap' AND root_key = $1) ORDER BY id`,
+    `SELECT ${SUMMARY_COLUMNS}, inserted, '{}'::jsonb AS key_map,
+       EXISTS (SELECT 1 FROM turnkit.scratch_shared_uses AS u WHERE u.scratch_id = c.id) AS has_shared_uses
+     FROM turnkit.scratch_campaigns AS c WHERE id = $1 OR (strategy = 'remap' AND root_key = $1) ORDER BY id FOR UPDATE OF c`,
     [idOrKey],
   );
-  return result.rows.map(toEntry);
-}
-
-/**
- * Finds one entry by its id and locks it for the rest of the transaction (two teardowns of the same campaign
- * then run one after the other, and the second finds nothing).
- */
-export async function lockEntry(db: Queryable, id: string): Promise<RegistryEntry | undefined> {
-  const result = await db.query(`SELECT ${SUMMARY_COLUMNS}, inserted, '{}'::jsonb AS key_map FROM turnkit.scratch_campaigns WHERE id = $1 FOR UPDATE`, [id]);
-  return result.rows.map(toEntry)[0];
+  return result.rows.map((row) => ({ ...toEntry(row), hasSharedUses: row.has_shared_uses as boolean }));
 }
 
 /** Removes an entry (its shared-row uses go with it). */
@@ -139,16 +148,6 @@ export async function recordSharedRows(db: Queryable, table: string, keys: reado
   await db.query(
     `INSERT INTO turnkit.scratch_shared_rows (table_name, key) SELECT $1, k FROM unnest($2::text[]) AS k ON CONFLICT DO NOTHING`,
     [table, keys],
-  );
-}
-
-/** Marks which of the shared rows a scratch campaign relies on were inserted by turnkit. */
-export async function recordSharedUses(db: Queryable, scratchId: string, table: string, keys: readonly string[]): Promise<void> {
-  if (keys.length === 0) return;
-  await db.query(
-    `INSERT INTO turnkit.scratch_shared_uses (scratch_id, table_name, key)
-     SELECT $1, s.table_name, s.key FROM turnkit.scratch_shared_rows AS s WHERE s.table_name = $2 AND s.key = ANY($3::text[])`,
-    [scratchId, table, keys],
   );
 }
 

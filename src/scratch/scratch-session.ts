@@ -12,7 +12,7 @@ import { resolveGameGraph } from '../fixture/game-graph.js';
 import { describeUnindexed, unindexedForeignKeys } from './foreign-key-indexes.js';
 import { checkScratch, type ScratchCheck } from './check-scratch.js';
 import { currentProcess, type ProcessIdentity } from './process-identity.js';
-import { deleteEntry, ensureRegistry, findEntries, insertEntry, lockEntry, type RegistryEntry, type ScratchStrategy } from './registry.js';
+import { deleteEntry, ensureRegistry, insertEntry, lockEntries, type RegistryEntry, type ScratchStrategy } from './registry.js';
 import { planSeed, type SeedPlan } from './seed-plan.js';
 import { newScratchId, seedRemap } from './seed-remap.js';
 import { StrategyChooser, type StrategyChoice } from './strategy-chooser.js';
@@ -136,25 +136,24 @@ export class ScratchSession {
   /** Tears down a scratch campaign by registry id, or a remap campaign by its root key. */
   async teardown(idOrKey: string): Promise<TeardownReport> {
     await this.ready();
-    const entries = await findEntries(this.db.pool, idOrKey);
-    if (entries.length === 0) throw new TurnkitError('NOT_FOUND', `no scratch campaign "${idOrKey}" in the registry (torn down already?)`);
-    if (entries.length > 1) {
-      throw new TurnkitError('BAD_INPUT', `"${idOrKey}" names ${entries.length} scratch campaigns (${entries.map((entry) => entry.id).join(', ')}): pass a registry id`);
-    }
-    const found = entries[0]!;
-    if (found.strategy !== 'remap') {
-      // A database of its own goes as a whole; the entry goes last, so a failed drop is retried by gc.
-      if (found.databaseName) await dropDatabase(this.db, found.databaseName);
-      await deleteEntry(this.db.pool, found.id);
-      return { id: found.id, fixture: found.fixture, key: found.rootKey, deleted: {}, addedBySut: {}, sharedDeleted: 0, sharedKept: 0, droppedDatabase: found.databaseName ?? undefined };
-    }
-    return inTransaction(this.db, 'BEGIN', async (client) => {
-      const entry = await lockEntry(client, found.id);
-      if (!entry) throw new TurnkitError('NOT_FOUND', `no scratch campaign "${idOrKey}" in the registry (torn down already?)`);
-      const report = await teardownRemap(client, entry, this.catalog!);
+    const outcome = await inTransaction(this.db, 'BEGIN; SET CONSTRAINTS ALL DEFERRED', async (client) => {
+      const entries = await lockEntries(client, idOrKey);
+      if (entries.length === 0) throw new TurnkitError('NOT_FOUND', `no scratch campaign "${idOrKey}" in the registry (torn down already?)`);
+      if (entries.length > 1) {
+        throw new TurnkitError('BAD_INPUT', `"${idOrKey}" names ${entries.length} scratch campaigns (${entries.map((entry) => entry.id).join(', ')}): pass a registry id`);
+      }
+      const entry = entries[0]!;
+      if (entry.strategy !== 'remap') return { entry, report: undefined };
+      const report = await teardownRemap(client, entry, this.catalog!, entry.hasSharedUses);
       await deleteEntry(client, entry.id);
-      return report;
+      return { entry, report };
     });
+    if (outcome.report) return outcome.report;
+    // A database of its own goes as a whole, outside any transaction; the entry goes last, so gc retries a failed drop.
+    const { entry } = outcome;
+    if (entry.databaseName) await dropDatabase(this.db, entry.databaseName);
+    await deleteEntry(this.db.pool, entry.id);
+    return { id: entry.id, fixture: entry.fixture, key: entry.rootKey, deleted: {}, addedBySut: {}, sharedDeleted: 0, sharedKept: 0, droppedDatabase: entry.databaseName ?? undefined };
   }
 
   /**

@@ -7,7 +7,7 @@ import { tupleKey } from '../fixture/row-query.js';
 import { allocateKeys } from './allocate-keys.js';
 import { buildKeyMap, type KeyMap, type TextRow } from './remap-rows.js';
 import { writeFixtureRows } from './write-fixture-rows.js';
-import { insertEntry, lockSharedRows, recordSharedRows, recordSharedUses, type RegistryEntry } from './registry.js';
+import { insertEntry, lockSharedRowsSql, recordSharedRows, type RegistryEntry } from './registry.js';
 import type { ProcessIdentity } from './process-identity.js';
 import type { SeedPlan } from './seed-plan.js';
 
@@ -31,15 +31,16 @@ export function newScratchId(): string {
  */
 export async function seedRemap(db: Db, plan: SeedPlan, who: SeedOwner): Promise<RegistryEntry> {
   const id = newScratchId();
-  return inTransaction(db, 'BEGIN', async (client) => {
-    // Deferrable cycle edges (campaign -> current location -> campaign) are checked at commit.
-    if (plan.order.deferred.length > 0) await client.query('SET CONSTRAINTS ALL DEFERRED');
+  // Deferrable cycle edges (campaign -> current location -> campaign) are checked at commit.
+  const begin = plan.order.deferred.length > 0 ? 'BEGIN; SET CONSTRAINTS ALL DEFERRED' : 'BEGIN';
+  return inTransaction(db, begin, async (client) => {
     const sharedTables = [...plan.tables.values()].filter((planned) => planned.table.role === 'shared' || (planned.table.sharedRows?.length ?? 0) > 0);
-    if (sharedTables.length > 0) await lockSharedRows(client, 'shared');
 
     const rowsOf = (name: string) => plan.tables.get(name)!.table.rows;
     const counts = new Map([...plan.campaignTables.keys()].map((name) => [name, rowsOf(name).length]));
-    const allocations = await allocateKeys(client, plan.keys, plan.campaignTables, counts);
+    // The shared-rows lock rides along with the key allocation: one round trip less per rep.
+    const lock = sharedTables.length > 0 ? lockSharedRowsSql('shared') : undefined;
+    const allocations = await allocateKeys(client, plan.keys, plan.campaignTables, counts, lock);
     const keyMap = buildKeyMap(plan.keys, plan.campaignTables, rowsOf, allocations);
 
     const { written, sharedKeys } = await writeFixtureRows(client, plan, keyMap, (table, keys) => recordSharedRows(client, table, keys));
@@ -58,8 +59,7 @@ export async function seedRemap(db: Db, plan: SeedPlan, who: SeedOwner): Promise
       inserted: insertedKeys(plan, written),
       keyMap: serializeKeyMap(keyMap),
     };
-    await insertEntry(client, entry);
-    for (const [name, keys] of sharedKeys) await recordSharedUses(client, id, name, keys);
+    await insertEntry(client, entry, sharedKeys);
     return { ...entry, createdAt: new Date() };
   });
 }

@@ -2,7 +2,8 @@ import type pg from 'pg';
 import type { Catalog, TableInfo } from '../db/catalog-types.js';
 import { quoteIdent } from '../db/quote.js';
 import { TurnkitError } from '../errors.js';
-import { collectOwned, emptyCollected, type CollectedRows } from '../fixture/collect-owned.js';
+import { emptyCollected, type CollectedRows } from '../fixture/collect-owned.js';
+import { walkCampaignKeys } from './walk-keys.js';
 import { resolveGameGraph } from '../fixture/game-graph.js';
 import { identityColumns, needsRowAddress, ROW_ADDRESS_SQL } from '../fixture/row-identity.js';
 import { keyAt, tupleOf, whereIn } from '../fixture/row-query.js';
@@ -27,12 +28,12 @@ export interface TeardownReport {
 }
 
 /**
- * Deletes a remap scratch campaign inside the caller's transaction (the registry entry is locked already): every
+ * Deletes a remap scratch campaign inside the caller's transaction (deferrable constraints deferred, the registry
+ * entry locked; `hasSharedUses` says whether it relies on shared rows turnkit inserted): every
  * row the seed inserted and every row the SUT added under the campaign (found by walking its owned subgraph
  * again), children before parents, then shared rows no one uses any more.
  */
-export async function teardownRemap(client: pg.PoolClient, entry: RegistryEntry, catalog: Catalog): Promise<TeardownReport> {
-  await client.query('SET CONSTRAINTS ALL DEFERRED');
+export async function teardownRemap(client: pg.PoolClient, entry: RegistryEntry, catalog: Catalog, hasSharedUses: boolean): Promise<TeardownReport> {
   const graph = resolveGameGraph({ game: entry.game, file: undefined }, catalog);
   const collected = await walkCampaign(client, graph, entry.rootKey);
 
@@ -76,7 +77,7 @@ export async function teardownRemap(client: pg.PoolClient, entry: RegistryEntry,
   // Registered keys of rows the SUT deleted itself were counted as nothing deleted; SUT additions are exact.
   for (const name of Object.keys(addedBySut)) addedBySut[name] = Math.min(addedBySut[name]!, deleted[name] ?? 0);
 
-  const shared = await removeUnusedSharedRows(client, entry.id, catalog);
+  const shared = hasSharedUses ? await removeUnusedSharedRows(client, entry.id, catalog) : { deleted: 0, kept: 0 };
   return { id: entry.id, fixture: entry.fixture, key: entry.rootKey, deleted, addedBySut, sharedDeleted: shared.deleted, sharedKept: shared.kept };
 }
 
@@ -88,7 +89,7 @@ interface Doomed {
 
 async function walkCampaign(client: pg.PoolClient, graph: ReturnType<typeof resolveGameGraph>, rootKey: string): Promise<CollectedRows> {
   try {
-    return await collectOwned(client, graph, rootKey, { keysOnly: true });
+    return await walkCampaignKeys(client, graph, rootKey);
   } catch (error) {
     // The SUT deleted the campaign row itself: what the registry recorded is all there is to delete.
     if (!(error instanceof TurnkitError && error.code === 'NOT_FOUND')) throw error;
@@ -112,8 +113,6 @@ async function runWhere(client: pg.PoolClient, target: Doomed, statement: string
 
 /** Deletes the shared rows turnkit inserted that no other scratch campaign uses and no live row references. */
 async function removeUnusedSharedRows(client: pg.PoolClient, scratchId: string, catalog: Catalog): Promise<{ deleted: number; kept: number }> {
-  const has = await client.query('SELECT 1 FROM turnkit.scratch_shared_uses WHERE scratch_id = $1 LIMIT 1', [scratchId]);
-  if (has.rowCount === 0) return { deleted: 0, kept: 0 };
   await lockSharedRows(client, 'exclusive');
   let deleted = 0;
   let kept = 0;

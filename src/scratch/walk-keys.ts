@@ -1,0 +1,64 @@
+import { parse as parseArrayLiteral } from 'postgres-array';
+import type { Queryable } from '../db/introspect.js';
+import { quoteIdent } from '../db/quote.js';
+import { TurnkitError } from '../errors.js';
+import { addRow, distinctTuples, emptyCollected, keyColumnsOf, rootGuards, selectRoot, type CollectedRows } from '../fixture/collect-owned.js';
+import type { GameGraph } from '../fixture/game-graph.js';
+import { needsRowAddress, ROW_ADDRESS_SQL } from '../fixture/row-identity.js';
+import { columnIndexes, guardClause, RAW_TEXT_TYPES, whereIn, type RawRow } from '../fixture/row-query.js';
+
+/**
+ * Walks a campaign's owned subgraph like capture does (same ownership rules, same root guards), but reads only
+ * the columns that identify rows and that child foreign keys point at, and asks for every foreign key of a round
+ * in one query (a UNION ALL), so a teardown costs a few round trips whatever the schema's width. Rows come back
+ * in the usual raw shape with every other value NULL.
+ */
+export async function walkCampaignKeys(db: Queryable, graph: GameGraph, rootValue: string): Promise<CollectedRows> {
+  const keep = keyColumnsOf(graph);
+  const collected: CollectedRows = new Map();
+  for (const name of graph.owned) collected.set(name, emptyCollected(graph.catalog.tables.get(name)!));
+  const rootRows = await selectRoot(db, graph, rootValue);
+  if (rootRows.length === 0) throw new TurnkitError('NOT_FOUND', `campaign ${rootValue}: no row in "${graph.root.name}"`);
+  if (rootRows.length > 1) throw new TurnkitError('CONFIG', `game.root.key: ${rootRows.length} rows of "${graph.root.name}" have key ${rootValue}; the key must be unique`);
+  addRow(collected.get(graph.root.name)!, rootRows[0]!);
+
+  let frontier = new Map<string, RawRow[]>([[graph.root.name, rootRows]]);
+  while (frontier.size > 0) {
+    const parts: string[] = [];
+    const targets: { table: string; columns: string[]; address: boolean }[] = [];
+    const values: unknown[] = [];
+    for (const [parentName, parentRows] of frontier) {
+      const parent = graph.catalog.tables.get(parentName)!;
+      for (const { child, fk } of graph.childEdges.get(parentName) ?? []) {
+        if (!collected.has(child.name) || child.name === graph.root.name) continue;
+        const tuples = distinctTuples(parentRows, columnIndexes(parent, fk.references.columns));
+        if (tuples.length === 0) continue;
+        const columns = child.columns.filter((column) => keep.get(child.name)!.has(column.name)).map((column) => column.name);
+        const address = needsRowAddress(child);
+        const select = [...columns.map((name) => `t.${quoteIdent(name)}::text`), ...(address ? [ROW_ADDRESS_SQL] : [])];
+        const where = whereIn(child, fk.columns, tuples, values) + guardClause(child, rootGuards(graph, child, rootRows[0]!), values);
+        parts.push(`SELECT ${targets.length}::int AS edge, ARRAY[${select.join(', ')}] AS k FROM ${child.from} AS t WHERE ${where}`);
+        targets.push({ table: child.name, columns, address });
+      }
+    }
+    if (parts.length === 0) break;
+    const result = await db.query({ text: parts.join('\nUNION ALL\n'), values, rowMode: 'array', types: RAW_TEXT_TYPES });
+    const next = new Map<string, RawRow[]>();
+    for (const [edge, literal] of result.rows as [string, string][]) {
+      const target = targets[Number(edge)]!;
+      const table = collected.get(target.table)!;
+      const row = rebuildRow(table.info.columns.map((column) => column.name), target, parseArrayLiteral(literal) as (string | null)[]);
+      if (!addRow(table, row)) continue;
+      next.set(target.table, [...(next.get(target.table) ?? []), row]);
+    }
+    frontier = next;
+  }
+  return collected;
+}
+
+function rebuildRow(all: readonly string[], target: { columns: string[]; address: boolean }, values: (string | null)[]): RawRow {
+  const row: RawRow = all.map(() => null);
+  target.columns.forEach((name, i) => (row[all.indexOf(name)] = values[i] ?? null));
+  if (target.address) row.push(values[target.columns.length] ?? null);
+  return row;
+}
