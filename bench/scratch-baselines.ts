@@ -31,7 +31,7 @@ async function remapped(client: pg.PoolClient, fixture: Fixture): Promise<{ rows
   const counts = Object.fromEntries(ORDER.map((table) => [table, fixture.tables[table]!.rows.length]));
   const sequenced = ['campaigns', 'locations', 'turns', 'world_facts'];
   const { rows } = await client.query({
-    text: `SELECT ${sequenced.map((table, i) => `ARRAY(SELECT nextval(pg_get_serial_sequence('${table}', 'id'))::text FROM generate_series(1, $${i + 1}::int))`).join(', ')}`,
+    text: `SELECT ${sequenced.map((table, i) => `ARRAY(SELECT nextval('${table}_id_seq')::text FROM generate_series(1, $${i + 1}::int))`).join(', ')}`,
     values: sequenced.map((table) => counts[table]),
     rowMode: 'array',
   });

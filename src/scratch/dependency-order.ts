@@ -51,7 +51,7 @@ export function dependencyOrder(tables: ReadonlyMap<string, TableInfo>): Depende
     const nullable = stuck.find((edge) => edge.fk.columns.every((column) => isNullable(tables.get(edge.table)!, column)));
     const cut = deferrable ?? nullable;
     if (!cut) {
-      const cycle = [...new Set(stuck.map((edge) => edge.table))].join(', ');
+      const cycle = [...new Set(stuck.map((edge) => edge.table))].sort().join(', ');
       throw new TurnkitError(
         'FIXTURE',
         `tables ${cycle} reference each other through foreign keys that are neither deferrable nor nullable: rows cannot be inserted in any order`,

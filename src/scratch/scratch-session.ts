@@ -97,6 +97,8 @@ export class ScratchSession {
     const owner = this.options.owner === undefined ? currentProcess() : this.options.owner;
     const who = { game, runId: this.options.runId ?? null, owner, fixtureSha256: sha256 };
     const strategy = this.chooser.next(fixture);
+    // A template is built once per run: not part of what a rep costs, so not part of what auto compares.
+    if (strategy === 'database') await this.templateFor(fixture, plan, who);
     const started = performance.now();
     let entry: RegistryEntry;
     let databaseUrl = this.db.url;

@@ -25,7 +25,7 @@ export async function walkCampaignKeys(db: Queryable, graph: GameGraph, rootValu
   let frontier = new Map<string, RawRow[]>([[graph.root.name, rootRows]]);
   while (frontier.size > 0) {
     const parts: string[] = [];
-    const targets: { table: string; columns: string[]; address: boolean }[] = [];
+    const targets: Target[] = [];
     const values: unknown[] = [];
     for (const [parentName, parentRows] of frontier) {
       const parent = graph.catalog.tables.get(parentName)!;
@@ -38,7 +38,8 @@ export async function walkCampaignKeys(db: Queryable, graph: GameGraph, rootValu
         const select = [...columns.map((name) => `t.${quoteIdent(name)}::text`), ...(address ? [ROW_ADDRESS_SQL] : [])];
         const where = whereIn(child, fk.columns, tuples, values) + guardClause(child, rootGuards(graph, child, rootRows[0]!), values);
         parts.push(`SELECT ${targets.length}::int AS edge, ARRAY[${select.join(', ')}] AS k FROM ${child.from} AS t WHERE ${where}`);
-        targets.push({ table: child.name, columns, address });
+        const all = child.columns.map((column) => column.name);
+        targets.push({ table: child.name, width: all.length, positions: columns.map((name) => all.indexOf(name)), address });
       }
     }
     if (parts.length === 0) break;
@@ -46,19 +47,28 @@ export async function walkCampaignKeys(db: Queryable, graph: GameGraph, rootValu
     const next = new Map<string, RawRow[]>();
     for (const [edge, literal] of result.rows as [string, string][]) {
       const target = targets[Number(edge)]!;
-      const table = collected.get(target.table)!;
-      const row = rebuildRow(table.info.columns.map((column) => column.name), target, parseArrayLiteral(literal) as (string | null)[]);
-      if (!addRow(table, row)) continue;
-      next.set(target.table, [...(next.get(target.table) ?? []), row]);
+      const row = rebuildRow(target, parseArrayLiteral(literal) as (string | null)[]);
+      if (!addRow(collected.get(target.table)!, row)) continue;
+      const list = next.get(target.table);
+      if (list) list.push(row);
+      else next.set(target.table, [row]);
     }
     frontier = next;
   }
   return collected;
 }
 
-function rebuildRow(all: readonly string[], target: { columns: string[]; address: boolean }, values: (string | null)[]): RawRow {
-  const row: RawRow = all.map(() => null);
-  target.columns.forEach((name, i) => (row[all.indexOf(name)] = values[i] ?? null));
-  if (target.address) row.push(values[target.columns.length] ?? null);
+/** One foreign key of a round: the table it reaches and where the selected keys go in a raw row. */
+interface Target {
+  table: string;
+  width: number;
+  positions: number[];
+  address: boolean;
+}
+
+function rebuildRow(target: Target, values: (string | null)[]): RawRow {
+  const row: RawRow = new Array<string | null>(target.width).fill(null);
+  for (let i = 0; i < target.positions.length; i++) row[target.positions[i]!] = values[i] ?? null;
+  if (target.address) row.push(values[target.positions.length] ?? null);
   return row;
 }
