@@ -8,7 +8,7 @@ import { decodeValue, encodeValue, type JsonValue } from '../fixture/value-codec
 import { stringifyJsonExact } from '../fixture/json-exact.js';
 import type { FixtureRow } from '../fixture/format.js';
 import { formatJsonPath } from '../util/json-source.js';
-import type { RegistryEntry } from './registry.js';
+import type { SerializedKeyMap } from './seed-remap.js';
 import type { SeedPlan } from './seed-plan.js';
 
 /** How a scratch campaign differs from its fixture once keys are mapped back; empty when they are equal. */
@@ -19,14 +19,14 @@ export interface ScratchCheck {
 
 /**
  * Re-captures a scratch campaign and compares it with its fixture modulo key values: every remapped key is
- * translated back through the registry's key map, then each table's rows must be the same multiset, and every
+ * translated back through the seed's key map, then each table's rows must be the same multiset, and every
  * shared row must be present with the fixture's values.
  */
 export async function checkScratch(
   client: Queryable,
   plan: SeedPlan,
   game: GameConfig,
-  entry: Pick<RegistryEntry, 'rootKey' | 'keyMap'>,
+  entry: { rootKey: string; keyMap: SerializedKeyMap },
   catalog: Catalog,
 ): Promise<ScratchCheck> {
   const graph = resolveGameGraph({ game, file: undefined }, catalog);
@@ -73,7 +73,7 @@ function fixtureColumns(info: TableInfo, names: readonly string[]): ColumnInfo[]
   return info.columns.filter((column) => names.includes(column.name));
 }
 
-function inverseKeyMap(keyMap: RegistryEntry['keyMap']): Map<string, Map<string, string>> {
+function inverseKeyMap(keyMap: SerializedKeyMap): Map<string, Map<string, string>> {
   const back = new Map<string, Map<string, string>>();
   for (const [table, columns] of Object.entries(keyMap)) {
     for (const [column, pairs] of Object.entries(columns)) back.set(`${table}\u0000${column}`, new Map(pairs.map(([old, fresh]) => [fresh, old])));

@@ -35,8 +35,6 @@ export interface RegistryEntry {
   createdAt: Date;
   /** New identity tuples inserted per table, as text (JSON arrays for composite keys). */
   inserted: Record<string, string[]>;
-  /** Per table and allocated column: [old, new] pairs. */
-  keyMap: Record<string, Record<string, [string, string][]>>;
 }
 
 const DDL = `
@@ -56,8 +54,7 @@ CREATE TABLE IF NOT EXISTS turnkit.scratch_campaigns (
   owner_started_at timestamptz,
   owner_start_ticks text,
   created_at timestamptz NOT NULL DEFAULT now(),
-  inserted jsonb NOT NULL,
-  key_map jsonb NOT NULL
+  inserted jsonb NOT NULL
 );
 CREATE TABLE IF NOT EXISTS turnkit.scratch_shared_rows (
   table_name text NOT NULL,
@@ -104,22 +101,22 @@ export async function insertEntry(db: Queryable, entry: Omit<RegistryEntry, 'cre
   await db.query(
     `WITH entry AS (
        INSERT INTO turnkit.scratch_campaigns (id, strategy, fixture, fixture_sha256, root_table, root_key, game, run_id, database_name,
-         owner_pid, owner_host, owner_started_at, owner_start_ticks, inserted, key_map)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id)
+         owner_pid, owner_host, owner_started_at, owner_start_ticks, inserted)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id)
      INSERT INTO turnkit.scratch_shared_uses (scratch_id, table_name, key)
      SELECT entry.id, s.table_name, s.key FROM entry, turnkit.scratch_shared_rows AS s
-     WHERE (s.table_name, s.key) IN (SELECT * FROM unnest($16::text[], $17::text[]))`,
+     WHERE (s.table_name, s.key) IN (SELECT * FROM unnest($15::text[], $16::text[]))`,
     [
       entry.id, entry.strategy, entry.fixture, entry.fixtureSha256, entry.rootTable, entry.rootKey, JSON.stringify(entry.game),
       entry.runId, entry.databaseName, entry.owner?.pid ?? null, entry.owner?.host ?? null, entry.owner?.startedAt ?? null,
-      entry.owner?.startTicks ?? null, JSON.stringify(entry.inserted), JSON.stringify(entry.keyMap), tables, keys,
+      entry.owner?.startTicks ?? null, JSON.stringify(entry.inserted), tables, keys,
     ],
   );
 }
 
 /** Every registered scratch campaign, oldest first, without the (large) key lists. */
 export async function listEntries(db: Queryable): Promise<RegistryEntry[]> {
-  const result = await db.query(`SELECT ${SUMMARY_COLUMNS}, '{}'::jsonb AS inserted, '{}'::jsonb AS key_map FROM turnkit.scratch_campaigns ORDER BY created_at, id`);
+  const result = await db.query(`SELECT ${SUMMARY_COLUMNS}, '{}'::jsonb AS inserted FROM turnkit.scratch_campaigns ORDER BY created_at, id`);
   return result.rows.map(toEntry);
 }
 
@@ -129,7 +126,7 @@ export async function listEntries(db: Queryable): Promise<RegistryEntry[]> {
  */
 export async function lockEntries(db: Queryable, idOrKey: string): Promise<(RegistryEntry & { hasSharedUses: boolean })[]> {
   const result = await db.query(
-    `SELECT ${SUMMARY_COLUMNS}, inserted, '{}'::jsonb AS key_map,
+    `SELECT ${SUMMARY_COLUMNS}, inserted,
        EXISTS (SELECT 1 FROM turnkit.scratch_shared_uses AS u WHERE u.scratch_id = c.id) AS has_shared_uses
      FROM turnkit.scratch_campaigns AS c WHERE id = $1 OR (strategy = 'remap' AND root_key = $1) ORDER BY id FOR UPDATE OF c`,
     [idOrKey],
@@ -188,6 +185,5 @@ function toEntry(row: Record<string, any>): RegistryEntry {
         : { pid: row.owner_pid, host: row.owner_host, startedAt: new Date(row.owner_started_at), startTicks: row.owner_start_ticks },
     createdAt: new Date(row.created_at),
     inserted: row.inserted,
-    keyMap: row.key_map,
   };
 }

@@ -14,7 +14,7 @@ import { checkScratch, type ScratchCheck } from './check-scratch.js';
 import { currentProcess, type ProcessIdentity } from './process-identity.js';
 import { deleteEntry, ensureRegistry, insertEntry, lockEntries, type RegistryEntry, type ScratchStrategy } from './registry.js';
 import { planSeed, type SeedPlan } from './seed-plan.js';
-import { newScratchId, seedRemap } from './seed-remap.js';
+import { newScratchId, seedRemap, type SerializedKeyMap } from './seed-remap.js';
 import { StrategyChooser, type StrategyChoice } from './strategy-chooser.js';
 import { buildTemplate, cloneDatabase, dropDatabase, EMBEDDED_HAS_NO_DATABASES, scratchDatabaseName } from './template-database.js';
 import { teardownRemap, type TeardownReport } from './teardown-remap.js';
@@ -53,7 +53,7 @@ export interface ScratchCampaign {
   strategy: ScratchStrategy;
   fixture: string;
   /** Key values of the fixture mapped to the scratch campaign's, per table and allocated column (`remap`). */
-  keyMap: RegistryEntry['keyMap'];
+  keyMap: SerializedKeyMap;
   teardown(): Promise<TeardownReport>;
 }
 
@@ -77,7 +77,7 @@ export class ScratchSession {
     readonly db: Db,
     readonly options: ScratchOptions,
   ) {
-    if (options.strategy === 'database' && db.backend === 'embedded') throw new TurnkitError('USAGE', EMBEDDED_HAS_NO_DATABASES);
+    if (options.strategy === 'database' && db.backend === 'embedded') throw new TurnkitError('CONFIG', EMBEDDED_HAS_NO_DATABASES);
     this.chooser = new StrategyChooser(options.strategy ?? 'remap', db.backend === 'embedded');
   }
 
@@ -102,7 +102,8 @@ export class ScratchSession {
     const started = performance.now();
     let entry: RegistryEntry;
     let databaseUrl = this.db.url;
-    if (strategy === 'remap') entry = await seedRemap(this.db, plan, who);
+    let keyMap: SerializedKeyMap = {};
+    if (strategy === 'remap') ({ entry, keyMap } = await seedRemap(this.db, plan, who));
     else ({ entry, databaseUrl } = await this.seedDatabase(fixture, plan, who));
     const seedMs = performance.now() - started;
     return {
@@ -111,7 +112,7 @@ export class ScratchSession {
       databaseUrl,
       strategy,
       fixture: entry.fixture,
-      keyMap: entry.keyMap,
+      keyMap,
       teardown: async () => {
         const begun = performance.now();
         const report = await this.teardown(entry.id);
@@ -244,7 +245,6 @@ export class ScratchSession {
       databaseName: name,
       owner: who.owner,
       inserted: {},
-      keyMap: {},
     };
   }
 

@@ -29,7 +29,7 @@ export function newScratchId(): string {
  * Seeds a fixture as a new campaign in the same database, under new keys, in one transaction together with its
  * registry entry: either the whole campaign and its entry exist afterwards, or neither does.
  */
-export async function seedRemap(db: Db, plan: SeedPlan, who: SeedOwner): Promise<RegistryEntry> {
+export async function seedRemap(db: Db, plan: SeedPlan, who: SeedOwner): Promise<{ entry: RegistryEntry; keyMap: SerializedKeyMap }> {
   const id = newScratchId();
   // Deferrable cycle edges (campaign -> current location -> campaign) are checked at commit.
   const begin = plan.order.deferred.length > 0 ? 'BEGIN; SET CONSTRAINTS ALL DEFERRED' : 'BEGIN';
@@ -57,10 +57,9 @@ export async function seedRemap(db: Db, plan: SeedPlan, who: SeedOwner): Promise
       databaseName: null,
       owner: who.owner,
       inserted: insertedKeys(plan, written),
-      keyMap: serializeKeyMap(keyMap),
     };
     await insertEntry(client, entry, sharedKeys);
-    return { ...entry, createdAt: new Date() };
+    return { entry: { ...entry, createdAt: new Date() }, keyMap: serializeKeyMap(keyMap) };
   });
 }
 
@@ -77,8 +76,11 @@ function insertedKeys(plan: SeedPlan, written: ReadonlyMap<string, TextRow[]>): 
   return inserted;
 }
 
-function serializeKeyMap(keyMap: KeyMap): RegistryEntry['keyMap'] {
-  const out: RegistryEntry['keyMap'] = {};
+/** Old key value to new, per table and allocated column, as [old, new] pairs (JSON-friendly). */
+export type SerializedKeyMap = Record<string, Record<string, [string, string][]>>;
+
+function serializeKeyMap(keyMap: KeyMap): SerializedKeyMap {
+  const out: SerializedKeyMap = {};
   for (const [table, columns] of keyMap) {
     if (columns.size === 0) continue;
     out[table] = Object.fromEntries([...columns].map(([column, map]) => [column, [...map]]));

@@ -23,7 +23,7 @@ export function scratchDatabaseName(kind: 'tpl' | 'scratch', hint: string): stri
  * do not collide. The connection to it is closed afterwards: Postgres clones only a template no one is connected to.
  */
 export async function buildTemplate(db: Db, plan: SeedPlan, name: string): Promise<void> {
-  if (db.backend === 'embedded') throw new TurnkitError('USAGE', EMBEDDED_HAS_NO_DATABASES);
+  if (db.backend === 'embedded') throw new TurnkitError('CONFIG', EMBEDDED_HAS_NO_DATABASES);
   const schema = await dumpSchema(db.url);
   await db.pool.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE template0`);
   const client = new pg.Client({ connectionString: urlForDatabase(db.url, name) });
