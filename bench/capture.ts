@@ -2,15 +2,8 @@
 // floor measured in the same run on the same database: COPY (SELECT ...) TO STDOUT of the same rows.
 // Uses DATABASE_URL when set (a scratch database is created and dropped there), else a fresh embedded database.
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { configSchema } from '../src/config/schema.js';
-import { sampleGameConfig } from '../src/config/sample-config.js';
-import { openDb } from '../src/db/connect.js';
-import { migrate, SAMPLE_MIGRATIONS_DIR } from '../src/db/migrate.js';
+import { withBenchDatabase } from './bench-database.js';
 import { createSampleCampaign } from '../src/sample/create-sample.js';
 
 const SIZES = [50, 500, 5000];
@@ -19,16 +12,6 @@ const REPEATS = Number(process.env.BENCH_REPEATS ?? 9);
 interface Measured { floor: number[]; capture: number[]; rows: number; bytes: number; startRssMb: number; peakRssMb: number }
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
-
-async function admin(url: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
 
 function measure(url: string, campaign: string): Promise<Measured> {
   return new Promise((resolve, reject) => {
@@ -43,22 +26,7 @@ function measure(url: string, campaign: string): Promise<Measured> {
   });
 }
 
-const dir = await mkdtemp(join(tmpdir(), 'turnkit-bench-'));
-const baseUrl = process.env.DATABASE_URL;
-const scratchName = `turnkit_bench_${randomBytes(4).toString('hex')}`;
-let scratchUrl: string | undefined;
-if (baseUrl) {
-  await admin(baseUrl, `CREATE DATABASE ${scratchName}`);
-  const url = new URL(baseUrl);
-  url.pathname = `/${scratchName}`;
-  scratchUrl = url.toString();
-}
-const config = { ...configSchema.parse({ ...sampleGameConfig, database: { url: scratchUrl } }), baseDir: dir, file: undefined };
-// This process owns the database; each measurement process joins it (through the embedded socket, or the server).
-// The scratch database, not DATABASE_URL itself (which openDb would otherwise prefer over the config).
-const db = await openDb(config, { databaseUrl: scratchUrl });
-try {
-  await migrate(db, SAMPLE_MIGRATIONS_DIR);
+await withBenchDatabase(async (db) => {
   console.log(`capture benchmark on ${db.backend === 'embedded' ? 'the embedded database (PGlite)' : db.displayUrl}, median of ${REPEATS} runs each`);
   console.log('');
   const lines: string[][] = [['turns', 'rows', 'fixture', 'COPY floor', 'capture', 'capture/floor', 'ms per 1k turns', 'peak RSS in capture', 'RSS before']];
@@ -79,8 +47,4 @@ try {
   console.log('');
   console.log(`growth 500 -> 5,000 turns: ${(big!.capture / mid!.capture).toFixed(2)}x the time for 10x the turns (linear is 10x)`);
   console.log('goals at 5,000 turns: capture/floor within 3x, peak RSS under 300 MB');
-} finally {
-  await db.close();
-  if (baseUrl) await admin(baseUrl, `DROP DATABASE IF EXISTS ${scratchName} WITH (FORCE)`);
-  await rm(dir, { recursive: true, force: true });
-}
+});

@@ -4,16 +4,11 @@
 // and a row-by-row INSERT baseline, all measured in the same run, interleaved rep by rep.
 // Uses DATABASE_URL when set (a scratch database is created and dropped there), else a fresh embedded database,
 // where the `database` strategy does not exist.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { configSchema } from '../src/config/schema.js';
 import { sampleGameConfig } from '../src/config/sample-config.js';
-import { openDb, type Db } from '../src/db/connect.js';
-import { migrate, SAMPLE_MIGRATIONS_DIR } from '../src/db/migrate.js';
+import type { Db } from '../src/db/connect.js';
+import { withBenchDatabase } from './bench-database.js';
 import { createSampleCampaign } from '../src/sample/create-sample.js';
 import { captureFromDb } from '../src/fixture/capture.js';
 import type { Fixture } from '../src/fixture/format.js';
@@ -27,16 +22,6 @@ const OTHER_TURNS = 1000;
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 const ms = (value: number): string => `${value.toFixed(1)}`;
-
-async function admin(url: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
 
 async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   const started = performance.now();
@@ -56,22 +41,34 @@ async function measureSize(db: Db, fixture: Fixture): Promise<SizeResult> {
   const database = db.backend === 'postgres' ? new ScratchSession(db, { game, strategy: 'database' }) : undefined;
   const auto = new ScratchSession(db, { game, strategy: 'auto' });
   const result: SizeResult = { hand: samples(), rowByRow: samples(), remap: samples(), database: samples(), auto: samples(), templateMs: [] };
-  const client = await db.pool.connect();
-  let failed = false;
+  // The embedded database's pool has one connection: a baseline holds it only while it runs.
+  const withClient = async <T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const client = await db.pool.connect();
+    let failed = false;
+    try {
+      return await fn(client);
+    } catch (error) {
+      failed = true;
+      throw error;
+    } finally {
+      // A baseline that failed half-way leaves its transaction open: that connection must not go back to the pool.
+      client.release(failed);
+    }
+  };
   try {
     // Warm-up: plans, catalog, the template database, and the server's caches. Not counted.
     await (await remap.seed(fixture)).teardown();
     if (database) result.templateMs.push((await timed(async () => (await database.seed(fixture)).teardown()))[1]);
-    await handTeardown(client, await handSeed(client, fixture));
+    await withClient(async (client) => handTeardown(client, await handSeed(client, fixture)));
     for (let rep = 0; rep < REPEATS; rep++) {
-      const [hand, handSeedMs] = await timed(() => handSeed(client, fixture));
-      result.hand.seed.push(handSeedMs);
-      result.hand.teardown.push((await timed(() => handTeardown(client, hand)))[1]);
-
-      const [rows, rowSeedMs] = await timed(() => rowByRowSeed(client, fixture));
-      result.rowByRow.seed.push(rowSeedMs);
-      result.rowByRow.teardown.push((await timed(() => handTeardown(client, rows)))[1]);
-
+      await withClient(async (client) => {
+        const [hand, handSeedMs] = await timed(() => handSeed(client, fixture));
+        result.hand.seed.push(handSeedMs);
+        result.hand.teardown.push((await timed(() => handTeardown(client, hand)))[1]);
+        const [rows, rowSeedMs] = await timed(() => rowByRowSeed(client, fixture));
+        result.rowByRow.seed.push(rowSeedMs);
+        result.rowByRow.teardown.push((await timed(() => handTeardown(client, rows)))[1]);
+      });
       for (const [name, session] of [['remap', remap], ['database', database], ['auto', auto]] as const) {
         if (!session) continue;
         const [scratch, seedMs] = await timed(() => session.seed(fixture));
@@ -79,33 +76,14 @@ async function measureSize(db: Db, fixture: Fixture): Promise<SizeResult> {
         result[name].teardown.push((await timed(() => scratch.teardown()))[1]);
       }
     }
-  } catch (error) {
-    failed = true;
-    throw error;
   } finally {
-    // A baseline that failed half-way leaves its transaction open: that connection must not go back to the pool.
-    client.release(failed);
     await database?.close();
     await auto.close();
   }
   return result;
 }
 
-const dir = await mkdtemp(join(tmpdir(), 'turnkit-bench-'));
-const baseUrl = process.env.DATABASE_URL;
-const scratchName = `turnkit_bench_${randomBytes(4).toString('hex')}`;
-let scratchUrl: string | undefined;
-if (baseUrl) {
-  await admin(baseUrl, `CREATE DATABASE ${scratchName}`);
-  const url = new URL(baseUrl);
-  url.pathname = `/${scratchName}`;
-  scratchUrl = url.toString();
-}
-const config = { ...configSchema.parse({ ...sampleGameConfig, database: { url: scratchUrl } }), baseDir: dir, file: undefined };
-// The scratch database, not DATABASE_URL itself (which openDb would otherwise prefer over the config).
-const db = await openDb(config, { databaseUrl: scratchUrl });
-try {
-  await migrate(db, SAMPLE_MIGRATIONS_DIR);
+await withBenchDatabase(async (db, config) => {
   for (let i = 0; i < OTHER_CAMPAIGNS; i++) await createSampleCampaign(db, { turns: OTHER_TURNS, seed: 100 + i });
   const others = (await db.pool.query('SELECT (SELECT count(*) FROM turns) + (SELECT count(*) FROM locations) + (SELECT count(*) FROM world_facts) AS n')).rows[0].n;
   console.log(`scratch benchmark on ${db.backend === 'embedded' ? 'the embedded database (PGlite)' : db.displayUrl}: median per rep of ${REPEATS} reps, ms`);
@@ -138,8 +116,4 @@ try {
   console.log('auto/best = auto against the faster of remap and database');
   if (totals[500] && totals[5000]) console.log(`growth 500 -> 5,000 turns (remap total): ${(totals[5000] / totals[500]).toFixed(2)}x for 10x the turns`);
   console.log('goals: remap within 1.25x of hand at every size; 5,000 turns at most 12x the 500-turn time; auto within 1.1x of the faster');
-} finally {
-  await db.close();
-  if (baseUrl) await admin(baseUrl, `DROP DATABASE IF EXISTS ${scratchName} WITH (FORCE)`);
-  await rm(dir, { recursive: true, force: true });
-}
+});

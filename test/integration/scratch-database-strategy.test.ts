@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminQuery, BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
 import { A, CONFIG, DATA, SCHEMA } from '../helpers/saga-schema.js';
-import { migrate, SAMPLE_MIGRATIONS_DIR } from '../../src/db/migrate.js';
-import { createSampleCampaign } from '../../src/sample/create-sample.js';
+import { sampleGameWithFixture } from '../helpers/sample-fixture.js';
 import { captureFromDb } from '../../src/fixture/capture.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
@@ -18,10 +17,7 @@ describe.runIf(BACKENDS.includes('postgres'))('strategy "database" on postgres',
   let fixture: Fixture;
 
   beforeAll(async () => {
-    t = await createTestDb('postgres');
-    await migrate(t.db, SAMPLE_MIGRATIONS_DIR);
-    const campaign = await createSampleCampaign(t.db, { turns: 30 });
-    fixture = (await captureFromDb(t.db, t.config, { campaign, turns: { turn: 23 } })).fixtures[0]!;
+    ({ t, fixture } = await sampleGameWithFixture('postgres', { turns: 30, turn: 23 }));
   });
   afterAll(async () => t?.cleanup());
 
@@ -109,14 +105,11 @@ describe.runIf(BACKENDS.includes('postgres'))('strategy "database" on postgres',
 
 describe.runIf(BACKENDS.includes('embedded'))('strategy "database" on embedded', () => {
   it('is refused with the reason, and auto falls back to remap', async () => {
-    const t = await createTestDb('embedded');
+    const { t, fixture } = await sampleGameWithFixture('embedded', { turns: 5, turn: 4 });
     try {
       expect(() => new ScratchSession(t.db, { game: t.config.game, strategy: 'database' })).toThrow(
         'strategy "database" needs a real Postgres server: the embedded database (PGlite) holds a single database',
       );
-      await migrate(t.db, SAMPLE_MIGRATIONS_DIR);
-      const campaign = await createSampleCampaign(t.db, { turns: 5 });
-      const fixture = (await captureFromDb(t.db, t.config, { campaign, turns: { turn: 4 } })).fixtures[0]!;
       const session = new ScratchSession(t.db, { game: t.config.game, strategy: 'auto' });
       for (let i = 0; i < 3; i++) {
         const scratch = await session.seed(fixture);

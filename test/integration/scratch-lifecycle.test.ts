@@ -3,11 +3,10 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
+import { BACKENDS, type TestDb } from '../helpers/test-db.js';
+import { sampleGameWithFixture } from '../helpers/sample-fixture.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
-import { migrate, SAMPLE_MIGRATIONS_DIR } from '../../src/db/migrate.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
 import { collectGarbage } from '../../src/scratch/gc.js';
@@ -19,11 +18,7 @@ describe.each(BACKENDS)('scratch campaign lifecycle on %s', (backend) => {
   let session: ScratchSession;
 
   beforeAll(async () => {
-    t = await createTestDb(backend);
-    await migrate(t.db, SAMPLE_MIGRATIONS_DIR);
-    await createSampleCampaign(t.db, { turns: 15, seed: 3 });
-    const campaign = await createSampleCampaign(t.db, { turns: 30 });
-    fixture = (await captureFromDb(t.db, t.config, { campaign, turns: { turn: 23 } })).fixtures[0]!;
+    ({ t, fixture } = await sampleGameWithFixture(backend, { turns: 30, turn: 23, otherTurns: 15 }));
     session = new ScratchSession(t.db, { game: t.config.game });
   });
   afterAll(async () => t?.cleanup());

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminQuery, createTestDb, type TestDb } from '../helpers/test-db.js';
+import { sampleGameWithFixture } from '../helpers/sample-fixture.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
 import { migrate, SAMPLE_MIGRATIONS_DIR } from '../../src/db/migrate.js';
 import { openDb, type Db } from '../../src/db/connect.js';
-import { createSampleCampaign } from '../../src/sample/create-sample.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
 
@@ -16,10 +15,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('scratch campaigns under concurren
   const extra: Db[] = [];
 
   beforeAll(async () => {
-    source = await createTestDb('postgres');
-    await migrate(source.db, SAMPLE_MIGRATIONS_DIR);
-    const campaign = await createSampleCampaign(source.db, { turns: 30 });
-    fixture = (await captureFromDb(source.db, source.config, { campaign, turns: { turn: 23 } })).fixtures[0]!;
+    ({ t: source, fixture } = await sampleGameWithFixture('postgres', { turns: 30, turn: 23 }));
     // A database of the same game where the fixture's shared user does not exist yet: every seed races to insert it.
     target = await createTestDb('postgres');
     await migrate(target.db, SAMPLE_MIGRATIONS_DIR);

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
+import { BACKENDS, type TestDb } from '../helpers/test-db.js';
+import { sampleGameWithFixture } from '../helpers/sample-fixture.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
-import { migrate, SAMPLE_MIGRATIONS_DIR } from '../../src/db/migrate.js';
-import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { captureFromDb } from '../../src/fixture/capture.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
@@ -13,11 +12,7 @@ describe.each(BACKENDS)('scratch campaigns of the sample game on %s', (backend) 
   let session: ScratchSession;
 
   beforeAll(async () => {
-    t = await createTestDb(backend);
-    await migrate(t.db, SAMPLE_MIGRATIONS_DIR);
-    await createSampleCampaign(t.db, { turns: 12, seed: 3 });
-    const campaign = await createSampleCampaign(t.db, { turns: 40 });
-    fixture = (await captureFromDb(t.db, t.config, { campaign, turns: { turn: 23 } })).fixtures[0]!;
+    ({ t, fixture } = await sampleGameWithFixture(backend, { turns: 40, turn: 23, otherTurns: 12 }));
     session = new ScratchSession(t.db, { game: t.config.game });
   });
   afterAll(async () => t?.cleanup());

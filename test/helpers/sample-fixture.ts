@@ -1,0 +1,19 @@
+import { createTestDb, type TestDb } from './test-db.js';
+import { migrate, SAMPLE_MIGRATIONS_DIR } from '../../src/db/migrate.js';
+import { createSampleCampaign } from '../../src/sample/create-sample.js';
+import { captureFromDb } from '../../src/fixture/capture.js';
+import type { Fixture } from '../../src/fixture/format.js';
+
+/** A test database of the sample game with another campaign in it, and a fixture captured from a second one. */
+export async function sampleGameWithFixture(
+  backend: 'embedded' | 'postgres',
+  options: { turns: number; turn: number; otherTurns?: number },
+): Promise<{ t: TestDb; fixture: Fixture; campaign: string }> {
+  const t = await createTestDb(backend);
+  await migrate(t.db, SAMPLE_MIGRATIONS_DIR);
+  // Another campaign first, so the captured one's rows are not simply "all rows".
+  if (options.otherTurns) await createSampleCampaign(t.db, { turns: options.otherTurns, seed: 3 });
+  const campaign = await createSampleCampaign(t.db, { turns: options.turns });
+  const fixture = (await captureFromDb(t.db, t.config, { campaign, turns: { turn: options.turn } })).fixtures[0]!;
+  return { t, fixture, campaign };
+}
