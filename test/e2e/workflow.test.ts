@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cp, mkdtemp, readFile, rm, symlink, mkdir } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, stat, symlink, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,11 @@ describe('the capture workflow through the built binary', () => {
   });
   afterAll(async () => {
     if (project) await rm(project, { recursive: true, force: true });
+  });
+
+  it('builds a binary that npx can execute', async () => {
+    // npx runs the bin through the shell: without the executable bit a fresh clone's quick start fails.
+    expect((await stat(BIN)).mode & 0o111).toBe(0o111);
   });
 
   it('samples a campaign, captures turn 23, verifies and shows it', async () => {
