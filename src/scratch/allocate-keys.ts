@@ -34,7 +34,10 @@ export async function allocateKeys(
       else {
         values.push(count);
         const series = `generate_series(1, $${values.length}::int)`;
-        if (source.kind === 'sequence') {
+        if (source.kind === 'sequence' && source.sequence) {
+          values.push(source.sequence);
+          selects.push(`ARRAY(SELECT nextval($${values.length}::regclass)::text FROM ${series})`);
+        } else if (source.kind === 'sequence') {
           values.push(tables.get(name)!.sql, column);
           // The sequence is looked up once, not once per value.
           const sequence = `(SELECT pg_get_serial_sequence($${values.length - 1}, $${values.length})::regclass AS s) AS seq`;

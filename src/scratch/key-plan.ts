@@ -1,9 +1,10 @@
 import { TurnkitError } from '../errors.js';
 import type { ColumnInfo, TableInfo } from '../db/catalog-types.js';
+import type { Queryable } from '../db/introspect.js';
 
 /** Where the new values of a remapped key column come from. */
 export type KeySource =
-  | { kind: 'sequence' } // identity column: nextval of its own sequence
+  | { kind: 'sequence'; sequence?: string } // identity column: nextval of its own sequence (its name once resolved)
   | { kind: 'default'; expression: string } // serial and other nextval() defaults: the default itself
   | { kind: 'uuid' }; // freshly generated
 
@@ -60,6 +61,25 @@ export function planKeys(tables: ReadonlyMap<string, TableInfo>): KeyPlan {
 
   for (const [name, info] of tables) checkUniqueKeysRemapped(info, plan.get(name)!, name);
   return plan;
+}
+
+/**
+ * Looks up the sequence behind every identity column of the plan once, so each rep's allocation names it directly
+ * instead of asking the catalog again per value.
+ */
+export async function resolveSequences(db: Queryable, plan: KeyPlan, tables: ReadonlyMap<string, TableInfo>): Promise<void> {
+  const wanted = [...plan].flatMap(([table, keys]) =>
+    [...keys.allocated].filter(([, source]) => source.kind === 'sequence').map(([column]) => ({ table, column })),
+  );
+  if (wanted.length === 0) return;
+  const result = await db.query({
+    text: 'SELECT pg_get_serial_sequence(t, c) AS name FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS x(t, c, n) ORDER BY n',
+    values: [wanted.map(({ table }) => tables.get(table)!.sql), wanted.map(({ column }) => column)],
+  });
+  wanted.forEach(({ table, column }, i) => {
+    const name = result.rows[i]?.name as string | null;
+    if (name) plan.get(table)!.allocated.set(column, { kind: 'sequence', sequence: name });
+  });
 }
 
 /** True when the column changes in a scratch campaign. */

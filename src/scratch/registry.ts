@@ -3,6 +3,7 @@ import type { Db } from '../db/connect.js';
 import { inTransaction } from '../db/transaction.js';
 import type { GameConfig } from '../config/schema.js';
 import type { ProcessIdentity } from './process-identity.js';
+import type { KeyList } from './key-ranges.js';
 
 /** Advisory lock class of turnkit (`tk`); the second number names what is locked. */
 const LOCK_CLASS = 0x746b;
@@ -33,8 +34,8 @@ export interface RegistryEntry {
   /** Null for a campaign seeded by hand (`turnkit seed`): no process owns it, only teardown or gc --all removes it. */
   owner: ProcessIdentity | null;
   createdAt: Date;
-  /** New identity tuples inserted per table, as text (JSON arrays for composite keys). */
-  inserted: Record<string, string[]>;
+  /** New identity tuples inserted per table, as text (JSON arrays for composite keys), integer runs packed. */
+  inserted: Record<string, KeyList>;
 }
 
 const DDL = `
@@ -120,18 +121,43 @@ export async function listEntries(db: Queryable): Promise<RegistryEntry[]> {
   return result.rows.map(toEntry);
 }
 
+/** A shared row turnkit inserted, named by table and primary key text. */
+export interface SharedRowRef {
+  table: string;
+  key: string;
+}
+
 /**
- * Finds entries by id, or remap campaigns by root key, and locks them for the rest of the transaction (two
- * teardowns of the same campaign then run one after the other, and the second finds nothing).
+ * Removes a remap campaign's entry and returns it with the shared rows it used, in one statement inside the
+ * teardown's transaction: the delete locks the entry (a second teardown of the same campaign waits, then finds
+ * nothing), and a rollback puts it back.
  */
-export async function lockEntries(db: Queryable, idOrKey: string): Promise<(RegistryEntry & { hasSharedUses: boolean })[]> {
+export async function takeRemapEntry(db: Queryable, id: string): Promise<(RegistryEntry & { sharedUses: SharedRowRef[] }) | undefined> {
   const result = await db.query(
-    `SELECT ${SUMMARY_COLUMNS}, inserted,
-       EXISTS (SELECT 1 FROM turnkit.scratch_shared_uses AS u WHERE u.scratch_id = c.id) AS has_shared_uses
-     FROM turnkit.scratch_campaigns AS c WHERE id = $1 OR (strategy = 'remap' AND root_key = $1) ORDER BY id FOR UPDATE OF c`,
+    `DELETE FROM turnkit.scratch_campaigns AS c WHERE id = $1 AND strategy = 'remap'
+     RETURNING ${SUMMARY_COLUMNS}, inserted,
+       ARRAY(SELECT json_build_array(u.table_name, u.key)::text FROM turnkit.scratch_shared_uses AS u WHERE u.scratch_id = c.id) AS shared_uses`,
+    [id],
+  );
+  const row = result.rows[0];
+  if (!row) return undefined;
+  const uses = (row.shared_uses as string[]).map((text) => JSON.parse(text) as [string, string]);
+  return { ...toEntry(row), sharedUses: uses.map(([table, key]) => ({ table, key })) };
+}
+
+/** Registry ids of entries named by id, or of remap campaigns named by their root key. */
+export async function findEntryIds(db: Queryable, idOrKey: string): Promise<string[]> {
+  const result = await db.query(
+    `SELECT id FROM turnkit.scratch_campaigns WHERE id = $1 OR (strategy = 'remap' AND root_key = $1) ORDER BY id`,
     [idOrKey],
   );
-  return result.rows.map((row) => ({ ...toEntry(row), hasSharedUses: row.has_shared_uses as boolean }));
+  return result.rows.map((row) => row.id as string);
+}
+
+/** One entry by id, without its key lists. */
+export async function getEntry(db: Queryable, id: string): Promise<RegistryEntry | undefined> {
+  const result = await db.query(`SELECT ${SUMMARY_COLUMNS}, '{}'::jsonb AS inserted FROM turnkit.scratch_campaigns WHERE id = $1`, [id]);
+  return result.rows.map(toEntry)[0];
 }
 
 /** Removes an entry (its shared-row uses go with it). */
@@ -148,14 +174,14 @@ export async function recordSharedRows(db: Queryable, table: string, keys: reado
   );
 }
 
-/** Shared rows turnkit inserted that only this scratch campaign still uses: candidates to delete at its teardown. */
-export async function sharedRowsOnlyUsedBy(db: Queryable, scratchId: string): Promise<{ table: string; key: string }[]> {
+/** Of the given shared rows, those no scratch campaign uses any more: candidates to delete. */
+export async function unusedSharedRows(db: Queryable, rows: readonly SharedRowRef[]): Promise<SharedRowRef[]> {
+  if (rows.length === 0) return [];
   const result = await db.query(
-    `SELECT u.table_name, u.key FROM turnkit.scratch_shared_uses AS u
-     WHERE u.scratch_id = $1 AND NOT EXISTS (
-       SELECT 1 FROM turnkit.scratch_shared_uses AS o WHERE o.table_name = u.table_name AND o.key = u.key AND o.scratch_id <> $1)
-     ORDER BY u.table_name, u.key`,
-    [scratchId],
+    `SELECT r.table_name, r.key FROM unnest($1::text[], $2::text[]) AS r(table_name, key)
+     WHERE NOT EXISTS (SELECT 1 FROM turnkit.scratch_shared_uses AS u WHERE u.table_name = r.table_name AND u.key = r.key)
+     ORDER BY 1, 2`,
+    [rows.map((row) => row.table), rows.map((row) => row.key)],
   );
   return result.rows.map((row) => ({ table: row.table_name as string, key: row.key as string }));
 }

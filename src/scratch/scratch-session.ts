@@ -12,8 +12,9 @@ import { resolveGameGraph } from '../fixture/game-graph.js';
 import { describeUnindexed, unindexedForeignKeys } from './foreign-key-indexes.js';
 import { checkScratch, type ScratchCheck } from './check-scratch.js';
 import { currentProcess, type ProcessIdentity } from './process-identity.js';
-import { deleteEntry, ensureRegistry, insertEntry, lockEntries, type RegistryEntry, type ScratchStrategy } from './registry.js';
+import { deleteEntry, ensureRegistry, findEntryIds, getEntry, insertEntry, takeRemapEntry, type RegistryEntry, type ScratchStrategy } from './registry.js';
 import { planSeed, type SeedPlan } from './seed-plan.js';
+import { resolveSequences } from './key-plan.js';
 import { newScratchId, seedRemap, type SerializedKeyMap } from './seed-remap.js';
 import { StrategyChooser, type StrategyChoice } from './strategy-chooser.js';
 import { buildTemplate, cloneDatabase, dropDatabase, EMBEDDED_HAS_NO_DATABASES, scratchDatabaseName } from './template-database.js';
@@ -41,6 +42,9 @@ export interface FixtureSource {
   /** sha256 of the file's bytes; computed from the fixture when absent. */
   sha256?: string;
 }
+
+/** What registry ids look like (`scratch-` or `template-` and 12 hex digits); anything else is a campaign key. */
+const REGISTRY_ID = /^(scratch|template)-[0-9a-f]{12}$/;
 
 /** A seeded scratch campaign: point the SUT at `databaseUrl` and `key`; always `teardown()` in a `finally`. */
 export interface ScratchCampaign {
@@ -128,8 +132,10 @@ export class ScratchSession {
     const cached = this.plans.get(fixture);
     if (cached && cached.plan.file === file) return cached;
     await this.ready();
+    const plan = planSeed(fixture, this.catalog!, file);
+    await resolveSequences(this.db.pool, plan.keys, plan.campaignTables);
     const prepared = {
-      plan: planSeed(fixture, this.catalog!, file),
+      plan,
       sha256: source.sha256 ?? createHash('sha256').update(serializeDocument(fixture)).digest('hex'),
     };
     this.plans.set(fixture, prepared);
@@ -139,21 +145,21 @@ export class ScratchSession {
   /** Tears down a scratch campaign by registry id, or a remap campaign by its root key. */
   async teardown(idOrKey: string): Promise<TeardownReport> {
     await this.ready();
-    const outcome = await inTransaction(this.db, 'BEGIN; SET CONSTRAINTS ALL DEFERRED', async (client) => {
-      const entries = await lockEntries(client, idOrKey);
-      if (entries.length === 0) throw new TurnkitError('NOT_FOUND', `no scratch campaign "${idOrKey}" in the registry (torn down already?)`);
-      if (entries.length > 1) {
-        throw new TurnkitError('BAD_INPUT', `"${idOrKey}" names ${entries.length} scratch campaigns (${entries.map((entry) => entry.id).join(', ')}): pass a registry id`);
-      }
-      const entry = entries[0]!;
-      if (entry.strategy !== 'remap') return { entry, report: undefined };
-      const report = await teardownRemap(client, entry, this.catalog!, entry.hasSharedUses);
-      await deleteEntry(client, entry.id);
-      return { entry, report };
+    if (REGISTRY_ID.test(idOrKey)) return this.teardownById(idOrKey, idOrKey);
+    const ids = await findEntryIds(this.db.pool, idOrKey);
+    if (ids.length > 1) throw new TurnkitError('BAD_INPUT', `"${idOrKey}" names ${ids.length} scratch campaigns (${ids.join(', ')}): pass a registry id`);
+    return this.teardownById(ids[0] ?? idOrKey, idOrKey);
+  }
+
+  private async teardownById(id: string, asked: string): Promise<TeardownReport> {
+    const report = await inTransaction(this.db, 'BEGIN; SET CONSTRAINTS ALL DEFERRED', async (client) => {
+      const entry = await takeRemapEntry(client, id);
+      return entry && teardownRemap(client, entry, this.catalog!, entry.sharedUses);
     });
-    if (outcome.report) return outcome.report;
+    if (report) return report;
+    const entry = await getEntry(this.db.pool, id);
+    if (!entry) throw new TurnkitError('NOT_FOUND', `no scratch campaign "${asked}" in the registry (torn down already?)`);
     // A database of its own goes as a whole, outside any transaction; the entry goes last, so gc retries a failed drop.
-    const { entry } = outcome;
     if (entry.databaseName) await dropDatabase(this.db, entry.databaseName);
     await deleteEntry(this.db.pool, entry.id);
     return { id: entry.id, fixture: entry.fixture, key: entry.rootKey, deleted: {}, addedBySut: {}, sharedDeleted: 0, sharedKept: 0, droppedDatabase: entry.databaseName ?? undefined };

@@ -7,6 +7,7 @@ import { tupleKey } from '../fixture/row-query.js';
 import { allocateKeys } from './allocate-keys.js';
 import { buildKeyMap, type KeyMap, type TextRow } from './remap-rows.js';
 import { writeFixtureRows } from './write-fixture-rows.js';
+import { packKeys, type KeyList } from './key-ranges.js';
 import { insertEntry, lockSharedRowsSql, recordSharedRows, type RegistryEntry } from './registry.js';
 import type { ProcessIdentity } from './process-identity.js';
 import type { SeedPlan } from './seed-plan.js';
@@ -63,15 +64,15 @@ export async function seedRemap(db: Db, plan: SeedPlan, who: SeedOwner): Promise
   });
 }
 
-function insertedKeys(plan: SeedPlan, written: ReadonlyMap<string, TextRow[]>): Record<string, string[]> {
-  const inserted: Record<string, string[]> = {};
+function insertedKeys(plan: SeedPlan, written: ReadonlyMap<string, TextRow[]>): Record<string, KeyList> {
+  const inserted: Record<string, KeyList> = {};
   for (const [name, rows] of written) {
     const planned = plan.tables.get(name)!;
     const identity = identityColumns(planned.info);
     const indexes = identity.map((column) => planned.columns.findIndex((candidate) => candidate.name === column));
     // Rows without identity (or keyed by a generated column) are found again by walking the campaign.
     if (indexes.length === 0 || indexes.includes(-1)) continue;
-    inserted[name] = rows.map((row) => tupleKey(indexes.map((index) => row[index])));
+    inserted[name] = packKeys(rows.map((row) => tupleKey(indexes.map((index) => row[index]))));
   }
   return inserted;
 }

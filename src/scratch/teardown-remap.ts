@@ -4,11 +4,12 @@ import { quoteIdent } from '../db/quote.js';
 import { TurnkitError } from '../errors.js';
 import { emptyCollected, type CollectedRows } from '../fixture/collect-owned.js';
 import { walkCampaignKeys } from './walk-keys.js';
+import { unpackKeys } from './key-ranges.js';
 import { resolveGameGraph } from '../fixture/game-graph.js';
 import { identityColumns, needsRowAddress, ROW_ADDRESS_SQL } from '../fixture/row-identity.js';
 import { keyAt, tupleOf, whereIn } from '../fixture/row-query.js';
 import { dependencyOrder } from './dependency-order.js';
-import { forgetSharedRow, lockSharedRows, sharedRowsOnlyUsedBy, type RegistryEntry } from './registry.js';
+import { forgetSharedRow, lockSharedRows, unusedSharedRows, type RegistryEntry, type SharedRowRef } from './registry.js';
 
 /** What a teardown removed. */
 export interface TeardownReport {
@@ -28,12 +29,12 @@ export interface TeardownReport {
 }
 
 /**
- * Deletes a remap scratch campaign inside the caller's transaction (deferrable constraints deferred, the registry
- * entry locked; `hasSharedUses` says whether it relies on shared rows turnkit inserted): every
+ * Deletes a remap scratch campaign inside the caller's transaction (deferrable constraints deferred, its registry
+ * entry taken; `sharedUses` are the shared rows turnkit inserted that it relied on): every
  * row the seed inserted and every row the SUT added under the campaign (found by walking its owned subgraph
  * again), children before parents, then shared rows no one uses any more.
  */
-export async function teardownRemap(client: pg.PoolClient, entry: RegistryEntry, catalog: Catalog, hasSharedUses: boolean): Promise<TeardownReport> {
+export async function teardownRemap(client: pg.PoolClient, entry: RegistryEntry, catalog: Catalog, sharedUses: readonly SharedRowRef[]): Promise<TeardownReport> {
   const graph = resolveGameGraph({ game: entry.game, file: undefined }, catalog);
   const collected = await walkCampaign(client, graph, entry.rootKey);
 
@@ -42,7 +43,7 @@ export async function teardownRemap(client: pg.PoolClient, entry: RegistryEntry,
   const addedBySut: Record<string, number> = {};
   for (const [name, info] of owned) {
     const table = collected.get(name)!;
-    const registered = entry.inserted[name] ?? [];
+    const registered = unpackKeys(entry.inserted[name] ?? []);
     const keys = new Map<string, string[]>();
     for (const key of registered) keys.set(key, parseTupleKey(key, table.identity.length));
     const addresses: string[] = [];
@@ -77,7 +78,7 @@ export async function teardownRemap(client: pg.PoolClient, entry: RegistryEntry,
   // Registered keys of rows the SUT deleted itself were counted as nothing deleted; SUT additions are exact.
   for (const name of Object.keys(addedBySut)) addedBySut[name] = Math.min(addedBySut[name]!, deleted[name] ?? 0);
 
-  const shared = hasSharedUses ? await removeUnusedSharedRows(client, entry.id, catalog) : { deleted: 0, kept: 0 };
+  const shared = sharedUses.length > 0 ? await removeUnusedSharedRows(client, sharedUses, catalog) : { deleted: 0, kept: 0 };
   return { id: entry.id, fixture: entry.fixture, key: entry.rootKey, deleted, addedBySut, sharedDeleted: shared.deleted, sharedKept: shared.kept };
 }
 
@@ -112,11 +113,11 @@ async function runWhere(client: pg.PoolClient, target: Doomed, statement: string
 }
 
 /** Deletes the shared rows turnkit inserted that no other scratch campaign uses and no live row references. */
-async function removeUnusedSharedRows(client: pg.PoolClient, scratchId: string, catalog: Catalog): Promise<{ deleted: number; kept: number }> {
+async function removeUnusedSharedRows(client: pg.PoolClient, used: readonly SharedRowRef[], catalog: Catalog): Promise<{ deleted: number; kept: number }> {
   await lockSharedRows(client, 'exclusive');
   let deleted = 0;
   let kept = 0;
-  for (const { table, key } of await sharedRowsOnlyUsedBy(client, scratchId)) {
+  for (const { table, key } of await unusedSharedRows(client, used)) {
     const info = catalog.tables.get(table);
     if (info && info.primaryKey.length > 0) {
       const tuple = parseTupleKey(key, info.primaryKey.length);

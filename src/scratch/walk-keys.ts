@@ -17,7 +17,7 @@ export async function walkCampaignKeys(db: Queryable, graph: GameGraph, rootValu
   const keep = keyColumnsOf(graph);
   const collected: CollectedRows = new Map();
   for (const name of graph.owned) collected.set(name, emptyCollected(graph.catalog.tables.get(name)!));
-  const rootRows = await selectRoot(db, graph, rootValue);
+  const rootRows = rootIsItsKey(graph) ? [rootFromKey(graph, rootValue)] : await selectRoot(db, graph, rootValue);
   if (rootRows.length === 0) throw new TurnkitError('NOT_FOUND', `campaign ${rootValue}: no row in "${graph.root.name}"`);
   if (rootRows.length > 1) throw new TurnkitError('CONFIG', `game.root.key: ${rootRows.length} rows of "${graph.root.name}" have key ${rootValue}; the key must be unique`);
   addRow(collected.get(graph.root.name)!, rootRows[0]!);
@@ -56,6 +56,22 @@ export async function walkCampaignKeys(db: Queryable, graph: GameGraph, rootValu
     frontier = next;
   }
   return collected;
+}
+
+/**
+ * True when the root row's key is all a walk needs of it: it is the primary key, and every foreign key into the
+ * root table points at it. Then the key the registry holds stands in for the row, and a round trip is saved.
+ */
+function rootIsItsKey(graph: GameGraph): boolean {
+  const key = graph.rootKey.name;
+  if (graph.root.primaryKey.length !== 1 || graph.root.primaryKey[0] !== key) return false;
+  return (graph.childEdges.get(graph.root.name) ?? []).every(({ fk }) => fk.references.columns.length === 1 && fk.references.columns[0] === key);
+}
+
+function rootFromKey(graph: GameGraph, rootValue: string): RawRow {
+  const row: RawRow = graph.root.columns.map(() => null);
+  row[graph.root.columns.indexOf(graph.rootKey)] = rootValue;
+  return row;
 }
 
 /** One foreign key of a round: the table it reaches and where the selected keys go in a raw row. */
