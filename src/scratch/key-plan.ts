@@ -34,7 +34,7 @@ export type KeyPlan = Map<string, TableKeys>;
  */
 export function planKeys(tables: ReadonlyMap<string, TableInfo>): KeyPlan {
   const plan: KeyPlan = new Map();
-  for (const [name, info] of tables) plan.set(name, { allocated: allocatedColumns(info, tables), derived: new Map() });
+  for (const [name, info] of tables) plan.set(name, { allocated: allocatedColumns(info), derived: new Map() });
 
   // Fixed point: a column is derived once the column it references is allocated or derived itself.
   let changed = true;
@@ -87,9 +87,10 @@ export function isRemapped(keys: TableKeys | undefined, column: string): boolean
   return !!keys && (keys.allocated.has(column) || keys.derived.has(column));
 }
 
-function allocatedColumns(info: TableInfo, tables: ReadonlyMap<string, TableInfo>): Map<string, KeySource> {
-  // A column that references another of the campaign's tables is a reference, never a key of its own.
-  const references = new Set(info.foreignKeys.filter((fk) => tables.has(fk.references.table)).flatMap((fk) => fk.columns));
+function allocatedColumns(info: TableInfo): Map<string, KeySource> {
+  // A column of any foreign key is a reference, never a key of its own: into the campaign it follows the new key,
+  // into a shared table (a uuid pointing at a user, say) it keeps its value.
+  const references = new Set(info.foreignKeys.flatMap((fk) => fk.columns));
   const keyColumns = new Set([...info.primaryKey, ...info.uniqueKeys.flat()]);
   const allocated = new Map<string, KeySource>();
   for (const column of info.columns) {

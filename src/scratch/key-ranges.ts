@@ -28,3 +28,8 @@ export function unpackKeys(list: KeyList): string[] {
   }
   return keys;
 }
+
+/** A registry key back into its tuple of values (composite keys are JSON arrays, as `tupleKey` makes them). */
+export function parseTupleKey(key: string, width: number): string[] {
+  return width === 1 ? [key] : (JSON.parse(key) as string[]);
+}

@@ -8,12 +8,12 @@ import { inTransaction } from '../db/transaction.js';
 import type { GameConfig } from '../config/schema.js';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument, type Fixture } from '../fixture/format.js';
-import { resolveGameGraph } from '../fixture/game-graph.js';
+import { resolveGameGraph, type GameGraph } from '../fixture/game-graph.js';
 import { describeUnindexed, unindexedForeignKeys } from './foreign-key-indexes.js';
 import { checkScratch, type ScratchCheck } from './check-scratch.js';
 import { currentProcess, type ProcessIdentity } from './process-identity.js';
 import { deleteEntry, ensureRegistry, findEntryIds, getEntry, insertEntry, takeRemapEntry, type RegistryEntry, type ScratchStrategy } from './registry.js';
-import { planSeed, type SeedPlan } from './seed-plan.js';
+import { checkPlanAgainstGame, planSeed, type SeedPlan } from './seed-plan.js';
 import { resolveSequences } from './key-plan.js';
 import { newScratchId, seedRemap, type SerializedKeyMap } from './seed-remap.js';
 import { StrategyChooser, type StrategyChoice } from './strategy-chooser.js';
@@ -73,6 +73,7 @@ export class ScratchSession {
   private readonly chooser: StrategyChooser<Fixture>;
   private registryReady = false;
   private indexesChecked = false;
+  private graph: GameGraph | undefined;
   /** Every warning this session gave. */
   readonly warnings: string[] = [];
 
@@ -90,10 +91,11 @@ export class ScratchSession {
     const game = this.options.game;
     if (!game) throw new TurnkitError('USAGE', 'seeding needs the game config (ScratchOptions.game)');
     const { plan, sha256 } = await this.prepare(fixture, source);
+    this.graph ??= resolveGameGraph({ game, file: undefined }, this.catalog!);
+    checkPlanAgainstGame(plan, this.graph);
     if (!this.indexesChecked) {
       this.indexesChecked = true;
-      const graph = resolveGameGraph({ game, file: undefined }, this.catalog!);
-      for (const message of describeUnindexed(await unindexedForeignKeys(this.db.pool, graph))) {
+      for (const message of describeUnindexed(await unindexedForeignKeys(this.db.pool, this.graph))) {
         this.warnings.push(message);
         this.options.onWarning?.(message);
       }

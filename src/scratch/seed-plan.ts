@@ -1,7 +1,7 @@
 import { TurnkitError } from '../errors.js';
 import type { Catalog, ColumnInfo, TableInfo } from '../db/catalog-types.js';
 import { checkAgainstCatalog } from '../fixture/check-catalog.js';
-import { findTable } from '../fixture/game-graph.js';
+import { findTable, type GameGraph } from '../fixture/game-graph.js';
 import { encodeValue, type JsonValue } from '../fixture/value-codec.js';
 import type { Fixture, FixtureTable } from '../fixture/format.js';
 import { formatJsonPath } from '../util/json-source.js';
@@ -78,4 +78,28 @@ export function planSeed(fixture: Fixture, catalog: Catalog, file: string): Seed
   const keys = withFile(() => planKeys(campaignTables));
   const order = withFile(() => dependencyOrder(new Map([...tables].map(([name, planned]) => [name, planned.info]))));
   return { fixture, file, tables, campaignTables, keys, order, root: { table: rootInfo.name, column: rootColumn.name, value: rootValue } };
+}
+
+/**
+ * Refuses a fixture that the game config would not tear down completely: teardown walks the campaign the config
+ * describes, so the fixture's root must be the config's root, and every table the fixture owns must be owned
+ * under the config too (not excluded, not shared, reachable from the root).
+ */
+export function checkPlanAgainstGame(plan: SeedPlan, graph: GameGraph): void {
+  const where = (path: (string | number)[]): string => `${plan.file}: ${formatJsonPath(path)}`;
+  if (plan.root.table !== graph.root.name || plan.root.column !== graph.rootKey.name) {
+    throw new TurnkitError(
+      'CONFIG',
+      `${where(['source', 'root'])}: the fixture's campaigns are "${plan.root.table}".${plan.root.column} but the game config's root is ` +
+        `"${graph.root.name}".${graph.rootKey.name}: seed it with the config it was captured with`,
+    );
+  }
+  for (const [name, planned] of plan.tables) {
+    if (planned.table.role === 'shared' || graph.owned.has(name)) continue;
+    throw new TurnkitError(
+      'CONFIG',
+      `${where(['tables', planned.fixtureName])}: "${name}" is owned in the fixture but not part of a campaign under the game config ` +
+        `(excluded, shared, or not reachable from "${graph.root.name}"), so a teardown would not find its rows`,
+    );
+  }
 }

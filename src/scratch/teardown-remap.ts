@@ -4,12 +4,14 @@ import { quoteIdent } from '../db/quote.js';
 import { TurnkitError } from '../errors.js';
 import { emptyCollected, type CollectedRows } from '../fixture/collect-owned.js';
 import { walkCampaignKeys } from './walk-keys.js';
-import { unpackKeys } from './key-ranges.js';
+import { parseTupleKey, unpackKeys } from './key-ranges.js';
+import { refuseOutsideReferences } from './outside-references.js';
 import { resolveGameGraph } from '../fixture/game-graph.js';
 import { identityColumns, needsRowAddress, ROW_ADDRESS_SQL } from '../fixture/row-identity.js';
 import { keyAt, tupleOf, whereIn } from '../fixture/row-query.js';
 import { dependencyOrder } from './dependency-order.js';
-import { forgetSharedRow, lockSharedRows, unusedSharedRows, type RegistryEntry, type SharedRowRef } from './registry.js';
+import type { RegistryEntry, SharedRowRef } from './registry.js';
+import { removeUnusedSharedRows } from './shared-rows-cleanup.js';
 
 /** What a teardown removed. */
 export interface TeardownReport {
@@ -64,6 +66,7 @@ export async function teardownRemap(client: pg.PoolClient, entry: RegistryEntry,
     if (added > 0) addedBySut[name] = added;
   }
 
+  await refuseOutsideReferences(client, graph, doomed, entry.id);
   const order = dependencyOrder(owned);
   for (const { table, fk } of order.nulled) {
     const target = doomed.get(table)!;
@@ -110,44 +113,4 @@ async function runWhere(client: pg.PoolClient, target: Doomed, statement: string
     count += result.rowCount ?? 0;
   }
   return count;
-}
-
-/** Deletes the shared rows turnkit inserted that no other scratch campaign uses and no live row references. */
-async function removeUnusedSharedRows(client: pg.PoolClient, used: readonly SharedRowRef[], catalog: Catalog): Promise<{ deleted: number; kept: number }> {
-  await lockSharedRows(client, 'exclusive');
-  let deleted = 0;
-  let kept = 0;
-  for (const { table, key } of await unusedSharedRows(client, used)) {
-    const info = catalog.tables.get(table);
-    if (info && info.primaryKey.length > 0) {
-      const tuple = parseTupleKey(key, info.primaryKey.length);
-      if (await isReferenced(client, catalog, info, tuple)) kept++;
-      else {
-        const values: unknown[] = [];
-        const result = await client.query({ text: `DELETE FROM ${info.from} AS t WHERE ${whereIn(info, info.primaryKey, [tuple], values)}`, values });
-        deleted += result.rowCount ?? 0;
-      }
-    }
-    await forgetSharedRow(client, table, key);
-  }
-  return { deleted, kept };
-}
-
-/** True when any row of any table points at the given row through a foreign key (ON DELETE CASCADE would take it with it). */
-async function isReferenced(client: pg.PoolClient, catalog: Catalog, parent: TableInfo, tuple: string[]): Promise<boolean> {
-  for (const child of catalog.tables.values()) {
-    for (const fk of child.foreignKeys) {
-      if (fk.references.table !== parent.name) continue;
-      const values = fk.references.columns.map((column) => tuple[parent.primaryKey.indexOf(column)]);
-      if (values.some((value) => value === undefined)) continue;
-      const where = fk.columns.map((column, i) => `t.${quoteIdent(column)} = $${i + 1}::text::${child.columns.find((c) => c.name === column)!.type}`);
-      const result = await client.query({ text: `SELECT 1 FROM ${child.from} AS t WHERE ${where.join(' AND ')} LIMIT 1`, values });
-      if ((result.rowCount ?? 0) > 0) return true;
-    }
-  }
-  return false;
-}
-
-function parseTupleKey(key: string, width: number): string[] {
-  return width === 1 ? [key] : (JSON.parse(key) as string[]);
 }

@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import type { TableInfo } from '../db/catalog-types.js';
+import type { Queryable } from '../db/introspect.js';
 import { tupleKey } from '../fixture/row-query.js';
 import { bulkInsert, bulkUpdate } from './bulk-write.js';
 import { remapRows, type KeyMap, type TextRow } from './remap-rows.js';
@@ -39,7 +41,9 @@ export async function writeFixtureRows(
     if (planned.info.primaryKey.length === 0) return;
     const width = planned.info.primaryKey.length;
     const keys = result.map((row) => tupleKey(row.slice(0, width)));
-    await onSharedInserted(planned.info.name, result.flatMap((row, i) => (row[width] === 'true' ? [keys[i]!] : [])));
+    const inserted = result.flatMap((row, i) => (row[width] === 'true' ? [keys[i]!] : []));
+    await advanceSequencePast(client, planned.info, inserted);
+    await onSharedInserted(planned.info.name, inserted);
     sharedKeys.set(planned.info.name, [...(sharedKeys.get(planned.info.name) ?? []), ...keys]);
   };
 
@@ -69,4 +73,19 @@ async function write<T>(plan: SeedPlan, planned: PlannedTable, action: string, f
     const rows = rowsKey === 'rows' ? planned.table.rows : (planned.table.sharedRows ?? []);
     throw describeWriteError(error, action, planned.fixtureName, plan.file, rows, rowsKey);
   }
+}
+
+/**
+ * A shared row inserted with its captured key (a user absent here) must not be handed out again by the table's own
+ * sequence: the live game's next insert would collide with it. Moves the sequence forward past the key, never back.
+ */
+async function advanceSequencePast(client: Queryable, info: TableInfo, keys: readonly string[]): Promise<void> {
+  const key = info.primaryKey.length === 1 ? info.columns.find((column) => column.name === info.primaryKey[0]) : undefined;
+  const sequenced = key && (key.identity !== null || /\bnextval\s*\(/i.test(key.default ?? ''));
+  if (!sequenced || keys.length === 0 || !['int', 'bigint'].includes(key.codec.kind)) return;
+  await client.query(
+    `SELECT setval(s, m) FROM (SELECT pg_get_serial_sequence($1, $2)::regclass AS s, (SELECT max(k::bigint) FROM unnest($3::text[]) AS k) AS m) AS x
+     WHERE s IS NOT NULL AND m > coalesce(pg_sequence_last_value(s), 0)`,
+    [info.sql, key.name, keys],
+  );
 }

@@ -3,7 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, type TestDb } from '../helpers/test-db.js';
+import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
+import { migrate, SAMPLE_MIGRATIONS_DIR } from '../../src/db/migrate.js';
 import { sampleGameWithFixture } from '../helpers/sample-fixture.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
@@ -104,5 +105,24 @@ describe.each(BACKENDS)('scratch campaign lifecycle on %s', (backend) => {
       await t.db.pool.query('DROP INDEX campaigns_title_unique');
     }
     expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
+  });
+});
+
+describe.each(BACKENDS)('shared rows absent from the target database on %s', (backend) => {
+  it('moves the shared table\'s sequence past an inserted row, so the live game\'s next insert works', async () => {
+    const { t: source, fixture } = await sampleGameWithFixture(backend, { turns: 8, turn: 5 });
+    const target = await createTestDb(backend);
+    try {
+      await migrate(target.db, SAMPLE_MIGRATIONS_DIR);
+      const scratch = await new ScratchSession(target.db, { game: target.config.game }).seed(fixture);
+      const user = await target.db.pool.query(`INSERT INTO users (handle, display_name) VALUES ('live', 'Live') RETURNING id::text`);
+      expect(Number(user.rows[0].id)).toBeGreaterThan(Number(fixture.tables.users!.rows[0]!.id));
+      const report = await scratch.teardown();
+      expect(report.sharedDeleted).toBe(1);
+      expect((await target.db.pool.query('SELECT handle FROM users')).rows).toEqual([{ handle: 'live' }]);
+    } finally {
+      await target.cleanup();
+      await source.cleanup();
+    }
   });
 });

@@ -110,3 +110,37 @@ describe.each(BACKENDS)('foreign keys without an index on %s', (backend) => {
     }
   });
 });
+
+describe.each(BACKENDS)('what a teardown leaves alone on %s', (backend) => {
+  let t: TestDb;
+  let fixture: Fixture;
+
+  beforeAll(async () => {
+    t = await createTestDb(backend, CONFIG);
+    await t.db.pool.query(SCHEMA);
+    await t.db.pool.query(DATA);
+    fixture = (await captureFromDb(t.db, t.config, { campaign: A, turns: { turn: 3 } })).fixtures[0]!;
+  });
+  afterAll(async () => t?.cleanup());
+
+  it('refuses to delete a campaign that rows outside it (an excluded audit table) point at, and names them', async () => {
+    const session = new ScratchSession(t.db, { game: t.config.game });
+    const scratch = await session.seed(fixture);
+    await t.db.pool.query(`INSERT INTO saga.audit (story, line) VALUES ($1, 'the game logged this')`, [scratch.key]);
+    await expect(scratch.teardown()).rejects.toThrow(
+      `teardown of ${scratch.id} refused: rows outside the campaign reference it: 1 row(s) of "saga.audit" (audit_story_fkey) point at "saga.stories"`,
+    );
+    const stories = await t.db.pool.query('SELECT count(*)::int AS n FROM saga.stories WHERE story_id = $1', [scratch.key]);
+    expect(stories.rows[0].n).toBe(1);
+    await t.db.pool.query('DELETE FROM saga.audit WHERE story = $1', [scratch.key]);
+    expect((await scratch.teardown()).deleted['saga.stories']).toBe(1);
+  });
+
+  it('refuses a fixture whose root is not the game config\'s root, before writing anything', async () => {
+    const game = { ...t.config.game, root: { table: 'saga.accounts', key: 'id' } };
+    const error = await new ScratchSession(t.db, { game }).seed(fixture, { file: 'a.json' }).catch((e: unknown) => e);
+    expect((error as Error).message).toBe(
+      'a.json: $.source.root: the fixture\'s campaigns are "saga.stories".story_id but the game config\'s root is "saga.accounts".id: seed it with the config it was captured with',
+    );
+  });
+});

@@ -71,3 +71,17 @@ describe('dependencyOrder', () => {
     );
   });
 });
+
+describe('planKeys and shared tables', () => {
+  it('keeps a uuid key column that references a shared table (it names a user, not a row of the campaign)', () => {
+    const plan = planKeys(tables(
+      table('campaigns', [column('id', { identity: 'always' })], ['id']),
+      table('members', [column('campaign_id'), column('user_id', { type: 'uuid' })], ['campaign_id', 'user_id'], [
+        fk(['campaign_id'], 'campaigns', ['id']),
+        fk(['user_id'], 'users', ['id']),
+      ]),
+    ));
+    expect([...plan.get('members')!.allocated]).toEqual([]);
+    expect([...plan.get('members')!.derived.keys()]).toEqual(['campaign_id']);
+  });
+});
