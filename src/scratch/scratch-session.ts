@@ -9,6 +9,7 @@ import type { GameConfig } from '../config/schema.js';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument, type Fixture } from '../fixture/format.js';
 import { resolveGameGraph, type GameGraph } from '../fixture/game-graph.js';
+import { CAPTURE_SETTINGS } from '../fixture/capture.js';
 import { describeUnindexed, unindexedForeignKeys } from './foreign-key-indexes.js';
 import { checkScratch, type ScratchCheck } from './check-scratch.js';
 import { currentProcess, type ProcessIdentity } from './process-identity.js';
@@ -177,11 +178,14 @@ export class ScratchSession {
     const { plan } = await this.prepare(fixture);
     const catalog = await this.currentCatalog();
     const entry = { rootKey: scratch.key, keyMap: scratch.keyMap };
-    if (scratch.databaseUrl === this.db.url) return inTransaction(this.db, 'BEGIN', (client) => checkScratch(client, plan, game, entry, catalog));
+    // Read the way capture reads: the codec parses Postgres's text output in fixed settings.
+    const begin = `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${CAPTURE_SETTINGS}`;
+    if (scratch.databaseUrl === this.db.url) return inTransaction(this.db, begin, (client) => checkScratch(client, plan, game, entry, catalog));
     const client = new pg.Client({ connectionString: scratch.databaseUrl });
     client.on('error', () => {});
     await client.connect();
     try {
+      await client.query(begin);
       return await checkScratch(client, plan, game, entry, catalog);
     } finally {
       await client.end();

@@ -74,4 +74,19 @@ describe.runIf(process.env.TEST_DATABASE_URL)('scratch campaigns under concurren
     expect(await tableChecksums(target.db)).toEqual(before);
     expect(await registryCounts(target.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
   });
+
+  it('checks a scratch campaign the way capture reads, whatever the database\'s own TimeZone and DateStyle', async () => {
+    const name = new URL(target.databaseUrl!).pathname.slice(1);
+    await adminQuery(target.databaseUrl!, `ALTER DATABASE ${name} SET TimeZone = 'Europe/Berlin'`);
+    await adminQuery(target.databaseUrl!, `ALTER DATABASE ${name} SET DateStyle = 'SQL, DMY'`);
+    const db = await openDb(target.config);
+    extra.push(db);
+    const session = new ScratchSession(db, { game: target.config.game });
+    const scratch = await session.seed(fixture);
+    try {
+      expect((await session.check(scratch, fixture)).differences).toEqual([]);
+    } finally {
+      await scratch.teardown();
+    }
+  });
 });
