@@ -12,12 +12,15 @@ const run = promisify(execFile);
  */
 export async function dumpSchema(url: string): Promise<string> {
   const parsed = new URL(url);
-  const password = decodeURIComponent(parsed.password);
+  // The password may sit in the authority or in ?password=: either way it leaves the URL for the environment.
+  const password = decodeURIComponent(parsed.password) || parsed.searchParams.get('password') || '';
+  parsed.password = '';
+  parsed.searchParams.delete('password');
   const env = { ...process.env, ...(password ? { PGPASSWORD: password } : {}) };
   try {
     const { stdout } = await run(
       'pg_dump',
-      ['--schema-only', '--no-owner', '--no-privileges', '--no-comments', '--exclude-schema=turnkit', `--dbname=${redactUrl(url)}`],
+      ['--schema-only', '--no-owner', '--no-privileges', '--no-comments', '--exclude-schema=turnkit', `--dbname=${parsed.toString()}`],
       { env, maxBuffer: 256 * 1024 * 1024 },
     );
     return stdout

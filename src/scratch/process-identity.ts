@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 
 /** Who seeded a scratch campaign: enough to tell later whether that process is still alive. */
@@ -9,6 +9,8 @@ export interface ProcessIdentity {
   startedAt: Date;
   /** The kernel's start time of the process in clock ticks since boot (Linux), which tells a reused pid apart. */
   startTicks: string | null;
+  /** The pid namespace (Linux): two containers on one host name do not see each other's pids. */
+  pidNamespace: string | null;
 }
 
 /** The identity of the running process. */
@@ -18,12 +20,15 @@ export function currentProcess(): ProcessIdentity {
     host: hostname(),
     startedAt: new Date(Date.now() - process.uptime() * 1000),
     startTicks: startTicksOf(process.pid),
+    pidNamespace: pidNamespace(),
   };
 }
 
 /** Whether the recorded process still runs: only knowable on this host; `unknown` elsewhere. */
-export function processState(owner: Pick<ProcessIdentity, 'pid' | 'host' | 'startTicks'>): 'alive' | 'gone' | 'unknown' {
+export function processState(owner: Pick<ProcessIdentity, 'pid' | 'host' | 'startTicks' | 'pidNamespace'>): 'alive' | 'gone' | 'unknown' {
   if (owner.host !== hostname()) return 'unknown';
+  // Same host name, other pid namespace (a container): its pids mean nothing here.
+  if (owner.pidNamespace !== null && owner.pidNamespace !== pidNamespace()) return 'unknown';
   try {
     process.kill(owner.pid, 0);
   } catch (error) {
@@ -41,6 +46,14 @@ function startTicksOf(pid: number): string | null {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Field 22, counted after the command name, which may itself hold spaces and parentheses.
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function pidNamespace(): string | null {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
   } catch {
     return null;
   }

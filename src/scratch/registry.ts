@@ -54,6 +54,7 @@ CREATE TABLE IF NOT EXISTS turnkit.scratch_campaigns (
   owner_host text,
   owner_started_at timestamptz,
   owner_start_ticks text,
+  owner_pid_namespace text,
   created_at timestamptz NOT NULL DEFAULT now(),
   inserted jsonb NOT NULL
 );
@@ -69,11 +70,18 @@ CREATE TABLE IF NOT EXISTS turnkit.scratch_shared_uses (
   PRIMARY KEY (scratch_id, table_name, key)
 );
 CREATE INDEX IF NOT EXISTS scratch_shared_uses_row ON turnkit.scratch_shared_uses (table_name, key);
+-- Registries made before these columns changed.
+ALTER TABLE turnkit.scratch_campaigns ADD COLUMN IF NOT EXISTS owner_pid_namespace text;
+ALTER TABLE turnkit.scratch_campaigns DROP COLUMN IF EXISTS key_map;
 `;
 
 /** Creates the registry tables in the `turnkit` schema when they are missing; safe to call from many processes. */
 export async function ensureRegistry(db: Db): Promise<void> {
-  const present = await db.pool.query(`SELECT to_regclass('turnkit.scratch_shared_uses') IS NOT NULL AS present`);
+  // The newest column tells that the registry is there and current.
+  const present = await db.pool.query(
+    `SELECT EXISTS (SELECT 1 FROM information_schema.columns
+       WHERE table_schema = 'turnkit' AND table_name = 'scratch_campaigns' AND column_name = 'owner_pid_namespace') AS present`,
+  );
   if (present.rows[0]?.present) return;
   await inTransaction(db, 'BEGIN', async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_CLASS, LOCK_REGISTRY_DDL]);
@@ -102,15 +110,15 @@ export async function insertEntry(db: Queryable, entry: Omit<RegistryEntry, 'cre
   await db.query(
     `WITH entry AS (
        INSERT INTO turnkit.scratch_campaigns (id, strategy, fixture, fixture_sha256, root_table, root_key, game, run_id, database_name,
-         owner_pid, owner_host, owner_started_at, owner_start_ticks, inserted)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id)
+         owner_pid, owner_host, owner_started_at, owner_start_ticks, owner_pid_namespace, inserted)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id)
      INSERT INTO turnkit.scratch_shared_uses (scratch_id, table_name, key)
      SELECT entry.id, s.table_name, s.key FROM entry, turnkit.scratch_shared_rows AS s
-     WHERE (s.table_name, s.key) IN (SELECT * FROM unnest($15::text[], $16::text[]))`,
+     WHERE (s.table_name, s.key) IN (SELECT * FROM unnest($16::text[], $17::text[]))`,
     [
       entry.id, entry.strategy, entry.fixture, entry.fixtureSha256, entry.rootTable, entry.rootKey, JSON.stringify(entry.game),
       entry.runId, entry.databaseName, entry.owner?.pid ?? null, entry.owner?.host ?? null, entry.owner?.startedAt ?? null,
-      entry.owner?.startTicks ?? null, JSON.stringify(entry.inserted), tables, keys,
+      entry.owner?.startTicks ?? null, entry.owner?.pidNamespace ?? null, JSON.stringify(entry.inserted), tables, keys,
     ],
   );
 }
@@ -192,7 +200,7 @@ export async function forgetSharedRow(db: Queryable, table: string, key: string)
 }
 
 const SUMMARY_COLUMNS = `id, strategy, fixture, fixture_sha256, root_table, root_key, game, run_id, database_name,
-  owner_pid, owner_host, owner_started_at, owner_start_ticks, created_at`;
+  owner_pid, owner_host, owner_started_at, owner_start_ticks, owner_pid_namespace, created_at`;
 
 function toEntry(row: Record<string, any>): RegistryEntry {
   return {
@@ -208,7 +216,13 @@ function toEntry(row: Record<string, any>): RegistryEntry {
     owner:
       row.owner_pid === null
         ? null
-        : { pid: row.owner_pid, host: row.owner_host, startedAt: new Date(row.owner_started_at), startTicks: row.owner_start_ticks },
+        : {
+            pid: row.owner_pid,
+            host: row.owner_host,
+            startedAt: new Date(row.owner_started_at),
+            startTicks: row.owner_start_ticks,
+            pidNamespace: row.owner_pid_namespace,
+          },
     createdAt: new Date(row.created_at),
     inserted: row.inserted,
   };

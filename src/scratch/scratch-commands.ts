@@ -61,7 +61,12 @@ export async function seedCommand(options: SeedCommandOptions): Promise<SeedComm
       strategy: scratch.strategy,
       serverStopsOnExit: db.embedded?.owner ?? false,
     };
-    if (options.check) result.check = await session.check(scratch, fixture);
+    if (options.check) {
+      result.check = await session.check(scratch, fixture).catch((error: unknown) => {
+        // The campaign exists: say which, so it can be torn down.
+        throw new TurnkitError('DATABASE', `seeded ${scratch.id} (key ${scratch.key}; remove it with turnkit teardown ${scratch.id}), but the check failed: ${(error as Error).message}`);
+      });
+    }
     return result;
   });
 }

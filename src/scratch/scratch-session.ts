@@ -229,7 +229,9 @@ export class ScratchSession {
       pending = (async () => {
         const id = newScratchId().replace('scratch-', 'template-');
         const name = scratchDatabaseName('tpl', plan.fixture.name.toLowerCase());
-        await insertEntry(this.db.pool, this.databaseEntry(id, 'template', name, plan, who));
+        // A template always belongs to this process (even when the campaigns are seeded by hand): gc removes it
+        // once the process is gone, whatever killed it.
+        await insertEntry(this.db.pool, this.databaseEntry(id, 'template', name, plan, { ...who, owner: who.owner ?? currentProcess() }));
         try {
           await buildTemplate(this.db, plan, name);
         } catch (error) {

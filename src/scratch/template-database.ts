@@ -25,7 +25,14 @@ export function scratchDatabaseName(kind: 'tpl' | 'scratch', hint: string): stri
 export async function buildTemplate(db: Db, plan: SeedPlan, name: string): Promise<void> {
   if (db.backend === 'embedded') throw new TurnkitError('CONFIG', EMBEDDED_HAS_NO_DATABASES);
   const schema = await dumpSchema(db.url);
-  await db.pool.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE template0`);
+  // template0 takes any encoding and locale: give the copy the source's, so text sorts and compares the same.
+  const source = (await db.pool.query(
+    `SELECT pg_encoding_to_char(encoding) AS encoding, datcollate, datctype FROM pg_database WHERE datname = current_database()`,
+  )).rows[0] as { encoding: string; datcollate: string; datctype: string };
+  await db.pool.query(
+    `CREATE DATABASE ${quoteIdent(name)} TEMPLATE template0 ENCODING ${quoteLiteral(source.encoding)} ` +
+      `LC_COLLATE ${quoteLiteral(source.datcollate)} LC_CTYPE ${quoteLiteral(source.datctype)}`,
+  );
   const client = new pg.Client({ connectionString: urlForDatabase(db.url, name) });
   client.on('error', () => {});
   try {
@@ -48,10 +55,24 @@ export async function buildTemplate(db: Db, plan: SeedPlan, name: string): Promi
   await client.end();
 }
 
-/** Creates a database as a copy of the template. */
+/**
+ * Creates a database as a copy of the template, with the source database's own settings (`ALTER DATABASE ... SET`:
+ * a TimeZone or search_path the game relies on), which Postgres does not copy with a template.
+ */
 export async function cloneDatabase(db: Db, template: string, name: string): Promise<string> {
   await db.pool.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(template)}`);
+  const settings = await db.pool.query(
+    `SELECT format('ALTER DATABASE %I SET %s = %L', $1::text, split_part(c, '=', 1), substr(c, strpos(c, '=') + 1)) AS statement
+     FROM pg_db_role_setting AS s, unnest(s.setconfig) AS c
+     WHERE s.setrole = 0 AND s.setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    [name],
+  );
+  for (const { statement } of settings.rows as { statement: string }[]) await db.pool.query(statement);
   return urlForDatabase(db.url, name);
+}
+
+function quoteLiteral(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
 }
 
 /** Drops a database turnkit created, disconnecting whoever is still connected (the SUT may linger). */
@@ -62,12 +83,15 @@ export async function dropDatabase(db: Db, name: string): Promise<void> {
 async function advanceSequences(client: pg.Client, plan: SeedPlan): Promise<void> {
   for (const { info } of plan.tables.values()) {
     for (const column of info.columns) {
-      const owned = column.identity !== null || /\bnextval\s*\(/i.test(column.default ?? '');
-      if (!owned) continue;
+      // The column's own sequence, or the one its nextval() default names (a sequence shared by several tables).
+      const named = /\bnextval\s*\(\s*'((?:[^']|'')+)'/i.exec(column.default ?? '')?.[1]?.replace(/''/g, "'") ?? null;
+      if (column.identity === null && named === null) continue;
+      // Forward only: a sequence shared by two tables keeps the larger of the two.
       await client.query(
-        `SELECT setval(s, m) FROM (SELECT pg_get_serial_sequence($1, $2) AS s, (SELECT max(${quoteIdent(column.name)}) FROM ${info.from}) AS m) AS x
-         WHERE s IS NOT NULL AND m IS NOT NULL`,
-        [info.sql, column.name],
+        `SELECT setval(s, m) FROM (SELECT coalesce(pg_get_serial_sequence($1, $2)::regclass, $3::regclass) AS s,
+           (SELECT max(${quoteIdent(column.name)})::bigint FROM ${info.from}) AS m) AS x
+         WHERE s IS NOT NULL AND m IS NOT NULL AND m > coalesce(pg_sequence_last_value(s), 0)`,
+        [info.sql, column.name, named],
       );
     }
   }

@@ -79,7 +79,7 @@ describe.runIf(BACKENDS.includes('postgres'))('strategy "database" on postgres',
       game: t.config.game,
       strategy: 'database',
       // A process that no longer exists: pid numbers this high are never handed out.
-      owner: { pid: 4_000_000, host: (await import('node:os')).hostname(), startedAt: new Date(), startTicks: null },
+      owner: { pid: 4_000_000, host: (await import('node:os')).hostname(), startedAt: new Date(), startTicks: null, pidNamespace: null },
     });
     await session.seed(fixture);
     expect((await turnkitDatabases()).length).toBe(databasesBefore.length + 2);
