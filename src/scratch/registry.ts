@@ -77,16 +77,23 @@ ALTER TABLE turnkit.scratch_campaigns DROP COLUMN IF EXISTS key_map;
 
 /** Creates the registry tables in the `turnkit` schema when they are missing; safe to call from many processes. */
 export async function ensureRegistry(db: Db): Promise<void> {
-  // The newest column tells that the registry is there and current.
-  const present = await db.pool.query(
+  if (await registryIsCurrent(db.pool)) return;
+  await inTransaction(db, 'BEGIN', async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_CLASS, LOCK_REGISTRY_DDL]);
+    // Checked again under the lock: another process may have just made it, and DDL on a registry in use would take
+    // locks that deadlock with running teardowns.
+    if (await registryIsCurrent(client)) return;
+    await client.query(DDL);
+  });
+}
+
+/** True when the registry exists with its newest column. */
+async function registryIsCurrent(db: Queryable): Promise<boolean> {
+  const result = await db.query(
     `SELECT EXISTS (SELECT 1 FROM information_schema.columns
        WHERE table_schema = 'turnkit' AND table_name = 'scratch_campaigns' AND column_name = 'owner_pid_namespace') AS present`,
   );
-  if (present.rows[0]?.present) return;
-  await inTransaction(db, 'BEGIN', async (client) => {
-    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_CLASS, LOCK_REGISTRY_DDL]);
-    await client.query(DDL);
-  });
+  return result.rows[0]?.present === true;
 }
 
 /** Takes the shared-rows lock for the rest of the transaction: `shared` for seeds, exclusive for teardowns. */

@@ -62,7 +62,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('scratch campaigns under concurren
         await new Promise((resolve) => setTimeout(resolve, 50));
         const result = await adminQuery(
           target.databaseUrl!,
-          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE '%world_facts%' AND pid <> pg_backend_pid()`,
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE 'INSERT INTO "public"."world_facts"%' AND pid <> pg_backend_pid()`,
         );
         killed = result.rowCount ?? 0;
       }
