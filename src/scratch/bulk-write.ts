@@ -70,3 +70,32 @@ export function rowsAsJson(columns: readonly ColumnInfo[], rows: readonly TextRo
   }
   return `[${parts.join(',')}]`;
 }
+
+/** One table's rows for a combined write. */
+export interface TableRows {
+  info: TableInfo;
+  columns: readonly ColumnInfo[];
+  rows: readonly TextRow[];
+}
+
+/**
+ * Inserts every table's rows with one statement (one data-modifying CTE per table, one JSON parameter each): one
+ * round trip for the whole campaign. Foreign keys are checked when the statement ends, when every row is there,
+ * so neither the table order nor a cycle between tables matters.
+ */
+export async function bulkInsertAll(db: Queryable, tables: readonly TableRows[]): Promise<void> {
+  const parts: string[] = [];
+  const values: string[] = [];
+  for (const { info, columns, rows } of tables) {
+    if (rows.length === 0) continue;
+    values.push(rowsAsJson(columns, rows));
+    const names = columns.map((column) => quoteIdent(column.name));
+    const overriding = columns.some((column) => column.identity === 'always') ? ' OVERRIDING SYSTEM VALUE' : '';
+    parts.push(
+      `w${parts.length} AS (INSERT INTO ${info.sql} (${names.join(', ')})${overriding} ` +
+        `SELECT ${names.map((name) => `r.${name}`).join(', ')} FROM json_populate_recordset(NULL::${info.sql}, $${values.length}::json) AS r)`,
+    );
+  }
+  if (parts.length === 0) return;
+  await db.query({ text: `WITH ${parts.join(',\n')} SELECT 1`, values });
+}

@@ -17,6 +17,7 @@ import { deleteEntry, ensureRegistry, findEntryIds, getEntry, insertEntry, takeR
 import { checkPlanAgainstGame, planSeed, type SeedPlan } from './seed-plan.js';
 import { resolveSequences } from './key-plan.js';
 import { newScratchId, seedRemap, type SerializedKeyMap } from './seed-remap.js';
+import { CombinedWriteFailed } from './combined-write.js';
 import { StrategyChooser, type StrategyChoice } from './strategy-chooser.js';
 import { buildTemplate, cloneDatabase, dropDatabase, EMBEDDED_HAS_NO_DATABASES, scratchDatabaseName } from './template-database.js';
 import { teardownRemap, type TeardownReport } from './teardown-remap.js';
@@ -155,9 +156,16 @@ export class ScratchSession {
   }
 
   private async teardownById(id: string, asked: string): Promise<TeardownReport> {
-    const report = await inTransaction(this.db, 'BEGIN; SET CONSTRAINTS ALL DEFERRED', async (client) => {
-      const entry = await takeRemapEntry(client, id);
-      return entry && teardownRemap(client, entry, this.catalog!, entry.sharedUses);
+    const attempt = (combined: boolean) =>
+      inTransaction(this.db, 'BEGIN; SET CONSTRAINTS ALL DEFERRED', async (client) => {
+        const entry = await takeRemapEntry(client, id);
+        return entry && teardownRemap(client, entry, this.catalog!, entry.sharedUses, combined);
+      });
+    // One statement for every table; if the server refuses it, everything rolled back, and table by table the same
+    // failure names its table.
+    const report = await attempt(true).catch((error: unknown) => {
+      if (error instanceof CombinedWriteFailed && error.refused) return attempt(false);
+      throw error instanceof CombinedWriteFailed ? error.cause : error;
     });
     if (report) return report;
     const entry = await getEntry(this.db.pool, id);

@@ -7,10 +7,12 @@ import { tupleKey } from '../fixture/row-query.js';
 import { allocateKeys } from './allocate-keys.js';
 import { buildKeyMap, type KeyMap, type TextRow } from './remap-rows.js';
 import { writeFixtureRows } from './write-fixture-rows.js';
+import { CombinedWriteFailed } from './combined-write.js';
 import { packKeys, type KeyList } from './key-ranges.js';
 import { insertEntry, lockSharedRowsSql, recordSharedRows, type RegistryEntry } from './registry.js';
 import type { ProcessIdentity } from './process-identity.js';
 import type { SeedPlan } from './seed-plan.js';
+import { TurnkitError } from '../errors.js';
 
 /** Who a seed is for: recorded in the registry. */
 export interface SeedOwner {
@@ -31,6 +33,19 @@ export function newScratchId(): string {
  * registry entry: either the whole campaign and its entry exist afterwards, or neither does.
  */
 export async function seedRemap(db: Db, plan: SeedPlan, who: SeedOwner): Promise<{ entry: RegistryEntry; keyMap: SerializedKeyMap }> {
+  try {
+    return await seedRemapOnce(db, plan, who, true);
+  } catch (error) {
+    if (!(error instanceof CombinedWriteFailed)) throw error;
+    // The statement was refused (a conflict, a trigger): it rolled back, and written table by table the same failure
+    // names its table and row. A lost connection is reported as it is.
+    if (error.refused) return seedRemapOnce(db, plan, who, false);
+    const cause = error.cause as { message?: string; code?: string };
+    throw new TurnkitError('DATABASE', `${plan.file}: $.tables: seeding: ${cause.message ?? String(cause)}${cause.code ? ` [SQLSTATE ${cause.code}]` : ''}`);
+  }
+}
+
+async function seedRemapOnce(db: Db, plan: SeedPlan, who: SeedOwner, combined: boolean): Promise<{ entry: RegistryEntry; keyMap: SerializedKeyMap }> {
   const id = newScratchId();
   // Deferrable cycle edges (campaign -> current location -> campaign) are checked at commit.
   const begin = plan.order.deferred.length > 0 ? 'BEGIN; SET CONSTRAINTS ALL DEFERRED' : 'BEGIN';
@@ -44,7 +59,7 @@ export async function seedRemap(db: Db, plan: SeedPlan, who: SeedOwner): Promise
     const allocations = await allocateKeys(client, plan.keys, plan.campaignTables, counts, lock);
     const keyMap = buildKeyMap(plan.keys, plan.campaignTables, rowsOf, allocations);
 
-    const { written, sharedKeys } = await writeFixtureRows(client, plan, keyMap, (table, keys) => recordSharedRows(client, table, keys));
+    const { written, sharedKeys } = await writeFixtureRows(client, plan, keyMap, (table, keys) => recordSharedRows(client, table, keys), combined);
 
     const entry: Omit<RegistryEntry, 'createdAt'> = {
       id,

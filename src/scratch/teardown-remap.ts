@@ -12,6 +12,7 @@ import { keyAt, tupleOf, whereIn } from '../fixture/row-query.js';
 import { dependencyOrder } from './dependency-order.js';
 import type { RegistryEntry, SharedRowRef } from './registry.js';
 import { removeUnusedSharedRows } from './shared-rows-cleanup.js';
+import { CombinedWriteFailed } from './combined-write.js';
 
 /** What a teardown removed. */
 export interface TeardownReport {
@@ -36,7 +37,14 @@ export interface TeardownReport {
  * row the seed inserted and every row the SUT added under the campaign (found by walking its owned subgraph
  * again), children before parents, then shared rows no one uses any more.
  */
-export async function teardownRemap(client: pg.PoolClient, entry: RegistryEntry, catalog: Catalog, sharedUses: readonly SharedRowRef[]): Promise<TeardownReport> {
+export async function teardownRemap(
+  client: pg.PoolClient,
+  entry: RegistryEntry,
+  catalog: Catalog,
+  sharedUses: readonly SharedRowRef[],
+  /** Delete every table's rows with one statement; a failure then says little, so callers retry table by table. */
+  combined = false,
+): Promise<TeardownReport> {
   const graph = resolveGameGraph({ game: entry.game, file: undefined }, catalog);
   const collected = await walkCampaign(client, graph, entry.rootKey);
 
@@ -67,6 +75,15 @@ export async function teardownRemap(client: pg.PoolClient, entry: RegistryEntry,
   }
 
   await refuseOutsideReferences(client, graph, doomed, entry.id);
+  const deleted: Record<string, number> = combined ? await deleteAll(client, doomed) : await deleteTableByTable(client, owned, doomed);
+  // Registered keys of rows the SUT deleted itself were counted as nothing deleted; SUT additions are exact.
+  for (const name of Object.keys(addedBySut)) addedBySut[name] = Math.min(addedBySut[name]!, deleted[name] ?? 0);
+
+  const shared = sharedUses.length > 0 ? await removeUnusedSharedRows(client, sharedUses, catalog) : { deleted: 0, kept: 0 };
+  return { id: entry.id, fixture: entry.fixture, key: entry.rootKey, deleted, addedBySut, sharedDeleted: shared.deleted, sharedKept: shared.kept };
+}
+
+async function deleteTableByTable(client: pg.PoolClient, owned: ReadonlyMap<string, TableInfo>, doomed: ReadonlyMap<string, Doomed>): Promise<Record<string, number>> {
   const order = dependencyOrder(owned);
   for (const { table, fk } of order.nulled) {
     const target = doomed.get(table)!;
@@ -78,11 +95,37 @@ export async function teardownRemap(client: pg.PoolClient, entry: RegistryEntry,
     const count = await runWhere(client, doomed.get(name)!, `DELETE FROM ${doomed.get(name)!.info.from} AS t`);
     if (count > 0) deleted[name] = count;
   }
-  // Registered keys of rows the SUT deleted itself were counted as nothing deleted; SUT additions are exact.
-  for (const name of Object.keys(addedBySut)) addedBySut[name] = Math.min(addedBySut[name]!, deleted[name] ?? 0);
+  return deleted;
+}
 
-  const shared = sharedUses.length > 0 ? await removeUnusedSharedRows(client, sharedUses, catalog) : { deleted: 0, kept: 0 };
-  return { id: entry.id, fixture: entry.fixture, key: entry.rootKey, deleted, addedBySut, sharedDeleted: shared.deleted, sharedKept: shared.kept };
+/**
+ * Deletes every doomed row with one statement (a data-modifying CTE per table): foreign keys are checked when the
+ * statement ends, when children and parents are all gone, so no order and no cycle-breaking is needed.
+ */
+async function deleteAll(client: pg.PoolClient, doomed: ReadonlyMap<string, Doomed>): Promise<Record<string, number>> {
+  const parts: string[] = [];
+  const names: string[] = [];
+  const values: unknown[] = [];
+  for (const [name, target] of doomed) {
+    const conditions: string[] = [];
+    if (target.keys.length > 0) conditions.push(whereIn(target.info, identityColumns(target.info), target.keys, values));
+    if (target.addresses.length > 0) {
+      values.push(target.addresses);
+      conditions.push(`${ROW_ADDRESS_SQL} = ANY($${values.length}::text[])`);
+    }
+    if (conditions.length === 0) continue;
+    parts.push(`d${parts.length} AS (DELETE FROM ${target.info.from} AS t WHERE ${conditions.join(' OR ')} RETURNING 1)`);
+    names.push(name);
+  }
+  if (parts.length === 0) return {};
+  const counts = names.map((_, i) => `(SELECT count(*) FROM d${i})::int`);
+  let row: number[];
+  try {
+    row = (await client.query({ text: `WITH ${parts.join(',\n')} SELECT ${counts.join(', ')}`, values, rowMode: 'array' })).rows[0] as number[];
+  } catch (error) {
+    throw new CombinedWriteFailed(error);
+  }
+  return Object.fromEntries(names.flatMap((name, i) => (row[i]! > 0 ? [[name, row[i]!]] : [])));
 }
 
 interface Doomed {

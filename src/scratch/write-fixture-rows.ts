@@ -2,10 +2,11 @@ import type pg from 'pg';
 import type { TableInfo } from '../db/catalog-types.js';
 import type { Queryable } from '../db/introspect.js';
 import { tupleKey } from '../fixture/row-query.js';
-import { bulkInsert, bulkUpdate } from './bulk-write.js';
+import { bulkInsert, bulkInsertAll, bulkUpdate } from './bulk-write.js';
 import { remapRows, type KeyMap, type TextRow } from './remap-rows.js';
 import type { PlannedTable, SeedPlan } from './seed-plan.js';
 import { describeWriteError } from './write-error.js';
+import { CombinedWriteFailed } from './combined-write.js';
 
 /** What a write of a fixture's rows produced. */
 export interface WrittenRows {
@@ -25,6 +26,8 @@ export async function writeFixtureRows(
   plan: SeedPlan,
   keyMap: KeyMap,
   onSharedInserted: (table: string, keys: string[]) => Promise<void>,
+  /** Write the campaign's tables with one statement; a failure then says little, so callers retry table by table. */
+  combined = false,
 ): Promise<WrittenRows> {
   const nulledColumns = new Map<string, Set<string>>();
   for (const { table, fk } of plan.order.nulled) {
@@ -56,8 +59,17 @@ export async function writeFixtureRows(
     if (planned.table.sharedRows?.length) await insertShared(planned, planned.table.sharedRows, 'sharedRows');
     // An empty key map keeps every key as the fixture has it (a database of its own).
     const rows = remapRows(name, planned.columns, planned.table.rows, keyMap.size > 0 ? plan.keys : new Map(), keyMap);
-    await write(plan, planned, 'seeding', () => bulkInsert(client, planned.info, planned.columns, rows, { nullColumns: nulledColumns.get(name) }));
     written.set(name, rows);
+    if (!combined) {
+      await write(plan, planned, 'seeding', () => bulkInsert(client, planned.info, planned.columns, rows, { nullColumns: nulledColumns.get(name) }));
+    }
+  }
+  if (combined) {
+    const tables = [...written].map(([name, rows]) => ({ info: plan.tables.get(name)!.info, columns: plan.tables.get(name)!.columns, rows }));
+    await bulkInsertAll(client, tables).catch((error: unknown) => {
+      throw new CombinedWriteFailed(error);
+    });
+    return { written, sharedKeys };
   }
   for (const [name, columns] of nulledColumns) {
     const planned = plan.tables.get(name)!;
