@@ -22,6 +22,7 @@ export async function walkCampaignKeys(db: Queryable, graph: GameGraph, rootValu
   if (rootRows.length > 1) throw new TurnkitError('CONFIG', `game.root.key: ${rootRows.length} rows of "${graph.root.name}" have key ${rootValue}; the key must be unique`);
   addRow(collected.get(graph.root.name)!, rootRows[0]!);
 
+  const anchored = anchoredTables(graph);
   let frontier = new Map<string, RawRow[]>([[graph.root.name, rootRows]]);
   while (frontier.size > 0) {
     const parts: string[] = [];
@@ -31,6 +32,7 @@ export async function walkCampaignKeys(db: Queryable, graph: GameGraph, rootValu
       const parent = graph.catalog.tables.get(parentName)!;
       for (const { child, fk } of graph.childEdges.get(parentName) ?? []) {
         if (!collected.has(child.name) || child.name === graph.root.name) continue;
+        if (parentName !== graph.root.name && anchored.has(child.name)) continue;
         const tuples = distinctTuples(parentRows, columnIndexes(parent, fk.references.columns));
         if (tuples.length === 0) continue;
         const columns = child.columns.filter((column) => keep.get(child.name)!.has(column.name)).map((column) => column.name);
@@ -56,6 +58,20 @@ export async function walkCampaignKeys(db: Queryable, graph: GameGraph, rootValu
     frontier = next;
   }
   return collected;
+}
+
+/**
+ * Tables with a NOT NULL foreign key to the root: the root guard admits only rows whose key names our campaign,
+ * and the first round already asks for exactly those, so later rounds need not reach them again (the turns of
+ * a location are the campaign's turns). Saves the widest queries of a walk.
+ */
+function anchoredTables(graph: GameGraph): Set<string> {
+  const anchored = new Set<string>();
+  for (const { child, fk } of graph.childEdges.get(graph.root.name) ?? []) {
+    const notNull = fk.columns.every((name) => child.columns.find((column) => column.name === name)?.nullable === false);
+    if (notNull) anchored.add(child.name);
+  }
+  return anchored;
 }
 
 /**
