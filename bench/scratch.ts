@@ -60,8 +60,8 @@ async function measureSize(db: Db, fixture: Fixture): Promise<SizeResult> {
     await (await remap.seed(fixture)).teardown();
     if (database) result.templateMs.push((await timed(async () => (await database.seed(fixture)).teardown()))[1]);
     await withClient(async (client) => handTeardown(client, await handSeed(client, fixture)));
-    // auto's own two probe reps (one of each strategy) happen here: the table shows its steady state.
-    for (let probe = 0; probe < 2; probe++) await (await auto.seed(fixture)).teardown();
+    // auto's own probe reps (two of each strategy) happen here: the table shows its steady state.
+    for (let probe = 0; probe < (database ? 4 : 0); probe++) await (await auto.seed(fixture)).teardown();
     for (let rep = 0; rep < REPEATS; rep++) {
       await withClient(async (client) => {
         const [hand, handSeedMs] = await timed(() => handSeed(client, fixture));

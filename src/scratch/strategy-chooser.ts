@@ -1,11 +1,15 @@
 import type { ScratchStrategy } from './registry.js';
 
+/** Reps of each strategy auto measures before it settles. */
+const PROBES = 2;
+
 /** Which strategy a session uses: one of them, or `auto` (per fixture, whichever measured faster). */
 export type StrategyChoice = ScratchStrategy | 'auto';
 
 /**
- * Picks the strategy per fixture for `auto`: the first rep of a fixture runs `remap`, the second `database`, and
- * every later rep the one whose seed plus teardown took less time on average. Measuring beats a rule of thumb:
+ * Picks the strategy per fixture for `auto`: the first reps of a fixture alternate `remap` and `database` until each
+ * has run twice, and every later rep runs the one whose seed plus teardown took less time on average (later reps
+ * keep adding to the chosen one's average, so a bad start corrects itself). Measuring beats a rule of thumb:
  * which one wins depends on the fixture's size, the schema's indexes and the server, and one rep of each costs
  * little next to a run. The template build is a one-off per run and is left out of the comparison.
  */
@@ -22,9 +26,9 @@ export class StrategyChooser<K extends object> {
   next(key: K): ScratchStrategy {
     if (this.choice !== 'auto') return this.choice;
     if (this.embedded) return 'remap';
-    const seen = this.timings.get(key);
-    if (!seen || seen.remap.length === 0) return 'remap';
-    if (seen.database.length === 0) return 'database';
+    const seen = this.timings.get(key) ?? { remap: [], database: [] };
+    // Alternate until each has PROBES reps: one rep of each is too noisy to call close sizes.
+    if (seen.remap.length < PROBES || seen.database.length < PROBES) return seen.remap.length <= seen.database.length ? 'remap' : 'database';
     return mean(seen.database) < mean(seen.remap) ? 'database' : 'remap';
   }
 
