@@ -28,6 +28,8 @@ export interface ForeignKeyInfo {
   references: { table: string; columns: string[] };
   deferrable: boolean;
   initiallyDeferred: boolean;
+  /** What deleting a referenced row does to the referencing ones. */
+  onDelete: 'no action' | 'restrict' | 'cascade' | 'set null' | 'set default';
 }
 
 /** A table with everything turnkit needs from the catalog. */

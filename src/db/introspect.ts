@@ -38,6 +38,7 @@ const TYPES_SQL = `
 const CONSTRAINTS_SQL = `
   SELECT con.conrelid::int8::text AS oid, con.conname::text AS name, con.contype::text AS kind,
          con.confrelid::int8::text AS ref_oid, con.condeferrable AS deferrable, con.condeferred AS deferred,
+         con.confdeltype::text AS on_delete,
          ARRAY(SELECT a.attname::text FROM unnest(con.conkey) WITH ORDINALITY k(num, ord)
                JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.num ORDER BY k.ord)::text[] AS columns,
          ARRAY(SELECT a.attname::text FROM unnest(con.confkey) WITH ORDINALITY k(num, ord)
@@ -53,7 +54,7 @@ interface ColumnRow {
 }
 interface TypeRow { oid: string; name: string; kind: string; category: string; base: string; element: string; delimiter: string }
 interface ConstraintRow {
-  oid: string; name: string; kind: string; ref_oid: string; deferrable: boolean; deferred: boolean;
+  oid: string; name: string; kind: string; ref_oid: string; deferrable: boolean; deferred: boolean; on_delete: string;
   columns: string[]; ref_columns: string[];
 }
 
@@ -122,8 +123,11 @@ function toForeignKey(row: ConstraintRow, target: string): ForeignKeyInfo {
     references: { table: target, columns: row.ref_columns },
     deferrable: row.deferrable,
     initiallyDeferred: row.deferred,
+    onDelete: ON_DELETE[row.on_delete] ?? 'no action',
   };
 }
+
+const ON_DELETE: Record<string, ForeignKeyInfo['onDelete']> = { a: 'no action', r: 'restrict', c: 'cascade', n: 'set null', d: 'set default' };
 
 /** The codec of a type: domains (to any depth) resolve to their base type, arrays to their element's. */
 function codecFor(oid: string, types: Map<string, TypeRow>): Codec {

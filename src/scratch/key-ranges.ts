@@ -1,7 +1,8 @@
 /** A registry list of keys: single keys, and runs of consecutive integers as [first, last] (inclusive). */
 export type KeyList = (string | [string, string])[];
 
-const INTEGER = /^-?(0|[1-9]\d*)$/;
+// Canonical integers only: '007' and '-0' are other keys than 7 and 0.
+const INTEGER = /^(0|-?[1-9]\d*)$/;
 
 /**
  * Packs keys for the registry. Keys drawn from one sequence in one call are nearly always consecutive, so a seed

@@ -6,37 +6,61 @@ import type { GameGraph } from '../fixture/game-graph.js';
 import { identityColumns } from '../fixture/row-identity.js';
 import { whereIn } from '../fixture/row-query.js';
 
-/** Rows a teardown is about to delete from one table, by identity. */
+/** Rows a teardown is about to delete from one table: by identity, or by row address for tables without one. */
 export interface DoomedKeys {
   info: TableInfo;
   keys: string[][];
+  addresses: string[];
 }
 
 /**
- * Refuses a teardown when rows outside the campaign (an excluded audit table, a shared users row the game pointed
- * at the scratch campaign) reference rows it would delete: deleting would fail on the foreign key, or cascade into
- * or null out rows that are not turnkit's. Names each such foreign key; nothing is deleted.
+ * Refuses a teardown when rows that are not the campaign's reference rows it would delete: rows of tables outside
+ * the campaign (an excluded audit table, a shared user the game pointed at the scratch campaign), and rows of the
+ * campaign's own tables that belong to another campaign (a live character cloned from a scratch one) through a
+ * foreign key that would cascade into them or null them out. Deleting would fail on the foreign key, or change rows
+ * that are not turnkit's. Names each such foreign key; nothing is deleted. Foreign keys that would simply fail
+ * (NO ACTION, RESTRICT) inside the campaign's tables are left to the delete, which then reports them.
  */
 export async function refuseOutsideReferences(client: pg.PoolClient, graph: GameGraph, doomed: ReadonlyMap<string, DoomedKeys>, id: string): Promise<void> {
-  const found: string[] = [];
+  const checks: string[] = [];
+  const labels: string[] = [];
+  const values: unknown[] = [];
   for (const child of graph.catalog.tables.values()) {
-    if (graph.owned.has(child.name)) continue;
+    const inside = graph.owned.has(child.name);
     for (const fk of child.foreignKeys) {
       const parent = doomed.get(fk.references.table);
       if (!parent || parent.keys.length === 0 || identityColumns(parent.info).length === 0) continue;
-      const values: unknown[] = [];
+      if (inside && (fk.onDelete === 'no action' || fk.onDelete === 'restrict')) continue;
       const chosen = whereIn(parent.info, identityColumns(parent.info), parent.keys, values);
-      const text =
-        `SELECT count(*)::int AS n FROM ${child.from} AS c WHERE (${fk.columns.map((column) => `c.${quoteIdent(column)}`).join(', ')}) IN ` +
+      let where =
+        `(${fk.columns.map((column) => `c.${quoteIdent(column)}`).join(', ')}) IN ` +
         `(SELECT ${fk.references.columns.map((column) => `t.${quoteIdent(column)}`).join(', ')} FROM ${parent.info.from} AS t WHERE ${chosen})`;
-      const n = (await client.query({ text, values })).rows[0].n as number;
-      if (n > 0) found.push(`${n} row(s) of "${child.name}" (${fk.name}) point at "${parent.info.name}"`);
+      const own = doomed.get(child.name);
+      if (own) where += ` AND NOT (${doomedCondition(own, values, 'c')})`;
+      checks.push(`(SELECT count(*) FROM ${child.from} AS c WHERE ${where})::int`);
+      labels.push(`"${child.name}" (${fk.name}${fk.onDelete === 'no action' ? '' : `, ON DELETE ${fk.onDelete.toUpperCase()}`}) point at "${parent.info.name}"`);
     }
   }
+  if (checks.length === 0) return;
+  const counts = (await client.query({ text: `SELECT ${checks.join(', ')}`, values, rowMode: 'array' })).rows[0] as number[];
+  const found = labels.flatMap((label, i) => (counts[i]! > 0 ? [`${counts[i]} row(s) of ${label}`] : []));
   if (found.length === 0) return;
   throw new TurnkitError(
     'DATABASE',
     `teardown of ${id} refused: rows outside the campaign reference it: ${found.join('; ')}. turnkit deletes only the campaign's own rows: ` +
       'remove or repoint those rows (or make their table part of the game), then run the teardown again',
   );
+}
+
+/** The condition "this row of the table is one the teardown deletes" for alias `alias` (parameters appended). */
+function doomedCondition(target: DoomedKeys, values: unknown[], alias: string): string {
+  const parts: string[] = [];
+  if (target.keys.length > 0 && identityColumns(target.info).length > 0) {
+    parts.push(whereIn(target.info, identityColumns(target.info), target.keys, values, alias));
+  }
+  if (target.addresses.length > 0) {
+    values.push(target.addresses);
+    parts.push(`(${alias}.tableoid::int8::text || '/' || ${alias}.ctid::text) = ANY($${values.length}::text[])`);
+  }
+  return parts.length > 0 ? parts.join(' OR ') : 'false';
 }

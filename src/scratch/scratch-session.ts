@@ -14,7 +14,7 @@ import { describeUnindexed, unindexedForeignKeys } from './foreign-key-indexes.j
 import { checkScratch, type ScratchCheck } from './check-scratch.js';
 import { currentProcess, type ProcessIdentity } from './process-identity.js';
 import { deleteEntry, ensureRegistry, findEntryIds, getEntry, insertEntry, takeRemapEntry, type RegistryEntry, type ScratchStrategy } from './registry.js';
-import { checkPlanAgainstGame, planSeed, type SeedPlan } from './seed-plan.js';
+import { checkPlanAgainstGame, hasGameTriggers, planSeed, type SeedPlan } from './seed-plan.js';
 import { resolveSequences } from './key-plan.js';
 import { newScratchId, seedRemap, type SerializedKeyMap } from './seed-remap.js';
 import { CombinedWriteFailed } from './combined-write.js';
@@ -138,6 +138,7 @@ export class ScratchSession {
     await this.ready();
     const plan = planSeed(fixture, this.catalog!, file);
     await resolveSequences(this.db.pool, plan.keys, plan.campaignTables);
+    plan.oneStatement = !(await hasGameTriggers(this.db.pool, plan.campaignTables.values()));
     const prepared = {
       plan,
       sha256: source.sha256 ?? createHash('sha256').update(serializeDocument(fixture)).digest('hex'),
@@ -159,7 +160,11 @@ export class ScratchSession {
     const attempt = (combined: boolean) =>
       inTransaction(this.db, 'BEGIN; SET CONSTRAINTS ALL DEFERRED', async (client) => {
         const entry = await takeRemapEntry(client, id);
-        return entry && teardownRemap(client, entry, this.catalog!, entry.sharedUses, combined);
+        if (!entry) return undefined;
+        // Triggers of the game's own could see the tables of one statement in any order: delete table by table then.
+        const graph = resolveGameGraph({ game: entry.game, file: undefined }, this.catalog!);
+        const oneStatement = combined && !(await this.triggersOn(graph, client));
+        return teardownRemap(client, entry, this.catalog!, entry.sharedUses, oneStatement);
       });
     // One statement for every table; if the server refuses it, everything rolled back, and table by table the same
     // failure names its table.
@@ -208,6 +213,21 @@ export class ScratchSession {
       const template = await pending.catch(() => undefined);
       if (template) await this.teardown(template.id);
     }
+  }
+
+  private readonly triggerChecks = new Map<string, Promise<boolean>>();
+
+  /** Whether the game's owned tables carry triggers of their own (asked once per game config). */
+  private triggersOn(graph: GameGraph, client: pg.PoolClient): Promise<boolean> {
+    const key = [...graph.owned].sort().join('\u0000');
+    let found = this.triggerChecks.get(key);
+    if (!found) {
+      // On the connection of the running transaction: the embedded pool has no second one.
+      found = hasGameTriggers(client, [...graph.owned].map((name) => graph.catalog.tables.get(name)!));
+      this.triggerChecks.set(key, found);
+      found.catch(() => this.triggerChecks.delete(key));
+    }
+    return found;
   }
 
   /** The catalog as this session sees it (introspected once). */

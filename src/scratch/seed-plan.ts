@@ -1,5 +1,6 @@
 import { TurnkitError } from '../errors.js';
 import type { Catalog, ColumnInfo, TableInfo } from '../db/catalog-types.js';
+import type { Queryable } from '../db/introspect.js';
 import { checkAgainstCatalog } from '../fixture/check-catalog.js';
 import { findTable, type GameGraph } from '../fixture/game-graph.js';
 import { encodeValue, type JsonValue } from '../fixture/value-codec.js';
@@ -31,6 +32,11 @@ export interface SeedPlan {
   order: DependencyOrder;
   /** Catalog name of the root table and the fixture's root key value as Postgres text. */
   root: { table: string; column: string; value: string };
+  /**
+   * Write every table with one statement. Off when the game has triggers on these tables: in one statement the
+   * tables are written in no defined order, and a trigger that reads another table could see it still empty.
+   */
+  oneStatement: boolean;
 }
 
 /**
@@ -77,7 +83,7 @@ export function planSeed(fixture: Fixture, catalog: Catalog, file: string): Seed
   };
   const keys = withFile(() => planKeys(campaignTables));
   const order = withFile(() => dependencyOrder(new Map([...tables].map(([name, planned]) => [name, planned.info]))));
-  return { fixture, file, tables, campaignTables, keys, order, root: { table: rootInfo.name, column: rootColumn.name, value: rootValue } };
+  return { fixture, file, tables, campaignTables, keys, order, root: { table: rootInfo.name, column: rootColumn.name, value: rootValue }, oneStatement: true };
 }
 
 /**
@@ -102,4 +108,13 @@ export function checkPlanAgainstGame(plan: SeedPlan, graph: GameGraph): void {
         `(excluded, shared, or not reachable from "${graph.root.name}"), so a teardown would not find its rows`,
     );
   }
+}
+
+/** True when any of the tables has a trigger of the game's own (not a foreign key's). */
+export async function hasGameTriggers(db: Queryable, tables: Iterable<TableInfo>): Promise<boolean> {
+  const result = await db.query(
+    `SELECT EXISTS (SELECT 1 FROM pg_trigger WHERE NOT tgisinternal AND tgrelid IN (SELECT to_regclass(x) FROM unnest($1::text[]) AS x)) AS found`,
+    [[...tables].map((info) => info.sql)],
+  );
+  return result.rows[0]?.found === true;
 }

@@ -34,7 +34,7 @@ export function newScratchId(): string {
  */
 export async function seedRemap(db: Db, plan: SeedPlan, who: SeedOwner): Promise<{ entry: RegistryEntry; keyMap: SerializedKeyMap }> {
   try {
-    return await seedRemapOnce(db, plan, who, true);
+    return await seedRemapOnce(db, plan, who, plan.oneStatement);
   } catch (error) {
     if (!(error instanceof CombinedWriteFailed)) throw error;
     // The statement was refused (a conflict, a trigger): it rolled back, and written table by table the same failure

@@ -6,7 +6,7 @@ import { quoteIdent } from '../db/quote.js';
 import { describeConnectError } from '../db/connect.js';
 import { TurnkitError } from '../errors.js';
 import type { SeedPlan } from './seed-plan.js';
-import { writeFixtureRows } from './write-fixture-rows.js';
+import { sequenceNamedByDefault, writeFixtureRows } from './write-fixture-rows.js';
 
 /** Why the `database` strategy needs a real server. */
 export const EMBEDDED_HAS_NO_DATABASES =
@@ -62,13 +62,22 @@ export async function buildTemplate(db: Db, plan: SeedPlan, name: string): Promi
 export async function cloneDatabase(db: Db, template: string, name: string): Promise<string> {
   await db.pool.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(template)}`);
   const settings = await db.pool.query(
-    `SELECT format('ALTER DATABASE %I SET %s = %L', $1::text, split_part(c, '=', 1), substr(c, strpos(c, '=') + 1)) AS statement
+    `SELECT split_part(c, '=', 1) AS name, substr(c, strpos(c, '=') + 1) AS value
      FROM pg_db_role_setting AS s, unnest(s.setconfig) AS c
      WHERE s.setrole = 0 AND s.setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-    [name],
   );
-  for (const { statement } of settings.rows as { statement: string }[]) await db.pool.query(statement);
+  for (const setting of settings.rows as { name: string; value: string }[]) {
+    await db.pool.query(`ALTER DATABASE ${quoteIdent(name)} SET ${quoteIdent(setting.name)} = ${settingValue(setting.name, setting.value)}`);
+  }
   return urlForDatabase(db.url, name);
+}
+
+/** Settings that hold a list (`search_path = a, b`): each element is its own literal, as pg_dumpall writes them. */
+const LIST_SETTINGS = new Set(['search_path', 'temp_tablespaces', 'local_preload_libraries', 'session_preload_libraries']);
+
+function settingValue(name: string, value: string): string {
+  if (!LIST_SETTINGS.has(name.toLowerCase())) return quoteLiteral(value);
+  return value.split(',').map((element) => quoteLiteral(element.trim())).join(', ');
 }
 
 function quoteLiteral(value: string): string {
@@ -84,7 +93,7 @@ async function advanceSequences(client: pg.Client, plan: SeedPlan): Promise<void
   for (const { info } of plan.tables.values()) {
     for (const column of info.columns) {
       // The column's own sequence, or the one its nextval() default names (a sequence shared by several tables).
-      const named = /\bnextval\s*\(\s*'((?:[^']|'')+)'/i.exec(column.default ?? '')?.[1]?.replace(/''/g, "'") ?? null;
+      const named = sequenceNamedByDefault(column);
       if (column.identity === null && named === null) continue;
       // Forward only: a sequence shared by two tables keeps the larger of the two.
       await client.query(

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { TableInfo } from '../db/catalog-types.js';
+import type { ColumnInfo, TableInfo } from '../db/catalog-types.js';
 import type { Queryable } from '../db/introspect.js';
 import { tupleKey } from '../fixture/row-query.js';
 import { bulkInsert, bulkInsertAll, bulkUpdate } from './bulk-write.js';
@@ -93,11 +93,18 @@ async function write<T>(plan: SeedPlan, planned: PlannedTable, action: string, f
  */
 async function advanceSequencePast(client: Queryable, info: TableInfo, keys: readonly string[]): Promise<void> {
   const key = info.primaryKey.length === 1 ? info.columns.find((column) => column.name === info.primaryKey[0]) : undefined;
-  const sequenced = key && (key.identity !== null || /\bnextval\s*\(/i.test(key.default ?? ''));
-  if (!sequenced || keys.length === 0 || !['int', 'bigint'].includes(key.codec.kind)) return;
+  if (!key || keys.length === 0 || !['int', 'bigint'].includes(key.codec.kind)) return;
+  const named = sequenceNamedByDefault(key);
+  if (key.identity === null && named === null) return;
   await client.query(
-    `SELECT setval(s, m) FROM (SELECT pg_get_serial_sequence($1, $2)::regclass AS s, (SELECT max(k::bigint) FROM unnest($3::text[]) AS k) AS m) AS x
+    `SELECT setval(s, m) FROM (SELECT coalesce(pg_get_serial_sequence($1, $2)::regclass, $4::regclass) AS s,
+       (SELECT max(k::bigint) FROM unnest($3::text[]) AS k) AS m) AS x
      WHERE s IS NOT NULL AND m > coalesce(pg_sequence_last_value(s), 0)`,
-    [info.sql, key.name, keys],
+    [info.sql, key.name, keys, named],
   );
+}
+
+/** The sequence a `nextval('...')` default names (its own or one shared by several tables), or null. */
+export function sequenceNamedByDefault(column: ColumnInfo): string | null {
+  return /\bnextval\s*\(\s*'((?:[^']|'')+)'/i.exec(column.default ?? '')?.[1]?.replace(/''/g, "'") ?? null;
 }

@@ -126,3 +126,25 @@ describe.each(BACKENDS)('shared rows absent from the target database on %s', (ba
     }
   });
 });
+
+describe.each(BACKENDS)('a game with triggers of its own on %s', (backend) => {
+  it('writes table by table, so a trigger that reads another of the campaign\'s tables sees its rows', async () => {
+    const { t, fixture } = await sampleGameWithFixture(backend, { turns: 8, turn: 6 });
+    try {
+      await t.db.pool.query(`
+        CREATE FUNCTION prefix_location() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN NEW.narration := (SELECT name FROM locations WHERE id = NEW.location_id) || ': ' || NEW.narration; RETURN NEW; END $$;
+        CREATE TRIGGER prefix_location BEFORE INSERT ON turns FOR EACH ROW WHEN (NEW.location_id IS NOT NULL) EXECUTE FUNCTION prefix_location();`);
+      const scratch = await new ScratchSession(t.db, { game: t.config.game }).seed(fixture);
+      const { rows } = await t.db.pool.query(
+        `SELECT t.narration, l.name FROM turns t JOIN locations l ON l.id = t.location_id WHERE t.campaign_id = $1`,
+        [scratch.key],
+      );
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) expect(row.narration.startsWith(`${row.name}: `)).toBe(true);
+      await scratch.teardown();
+    } finally {
+      await t.cleanup();
+    }
+  });
+});

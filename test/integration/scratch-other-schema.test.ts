@@ -144,3 +144,26 @@ describe.each(BACKENDS)('what a teardown leaves alone on %s', (backend) => {
     );
   });
 });
+
+describe.each(BACKENDS)('rows of another campaign that point into a scratch campaign on %s', (backend) => {
+  it('stop a teardown that would cascade into them, which names them', async () => {
+    const t = await createTestDb(backend, CONFIG);
+    try {
+      await t.db.pool.query(SCHEMA);
+      await t.db.pool.query(DATA);
+      await t.db.pool.query('ALTER TABLE saga.moves ADD COLUMN echo_of uuid REFERENCES saga.moves ON DELETE CASCADE');
+      const fixture = (await captureFromDb(t.db, t.config, { campaign: A, turns: { turn: 3 } })).fixtures[0]!;
+      const scratch = await new ScratchSession(t.db, { game: t.config.game }).seed(fixture);
+      const { rows } = await t.db.pool.query('SELECT move_id::text FROM saga.moves WHERE story = $1 LIMIT 1', [scratch.key]);
+      // A live move of story A echoes a move of the scratch story: cascading would delete it.
+      await t.db.pool.query(`INSERT INTO saga.moves VALUES (gen_random_uuid(), $1, now(), 'live echo', NULL, NULL, $2)`, [A, rows[0].move_id]);
+      await expect(scratch.teardown()).rejects.toThrow(
+        `teardown of ${scratch.id} refused: rows outside the campaign reference it: 1 row(s) of "saga.moves" (moves_echo_of_fkey, ON DELETE CASCADE) point at "saga.moves"`,
+      );
+      const live = await t.db.pool.query(`SELECT count(*)::int AS n FROM saga.moves WHERE said = 'live echo'`);
+      expect(live.rows[0].n).toBe(1);
+    } finally {
+      await t.cleanup();
+    }
+  });
+});

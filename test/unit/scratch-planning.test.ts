@@ -7,7 +7,7 @@ const column = (name: string, extra: Partial<ColumnInfo> = {}): ColumnInfo => ({
   name, type: 'bigint', nullable: true, default: null, identity: null, generated: null, codec: { kind: 'bigint' }, ...extra,
 });
 const fk = (columns: string[], table: string, references: string[], extra: Partial<ForeignKeyInfo> = {}): ForeignKeyInfo => ({
-  name: `${columns.join('_')}_fkey`, columns, references: { table, columns: references }, deferrable: false, initiallyDeferred: false, ...extra,
+  name: `${columns.join('_')}_fkey`, columns, references: { table, columns: references }, deferrable: false, initiallyDeferred: false, onDelete: 'no action', ...extra,
 });
 const table = (name: string, columns: ColumnInfo[], primaryKey: string[], foreignKeys: ForeignKeyInfo[] = [], uniqueKeys: string[][] = []): TableInfo => ({
   name, schema: 'public', table: name, sql: `"public"."${name}"`, from: `ONLY "public"."${name}"`, columns, primaryKey, uniqueKeys, foreignKeys,
