@@ -13,13 +13,14 @@ import { CAPTURE_SETTINGS } from '../fixture/capture.js';
 import { describeUnindexed, unindexedForeignKeys } from './foreign-key-indexes.js';
 import { checkScratch, type ScratchCheck } from './check-scratch.js';
 import { currentProcess, type ProcessIdentity } from './process-identity.js';
-import { deleteEntry, ensureRegistry, findEntryIds, getEntry, insertEntry, takeRemapEntry, type RegistryEntry, type ScratchStrategy } from './registry.js';
+import { deleteEntry, ensureRegistry, findEntryIds, getEntry, takeRemapEntry, type RegistryEntry, type ScratchStrategy } from './registry.js';
 import { checkPlanAgainstGame, hasGameTriggers, planSeed, type SeedPlan } from './seed-plan.js';
 import { resolveSequences } from './key-plan.js';
-import { newScratchId, seedRemap, type SerializedKeyMap } from './seed-remap.js';
+import { seedRemap, type SerializedKeyMap } from './seed-remap.js';
 import { CombinedWriteFailed } from './combined-write.js';
 import { StrategyChooser, type StrategyChoice } from './strategy-chooser.js';
-import { buildTemplate, cloneDatabase, dropDatabase, EMBEDDED_HAS_NO_DATABASES, scratchDatabaseName } from './template-database.js';
+import { dropDatabase, EMBEDDED_HAS_NO_DATABASES } from './template-database.js';
+import { TemplatePool } from './template-pool.js';
 import { teardownRemap, type TeardownReport } from './teardown-remap.js';
 
 /** How scratch campaigns are made and whose they are. */
@@ -71,7 +72,7 @@ export interface ScratchCampaign {
 export class ScratchSession {
   private catalog: Catalog | undefined;
   private readonly plans = new WeakMap<Fixture, { plan: SeedPlan; sha256: string }>();
-  private readonly templates = new Map<Fixture, Promise<{ name: string; id: string }>>();
+  private readonly templates: TemplatePool;
   private readonly chooser: StrategyChooser<Fixture>;
   private registryReady = false;
   private indexesChecked = false;
@@ -86,6 +87,7 @@ export class ScratchSession {
   ) {
     if (options.strategy === 'database' && db.backend === 'embedded') throw new TurnkitError('CONFIG', EMBEDDED_HAS_NO_DATABASES);
     this.chooser = new StrategyChooser(options.strategy ?? 'remap', db.backend === 'embedded');
+    this.templates = new TemplatePool(db);
   }
 
   /** Seeds the fixture as a new scratch campaign. */
@@ -106,13 +108,13 @@ export class ScratchSession {
     const who = { game, runId: this.options.runId ?? null, owner, fixtureSha256: sha256 };
     const strategy = this.chooser.next(fixture);
     // A template is built once per run: not part of what a rep costs, so not part of what auto compares.
-    if (strategy === 'database') await this.templateFor(fixture, plan, who);
+    if (strategy === 'database') await this.templates.templateFor(fixture, plan, who);
     const started = performance.now();
     let entry: RegistryEntry;
     let databaseUrl = this.db.url;
     let keyMap: SerializedKeyMap = {};
     if (strategy === 'remap') ({ entry, keyMap } = await seedRemap(this.db, plan, who));
-    else ({ entry, databaseUrl } = await this.seedDatabase(fixture, plan, who));
+    else ({ entry, databaseUrl } = await this.templates.clone(fixture, plan, who));
     const seedMs = performance.now() - started;
     return {
       id: entry.id,
@@ -207,12 +209,7 @@ export class ScratchSession {
 
   /** Drops the template databases this session built (a run calls it once at its end). */
   async close(): Promise<void> {
-    const templates = [...this.templates.values()];
-    this.templates.clear();
-    for (const pending of templates) {
-      const template = await pending.catch(() => undefined);
-      if (template) await this.teardown(template.id);
-    }
+    for (const template of await this.templates.drain()) await this.teardown(template.id);
   }
 
   private readonly triggerChecks = new Map<string, Promise<boolean>>();
@@ -234,60 +231,6 @@ export class ScratchSession {
   async currentCatalog(): Promise<Catalog> {
     await this.ready();
     return this.catalog!;
-  }
-
-  private async seedDatabase(fixture: Fixture, plan: SeedPlan, who: Parameters<typeof seedRemap>[2]): Promise<{ entry: RegistryEntry; databaseUrl: string }> {
-    const template = await this.templateFor(fixture, plan, who);
-    const id = newScratchId();
-    const name = scratchDatabaseName('scratch', id.slice('scratch-'.length));
-    const entry = this.databaseEntry(id, 'database', name, plan, who);
-    // Registered before it exists: a crash between the two leaves an entry gc can act on, never an unknown database.
-    await insertEntry(this.db.pool, entry);
-    try {
-      return { entry: { ...entry, createdAt: new Date() }, databaseUrl: await cloneDatabase(this.db, template.name, name) };
-    } catch (error) {
-      await deleteEntry(this.db.pool, id).catch(() => {});
-      throw error;
-    }
-  }
-
-  private templateFor(fixture: Fixture, plan: SeedPlan, who: Parameters<typeof seedRemap>[2]): Promise<{ name: string; id: string }> {
-    let pending = this.templates.get(fixture);
-    if (!pending) {
-      pending = (async () => {
-        const id = newScratchId().replace('scratch-', 'template-');
-        const name = scratchDatabaseName('tpl', plan.fixture.name.toLowerCase());
-        // A template always belongs to this process (even when the campaigns are seeded by hand): gc removes it
-        // once the process is gone, whatever killed it.
-        await insertEntry(this.db.pool, this.databaseEntry(id, 'template', name, plan, { ...who, owner: who.owner ?? currentProcess() }));
-        try {
-          await buildTemplate(this.db, plan, name);
-        } catch (error) {
-          await deleteEntry(this.db.pool, id).catch(() => {});
-          throw error;
-        }
-        return { name, id };
-      })();
-      this.templates.set(fixture, pending);
-      pending.catch(() => this.templates.delete(fixture));
-    }
-    return pending;
-  }
-
-  private databaseEntry(id: string, strategy: 'database' | 'template', name: string, plan: SeedPlan, who: Parameters<typeof seedRemap>[2]): Omit<RegistryEntry, 'createdAt'> {
-    return {
-      id,
-      strategy,
-      fixture: plan.fixture.name,
-      fixtureSha256: who.fixtureSha256,
-      rootTable: plan.root.table,
-      rootKey: plan.root.value,
-      game: who.game,
-      runId: who.runId,
-      databaseName: name,
-      owner: who.owner,
-      inserted: {},
-    };
   }
 
   private async ready(): Promise<void> {
