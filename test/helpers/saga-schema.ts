@@ -1,4 +1,7 @@
 import type { TurnkitConfigInput } from '../../src/config/schema.js';
+import { captureFromDb } from '../../src/fixture/capture.js';
+import type { Fixture } from '../../src/fixture/format.js';
+import { createTestDb, type TestDb } from './test-db.js';
 
 // A game shaped unlike the sample: its own schema, uuid keys, turns ordered by a timestamp with no turn-number
 // column, a citext shared accounts table, a quoted table name with spaces, and an excluded audit table.
@@ -54,3 +57,13 @@ export const CONFIG: TurnkitConfigInput = {
     exclude: ['saga.audit'],
   },
 };
+
+/** A test database holding the saga schema and its two stories, and the fixture of story A at turn 3. */
+export async function sagaWithFixture(backend: 'embedded' | 'postgres', extraSql = ''): Promise<{ t: TestDb; fixture: Fixture }> {
+  const t = await createTestDb(backend, CONFIG);
+  await t.db.pool.query(SCHEMA);
+  await t.db.pool.query(DATA);
+  if (extraSql) await t.db.pool.query(extraSql);
+  const fixture = (await captureFromDb(t.db, t.config, { campaign: A, turns: { turn: 3 } })).fixtures[0]!;
+  return { t, fixture };
+}

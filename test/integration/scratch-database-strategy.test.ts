@@ -1,10 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminQuery, BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
+import { adminQuery, BACKENDS, type TestDb } from '../helpers/test-db.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
-import { A, CONFIG, DATA, SCHEMA } from '../helpers/saga-schema.js';
+import { A, sagaWithFixture } from '../helpers/saga-schema.js';
 import { sampleGameWithFixture } from '../helpers/sample-fixture.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
 import { collectGarbage } from '../../src/scratch/gc.js';
@@ -57,11 +56,8 @@ describe.runIf(BACKENDS.includes('postgres'))('strategy "database" on postgres',
   });
 
   it('clones a schema of its own shape (schemas, uuid keys, extensions) with pg_dump', async () => {
-    const saga = await createTestDb('postgres', CONFIG);
+    const { t: saga, fixture: sagaFixture } = await sagaWithFixture('postgres');
     try {
-      await saga.db.pool.query(SCHEMA);
-      await saga.db.pool.query(DATA);
-      const sagaFixture = (await captureFromDb(saga.db, saga.config, { campaign: A, turns: { turn: 3 } })).fixtures[0]!;
       const session = new ScratchSession(saga.db, { game: saga.config.game, strategy: 'database' });
       const scratch = await session.seed(sagaFixture);
       expect(scratch.key).toBe(A);

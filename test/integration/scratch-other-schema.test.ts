@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
-import { A, CONFIG, DATA, OWNER, SCHEMA } from '../helpers/saga-schema.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
+import { A, CONFIG, OWNER, SCHEMA, sagaWithFixture } from '../helpers/saga-schema.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
 
@@ -12,10 +11,7 @@ describe.each(BACKENDS)('scratch campaigns of a differently shaped schema on %s'
   let fixture: Fixture;
 
   beforeAll(async () => {
-    live = await createTestDb(backend, CONFIG);
-    await live.db.pool.query(SCHEMA);
-    await live.db.pool.query(DATA);
-    fixture = (await captureFromDb(live.db, live.config, { campaign: A, turns: { turn: 3 } })).fixtures[0]!;
+    ({ t: live, fixture } = await sagaWithFixture(backend));
     // The same schema with no rows at all: the fixture's shared account is absent there.
     empty = await createTestDb(backend, CONFIG);
     await empty.db.pool.query(SCHEMA);
@@ -87,11 +83,8 @@ describe.each(BACKENDS)('scratch campaigns of a differently shaped schema on %s'
 
 describe.each(BACKENDS)('foreign keys without an index on %s', (backend) => {
   it('are named once per session with the CREATE INDEX that fixes each, and not once indexed', async () => {
-    const t = await createTestDb(backend, CONFIG);
+    const { t, fixture } = await sagaWithFixture(backend);
     try {
-      await t.db.pool.query(SCHEMA);
-      await t.db.pool.query(DATA);
-      const fixture = (await captureFromDb(t.db, t.config, { campaign: A, turns: { turn: 3 } })).fixtures[0]!;
       const heard: string[] = [];
       const session = new ScratchSession(t.db, { game: t.config.game, onWarning: (message) => heard.push(message) });
       await (await session.seed(fixture)).teardown();
@@ -116,10 +109,7 @@ describe.each(BACKENDS)('what a teardown leaves alone on %s', (backend) => {
   let fixture: Fixture;
 
   beforeAll(async () => {
-    t = await createTestDb(backend, CONFIG);
-    await t.db.pool.query(SCHEMA);
-    await t.db.pool.query(DATA);
-    fixture = (await captureFromDb(t.db, t.config, { campaign: A, turns: { turn: 3 } })).fixtures[0]!;
+    ({ t, fixture } = await sagaWithFixture(backend));
   });
   afterAll(async () => t?.cleanup());
 
@@ -147,12 +137,8 @@ describe.each(BACKENDS)('what a teardown leaves alone on %s', (backend) => {
 
 describe.each(BACKENDS)('rows of another campaign that point into a scratch campaign on %s', (backend) => {
   it('stop a teardown that would cascade into them, which names them', async () => {
-    const t = await createTestDb(backend, CONFIG);
+    const { t, fixture } = await sagaWithFixture(backend, 'ALTER TABLE saga.moves ADD COLUMN echo_of uuid REFERENCES saga.moves ON DELETE CASCADE');
     try {
-      await t.db.pool.query(SCHEMA);
-      await t.db.pool.query(DATA);
-      await t.db.pool.query('ALTER TABLE saga.moves ADD COLUMN echo_of uuid REFERENCES saga.moves ON DELETE CASCADE');
-      const fixture = (await captureFromDb(t.db, t.config, { campaign: A, turns: { turn: 3 } })).fixtures[0]!;
       const scratch = await new ScratchSession(t.db, { game: t.config.game }).seed(fixture);
       const { rows } = await t.db.pool.query('SELECT move_id::text FROM saga.moves WHERE story = $1 LIMIT 1', [scratch.key]);
       // A live move of story A echoes a move of the scratch story: cascading would delete it.
