@@ -5,7 +5,7 @@ import { TurnkitError } from '../errors.js';
 import { emptyCollected, type CollectedRows } from '../fixture/collect-owned.js';
 import { walkCampaignKeys } from './walk-keys.js';
 import { parseTupleKey, unpackKeys } from './key-ranges.js';
-import { refuseOutsideReferences } from './outside-references.js';
+import { refuseOutsideReferences, type DoomedKeys } from './outside-references.js';
 import { resolveGameGraph } from '../fixture/game-graph.js';
 import { identityColumns, needsRowAddress, ROW_ADDRESS_SQL } from '../fixture/row-identity.js';
 import { keyAt, tupleOf, whereIn } from '../fixture/row-query.js';
@@ -49,7 +49,7 @@ export async function teardownRemap(
   const collected = await walkCampaign(client, graph, entry.rootKey);
 
   const owned = new Map([...graph.owned].map((name) => [name, catalog.tables.get(name)!]));
-  const doomed = new Map<string, Doomed>();
+  const doomed = new Map<string, DoomedKeys>();
   const addedBySut: Record<string, number> = {};
   for (const [name, info] of owned) {
     const table = collected.get(name)!;
@@ -83,7 +83,7 @@ export async function teardownRemap(
   return { id: entry.id, fixture: entry.fixture, key: entry.rootKey, deleted, addedBySut, sharedDeleted: shared.deleted, sharedKept: shared.kept };
 }
 
-async function deleteTableByTable(client: pg.PoolClient, owned: ReadonlyMap<string, TableInfo>, doomed: ReadonlyMap<string, Doomed>): Promise<Record<string, number>> {
+async function deleteTableByTable(client: pg.PoolClient, owned: ReadonlyMap<string, TableInfo>, doomed: ReadonlyMap<string, DoomedKeys>): Promise<Record<string, number>> {
   const order = dependencyOrder(owned);
   for (const { table, fk } of order.nulled) {
     const target = doomed.get(table)!;
@@ -102,7 +102,7 @@ async function deleteTableByTable(client: pg.PoolClient, owned: ReadonlyMap<stri
  * Deletes every doomed row with one statement (a data-modifying CTE per table): foreign keys are checked when the
  * statement ends, when children and parents are all gone, so no order and no cycle-breaking is needed.
  */
-async function deleteAll(client: pg.PoolClient, doomed: ReadonlyMap<string, Doomed>): Promise<Record<string, number>> {
+async function deleteAll(client: pg.PoolClient, doomed: ReadonlyMap<string, DoomedKeys>): Promise<Record<string, number>> {
   const parts: string[] = [];
   const names: string[] = [];
   const values: unknown[] = [];
@@ -128,12 +128,6 @@ async function deleteAll(client: pg.PoolClient, doomed: ReadonlyMap<string, Doom
   return Object.fromEntries(names.flatMap((name, i) => (row[i]! > 0 ? [[name, row[i]!]] : [])));
 }
 
-interface Doomed {
-  info: TableInfo;
-  keys: string[][];
-  addresses: string[];
-}
-
 async function walkCampaign(client: pg.PoolClient, graph: ReturnType<typeof resolveGameGraph>, rootKey: string): Promise<CollectedRows> {
   try {
     return await walkCampaignKeys(client, graph, rootKey);
@@ -144,7 +138,7 @@ async function walkCampaign(client: pg.PoolClient, graph: ReturnType<typeof reso
   }
 }
 
-async function runWhere(client: pg.PoolClient, target: Doomed, statement: string): Promise<number> {
+async function runWhere(client: pg.PoolClient, target: DoomedKeys, statement: string): Promise<number> {
   let count = 0;
   if (target.keys.length > 0) {
     const values: unknown[] = [];
