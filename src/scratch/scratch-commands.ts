@@ -1,12 +1,10 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { CommonOptions } from '../config/common-options.js';
 import { loadConfig } from '../config/load.js';
 import { usingDb } from '../db/connect.js';
 import { redactUrl } from '../db/url.js';
 import { TurnkitError } from '../errors.js';
-import { parseFixtureText } from '../fixture/read-fixture.js';
+import { loadFixture } from '../construct/load-fixture.js';
 import type { ScratchCheck } from './check-scratch.js';
 import { collectGarbage, type GcOptions, type GcReport } from './gc.js';
 import type { ScratchStrategy } from './registry.js';
@@ -43,13 +41,8 @@ export interface SeedCommandResult {
  */
 export async function seedCommand(options: SeedCommandOptions): Promise<SeedCommandResult> {
   const config = await loadConfig({ configPath: options.configPath, cwd: options.cwd });
-  const path = resolve(options.cwd ?? process.cwd(), options.fixture);
-  const shown = relative(process.cwd(), path) || path;
-  const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
-    throw new TurnkitError('NOT_FOUND', `${shown}: ${error.code === 'ENOENT' ? 'no such file' : `cannot read (${error.code})`}`);
-  });
-  const fixture = parseFixtureText(bytes.toString('utf8'), shown);
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  // A constructed fixture is materialized first (its base's hash and every old value checked).
+  const { fixture, shown, sha256 } = await loadFixture(resolve(options.cwd ?? process.cwd(), options.fixture));
   return usingDb(config, options, async (db) => {
     const session = new ScratchSession(db, { game: config.game, strategy: options.strategy, owner: null, onWarning: options.onWarning });
     const scratch = await session.seed(fixture, { file: shown, sha256 }).finally(() => session.close());

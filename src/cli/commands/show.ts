@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { show } from '../../fixture/show.js';
+import { show } from '../../construct/show.js';
 import { formatTable, printJson, type Output } from '../output.js';
 
 /** `turnkit show FIXTURE`. */
@@ -20,6 +20,11 @@ export function registerShow(program: Command, output: Output): void {
       output.out('');
       const rows = summary.tables.map((table) => [table.name, table.role, String(table.rows), table.sharedRows ? `+${table.sharedRows} shared` : '']);
       for (const line of formatTable([['table', 'role', 'rows', ''], ...rows])) output.out(line);
+      if (summary.constructed) {
+        output.out('');
+        output.out(`constructed from ${summary.constructed.base}, turn ${summary.constructed.turn}: ${summary.constructed.why}`);
+        for (const path of summary.constructed.changes) output.out(`  changed ${path}`);
+      }
       if (summary.reflectsPresent.length > 0) {
         output.out('');
         output.out(`rows of ${summary.reflectsPresent.join(', ')} show the database after turn ${summary.latestTurn}, not before turn ${summary.turn}`);

@@ -1,0 +1,28 @@
+import type { Command } from 'commander';
+import { construct } from '../../construct/construct-command.js';
+import { shownPath } from '../../construct/load-fixture.js';
+import { commonOptions, positiveInt } from '../global-options.js';
+import { printJson, type Output } from '../output.js';
+
+/** `turnkit construct FIXTURE --turn N (--patch FILE | --from EDITED.json) --name NAME --why TEXT`. */
+export function registerConstruct(program: Command, output: Output): void {
+  program
+    .command('construct')
+    .description('record a change to one upstream turn of a fixture as a constructed fixture')
+    .argument('<fixture>', 'base fixture (captured or constructed)')
+    .requiredOption('--turn <n>', 'the upstream turn whose rows change', positiveInt)
+    .option('--patch <file>', 'JSON of new values: {"TABLE": [{"KEY": value, "COLUMN": new value}]}')
+    .option('--from <file>', 'a whole edited copy of the fixture; its difference is recorded')
+    .requiredOption('--name <name>', 'name of the constructed fixture (its file name)')
+    .requiredOption('--why <text>', 'what the change tests, for the reviewer')
+    .option('--out <dir>', 'output folder (default: the config\'s constructed folder)')
+    .option('--force', 'overwrite an existing constructed fixture of that name')
+    .option('--json', 'print the result as JSON')
+    .action(async (fixture: string, options, command: Command) => {
+      const saved = await construct({ ...commonOptions(command), fixture, ...options });
+      if (options.json) return printJson(output, { file: shownPath(saved.file), ...saved.document });
+      output.out(`wrote ${shownPath(saved.file)}: turn ${saved.document.turn}, ${saved.changes.length} change(s)`);
+      for (const path of saved.paths) output.out(`  ${path}`);
+    });
+}
+

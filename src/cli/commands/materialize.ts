@@ -1,0 +1,15 @@
+import type { Command } from 'commander';
+import { materialize } from '../../construct/materialize-command.js';
+import { serializeDocument } from '../../fixture/format.js';
+import type { Output } from '../output.js';
+
+/** `turnkit materialize CONSTRUCTED`. */
+export function registerMaterialize(program: Command, output: Output): void {
+  program
+    .command('materialize')
+    .description('print the fixture a constructed fixture stands for (base hash and old values checked)')
+    .argument('<constructed>', 'constructed fixture file')
+    .action(async (constructed: string) => {
+      output.out(serializeDocument(await materialize({ constructed })).trimEnd());
+    });
+}

@@ -1,0 +1,78 @@
+import { dirname, relative, resolve, sep } from 'node:path';
+import { TurnkitError } from '../errors.js';
+import { serializeDocument } from '../fixture/format.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { applyChanges, describeConflict, type ChangeConflict } from './apply-changes.js';
+import { changesetOf } from './column-change.js';
+import type { ConstructedFixture } from './format.js';
+import { loadBase, loadFixture, readConstructed } from './load-fixture.js';
+import { checkSingleTurn } from './single-turn-rule.js';
+
+/** Options of `turnkit rebase`. */
+export interface RebaseOptions {
+  constructed: string;
+  /** A new base (default: the recorded base path, recaptured in place). */
+  onto?: string | undefined;
+  cwd?: string | undefined;
+}
+
+/** What a rebase did: the hashes before and after, or why it refused. */
+export interface RebaseResult {
+  file: string;
+  base: string;
+  fromSha256: string;
+  toSha256: string;
+  /** False when the base had not changed and nothing was written. */
+  rewritten: boolean;
+  changes: number;
+}
+
+/**
+ * Re-applies a constructed fixture's diff to its recaptured base (or to `--onto`): when every recorded old value is
+ * still what the new base holds, the file is rewritten with the new hash; otherwise nothing is written and each
+ * conflicting path is listed with its base, old and new values.
+ */
+export async function rebase(options: RebaseOptions): Promise<RebaseResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const file = await readConstructed(resolve(cwd, options.constructed));
+  const basePath = options.onto !== undefined ? resolve(cwd, options.onto) : file.basePath;
+  const base = options.onto !== undefined ? await loadFixture(basePath, [file.path]) : await loadBase(file);
+  const result: RebaseResult = {
+    file: file.shown,
+    base: base.shown,
+    fromSha256: file.document.base.sha256,
+    toSha256: base.sha256,
+    rewritten: false,
+    changes: file.changes.length,
+  };
+  const samePath = basePath === file.basePath;
+  if (samePath && base.sha256 === file.document.base.sha256) return result;
+  const rule = checkSingleTurn(base.fixture, file.changes, file.document.turn);
+  const conflicts = applyChanges(base.fixture, file.changes).conflicts;
+  if (rule.length > 0 || conflicts.length > 0) throw conflictError(file.shown, base.shown, conflicts, rule);
+  const document: ConstructedFixture = {
+    ...file.document,
+    base: { path: relative(dirname(file.path), basePath).split(sep).join('/'), sha256: base.sha256 },
+    changeset: changesetOf(file.changes, base.fixture),
+  };
+  await writeFileAtomic(file.path, serializeDocument(document));
+  return { ...result, rewritten: true };
+}
+
+/** The refusal of a rebase, one line per conflicting path; the error keeps the conflicts for `--json`. */
+export class RebaseConflictError extends TurnkitError {
+  /** Every conflicting change with the base, old and new values. */
+  readonly conflicts: readonly ChangeConflict[];
+
+  constructor(message: string, problems: readonly string[], conflicts: readonly ChangeConflict[]) {
+    super('FIXTURE', message, problems);
+    this.conflicts = conflicts;
+  }
+}
+
+function conflictError(file: string, base: string, conflicts: readonly ChangeConflict[], rule: readonly string[]): RebaseConflictError {
+  const ruleLines = rule.filter((line) => !conflicts.some((conflict) => line.startsWith(`${conflict.path}:`)));
+  const lines = [...ruleLines, ...conflicts.map(describeConflict)].map((line) => `${file}: ${line}`);
+  const summary = `${file}: cannot rebase onto ${base}: ${lines.length} conflicting path(s); nothing written`;
+  return new RebaseConflictError(summary, [summary, ...lines], conflicts);
+}

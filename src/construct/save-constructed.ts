@@ -1,0 +1,90 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { TurnkitError } from '../errors.js';
+import { FIXTURE_NAME, FIXTURE_NAME_RULE, serializeDocument, type Fixture } from '../fixture/format.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { changePath, changesetOf, type ColumnChange } from './column-change.js';
+import { diffFixtures } from './diff-fixtures.js';
+import { CONSTRUCTED_FORMAT, CONSTRUCTED_SCHEMA_FILE, constructedJsonSchema, type ConstructedFixture } from './format.js';
+import type { LoadedFixture } from './load-fixture.js';
+import { checkSingleTurn } from './single-turn-rule.js';
+
+/** What a constructed fixture is made of before it is written. */
+export interface ConstructRequest {
+  base: LoadedFixture;
+  edited: Fixture;
+  turn: number;
+  name: string;
+  why: string;
+  /** Folder the constructed fixture is written to. */
+  dir: string;
+  /** Overwrite an existing file of that name. */
+  force?: boolean | undefined;
+}
+
+/** A written constructed fixture. */
+export interface SavedConstructed {
+  file: string;
+  document: ConstructedFixture;
+  changes: ColumnChange[];
+  /** Each change's place as it reads in review: `turns[id=19].narration`. */
+  paths: string[];
+}
+
+/**
+ * Records the difference between a base and an edited copy as a constructed fixture and writes it: the one code path
+ * of `construct`, `edit` and `edit --editor`. Refused, with every offending path listed and nothing written, when
+ * the change leaves turn N's rows, touches a key, is empty, or the turn is not upstream of the input turn.
+ */
+export async function saveConstructed(request: ConstructRequest): Promise<SavedConstructed> {
+  const document = buildConstructed(request);
+  const file = join(request.dir, `${request.name}.json`);
+  if (file === request.base.path) throw new TurnkitError('BAD_INPUT', `${relativeShown(file)}: is the base itself; pick another --name`);
+  if (!request.force && existsSync(file)) throw new TurnkitError('EXISTS', `${relativeShown(file)}: already exists (use --force to overwrite)`);
+  await writeConstructedSchema(request.dir);
+  await writeFileAtomic(file, serializeDocument(document.document));
+  return { file, ...document };
+}
+
+/** Builds the constructed document without writing it (for previews and tests). */
+export function buildConstructed(request: Omit<ConstructRequest, 'force'>): Omit<SavedConstructed, 'file'> {
+  if (!FIXTURE_NAME.test(request.name) || /^\.+$/.test(request.name)) throw new TurnkitError('BAD_INPUT', `--name ${JSON.stringify(request.name)}: ${FIXTURE_NAME_RULE}`);
+  if (request.why.trim() === '') throw new TurnkitError('BAD_INPUT', '--why: say why this fixture exists (what it tests)');
+  const { changes, problems } = diffFixtures(request.base.fixture, request.edited);
+  const rule = problems.length > 0 ? [] : checkSingleTurn(request.base.fixture, changes, request.turn);
+  const refused = [...problems, ...rule];
+  if (refused.length > 0) {
+    const summary = refused.length === 1 ? refused[0]! : `${refused.length} changes refused: ${refused.join('; ')}`;
+    throw new TurnkitError('BAD_INPUT', `${request.base.shown}: ${summary}`, refused.map((line) => `${request.base.shown}: ${line}`));
+  }
+  const document: ConstructedFixture = {
+    $schema: `./${CONSTRUCTED_SCHEMA_FILE}`,
+    format: CONSTRUCTED_FORMAT,
+    name: request.name,
+    why: request.why.trim(),
+    base: { path: portable(relative(request.dir, request.base.path)), sha256: request.base.sha256 },
+    turn: request.turn,
+    changeset: changesetOf(changes, request.base.fixture),
+  };
+  const paths = changes.map((change) => changePath(change, request.base.fixture.tables[change.table]?.primaryKey ?? []));
+  return { document, changes, paths };
+}
+
+/** Writes (or refreshes) the constructed-fixture JSON Schema in a folder; unchanged bytes are not rewritten. */
+export async function writeConstructedSchema(dir: string): Promise<void> {
+  const path = join(dir, CONSTRUCTED_SCHEMA_FILE);
+  const text = serializeDocument(constructedJsonSchema());
+  const current = existsSync(path) ? await readFile(path, 'utf8') : undefined;
+  if (current !== text) await writeFileAtomic(path, text);
+}
+
+// Paths in committed files use "/" so that a fixture made on Windows reads the same in review.
+function portable(path: string): string {
+  return path.split(sep).join('/');
+}
+
+function relativeShown(path: string): string {
+  return relative(process.cwd(), path) || path;
+}
+
