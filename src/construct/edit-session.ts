@@ -1,0 +1,207 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Fixture, FixtureColumn } from '../fixture/format.js';
+import { TurnkitError } from '../errors.js';
+import { changePath, type ColumnChange } from './column-change.js';
+import { diffFixtures } from './diff-fixtures.js';
+import type { LoadedFixture } from './load-fixture.js';
+import { describeRow, findRow, rowKey } from './row-key.js';
+import { saveConstructed, type SavedConstructed } from './save-constructed.js';
+import { rowsTiedToTurn, turnsInOrder } from './turn-rows.js';
+import { valueDiff, type DiffSegment } from './word-diff.js';
+
+/** One kept turn as the editor lists it. */
+export interface TurnListing {
+  turn: number;
+  input: string;
+  narration: string;
+  changed: boolean;
+}
+
+/** One column of a row tied to the turn being edited. */
+export interface EditableField {
+  column: string;
+  type: string;
+  value: unknown;
+  /** text: a string column edited as text; json: any other value edited as JSON. */
+  kind: 'text' | 'json';
+  /** Why it cannot be edited (a key, a generated column), or undefined. */
+  locked?: string;
+  nullable: boolean;
+  changed: boolean;
+}
+
+/** A row tied to a turn with its fields. */
+export interface EditableRow {
+  table: string;
+  key: string;
+  label: string;
+  fields: EditableField[];
+}
+
+/** A change as the editor shows it: its path and a word diff of the values. */
+export interface ShownChange {
+  path: string;
+  change: ColumnChange;
+  segments: DiffSegment[];
+}
+
+const TEXT_TYPE = /^(text|character varying|varchar|character|char|bpchar|citext|name)\b/;
+
+/**
+ * The state of `turnkit edit`: the opened fixture, the edited copy and the rules (one turn only, no keys). Editing a
+ * constructed fixture's own turn continues its diff against its base; editing another turn makes a new link whose
+ * base is the constructed fixture.
+ */
+export class EditSession {
+  /** The file as opened (materialized when constructed). */
+  readonly opened: LoadedFixture;
+  /** The edited copy; replaced, never mutated, on every change. */
+  current: Fixture;
+
+  constructor(opened: LoadedFixture) {
+    this.opened = opened;
+    this.current = opened.fixture;
+  }
+
+  /** The kept turns, with the first line of their input and of their narration. */
+  turns(): TurnListing[] {
+    const inputColumns = Object.keys(this.current.input.values);
+    const turnsTable = this.current.tables[this.current.source.turns.table];
+    const narrationColumn = turnsTable?.columns.find((column) => TEXT_TYPE.test(column.type) && !inputColumns.includes(column.name) && !turnsTable.primaryKey.includes(column.name))?.name;
+    const edited = this.editedTurn();
+    return turnsInOrder(this.current).map(({ turn, row }) => ({
+      turn,
+      input: firstLine(inputColumns.map((column) => row[column]).find((value) => typeof value === 'string') ?? ''),
+      narration: firstLine(narrationColumn ? row[narrationColumn] : ''),
+      changed: edited === turn && this.changes().length > 0,
+    }));
+  }
+
+  /** The rows tied to a turn (its own row first), each with its fields. */
+  rowsOfTurn(turn: number): EditableRow[] {
+    const tied = rowsTiedToTurn(this.current, turn);
+    const base = this.baseFor(turn).fixture;
+    const rows: EditableRow[] = [];
+    const order = [this.current.source.turns.table, ...[...tied.keys()].filter((name) => name !== this.current.source.turns.table)];
+    for (const tableName of order) {
+      const table = this.current.tables[tableName];
+      if (!table) continue;
+      for (const key of tied.get(tableName) ?? []) {
+        const row = findRow(table, key)!;
+        const baseRow = base.tables[tableName] ? findRow(base.tables[tableName], key) : undefined;
+        rows.push({
+          table: tableName,
+          key,
+          label: describeRow(tableName, table.primaryKey, key),
+          fields: table.columns.map((column) => this.field(column, row[column.name], baseRow?.[column.name], table.primaryKey, table.foreignKeys)),
+        });
+      }
+    }
+    return rows;
+  }
+
+  /** Sets one column of one row; refused when another turn already has changes or the column is locked. */
+  setValue(turn: number, table: string, key: string, column: string, value: unknown): void {
+    const edited = this.editedTurn();
+    if (edited !== undefined && edited !== turn && this.changesAgainstOpened().length > 0) {
+      throw new TurnkitError('BAD_INPUT', `turn ${edited} already has changes; a constructed fixture changes one turn (revert them first)`);
+    }
+    const field = this.rowsOfTurn(turn).find((row) => row.table === table && row.key === key)?.fields.find((entry) => entry.column === column);
+    if (!field) throw new TurnkitError('BAD_INPUT', `${describeRow(table, this.current.tables[table]?.primaryKey ?? [], key)}.${column}: not a field of turn ${turn}`);
+    if (field.locked) throw new TurnkitError('BAD_INPUT', `${column}: ${field.locked}`);
+    const source = this.current.tables[table]!;
+    const rows = source.rows.map((row) => (rowKey(row, source.primaryKey) === key ? { ...row, [column]: value } : row));
+    this.current = { ...this.current, tables: { ...this.current.tables, [table]: { ...source, rows } } };
+  }
+
+  /** Puts one column back to its value in the base. */
+  revert(turn: number, table: string, key: string, column: string): void {
+    const baseRow = findRow(this.baseFor(turn).fixture.tables[table]!, key);
+    if (baseRow && column in baseRow) this.setValue(turn, table, key, column, baseRow[column]);
+  }
+
+  /** The turn being edited: the one with changes against the opened file, else a constructed file's own turn. */
+  editedTurn(): number | undefined {
+    const changes = this.changesAgainstOpened();
+    if (changes.length > 0) return this.turnOfChange(changes[0]!);
+    return this.opened.constructed?.document.turn;
+  }
+
+  /** True when the edited copy differs from the file as opened (quitting would lose work). */
+  isDirty(): boolean {
+    return this.changesAgainstOpened().length > 0;
+  }
+
+  /** The changes that saving would record, against the base that saving would use. */
+  changes(): ShownChange[] {
+    const turn = this.editedTurn();
+    if (turn === undefined) return [];
+    const base = this.baseFor(turn).fixture;
+    return diffFixtures(base, this.current).changes.map((change) => ({
+      path: changePath(change, base.tables[change.table]?.primaryKey ?? []),
+      change,
+      segments: valueDiff(change.oldValue, change.value),
+    }));
+  }
+
+  /** Name and why to offer in the save dialog. */
+  defaults(): { name: string; why: string } {
+    const constructed = this.opened.constructed?.document;
+    if (constructed && this.editedTurn() === constructed.turn) return { name: constructed.name, why: constructed.why };
+    return { name: `${this.opened.fixture.name}-turn-${this.editedTurn() ?? 'N'}`, why: '' };
+  }
+
+  /** Writes the constructed fixture through the same code path as `turnkit construct`. */
+  async save(name: string, why: string, dir: string, force = false): Promise<SavedConstructed> {
+    const turn = this.editedTurn();
+    if (turn === undefined) throw new TurnkitError('BAD_INPUT', 'no change: edit a field first');
+    return saveConstructed({ base: this.baseFor(turn), edited: { ...this.current, name: this.baseFor(turn).fixture.name }, turn, name, why, dir, force });
+  }
+
+  /** The base a change of this turn is recorded against (see the class comment). */
+  baseFor(turn: number): LoadedFixture {
+    const constructed = this.opened.constructed;
+    return constructed && constructed.document.turn === turn ? constructed.base : this.opened;
+  }
+
+  // Every keystroke re-renders; the diff of a large fixture is computed once per edited copy, not once per call.
+  private changesAgainstOpened(): ColumnChange[] {
+    if (this.diffed?.of !== this.current) this.diffed = { of: this.current, changes: diffFixtures(this.opened.fixture, this.current).changes };
+    return this.diffed.changes;
+  }
+
+  private turnOfChange(change: ColumnChange): number | undefined {
+    const where = `${change.table}\u0000${change.row}`;
+    if (!this.turnOfRow.has(where)) {
+      const turn = turnsInOrder(this.opened.fixture).find((entry) => rowsTiedToTurn(this.opened.fixture, entry.turn).get(change.table)?.has(change.row))?.turn;
+      this.turnOfRow.set(where, turn);
+    }
+    return this.turnOfRow.get(where);
+  }
+
+  private diffed?: { of: Fixture; changes: ColumnChange[] };
+  private readonly turnOfRow = new Map<string, number | undefined>();
+
+  private field(column: FixtureColumn, value: unknown, baseValue: unknown, primaryKey: readonly string[], foreignKeys: Fixture['tables'][string]['foreignKeys']): EditableField {
+    const locked = primaryKey.includes(column.name)
+      ? 'part of the primary key'
+      : foreignKeys.some((fk) => fk.columns.includes(column.name))
+        ? 'a foreign key column'
+        : column.generated !== undefined
+          ? 'a generated column'
+          : undefined;
+    return {
+      column: column.name,
+      type: column.type,
+      value,
+      kind: TEXT_TYPE.test(column.type) && (typeof value === 'string' || value === null) ? 'text' : 'json',
+      ...(locked ? { locked } : {}),
+      nullable: column.nullable,
+      changed: !isDeepStrictEqual(value, baseValue),
+    };
+  }
+}
+
+function firstLine(value: unknown): string {
+  return typeof value === 'string' ? (value.split('\n')[0] ?? '') : '';
+}
