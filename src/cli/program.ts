@@ -3,6 +3,7 @@ import { exitCodeFor, isTurnkitError } from '../errors.js';
 import { TURNKIT_VERSION } from '../version.js';
 import { registerCapture } from './commands/capture.js';
 import { registerConstruct } from './commands/construct.js';
+import { registerEdit } from './commands/edit.js';
 import { registerMaterialize } from './commands/materialize.js';
 import { registerRebase } from './commands/rebase.js';
 import { registerDb } from './commands/db.js';
@@ -36,6 +37,7 @@ export function buildProgram(output: Output = processOutput): Command {
   registerShow(program, output);
   registerVerify(program, output);
   registerConstruct(program, output);
+  registerEdit(program, output);
   registerMaterialize(program, output);
   registerRebase(program, output);
   registerSeed(program, output);

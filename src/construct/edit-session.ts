@@ -6,6 +6,10 @@ import { diffFixtures } from './diff-fixtures.js';
 import type { LoadedFixture } from './load-fixture.js';
 import { describeRow, findRow, rowKey } from './row-key.js';
 import { saveConstructed, type SavedConstructed } from './save-constructed.js';
+import { loadConfig, resolveFromConfig } from '../config/load.js';
+import type { CommonOptions } from '../config/common-options.js';
+import { resolve } from 'node:path';
+import { loadFixture } from './load-fixture.js';
 import { rowsTiedToTurn, turnsInOrder } from './turn-rows.js';
 import { valueDiff, type DiffSegment } from './word-diff.js';
 
@@ -100,12 +104,17 @@ export class EditSession {
     return rows;
   }
 
+  /** Why a turn cannot be edited now (another turn has changes), or undefined when it can. */
+  refusal(turn: number): string | undefined {
+    const edited = this.editedTurn();
+    if (edited === undefined || edited === turn || this.changesAgainstOpened().length === 0) return undefined;
+    return `turn ${edited} already has changes; a constructed fixture changes one turn (revert them first)`;
+  }
+
   /** Sets one column of one row; refused when another turn already has changes or the column is locked. */
   setValue(turn: number, table: string, key: string, column: string, value: unknown): void {
-    const edited = this.editedTurn();
-    if (edited !== undefined && edited !== turn && this.changesAgainstOpened().length > 0) {
-      throw new TurnkitError('BAD_INPUT', `turn ${edited} already has changes; a constructed fixture changes one turn (revert them first)`);
-    }
+    const refused = this.refusal(turn);
+    if (refused) throw new TurnkitError('BAD_INPUT', refused);
     const field = this.rowsOfTurn(turn).find((row) => row.table === table && row.key === key)?.fields.find((entry) => entry.column === column);
     if (!field) throw new TurnkitError('BAD_INPUT', `${describeRow(table, this.current.tables[table]?.primaryKey ?? [], key)}.${column}: not a field of turn ${turn}`);
     if (field.locked) throw new TurnkitError('BAD_INPUT', `${column}: ${field.locked}`);
@@ -144,11 +153,11 @@ export class EditSession {
     }));
   }
 
-  /** Name and why to offer in the save dialog. */
-  defaults(): { name: string; why: string } {
+  /** Name and why to offer in the save dialog (a constructed fixture's own when its turn is edited again). */
+  defaults(turn = this.editedTurn()): { name: string; why: string } {
     const constructed = this.opened.constructed?.document;
-    if (constructed && this.editedTurn() === constructed.turn) return { name: constructed.name, why: constructed.why };
-    return { name: `${this.opened.fixture.name}-turn-${this.editedTurn() ?? 'N'}`, why: '' };
+    if (constructed && turn === constructed.turn) return { name: constructed.name, why: constructed.why };
+    return { name: `${this.opened.fixture.name}-turn-${turn ?? 'N'}`, why: '' };
   }
 
   /** Writes the constructed fixture through the same code path as `turnkit construct`. */
@@ -204,4 +213,20 @@ export class EditSession {
 
 function firstLine(value: unknown): string {
   return typeof value === 'string' ? (value.split('\n')[0] ?? '') : '';
+}
+
+/** Options of `turnkit edit`. */
+export interface OpenEditOptions extends CommonOptions {
+  fixture: string;
+  /** Output folder (default: the config's constructed folder). */
+  out?: string | undefined;
+}
+
+/** Loads a fixture (captured or constructed) for editing and finds where the constructed fixture will be written. */
+export async function openEditSession(options: OpenEditOptions): Promise<{ session: EditSession; outDir: string }> {
+  const cwd = options.cwd ?? process.cwd();
+  const config = await loadConfig({ configPath: options.configPath, cwd });
+  const session = new EditSession(await loadFixture(resolve(cwd, options.fixture)));
+  const outDir = options.out !== undefined ? resolve(cwd, options.out) : resolveFromConfig(config, config.paths.constructed);
+  return { session, outDir };
 }

@@ -1,0 +1,42 @@
+import type { Command } from 'commander';
+import { openEditSession } from '../../construct/edit-session.js';
+import { editInExternalEditor } from '../../construct/external-edit.js';
+import { shownPath } from '../../construct/load-fixture.js';
+import { TurnkitError } from '../../errors.js';
+import { commonOptions, positiveInt } from '../global-options.js';
+import type { Output } from '../output.js';
+
+/** `turnkit edit FIXTURE [--editor --turn N]`. */
+export function registerEdit(program: Command, output: Output): void {
+  program
+    .command('edit')
+    .description('terminal editor: change one upstream turn and save a constructed fixture')
+    .argument('<fixture>', 'fixture or constructed fixture')
+    .option('--editor', 'open the turn\'s rows as JSON in $VISUAL or $EDITOR instead (needs --turn)')
+    .option('--turn <n>', 'the turn to edit with --editor (default: a constructed fixture\'s own turn)', positiveInt)
+    .option('--out <dir>', 'output folder (default: the config\'s constructed folder)')
+    .option('--force', 'overwrite an existing constructed fixture of the chosen name')
+    .action(async (fixture: string, options, command: Command) => {
+      const { session, outDir } = await openEditSession({ ...commonOptions(command), fixture, out: options.out });
+      if (options.editor) {
+        const turn: number | undefined = options.turn ?? session.opened.constructed?.document.turn;
+        if (turn === undefined) throw new TurnkitError('USAGE', 'edit --editor: say which turn with --turn N');
+        const result = await editInExternalEditor(session, { turn, dir: outDir, force: options.force });
+        if (result.aborted) throw new TurnkitError('BAD_INPUT', `edit aborted: ${result.aborted}`);
+        return report(output, result.saved!);
+      }
+      if (!process.stdin.isTTY || !process.stdout.isTTY) {
+        throw new TurnkitError('USAGE', 'turnkit edit needs a terminal; use --editor, or turnkit construct --patch FILE');
+      }
+      // ink and its layout engine load only when the editor runs, not on every turnkit command.
+      const { runEditor } = await import('../../tui/editor/run-editor.js');
+      const result = await runEditor(session, outDir);
+      if (result.saved) report(output, result.saved);
+      else output.err('quit without saving');
+    });
+}
+
+function report(output: Output, saved: { file: string; document: { turn: number }; paths: string[] }): void {
+  output.out(`wrote ${shownPath(saved.file)}: turn ${saved.document.turn}, ${saved.paths.length} change(s)`);
+  for (const path of saved.paths) output.out(`  ${path}`);
+}

@@ -1,0 +1,101 @@
+import { Box, Text, useApp, useInput } from 'ink';
+import { useEffect, useRef, useState } from 'react';
+import { join, relative } from 'node:path';
+import type { EditSession } from '../../construct/edit-session.js';
+import type { SavedConstructed } from '../../construct/save-constructed.js';
+import { isTurnkitError } from '../../errors.js';
+import { DiffLines } from './diff-lines.js';
+import { initialState, reduce, type EditorState } from './editor-state.js';
+import { KEY_HELP, SaveDialog, TurnList, TurnView } from './editor-views.js';
+import { TextArea } from './text-area.js';
+
+/** How an editing session ended: the written file, or nothing when the user quit. */
+export interface EditorResult {
+  saved?: SavedConstructed;
+}
+
+/** Props of EditorApp. */
+export interface EditorAppProps {
+  readonly session: EditSession;
+  /** Folder the constructed fixture is written to. */
+  readonly outDir: string;
+  readonly width: number;
+  readonly height: number;
+  readonly onDone: (result: EditorResult) => void;
+}
+
+const DIFF_HEIGHT = 6;
+
+/** `turnkit edit`: pick a turn, edit its rows, watch the diff, save a constructed fixture. */
+export function EditorApp({ session, outDir, width, height, onDone }: EditorAppProps) {
+  const { exit } = useApp();
+  const [state, setStateValue] = useState<EditorState>(() => initialState(session));
+  // reduce() changes the session, so it runs once per key here rather than inside a React state updater.
+  const latest = useRef(state);
+  const setState = (next: EditorState): void => {
+    latest.current = next;
+    setStateValue(next);
+  };
+  const layout = { width, height };
+
+  useInput((input, key) => {
+    const previous = latest.current;
+    if (!previous.saveRequest && !previous.quit) setState(reduce(previous, session, input, key, layout));
+  });
+
+  useEffect(() => {
+    if (state.quit) {
+      onDone({});
+      exit();
+    }
+  }, [state.quit]);
+
+  useEffect(() => {
+    const request = state.saveRequest;
+    if (!request) return;
+    session.save(request.name, request.why, outDir, request.force).then(
+      (saved) => {
+        onDone({ saved });
+        exit();
+      },
+      (error: unknown) => {
+        if (!isTurnkitError(error)) return exit(error as Error);
+        const { saveRequest: _done, ...previous } = latest.current;
+        if (previous.mode.name !== 'save') return setState(previous);
+        setState({ ...previous, mode: { ...previous.mode, error: error.message, confirmOverwrite: error.code === 'EXISTS' } });
+      },
+    );
+  }, [state.saveRequest]);
+
+  const mode = state.mode;
+  const changes = session.changes();
+  const edited = session.editedTurn();
+  const mainHeight = height - DIFF_HEIGHT - 4;
+  const baseName = edited !== undefined ? session.baseFor(edited).fixture.name : session.opened.fixture.name;
+  const header = `turnkit edit · ${session.opened.shown} · ${edited !== undefined ? `turn ${edited}` : 'no turn edited'} · ${changes.length} change(s)${session.isDirty() ? ' · unsaved' : ''}`;
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text inverse wrap="truncate-end">{header.padEnd(width)}</Text>
+      <Box flexDirection="column" height={mainHeight}>
+        {mode.name === 'turns' ? <TurnList turns={session.turns()} selected={state.turnIndex} width={width} height={mainHeight} /> : null}
+        {mode.name === 'turn' ? <TurnView session={session} turn={mode.turn} selected={state.fieldIndex} width={width} height={mainHeight} /> : null}
+        {mode.name === 'text' || mode.name === 'inline' ? (
+          <Box flexDirection="column">
+            <Text bold>{`editing ${mode.field.label}${mode.name === 'inline' ? ' (JSON)' : ''}`}</Text>
+            <TextArea buffer={mode.buffer} width={width} height={mainHeight - 2} />
+            {mode.name === 'inline' && mode.error ? <Text color="red">{mode.error}</Text> : null}
+          </Box>
+        ) : null}
+        {mode.name === 'diff' ? <DiffLines changes={changes} width={width} height={mainHeight} scroll={mode.scroll} trim={false} /> : null}
+        {mode.name === 'save' ? <SaveDialog mode={mode} width={width} target={relative(process.cwd(), join(outDir, `${mode.nameBuffer.text.trim() || '…'}.json`))} /> : null}
+        {mode.name === 'quit' ? <Text color="yellow">{`Discard ${changes.length} unsaved change(s) and quit? (y/n)`}</Text> : null}
+      </Box>
+      <Text dimColor>{`── diff against ${baseName} ${'─'.repeat(Math.max(0, width - baseName.length - 18))}`}</Text>
+      <Box height={DIFF_HEIGHT} flexDirection="column">
+        {mode.name === 'diff' ? <Text dimColor>(shown above)</Text> : <DiffLines changes={changes} width={width} height={DIFF_HEIGHT} />}
+      </Box>
+      <Text color="cyan" wrap="truncate-end">{state.message ?? ' '}</Text>
+      <Text dimColor wrap="truncate-end">{KEY_HELP[mode.name]}</Text>
+    </Box>
+  );
+}
