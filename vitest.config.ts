@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     // Each integration file boots its own embedded database; two cores do not gain from more workers.
     maxWorkers: 2,
     testTimeout: 60_000,

@@ -50,7 +50,7 @@ export async function saveConstructed(request: ConstructRequest): Promise<SavedC
 /** Builds the constructed document without writing it (for previews and tests). */
 export function buildConstructed(request: Omit<ConstructRequest, 'force'>): Omit<SavedConstructed, 'file'> {
   if (!FIXTURE_NAME.test(request.name) || /^\.+$/.test(request.name)) throw new TurnkitError('BAD_INPUT', `--name ${JSON.stringify(request.name)}: ${FIXTURE_NAME_RULE}`);
-  if (request.why.trim() === '') throw new TurnkitError('BAD_INPUT', '--why: say why this fixture exists (what it tests)');
+  if (request.why.trim() === '') throw new TurnkitError('BAD_INPUT', 'why is empty: say what this fixture tests (--why)');
   const { changes, problems } = diffFixtures(request.base.fixture, request.edited);
   const rule = problems.length > 0 ? [] : checkSingleTurn(request.base.fixture, changes, request.turn);
   const refused = [...problems, ...rule];

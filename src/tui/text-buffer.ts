@@ -36,6 +36,12 @@ export function deleteForward(buffer: TextBuffer): TextBuffer {
   return { text: buffer.text.slice(0, buffer.cursor) + buffer.text.slice(to), cursor: buffer.cursor };
 }
 
+/** Deletes from the start of the cursor's line (after the last newline) to the cursor, like Ctrl-U in a shell. */
+export function deleteToLineStart(buffer: TextBuffer): TextBuffer {
+  const start = buffer.text.lastIndexOf('\n', buffer.cursor - 1) + 1;
+  return { text: buffer.text.slice(0, start) + buffer.text.slice(buffer.cursor), cursor: start };
+}
+
 /** Moves the cursor one character left or right. */
 export function moveHorizontal(buffer: TextBuffer, direction: -1 | 1): TextBuffer {
   const cursor = direction < 0 ? previousBoundary(buffer.text, buffer.cursor) : nextBoundary(buffer.text, buffer.cursor);

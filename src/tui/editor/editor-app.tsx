@@ -5,7 +5,7 @@ import type { EditSession } from '../../construct/edit-session.js';
 import type { SavedConstructed } from '../../construct/save-constructed.js';
 import { isTurnkitError } from '../../errors.js';
 import { DiffLines } from './diff-lines.js';
-import { initialState, reduce, type EditorState } from './editor-state.js';
+import { initialState, keyEvents, reduce, type EditorState } from './editor-state.js';
 import { KEY_HELP, SaveDialog, TurnList, TurnView } from './editor-views.js';
 import { TextArea } from './text-area.js';
 
@@ -39,8 +39,12 @@ export function EditorApp({ session, outDir, width, height, onDone }: EditorAppP
   const layout = { width, height };
 
   useInput((input, key) => {
-    const previous = latest.current;
-    if (!previous.saveRequest && !previous.quit) setState(reduce(previous, session, input, key, layout));
+    let next = latest.current;
+    for (const event of keyEvents(input, key)) {
+      if (next.saveRequest || next.quit) break;
+      next = reduce(next, session, event.input, event.key, layout);
+    }
+    if (next !== latest.current) setState(next);
   });
 
   useEffect(() => {
@@ -72,7 +76,8 @@ export function EditorApp({ session, outDir, width, height, onDone }: EditorAppP
   const edited = session.editedTurn();
   const mainHeight = height - DIFF_HEIGHT - 4;
   const baseName = edited !== undefined ? session.baseFor(edited).fixture.name : session.opened.fixture.name;
-  const header = `turnkit edit · ${session.opened.shown} · ${edited !== undefined ? `turn ${edited}` : 'no turn edited'} · ${changes.length} change(s)${session.isDirty() ? ' · unsaved' : ''}`;
+  // Most telling first: the header is cut at the terminal's width, and a long path is the least needed part.
+  const header = `turnkit edit · ${edited !== undefined ? `turn ${edited}` : 'no turn edited'} · ${changes.length} change(s)${session.isDirty() ? ' · unsaved' : ''} · ${session.opened.shown}`;
   return (
     <Box flexDirection="column" width={width}>
       <Text inverse wrap="truncate-end">{header.padEnd(width)}</Text>

@@ -2,7 +2,7 @@ import type { Key } from 'ink';
 import type { EditSession, EditableField, EditableRow } from '../../construct/edit-session.js';
 import { isTurnkitError } from '../../errors.js';
 import { parseJsonText } from '../../util/json-source.js';
-import { backspace, bufferOf, deleteForward, insert, moveHorizontal, moveToLineEdge, moveVertical, type TextBuffer } from '../text-buffer.js';
+import { backspace, bufferOf, deleteForward, deleteToLineStart, insert, moveHorizontal, moveToLineEdge, moveVertical, type TextBuffer } from '../text-buffer.js';
 
 /** Which field of which row a text or inline editor is changing. */
 export interface FieldRef {
@@ -51,6 +51,26 @@ export function fieldsOf(rows: readonly EditableRow[]): { row: EditableRow; fiel
 export interface Layout {
   width: number;
   height: number;
+}
+
+/**
+ * Splits one read from the terminal into key events: keys typed faster than the app reads them (or sent by a
+ * script) arrive as one chunk, and an Enter or a Ctrl key inside it must still act as that key, not become text.
+ */
+export function keyEvents(input: string, key: Key): { input: string; key: Key }[] {
+  if (input.length <= 1 || key.ctrl || key.meta || key.escape || !/[\x01-\x1a\x7f]/.test(input)) return [{ input, key }];
+  const plain: Key = { ...key, return: false, ctrl: false, tab: false, backspace: false, delete: false };
+  const events: { input: string; key: Key }[] = [];
+  for (const part of input.split(/([\x01-\x1a\x7f])/)) {
+    if (part === '') continue;
+    const code = part.charCodeAt(0);
+    if (part.length > 1 || (code > 0x1a && code !== 0x7f)) events.push({ input: part, key: plain });
+    else if (part === '\r') events.push({ input: '\r', key: { ...plain, return: true } });
+    else if (part === '\t') events.push({ input: '\t', key: { ...plain, tab: true } });
+    else if (code === 0x7f) events.push({ input: '', key: { ...plain, delete: true } });
+    else events.push({ input: String.fromCharCode(code + 96), key: { ...plain, ctrl: true } });
+  }
+  return events;
 }
 
 /** Applies one key press; the session changes in place when a field is set. */
@@ -188,6 +208,7 @@ function editBuffer(buffer: TextBuffer, input: string, key: Key, width: number, 
   if (key.downArrow) return multiline ? moveVertical(buffer, width, 1) : buffer;
   if (key.home || (key.ctrl && input === 'a')) return moveToLineEdge(buffer, width, 'start');
   if (key.end || (key.ctrl && input === 'e')) return moveToLineEdge(buffer, width, 'end');
+  if (key.ctrl && input === 'u') return deleteToLineStart(buffer);
   if (key.return) return multiline ? insert(buffer, '\n') : buffer;
   if (key.ctrl || key.meta || key.escape || key.tab || key.pageUp || key.pageDown || input === '') return buffer;
   return insert(buffer, multiline ? input : input.replace(/[\r\n]+/g, ' '));

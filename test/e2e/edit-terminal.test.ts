@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BIN, runCli } from '../helpers/cli.js';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+// CI sets TURNKIT_REQUIRE_TMUX so that a machine without tmux fails here instead of quietly not driving the editor.
+const requireTmux = process.env.TURNKIT_REQUIRE_TMUX === '1';
+
+/** Polls the pane until it shows the text; the deadline is generous because it only bounds a hang. */
+async function waitForPane(session: string, text: string): Promise<string> {
+  let pane = '';
+  for (let i = 0; i < 200; i++) {
+    pane = execFileSync('tmux', ['capture-pane', '-p', '-t', session], { encoding: 'utf8' });
+    if (pane.includes(text)) return pane;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the pane never showed ${JSON.stringify(text)}; it shows:\n${pane}`);
+}
+
+describe('turnkit edit in a real terminal', () => {
+  let project: string;
+
+  beforeAll(async () => {
+    project = await mkdtemp(join(tmpdir(), 'turnkit-edit-e2e-'));
+    await mkdir(join(project, 'fixtures'));
+    await copyFile(join(REPO, 'fixtures/meridian-turn-23.json'), join(project, 'fixtures/meridian-turn-23.json'));
+  });
+  afterAll(async () => {
+    if (project) await rm(project, { recursive: true, force: true });
+  });
+
+  it('has tmux to drive the editor with (required on CI)', () => {
+    expect(hasTmux || !requireTmux).toBe(true);
+  });
+
+  it.runIf(hasTmux)('goes from a captured fixture to a saved constructed fixture with the keyboard alone (tmux, 80x24)', async () => {
+    const session = `turnkit-e2e-${process.pid}`;
+    const command = `${process.execPath} ${BIN} edit fixtures/meridian-turn-23.json; echo "exit=$?"; sleep 30`;
+    execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', project, command]);
+    const keys = (...args: string[]): void => {
+      execFileSync('tmux', ['send-keys', '-t', session, ...args]);
+    };
+    try {
+      await waitForPane(session, 'Enter open turn');
+      keys('Up', 'Up', 'Up', 'Enter');
+      await waitForPane(session, 'turns[id=19]');
+      keys('Down', 'Enter');
+      await waitForPane(session, 'editing turns[id=19].narration');
+      // Up from the first line goes to the start of the text (the cursor starts at its end).
+      keys('Up', 'Up', 'Up', 'Up');
+      keys('-l', 'Corrected: the mess hall is on deck 2. ');
+      await waitForPane(session, 'Corrected: the mess hall is on deck 2. You step out');
+      keys('C-s');
+      const diff = await waitForPane(session, '{+Corrected');
+      expect(diff).toContain('~ turns[id=19].narration');
+      expect(diff).toContain('turn 19 · 1 change(s) · unsaved');
+      keys('s');
+      await waitForPane(session, 'Save constructed fixture');
+      keys('Enter');
+      keys('-l', 'A prefix that states the deck');
+      keys('Enter');
+      const done = await waitForPane(session, 'exit=0');
+      expect(done).toContain('wrote constructed/meridian-turn-23-turn-19.json: turn 19, 1 change(s)');
+    } finally {
+      spawnSync('tmux', ['kill-session', '-t', session]);
+    }
+    const written = JSON.parse(await readFile(join(project, 'constructed/meridian-turn-23-turn-19.json'), 'utf8'));
+    expect(written.why).toBe('A prefix that states the deck');
+    const shown = await runCli(['show', 'constructed/meridian-turn-23-turn-19.json'], { cwd: project });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('changed turns[id=19].narration');
+  });
+
+  it('edits one turn as JSON in $EDITOR (--editor) and records the change', async () => {
+    // The "editor" is a script that rewrites the narration and fills in why, as a person would in vim.
+    const editor = join(project, 'fake-editor.mjs');
+    await writeFile(editor, [
+      "import { readFileSync, writeFileSync } from 'node:fs';",
+      'const file = process.argv[2];',
+      "const text = readFileSync(file, 'utf8');",
+      "writeFileSync(file, text.replace('here on deck 3', 'up on deck 2').replace('\"why\": \"\"', '\"why\": \"edited in an editor\"'));",
+    ].join('\n'));
+    await chmod(editor, 0o755);
+    const result = await runCli(['edit', 'fixtures/meridian-turn-23.json', '--editor', '--turn', '19', '--out', 'by-editor'], {
+      cwd: project,
+      env: { VISUAL: `${process.execPath} ${editor}` },
+    });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('wrote by-editor/meridian-turn-23-turn-19.json: turn 19, 1 change(s)\n  turns[id=19].narration\n');
+    const written = JSON.parse(await readFile(join(project, 'by-editor/meridian-turn-23-turn-19.json'), 'utf8'));
+    const leaf = written.changeset[0].changes[0].changes[0].changes[0].changes[0];
+    expect(leaf.value).toContain('up on deck 2');
+    expect(leaf.oldValue).toContain('here on deck 3');
+  });
+
+  it('aborts --editor with nothing written when the file is left unchanged', async () => {
+    const result = await runCli(['edit', 'fixtures/meridian-turn-23.json', '--editor', '--turn', '19', '--out', 'unchanged'], {
+      cwd: project,
+      env: { VISUAL: 'true' },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('edit aborted: the file was not changed; nothing written\n');
+    expect(existsSync(join(project, 'unchanged'))).toBe(false);
+  });
+});
