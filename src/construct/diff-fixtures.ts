@@ -25,7 +25,8 @@ export function diffFixtures(base: Fixture, edited: Fixture): FixtureDiff {
     embeddedObjKeys.set(`tables.${name}.rows`, keyOfRow);
     embeddedObjKeys.set(`tables.${name}.sharedRows`, keyOfRow);
   }
-  const raw = diff(base, edited, { embeddedObjKeys });
+  const [baseView, editedView] = withoutEqualRows(base, edited);
+  const raw = diff(baseView, editedView, { embeddedObjKeys });
   const changes: ColumnChange[] = [];
   const problems: string[] = [];
   for (const top of raw) {
@@ -54,6 +55,35 @@ export function diffFixtures(base: Fixture, edited: Fixture): FixtureDiff {
     }
   }
   return { changes, problems };
+}
+
+/**
+ * The two fixtures with the rows they have in common left out, so that json-diff-ts (which matches keyed array
+ * items pairwise) sees only what differs: a 5,000-turn fixture diffs in milliseconds, not half a second. An edited
+ * copy shares its unchanged row objects with the base, so most rows are told equal by reference.
+ */
+function withoutEqualRows(base: Fixture, edited: Fixture): [Fixture, Fixture] {
+  const baseTables: Fixture['tables'] = {};
+  const editedTables: Fixture['tables'] = {};
+  for (const [name, table] of Object.entries(base.tables)) {
+    const other = edited.tables[name];
+    if (!other || table.primaryKey.length === 0) {
+      baseTables[name] = table;
+      if (other) editedTables[name] = other;
+      continue;
+    }
+    const before = new Map(table.rows.map((row) => [rowKey(row, table.primaryKey), row]));
+    const same = new Set<string>();
+    for (const row of other.rows) {
+      const key = rowKey(row, table.primaryKey);
+      const match = before.get(key);
+      if (match && (match === row || isDeepStrictEqual(match, row))) same.add(key);
+    }
+    baseTables[name] = { ...table, rows: table.rows.filter((row) => !same.has(rowKey(row, table.primaryKey))) };
+    editedTables[name] = { ...other, rows: other.rows.filter((row) => !same.has(rowKey(row, table.primaryKey))) };
+  }
+  for (const [name, table] of Object.entries(edited.tables)) if (!(name in baseTables)) editedTables[name] = table;
+  return [{ ...base, tables: baseTables }, { ...edited, tables: editedTables }];
 }
 
 function columnsChanged(rowChange: IChange): string[] {

@@ -1,16 +1,15 @@
+import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import type { Fixture, FixtureColumn } from '../fixture/format.js';
+import type { CommonOptions } from '../config/common-options.js';
+import { loadConfig, resolveFromConfig } from '../config/load.js';
 import { TurnkitError } from '../errors.js';
+import type { Fixture, FixtureColumn } from '../fixture/format.js';
 import { changePath, type ColumnChange } from './column-change.js';
 import { diffFixtures } from './diff-fixtures.js';
-import type { LoadedFixture } from './load-fixture.js';
+import { loadFixture, type LoadedFixture } from './load-fixture.js';
 import { describeRow, findRow, rowKey } from './row-key.js';
 import { saveConstructed, type SavedConstructed } from './save-constructed.js';
-import { loadConfig, resolveFromConfig } from '../config/load.js';
-import type { CommonOptions } from '../config/common-options.js';
-import { resolve } from 'node:path';
-import { loadFixture } from './load-fixture.js';
-import { rowsTiedToTurn, turnsInOrder } from './turn-rows.js';
+import { rowsTiedToTurn, turnOfTiedRow, turnsInOrder } from './turn-rows.js';
 import { valueDiff, type DiffSegment } from './word-diff.js';
 
 /** One kept turn as the editor lists it. */
@@ -72,12 +71,12 @@ export class EditSession {
     const inputColumns = Object.keys(this.current.input.values);
     const turnsTable = this.current.tables[this.current.source.turns.table];
     const narrationColumn = turnsTable?.columns.find((column) => TEXT_TYPE.test(column.type) && !inputColumns.includes(column.name) && !turnsTable.primaryKey.includes(column.name))?.name;
-    const edited = this.editedTurn();
+    const changed = this.changes().length > 0 ? this.editedTurn() : undefined;
     return turnsInOrder(this.current).map(({ turn, row }) => ({
       turn,
       input: firstLine(inputColumns.map((column) => row[column]).find((value) => typeof value === 'string') ?? ''),
       narration: firstLine(narrationColumn ? row[narrationColumn] : ''),
-      changed: edited === turn && this.changes().length > 0,
+      changed: changed === turn,
     }));
   }
 
@@ -143,14 +142,16 @@ export class EditSession {
 
   /** The changes that saving would record, against the base that saving would use. */
   changes(): ShownChange[] {
+    if (this.shown?.of === this.current) return this.shown.changes;
     const turn = this.editedTurn();
-    if (turn === undefined) return [];
-    const base = this.baseFor(turn).fixture;
-    return diffFixtures(base, this.current).changes.map((change) => ({
+    const base = turn === undefined ? undefined : this.baseFor(turn).fixture;
+    const changes = !base ? [] : diffFixtures(base, this.current).changes.map((change) => ({
       path: changePath(change, base.tables[change.table]?.primaryKey ?? []),
       change,
       segments: valueDiff(change.oldValue, change.value),
     }));
+    this.shown = { of: this.current, changes };
+    return changes;
   }
 
   /** Name and why to offer in the save dialog (a constructed fixture's own when its turn is edited again). */
@@ -182,13 +183,13 @@ export class EditSession {
   private turnOfChange(change: ColumnChange): number | undefined {
     const where = `${change.table}\u0000${change.row}`;
     if (!this.turnOfRow.has(where)) {
-      const turn = turnsInOrder(this.opened.fixture).find((entry) => rowsTiedToTurn(this.opened.fixture, entry.turn).get(change.table)?.has(change.row))?.turn;
-      this.turnOfRow.set(where, turn);
+      this.turnOfRow.set(where, turnOfTiedRow(this.opened.fixture, change.table, change.row));
     }
     return this.turnOfRow.get(where);
   }
 
   private diffed?: { of: Fixture; changes: ColumnChange[] };
+  private shown?: { of: Fixture; changes: ShownChange[] };
   private readonly turnOfRow = new Map<string, number | undefined>();
 
   private field(column: FixtureColumn, value: unknown, baseValue: unknown, primaryKey: readonly string[], foreignKeys: Fixture['tables'][string]['foreignKeys']): EditableField {

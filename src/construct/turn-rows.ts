@@ -56,6 +56,36 @@ export function rowsTiedToTurn(fixture: Fixture, turn: number): Map<string, Set<
   return tied;
 }
 
+/**
+ * The turn a row is tied to (see rowsTiedToTurn), found by following its foreign keys up to a turn row rather than
+ * by computing every turn's rows; undefined for campaign-level rows.
+ */
+export function turnOfTiedRow(fixture: Fixture, table: string, key: string): number | undefined {
+  const turnsTable = fixture.source.turns.table;
+  if (table === turnsTable) return turnOfRow(fixture, key);
+  const seen = new Set<string>();
+  const climb = (tableName: string, row: FixtureRow): number | undefined => {
+    const source = fixture.tables[tableName];
+    if (!source || source.role !== 'owned') return undefined;
+    for (const fk of source.foreignKeys) {
+      const parentTable = fixture.tables[fk.references.table];
+      if (!parentTable || fk.columns.some((column) => row[column] === null || row[column] === undefined)) continue;
+      const wanted = keyOf(row, fk.columns);
+      const parent = parentTable.rows.find((candidate) => keyOf(candidate, fk.references.columns) === wanted);
+      if (!parent) continue;
+      const parentKey = rowKey(parent, parentTable.primaryKey);
+      if (fk.references.table === turnsTable) return turnOfRow(fixture, parentKey);
+      if (seen.has(`${fk.references.table}\u0000${parentKey}`)) continue;
+      seen.add(`${fk.references.table}\u0000${parentKey}`);
+      const found = climb(fk.references.table, parent);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  const row = fixture.tables[table]?.rows.find((candidate) => rowKey(candidate, fixture.tables[table]!.primaryKey) === key);
+  return row ? climb(table, row) : undefined;
+}
+
 /** The turn a row of the turns table sits at, or undefined when it is not a kept turn. */
 export function turnOfRow(fixture: Fixture, key: string): number | undefined {
   const table = fixture.tables[fixture.source.turns.table];
