@@ -9,6 +9,7 @@ import { diffFixtures } from './diff-fixtures.js';
 import { loadFixture, type LoadedFixture } from './load-fixture.js';
 import { describeRow, findRow, rowKey } from './row-key.js';
 import { saveConstructed, type SavedConstructed } from './save-constructed.js';
+import { isTurnOrder } from './single-turn-rule.js';
 import { rowsTiedToTurn, turnOfTiedRow, turnsInOrder } from './turn-rows.js';
 import { valueDiff, type DiffSegment } from './word-diff.js';
 
@@ -27,7 +28,7 @@ export interface EditableField {
   value: unknown;
   /** text: a string column edited as text; json: any other value edited as JSON. */
   kind: 'text' | 'json';
-  /** Why it cannot be edited (a key, a generated column), or undefined. */
+  /** Why it cannot be edited (a key, a generated column, the turn order), or undefined. */
   locked?: string;
   nullable: boolean;
   changed: boolean;
@@ -96,7 +97,7 @@ export class EditSession {
           table: tableName,
           key,
           label: describeRow(tableName, table.primaryKey, key),
-          fields: table.columns.map((column) => this.field(column, row[column.name], baseRow?.[column.name], table.primaryKey, table.foreignKeys)),
+          fields: table.columns.map((column) => this.field(tableName, column, row[column.name], baseRow?.[column.name])),
         });
       }
     }
@@ -192,14 +193,17 @@ export class EditSession {
   private shown?: { of: Fixture; changes: ShownChange[] };
   private readonly turnOfRow = new Map<string, number | undefined>();
 
-  private field(column: FixtureColumn, value: unknown, baseValue: unknown, primaryKey: readonly string[], foreignKeys: Fixture['tables'][string]['foreignKeys']): EditableField {
+  private field(tableName: string, column: FixtureColumn, value: unknown, baseValue: unknown): EditableField {
+    const { primaryKey, foreignKeys } = this.current.tables[tableName]!;
     const locked = primaryKey.includes(column.name)
-      ? 'part of the primary key'
+      ? 'part of the primary key (keys cannot change)'
       : foreignKeys.some((fk) => fk.columns.includes(column.name))
-        ? 'a foreign key column'
+        ? 'a foreign key column (keys cannot change)'
         : column.generated !== undefined
-          ? 'a generated column'
-          : undefined;
+          ? 'a generated column (the database computes it)'
+          : isTurnOrder(this.current, tableName, column.name)
+            ? 'the turn order column (changing it would move other turns)'
+            : undefined;
     return {
       column: column.name,
       type: column.type,

@@ -45,11 +45,11 @@ export async function rebase(options: RebaseOptions): Promise<RebaseResult> {
     rewritten: false,
     changes: file.changes.length,
   };
-  const samePath = basePath === file.basePath;
-  if (samePath && base.sha256 === file.document.base.sha256) return result;
   const rule = checkSingleTurn(base.fixture, file.changes, file.document.turn);
   const conflicts = applyChanges(base.fixture, file.changes).conflicts;
+  // Checked even when the base is unchanged: "nothing to do" must mean the file materializes.
   if (rule.length > 0 || conflicts.length > 0) throw conflictError(file.shown, base.shown, conflicts, rule);
+  if (basePath === file.basePath && base.sha256 === file.document.base.sha256) return result;
   const document: ConstructedFixture = {
     ...file.document,
     base: { path: relative(dirname(file.path), basePath).split(sep).join('/'), sha256: base.sha256 },

@@ -27,8 +27,14 @@ export function checkSingleTurn(base: Fixture, changes: readonly ColumnChange[],
     if (table.primaryKey.includes(change.column)) problems.push(`${path}: is part of the primary key; keys cannot change`);
     else if (table.foreignKeys.some((fk) => fk.columns.includes(change.column))) problems.push(`${path}: is a foreign key column; keys cannot change`);
     else if (table.columns.find((column) => column.name === change.column)?.generated !== undefined) problems.push(`${path}: is a generated column; the database computes it`);
+    else if (isTurnOrder(base, change.table, change.column)) problems.push(`${path}: is the turn order column; changing it would move other turns`);
   }
   return problems;
+}
+
+/** True for the column that numbers the turns: changing it reorders turns, which no single-turn change may do. */
+export function isTurnOrder(fixture: Fixture, table: string, column: string): boolean {
+  return table === fixture.source.turns.table && column === fixture.source.turns.order;
 }
 
 function whoseRow(base: Fixture, change: ColumnChange): string {

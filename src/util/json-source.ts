@@ -21,17 +21,14 @@ export function positionAt(text: string, offset: number): Position {
   return { line, column: offset - lineStart + 1 };
 }
 
-/** Parses strict JSON; on a syntax error throws one problem per error as `file:line:col: message`. */
+/** Parses strict JSON; on a syntax error throws the first as `file:line:col: message` (later ones are its echoes). */
 export function parseJsonText(text: string, file: string): unknown {
   const errors: ParseError[] = [];
   // jsonc-parser reports every error with its offset; JSON.parse on Node 20 often gives no position at all.
   const value: unknown = parse(text, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
   if (errors.length > 0) {
-    const problems = errors.map((error) => {
-      const { line, column } = positionAt(text, error.offset);
-      return `${file}:${line}:${column}: invalid JSON: ${describeParseError(error)}`;
-    });
-    throw new TurnkitError('BAD_INPUT', problems[0]!, problems);
+    const { line, column } = positionAt(text, errors[0]!.offset);
+    throw new TurnkitError('BAD_INPUT', `${file}:${line}:${column}: invalid JSON: ${describeParseError(errors[0]!)}`);
   }
   return value;
 }

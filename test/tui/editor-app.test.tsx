@@ -103,7 +103,7 @@ describe('turnkit edit (ink)', () => {
     // The first field of a turn row is its primary key.
     for (let i = 0; i < 8; i++) await editor.press(KEYS.up);
     await editor.press(KEYS.enter);
-    await editor.shows('turns[id=18].id is part of the primary key; keys cannot change');
+    await editor.shows('turns[id=18].id is part of the primary key (keys cannot change)');
     editor.app.unmount();
   });
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { changesetOf, type ColumnChange } from '../../src/construct/column-change.js';
 import { construct } from '../../src/construct/construct-command.js';
+import { diffFixtures } from '../../src/construct/diff-fixtures.js';
 import { EditSession } from '../../src/construct/edit-session.js';
 import type { ConstructedFixture } from '../../src/construct/format.js';
 import { loadFixture, type LoadedFixture } from '../../src/construct/load-fixture.js';
@@ -94,13 +95,27 @@ describe('the single-turn rule refuses, listing every offending path', () => {
     expect(error.problems).toEqual(['base.json: users[id=1].handle: is not tied to that turn, not a row of turn 19']);
   });
 
-  it('a primary key change (the row with the old key goes, one with a new key comes)', async () => {
+  it('a primary key change is named as one, not as a removed and an added row', async () => {
     const error = await refuse(editedCopy((f) => void (rowById(f, 'turns', '19').id = '999')));
-    expect(error.problems).toEqual([
-      'base.json: turns[id=999]: adds a row; a constructed fixture changes values of existing rows',
-      'base.json: turns[id=19]: removes a row; a constructed fixture changes values of existing rows',
+    expect(error.problems).toEqual(['base.json: turns[id=19]: its primary key changes (to turns[id=999]); keys cannot change']);
+    expect(error.message).toBe(error.problems[0]);
+  });
+
+  it('a change of the turn order column, which would move other turns', async () => {
+    const error = await refuse(editedCopy((f) => void (rowById(f, 'turns', '19').turn_number = 99)));
+    expect(error.problems).toEqual(['base.json: turns[id=19].turn_number: is the turn order column; changing it would move other turns']);
+  });
+
+  it('a row keyed "__proto__" is diffed like any other', () => {
+    const withOddKey = structuredClone(base);
+    rowById(withOddKey, 'world_facts', '7').id = '__proto__';
+    const edited = structuredClone(withOddKey);
+    rowById(edited, 'world_facts', '__proto__').fact = 'changed';
+    rowById(edited, 'turns', '18').narration = 'also changed';
+    expect(diffFixtures(withOddKey, edited).changes.map((change) => `${change.table}[${change.row}].${change.column}`).sort()).toEqual([
+      'turns[18].narration',
+      'world_facts[__proto__].fact',
     ]);
-    expect(error.message).toBe(`base.json: 2 changes refused: ${error.problems.map((line) => line.slice('base.json: '.length)).join('; ')}`);
   });
 
   it('a foreign key change, on the turn row and on a tied row', async () => {
@@ -343,8 +358,9 @@ describe('EditSession', () => {
     expect(session.rowsOfTurn(18).map((row) => row.label)).toEqual(['turns[id=18]', 'world_facts[id=7]']);
     const fields = session.rowsOfTurn(19)[0]!.fields;
     expect(fields.find((field) => field.column === 'narration')).toMatchObject({ kind: 'text', changed: false, value: NARRATION_19 });
-    expect(fields.find((field) => field.column === 'id')?.locked).toBe('part of the primary key');
-    expect(fields.find((field) => field.column === 'location_id')?.locked).toBe('a foreign key column');
+    expect(fields.find((field) => field.column === 'id')?.locked).toBe('part of the primary key (keys cannot change)');
+    expect(fields.find((field) => field.column === 'turn_number')?.locked).toBe('the turn order column (changing it would move other turns)');
+    expect(fields.find((field) => field.column === 'location_id')?.locked).toBe('a foreign key column (keys cannot change)');
 
     session.setValue(19, 'turns', '19', 'narration', FIXED_19);
     expect(session.isDirty()).toBe(true);

@@ -19,6 +19,7 @@ export function registerConstruct(program: Command, output: Output): void {
     .option('--force', 'overwrite an existing constructed fixture of that name')
     .option('--json', 'print the result as JSON')
     .action(async (fixture: string, options, command: Command) => {
+      if ((options.patch === undefined) === (options.from === undefined)) command.error('error: give exactly one of --patch FILE or --from EDITED.json', { exitCode: 2 });
       const saved = await construct({ ...commonOptions(command), fixture, ...options });
       if (options.json) return printJson(output, { file: shownPath(saved.file), ...saved.document });
       output.out(`wrote ${shownPath(saved.file)}: turn ${saved.document.turn}, ${saved.changes.length} change(s)`);

@@ -114,7 +114,7 @@ function onTurn(state: EditorState, mode: Extract<Mode, { name: 'turn' }>, sessi
   if (!selected) return common(state, session, input, key);
   const ref: FieldRef = { table: selected.row.table, key: selected.row.key, column: selected.field.column, label: `${selected.row.label}.${selected.field.column}` };
   if (key.return) {
-    if (selected.field.locked) return { ...state, message: `${ref.label} is ${selected.field.locked}; keys cannot change` };
+    if (selected.field.locked) return { ...state, message: `${ref.label} is ${selected.field.locked}` };
     const refused = session.refusal(mode.turn);
     if (refused) return { ...state, message: refused };
     const value = selected.field.value;

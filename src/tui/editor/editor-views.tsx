@@ -69,7 +69,7 @@ export function TurnView({ session, turn, selected, width, height }: TurnViewPro
   const listHeight = Math.max(3, height - previewHeight - 1);
   const selectedLine = lines.findIndex((line) => line.here);
   const top = windowTop(selectedLine, lines.length, listHeight);
-  const preview = current ? (current.field.locked ? `# ${current.field.column} is ${current.field.locked}; keys cannot change` : typeof current.field.value === 'string' ? current.field.value : JSON.stringify(current.field.value)) : '';
+  const preview = current ? (current.field.locked ? `# ${current.field.column} is ${current.field.locked}` : typeof current.field.value === 'string' ? current.field.value : JSON.stringify(current.field.value)) : '';
   return (
     <Box flexDirection="column">
       {lines.slice(top, top + listHeight).map((line) => (
