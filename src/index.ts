@@ -28,6 +28,8 @@ export { materialize, type MaterializeOptions } from './construct/materialize-co
 export { rebase, RebaseConflictError, type RebaseOptions, type RebaseResult } from './construct/rebase-command.js';
 export { saveConstructed, buildConstructed, type ConstructRequest, type SavedConstructed } from './construct/save-constructed.js';
 export { diffFixtures, type FixtureDiff } from './construct/diff-fixtures.js';
+export { EditSession, openEditSession, type OpenEditOptions, type TurnListing, type EditableRow, type EditableField, type ShownChange } from './construct/edit-session.js';
+export { editInExternalEditor, KeptEditError, type ExternalEditOptions, type ExternalEditResult } from './construct/external-edit.js';
 export { applyChanges, type ChangeConflict, type AppliedChanges } from './construct/apply-changes.js';
 export { applyPatch } from './construct/patch.js';
 export { rowsTiedToTurn, turnsInOrder, type TurnEntry } from './construct/turn-rows.js';

@@ -29,7 +29,7 @@ export function applyChanges(base: Fixture, changes: readonly ColumnChange[]): A
   const tables: Record<string, FixtureTable> = { ...base.tables };
   const copied = new Set<string>();
   for (const change of changes) {
-    const table = tables[change.table];
+    const table = Object.hasOwn(tables, change.table) ? tables[change.table] : undefined;
     const index = table ? table.rows.findIndex((row) => rowKey(row, table.primaryKey) === change.row) : -1;
     const row = table?.rows[index];
     const path = changePath(change, table?.primaryKey ?? []);

@@ -10,6 +10,8 @@ export interface ColumnChange {
   column: string;
   oldValue: unknown;
   value: unknown;
+  /** The row key's column names as a changeset file records them (checked against the base's primary key). */
+  embeddedKey?: string;
 }
 
 /** How a change's place reads in messages: `turns[id=19].narration`. */
@@ -25,6 +27,7 @@ export function changePath(change: Pick<ColumnChange, 'table' | 'row' | 'column'
 export function columnChangesOf(changeset: readonly IChange[]): { changes: ColumnChange[]; problems: string[] } {
   const changes: ColumnChange[] = [];
   const problems: string[] = [];
+  const seen = new Set<string>();
   const unsupported = (path: string, change: IChange): void => {
     problems.push(`$.changeset: ${path}: ${change.type} is not a change turnkit records (it changes whole column values of existing rows)`);
   };
@@ -41,7 +44,10 @@ export function columnChangesOf(changeset: readonly IChange[]): { changes: Colum
               unsupported(`${table.key}[${row.key}].${column.key}`, column);
               continue;
             }
-            changes.push({ table: table.key, row: row.key, column: column.key, oldValue: column.oldValue, value: column.value });
+            const where = `${table.key}[${row.key}].${column.key}`;
+            if (seen.has(where)) { problems.push(`$.changeset: ${where}: changed twice`); continue; }
+            seen.add(where);
+            changes.push({ table: table.key, row: row.key, column: column.key, oldValue: column.oldValue, value: column.value, embeddedKey: typeof part.embeddedKey === 'string' ? part.embeddedKey : '' });
           }
         }
       }

@@ -5,7 +5,7 @@ import { TurnkitError } from '../errors.js';
 import { parseFixtureText } from '../fixture/read-fixture.js';
 import { parseJsonText } from '../util/json-source.js';
 import { readFile } from 'node:fs/promises';
-import { loadFixture, shownPath } from './load-fixture.js';
+import { describeReadError, loadFixture, shownPath } from './load-fixture.js';
 import { applyPatch } from './patch.js';
 import { saveConstructed, type SavedConstructed } from './save-constructed.js';
 
@@ -31,19 +31,15 @@ export async function construct(options: ConstructOptions): Promise<SavedConstru
   const cwd = options.cwd ?? process.cwd();
   const config = await loadConfig({ configPath: options.configPath, cwd });
   const base = await loadFixture(resolve(cwd, options.fixture));
-  const edited = options.patch !== undefined
-    ? applyPatch(base.fixture, await readJson(resolve(cwd, options.patch)), shownPath(resolve(cwd, options.patch)))
-    : parseFixtureText(await readText(resolve(cwd, options.from!)), shownPath(resolve(cwd, options.from!)));
+  const source = resolve(cwd, (options.patch ?? options.from)!);
+  const text = await readText(source);
+  const edited = options.patch !== undefined ? applyPatch(base.fixture, parseJsonText(text, shownPath(source)), shownPath(source)) : parseFixtureText(text, shownPath(source));
   const dir = options.out !== undefined ? resolve(cwd, options.out) : resolveFromConfig(config, config.paths.constructed);
-  return saveConstructed({ base, edited, turn: options.turn, name: options.name, why: options.why, dir, force: options.force });
+  return saveConstructed({ base, edited, turn: options.turn, name: options.name, why: options.why, dir, force: options.force, source: shownPath(source) });
 }
 
 async function readText(path: string): Promise<string> {
   return readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new TurnkitError('NOT_FOUND', `${shownPath(path)}: ${error.code === 'ENOENT' ? 'no such file' : `cannot read (${error.code})`}`);
+    throw new TurnkitError('NOT_FOUND', `${shownPath(path)}: ${describeReadError(error)}`);
   });
-}
-
-async function readJson(path: string): Promise<unknown> {
-  return parseJsonText(await readText(path), shownPath(path));
 }

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { CommonOptions } from '../config/common-options.js';
 import { loadConfig, resolveFromConfig } from '../config/load.js';
@@ -9,7 +9,8 @@ import { diffFixtures } from './diff-fixtures.js';
 import { loadFixture, type LoadedFixture } from './load-fixture.js';
 import { describeRow, findRow, rowKey } from './row-key.js';
 import { saveConstructed, type SavedConstructed } from './save-constructed.js';
-import { isTurnOrder } from './single-turn-rule.js';
+import { lockReason } from './single-turn-rule.js';
+import { valueProblem } from './column-values.js';
 import { rowsTiedToTurn, turnOfTiedRow, turnsInOrder } from './turn-rows.js';
 import { valueDiff, type DiffSegment } from './word-diff.js';
 
@@ -108,7 +109,7 @@ export class EditSession {
   refusal(turn: number): string | undefined {
     const edited = this.editedTurn();
     if (edited === undefined || edited === turn || this.changesAgainstOpened().length === 0) return undefined;
-    return `turn ${edited} already has changes; a constructed fixture changes one turn (revert them first)`;
+    return `turn ${edited} already has changes: one turn per constructed fixture`;
   }
 
   /** Sets one column of one row; refused when another turn already has changes or the column is locked. */
@@ -119,6 +120,8 @@ export class EditSession {
     if (!field) throw new TurnkitError('BAD_INPUT', `${describeRow(table, this.current.tables[table]?.primaryKey ?? [], key)}.${column}: not a field of turn ${turn}`);
     if (field.locked) throw new TurnkitError('BAD_INPUT', `${column}: ${field.locked}`);
     const source = this.current.tables[table]!;
+    const unfit = valueProblem(source.columns.find((entry) => entry.name === column)!, value);
+    if (unfit) throw new TurnkitError('BAD_INPUT', `${column} ${unfit}`);
     const rows = source.rows.map((row) => (rowKey(row, source.primaryKey) === key ? { ...row, [column]: value } : row));
     this.current = { ...this.current, tables: { ...this.current.tables, [table]: { ...source, rows } } };
   }
@@ -155,6 +158,23 @@ export class EditSession {
     return changes;
   }
 
+  /**
+   * The changes as they would be with one more value set, without setting it: the editor's live diff while the
+   * user types. Shows the current changes when the value cannot be set (another turn, a locked column).
+   */
+  previewChanges(turn: number, table: string, key: string, column: string, value: unknown): ShownChange[] {
+    const current = this.current;
+    try {
+      this.setValue(turn, table, key, column, value);
+      return this.changes();
+    } catch (error) {
+      if (error instanceof TurnkitError) return this.changes();
+      throw error;
+    } finally {
+      this.current = current;
+    }
+  }
+
   /** Name and why to offer in the save dialog (a constructed fixture's own when its turn is edited again). */
   defaults(turn = this.editedTurn()): { name: string; why: string } {
     const constructed = this.opened.constructed?.document;
@@ -162,11 +182,16 @@ export class EditSession {
     return { name: `${this.opened.fixture.name}-turn-${turn ?? 'N'}`, why: '' };
   }
 
-  /** Writes the constructed fixture through the same code path as `turnkit construct`. */
+  /**
+   * Writes the constructed fixture through the same code path as `turnkit construct`. Continuing a constructed
+   * fixture may replace the file that was opened (that is what continuing means); any other existing file needs force.
+   */
   async save(name: string, why: string, dir: string, force = false): Promise<SavedConstructed> {
     const turn = this.editedTurn();
     if (turn === undefined) throw new TurnkitError('BAD_INPUT', 'no change: edit a field first');
-    return saveConstructed({ base: this.baseFor(turn), edited: { ...this.current, name: this.baseFor(turn).fixture.name }, turn, name, why, dir, force });
+    const base = this.baseFor(turn);
+    const continuing = base !== this.opened && join(dir, `${name}.json`) === this.opened.path;
+    return saveConstructed({ base, edited: { ...this.current, name: base.fixture.name }, turn, name, why, dir, force: force || continuing });
   }
 
   /** The base a change of this turn is recorded against (see the class comment). */
@@ -194,16 +219,7 @@ export class EditSession {
   private readonly turnOfRow = new Map<string, number | undefined>();
 
   private field(tableName: string, column: FixtureColumn, value: unknown, baseValue: unknown): EditableField {
-    const { primaryKey, foreignKeys } = this.current.tables[tableName]!;
-    const locked = primaryKey.includes(column.name)
-      ? 'part of the primary key (keys cannot change)'
-      : foreignKeys.some((fk) => fk.columns.includes(column.name))
-        ? 'a foreign key column (keys cannot change)'
-        : column.generated !== undefined
-          ? 'a generated column (the database computes it)'
-          : isTurnOrder(this.current, tableName, column.name)
-            ? 'the turn order column (changing it would move other turns)'
-            : undefined;
+    const locked = lockReason(this.current, tableName, column.name);
     return {
       column: column.name,
       type: column.type,
@@ -214,6 +230,7 @@ export class EditSession {
       changed: !isDeepStrictEqual(value, baseValue),
     };
   }
+
 }
 
 function firstLine(value: unknown): string {
@@ -223,7 +240,7 @@ function firstLine(value: unknown): string {
 /** Options of `turnkit edit`. */
 export interface OpenEditOptions extends CommonOptions {
   fixture: string;
-  /** Output folder (default: the config's constructed folder). */
+  /** Output folder (default: beside an opened constructed fixture, else the config's constructed folder). */
   out?: string | undefined;
 }
 
@@ -232,6 +249,8 @@ export async function openEditSession(options: OpenEditOptions): Promise<{ sessi
   const cwd = options.cwd ?? process.cwd();
   const config = await loadConfig({ configPath: options.configPath, cwd });
   const session = new EditSession(await loadFixture(resolve(cwd, options.fixture)));
-  const outDir = options.out !== undefined ? resolve(cwd, options.out) : resolveFromConfig(config, config.paths.constructed);
+  // A constructed fixture's continuation (or next link) goes beside it, not into another folder of the same name.
+  const beside = session.opened.constructed ? dirname(session.opened.path) : resolveFromConfig(config, config.paths.constructed);
+  const outDir = options.out !== undefined ? resolve(cwd, options.out) : beside;
   return { session, outDir };
 }

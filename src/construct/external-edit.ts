@@ -24,6 +24,17 @@ export interface ExternalEditResult {
   aborted?: string;
 }
 
+/** A refused external edit; the edited file is kept at `kept` so that the work is not lost (like git's COMMIT_EDITMSG). */
+export class KeptEditError extends TurnkitError {
+  /** Where the user's edit is kept. */
+  readonly kept: string;
+
+  constructor(cause: TurnkitError, kept: string) {
+    super(cause.code, `${cause.message} (your edit is kept in ${kept})`, [...cause.problems.slice(0, -1), `${cause.problems.at(-1) ?? cause.message} (your edit is kept in ${kept})`]);
+    this.kept = kept;
+  }
+}
+
 /**
  * Opens one turn's rows as JSON in the user's editor, like `git commit`: the file holds the name, the why and the
  * rows; saving it with changes and a why writes the constructed fixture through the same path as `construct`.
@@ -41,6 +52,7 @@ export async function editInExternalEditor(session: EditSession, options: Extern
   const folder = await mkdtemp(join(tmpdir(), 'turnkit-edit-'));
   const file = join(folder, `turn-${options.turn}.jsonc`);
   const original = editorText(session, options.turn, defaults, tables);
+  let keep = false;
   try {
     await writeFile(file, original, { mode: 0o600 });
     const editor = options.editor ?? process.env.VISUAL ?? process.env.EDITOR ?? 'vi';
@@ -49,12 +61,18 @@ export async function editInExternalEditor(session: EditSession, options: Extern
     if (run.status !== 0) return { aborted: `editor "${editor}" exited with ${run.status ?? run.signal}; nothing written` };
     const text = await readFile(file, 'utf8');
     if (text === original) return { aborted: 'the file was not changed; nothing written' };
-    const edited = parseEdited(text, `turn-${options.turn}.jsonc`);
-    if (edited.why.trim() === '') return { aborted: 'empty "why": nothing written' };
-    session.current = applyPatch(session.current, edited.rows, `turn-${options.turn}.jsonc`);
-    return { saved: await session.save(edited.name, edited.why, options.dir, options.force ?? false) };
+    try {
+      const edited = parseEdited(text, file);
+      if (edited.why.trim() === '') return { aborted: 'empty "why": nothing written' };
+      session.current = applyPatch(session.current, edited.rows, file);
+      return { saved: await session.save(edited.name, edited.why, options.dir, options.force ?? false) };
+    } catch (error) {
+      if (!(error instanceof TurnkitError)) throw error;
+      keep = true;
+      throw new KeptEditError(error, file);
+    }
   } finally {
-    await rm(folder, { recursive: true, force: true });
+    if (!keep) await rm(folder, { recursive: true, force: true });
   }
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { FIXTURE_FORMAT, type Fixture } from '../fixture/format.js';
 import { parseFixtureValue } from '../fixture/read-fixture.js';
@@ -79,7 +79,7 @@ export async function loadBase(file: ConstructedFile, chain: readonly string[] =
   try {
     return await loadFixture(file.basePath, chain);
   } catch (error) {
-    if (error instanceof TurnkitError && error.code === 'NOT_FOUND') {
+    if (error instanceof TurnkitError && error.code === 'NOT_FOUND' && error.message.endsWith(': no such file')) {
       throw new TurnkitError('NOT_FOUND', `${file.shown}: $.base.path: ${file.document.base.path} (${shownPath(file.basePath)}): no such file`);
     }
     throw error;
@@ -90,7 +90,8 @@ function parseConstructed(value: unknown, path: string, shown: string): Construc
   const document = parseWithSchema(constructedSchema, value, shown);
   const { changes, problems } = columnChangesOf(document.changeset);
   if (problems.length > 0) throw problemsError(shown, problems);
-  return { document, path, shown, basePath: resolve(dirname(path), document.base.path), changes };
+  // A path written on Windows ("..\\fixtures\\x.json") resolves the same everywhere.
+  return { document, path, shown, basePath: resolve(dirname(path), document.base.path.replaceAll('\\', '/')), changes };
 }
 
 function kindOf(value: unknown, shown: string): FixtureKind {
@@ -103,14 +104,24 @@ function kindOf(value: unknown, shown: string): FixtureKind {
 async function readJsonFile(path: string): Promise<{ bytes: Buffer; shown: string; value: unknown }> {
   const shown = shownPath(path);
   const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
-    throw new TurnkitError('NOT_FOUND', `${shown}: ${error.code === 'ENOENT' ? 'no such file' : `cannot read (${error.code})`}`);
+    throw new TurnkitError('NOT_FOUND', `${shown}: ${describeReadError(error)}`);
   });
   return { bytes, shown, value: parseJsonText(bytes.toString('utf8'), shown) };
+}
+
+/** Why a file could not be read, in words: "no such file", "is a folder", or the system's code. */
+export function describeReadError(error: NodeJS.ErrnoException): string {
+  return error.code === 'ENOENT' ? 'no such file' : error.code === 'EISDIR' ? 'is a folder, not a file' : `cannot read (${error.code})`;
 }
 
 function problemsError(shown: string, problems: readonly string[]): TurnkitError {
   const lines = problems.map((problem) => `${shown}: ${problem}`);
   return new TurnkitError('FIXTURE', lines.length === 1 ? lines[0]! : `${lines[0]} (and ${lines.length - 1} more)`, lines);
+}
+
+/** A relative path as committed files record it: "/" separators, so that a file made on Windows reads the same. */
+export function portablePath(path: string): string {
+  return path.split(sep).join('/');
 }
 
 /** A path as shown in messages: relative to the working folder. */

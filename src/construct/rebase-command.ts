@@ -1,11 +1,11 @@
-import { dirname, relative, resolve, sep } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument } from '../fixture/format.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { applyChanges, describeConflict, type ChangeConflict } from './apply-changes.js';
 import { changesetOf } from './column-change.js';
 import type { ConstructedFixture } from './format.js';
-import { loadBase, loadFixture, readConstructed } from './load-fixture.js';
+import { loadBase, loadFixture, portablePath, readConstructed } from './load-fixture.js';
 import { checkSingleTurn } from './single-turn-rule.js';
 
 /** Options of `turnkit rebase`. */
@@ -36,6 +36,7 @@ export async function rebase(options: RebaseOptions): Promise<RebaseResult> {
   const cwd = options.cwd ?? process.cwd();
   const file = await readConstructed(resolve(cwd, options.constructed));
   const basePath = options.onto !== undefined ? resolve(cwd, options.onto) : file.basePath;
+  if (basePath === file.path) throw new TurnkitError('USAGE', `--onto ${options.onto}: is the constructed fixture itself; name its new base`);
   const base = options.onto !== undefined ? await loadFixture(basePath, [file.path]) : await loadBase(file);
   const result: RebaseResult = {
     file: file.shown,
@@ -52,7 +53,7 @@ export async function rebase(options: RebaseOptions): Promise<RebaseResult> {
   if (basePath === file.basePath && base.sha256 === file.document.base.sha256) return result;
   const document: ConstructedFixture = {
     ...file.document,
-    base: { path: relative(dirname(file.path), basePath).split(sep).join('/'), sha256: base.sha256 },
+    base: { path: portablePath(relative(dirname(file.path), basePath)), sha256: base.sha256 },
     changeset: changesetOf(file.changes, base.fixture),
   };
   await writeFileAtomic(file.path, serializeDocument(document));

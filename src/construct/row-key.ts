@@ -1,4 +1,4 @@
-import type { FixtureRow, FixtureTable } from '../fixture/format.js';
+import type { Fixture, FixtureRow, FixtureTable } from '../fixture/format.js';
 
 /**
  * The name of a row in a changeset: its primary key value as text, or a JSON array for a composite key. A table's
@@ -25,6 +25,11 @@ export function describeRow(table: string, primaryKey: readonly string[], key: s
     return `${table}[${key}]`;
   }
   return `${table}[${primaryKey.map((column, i) => `${column}=${keyText(values[i])}`).join(',')}]`;
+}
+
+/** A table of a fixture by a name from outside (a patch, a changeset): own tables only, never "constructor". */
+export function tableNamed(fixture: Fixture, name: string): FixtureTable | undefined {
+  return Object.hasOwn(fixture.tables, name) ? fixture.tables[name] : undefined;
 }
 
 /** Finds the one row of a table named by a changeset key. */

@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { join, relative } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { FIXTURE_NAME, FIXTURE_NAME_RULE, serializeDocument, type Fixture } from '../fixture/format.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { changePath, changesetOf, type ColumnChange } from './column-change.js';
 import { diffFixtures } from './diff-fixtures.js';
 import { CONSTRUCTED_FORMAT, CONSTRUCTED_SCHEMA_FILE, constructedJsonSchema, type ConstructedFixture } from './format.js';
-import type { LoadedFixture } from './load-fixture.js';
-import { checkSingleTurn } from './single-turn-rule.js';
+import { portablePath, shownPath, type LoadedFixture } from './load-fixture.js';
+import { checkSingleTurn, turnProblem } from './single-turn-rule.js';
 
 /** What a constructed fixture is made of before it is written. */
 export interface ConstructRequest {
@@ -21,6 +21,8 @@ export interface ConstructRequest {
   dir: string;
   /** Overwrite an existing file of that name. */
   force?: boolean | undefined;
+  /** Where the edit came from (a patch file, an edited copy), named in refusals; the base when absent. */
+  source?: string | undefined;
 }
 
 /** A written constructed fixture. */
@@ -40,30 +42,41 @@ export interface SavedConstructed {
 export async function saveConstructed(request: ConstructRequest): Promise<SavedConstructed> {
   const document = buildConstructed(request);
   const file = join(request.dir, `${request.name}.json`);
-  if (file === request.base.path) throw new TurnkitError('BAD_INPUT', `${relativeShown(file)}: is the base itself; pick another --name`);
-  if (!request.force && existsSync(file)) throw new TurnkitError('EXISTS', `${relativeShown(file)}: already exists (use --force to overwrite)`);
-  await writeConstructedSchema(request.dir);
-  await writeFileAtomic(file, serializeDocument(document.document));
+  // Overwriting any file the new one stands on would make the chain of bases a loop, --force or not.
+  if (chainOf(request.base).includes(file)) throw new TurnkitError('BAD_INPUT', `${shownPath(file)}: is a base the new fixture stands on; choose another name`);
+  if (!request.force && existsSync(file)) throw new TurnkitError('EXISTS', `${shownPath(file)}: already exists (use --force to overwrite)`);
+  try {
+    await writeConstructedSchema(request.dir);
+    await writeFileAtomic(file, serializeDocument(document.document));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code !== 'string') throw error;
+    throw new TurnkitError('BAD_INPUT', `${shownPath(request.dir)}: cannot write the constructed fixture there (${code})`);
+  }
   return { file, ...document };
 }
 
 /** Builds the constructed document without writing it (for previews and tests). */
 export function buildConstructed(request: Omit<ConstructRequest, 'force'>): Omit<SavedConstructed, 'file'> {
-  if (!FIXTURE_NAME.test(request.name) || /^\.+$/.test(request.name)) throw new TurnkitError('BAD_INPUT', `--name ${JSON.stringify(request.name)}: ${FIXTURE_NAME_RULE}`);
-  if (request.why.trim() === '') throw new TurnkitError('BAD_INPUT', 'why is empty: say what this fixture tests (--why)');
+  if (!FIXTURE_NAME.test(request.name) || /^\.+$/.test(request.name)) throw new TurnkitError('BAD_INPUT', `name ${JSON.stringify(request.name)}: ${FIXTURE_NAME_RULE}`);
+  if (request.why.trim() === '') throw new TurnkitError('BAD_INPUT', 'why is empty: say what this fixture tests');
+  // A turn that is not upstream is the base's matter (and the command line's), not the edit's.
+  const badTurn = turnProblem(request.base.fixture, request.turn);
+  if (badTurn) throw new TurnkitError('BAD_INPUT', `${request.base.shown}: ${badTurn}`);
   const { changes, problems } = diffFixtures(request.base.fixture, request.edited);
   const rule = problems.length > 0 ? [] : checkSingleTurn(request.base.fixture, changes, request.turn);
   const refused = [...problems, ...rule];
   if (refused.length > 0) {
     const summary = refused.length === 1 ? refused[0]! : `${refused.length} changes refused: ${refused.join('; ')}`;
-    throw new TurnkitError('BAD_INPUT', `${request.base.shown}: ${summary}`, refused.map((line) => `${request.base.shown}: ${line}`));
+    const source = request.source ?? request.base.shown;
+    throw new TurnkitError('BAD_INPUT', `${source}: ${summary}`, refused.map((line) => `${source}: ${line}`));
   }
   const document: ConstructedFixture = {
     $schema: `./${CONSTRUCTED_SCHEMA_FILE}`,
     format: CONSTRUCTED_FORMAT,
     name: request.name,
     why: request.why.trim(),
-    base: { path: portable(relative(request.dir, request.base.path)), sha256: request.base.sha256 },
+    base: { path: portablePath(relative(request.dir, request.base.path)), sha256: request.base.sha256 },
     turn: request.turn,
     changeset: changesetOf(changes, request.base.fixture),
   };
@@ -79,12 +92,7 @@ export async function writeConstructedSchema(dir: string): Promise<void> {
   if (current !== text) await writeFileAtomic(path, text);
 }
 
-// Paths in committed files use "/" so that a fixture made on Windows reads the same in review.
-function portable(path: string): string {
-  return path.split(sep).join('/');
+/** Every file a fixture stands on: itself and, for a constructed one, its bases down to the captured fixture. */
+function chainOf(fixture: LoadedFixture): string[] {
+  return [fixture.path, ...(fixture.constructed ? chainOf(fixture.constructed.base) : [])];
 }
-
-function relativeShown(path: string): string {
-  return relative(process.cwd(), path) || path;
-}
-

@@ -56,15 +56,17 @@ describe('turnkit edit in a real terminal', () => {
       keys('Up', 'Up', 'Up', 'Up');
       keys('-l', 'Corrected: the mess hall is on deck 2. ');
       await waitForPane(session, 'Corrected: the mess hall is on deck 2. You step out');
+      // The diff is live: it shows the words before they are applied.
+      await waitForPane(session, '{+Corrected');
       keys('C-s');
-      const diff = await waitForPane(session, '{+Corrected');
+      const diff = await waitForPane(session, 'turn 19 · 1 change(s) · unsaved');
       expect(diff).toContain('~ turns[id=19].narration');
       expect(diff).toContain('turn 19 · 1 change(s) · unsaved');
       keys('s');
       await waitForPane(session, 'Save constructed fixture');
       keys('Enter');
       keys('-l', 'A prefix that states the deck');
-      keys('Enter');
+      keys('C-s');
       const done = await waitForPane(session, 'exit=0');
       expect(done).toContain('wrote constructed/meridian-turn-23-turn-19.json: turn 19, 1 change(s)');
     } finally {

@@ -81,7 +81,11 @@ describe('turnkit edit (ink)', () => {
     await editor.press('s');
     await editor.shows('Save constructed fixture');
     await editor.shows('meridian-turn-23-turn-19');
+    // Enter moves from the name to the why; only Ctrl-S saves.
     await editor.press(KEYS.enter, ...'An extra sentence'.split(''), KEYS.enter);
+    await editor.shows('Ctrl-S saves');
+    expect(editor.result()).toBeUndefined();
+    await editor.press(KEYS.ctrlS);
     const file = join(out, 'meridian-turn-23-turn-19.json');
     expect((await until(() => editor.result(), 'the save')).saved?.file).toBe(file);
     const written = JSON.parse(await readFile(file, 'utf8'));
@@ -110,7 +114,7 @@ describe('turnkit edit (ink)', () => {
   it('asks before quitting with unsaved changes; n keeps editing, y quits without writing', async () => {
     const editor = await openEditor(BASE, out);
     await editor.press(...openTurn19, KEYS.down, KEYS.enter, 'x', KEYS.ctrlS, 'q');
-    await editor.shows('Discard 1 unsaved change(s) and quit? (y/n)');
+    await editor.shows('Discard your unsaved edits and quit? (y/n)');
     await editor.press('n');
     await editor.shows('turns[id=19]');
     expect(editor.result()).toBeUndefined();

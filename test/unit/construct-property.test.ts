@@ -11,8 +11,9 @@ import { applyPatch } from '../../src/construct/patch.js';
 import { buildConstructed } from '../../src/construct/save-constructed.js';
 import { rowsTiedToTurn } from '../../src/construct/turn-rows.js';
 import { rowKey } from '../../src/construct/row-key.js';
+import { valueProblem } from '../../src/construct/column-values.js';
 import { TurnkitError } from '../../src/errors.js';
-import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
+import { serializeDocument, type Fixture, type FixtureColumn } from '../../src/fixture/format.js';
 import { parseFixtureText } from '../../src/fixture/read-fixture.js';
 import { SAMPLE_TEXT, deepFreeze, keysFixture, rowById, sha256Of } from '../helpers/construct-fixtures.js';
 
@@ -76,10 +77,26 @@ function flipped(value: unknown): unknown {
   return JSON.stringify(value);
 }
 
+/** The column a field names, for the value check every recorded change passes (NOT NULL, the column's JSON type). */
+function columnOf(field: Field): FixtureColumn {
+  return base.tables[field.table]!.columns.find((column) => column.name === field.column)!;
+}
+
+/** Values for one field that its column can hold: random JSON for jsonb, typed candidates for the rest. */
+function valueFor(field: Field): fc.Arbitrary<NewValue> {
+  const column = columnOf(field);
+  const current = findRowByKey(base, field.table, field.key)[field.column];
+  const typed = fc
+    .oneof(valueArb, fc.integer().map((value) => ({ flip: false, value }) as const), fc.bigInt().map((value) => ({ flip: false, value: String(value) }) as const), fc.array(fc.integer()).map((value) => ({ flip: false, value }) as const), fc.array(fc.string()).map((value) => ({ flip: false, value }) as const))
+    .filter((candidate) => valueProblem(column, candidate.flip ? flipped(current) : candidate.value) === undefined);
+  // Every column keeps its own value as a fallback, so the filter always has something to pass.
+  return fc.oneof({ arbitrary: typed, weight: 9 }, { arbitrary: fc.constant({ flip: false, value: current } as const), weight: 1 });
+}
+
 const editArb = fc.integer({ min: 1, max: 22 }).chain((turn) =>
   fc.record({
     turn: fc.constant(turn),
-    edits: fc.uniqueArray(fc.record({ field: fc.constantFrom(...FIELDS_BY_TURN.get(turn)!), value: valueArb }), {
+    edits: fc.uniqueArray(fc.constantFrom(...FIELDS_BY_TURN.get(turn)!).chain((field) => fc.record({ field: fc.constant(field), value: valueFor(field) })), {
       minLength: 1,
       maxLength: 5,
       selector: (edit) => `${edit.field.table}\u0000${edit.field.key}\u0000${edit.field.column}`,
@@ -220,13 +237,10 @@ describe('keys 1 and "1" are not confused', () => {
     const loaded: LoadedFixture = { fixture: base, path: join(dir, 'base.json'), shown: 'base.json', sha256: sha256Of(SAMPLE_TEXT) };
     const minute = rowById(base, 'turns', '19').ship_minute;
     expect(typeof minute).toBe('number');
+    // ship_minute is an integer column: the string "56" is refused, not taken for 56.
     const edited = structuredClone(base) as Fixture;
     rowById(edited, 'turns', '19').ship_minute = String(minute);
-    const onTurn19 = buildConstructed({ base: loaded, edited, turn: 19, name: 'typed', why: 'types', dir });
-    expect(onTurn19.changes).toStrictEqual([{ table: 'turns', row: '19', column: 'ship_minute', oldValue: minute, value: String(minute) }]);
-    await writeFile(join(dir, 'typed.json'), serializeDocument(onTurn19.document));
-    const materialized = (await loadFixture(join(dir, 'typed.json'))).fixture;
-    expect(rowById(materialized, 'turns', '19').ship_minute).toBe(String(minute));
+    expect(() => buildConstructed({ base: loaded, edited, turn: 19, name: 'typed', why: 'types', dir })).toThrow(`turns[id=19].ship_minute: new value "${minute}": the column is integer: expected a whole number`);
 
     // world_facts 7 (introduced at turn 18) holds the jsonb number 3: the string "3" is another value.
     const facts = structuredClone(base) as Fixture;
@@ -235,6 +249,8 @@ describe('keys 1 and "1" are not confused', () => {
     const onTurn18 = buildConstructed({ base: loaded, edited: facts, turn: 18, name: 'typed18', why: 'types', dir });
     expect(onTurn18.paths).toEqual(['world_facts[id=7].details']);
     expect(onTurn18.changes).toStrictEqual([{ table: 'world_facts', row: '7', column: 'details', oldValue: 3, value: '3' }]);
+    await writeFile(join(dir, 'typed18.json'), serializeDocument(onTurn18.document));
+    expect(rowById((await loadFixture(join(dir, 'typed18.json'))).fixture, 'world_facts', '7').details).toBe('3');
 
     // An old value of the wrong type is a conflict, not a match.
     const wrongType = applyChanges(base, [{ table: 'turns', row: '19', column: 'ship_minute', oldValue: String(minute), value: 0 }]);

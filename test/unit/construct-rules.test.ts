@@ -103,7 +103,7 @@ describe('the single-turn rule refuses, listing every offending path', () => {
 
   it('a change of the turn order column, which would move other turns', async () => {
     const error = await refuse(editedCopy((f) => void (rowById(f, 'turns', '19').turn_number = 99)));
-    expect(error.problems).toEqual(['base.json: turns[id=19].turn_number: is the turn order column; changing it would move other turns']);
+    expect(error.problems).toEqual(['base.json: turns[id=19].turn_number: is the turn order column (changing it would move other turns)']);
   });
 
   it('a row keyed "__proto__" is diffed like any other', () => {
@@ -120,9 +120,9 @@ describe('the single-turn rule refuses, listing every offending path', () => {
 
   it('a foreign key change, on the turn row and on a tied row', async () => {
     const turnRow = await refuse(editedCopy((f) => void (rowById(f, 'turns', '19').location_id = '1')));
-    expect(turnRow.problems).toEqual(['base.json: turns[id=19].location_id: is a foreign key column; keys cannot change']);
+    expect(turnRow.problems).toEqual(['base.json: turns[id=19].location_id: is a foreign key column (keys cannot change)']);
     const factRow = await refuse(editedCopy((f) => void (rowById(f, 'world_facts', '7').introduced_at_turn_id = '17')), 18);
-    expect(factRow.problems).toEqual(['base.json: world_facts[id=7].introduced_at_turn_id: is a foreign key column; keys cannot change']);
+    expect(factRow.problems).toEqual(['base.json: world_facts[id=7].introduced_at_turn_id: is a foreign key column (keys cannot change)']);
   });
 
   it('an empty change', async () => {
@@ -178,15 +178,16 @@ describe('the single-turn rule refuses, listing every offending path', () => {
   it('writes nothing when construct refuses', async () => {
     await writeFile(join(dir, 'patch.json'), JSON.stringify({ turns: [{ id: '18', narration: 'x' }] }));
     const error = await failure(() => construct({ fixture: 'base.json', turn: 19, patch: 'patch.json', name: 'refused', why: 'w', out: 'out', cwd: dir }));
-    expect(error.message).toBe(`${shown(join(dir, 'base.json'))}: turns[id=18].narration: is turn 18's row, not a row of turn 19`);
+    // The refusal names the patch, the file the author fixes.
+    expect(error.message).toBe(`${shown(join(dir, 'patch.json'))}: turns[id=18].narration: is turn 18's row, not a row of turn 19`);
     expect(existsSync(join(dir, 'out'))).toBe(false);
     expect((await readdir(dir)).sort()).toEqual(['base.json', 'patch.json']);
   });
 
   it('refuses a constructed file whose recorded changes break the rule when it is materialized', async () => {
     const cases: [string, number, ColumnChange, string][] = [
-      ['pk', 19, { table: 'turns', row: '19', column: 'id', oldValue: '19', value: '99' }, 'turns[id=19].id: is part of the primary key; keys cannot change'],
-      ['fk', 19, { table: 'turns', row: '19', column: 'location_id', oldValue: '8', value: '1' }, 'turns[id=19].location_id: is a foreign key column; keys cannot change'],
+      ['pk', 19, { table: 'turns', row: '19', column: 'id', oldValue: '19', value: '99' }, 'turns[id=19].id: is part of the primary key (keys cannot change)'],
+      ['fk', 19, { table: 'turns', row: '19', column: 'location_id', oldValue: '8', value: '1' }, 'turns[id=19].location_id: is a foreign key column (keys cannot change)'],
       ['other-turn', 18, narration19, "turns[id=19].narration: is turn 19's row, not a row of turn 18"],
       ['campaign', 19, { table: 'campaigns', row: '1', column: 'title', oldValue: rowById(base, 'campaigns', '1').title, value: 'x' }, 'campaigns[id=1].title: is the campaign row, not a row of turn 19'],
       ['at-input', 23, narration19, "turn 23 is at or after the fixture's input turn 23; construct from an upstream turn (1..22)"],
@@ -371,7 +372,7 @@ describe('EditSession', () => {
     expect(base.tables.turns).toEqual(loaded.fixture.tables.turns);
     expect(rowById(loaded.fixture, 'turns', '19').narration).toBe(NARRATION_19);
 
-    expect(() => session.setValue(18, 'turns', '18', 'narration', 'x')).toThrow('turn 19 already has changes; a constructed fixture changes one turn (revert them first)');
+    expect(() => session.setValue(18, 'turns', '18', 'narration', 'x')).toThrow('turn 19 already has changes: one turn per constructed fixture');
     expect(() => session.setValue(19, 'turns', '19', 'id', '99')).toThrow('id: part of the primary key');
     expect(() => session.setValue(19, 'turns', '19', 'location_id', '1')).toThrow('location_id: a foreign key column');
     expect(() => session.setValue(19, 'campaigns', '1', 'title', 'x')).toThrow('campaigns[id=1].title: not a field of turn 19');
@@ -461,13 +462,76 @@ describe('saveConstructed', () => {
     expect(JSON.parse(await readFile(join(dir, 'fixed.json'), 'utf8')).why).toBe('first');
     await saveConstructed({ base: loaded, edited: edited(), turn: 19, name: 'fixed', why: 'second', dir, force: true });
     expect(JSON.parse(await readFile(join(dir, 'fixed.json'), 'utf8')).why).toBe('second');
-    await expect(saveConstructed({ base: loaded, edited: edited(), turn: 19, name: 'base', why: 'w', dir, force: true })).rejects.toThrow(/base\.json: is the base itself; pick another --name$/);
+    await expect(saveConstructed({ base: loaded, edited: edited(), turn: 19, name: 'base', why: 'w', dir, force: true })).rejects.toThrow(/base\.json: is a base the new fixture stands on; choose another name$/);
     expect(await readFile(join(dir, 'base.json'), 'utf8')).toBe(SAMPLE_TEXT);
   });
 
   it('refuses a name that is not a file name and an empty why', async () => {
-    await expect(saveConstructed({ base: loaded, edited: edited(), turn: 19, name: '../escape', why: 'w', dir })).rejects.toThrow('--name "../escape": use letters, digits, ".", "_" and "-" only');
-    await expect(saveConstructed({ base: loaded, edited: edited(), turn: 19, name: 'ok', why: '  ', dir })).rejects.toMatchObject({ code: 'BAD_INPUT', message: expect.stringContaining('--why') });
+    await expect(saveConstructed({ base: loaded, edited: edited(), turn: 19, name: '../escape', why: 'w', dir })).rejects.toThrow('name "../escape": use letters, digits, ".", "_" and "-" only');
+    await expect(saveConstructed({ base: loaded, edited: edited(), turn: 19, name: 'ok', why: '  ', dir })).rejects.toMatchObject({ code: 'BAD_INPUT', message: 'why is empty: say what this fixture tests' });
     expect((await readdir(dir)).sort()).toEqual(['base.json']);
+  });
+});
+
+describe('what the review found', () => {
+  it('refuses values a column cannot hold, wherever they come from', async () => {
+    const error = await failure(() => buildConstructed({ base: loaded, edited: editedCopy((f) => {
+      const row = rowById(f, 'turns', '18');
+      row.player_input = null;
+      row.ship_minute = 'abc';
+      row.tokens_used = 5;
+      row.narration = 42;
+    }), turn: 18, name: 'x', why: 'w', dir }));
+    expect(error.problems).toEqual([
+      'base.json: turns[id=18].player_input: new value null: the column is NOT NULL',
+      'base.json: turns[id=18].narration: new value 42: the column is text: expected a string',
+      'base.json: turns[id=18].ship_minute: new value "abc": the column is integer: expected a whole number',
+      'base.json: turns[id=18].tokens_used: new value 5: the column is bigint: expected a decimal string like "42"',
+    ]);
+    const session = new EditSession(loaded);
+    expect(() => session.setValue(18, 'turns', '18', 'ship_minute', 'abc')).toThrow('ship_minute is integer: expected a whole number');
+  });
+
+  it('never overwrites a file the new fixture stands on, even with force', async () => {
+    const first = await saveConstructed({ base: loaded, edited: editedCopy((f) => void (rowById(f, 'turns', '19').narration = FIXED_19)), turn: 19, name: 'first', why: 'w', dir });
+    const firstLoaded = await loadFixture(first.file);
+    const next = structuredClone(firstLoaded.fixture);
+    rowById(next, 'turns', '18').narration = FIXED_18;
+    await expect(saveConstructed({ base: firstLoaded, edited: next, turn: 18, name: 'first', why: 'w', dir, force: true })).rejects.toThrow(/first\.json: is a base the new fixture stands on/);
+    expect((await loadFixture(first.file)).fixture.name).toBe('first');
+  });
+
+  it('reads table names from outside as own tables only', async () => {
+    await writeFile(join(dir, 'patch.json'), JSON.stringify({ constructor: [{ id: '1' }] }));
+    const error = await failure(() => construct({ fixture: 'base.json', turn: 19, patch: 'patch.json', name: 'x', why: 'w', out: 'out', cwd: dir }));
+    expect(error.message).toMatch(/patch\.json: \$\.constructor: no table "constructor" in meridian-turn-23$/);
+  });
+
+  it('refuses a patch naming one row twice, and a changeset changing one column twice or keyed by another column', async () => {
+    await writeFile(join(dir, 'patch.json'), JSON.stringify({ turns: [{ id: '19', narration: 'a' }, { id: '19', narration: 'b' }] }));
+    const twice = await failure(() => construct({ fixture: 'base.json', turn: 19, patch: 'patch.json', name: 'x', why: 'w', out: 'out', cwd: dir }));
+    expect(twice.message).toMatch(/patch\.json: \$\.turns\[1\]: names the same row as \$\.turns\[0\]$/);
+
+    const document = constructedDoc({ name: 'odd', basePath: 'base.json', sha256: SHA, turn: 19, changes: [narration19] });
+    const rows = (document.changeset[0]!.changes![0]!.changes![0]!) as { embeddedKey?: string; changes?: unknown[] };
+    rows.embeddedKey = 'turn_number';
+    await writeFile(join(dir, 'odd.json'), serializeDocument(document));
+    const keyed = await failure(() => loadFixture(join(dir, 'odd.json')));
+    expect(keyed.message).toMatch(/odd\.json: turns\[id=19\]\.narration: the changeset keys turns rows by "turn_number", but its primary key is id$/);
+
+    rows.embeddedKey = 'id';
+    rows.changes!.push(structuredClone(rows.changes![0]));
+    await writeFile(join(dir, 'odd.json'), serializeDocument(document));
+    expect((await failure(() => loadFixture(join(dir, 'odd.json')))).message).toMatch(/odd\.json: \$\.changeset: turns\[19\]\.narration: changed twice$/);
+  });
+
+  it('saves a continued constructed fixture over the file that was opened, without asking for force', async () => {
+    const first = await saveConstructed({ base: loaded, edited: editedCopy((f) => void (rowById(f, 'turns', '19').narration = FIXED_19)), turn: 19, name: 'first', why: 'w', dir });
+    const session = new EditSession(await loadFixture(first.file));
+    session.setValue(19, 'turns', '19', 'player_input', 'I take the lift.');
+    const saved = await session.save('first', 'w2', dir);
+    expect(saved.file).toBe(first.file);
+    expect(saved.paths.sort()).toEqual(['turns[id=19].narration', 'turns[id=19].player_input']);
+    expect(saved.document.base.path).toBe('base.json');
   });
 });

@@ -13,7 +13,7 @@ export function registerEdit(program: Command, output: Output): void {
     .description('terminal editor: change one upstream turn and save a constructed fixture')
     .argument('<fixture>', 'fixture or constructed fixture')
     .option('--editor', 'open the turn\'s rows as JSON in $VISUAL or $EDITOR instead (needs --turn)')
-    .option('--turn <n>', 'the turn to edit with --editor (default: a constructed fixture\'s own turn)', positiveInt)
+    .option('--turn <n>', 'open this turn (with --editor: the turn to edit; default a constructed fixture\'s own turn)', positiveInt)
     .option('--out <dir>', 'output folder (default: the config\'s constructed folder)')
     .option('--force', 'overwrite an existing constructed fixture of the chosen name')
     .action(async (fixture: string, options, command: Command) => {
@@ -30,7 +30,7 @@ export function registerEdit(program: Command, output: Output): void {
       }
       // ink and its layout engine load only when the editor runs, not on every turnkit command.
       const { runEditor } = await import('../../tui/editor/run-editor.js');
-      const result = await runEditor(session, outDir);
+      const result = await runEditor(session, outDir, options.turn);
       if (result.saved) report(output, result.saved);
       else output.err('quit without saving');
     });

@@ -10,6 +10,8 @@ export interface DiffLinesProps {
   readonly scroll?: number;
   /** Shorten long unchanged stretches (the live pane) or show the values whole (the full diff). */
   readonly trim?: boolean;
+  /** What to say when there is no change. */
+  readonly empty?: string;
 }
 
 type Line = { path: string } | { chunks: DiffSegment[] };
@@ -18,8 +20,8 @@ type Line = { path: string } | { chunks: DiffSegment[] };
  * The changes as path lines and word diffs, wrapped to the width. Removed text is red and wrapped in [-...-], added
  * text green in {+...+}, so the diff reads the same without color.
  */
-export function DiffLines({ changes, width, height, scroll = 0, trim = true }: DiffLinesProps) {
-  if (changes.length === 0) return <Text dimColor>no changes yet</Text>;
+export function DiffLines({ changes, width, height, scroll = 0, trim = true, empty = 'no changes yet' }: DiffLinesProps) {
+  if (changes.length === 0) return <Text dimColor>{empty}</Text>;
   const lines: Line[] = changes.flatMap((change) => [
     { path: change.path },
     ...wrapChunks(marked(trim ? trimSame(change.segments) : change.segments), Math.max(10, width - 2)).map((chunks) => ({ chunks })),
@@ -54,21 +56,32 @@ function marked(segments: readonly DiffSegment[]): DiffSegment[] {
   });
 }
 
-/** Splits styled chunks into screen lines of at most `width` characters. */
+/**
+ * Splits styled chunks into screen lines of at most `width` characters, breaking after a space where one is near
+ * (so that words and the [- -] markers stay whole), else mid-word.
+ */
 function wrapChunks(chunks: readonly DiffSegment[], width: number): DiffSegment[][] {
   const lines: DiffSegment[][] = [[]];
   let used = 0;
   for (const chunk of chunks) {
     let rest = chunk.text;
     while (rest.length > 0) {
-      if (used === width) {
+      const room = width - used;
+      let take = Math.min(room, rest.length);
+      if (take < rest.length) {
+        const space = rest.lastIndexOf(' ', take - 1);
+        if (space >= 0) take = space + 1;
+        else if (used > 0) take = 0;
+      }
+      if (take > 0) {
+        lines.at(-1)!.push({ kind: chunk.kind, text: rest.slice(0, take) });
+        used += take;
+        rest = rest.slice(take);
+      }
+      if (rest.length > 0) {
         lines.push([]);
         used = 0;
       }
-      const part = rest.slice(0, width - used);
-      lines.at(-1)!.push({ kind: chunk.kind, text: part });
-      used += part.length;
-      rest = rest.slice(part.length);
     }
   }
   return lines;

@@ -1,12 +1,12 @@
 import { Box, Text, useApp, useInput } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import { join, relative } from 'node:path';
-import type { EditSession } from '../../construct/edit-session.js';
+import type { EditSession, ShownChange } from '../../construct/edit-session.js';
 import type { SavedConstructed } from '../../construct/save-constructed.js';
 import { isTurnkitError } from '../../errors.js';
 import { DiffLines } from './diff-lines.js';
-import { initialState, keyEvents, reduce, type EditorState } from './editor-state.js';
-import { KEY_HELP, SaveDialog, TurnList, TurnView } from './editor-views.js';
+import { initialState, keyEvents, parseInline, reduce, type EditorState, type Mode } from './editor-state.js';
+import { keyHelp, SaveDialog, TurnList, TurnView } from './editor-views.js';
 import { TextArea } from './text-area.js';
 
 /** How an editing session ended: the written file, or nothing when the user quit. */
@@ -21,15 +21,17 @@ export interface EditorAppProps {
   readonly outDir: string;
   readonly width: number;
   readonly height: number;
+  /** Open this turn at once instead of the turn list. */
+  readonly openTurn?: number | undefined;
   readonly onDone: (result: EditorResult) => void;
 }
 
 const DIFF_HEIGHT = 6;
 
 /** `turnkit edit`: pick a turn, edit its rows, watch the diff, save a constructed fixture. */
-export function EditorApp({ session, outDir, width, height, onDone }: EditorAppProps) {
+export function EditorApp({ session, outDir, width, height, openTurn, onDone }: EditorAppProps) {
   const { exit } = useApp();
-  const [state, setStateValue] = useState<EditorState>(() => initialState(session));
+  const [state, setStateValue] = useState<EditorState>(() => initialState(session, openTurn));
   // reduce() changes the session, so it runs once per key here rather than inside a React state updater.
   const latest = useRef(state);
   const setState = (next: EditorState): void => {
@@ -63,44 +65,61 @@ export function EditorApp({ session, outDir, width, height, onDone }: EditorAppP
         exit();
       },
       (error: unknown) => {
-        if (!isTurnkitError(error)) return exit(error as Error);
+        // Every failure stays in the dialog: the edits are still here, and the user can fix the name or the folder.
         const { saveRequest: _done, ...previous } = latest.current;
         if (previous.mode.name !== 'save') return setState(previous);
-        setState({ ...previous, mode: { ...previous.mode, error: error.message, confirmOverwrite: error.code === 'EXISTS' } });
+        const exists = isTurnkitError(error) && error.code === 'EXISTS';
+        const message = exists ? `${relative(process.cwd(), join(outDir, `${request.name}.json`))} already exists` : (error as Error).message;
+        setState({ ...previous, mode: { ...previous.mode, error: message, confirmOverwrite: exists } });
       },
     );
   }, [state.saveRequest]);
 
   const mode = state.mode;
-  const changes = session.changes();
-  const edited = session.editedTurn();
+  const changes = liveChanges(session, mode);
+  const typing = mode.name === 'text' || mode.name === 'inline' ? mode.turn : undefined;
+  const edited = session.editedTurn() ?? (changes.length > 0 ? typing : undefined);
   const mainHeight = height - DIFF_HEIGHT - 4;
   const baseName = edited !== undefined ? session.baseFor(edited).fixture.name : session.opened.fixture.name;
   // Most telling first: the header is cut at the terminal's width, and a long path is the least needed part.
   const header = `turnkit edit · ${edited !== undefined ? `turn ${edited}` : 'no turn edited'} · ${changes.length} change(s)${session.isDirty() ? ' · unsaved' : ''} · ${session.opened.shown}`;
+  const emptyDiff = session.isDirty() ? 'no change against the base: a constructed fixture needs at least one (q discards)' : 'no changes yet';
   return (
     <Box flexDirection="column" width={width}>
       <Text inverse wrap="truncate-end">{header.padEnd(width)}</Text>
       <Box flexDirection="column" height={mainHeight}>
         {mode.name === 'turns' ? <TurnList turns={session.turns()} selected={state.turnIndex} width={width} height={mainHeight} /> : null}
-        {mode.name === 'turn' ? <TurnView session={session} turn={mode.turn} selected={state.fieldIndex} width={width} height={mainHeight} /> : null}
+        {mode.name === 'turn' ? <TurnView rows={session.rowsOfTurn(mode.turn)} selected={state.fieldIndex} width={width} height={mainHeight} /> : null}
         {mode.name === 'text' || mode.name === 'inline' ? (
           <Box flexDirection="column">
-            <Text bold>{`editing ${mode.field.label}${mode.name === 'inline' ? ' (JSON)' : ''}`}</Text>
+            <Text bold wrap="truncate-end">{`editing ${mode.field.label}${mode.name === 'inline' ? ' (JSON)' : ''}`}</Text>
             <TextArea buffer={mode.buffer} width={width} height={mainHeight - 2} />
-            {mode.name === 'inline' && mode.error ? <Text color="red">{mode.error}</Text> : null}
+            {mode.name === 'inline' && mode.error ? <Text color="red" wrap="truncate-end">{mode.error}</Text> : null}
           </Box>
         ) : null}
-        {mode.name === 'diff' ? <DiffLines changes={changes} width={width} height={mainHeight} scroll={mode.scroll} trim={false} /> : null}
+        {mode.name === 'diff' ? <DiffLines changes={changes} width={width} height={mainHeight} scroll={mode.scroll} trim={false} empty={emptyDiff} /> : null}
         {mode.name === 'save' ? <SaveDialog mode={mode} width={width} target={relative(process.cwd(), join(outDir, `${mode.nameBuffer.text.trim() || '…'}.json`))} /> : null}
-        {mode.name === 'quit' ? <Text color="yellow">{`Discard ${changes.length} unsaved change(s) and quit? (y/n)`}</Text> : null}
+        {mode.name === 'quit' ? <Text color="yellow">{`Discard your unsaved edits and quit? (y/n)`}</Text> : null}
       </Box>
-      <Text dimColor>{`── diff against ${baseName} ${'─'.repeat(Math.max(0, width - baseName.length - 18))}`}</Text>
+      <Text dimColor wrap="truncate-end">{`── diff against ${baseName} ${'─'.repeat(Math.max(0, width - baseName.length - 18))}`}</Text>
       <Box height={DIFF_HEIGHT} flexDirection="column">
-        {mode.name === 'diff' ? <Text dimColor>(shown above)</Text> : <DiffLines changes={changes} width={width} height={DIFF_HEIGHT} />}
+        {mode.name === 'diff' ? <Text dimColor>(shown above)</Text> : <DiffLines changes={changes} width={width} height={DIFF_HEIGHT} empty={emptyDiff} />}
       </Box>
       <Text color="cyan" wrap="truncate-end">{state.message ?? ' '}</Text>
-      <Text dimColor wrap="truncate-end">{KEY_HELP[mode.name]}</Text>
+      <Text dimColor wrap="truncate-end">{keyHelp(mode)}</Text>
     </Box>
   );
+}
+
+// While a field is being typed, the diff shows it as if applied: the diff is live, not only after Ctrl-S.
+function liveChanges(session: EditSession, mode: Mode): ShownChange[] {
+  if (mode.name === 'text') {
+    const value = mode.buffer.text === '' && mode.field.original === null ? null : mode.buffer.text;
+    return session.previewChanges(mode.turn, mode.field.table, mode.field.key, mode.field.column, value);
+  }
+  if (mode.name === 'inline') {
+    const parsed = parseInline(mode.buffer.text);
+    if ('value' in parsed) return session.previewChanges(mode.turn, mode.field.table, mode.field.key, mode.field.column, parsed.value);
+  }
+  return session.changes();
 }

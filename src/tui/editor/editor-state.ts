@@ -10,6 +10,8 @@ export interface FieldRef {
   key: string;
   column: string;
   label: string;
+  /** The value when the editor opened: an untouched NULL text field stays NULL rather than becoming "". */
+  original: unknown;
 }
 
 /** What the editor shows and where input goes. */
@@ -32,14 +34,18 @@ export interface EditorState {
   saveRequest?: { name: string; why: string; force: boolean };
   /** Set when the user confirmed quitting. */
   quit?: boolean;
+  /** Name and why typed in a save dialog that was closed without saving, offered again next time. */
+  draft?: { name: string; why: string };
 }
 
-/** The first state: the turn list with the edited turn (or the last turn) selected. */
-export function initialState(session: EditSession): EditorState {
+/** The first state: the given turn opened, else the turn list with the edited turn (or the last turn) selected. */
+export function initialState(session: EditSession, openTurn?: number): EditorState {
   const turns = session.turns();
-  const edited = session.editedTurn();
-  const index = edited !== undefined ? turns.findIndex((entry) => entry.turn === edited) : turns.length - 1;
-  return { mode: { name: 'turns' }, turnIndex: Math.max(0, index), fieldIndex: 0 };
+  const wanted = openTurn ?? session.editedTurn();
+  const index = wanted !== undefined ? turns.findIndex((entry) => entry.turn === wanted) : turns.length - 1;
+  const state: EditorState = { mode: { name: 'turns' }, turnIndex: Math.max(0, index), fieldIndex: 0 };
+  if (openTurn === undefined || index < 0) return state;
+  return { ...state, mode: { name: 'turn', turn: openTurn }, fieldIndex: firstEditable(session, openTurn) };
 }
 
 /** A field of a turn flattened for selection: row headers are not selectable, fields are. */
@@ -78,6 +84,8 @@ export function reduce(state: EditorState, session: EditSession, input: string, 
   // A message lives until the next key press.
   const { message: _shown, ...next } = state;
   const mode = state.mode;
+  // Ctrl-C means quit wherever it is pressed; with unsaved changes the user confirms first.
+  if (key.ctrl && input === 'c' && mode.name !== 'quit') return session.isDirty() ? { ...next, mode: { name: 'quit', back: mode } } : { ...next, quit: true };
   switch (mode.name) {
     case 'turns': return onTurns(next, session, input, key, layout);
     case 'turn': return onTurn(next, mode, session, input, key);
@@ -112,7 +120,7 @@ function onTurn(state: EditorState, mode: Extract<Mode, { name: 'turn' }>, sessi
   if (key.downArrow || input === 'j') return { ...state, fieldIndex: Math.min(fields.length - 1, state.fieldIndex + 1) };
   if (key.escape || key.leftArrow) return { ...state, mode: { name: 'turns' } };
   if (!selected) return common(state, session, input, key);
-  const ref: FieldRef = { table: selected.row.table, key: selected.row.key, column: selected.field.column, label: `${selected.row.label}.${selected.field.column}` };
+  const ref: FieldRef = { table: selected.row.table, key: selected.row.key, column: selected.field.column, label: `${selected.row.label}.${selected.field.column}`, original: selected.field.value };
   if (key.return) {
     if (selected.field.locked) return { ...state, message: `${ref.label} is ${selected.field.locked}` };
     const refused = session.refusal(mode.turn);
@@ -131,7 +139,8 @@ function onTurn(state: EditorState, mode: Extract<Mode, { name: 'turn' }>, sessi
 
 function onText(state: EditorState, mode: Extract<Mode, { name: 'text' }>, session: EditSession, input: string, key: Key, layout: Layout): EditorState {
   if (key.ctrl && input === 's') {
-    return attempt({ ...state, mode: { name: 'turn', turn: mode.turn } }, () => session.setValue(mode.turn, mode.field.table, mode.field.key, mode.field.column, mode.buffer.text), `${mode.field.label} changed`);
+    const value = mode.buffer.text === '' && mode.field.original === null ? null : mode.buffer.text;
+    return attempt({ ...state, mode: { name: 'turn', turn: mode.turn } }, () => session.setValue(mode.turn, mode.field.table, mode.field.key, mode.field.column, value), `${mode.field.label} changed`);
   }
   if (key.escape) return { ...state, mode: { name: 'turn', turn: mode.turn }, message: 'edit cancelled' };
   const buffer = editBuffer(mode.buffer, input, key, layout.width - 2, true);
@@ -140,12 +149,9 @@ function onText(state: EditorState, mode: Extract<Mode, { name: 'text' }>, sessi
 
 function onInline(state: EditorState, mode: Extract<Mode, { name: 'inline' }>, session: EditSession, input: string, key: Key): EditorState {
   if (key.return) {
-    let value: unknown;
-    try {
-      value = parseJsonText(mode.buffer.text, 'value');
-    } catch (error) {
-      return { ...state, mode: { ...mode, error: isTurnkitError(error) ? error.message.replace(/^value:/, 'column') : String(error) } };
-    }
+    const parsed = parseInline(mode.buffer.text);
+    if ('error' in parsed) return { ...state, mode: { ...mode, error: parsed.error } };
+    const value = parsed.value;
     return attempt({ ...state, mode: { name: 'turn', turn: mode.turn } }, () => session.setValue(mode.turn, mode.field.table, mode.field.key, mode.field.column, value), `${mode.field.label} changed`);
   }
   if (key.escape) return { ...state, mode: { name: 'turn', turn: mode.turn }, message: 'edit cancelled' };
@@ -162,16 +168,15 @@ function onDiff(state: EditorState, mode: Extract<Mode, { name: 'diff' }>, input
 
 function onSave(state: EditorState, mode: Extract<Mode, { name: 'save' }>, input: string, key: Key, layout: Layout): EditorState {
   if (mode.confirmOverwrite) {
-    if (input === 'y') return { ...state, saveRequest: { name: mode.nameBuffer.text, why: mode.whyBuffer.text, force: true } };
+    if (input === 'y') return { ...state, saveRequest: { name: mode.nameBuffer.text.trim(), why: mode.whyBuffer.text, force: true } };
     const { confirmOverwrite: _confirm, error: _error, ...rest } = mode;
-    return { ...state, mode: rest };
+    return { ...state, mode: { ...rest, focus: 'name' } };
   }
-  if (key.escape) return { ...state, mode: mode.back, message: 'not saved' };
+  if (key.escape) return { ...state, mode: mode.back, message: 'not saved', draft: { name: mode.nameBuffer.text, why: mode.whyBuffer.text } };
   if (key.tab || key.upArrow || key.downArrow) return { ...state, mode: { ...mode, focus: mode.focus === 'name' ? 'why' : 'name' } };
-  if ((key.ctrl && input === 's') || (key.return && mode.focus === 'why')) {
-    return { ...state, saveRequest: { name: mode.nameBuffer.text.trim(), why: mode.whyBuffer.text, force: false } };
-  }
-  if (key.return) return { ...state, mode: { ...mode, focus: 'why' } };
+  // Only Ctrl-S saves: an Enter inside pasted text must never write the file half-typed.
+  if (key.ctrl && input === 's') return { ...state, saveRequest: { name: mode.nameBuffer.text.trim(), why: mode.whyBuffer.text, force: false } };
+  if (key.return) return mode.focus === 'name' ? { ...state, mode: { ...mode, focus: 'why' } } : { ...state, message: 'Ctrl-S saves' };
   const field = mode.focus === 'name' ? 'nameBuffer' : 'whyBuffer';
   return { ...state, mode: { ...mode, [field]: editBuffer(mode[field], input, key, layout.width - 8, false) } };
 }
@@ -181,11 +186,21 @@ function common(state: EditorState, session: EditSession, input: string, key: Ke
   if (input === 'd') return { ...state, mode: { name: 'diff', scroll: 0, back: state.mode } };
   if (input === 's' || (key.ctrl && input === 's')) {
     if (session.changes().length === 0) return { ...state, message: 'nothing to save: change a field of one turn first' };
-    const defaults = session.defaults();
+    const defaults = state.draft ?? session.defaults();
     return { ...state, mode: { name: 'save', focus: 'name', nameBuffer: bufferOf(defaults.name), whyBuffer: bufferOf(defaults.why), back: state.mode } };
   }
-  if (input === 'q' || (key.ctrl && input === 'c')) return session.isDirty() ? { ...state, mode: { name: 'quit', back: state.mode } } : { ...state, quit: true };
+  if (input === 'q') return session.isDirty() ? { ...state, mode: { name: 'quit', back: state.mode } } : { ...state, quit: true };
   return state;
+}
+
+/** A typed JSON value, or the syntax error as "line 1, column 21: ..." (the field has no file name). */
+export function parseInline(text: string): { value: unknown } | { error: string } {
+  try {
+    return { value: parseJsonText(text, 'value') };
+  } catch (error) {
+    if (!isTurnkitError(error)) throw error;
+    return { error: error.message.replace(/^value:(\d+):(\d+): /, 'line $1, column $2: ') };
+  }
 }
 
 function attempt(state: EditorState, action: () => void, success: string): EditorState {

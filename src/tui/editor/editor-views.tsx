@@ -1,18 +1,23 @@
 import { Box, Text } from 'ink';
-import type { EditSession, TurnListing } from '../../construct/edit-session.js';
+import type { EditableRow, TurnListing } from '../../construct/edit-session.js';
 import { TextArea } from './text-area.js';
 import { fieldsOf, type Mode } from './editor-state.js';
 
-/** Keys shown at the bottom of each screen: the editor works from the keyboard alone. */
-export const KEY_HELP: Record<Mode['name'], string> = {
+const KEY_HELP: Record<Mode['name'], string> = {
   turns: '↑↓ move · Enter open turn · d diff · s save · q quit',
-  turn: '↑↓ field · Enter edit · r revert · n null · Esc back · d diff · s save · q quit',
+  turn: '↑↓ field · Enter edit · r revert · n null · Esc back · d diff · s save · q quit · # locked * changed',
   text: 'type · arrows move · Enter newline · Ctrl-S apply · Esc cancel',
   inline: 'type a JSON value · Enter apply · Esc cancel',
   diff: '↑↓ scroll · Esc back',
-  save: 'Tab switch field · Enter next/save · Ctrl-S save · Esc cancel',
+  save: 'Tab switch field · Enter next field · Ctrl-S save · Esc cancel',
   quit: 'y discard changes and quit · n keep editing',
 };
+
+/** Keys shown at the bottom of each screen: the editor works from the keyboard alone. */
+export function keyHelp(mode: Mode): string {
+  if (mode.name === 'save' && mode.confirmOverwrite) return 'y overwrite · any other key: back to the name';
+  return KEY_HELP[mode.name];
+}
 
 /** Props of TurnList. */
 export interface TurnListProps {
@@ -41,16 +46,14 @@ export function TurnList({ turns, selected, width, height }: TurnListProps) {
 
 /** Props of TurnView. */
 export interface TurnViewProps {
-  readonly session: EditSession;
-  readonly turn: number;
+  readonly rows: readonly EditableRow[];
   readonly selected: number;
   readonly width: number;
   readonly height: number;
 }
 
 /** The rows tied to one turn with their fields; the selected field's whole value below the list. */
-export function TurnView({ session, turn, selected, width, height }: TurnViewProps) {
-  const rows = session.rowsOfTurn(turn);
+export function TurnView({ rows, selected, width, height }: TurnViewProps) {
   const fields = fieldsOf(rows);
   const current = fields[selected];
   const previewHeight = 4;
@@ -69,7 +72,8 @@ export function TurnView({ session, turn, selected, width, height }: TurnViewPro
   const listHeight = Math.max(3, height - previewHeight - 1);
   const selectedLine = lines.findIndex((line) => line.here);
   const top = windowTop(selectedLine, lines.length, listHeight);
-  const preview = current ? (current.field.locked ? `# ${current.field.column} is ${current.field.locked}` : typeof current.field.value === 'string' ? current.field.value : JSON.stringify(current.field.value)) : '';
+  // Text fields show their text; every other value shows as JSON, so a jsonb string reads "3" and a number 3.
+  const preview = !current ? '' : current.field.locked ? `# ${current.field.column} is ${current.field.locked}` : current.field.kind === 'text' && typeof current.field.value === 'string' ? current.field.value : JSON.stringify(current.field.value);
   return (
     <Box flexDirection="column">
       {lines.slice(top, top + listHeight).map((line) => (
@@ -101,7 +105,7 @@ export function SaveDialog({ mode, width, target }: SaveDialogProps) {
       <Text>{mode.focus === 'why' ? '▸ why (what this fixture tests)' : '  why (what this fixture tests)'}</Text>
       <TextArea buffer={mode.whyBuffer} width={width - 6} height={3} focused={mode.focus === 'why'} />
       {mode.error ? <Text color="red">{mode.error}</Text> : null}
-      {mode.confirmOverwrite ? <Text color="yellow">overwrite it? y overwrite · any other key: change the name</Text> : null}
+      {mode.confirmOverwrite ? <Text color="yellow">overwrite it? y overwrites · any other key goes back to the name</Text> : null}
     </Box>
   );
 }

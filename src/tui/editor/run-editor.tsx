@@ -1,21 +1,37 @@
-import { render } from 'ink';
+import { render, useStdout } from 'ink';
+import { useEffect, useState } from 'react';
 import type { EditSession } from '../../construct/edit-session.js';
-import { EditorApp, type EditorResult } from './editor-app.js';
+import { EditorApp, type EditorAppProps, type EditorResult } from './editor-app.js';
 
-/** Runs the editor on the terminal until the user saves or quits. */
-export async function runEditor(session: EditSession, outDir: string): Promise<EditorResult> {
+/** The smallest screen the layout is drawn for; a smaller terminal shows it cut rather than broken. */
+const MIN_WIDTH = 60;
+const MIN_HEIGHT = 20;
+
+/** Runs the editor on the terminal until the user saves or quits; `openTurn` opens that turn at once. */
+export async function runEditor(session: EditSession, outDir: string, openTurn?: number): Promise<EditorResult> {
   let result: EditorResult = {};
-  const width = Math.max(60, process.stdout.columns ?? 80);
-  const height = Math.max(20, process.stdout.rows ?? 24);
   // The alternate screen, as vim and less use: the editor fills the terminal and leaves the scrollback as it was.
   process.stdout.write('\x1b[?1049h');
-  const app = render(<EditorApp session={session} outDir={outDir} width={width} height={height} onDone={(done) => (result = done)} />, {
-    exitOnCtrlC: false,
-  });
+  const app = render(<SizedEditor session={session} outDir={outDir} openTurn={openTurn} onDone={(done) => (result = done)} />, { exitOnCtrlC: false });
   try {
     await app.waitUntilExit();
   } finally {
     process.stdout.write('\x1b[?1049l');
   }
   return result;
+}
+
+/** The editor laid out for the terminal's size, again whenever the terminal is resized. */
+function SizedEditor(props: Omit<EditorAppProps, 'width' | 'height'>) {
+  const { stdout } = useStdout();
+  const measure = (): { width: number; height: number } => ({ width: Math.max(MIN_WIDTH, stdout.columns ?? 80), height: Math.max(MIN_HEIGHT, stdout.rows ?? 24) });
+  const [size, setSize] = useState(measure);
+  useEffect(() => {
+    const onResize = (): void => setSize(measure());
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+  }, [stdout]);
+  return <EditorApp {...props} width={size.width} height={size.height} />;
 }
