@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { loadFixture } from '../src/construct/load-fixture.js';
+import { diff } from 'json-diff-ts';
 import { diffFixtures } from '../src/construct/diff-fixtures.js';
 import { saveConstructed } from '../src/construct/save-constructed.js';
 import { serializeDocument, type Fixture } from '../src/fixture/format.js';
@@ -37,7 +38,7 @@ const dir = await mkdtemp(join(tmpdir(), 'turnkit-bench-construct-'));
 try {
   const sample = parseFixtureText(await readFile(SAMPLE, 'utf8'), SAMPLE);
   console.log(`construct benchmark: median of ${REPEATS} runs each, ms`);
-  console.log('turns   bytes   read base  materialize  ratio   parse edited  diff (--from)  ratio   diff (editor)');
+  console.log('turns   bytes   read base  materialize  ratio   parse edited  diff (--from)  ratio   diff (editor)  json-diff-ts   ratio');
   for (const size of SIZES) {
     const base = scaled(sample, size);
     const basePath = join(dir, `scaled-${size}.json`);
@@ -54,6 +55,9 @@ try {
     const parse: number[] = [];
     const diffFrom: number[] = [];
     const diffEditor: number[] = [];
+    const generic: number[] = [];
+    // What turnkit's diff replaced: json-diff-ts on the whole fixtures, rows keyed by primary key.
+    const embeddedObjKeys = Object.fromEntries(Object.entries(base.tables).filter(([, table]) => table.primaryKey.length === 1).map(([name, table]) => [`tables.${name}.rows`, table.primaryKey[0]!]));
     for (let rep = 0; rep < REPEATS + 1; rep++) {
       const samples = [
         await timed(() => readFixture(basePath)),
@@ -61,10 +65,11 @@ try {
         await timed(() => parseFixtureText(editedText, editedPath)),
         await timed(() => diffFixtures(base, parseFixtureText(editedText, editedPath))),
         await timed(() => diffFixtures(base, edited)),
+        await timed(() => diff(base, edited, { embeddedObjKeys })),
       ];
       // The first round warms the JIT and the file cache.
       if (rep === 0) continue;
-      [read, materialize, parse, diffFrom, diffEditor].forEach((list, i) => list.push(samples[i]!));
+      [read, materialize, parse, diffFrom, diffEditor, generic].forEach((list, i) => list.push(samples[i]!));
     }
     const bytes = (await readFile(basePath)).length;
     const line = [
@@ -77,11 +82,14 @@ try {
       median(diffFrom).toFixed(1).padStart(14),
       `${(median(diffFrom) / median(parse)).toFixed(2)}x`.padStart(6),
       median(diffEditor).toFixed(1).padStart(15),
+      median(generic).toFixed(1).padStart(13),
+      `${(median(diffEditor) / median(generic)).toFixed(3)}x`.padStart(7),
     ];
     console.log(line.join(' '));
   }
   console.log('read base = read and check a captured fixture; materialize = the constructed one (base read, hashed, checked, applied);');
-  console.log('diff (--from) includes parsing the edited file; diff (editor) works on a copy that shares unchanged rows');
+  console.log('diff (--from) includes parsing the edited file; diff (editor) works on a copy that shares unchanged rows;');
+  console.log('json-diff-ts = its diff() on the same two fixtures, rows keyed by primary key (the baseline turnkit\'s own diff replaced)');
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

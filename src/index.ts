@@ -20,8 +20,8 @@ export { capture, type CaptureOptions, type CaptureResult } from './fixture/capt
 export { resolveGameGraph, type GameGraph } from './fixture/game-graph.js';
 export { writeFixtures, writeSchemaFile } from './fixture/write-fixtures.js';
 export { readFixture, parseFixtureText } from './fixture/read-fixture.js';
-export { verify, type VerifyOptions, type VerifyResult } from './construct/verify.js';
-export { show, summarizeFixture, type FixtureSummary } from './construct/show.js';
+export { verify, type VerifyOptions, type VerifyResult } from './construct/verify-command.js';
+export { show, summarizeFixture, type FixtureSummary } from './construct/show-command.js';
 export { loadFixture, readConstructed, type LoadedFixture, type ConstructedFile } from './construct/load-fixture.js';
 export { construct, type ConstructOptions } from './construct/construct-command.js';
 export { materialize, type MaterializeOptions } from './construct/materialize-command.js';

@@ -4,6 +4,7 @@ import { loadConfig } from '../config/load.js';
 import { usingDb } from '../db/connect.js';
 import { redactUrl } from '../db/url.js';
 import { TurnkitError } from '../errors.js';
+// The one import from beside: `turnkit seed` takes constructed fixtures too, and construct/ never imports scratch/.
 import { loadFixture } from '../construct/load-fixture.js';
 import type { ScratchCheck } from './check-scratch.js';
 import { collectGarbage, type GcOptions, type GcReport } from './gc.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { show } from '../../construct/show.js';
+import { show } from '../../construct/show-command.js';
 import { formatTable, printJson, type Output } from '../output.js';
 
 /** `turnkit show FIXTURE`. */

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { verify } from '../../construct/verify.js';
+import { verify } from '../../construct/verify-command.js';
 import { TurnkitError } from '../../errors.js';
 import { commonOptions } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
