@@ -5,7 +5,7 @@ import { fieldsOf, type Mode } from './editor-state.js';
 
 const KEY_HELP: Record<Mode['name'], string> = {
   turns: '↑↓ move · Enter open turn · d diff · s save · q quit',
-  turn: '↑↓ field · Enter edit · r revert · n null · Esc back · d diff · s save · q quit · # locked * changed',
+  turn: '↑↓ field · Enter edit · r revert · n null · Esc back · d diff · s save · q quit',
   text: 'type · arrows move · Enter newline · Ctrl-S apply · Esc cancel',
   inline: 'type a JSON value · Enter apply · Esc cancel',
   diff: '↑↓ scroll · Esc back',
@@ -81,7 +81,7 @@ export function TurnView({ rows, selected, width, height }: TurnViewProps) {
           {line.text}
         </Text>
       ))}
-      <Text dimColor>{'─'.repeat(Math.max(0, width - 1))}</Text>
+      <Text dimColor>{`── # cannot change · * changed ${'─'.repeat(Math.max(0, width - 32))}`}</Text>
       <TextArea buffer={{ text: preview ?? '', cursor: 0 }} width={width} height={previewHeight} focused={false} />
     </Box>
   );
