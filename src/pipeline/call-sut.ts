@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { TurnkitError } from '../errors.js';
+import type { LoadedQuestion } from './load-question.js';
+import { commandLine, runCommandSut } from './sut-command.js';
+import { runHttpSut } from './sut-http.js';
+import { loadModuleSut, runModuleSut } from './sut-module.js';
+import type { SutContext, SutOutcome } from './sut-request.js';
+
+/** Calls the SUT for one rep, whichever kind it is. */
+export type SutCaller = (context: SutContext) => Promise<SutOutcome>;
+
+/**
+ * Prepares the question's SUT before any rep runs: a command that cannot be found, a module without the export, or
+ * an API key variable that is unset is an error naming the question file and the place, not 10 errored reps.
+ */
+export async function prepareSut(question: LoadedQuestion, projectDir: string): Promise<SutCaller> {
+  const sut = question.question.sut;
+  switch (sut.type) {
+    case 'command': {
+      const cwd = resolve(projectDir, sut.cwd ?? '.');
+      const program = commandLine(sut)[0]!;
+      if (!findProgram(program, cwd)) throw new TurnkitError('BAD_INPUT', `${question.at(['sut', 'command'])}: ${program}: command not found`);
+      const resolved = { ...sut, cwd };
+      return (context) => runCommandSut(resolved, context);
+    }
+    case 'module': {
+      const path = resolve(projectDir, sut.path);
+      if (!existsSync(path)) throw new TurnkitError('NOT_FOUND', `${question.at(['sut', 'path'])}: ${sut.path}: no such file`);
+      const resolved = { ...sut, path };
+      const fn = await loadModuleSut(resolved).catch((error: Error) => {
+        throw new TurnkitError('BAD_INPUT', `${question.at(['sut', 'export'])}: ${error.message.split('\n')[0]}`);
+      });
+      return (context) => runModuleSut(fn, resolved, context);
+    }
+    case 'http': {
+      if (sut.apiKeyEnv && !process.env[sut.apiKeyEnv]) throw new TurnkitError('BAD_INPUT', `${question.at(['sut', 'apiKeyEnv'])}: the environment variable ${sut.apiKeyEnv} is not set`);
+      return (context) => runHttpSut(sut, context);
+    }
+  }
+}
+
+// A program with a slash is a path (relative to the SUT's folder); otherwise it is looked up on PATH, as spawn does.
+function findProgram(program: string, cwd: string): boolean {
+  if (program.includes('/') || isAbsolute(program)) return existsSync(resolve(cwd, program));
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, program)));
+}

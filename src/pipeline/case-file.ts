@@ -1,0 +1,105 @@
+import { TurnkitError } from '../errors.js';
+import type { Fixture, FixtureRow, FixtureTable } from '../fixture/format.js';
+import { positionAt } from '../util/json-source.js';
+import { turnsInOrder } from '../construct/turn-rows.js';
+
+/**
+ * The placeholders a case-file template may use. Anything else in `{{ }}` is an error naming its line and column,
+ * so a typo never renders as an empty section the SUT silently does without.
+ */
+export const PLACEHOLDERS = [
+  '{{fixture.name}}                 the fixture (or constructed fixture) name',
+  '{{turn}}                         the turn the SUT plays (the input turn)',
+  '{{input}}                        the player\'s input (every input column; one column as plain text)',
+  '{{input.COLUMN}}                 one input column',
+  '{{root.COLUMN}}                  a column of the campaign row',
+  '{{table:NAME}}                   a table\'s rows as a Markdown table (key columns left out)',
+  '{{table:NAME columns=A,B}}       ... with these columns',
+  '{{recent_turns:N}}               the last N kept turns: number, input and narration',
+] as const;
+
+const PLACEHOLDER = /\{\{\s*([^}]*?)\s*\}\}/g;
+
+/** Renders a case-file template for a fixture; `file` names the template in errors (`file:line:col`). */
+export function renderCaseFile(template: string, fixture: Fixture, file: string): string {
+  return template.replace(PLACEHOLDER, (_whole, expression: string, offset: number) => {
+    const fail = (message: string): never => {
+      const { line, column } = positionAt(template, offset);
+      throw new TurnkitError('BAD_INPUT', `${file}:${line}:${column}: {{${expression}}}: ${message}`);
+    };
+    return renderPlaceholder(expression, fixture, fail);
+  });
+}
+
+function renderPlaceholder(expression: string, fixture: Fixture, fail: (message: string) => never): string {
+  if (expression === 'fixture.name') return fixture.name;
+  if (expression === 'turn') return String(fixture.input.turn);
+  if (expression === 'input') {
+    const values = Object.entries(fixture.input.values);
+    if (values.length === 1) return text(values[0]![1]);
+    return values.map(([column, value]) => `- ${column}: ${text(value)}`).join('\n');
+  }
+  const [head, ...rest] = expression.split(/\s+/);
+  const [kind, argument] = splitOnce(head!, head!.startsWith('table:') || head!.startsWith('recent_turns:') ? ':' : '.');
+  switch (kind) {
+    case 'input':
+      if (!argument || !(argument in fixture.input.values)) fail(`the input has no column "${argument}" (it has ${Object.keys(fixture.input.values).join(', ')})`);
+      return text(fixture.input.values[argument!]);
+    case 'root': {
+      const root = fixture.tables[fixture.source.root.table]?.rows.find((row) => String(row[fixture.source.root.key]) === fixture.source.root.value);
+      if (!root || !argument || !(argument in root)) fail(`the campaign row has no column "${argument}"`);
+      return text(root![argument!]);
+    }
+    case 'table': {
+      const table = argument !== undefined && Object.hasOwn(fixture.tables, argument) ? fixture.tables[argument]! : fail(`no table "${argument}" in ${fixture.name}`);
+      const columns = optionList(rest, 'columns') ?? table.columns.map((column) => column.name).filter((name) => !isKeyColumn(table, name));
+      for (const column of columns) if (!table.columns.some((entry) => entry.name === column)) fail(`${argument} has no column "${column}"`);
+      return markdownTable(table.rows, columns);
+    }
+    case 'recent_turns': {
+      const count = Number(argument);
+      if (!Number.isInteger(count) || count < 1) fail('expected a whole number of turns, like {{recent_turns:5}}');
+      return recentTurns(fixture, count);
+    }
+    default:
+      return fail(`unknown placeholder; the known ones are ${PLACEHOLDERS.map((line) => line.split(/\s{2,}/)[0]).join(' ')}`);
+  }
+}
+
+function recentTurns(fixture: Fixture, count: number): string {
+  const turnsTable = fixture.tables[fixture.source.turns.table]!;
+  const inputColumns = Object.keys(fixture.input.values);
+  const narration = turnsTable.columns.find((column) => /^(text|character varying|varchar|citext)/.test(column.type) && !inputColumns.includes(column.name) && !isKeyColumn(turnsTable, column.name))?.name;
+  return turnsInOrder(fixture)
+    .slice(-count)
+    .map(({ turn, row }) => {
+      const input = inputColumns.map((column) => text(row[column])).join(' / ');
+      return `**Turn ${turn}.** Player: ${input}${narration ? `\n\n${text(row[narration])}` : ''}`;
+    })
+    .join('\n\n');
+}
+
+function markdownTable(rows: readonly FixtureRow[], columns: readonly string[]): string {
+  if (rows.length === 0) return '_(no rows)_';
+  const cell = (value: unknown): string => text(value).replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
+  return [`| ${columns.join(' | ')} |`, `| ${columns.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${columns.map((column) => cell(row[column])).join(' | ')} |`)].join('\n');
+}
+
+function isKeyColumn(table: FixtureTable, column: string): boolean {
+  return table.primaryKey.includes(column) || table.foreignKeys.some((fk) => fk.columns.includes(column));
+}
+
+function optionList(options: readonly string[], name: string): string[] | undefined {
+  const option = options.find((entry) => entry.startsWith(`${name}=`));
+  return option?.slice(name.length + 1).split(',').filter((entry) => entry !== '');
+}
+
+function splitOnce(value: string, separator: string): [string, string | undefined] {
+  const at = value.indexOf(separator);
+  return at < 0 ? [value, undefined] : [value.slice(0, at), value.slice(at + 1)];
+}
+
+function text(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+
+/** A question id becomes a folder name under runs/: no separators or spaces. */
+export const QUESTION_ID = /^[\w.-]+$/;
+
+const fixtureEntry = z.union([
+  z.string().min(1),
+  z
+    .object({
+      /** A fixture or constructed fixture file, or a glob (relative to the project folder). */
+      path: z.string().min(1),
+      /** dev: used while improving the SUT; heldout: kept for the final check. Reported apart, never averaged. */
+      tag: z.enum(['dev', 'heldout']).optional(),
+    })
+    .strict(),
+]);
+
+const commandSut = z
+  .object({
+    type: z.literal('command'),
+    /** The program and its arguments; run without a shell. A string is split on spaces. */
+    command: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+    /** Working folder of the process, relative to the project folder. */
+    cwd: z.string().min(1).optional(),
+    /** Extra environment variables (values may name others as ${NAME}; secrets stay out of the manifest). */
+    env: z.record(z.string(), z.string()).optional(),
+    /** Seconds before the process is killed and the rep recorded as an error. */
+    timeout: z.number().positive().default(130),
+    /** Bytes kept of stdout and of stderr each; more is an error (stdout) or cut (stderr). */
+    maxOutput: z.number().int().positive().default(131_072),
+  })
+  .strict();
+
+const moduleSut = z
+  .object({
+    type: z.literal('module'),
+    /** A .js/.mjs/.ts file exporting `(request, { db, databaseUrl }) => response`. */
+    path: z.string().min(1),
+    /** The export to call (default: the default export). */
+    export: z.string().min(1).default('default'),
+    timeout: z.number().positive().default(130),
+  })
+  .strict();
+
+const httpSut = z
+  .object({
+    type: z.literal('http'),
+    /** An OpenAI-compatible base URL, such as http://127.0.0.1:11434/v1 (Ollama) or https://api.openai.com/v1. */
+    baseUrl: z.string().url(),
+    model: z.string().min(1),
+    /** The environment variable holding the API key (never the key itself). */
+    apiKeyEnv: z.string().min(1).optional(),
+    /** The system prompt; the case file and the player's input follow as the user message. */
+    system: z.string().optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    timeout: z.number().positive().default(130),
+  })
+  .strict();
+
+/** The system under test: a command per rep, a JS/TS function, or an OpenAI-compatible chat endpoint. */
+export const sutSchema = z.discriminatedUnion('type', [commandSut, moduleSut, httpSut]);
+
+/** A question file (`questions/ID.yaml` or `.json`). */
+export const questionSchema = z
+  .object({
+    id: z.string().regex(QUESTION_ID, 'use letters, digits, ".", "_" and "-" only'),
+    question: z.string().trim().min(1),
+    rubric: z
+      .object({
+        path: z.string().min(1),
+        /** The rubric's declared version: marks carry it, and comparisons warn when it differs. */
+        version: z.union([z.string().min(1), z.number()]).transform(String),
+      })
+      .strict(),
+    /** The pass rate each fixture must reach: pass / (pass + fail) >= target. */
+    target: z.number().gt(0, 'must be above 0').lte(1, 'must be at most 1'),
+    reps: z.number().int().min(1, 'at least 1 rep'),
+    fixtures: z.array(fixtureEntry).min(1, 'name at least one fixture'),
+    sut: sutSchema,
+    /** The case-file template: a Markdown file with placeholders (see the README). */
+    caseFile: z.string().min(1),
+    /** Deterministic checks, read by `turnkit judge --checks`. */
+    checks: z.unknown().optional(),
+  })
+  .strict();
+
+/** A question as written in its file. */
+export type Question = z.output<typeof questionSchema>;
+/** The SUT part of a question. */
+export type SutConfig = z.output<typeof sutSchema>;

@@ -1,0 +1,44 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { glob, isDynamicPattern } from 'tinyglobby';
+import { TurnkitError } from '../errors.js';
+import { loadFixture, type LoadedFixture } from '../construct/load-fixture.js';
+import type { LoadedQuestion } from './load-question.js';
+
+/** One fixture of a question, loaded (a constructed one materialized) with its tag. */
+export interface QuestionFixture {
+  loaded: LoadedFixture;
+  tag?: 'dev' | 'heldout' | undefined;
+}
+
+/**
+ * The question's fixtures: paths and globs relative to the project folder, in the order written (a glob's matches
+ * sorted). A path that does not exist, a glob that matches nothing, or two entries with one fixture name (their rep
+ * files would collide) is an error naming the question file and the entry.
+ */
+export async function resolveFixtures(question: LoadedQuestion, projectDir: string): Promise<QuestionFixture[]> {
+  const fixtures: QuestionFixture[] = [];
+  const seen = new Map<string, string>();
+  for (const [index, entry] of question.question.fixtures.entries()) {
+    const pattern = typeof entry === 'string' ? entry : entry.path;
+    const tag = typeof entry === 'string' ? undefined : entry.tag;
+    const at = question.at(typeof entry === 'string' ? ['fixtures', index] : ['fixtures', index, 'path']);
+    let files: string[];
+    if (isDynamicPattern(pattern)) {
+      files = (await glob(pattern, { cwd: projectDir, absolute: true, onlyFiles: true })).filter((file) => !file.endsWith('.schema.json')).sort();
+      if (files.length === 0) throw new TurnkitError('BAD_INPUT', `${at}: "${pattern}" matches no file`);
+    } else {
+      const file = resolve(projectDir, pattern);
+      if (!existsSync(file)) throw new TurnkitError('NOT_FOUND', `${at}: ${pattern}: no such file`);
+      files = [file];
+    }
+    for (const file of files) {
+      const loaded = await loadFixture(file);
+      const name = loaded.fixture.name;
+      if (seen.has(name)) throw new TurnkitError('BAD_INPUT', `${at}: fixture "${name}" (${loaded.shown}) is already in the question (${seen.get(name)})`);
+      seen.set(name, loaded.shown);
+      fixtures.push({ loaded, tag });
+    }
+  }
+  return fixtures;
+}

@@ -1,0 +1,39 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { TurnkitError } from '../errors.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { shownPath } from '../construct/load-fixture.js';
+
+/** A run's folder name: the UTC time to the millisecond, sortable and free of ":" (Windows). */
+export function runStamp(now: Date): string {
+  return now.toISOString().replace(/:/g, '-');
+}
+
+/**
+ * Creates `runs/QUESTION/STAMP/` with mode 0700. The folder is never reused: an existing one is an error, and
+ * nothing in it is touched.
+ */
+export async function createRunDir(runsRoot: string, questionId: string, now: Date): Promise<string> {
+  const parent = join(runsRoot, questionId);
+  await mkdir(parent, { recursive: true, mode: 0o700 });
+  const dir = join(parent, runStamp(now));
+  try {
+    await mkdir(dir, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new TurnkitError('EXISTS', `${shownPath(dir)}: a run directory of that name exists; runs are never reused`);
+    throw error;
+  }
+  return dir;
+}
+
+/** Writes a file of a run (mode 0600, atomically: a reader or a crash sees the old bytes or the new ones). */
+export async function writeRunFile(dir: string, relative: string, content: string): Promise<void> {
+  const path = join(dir, relative);
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  await writeFileAtomic(path, content, { mode: 0o600 });
+}
+
+/** A fixture name as a file name inside the run (names are already restricted to letters, digits, ".", "_", "-"). */
+export function repFileBase(fixture: string, rep: number): string {
+  return join('reps', fixture, `rep-${String(rep).padStart(2, '0')}`);
+}

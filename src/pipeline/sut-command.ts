@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import type { SutConfig } from './question-format.js';
+import { parseSutOutput, tail, type SutContext, type SutOutcome } from './sut-request.js';
+
+/** A command SUT's settings with its paths resolved. */
+export type CommandSut = Extract<SutConfig, { type: 'command' }> & { cwd: string };
+
+/** The program and arguments of a command SUT: an array as given, a string split on spaces. */
+export function commandLine(sut: Pick<CommandSut, 'command'>): string[] {
+  return Array.isArray(sut.command) ? sut.command : sut.command.split(/\s+/).filter((part) => part !== '');
+}
+
+/**
+ * Runs a command SUT for one rep: a process of its own (and process group, so that a timeout also ends what it
+ * started) with the scratch campaign in its environment and the request on stdin, which is closed at once. stdout
+ * and stderr are each bounded; a nonzero exit, a signal, a timeout, too much output or an unreadable answer is an
+ * error outcome with its cause and the tails of both streams, never a thrown exception.
+ */
+export function runCommandSut(sut: CommandSut, context: SutContext): Promise<SutOutcome> {
+  const [program, ...args] = commandLine(sut);
+  const started = performance.now();
+  const env = {
+    ...process.env,
+    ...expandEnv(sut.env ?? {}),
+    DATABASE_URL: context.databaseUrl,
+    TURNKIT_CAMPAIGN: context.request.campaign,
+    TURNKIT_TURN: String(context.request.turn),
+    TURNKIT_FIXTURE: context.request.fixture,
+    TURNKIT_REP: String(context.request.rep),
+  };
+  return new Promise((resolve) => {
+    const child = spawn(program!, args, { cwd: sut.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    let stdout = '';
+    let stderr = '';
+    let stdoutBytes = 0;
+    let failure: SutOutcome['error'];
+    let settled = false;
+    const killGroup = (signal: NodeJS.Signals): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, signal);
+      } catch {
+        // Already gone.
+      }
+    };
+    const stop = (error: NonNullable<SutOutcome['error']>): void => {
+      failure ??= error;
+      killGroup('SIGTERM');
+      setTimeout(() => killGroup('SIGKILL'), 2_000).unref();
+    };
+    const timer = setTimeout(() => stop({ cause: 'timeout', message: `no answer within ${sut.timeout} s` }), sut.timeout * 1_000);
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      stdoutBytes += Buffer.byteLength(chunk);
+      if (stdoutBytes > sut.maxOutput) return stop({ cause: 'output-too-large', message: `stdout passed ${sut.maxOutput} bytes` });
+      stdout += chunk;
+    });
+    // stderr is a log: keep its end, bounded, and never fail the rep for its length.
+    child.stderr.on('data', (chunk: string) => {
+      stderr = (stderr + chunk).slice(-sut.maxOutput);
+    });
+    child.stdin.on('error', () => {
+      // A SUT that does not read its stdin closes the pipe early: not an error of the rep.
+    });
+    child.stdin.end(`${JSON.stringify(context.request)}\n`);
+    const finish = (outcome: Omit<SutOutcome, 'ms' | 'stdoutTail' | 'stderrTail'>): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...outcome, stdoutTail: tail(stdout), stderrTail: tail(stderr), ms: performance.now() - started });
+    };
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      finish({ error: { cause: 'spawn', message: error.code === 'ENOENT' ? `${program}: command not found` : `${program}: ${error.message}` } });
+    });
+    child.on('close', (code, signal) => {
+      if (failure) return finish({ error: failure, exitCode: code, signal });
+      if (signal) return finish({ error: { cause: 'signal', message: `killed by ${signal}` }, exitCode: code, signal });
+      if (code !== 0) return finish({ error: { cause: 'exit', message: `exited with ${code}` }, exitCode: code, signal });
+      const parsed = parseSutOutput(stdout);
+      finish('response' in parsed ? { response: parsed.response, exitCode: 0, signal: null } : { error: parsed.error, exitCode: 0, signal: null });
+    });
+  });
+}
+
+/** Expands `${NAME}` in env values from turnkit's own environment (an unset name becomes empty). */
+export function expandEnv(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).map(([name, value]) => [name, value.replace(/\$\{(\w+)\}/g, (_all, variable: string) => process.env[variable] ?? '')]));
+}

@@ -1,0 +1,51 @@
+import pg from 'pg';
+import { importModule } from '../util/import-module.js';
+import type { SutConfig } from './question-format.js';
+import type { SutContext, SutOutcome, SutRequest } from './sut-request.js';
+
+/** A module SUT's settings with its path resolved. */
+export type ModuleSut = Extract<SutConfig, { type: 'module' }>;
+
+/** What a module SUT's function receives besides the request: its scratch campaign's database. */
+export interface ModuleSutTools {
+  /** A pool on the scratch campaign's database, closed after the rep. */
+  db: pg.Pool;
+  databaseUrl: string;
+}
+
+/** The function a module SUT exports. */
+export type ModuleSutFunction = (request: SutRequest, tools: ModuleSutTools) => unknown;
+
+/** Loads a module SUT's function once per run; a missing export is an error naming the file. */
+export async function loadModuleSut(sut: ModuleSut): Promise<ModuleSutFunction> {
+  const module = await importModule(sut.path);
+  const fn = module[sut.export];
+  if (typeof fn !== 'function') throw new Error(`${sut.path}: no function exported as "${sut.export}"`);
+  return fn as ModuleSutFunction;
+}
+
+/** Calls a module SUT for one rep: a string (or `{ response }`) is the answer; a throw or a timeout is an error. */
+export async function runModuleSut(fn: ModuleSutFunction, sut: ModuleSut, context: SutContext): Promise<SutOutcome> {
+  const started = performance.now();
+  const db = new pg.Pool({ connectionString: context.databaseUrl, max: 2 });
+  db.on('error', () => {});
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new TimeoutError(`no answer within ${sut.timeout} s`)), sut.timeout * 1_000);
+    });
+    const value = await Promise.race([Promise.resolve(fn(context.request, { db, databaseUrl: context.databaseUrl })), timeout]);
+    const response = typeof value === 'string' ? value : (value as { response?: unknown } | null)?.response;
+    if (typeof response !== 'string') return { error: { cause: 'unparseable', message: 'the function returned neither a string nor { response: string }' }, ms: performance.now() - started };
+    if (response.trim() === '') return { error: { cause: 'empty', message: 'the function returned an empty response' }, ms: performance.now() - started };
+    return { response, ms: performance.now() - started };
+  } catch (error) {
+    const cause = error instanceof TimeoutError ? 'timeout' : 'exception';
+    return { error: { cause, message: (error as Error)?.message ?? String(error) }, ms: performance.now() - started };
+  } finally {
+    clearTimeout(timer);
+    await db.end().catch(() => {});
+  }
+}
+
+class TimeoutError extends Error {}

@@ -1,0 +1,54 @@
+/** What the SUT is asked for one rep: on stdin as JSON for a command, as the argument of a module's function. */
+export interface SutRequest {
+  /** The scratch campaign's root key: the campaign the SUT plays. */
+  campaign: string;
+  turn: number;
+  /** The player's input columns for the turn. */
+  input: Record<string, unknown>;
+  /** The rendered case file (Markdown). */
+  caseFile: string;
+  fixture: string;
+  rep: number;
+}
+
+/** Why a rep is an error rather than a response. */
+export type SutErrorCause = 'spawn' | 'exit' | 'signal' | 'timeout' | 'output-too-large' | 'unparseable' | 'empty' | 'http' | 'exception';
+
+/** The SUT's answer, or the error it ended in, with what it printed (tails, bounded). */
+export interface SutOutcome {
+  response?: string;
+  error?: { cause: SutErrorCause; message: string };
+  exitCode?: number | null;
+  signal?: string | null;
+  stdoutTail?: string;
+  stderrTail?: string;
+  ms: number;
+}
+
+/** Where the SUT finds its scratch campaign, besides the request. */
+export interface SutContext {
+  /** The scratch campaign's database (may hold a password: never printed or recorded). */
+  databaseUrl: string;
+  request: SutRequest;
+}
+
+/** Reads a SUT's stdout: plain text, or JSON with a string `response`; anything else is unparseable. */
+export function parseSutOutput(stdout: string): { response: string } | { error: { cause: SutErrorCause; message: string } } {
+  const text = stdout.trim();
+  if (text === '') return { error: { cause: 'empty', message: 'the SUT printed nothing' } };
+  if (!text.startsWith('{')) return { response: text };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { error: { cause: 'unparseable', message: `stdout starts with "{" but is not JSON: ${(error as Error).message}` } };
+  }
+  const response = (value as { response?: unknown }).response;
+  if (typeof response !== 'string') return { error: { cause: 'unparseable', message: 'stdout is JSON without a string "response" field' } };
+  return { response };
+}
+
+/** The last `limit` characters of a text, marked when cut. */
+export function tail(text: string, limit = 2_000): string {
+  return text.length <= limit ? text : `…${text.slice(-limit)}`;
+}
