@@ -6,6 +6,7 @@ import { registerConstruct } from './commands/construct.js';
 import { registerEdit } from './commands/edit.js';
 import { registerMaterialize } from './commands/materialize.js';
 import { registerRebase } from './commands/rebase.js';
+import { registerRun } from './commands/run.js';
 import { registerDb } from './commands/db.js';
 import { registerInit } from './commands/init.js';
 import { registerSample } from './commands/sample.js';
@@ -41,6 +42,7 @@ export function buildProgram(output: Output = processOutput): Command {
   registerMaterialize(program, output);
   registerRebase(program, output);
   registerSeed(program, output);
+  registerRun(program, output);
   registerTeardown(program, output);
   registerGc(program, output);
   for (const command of program.commands) command.exitOverride();

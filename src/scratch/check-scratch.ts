@@ -69,11 +69,13 @@ export async function checkScratch(
   return { equal: differences.length === 0, differences };
 }
 
-function fixtureColumns(info: TableInfo, names: readonly string[]): ColumnInfo[] {
+/** The columns of a table that a fixture holds, in the table's order. */
+export function fixtureColumns(info: TableInfo, names: readonly string[]): ColumnInfo[] {
   return info.columns.filter((column) => names.includes(column.name));
 }
 
-function inverseKeyMap(keyMap: SerializedKeyMap): Map<string, Map<string, string>> {
+/** The seed's key map turned around: scratch key value to fixture key value, per table and column. */
+export function inverseKeyMap(keyMap: SerializedKeyMap): Map<string, Map<string, string>> {
   const back = new Map<string, Map<string, string>>();
   for (const [table, columns] of Object.entries(keyMap)) {
     for (const [column, pairs] of Object.entries(columns)) back.set(`${table}\u0000${column}`, new Map(pairs.map(([old, fresh]) => [fresh, old])));
@@ -81,12 +83,14 @@ function inverseKeyMap(keyMap: SerializedKeyMap): Map<string, Map<string, string
   return back;
 }
 
-function canonicalRow(row: FixtureRow, columns: readonly ColumnInfo[]): string {
+/** A fixture row as comparable text, through the codec so that the fixture's spelling and Postgres's agree. */
+export function canonicalRow(row: FixtureRow, columns: readonly ColumnInfo[]): string {
   // Through the codec and back, so that the fixture's spelling and Postgres's compare equal (timestamps, numbers).
   return canonical(columns.map((column) => decodeValue(encodeValue(row[column.name] as JsonValue, column.codec), column.codec)));
 }
 
-function canonical(values: readonly JsonValue[]): string {
+/** Decoded values as comparable text. */
+export function canonical(values: readonly JsonValue[]): string {
   return stringifyJsonExact(values);
 }
 

@@ -12,6 +12,8 @@ import { resolveGameGraph, type GameGraph } from '../fixture/game-graph.js';
 import { CAPTURE_SETTINGS } from '../fixture/capture.js';
 import { describeUnindexed, unindexedForeignKeys } from './foreign-key-indexes.js';
 import { checkScratch, type ScratchCheck } from './check-scratch.js';
+import { scratchEffects, type TableEffects } from './scratch-effects.js';
+import type { Queryable } from '../db/introspect.js';
 import { currentProcess, type ProcessIdentity } from './process-identity.js';
 import { deleteEntry, ensureRegistry, findEntryIds, getEntry, takeRemapEntry, type RegistryEntry, type ScratchStrategy } from './registry.js';
 import { checkPlanAgainstGame, hasGameTriggers, planSeed, type SeedPlan } from './seed-plan.js';
@@ -193,15 +195,30 @@ export class ScratchSession {
     const { plan } = await this.prepare(fixture);
     const catalog = await this.currentCatalog();
     const entry = { rootKey: scratch.key, keyMap: scratch.keyMap };
-    // Read the way capture reads: the codec parses Postgres's text output in fixed settings.
+    return this.readScratch(scratch, (client) => checkScratch(client, plan, game, entry, catalog));
+  }
+
+  /** What the SUT changed in a scratch campaign since it was seeded (read before teardown), per table. */
+  async effects(scratch: ScratchCampaign, fixture: Fixture): Promise<TableEffects[]> {
+    const game = this.options.game;
+    if (!game) throw new TurnkitError('USAGE', 'effects need the game config (ScratchOptions.game)');
+    const { plan } = await this.prepare(fixture);
+    const catalog = await this.currentCatalog();
+    const entry = { rootKey: scratch.key, keyMap: scratch.keyMap };
+    return this.readScratch(scratch, (client) => scratchEffects(client, plan, game, entry, catalog));
+  }
+
+  // Reads a scratch campaign in one snapshot the way capture reads (the codec parses Postgres's text output in fixed
+  // settings); a clone of the database strategy is read through a connection of its own.
+  private async readScratch<T>(scratch: ScratchCampaign, read: (client: Queryable) => Promise<T>): Promise<T> {
     const begin = `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${CAPTURE_SETTINGS}`;
-    if (scratch.databaseUrl === this.db.url) return inTransaction(this.db, begin, (client) => checkScratch(client, plan, game, entry, catalog));
+    if (scratch.databaseUrl === this.db.url) return inTransaction(this.db, begin, read);
     const client = new pg.Client({ connectionString: scratch.databaseUrl });
     client.on('error', () => {});
     await client.connect();
     try {
       await client.query(begin);
-      return await checkScratch(client, plan, game, entry, catalog);
+      return await read(client);
     } finally {
       await client.end();
     }

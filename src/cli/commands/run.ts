@@ -1,0 +1,53 @@
+import { Option, type Command } from 'commander';
+import { runQuestion, type RunProgress } from '../../pipeline/run-question.js';
+import { shownPath } from '../../construct/load-fixture.js';
+import { commonOptions, positiveInt } from '../global-options.js';
+import { printJson, type Output } from '../output.js';
+
+/** `turnkit run QUESTION [--reps N] [--concurrency K] [--resume RUN_DIR]`. */
+export function registerRun(program: Command, output: Output): void {
+  program
+    .command('run')
+    .description('run a question: N reps per fixture, each in a fresh scratch campaign; writes runs/QUESTION/STAMP/')
+    .argument('<question>', 'question file (questions/ID.yaml or .json)')
+    .option('--reps <n>', 'reps per fixture (default: the question\'s)', positiveInt)
+    .option('--concurrency <k>', 'reps at a time (default 1 on the embedded database, 4 on a real server)', positiveInt)
+    .option('--resume <run-dir>', 'complete an interrupted run: only missing or errored reps run again')
+    .addOption(new Option('--strategy <strategy>', 'how each rep\'s scratch campaign is made').choices(['remap', 'database', 'auto']))
+    .option('--json', 'print the result as JSON')
+    .action(async (question: string, options, command: Command) => {
+      const abort = new AbortController();
+      const onSigint = (): void => {
+        if (abort.signal.aborted) process.exit(130);
+        abort.abort();
+        output.err('stopping: no new reps; the running ones finish and tear down (Ctrl-C again to quit at once; turnkit gc cleans up)');
+      };
+      process.on('SIGINT', onSigint);
+      const tty = process.stderr.isTTY === true;
+      try {
+        const result = await runQuestion({
+          ...commonOptions(command),
+          question,
+          reps: options.reps,
+          concurrency: options.concurrency,
+          resume: options.resume,
+          strategy: options.strategy,
+          signal: abort.signal,
+          onProgress: (progress) => (tty ? process.stderr.write(`\r\x1b[2K${progressLine(progress)}`) : output.err(progressLine(progress))),
+        });
+        if (tty) process.stderr.write('\n');
+        if (options.json) return printJson(output, { ...result, dir: shownPath(result.dir) });
+        output.out(`${shownPath(result.dir)}: ${result.status}, ${result.ran} rep(s) run, ${result.errors} error(s)${result.pending > 0 ? `, ${result.pending} not run (resume with: turnkit run ${question} --resume ${shownPath(result.dir)})` : ''}`);
+        output.out(`mark the reps in ${shownPath(result.dir)}/marks.csv (pass, fail or na), then: turnkit report ${shownPath(result.dir)}`);
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
+    });
+}
+
+/** One line of progress: done/total, errors, elapsed, ETA and the last rep; never the SUT's response. */
+export function progressLine(progress: RunProgress): string {
+  const seconds = (ms: number): string => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+  const last = `${progress.last.fixture} rep ${progress.last.rep} ${progress.last.error ? `error (${progress.last.error})` : 'ok'} in ${seconds(progress.last.ms)}`;
+  return `[${progress.done}/${progress.total}] ${progress.errors} error(s), ${seconds(progress.elapsedMs)} elapsed${progress.etaMs ? `, about ${seconds(progress.etaMs)} left` : ''}; ${last}`;
+}

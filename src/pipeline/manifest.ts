@@ -1,0 +1,75 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { TURNKIT_VERSION } from '../version.js';
+import type { SutConfig } from './question-format.js';
+
+/** The version tag of a run's manifest. */
+export const RUN_FORMAT = 'turnkit.run/1';
+
+const fileHash = z.object({ path: z.string(), sha256: z.string() }).strict();
+
+/** The manifest of a run: written first, before any rep, and updated when the run stops. */
+export const manifestSchema = z
+  .object({
+    format: z.literal(RUN_FORMAT),
+    status: z.enum(['running', 'complete', 'interrupted']),
+    startedAt: z.string(),
+    finishedAt: z.string().optional(),
+    turnkit: z.string(),
+    node: z.string(),
+    /** The project's git commit, and whether the working tree had changes. */
+    git: z.object({ commit: z.string(), dirty: z.boolean() }).strict().optional(),
+    question: z.object({ id: z.string(), text: z.string(), file: fileHash, target: z.number(), reps: z.number() }).strict(),
+    rubric: z.object({ path: z.string(), version: z.string(), sha256: z.string() }).strict(),
+    caseFileTemplate: fileHash,
+    fixtures: z.array(
+      z
+        .object({
+          name: z.string(),
+          file: fileHash,
+          tag: z.enum(['dev', 'heldout']).optional(),
+          /** A constructed fixture's base, and its base's, down to the captured fixture. */
+          bases: z.array(fileHash).optional(),
+        })
+        .strict(),
+    ),
+    /** The SUT as configured, with env values that are not ${NAME} references removed. */
+    sut: z.record(z.string(), z.unknown()),
+    database: z.object({ backend: z.enum(['embedded', 'postgres']), serverVersion: z.string(), strategy: z.string() }).strict(),
+    concurrency: z.number(),
+    /** Every rep in the order it was started (fixtures interleaved), per attempt. */
+    order: z.array(z.object({ fixture: z.string(), rep: z.number(), attempt: z.number() }).strict()),
+    /** Earlier attempts that --resume continued. */
+    resumed: z.array(z.object({ at: z.string(), reps: z.number() }).strict()).optional(),
+  })
+  .strict();
+
+/** A run's manifest. */
+export type Manifest = z.output<typeof manifestSchema>;
+
+/** sha256 of text or bytes, hex. */
+export function sha256(content: string | Uint8Array): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+/** The SUT config as the manifest records it: literal env values (maybe secrets) replaced, references kept. */
+export function redactSut(sut: SutConfig): Record<string, unknown> {
+  if (sut.type !== 'command' || !sut.env) return { ...sut };
+  const env = Object.fromEntries(Object.entries(sut.env).map(([name, value]) => [name, /^\$\{\w+\}$/.test(value) ? value : '<set>']));
+  return { ...sut, env };
+}
+
+/** The git commit of a folder and whether its tree is dirty; undefined outside a repository or without git. */
+export function gitState(dir: string): Manifest['git'] {
+  try {
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const status = execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    return { commit, dirty: status.trim() !== '' };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The package's version, for the manifest. */
+export const turnkitVersion = TURNKIT_VERSION;

@@ -1,0 +1,53 @@
+import type { SutRequest } from './sut-request.js';
+
+/** What the SUT changed in its scratch campaign, per table (found by diffing the campaign before teardown). */
+export interface RepEffects {
+  inserted: Record<string, number>;
+  updated: Record<string, number>;
+  deleted: Record<string, number>;
+  /** Rows of inserted tables as the SUT wrote them (keys as in the scratch campaign), a few per table. */
+  insertedRows: Record<string, Record<string, unknown>[]>;
+}
+
+/** One rep as recorded in `reps/FIXTURE/rep-NN.json`. */
+export interface RepRecord {
+  fixture: string;
+  rep: number;
+  attempt: number;
+  startedAt: string;
+  request: SutRequest;
+  response: string | null;
+  error: { cause: string; message: string; stage: 'seed' | 'sut' | 'effects' | 'teardown' } | null;
+  exit: { code: number | null; signal: string | null } | null;
+  stdoutTail?: string;
+  stderrTail?: string;
+  timings: { seedMs: number; sutMs: number; effectsMs: number; teardownMs: number; totalMs: number };
+  scratch: { id: string; strategy: string } | null;
+  effects: RepEffects | null;
+  /** What teardown could not delete because rows outside the campaign point at it (the SUT wrote outside). */
+  outside?: string[];
+}
+
+/** The rep as a person reads it: what was asked, what came back, and what went wrong. */
+export function repMarkdown(record: RepRecord): string {
+  const lines = [`# ${record.fixture}, rep ${record.rep}`, '', `Turn ${record.request.turn}, started ${record.startedAt}, ${Math.round(record.timings.totalMs)} ms in all (SUT ${Math.round(record.timings.sutMs)} ms).`, ''];
+  lines.push('## Player input', '', ...Object.entries(record.request.input).map(([column, value]) => `- ${column}: ${typeof value === 'string' ? value : JSON.stringify(value)}`), '');
+  if (record.error) {
+    lines.push(`## Error (${record.error.stage}: ${record.error.cause})`, '', record.error.message, '');
+    if (record.stdoutTail) lines.push('stdout (end):', '', fence(record.stdoutTail), '');
+    if (record.stderrTail) lines.push('stderr (end):', '', fence(record.stderrTail), '');
+  }
+  if (record.response !== null) lines.push('## Response', '', record.response, '');
+  if (record.effects) {
+    const counts = (label: string, values: Record<string, number>): string[] => Object.entries(values).map(([table, count]) => `- ${label} ${count} row(s) of ${table}`);
+    const changed = [...counts('inserted', record.effects.inserted), ...counts('updated', record.effects.updated), ...counts('deleted', record.effects.deleted)];
+    lines.push('## What the SUT changed in its scratch campaign', '', ...(changed.length > 0 ? changed : ['nothing']), '');
+  }
+  if (record.outside && record.outside.length > 0) lines.push('## Outside its campaign', '', ...record.outside.map((line) => `- ${line}`), '');
+  return `${lines.join('\n').trimEnd()}\n`;
+}
+
+function fence(text: string): string {
+  const ticks = text.includes('```') ? '````' : '```';
+  return `${ticks}\n${text.trimEnd()}\n${ticks}`;
+}

@@ -1,0 +1,218 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import type { CommonOptions } from '../config/common-options.js';
+import { loadConfig, resolveFromConfig } from '../config/load.js';
+import { usingDb } from '../db/connect.js';
+import { TurnkitError } from '../errors.js';
+import { serializeDocument } from '../fixture/format.js';
+import { collectGarbage } from '../scratch/gc.js';
+import { ScratchSession } from '../scratch/scratch-session.js';
+import type { StrategyChoice } from '../scratch/strategy-chooser.js';
+import { describeReadError, shownPath, type LoadedFixture } from '../construct/load-fixture.js';
+import { prepareSut } from './call-sut.js';
+import { renderCaseFile } from './case-file.js';
+import { loadQuestion } from './load-question.js';
+import { gitState, redactSut, sha256, turnkitVersion, type Manifest } from './manifest.js';
+import { readRunState, type RepKey } from './run-state.js';
+import { createRunDir, repFileBase, writeRunFile } from './run-dir.js';
+import { formatMarks, parseMarks, type MarkRow } from './marks-file.js';
+import { repMarkdown, type RepRecord } from './rep-record.js';
+import { resolveFixtures, type QuestionFixture } from './resolve-fixtures.js';
+import { runRep } from './run-rep.js';
+
+/** Options of `turnkit run`. */
+export interface RunOptions extends CommonOptions {
+  /** The question file. */
+  question: string;
+  /** Reps per fixture (default: the question's). */
+  reps?: number | undefined;
+  /** Reps at a time (default 1 on the embedded database, 4 on a real server). */
+  concurrency?: number | undefined;
+  /** Continue this run directory: only missing or errored reps run, each a fresh rep. */
+  resume?: string | undefined;
+  strategy?: StrategyChoice | undefined;
+  /** Aborting stops launching reps; running ones finish and tear down. */
+  signal?: AbortSignal | undefined;
+  onProgress?: (progress: RunProgress) => void;
+}
+
+/** Where a run stands, after each rep. */
+export interface RunProgress {
+  done: number;
+  total: number;
+  errors: number;
+  elapsedMs: number;
+  /** Estimated time left, from the mean time per finished rep and the concurrency. */
+  etaMs: number | undefined;
+  last: { fixture: string; rep: number; error?: string; ms: number };
+}
+
+/** How a run ended. */
+export interface RunResult {
+  dir: string;
+  status: Manifest['status'];
+  total: number;
+  ran: number;
+  errors: number;
+  /** Reps still missing (an interrupted run): `--resume` runs them. */
+  pending: number;
+}
+
+/**
+ * Runs a question as ev2 does: for each fixture its case file; for each rep a scratch campaign seeded, the SUT
+ * called, the response and the SUT's effects recorded, the campaign torn down. Writes `runs/QUESTION/STAMP/`:
+ * manifest.json first, then case files, reps and marks.csv (errored reps marked `error`, the rest blank).
+ */
+export async function runQuestion(options: RunOptions): Promise<RunResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const config = await loadConfig({ configPath: options.configPath, cwd });
+  const projectDir = config.baseDir;
+  const question = await loadQuestion(resolve(cwd, options.question));
+  const q = question.question;
+  const reps = options.reps ?? q.reps;
+  const fixtures = await resolveFixtures(question, projectDir);
+  const rubricPath = resolve(projectDir, q.rubric.path);
+  const rubricText = await readOrFail(rubricPath, question.at(['rubric', 'path']));
+  const templatePath = resolve(projectDir, q.caseFile);
+  const template = await readOrFail(templatePath, question.at(['caseFile']));
+  const caseFiles = new Map(fixtures.map(({ loaded }) => [loaded.fixture.name, renderCaseFile(template, loaded.fixture, shownPath(templatePath))]));
+  const callSut = await prepareSut(question, projectDir);
+
+  return usingDb(config, options, async (db) => {
+    const concurrency = options.concurrency ?? (db.backend === 'embedded' ? 1 : 4);
+    // Orphans of a killed run go before this one starts, so that nothing of theirs is mistaken for this run's.
+    await collectGarbage(db);
+    const serverVersion = (await db.pool.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]?.v ?? '';
+    const now = new Date();
+    let dir: string;
+    let manifest: Manifest;
+    let pending: RepKey[];
+    let attempt: number;
+    const all = interleave(fixtures, reps);
+    if (options.resume !== undefined) {
+      dir = resolve(cwd, options.resume);
+      const state = await readRunState(dir);
+      manifest = state.manifest;
+      checkUnchanged(manifest, question.text, fixtures, dir);
+      pending = all.filter((key) => !state.completed.has(`${key.fixture}\u0000${key.rep}`));
+      attempt = Math.max(0, ...manifest.order.map((entry) => entry.attempt)) + 1;
+      manifest = { ...manifest, status: 'running', resumed: [...(manifest.resumed ?? []), { at: now.toISOString(), reps: pending.length }] };
+    } else {
+      dir = await createRunDir(resolveFromConfig(config, config.paths.runs), q.id, now);
+      const git = gitState(projectDir);
+      attempt = 1;
+      pending = all;
+      manifest = {
+        format: 'turnkit.run/1',
+        status: 'running',
+        startedAt: now.toISOString(),
+        turnkit: turnkitVersion,
+        node: process.version,
+        ...(git ? { git } : {}),
+        question: { id: q.id, text: q.question, file: { path: portable(projectDir, question.path), sha256: sha256(question.text) }, target: q.target, reps },
+        rubric: { path: portable(projectDir, rubricPath), version: q.rubric.version, sha256: sha256(rubricText) },
+        caseFileTemplate: { path: portable(projectDir, templatePath), sha256: sha256(template) },
+        fixtures: fixtures.map(({ loaded, tag }) => ({
+          name: loaded.fixture.name,
+          file: { path: portable(projectDir, loaded.path), sha256: loaded.sha256 },
+          ...(tag ? { tag } : {}),
+          ...(loaded.constructed ? { bases: basesOf(loaded).map((base) => ({ path: portable(projectDir, base.path), sha256: base.sha256 })) } : {}),
+        })),
+        sut: redactSut(q.sut),
+        database: { backend: db.backend, serverVersion, strategy: options.strategy ?? 'remap' },
+        concurrency,
+        order: [],
+      };
+    }
+    await writeRunFile(dir, 'manifest.json', serializeDocument(manifest));
+    for (const [name, text] of caseFiles) await writeRunFile(dir, join('case-files', `${name}.md`), text);
+
+    const session = new ScratchSession(db, { game: config.game, strategy: options.strategy, runId: `${q.id}/${relative(resolveFromConfig(config, config.paths.runs), dir)}` });
+    const byName = new Map(fixtures.map((entry) => [entry.loaded.fixture.name, entry]));
+    const started = performance.now();
+    let done = 0;
+    let errors = 0;
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < pending.length && !options.signal?.aborted) {
+        const key = pending[next++]!;
+        const fixture = byName.get(key.fixture)!;
+        manifest.order.push({ fixture: key.fixture, rep: key.rep, attempt });
+        const record = await runRep(session, callSut, { fixture: fixture.loaded.fixture, fixtureFile: fixture.loaded.shown, caseFile: caseFiles.get(key.fixture)!, rep: key.rep, attempt });
+        await writeRep(dir, record);
+        done++;
+        if (record.error) errors++;
+        const elapsedMs = performance.now() - started;
+        const left = pending.length - done;
+        options.onProgress?.({ done, total: pending.length, errors, elapsedMs, etaMs: left > 0 ? (elapsedMs / done) * left : 0, last: { fixture: key.fixture, rep: key.rep, ms: record.timings.totalMs, ...(record.error ? { error: record.error.cause } : {}) } });
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, pending.length)) }, worker));
+    } finally {
+      await session.close();
+      const state = await readRunState(dir, manifest);
+      const missing = all.filter((key) => !state.completed.has(`${key.fixture}\u0000${key.rep}`) && !state.errored.has(`${key.fixture}\u0000${key.rep}`));
+      manifest = { ...manifest, status: missing.length > 0 ? 'interrupted' : 'complete', finishedAt: new Date().toISOString() };
+      await writeRunFile(dir, 'manifest.json', serializeDocument(manifest));
+      await writeRunFile(dir, 'marks.csv', formatMarks(marksFor(all, state, await previousMarks(dir))));
+    }
+    const state = await readRunState(dir, manifest);
+    const missing = all.length - state.completed.size - state.errored.size;
+    return { dir, status: manifest.status, total: all.length, ran: done, errors: state.errored.size, pending: missing };
+  });
+}
+
+/** Every (fixture, rep) of a run in the order they start: rep 1 of every fixture, then rep 2, ... (interleaved). */
+export function interleave(fixtures: readonly QuestionFixture[], reps: number): RepKey[] {
+  const keys: RepKey[] = [];
+  for (let rep = 1; rep <= reps; rep++) for (const { loaded } of fixtures) keys.push({ fixture: loaded.fixture.name, rep });
+  return keys;
+}
+
+async function writeRep(dir: string, record: RepRecord): Promise<void> {
+  const base = repFileBase(record.fixture, record.rep);
+  await writeRunFile(dir, `${base}.json`, serializeDocument(record));
+  await writeRunFile(dir, `${base}.md`, repMarkdown(record));
+}
+
+function marksFor(all: readonly RepKey[], state: Awaited<ReturnType<typeof readRunState>>, previous: Map<string, MarkRow>): MarkRow[] {
+  return all.map((key) => {
+    const id = `${key.fixture}\u0000${key.rep}`;
+    if (state.errored.has(id)) return { ...key, mark: 'error', note: state.errored.get(id)! };
+    if (!state.completed.has(id)) return { ...key, mark: '', note: 'not run yet (turnkit run --resume)' };
+    // A mark a grader already gave a completed rep survives a resume.
+    const kept = previous.get(id);
+    return kept && kept.mark !== 'error' && kept.note !== 'not run yet (turnkit run --resume)' ? kept : { ...key, mark: '', note: '' };
+  });
+}
+
+async function previousMarks(dir: string): Promise<Map<string, MarkRow>> {
+  const file = join(dir, 'marks.csv');
+  if (!existsSync(file)) return new Map();
+  return new Map(parseMarks(await readFile(file, 'utf8')).map((row) => [`${row.fixture}\u0000${row.rep}`, row]));
+}
+
+function checkUnchanged(manifest: Manifest, questionText: string, fixtures: readonly QuestionFixture[], dir: string): void {
+  const shown = shownPath(join(dir, 'manifest.json'));
+  if (manifest.question.file.sha256 !== sha256(questionText)) throw new TurnkitError('BAD_INPUT', `${shown}: the question file changed since this run started; start a new run`);
+  for (const { loaded } of fixtures) {
+    const recorded = manifest.fixtures.find((entry) => entry.name === loaded.fixture.name);
+    if (!recorded || recorded.file.sha256 !== loaded.sha256) throw new TurnkitError('BAD_INPUT', `${shown}: fixture ${loaded.fixture.name} changed since this run started; start a new run`);
+  }
+}
+
+function basesOf(loaded: LoadedFixture): LoadedFixture[] {
+  return loaded.constructed ? [loaded.constructed.base, ...basesOf(loaded.constructed.base)] : [];
+}
+
+function portable(projectDir: string, path: string): string {
+  return relative(projectDir, path).split('\\').join('/');
+}
+
+async function readOrFail(path: string, at: string): Promise<string> {
+  return readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new TurnkitError('NOT_FOUND', `${at}: ${shownPath(path)}: ${describeReadError(error)}`);
+  });
+}

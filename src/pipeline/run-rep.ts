@@ -1,0 +1,100 @@
+import type { Fixture } from '../fixture/format.js';
+import type { ScratchSession } from '../scratch/scratch-session.js';
+import type { TableEffects } from '../scratch/scratch-effects.js';
+import type { SutCaller } from './call-sut.js';
+import type { RepEffects, RepRecord } from './rep-record.js';
+import type { SutOutcome, SutRequest } from './sut-request.js';
+
+/** One rep to run: the fixture, its rendered case file, which rep and which attempt. */
+export interface RepJob {
+  fixture: Fixture;
+  fixtureFile: string;
+  caseFile: string;
+  rep: number;
+  attempt: number;
+}
+
+/**
+ * Runs one rep: seed a scratch campaign, call the SUT, read what it changed, and tear the campaign down in
+ * `finally`, whatever happened. Every failure becomes the record's error with the stage it happened in; nothing
+ * here throws for a failed rep.
+ */
+export async function runRep(session: ScratchSession, callSut: SutCaller, job: RepJob): Promise<RepRecord> {
+  const started = performance.now();
+  const timings = { seedMs: 0, sutMs: 0, effectsMs: 0, teardownMs: 0, totalMs: 0 };
+  const request: SutRequest = {
+    campaign: '',
+    turn: job.fixture.input.turn,
+    input: job.fixture.input.values,
+    caseFile: job.caseFile,
+    fixture: job.fixture.name,
+    rep: job.rep,
+  };
+  const record: RepRecord = {
+    fixture: job.fixture.name,
+    rep: job.rep,
+    attempt: job.attempt,
+    startedAt: new Date().toISOString(),
+    request,
+    response: null,
+    error: null,
+    exit: null,
+    timings,
+    scratch: null,
+    effects: null,
+  };
+  let scratch;
+  try {
+    scratch = await session.seed(job.fixture, { file: job.fixtureFile });
+  } catch (error) {
+    record.error = { stage: 'seed', cause: 'seed', message: messageOf(error) };
+    timings.seedMs = timings.totalMs = performance.now() - started;
+    return record;
+  }
+  timings.seedMs = performance.now() - started;
+  record.scratch = { id: scratch.id, strategy: scratch.strategy };
+  request.campaign = scratch.key;
+  try {
+    const outcome: SutOutcome = await callSut({ databaseUrl: scratch.databaseUrl, request });
+    timings.sutMs = outcome.ms;
+    record.response = outcome.response ?? null;
+    if (outcome.error) record.error = { stage: 'sut', ...outcome.error };
+    if (outcome.exitCode !== undefined || outcome.signal !== undefined) record.exit = { code: outcome.exitCode ?? null, signal: outcome.signal ?? null };
+    if (outcome.stdoutTail !== undefined && outcome.error) record.stdoutTail = outcome.stdoutTail;
+    if (outcome.stderrTail !== undefined && outcome.stderrTail !== '') record.stderrTail = outcome.stderrTail;
+    const effectsStarted = performance.now();
+    try {
+      record.effects = summarize(await session.effects(scratch, job.fixture));
+    } catch (error) {
+      record.error ??= { stage: 'effects', cause: 'effects', message: messageOf(error) };
+    }
+    timings.effectsMs = performance.now() - effectsStarted;
+  } finally {
+    const teardownStarted = performance.now();
+    try {
+      await scratch.teardown();
+    } catch (error) {
+      // Rows outside the campaign that point into it (the SUT wrote outside) stop the teardown: report, never delete.
+      record.outside = [messageOf(error)];
+      record.error ??= { stage: 'teardown', cause: 'teardown', message: messageOf(error) };
+    }
+    timings.teardownMs = performance.now() - teardownStarted;
+    timings.totalMs = performance.now() - started;
+  }
+  return record;
+}
+
+function summarize(effects: readonly TableEffects[]): RepEffects {
+  const summary: RepEffects = { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
+  for (const table of effects) {
+    if (table.inserted > 0) summary.inserted[table.table] = table.inserted;
+    if (table.updated > 0) summary.updated[table.table] = table.updated;
+    if (table.deleted > 0) summary.deleted[table.table] = table.deleted;
+    if (table.insertedRows.length > 0) summary.insertedRows[table.table] = table.insertedRows;
+  }
+  return summary;
+}
+
+function messageOf(error: unknown): string {
+  return (error as Error)?.message?.split('\n')[0] ?? String(error);
+}

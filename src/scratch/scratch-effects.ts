@@ -1,0 +1,95 @@
+import type { Catalog } from '../db/catalog-types.js';
+import type { Queryable } from '../db/introspect.js';
+import type { GameConfig } from '../config/schema.js';
+import { collectOwned } from '../fixture/collect-owned.js';
+import { resolveGameGraph } from '../fixture/game-graph.js';
+import { decodeValue, type JsonValue } from '../fixture/value-codec.js';
+import { canonical, canonicalRow, fixtureColumns, inverseKeyMap } from './check-scratch.js';
+import type { SerializedKeyMap } from './seed-remap.js';
+import type { SeedPlan } from './seed-plan.js';
+
+/** What happened to one table of a scratch campaign since it was seeded. */
+export interface TableEffects {
+  table: string;
+  inserted: number;
+  updated: number;
+  deleted: number;
+  /** The first inserted rows as the campaign holds them (scratch keys). */
+  insertedRows: Record<string, JsonValue>[];
+}
+
+const SAMPLE_ROWS = 3;
+
+/**
+ * The SUT's effects on its scratch campaign: the campaign is collected again (what it owns now, rows the SUT added
+ * included), keys are mapped back to the fixture's, and rows are matched by primary key: new keys are inserted
+ * rows, missing ones deleted, same key with other values updated. Tables without a key compare as multisets.
+ */
+export async function scratchEffects(
+  client: Queryable,
+  plan: SeedPlan,
+  game: GameConfig,
+  entry: { rootKey: string; keyMap: SerializedKeyMap },
+  catalog: Catalog,
+): Promise<TableEffects[]> {
+  const graph = resolveGameGraph({ game, file: undefined }, catalog);
+  const collected = await collectOwned(client, graph, entry.rootKey);
+  const back = inverseKeyMap(entry.keyMap);
+  const effects: TableEffects[] = [];
+  const seen = new Set<string>();
+  for (const [name, table] of collected) {
+    seen.add(name);
+    const planned = plan.tables.get(name);
+    const columns = planned ? fixtureColumns(planned.info, planned.table.columns.map((column) => column.name)) : table.info.columns;
+    const keys = plan.keys.get(name);
+    const translate = columns.map((column) => {
+      const origin = keys?.allocated.has(column.name) ? { table: name, column: column.name } : keys?.derived.get(column.name);
+      return origin && back.get(`${origin.table}\u0000${origin.column}`);
+    });
+    const indexes = columns.map((column) => table.info.columns.indexOf(column));
+    const now = [...table.rows.values()].map((raw) => ({
+      raw: Object.fromEntries(table.info.columns.map((column, i) => [column.name, decodeValue(raw[i] ?? null, column.codec)])),
+      values: columns.map((column, i) => {
+        const text = raw[indexes[i]!] ?? null;
+        return decodeValue(text !== null && translate[i] ? (translate[i]!.get(text) ?? text) : text, column.codec);
+      }),
+    }));
+    const before = planned && planned.table.role !== 'shared' ? planned.table.rows.map((row) => ({ row, text: canonicalRow(row, columns) })) : [];
+    const keyIndexes = table.info.primaryKey.map((key) => columns.findIndex((column) => column.name === key));
+    const result: TableEffects = { table: name, inserted: 0, updated: 0, deleted: 0, insertedRows: [] };
+    if (keyIndexes.length > 0 && keyIndexes.every((index) => index >= 0)) {
+      const keyOf = (values: readonly JsonValue[]): string => canonical(keyIndexes.map((index) => values[index]!));
+      const old = new Map(before.map(({ row, text }) => [keyOf(columns.map((column) => (row[column.name] ?? null) as JsonValue)), text]));
+      const keysNow = new Set<string>();
+      for (const entryNow of now) {
+        const key = keyOf(entryNow.values);
+        keysNow.add(key);
+        const previous = old.get(key);
+        if (previous === undefined) {
+          result.inserted++;
+          if (result.insertedRows.length < SAMPLE_ROWS) result.insertedRows.push(entryNow.raw);
+        } else if (previous !== canonical(entryNow.values)) result.updated++;
+      }
+      result.deleted = [...old.keys()].filter((key) => !keysNow.has(key)).length;
+    } else {
+      const counts = new Map<string, number>();
+      for (const { text } of before) counts.set(text, (counts.get(text) ?? 0) + 1);
+      for (const entryNow of now) {
+        const text = canonical(entryNow.values);
+        const left = counts.get(text) ?? 0;
+        if (left > 0) counts.set(text, left - 1);
+        else {
+          result.inserted++;
+          if (result.insertedRows.length < SAMPLE_ROWS) result.insertedRows.push(entryNow.raw);
+        }
+      }
+      result.deleted = [...counts.values()].reduce((sum, count) => sum + count, 0);
+    }
+    if (result.inserted + result.updated + result.deleted > 0) effects.push(result);
+  }
+  for (const [name, planned] of plan.tables) {
+    if (seen.has(name) || planned.table.role === 'shared' || planned.table.rows.length === 0) continue;
+    effects.push({ table: name, inserted: 0, updated: 0, deleted: planned.table.rows.length, insertedRows: [] });
+  }
+  return effects;
+}
