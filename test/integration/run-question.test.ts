@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chmod, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { BACKENDS, type TestDb } from '../helpers/test-db.js';
+import { sampleGameWithFixture } from '../helpers/sample-fixture.js';
+import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
+import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
+import { construct } from '../../src/construct/construct-command.js';
+import { runQuestion, type RunProgress } from '../../src/pipeline/run-question.js';
+import { parseMarks } from '../../src/pipeline/marks-file.js';
+import type { RepRecord } from '../../src/pipeline/rep-record.js';
+import type { Manifest } from '../../src/pipeline/manifest.js';
+
+// A SUT in another language than turnkit's: a shell script that reads its scratch campaign with psql through
+// DATABASE_URL and plays its turn by writing a turns row.
+const SHELL_SUT = `#!/bin/sh
+set -e
+cat > /dev/null
+last=$(psql "$DATABASE_URL" -Atc "SELECT narration FROM turns WHERE campaign_id = $TURNKIT_CAMPAIGN ORDER BY turn_number DESC LIMIT 1")
+psql "$DATABASE_URL" -qc "INSERT INTO turns (campaign_id, turn_number, player_input, narration, played_at, ship_minute) VALUES ($TURNKIT_CAMPAIGN, $TURNKIT_TURN, 'from sh', 'played by sh', now(), 0)"
+echo "campaign=$TURNKIT_CAMPAIGN fixture=$TURNKIT_FIXTURE rep=$TURNKIT_REP last=$last"
+`;
+
+// Every way a rep can fail, picked by rep number.
+const FAILING_SUT = `#!/bin/sh
+cat > /dev/null
+case "$TURNKIT_REP" in
+  1) echo "partial output"; echo "it broke" >&2; exit 3 ;;
+  2) sleep 5 ;;
+  3) echo '{"response": 42}' ;;
+  4) exit 0 ;;
+  5) head -c 300 /dev/zero | tr '\\\\0' x ;;
+esac
+`;
+
+const TEMPLATE = '# {{fixture.name}}\n\nTurn {{turn}}: {{input}}\n\n{{recent_turns:2}}\n';
+
+describe.each(BACKENDS)('turnkit run on %s', (backend) => {
+  let t: TestDb;
+  let fixture: Fixture;
+  const LAST_FIXED = 'The readouts are steady now: the reactor has cooled since the jump.';
+
+  beforeAll(async () => {
+    ({ t, fixture } = await sampleGameWithFixture(backend, { turns: 40, turn: 23, otherTurns: 12 }));
+    const dir = t.dir;
+    await mkdir(join(dir, 'fixtures'), { recursive: true });
+    await mkdir(join(dir, 'questions'), { recursive: true });
+    await writeFile(join(dir, 'fixtures/base.json'), serializeDocument({ ...fixture, name: 'base' }));
+    await writeFile(join(dir, 'patch.json'), JSON.stringify({ turns: [{ id: fixture.tables.turns!.rows.find((row) => row.turn_number === 22)!.id, narration: LAST_FIXED }] }));
+    await construct({ fixture: 'fixtures/base.json', turn: 22, patch: 'patch.json', name: 'fixed', why: 'last narration corrected', cwd: dir, out: 'constructed' });
+    await writeFile(join(dir, 'questions/rubric.md'), 'pass when the route is right\n');
+    await writeFile(join(dir, 'questions/case.md'), TEMPLATE);
+    await writeFile(join(dir, 'sut.sh'), SHELL_SUT);
+    await writeFile(join(dir, 'failing.sh'), FAILING_SUT);
+    await chmod(join(dir, 'sut.sh'), 0o755);
+    await chmod(join(dir, 'failing.sh'), 0o755);
+    const question = (id: string, sut: string, reps: number, timeout = 30): string =>
+      [
+        `id: ${id}`,
+        'question: Does the SUT read its own campaign?',
+        'rubric: { path: questions/rubric.md, version: "1" }',
+        'target: 0.88',
+        `reps: ${reps}`,
+        'fixtures:',
+        '  - fixtures/base.json',
+        '  - { path: "constructed/*.json", tag: heldout }',
+        `sut: { type: command, command: ["./${sut}"], timeout: ${timeout}, maxOutput: 200 }`,
+        'caseFile: questions/case.md',
+        '',
+      ].join('\n');
+    await writeFile(join(dir, 'questions/reads.yaml'), question('reads', 'sut.sh', 3));
+    await writeFile(join(dir, 'questions/fails.yaml'), question('fails', 'failing.sh', 5, 1));
+  });
+  afterAll(async () => t?.cleanup());
+
+  const databaseUrl = (): string | undefined => t.databaseUrl;
+
+  it('runs every rep in a fresh scratch campaign, records responses and effects, and leaves the database as it was', async () => {
+    const before = await tableChecksums(t.db);
+    const progress: RunProgress[] = [];
+    const result = await runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, databaseUrl: databaseUrl(), concurrency: 2, onProgress: (p) => progress.push(p) });
+    expect(result).toMatchObject({ status: 'complete', total: 6, ran: 6, errors: 0, pending: 0 });
+    expect(progress.map((p) => p.done)).toEqual([1, 2, 3, 4, 5, 6]);
+
+    expect((await stat(result.dir)).mode & 0o777).toBe(0o700);
+    const manifest = JSON.parse(await readFile(join(result.dir, 'manifest.json'), 'utf8')) as Manifest;
+    expect((await stat(join(result.dir, 'manifest.json'))).mode & 0o777).toBe(0o600);
+    expect(manifest).toMatchObject({ format: 'turnkit.run/1', status: 'complete', concurrency: 2, question: { id: 'reads', reps: 3 }, rubric: { version: '1' } });
+    expect(manifest.fixtures.map((entry) => [entry.name, entry.tag, entry.bases?.map((base) => base.path)])).toEqual([['base', undefined, undefined], ['fixed', 'heldout', ['fixtures/base.json']]]);
+    // Fixtures interleave: rep 1 of each, then rep 2 of each.
+    expect([...manifest.order].sort((a, b) => a.rep - b.rep || a.fixture.localeCompare(b.fixture)).map((entry) => `${entry.fixture}:${entry.rep}`)).toEqual(['base:1', 'fixed:1', 'base:2', 'fixed:2', 'base:3', 'fixed:3']);
+
+    const keys = new Set<string>();
+    for (const [name, lastNarration] of [['base', fixture.tables.turns!.rows.find((row) => row.turn_number === 22)!.narration], ['fixed', LAST_FIXED]] as const) {
+      for (const rep of [1, 2, 3]) {
+        const record = JSON.parse(await readFile(join(result.dir, `reps/${name}/rep-0${rep}.json`), 'utf8')) as RepRecord;
+        expect(record.error).toBeNull();
+        const campaign = /campaign=(\d+)/.exec(record.response!)![1]!;
+        keys.add(campaign);
+        expect(campaign).not.toBe(fixture.source.root.value);
+        expect(record.response).toBe(`campaign=${campaign} fixture=${name} rep=${rep} last=${lastNarration}`);
+        expect(record.request).toMatchObject({ campaign, turn: 23, fixture: name, rep });
+        expect(JSON.stringify(record)).not.toContain('postgres://');
+        expect(record.effects).toMatchObject({ inserted: { turns: 1 }, updated: {}, deleted: {} });
+        expect(record.effects!.insertedRows.turns![0]).toMatchObject({ narration: 'played by sh', turn_number: 23 });
+        expect(await readFile(join(result.dir, `reps/${name}/rep-0${rep}.md`), 'utf8')).toContain('- inserted 1 row(s) of turns');
+      }
+    }
+    // A fresh campaign per rep.
+    expect(keys.size).toBe(6);
+    expect(await readFile(join(result.dir, 'case-files/fixed.md'), 'utf8')).toContain(LAST_FIXED);
+    expect(parseMarks(await readFile(join(result.dir, 'marks.csv'), 'utf8')).map((row) => `${row.fixture},${row.rep},${row.mark}`)).toEqual(['base,1,', 'base,2,', 'base,3,', 'fixed,1,', 'fixed,2,', 'fixed,3,']);
+    expect(await tableChecksums(t.db)).toEqual(before);
+    expect(await registryCounts(t.db)).toMatchObject({ campaigns: 0 });
+  });
+
+  it('records every kind of SUT failure as an error rep with its cause and output, and marks it error', async () => {
+    const result = await runQuestion({ question: 'questions/fails.yaml', cwd: t.dir, databaseUrl: databaseUrl(), concurrency: 1 });
+    expect(result).toMatchObject({ status: 'complete', total: 10, errors: 10 });
+    const read = async (rep: number): Promise<RepRecord> => JSON.parse(await readFile(join(result.dir, `reps/base/rep-0${rep}.json`), 'utf8')) as RepRecord;
+    expect(await read(1)).toMatchObject({ error: { stage: 'sut', cause: 'exit', message: 'exited with 3' }, exit: { code: 3 }, stdoutTail: 'partial output\n', stderrTail: 'it broke\n' });
+    expect((await read(2)).error).toMatchObject({ cause: 'timeout', message: 'no answer within 1 s' });
+    expect((await read(3)).error).toMatchObject({ cause: 'unparseable' });
+    expect((await read(4)).error).toMatchObject({ cause: 'empty' });
+    expect((await read(5)).error).toMatchObject({ cause: 'output-too-large', message: 'stdout passed 200 bytes' });
+    const marks = parseMarks(await readFile(join(result.dir, 'marks.csv'), 'utf8'));
+    expect(marks.every((row) => row.mark === 'error')).toBe(true);
+    expect(marks.find((row) => row.fixture === 'base' && row.rep === 2)!.note).toBe('sut: timeout: no answer within 1 s');
+    expect(await registryCounts(t.db)).toMatchObject({ campaigns: 0 });
+  });
+
+  it('stops launching reps when aborted, and --resume runs only what is missing or errored', async () => {
+    const abort = new AbortController();
+    const first = await runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, databaseUrl: databaseUrl(), concurrency: 1, signal: abort.signal, onProgress: (p) => p.done === 2 && abort.abort() });
+    expect(first).toMatchObject({ status: 'interrupted', ran: 2, pending: 4 });
+    const marks = parseMarks(await readFile(join(first.dir, 'marks.csv'), 'utf8'));
+    expect(marks.filter((row) => row.note.startsWith('not run yet')).length).toBe(4);
+    // A grader marks what is there before the run is completed; the mark survives the resume.
+    await writeFile(join(first.dir, 'marks.csv'), (await readFile(join(first.dir, 'marks.csv'), 'utf8')).replace('base,1,,', 'base,1,pass,looked fine'));
+    // An errored rep runs again too.
+    const errored = JSON.parse(await readFile(join(first.dir, 'reps/fixed/rep-01.json'), 'utf8')) as RepRecord;
+    await writeFile(join(first.dir, 'reps/fixed/rep-01.json'), serializeDocument({ ...errored, error: { stage: 'sut', cause: 'exit', message: 'exited with 1' } }));
+
+    const resumed = await runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, databaseUrl: databaseUrl(), resume: first.dir });
+    expect(resumed).toMatchObject({ dir: first.dir, status: 'complete', ran: 5, errors: 0, pending: 0 });
+    const manifest = JSON.parse(await readFile(join(first.dir, 'manifest.json'), 'utf8')) as Manifest;
+    expect(manifest.order.filter((entry) => entry.attempt === 2).map((entry) => `${entry.fixture}:${entry.rep}`).sort()).toEqual(['base:2', 'base:3', 'fixed:1', 'fixed:2', 'fixed:3']);
+    expect(manifest.resumed).toHaveLength(1);
+    const after = parseMarks(await readFile(join(first.dir, 'marks.csv'), 'utf8'));
+    expect(after.map((row) => `${row.fixture},${row.rep},${row.mark},${row.note}`)).toEqual(['base,1,pass,looked fine', 'base,2,,', 'base,3,,', 'fixed,1,,', 'fixed,2,,', 'fixed,3,,']);
+    expect((await readdir(join(first.dir, 'reps/fixed'))).filter((name) => name.endsWith('.json'))).toHaveLength(3);
+  });
+
+  it('never reuses a run directory', async () => {
+    await rm(join(t.dir, 'runs/reads'), { recursive: true, force: true });
+    const a = await runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, databaseUrl: databaseUrl(), reps: 1 });
+    const b = await runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, databaseUrl: databaseUrl(), reps: 1 });
+    expect(a.dir).not.toBe(b.dir);
+    expect((await readdir(join(t.dir, 'runs/reads'))).length).toBe(2);
+  });
+});
