@@ -92,7 +92,15 @@ function describeIssue(issue: z.core.$ZodIssue, source: Source, shown: string): 
     const hint = known.length > 0 ? ` (did you mean "${closest(key, known)}"?)` : '';
     return `${where(source, shown, path, key)}: ${formatJsonPath([...path, key])}: unknown key "${key}"${hint}`;
   }
-  return `${where(source, shown, path)}: ${formatJsonPath(path)}: ${issue.message}`;
+  // zod says "Invalid input" for a key that is simply missing; say so.
+  const message = valueAt(source.value, path) === undefined ? 'is required' : issue.message;
+  return `${where(source, shown, path)}: ${formatJsonPath(path)}: ${message}`;
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let node = value;
+  for (const key of path) node = typeof node === 'object' && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined;
+  return node;
 }
 
 function where(source: Source, shown: string, path: readonly PropertyKey[], key?: string): string {

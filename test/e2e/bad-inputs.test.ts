@@ -62,7 +62,8 @@ describe('the bad-input corpus', () => {
     await mkdir(join(project, caseDir), { recursive: true });
     for (const [file, content] of Object.entries(spec.files ?? {})) {
       await mkdir(dirname(join(project, caseDir, file)), { recursive: true });
-      await writeFile(join(project, caseDir, file), content);
+      // "{case}" in a file's text is the case folder too (a question names its fixtures relative to the project).
+      await writeFile(join(project, caseDir, file), fill(content));
     }
     if (spec.derive) await deriveFile(spec.derive, join(project, caseDir));
     const result = await runCli(spec.args.map(fill), { cwd: project });
