@@ -1,6 +1,7 @@
 import type { Fixture } from '../fixture/format.js';
 import type { ScratchSession } from '../scratch/scratch-session.js';
 import type { TableEffects } from '../scratch/scratch-effects.js';
+import { compareSharedRows } from '../scratch/shared-snapshot.js';
 import type { SutCaller } from './call-sut.js';
 import type { RepEffects, RepRecord } from './rep-record.js';
 import type { SutOutcome, SutRequest } from './sut-request.js';
@@ -55,6 +56,8 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
   record.scratch = { id: scratch.id, strategy: scratch.strategy };
   request.campaign = scratch.key;
   try {
+    // The shared rows before the SUT runs, to tell afterwards what it changed outside its campaign.
+    const sharedBefore = await session.sharedRows(scratch, job.fixture).catch(() => undefined);
     const outcome: SutOutcome = await callSut({ databaseUrl: scratch.databaseUrl, request });
     timings.sutMs = outcome.ms;
     record.response = outcome.response ?? null;
@@ -65,6 +68,10 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
     const effectsStarted = performance.now();
     try {
       record.effects = summarize(await session.effects(scratch, job.fixture));
+      if (sharedBefore) {
+        const outside = compareSharedRows(sharedBefore, await session.sharedRows(scratch, job.fixture));
+        if (outside.length > 0) record.outside = outside;
+      }
     } catch (error) {
       record.error ??= { stage: 'effects', cause: 'effects', message: messageOf(error) };
     }
@@ -75,13 +82,27 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
       await scratch.teardown();
     } catch (error) {
       // Rows outside the campaign that point into it (the SUT wrote outside) stop the teardown: report, never delete.
-      record.outside = [messageOf(error)];
+      record.outside = [...(record.outside ?? []), messageOf(error)];
       record.error ??= { stage: 'teardown', cause: 'teardown', message: messageOf(error) };
     }
     timings.teardownMs = performance.now() - teardownStarted;
     timings.totalMs = performance.now() - started;
   }
-  return record;
+  return withoutPassword(record, scratch.databaseUrl);
+}
+
+// A SUT that prints its environment must not put the database password into the run directory.
+function withoutPassword(record: RepRecord, databaseUrl: string): RepRecord {
+  let password = '';
+  try {
+    password = decodeURIComponent(new URL(databaseUrl).password);
+  } catch {
+    return record;
+  }
+  // Very short passwords are left alone: replacing every "ab" would garble the record more than it protects.
+  if (password.length < 6) return record;
+  const text = JSON.stringify(record);
+  return text.includes(password) ? (JSON.parse(text.split(password).join('***')) as RepRecord) : record;
 }
 
 function summarize(effects: readonly TableEffects[]): RepEffects {

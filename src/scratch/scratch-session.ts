@@ -13,6 +13,7 @@ import { CAPTURE_SETTINGS } from '../fixture/capture.js';
 import { describeUnindexed, unindexedForeignKeys } from './foreign-key-indexes.js';
 import { checkScratch, type ScratchCheck } from './check-scratch.js';
 import { scratchEffects, type TableEffects } from './scratch-effects.js';
+import { readSharedRows, type SharedSnapshot } from './shared-snapshot.js';
 import type { Queryable } from '../db/introspect.js';
 import { currentProcess, type ProcessIdentity } from './process-identity.js';
 import { deleteEntry, ensureRegistry, findEntryIds, getEntry, takeRemapEntry, type RegistryEntry, type ScratchStrategy } from './registry.js';
@@ -206,6 +207,12 @@ export class ScratchSession {
     const catalog = await this.currentCatalog();
     const entry = { rootKey: scratch.key, keyMap: scratch.keyMap };
     return this.readScratch(scratch, (client) => scratchEffects(client, plan, game, entry, catalog));
+  }
+
+  /** The shared rows a scratch campaign stands on, as they are now (before the SUT, to compare with after). */
+  async sharedRows(scratch: ScratchCampaign, fixture: Fixture): Promise<SharedSnapshot> {
+    const { plan } = await this.prepare(fixture);
+    return this.readScratch(scratch, (client) => readSharedRows(client, plan));
   }
 
   // Reads a scratch campaign in one snapshot the way capture reads (the codec parses Postgres's text output in fixed

@@ -159,3 +159,32 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
     expect((await readdir(join(t.dir, 'runs/reads'))).length).toBe(2);
   });
 });
+
+describe.each(BACKENDS)('what a SUT does outside its campaign, on %s', (backend) => {
+  let t: TestDb;
+
+  beforeAll(async () => {
+    let fixture: Fixture;
+    ({ t, fixture } = await sampleGameWithFixture(backend, { turns: 30, turn: 23 }));
+    await mkdir(join(t.dir, 'fixtures'), { recursive: true });
+    await writeFile(join(t.dir, 'fixtures/base.json'), serializeDocument({ ...fixture, name: 'base' }));
+    await writeFile(join(t.dir, 'rubric.md'), 'r\n');
+    await writeFile(join(t.dir, 'case.md'), '{{input}}\n');
+    // It renames the player's user row (a shared row, not the campaign's) and answers.
+    await writeFile(join(t.dir, 'outside.sh'), '#!/bin/sh\ncat > /dev/null\npsql "$DATABASE_URL" -qc "UPDATE users SET display_name = \'renamed by the SUT\'"\necho done\n');
+    await chmod(join(t.dir, 'outside.sh'), 0o755);
+    await writeFile(join(t.dir, 'outside.yaml'), 'id: outside\nquestion: q?\nrubric: { path: rubric.md, version: 1 }\ntarget: 0.5\nreps: 1\nfixtures: [fixtures/base.json]\nsut: { type: command, command: [./outside.sh] }\ncaseFile: case.md\n');
+  });
+  afterAll(async () => t?.cleanup());
+
+  it('reports a shared row the SUT changed, in the rep record and its Markdown', async () => {
+    const result = await runQuestion({ question: 'outside.yaml', cwd: t.dir, databaseUrl: t.databaseUrl });
+    expect(result).toMatchObject({ status: 'complete', errors: 0 });
+    const record = JSON.parse(await readFile(join(result.dir, 'reps/base/rep-01.json'), 'utf8')) as RepRecord;
+    expect(record.response).toBe('done');
+    expect(record.outside).toEqual(['users[1]: changed (a shared row, outside the campaign)']);
+    expect(await readFile(join(result.dir, 'reps/base/rep-01.md'), 'utf8')).toContain('## Outside its campaign\n\n- users[1]: changed (a shared row, outside the campaign)');
+    // Not turnkit's to undo: the change stays, reported.
+    expect((await t.db.pool.query('SELECT display_name FROM users')).rows.map((row) => row.display_name)).toEqual(['renamed by the SUT']);
+  });
+});
