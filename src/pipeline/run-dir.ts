@@ -26,11 +26,14 @@ export async function createRunDir(runsRoot: string, questionId: string, now: Da
   return dir;
 }
 
-/** Writes a file of a run (mode 0600, atomically: a reader or a crash sees the old bytes or the new ones). */
-export async function writeRunFile(dir: string, relative: string, content: string): Promise<void> {
+/**
+ * Writes a file of a run (mode 0600, atomically: a reader sees the old bytes or the new ones). `durable: false`
+ * skips the fsync for rep files: a rep lost to a power cut is missing, and `--resume` runs it again.
+ */
+export async function writeRunFile(dir: string, relative: string, content: string, options: { durable?: boolean } = {}): Promise<void> {
   const path = join(dir, relative);
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(path, content, { mode: 0o600 });
+  await writeFileAtomic(path, content, { mode: 0o600, durable: options.durable ?? true });
 }
 
 /** A fixture name as a file name inside the run (names are already restricted to letters, digits, ".", "_", "-"). */

@@ -8,6 +8,7 @@ import { TurnkitError } from '../errors.js';
 import { serializeDocument } from '../fixture/format.js';
 import { collectGarbage } from '../scratch/gc.js';
 import { ScratchSession } from '../scratch/scratch-session.js';
+import type { SharedSnapshot } from '../scratch/shared-snapshot.js';
 import type { StrategyChoice } from '../scratch/strategy-chooser.js';
 import { describeReadError, shownPath, type LoadedFixture } from '../construct/load-fixture.js';
 import { prepareSut } from './call-sut.js';
@@ -130,6 +131,7 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
 
     const session = new ScratchSession(db, { game: config.game, strategy: options.strategy, runId: `${q.id}/${relative(resolveFromConfig(config, config.paths.runs), dir)}` });
     const byName = new Map(fixtures.map((entry) => [entry.loaded.fixture.name, entry]));
+    const sharedRows = new Map<string, SharedSnapshot>();
     const started = performance.now();
     let done = 0;
     let errors = 0;
@@ -139,7 +141,8 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
         const key = pending[next++]!;
         const fixture = byName.get(key.fixture)!;
         manifest.order.push({ fixture: key.fixture, rep: key.rep, attempt });
-        const record = await runRep(session, callSut, { fixture: fixture.loaded.fixture, fixtureFile: fixture.loaded.shown, caseFile: caseFiles.get(key.fixture)!, rep: key.rep, attempt });
+        const shared = { get: () => sharedRows.get(key.fixture), set: (snapshot: SharedSnapshot) => void sharedRows.set(key.fixture, snapshot) };
+        const record = await runRep(session, callSut, { fixture: fixture.loaded.fixture, fixtureFile: fixture.loaded.shown, caseFile: caseFiles.get(key.fixture)!, rep: key.rep, attempt, shared });
         await writeRep(dir, record);
         done++;
         if (record.error) errors++;
@@ -173,8 +176,8 @@ export function interleave(fixtures: readonly QuestionFixture[], reps: number): 
 
 async function writeRep(dir: string, record: RepRecord): Promise<void> {
   const base = repFileBase(record.fixture, record.rep);
-  await writeRunFile(dir, `${base}.json`, serializeDocument(record));
-  await writeRunFile(dir, `${base}.md`, repMarkdown(record));
+  await writeRunFile(dir, `${base}.json`, serializeDocument(record), { durable: false });
+  await writeRunFile(dir, `${base}.md`, repMarkdown(record), { durable: false });
 }
 
 function marksFor(all: readonly RepKey[], state: Awaited<ReturnType<typeof readRunState>>, previous: Map<string, MarkRow>): MarkRow[] {

@@ -1,7 +1,7 @@
 import type { Fixture } from '../fixture/format.js';
 import type { ScratchSession } from '../scratch/scratch-session.js';
 import type { TableEffects } from '../scratch/scratch-effects.js';
-import { compareSharedRows } from '../scratch/shared-snapshot.js';
+import { compareSharedRows, type SharedSnapshot } from '../scratch/shared-snapshot.js';
 import type { SutCaller } from './call-sut.js';
 import type { RepEffects, RepRecord } from './rep-record.js';
 import type { SutOutcome, SutRequest } from './sut-request.js';
@@ -13,6 +13,8 @@ export interface RepJob {
   caseFile: string;
   rep: number;
   attempt: number;
+  /** The fixture's shared rows as the last rep left them (kept by the run, one per fixture). */
+  shared?: { get(): SharedSnapshot | undefined; set(snapshot: SharedSnapshot): void };
 }
 
 /**
@@ -56,8 +58,9 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
   record.scratch = { id: scratch.id, strategy: scratch.strategy };
   request.campaign = scratch.key;
   try {
-    // The shared rows before the SUT runs, to tell afterwards what it changed outside its campaign.
-    const sharedBefore = await session.sharedRows(scratch, job.fixture).catch(() => undefined);
+    // The shared rows before the SUT runs, to tell afterwards what it changed outside its campaign: read once per
+    // fixture and then carried from one rep's "after" to the next (nothing but SUTs and the live game writes them).
+    const sharedBefore = job.shared?.get() ?? (await session.sharedRows(scratch, job.fixture).catch(() => undefined));
     const outcome: SutOutcome = await callSut({ databaseUrl: scratch.databaseUrl, request });
     timings.sutMs = outcome.ms;
     record.response = outcome.response ?? null;
@@ -67,11 +70,13 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
     if (outcome.stderrTail !== undefined && outcome.stderrTail !== '') record.stderrTail = outcome.stderrTail;
     const effectsStarted = performance.now();
     try {
-      record.effects = summarize(await session.effects(scratch, job.fixture));
+      const effects = await session.effects(scratch, job.fixture);
+      record.effects = summarize(effects.tables);
       if (sharedBefore) {
-        const outside = compareSharedRows(sharedBefore, await session.sharedRows(scratch, job.fixture));
+        const outside = compareSharedRows(sharedBefore, effects.shared);
         if (outside.length > 0) record.outside = outside;
       }
+      job.shared?.set(effects.shared);
     } catch (error) {
       record.error ??= { stage: 'effects', cause: 'effects', message: messageOf(error) };
     }

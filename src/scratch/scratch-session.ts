@@ -199,14 +199,18 @@ export class ScratchSession {
     return this.readScratch(scratch, (client) => checkScratch(client, plan, game, entry, catalog));
   }
 
-  /** What the SUT changed in a scratch campaign since it was seeded (read before teardown), per table. */
-  async effects(scratch: ScratchCampaign, fixture: Fixture): Promise<TableEffects[]> {
+  /**
+   * What the SUT changed in a scratch campaign since it was seeded (read before teardown): per table of the
+   * campaign, and the shared rows it stands on as they are now (compare with `sharedRows` from before the SUT).
+   * One snapshot for both.
+   */
+  async effects(scratch: ScratchCampaign, fixture: Fixture): Promise<{ tables: TableEffects[]; shared: SharedSnapshot }> {
     const game = this.options.game;
     if (!game) throw new TurnkitError('USAGE', 'effects need the game config (ScratchOptions.game)');
     const { plan } = await this.prepare(fixture);
     const catalog = await this.currentCatalog();
     const entry = { rootKey: scratch.key, keyMap: scratch.keyMap };
-    return this.readScratch(scratch, (client) => scratchEffects(client, plan, game, entry, catalog));
+    return this.readScratch(scratch, async (client) => ({ tables: await scratchEffects(client, plan, game, entry, catalog), shared: await readSharedRows(client, plan) }));
   }
 
   /** The shared rows a scratch campaign stands on, as they are now (before the SUT, to compare with after). */

@@ -6,6 +6,8 @@ import { randomBytes } from 'node:crypto';
 export interface AtomicWriteOptions {
   /** File mode of the new file (0o644 unless given). */
   mode?: number;
+  /** fsync before the rename (default true): off for files that can be made again, where speed matters more. */
+  durable?: boolean;
 }
 
 /** Writes a file so that readers see the old bytes or the new ones, never a torn file: temp file, fsync, rename. */
@@ -15,7 +17,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   const handle = await open(temp, 'w', options.mode ?? 0o644);
   try {
     await handle.writeFile(data);
-    await handle.sync();
+    if (options.durable !== false) await handle.sync();
   } catch (error) {
     await handle.close();
     await rm(temp, { force: true });

@@ -1,0 +1,87 @@
+// npm run bench:run — turnkit's own cost per rep of `turnkit run`, measured against what it cannot avoid.
+//  1. With a SUT that answers at once: (time per rep - the SUT's time) / (seed + teardown of the same fixture by a
+//     bare ScratchSession, measured in the same run). Goal: at most 1.5.
+//  2. Real Postgres only: a SUT that sleeps 200 ms, 100 reps at concurrency 8, against the ideal 100 x 0.2 / 8 s.
+//     Goal: within 1.2x.
+// Uses DATABASE_URL when set (a scratch database is created and dropped there), else a fresh embedded database.
+import { chmod, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { withBenchDatabase } from './bench-database.js';
+import { createSampleCampaign } from '../src/sample/create-sample.js';
+import { captureFromDb } from '../src/fixture/capture.js';
+import { serializeDocument } from '../src/fixture/format.js';
+import { ScratchSession } from '../src/scratch/scratch-session.js';
+import { runQuestion } from '../src/pipeline/run-question.js';
+
+const REPS = Number(process.env.BENCH_REPS ?? 30);
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+
+await withBenchDatabase(async (db, config) => {
+  const url = db.backend === 'postgres' ? db.url : undefined;
+  console.log(`run benchmark on ${db.backend === 'embedded' ? 'the embedded database (PGlite)' : db.displayUrl}`);
+  await createSampleCampaign(db, { turns: 200, seed: 3 });
+  const campaign = await createSampleCampaign(db, { turns: 40 });
+  const fixture = (await captureFromDb(db, config, { campaign, turns: { turn: 23 } })).fixtures[0]!;
+  const dir = config.baseDir;
+  await mkdir(join(dir, 'fixtures'), { recursive: true });
+  await writeFile(join(dir, 'fixtures/base.json'), serializeDocument({ ...fixture, name: 'base' }));
+  await writeFile(join(dir, 'rubric.md'), 'r\n');
+  await writeFile(join(dir, 'case.md'), '# {{fixture.name}}\n\n{{input}}\n\n{{recent_turns:5}}\n');
+  await writeFile(join(dir, 'instant.sh'), '#!/bin/sh\ncat > /dev/null\necho ok\n');
+  await writeFile(join(dir, 'sleepy.sh'), '#!/bin/sh\ncat > /dev/null\nsleep 0.2\necho ok\n');
+  await chmod(join(dir, 'instant.sh'), 0o755);
+  await chmod(join(dir, 'sleepy.sh'), 0o755);
+  const question = (id: string, sut: string, reps: number): string =>
+    `id: ${id}\nquestion: q?\nrubric: { path: rubric.md, version: 1 }\ntarget: 0.9\nreps: ${reps}\nfixtures: [fixtures/base.json]\nsut: { type: command, command: [./${sut}] }\ncaseFile: case.md\n`;
+  await writeFile(join(dir, 'instant.yaml'), question('instant', 'instant.sh', REPS));
+  await writeFile(join(dir, 'sleepy.yaml'), question('sleepy', 'sleepy.sh', 100));
+
+  // The floor: seed + teardown of the same fixture by a bare session, nothing else, half before the run, half after.
+  const session = new ScratchSession(db, { game: config.game });
+  await (await session.seed(fixture)).teardown();
+  const floor: number[] = [];
+  const measureFloor = async (): Promise<void> => {
+    for (let i = 0; i < REPS / 2; i++) {
+      const started = performance.now();
+      await (await session.seed(fixture)).teardown();
+      floor.push(performance.now() - started);
+    }
+  };
+  await measureFloor();
+  // Per rep at steady state: the time from one rep's record to the next (files written, progress reported).
+  const marks: number[] = [];
+  const result = await runQuestion({ question: 'instant.yaml', cwd: dir, databaseUrl: url, concurrency: 1, onProgress: () => marks.push(performance.now()) });
+  if (result.errors > 0) throw new Error(`${result.errors} rep(s) failed in ${result.dir}`);
+  await measureFloor();
+  await session.close();
+  const perRep = marks.slice(1).map((at, i) => at - marks[i]!);
+  const phases = await repTimings(result.dir);
+  const sut = median(phases.map((entry) => entry.sutMs));
+  const overhead = median(perRep) - sut;
+  const phase = (key: keyof Timings): string => median(phases.map((entry) => entry[key])).toFixed(1);
+  console.log(`instant SUT, ${REPS} reps at concurrency 1: ${median(perRep).toFixed(1)} ms per rep at steady state, of which the SUT ${sut.toFixed(1)} ms`);
+  console.log(`inside a rep (median ms): seed ${phase('seedMs')}, SUT ${phase('sutMs')}, effects ${phase('effectsMs')}, teardown ${phase('teardownMs')}, total ${phase('totalMs')}`);
+  console.log(`seed + teardown alone: ${median(floor).toFixed(1)} ms per rep`);
+  console.log(`overhead / (seed + teardown) = ${overhead.toFixed(1)} / ${median(floor).toFixed(1)} = ${(overhead / median(floor)).toFixed(2)} (goal: at most 1.5)`);
+
+  if (db.backend === 'postgres') {
+    const started = performance.now();
+    const result = await runQuestion({ question: 'sleepy.yaml', cwd: dir, databaseUrl: url, concurrency: 8 });
+    const wall = (performance.now() - started) / 1000;
+    const ideal = (100 * 0.2) / 8;
+    console.log(`sleepy SUT (200 ms), 100 reps at concurrency 8: ${wall.toFixed(2)} s against the ideal ${ideal.toFixed(2)} s = ${(wall / ideal).toFixed(2)}x (goal: within 1.2x); ${result.errors} error(s)`);
+  } else {
+    console.log('sleepy SUT at concurrency 8: real Postgres only (set DATABASE_URL); the embedded database runs reps one at a time');
+  }
+});
+
+type Timings = { seedMs: number; sutMs: number; effectsMs: number; teardownMs: number; totalMs: number };
+
+async function repTimings(dir: string): Promise<Timings[]> {
+  const times: Timings[] = [];
+  for (const name of await readdir(join(dir, 'reps', 'base'))) {
+    if (name.endsWith('.json')) times.push((JSON.parse(await readFile(join(dir, 'reps', 'base', name), 'utf8')) as { timings: Timings }).timings);
+  }
+  return times;
+}
