@@ -38,7 +38,7 @@ export function registerRun(program: Command, output: Output): void {
         if (tty) process.stderr.write('\n');
         if (options.json) return printJson(output, { ...result, dir: shownPath(result.dir) });
         output.out(`${shownPath(result.dir)}: ${result.status}, ${result.ran} rep(s) run, ${result.errors} error(s)${result.pending > 0 ? `, ${result.pending} not run (resume with: turnkit run ${question} --resume ${shownPath(result.dir)})` : ''}`);
-        output.out(`mark the reps in ${shownPath(result.dir)}/marks.csv (pass, fail or na), then: turnkit report ${shownPath(result.dir)}`);
+        output.out(`mark the reps in ${shownPath(result.dir)}/marks.csv: pass, fail or na (errored reps are marked error)`);
       } finally {
         process.off('SIGINT', onSigint);
       }
