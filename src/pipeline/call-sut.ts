@@ -19,6 +19,7 @@ export async function prepareSut(question: LoadedQuestion, projectDir: string): 
   switch (sut.type) {
     case 'command': {
       const cwd = resolve(projectDir, sut.cwd ?? '.');
+      if (!existsSync(cwd)) throw new TurnkitError('NOT_FOUND', `${question.at(['sut', 'cwd'])}: ${sut.cwd}: no such folder`);
       const program = commandLine(sut)[0]!;
       if (!findProgram(program, cwd)) throw new TurnkitError('BAD_INPUT', `${question.at(['sut', 'command'])}: ${program}: command not found`);
       const resolved = { ...sut, cwd };

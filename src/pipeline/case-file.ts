@@ -43,16 +43,20 @@ function renderPlaceholder(expression: string, fixture: Fixture, fail: (message:
   const [kind, argument] = splitOnce(head!, head!.startsWith('table:') || head!.startsWith('recent_turns:') ? ':' : '.');
   switch (kind) {
     case 'input':
-      if (!argument || !(argument in fixture.input.values)) fail(`the input has no column "${argument}" (it has ${Object.keys(fixture.input.values).join(', ')})`);
+      if (!argument || !Object.hasOwn(fixture.input.values, argument)) fail(`the input has no column "${argument}" (it has ${Object.keys(fixture.input.values).join(', ')})`);
       return text(fixture.input.values[argument!]);
     case 'root': {
       const root = fixture.tables[fixture.source.root.table]?.rows.find((row) => String(row[fixture.source.root.key]) === fixture.source.root.value);
-      if (!root || !argument || !(argument in root)) fail(`the campaign row has no column "${argument}"`);
+      if (!root || !argument || !Object.hasOwn(root, argument)) fail(`the campaign row has no column "${argument}"`);
       return text(root![argument!]);
     }
     case 'table': {
       const table = argument !== undefined && Object.hasOwn(fixture.tables, argument) ? fixture.tables[argument]! : fail(`no table "${argument}" in ${fixture.name}`);
-      const columns = optionList(rest, 'columns') ?? table.columns.map((column) => column.name).filter((name) => !isKeyColumn(table, name));
+      const unknownOption = rest.find((option) => !option.startsWith('columns='));
+      if (unknownOption !== undefined) fail(`unknown option "${unknownOption}" (the one option is columns=A,B)`);
+      const listed = optionList(rest, 'columns');
+      if (listed?.length === 0) fail('columns= names no column');
+      const columns = listed ?? table.columns.map((column) => column.name).filter((name) => !isKeyColumn(table, name));
       for (const column of columns) if (!table.columns.some((entry) => entry.name === column)) fail(`${argument} has no column "${column}"`);
       return markdownTable(table.rows, columns);
     }

@@ -3,17 +3,20 @@ import { z } from 'zod';
 /** A question id becomes a folder name under runs/: no separators or spaces. */
 export const QUESTION_ID = /^[\w.-]+$/;
 
-const fixtureEntry = z.union([
+const fixtureEntry = z.union(
+  [
   z.string().min(1),
   z
     .object({
       /** A fixture or constructed fixture file, or a glob (relative to the project folder). */
       path: z.string().min(1),
       /** dev: used while improving the SUT; heldout: kept for the final check. Reported apart, never averaged. */
-      tag: z.enum(['dev', 'heldout']).optional(),
+      tag: z.enum(['dev', 'heldout'], { error: 'expected "dev" or "heldout"' }).optional(),
     })
     .strict(),
-]);
+  ],
+  { error: 'expected a path, or { path, tag } with tag "dev" or "heldout"' },
+);
 
 const commandSut = z
   .object({

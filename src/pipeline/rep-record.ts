@@ -17,11 +17,12 @@ export interface RepRecord {
   startedAt: string;
   request: SutRequest;
   response: string | null;
-  error: { cause: string; message: string; stage: 'seed' | 'sut' | 'effects' | 'teardown' } | null;
+  error: { cause: string; message: string; stage: 'seed' | 'sut' | 'teardown' } | null;
   exit: { code: number | null; signal: string | null } | null;
   stdoutTail?: string;
   stderrTail?: string;
-  timings: { seedMs: number; sutMs: number; effectsMs: number; teardownMs: number; totalMs: number };
+  /** Milliseconds; teardown includes reading what the SUT changed (one transaction). */
+  timings: { seedMs: number; sutMs: number; teardownMs: number; totalMs: number };
   scratch: { id: string; strategy: string } | null;
   effects: RepEffects | null;
   /** What teardown could not delete because rows outside the campaign point at it (the SUT wrote outside). */

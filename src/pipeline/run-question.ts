@@ -71,7 +71,6 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
   const projectDir = config.baseDir;
   const question = await loadQuestion(resolve(cwd, options.question));
   const q = question.question;
-  const reps = options.reps ?? q.reps;
   const fixtures = await resolveFixtures(question, projectDir);
   const rubricPath = resolve(projectDir, q.rubric.path);
   const rubricText = await readOrFail(rubricPath, question.at(['rubric', 'path']));
@@ -90,11 +89,18 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
     let manifest: Manifest;
     let pending: RepKey[];
     let attempt: number;
-    const all = interleave(fixtures, reps);
+    let reps = options.reps ?? q.reps;
+    let all = interleave(fixtures, reps);
     if (options.resume !== undefined) {
       dir = resolve(cwd, options.resume);
       const state = await readRunState(dir);
       manifest = state.manifest;
+      // A resumed run keeps its own number of reps: a different one would drop or invent rows of marks.csv.
+      if (options.reps !== undefined && options.reps !== manifest.question.reps) {
+        throw new TurnkitError('USAGE', `--reps ${options.reps}: ${shownPath(dir)} was started with ${manifest.question.reps} reps; resume it without --reps`);
+      }
+      reps = manifest.question.reps;
+      all = interleave(fixtures, reps);
       checkUnchanged(manifest, question.text, fixtures, dir);
       pending = all.filter((key) => !state.completed.has(`${key.fixture}\u0000${key.rep}`));
       attempt = Math.max(0, ...manifest.order.map((entry) => entry.attempt)) + 1;

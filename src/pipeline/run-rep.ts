@@ -24,7 +24,7 @@ export interface RepJob {
  */
 export async function runRep(session: ScratchSession, callSut: SutCaller, job: RepJob): Promise<RepRecord> {
   const started = performance.now();
-  const timings = { seedMs: 0, sutMs: 0, effectsMs: 0, teardownMs: 0, totalMs: 0 };
+  const timings = { seedMs: 0, sutMs: 0, teardownMs: 0, totalMs: 0 };
   const request: SutRequest = {
     campaign: '',
     turn: job.fixture.input.turn,
@@ -57,10 +57,11 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
   timings.seedMs = performance.now() - started;
   record.scratch = { id: scratch.id, strategy: scratch.strategy };
   request.campaign = scratch.key;
+  let sharedBefore: SharedSnapshot | undefined;
   try {
     // The shared rows before the SUT runs, to tell afterwards what it changed outside its campaign: read once per
     // fixture and then carried from one rep's "after" to the next (nothing but SUTs and the live game writes them).
-    const sharedBefore = job.shared?.get() ?? (await session.sharedRows(scratch, job.fixture).catch(() => undefined));
+    sharedBefore = job.shared?.get() ?? (await session.sharedRows(scratch, job.fixture).catch(() => undefined));
     const outcome: SutOutcome = await callSut({ databaseUrl: scratch.databaseUrl, request });
     timings.sutMs = outcome.ms;
     record.response = outcome.response ?? null;
@@ -68,23 +69,17 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
     if (outcome.exitCode !== undefined || outcome.signal !== undefined) record.exit = { code: outcome.exitCode ?? null, signal: outcome.signal ?? null };
     if (outcome.stdoutTail !== undefined && outcome.error) record.stdoutTail = outcome.stdoutTail;
     if (outcome.stderrTail !== undefined && outcome.stderrTail !== '') record.stderrTail = outcome.stderrTail;
-    const effectsStarted = performance.now();
-    try {
-      const effects = await session.effects(scratch, job.fixture);
-      record.effects = summarize(effects.tables);
-      if (sharedBefore) {
-        const outside = compareSharedRows(sharedBefore, effects.shared);
-        if (outside.length > 0) record.outside = outside;
-      }
-      job.shared?.set(effects.shared);
-    } catch (error) {
-      record.error ??= { stage: 'effects', cause: 'effects', message: messageOf(error) };
-    }
-    timings.effectsMs = performance.now() - effectsStarted;
   } finally {
     const teardownStarted = performance.now();
     try {
-      await scratch.teardown();
+      // What the SUT changed is read by the teardown itself, from the walk it does anyway, in its transaction.
+      const report = await scratch.teardown({ effects: true });
+      if (report.effects) {
+        record.effects = summarize(report.effects.tables);
+        const outside = sharedBefore ? compareSharedRows(sharedBefore, report.effects.shared) : [];
+        if (outside.length > 0) record.outside = outside;
+        job.shared?.set(report.effects.shared);
+      }
     } catch (error) {
       // Rows outside the campaign that point into it (the SUT wrote outside) stop the teardown: report, never delete.
       record.outside = [...(record.outside ?? []), messageOf(error)];

@@ -19,7 +19,9 @@ export type ModuleSutFunction = (request: SutRequest, tools: ModuleSutTools) => 
 /** Loads a module SUT's function once per run; a missing export is an error naming the file. */
 export async function loadModuleSut(sut: ModuleSut): Promise<ModuleSutFunction> {
   const module = await importModule(sut.path);
-  const fn = module[sut.export];
+  // A .ts file outside a "type": "module" package is compiled as CommonJS: its exports arrive one level down.
+  const nested = module.default as Record<string, unknown> | undefined;
+  const fn = typeof module[sut.export] === 'function' || typeof nested !== 'object' || nested === null ? module[sut.export] : nested[sut.export];
   if (typeof fn !== 'function') throw new Error(`${sut.path}: no function exported as "${sut.export}"`);
   return fn as ModuleSutFunction;
 }

@@ -12,7 +12,8 @@ import { resolveGameGraph, type GameGraph } from '../fixture/game-graph.js';
 import { CAPTURE_SETTINGS } from '../fixture/capture.js';
 import { describeUnindexed, unindexedForeignKeys } from './foreign-key-indexes.js';
 import { checkScratch, type ScratchCheck } from './check-scratch.js';
-import { scratchEffects, type TableEffects } from './scratch-effects.js';
+import { effectsOf, scratchEffects, type TableEffects } from './scratch-effects.js';
+import type { CollectedRows } from '../fixture/collect-owned.js';
 import { readSharedRows, type SharedSnapshot } from './shared-snapshot.js';
 import type { Queryable } from '../db/introspect.js';
 import { currentProcess, type ProcessIdentity } from './process-identity.js';
@@ -64,7 +65,14 @@ export interface ScratchCampaign {
   fixture: string;
   /** Key values of the fixture mapped to the scratch campaign's, per table and allocated column (`remap`). */
   keyMap: SerializedKeyMap;
-  teardown(): Promise<TeardownReport>;
+  /** Removes the campaign; with `effects`, first reads what the SUT changed, in the same transaction (remap). */
+  teardown(options?: { effects?: boolean }): Promise<TeardownReport & { effects?: CampaignEffects }>;
+}
+
+/** What a SUT changed: per table of its campaign, and the shared rows it stands on as they were at the end. */
+export interface CampaignEffects {
+  tables: TableEffects[];
+  shared: SharedSnapshot;
 }
 
 /**
@@ -77,7 +85,6 @@ export class ScratchSession {
   private readonly plans = new WeakMap<Fixture, { plan: SeedPlan; sha256: string }>();
   private readonly templates: TemplatePool;
   private readonly chooser: StrategyChooser<Fixture>;
-  private registryReady = false;
   private indexesChecked = false;
   private graph: GameGraph | undefined;
   /** Every warning this session gave. */
@@ -119,20 +126,33 @@ export class ScratchSession {
     if (strategy === 'remap') ({ entry, keyMap } = await seedRemap(this.db, plan, who));
     else ({ entry, databaseUrl } = await this.templates.clone(fixture, plan, who));
     const seedMs = performance.now() - started;
-    return {
+    const campaign: ScratchCampaign = {
       id: entry.id,
       key: entry.rootKey,
       databaseUrl,
       strategy,
       fixture: entry.fixture,
       keyMap,
-      teardown: async () => {
+      teardown: async (options: { effects?: boolean } = {}) => {
         const begun = performance.now();
-        const report = await this.teardown(entry.id);
+        let effects: CampaignEffects | undefined;
+        let report: TeardownReport;
+        if (options.effects && strategy === 'remap') {
+          // Read in the teardown's own transaction, from its own walk: a rep's effects cost no extra round trips.
+          const inspect = async (client: Queryable, collected: CollectedRows): Promise<void> => {
+            await client.query(CAPTURE_SETTINGS);
+            effects = { tables: effectsOf(collected, plan, keyMap), shared: await readSharedRows(client, plan) };
+          };
+          report = await this.teardownById(entry.id, entry.id, inspect);
+        } else {
+          if (options.effects) effects = await this.effects(campaign, fixture);
+          report = await this.teardown(entry.id);
+        }
         this.chooser.record(fixture, strategy, seedMs + performance.now() - begun);
-        return report;
+        return effects ? { ...report, effects } : report;
       },
     };
+    return campaign;
   }
 
   /** Checks a fixture against the database and plans its seed without writing anything. */
@@ -161,7 +181,7 @@ export class ScratchSession {
     return this.teardownById(ids[0] ?? idOrKey, idOrKey);
   }
 
-  private async teardownById(id: string, asked: string): Promise<TeardownReport> {
+  private async teardownById(id: string, asked: string, inspect?: (client: Queryable, collected: CollectedRows) => Promise<void>): Promise<TeardownReport> {
     const attempt = (combined: boolean) =>
       inTransaction(this.db, 'BEGIN; SET CONSTRAINTS ALL DEFERRED', async (client) => {
         const entry = await takeRemapEntry(client, id);
@@ -169,7 +189,7 @@ export class ScratchSession {
         // Triggers of the game's own could see the tables of one statement in any order: delete table by table then.
         const graph = resolveGameGraph({ game: entry.game, file: undefined }, this.catalog!);
         const oneStatement = combined && !(await this.triggersOn(graph, client));
-        return teardownRemap(client, entry, this.catalog!, entry.sharedUses, oneStatement);
+        return teardownRemap(client, entry, this.catalog!, entry.sharedUses, oneStatement, inspect);
       });
     // One statement for every table; if the server refuses it, everything rolled back, and table by table the same
     // failure names its table.
@@ -204,7 +224,7 @@ export class ScratchSession {
    * campaign, and the shared rows it stands on as they are now (compare with `sharedRows` from before the SUT).
    * One snapshot for both.
    */
-  async effects(scratch: ScratchCampaign, fixture: Fixture): Promise<{ tables: TableEffects[]; shared: SharedSnapshot }> {
+  async effects(scratch: ScratchCampaign, fixture: Fixture): Promise<CampaignEffects> {
     const game = this.options.game;
     if (!game) throw new TurnkitError('USAGE', 'effects need the game config (ScratchOptions.game)');
     const { plan } = await this.prepare(fixture);
@@ -261,13 +281,19 @@ export class ScratchSession {
     return this.catalog!;
   }
 
-  private async ready(): Promise<void> {
-    if (!this.registryReady) {
+  private ready(): Promise<void> {
+    // One introspection however many reps start at once: plans and teardowns must share one catalog's objects.
+    this.readying ??= (async () => {
       await ensureRegistry(this.db);
-      this.registryReady = true;
-    }
-    this.catalog ??= await introspect(this.db.pool);
+      this.catalog = await introspect(this.db.pool);
+    })().catch((error: unknown) => {
+      this.readying = undefined;
+      throw error;
+    });
+    return this.readying;
   }
+
+  private readying: Promise<void> | undefined;
 }
 
 /** Seeds one fixture as a scratch campaign (a one-off; a run keeps one `ScratchSession` for all its reps). */

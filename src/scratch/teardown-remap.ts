@@ -44,9 +44,12 @@ export async function teardownRemap(
   sharedUses: readonly SharedRowRef[],
   /** Delete every table's rows with one statement; a failure then says little, so callers retry table by table. */
   combined = false,
+  /** Reads the campaign as the walk found it, whole rows, before anything is deleted (a rep's effects). */
+  inspect?: (client: pg.PoolClient, collected: CollectedRows) => Promise<void>,
 ): Promise<TeardownReport> {
   const graph = resolveGameGraph({ game: entry.game, file: undefined }, catalog);
-  const collected = await walkCampaign(client, graph, entry.rootKey);
+  const collected = await walkCampaign(client, graph, entry.rootKey, inspect !== undefined);
+  if (inspect) await inspect(client, collected);
 
   const owned = new Map([...graph.owned].map((name) => [name, catalog.tables.get(name)!]));
   const doomed = new Map<string, DoomedKeys>();
@@ -128,9 +131,9 @@ async function deleteAll(client: pg.PoolClient, doomed: ReadonlyMap<string, Doom
   return Object.fromEntries(names.flatMap((name, i) => (row[i]! > 0 ? [[name, row[i]!]] : [])));
 }
 
-async function walkCampaign(client: pg.PoolClient, graph: ReturnType<typeof resolveGameGraph>, rootKey: string): Promise<CollectedRows> {
+async function walkCampaign(client: pg.PoolClient, graph: ReturnType<typeof resolveGameGraph>, rootKey: string, wholeRows: boolean): Promise<CollectedRows> {
   try {
-    return await walkCampaignKeys(client, graph, rootKey);
+    return await walkCampaignKeys(client, graph, rootKey, { wholeRows });
   } catch (error) {
     // The SUT deleted the campaign row itself: what the registry recorded is all there is to delete.
     if (!(error instanceof TurnkitError && error.code === 'NOT_FOUND')) throw error;

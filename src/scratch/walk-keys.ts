@@ -13,11 +13,11 @@ import { columnIndexes, guardClause, RAW_TEXT_TYPES, whereIn, type RawRow } from
  * in one query (a UNION ALL), so a teardown costs a few round trips whatever the schema's width. Rows come back
  * in the usual raw shape with every other value NULL.
  */
-export async function walkCampaignKeys(db: Queryable, graph: GameGraph, rootValue: string): Promise<CollectedRows> {
-  const keep = keyColumnsOf(graph);
+export async function walkCampaignKeys(db: Queryable, graph: GameGraph, rootValue: string, options: WalkOptions = {}): Promise<CollectedRows> {
+  const keep = options.wholeRows ? wholeRows(graph) : keyColumnsOf(graph);
   const collected: CollectedRows = new Map();
   for (const name of graph.owned) collected.set(name, emptyCollected(graph.catalog.tables.get(name)!));
-  const rootRows = rootIsItsKey(graph) ? [rootFromKey(graph, rootValue)] : await selectRoot(db, graph, rootValue);
+  const rootRows = rootIsItsKey(graph) && !options.wholeRows ? [rootFromKey(graph, rootValue)] : await selectRoot(db, graph, rootValue);
   if (rootRows.length === 0) throw new TurnkitError('NOT_FOUND', `campaign ${rootValue}: no row in "${graph.root.name}"`);
   if (rootRows.length > 1) throw new TurnkitError('CONFIG', `game.root.key: ${rootRows.length} rows of "${graph.root.name}" have key ${rootValue}; the key must be unique`);
   addRow(collected.get(graph.root.name)!, rootRows[0]!);
@@ -58,6 +58,16 @@ export async function walkCampaignKeys(db: Queryable, graph: GameGraph, rootValu
     frontier = next;
   }
   return collected;
+}
+
+/** Options of a walk. */
+export interface WalkOptions {
+  /** Read every column, not only keys: the same few round trips, for reading a whole campaign (a rep's effects). */
+  wholeRows?: boolean;
+}
+
+function wholeRows(graph: GameGraph): Map<string, Set<string>> {
+  return new Map([...graph.owned].map((name) => [name, new Set(graph.catalog.tables.get(name)!.columns.map((column) => column.name))]));
 }
 
 /**

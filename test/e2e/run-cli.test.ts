@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cp, mkdtemp, readFile, readdir, rm, stat, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { parseMarks } from '../../src/pipeline/marks-file.js';
+import type { Manifest } from '../../src/pipeline/manifest.js';
+import type { RepRecord } from '../../src/pipeline/rep-record.js';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const FIXTURES = ['meridian-turn-23', 'meridian-turn-23-deck-fixed'];
+// Both answers of the sample SUT name Dr. Hale; the terminal must show neither.
+const RESPONSE_WORDS = 'Dr. Hale';
+
+describe('turnkit run through the built binary, with the sample question and sample SUT', () => {
+  let project: string;
+  let runDir: string;
+
+  beforeAll(async () => {
+    project = await mkdtemp(join(tmpdir(), 'turnkit-e2e-run-'));
+    await cp(inject('pgdataTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
+    for (const folder of ['fixtures', 'constructed', 'questions', 'examples']) await cp(join(REPO, folder), join(project, folder), { recursive: true });
+    // The sample SUT imports pg.
+    await symlink(join(REPO, 'node_modules'), join(project, 'node_modules'), 'dir');
+    expect(await runCli(['sample', '--turns', '40'], { cwd: project })).toMatchObject({ code: 0, stdout: '1\n' });
+  });
+  afterAll(async () => {
+    if (project) await rm(project, { recursive: true, force: true });
+  });
+
+  it('runs 2 reps of each fixture, prints plain progress lines and a summary, never the responses', async () => {
+    const result = await runCli(['run', 'questions/places.yaml', '--reps', '2'], { cwd: project });
+    expect(result.code, result.stderr).toBe(0);
+
+    const summary = /^(runs\/places\/[^:\s]+): complete, 4 rep\(s\) run, 0 error\(s\)$/m.exec(result.stdout);
+    expect(summary, result.stdout).not.toBeNull();
+    runDir = summary![1]!;
+    expect(result.stdout).toContain(`${runDir}/marks.csv`);
+
+    // Not a TTY: one plain line per rep, no carriage returns or escape codes.
+    expect(result.stderr).not.toMatch(/[\r\x1b]/);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(4);
+    lines.forEach((line, i) => {
+      expect(line).toMatch(new RegExp(`^\\[${i + 1}/4\\] 0 error\\(s\\), \\d+(\\.\\d)? s elapsed(, about \\d+(\\.\\d)? s left)?; (${FIXTURES.join('|')}) rep [12] ok in \\d+(\\.\\d)? s$`));
+    });
+    // The ETA is gone once every rep is done.
+    expect(lines[3]).not.toContain('left');
+    // Every (fixture, rep) appears once in the progress.
+    expect(lines.map((line) => /; (\S+) rep (\d)/.exec(line)!.slice(1).join(':')).sort()).toEqual(['meridian-turn-23-deck-fixed:1', 'meridian-turn-23-deck-fixed:2', 'meridian-turn-23:1', 'meridian-turn-23:2']);
+
+    expect(result.stdout + result.stderr).not.toContain(RESPONSE_WORDS);
+    // ...though the responses are in the run directory.
+    for (const fixture of FIXTURES) {
+      for (const rep of ['01', '02']) {
+        const record = JSON.parse(await readFile(join(project, runDir, 'reps', fixture, `rep-${rep}.json`), 'utf8')) as RepRecord;
+        expect(record.error).toBeNull();
+        expect(record.response).toContain(RESPONSE_WORDS);
+      }
+    }
+  });
+
+  it('leaves a complete run directory: manifest, case files, four reps and blank marks', async () => {
+    const dir = join(project, runDir);
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+    expect(manifest).toMatchObject({ format: 'turnkit.run/1', status: 'complete', question: { id: 'places', reps: 2 }, concurrency: 1, database: { backend: 'embedded' } });
+    expect(manifest.order).toHaveLength(4);
+    expect((await readdir(join(dir, 'case-files'))).sort()).toEqual(FIXTURES.map((name) => `${name}.md`).sort());
+    expect(await readFile(join(dir, 'case-files', 'meridian-turn-23.md'), 'utf8')).toContain('| Mess Hall | The mess hall is on deck 2 (Habitation), next to the crew berths. | 1.000 |');
+    for (const fixture of FIXTURES) expect((await readdir(join(dir, 'reps', fixture))).sort()).toEqual(['rep-01.json', 'rep-01.md', 'rep-02.json', 'rep-02.md']);
+    const marks = parseMarks(await readFile(join(dir, 'marks.csv'), 'utf8'));
+    expect(marks.map((row) => [row.fixture, row.rep, row.mark, row.note])).toEqual([
+      ['meridian-turn-23', 1, '', ''],
+      ['meridian-turn-23', 2, '', ''],
+      ['meridian-turn-23-deck-fixed', 1, '', ''],
+      ['meridian-turn-23-deck-fixed', 2, '', ''],
+    ]);
+  });
+
+  it('resumes a complete run without running anything', async () => {
+    const before = await readFile(join(project, runDir, 'reps', 'meridian-turn-23', 'rep-01.json'), 'utf8');
+    // The run was started with --reps 2 (the question says 10): a resume keeps the run's own number.
+    const result = await runCli(['run', 'questions/places.yaml', '--resume', runDir], { cwd: project });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^${runDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: complete, 0 rep\\(s\\) run, 0 error\\(s\\)$`, 'm'));
+    expect(result.stderr).toBe('');
+    expect(await readFile(join(project, runDir, 'reps', 'meridian-turn-23', 'rep-01.json'), 'utf8')).toBe(before);
+    expect(parseMarks(await readFile(join(project, runDir, 'marks.csv'), 'utf8'))).toHaveLength(4);
+  });
+
+  it('refuses to resume with another number of reps, leaving marks.csv alone', async () => {
+    const marks = await readFile(join(project, runDir, 'marks.csv'), 'utf8');
+    const result = await runCli(['run', 'questions/places.yaml', '--resume', runDir, '--reps', '1'], { cwd: project });
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(`--reps 1: ${runDir} was started with 2 reps; resume it without --reps`);
+    expect(await readFile(join(project, runDir, 'marks.csv'), 'utf8')).toBe(marks);
+  });
+
+  it('prints the result as JSON with --json', async () => {
+    const result = await runCli(['run', 'questions/places.yaml', '--reps', '1', '--json'], { cwd: project });
+    expect(result.code, result.stderr).toBe(0);
+    const printed = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(printed).toMatchObject({ status: 'complete', total: 2, ran: 2, errors: 0, pending: 0 });
+    expect(printed.dir).toMatch(/^runs\/places\/[^/]+$/);
+    expect(printed.dir).not.toBe(runDir);
+    expect(result.stdout + result.stderr).not.toContain(RESPONSE_WORDS);
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(2);
+  });
+
+  it('exits 2 on --reps 0, creating no run directory', async () => {
+    const runs = (await readdir(join(project, 'runs', 'places'))).sort();
+    const result = await runCli(['run', 'questions/places.yaml', '--reps', '0'], { cwd: project });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')[0]).toContain("'--reps <n>'");
+    expect((await readdir(join(project, 'runs', 'places'))).sort()).toEqual(runs);
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { MARKS_COLUMNS, formatMarks, parseMarks, type MarkRow } from '../../src/pipeline/marks-file.js';
+
+describe('marks.csv', () => {
+  it('starts with the header fixture,rep,mark,note and has one line per plain row', () => {
+    expect(MARKS_COLUMNS).toEqual(['fixture', 'rep', 'mark', 'note']);
+    expect(formatMarks([])).toBe('fixture,rep,mark,note\n');
+    expect(formatMarks([{ fixture: 'base', rep: 1, mark: '', note: '' }, { fixture: 'base', rep: 2, mark: 'error', note: 'sut: timeout: no answer within 1 s' }])).toBe(
+      'fixture,rep,mark,note\nbase,1,,\nbase,2,error,sut: timeout: no answer within 1 s\n',
+    );
+  });
+
+  it('sorts rows by fixture, then by rep as a number (rep 10 after rep 9), without touching its argument', () => {
+    const rows: MarkRow[] = [
+      { fixture: 'b', rep: 10, mark: 'pass', note: '' },
+      { fixture: 'b', rep: 9, mark: 'fail', note: '' },
+      { fixture: 'a-b', rep: 1, mark: '', note: '' },
+      { fixture: 'b', rep: 2, mark: 'na', note: '' },
+      { fixture: 'a', rep: 11, mark: '', note: '' },
+      { fixture: 'a', rep: 1, mark: '', note: '' },
+    ];
+    const copy = structuredClone(rows);
+    const lines = formatMarks(rows).trimEnd().split('\n');
+    expect(lines).toEqual(['fixture,rep,mark,note', 'a,1,,', 'a,11,,', 'a-b,1,,', 'b,2,na,', 'b,9,fail,', 'b,10,pass,']);
+    expect(rows).toEqual(copy);
+  });
+
+  it('round-trips notes with commas, quotes, line breaks, padding and unicode', () => {
+    const rows: MarkRow[] = [
+      { fixture: 'meridian-turn-23', rep: 1, mark: 'pass', note: 'right deck, right route' },
+      { fixture: 'meridian-turn-23', rep: 2, mark: 'fail', note: 'said "deck 3", which is wrong' },
+      { fixture: 'meridian-turn-23', rep: 3, mark: 'na', note: 'line one\nline two\r\nline three' },
+      { fixture: 'meridian-turn-23', rep: 4, mark: '', note: 'café ☕ 日本語 🚀 — Ünïcödé' },
+      { fixture: 'meridian-turn-23', rep: 5, mark: 'error', note: '  padded  ' },
+      { fixture: 'meridian-turn-23', rep: 6, mark: 'pass', note: '"' },
+      { fixture: 'meridian-turn-23', rep: 7, mark: 'pass', note: '\n' },
+      { fixture: 'meridian-turn-23', rep: 8, mark: 'pass', note: '' },
+      { fixture: 'meridian-turn-23', rep: 9, mark: 'fail', note: '#not a comment, "quoted", and\nmore' },
+    ];
+    const text = formatMarks(rows);
+    expect(parseMarks(text)).toEqual(rows);
+    // Fields a spreadsheet would misread are quoted, quotes doubled.
+    expect(text).toContain('meridian-turn-23,1,pass,"right deck, right route"\n');
+    expect(text).toContain('meridian-turn-23,2,fail,"said ""deck 3"", which is wrong"\n');
+    expect(text).toContain('meridian-turn-23,3,na,"line one\nline two\r\nline three"\n');
+    // And a second round trip changes nothing.
+    expect(formatMarks(parseMarks(text))).toBe(text);
+  });
+
+  it('reads a file saved by a spreadsheet: BOM, CRLF, quoted fields, marks in other case, blank lines', () => {
+    const text = '\ufefffixture,rep,mark,note\r\nbase,1,Pass ,"ok, fine"\r\nbase,2,FAIL,"multi\r\nline"\r\n\r\nbase,10,,\r\nfixed,3,na,plain\r\n';
+    expect(parseMarks(text)).toEqual([
+      { fixture: 'base', rep: 1, mark: 'pass', note: 'ok, fine' },
+      { fixture: 'base', rep: 2, mark: 'fail', note: 'multi\r\nline' },
+      { fixture: 'base', rep: 10, mark: '', note: '' },
+      { fixture: 'fixed', rep: 3, mark: 'na', note: 'plain' },
+    ]);
+  });
+
+  it('reads short rows (a spreadsheet drops trailing empty cells) as blank mark and note', () => {
+    expect(parseMarks('fixture,rep,mark,note\nbase,1\nbase,2,pass\n')).toEqual([
+      { fixture: 'base', rep: 1, mark: '', note: '' },
+      { fixture: 'base', rep: 2, mark: 'pass', note: '' },
+    ]);
+  });
+});

@@ -1,0 +1,378 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { runCommandSut, expandEnv, type CommandSut } from '../../src/pipeline/sut-command.js';
+import { loadModuleSut, runModuleSut, type ModuleSut, type ModuleSutTools } from '../../src/pipeline/sut-module.js';
+import { runHttpSut, type HttpSut } from '../../src/pipeline/sut-http.js';
+import { prepareSut } from '../../src/pipeline/call-sut.js';
+import { loadQuestion } from '../../src/pipeline/load-question.js';
+import { parseSutOutput } from '../../src/pipeline/sut-request.js';
+import type { SutContext, SutRequest } from '../../src/pipeline/sut-request.js';
+import { TurnkitError } from '../../src/errors.js';
+
+const REQUEST: SutRequest = {
+  campaign: '42',
+  turn: 23,
+  input: { player_input: 'I go to the mess hall. Which way?' },
+  caseFile: '# Case: meridian-turn-23\n\n| subject | fact |\n| --- | --- |\n| Mess Hall | deck 2 |\n',
+  fixture: 'meridian-turn-23',
+  rep: 7,
+};
+// Nothing listens on port 1: a pool on it can be made but never used.
+const CLOSED_URL = 'postgres://turnkit:secret@127.0.0.1:1/nowhere';
+const context = (databaseUrl = CLOSED_URL): SutContext => ({ databaseUrl, request: REQUEST });
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'turnkit-sut-'));
+});
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** A command SUT running a Node script given as text. */
+const nodeSut = (script: string, more: Partial<CommandSut> = {}): CommandSut => ({ type: 'command', command: [process.execPath, '-e', script], cwd: dir, timeout: 30, maxOutput: 131_072, ...more });
+const shSut = (script: string, more: Partial<CommandSut> = {}): CommandSut => ({ type: 'command', command: ['sh', '-c', script], cwd: dir, timeout: 30, maxOutput: 131_072, ...more });
+
+/** True once a process has exited: no such pid, or (Linux) a zombie waiting for an init that may never reap it. */
+function exited(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+  try {
+    return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+describe('command SUT', () => {
+  it('gets the request as JSON on stdin, closed, so that a SUT reading to EOF finishes', async () => {
+    const outcome = await runCommandSut(
+      nodeSut(`let text = ''; process.stdin.setEncoding('utf8'); process.stdin.on('data', (c) => (text += c)); process.stdin.on('end', () => process.stdout.write(JSON.stringify({ response: text })));`),
+      context(),
+    );
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.response).toBe(`${JSON.stringify(REQUEST)}\n`);
+    expect(JSON.parse(outcome.response!)).toEqual(REQUEST);
+    // The same from a shell: cat waits for EOF.
+    const sh = await runCommandSut(shSut('cat > request.json; echo "read $(wc -c < request.json) bytes"'), context());
+    expect(sh.response).toBe(`read ${Buffer.byteLength(JSON.stringify(REQUEST)) + 1} bytes`);
+    expect(JSON.parse(await readFile(join(dir, 'request.json'), 'utf8'))).toEqual(REQUEST);
+  });
+
+  it('runs with the scratch campaign and the rep in its environment, and the question\'s env with ${NAME} expanded', async () => {
+    process.env.TURNKIT_TEST_TOKEN = 'tok-123';
+    try {
+      const outcome = await runCommandSut(
+        nodeSut(
+          `const e = process.env; process.stdout.write(JSON.stringify({ response: JSON.stringify([e.DATABASE_URL, e.TURNKIT_CAMPAIGN, e.TURNKIT_TURN, e.TURNKIT_FIXTURE, e.TURNKIT_REP, e.GREETING, e.UNSET_ONE, e.PLAIN, process.cwd()]) }))`,
+          { env: { GREETING: 'hi ${TURNKIT_TEST_TOKEN}!', UNSET_ONE: '<${TURNKIT_TEST_NOT_SET_ANYWHERE}>', PLAIN: 'as is', DATABASE_URL: 'postgres://not-this-one' } },
+        ),
+        context('postgres://u@127.0.0.1:5555/scratch'),
+      );
+      expect(outcome.error).toBeUndefined();
+      // turnkit's own variables win over the question's env.
+      expect(JSON.parse(outcome.response!)).toEqual(['postgres://u@127.0.0.1:5555/scratch', '42', '23', 'meridian-turn-23', '7', 'hi tok-123!', '<>', 'as is', dir]);
+    } finally {
+      delete process.env.TURNKIT_TEST_TOKEN;
+    }
+    expect(expandEnv({ A: '${HOME}/x', B: '$HOME', C: '${}' })).toEqual({ A: `${process.env.HOME}/x`, B: '$HOME', C: '${}' });
+  });
+
+  it('reads plain text (trimmed) or JSON with a string "response"', async () => {
+    expect((await runCommandSut(shSut('cat >/dev/null; printf "\\n  You take the lift.  \\n\\n"'), context())).response).toBe('You take the lift.');
+    expect((await runCommandSut(shSut(`cat >/dev/null; echo '{"response": "Deck 2.", "extra": 1}'`), context())).response).toBe('Deck 2.');
+    expect((await runCommandSut(shSut(`cat >/dev/null; echo '{"answer": "Deck 2."}'`), context())).error).toEqual({ cause: 'unparseable', message: 'stdout is JSON without a string "response" field' });
+    expect((await runCommandSut(shSut(`cat >/dev/null; echo '{not json'`), context())).error?.cause).toBe('unparseable');
+    expect((await runCommandSut(shSut('cat >/dev/null; echo "   "'), context())).error).toEqual({ cause: 'empty', message: 'the SUT printed nothing' });
+    expect(parseSutOutput('[1, 2]')).toEqual({ response: '[1, 2]' });
+  });
+
+  it('records a nonzero exit and a signal as errors with the tails of both streams', async () => {
+    const failed = await runCommandSut(shSut('cat >/dev/null; echo half an answer; echo boom >&2; exit 4'), context());
+    expect(failed).toMatchObject({ error: { cause: 'exit', message: 'exited with 4' }, exitCode: 4, stdoutTail: 'half an answer\n', stderrTail: 'boom\n' });
+    expect(failed.response).toBeUndefined();
+    const killed = await runCommandSut(shSut('cat >/dev/null; kill -9 $$'), context());
+    expect(killed).toMatchObject({ error: { cause: 'signal', message: 'killed by SIGKILL' }, signal: 'SIGKILL' });
+  });
+
+  it('on a timeout kills the whole process group, including a background child', async () => {
+    // The child keeps no pipe of turnkit's open, so only a group kill ends it before its 30 s are up.
+    const outcome = await runCommandSut(shSut('sleep 30 </dev/null >/dev/null 2>&1 & echo "child=$!" >&2; cat >/dev/null; wait', { timeout: 0.5 }), context());
+    expect(outcome.error).toEqual({ cause: 'timeout', message: 'no answer within 0.5 s' });
+    expect(outcome.signal).toBe('SIGTERM');
+    const pid = Number(/child=(\d+)/.exec(outcome.stderrTail ?? '')?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    try {
+      // SIGTERM went to the group with the shell's; give the kernel a moment to finish the child's exit.
+      for (let i = 0; i < 100 && !exited(pid); i++) await sleep(20);
+      expect(exited(pid), `child ${pid} still running`).toBe(true);
+    } finally {
+      if (!exited(pid)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  it('keeps the end of stderr, bounded to maxOutput, without failing the rep', async () => {
+    const outcome = await runCommandSut(
+      nodeSut(`process.stderr.write('a'.repeat(5000) + 'b'.repeat(500) + 'THE-END'); process.stdout.write('fine');`, { maxOutput: 1000 }),
+      context(),
+    );
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.response).toBe('fine');
+    expect(outcome.stderrTail).toBe(`${'a'.repeat(493)}${'b'.repeat(500)}THE-END`);
+  });
+
+  it('stops a SUT whose stdout passes maxOutput', async () => {
+    const outcome = await runCommandSut(nodeSut(`process.stdout.write('x'.repeat(4096)); setTimeout(() => {}, 20000);`, { maxOutput: 1000 }), context());
+    expect(outcome.error).toEqual({ cause: 'output-too-large', message: 'stdout passed 1000 bytes' });
+  });
+
+  it('gives cause spawn for a program that does not exist', async () => {
+    const outcome = await runCommandSut({ type: 'command', command: 'turnkit-no-such-program --flag', cwd: dir, timeout: 5, maxOutput: 1000 }, context());
+    expect(outcome.error).toEqual({ cause: 'spawn', message: 'turnkit-no-such-program: command not found' });
+    expect(outcome.response).toBeUndefined();
+  });
+});
+
+describe('module SUT', () => {
+  const writeModule = async (name: string, text: string): Promise<string> => {
+    const path = join(dir, name);
+    await writeFile(path, text);
+    return path;
+  };
+  const moduleSut = (path: string, more: Partial<ModuleSut> = {}): ModuleSut => ({ type: 'module', path, export: 'default', timeout: 5, ...more });
+  const run = async (name: string, text: string, more: Partial<ModuleSut> = {}, ctx = context()) => {
+    const sut = moduleSut(await writeModule(name, text), more);
+    return runModuleSut(await loadModuleSut(sut), sut, ctx);
+  };
+
+  it('takes a string or { response } as the answer and passes the request', async () => {
+    expect(await run('string.mjs', 'export default (request) => `turn ${request.turn} of ${request.campaign}, rep ${request.rep}: ${request.input.player_input}`;')).toMatchObject({
+      response: 'turn 23 of 42, rep 7: I go to the mess hall. Which way?',
+    });
+    const object = await run('object.mjs', 'export async function play(request) { return { response: request.caseFile, other: 1 }; }', { export: 'play' });
+    expect(object.error).toBeUndefined();
+    expect(object.response).toBe(REQUEST.caseFile);
+    expect(object.ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it('loads a TypeScript module, types stripped', async () => {
+    // In an ES module package.
+    await mkdir(join(dir, 'esm'), { recursive: true });
+    await writeFile(join(dir, 'esm', 'package.json'), '{ "type": "module" }\n');
+    const outcome = await run('esm/typed.ts', 'interface R { turn: number }\nexport default function (request: R): string { const n: number = request.turn + 1; return `next ${n}`; }\n');
+    expect(outcome.response).toBe('next 24');
+    // Outside an ES module package tsx compiles it as CommonJS: the default export is still found.
+    const plain = await run('plain-typed.ts', 'export default function (request: { turn: number }): string { return `plain ${request.turn}`; }\n');
+    expect(plain.response).toBe('plain 23');
+    // A named export works wherever the file is.
+    const named = await run('named-typed.ts', 'export function play(request: { rep: number }): string { return `rep ${request.rep}`; }\n', { export: 'play' });
+    expect(named.response).toBe('rep 7');
+  });
+
+  it('turns a throw, a non-string, an empty answer and a hang into error causes', async () => {
+    expect((await run('throws.mjs', 'export default () => { throw new Error("no map of deck 2"); };')).error).toEqual({ cause: 'exception', message: 'no map of deck 2' });
+    expect((await run('rejects.mjs', 'export default async () => { throw new Error("async boom"); };')).error).toEqual({ cause: 'exception', message: 'async boom' });
+    expect((await run('number.mjs', 'export default () => 42;')).error?.cause).toBe('unparseable');
+    expect((await run('wrong-field.mjs', 'export default () => ({ response: 42 });')).error?.cause).toBe('unparseable');
+    expect((await run('null.mjs', 'export default () => null;')).error?.cause).toBe('unparseable');
+    expect((await run('empty.mjs', 'export default () => "  ";')).error?.cause).toBe('empty');
+    const hang = await run('hangs.mjs', 'export default () => new Promise(() => {});', { timeout: 0.2 });
+    expect(hang.error).toEqual({ cause: 'timeout', message: 'no answer within 0.2 s' });
+    expect(hang.response).toBeUndefined();
+  });
+
+  it('refuses a module without the export it names', async () => {
+    const sut = moduleSut(await writeModule('named.mjs', 'export const other = () => "x";'), { export: 'play' });
+    await expect(loadModuleSut(sut)).rejects.toThrow(`${sut.path}: no function exported as "play"`);
+    await expect(loadModuleSut({ ...sut, export: 'other' })).resolves.toBeTypeOf('function');
+  });
+
+  it('gets a pg Pool on the scratch campaign\'s database, ended after the rep', async () => {
+    const url = process.env.TEST_DATABASE_URL;
+    const key = `__turnkitSutTools${Date.now()}`;
+    const text = url
+      ? `export default async (request, tools) => { globalThis.${key} = tools; const r = await tools.db.query('SELECT 1 AS one'); return 'one=' + r.rows[0].one; };`
+      : `export default (request, tools) => { globalThis.${key} = tools; return 'no query'; };`;
+    const outcome = await run(url ? 'pool-query.mjs' : 'pool.mjs', text, {}, context(url ?? CLOSED_URL));
+    const tools = (globalThis as Record<string, unknown>)[key] as ModuleSutTools;
+    delete (globalThis as Record<string, unknown>)[key];
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.response).toBe(url ? 'one=1' : 'no query');
+    expect(tools.db).toBeInstanceOf(pg.Pool);
+    expect(tools.databaseUrl).toBe(url ?? CLOSED_URL);
+    expect(tools.db.ended).toBe(true);
+  });
+});
+
+describe('http SUT (OpenAI-compatible)', () => {
+  let server: Server | undefined;
+  afterEach(async () => {
+    if (server) {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+      server = undefined;
+    }
+  });
+
+  /** A fake chat endpoint on 127.0.0.1; returns its base URL and what it received. */
+  const serve = async (handler: (request: IncomingMessage, body: string, response: ServerResponse) => void): Promise<{ baseUrl: string; seen: { url?: string; method?: string; headers?: IncomingMessage['headers']; body?: unknown }[] }> => {
+    const seen: { url?: string; method?: string; headers?: IncomingMessage['headers']; body?: unknown }[] = [];
+    server = createServer((request, response) => {
+      let body = '';
+      request.setEncoding('utf8');
+      request.on('data', (chunk: string) => (body += chunk));
+      request.on('end', () => {
+        seen.push({ url: request.url, method: request.method, headers: request.headers, body: JSON.parse(body) });
+        handler(request, body, response);
+      });
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/`, seen };
+  };
+  const answer = (status: number, body: string) => (_request: IncomingMessage, _body: string, response: ServerResponse) => {
+    response.writeHead(status, { 'content-type': 'application/json' });
+    response.end(body);
+  };
+  const httpSut = (baseUrl: string, more: Partial<HttpSut> = {}): HttpSut => ({ type: 'http', baseUrl, model: 'gm-small', timeout: 5, ...more });
+
+  it('posts the system prompt, the case file and the input, the temperature and the key from apiKeyEnv', async () => {
+    const { baseUrl, seen } = await serve(answer(200, JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'Take the lift to deck 2.' } }] })));
+    process.env.TURNKIT_TEST_API_KEY = 'sk-test-abc';
+    try {
+      const outcome = await runHttpSut(httpSut(baseUrl, { apiKeyEnv: 'TURNKIT_TEST_API_KEY', system: 'You are the game master.', temperature: 0.3 }), context());
+      expect(outcome.error).toBeUndefined();
+      expect(outcome.response).toBe('Take the lift to deck 2.');
+    } finally {
+      delete process.env.TURNKIT_TEST_API_KEY;
+    }
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.method).toBe('POST');
+    expect(seen[0]!.url).toBe('/v1/chat/completions');
+    expect(seen[0]!.headers!.authorization).toBe('Bearer sk-test-abc');
+    expect(seen[0]!.headers!['content-type']).toBe('application/json');
+    expect(seen[0]!.body).toEqual({
+      model: 'gm-small',
+      messages: [
+        { role: 'system', content: 'You are the game master.' },
+        { role: 'user', content: `${REQUEST.caseFile}\n\n---\n\nPlayer input for turn 23:\nI go to the mess hall. Which way?` },
+      ],
+      temperature: 0.3,
+    });
+    // The key goes nowhere but the header.
+    expect(JSON.stringify(seen[0]!.body)).not.toContain('sk-test-abc');
+  });
+
+  it('sends no Authorization header, system message or temperature when the question has none', async () => {
+    const { baseUrl, seen } = await serve(answer(200, JSON.stringify({ choices: [{ message: { content: 'ok' } }] })));
+    const outcome = await runHttpSut(httpSut(baseUrl.replace(/\/$/, '')), context());
+    expect(outcome.response).toBe('ok');
+    expect(seen[0]!.headers!.authorization).toBeUndefined();
+    expect(seen[0]!.body).toEqual({ model: 'gm-small', messages: [{ role: 'user', content: `${REQUEST.caseFile}\n\n---\n\nPlayer input for turn 23:\nI go to the mess hall. Which way?` }] });
+  });
+
+  it('makes a 500 an http error naming the status, with the body\'s tail', async () => {
+    const { baseUrl } = await serve(answer(500, '{"error": "model overloaded"}'));
+    const outcome = await runHttpSut(httpSut(baseUrl), context());
+    expect(outcome.error?.cause).toBe('http');
+    expect(outcome.error?.message).toContain('500');
+    expect(outcome.error?.message).toContain('/v1/chat/completions');
+    expect(outcome.stdoutTail).toBe('{"error": "model overloaded"}');
+    expect(outcome.response).toBeUndefined();
+  });
+
+  it('makes a body that is not JSON, or JSON without choices, unparseable', async () => {
+    let { baseUrl } = await serve(answer(200, '<html>gateway</html>'));
+    let outcome = await runHttpSut(httpSut(baseUrl), context());
+    expect(outcome.error?.cause).toBe('unparseable');
+    expect(outcome.error?.message).toContain('not JSON');
+    expect(outcome.stdoutTail).toBe('<html>gateway</html>');
+    for (const body of ['{"id": "x"}', '{"choices": []}', '{"choices": [{"message": {"content": null}}]}', '{"choices": [{"message": {"content": "  "}}]}']) {
+      server!.closeAllConnections();
+      server!.close();
+      await once(server!, 'close');
+      ({ baseUrl } = await serve(answer(200, body)));
+      outcome = await runHttpSut(httpSut(baseUrl), context());
+      expect(outcome.error?.cause, body).toBe('unparseable');
+      expect(outcome.error?.message, body).toContain('choices[0].message.content');
+    }
+  });
+
+  it('times out on a server that never answers', async () => {
+    const { baseUrl } = await serve(() => {});
+    const outcome = await runHttpSut(httpSut(baseUrl, { timeout: 0.2 }), context());
+    expect(outcome.error).toEqual({ cause: 'timeout', message: 'no answer within 0.2 s' });
+  });
+
+  it('makes a refused connection an http error', async () => {
+    const outcome = await runHttpSut(httpSut('http://127.0.0.1:1/v1'), context());
+    expect(outcome.error?.cause).toBe('http');
+    expect(outcome.error?.message).toMatch(/^http:\/\/127\.0\.0\.1:1\/v1\/chat\/completions: /);
+  });
+});
+
+describe('prepareSut', () => {
+  let n = 0;
+  /** Loads a question whose sut is given as YAML lines (starting on line 9), in a project at `dir`. */
+  const question = async (sutLines: string[]) => {
+    const path = join(dir, `question-${++n}.yaml`);
+    const lines = ['id: q', 'question: q?', 'rubric: { path: r.md, version: 1 }', 'target: 0.9', 'reps: 1', 'fixtures: [f.json]', 'caseFile: c.md', 'sut:', ...sutLines.map((line) => `  ${line}`)];
+    await writeFile(path, `${lines.join('\n')}\n`);
+    return { loaded: await loadQuestion(path), shown: relative(process.cwd(), path) };
+  };
+  const refusal = async (sutLines: string[]): Promise<{ error: TurnkitError; shown: string }> => {
+    const { loaded, shown } = await question(sutLines);
+    const error = await prepareSut(loaded, dir).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(TurnkitError);
+    return { error: error as TurnkitError, shown };
+  };
+
+  it('refuses a command that is not on PATH, or a relative program that does not exist', async () => {
+    let { error, shown } = await refusal(['type: command', 'command: [turnkit-no-such-program, --x]']);
+    expect(error.message).toBe(`${shown}:10:12: $.sut.command: turnkit-no-such-program: command not found`);
+    ({ error, shown } = await refusal(['type: command', 'command: ./missing.sh']));
+    expect(error.message).toBe(`${shown}:10:12: $.sut.command: ./missing.sh: command not found`);
+  });
+
+  it('refuses a module file that is missing, and one without the export', async () => {
+    let { error, shown } = await refusal(['type: module', 'path: gone.mjs']);
+    expect(error.code).toBe('NOT_FOUND');
+    expect(error.message).toBe(`${shown}:10:9: $.sut.path: gone.mjs: no such file`);
+    await writeFile(join(dir, 'exports.mjs'), 'export const other = () => "x";\n');
+    ({ error, shown } = await refusal(['type: module', 'path: exports.mjs', 'export: play']));
+    expect(error.message).toBe(`${shown}:11:11: $.sut.export: ${join(dir, 'exports.mjs')}: no function exported as "play"`);
+    // No default export, and "export" left to its default: the place is the sut entry.
+    ({ error, shown } = await refusal(['type: module', 'path: exports.mjs']));
+    expect(error.message).toBe(`${shown}:9:3: $.sut.export: ${join(dir, 'exports.mjs')}: no function exported as "default"`);
+  });
+
+  it('refuses an API key variable that is not set', async () => {
+    delete process.env.TURNKIT_TEST_UNSET_KEY;
+    const { error, shown } = await refusal(['type: http', 'baseUrl: http://127.0.0.1:1/v1', 'model: m', 'apiKeyEnv: TURNKIT_TEST_UNSET_KEY']);
+    expect(error.message).toBe(`${shown}:12:14: $.sut.apiKeyEnv: the environment variable TURNKIT_TEST_UNSET_KEY is not set`);
+  });
+
+  it('returns a caller that runs a relative command in the project folder', async () => {
+    await writeFile(join(dir, 'answer.sh'), '#!/bin/sh\ncat >/dev/null\necho "rep $TURNKIT_REP in $(pwd)"\n');
+    await chmod(join(dir, 'answer.sh'), 0o755);
+    const { loaded } = await question(['type: command', 'command: ./answer.sh']);
+    const call = await prepareSut(loaded, dir);
+    expect((await call(context())).response).toBe(`rep 7 in ${dir}`);
+  });
+});
