@@ -27,6 +27,8 @@ export interface Db {
 export interface OpenDbOptions {
   /** `--database-url`; wins over DATABASE_URL and the config. */
   databaseUrl?: string | undefined;
+  /** Connections to a real server (default 4; the embedded database always has one). */
+  poolSize?: number | undefined;
 }
 
 /** The real-Postgres URL to use, or undefined for the embedded database (flag, then DATABASE_URL, then config). */
@@ -47,7 +49,7 @@ export async function openDb(config: LoadedConfig, options: OpenDbOptions = {}):
     // A libpq "host=... password=..." string would be misread as a socket path; never echo it, it may hold a secret.
     throw new TurnkitError('BAD_INPUT', 'the database URL must start with postgres:// or postgresql:// (key=value connection strings are not supported)');
   }
-  if (url) return connectPool(url, 'postgres', undefined);
+  if (url) return connectPool(url, 'postgres', undefined, options.poolSize);
   const embedded = await openEmbedded({ dataDir: embeddedDataDir(config), port: config.database.embedded.port });
   try {
     return await connectPool(embedded.url, 'embedded', embedded);
@@ -67,10 +69,10 @@ export async function usingDb<T>(config: LoadedConfig, options: OpenDbOptions, f
   }
 }
 
-async function connectPool(url: string, backend: Backend, embedded: EmbeddedServer | undefined): Promise<Db> {
+async function connectPool(url: string, backend: Backend, embedded: EmbeddedServer | undefined, poolSize = 4): Promise<Db> {
   const displayUrl = redactUrl(url);
   // pglite-socket serializes everything and blocks on open transactions: one connection avoids self-deadlock.
-  const pool = new pg.Pool({ connectionString: url, max: backend === 'embedded' ? 1 : 4, connectionTimeoutMillis: 10_000 });
+  const pool = new pg.Pool({ connectionString: url, max: backend === 'embedded' ? 1 : poolSize, connectionTimeoutMillis: 10_000 });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   try {

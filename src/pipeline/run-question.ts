@@ -79,7 +79,8 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
   const caseFiles = new Map(fixtures.map(({ loaded }) => [loaded.fixture.name, renderCaseFile(template, loaded.fixture, shownPath(templatePath))]));
   const callSut = await prepareSut(question, projectDir);
 
-  return usingDb(config, options, async (db) => {
+  // A connection per running rep and one for the run itself, so that reps never queue for the pool.
+  return usingDb(config, { ...options, poolSize: (options.concurrency ?? 4) + 1 }, async (db) => {
     const concurrency = options.concurrency ?? (db.backend === 'embedded' ? 1 : 4);
     // Orphans of a killed run go before this one starts, so that nothing of theirs is mistaken for this run's.
     await collectGarbage(db);
