@@ -67,8 +67,12 @@ await withBenchDatabase(async (db, config) => {
 
   if (db.backend === 'postgres') {
     const started = performance.now();
-    const result = await runQuestion({ question: 'sleepy.yaml', cwd: dir, databaseUrl: url, concurrency: 8 });
-    const wall = (performance.now() - started) / 1000;
+    const events: number[] = [];
+    const result = await runQuestion({ question: 'sleepy.yaml', cwd: dir, databaseUrl: url, concurrency: 8, onProgress: () => events.push(performance.now()) });
+    const ended = performance.now();
+    const wall = (ended - started) / 1000;
+    const repTotals = (await repTimings(result.dir)).map((entry) => entry.totalMs);
+    console.log(`  before the first rep ends: ${(events[0]! - started).toFixed(0)} ms (a rep takes ${median(repTotals).toFixed(0)} ms); after the last: ${(ended - events.at(-1)!).toFixed(0)} ms`);
     const ideal = (100 * 0.2) / 8;
     console.log(`sleepy SUT (200 ms), 100 reps at concurrency 8: ${wall.toFixed(2)} s against the ideal ${ideal.toFixed(2)} s = ${(wall / ideal).toFixed(2)}x (goal: within 1.2x); ${result.errors} error(s)`);
   } else {

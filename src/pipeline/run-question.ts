@@ -7,6 +7,7 @@ import { usingDb } from '../db/connect.js';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument } from '../fixture/format.js';
 import { collectGarbage } from '../scratch/gc.js';
+import { EMBEDDED_HAS_NO_DATABASES } from '../scratch/template-database.js';
 import { ScratchSession } from '../scratch/scratch-session.js';
 import type { SharedSnapshot } from '../scratch/shared-snapshot.js';
 import type { StrategyChoice } from '../scratch/strategy-chooser.js';
@@ -82,6 +83,8 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
   // A connection per running rep and one for the run itself, so that reps never queue for the pool.
   return usingDb(config, { ...options, poolSize: (options.concurrency ?? 4) + 1 }, async (db) => {
     const concurrency = options.concurrency ?? (db.backend === 'embedded' ? 1 : 4);
+    // Said once, before the run directory exists, rather than as every rep's seed error.
+    if (db.backend === 'embedded' && options.strategy === 'database') throw new TurnkitError('USAGE', `--strategy database: ${EMBEDDED_HAS_NO_DATABASES}`);
     // Orphans of a killed run go before this one starts, so that nothing of theirs is mistaken for this run's.
     await collectGarbage(db);
     const serverVersion = (await db.pool.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]?.v ?? '';

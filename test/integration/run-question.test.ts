@@ -151,6 +151,21 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
     expect((await readdir(join(first.dir, 'reps/fixed'))).filter((name) => name.endsWith('.json'))).toHaveLength(3);
   });
 
+  it('runs reps in databases of their own with --strategy database on postgres, and refuses it on embedded', async () => {
+    if (backend === 'embedded') {
+      await expect(runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, reps: 1, strategy: 'database' })).rejects.toThrow(/^--strategy database: .*CREATE DATABASE/);
+      return;
+    }
+    const result = await runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, databaseUrl: databaseUrl(), reps: 1, strategy: 'database', concurrency: 2 });
+    expect(result).toMatchObject({ status: 'complete', errors: 0, total: 2 });
+    const record = JSON.parse(await readFile(join(result.dir, 'reps/base/rep-01.json'), 'utf8')) as RepRecord;
+    expect(record.scratch?.strategy).toBe('database');
+    // Keys are unchanged in a clone: the SUT plays the fixture's own campaign key.
+    expect(record.request.campaign).toBe(fixture.source.root.value);
+    expect(record.effects).toMatchObject({ inserted: { turns: 1 }, updated: {}, deleted: {} });
+    expect(await registryCounts(t.db)).toMatchObject({ campaigns: 0 });
+  });
+
   it('never reuses a run directory', async () => {
     await rm(join(t.dir, 'runs/reads'), { recursive: true, force: true });
     const a = await runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, databaseUrl: databaseUrl(), reps: 1 });
