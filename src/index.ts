@@ -54,3 +54,4 @@ export { readRunState, type RunState, type RepKey } from './pipeline/run-state.j
 export type { RepRecord, RepEffects } from './pipeline/rep-record.js';
 export type { SutRequest, SutOutcome } from './pipeline/sut-request.js';
 export type { ModuleSutFunction, ModuleSutTools } from './pipeline/sut-module.js';
+export { verifyProject } from './pipeline/verify-project.js';

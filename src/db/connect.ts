@@ -29,6 +29,8 @@ export interface OpenDbOptions {
   databaseUrl?: string | undefined;
   /** Connections to a real server (default 4; the embedded database always has one). */
   poolSize?: number | undefined;
+  /** The caller handles SIGINT/SIGTERM and closes the database itself (a run that stops gracefully). */
+  leaveSignals?: boolean | undefined;
 }
 
 /** The real-Postgres URL to use, or undefined for the embedded database (flag, then DATABASE_URL, then config). */
@@ -50,7 +52,7 @@ export async function openDb(config: LoadedConfig, options: OpenDbOptions = {}):
     throw new TurnkitError('BAD_INPUT', 'the database URL must start with postgres:// or postgresql:// (key=value connection strings are not supported)');
   }
   if (url) return connectPool(url, 'postgres', undefined, options.poolSize);
-  const embedded = await openEmbedded({ dataDir: embeddedDataDir(config), port: config.database.embedded.port });
+  const embedded = await openEmbedded({ dataDir: embeddedDataDir(config), port: config.database.embedded.port, handleSignals: !options.leaveSignals });
   try {
     return await connectPool(embedded.url, 'embedded', embedded);
   } catch (error) {

@@ -22,6 +22,8 @@ export interface EmbeddedOptions {
   port: number;
   /** How long to wait for another process that holds the lock to publish its port. */
   waitMs?: number;
+  /** Close and exit on SIGINT/SIGTERM (default). Off when the command stops itself gracefully and closes after. */
+  handleSignals?: boolean;
 }
 
 /** Embedded connections always use the superuser and the default database PGlite creates. */
@@ -88,7 +90,7 @@ async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promi
         await releaseLock(lockPath);
       }
     };
-    const detachSignals = closeOnSignals(close);
+    const detachSignals = options.handleSignals === false ? () => {} : closeOnSignals(close);
     return { url: embeddedUrl(port), port, owner: true, close };
   } catch (error) {
     await server?.stop().catch(() => {});

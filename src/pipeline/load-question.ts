@@ -33,7 +33,9 @@ export async function loadQuestion(path: string): Promise<LoadedQuestion> {
   const source = isJson ? jsonSource(text, shown) : yamlSource(text, shown);
   const result = questionSchema.safeParse(source.value);
   if (!result.success) {
-    const problems = result.error.issues.map((issue) => describeIssue(issue, source, shown));
+    // A misspelled key also makes the real one "required": the unknown key, with its suggestion, comes first.
+    const issues = [...result.error.issues].sort((a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'));
+    const problems = issues.map((issue) => describeIssue(issue, source, shown));
     throw new TurnkitError('BAD_INPUT', problems[0]!, problems);
   }
   return { question: result.data, path, shown, text, at: (at) => `${where(source, shown, at)}: ${formatJsonPath(at)}` };

@@ -41,7 +41,7 @@ export const manifestSchema = z
     /** Every rep in the order it was started (fixtures interleaved), per attempt. */
     order: z.array(z.object({ fixture: z.string(), rep: z.number(), attempt: z.number() }).strict()),
     /** Earlier attempts that --resume continued. */
-    resumed: z.array(z.object({ at: z.string(), reps: z.number() }).strict()).optional(),
+    resumed: z.array(z.object({ at: z.string(), reps: z.number(), concurrency: z.number(), strategy: z.string() }).strict()).optional(),
   })
   .strict();
 

@@ -22,11 +22,11 @@ const commandSut = z
   .object({
     type: z.literal('command'),
     /** The program and its arguments; run without a shell. A string is split on spaces. */
-    command: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+    command: z.union([z.string().trim().min(1, 'name the program to run'), z.array(z.string().min(1)).min(1)]),
     /** Working folder of the process, relative to the project folder. */
     cwd: z.string().min(1).optional(),
     /** Extra environment variables (values may name others as ${NAME}; secrets stay out of the manifest). */
-    env: z.record(z.string(), z.string()).optional(),
+    env: z.record(z.string(), z.string().refine((value) => !value.includes('\0'), 'cannot hold a NUL byte')).optional(),
     /** Seconds before the process is killed and the rep recorded as an error. */
     timeout: z.number().positive().default(130),
     /** Bytes kept of stdout and of stderr each; more is an error (stdout) or cut (stderr). */

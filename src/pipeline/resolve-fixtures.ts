@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { TurnkitError } from '../errors.js';
@@ -30,10 +30,15 @@ export async function resolveFixtures(question: LoadedQuestion, projectDir: stri
     } else {
       const file = resolve(projectDir, pattern);
       if (!existsSync(file)) throw new TurnkitError('NOT_FOUND', `${at}: ${pattern}: no such file`);
+      if (statSync(file).isDirectory()) throw new TurnkitError('BAD_INPUT', `${at}: ${pattern}: is a folder; name its files with a glob like ${pattern.replace(/\/+$/, '')}/*.json`);
       files = [file];
     }
     for (const file of files) {
-      const loaded = await loadFixture(file);
+      // A fixture that does not load is the question's problem as much as the file's: name both.
+      const loaded = await loadFixture(file).catch((error: unknown) => {
+        if (error instanceof TurnkitError) throw new TurnkitError(error.code, `${at}: ${error.message}`, error.problems.map((line) => `${at}: ${line}`));
+        throw error;
+      });
       const name = loaded.fixture.name;
       if (seen.has(name)) throw new TurnkitError('BAD_INPUT', `${at}: fixture "${name}" (${loaded.shown}) is already in the question (${seen.get(name)})`);
       seen.set(name, loaded.shown);

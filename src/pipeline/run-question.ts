@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { appendFile, readFile, rename } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { CommonOptions } from '../config/common-options.js';
 import { loadConfig, resolveFromConfig } from '../config/load.js';
@@ -9,14 +9,13 @@ import { serializeDocument } from '../fixture/format.js';
 import { collectGarbage } from '../scratch/gc.js';
 import { EMBEDDED_HAS_NO_DATABASES } from '../scratch/template-database.js';
 import { ScratchSession } from '../scratch/scratch-session.js';
-import type { SharedSnapshot } from '../scratch/shared-snapshot.js';
 import type { StrategyChoice } from '../scratch/strategy-chooser.js';
 import { describeReadError, shownPath, type LoadedFixture } from '../construct/load-fixture.js';
 import { prepareSut } from './call-sut.js';
 import { renderCaseFile } from './case-file.js';
 import { loadQuestion } from './load-question.js';
 import { gitState, redactSut, sha256, turnkitVersion, type Manifest } from './manifest.js';
-import { readRunState, type RepKey } from './run-state.js';
+import { ORDER_FILE, readRunState, type RepKey } from './run-state.js';
 import { createRunDir, repFileBase, writeRunFile } from './run-dir.js';
 import { formatMarks, parseMarks, type MarkRow } from './marks-file.js';
 import { repMarkdown, type RepRecord } from './rep-record.js';
@@ -59,6 +58,8 @@ export interface RunResult {
   errors: number;
   /** Reps still missing (an interrupted run): `--resume` runs them. */
   pending: number;
+  /** What went wrong outside any rep (a rep file that could not be written): the run is incomplete. */
+  failures: string[];
 }
 
 /**
@@ -81,7 +82,8 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
   const callSut = await prepareSut(question, projectDir);
 
   // A connection per running rep and one for the run itself, so that reps never queue for the pool.
-  return usingDb(config, { ...options, poolSize: (options.concurrency ?? 4) + 1 }, async (db) => {
+  // With a signal to stop on, the run itself handles Ctrl-C: the embedded server must not exit under running reps.
+  return usingDb(config, { ...options, poolSize: (options.concurrency ?? 4) + 1, leaveSignals: options.signal !== undefined }, async (db) => {
     const concurrency = options.concurrency ?? (db.backend === 'embedded' ? 1 : 4);
     // Said once, before the run directory exists, rather than as every rep's seed error.
     if (db.backend === 'embedded' && options.strategy === 'database') throw new TurnkitError('USAGE', `--strategy database: ${EMBEDDED_HAS_NO_DATABASES}`);
@@ -105,10 +107,10 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
       }
       reps = manifest.question.reps;
       all = interleave(fixtures, reps);
-      checkUnchanged(manifest, question.text, fixtures, dir);
+      checkUnchanged(manifest, { question: question.text, rubric: rubricText, template }, fixtures, dir);
       pending = all.filter((key) => !state.completed.has(`${key.fixture}\u0000${key.rep}`));
-      attempt = Math.max(0, ...manifest.order.map((entry) => entry.attempt)) + 1;
-      manifest = { ...manifest, status: 'running', resumed: [...(manifest.resumed ?? []), { at: now.toISOString(), reps: pending.length }] };
+      attempt = Math.max(0, ...state.order.map((entry) => entry.attempt)) + 1;
+      manifest = { ...manifest, status: 'running', order: state.order, resumed: [...(manifest.resumed ?? []), { at: now.toISOString(), reps: pending.length, concurrency, strategy: options.strategy ?? 'remap' }] };
     } else {
       dir = await createRunDir(resolveFromConfig(config, config.paths.runs), q.id, now);
       const git = gitState(projectDir);
@@ -137,23 +139,34 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
       };
     }
     await writeRunFile(dir, 'manifest.json', serializeDocument(manifest));
-    for (const [name, text] of caseFiles) await writeRunFile(dir, join('case-files', `${name}.md`), text);
+    // A resumed run keeps the case files its reps were given (the template's hash was checked to be the same).
+    if (options.resume === undefined) for (const [name, text] of caseFiles) await writeRunFile(dir, join('case-files', `${name}.md`), text);
 
     const session = new ScratchSession(db, { game: config.game, strategy: options.strategy, runId: `${q.id}/${relative(resolveFromConfig(config, config.paths.runs), dir)}` });
     const byName = new Map(fixtures.map((entry) => [entry.loaded.fixture.name, entry]));
-    const sharedRows = new Map<string, SharedSnapshot>();
     const started = performance.now();
     let done = 0;
     let errors = 0;
     let next = 0;
+    const failures: string[] = [];
+    const workers = Math.max(1, Math.min(concurrency, pending.length));
     const worker = async (): Promise<void> => {
       while (next < pending.length && !options.signal?.aborted) {
         const key = pending[next++]!;
         const fixture = byName.get(key.fixture)!;
-        manifest.order.push({ fixture: key.fixture, rep: key.rep, attempt });
-        const shared = { get: () => sharedRows.get(key.fixture), set: (snapshot: SharedSnapshot) => void sharedRows.set(key.fixture, snapshot) };
-        const record = await runRep(session, callSut, { fixture: fixture.loaded.fixture, fixtureFile: fixture.loaded.shown, caseFile: caseFiles.get(key.fixture)!, rep: key.rep, attempt, shared });
-        await writeRep(dir, record);
+        const begun = { fixture: key.fixture, rep: key.rep, attempt };
+        manifest.order.push(begun);
+        // On disk as it starts: a run killed outright still shows what it had begun.
+        await appendOrder(dir, begun);
+        await keepEarlierAttempt(dir, key);
+        const record = await runRep(session, callSut, { fixture: fixture.loaded.fixture, fixtureFile: fixture.loaded.shown, caseFile: caseFiles.get(key.fixture)!, rep: key.rep, attempt, concurrent: workers > 1 });
+        try {
+          await writeRep(dir, record);
+        } catch (error) {
+          // The rep is lost but the run goes on: the others finish, tear down, and --resume runs this one again.
+          failures.push(`${repFileBase(key.fixture, key.rep)}.json: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+          continue;
+        }
         done++;
         if (record.error) errors++;
         const elapsedMs = performance.now() - started;
@@ -162,7 +175,9 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
       }
     };
     try {
-      await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, pending.length)) }, worker));
+      // Every worker settles before the session and the pool close: none is cut off while it holds a campaign.
+      const settled = await Promise.allSettled(Array.from({ length: workers }, worker));
+      for (const outcome of settled) if (outcome.status === 'rejected') failures.push(`a worker stopped: ${(outcome.reason as Error)?.message ?? String(outcome.reason)}`);
     } finally {
       await session.close();
       const state = await readRunState(dir, manifest);
@@ -173,7 +188,7 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
     }
     const state = await readRunState(dir, manifest);
     const missing = all.length - state.completed.size - state.errored.size;
-    return { dir, status: manifest.status, total: all.length, ran: done, errors: state.errored.size, pending: missing };
+    return { dir, status: manifest.status, total: all.length, ran: done, errors: state.errored.size, pending: missing, failures };
   });
 }
 
@@ -207,12 +222,40 @@ async function previousMarks(dir: string): Promise<Map<string, MarkRow>> {
   return new Map(parseMarks(await readFile(file, 'utf8')).map((row) => [`${row.fixture}\u0000${row.rep}`, row]));
 }
 
-function checkUnchanged(manifest: Manifest, questionText: string, fixtures: readonly QuestionFixture[], dir: string): void {
+// A resumed run must be the same experiment: same question, rubric, template and fixtures, byte for byte.
+function checkUnchanged(manifest: Manifest, texts: { question: string; rubric: string; template: string }, fixtures: readonly QuestionFixture[], dir: string): void {
   const shown = shownPath(join(dir, 'manifest.json'));
-  if (manifest.question.file.sha256 !== sha256(questionText)) throw new TurnkitError('BAD_INPUT', `${shown}: the question file changed since this run started; start a new run`);
+  const refuse = (what: string): never => {
+    throw new TurnkitError('BAD_INPUT', `${shown}: ${what} since this run started; start a new run`);
+  };
+  if (manifest.question.file.sha256 !== sha256(texts.question)) refuse('the question file changed');
+  if (manifest.rubric.sha256 !== sha256(texts.rubric)) refuse(`the rubric ${manifest.rubric.path} changed`);
+  if (manifest.caseFileTemplate.sha256 !== sha256(texts.template)) refuse(`the case-file template ${manifest.caseFileTemplate.path} changed`);
+  const now = new Set(fixtures.map(({ loaded }) => loaded.fixture.name));
+  for (const recorded of manifest.fixtures) if (!now.has(recorded.name)) refuse(`fixture ${recorded.name} is no longer in the question`);
   for (const { loaded } of fixtures) {
     const recorded = manifest.fixtures.find((entry) => entry.name === loaded.fixture.name);
-    if (!recorded || recorded.file.sha256 !== loaded.sha256) throw new TurnkitError('BAD_INPUT', `${shown}: fixture ${loaded.fixture.name} changed since this run started; start a new run`);
+    if (!recorded) refuse(`fixture ${loaded.fixture.name} is new in the question`);
+    if (recorded!.file.sha256 !== loaded.sha256) refuse(`fixture ${loaded.fixture.name} changed`);
+  }
+}
+
+async function appendOrder(dir: string, entry: { fixture: string; rep: number; attempt: number }): Promise<void> {
+  await appendFile(join(dir, ORDER_FILE), `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+}
+
+// An errored rep that runs again keeps its first record beside it: evidence of a failure is never overwritten.
+async function keepEarlierAttempt(dir: string, key: RepKey): Promise<void> {
+  const base = join(dir, repFileBase(key.fixture, key.rep));
+  if (!existsSync(`${base}.json`)) return;
+  let attempt = 0;
+  try {
+    attempt = (JSON.parse(await readFile(`${base}.json`, 'utf8')) as RepRecord).attempt;
+  } catch {
+    // An unreadable record is kept all the same, under its own name.
+  }
+  for (const extension of ['json', 'md']) {
+    if (existsSync(`${base}.${extension}`)) await rename(`${base}.${extension}`, `${base}.attempt-${attempt}.${extension}`);
   }
 }
 

@@ -3,6 +3,7 @@ import type { ScratchSession } from '../scratch/scratch-session.js';
 import type { TableEffects } from '../scratch/scratch-effects.js';
 import { compareSharedRows, type SharedSnapshot } from '../scratch/shared-snapshot.js';
 import type { SutCaller } from './call-sut.js';
+import { withoutPassword } from './redact-password.js';
 import type { RepEffects, RepRecord } from './rep-record.js';
 import type { SutOutcome, SutRequest } from './sut-request.js';
 
@@ -13,8 +14,8 @@ export interface RepJob {
   caseFile: string;
   rep: number;
   attempt: number;
-  /** The fixture's shared rows as the last rep left them (kept by the run, one per fixture). */
-  shared?: { get(): SharedSnapshot | undefined; set(snapshot: SharedSnapshot): void };
+  /** True when other reps run at the same time (a change outside the campaign may be theirs). */
+  concurrent?: boolean;
 }
 
 /**
@@ -59,10 +60,13 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
   request.campaign = scratch.key;
   let sharedBefore: SharedSnapshot | undefined;
   try {
-    // The shared rows before the SUT runs, to tell afterwards what it changed outside its campaign: read once per
-    // fixture and then carried from one rep's "after" to the next (nothing but SUTs and the live game writes them).
-    sharedBefore = job.shared?.get() ?? (await session.sharedRows(scratch, job.fixture).catch(() => undefined));
-    const outcome: SutOutcome = await callSut({ databaseUrl: scratch.databaseUrl, request });
+    // The shared rows before the SUT runs, to tell afterwards what it changed outside its campaign.
+    sharedBefore = await session.sharedRows(scratch, job.fixture).catch(() => undefined);
+    // An adapter that throws (a spawn refused outright) is the rep's error like any other SUT failure.
+    const outcome: SutOutcome = await callSut({ databaseUrl: scratch.databaseUrl, request }).catch((error: unknown) => ({
+      error: { cause: 'exception' as const, message: messageOf(error) },
+      ms: 0,
+    }));
     timings.sutMs = outcome.ms;
     record.response = outcome.response ?? null;
     if (outcome.error) record.error = { stage: 'sut', ...outcome.error };
@@ -77,8 +81,8 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
       if (report.effects) {
         record.effects = summarize(report.effects.tables);
         const outside = sharedBefore ? compareSharedRows(sharedBefore, report.effects.shared) : [];
-        if (outside.length > 0) record.outside = outside;
-        job.shared?.set(report.effects.shared);
+        // With reps side by side, another rep's SUT may have made the change: say so rather than blame this one.
+        if (outside.length > 0) record.outside = job.concurrent ? outside.map((line) => `${line}; other reps ran at the same time`) : outside;
       }
     } catch (error) {
       // Rows outside the campaign that point into it (the SUT wrote outside) stop the teardown: report, never delete.
@@ -89,20 +93,6 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
     timings.totalMs = performance.now() - started;
   }
   return withoutPassword(record, scratch.databaseUrl);
-}
-
-// A SUT that prints its environment must not put the database password into the run directory.
-function withoutPassword(record: RepRecord, databaseUrl: string): RepRecord {
-  let password = '';
-  try {
-    password = decodeURIComponent(new URL(databaseUrl).password);
-  } catch {
-    return record;
-  }
-  // Very short passwords are left alone: replacing every "ab" would garble the record more than it protects.
-  if (password.length < 6) return record;
-  const text = JSON.stringify(record);
-  return text.includes(password) ? (JSON.parse(text.split(password).join('***')) as RepRecord) : record;
 }
 
 function summarize(effects: readonly TableEffects[]): RepEffects {

@@ -13,9 +13,14 @@ export interface RepKey {
   rep: number;
 }
 
+/** Where each rep's start is appended as it starts (the manifest gets the whole order when the run stops). */
+export const ORDER_FILE = 'order.jsonl';
+
 /** What a run directory holds: its manifest and which reps are complete or errored (by `fixture\0rep`). */
 export interface RunState {
   manifest: Manifest;
+  /** Every rep start on record, from order.jsonl (which survives a killed run) or the manifest. */
+  order: Manifest['order'];
   completed: Set<string>;
   /** Errored reps with their one-line cause, for marks.csv's note. */
   errored: Map<string, string>;
@@ -34,14 +39,31 @@ export async function readRunState(dir: string, manifest?: Manifest): Promise<Ru
   if (existsSync(repsDir)) {
     for (const fixture of await readdir(repsDir)) {
       for (const name of await readdir(join(repsDir, fixture))) {
-        if (!name.endsWith('.json')) continue;
+        // rep-NN.json is the rep; rep-NN.attempt-K.json an earlier, errored attempt kept as evidence.
+        if (!/^rep-\d+\.json$/.test(name)) continue;
         const file = join(repsDir, fixture, name);
-        const record = JSON.parse(await readFile(file, 'utf8')) as RepRecord;
+        let record: RepRecord;
+        try {
+          record = JSON.parse(await readFile(file, 'utf8')) as RepRecord;
+        } catch {
+          // A record torn by a crash counts as not run: --resume runs the rep again (and keeps the torn file).
+          continue;
+        }
         const id = `${record.fixture}\u0000${record.rep}`;
         if (record.error) errored.set(id, `${record.error.stage}: ${record.error.cause}: ${record.error.message}`.slice(0, 200));
         else completed.add(id);
       }
     }
   }
-  return { manifest, completed, errored };
+  const orderFile = join(dir, ORDER_FILE);
+  const order = existsSync(orderFile)
+    ? (await readFile(orderFile, 'utf8')).split('\n').filter((line) => line.trim() !== '').flatMap((line) => {
+        try {
+          return [JSON.parse(line) as Manifest['order'][number]];
+        } catch {
+          return [];
+        }
+      })
+    : manifest.order;
+  return { manifest, order, completed, errored };
 }

@@ -46,6 +46,8 @@ export function runCommandSut(sut: CommandSut, context: SutContext): Promise<Sut
       failure ??= error;
       killGroup('SIGTERM');
       setTimeout(() => killGroup('SIGKILL'), 2_000).unref();
+      // A grandchild that left the group can hold the pipes open: the bound is hard, so stop waiting for them.
+      setTimeout(() => settleFromPipes(child.exitCode, child.signalCode), 3_000).unref();
     };
     const timer = setTimeout(() => stop({ cause: 'timeout', message: `no answer within ${sut.timeout} s` }), sut.timeout * 1_000);
     child.stdout.setEncoding('utf8');
@@ -72,13 +74,22 @@ export function runCommandSut(sut: CommandSut, context: SutContext): Promise<Sut
     child.on('error', (error: NodeJS.ErrnoException) => {
       finish({ error: { cause: 'spawn', message: error.code === 'ENOENT' ? `${program}: command not found` : `${program}: ${error.message}` } });
     });
-    child.on('close', (code, signal) => {
+    const settleFromPipes = (code: number | null, signal: NodeJS.Signals | null): void => {
+      if (settled) return;
+      child.stdout.destroy();
+      child.stderr.destroy();
+      decide(code, signal);
+    };
+    // The SUT exited but something it started still holds stdout: read what arrived, shortly, and stop waiting.
+    child.on('exit', (code, signal) => setTimeout(() => settleFromPipes(code, signal), 1_000).unref());
+    child.on('close', (code, signal) => decide(code, signal));
+    const decide = (code: number | null, signal: NodeJS.Signals | null): void => {
       if (failure) return finish({ error: failure, exitCode: code, signal });
       if (signal) return finish({ error: { cause: 'signal', message: `killed by ${signal}` }, exitCode: code, signal });
       if (code !== 0) return finish({ error: { cause: 'exit', message: `exited with ${code}` }, exitCode: code, signal });
       const parsed = parseSutOutput(stdout);
       finish('response' in parsed ? { response: parsed.response, exitCode: 0, signal: null } : { error: parsed.error, exitCode: 0, signal: null });
-    });
+    };
   });
 }
 

@@ -46,7 +46,8 @@ export async function runModuleSut(fn: ModuleSutFunction, sut: ModuleSut, contex
     return { error: { cause, message: (error as Error)?.message ?? String(error) }, ms: performance.now() - started };
   } finally {
     clearTimeout(timer);
-    await db.end().catch(() => {});
+    // A function that timed out may still hold a client: closing the pool then never ends, so do not wait long.
+    await Promise.race([db.end().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
   }
 }
 

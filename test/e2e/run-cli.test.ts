@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cp, mkdtemp, readFile, readdir, rm, stat, symlink } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { BIN, runCli } from '../helpers/cli.js';
 import { parseMarks } from '../../src/pipeline/marks-file.js';
 import type { Manifest } from '../../src/pipeline/manifest.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
@@ -99,6 +100,16 @@ describe('turnkit run through the built binary, with the sample question and sam
     expect(await readFile(join(project, runDir, 'marks.csv'), 'utf8')).toBe(marks);
   });
 
+  it('verifies questions along with fixtures, as run would check them before its first rep', async () => {
+    const ok = await runCli(['verify'], { cwd: project });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout.split('\n')).toEqual(expect.arrayContaining(['ok fixtures/meridian-turn-23.json', 'ok constructed/meridian-turn-23-deck-fixed.json', 'ok questions/places.yaml']));
+    await writeFile(join(project, 'broken.yaml'), (await readFile(join(project, 'questions/places.yaml'), 'utf8')).replace('path: questions/places-rubric.md', 'path: questions/gone.md'));
+    const broken = await runCli(['verify', 'broken.yaml'], { cwd: project });
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toBe('broken.yaml:7:9: $.rubric.path: questions/gone.md: no such file\n');
+  });
+
   it('prints the result as JSON with --json', async () => {
     const result = await runCli(['run', 'questions/places.yaml', '--reps', '1', '--json'], { cwd: project });
     expect(result.code, result.stderr).toBe(0);
@@ -117,5 +128,58 @@ describe('turnkit run through the built binary, with the sample question and sam
     expect(result.stdout).toBe('');
     expect(result.stderr.split('\n')[0]).toContain("'--reps <n>'");
     expect((await readdir(join(project, 'runs', 'places'))).sort()).toEqual(runs);
+  });
+});
+
+describe('turnkit run stopped by a real signal on the embedded database, then resumed', () => {
+  let project: string;
+
+  beforeAll(async () => {
+    project = await mkdtemp(join(tmpdir(), 'turnkit-e2e-sigint-'));
+    await cp(inject('pgdataTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
+    for (const folder of ['fixtures', 'constructed', 'questions', 'examples']) await cp(join(REPO, folder), join(project, folder), { recursive: true });
+    await symlink(join(REPO, 'node_modules'), join(project, 'node_modules'), 'dir');
+    expect(await runCli(['sample', '--turns', '40'], { cwd: project })).toMatchObject({ code: 0 });
+  });
+  afterAll(async () => {
+    if (project) await rm(project, { recursive: true, force: true });
+  });
+
+  it('stops launching on SIGINT, finishes and tears down the running rep, exits 1, and --resume completes the run', async () => {
+    const child = spawn(process.execPath, [BIN, 'run', 'questions/places.yaml', '--reps', '5'], { cwd: project, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    await new Promise<void>((resolve) => {
+      child.stderr.on('data', (chunk) => {
+        stderr += chunk;
+        // After two reps are recorded, as a person would press Ctrl-C.
+        if (stderr.includes('[2/10]') && !child.killed) {
+          child.kill('SIGINT');
+          resolve();
+        }
+      });
+    });
+    expect(await exited).toBe(1);
+    expect(stderr).toContain('stopping: no new reps');
+    const dir = /^(runs\/places\/[^:\s]+): interrupted/m.exec(stdout)![1]!;
+    expect(stderr).toContain(`interrupted with`);
+    const manifest = JSON.parse(await readFile(join(project, dir, 'manifest.json'), 'utf8')) as Manifest;
+    expect(manifest.status).toBe('interrupted');
+    const marks = parseMarks(await readFile(join(project, dir, 'marks.csv'), 'utf8'));
+    const notRun = marks.filter((row) => row.note.startsWith('not run yet')).length;
+    expect(notRun).toBeGreaterThan(0);
+    expect(notRun).toBeLessThan(9);
+    // Nothing of the run is left in the database: the running rep was torn down before the exit.
+    const gc = await runCli(['gc', '--all', '--json'], { cwd: project });
+    expect(JSON.parse(gc.stdout)).toMatchObject({ removed: [] });
+
+    const resumed = await runCli(['run', 'questions/places.yaml', '--resume', dir], { cwd: project });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain(`${dir}: complete, ${notRun} rep(s) run, 0 error(s)`);
+    const after = parseMarks(await readFile(join(project, dir, 'marks.csv'), 'utf8'));
+    expect(after.map((row) => `${row.fixture}:${row.rep}`)).toEqual(FIXTURES.flatMap((fixture) => [1, 2, 3, 4, 5].map((rep) => `${fixture}:${rep}`)));
+    expect(after.every((row) => row.mark === '' && row.note === '')).toBe(true);
   });
 });

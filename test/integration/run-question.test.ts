@@ -148,7 +148,11 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
     expect(manifest.resumed).toHaveLength(1);
     const after = parseMarks(await readFile(join(first.dir, 'marks.csv'), 'utf8'));
     expect(after.map((row) => `${row.fixture},${row.rep},${row.mark},${row.note}`)).toEqual(['base,1,pass,looked fine', 'base,2,,', 'base,3,,', 'fixed,1,,', 'fixed,2,,', 'fixed,3,,']);
-    expect((await readdir(join(first.dir, 'reps/fixed'))).filter((name) => name.endsWith('.json'))).toHaveLength(3);
+    // The errored first attempt of fixed rep 1 is kept beside the new record, not overwritten.
+    expect((await readdir(join(first.dir, 'reps/fixed'))).filter((name) => name.endsWith('.json')).sort()).toEqual(['rep-01.attempt-1.json', 'rep-01.json', 'rep-02.json', 'rep-03.json']);
+    expect((JSON.parse(await readFile(join(first.dir, 'reps/fixed/rep-01.attempt-1.json'), 'utf8')) as RepRecord).error).toMatchObject({ message: 'exited with 1' });
+    // Every start is on disk as it happened, both attempts.
+    expect((await readFile(join(first.dir, 'order.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(7);
   });
 
   it('runs reps in databases of their own with --strategy database on postgres, and refuses it on embedded', async () => {

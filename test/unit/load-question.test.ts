@@ -154,9 +154,9 @@ describe('loadQuestion', () => {
   it('names unknown keys in sut, rubric and fixture entries with suggestions from their own keys', async () => {
     let file = await write(yaml((l) => [...l.slice(0, 11), '  timout: 5', ...l.slice(11)]));
     expect((await failure(file)).message).toBe(`${file.shown}:12:3: $.sut.timout: unknown key "timout" (did you mean "timeout"?)`);
-    // A misspelled required key: it is missing and unknown, and both are said.
+    // A misspelled required key: it is missing and unknown, and both are said, the misspelling (with its fix) first.
     file = await write(yaml((l) => l.map((line) => line.replace('version: 1', 'verison: 1'))));
-    expect((await failure(file)).problems).toEqual([`${file.shown}:3:9: $.rubric.version: is required`, `${file.shown}:3:38: $.rubric.verison: unknown key "verison" (did you mean "version"?)`]);
+    expect((await failure(file)).problems).toEqual([`${file.shown}:3:38: $.rubric.verison: unknown key "verison" (did you mean "version"?)`, `${file.shown}:3:9: $.rubric.version: is required`]);
     file = await write(yaml((l) => l.map((line) => line.replace('tag: heldout', 'tgs: heldout'))));
     expect((await failure(file)).message).toBe(`${file.shown}:8:35: $.fixtures[1].tgs: unknown key "tgs" (did you mean "tag"?)`);
     const jsonFile = await write(json((q) => ((q.sut as Record<string, unknown>).exprt = 'run')), 'json');

@@ -123,6 +123,24 @@ describe('command SUT', () => {
     }
   });
 
+  it('does not wait for a grandchild that left the group and holds stdout open: the bound is hard', async () => {
+    // The SUT answers and exits; a detached sleeper keeps the pipe. Waiting for it would take 300 s (past the test's
+    // own timeout), so this test fails on a soft bound and passes when the answer is taken once the SUT has exited.
+    const sleepers: number[] = [];
+    try {
+      const answered = await runCommandSut(shSut('cat >/dev/null; setsid sleep 300 & echo "sleeper $!" >&2; echo answer'), context());
+      sleepers.push(Number(/sleeper (\d+)/.exec(answered.stderrTail ?? '')?.[1]));
+      expect(answered).toMatchObject({ response: 'answer', exitCode: 0 });
+      // Same sleeper, and the SUT itself never answers: a timeout, not a hang.
+      const hung = await runCommandSut({ ...shSut('cat >/dev/null; setsid sleep 300 & echo "sleeper $!" >&2; sleep 300'), timeout: 1 }, context());
+      sleepers.push(Number(/sleeper (\d+)/.exec(hung.stderrTail ?? '')?.[1]));
+      expect(hung.error).toEqual({ cause: 'timeout', message: 'no answer within 1 s' });
+    } finally {
+      // Outside the SUT's group, so not turnkit's to kill: the test cleans up after itself.
+      for (const pid of sleepers) if (pid > 0) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+    }
+  });
+
   it('keeps the end of stderr, bounded to maxOutput, without failing the rep', async () => {
     const outcome = await runCommandSut(
       nodeSut(`process.stderr.write('a'.repeat(5000) + 'b'.repeat(500) + 'THE-END'); process.stdout.write('fine');`, { maxOutput: 1000 }),

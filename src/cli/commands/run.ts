@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { runQuestion, type RunProgress } from '../../pipeline/run-question.js';
 import { shownPath } from '../../construct/load-fixture.js';
+import { TurnkitError } from '../../errors.js';
 import { commonOptions, positiveInt } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 
@@ -23,6 +24,7 @@ export function registerRun(program: Command, output: Output): void {
         output.err('stopping: no new reps; the running ones finish and tear down (Ctrl-C again to quit at once; turnkit gc cleans up)');
       };
       process.on('SIGINT', onSigint);
+      process.on('SIGTERM', onSigint);
       const tty = process.stderr.isTTY === true;
       try {
         const result = await runQuestion({
@@ -36,11 +38,17 @@ export function registerRun(program: Command, output: Output): void {
           onProgress: (progress) => (tty ? process.stderr.write(`\r\x1b[2K${progressLine(progress)}`) : output.err(progressLine(progress))),
         });
         if (tty) process.stderr.write('\n');
-        if (options.json) return printJson(output, { ...result, dir: shownPath(result.dir) });
-        output.out(`${shownPath(result.dir)}: ${result.status}, ${result.ran} rep(s) run, ${result.errors} error(s)${result.pending > 0 ? `, ${result.pending} not run (resume with: turnkit run ${question} --resume ${shownPath(result.dir)})` : ''}`);
-        output.out(`mark the reps in ${shownPath(result.dir)}/marks.csv: pass, fail or na (errored reps are marked error)`);
+        if (options.json) printJson(output, { ...result, dir: shownPath(result.dir) });
+        else {
+          output.out(`${shownPath(result.dir)}: ${result.status}, ${result.ran} rep(s) run, ${result.errors} error(s)`);
+          output.out(`mark the reps in ${shownPath(result.dir)}/marks.csv: pass, fail or na (errored reps are marked error)`);
+        }
+        // Not done is not success: a script must not go on to mark or report an incomplete run.
+        if (result.failures.length > 0) throw new TurnkitError('FIXTURE', result.failures[0]!, result.failures);
+        if (result.pending > 0) throw new TurnkitError('FIXTURE', `${shownPath(result.dir)}: interrupted with ${result.pending} rep(s) not run; finish it with: turnkit run ${question} --resume ${shownPath(result.dir)}`);
       } finally {
         process.off('SIGINT', onSigint);
+        process.off('SIGTERM', onSigint);
       }
     });
 }

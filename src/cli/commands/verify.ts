@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { verify } from '../../construct/verify-command.js';
+import { verifyProject } from '../../pipeline/verify-project.js';
 import { TurnkitError } from '../../errors.js';
 import { commonOptions } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
@@ -8,12 +8,12 @@ import { printJson, type Output } from '../output.js';
 export function registerVerify(program: Command, output: Output): void {
   program
     .command('verify')
-    .description('validate fixture files (default: the fixtures folder); exit 1 on any problem')
+    .description('validate fixtures, constructed fixtures and questions (default: their folders); exit 1 on any problem')
     .argument('[paths...]', 'files or folders')
     .option('--database', 'also check tables and columns against the connected database')
     .option('--json', 'print the result as JSON')
     .action(async (paths: string[], options, command: Command) => {
-      const result = await verify({ ...commonOptions(command), paths, database: options.database });
+      const result = await verifyProject({ ...commonOptions(command), paths, database: options.database });
       if (options.json) printJson(output, result);
       else for (const file of result.files.filter((entry) => entry.ok)) output.out(`ok ${file.file}`);
       if (result.problems.length > 0) throw new TurnkitError('BAD_INPUT', result.problems[0]!, result.problems);

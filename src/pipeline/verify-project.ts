@@ -1,0 +1,65 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { extname, join, relative, resolve } from 'node:path';
+import { loadConfig, resolveFromConfig } from '../config/load.js';
+import { isTurnkitError, TurnkitError } from '../errors.js';
+import { verify, type VerifyOptions, type VerifyResult } from '../construct/verify-command.js';
+import { loadQuestion } from './load-question.js';
+import { resolveFixtures } from './resolve-fixtures.js';
+
+/**
+ * `turnkit verify`: fixtures and constructed fixtures (see `verify`) and questions, each checked as `run` would
+ * before its first rep: the file's schema, its fixtures (paths, globs, each one loading), its rubric and template.
+ * Default: the fixtures, constructed and questions folders.
+ */
+export async function verifyProject(options: VerifyOptions): Promise<VerifyResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const config = await loadConfig({ configPath: options.configPath, cwd });
+  const defaults = [config.paths.fixtures, config.paths.constructed, config.paths.questions].map((path) => resolveFromConfig(config, path)).filter((path) => existsSync(path));
+  const targets = options.paths && options.paths.length > 0 ? options.paths.map((path) => resolve(cwd, path)) : defaults;
+  const problems: string[] = [];
+  const fixtureFiles: string[] = [];
+  const questionFiles: string[] = [];
+  for (const target of targets) {
+    if (!existsSync(target)) {
+      problems.push(`${relative(cwd, target) || target}: no such file or folder`);
+      continue;
+    }
+    const files = statSync(target).isDirectory() ? (await readdir(target)).sort().map((name) => join(target, name)) : [target];
+    for (const file of files) {
+      if (file.endsWith('.schema.json') || (files.length > 1 && !/\.(json|ya?ml)$/i.test(file))) continue;
+      (isQuestionFile(file) ? questionFiles : fixtureFiles).push(file);
+    }
+  }
+  const result: VerifyResult = fixtureFiles.length > 0 ? await verify({ ...options, paths: fixtureFiles }) : { files: [], problems: [] };
+  result.problems.unshift(...problems);
+  for (const file of questionFiles) {
+    const shown = relative(cwd, file) || file;
+    try {
+      const question = await loadQuestion(file);
+      await resolveFixtures(question, config.baseDir);
+      for (const [path, at] of [[question.question.rubric.path, ['rubric', 'path']], [question.question.caseFile, ['caseFile']]] as const) {
+        if (!existsSync(resolve(config.baseDir, path))) throw new TurnkitError('NOT_FOUND', `${question.at(at)}: ${path}: no such file`);
+      }
+      result.files.push({ file: shown, ok: true });
+    } catch (error) {
+      if (!isTurnkitError(error)) throw error;
+      result.files.push({ file: shown, ok: false });
+      result.problems.push(...error.problems);
+    }
+  }
+  return result;
+}
+
+// YAML is always a question; a JSON file is one when it has a question and no format (fixtures declare theirs).
+function isQuestionFile(file: string): boolean {
+  const extension = extname(file).toLowerCase();
+  if (extension === '.yaml' || extension === '.yml') return true;
+  if (extension !== '.json') return false;
+  try {
+    const value = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    return typeof value === 'object' && value !== null && !('format' in value) && 'question' in value;
+  } catch {
+    return false;
+  }
+}
