@@ -3,7 +3,7 @@ import type { Queryable } from '../db/introspect.js';
 import type { GameConfig } from '../config/schema.js';
 import { resolveGameGraph } from '../fixture/game-graph.js';
 import { decodeValue, type JsonValue } from '../fixture/value-codec.js';
-import { canonical, canonicalRow, fixtureColumns, inverseKeyMap } from './check-scratch.js';
+import { canonical, canonicalRow, fixtureColumns, fixtureValues, inverseKeyMap } from './fixture-values.js';
 import type { SerializedKeyMap } from './seed-remap.js';
 import type { SeedPlan } from './seed-plan.js';
 import type { CollectedRows } from '../fixture/collect-owned.js';
@@ -47,19 +47,10 @@ export function effectsOf(collected: CollectedRows, plan: SeedPlan, keyMap: Seri
     seen.add(name);
     const planned = plan.tables.get(name);
     const columns = planned ? fixtureColumns(planned.info, planned.table.columns.map((column) => column.name)) : table.info.columns;
-    const keys = plan.keys.get(name);
-    const translate = columns.map((column) => {
-      const origin = keys?.allocated.has(column.name) ? { table: name, column: column.name } : keys?.derived.get(column.name);
-      return origin && back.get(`${origin.table}\u0000${origin.column}`);
-    });
-    // By name: the plan and the walk may hold TableInfo objects of two introspections of the same catalog.
-    const indexes = columns.map((column) => table.info.columns.findIndex((entry) => entry.name === column.name));
+    const read = fixtureValues(plan, name, table.info, columns, back);
     const now = [...table.rows.values()].map((raw) => ({
       raw: Object.fromEntries(table.info.columns.map((column, i) => [column.name, decodeValue(raw[i] ?? null, column.codec)])),
-      values: columns.map((column, i) => {
-        const text = raw[indexes[i]!] ?? null;
-        return decodeValue(text !== null && translate[i] ? (translate[i]!.get(text) ?? text) : text, column.codec);
-      }),
+      values: read(raw),
     }));
     const before = planned && planned.table.role !== 'shared' ? planned.table.rows.map((row) => ({ row, text: canonicalRow(row, columns) })) : [];
     const keyIndexes = table.info.primaryKey.map((key) => columns.findIndex((column) => column.name === key));

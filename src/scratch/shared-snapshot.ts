@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/introspect.js';
 import { selectRowsWhereIn } from '../fixture/row-query.js';
 import { decodeValue, encodeValue, type JsonValue } from '../fixture/value-codec.js';
-import { canonical, fixtureColumns } from './check-scratch.js';
+import { canonical, fixtureColumns } from './fixture-values.js';
 import type { SeedPlan } from './seed-plan.js';
 
 /** The shared rows a scratch campaign stands on, as they are at one moment: table to key to row text. */
