@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { TURNKIT_VERSION } from '../version.js';
 import type { SutConfig } from './question-format.js';
 
 /** The version tag of a run's manifest. */
@@ -71,5 +70,3 @@ export function gitState(dir: string): Manifest['git'] {
   }
 }
 
-/** The package's version, for the manifest. */
-export const turnkitVersion = TURNKIT_VERSION;

@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { appendFile, readFile, rename } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { CommonOptions } from '../config/common-options.js';
 import { loadConfig, resolveFromConfig } from '../config/load.js';
@@ -10,14 +9,17 @@ import { collectGarbage } from '../scratch/gc.js';
 import { EMBEDDED_HAS_NO_DATABASES } from '../scratch/template-database.js';
 import { ScratchSession } from '../scratch/scratch-session.js';
 import type { StrategyChoice } from '../scratch/strategy-chooser.js';
-import { describeReadError, shownPath, type LoadedFixture } from '../construct/load-fixture.js';
+import { describeReadError, shownPath } from '../construct/load-fixture.js';
 import { prepareSut } from './call-sut.js';
 import { renderCaseFile } from './case-file.js';
 import { loadQuestion } from './load-question.js';
-import { gitState, redactSut, sha256, turnkitVersion, type Manifest } from './manifest.js';
-import { ORDER_FILE, readRunState, type RepKey } from './run-state.js';
+import type { Manifest } from './manifest.js';
+import { buildManifest } from './build-manifest.js';
+import { appendOrder, checkUnchanged, keepEarlierAttempt } from './resume-run.js';
+import { marksFor, previousMarks } from './run-marks.js';
+import { readRunState, type RepKey } from './run-state.js';
 import { createRunDir, repFileBase, writeRunFile } from './run-dir.js';
-import { formatMarks, parseMarks, type MarkRow } from './marks-file.js';
+import { formatMarks } from './marks-file.js';
 import { repMarkdown, type RepRecord } from './rep-record.js';
 import { resolveFixtures, type QuestionFixture } from './resolve-fixtures.js';
 import { runRep } from './run-rep.js';
@@ -113,30 +115,9 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
       manifest = { ...manifest, status: 'running', order: state.order, resumed: [...(manifest.resumed ?? []), { at: now.toISOString(), reps: pending.length, concurrency, strategy: options.strategy ?? 'remap' }] };
     } else {
       dir = await createRunDir(resolveFromConfig(config, config.paths.runs), q.id, now);
-      const git = gitState(projectDir);
       attempt = 1;
       pending = all;
-      manifest = {
-        format: 'turnkit.run/1',
-        status: 'running',
-        startedAt: now.toISOString(),
-        turnkit: turnkitVersion,
-        node: process.version,
-        ...(git ? { git } : {}),
-        question: { id: q.id, text: q.question, file: { path: portable(projectDir, question.path), sha256: sha256(question.text) }, target: q.target, reps },
-        rubric: { path: portable(projectDir, rubricPath), version: q.rubric.version, sha256: sha256(rubricText) },
-        caseFileTemplate: { path: portable(projectDir, templatePath), sha256: sha256(template) },
-        fixtures: fixtures.map(({ loaded, tag }) => ({
-          name: loaded.fixture.name,
-          file: { path: portable(projectDir, loaded.path), sha256: loaded.sha256 },
-          ...(tag ? { tag } : {}),
-          ...(loaded.constructed ? { bases: basesOf(loaded).map((base) => ({ path: portable(projectDir, base.path), sha256: base.sha256 })) } : {}),
-        })),
-        sut: redactSut(q.sut),
-        database: { backend: db.backend, serverVersion, strategy: options.strategy ?? 'remap' },
-        concurrency,
-        order: [],
-      };
+      manifest = buildManifest({ question, rubricText, rubricPath, template, templatePath, fixtures, projectDir, reps, concurrency, now, backend: db.backend, serverVersion, strategy: options.strategy ?? 'remap' });
     }
     await writeRunFile(dir, 'manifest.json', serializeDocument(manifest));
     // A resumed run keeps the case files its reps were given (the template's hash was checked to be the same).
@@ -205,67 +186,12 @@ async function writeRep(dir: string, record: RepRecord): Promise<void> {
   await writeRunFile(dir, `${base}.md`, repMarkdown(record), { durable: false });
 }
 
-function marksFor(all: readonly RepKey[], state: Awaited<ReturnType<typeof readRunState>>, previous: Map<string, MarkRow>): MarkRow[] {
-  return all.map((key) => {
-    const id = `${key.fixture}\u0000${key.rep}`;
-    if (state.errored.has(id)) return { ...key, mark: 'error', note: state.errored.get(id)! };
-    if (!state.completed.has(id)) return { ...key, mark: '', note: 'not run yet (turnkit run --resume)' };
-    // A mark a grader already gave a completed rep survives a resume.
-    const kept = previous.get(id);
-    return kept && kept.mark !== 'error' && kept.note !== 'not run yet (turnkit run --resume)' ? kept : { ...key, mark: '', note: '' };
-  });
-}
 
-async function previousMarks(dir: string): Promise<Map<string, MarkRow>> {
-  const file = join(dir, 'marks.csv');
-  if (!existsSync(file)) return new Map();
-  return new Map(parseMarks(await readFile(file, 'utf8')).map((row) => [`${row.fixture}\u0000${row.rep}`, row]));
-}
 
-// A resumed run must be the same experiment: same question, rubric, template and fixtures, byte for byte.
-function checkUnchanged(manifest: Manifest, texts: { question: string; rubric: string; template: string }, fixtures: readonly QuestionFixture[], dir: string): void {
-  const shown = shownPath(join(dir, 'manifest.json'));
-  const refuse = (what: string): never => {
-    throw new TurnkitError('BAD_INPUT', `${shown}: ${what} since this run started; start a new run`);
-  };
-  if (manifest.question.file.sha256 !== sha256(texts.question)) refuse('the question file changed');
-  if (manifest.rubric.sha256 !== sha256(texts.rubric)) refuse(`the rubric ${manifest.rubric.path} changed`);
-  if (manifest.caseFileTemplate.sha256 !== sha256(texts.template)) refuse(`the case-file template ${manifest.caseFileTemplate.path} changed`);
-  const now = new Set(fixtures.map(({ loaded }) => loaded.fixture.name));
-  for (const recorded of manifest.fixtures) if (!now.has(recorded.name)) refuse(`fixture ${recorded.name} is no longer in the question`);
-  for (const { loaded } of fixtures) {
-    const recorded = manifest.fixtures.find((entry) => entry.name === loaded.fixture.name);
-    if (!recorded) refuse(`fixture ${loaded.fixture.name} is new in the question`);
-    if (recorded!.file.sha256 !== loaded.sha256) refuse(`fixture ${loaded.fixture.name} changed`);
-  }
-}
 
-async function appendOrder(dir: string, entry: { fixture: string; rep: number; attempt: number }): Promise<void> {
-  await appendFile(join(dir, ORDER_FILE), `${JSON.stringify(entry)}\n`, { mode: 0o600 });
-}
 
-// An errored rep that runs again keeps its first record beside it: evidence of a failure is never overwritten.
-async function keepEarlierAttempt(dir: string, key: RepKey): Promise<void> {
-  const base = join(dir, repFileBase(key.fixture, key.rep));
-  if (!existsSync(`${base}.json`)) return;
-  let attempt = 0;
-  try {
-    attempt = (JSON.parse(await readFile(`${base}.json`, 'utf8')) as RepRecord).attempt;
-  } catch {
-    // An unreadable record is kept all the same, under its own name.
-  }
-  for (const extension of ['json', 'md']) {
-    if (existsSync(`${base}.${extension}`)) await rename(`${base}.${extension}`, `${base}.attempt-${attempt}.${extension}`);
-  }
-}
 
-function basesOf(loaded: LoadedFixture): LoadedFixture[] {
-  return loaded.constructed ? [loaded.constructed.base, ...basesOf(loaded.constructed.base)] : [];
-}
 
-function portable(projectDir: string, path: string): string {
-  return relative(projectDir, path).split('\\').join('/');
-}
 
 async function readOrFail(path: string, at: string): Promise<string> {
   return readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {

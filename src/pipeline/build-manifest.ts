@@ -1,0 +1,61 @@
+import { relative } from 'node:path';
+import type { LoadedFixture } from '../construct/load-fixture.js';
+import type { Backend } from '../db/connect.js';
+import type { LoadedQuestion } from './load-question.js';
+import { TURNKIT_VERSION } from '../version.js';
+import { gitState, redactSut, sha256, type Manifest } from './manifest.js';
+import type { QuestionFixture } from './resolve-fixtures.js';
+
+/** What a new run's manifest records. */
+export interface ManifestInputs {
+  question: LoadedQuestion;
+  rubricText: string;
+  rubricPath: string;
+  template: string;
+  templatePath: string;
+  fixtures: readonly QuestionFixture[];
+  projectDir: string;
+  reps: number;
+  concurrency: number;
+  now: Date;
+  backend: Backend;
+  serverVersion: string;
+  strategy: string;
+}
+
+/** The manifest of a new run, before its first rep: everything needed to say later what exactly was run. */
+export function buildManifest(inputs: ManifestInputs): Manifest {
+  const { question, projectDir } = inputs;
+  const q = question.question;
+  const git = gitState(projectDir);
+  return {
+    format: 'turnkit.run/1',
+    status: 'running',
+    startedAt: inputs.now.toISOString(),
+    turnkit: TURNKIT_VERSION,
+    node: process.version,
+    ...(git ? { git } : {}),
+    question: { id: q.id, text: q.question, file: { path: portable(projectDir, question.path), sha256: sha256(question.text) }, target: q.target, reps: inputs.reps },
+    rubric: { path: portable(projectDir, inputs.rubricPath), version: q.rubric.version, sha256: sha256(inputs.rubricText) },
+    caseFileTemplate: { path: portable(projectDir, inputs.templatePath), sha256: sha256(inputs.template) },
+    fixtures: inputs.fixtures.map(({ loaded, tag }) => ({
+      name: loaded.fixture.name,
+      file: { path: portable(projectDir, loaded.path), sha256: loaded.sha256 },
+      ...(tag ? { tag } : {}),
+      ...(loaded.constructed ? { bases: basesOf(loaded).map((base) => ({ path: portable(projectDir, base.path), sha256: base.sha256 })) } : {}),
+    })),
+    sut: redactSut(q.sut),
+    database: { backend: inputs.backend, serverVersion: inputs.serverVersion, strategy: inputs.strategy },
+    concurrency: inputs.concurrency,
+    order: [],
+  };
+}
+
+function basesOf(loaded: LoadedFixture): LoadedFixture[] {
+  return loaded.constructed ? [loaded.constructed.base, ...basesOf(loaded.constructed.base)] : [];
+}
+
+// Paths in the manifest are relative to the project, with "/" on every system.
+function portable(projectDir: string, path: string): string {
+  return relative(projectDir, path).split('\\').join('/');
+}
