@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseMarks, type MarkRow } from './marks-file.js';
-import type { RepKey, RunState } from './run-state.js';
+import { repId, type RepKey, type RunState } from './run-state.js';
 
 /** The note of a rep an interrupted run did not run. */
 export const NOT_RUN = 'not run yet (turnkit run --resume)';
@@ -10,7 +10,7 @@ export const NOT_RUN = 'not run yet (turnkit run --resume)';
 /** marks.csv's rows for every rep: error with its cause, blank to mark, or not run yet; marks given survive. */
 export function marksFor(all: readonly RepKey[], state: RunState, previous: Map<string, MarkRow>): MarkRow[] {
   return all.map((key) => {
-    const id = `${key.fixture}\u0000${key.rep}`;
+    const id = repId(key);
     if (state.errored.has(id)) return { ...key, mark: 'error', note: state.errored.get(id)! };
     if (!state.completed.has(id)) return { ...key, mark: '', note: NOT_RUN };
     // A mark a grader already gave a completed rep survives a resume.
@@ -23,5 +23,5 @@ export function marksFor(all: readonly RepKey[], state: RunState, previous: Map<
 export async function previousMarks(dir: string): Promise<Map<string, MarkRow>> {
   const file = join(dir, 'marks.csv');
   if (!existsSync(file)) return new Map();
-  return new Map(parseMarks(await readFile(file, 'utf8')).map((row) => [`${row.fixture}\u0000${row.rep}`, row]));
+  return new Map(parseMarks(await readFile(file, 'utf8')).map((row) => [repId(row), row]));
 }

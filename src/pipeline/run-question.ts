@@ -17,7 +17,7 @@ import type { Manifest } from './manifest.js';
 import { buildManifest } from './build-manifest.js';
 import { appendOrder, checkUnchanged, keepEarlierAttempt } from './resume-run.js';
 import { marksFor, previousMarks } from './run-marks.js';
-import { readRunState, type RepKey } from './run-state.js';
+import { readRunState, repId, type RepKey } from './run-state.js';
 import { createRunDir, repFileBase, writeRunFile } from './run-dir.js';
 import { formatMarks } from './marks-file.js';
 import { repMarkdown, type RepRecord } from './rep-record.js';
@@ -110,7 +110,7 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
       reps = manifest.question.reps;
       all = interleave(fixtures, reps);
       checkUnchanged(manifest, { question: question.text, rubric: rubricText, template }, fixtures, dir);
-      pending = all.filter((key) => !state.completed.has(`${key.fixture}\u0000${key.rep}`));
+      pending = all.filter((key) => !state.completed.has(repId(key)));
       attempt = Math.max(0, ...state.order.map((entry) => entry.attempt)) + 1;
       manifest = { ...manifest, status: 'running', order: state.order, resumed: [...(manifest.resumed ?? []), { at: now.toISOString(), reps: pending.length, concurrency, strategy: options.strategy ?? 'remap' }] };
     } else {
@@ -162,7 +162,7 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
     } finally {
       await session.close();
       const state = await readRunState(dir, manifest);
-      const missing = all.filter((key) => !state.completed.has(`${key.fixture}\u0000${key.rep}`) && !state.errored.has(`${key.fixture}\u0000${key.rep}`));
+      const missing = all.filter((key) => !state.completed.has(repId(key)) && !state.errored.has(repId(key)));
       manifest = { ...manifest, status: missing.length > 0 ? 'interrupted' : 'complete', finishedAt: new Date().toISOString() };
       await writeRunFile(dir, 'manifest.json', serializeDocument(manifest));
       await writeRunFile(dir, 'marks.csv', formatMarks(marksFor(all, state, await previousMarks(dir))));
@@ -185,13 +185,6 @@ async function writeRep(dir: string, record: RepRecord): Promise<void> {
   await writeRunFile(dir, `${base}.json`, serializeDocument(record), { durable: false });
   await writeRunFile(dir, `${base}.md`, repMarkdown(record), { durable: false });
 }
-
-
-
-
-
-
-
 
 async function readOrFail(path: string, at: string): Promise<string> {
   return readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {

@@ -13,6 +13,11 @@ export interface RepKey {
   rep: number;
 }
 
+/** A rep's identity in the sets and maps of a run's state. */
+export function repId(key: RepKey): string {
+  return `${key.fixture}\u0000${key.rep}`;
+}
+
 /** Where each rep's start is appended as it starts (the manifest gets the whole order when the run stops). */
 export const ORDER_FILE = 'order.jsonl';
 
@@ -49,7 +54,7 @@ export async function readRunState(dir: string, manifest?: Manifest): Promise<Ru
           // A record torn by a crash counts as not run: --resume runs the rep again (and keeps the torn file).
           continue;
         }
-        const id = `${record.fixture}\u0000${record.rep}`;
+        const id = repId(record);
         if (record.error) errored.set(id, `${record.error.stage}: ${record.error.cause}: ${record.error.message}`.slice(0, 200));
         else completed.add(id);
       }
