@@ -46,26 +46,34 @@ describe('turnkit edit in a real terminal', () => {
     const keys = (...args: string[]): void => {
       execFileSync('tmux', ['send-keys', '-t', session, ...args]);
     };
+    // One key at a time, each waiting for what it shows, as a person types: keys sent in one burst can reach the app
+    // in one read, which a terminal app need not take apart the way a person's keystrokes arrive.
+    const press = async (key: string, shows?: string): Promise<string | undefined> => {
+      keys(key);
+      if (shows !== undefined) return waitForPane(session, shows);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      return undefined;
+    };
     try {
       await waitForPane(session, 'Enter open turn');
-      keys('Up', 'Up', 'Up', 'Enter');
-      await waitForPane(session, 'turns[id=19]');
-      keys('Down', 'Enter');
-      await waitForPane(session, 'editing turns[id=19].narration');
+      await press('Up', '▸   21');
+      await press('Up', '▸   20');
+      await press('Up', '▸   19');
+      await press('Enter', 'turns[id=19]');
+      await press('Down', '▸  narration');
+      await press('Enter', 'editing turns[id=19].narration');
       // Up from the first line goes to the start of the text (the cursor starts at its end).
-      keys('Up', 'Up', 'Up', 'Up');
+      for (let i = 0; i < 4; i++) await press('Up');
       keys('-l', 'Corrected: the mess hall is on deck 2. ');
       await waitForPane(session, 'Corrected: the mess hall is on deck 2. You step out');
       // The diff is live: it shows the words before they are applied.
       await waitForPane(session, '{+Corrected');
-      keys('C-s');
-      const diff = await waitForPane(session, 'turn 19 · 1 change(s) · unsaved');
+      const diff = (await press('C-s', 'turn 19 · 1 change(s) · unsaved'))!;
       expect(diff).toContain('~ turns[id=19].narration');
-      expect(diff).toContain('turn 19 · 1 change(s) · unsaved');
-      keys('s');
-      await waitForPane(session, 'Save constructed fixture');
-      keys('Enter');
+      await press('s', 'Save constructed fixture');
+      await press('Enter', '▸ why');
       keys('-l', 'A prefix that states the deck');
+      await waitForPane(session, 'A prefix that states the deck');
       keys('C-s');
       const done = await waitForPane(session, 'exit=0');
       expect(done).toContain('wrote constructed/meridian-turn-23-turn-19.json: turn 19, 1 change(s)');
