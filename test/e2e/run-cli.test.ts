@@ -15,17 +15,23 @@ const FIXTURES = ['meridian-turn-23', 'meridian-turn-23-deck-fixed'];
 // Both answers of the sample SUT name Dr. Hale; the terminal must show neither.
 const RESPONSE_WORDS = 'Dr. Hale';
 
+/** A project with the embedded database, the sample campaign, and the repo's fixtures, questions and sample SUT. */
+async function sampleProject(prefix: string): Promise<string> {
+  const project = await mkdtemp(join(tmpdir(), prefix));
+  await cp(inject('pgdataTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
+  for (const folder of ['fixtures', 'constructed', 'questions', 'examples']) await cp(join(REPO, folder), join(project, folder), { recursive: true });
+  // The sample SUT imports pg.
+  await symlink(join(REPO, 'node_modules'), join(project, 'node_modules'), 'dir');
+  expect(await runCli(['sample', '--turns', '40'], { cwd: project })).toMatchObject({ code: 0, stdout: '1\n' });
+  return project;
+}
+
 describe('turnkit run through the built binary, with the sample question and sample SUT', () => {
   let project: string;
   let runDir: string;
 
   beforeAll(async () => {
-    project = await mkdtemp(join(tmpdir(), 'turnkit-e2e-run-'));
-    await cp(inject('pgdataTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
-    for (const folder of ['fixtures', 'constructed', 'questions', 'examples']) await cp(join(REPO, folder), join(project, folder), { recursive: true });
-    // The sample SUT imports pg.
-    await symlink(join(REPO, 'node_modules'), join(project, 'node_modules'), 'dir');
-    expect(await runCli(['sample', '--turns', '40'], { cwd: project })).toMatchObject({ code: 0, stdout: '1\n' });
+    project = await sampleProject('turnkit-e2e-run-');
   });
   afterAll(async () => {
     if (project) await rm(project, { recursive: true, force: true });
@@ -135,11 +141,7 @@ describe('turnkit run stopped by a real signal on the embedded database, then re
   let project: string;
 
   beforeAll(async () => {
-    project = await mkdtemp(join(tmpdir(), 'turnkit-e2e-sigint-'));
-    await cp(inject('pgdataTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
-    for (const folder of ['fixtures', 'constructed', 'questions', 'examples']) await cp(join(REPO, folder), join(project, folder), { recursive: true });
-    await symlink(join(REPO, 'node_modules'), join(project, 'node_modules'), 'dir');
-    expect(await runCli(['sample', '--turns', '40'], { cwd: project })).toMatchObject({ code: 0 });
+    project = await sampleProject('turnkit-e2e-sigint-');
   });
   afterAll(async () => {
     if (project) await rm(project, { recursive: true, force: true });
