@@ -12,10 +12,14 @@ const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 // CI sets TURNKIT_REQUIRE_TMUX so that a machine without tmux fails here instead of quietly not driving the editor.
 const requireTmux = process.env.TURNKIT_REQUIRE_TMUX === '1';
 
-/** Polls the pane until it shows the text; the deadline is generous because it only bounds a hang. */
-async function waitForPane(session: string, text: string): Promise<string> {
+/**
+ * Polls the pane until it shows the text. The deadline is generous because it only bounds a hang: on CI the
+ * binary starts while other test files load both databases on two cores, and a first screen took over 10 s once.
+ */
+async function waitForPane(session: string, text: string, deadlineMs = 45_000): Promise<string> {
   let pane = '';
-  for (let i = 0; i < 200; i++) {
+  const until = Date.now() + deadlineMs;
+  while (Date.now() < until) {
     pane = execFileSync('tmux', ['capture-pane', '-p', '-t', session], { encoding: 'utf8' });
     if (pane.includes(text)) return pane;
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -85,7 +89,7 @@ describe('turnkit edit in a real terminal', () => {
     const shown = await runCli(['show', 'constructed/meridian-turn-23-turn-19.json'], { cwd: project });
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain('changed turns[id=19].narration');
-  });
+  }, 300_000);
 
   it('edits one turn as JSON in $EDITOR (--editor) and records the change', async () => {
     // The "editor" is a script that rewrites the narration and fills in why, as a person would in vim.
