@@ -1,14 +1,30 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-/** turnkit's version from its package.json (found above src/ when run from sources, above dist/src/ when built). */
+/** turnkit's own folder: where its package.json is (above src/ when run from sources, above dist/src/ when built). */
+export const PACKAGE_ROOT: string = findPackageRoot();
+
+/** turnkit's version from its package.json. */
 export const TURNKIT_VERSION: string = readVersion();
 
-function readVersion(): string {
-  for (const relative of ['../package.json', '../../package.json']) {
+function findPackageRoot(): string {
+  for (const relative of ['../', '../../']) {
     const url = new URL(relative, import.meta.url);
-    if (!existsSync(url)) continue;
-    const pkg = JSON.parse(readFileSync(url, 'utf8')) as { name?: string; version?: string };
-    if (pkg.name === 'turnkit' && pkg.version) return pkg.version;
+    if (isTurnkitPackage(new URL('package.json', url))) return fileURLToPath(url);
   }
-  return '0.0.0';
+  return fileURLToPath(new URL('../', import.meta.url));
+}
+
+function isTurnkitPackage(url: URL): boolean {
+  if (!existsSync(url)) return false;
+  return (JSON.parse(readFileSync(url, 'utf8')) as { name?: string }).name === 'turnkit';
+}
+
+function readVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
 }

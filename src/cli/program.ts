@@ -7,6 +7,10 @@ import { registerEdit } from './commands/edit.js';
 import { registerMaterialize } from './commands/materialize.js';
 import { registerRebase } from './commands/rebase.js';
 import { registerRun } from './commands/run.js';
+import { registerReport } from './commands/report.js';
+import { registerJudge } from './commands/judge.js';
+import { registerMerge } from './commands/merge.js';
+import { registerDemo } from './commands/demo.js';
 import { registerDb } from './commands/db.js';
 import { registerInit } from './commands/init.js';
 import { registerSample } from './commands/sample.js';
@@ -34,6 +38,7 @@ export function buildProgram(output: Output = processOutput): Command {
   registerInit(program, output);
   registerDb(program, output);
   registerSample(program, output);
+  registerDemo(program, output);
   registerCapture(program, output);
   registerShow(program, output);
   registerVerify(program, output);
@@ -43,6 +48,9 @@ export function buildProgram(output: Output = processOutput): Command {
   registerRebase(program, output);
   registerSeed(program, output);
   registerRun(program, output);
+  registerMerge(program, output);
+  registerReport(program, output);
+  registerJudge(program, output);
   registerTeardown(program, output);
   registerGc(program, output);
   for (const command of program.commands) command.exitOverride();

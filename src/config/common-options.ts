@@ -4,6 +4,8 @@ export interface CommonOptions {
   configPath?: string | undefined;
   /** `--database-url URL`: a real Postgres server instead of the embedded one. */
   databaseUrl?: string | undefined;
+  /** Always the embedded database, ignoring `databaseUrl`, DATABASE_URL and the config (`turnkit demo`). */
+  embedded?: boolean | undefined;
   /** Working directory (default: the process's). */
   cwd?: string | undefined;
 }

@@ -29,12 +29,15 @@ export interface OpenDbOptions {
   databaseUrl?: string | undefined;
   /** Connections to a real server (default 4; the embedded database always has one). */
   poolSize?: number | undefined;
+  /** Use the embedded database whatever `--database-url`, DATABASE_URL or the config say (`turnkit demo`). */
+  embedded?: boolean | undefined;
   /** The caller handles SIGINT/SIGTERM and closes the database itself (a run that stops gracefully). */
   leaveSignals?: boolean | undefined;
 }
 
 /** The real-Postgres URL to use, or undefined for the embedded database (flag, then DATABASE_URL, then config). */
 export function chooseDatabaseUrl(config: LoadedConfig, options: OpenDbOptions = {}): string | undefined {
+  if (options.embedded) return undefined;
   return options.databaseUrl || process.env.DATABASE_URL || config.database.url || undefined;
 }
 

@@ -5,6 +5,7 @@ import type { LoadedQuestion } from './load-question.js';
 import { TURNKIT_VERSION } from '../version.js';
 import { gitState, redactSut, sha256, type Manifest } from './manifest.js';
 import type { QuestionFixture } from './resolve-fixtures.js';
+import type { ShardSpec } from './run-plan.js';
 
 /** What a new run's manifest records. */
 export interface ManifestInputs {
@@ -21,6 +22,7 @@ export interface ManifestInputs {
   backend: Backend;
   serverVersion: string;
   strategy: string;
+  shard?: ShardSpec | undefined;
 }
 
 /** The manifest of a new run, before its first rep: everything needed to say later what exactly was run. */
@@ -38,6 +40,8 @@ export function buildManifest(inputs: ManifestInputs): Manifest {
     question: { id: q.id, text: q.question, file: { path: portable(projectDir, question.path), sha256: sha256(question.text) }, target: q.target, reps: inputs.reps },
     rubric: { path: portable(projectDir, inputs.rubricPath), version: q.rubric.version, sha256: sha256(inputs.rubricText) },
     caseFileTemplate: { path: portable(projectDir, inputs.templatePath), sha256: sha256(inputs.template) },
+    ...(q.checks ? { checks: q.checks } : {}),
+    ...(inputs.shard ? { shard: inputs.shard } : {}),
     fixtures: inputs.fixtures.map(({ loaded, tag }) => ({
       name: loaded.fixture.name,
       file: { path: portable(projectDir, loaded.path), sha256: loaded.sha256 },

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { checksSchema } from './checks-format.js';
 import type { SutConfig } from './question-format.js';
 
 /** The version tag of a run's manifest. */
@@ -22,6 +23,10 @@ export const manifestSchema = z
     question: z.object({ id: z.string(), text: z.string(), file: fileHash, target: z.number(), reps: z.number() }).strict(),
     rubric: z.object({ path: z.string(), version: z.string(), sha256: z.string() }).strict(),
     caseFileTemplate: fileHash,
+    /** The question's deterministic checks as they were when the run started (what `judge --checks` applies). */
+    checks: checksSchema.optional(),
+    /** This run is one slice of a run split across machines (`--shard I/N`). */
+    shard: z.object({ index: z.number().int(), count: z.number().int() }).strict().optional(),
     fixtures: z.array(
       z
         .object({
@@ -41,6 +46,20 @@ export const manifestSchema = z
     order: z.array(z.object({ fixture: z.string(), rep: z.number(), attempt: z.number() }).strict()),
     /** Earlier attempts that --resume continued. */
     resumed: z.array(z.object({ at: z.string(), reps: z.number(), concurrency: z.number(), strategy: z.string() }).strict()).optional(),
+    /** The shard directories `turnkit merge` combined into this run, each with where and when it ran. */
+    merged: z
+      .array(
+        z
+          .object({
+            dir: z.string(),
+            shard: z.object({ index: z.number().int(), count: z.number().int() }).strict(),
+            startedAt: z.string(),
+            finishedAt: z.string().optional(),
+            database: z.object({ backend: z.enum(['embedded', 'postgres']), serverVersion: z.string(), strategy: z.string() }).strict(),
+          })
+          .strict(),
+      )
+      .optional(),
   })
   .strict();
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checksSchema } from './checks-format.js';
 
 /** A question id becomes a folder name under runs/: no separators or spaces. */
 export const QUESTION_ID = /^[\w.-]+$/;
@@ -83,7 +84,7 @@ export const questionSchema = z
     /** The case-file template: a Markdown file with placeholders (see the README). */
     caseFile: z.string().min(1),
     /** Deterministic checks, read by `turnkit judge --checks`. */
-    checks: z.unknown().optional(),
+    checks: checksSchema.optional(),
   })
   .strict();
 

@@ -21,8 +21,9 @@ import { readRunState, repId, type RepKey } from './run-state.js';
 import { createRunDir, repFileBase, writeRunFile } from './run-dir.js';
 import { formatMarks } from './marks-file.js';
 import { repMarkdown, type RepRecord } from './rep-record.js';
-import { resolveFixtures, type QuestionFixture } from './resolve-fixtures.js';
+import { resolveFixtures } from './resolve-fixtures.js';
 import { runRep } from './run-rep.js';
+import { planReps, type ShardSpec } from './run-plan.js';
 
 /** Options of `turnkit run`. */
 export interface RunOptions extends CommonOptions {
@@ -35,6 +36,8 @@ export interface RunOptions extends CommonOptions {
   /** Continue this run directory: only missing or errored reps run, each a fresh rep. */
   resume?: string | undefined;
   strategy?: StrategyChoice | undefined;
+  /** Run one deterministic slice of the reps (`--shard I/N`); `turnkit merge` combines the slices. */
+  shard?: ShardSpec | undefined;
   /** Aborting stops launching reps; running ones finish and tear down. */
   signal?: AbortSignal | undefined;
   onProgress?: (progress: RunProgress) => void;
@@ -97,8 +100,10 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
     let manifest: Manifest;
     let pending: RepKey[];
     let attempt: number;
+    const names = fixtures.map(({ loaded }) => loaded.fixture.name);
     let reps = options.reps ?? q.reps;
-    let all = interleave(fixtures, reps);
+    let shard = options.shard;
+    let all = planReps(names, reps, shard);
     if (options.resume !== undefined) {
       dir = resolve(cwd, options.resume);
       const state = await readRunState(dir);
@@ -107,17 +112,23 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
       if (options.reps !== undefined && options.reps !== manifest.question.reps) {
         throw new TurnkitError('USAGE', `--reps ${options.reps}: ${shownPath(dir)} was started with ${manifest.question.reps} reps; resume it without --reps`);
       }
+      // A shard resumes as the slice it is: another spec would run reps that belong to another machine.
+      const recordedShard = manifest.shard;
+      if (options.shard && (options.shard.index !== recordedShard?.index || options.shard.count !== recordedShard?.count)) {
+        throw new TurnkitError('USAGE', `--shard ${options.shard.index}/${options.shard.count}: ${shownPath(dir)} was started ${recordedShard ? `as shard ${recordedShard.index}/${recordedShard.count}` : 'unsharded'}; resume it without --shard`);
+      }
+      shard = recordedShard;
       reps = manifest.question.reps;
-      all = interleave(fixtures, reps);
+      all = planReps(names, reps, shard);
       checkUnchanged(manifest, { question: question.text, rubric: rubricText, template }, fixtures, dir);
       pending = all.filter((key) => !state.completed.has(repId(key)));
       attempt = Math.max(0, ...state.order.map((entry) => entry.attempt)) + 1;
       manifest = { ...manifest, status: 'running', order: state.order, resumed: [...(manifest.resumed ?? []), { at: now.toISOString(), reps: pending.length, concurrency, strategy: options.strategy ?? 'remap' }] };
     } else {
-      dir = await createRunDir(resolveFromConfig(config, config.paths.runs), q.id, now);
+      dir = await createRunDir(resolveFromConfig(config, config.paths.runs), q.id, now, shard ? `-shard-${shard.index}-of-${shard.count}` : '');
       attempt = 1;
       pending = all;
-      manifest = buildManifest({ question, rubricText, rubricPath, template, templatePath, fixtures, projectDir, reps, concurrency, now, backend: db.backend, serverVersion, strategy: options.strategy ?? 'remap' });
+      manifest = buildManifest({ question, rubricText, rubricPath, template, templatePath, fixtures, projectDir, reps, concurrency, now, backend: db.backend, serverVersion, strategy: options.strategy ?? 'remap', shard });
     }
     await writeRunFile(dir, 'manifest.json', serializeDocument(manifest));
     // A resumed run keeps the case files its reps were given (the template's hash was checked to be the same).
@@ -171,13 +182,6 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
     const missing = all.length - state.completed.size - state.errored.size;
     return { dir, status: manifest.status, total: all.length, ran: done, errors: state.errored.size, pending: missing, failures };
   });
-}
-
-/** Every (fixture, rep) of a run in the order they start: rep 1 of every fixture, then rep 2, ... (interleaved). */
-export function interleave(fixtures: readonly QuestionFixture[], reps: number): RepKey[] {
-  const keys: RepKey[] = [];
-  for (let rep = 1; rep <= reps; rep++) for (const { loaded } of fixtures) keys.push({ fixture: loaded.fixture.name, rep });
-  return keys;
 }
 
 async function writeRep(dir: string, record: RepRecord): Promise<void> {

@@ -29,6 +29,8 @@ export interface RunState {
   completed: Set<string>;
   /** Errored reps with their one-line cause, for marks.csv's note. */
   errored: Map<string, string>;
+  /** Every readable rep record (the latest attempt of each rep). */
+  records: Map<string, RepRecord>;
 }
 
 /** Reads a run directory's manifest and rep records (the manifest given, when the caller holds a newer one). */
@@ -40,6 +42,7 @@ export async function readRunState(dir: string, manifest?: Manifest): Promise<Ru
   }
   const completed = new Set<string>();
   const errored = new Map<string, string>();
+  const records = new Map<string, RepRecord>();
   const repsDir = join(dir, 'reps');
   if (existsSync(repsDir)) {
     for (const fixture of await readdir(repsDir)) {
@@ -55,6 +58,7 @@ export async function readRunState(dir: string, manifest?: Manifest): Promise<Ru
           continue;
         }
         const id = repId(record);
+        records.set(id, record);
         if (record.error) errored.set(id, `${record.error.stage}: ${record.error.cause}: ${record.error.message}`.slice(0, 200));
         else completed.add(id);
       }
@@ -70,5 +74,5 @@ export async function readRunState(dir: string, manifest?: Manifest): Promise<Ru
         }
       })
     : manifest.order;
-  return { manifest, order, completed, errored };
+  return { manifest, order, completed, errored, records };
 }

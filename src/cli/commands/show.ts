@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { show } from '../../construct/show-command.js';
-import { formatTable, printJson, type Output } from '../output.js';
+import { printJson, type Output } from '../output.js';
+import { formatTable } from '../../util/text-table.js';
 
 /** `turnkit show FIXTURE`. */
 export function registerShow(program: Command, output: Output): void {

@@ -1,0 +1,38 @@
+import type { Command } from 'commander';
+import { shownPath } from '../../construct/load-fixture.js';
+import { demo } from '../../demo/demo-command.js';
+import { formatReport, pValue } from '../../marks/format-report.js';
+import { positiveInt } from '../global-options.js';
+import { printJson, type Output } from '../output.js';
+import { progressLine } from './run.js';
+
+/** `turnkit demo [--dir DIR] [--reps N]`. */
+export function registerDemo(program: Command, output: Output): void {
+  program
+    .command('demo')
+    .description('the whole loop on the embedded database: sample campaign, capture, constructed fixture, run, checks, report')
+    .option('--dir <dir>', 'the demo\'s folder (default .turnkit/demo/STAMP); must be new or empty')
+    .option('--reps <n>', 'reps per fixture', positiveInt, 10)
+    .option('--json', 'print the result as JSON')
+    .action(async (options, command: Command) => {
+      const globals = command.optsWithGlobals<{ databaseUrl?: string }>();
+      if (globals.databaseUrl || process.env.DATABASE_URL) output.err('the demo runs on the embedded database; --database-url and DATABASE_URL are not used');
+      const tty = process.stderr.isTTY === true;
+      const result = await demo({
+        dir: options.dir,
+        reps: options.reps,
+        onStep: (line) => output.err(`- ${line}`),
+        onProgress: (progress) => (tty ? process.stderr.write(`\r\x1b[2K  ${progressLine(progress)}${progress.done === progress.total ? '\n' : ''}`) : output.err(`  ${progressLine(progress)}`)),
+      });
+      if (options.json) return printJson(output, { ...result, dir: shownPath(result.dir), run: { ...result.run, dir: shownPath(result.run.dir) } });
+      output.out('');
+      for (const line of formatReport(result.report, 'text')) output.out(line);
+      output.out('');
+      const pair = result.report.pairs[0];
+      if (pair && pair.delta !== null) {
+        output.out(`The constructed fixture changes one upstream narration and nothing else; its rate moved by ${pair.delta > 0 ? '+' : ''}${pair.delta.toFixed(2)} (Fisher exact p ${pair.p < 0.001 ? '< 0.001' : `= ${pValue(pair.p)}`}).`);
+      }
+      output.out(`Everything is in ${shownPath(result.dir)}; read a rep in ${shownPath(result.run.dir)}/reps/, mark by hand in its marks.csv, and report again with:`);
+      output.out(`  turnkit report ${shownPath(result.run.dir)} --marks marks.checks.csv`);
+    });
+}

@@ -1,0 +1,20 @@
+import type { Command } from 'commander';
+import { shownPath } from '../../construct/load-fixture.js';
+import { mergeRuns } from '../../pipeline/merge-runs.js';
+import { printJson, type Output } from '../output.js';
+
+/** `turnkit merge RUN_DIR... [--out DIR]`. */
+export function registerMerge(program: Command, output: Output): void {
+  program
+    .command('merge')
+    .description('combine the shard directories of one run (turnkit run --shard I/N) into one run directory')
+    .argument('<run-dirs...>', 'every shard directory of the run')
+    .option('--out <dir>', 'the merged run directory (default: beside the first shard, STAMP-merged)')
+    .option('--json', 'print the result as JSON')
+    .action(async (dirs: string[], options) => {
+      const result = await mergeRuns({ dirs, out: options.out });
+      if (options.json) return printJson(output, { ...result, dir: shownPath(result.dir) });
+      output.out(`${shownPath(result.dir)}: ${result.shards} shard(s), ${result.reps} rep(s); merged ${result.marksFiles.join(', ')}`);
+      if (result.skipped.length > 0) output.err(`left out (not in every shard): ${result.skipped.join(', ')}`);
+    });
+}

@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import { formatReport } from '../../marks/format-report.js';
+import { incompleteRun, report, targetProblems } from '../../marks/report-command.js';
+import { TurnkitError } from '../../errors.js';
+import { printJson, type Output } from '../output.js';
+
+/** `turnkit report RUN_DIR [--marks FILE] [--compare RUN_DIR] [--md] [--json] [--check]`. */
+export function registerReport(program: Command, output: Output): void {
+  program
+    .command('report')
+    .description('per fixture pass, fail, na, error, blank, rate against the target, Wilson interval, latency; per tag totals')
+    .argument('<run-dir>', 'a run directory (runs/QUESTION/STAMP)')
+    .option('--marks <file>', 'the marks file to read (default marks.csv; a bare name is looked up in the run directory)')
+    .option('--compare <run-dir>', 'another run of the same question: per-fixture deltas with Fisher exact p-values')
+    .option('--md', 'print Markdown')
+    .option('--json', 'print the report as JSON')
+    .option('--check', 'exit 1 when a fixture has not met the target (missed, or reps not marked)')
+    .action(async (dir: string, options) => {
+      const result = await report({ dir, marks: options.marks, compare: options.compare });
+      if (options.json) printJson(output, result);
+      else for (const line of formatReport(result.report, options.md ? 'md' : 'text', result.comparison)) output.out(line);
+      // The numbers are printed either way; an incomplete run or a missed target then decides the exit code.
+      const incomplete = incompleteRun(result.report);
+      if (incomplete) throw incomplete;
+      if (options.check) {
+        const problems = targetProblems(result.report);
+        if (problems.length > 0) throw new TurnkitError('FIXTURE', `--check: ${problems.length} of ${result.report.fixtures.length} fixture(s) did not meet the target: ${problems[0]}`, [`--check: ${problems.length} of ${result.report.fixtures.length} fixture(s) did not meet the target`, ...problems]);
+      }
+    });
+}

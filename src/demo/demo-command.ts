@@ -1,0 +1,111 @@
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import { capture } from '../fixture/capture-command.js';
+import { loadFixture, shownPath } from '../construct/load-fixture.js';
+import { saveConstructed } from '../construct/save-constructed.js';
+import { TurnkitError } from '../errors.js';
+import { judgeChecks, CHECKS_MARKS_FILE, type JudgeChecksResult } from '../marks/judge-checks.js';
+import { report, type ReportResult } from '../marks/report-command.js';
+import { runQuestion, type RunProgress, type RunResult } from '../pipeline/run-question.js';
+import { runStamp } from '../pipeline/run-dir.js';
+import { sample } from '../sample/sample-command.js';
+import { CORRECTED_NARRATION, MISLEADING_NARRATION, MISLEADING_TURN, PROBE_TURN } from '../sample/turn-script.js';
+import { PACKAGE_ROOT } from '../version.js';
+
+/** Options of `turnkit demo`. */
+export interface DemoOptions {
+  /** The demo's own folder (default `.turnkit/demo/STAMP` under the working directory); must not exist or be empty. */
+  dir?: string | undefined;
+  cwd?: string | undefined;
+  /** Reps per fixture (default 10, as ev2 runs). */
+  reps?: number | undefined;
+  /** Each step as it starts, one line. */
+  onStep?: (line: string) => void;
+  onProgress?: (progress: RunProgress) => void;
+}
+
+/** Everything the demo made, and the report it ends with. */
+export interface DemoResult {
+  dir: string;
+  campaign: string;
+  fixture: string;
+  constructed: string;
+  run: RunResult;
+  checks: JudgeChecksResult;
+  report: ReportResult['report'];
+}
+
+/** The name of the sample question the demo runs. */
+const QUESTION = 'places';
+
+/**
+ * The whole loop on the embedded database, in a folder of its own: migrate the sample game and create a campaign
+ * (a live session stand-in), capture the turn where the sample SUT goes wrong, construct the fixture that corrects
+ * the upstream narration, run the sample question over both, mark the reps with its deterministic checks, and
+ * report base against constructed.
+ */
+export async function demo(options: DemoOptions = {}): Promise<DemoResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const dir = resolve(cwd, options.dir ?? join('.turnkit', 'demo', runStamp(new Date())));
+  if (existsSync(dir) && (await readdir(dir)).length > 0) throw new TurnkitError('EXISTS', `${shownPath(dir)}: not empty; the demo starts in a folder of its own`);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const step = options.onStep ?? (() => {});
+  // No config file in the folder: the sample game's config applies, and its embedded database lives in the folder.
+  const common = { cwd: dir, embedded: true };
+
+  step('creating a sample campaign on the embedded database (a stand-in for a live session)');
+  const { campaign } = await sample({ ...common, turns: 40 });
+
+  const name = 'meridian-turn-23';
+  step(`capturing turn ${PROBE_TURN} of campaign ${campaign}, where the SUT goes wrong, as fixtures/${name}.json`);
+  const captured = await capture({ ...common, campaign, turns: { turn: PROBE_TURN }, name });
+  const fixtureFile = captured.files[0]!;
+
+  step(`constructing ${name}-deck-fixed: turn ${MISLEADING_TURN}'s narration corrected, everything else the same`);
+  const constructedFile = await constructFix(fixtureFile, join(dir, 'constructed'), name);
+
+  const questionFile = await writeQuestion(dir, [fixtureFile, constructedFile], options.reps);
+  step(`running questions/${QUESTION}.yaml: ${options.reps ?? 10} reps per fixture against examples/sample-sut.mjs`);
+  const run = await runQuestion({ ...common, question: questionFile, concurrency: 1, onProgress: options.onProgress });
+  if (run.status !== 'complete') throw new TurnkitError('FIXTURE', `${shownPath(run.dir)}: the demo's run did not complete (${run.pending} rep(s) not run)`);
+
+  step(`marking every rep with the question's deterministic checks (${CHECKS_MARKS_FILE})`);
+  const checks = await judgeChecks({ dir: run.dir });
+  const { report: result } = await report({ dir: run.dir, marks: CHECKS_MARKS_FILE });
+  return { dir, campaign, fixture: fixtureFile, constructed: constructedFile, run, checks, report: result };
+}
+
+// The sample's turn 19 puts the mess hall on deck 3; the world facts put it on deck 2. The fix is that one value.
+async function constructFix(fixtureFile: string, outDir: string, name: string): Promise<string> {
+  const base = await loadFixture(fixtureFile);
+  const edited = structuredClone(base.fixture);
+  const row = edited.tables.turns?.rows.find((candidate) => candidate.turn_number === MISLEADING_TURN);
+  if (!row || row.narration !== MISLEADING_NARRATION) throw new TurnkitError('FIXTURE', `${shownPath(fixtureFile)}: turn ${MISLEADING_TURN} does not hold the sample's misleading narration`);
+  row.narration = CORRECTED_NARRATION;
+  const saved = await saveConstructed({
+    base,
+    edited,
+    turn: MISLEADING_TURN,
+    name: `${name}-deck-fixed`,
+    why: `Turn ${MISLEADING_TURN}'s narration put the mess hall on deck 3; the world facts put it on deck 2. Does the SUT still give the wrong route once that upstream narration is right?`,
+    dir: outDir,
+  });
+  return saved.file;
+}
+
+// The package's sample question, rubric and template, pointed at the demo's fixtures and the package's sample SUT.
+async function writeQuestion(dir: string, fixtures: readonly string[], reps: number | undefined): Promise<string> {
+  const questions = join(dir, 'questions');
+  await mkdir(questions, { recursive: true });
+  const source = join(PACKAGE_ROOT, 'questions');
+  const document = parseDocument(await readFile(join(source, `${QUESTION}.yaml`), 'utf8'));
+  document.set('fixtures', fixtures.map((file) => ({ path: relative(dir, file), tag: 'dev' })));
+  document.setIn(['sut', 'command'], [process.execPath, join(PACKAGE_ROOT, 'examples', 'sample-sut.mjs')]);
+  if (reps !== undefined) document.set('reps', reps);
+  for (const file of ['places-rubric.md', 'case-file.md']) await copyFile(join(source, file), join(questions, file));
+  const file = join(questions, `${QUESTION}.yaml`);
+  await writeFile(file, document.toString());
+  return file;
+}

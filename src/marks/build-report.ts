@@ -1,0 +1,205 @@
+import { isAbsolute, join, resolve } from 'node:path';
+import type { Manifest } from '../pipeline/manifest.js';
+import { planReps, inShard } from '../pipeline/run-plan.js';
+import { readRunState, repId, type RunState } from '../pipeline/run-state.js';
+import { readMarksFile, type ReadMark } from '../pipeline/read-marks.js';
+import { fisherExact, lowerMedian, nearestRank, passesNeeded, targetDemand, wilsonInterval, type Interval } from './stats.js';
+
+/** A fixture's verdict: pending while any rep is unmarked, else met or missed. */
+export type Verdict = 'met' | 'missed' | 'pending';
+
+/** Counts of marks, and the rate they give. */
+export interface MarkCounts {
+  pass: number;
+  fail: number;
+  na: number;
+  error: number;
+  /** Not marked yet (including reps not run). */
+  blank: number;
+  /** pass / (pass + fail); null when nothing qualified. */
+  rate: number | null;
+  /** Wilson 95% interval of the rate; null when nothing qualified. */
+  wilson: Interval | null;
+}
+
+/** One fixture's line of the report. */
+export interface FixtureReport extends MarkCounts {
+  fixture: string;
+  /** sha256 of the fixture file the run used (comparisons warn when it differs). */
+  sha256: string;
+  tag: 'dev' | 'heldout' | null;
+  reps: number;
+  /** Reps with no record at all (an interrupted run). */
+  notRun: number;
+  verdict: Verdict;
+  /** The Wilson interval contains the target: more reps would be needed to tell. */
+  uncertain: boolean;
+  /** For the reps that can still qualify (pass, fail and blank): passes needed and fails tolerated. */
+  passesNeeded: number;
+  failsTolerated: number;
+  /** Milliseconds the SUT took, over every rep that called it (errors included). */
+  latency: { median: number | null; p95: number | null; reps: number };
+}
+
+/** Totals of one tag's fixtures, pooled (never pooled across tags). */
+export interface TagTotals extends MarkCounts {
+  tag: 'dev' | 'heldout' | 'untagged';
+  fixtures: number;
+  met: number;
+  missed: number;
+  pending: number;
+}
+
+/** A constructed fixture beside its base in the same run: the controlled experiment's result. */
+export interface BasePair {
+  constructed: string;
+  base: string;
+  /** rate(constructed) - rate(base); null unless both have qualified reps. */
+  delta: number | null;
+  /** Two-sided Fisher exact p of the two fixtures' pass/fail counts. */
+  p: number;
+}
+
+/** A run read for its numbers (DESIGN.md, "Numbers the report uses"). */
+export interface Report {
+  dir: string;
+  question: { id: string; text: string };
+  status: Manifest['status'];
+  /** Every rep has a record (completed or errored). */
+  complete: boolean;
+  marksFile: string;
+  rubricVersion: string;
+  target: number;
+  reps: number;
+  shard: { index: number; count: number } | null;
+  fixtures: FixtureReport[];
+  tags: TagTotals[];
+  /** What the target demands of the question's reps as reps are lost to na or error. */
+  demands: { lost: number; n: number; passesNeeded: number; failsTolerated: number }[];
+  pairs: BasePair[];
+}
+
+/** Options of `buildReport`. */
+export interface ReportOptions {
+  /** A marks file (default: the run's marks.csv); a bare file name is looked up in the run directory. */
+  marks?: string | undefined;
+  cwd?: string | undefined;
+}
+
+/** Reads a run directory and its marks and computes every number the report shows. */
+export async function buildReport(dir: string, options: ReportOptions = {}): Promise<Report> {
+  const state = await readRunState(dir);
+  const { manifest } = state;
+  const marksFile = marksPath(dir, options);
+  const names = manifest.fixtures.map((fixture) => fixture.name);
+  const shard = manifest.shard;
+  const marks = await readMarksFile(marksFile, { fixtures: names, reps: manifest.question.reps, ...(shard ? { inRun: (key) => inShard(names, shard, key) } : {}) });
+  const keys = planReps(names, manifest.question.reps, shard);
+  const target = manifest.question.target;
+  const fixtures = manifest.fixtures.map((entry) =>
+    fixtureReport(entry.name, entry.file.sha256, entry.tag ?? null, keys.filter((key) => key.fixture === entry.name).map((key) => repId(key)), marks, state, target),
+  );
+  const missing = keys.filter((key) => !state.records.has(repId(key))).length;
+  return {
+    dir,
+    question: { id: manifest.question.id, text: manifest.question.text },
+    status: manifest.status,
+    complete: missing === 0 && manifest.status === 'complete',
+    marksFile,
+    rubricVersion: manifest.rubric.version,
+    target,
+    reps: manifest.question.reps,
+    shard: shard ?? null,
+    fixtures,
+    tags: tagTotals(fixtures),
+    demands: [0, 1, 2, 3].filter((lost) => lost < manifest.question.reps).map((lost) => ({ lost, ...targetDemand(target, manifest.question.reps - lost) })),
+    pairs: basePairs(manifest, fixtures),
+  };
+}
+
+function marksPath(dir: string, options: ReportOptions): string {
+  if (options.marks === undefined) return join(dir, 'marks.csv');
+  if (isAbsolute(options.marks)) return options.marks;
+  // `--marks marks.checks.csv` means the run's own file; a path with a folder is taken as given.
+  return /[\\/]/.test(options.marks) ? resolve(options.cwd ?? process.cwd(), options.marks) : join(dir, options.marks);
+}
+
+/** Counts marks and derives the rate and its interval. */
+export function countMarks(marks: readonly (ReadMark | undefined)[]): MarkCounts {
+  const counts = { pass: 0, fail: 0, na: 0, error: 0, blank: 0 };
+  for (const mark of marks) counts[mark?.mark || 'blank']++;
+  const n = counts.pass + counts.fail;
+  return { ...counts, rate: n > 0 ? counts.pass / n : null, wilson: wilsonInterval(counts.pass, n) ?? null };
+}
+
+function fixtureReport(fixture: string, sha256: string, tag: FixtureReport['tag'], ids: string[], marks: Map<string, ReadMark>, state: RunState, target: number): FixtureReport {
+  const counts = countMarks(ids.map((id) => marks.get(id)));
+  const open = counts.pass + counts.fail + counts.blank;
+  const needed = passesNeeded(target, open);
+  const qualified = counts.pass + counts.fail;
+  // Met when the passes reach ceil(target * n): the same exact arithmetic as "passes needed", so the two never disagree.
+  const verdict: Verdict = counts.blank > 0 ? 'pending' : qualified > 0 && counts.pass >= passesNeeded(target, qualified) ? 'met' : 'missed';
+  // A rep whose seed failed never reached the SUT: it has no latency to count.
+  const latencies = ids.flatMap((id) => {
+    const record = state.records.get(id);
+    return record && record.error?.stage !== 'seed' ? [record.timings.sutMs] : [];
+  });
+  return {
+    fixture,
+    sha256,
+    tag,
+    reps: ids.length,
+    notRun: ids.filter((id) => !state.records.has(id)).length,
+    ...counts,
+    verdict,
+    uncertain: counts.wilson !== null && counts.wilson.low <= target && target <= counts.wilson.high,
+    passesNeeded: needed,
+    failsTolerated: Math.max(0, open - needed),
+    latency: { median: lowerMedian(latencies) ?? null, p95: nearestRank(latencies, 0.95) ?? null, reps: latencies.length },
+  };
+}
+
+/** Pooled counts per tag, in the order dev, heldout, untagged; a tag with no fixtures is left out. */
+export function tagTotals(fixtures: readonly FixtureReport[]): TagTotals[] {
+  const order: TagTotals['tag'][] = ['dev', 'heldout', 'untagged'];
+  return order.flatMap((tag) => {
+    const members = fixtures.filter((fixture) => (fixture.tag ?? 'untagged') === tag);
+    if (members.length === 0) return [];
+    const sum = (field: 'pass' | 'fail' | 'na' | 'error' | 'blank'): number => members.reduce((total, fixture) => total + fixture[field], 0);
+    const pass = sum('pass');
+    const n = pass + sum('fail');
+    return [{
+      tag,
+      fixtures: members.length,
+      met: members.filter((fixture) => fixture.verdict === 'met').length,
+      missed: members.filter((fixture) => fixture.verdict === 'missed').length,
+      pending: members.filter((fixture) => fixture.verdict === 'pending').length,
+      pass,
+      fail: sum('fail'),
+      na: sum('na'),
+      error: sum('error'),
+      blank: sum('blank'),
+      rate: n > 0 ? pass / n : null,
+      wilson: wilsonInterval(pass, n) ?? null,
+    }];
+  });
+}
+
+function basePairs(manifest: Manifest, fixtures: readonly FixtureReport[]): BasePair[] {
+  const byName = new Map(fixtures.map((fixture) => [fixture.fixture, fixture]));
+  return manifest.fixtures.flatMap((entry) => {
+    const recordedBase = entry.bases?.[0];
+    // The same file and the same bytes: a base recaptured since is another fixture, not this one's base.
+    const baseEntry = recordedBase ? manifest.fixtures.find((other) => other.file.path === recordedBase.path && other.file.sha256 === recordedBase.sha256) : undefined;
+    const baseName = baseEntry?.name;
+    const constructed = byName.get(entry.name);
+    const base = baseName !== undefined ? byName.get(baseName) : undefined;
+    if (!constructed || !base) return [];
+    return [{
+      constructed: constructed.fixture,
+      base: base.fixture,
+      delta: constructed.rate !== null && base.rate !== null ? constructed.rate - base.rate : null,
+      p: fisherExact(constructed.pass, constructed.fail, base.pass, base.fail),
+    }];
+  });
+}

@@ -1,0 +1,70 @@
+import { resolve } from 'node:path';
+import { shownPath } from '../construct/load-fixture.js';
+import { TurnkitError } from '../errors.js';
+import type { Checks } from '../pipeline/checks-format.js';
+import type { Manifest } from '../pipeline/manifest.js';
+import { loadQuestion } from '../pipeline/load-question.js';
+import { formatMarks, type MarkRow } from '../pipeline/marks-file.js';
+import { writeRunFile } from '../pipeline/run-dir.js';
+import { planReps } from '../pipeline/run-plan.js';
+import { readRunState, repId } from '../pipeline/run-state.js';
+import { applyChecks } from './run-checks.js';
+
+/** The marks file `judge --checks` writes; marks.csv, the human's, is never touched. */
+export const CHECKS_MARKS_FILE = 'marks.checks.csv';
+
+/** Options of `turnkit judge RUN_DIR --checks`. */
+export interface JudgeChecksOptions {
+  dir: string;
+  /** Take the checks from this question file instead of the ones the run recorded when it started. */
+  question?: string | undefined;
+  cwd?: string | undefined;
+}
+
+/** What `judge --checks` wrote. */
+export interface JudgeChecksResult {
+  file: string;
+  pass: number;
+  fail: number;
+  error: number;
+  /** Reps the run has no record of (an interrupted run): left blank. */
+  notRun: number;
+}
+
+/** Marks every rep of a run with the question's deterministic checks, a reason per rep, in marks.checks.csv. */
+export async function judgeChecks(options: JudgeChecksOptions): Promise<JudgeChecksResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const dir = resolve(cwd, options.dir);
+  const state = await readRunState(dir);
+  const checks = await checksFor(options, state.manifest, dir, cwd);
+  const names = state.manifest.fixtures.map((fixture) => fixture.name);
+  const result: JudgeChecksResult = { file: resolve(dir, CHECKS_MARKS_FILE), pass: 0, fail: 0, error: 0, notRun: 0 };
+  const rows: MarkRow[] = planReps(names, state.manifest.question.reps, state.manifest.shard).map((key) => {
+    const record = state.records.get(repId(key));
+    if (!record) {
+      result.notRun++;
+      return { ...key, mark: '', note: 'not run' };
+    }
+    const verdict = applyChecks(checks, record);
+    result[verdict.mark]++;
+    return { ...key, mark: verdict.mark, note: verdict.reason };
+  });
+  await writeRunFile(dir, CHECKS_MARKS_FILE, formatMarks(rows));
+  return result;
+}
+
+async function checksFor(options: JudgeChecksOptions, manifest: Manifest, dir: string, cwd: string): Promise<Checks> {
+  const recorded = manifest.checks;
+  if (options.question !== undefined) {
+    const question = await loadQuestion(resolve(cwd, options.question));
+    if (question.question.id !== manifest.question.id) {
+      throw new TurnkitError('BAD_INPUT', `${question.shown}: question "${question.question.id}", but ${shownPath(dir)} is a run of "${manifest.question.id}"`);
+    }
+    if (!question.question.checks) throw new TurnkitError('BAD_INPUT', `${question.shown}: declares no checks (add a checks: section)`);
+    return question.question.checks;
+  }
+  if (!recorded) {
+    throw new TurnkitError('BAD_INPUT', `${shownPath(resolve(dir, 'manifest.json'))}: the run's question declared no checks; add a checks: section to the question and pass --question FILE`);
+  }
+  return recorded;
+}

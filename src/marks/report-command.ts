@@ -1,0 +1,51 @@
+import { resolve } from 'node:path';
+import { shownPath } from '../construct/load-fixture.js';
+import { TurnkitError } from '../errors.js';
+import { buildReport, type Report } from './build-report.js';
+import { compareReports, type Comparison } from './compare-runs.js';
+
+/** Options of `turnkit report`. */
+export interface ReportCommandOptions {
+  /** The run directory. */
+  dir: string;
+  /** A marks file (default: the run's marks.csv); a bare name is looked up in the run directory. */
+  marks?: string | undefined;
+  /** Another run of the same question to compare with (read with its own marks.csv, or `compareMarks`). */
+  compare?: string | undefined;
+  compareMarks?: string | undefined;
+  cwd?: string | undefined;
+}
+
+/** A report and, when asked for, its comparison with another run. */
+export interface ReportResult {
+  report: Report;
+  comparison?: Comparison | undefined;
+}
+
+/** Reads a run (and another to compare with) into a report. */
+export async function report(options: ReportCommandOptions): Promise<ReportResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const here = await buildReport(resolve(cwd, options.dir), { marks: options.marks, cwd });
+  if (options.compare === undefined) return { report: here };
+  const there = await buildReport(resolve(cwd, options.compare), { marks: options.compareMarks, cwd });
+  return { report: here, comparison: compareReports(here, there) };
+}
+
+/** Why a run is not complete, as an error to exit 1 with; undefined when every rep has its record. */
+export function incompleteRun(report: Report): TurnkitError | undefined {
+  if (report.complete) return undefined;
+  const missing = report.fixtures.reduce((sum, fixture) => sum + fixture.notRun, 0);
+  const dir = shownPath(report.dir);
+  return new TurnkitError('FIXTURE', `${dir}: the run is ${report.status} with ${missing} rep(s) not run; finish it with: turnkit run QUESTION --resume ${dir}`);
+}
+
+/** `--check`: every fixture that has not met its target (missed, or pending with reps unmarked), one line each. */
+export function targetProblems(report: Report): string[] {
+  return report.fixtures.flatMap((fixture) => {
+    if (fixture.verdict === 'met') return [];
+    const reason = fixture.verdict === 'pending'
+      ? `pending: ${fixture.blank} rep(s) not marked`
+      : `missed: ${fixture.pass}/${fixture.pass + fixture.fail} passed, ${fixture.passesNeeded} needed`;
+    return [`${fixture.fixture}${fixture.tag ? ` (${fixture.tag})` : ''}: ${reason} for target ${report.target}`];
+  });
+}

@@ -1,0 +1,83 @@
+// The numbers a report rests on, each defined as DESIGN.md's "Numbers the report uses" says.
+
+/** z for a two-sided 95% interval. */
+const Z95 = 1.959963984540054;
+
+/** A closed interval of rates. */
+export interface Interval {
+  low: number;
+  high: number;
+}
+
+/** The Wilson score 95% interval of `pass` successes in `n` trials; undefined when n is 0. */
+export function wilsonInterval(pass: number, n: number, z = Z95): Interval | undefined {
+  if (n <= 0) return undefined;
+  const p = pass / n;
+  const z2 = z * z;
+  const denominator = 1 + z2 / n;
+  const center = (p + z2 / (2 * n)) / denominator;
+  const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denominator;
+  // Clamped because rounding can put an end a hair outside [0, 1] at p = 0 or 1.
+  return { low: Math.max(0, center - half), high: Math.min(1, center + half) };
+}
+
+/**
+ * ceil(target * n), computed so that a product that is whole in decimal stays whole: 0.07 * 100 is
+ * 7.000000000000001 in binary floating point, and a tool that asked for 8 passes there would be wrong.
+ */
+export function passesNeeded(target: number, n: number): number {
+  const product = Number((target * n).toPrecision(12));
+  return Math.max(0, Math.ceil(product));
+}
+
+/** What a target demands of n qualified reps: passes needed and fails tolerated. */
+export function targetDemand(target: number, n: number): { n: number; passesNeeded: number; failsTolerated: number } {
+  const needed = passesNeeded(target, n);
+  return { n, passesNeeded: needed, failsTolerated: Math.max(0, n - needed) };
+}
+
+/** The lower middle observation (DESIGN.md's median: an observed value, never an average of two); undefined when empty. */
+export function lowerMedian(values: readonly number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.ceil(sorted.length / 2) - 1];
+}
+
+/** The nearest-rank percentile (0 < q <= 1): the smallest observation with at least q of the values at or below it. */
+export function nearestRank(values: readonly number[], q: number): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil(Number((q * sorted.length).toPrecision(12))));
+  return sorted[Math.min(rank, sorted.length) - 1];
+}
+
+/**
+ * The two-sided Fisher exact p-value of a 2x2 table [[a, b], [c, d]] (rows: runs; columns: pass, fail): the
+ * probability, with the margins fixed, of a table at most as likely as the one observed.
+ */
+export function fisherExact(a: number, b: number, c: number, d: number): number {
+  const row1 = a + b;
+  const col1 = a + c;
+  const n = a + b + c + d;
+  if (n === 0) return 1;
+  const logFactorial = logFactorials(n);
+  const logP = (x: number): number =>
+    logFactorial[row1]! + logFactorial[n - row1]! + logFactorial[col1]! + logFactorial[n - col1]! -
+    logFactorial[n]! - logFactorial[x]! - logFactorial[row1 - x]! - logFactorial[col1 - x]! - logFactorial[n - row1 - col1 + x]!;
+  const observed = logP(a);
+  const low = Math.max(0, row1 + col1 - n);
+  const high = Math.min(row1, col1);
+  let p = 0;
+  for (let x = low; x <= high; x++) {
+    const lp = logP(x);
+    // The relative tolerance keeps tables exactly as likely as the observed one from dropping out on rounding.
+    if (lp <= observed + 1e-7) p += Math.exp(lp);
+  }
+  return Math.min(1, p);
+}
+
+function logFactorials(n: number): number[] {
+  const table = [0];
+  for (let i = 1; i <= n; i++) table.push(table[i - 1]! + Math.log(i));
+  return table;
+}

@@ -1,0 +1,139 @@
+import { existsSync } from 'node:fs';
+import { cp, mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { shownPath } from '../construct/load-fixture.js';
+import { TurnkitError } from '../errors.js';
+import { serializeDocument } from '../fixture/format.js';
+import type { Manifest } from './manifest.js';
+import { formatMarks, type MarkRow } from './marks-file.js';
+import { parseMarksText } from './read-marks.js';
+import { runStamp, writeRunFile } from './run-dir.js';
+import { inShard, planReps } from './run-plan.js';
+import { ORDER_FILE, readRunState, repId, type RunState } from './run-state.js';
+
+/** Options of `turnkit merge`. */
+export interface MergeOptions {
+  /** The shard directories, one per shard, in any order. */
+  dirs: readonly string[];
+  /** The merged run's directory (default: beside the first shard, `STAMP-merged`). */
+  out?: string | undefined;
+  cwd?: string | undefined;
+}
+
+/** What `turnkit merge` wrote. */
+export interface MergeResult {
+  dir: string;
+  shards: number;
+  reps: number;
+  /** Marks files merged (marks.csv always; others that every shard has). */
+  marksFiles: string[];
+  /** Marks files some shards have and others lack: left out. */
+  skipped: string[];
+}
+
+/**
+ * Combines the shard directories of one run (`turnkit run --shard I/N` on N machines) into one run directory whose
+ * manifest, reps and marks are those of an unsharded run. Shards must be the same experiment, byte for byte, every
+ * shard present once and complete. The merged directory is new; on any failure it is removed, and the shards are
+ * only read.
+ */
+export async function mergeRuns(options: MergeOptions): Promise<MergeResult> {
+  const cwd = options.cwd ?? process.cwd();
+  if (options.dirs.length === 0) throw new TurnkitError('USAGE', 'name the shard directories to merge');
+  const dirs = options.dirs.map((dir) => resolve(cwd, dir));
+  const states = await Promise.all(dirs.map((dir) => readRunState(dir)));
+  const shards = checkShards(dirs, states);
+  const first = states[0]!.manifest;
+  const out = options.out !== undefined ? resolve(cwd, options.out) : join(dirname(dirs[0]!), `${runStamp(new Date())}-merged`);
+  if (existsSync(out)) throw new TurnkitError('EXISTS', `${shownPath(out)}: exists; a merged run is always a new directory`);
+  await mkdir(dirname(out), { recursive: true, mode: 0o700 });
+  await mkdir(out, { mode: 0o700 });
+  try {
+    return await writeMerged(out, shards, first);
+  } catch (error) {
+    await rm(out, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+interface Shard {
+  dir: string;
+  state: RunState;
+}
+
+function checkShards(dirs: readonly string[], states: readonly RunState[]): Shard[] {
+  const first = states[0]!.manifest;
+  const seen = new Map<number, string>();
+  const shards = states.map((state, i) => {
+    const dir = dirs[i]!;
+    const shown = shownPath(dir);
+    const manifest = state.manifest;
+    if (!manifest.shard) throw new TurnkitError('BAD_INPUT', `${shown}: not a shard (it was not run with --shard I/N)`);
+    const differs = sameExperiment(first, manifest);
+    if (differs) throw new TurnkitError('BAD_INPUT', `${shown}: not a shard of the same run as ${shownPath(dirs[0]!)}: ${differs}`);
+    if (seen.has(manifest.shard.index)) throw new TurnkitError('BAD_INPUT', `${shown}: shard ${manifest.shard.index}/${manifest.shard.count} is also ${shownPath(seen.get(manifest.shard.index)!)}`);
+    seen.set(manifest.shard.index, dir);
+    if (manifest.status !== 'complete') throw new TurnkitError('BAD_INPUT', `${shown}: shard ${manifest.shard.index}/${manifest.shard.count} is ${manifest.status}; finish it with turnkit run QUESTION --resume ${shown} first`);
+    return { dir, state };
+  });
+  const count = first.shard!.count;
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !seen.has(index));
+  if (missing.length > 0) throw new TurnkitError('BAD_INPUT', `shard${missing.length > 1 ? 's' : ''} ${missing.map((index) => `${index}/${count}`).join(', ')} missing: merge needs every shard of the run`);
+  return shards.sort((a, b) => a.state.manifest.shard!.index - b.state.manifest.shard!.index);
+}
+
+/** What makes two shards different experiments, or undefined when they are one. */
+function sameExperiment(a: Manifest, b: Manifest): string | undefined {
+  if (a.question.id !== b.question.id) return `question "${b.question.id}", not "${a.question.id}"`;
+  if (a.question.file.sha256 !== b.question.file.sha256) return 'the question file differs';
+  if (a.question.reps !== b.question.reps) return `${b.question.reps} reps per fixture, not ${a.question.reps}`;
+  if (a.rubric.sha256 !== b.rubric.sha256 || a.rubric.version !== b.rubric.version) return 'the rubric differs';
+  if (a.caseFileTemplate.sha256 !== b.caseFileTemplate.sha256) return 'the case-file template differs';
+  const fixtures = (manifest: Manifest): string => JSON.stringify(manifest.fixtures.map((fixture) => [fixture.name, fixture.file.sha256, fixture.tag ?? null]));
+  if (fixtures(a) !== fixtures(b)) return 'the fixtures differ';
+  if (a.shard?.count !== b.shard?.count) return `split ${b.shard?.count} ways, not ${a.shard?.count}`;
+  return undefined;
+}
+
+async function writeMerged(out: string, shards: readonly Shard[], first: Manifest): Promise<MergeResult> {
+  const names = first.fixtures.map((fixture) => fixture.name);
+  const all = planReps(names, first.question.reps);
+  const starts = shards.map((shard) => shard.state.manifest.startedAt).sort();
+  const ends = shards.map((shard) => shard.state.manifest.finishedAt ?? '').sort();
+  const { shard: _shard, resumed: _resumed, ...rest } = first;
+  const manifest: Manifest = {
+    ...rest,
+    status: 'complete',
+    startedAt: starts[0]!,
+    finishedAt: ends[ends.length - 1]!,
+    order: shards.flatMap((shard) => shard.state.order),
+    merged: shards.map(({ dir, state }) => ({
+      dir: shownPath(dir),
+      shard: state.manifest.shard!,
+      startedAt: state.manifest.startedAt,
+      ...(state.manifest.finishedAt ? { finishedAt: state.manifest.finishedAt } : {}),
+      database: state.manifest.database,
+    })),
+  };
+  // The manifest goes first, as in a run: a directory without one is plainly not a finished merge.
+  await writeRunFile(out, 'manifest.json', serializeDocument(manifest));
+  await cp(join(shards[0]!.dir, 'case-files'), join(out, 'case-files'), { recursive: true, errorOnExist: true, force: false });
+  for (const { dir } of shards) {
+    if (existsSync(join(dir, 'reps'))) await cp(join(dir, 'reps'), join(out, 'reps'), { recursive: true, errorOnExist: true, force: false });
+  }
+  await writeRunFile(out, ORDER_FILE, manifest.order.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
+  const listings = await Promise.all(shards.map(async ({ dir }) => new Set((await readdir(dir)).filter((name) => /^marks(\.[\w.-]+)?\.csv$/.test(name)))));
+  const everywhere = [...listings[0]!].filter((name) => listings.every((names) => names.has(name))).sort();
+  const somewhere = [...new Set(listings.flatMap((names) => [...names]))].filter((name) => !everywhere.includes(name)).sort();
+  for (const file of everywhere) {
+    const rows = new Map<string, MarkRow>();
+    for (const { dir, state } of shards) {
+      const shard = state.manifest.shard!;
+      const text = await readFile(join(dir, file), 'utf8');
+      const marks = parseMarksText(text, shownPath(join(dir, file)), { fixtures: names, reps: first.question.reps, inRun: (key) => inShard(names, shard, key) });
+      for (const [id, { line: _line, ...row }] of marks) rows.set(id, row);
+    }
+    await writeRunFile(out, file, formatMarks(all.map((key) => rows.get(repId(key)) ?? { ...key, mark: '', note: '' })));
+  }
+  return { dir: out, shards: shards.length, reps: all.length, marksFiles: everywhere, skipped: somewhere };
+}

@@ -1,0 +1,93 @@
+import { readFile } from 'node:fs/promises';
+import { parse } from 'csv-parse/sync';
+import { TurnkitError } from '../errors.js';
+import { describeReadError, shownPath } from '../construct/load-fixture.js';
+import { MARKS_COLUMNS, type Mark, type MarkRow } from './marks-file.js';
+import { repId, type RepKey } from './run-state.js';
+
+/** The marks a file may hold; blank is "not marked yet". */
+export const MARKS = ['pass', 'fail', 'na', 'error', ''] as const;
+
+/** A mark as read, with the line it came from (for the errors that point at it). */
+export interface ReadMark extends MarkRow {
+  line: number;
+}
+
+/** The reps a marks file may name: a run's fixtures and reps (a shard's slice when `inRun` is given). */
+export interface MarksScope {
+  fixtures: readonly string[];
+  reps: number;
+  /** Whether a rep belongs to this run (a shard holds a slice); every rep 1..reps of a fixture when absent. */
+  inRun?: (key: RepKey) => boolean;
+}
+
+/**
+ * Reads and checks a marks file against a run: the header, every mark, no rep twice, no rep the run does not have.
+ * Each problem is `file:line: message`; all are reported, the first as the message. Reps the file leaves out are
+ * simply not marked yet.
+ */
+export async function readMarksFile(path: string, scope: MarksScope): Promise<Map<string, ReadMark>> {
+  const shown = shownPath(path);
+  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new TurnkitError('NOT_FOUND', `${shown}: ${describeReadError(error)}`);
+  });
+  return parseMarksText(text, shown, scope);
+}
+
+/** The checks of `readMarksFile` on text already read. */
+export function parseMarksText(text: string, shown: string, scope: MarksScope): Map<string, ReadMark> {
+  let records: { record: string[]; info: { lines: number } }[];
+  try {
+    records = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true, info: true }) as unknown as typeof records;
+  } catch (error) {
+    const err = error as Error & { lines?: number };
+    throw new TurnkitError('BAD_INPUT', `${shown}:${err.lines ?? 1}: not valid CSV: ${err.message.split('\n')[0]}`);
+  }
+  const first = records[0];
+  const header = first?.record.slice(0, MARKS_COLUMNS.length).map((cell) => cell.trim().toLowerCase());
+  if (!first || header!.join(',') !== MARKS_COLUMNS.join(',')) {
+    const got = first ? ` (it is "${first.record.join(',').slice(0, 60)}")` : ' (the file is empty)';
+    throw new TurnkitError('BAD_INPUT', `${shown}:${first ? startLine(first) : 1}: missing header: the first line must be ${MARKS_COLUMNS.join(',')}${got}`);
+  }
+  const fixtures = new Set(scope.fixtures);
+  const marks = new Map<string, ReadMark>();
+  const problems: string[] = [];
+  for (const entry of records.slice(1)) {
+    const line = startLine(entry);
+    const [fixture = '', repText = '', markText = '', note = ''] = entry.record;
+    const at = `${shown}:${line}`;
+    const mark = markText.trim().toLowerCase();
+    if (!/^\d+$/.test(repText.trim())) {
+      problems.push(`${at}: rep "${repText}" is not a whole number`);
+      continue;
+    }
+    const rep = Number(repText.trim());
+    if (!(MARKS as readonly string[]).includes(mark)) {
+      problems.push(`${at}: unknown mark "${markText}" for ${fixture} rep ${rep} (use pass, fail, na, error or leave it blank)`);
+      continue;
+    }
+    const key = { fixture, rep };
+    if (!fixtures.has(fixture)) {
+      problems.push(`${at}: no fixture "${fixture}" in this run (it has ${scope.fixtures.join(', ')})`);
+      continue;
+    }
+    if (rep < 1 || rep > scope.reps || (scope.inRun && !scope.inRun(key))) {
+      problems.push(`${at}: ${fixture} rep ${rep} is not a rep of this run (${scope.inRun ? 'a shard of ' : ''}${scope.reps} reps per fixture)`);
+      continue;
+    }
+    const earlier = marks.get(repId(key));
+    if (earlier) {
+      problems.push(`${at}: ${fixture} rep ${rep} is marked twice (first on line ${earlier.line})`);
+      continue;
+    }
+    marks.set(repId(key), { fixture, rep, mark: mark as Mark, note, line });
+  }
+  if (problems.length > 0) throw new TurnkitError('BAD_INPUT', problems[0]!, problems);
+  return marks;
+}
+
+// csv-parse counts the line a record ends on; a quoted note can span lines, and the error should point at the start.
+function startLine(entry: { record: string[]; info: { lines: number } }): number {
+  const inner = entry.record.reduce((sum, cell) => sum + (cell.match(/\n/g)?.length ?? 0), 0);
+  return entry.info.lines - inner;
+}
