@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CommonOptions } from '../config/common-options.js';
+import { parseShard, type ShardSpec } from '../pipeline/run-plan.js';
 
 /** Reads --config and --database-url wherever they were given on the command line. */
 export function commonOptions(command: Command): CommonOptions {
@@ -11,4 +12,13 @@ export function commonOptions(command: Command): CommonOptions {
 export function positiveInt(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`expected a positive whole number, got "${value}"`);
   return Number(value);
+}
+
+/** A commander option parser for `--shard I/N`; a bad spec is a usage error (exit 2) saying what is wrong. */
+export function shardSpec(value: string): ShardSpec {
+  try {
+    return parseShard(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message.replace(/^--shard \S+: /, ''));
+  }
 }

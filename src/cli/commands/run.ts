@@ -1,9 +1,8 @@
 import { Option, type Command } from 'commander';
 import { runQuestion, type RunProgress } from '../../pipeline/run-question.js';
-import { parseShard } from '../../pipeline/run-plan.js';
 import { shownPath } from '../../construct/load-fixture.js';
 import { TurnkitError } from '../../errors.js';
-import { commonOptions, positiveInt } from '../global-options.js';
+import { commonOptions, positiveInt, shardSpec } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 
 /** `turnkit run QUESTION [--reps N] [--concurrency K] [--shard I/N] [--resume RUN_DIR]`. */
@@ -14,7 +13,7 @@ export function registerRun(program: Command, output: Output): void {
     .argument('<question>', 'question file (questions/ID.yaml or .json)')
     .option('--reps <n>', 'reps per fixture (default: the question\'s)', positiveInt)
     .option('--concurrency <k>', 'reps at a time (default 1 on the embedded database, 4 on a real server)', positiveInt)
-    .option('--shard <i/n>', 'run one deterministic slice of the reps (1/3, 2/3, 3/3 on three machines; then turnkit merge)')
+    .option('--shard <i/n>', 'run one deterministic slice of the reps (1/3, 2/3, 3/3 on three machines; then turnkit merge)', shardSpec)
     .option('--resume <run-dir>', 'complete an interrupted run: only missing or errored reps run again')
     .addOption(new Option('--strategy <strategy>', 'how each rep\'s scratch campaign is made').choices(['remap', 'database', 'auto']))
     .option('--json', 'print the result as JSON')
@@ -36,7 +35,7 @@ export function registerRun(program: Command, output: Output): void {
           concurrency: options.concurrency,
           resume: options.resume,
           strategy: options.strategy,
-          shard: options.shard !== undefined ? parseShard(options.shard) : undefined,
+          shard: options.shard,
           signal: abort.signal,
           onProgress: (progress) => (tty ? process.stderr.write(`\r\x1b[2K${progressLine(progress)}`) : output.err(progressLine(progress))),
         });
