@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { CommonOptions } from '../config/common-options.js';
 import { loadConfig, resolveFromConfig } from '../config/load.js';
-import { usingDb } from '../db/connect.js';
+import { usingDb, type Backend } from '../db/connect.js';
+import { Semaphore } from '../util/semaphore.js';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument } from '../fixture/format.js';
 import { collectGarbage } from '../scratch/gc.js';
@@ -88,7 +89,8 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
 
   // A connection per running rep and one for the run itself, so that reps never queue for the pool.
   // With a signal to stop on, the run itself handles Ctrl-C: the embedded server must not exit under running reps.
-  return usingDb(config, { ...options, poolSize: (options.concurrency ?? 4) + 1, leaveSignals: options.signal !== undefined }, async (db) => {
+  const poolSize = workersFor(options.concurrency ?? 4, 'postgres') + 1;
+  return usingDb(config, { ...options, poolSize, leaveSignals: options.signal !== undefined }, async (db) => {
     const concurrency = options.concurrency ?? (db.backend === 'embedded' ? 1 : 4);
     // Said once, before the run directory exists, rather than as every rep's seed error.
     if (db.backend === 'embedded' && options.strategy === 'database') throw new TurnkitError('USAGE', `--strategy database: ${EMBEDDED_HAS_NO_DATABASES}`);
@@ -141,7 +143,9 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
     let errors = 0;
     let next = 0;
     const failures: string[] = [];
-    const workers = Math.max(1, Math.min(concurrency, pending.length));
+    const workers = Math.max(1, Math.min(workersFor(concurrency, db.backend), pending.length));
+    const slots = new Semaphore(concurrency);
+    const sutSlot = <T>(call: () => Promise<T>): Promise<T> => slots.run(call);
     const worker = async (): Promise<void> => {
       while (next < pending.length && !options.signal?.aborted) {
         const key = pending[next++]!;
@@ -151,7 +155,7 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
         // On disk as it starts: a run killed outright still shows what it had begun.
         await appendOrder(dir, begun);
         await keepEarlierAttempt(dir, key);
-        const record = await runRep(session, callSut, { fixture: fixture.loaded.fixture, fixtureFile: fixture.loaded.shown, caseFile: caseFiles.get(key.fixture)!, rep: key.rep, attempt, concurrent: workers > 1 });
+        const record = await runRep(session, callSut, { fixture: fixture.loaded.fixture, fixtureFile: fixture.loaded.shown, caseFile: caseFiles.get(key.fixture)!, rep: key.rep, attempt, concurrent: workers > 1, sutSlot });
         try {
           await writeRep(dir, record);
         } catch (error) {
@@ -182,6 +186,15 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
     const missing = all.length - state.completed.size - state.errored.size;
     return { dir, status: manifest.status, total: all.length, ran: done, errors: state.errored.size, pending: missing, failures };
   });
+}
+
+/**
+ * Reps in flight for K SUT calls at a time. On a real server a few more than K, so that the next reps' seeds and
+ * the last reps' teardowns happen while SUTs run, off the SUT slots' critical path. The embedded server serializes
+ * every connection, so there an extra rep would only queue behind the SUT's own queries.
+ */
+export function workersFor(concurrency: number, backend: Backend): number {
+  return backend === 'embedded' ? concurrency : concurrency + Math.ceil(concurrency / 4);
 }
 
 async function writeRep(dir: string, record: RepRecord): Promise<void> {

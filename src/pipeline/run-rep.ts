@@ -16,6 +16,8 @@ export interface RepJob {
   attempt: number;
   /** True when other reps run at the same time (a change outside the campaign may be theirs). */
   concurrent?: boolean;
+  /** Runs the SUT call when a SUT slot is free (`--concurrency` bounds SUT calls, not seeds and teardowns). */
+  sutSlot?: <T>(call: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -63,7 +65,8 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
     // The shared rows before the SUT runs, to tell afterwards what it changed outside its campaign.
     sharedBefore = await session.sharedRows(scratch, job.fixture).catch(() => undefined);
     // An adapter that throws (a spawn refused outright) is the rep's error like any other SUT failure.
-    const outcome: SutOutcome = await callSut({ databaseUrl: scratch.databaseUrl, request }).catch((error: unknown) => ({
+    const call = (): Promise<SutOutcome> => callSut({ databaseUrl: scratch.databaseUrl, request });
+    const outcome: SutOutcome = await (job.sutSlot ? job.sutSlot(call) : call()).catch((error: unknown) => ({
       error: { cause: 'exception' as const, message: messageOf(error) },
       ms: 0,
     }));
