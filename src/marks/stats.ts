@@ -17,8 +17,9 @@ export function wilsonInterval(pass: number, n: number, z = Z95): Interval | und
   const denominator = 1 + z2 / n;
   const center = (p + z2 / (2 * n)) / denominator;
   const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denominator;
-  // Clamped because rounding can put an end a hair outside [0, 1] at p = 0 or 1.
-  return { low: Math.max(0, center - half), high: Math.min(1, center + half) };
+  // At p = 0 or 1 the end is exactly 0 or 1 in closed form; rounding would leave it a hair inside (or outside),
+  // and a target of 1 must then fall inside the interval of 10 passes in 10.
+  return { low: pass === 0 ? 0 : Math.max(0, center - half), high: pass === n ? 1 : Math.min(1, center + half) };
 }
 
 /**

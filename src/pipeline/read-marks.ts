@@ -36,7 +36,7 @@ export async function readMarksFile(path: string, scope: MarksScope): Promise<Ma
 
 /** The checks of `readMarksFile` on text already read. */
 export function parseMarksText(text: string, shown: string, scope: MarksScope): Map<string, ReadMark> {
-  let records: { record: string[]; info: { lines: number } }[];
+  let records: { record: string[]; info: { bytes: number } }[];
   try {
     records = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true, info: true }) as unknown as typeof records;
   } catch (error) {
@@ -47,13 +47,15 @@ export function parseMarksText(text: string, shown: string, scope: MarksScope): 
   const header = first?.record.slice(0, MARKS_COLUMNS.length).map((cell) => cell.trim().toLowerCase());
   if (!first || header!.join(',') !== MARKS_COLUMNS.join(',')) {
     const got = first ? ` (it is "${first.record.join(',').slice(0, 60)}")` : ' (the file is empty)';
-    throw new TurnkitError('BAD_INPUT', `${shown}:${first ? startLine(first) : 1}: missing header: the first line must be ${MARKS_COLUMNS.join(',')}${got}`);
+    throw new TurnkitError('BAD_INPUT', `${shown}:1: missing header: the first line must be ${MARKS_COLUMNS.join(',')}${got}`);
   }
   const fixtures = new Set(scope.fixtures);
   const marks = new Map<string, ReadMark>();
   const problems: string[] = [];
-  for (const entry of records.slice(1)) {
-    const line = startLine(entry);
+  const lines = recordLines(text, records);
+  for (const [index, entry] of records.entries()) {
+    if (index === 0) continue;
+    const line = lines[index]!;
     const [fixture = '', repText = '', markText = '', note = ''] = entry.record;
     const at = `${shown}:${line}`;
     const mark = markText.trim().toLowerCase();
@@ -86,8 +88,27 @@ export function parseMarksText(text: string, shown: string, scope: MarksScope): 
   return marks;
 }
 
-// csv-parse counts the line a record ends on; a quoted note can span lines, and the error should point at the start.
-function startLine(entry: { record: string[]; info: { lines: number } }): number {
-  const inner = entry.record.reduce((sum, cell) => sum + (cell.match(/\n/g)?.length ?? 0), 0);
-  return entry.info.lines - inner;
+/**
+ * The line each record starts on, as an editor numbers lines. csv-parse's own count is the line a record ends on,
+ * and it counts a CRLF inside a quoted note as two; its byte offsets are exact, so lines are counted from those.
+ */
+function recordLines(text: string, records: readonly { info: { bytes: number } }[]): number[] {
+  const bytes = Buffer.from(text, 'utf8');
+  const lines: number[] = [];
+  let line = 1;
+  let at = 0;
+  const advanceTo = (end: number): void => {
+    for (; at < end; at++) {
+      if (bytes[at] === 0x0a || (bytes[at] === 0x0d && bytes[at + 1] !== 0x0a)) line++;
+    }
+  };
+  let start = 0;
+  for (const record of records) {
+    // Blank lines before a record are skipped by the parser: the record starts at its first other byte.
+    while (bytes[start] === 0x0a || bytes[start] === 0x0d) start++;
+    advanceTo(start);
+    lines.push(line);
+    start = record.info.bytes;
+  }
+  return lines;
 }

@@ -1,0 +1,254 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TurnkitError } from '../../src/errors.js';
+import { buildReport, type Report } from '../../src/marks/build-report.js';
+import { compareReports } from '../../src/marks/compare-runs.js';
+import { incompleteRun, targetProblems } from '../../src/marks/report-command.js';
+import { manifestSchema } from '../../src/pipeline/manifest.js';
+import type { RepRecord } from '../../src/pipeline/rep-record.js';
+import { inShard, interleave, parseShard, planReps } from '../../src/pipeline/run-plan.js';
+import { repId } from '../../src/pipeline/run-state.js';
+
+/** One fixture of a hand-made run: a mark per rep ('' is blank), and optionally per-rep SUT ms and errors. */
+interface FixtureSpec {
+  name: string;
+  marks: string[];
+  tag?: 'dev' | 'heldout';
+  sha256?: string;
+  bases?: { path: string; sha256: string }[];
+  sutMs?: number[];
+  errors?: Record<number, 'seed' | 'sut'>;
+}
+
+interface RunSpec {
+  id?: string;
+  target: number;
+  fixtures: FixtureSpec[];
+  status?: 'complete' | 'interrupted';
+  rubricVersion?: string;
+  /** Reps with no record (`fixture\0rep` ids). */
+  notRun?: string[];
+}
+
+const fakeSha = (name: string): string => name.padEnd(64, '0').slice(0, 64);
+const fixturePath = (name: string): string => `fixtures/${name}.json`;
+
+let root: string;
+let count = 0;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'turnkit-report-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+/** Writes a run directory (manifest.json checked against manifestSchema, reps/F/rep-NN.json, marks.csv). */
+async function makeRun(spec: RunSpec): Promise<string> {
+  const dir = join(root, `run-${++count}`);
+  const reps = spec.fixtures[0]!.marks.length;
+  const manifest = manifestSchema.parse({
+    format: 'turnkit.run/1',
+    status: spec.status ?? 'complete',
+    startedAt: '2025-01-01T00:00:00.000Z',
+    turnkit: '0.1.0',
+    node: 'v20.0.0',
+    question: { id: spec.id ?? 'places', text: 'Where is the mess hall?', file: { path: 'questions/places.yaml', sha256: fakeSha('q') }, target: spec.target, reps },
+    rubric: { path: 'questions/places-rubric.md', version: spec.rubricVersion ?? '1', sha256: fakeSha('r') },
+    caseFileTemplate: { path: 'questions/case-file.md', sha256: fakeSha('c') },
+    fixtures: spec.fixtures.map((f) => ({ name: f.name, file: { path: fixturePath(f.name), sha256: f.sha256 ?? fakeSha(f.name) }, ...(f.tag ? { tag: f.tag } : {}), ...(f.bases ? { bases: f.bases } : {}) })),
+    sut: { type: 'command', command: ['node', 'sut.mjs'] },
+    database: { backend: 'embedded', serverVersion: '17', strategy: 'remap' },
+    concurrency: 1,
+    order: [],
+  });
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+  const lines = ['fixture,rep,mark,note'];
+  for (const f of spec.fixtures) {
+    await mkdir(join(dir, 'reps', f.name), { recursive: true });
+    for (let rep = 1; rep <= reps; rep++) {
+      lines.push(`${f.name},${rep},${f.marks[rep - 1]},`);
+      if (spec.notRun?.includes(repId({ fixture: f.name, rep }))) continue;
+      const stage = f.errors?.[rep];
+      const record: RepRecord = {
+        fixture: f.name,
+        rep,
+        attempt: 1,
+        startedAt: '2025-01-01T00:00:01.000Z',
+        request: { campaign: '4', turn: 23, input: { player_input: 'go' }, caseFile: '# case', fixture: f.name, rep },
+        response: stage ? null : 'You take the lift to deck 2.',
+        error: stage ? { stage, cause: 'exit', message: 'exited with code 1' } : null,
+        exit: stage === 'seed' ? null : { code: stage ? 1 : 0, signal: null },
+        timings: { seedMs: 5, sutMs: f.sutMs?.[rep - 1] ?? 100, teardownMs: 5, totalMs: 200 },
+        scratch: { id: `s-${rep}`, strategy: 'remap' },
+        effects: null,
+      };
+      await writeFile(join(dir, 'reps', f.name, `rep-${String(rep).padStart(2, '0')}.json`), JSON.stringify(record));
+    }
+  }
+  await writeFile(join(dir, 'marks.csv'), `${lines.join('\n')}\n`);
+  return dir;
+}
+
+const repeat = (mark: string, n: number): string[] => Array.from({ length: n }, () => mark);
+const eightOfNine = [...repeat('pass', 4), 'fail', ...repeat('pass', 4)];
+const fixture = (report: Report, name: string) => report.fixtures.find((f) => f.fixture === name)!;
+
+describe('buildReport: verdicts and what the target demands', () => {
+  it('8 of 9 meets 0.88 (needs 8, tolerates 1) and misses 0.90 (needs 9, tolerates 0)', async () => {
+    const met = fixture(await buildReport(await makeRun({ target: 0.88, fixtures: [{ name: 'a', marks: eightOfNine }] })), 'a');
+    expect(met).toMatchObject({ pass: 8, fail: 1, na: 0, error: 0, blank: 0, verdict: 'met', passesNeeded: 8, failsTolerated: 1, reps: 9, notRun: 0 });
+    expect(met.rate).toBeCloseTo(8 / 9, 12);
+    // Wilson 8/9 is [0.5650, 0.9801] (see report-stats.test.ts): it contains 0.88, so more reps would be needed to tell.
+    expect(met.uncertain).toBe(true);
+    const missed = fixture(await buildReport(await makeRun({ target: 0.9, fixtures: [{ name: 'a', marks: eightOfNine }] })), 'a');
+    expect(missed).toMatchObject({ verdict: 'missed', passesNeeded: 9, failsTolerated: 0 });
+  });
+
+  it('10 reps at 0.90 with one error and one na: 8 qualify, 8 needed (ceil 7.2), none tolerated', async () => {
+    const marks = [...repeat('pass', 7), 'fail', 'error', 'na'];
+    const report = await buildReport(await makeRun({ target: 0.9, fixtures: [{ name: 'a', marks, errors: { 9: 'sut' } }] }));
+    expect(fixture(report, 'a')).toMatchObject({ pass: 7, fail: 1, error: 1, na: 1, passesNeeded: 8, failsTolerated: 0, verdict: 'missed', rate: 7 / 8 });
+    expect(report.demands).toEqual([
+      { lost: 0, n: 10, passesNeeded: 9, failsTolerated: 1 },
+      { lost: 1, n: 9, passesNeeded: 9, failsTolerated: 0 },
+      { lost: 2, n: 8, passesNeeded: 8, failsTolerated: 0 },
+      { lost: 3, n: 7, passesNeeded: 7, failsTolerated: 0 },
+    ]);
+  });
+
+  it('a blank mark keeps a fixture pending, whatever the rest say', async () => {
+    const report = await buildReport(await makeRun({ target: 0.5, fixtures: [{ name: 'a', marks: ['pass', 'pass', ''] }, { name: 'b', marks: ['fail', 'fail', 'fail'] }] }));
+    expect(fixture(report, 'a')).toMatchObject({ verdict: 'pending', blank: 1, pass: 2, rate: 1 });
+    expect(targetProblems(report)).toEqual(['a: pending: 1 rep(s) not marked for target 0.5', 'b: missed: 0/3 passed, 2 needed for target 0.5']);
+  });
+
+  it('targetProblems names missed and pending fixtures, with tags, and not met ones', async () => {
+    const report = await buildReport(await makeRun({
+      target: 0.88,
+      fixtures: [{ name: 'met', tag: 'dev', marks: eightOfNine }, { name: 'low', tag: 'heldout', marks: [...repeat('pass', 7), 'fail', 'fail'] }, { name: 'open', marks: [...repeat('pass', 8), ''] }],
+    }));
+    expect(report.fixtures.map((f) => f.verdict)).toEqual(['met', 'missed', 'pending']);
+    expect(targetProblems(report)).toEqual(['low (heldout): missed: 7/9 passed, 8 needed for target 0.88', 'open: pending: 1 rep(s) not marked for target 0.88']);
+  });
+});
+
+describe('buildReport: tags, latency, pairs, marks file', () => {
+  it('totals dev and heldout separately, each pooling only its own fixtures', async () => {
+    const report = await buildReport(await makeRun({
+      target: 0.5,
+      fixtures: [
+        { name: 'd1', tag: 'dev', marks: ['pass', 'pass', 'fail', 'na'] },
+        { name: 'h1', tag: 'heldout', marks: ['fail', 'fail', 'fail', 'pass'] },
+        { name: 'd2', tag: 'dev', marks: ['pass', 'error', 'pass', 'pass'] },
+        { name: 'h2', tag: 'heldout', marks: ['fail', 'pass', '', 'fail'] },
+      ],
+    }));
+    expect(report.tags.map((t) => t.tag)).toEqual(['dev', 'heldout']);
+    const [dev, heldout] = report.tags;
+    expect(dev).toMatchObject({ fixtures: 2, pass: 5, fail: 1, na: 1, error: 1, blank: 0, met: 2, missed: 0, pending: 0, rate: 5 / 6 });
+    expect(heldout).toMatchObject({ fixtures: 2, pass: 2, fail: 5, na: 0, error: 0, blank: 1, met: 0, missed: 1, pending: 1, rate: 2 / 7 });
+    // No row pools across tags: all 16 reps are accounted for once, by their own tag.
+    const total = (t: (typeof report.tags)[number]) => t.pass + t.fail + t.na + t.error + t.blank;
+    expect(total(dev!) + total(heldout!)).toBe(16);
+  });
+
+  it('latency: lower median and nearest-rank p95 of sutMs; seed errors out, SUT errors in', async () => {
+    // 6 reps: 10, 60, 30, 999 (seed error: never reached the SUT), 50, 20 (SUT error: it did).
+    const report = await buildReport(await makeRun({
+      target: 0.5,
+      fixtures: [{ name: 'a', marks: ['pass', 'pass', 'pass', 'error', 'pass', 'error'], sutMs: [10, 60, 30, 999, 50, 20], errors: { 4: 'seed', 6: 'sut' } }],
+    }));
+    // Sorted: 10, 20, 30, 50, 60 → lower median 30; p95 rank ceil(0.95 × 5) = 5 → 60.
+    expect(fixture(report, 'a').latency).toEqual({ median: 30, p95: 60, reps: 5 });
+  });
+
+  it('pairs a constructed fixture with its base when bases[0] is the base file with the same bytes', async () => {
+    const base = { name: 'base', marks: [...repeat('fail', 8), 'pass', 'pass'] };
+    const pairedRun = await makeRun({ target: 0.8, fixtures: [base, { name: 'fixed', marks: [...repeat('pass', 9), 'fail'], bases: [{ path: fixturePath('base'), sha256: fakeSha('base') }] }] });
+    const { pairs } = await buildReport(pairedRun);
+    expect(pairs).toHaveLength(1);
+    expect(pairs[0]).toMatchObject({ constructed: 'fixed', base: 'base' });
+    expect(pairs[0]!.delta).toBeCloseTo(0.9 - 0.2, 12);
+    // [[9, 1], [2, 8]]: 23/4199 by the exact-fraction computation described in report-stats.test.ts.
+    expect(pairs[0]!.p).toBeCloseTo(0.0054774946, 8);
+    const recaptured = await makeRun({ target: 0.8, fixtures: [base, { name: 'fixed', marks: repeat('pass', 10), bases: [{ path: fixturePath('base'), sha256: fakeSha('other') }] }] });
+    expect((await buildReport(recaptured)).pairs).toEqual([]);
+  });
+
+  it('--marks as a bare name reads that file from the run directory', async () => {
+    const dir = await makeRun({ target: 0.5, fixtures: [{ name: 'a', marks: ['pass', 'pass'] }] });
+    await writeFile(join(dir, 'marks.checks.csv'), 'fixture,rep,mark,note\na,1,fail,\na,2,fail,\n');
+    const report = await buildReport(dir, { marks: 'marks.checks.csv', cwd: root });
+    expect(report.marksFile).toBe(join(dir, 'marks.checks.csv'));
+    expect(fixture(report, 'a')).toMatchObject({ pass: 0, fail: 2, verdict: 'missed' });
+  });
+
+  it('an interrupted run with a rep missing is incomplete, and the error says how to resume', async () => {
+    const dir = await makeRun({ target: 0.5, status: 'interrupted', fixtures: [{ name: 'a', marks: ['pass', ''] }], notRun: [repId({ fixture: 'a', rep: 2 })] });
+    const report = await buildReport(dir);
+    expect(report.complete).toBe(false);
+    expect(fixture(report, 'a').notRun).toBe(1);
+    const error = incompleteRun(report);
+    expect(error).toBeInstanceOf(TurnkitError);
+    expect(error!.message).toMatch(/interrupted with 1 rep\(s\) not run; finish it with: turnkit run QUESTION --resume /);
+    expect(incompleteRun(await buildReport(await makeRun({ target: 0.5, fixtures: [{ name: 'a', marks: ['pass'] }] })))).toBeUndefined();
+  });
+});
+
+describe('compareReports', () => {
+  it('refuses a run of another question, naming both', async () => {
+    const here = await buildReport(await makeRun({ id: 'places', target: 0.5, fixtures: [{ name: 'a', marks: ['pass'] }] }));
+    const there = await buildReport(await makeRun({ id: 'routes', target: 0.5, fixtures: [{ name: 'a', marks: ['pass'] }] }));
+    expect(() => compareReports(here, there)).toThrow(TurnkitError);
+    expect(() => compareReports(here, there)).toThrow(/"routes".*"places"/);
+  });
+
+  it('gives delta and Fisher p per fixture and warns on rubric version and fixture bytes', async () => {
+    const here = await buildReport(await makeRun({ target: 0.8, fixtures: [{ name: 'a', marks: [...repeat('pass', 8), 'fail'] }, { name: 'b', marks: ['pass', 'pass', 'pass', 'fail', 'pass', 'pass', 'pass', 'pass', 'pass'] }] }));
+    const there = await buildReport(await makeRun({ target: 0.8, rubricVersion: '2', fixtures: [{ name: 'a', marks: ['pass', ...repeat('fail', 8)] }, { name: 'b', sha256: fakeSha('b2'), marks: repeat('pass', 9) }] }));
+    const comparison = compareReports(here, there);
+    expect(comparison.warnings).toHaveLength(2);
+    expect(comparison.warnings[0]).toBe('rubric versions differ: 1 here, 2 there; the marks may not mean the same');
+    expect(comparison.warnings[1]).toMatch(/^b: the fixture file differs between the runs/);
+    const [a, b] = comparison.fixtures;
+    expect(a).toMatchObject({ fixture: 'a', here: { pass: 8, fail: 1 }, there: { pass: 1, fail: 8 }, fixtureChanged: false });
+    expect(a!.delta).toBeCloseTo(7 / 9, 12);
+    expect(a!.p).toBeCloseTo(0.0033730975, 8); // 41/12155, exact fractions
+    expect(b).toMatchObject({ fixture: 'b', fixtureChanged: true });
+    expect(b!.delta).toBeCloseTo(-1 / 9, 12);
+    expect(b!.p).toBeCloseTo(1, 12);
+  });
+});
+
+describe('planReps and shards', () => {
+  it.each([
+    [['a', 'b', 'c'], 5, 2],
+    [['a', 'b', 'c'], 5, 4],
+    [['a'], 7, 3],
+    [['a', 'b'], 10, 10],
+    [['a', 'b', 'c', 'd'], 3, 5],
+  ])('shards of %j × %i reps in %i slices cover the run once', (fixtures, reps, n) => {
+    const all = planReps(fixtures, reps);
+    expect(all).toEqual(interleave(fixtures, reps));
+    const seen: string[] = [];
+    for (let index = 1; index <= n; index++) {
+      const slice = planReps(fixtures, reps, { index, count: n });
+      for (const key of all) expect(inShard(fixtures, { index, count: n }, key)).toBe(slice.some((k) => k.fixture === key.fixture && k.rep === key.rep));
+      seen.push(...slice.map(repId));
+    }
+    expect(seen).toHaveLength(all.length);
+    expect(new Set(seen)).toEqual(new Set(all.map(repId)));
+  });
+
+  it('parseShard reads I/N and refuses what is not 1 <= I <= N', () => {
+    expect(parseShard('2/3')).toEqual({ index: 2, count: 3 });
+    expect(() => parseShard('3/2')).toThrow('--shard 3/2: the shard must be between 1 and 2');
+    expect(() => parseShard('0/2')).toThrow('--shard 0/2: the shard must be between 1 and 2');
+    expect(() => parseShard('a/b')).toThrow('--shard a/b: expected I/N, for example 1/3 (shard 1 of 3)');
+    expect(() => parseShard('1/0')).toThrow('--shard 1/0: the number of shards must be at least 1');
+    for (const text of ['3/2', '0/2', 'a/b', '1/0']) expect(() => parseShard(text)).toThrow(expect.objectContaining({ code: 'USAGE' }));
+  });
+});
