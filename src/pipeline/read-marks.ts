@@ -56,7 +56,9 @@ export function parseMarksText(text: string, shown: string, scope: MarksScope): 
   for (const [index, entry] of records.entries()) {
     if (index === 0) continue;
     const line = lines[index]!;
-    const [fixture = '', repText = '', markText = '', note = ''] = entry.record;
+    const [rawFixture = '', repText = '', markText = '', note = ''] = entry.record;
+    // Fixture names hold no spaces: a spreadsheet's padding is not part of the name.
+    const fixture = rawFixture.trim();
     const at = `${shown}:${line}`;
     const mark = markText.trim().toLowerCase();
     if (!/^\d+$/.test(repText.trim())) {
