@@ -51,12 +51,12 @@ export { questionSchema, sutSchema, type Question, type SutConfig } from './pipe
 export { renderCaseFile, PLACEHOLDERS } from './pipeline/case-file.js';
 export { formatMarks, parseMarks, MARKS_COLUMNS, type Mark, type MarkRow } from './pipeline/marks-file.js';
 export { manifestSchema, RUN_FORMAT, type Manifest } from './pipeline/manifest.js';
-export { readRunState, type RunState, type RepKey } from './pipeline/run-state.js';
+export { readRunState, readManifest, type RunState, type RepKey } from './pipeline/run-state.js';
 export type { RepRecord, RepEffects } from './pipeline/rep-record.js';
 export type { SutRequest, SutOutcome } from './pipeline/sut-request.js';
 export type { ModuleSutFunction, ModuleSutTools } from './pipeline/sut-module.js';
 export { verifyProject } from './pipeline/verify-project.js';
-export { readMarksFile, parseMarksText, MARKS, type ReadMark, type MarksScope } from './pipeline/read-marks.js';
+export { readMarksFile, parseMarksText, scopeOfRun, MARKS, type ReadMark, type MarksScope } from './pipeline/read-marks.js';
 export { mergeRuns, type MergeOptions, type MergeResult } from './pipeline/merge-runs.js';
 export { checksSchema, type Checks } from './pipeline/checks-format.js';
 export { buildReport, countMarks, tagTotals, type Report, type ReportOptions, type FixtureReport, type TagTotals, type BasePair, type MarkCounts, type Verdict } from './marks/build-report.js';
@@ -67,3 +67,6 @@ export { judgeChecks, CHECKS_MARKS_FILE, type JudgeChecksOptions, type JudgeChec
 export { applyChecks, containsTerm, type CheckVerdict } from './marks/run-checks.js';
 export { wilsonInterval, fisherExact, passesNeeded, targetDemand, lowerMedian, nearestRank, type Interval } from './marks/stats.js';
 export { demo, type DemoOptions, type DemoResult } from './demo/demo-command.js';
+export { agreement, cohensKappa, type Agreement, type Disagreement } from './marks/agreement.js';
+export { agree, type AgreeOptions, type AgreeResult } from './marks/agree-command.js';
+export { formatAgreement } from './marks/format-agreement.js';

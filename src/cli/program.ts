@@ -11,6 +11,7 @@ import { registerReport } from './commands/report.js';
 import { registerJudge } from './commands/judge.js';
 import { registerMerge } from './commands/merge.js';
 import { registerDemo } from './commands/demo.js';
+import { registerAgree } from './commands/agree.js';
 import { registerDb } from './commands/db.js';
 import { registerInit } from './commands/init.js';
 import { registerSample } from './commands/sample.js';
@@ -51,6 +52,7 @@ export function buildProgram(output: Output = processOutput): Command {
   registerMerge(program, output);
   registerReport(program, output);
   registerJudge(program, output);
+  registerAgree(program, output);
   registerTeardown(program, output);
   registerGc(program, output);
   for (const command of program.commands) command.exitOverride();

@@ -1,8 +1,8 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Manifest } from '../pipeline/manifest.js';
-import { planReps, inShard } from '../pipeline/run-plan.js';
+import { planReps } from '../pipeline/run-plan.js';
 import { readRunState, repId, type RunState } from '../pipeline/run-state.js';
-import { readMarksFile, type ReadMark } from '../pipeline/read-marks.js';
+import { readMarksFile, scopeOfRun, type ReadMark } from '../pipeline/read-marks.js';
 import { fisherExact, lowerMedian, nearestRank, passesNeeded, targetDemand, wilsonInterval, type Interval } from './stats.js';
 
 /** A fixture's verdict: pending while any rep is unmarked, else met or missed. */
@@ -93,7 +93,7 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
   const marksFile = marksPath(dir, options);
   const names = manifest.fixtures.map((fixture) => fixture.name);
   const shard = manifest.shard;
-  const marks = await readMarksFile(marksFile, { fixtures: names, reps: manifest.question.reps, ...(shard ? { inRun: (key) => inShard(names, shard, key) } : {}) });
+  const marks = await readMarksFile(marksFile, scopeOfRun(manifest));
   const keys = planReps(names, manifest.question.reps, shard);
   const target = manifest.question.target;
   const fixtures = manifest.fixtures.map((entry) =>

@@ -4,6 +4,8 @@ import { TurnkitError } from '../errors.js';
 import { describeReadError, shownPath } from '../construct/load-fixture.js';
 import { MARKS_COLUMNS, type Mark, type MarkRow } from './marks-file.js';
 import { repId, type RepKey } from './run-state.js';
+import type { Manifest } from './manifest.js';
+import { inShard } from './run-plan.js';
 
 /** The marks a file may hold; blank is "not marked yet". */
 export const MARKS = ['pass', 'fail', 'na', 'error', ''] as const;
@@ -21,12 +23,19 @@ export interface MarksScope {
   inRun?: (key: RepKey) => boolean;
 }
 
+/** The reps of a run as a marks file may name them: its fixtures, its reps, and its slice when it is a shard. */
+export function scopeOfRun(manifest: Manifest): MarksScope {
+  const fixtures = manifest.fixtures.map((fixture) => fixture.name);
+  const shard = manifest.shard;
+  return { fixtures, reps: manifest.question.reps, ...(shard ? { inRun: (key: RepKey) => inShard(fixtures, shard, key) } : {}) };
+}
+
 /**
  * Reads and checks a marks file against a run: the header, every mark, no rep twice, no rep the run does not have.
  * Each problem is `file:line: message`; all are reported, the first as the message. Reps the file leaves out are
  * simply not marked yet.
  */
-export async function readMarksFile(path: string, scope: MarksScope): Promise<Map<string, ReadMark>> {
+export async function readMarksFile(path: string, scope: MarksScope | undefined): Promise<Map<string, ReadMark>> {
   const shown = shownPath(path);
   const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new TurnkitError('NOT_FOUND', `${shown}: ${describeReadError(error)}`);
@@ -34,8 +43,8 @@ export async function readMarksFile(path: string, scope: MarksScope): Promise<Ma
   return parseMarksText(text, shown, scope);
 }
 
-/** The checks of `readMarksFile` on text already read. */
-export function parseMarksText(text: string, shown: string, scope: MarksScope): Map<string, ReadMark> {
+/** The checks of `readMarksFile` on text already read; without a scope, any fixture and rep is accepted. */
+export function parseMarksText(text: string, shown: string, scope: MarksScope | undefined): Map<string, ReadMark> {
   let records: { record: string[]; info: { bytes: number } }[];
   try {
     records = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true, info: true }) as unknown as typeof records;
@@ -49,7 +58,7 @@ export function parseMarksText(text: string, shown: string, scope: MarksScope): 
     const got = first ? ` (it is "${first.record.join(',').slice(0, 60)}")` : ' (the file is empty)';
     throw new TurnkitError('BAD_INPUT', `${shown}:1: missing header: the first line must be ${MARKS_COLUMNS.join(',')}${got}`);
   }
-  const fixtures = new Set(scope.fixtures);
+  const fixtures = new Set(scope?.fixtures ?? []);
   const marks = new Map<string, ReadMark>();
   const problems: string[] = [];
   const lines = recordLines(text, records);
@@ -71,11 +80,15 @@ export function parseMarksText(text: string, shown: string, scope: MarksScope): 
       continue;
     }
     const key = { fixture, rep };
-    if (!fixtures.has(fixture)) {
+    if (fixture === '') {
+      problems.push(`${at}: the fixture column is empty`);
+      continue;
+    }
+    if (scope && !fixtures.has(fixture)) {
       problems.push(`${at}: no fixture "${fixture}" in this run (it has ${scope.fixtures.join(', ')})`);
       continue;
     }
-    if (rep < 1 || rep > scope.reps || (scope.inRun && !scope.inRun(key))) {
+    if (scope && (rep < 1 || rep > scope.reps || (scope.inRun && !scope.inRun(key)))) {
       problems.push(`${at}: ${fixture} rep ${rep} is not a rep of this run (${scope.inRun ? 'a shard of ' : ''}${scope.reps} reps per fixture)`);
       continue;
     }

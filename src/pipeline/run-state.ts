@@ -33,13 +33,16 @@ export interface RunState {
   records: Map<string, RepRecord>;
 }
 
+/** Reads and checks a run directory's manifest.json. */
+export async function readManifest(dir: string): Promise<Manifest> {
+  const manifestFile = join(dir, 'manifest.json');
+  if (!existsSync(manifestFile)) throw new TurnkitError('NOT_FOUND', `${shownPath(dir)}: not a run directory (no manifest.json)`);
+  return parseWithSchema(manifestSchema, parseJsonText(await readFile(manifestFile, 'utf8'), shownPath(manifestFile)), shownPath(manifestFile));
+}
+
 /** Reads a run directory's manifest and rep records (the manifest given, when the caller holds a newer one). */
 export async function readRunState(dir: string, manifest?: Manifest): Promise<RunState> {
-  const manifestFile = join(dir, 'manifest.json');
-  if (!manifest) {
-    if (!existsSync(manifestFile)) throw new TurnkitError('NOT_FOUND', `${shownPath(dir)}: not a run directory (no manifest.json)`);
-    manifest = parseWithSchema(manifestSchema, parseJsonText(await readFile(manifestFile, 'utf8'), shownPath(manifestFile)), shownPath(manifestFile));
-  }
+  manifest ??= await readManifest(dir);
   const completed = new Set<string>();
   const errored = new Map<string, string>();
   const records = new Map<string, RepRecord>();

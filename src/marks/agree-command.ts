@@ -1,0 +1,54 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { shownPath } from '../construct/load-fixture.js';
+import { TurnkitError } from '../errors.js';
+import type { Manifest } from '../pipeline/manifest.js';
+import { readMarksFile, scopeOfRun } from '../pipeline/read-marks.js';
+import { readManifest } from '../pipeline/run-state.js';
+import { agreement, type Agreement } from './agreement.js';
+
+/** Options of `turnkit agree MARKS_A MARKS_B`. */
+export interface AgreeOptions {
+  a: string;
+  b: string;
+  cwd?: string | undefined;
+}
+
+/** The agreement of two marks files, and where they are. */
+export interface AgreeResult extends Agreement {
+  a: string;
+  b: string;
+  /** The run directory both files belong to, when they sit in one. */
+  run: string | null;
+}
+
+/**
+ * Reads two marks files and measures how far they agree. Files in a run directory are checked against that run (a
+ * rep it does not have is an error), and two files of different runs are refused: their reps are not the same reps.
+ */
+export async function agree(options: AgreeOptions): Promise<AgreeResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const a = resolve(cwd, options.a);
+  const b = resolve(cwd, options.b);
+  const runA = await runOf(a);
+  const runB = await runOf(b);
+  if (runA && runB && !sameRun(runA.manifest, runB.manifest)) {
+    throw new TurnkitError('BAD_INPUT', `${shownPath(b)}: marks of another run (${shownPath(runB.dir)}) than ${shownPath(a)} (${shownPath(runA.dir)})`);
+  }
+  const run = runA ?? runB;
+  const scope = run ? scopeOfRun(run.manifest) : undefined;
+  const marksA = await readMarksFile(a, scope);
+  const marksB = await readMarksFile(b, scope);
+  return { ...agreement(marksA, marksB), a, b, run: run?.dir ?? null };
+}
+
+async function runOf(file: string): Promise<{ dir: string; manifest: Manifest } | undefined> {
+  const dir = dirname(file);
+  if (!existsSync(join(dir, 'manifest.json'))) return undefined;
+  return { dir, manifest: await readManifest(dir) };
+}
+
+// A merged run's reps are its shards' reps: the question and the start of the run identify it.
+function sameRun(x: Manifest, y: Manifest): boolean {
+  return x.question.id === y.question.id && x.question.file.sha256 === y.question.file.sha256 && x.startedAt === y.startedAt;
+}
