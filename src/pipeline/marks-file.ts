@@ -10,24 +10,56 @@ export interface MarkRow {
   rep: number;
   mark: Mark;
   note: string;
+  /** Who gave the mark (a person, `checks`, `judge-MODEL`). */
+  grader?: string | undefined;
+  /** When, as ISO 8601. */
+  markedAt?: string | undefined;
+  /** The rubric version the mark was given under. */
+  rubricVersion?: string | undefined;
 }
 
 /** The columns every marks file starts with. */
 export const MARKS_COLUMNS = ['fixture', 'rep', 'mark', 'note'] as const;
 
+/** The optional columns after them, written when any row has them: who marked, when, under which rubric. */
+export const MARKS_PROVENANCE_COLUMNS = ['grader', 'marked_at', 'rubric_version'] as const;
+
 /** marks.csv text: the header, then one row per rep sorted by fixture and rep (quoted where a spreadsheet needs it). */
 export function formatMarks(rows: readonly MarkRow[]): string {
   const sorted = [...rows].sort((a, b) => (a.fixture < b.fixture ? -1 : a.fixture > b.fixture ? 1 : a.rep - b.rep));
-  return stringify([[...MARKS_COLUMNS], ...sorted.map((row) => [row.fixture, String(row.rep), row.mark, row.note])]);
+  const provenance = rows.some((row) => row.grader !== undefined || row.markedAt !== undefined || row.rubricVersion !== undefined);
+  const header = provenance ? [...MARKS_COLUMNS, ...MARKS_PROVENANCE_COLUMNS] : [...MARKS_COLUMNS];
+  const cells = (row: MarkRow): string[] => {
+    const base = [row.fixture, String(row.rep), row.mark, row.note];
+    return provenance ? [...base, row.grader ?? '', row.markedAt ?? '', row.rubricVersion ?? ''] : base;
+  };
+  return stringify([header, ...sorted.map(cells)]);
 }
 
 /** Reads marks.csv text as written here or by a spreadsheet (quoted fields, CRLF, a BOM); checking is the reader's. */
 export function parseMarks(text: string): MarkRow[] {
   const records = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true }) as string[][];
+  const provenance = provenanceColumns(records[0] ?? []);
   return records.slice(1).map((record) => ({
-    fixture: record[0] ?? '',
+    fixture: (record[0] ?? '').trim(),
     rep: Number(record[1]),
     mark: (record[2] ?? '').trim().toLowerCase() as Mark,
     note: record[3] ?? '',
+    ...provenanceOf(record, provenance),
   }));
+}
+
+/** Where a header puts the provenance columns (by name, anywhere after the four required ones). */
+export function provenanceColumns(header: readonly string[]): { grader: number; markedAt: number; rubricVersion: number } {
+  const at = (name: string): number => header.findIndex((cell, i) => i >= MARKS_COLUMNS.length && cell.trim().toLowerCase() === name);
+  return { grader: at('grader'), markedAt: at('marked_at'), rubricVersion: at('rubric_version') };
+}
+
+/** A record's provenance fields that are present and non-empty. */
+export function provenanceOf(record: readonly string[], columns: ReturnType<typeof provenanceColumns>): Pick<MarkRow, 'grader' | 'markedAt' | 'rubricVersion'> {
+  const value = (index: number): string | undefined => (index >= 0 && record[index] ? record[index] : undefined);
+  const grader = value(columns.grader);
+  const markedAt = value(columns.markedAt);
+  const rubricVersion = value(columns.rubricVersion);
+  return { ...(grader ? { grader } : {}), ...(markedAt ? { markedAt } : {}), ...(rubricVersion ? { rubricVersion } : {}) };
 }

@@ -7,7 +7,7 @@ import { serializeDocument } from '../fixture/format.js';
 import type { Manifest } from './manifest.js';
 import { formatMarks, type MarkRow } from './marks-file.js';
 import { parseMarksText } from './read-marks.js';
-import { runStamp, writeRunFile } from './run-dir.js';
+import { RUBRIC_FILE, runStamp, writeRunFile } from './run-dir.js';
 import { inShard, planReps } from './run-plan.js';
 import { ORDER_FILE, readRunState, repId, type RunState } from './run-state.js';
 
@@ -118,6 +118,7 @@ async function writeMerged(out: string, shards: readonly Shard[], first: Manifes
   // The manifest goes first, as in a run: a directory without one is plainly not a finished merge.
   await writeRunFile(out, 'manifest.json', serializeDocument(manifest));
   await cp(join(shards[0]!.dir, 'case-files'), join(out, 'case-files'), { recursive: true, errorOnExist: true, force: false });
+  if (existsSync(join(shards[0]!.dir, RUBRIC_FILE))) await cp(join(shards[0]!.dir, RUBRIC_FILE), join(out, RUBRIC_FILE), { errorOnExist: true, force: false });
   for (const { dir } of shards) {
     if (existsSync(join(dir, 'reps'))) await cp(join(dir, 'reps'), join(out, 'reps'), { recursive: true, errorOnExist: true, force: false });
   }

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { TurnkitError } from '../errors.js';
 import { describeReadError, shownPath } from '../construct/load-fixture.js';
-import { MARKS_COLUMNS, type Mark, type MarkRow } from './marks-file.js';
+import { MARKS_COLUMNS, provenanceColumns, provenanceOf, type Mark, type MarkRow } from './marks-file.js';
 import { repId, type RepKey } from './run-state.js';
 import type { Manifest } from './manifest.js';
 import { inShard } from './run-plan.js';
@@ -59,6 +59,7 @@ export function parseMarksText(text: string, shown: string, scope: MarksScope | 
     throw new TurnkitError('BAD_INPUT', `${shown}:1: missing header: the first line must be ${MARKS_COLUMNS.join(',')}${got}`);
   }
   const fixtures = new Set(scope?.fixtures ?? []);
+  const provenance = provenanceColumns(first.record);
   const marks = new Map<string, ReadMark>();
   const problems: string[] = [];
   const lines = recordLines(text, records);
@@ -97,7 +98,7 @@ export function parseMarksText(text: string, shown: string, scope: MarksScope | 
       problems.push(`${at}: ${fixture} rep ${rep} is marked twice (first on line ${earlier.line})`);
       continue;
     }
-    marks.set(repId(key), { fixture, rep, mark: mark as Mark, note, line });
+    marks.set(repId(key), { fixture, rep, mark: mark as Mark, note, ...provenanceOf(entry.record, provenance), line });
   }
   if (problems.length > 0) throw new TurnkitError('BAD_INPUT', problems[0]!, problems);
   return marks;

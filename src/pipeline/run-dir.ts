@@ -40,3 +40,6 @@ export async function writeRunFile(dir: string, relative: string, content: strin
 export function repFileBase(fixture: string, rep: number): string {
   return join('reps', fixture, `rep-${String(rep).padStart(2, '0')}`);
 }
+
+/** The copy of the rubric a run keeps (its path, version and sha256 are in the manifest). */
+export const RUBRIC_FILE = 'rubric.md';

@@ -19,7 +19,7 @@ import { buildManifest } from './build-manifest.js';
 import { appendOrder, checkUnchanged, keepEarlierAttempt } from './resume-run.js';
 import { marksFor, previousMarks } from './run-marks.js';
 import { readRunState, repId, type RepKey } from './run-state.js';
-import { createRunDir, repFileBase, writeRunFile } from './run-dir.js';
+import { createRunDir, repFileBase, RUBRIC_FILE, writeRunFile } from './run-dir.js';
 import { formatMarks } from './marks-file.js';
 import { repMarkdown, type RepRecord } from './rep-record.js';
 import { resolveFixtures } from './resolve-fixtures.js';
@@ -134,7 +134,11 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
     }
     await writeRunFile(dir, 'manifest.json', serializeDocument(manifest));
     // A resumed run keeps the case files its reps were given (the template's hash was checked to be the same).
-    if (options.resume === undefined) for (const [name, text] of caseFiles) await writeRunFile(dir, join('case-files', `${name}.md`), text);
+    if (options.resume === undefined) {
+      for (const [name, text] of caseFiles) await writeRunFile(dir, join('case-files', `${name}.md`), text);
+      // The rubric as the run used it, beside the reps: the marker shows it and judges read it from here.
+      await writeRunFile(dir, RUBRIC_FILE, rubricText);
+    }
 
     const session = new ScratchSession(db, { game: config.game, strategy: options.strategy, runId: `${q.id}/${relative(resolveFromConfig(config, config.paths.runs), dir)}` });
     const byName = new Map(fixtures.map((entry) => [entry.loaded.fixture.name, entry]));
