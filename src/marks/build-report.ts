@@ -96,9 +96,11 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
   const marks = await readMarksFile(marksFile, scopeOfRun(manifest));
   const keys = planReps(names, manifest.question.reps, shard);
   const target = manifest.question.target;
-  const fixtures = manifest.fixtures.map((entry) =>
-    fixtureReport(entry.name, entry.file.sha256, entry.tag ?? null, keys.filter((key) => key.fixture === entry.name).map((key) => repId(key)), marks, state, target),
-  );
+  // A shard may hold no rep of a fixture (fewer reps than shards): it has nothing to say about it.
+  const fixtures = manifest.fixtures.flatMap((entry) => {
+    const ids = keys.filter((key) => key.fixture === entry.name).map((key) => repId(key));
+    return ids.length === 0 ? [] : [fixtureReport(entry.name, entry.file.sha256, entry.tag ?? null, ids, marks, state, target)];
+  });
   const missing = keys.filter((key) => !state.records.has(repId(key))).length;
   return {
     dir,

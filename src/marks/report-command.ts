@@ -3,6 +3,7 @@ import { shownPath } from '../construct/load-fixture.js';
 import { TurnkitError } from '../errors.js';
 import { buildReport, type Report } from './build-report.js';
 import { compareReports, type Comparison } from './compare-runs.js';
+import { passesNeeded } from './stats.js';
 
 /** Options of `turnkit report`. */
 export interface ReportCommandOptions {
@@ -10,7 +11,8 @@ export interface ReportCommandOptions {
   dir: string;
   /** A marks file (default: the run's marks.csv); a bare name is looked up in the run directory. */
   marks?: string | undefined;
-  /** Another run of the same question to compare with (read with its own marks.csv, or `compareMarks`). */
+  /** Another run of the same question to compare with: its marks file of the same name as `marks` when that is a
+   * bare name, else its marks.csv, or `compareMarks`. */
   compare?: string | undefined;
   compareMarks?: string | undefined;
   cwd?: string | undefined;
@@ -27,7 +29,9 @@ export async function report(options: ReportCommandOptions): Promise<ReportResul
   const cwd = options.cwd ?? process.cwd();
   const here = await buildReport(resolve(cwd, options.dir), { marks: options.marks, cwd });
   if (options.compare === undefined) return { report: here };
-  const there = await buildReport(resolve(cwd, options.compare), { marks: options.compareMarks, cwd });
+  // Like is compared with like: `--marks marks.checks.csv` reads the other run's marks.checks.csv too.
+  const bareName = options.marks !== undefined && !/[\\/]/.test(options.marks) ? options.marks : undefined;
+  const there = await buildReport(resolve(cwd, options.compare), { marks: options.compareMarks ?? bareName, cwd });
   return { report: here, comparison: compareReports(here, there) };
 }
 
@@ -45,7 +49,9 @@ export function targetProblems(report: Report): string[] {
     if (fixture.verdict === 'met') return [];
     const reason = fixture.verdict === 'pending'
       ? `pending: ${fixture.blank} rep(s) not marked`
-      : `missed: ${fixture.pass}/${fixture.pass + fixture.fail} passed, ${fixture.passesNeeded} needed`;
+      : fixture.pass + fixture.fail === 0
+        ? `missed: no rep qualified (${fixture.na} na, ${fixture.error} error)`
+        : `missed: ${fixture.pass}/${fixture.pass + fixture.fail} passed, ${passesNeeded(report.target, fixture.pass + fixture.fail)} needed`;
     return [`${fixture.fixture}${fixture.tag ? ` (${fixture.tag})` : ''}: ${reason} for target ${report.target}`];
   });
 }

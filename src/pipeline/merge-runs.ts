@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, readdir, rm } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { shownPath } from '../construct/load-fixture.js';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument } from '../fixture/format.js';
@@ -71,7 +71,11 @@ function checkShards(dirs: readonly string[], states: readonly RunState[]): Shar
     if (!manifest.shard) throw new TurnkitError('BAD_INPUT', `${shown}: not a shard (it was not run with --shard I/N)`);
     const differs = sameExperiment(first, manifest);
     if (differs) throw new TurnkitError('BAD_INPUT', `${shown}: not a shard of the same run as ${shownPath(dirs[0]!)}: ${differs}`);
-    if (seen.has(manifest.shard.index)) throw new TurnkitError('BAD_INPUT', `${shown}: shard ${manifest.shard.index}/${manifest.shard.count} is also ${shownPath(seen.get(manifest.shard.index)!)}`);
+    const earlier = seen.get(manifest.shard.index);
+    if (earlier !== undefined) {
+      const what = earlier === dir ? 'is given twice' : `is also ${shownPath(earlier)}`;
+      throw new TurnkitError('BAD_INPUT', `${shown}: shard ${manifest.shard.index}/${manifest.shard.count} ${what}`);
+    }
     seen.set(manifest.shard.index, dir);
     if (manifest.status !== 'complete') throw new TurnkitError('BAD_INPUT', `${shown}: shard ${manifest.shard.index}/${manifest.shard.count} is ${manifest.status}; finish it with turnkit run QUESTION --resume ${shown} first`);
     return { dir, state };
@@ -108,7 +112,8 @@ async function writeMerged(out: string, shards: readonly Shard[], first: Manifes
     finishedAt: ends[ends.length - 1]!,
     order: shards.flatMap((shard) => shard.state.order),
     merged: shards.map(({ dir, state }) => ({
-      dir: shownPath(dir),
+      // Relative to the merged run, with "/" on every system, like the manifest's other paths.
+      dir: relative(out, dir).split('\\').join('/'),
       shard: state.manifest.shard!,
       startedAt: state.manifest.startedAt,
       ...(state.manifest.finishedAt ? { finishedAt: state.manifest.finishedAt } : {}),

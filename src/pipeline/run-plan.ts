@@ -26,16 +26,16 @@ export function interleave(fixtures: readonly string[], reps: number): RepKey[] 
 }
 
 /**
- * The reps a run (or one shard of it) holds. Shards deal the interleaved plan out like cards, position modulo
- * the count, so every shard gets every fixture and the slices depend on nothing but the fixture list and reps.
+ * The reps a run (or one shard of it) holds, in the interleaved order. Shards deal each fixture's reps out like
+ * cards, each fixture starting one shard further on, so that every shard gets reps of every fixture (once there
+ * are at least as many reps as shards) and the slices depend on nothing but the fixture list and reps.
  */
 export function planReps(fixtures: readonly string[], reps: number, shard?: ShardSpec): RepKey[] {
   const all = interleave(fixtures, reps);
-  return shard ? all.filter((_, position) => position % shard.count === shard.index - 1) : all;
+  return shard ? all.filter((key) => inShard(fixtures, shard, key)) : all;
 }
 
 /** Whether a rep belongs to a shard of a run of these fixtures. */
 export function inShard(fixtures: readonly string[], shard: ShardSpec, key: RepKey): boolean {
-  const position = (key.rep - 1) * fixtures.length + fixtures.indexOf(key.fixture);
-  return position % shard.count === shard.index - 1;
+  return (key.rep - 1 + fixtures.indexOf(key.fixture)) % shard.count === shard.index - 1;
 }

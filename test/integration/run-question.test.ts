@@ -132,9 +132,11 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
   it('stops launching reps when aborted, and --resume runs only what is missing or errored', async () => {
     const abort = new AbortController();
     const first = await runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, databaseUrl: databaseUrl(), concurrency: 1, signal: abort.signal, onProgress: (p) => p.done === 2 && abort.abort() });
-    expect(first).toMatchObject({ status: 'interrupted', ran: 2, pending: 4 });
+    // On a real server a second rep is in flight beside the SUT's slot (seeding ahead): it finishes after the abort.
+    const inFlight = backend === 'postgres' ? 1 : 0;
+    expect(first).toMatchObject({ status: 'interrupted', ran: 2 + inFlight, pending: 4 - inFlight });
     const marks = parseMarks(await readFile(join(first.dir, 'marks.csv'), 'utf8'));
-    expect(marks.filter((row) => row.note.startsWith('not run yet')).length).toBe(4);
+    expect(marks.filter((row) => row.note.startsWith('not run yet')).length).toBe(4 - inFlight);
     // A grader marks what is there before the run is completed; the mark survives the resume.
     await writeFile(join(first.dir, 'marks.csv'), (await readFile(join(first.dir, 'marks.csv'), 'utf8')).replace('base,1,,', 'base,1,pass,looked fine'));
     // An errored rep runs again too.
@@ -142,9 +144,9 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
     await writeFile(join(first.dir, 'reps/fixed/rep-01.json'), serializeDocument({ ...errored, error: { stage: 'sut', cause: 'exit', message: 'exited with 1' } }));
 
     const resumed = await runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, databaseUrl: databaseUrl(), resume: first.dir });
-    expect(resumed).toMatchObject({ dir: first.dir, status: 'complete', ran: 5, errors: 0, pending: 0 });
+    expect(resumed).toMatchObject({ dir: first.dir, status: 'complete', ran: 5 - inFlight, errors: 0, pending: 0 });
     const manifest = JSON.parse(await readFile(join(first.dir, 'manifest.json'), 'utf8')) as Manifest;
-    expect(manifest.order.filter((entry) => entry.attempt === 2).map((entry) => `${entry.fixture}:${entry.rep}`).sort()).toEqual(['base:2', 'base:3', 'fixed:1', 'fixed:2', 'fixed:3']);
+    expect(manifest.order.filter((entry) => entry.attempt === 2).map((entry) => `${entry.fixture}:${entry.rep}`).sort()).toEqual([...(inFlight ? [] : ['base:2']), 'base:3', 'fixed:1', 'fixed:2', 'fixed:3']);
     expect(manifest.resumed).toHaveLength(1);
     const after = parseMarks(await readFile(join(first.dir, 'marks.csv'), 'utf8'));
     expect(after.map((row) => `${row.fixture},${row.rep},${row.mark},${row.note}`)).toEqual(['base,1,pass,looked fine', 'base,2,,', 'base,3,,', 'fixed,1,,', 'fixed,2,,', 'fixed,3,,']);

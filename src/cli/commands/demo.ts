@@ -24,7 +24,17 @@ export function registerDemo(program: Command, output: Output): void {
         onStep: (line) => output.err(`- ${line}`),
         onProgress: (progress) => (tty ? process.stderr.write(`\r\x1b[2K  ${progressLine(progress)}${progress.done === progress.total ? '\n' : ''}`) : output.err(`  ${progressLine(progress)}`)),
       });
-      if (options.json) return printJson(output, { ...result, dir: shownPath(result.dir), run: { ...result.run, dir: shownPath(result.run.dir) } });
+      if (options.json) {
+        return printJson(output, {
+          ...result,
+          dir: shownPath(result.dir),
+          fixture: shownPath(result.fixture),
+          constructed: shownPath(result.constructed),
+          run: { ...result.run, dir: shownPath(result.run.dir) },
+          checks: { ...result.checks, file: shownPath(result.checks.file) },
+          report: { ...result.report, dir: shownPath(result.report.dir), marksFile: shownPath(result.report.marksFile) },
+        });
+      }
       output.out('');
       for (const line of formatReport(result.report, 'text')) output.out(line);
       output.out('');

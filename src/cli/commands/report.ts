@@ -12,11 +12,12 @@ export function registerReport(program: Command, output: Output): void {
     .argument('<run-dir>', 'a run directory (runs/QUESTION/STAMP)')
     .option('--marks <file>', 'the marks file to read (default marks.csv; a bare name is looked up in the run directory)')
     .option('--compare <run-dir>', 'another run of the same question: per-fixture deltas with Fisher exact p-values')
+    .option('--compare-marks <file>', 'the other run\'s marks file (default: the same name as --marks, else marks.csv)')
     .option('--md', 'print Markdown')
     .option('--json', 'print the report as JSON')
     .option('--check', 'exit 1 when a fixture has not met the target (missed, or reps not marked)')
     .action(async (dir: string, options) => {
-      const result = await report({ dir, marks: options.marks, compare: options.compare });
+      const result = await report({ dir, marks: options.marks, compare: options.compare, compareMarks: options.compareMarks });
       if (options.json) printJson(output, result);
       else for (const line of formatReport(result.report, options.md ? 'md' : 'text', result.comparison)) output.out(line);
       // The numbers are printed either way; an incomplete run or a missed target then decides the exit code.

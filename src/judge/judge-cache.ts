@@ -1,0 +1,61 @@
+import { existsSync } from 'node:fs';
+import { appendFile, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sha256 } from '../pipeline/manifest.js';
+
+/** The file in a run directory where judge answers are kept, one JSON line each. */
+export const JUDGE_CACHE_FILE = 'judge-cache.jsonl';
+
+/** What makes two judge requests the same request. */
+export interface JudgeCacheKey {
+  provider: string;
+  model: string;
+  rubricSha256: string;
+  caseFileSha256: string;
+  responseSha256: string;
+}
+
+/**
+ * Judge answers already paid for, by model, rubric, case file and response: a rerun, or a re-judge of the same
+ * run after an interruption, does not call the model again. Only answers that parsed to a verdict are kept, so an
+ * unreadable answer is asked again. Lines are appended as answers arrive; a line torn by a crash is skipped.
+ */
+export class JudgeCache {
+  private constructor(
+    private readonly file: string,
+    private readonly answers: Map<string, string>,
+  ) {}
+
+  /** Opens the cache of a run directory. */
+  static async open(dir: string): Promise<JudgeCache> {
+    const file = join(dir, JUDGE_CACHE_FILE);
+    const answers = new Map<string, string>();
+    if (existsSync(file)) {
+      for (const line of (await readFile(file, 'utf8')).split('\n')) {
+        try {
+          const entry = JSON.parse(line) as { key?: unknown; answer?: unknown };
+          if (typeof entry.key === 'string' && typeof entry.answer === 'string') answers.set(entry.key, entry.answer);
+        } catch {
+          // A torn or empty line.
+        }
+      }
+    }
+    return new JudgeCache(file, answers);
+  }
+
+  /** The cache key of a request. */
+  static keyOf(key: JudgeCacheKey): string {
+    return sha256(JSON.stringify([key.provider, key.model, key.rubricSha256, key.caseFileSha256, key.responseSha256]));
+  }
+
+  /** The answer kept for a request, if any. */
+  get(key: string): string | undefined {
+    return this.answers.get(key);
+  }
+
+  /** Keeps an answer (appended to the file at once). */
+  async put(key: string, answer: string, about: Record<string, unknown>): Promise<void> {
+    this.answers.set(key, answer);
+    await appendFile(this.file, `${JSON.stringify({ key, ...about, answer, at: new Date().toISOString() })}\n`, { mode: 0o600 });
+  }
+}

@@ -1,0 +1,78 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { TurnkitError } from '../errors.js';
+import type { JudgePrompt } from './judge-prompt.js';
+import { defaultKeyVariable, type JudgeSettings } from './judge-settings.js';
+
+/** Asks the judge model one prompt and returns its text; throws a `JudgeCallError`. */
+export type JudgeCall = (prompt: JudgePrompt) => Promise<string>;
+
+/** A judge request that failed after the SDK's retries; `fatal` when every other request would fail the same way. */
+export class JudgeCallError extends Error {
+  /** An unreachable endpoint, a refused key or an unknown model: stop the whole judging, not one rep. */
+  readonly fatal: boolean;
+
+  constructor(message: string, fatal: boolean) {
+    super(message);
+    this.name = 'JudgeCallError';
+    this.fatal = fatal;
+  }
+}
+
+/**
+ * A client for the judge's provider through its official SDK, which retries 429 and 5xx answers and lost
+ * connections with exponential backoff (honouring retry-after). The key is read from its environment variable and
+ * goes nowhere but the request; a local OpenAI-compatible server (a base URL) may need none.
+ */
+export function createJudgeCall(settings: JudgeSettings): JudgeCall {
+  const variable = settings.apiKeyEnv ?? defaultKeyVariable(settings.provider);
+  const key = process.env[variable];
+  // Ollama and llama.cpp ignore the key; a hosted API without one would answer 401 on every rep.
+  if (!key && (settings.apiKeyEnv !== undefined || settings.baseUrl === undefined)) {
+    throw new TurnkitError('CONFIG', `the judge's API key is not set: export ${variable} (or name another variable with --api-key-env)`);
+  }
+  const common = { apiKey: key || 'unused', maxRetries: settings.retries, timeout: settings.timeout * 1_000, ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}) };
+  const where = settings.baseUrl ?? settings.provider;
+  const scrub = (message: string): string => (key ? message.split(key).join('***') : message);
+  const failed = (error: unknown): JudgeCallError => {
+    const err = error as { status?: number; name?: string; message?: string };
+    const message = scrub(String(err?.message ?? error).split('\n')[0] ?? '');
+    if (err?.status === undefined) return new JudgeCallError(`cannot reach the judge at ${where}: ${message}`, true);
+    const fatal = err.status === 401 || err.status === 403 || err.status === 404;
+    return new JudgeCallError(`the judge at ${where} answered ${err.status}: ${message}`, fatal);
+  };
+  if (settings.provider === 'anthropic') {
+    const client = new Anthropic(common);
+    return async (prompt) => {
+      try {
+        const reply = await client.messages.create({
+          model: settings.model,
+          max_tokens: settings.maxTokens,
+          // The Messages API of SDK 1.x takes no temperature: the model's own sampling applies.
+          system: prompt.system,
+          messages: [{ role: 'user', content: prompt.user }],
+        });
+        return reply.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
+      } catch (error) {
+        throw failed(error);
+      }
+    };
+  }
+  const client = new OpenAI(common);
+  return async (prompt) => {
+    try {
+      const reply = await client.chat.completions.create({
+        model: settings.model,
+        temperature: settings.temperature,
+        max_tokens: settings.maxTokens,
+        messages: [
+          { role: 'system', content: prompt.system },
+          { role: 'user', content: prompt.user },
+        ],
+      });
+      return reply.choices[0]?.message?.content ?? '';
+    } catch (error) {
+      throw failed(error);
+    }
+  };
+}

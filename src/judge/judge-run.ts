@@ -1,0 +1,144 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { loadConfig, resolveFromConfig } from '../config/load.js';
+import { shownPath } from '../construct/load-fixture.js';
+import { TurnkitError } from '../errors.js';
+import { loadQuestion } from '../pipeline/load-question.js';
+import { sha256, type Manifest } from '../pipeline/manifest.js';
+import { formatMarks, type MarkRow } from '../pipeline/marks-file.js';
+import { RUBRIC_FILE, writeRunFile } from '../pipeline/run-dir.js';
+import { planReps } from '../pipeline/run-plan.js';
+import { readRunState, repId } from '../pipeline/run-state.js';
+import { Semaphore } from '../util/semaphore.js';
+import { JudgeCache } from './judge-cache.js';
+import { createJudgeCall, JudgeCallError, type JudgeCall } from './judge-client.js';
+import { judgePrompt } from './judge-prompt.js';
+import { judgeFileSlug, type JudgeSettings } from './judge-settings.js';
+import { parseVerdict } from './verdict.js';
+
+/** Options of `turnkit judge RUN_DIR --model NAME`. */
+export interface JudgeModelOptions {
+  dir: string;
+  settings: JudgeSettings;
+  /** Judge under this question file's rubric (a new version) instead of the one the run kept. */
+  question?: string | undefined;
+  cwd?: string | undefined;
+  configPath?: string | undefined;
+  /** The model call (tests and other transports); the provider's SDK when absent. */
+  call?: JudgeCall;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** What a judge wrote. */
+export interface JudgeModelResult {
+  file: string;
+  verdictsFile: string;
+  grader: string;
+  rubricVersion: string;
+  pass: number;
+  fail: number;
+  na: number;
+  error: number;
+  notRun: number;
+  /** Verdicts taken from the cache instead of the model. */
+  cached: number;
+  warnings: string[];
+}
+
+/**
+ * Marks every rep of a run with an LLM judge: rubric, case file and response go to the model, which must answer
+ * with a verdict the zod schema accepts; anything else is `error`, never `pass`. Never calls the SUT. Writes
+ * `marks.judge-MODEL.csv` and `judge-MODEL.jsonl` (every verdict with its reason) atomically, only when every rep
+ * has its mark; an unreachable endpoint or a refused key stops it with nothing written but the cache.
+ */
+export async function judgeWithModel(options: JudgeModelOptions): Promise<JudgeModelResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const dir = resolve(cwd, options.dir);
+  const state = await readRunState(dir);
+  const { manifest } = state;
+  const rubric = await rubricFor(options, manifest, dir, cwd);
+  const settings = options.settings;
+  const call = options.call ?? createJudgeCall(settings);
+  const grader = `judge-${settings.model}`;
+  const slug = judgeFileSlug(settings.model);
+  const warnings: string[] = [];
+  if (manifest.sut.type === 'http' && manifest.sut.model === settings.model) {
+    warnings.push(`the judge is the SUT's own model (${settings.model}): a model tends to grade its own answers kindly`);
+  }
+  const cache = await JudgeCache.open(dir);
+  const caseFiles = new Map<string, string>();
+  for (const fixture of manifest.fixtures) caseFiles.set(fixture.name, await readFile(join(dir, 'case-files', `${fixture.name}.md`), 'utf8').catch(() => ''));
+  const keys = planReps(manifest.fixtures.map((fixture) => fixture.name), manifest.question.reps, manifest.shard);
+  const result: JudgeModelResult = { file: join(dir, `marks.judge-${slug}.csv`), verdictsFile: join(dir, `judge-${slug}.jsonl`), grader, rubricVersion: rubric.version, pass: 0, fail: 0, na: 0, error: 0, notRun: 0, cached: 0, warnings };
+  const markedAt = new Date().toISOString();
+  const verdicts: Record<string, unknown>[] = [];
+  const slots = new Semaphore(settings.concurrency);
+  let fatal: JudgeCallError | undefined;
+  let done = 0;
+  const rows = await Promise.all(keys.map(async (key): Promise<MarkRow> => {
+    const record = state.records.get(repId(key));
+    const row = (mark: MarkRow['mark'], note: string): MarkRow => ({ ...key, mark, note, grader, markedAt, rubricVersion: rubric.version });
+    if (!record) {
+      result.notRun++;
+      return { ...key, mark: '', note: 'not run' };
+    }
+    if (record.error || record.response === null) {
+      result.error++;
+      return row('error', `the rep errored (${record.error?.stage ?? 'sut'}: ${record.error?.cause ?? 'no response'}); not judged`);
+    }
+    const caseFile = caseFiles.get(key.fixture) ?? '';
+    const cacheKey = JudgeCache.keyOf({ provider: settings.provider, model: settings.model, rubricSha256: rubric.sha256, caseFileSha256: sha256(caseFile), responseSha256: sha256(record.response) });
+    let answer: string | Error | undefined = cache.get(cacheKey);
+    const cached = answer !== undefined;
+    if (answer === undefined) {
+      answer = await slots.run(async () => {
+        if (fatal) return undefined;
+        try {
+          return await call(judgePrompt({ question: manifest.question.text, rubric: rubric.text, caseFile, response: record.response! }));
+        } catch (error) {
+          if (error instanceof JudgeCallError && error.fatal) fatal ??= error;
+          return error instanceof Error ? new Error(error.message) : new Error(String(error));
+        }
+      }).then((value) => value as string | Error | undefined);
+    }
+    done++;
+    options.onProgress?.(done, keys.length);
+    if (answer === undefined) return row('', 'not judged');
+    const verdict = typeof answer === 'string' ? parseVerdict(answer) : { mark: 'error' as const, reason: `judge request failed: ${(answer as Error).message}` };
+    if (typeof answer === 'string' && !cached && verdict.mark !== 'error') {
+      await cache.put(cacheKey, answer, { model: settings.model, provider: settings.provider, rubricVersion: rubric.version });
+    }
+    if (cached) result.cached++;
+    result[verdict.mark]++;
+    verdicts.push({ fixture: key.fixture, rep: key.rep, mark: verdict.mark, reason: verdict.reason, model: settings.model, provider: settings.provider, rubricVersion: rubric.version, rubricSha256: rubric.sha256, cached });
+    return row(verdict.mark, verdict.reason);
+  }));
+  if (fatal) throw new TurnkitError('FIXTURE', `${fatal.message}; nothing written (verdicts already received are cached)`);
+  verdicts.sort((a, b) => (a.fixture === b.fixture ? (a.rep as number) - (b.rep as number) : String(a.fixture) < String(b.fixture) ? -1 : 1));
+  await writeRunFile(dir, `judge-${slug}.jsonl`, verdicts.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
+  await writeRunFile(dir, `marks.judge-${slug}.csv`, formatMarks(rows));
+  return result;
+}
+
+/** The rubric to judge under: a question file's current one, else the copy the run kept (checked by its hash). */
+async function rubricFor(options: JudgeModelOptions, manifest: Manifest, dir: string, cwd: string): Promise<{ text: string; version: string; sha256: string }> {
+  if (options.question !== undefined) {
+    const question = await loadQuestion(resolve(cwd, options.question));
+    if (question.question.id !== manifest.question.id) throw new TurnkitError('BAD_INPUT', `${question.shown}: question "${question.question.id}", but ${shownPath(dir)} is a run of "${manifest.question.id}"`);
+    const config = await loadConfig({ configPath: options.configPath, cwd });
+    const path = resolveFromConfig(config, question.question.rubric.path);
+    const text = await readFile(path, 'utf8').catch(() => {
+      throw new TurnkitError('NOT_FOUND', `${question.at(['rubric', 'path'])}: ${shownPath(path)}: no such file`);
+    });
+    return { text, version: question.question.rubric.version, sha256: sha256(text) };
+  }
+  const kept = join(dir, RUBRIC_FILE);
+  const candidates = [kept, resolve(cwd, manifest.rubric.path)];
+  for (const path of candidates) {
+    if (!existsSync(path)) continue;
+    const text = await readFile(path, 'utf8');
+    if (sha256(text) === manifest.rubric.sha256) return { text, version: manifest.rubric.version, sha256: manifest.rubric.sha256 };
+  }
+  throw new TurnkitError('NOT_FOUND', `${shownPath(dir)}: the run's rubric (${manifest.rubric.path}, sha256 ${manifest.rubric.sha256.slice(0, 12)}) is not in the run directory nor unchanged at its path; pass --question FILE to judge under the current rubric`);
+}

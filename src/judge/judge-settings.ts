@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/** Which wire format the judge speaks. */
+export const JUDGE_PROVIDERS = ['openai', 'anthropic'] as const;
+
+/** An LLM judge: which model, where, and how hard to try (`--judge FILE` or the flags of `turnkit judge`). */
+export const judgeSettingsSchema = z
+  .object({
+    /** `openai`: any OpenAI-compatible endpoint (OpenAI, Ollama, llama.cpp, vLLM); `anthropic`: the Messages API. */
+    provider: z.enum(JUDGE_PROVIDERS).default('openai'),
+    model: z.string().trim().min(1, 'name the judge model'),
+    /** Base URL, such as http://127.0.0.1:11434/v1 for Ollama; the provider's own when absent. */
+    baseUrl: z.string().url().optional(),
+    /** The environment variable holding the API key (never the key itself). */
+    apiKeyEnv: z.string().regex(/^\w+$/, 'an environment variable name').optional(),
+    temperature: z.number().min(0).max(2).default(0),
+    maxTokens: z.number().int().positive().default(1024),
+    /** Verdicts requested at a time. */
+    concurrency: z.number().int().positive().default(4),
+    /** Retries of a rate-limited (429) or failed (5xx, connection) request, with exponential backoff. */
+    retries: z.number().int().min(0).max(10).default(4),
+    /** Seconds per request. */
+    timeout: z.number().positive().default(120),
+  })
+  .strict();
+
+/** The settings as written (defaults may be left out). */
+export type JudgeSettingsInput = z.input<typeof judgeSettingsSchema>;
+/** The settings with every default filled in. */
+export type JudgeSettings = z.output<typeof judgeSettingsSchema>;
+
+/** The API key variable a provider reads when the settings name none. */
+export function defaultKeyVariable(provider: JudgeSettings['provider']): string {
+  return provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
+}
+
+/** A model name as part of a file name: `marks.judge-gpt-4o-mini.csv`. */
+export function judgeFileSlug(model: string): string {
+  return model.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || 'model';
+}
