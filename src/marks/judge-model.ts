@@ -15,7 +15,7 @@ import { JudgeCache } from './judge-cache.js';
 import { createJudgeCall, JudgeCallError, type JudgeCall } from './judge-client.js';
 import { judgePrompt } from './judge-prompt.js';
 import { judgeFileSlug, type JudgeSettings } from './judge-settings.js';
-import { parseVerdict } from './verdict.js';
+import { parseVerdict } from './judge-verdict.js';
 
 /** Options of `turnkit judge RUN_DIR --model NAME`. */
 export interface JudgeModelOptions {
