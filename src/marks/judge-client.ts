@@ -35,8 +35,9 @@ export function createJudgeCall(settings: JudgeSettings): JudgeCall {
   const where = settings.baseUrl ?? settings.provider;
   const scrub = (message: string): string => (key ? message.split(key).join('***') : message);
   const failed = (error: unknown): JudgeCallError => {
-    const err = error as { status?: number; name?: string; message?: string };
-    const message = scrub(String(err?.message ?? error).split('\n')[0] ?? '');
+    const err = error as { status?: number; name?: string; message?: string; cause?: { code?: string; cause?: { code?: string } } };
+    const code = err?.cause?.code ?? err?.cause?.cause?.code;
+    const message = scrub(String(err?.message ?? error).split('\n')[0] ?? '').replace(/\.$/, '') + (code ? ` (${code})` : '');
     if (err?.status === undefined) return new JudgeCallError(`cannot reach the judge at ${where}: ${message}`, true);
     const fatal = err.status === 401 || err.status === 403 || err.status === 404;
     return new JudgeCallError(`the judge at ${where} answered ${err.status}: ${message}`, fatal);

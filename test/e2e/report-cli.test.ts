@@ -57,7 +57,7 @@ describe('turnkit judge --checks and turnkit report through the built binary', (
     const pass = checks.filter((row) => row.mark === 'pass').length;
     const fail = checks.filter((row) => row.mark === 'fail').length;
     expect(result.stdout).toBe(
-      `wrote ${runA}/marks.checks.csv: ${pass} pass, ${fail} fail, 0 error\nreport from it: turnkit report ${runA} --marks marks.checks.csv\n`,
+      `wrote ${runA}/marks.checks.csv: ${pass} pass, ${fail} fail, 0 error\nreport from it: turnkit report ${runA} --marks marks.checks.csv; agreement with your marks: turnkit agree ${runA}/marks.csv ${runA}/marks.checks.csv\n`,
     );
     expect(checks.map((row) => `${row.fixture}:${row.rep}`)).toEqual([BASE, FIXED].flatMap((fixture) => [1, 2, 3, 4].map((rep) => `${fixture}:${rep}`)));
     // Passing reps say how many checks passed; failing ones name each failed check.

@@ -1,23 +1,59 @@
-import type { Command } from 'commander';
+import { basename, join } from 'node:path';
+import { Option, type Command } from 'commander';
 import { shownPath } from '../../construct/load-fixture.js';
 import { TurnkitError } from '../../errors.js';
 import { judgeChecks } from '../../marks/judge-checks.js';
+import { judgeWithModel } from '../../marks/judge-model.js';
+import { JUDGE_PROVIDERS } from '../../marks/judge-settings.js';
+import { loadJudgeSettings } from '../../marks/load-judge-settings.js';
+import { commonOptions, positiveInt } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 
-/** `turnkit judge RUN_DIR --checks [--question FILE]`. */
+/** `turnkit judge RUN_DIR [--checks] [--model NAME | --judge FILE]`. */
 export function registerJudge(program: Command, output: Output): void {
   program
     .command('judge')
-    .description('mark a run automatically into its own marks file (never marks.csv)')
+    .description('mark a run automatically into files of its own (never marks.csv): deterministic checks and/or an LLM judge')
     .argument('<run-dir>', 'a run directory (runs/QUESTION/STAMP)')
     .option('--checks', 'apply the question\'s deterministic checks; writes marks.checks.csv with a reason per rep')
-    .option('--question <file>', 'take the checks from this question file instead of the ones recorded when the run started')
+    .option('--model <name>', 'an LLM judge: writes marks.judge-MODEL.csv and judge-MODEL.jsonl')
+    .option('--judge <file>', 'judge settings (YAML or JSON: provider, model, baseUrl, apiKeyEnv, ...); flags override them')
+    .addOption(new Option('--provider <provider>', 'the judge\'s API').choices([...JUDGE_PROVIDERS]))
+    .option('--base-url <url>', 'an OpenAI-compatible base URL, such as http://127.0.0.1:11434/v1 (Ollama)')
+    .option('--api-key-env <name>', 'the environment variable holding the judge\'s API key')
+    .option('--concurrency <n>', 'verdicts requested at a time', positiveInt)
+    .option('--question <file>', 'use this question file\'s current checks and rubric instead of the ones the run recorded')
     .option('--json', 'print the result as JSON')
-    .action(async (dir: string, options) => {
-      if (!options.checks) throw new TurnkitError('USAGE', 'say how to judge: --checks (the question\'s deterministic checks)');
-      const result = await judgeChecks({ dir, question: options.question });
-      if (options.json) return printJson(output, { ...result, file: shownPath(result.file) });
-      output.out(`wrote ${shownPath(result.file)}: ${result.pass} pass, ${result.fail} fail, ${result.error} error${result.notRun > 0 ? `, ${result.notRun} not run` : ''}`);
-      output.out(`report from it: turnkit report ${shownPath(dir)} --marks marks.checks.csv`);
+    .action(async (dir: string, options, command: Command) => {
+      const model = options.model !== undefined || options.judge !== undefined;
+      if (!options.checks && !model) throw new TurnkitError('USAGE', 'say how to judge: --checks (the question\'s deterministic checks) and/or --model NAME or --judge FILE (an LLM)');
+      const results: Record<string, unknown> = {};
+      const written: string[] = [];
+      if (options.checks) {
+        const result = await judgeChecks({ dir, question: options.question });
+        results.checks = { ...result, file: shownPath(result.file) };
+        written.push(basename(result.file));
+        if (!options.json) output.out(`wrote ${shownPath(result.file)}: ${result.pass} pass, ${result.fail} fail, ${result.error} error${result.notRun > 0 ? `, ${result.notRun} not run` : ''}`);
+      }
+      if (model) {
+        const settings = await loadJudgeSettings(options.judge, { model: options.model, provider: options.provider, baseUrl: options.baseUrl, apiKeyEnv: options.apiKeyEnv, concurrency: options.concurrency });
+        const tty = process.stderr.isTTY === true && !options.json;
+        const result = await judgeWithModel({
+          dir,
+          settings,
+          question: options.question,
+          configPath: commonOptions(command).configPath,
+          onProgress: tty ? (done, total) => process.stderr.write(`\r\x1b[2K[${done}/${total}] judged${done === total ? '\n' : ''}`) : undefined,
+        });
+        for (const warning of result.warnings) output.err(`warning: ${warning}`);
+        results.model = { ...result, file: shownPath(result.file), verdictsFile: shownPath(result.verdictsFile) };
+        written.push(basename(result.file));
+        if (!options.json) {
+          output.out(`wrote ${shownPath(result.file)}: ${result.pass} pass, ${result.fail} fail, ${result.na} na, ${result.error} error${result.notRun > 0 ? `, ${result.notRun} not run` : ''} (${result.cached} from the cache); reasons in ${shownPath(result.verdictsFile)}`);
+        }
+      }
+      if (options.json) return printJson(output, results);
+      const last = written[written.length - 1]!;
+      output.out(`report from it: turnkit report ${shownPath(dir)} --marks ${last}; agreement with your marks: turnkit agree ${join(shownPath(dir), 'marks.csv')} ${join(shownPath(dir), last)}`);
     });
 }

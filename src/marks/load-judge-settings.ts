@@ -1,0 +1,30 @@
+import { readFile } from 'node:fs/promises';
+import { parseDocument } from 'yaml';
+import { describeReadError, shownPath } from '../construct/load-fixture.js';
+import { TurnkitError } from '../errors.js';
+import { parseWithSchema } from '../util/json-source.js';
+import { judgeSettingsSchema, type JudgeSettings, type JudgeSettingsInput } from './judge-settings.js';
+
+/**
+ * The judge's settings: a settings file (YAML or JSON, `--judge FILE`) with the command line's flags over it.
+ * Problems name the file (or the flags) and the path: `examples/judge.yaml: $.provider: ...`.
+ */
+export async function loadJudgeSettings(file: string | undefined, flags: Partial<JudgeSettingsInput>): Promise<JudgeSettings> {
+  let fromFile: Record<string, unknown> = {};
+  if (file !== undefined) {
+    const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new TurnkitError('NOT_FOUND', `${shownPath(file)}: ${describeReadError(error)}`);
+    });
+    const document = parseDocument(text, { prettyErrors: false });
+    const syntax = document.errors[0];
+    if (syntax) {
+      const at = syntax.linePos?.[0];
+      throw new TurnkitError('BAD_INPUT', `${shownPath(file)}${at ? `:${at.line}:${at.col}` : ''}: ${syntax.message.split('\n')[0]}`);
+    }
+    const value: unknown = document.toJS();
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TurnkitError('BAD_INPUT', `${shownPath(file)}: expected a mapping of judge settings`);
+    fromFile = value as Record<string, unknown>;
+  }
+  const given = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
+  return parseWithSchema(judgeSettingsSchema, { ...fromFile, ...given }, file !== undefined ? shownPath(file) : 'judge flags');
+}
