@@ -70,3 +70,8 @@ export { demo, type DemoOptions, type DemoResult } from './demo/demo-command.js'
 export { agreement, cohensKappa, type Agreement, type Disagreement } from './marks/agreement.js';
 export { agree, type AgreeOptions, type AgreeResult } from './marks/agree-command.js';
 export { formatAgreement } from './marks/format-agreement.js';
+export { MarkingSession, type MarkingOptions, type MarkingRep } from './marks/marking-session.js';
+export { judgeWithModel, type JudgeModelOptions, type JudgeModelResult } from './marks/judge-model.js';
+export { judgeSettingsSchema, type JudgeSettings, type JudgeSettingsInput } from './marks/judge-settings.js';
+export { loadJudgeSettings } from './marks/load-judge-settings.js';
+export { parseVerdict, verdictSchema, type ParsedVerdict } from './marks/judge-verdict.js';

@@ -12,6 +12,7 @@ import { registerJudge } from './commands/judge.js';
 import { registerMerge } from './commands/merge.js';
 import { registerDemo } from './commands/demo.js';
 import { registerAgree } from './commands/agree.js';
+import { registerMark } from './commands/mark.js';
 import { registerDb } from './commands/db.js';
 import { registerInit } from './commands/init.js';
 import { registerSample } from './commands/sample.js';
@@ -51,6 +52,7 @@ export function buildProgram(output: Output = processOutput): Command {
   registerRun(program, output);
   registerMerge(program, output);
   registerReport(program, output);
+  registerMark(program, output);
   registerJudge(program, output);
   registerAgree(program, output);
   registerTeardown(program, output);

@@ -2,7 +2,8 @@ import type pg from 'pg';
 import type { Db } from '../db/connect.js';
 import { inTransaction } from '../db/transaction.js';
 import { CHARACTERS, CONNECTIONS, DECKS, LOCATIONS, OPENING_FACTS, OPENING_NARRATION } from './ship-plan.js';
-import { mulberry32, planTurns } from './turn-script.js';
+import { planTurns } from './turn-script.js';
+import { mulberry32 } from '../util/seeded-random.js';
 
 /** Options for a sample campaign. */
 export interface SampleOptions {

@@ -1,3 +1,4 @@
+import { mulberry32 } from '../util/seeded-random.js';
 import { CHARACTERS, CONNECTIONS, LOCATIONS } from './ship-plan.js';
 
 /** Turn whose narration puts the mess hall on the wrong deck (the upstream error the demo corrects). */
@@ -108,16 +109,4 @@ function plannedFact(turnNumber: number, random: () => number): NonNullable<Plan
   const subjects = ['Reactor', 'Cargo', 'Distress call', 'Shuttle Wren'];
   const subject = subjects[Math.floor(random() * subjects.length)]!;
   return { subject, fact: `Learned on turn ${turnNumber}: something new about the ${subject.toLowerCase()}.`, certainty: ['0.500', '0.625', '0.900'][turnNumber % 3]!, details };
-}
-
-/** A small seeded PRNG (mulberry32): the same seed always plans the same session. */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -1,5 +1,5 @@
-import { render, useStdout } from 'ink';
-import { useEffect, useState } from 'react';
+import { render } from 'ink';
+import { useTerminalSize } from '../use-terminal-size.js';
 import type { EditSession } from '../../construct/edit-session.js';
 import { EditorApp, type EditorAppProps, type EditorResult } from './editor-app.js';
 
@@ -23,15 +23,6 @@ export async function runEditor(session: EditSession, outDir: string, openTurn?:
 
 /** The editor laid out for the terminal's size, again whenever the terminal is resized. */
 function SizedEditor(props: Omit<EditorAppProps, 'width' | 'height'>) {
-  const { stdout } = useStdout();
-  const measure = (): { width: number; height: number } => ({ width: Math.max(MIN_WIDTH, stdout.columns ?? 80), height: Math.max(MIN_HEIGHT, stdout.rows ?? 24) });
-  const [size, setSize] = useState(measure);
-  useEffect(() => {
-    const onResize = (): void => setSize(measure());
-    stdout.on('resize', onResize);
-    return () => {
-      stdout.off('resize', onResize);
-    };
-  }, [stdout]);
+  const size = useTerminalSize(MIN_WIDTH, MIN_HEIGHT);
   return <EditorApp {...props} width={size.width} height={size.height} />;
 }

@@ -1,0 +1,27 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { shownPath } from '../../construct/load-fixture.js';
+import { TurnkitError } from '../../errors.js';
+import { MarkingSession } from '../../marks/marking-session.js';
+import type { Output } from '../output.js';
+
+/** `turnkit mark RUN_DIR [--grader NAME] [--blind [--seed N]]`. */
+export function registerMark(program: Command, output: Output): void {
+  program
+    .command('mark')
+    .description('terminal marker: one rep at a time with its case file and the rubric; every mark saved at once')
+    .argument('<run-dir>', 'a run directory (runs/QUESTION/STAMP)')
+    .option('--grader <name>', 'write marks.NAME.csv instead of marks.csv')
+    .option('--blind', 're-mark for self-agreement: shuffled order, earlier marks hidden, its own file (marks[.NAME].blind.csv)')
+    .option('--seed <n>', 'the blind order\'s seed (default: the one recorded for the file, else a new one)', (value) => {
+      if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected a whole number, got "${value}"`);
+      return Number(value);
+    })
+    .action(async (dir: string, options) => {
+      if (!process.stdin.isTTY || !process.stdout.isTTY) throw new TurnkitError('USAGE', 'turnkit mark needs a terminal; or mark the reps in marks.csv with a spreadsheet or an editor');
+      const session = await MarkingSession.open({ dir, grader: options.grader, blind: options.blind, seed: options.seed });
+      // ink and its layout engine load only when the marker runs.
+      const { runMarker } = await import('../../tui/marker/run-marker.js');
+      const result = await runMarker(session);
+      output.out(`${shownPath(session.file)}: ${result.marked} of ${result.total} rep(s) marked${session.blind ? ` (blind, seed ${session.blind.seed})` : ''}`);
+    });
+}

@@ -1,0 +1,156 @@
+import { existsSync } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import { userInfo } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { TurnkitError } from '../errors.js';
+import { formatMarks, type Mark, type MarkRow } from '../pipeline/marks-file.js';
+import type { Manifest } from '../pipeline/manifest.js';
+import { readMarksFile, scopeOfRun } from '../pipeline/read-marks.js';
+import type { RepRecord } from '../pipeline/rep-record.js';
+import { RUBRIC_FILE, writeRunFile } from '../pipeline/run-dir.js';
+import { planReps } from '../pipeline/run-plan.js';
+import { readRunState, repId, type RepKey } from '../pipeline/run-state.js';
+import { seededShuffle } from '../util/seeded-random.js';
+
+/** Options of `turnkit mark RUN_DIR`. */
+export interface MarkingOptions {
+  dir: string;
+  /** Writes `marks.NAME.csv` (default: marks.csv, the run's own). */
+  grader?: string | undefined;
+  /** Re-mark for self-agreement: shuffled order, earlier marks hidden, a file of its own. */
+  blind?: boolean | undefined;
+  /** The blind order's seed (default: the one recorded for this file, else a new random one). */
+  seed?: number | undefined;
+  /** Who marks (default: the login name). */
+  who?: string | undefined;
+  cwd?: string | undefined;
+}
+
+/** One rep as the marker shows it. */
+export interface MarkingRep extends RepKey {
+  record: RepRecord | undefined;
+  caseFile: string;
+  /** Errored (or never run): shown as such and skipped by default. */
+  skipped: boolean;
+}
+
+/** A grading of one run, rep by rep, saved at every mark. */
+export class MarkingSession {
+  private constructor(
+    /** The marks file this session writes. */
+    readonly file: string,
+    readonly manifest: Manifest,
+    readonly rubric: string,
+    /** The reps in marking order (shuffled when blind). */
+    readonly reps: readonly MarkingRep[],
+    private readonly marks: Map<string, MarkRow>,
+    readonly who: string,
+    readonly blind: { seed: number } | undefined,
+  ) {}
+
+  /** Opens a run for marking: its reps, case files, rubric, and the marks given so far in this session's file. */
+  static async open(options: MarkingOptions): Promise<MarkingSession> {
+    const dir = resolve(options.cwd ?? process.cwd(), options.dir);
+    const state = await readRunState(dir);
+    const { manifest } = state;
+    if (options.grader !== undefined && !/^[\w.-]+$/.test(options.grader)) throw new TurnkitError('USAGE', `--grader ${options.grader}: use letters, digits, ".", "_" and "-"`);
+    const base = `marks${options.grader ? `.${options.grader}` : ''}${options.blind ? '.blind' : ''}`;
+    const file = join(dir, `${base}.csv`);
+    const names = manifest.fixtures.map((fixture) => fixture.name);
+    const caseFiles = new Map<string, string>();
+    for (const name of names) caseFiles.set(name, await readFile(join(dir, 'case-files', `${name}.md`), 'utf8').catch(() => '(no case file in the run directory)'));
+    let keys = planReps(names, manifest.question.reps, manifest.shard);
+    let blind: { seed: number } | undefined;
+    if (options.blind) {
+      blind = { seed: options.seed ?? (await recordedSeed(dir, base)) ?? Math.floor(Math.random() * 2 ** 31) };
+      keys = seededShuffle(keys, blind.seed);
+      // The seed is kept beside the file, so that reopening continues in the same order.
+      await writeRunFile(dir, `${base}.seed.json`, `${JSON.stringify({ seed: blind.seed }, null, 2)}\n`);
+    }
+    const reps = keys.map((key) => {
+      const record = state.records.get(repId(key));
+      return { ...key, record, caseFile: caseFiles.get(key.fixture) ?? '', skipped: !record || record.error !== null };
+    });
+    const marks = new Map<string, MarkRow>();
+    if (existsSync(file)) for (const [id, { line: _line, ...row }] of await readMarksFile(file, scopeOfRun(manifest))) marks.set(id, row);
+    const rubric = await readFile(join(dir, RUBRIC_FILE), 'utf8').catch(() => `(the rubric ${manifest.rubric.path} is not in the run directory)`);
+    return new MarkingSession(file, manifest, rubric, reps, marks, options.who ?? defaultWho(), blind);
+  }
+
+  /** The mark a rep has in this session's file (an errored rep is `error` even before the file exists). */
+  markOf(index: number): MarkRow {
+    const rep = this.reps[index]!;
+    const row = this.marks.get(repId(rep));
+    if (row) return row;
+    if (rep.record?.error) return { fixture: rep.fixture, rep: rep.rep, mark: 'error', note: `${rep.record.error.stage}: ${rep.record.error.cause}` };
+    return { fixture: rep.fixture, rep: rep.rep, mark: '', note: rep.record ? '' : 'not run' };
+  }
+
+  /** Reps marked pass, fail or na, of those there are to mark (errored reps not counted). */
+  progress(): { marked: number; total: number } {
+    const open = this.reps.map((_, index) => index).filter((index) => !this.reps[index]!.skipped);
+    return { marked: open.filter((index) => ['pass', 'fail', 'na'].includes(this.markOf(index).mark)).length, total: open.length };
+  }
+
+  /** Where to continue: the first rep to mark that has no mark yet, else the first rep to mark. */
+  firstUnmarked(): number {
+    const index = this.reps.findIndex((rep, i) => !rep.skipped && this.markOf(i).mark === '');
+    if (index >= 0) return index;
+    return Math.max(0, this.reps.findIndex((rep) => !rep.skipped));
+  }
+
+  /** The next (or previous) rep from `index`, skipping errored reps unless `all`; `index` itself at either end. */
+  step(index: number, direction: 1 | -1, all = false): number {
+    for (let i = index + direction; i >= 0 && i < this.reps.length; i += direction) if (all || !this.reps[i]!.skipped) return i;
+    return index;
+  }
+
+  /**
+   * Gives a rep a mark (and note): the earlier value goes to the history file, then the marks file is rewritten
+   * atomically (temporary file, fsync, rename), so a crash or Ctrl-C at any moment loses at most this mark.
+   */
+  async setMark(index: number, mark: Exclude<Mark, 'error'>, note?: string): Promise<MarkRow> {
+    const rep = this.reps[index]!;
+    if (rep.skipped) throw new TurnkitError('BAD_INPUT', `${rep.fixture} rep ${rep.rep} ${rep.record ? 'errored' : 'was not run'}: it keeps its mark`);
+    const before = this.markOf(index);
+    const after: MarkRow = { fixture: rep.fixture, rep: rep.rep, mark, note: note ?? before.note, grader: this.who, markedAt: new Date().toISOString(), rubricVersion: this.manifest.rubric.version };
+    if (before.mark === after.mark && before.note === after.note) return before;
+    await this.appendHistory(before, after);
+    this.marks.set(repId(rep), after);
+    await writeRunFile(dirname(this.file), basename(this.file), formatMarks(this.reps.map((_, i) => this.markOf(i))));
+    return after;
+  }
+
+  /** The history file beside the marks file: every change, with the value it replaced. */
+  get historyFile(): string {
+    return this.file.replace(/\.csv$/, '.history.jsonl');
+  }
+
+  private async appendHistory(before: MarkRow, after: MarkRow): Promise<void> {
+    const line = `${JSON.stringify({ fixture: after.fixture, rep: after.rep, from: { mark: before.mark, note: before.note, grader: before.grader, markedAt: before.markedAt }, to: { mark: after.mark, note: after.note, grader: after.grader, markedAt: after.markedAt, rubricVersion: after.rubricVersion } })}\n`;
+    const handle = await open(this.historyFile, 'a', 0o600);
+    try {
+      await handle.appendFile(line);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+}
+
+async function recordedSeed(dir: string, base: string): Promise<number | undefined> {
+  try {
+    const value = JSON.parse(await readFile(join(dir, `${base}.seed.json`), 'utf8')) as { seed?: unknown };
+    return typeof value.seed === 'number' ? value.seed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function defaultWho(): string {
+  try {
+    return process.env.USER || userInfo().username || 'grader';
+  } catch {
+    return 'grader';
+  }
+}
