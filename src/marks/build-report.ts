@@ -3,6 +3,7 @@ import type { Manifest } from '../pipeline/manifest.js';
 import { planReps } from '../pipeline/run-plan.js';
 import { readRunState, repId, type RunState } from '../pipeline/run-state.js';
 import { readMarksFile, scopeOfRun, type ReadMark } from '../pipeline/read-marks.js';
+import { runAgreements, type RunAgreement } from './run-agreements.js';
 import { fisherExact, lowerMedian, nearestRank, passesNeeded, targetDemand, wilsonInterval, type Interval } from './stats.js';
 
 /** A fixture's verdict: pending while any rep is unmarked, else met or missed. */
@@ -77,6 +78,9 @@ export interface Report {
   /** What the target demands of the question's reps as reps are lost to na or error. */
   demands: { lost: number; n: number; passesNeeded: number; failsTolerated: number }[];
   pairs: BasePair[];
+  /** The run's other marks files against the human's (a blind re-mark: the human against themself). */
+  agreements: RunAgreement[];
+  warnings: string[];
 }
 
 /** Options of `buildReport`. */
@@ -102,6 +106,7 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
     return ids.length === 0 ? [] : [fixtureReport(entry.name, entry.file.sha256, entry.tag ?? null, ids, marks, state, target)];
   });
   const missing = keys.filter((key) => !state.records.has(repId(key))).length;
+  const { agreements, warnings } = await runAgreements(dir, manifest);
   return {
     dir,
     question: { id: manifest.question.id, text: manifest.question.text },
@@ -116,6 +121,8 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
     tags: tagTotals(fixtures),
     demands: [0, 1, 2, 3].filter((lost) => lost < manifest.question.reps).map((lost) => ({ lost, ...targetDemand(target, manifest.question.reps - lost) })),
     pairs: basePairs(manifest, fixtures),
+    agreements,
+    warnings,
   };
 }
 

@@ -38,6 +38,19 @@ export function formatReport(report: Report, style: ReportStyle, comparison?: Co
     ['passes needed', ...report.demands.map((demand) => String(demand.passesNeeded))],
     ['fails tolerated', ...report.demands.map((demand) => String(demand.failsTolerated))],
   ], ['left', 'right', 'right', 'right', 'right']), '');
+  if (report.agreements.length > 0) {
+    lines.push(heading('Agreement between graders'), '');
+    const rows = [['marks file', 'against', 'agreement', 'kappa', ''], ...report.agreements.map((entry) => [
+      entry.file,
+      entry.against,
+      `${entry.agreed}/${entry.matched} = ${(entry.agreed / entry.matched).toFixed(3)}`,
+      entry.kappa === null ? 'null' : entry.kappa.toFixed(3),
+      entry.self ? 'self-agreement: the ceiling for any judge' : '',
+    ])];
+    lines.push(...table(rows, ['left', 'left', 'right', 'right', 'left']), '');
+  }
+  for (const warning of report.warnings) lines.push(`warning: ${warning}`);
+  if (report.warnings.length > 0) lines.push('');
   if (comparison) lines.push(...formatComparison(comparison, style));
   return trimEnd(lines);
 }
