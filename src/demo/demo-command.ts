@@ -8,6 +8,9 @@ import { saveConstructed } from '../construct/save-constructed.js';
 import { TurnkitError } from '../errors.js';
 import { judgeChecks, CHECKS_MARKS_FILE, type JudgeChecksResult } from '../marks/judge-checks.js';
 import { report, type ReportResult } from '../marks/report-command.js';
+import { agree, type AgreeResult } from '../marks/agree-command.js';
+import { judgeWithModel, type JudgeModelResult } from '../marks/judge-model.js';
+import type { JudgeSettings } from '../marks/judge-settings.js';
 import { runQuestion, type RunProgress, type RunResult } from '../pipeline/run-question.js';
 import { runStamp } from '../pipeline/run-dir.js';
 import { sample } from '../sample/sample-command.js';
@@ -24,6 +27,8 @@ export interface DemoOptions {
   /** Each step as it starts, one line. */
   onStep?: (line: string) => void;
   onProgress?: (progress: RunProgress) => void;
+  /** An LLM judge to mark the reps with too; its agreement with the checks is measured. */
+  judge?: JudgeSettings | undefined;
 }
 
 /** Everything the demo made, and the report it ends with. */
@@ -35,6 +40,8 @@ export interface DemoResult {
   run: RunResult;
   checks: JudgeChecksResult;
   report: ReportResult['report'];
+  /** With a judge: what it wrote and how far it agrees with the checks. */
+  judged?: { result: JudgeModelResult; agreement: AgreeResult } | undefined;
 }
 
 /** The name of the sample question the demo runs. */
@@ -43,8 +50,8 @@ const QUESTION = 'places';
 /**
  * The whole loop on the embedded database, in a folder of its own: migrate the sample game and create a campaign
  * (a live session stand-in), capture the turn where the sample SUT goes wrong, construct the fixture that corrects
- * the upstream narration, run the sample question over both, mark the reps with its deterministic checks, and
- * report base against constructed.
+ * the upstream narration, run the sample question over both, mark the reps with its deterministic checks (and a
+ * judge, when one is given, with its agreement with the checks), and report base against constructed.
  */
 export async function demo(options: DemoOptions = {}): Promise<DemoResult> {
   const cwd = options.cwd ?? process.cwd();
@@ -73,8 +80,14 @@ export async function demo(options: DemoOptions = {}): Promise<DemoResult> {
 
   step(`marking every rep with the question's deterministic checks (${CHECKS_MARKS_FILE})`);
   const checks = await judgeChecks({ dir: run.dir });
+  let judged: DemoResult['judged'];
+  if (options.judge) {
+    step(`marking every rep with the judge ${options.judge.model}`);
+    const result = await judgeWithModel({ dir: run.dir, settings: options.judge });
+    judged = { result, agreement: await agree({ a: checks.file, b: result.file }) };
+  }
   const { report: result } = await report({ dir: run.dir, marks: CHECKS_MARKS_FILE });
-  return { dir, campaign, fixture: fixtureFile, constructed: constructedFile, run, checks, report: result };
+  return { dir, campaign, fixture: fixtureFile, constructed: constructedFile, run, checks, report: result, judged };
 }
 
 // The sample's turn 19 puts the mess hall on deck 3; the world facts put it on deck 2. The fix is that one value.

@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import { shownPath } from '../../construct/load-fixture.js';
 import { demo } from '../../demo/demo-command.js';
 import { formatReport, pValue } from '../../marks/format-report.js';
+import { formatAgreement } from '../../marks/format-agreement.js';
+import { loadJudgeSettings } from '../../marks/load-judge-settings.js';
 import { positiveInt } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 import { progressLine } from './run.js';
@@ -13,13 +15,18 @@ export function registerDemo(program: Command, output: Output): void {
     .description('the whole loop on the embedded database: sample campaign, capture, constructed fixture, run, checks, report')
     .option('--dir <dir>', 'the demo\'s folder (default .turnkit/demo/STAMP); must be new or empty')
     .option('--reps <n>', 'reps per fixture', positiveInt, 10)
+    .option('--judge <file>', 'also mark the reps with an LLM judge (settings file, as for turnkit judge) and show its agreement with the checks')
+    .option('--model <name>', 'the judge\'s model (with --judge, overrides it; alone, an OpenAI-compatible judge)')
+    .option('--base-url <url>', 'the judge\'s OpenAI-compatible base URL')
     .option('--json', 'print the result as JSON')
     .action(async (options, command: Command) => {
       const globals = command.optsWithGlobals<{ databaseUrl?: string }>();
       if (globals.databaseUrl || process.env.DATABASE_URL) output.err('the demo runs on the embedded database; --database-url and DATABASE_URL are not used');
       const tty = process.stderr.isTTY === true;
+      const judge = options.judge !== undefined || options.model !== undefined ? await loadJudgeSettings(options.judge, { model: options.model, baseUrl: options.baseUrl }) : undefined;
       const result = await demo({
         dir: options.dir,
+        judge,
         reps: options.reps,
         onStep: (line) => output.err(`- ${line}`),
         onProgress: (progress) => (tty ? process.stderr.write(`\r\x1b[2K  ${progressLine(progress)}${progress.done === progress.total ? '\n' : ''}`) : output.err(`  ${progressLine(progress)}`)),
@@ -41,6 +48,11 @@ export function registerDemo(program: Command, output: Output): void {
       const pair = result.report.pairs[0];
       if (pair && pair.delta !== null) {
         output.out(`The constructed fixture changes one upstream narration and nothing else; its rate moved by ${pair.delta > 0 ? '+' : ''}${pair.delta.toFixed(2)} (Fisher exact p ${pair.p < 0.001 ? '< 0.001' : `= ${pValue(pair.p)}`}).`);
+      }
+      if (result.judged) {
+        output.out(`The judge ${result.judged.result.grader} against the checks (the same reps, marked pass or fail by both):`);
+        for (const line of formatAgreement(result.judged.agreement)) output.out(line ? `  ${line}` : "");
+        output.out('');
       }
       output.out(`Everything is in ${shownPath(result.dir)}; read a rep in ${shownPath(result.run.dir)}/reps/, mark by hand in its marks.csv, and report again with:`);
       output.out(`  turnkit report ${shownPath(result.run.dir)} --marks marks.checks.csv`);
