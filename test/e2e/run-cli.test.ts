@@ -1,30 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cp, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { inject } from 'vitest';
 import { spawn } from 'node:child_process';
 import { BIN, runCli } from '../helpers/cli.js';
+import { sampleProject } from '../helpers/sample-project.js';
 import { parseMarks } from '../../src/pipeline/marks-file.js';
 import type { Manifest } from '../../src/pipeline/manifest.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = ['meridian-turn-23', 'meridian-turn-23-deck-fixed'];
 // Both answers of the sample SUT name Dr. Hale; the terminal must show neither.
 const RESPONSE_WORDS = 'Dr. Hale';
-
-/** A project with the embedded database, the sample campaign, and the repo's fixtures, questions and sample SUT. */
-async function sampleProject(prefix: string): Promise<string> {
-  const project = await mkdtemp(join(tmpdir(), prefix));
-  await cp(inject('pgdataTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
-  for (const folder of ['fixtures', 'constructed', 'questions', 'examples']) await cp(join(REPO, folder), join(project, folder), { recursive: true });
-  // The sample SUT imports pg.
-  await symlink(join(REPO, 'node_modules'), join(project, 'node_modules'), 'dir');
-  expect(await runCli(['sample', '--turns', '40'], { cwd: project })).toMatchObject({ code: 0, stdout: '1\n' });
-  return project;
-}
 
 describe('turnkit run through the built binary, with the sample question and sample SUT', () => {
   let project: string;

@@ -8,8 +8,7 @@ import { runCli } from './cli.js';
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
- * A project with the embedded database, the sample campaign, and the repo's fixtures, questions and sample SUT
- * (the same project test/e2e/run-cli.test.ts makes).
+ * A project with the embedded database, the sample campaign, and the repo's fixtures, questions and sample SUT.
  */
 export async function sampleProject(prefix: string): Promise<string> {
   const project = await mkdtemp(join(tmpdir(), prefix));

@@ -1,4 +1,4 @@
-import { render } from 'ink';
+import { runFullScreen } from '../full-screen.js';
 import { useTerminalSize } from '../use-terminal-size.js';
 import type { EditSession } from '../../construct/edit-session.js';
 import { EditorApp, type EditorAppProps, type EditorResult } from './editor-app.js';
@@ -10,14 +10,7 @@ const MIN_HEIGHT = 20;
 /** Runs the editor on the terminal until the user saves or quits; `openTurn` opens that turn at once. */
 export async function runEditor(session: EditSession, outDir: string, openTurn?: number): Promise<EditorResult> {
   let result: EditorResult = {};
-  // The alternate screen, as vim and less use: the editor fills the terminal and leaves the scrollback as it was.
-  process.stdout.write('\x1b[?1049h');
-  const app = render(<SizedEditor session={session} outDir={outDir} openTurn={openTurn} onDone={(done) => (result = done)} />, { exitOnCtrlC: false });
-  try {
-    await app.waitUntilExit();
-  } finally {
-    process.stdout.write('\x1b[?1049l');
-  }
+  await runFullScreen(<SizedEditor session={session} outDir={outDir} openTurn={openTurn} onDone={(done) => (result = done)} />);
   return result;
 }
 

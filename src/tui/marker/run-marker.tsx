@@ -1,4 +1,4 @@
-import { render } from 'ink';
+import { runFullScreen } from '../full-screen.js';
 import type { MarkingSession } from '../../marks/marking-session.js';
 import { useTerminalSize } from '../use-terminal-size.js';
 import { MarkerApp, type MarkerAppProps } from './marker-app.js';
@@ -9,14 +9,7 @@ const MIN_HEIGHT = 16;
 /** Runs the marker on the terminal until the user quits; every mark is already saved by then. */
 export async function runMarker(session: MarkingSession): Promise<{ marked: number; total: number }> {
   let result = session.progress();
-  // The alternate screen, as less does: the marker fills the terminal and leaves the scrollback as it was.
-  process.stdout.write('\x1b[?1049h');
-  const app = render(<SizedMarker session={session} onDone={(done) => (result = done)} />, { exitOnCtrlC: false });
-  try {
-    await app.waitUntilExit();
-  } finally {
-    process.stdout.write('\x1b[?1049l');
-  }
+  await runFullScreen(<SizedMarker session={session} onDone={(done) => (result = done)} />);
   return result;
 }
 
