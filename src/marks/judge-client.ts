@@ -38,7 +38,12 @@ export function createJudgeCall(settings: JudgeSettings): JudgeCall {
     const err = error as { status?: number; name?: string; message?: string; cause?: { code?: string; cause?: { code?: string } } };
     const code = err?.cause?.code ?? err?.cause?.cause?.code;
     const message = scrub(String(err?.message ?? error).split('\n')[0] ?? '').replace(/\.$/, '') + (code ? ` (${code})` : '');
-    if (err?.status === undefined) return new JudgeCallError(`cannot reach the judge at ${where}: ${message}`, true);
+    if (err?.status === undefined) {
+      // The SDK's connection errors (after its retries) are the endpoint being down; anything else without a status
+      // is an answer the SDK could not read: that rep's error, not every rep's.
+      if (error instanceof OpenAI.APIConnectionError || error instanceof Anthropic.APIConnectionError) return new JudgeCallError(`cannot reach the judge at ${where}: ${message}`, true);
+      return new JudgeCallError(`the judge at ${where} answered something unreadable: ${message}`, false);
+    }
     const fatal = err.status === 401 || err.status === 403 || err.status === 404;
     return new JudgeCallError(`the judge at ${where} answered ${err.status}: ${message}`, fatal);
   };
@@ -53,7 +58,8 @@ export function createJudgeCall(settings: JudgeSettings): JudgeCall {
           system: prompt.system,
           messages: [{ role: 'user', content: prompt.user }],
         });
-        return reply.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
+        // A reply of another shape reads as no answer, which the verdict parser marks error.
+        return (Array.isArray(reply?.content) ? reply.content : []).flatMap((block) => (block?.type === 'text' ? [block.text] : [])).join('');
       } catch (error) {
         throw failed(error);
       }
@@ -71,7 +77,7 @@ export function createJudgeCall(settings: JudgeSettings): JudgeCall {
           { role: 'user', content: prompt.user },
         ],
       });
-      return reply.choices[0]?.message?.content ?? '';
+      return (Array.isArray(reply?.choices) ? reply.choices[0]?.message?.content : undefined) ?? '';
     } catch (error) {
       throw failed(error);
     }

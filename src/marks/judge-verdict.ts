@@ -1,10 +1,11 @@
+import { visit } from 'jsonc-parser';
 import { z } from 'zod';
 
 /** What a judge must answer: a verdict and a reason, nothing else. */
 export const verdictSchema = z
   .object({
     verdict: z.enum(['pass', 'fail', 'na']),
-    reason: z.string().max(2_000),
+    reason: z.string().trim().min(1, 'a reason is required').max(2_000),
   })
   .strict();
 
@@ -25,6 +26,9 @@ export function parseVerdict(text: string): ParsedVerdict {
   } catch {
     return { mark: 'error', reason: `the judge's answer is not one JSON object: ${snippet(body)}` };
   }
+  // JSON.parse keeps the last of two equal keys: {"verdict": "fail", "verdict": "pass"} must not read as a pass.
+  const repeated = repeatedKey(body);
+  if (repeated !== undefined) return { mark: 'error', reason: `the judge's answer names "${repeated}" twice` };
   const parsed = verdictSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -36,4 +40,20 @@ export function parseVerdict(text: string): ParsedVerdict {
 function snippet(text: string): string {
   const flat = text.replace(/\s+/g, ' ');
   return JSON.stringify(flat.length > 80 ? `${flat.slice(0, 79)}…` : flat);
+}
+
+/** The first key an object of the JSON text names twice, if any. */
+function repeatedKey(text: string): string | undefined {
+  const objects: Set<string>[] = [];
+  let repeated: string | undefined;
+  visit(text, {
+    onObjectBegin: () => void objects.push(new Set()),
+    onObjectEnd: () => void objects.pop(),
+    onObjectProperty: (property) => {
+      const keys = objects[objects.length - 1];
+      if (keys?.has(property)) repeated ??= property;
+      keys?.add(property);
+    },
+  });
+  return repeated;
 }

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';
 import { describeReadError, shownPath } from '../construct/load-fixture.js';
 import { TurnkitError } from '../errors.js';
-import { parseWithSchema } from '../util/json-source.js';
+import { parseWithSchema, positionAt } from '../util/json-source.js';
 import { judgeSettingsSchema, type JudgeSettings, type JudgeSettingsInput } from './judge-settings.js';
 
 /**
@@ -18,8 +18,8 @@ export async function loadJudgeSettings(file: string | undefined, flags: Partial
     const document = parseDocument(text, { prettyErrors: false });
     const syntax = document.errors[0];
     if (syntax) {
-      const at = syntax.linePos?.[0];
-      throw new TurnkitError('BAD_INPUT', `${shownPath(file)}${at ? `:${at.line}:${at.col}` : ''}: ${syntax.message.split('\n')[0]}`);
+      const at = positionAt(text, syntax.pos[0]);
+      throw new TurnkitError('BAD_INPUT', `${shownPath(file)}:${at.line}:${at.column}: ${syntax.message.split('\n')[0]}`);
     }
     const value: unknown = document.toJS();
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TurnkitError('BAD_INPUT', `${shownPath(file)}: expected a mapping of judge settings`);
