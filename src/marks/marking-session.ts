@@ -72,7 +72,14 @@ export class MarkingSession {
       return { ...key, record, caseFile: caseFiles.get(key.fixture) ?? '', skipped: !record || record.error !== null };
     });
     const marks = new Map<string, MarkRow>();
-    if (existsSync(file)) for (const [id, { line: _line, ...row }] of await readMarksFile(file, scopeOfRun(manifest))) marks.set(id, row);
+    if (existsSync(file)) {
+      for (const [id, { line: _line, ...row }] of await readMarksFile(file, scopeOfRun(manifest))) {
+        // An errored or missing rep that --resume has run since is to be marked now: its old row says nothing.
+        const record = state.records.get(id);
+        const stale = record && !record.error && (row.mark === 'error' || (row.mark === '' && row.note === 'not run'));
+        if (!stale) marks.set(id, row);
+      }
+    }
     const rubric = await readFile(join(dir, RUBRIC_FILE), 'utf8').catch(() => `(the rubric ${manifest.rubric.path} is not in the run directory)`);
     return new MarkingSession(file, manifest, rubric, reps, marks, options.who ?? defaultWho(), blind);
   }
@@ -115,11 +122,25 @@ export class MarkingSession {
     const before = this.markOf(index);
     const after: MarkRow = { fixture: rep.fixture, rep: rep.rep, mark, note: note ?? before.note, grader: this.who, markedAt: new Date().toISOString(), rubricVersion: this.manifest.rubric.version };
     if (before.mark === after.mark && before.note === after.note) return before;
-    await this.appendHistory(before, after);
+    // The mark counts at once (a grader typing p p p is not slowed down); the writes queue in order behind it.
     this.marks.set(repId(rep), after);
-    await writeRunFile(dirname(this.file), basename(this.file), formatMarks(this.reps.map((_, i) => this.markOf(i))));
+    const rows = this.reps.map((_, i) => this.markOf(i));
+    const write = this.writes.then(async () => {
+      await this.appendHistory(before, after);
+      await writeRunFile(dirname(this.file), basename(this.file), formatMarks(rows));
+    });
+    // A failed write does not block the ones after it; its caller hears of it.
+    this.writes = write.catch(() => {});
+    await write;
     return after;
   }
+
+  /** Waits for every mark given so far to be on disk. */
+  async flush(): Promise<void> {
+    await this.writes;
+  }
+
+  private writes: Promise<void> = Promise.resolve();
 
   /** The history file beside the marks file: every change, with the value it replaced. */
   get historyFile(): string {

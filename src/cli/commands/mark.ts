@@ -17,6 +17,7 @@ export function registerMark(program: Command, output: Output): void {
       return Number(value);
     })
     .action(async (dir: string, options) => {
+      if (options.seed !== undefined && !options.blind) throw new TurnkitError('USAGE', '--seed orders a blind re-mark: use it with --blind');
       if (!process.stdin.isTTY || !process.stdout.isTTY) throw new TurnkitError('USAGE', 'turnkit mark needs a terminal; or mark the reps in marks.csv with a spreadsheet or an editor');
       const session = await MarkingSession.open({ dir, grader: options.grader, blind: options.blind, seed: options.seed });
       // ink and its layout engine load only when the marker runs.

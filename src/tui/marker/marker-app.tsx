@@ -15,6 +15,9 @@ export interface MarkerAppProps {
 
 /** Lines besides the pane: header, tabs, mark line, key help. */
 const CHROME = 4;
+/** The keys, in full from 80 columns and short below (60 columns and up). */
+const KEY_HELP = 'p/f/n pass/fail/na  u unmark  e note  ←→ rep  tab pane  ↑↓ scroll  a all  q quit';
+const KEY_HELP_SHORT = 'p/f/n mark  u unmark  e note  ←→ rep  tab  ↑↓  a all  q quit';
 const MARK_KEYS: Record<string, Exclude<Mark, 'error' | ''>> = { p: 'pass', f: 'fail', n: 'na' };
 
 /** `turnkit mark`: one rep at a time, its response, case file and rubric; every mark saved as it is given. */
@@ -26,7 +29,6 @@ export function MarkerApp({ session, width, height, onDone }: MarkerAppProps) {
   const [note, setNote] = useState<string | undefined>(undefined);
   const [showAll, setShowAll] = useState(false);
   const [message, setMessage] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
   const [quit, setQuit] = useState(false);
   // A re-render after a save: the session holds the marks.
   const [, setVersion] = useState(0);
@@ -44,8 +46,7 @@ export function MarkerApp({ session, width, height, onDone }: MarkerAppProps) {
   }, [quit]);
 
   const go = (next: number): void => {
-    if (next === index) setMessage(next === 0 || next === session.reps.length - 1 ? 'no more reps that way' : undefined);
-    else setMessage(undefined);
+    setMessage(next === index ? 'no more reps that way' : undefined);
     setIndex(next);
     setScroll(0);
   };
@@ -55,27 +56,28 @@ export function MarkerApp({ session, width, height, onDone }: MarkerAppProps) {
       setMessage(`this rep ${rep.record ? 'errored' : 'was not run'}: it keeps its mark`);
       return;
     }
-    setBusy(true);
-    session
-      .setMark(index, mark, text)
-      .then(() => {
-        setVersion((version) => version + 1);
-        const { marked, total } = session.progress();
-        if (advance) {
-          const next = session.step(index, 1, showAll);
-          setMessage(marked === total ? `all ${total} reps marked; saved in ${fileName(session.file)}` : next === index ? 'last rep' : undefined);
-          if (next !== index) {
-            setIndex(next);
-            setScroll(0);
-          }
-        } else setMessage(`saved in ${fileName(session.file)}`);
-      })
-      .catch((error: Error) => setMessage(`not saved: ${error.message}`))
-      .finally(() => setBusy(false));
+    const before = session.markOf(index);
+    if (before.mark === mark && (text === undefined || text === before.note)) {
+      if (!advance) return setMessage('unchanged');
+    }
+    // The session counts the mark at once and writes it in order behind the others; a failed write is shown.
+    session.setMark(index, mark, text).then(
+      () => setVersion((version) => version + 1),
+      (error: Error) => setMessage(`not saved: ${error.message}`),
+    );
+    setVersion((version) => version + 1);
+    const { marked, total } = session.progress();
+    if (!advance) return setMessage(`saved in ${fileName(session.file)}`);
+    const next = session.step(index, 1, showAll);
+    setMessage(marked === total ? `all ${total} reps marked; saved in ${fileName(session.file)}` : next === index ? 'last rep' : undefined);
+    if (next !== index) {
+      setIndex(next);
+      setScroll(0);
+    }
   };
 
   useInput((input, key) => {
-    if (busy || quit) return;
+    if (quit) return;
     if (note !== undefined) {
       if (key.ctrl && input === 'c') return setQuit(true);
       if (key.escape) return setNote(undefined);
@@ -140,7 +142,7 @@ export function MarkerApp({ session, width, height, onDone }: MarkerAppProps) {
           {message ? ` · ${message}` : ''}
         </Text>
       )}
-      <Text dimColor wrap="truncate">p/f/n pass/fail/na  u unmark  e note  ←→ rep  tab pane  ↑↓ scroll  a errored  q quit</Text>
+      <Text dimColor wrap="truncate">{width >= 80 ? KEY_HELP : KEY_HELP_SHORT}</Text>
     </Box>
   );
 }

@@ -10,6 +10,8 @@ const MIN_HEIGHT = 16;
 export async function runMarker(session: MarkingSession): Promise<{ marked: number; total: number }> {
   let result = session.progress();
   await runFullScreen(<SizedMarker session={session} onDone={(done) => (result = done)} />);
+  // Marks given in the last instant before q are written before the process goes.
+  await session.flush();
   return result;
 }
 
