@@ -79,7 +79,7 @@ describe('turnkit judge --checks and turnkit report through the built binary', (
     const before = await read(`${runA}/marks.checks.csv`);
     const again = await cli(['judge', runA, '--checks', '--json']);
     expect(again.code, again.stderr).toBe(0);
-    expect(JSON.parse(again.stdout)).toEqual({ file: `${runA}/marks.checks.csv`, pass, fail, error: 0, notRun: 0 });
+    expect(JSON.parse(again.stdout)).toEqual({ checks: { file: `${runA}/marks.checks.csv`, pass, fail, error: 0, notRun: 0 } });
     expect(await read(`${runA}/marks.checks.csv`)).toBe(before);
     expect(await read(`${runA}/marks.csv`)).toBe(marks);
   });
@@ -88,7 +88,7 @@ describe('turnkit judge --checks and turnkit report through the built binary', (
     const result = await cli(['judge', runB]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr.split('\n')[0]).toBe("say how to judge: --checks (the question's deterministic checks)");
+    expect(result.stderr.split('\n')[0]).toBe("say how to judge: --checks (the question's deterministic checks) and/or --model NAME or --judge FILE (an LLM)");
     await expect(read(`${runB}/marks.checks.csv`)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 

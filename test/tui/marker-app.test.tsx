@@ -56,6 +56,7 @@ async function openMarker(session: MarkingSession) {
       app.stdin.write(key);
       await tick();
     }
+    await session.flush();
   };
   /** Presses a key and waits for the frame to show what it should. */
   const pressUntil = async (key: string, text: string): Promise<string> => {
@@ -63,7 +64,10 @@ async function openMarker(session: MarkingSession) {
     // would reach the previous render's handler. A person's keys are never that close; let the effect land.
     await tick();
     app.stdin.write(key);
-    return shows(text);
+    const shown = await shows(text);
+    // The screen counts a mark at once; the file gets it in order just after. Tests read the file next.
+    await session.flush();
+    return shown;
   };
   return { app, session, frame, header, shows, press, pressUntil, result: () => result, doneCalls: () => done };
 }

@@ -110,9 +110,9 @@ describe('parseMarksText: what a spreadsheet writes', () => {
     expect(marks.get(repId({ fixture: 'beta', rep: 2 }))?.mark).toBe('error');
   });
 
-  it('accepts extra columns after the note, in the header and in rows', () => {
-    const marks = parseMarksText('fixture,rep,mark,note,grader\nalpha,1,pass,"fine, really",ann\nalpha,2,fail\n', FILE, SCOPE);
-    expect(marks.get(repId({ fixture: 'alpha', rep: 1 }))).toEqual({ fixture: 'alpha', rep: 1, mark: 'pass', note: 'fine, really', line: 2 });
+  it('accepts extra columns after the note, in the header and in rows; the provenance ones are read by name', () => {
+    const marks = parseMarksText('fixture,rep,mark,note,grader,colour\nalpha,1,pass,"fine, really",ann,blue\nalpha,2,fail\n', FILE, SCOPE);
+    expect(marks.get(repId({ fixture: 'alpha', rep: 1 }))).toEqual({ fixture: 'alpha', rep: 1, mark: 'pass', note: 'fine, really', grader: 'ann', line: 2 });
     expect(marks.get(repId({ fixture: 'alpha', rep: 2 }))?.mark).toBe('fail');
   });
 
