@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { capture } from '../fixture/capture-command.js';
@@ -56,6 +56,7 @@ const QUESTION = 'places';
 export async function demo(options: DemoOptions = {}): Promise<DemoResult> {
   const cwd = options.cwd ?? process.cwd();
   const dir = resolve(cwd, options.dir ?? join('.turnkit', 'demo', runStamp(new Date())));
+  if (existsSync(dir) && !(await stat(dir)).isDirectory()) throw new TurnkitError('EXISTS', `${shownPath(dir)}: not a folder; the demo starts in a folder of its own`);
   if (existsSync(dir) && (await readdir(dir)).length > 0) throw new TurnkitError('EXISTS', `${shownPath(dir)}: not empty; the demo starts in a folder of its own`);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const step = options.onStep ?? (() => {});

@@ -57,8 +57,8 @@ export interface BasePair {
   base: string;
   /** rate(constructed) - rate(base); null unless both have qualified reps. */
   delta: number | null;
-  /** Two-sided Fisher exact p of the two fixtures' pass/fail counts. */
-  p: number;
+  /** Two-sided Fisher exact p of the two fixtures' pass/fail counts; null unless both have qualified reps. */
+  p: number | null;
 }
 
 /** A run read for its numbers (DESIGN.md, "Numbers the report uses"). */
@@ -208,7 +208,7 @@ function basePairs(manifest: Manifest, fixtures: readonly FixtureReport[]): Base
       constructed: constructed.fixture,
       base: base.fixture,
       delta: constructed.rate !== null && base.rate !== null ? constructed.rate - base.rate : null,
-      p: fisherExact(constructed.pass, constructed.fail, base.pass, base.fail),
+      p: constructed.rate !== null && base.rate !== null ? fisherExact(constructed.pass, constructed.fail, base.pass, base.fail) : null,
     }];
   });
 }

@@ -11,8 +11,8 @@ export interface FixtureDelta {
   there: { pass: number; fail: number; rate: number | null };
   /** rate here - rate there; null unless both have qualified reps. */
   delta: number | null;
-  /** Two-sided Fisher exact p of the two runs' pass/fail counts. */
-  p: number;
+  /** Two-sided Fisher exact p of the two runs' pass/fail counts; null unless both have qualified reps. */
+  p: number | null;
   /** The fixture file's bytes differ between the runs: the delta may not be the SUT's doing. */
   fixtureChanged: boolean;
 }
@@ -48,7 +48,7 @@ export function compareReports(here: Report, there: Report): Comparison {
       here: { pass: mine.pass, fail: mine.fail, rate: mine.rate },
       there: { pass: other.pass, fail: other.fail, rate: other.rate },
       delta: mine.rate !== null && other.rate !== null ? mine.rate - other.rate : null,
-      p: fisherExact(mine.pass, mine.fail, other.pass, other.fail),
+      p: mine.rate !== null && other.rate !== null ? fisherExact(mine.pass, mine.fail, other.pass, other.fail) : null,
       fixtureChanged,
     }];
   });

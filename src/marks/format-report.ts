@@ -118,8 +118,9 @@ function signed(delta: number | null): string {
   return `${delta > 0 ? '+' : delta < 0 ? '-' : '±'}${Math.abs(delta).toFixed(2)}`;
 }
 
-/** A p-value as printed: three decimals, or "<0.001". */
-export function pValue(p: number): string {
+/** A p-value as printed: three decimals, "<0.001", or "-" when there is none. */
+export function pValue(p: number | null): string {
+  if (p === null) return '-';
   return p < 0.001 ? '<0.001' : p.toFixed(3);
 }
 

@@ -6,10 +6,14 @@ import { sha256 } from '../pipeline/manifest.js';
 /** The file in a run directory where judge answers are kept, one JSON line each. */
 export const JUDGE_CACHE_FILE = 'judge-cache.jsonl';
 
-/** What makes two judge requests the same request. */
+/** What makes two judge requests the same request (the rubric, case file and response by their hashes). */
 export interface JudgeCacheKey {
   provider: string;
   model: string;
+  /** The same model name on another server is another model. */
+  baseUrl: string;
+  temperature: number;
+  maxTokens: number;
   rubricSha256: string;
   caseFileSha256: string;
   responseSha256: string;
@@ -45,7 +49,7 @@ export class JudgeCache {
 
   /** The cache key of a request. */
   static keyOf(key: JudgeCacheKey): string {
-    return sha256(JSON.stringify([key.provider, key.model, key.rubricSha256, key.caseFileSha256, key.responseSha256]));
+    return sha256(JSON.stringify([key.provider, key.model, key.baseUrl, key.temperature, key.maxTokens, key.rubricSha256, key.caseFileSha256, key.responseSha256]));
   }
 
   /** The answer kept for a request, if any. */

@@ -32,7 +32,7 @@ export function createJudgeCall(settings: JudgeSettings): JudgeCall {
     throw new TurnkitError('CONFIG', `the judge's API key is not set: export ${variable} (or name another variable with --api-key-env)`);
   }
   const common = { apiKey: key || 'unused', maxRetries: settings.retries, timeout: settings.timeout * 1_000, ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}) };
-  const where = settings.baseUrl ?? settings.provider;
+  const where = settings.baseUrl ? withoutSecrets(settings.baseUrl) : settings.provider;
   const scrub = (message: string): string => (key ? message.split(key).join('***') : message);
   const failed = (error: unknown): JudgeCallError => {
     const err = error as { status?: number; name?: string; message?: string; cause?: { code?: string; cause?: { code?: string } } };
@@ -82,4 +82,20 @@ export function createJudgeCall(settings: JudgeSettings): JudgeCall {
       throw failed(error);
     }
   };
+}
+
+/** A base URL as it may be shown or written: origin and path, never a user, password or query (tokens live there). */
+function withoutSecrets(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    parsed.search = '';
+    parsed.hash = '';
+    const shown = parsed.toString();
+    // URL adds a "/" to a bare host; show the address as it was written.
+    return shown.endsWith('/') && !url.split(/[?#]/)[0]!.endsWith('/') ? shown.slice(0, -1) : shown;
+  } catch {
+    return '<the base URL>';
+  }
 }

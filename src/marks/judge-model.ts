@@ -43,6 +43,8 @@ export interface JudgeModelResult {
   notRun: number;
   /** Verdicts taken from the cache instead of the model. */
   cached: number;
+  /** Reps the judge could not judge (no answer, or one that is not a valid verdict): marked error, worth a rerun. */
+  judgeErrors: number;
   warnings: string[];
 }
 
@@ -70,7 +72,7 @@ export async function judgeWithModel(options: JudgeModelOptions): Promise<JudgeM
   const caseFiles = new Map<string, string>();
   for (const fixture of manifest.fixtures) caseFiles.set(fixture.name, await readFile(join(dir, 'case-files', `${fixture.name}.md`), 'utf8').catch(() => ''));
   const keys = planReps(manifest.fixtures.map((fixture) => fixture.name), manifest.question.reps, manifest.shard);
-  const result: JudgeModelResult = { file: join(dir, `marks.judge-${slug}.csv`), verdictsFile: join(dir, `judge-${slug}.jsonl`), grader, rubricVersion: rubric.version, pass: 0, fail: 0, na: 0, error: 0, notRun: 0, cached: 0, warnings };
+  const result: JudgeModelResult = { file: join(dir, `marks.judge-${slug}.csv`), verdictsFile: join(dir, `judge-${slug}.jsonl`), grader, rubricVersion: rubric.version, pass: 0, fail: 0, na: 0, error: 0, notRun: 0, cached: 0, judgeErrors: 0, warnings };
   const markedAt = new Date().toISOString();
   const verdicts: Record<string, unknown>[] = [];
   const slots = new Semaphore(settings.concurrency);
@@ -88,7 +90,7 @@ export async function judgeWithModel(options: JudgeModelOptions): Promise<JudgeM
       return row('error', `the rep errored (${record.error?.stage ?? 'sut'}: ${record.error?.cause ?? 'no response'}); not judged`);
     }
     const caseFile = caseFiles.get(key.fixture) ?? '';
-    const cacheKey = JudgeCache.keyOf({ provider: settings.provider, model: settings.model, rubricSha256: rubric.sha256, caseFileSha256: sha256(caseFile), responseSha256: sha256(record.response) });
+    const cacheKey = JudgeCache.keyOf({ provider: settings.provider, model: settings.model, baseUrl: settings.baseUrl ?? '', temperature: settings.temperature, maxTokens: settings.maxTokens, rubricSha256: rubric.sha256, caseFileSha256: sha256(caseFile), responseSha256: sha256(record.response) });
     let answer: string | Error | undefined = cache.get(cacheKey);
     const cached = answer !== undefined;
     if (answer === undefined) {
@@ -110,6 +112,7 @@ export async function judgeWithModel(options: JudgeModelOptions): Promise<JudgeM
       await cache.put(cacheKey, answer, { model: settings.model, provider: settings.provider, rubricVersion: rubric.version });
     }
     if (cached) result.cached++;
+    if (verdict.mark === 'error') result.judgeErrors++;
     result[verdict.mark]++;
     verdicts.push({ fixture: key.fixture, rep: key.rep, mark: verdict.mark, reason: verdict.reason, model: settings.model, provider: settings.provider, rubricVersion: rubric.version, rubricSha256: rubric.sha256, cached });
     return row(verdict.mark, verdict.reason);

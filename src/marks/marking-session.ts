@@ -3,6 +3,7 @@ import { open, readFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
+import { shownPath } from '../construct/load-fixture.js';
 import { formatMarks, type Mark, type MarkRow } from '../pipeline/marks-file.js';
 import type { Manifest } from '../pipeline/manifest.js';
 import { readMarksFile, scopeOfRun } from '../pipeline/read-marks.js';
@@ -54,6 +55,10 @@ export class MarkingSession {
     const state = await readRunState(dir);
     const { manifest } = state;
     if (options.grader !== undefined && !/^[\w.-]+$/.test(options.grader)) throw new TurnkitError('USAGE', `--grader ${options.grader}: use letters, digits, ".", "_" and "-"`);
+    // These names are the files judges and blind re-marks write: a person's marks must never be overwritten by one.
+    if (options.grader !== undefined && /^(checks|blind|history|judge-.*)$/i.test(options.grader)) {
+      throw new TurnkitError('USAGE', `--grader ${options.grader}: that name belongs to the files turnkit's judges write; choose another`);
+    }
     const base = `marks${options.grader ? `.${options.grader}` : ''}${options.blind ? '.blind' : ''}`;
     const file = join(dir, `${base}.csv`);
     const names = manifest.fixtures.map((fixture) => fixture.name);
@@ -67,6 +72,7 @@ export class MarkingSession {
       // The seed is kept beside the file, so that reopening continues in the same order.
       await writeRunFile(dir, `${base}.seed.json`, `${JSON.stringify({ seed: blind.seed }, null, 2)}\n`);
     }
+    if (keys.length === 0) throw new TurnkitError('BAD_INPUT', `${shownPath(dir)}: this run holds no reps to mark (a shard with fewer reps than shards)`);
     const reps = keys.map((key) => {
       const record = state.records.get(repId(key));
       return { ...key, record, caseFile: caseFiles.get(key.fixture) ?? '', skipped: !record || record.error !== null };
@@ -76,7 +82,10 @@ export class MarkingSession {
       for (const [id, { line: _line, ...row }] of await readMarksFile(file, scopeOfRun(manifest))) {
         // An errored or missing rep that --resume has run since is to be marked now: its old row says nothing.
         const record = state.records.get(id);
-        const stale = record && !record.error && (row.mark === 'error' || (row.mark === '' && row.note === 'not run'));
+        // Only the rows turnkit wrote itself (no grader, the note it gives errored or missing reps) count as stale:
+        // an error a person gave by hand stays.
+        const written = !row.grader && (/^(seed|sut|teardown): /.test(row.note) || row.note === 'not run' || row.note.startsWith('not run yet'));
+        const stale = record && !record.error && written && (row.mark === 'error' || row.mark === '');
         if (!stale) marks.set(id, row);
       }
     }

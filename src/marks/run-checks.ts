@@ -1,4 +1,4 @@
-import type { Checks, RegexEntry } from '../pipeline/checks-format.js';
+import { checkRegex, type Checks, type RegexEntry } from '../pipeline/checks-format.js';
 import type { RepRecord } from '../pipeline/rep-record.js';
 
 /** What the checks made of one rep: its mark and the reason, one line. */
@@ -28,16 +28,15 @@ export function applyChecks(checks: Checks, record: RepRecord): CheckVerdict {
   };
   for (const term of checks.mustContain) expect(containsTerm(response, term), `does not contain "${term}"`);
   for (const term of checks.mustNotContain) expect(!containsTerm(response, term), `contains "${term}"`);
-  for (const entry of checks.matches) expect(regexOf(entry).test(response), `does not match ${shown(entry)}`);
-  for (const entry of checks.mustNotMatch) expect(!regexOf(entry).test(response), `matches ${shown(entry)}`);
+  for (const entry of checks.matches) expect(checkRegex(entry).test(response), `does not match ${shown(entry)}`);
+  for (const entry of checks.mustNotMatch) expect(!checkRegex(entry).test(response), `matches ${shown(entry)}`);
   for (const expectation of checks.effects.inserted) expect(insertedWith(record, expectation.table, expectation.nonEmpty), describeInserted(expectation.table, expectation.nonEmpty));
-  if (checks.effects.noOutsideChanges) expect((record.outside ?? []).length === 0, `changed rows outside its campaign (${(record.outside ?? [])[0] ?? ''})`);
+  if (checks.effects.noOutsideChanges) {
+    if (record.outsideUnchecked !== undefined) expect(false, `changes outside its campaign could not be checked (${record.outsideUnchecked})`);
+    else expect((record.outside ?? []).length === 0, `changed rows outside its campaign (${(record.outside ?? [])[0] ?? ''})`);
+  }
   if (failed.length > 0) return { mark: 'fail', reason: failed.join('; ') };
   return { mark: 'pass', reason: `${count} check(s) passed` };
-}
-
-function regexOf(entry: RegexEntry): RegExp {
-  return typeof entry === 'string' ? new RegExp(entry, 'u') : new RegExp(entry.pattern, entry.flags ?? 'u');
 }
 
 function shown(entry: RegexEntry): string {

@@ -1,12 +1,16 @@
 import { z } from 'zod';
 
+/** A check's regular expression as it runs: a plain string gets the `u` flag, an entry with flags gets exactly those. */
+export function checkRegex(entry: string | { pattern: string; flags?: string | undefined }): RegExp {
+  return typeof entry === 'string' ? new RegExp(entry, 'u') : new RegExp(entry.pattern, entry.flags ?? 'u');
+}
+
 /** A regular expression as a question writes it: a pattern, or `{ pattern, flags }` (JavaScript syntax). */
 const regexEntry = z
   .union([z.string().min(1), z.object({ pattern: z.string().min(1), flags: z.string().regex(/^[imsu]*$/, 'flags may be i, m, s and u').optional() }).strict()])
   .superRefine((entry, context) => {
-    const { pattern, flags } = typeof entry === 'string' ? { pattern: entry, flags: undefined } : entry;
     try {
-      new RegExp(pattern, flags);
+      checkRegex(entry);
     } catch (error) {
       context.addIssue({ code: 'custom', message: `not a regular expression: ${(error as Error).message}` });
     }

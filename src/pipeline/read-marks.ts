@@ -64,7 +64,8 @@ export function parseMarksText(text: string, shown: string, scope: MarksScope | 
   const problems: string[] = [];
   const lines = recordLines(text, records);
   for (const [index, entry] of records.entries()) {
-    if (index === 0) continue;
+    // A spreadsheet leaves rows of empty cells below the data: they say nothing.
+    if (index === 0 || entry.record.every((cell) => cell.trim() === '')) continue;
     const line = lines[index]!;
     const [rawFixture = '', repText = '', markText = '', note = ''] = entry.record;
     // Fixture names hold no spaces: a spreadsheet's padding is not part of the name.

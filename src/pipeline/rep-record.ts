@@ -27,6 +27,8 @@ export interface RepRecord {
   effects: RepEffects | null;
   /** What teardown could not delete because rows outside the campaign point at it (the SUT wrote outside). */
   outside?: string[];
+  /** Why changes outside the campaign could not be checked (the shared rows could not be read before the SUT). */
+  outsideUnchecked?: string;
 }
 
 /** The rep as a person reads it: what was asked, what came back, and what went wrong. */

@@ -198,7 +198,7 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
  * every connection, so there an extra rep would only queue behind the SUT's own queries.
  */
 export function workersFor(concurrency: number, backend: Backend): number {
-  return backend === 'embedded' ? concurrency : concurrency + Math.ceil(concurrency / 4);
+  return backend === 'embedded' ? concurrency : concurrency + Math.ceil(concurrency / 2);
 }
 
 async function writeRep(dir: string, record: RepRecord): Promise<void> {

@@ -63,7 +63,11 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
   let sharedBefore: SharedSnapshot | undefined;
   try {
     // The shared rows before the SUT runs, to tell afterwards what it changed outside its campaign.
-    sharedBefore = await session.sharedRows(scratch, job.fixture).catch(() => undefined);
+    sharedBefore = await session.sharedRows(scratch, job.fixture).catch((error: unknown) => {
+      // Not a reason to lose the rep, but nothing may then claim the SUT left everything outside untouched.
+      record.outsideUnchecked = messageOf(error);
+      return undefined;
+    });
     // An adapter that throws (a spawn refused outright) is the rep's error like any other SUT failure.
     const call = (): Promise<SutOutcome> => callSut({ databaseUrl: scratch.databaseUrl, request });
     const outcome: SutOutcome = await (job.sutSlot ? job.sutSlot(call) : call()).catch((error: unknown) => ({

@@ -46,7 +46,7 @@ export function registerDemo(program: Command, output: Output): void {
       for (const line of formatReport(result.report, 'text')) output.out(line);
       output.out('');
       const pair = result.report.pairs[0];
-      if (pair && pair.delta !== null) {
+      if (pair && pair.delta !== null && pair.p !== null) {
         output.out(`The constructed fixture changes one upstream narration and nothing else; its rate moved by ${pair.delta > 0 ? '+' : ''}${pair.delta.toFixed(2)} (Fisher exact p ${pair.p < 0.001 ? '< 0.001' : `= ${pValue(pair.p)}`}).`);
       }
       if (result.judged) {

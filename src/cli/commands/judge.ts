@@ -51,6 +51,11 @@ export function registerJudge(program: Command, output: Output): void {
         if (!options.json) {
           output.out(`wrote ${shownPath(result.file)}: ${result.pass} pass, ${result.fail} fail, ${result.na} na, ${result.error} error${result.notRun > 0 ? `, ${result.notRun} not run` : ''} (${result.cached} from the cache); reasons in ${shownPath(result.verdictsFile)}`);
         }
+        // Failing closed goes as far as the exit code: a script must not go on to report as if every rep were judged.
+        if (result.judgeErrors > 0) {
+          if (options.json) printJson(output, results);
+          throw new TurnkitError('FIXTURE', `${result.judgeErrors} rep(s) could not be judged (marked error in ${shownPath(result.file)}): run the judge again to retry them; verdicts received are cached`);
+        }
       }
       if (options.json) return printJson(output, results);
       const last = written[written.length - 1]!;
