@@ -85,7 +85,7 @@ export function createJudgeCall(settings: JudgeSettings): JudgeCall {
 }
 
 /** A base URL as it may be shown or written: origin and path, never a user, password or query (tokens live there). */
-function withoutSecrets(url: string): string {
+export function withoutSecrets(url: string): string {
   try {
     const parsed = new URL(url);
     parsed.username = '';

@@ -12,7 +12,7 @@ import { planReps } from '../pipeline/run-plan.js';
 import { readRunState, repId } from '../pipeline/run-state.js';
 import { Semaphore } from '../util/semaphore.js';
 import { JudgeCache } from './judge-cache.js';
-import { createJudgeCall, JudgeCallError, type JudgeCall } from './judge-client.js';
+import { createJudgeCall, JudgeCallError, withoutSecrets, type JudgeCall } from './judge-client.js';
 import { judgePrompt } from './judge-prompt.js';
 import { judgeFileSlug, type JudgeSettings } from './judge-settings.js';
 import { parseVerdict } from './judge-verdict.js';
@@ -90,7 +90,7 @@ export async function judgeWithModel(options: JudgeModelOptions): Promise<JudgeM
       return row('error', `the rep errored (${record.error?.stage ?? 'sut'}: ${record.error?.cause ?? 'no response'}); not judged`);
     }
     const caseFile = caseFiles.get(key.fixture) ?? '';
-    const cacheKey = JudgeCache.keyOf({ provider: settings.provider, model: settings.model, baseUrl: settings.baseUrl ?? '', temperature: settings.temperature, maxTokens: settings.maxTokens, rubricSha256: rubric.sha256, caseFileSha256: sha256(caseFile), responseSha256: sha256(record.response) });
+    const cacheKey = JudgeCache.keyOf({ provider: settings.provider, model: settings.model, baseUrl: settings.baseUrl ? withoutSecrets(settings.baseUrl) : '', temperature: settings.temperature, maxTokens: settings.maxTokens, rubricSha256: rubric.sha256, caseFileSha256: sha256(caseFile), responseSha256: sha256(record.response) });
     let answer: string | Error | undefined = cache.get(cacheKey);
     const cached = answer !== undefined;
     if (answer === undefined) {

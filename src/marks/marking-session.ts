@@ -4,7 +4,7 @@ import { userInfo } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { shownPath } from '../construct/load-fixture.js';
-import { formatMarks, type Mark, type MarkRow } from '../pipeline/marks-file.js';
+import { formatMarks, isRunsOwnRow, type Mark, type MarkRow } from '../pipeline/marks-file.js';
 import type { Manifest } from '../pipeline/manifest.js';
 import { readMarksFile, scopeOfRun } from '../pipeline/read-marks.js';
 import type { RepRecord } from '../pipeline/rep-record.js';
@@ -56,7 +56,7 @@ export class MarkingSession {
     const { manifest } = state;
     if (options.grader !== undefined && !/^[\w.-]+$/.test(options.grader)) throw new TurnkitError('USAGE', `--grader ${options.grader}: use letters, digits, ".", "_" and "-"`);
     // These names are the files judges and blind re-marks write: a person's marks must never be overwritten by one.
-    if (options.grader !== undefined && /^(checks|blind|history|judge-.*)$/i.test(options.grader)) {
+    if (options.grader !== undefined && /(^|\.)(checks|blind|history)$|^judge-/i.test(options.grader)) {
       throw new TurnkitError('USAGE', `--grader ${options.grader}: that name belongs to the files turnkit's judges write; choose another`);
     }
     const base = `marks${options.grader ? `.${options.grader}` : ''}${options.blind ? '.blind' : ''}`;
@@ -82,10 +82,8 @@ export class MarkingSession {
       for (const [id, { line: _line, ...row }] of await readMarksFile(file, scopeOfRun(manifest))) {
         // An errored or missing rep that --resume has run since is to be marked now: its old row says nothing.
         const record = state.records.get(id);
-        // Only the rows turnkit wrote itself (no grader, the note it gives errored or missing reps) count as stale:
-        // an error a person gave by hand stays.
-        const written = !row.grader && (/^(seed|sut|teardown): /.test(row.note) || row.note === 'not run' || row.note.startsWith('not run yet'));
-        const stale = record && !record.error && written && (row.mark === 'error' || row.mark === '');
+        // Only the rows turnkit wrote itself count as stale: an error a person gave by hand stays.
+        const stale = record && !record.error && isRunsOwnRow(row);
         if (!stale) marks.set(id, row);
       }
     }
@@ -105,7 +103,8 @@ export class MarkingSession {
   /** Reps marked pass, fail or na, of those there are to mark (errored reps not counted). */
   progress(): { marked: number; total: number } {
     const open = this.reps.map((_, index) => index).filter((index) => !this.reps[index]!.skipped);
-    return { marked: open.filter((index) => ['pass', 'fail', 'na'].includes(this.markOf(index).mark)).length, total: open.length };
+    // An error a person gave a rep that ran is a mark like the others.
+    return { marked: open.filter((index) => this.markOf(index).mark !== '').length, total: open.length };
   }
 
   /** Where to continue: the first rep to mark that has no mark yet, else the first rep to mark. */

@@ -24,6 +24,14 @@ export const MARKS_COLUMNS = ['fixture', 'rep', 'mark', 'note'] as const;
 /** The optional columns after them, written when any row has them: who marked, when, under which rubric. */
 export const MARKS_PROVENANCE_COLUMNS = ['grader', 'marked_at', 'rubric_version'] as const;
 
+/**
+ * Whether a row is one turnkit wrote for an errored or missing rep (no grader, the note it gives those reps), as
+ * opposed to a mark a person gave: such a row is stale once --resume has run the rep.
+ */
+export function isRunsOwnRow(row: MarkRow): boolean {
+  return !row.grader && (row.mark === 'error' || row.mark === '') && (/^(seed|sut|teardown): /.test(row.note) || row.note === 'not run' || row.note.startsWith('not run yet'));
+}
+
 /** marks.csv text: the header, then one row per rep sorted by fixture and rep (quoted where a spreadsheet needs it). */
 export function formatMarks(rows: readonly MarkRow[]): string {
   const sorted = [...rows].sort((a, b) => (a.fixture < b.fixture ? -1 : a.fixture > b.fixture ? 1 : a.rep - b.rep));

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseMarks, type MarkRow } from './marks-file.js';
+import { isRunsOwnRow, parseMarks, type MarkRow } from './marks-file.js';
 import { repId, type RepKey, type RunState } from './run-state.js';
 
 /** The note of a rep an interrupted run did not run. */
@@ -15,7 +15,7 @@ export function marksFor(all: readonly RepKey[], state: RunState, previous: Map<
     if (!state.completed.has(id)) return { ...key, mark: '', note: NOT_RUN };
     // A mark a grader already gave a completed rep survives a resume.
     const kept = previous.get(id);
-    return kept && kept.mark !== 'error' && kept.note !== NOT_RUN ? kept : { ...key, mark: '', note: '' };
+    return kept && !isRunsOwnRow(kept) ? kept : { ...key, mark: '', note: '' };
   });
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { startFakeLlmServer, userMessageOf, type FakeLlmServer, type Reply, type Responder } from '../helpers/fake-llm-server.js';
+import { RETRY_NOW, startFakeLlmServer, userMessageOf, type FakeLlmServer, type Reply, type Responder } from '../helpers/fake-llm-server.js';
 import { folderBytes, folderText, makeJudgeRun } from '../helpers/judge-run.js';
 
 const KEY_VAR = 'TURNKIT_E2E_JUDGE_KEY';
@@ -143,6 +143,94 @@ describe('turnkit judge --model through the binary', () => {
     expect(existsSync(join(project, run, 'marks.judge-from-flag.csv'))).toBe(true);
     expect(existsSync(join(project, run, 'marks.judge-from-file.csv'))).toBe(false);
     expect(server.requests.map((request) => request.body.model)).toEqual(['from-flag', 'from-flag', 'from-flag', 'from-flag']);
+  });
+
+  it('a rep the judge could not judge: the marks file is written, then exit 1 with one line starting with the count', async () => {
+    const run = await newRun();
+    // alpha 2 gets an answer that is not a verdict.
+    server.respond(byMarker({ ...PLAN, '[a-2]': { content: 'Deck 3, so I would say it fails.' } }));
+    const args = ['judge', run, '--model', 'gpt-test', '--base-url', server.openaiBaseUrl, '--api-key-env', KEY_VAR];
+    const result = await runCli(args, { cwd: project, env });
+    expect(result.code).toBe(1);
+    // What was written is said first; no "report from it" line follows.
+    expect(result.stdout.split('\n')).toEqual([
+      `wrote ${run}/marks.judge-gpt-test.csv: 2 pass, 0 fail, 1 na, 2 error, 1 not run (0 from the cache); reasons in ${run}/judge-gpt-test.jsonl`,
+      '',
+    ]);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toBe(`1 rep(s) could not be judged (marked error in ${run}/marks.judge-gpt-test.csv): run the judge again to retry them; verdicts received are cached`);
+    const marks = await readFile(join(project, run, 'marks.judge-gpt-test.csv'), 'utf8');
+    const rows = marks.split('\n').map((line) => line.split(',').slice(0, 3).join(','));
+    expect(rows.slice(0, 7)).toEqual(['fixture,rep,mark', 'alpha,1,pass', 'alpha,2,error', 'alpha,3,na', 'beta,1,error', 'beta,2,', 'beta,3,pass']);
+    expect(existsSync(join(project, run, 'judge-gpt-test.jsonl'))).toBe(true);
+
+    // --json prints the result (judgeErrors 1) and still exits 1.
+    const json = await runCli([...args, '--json'], { cwd: project, env });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout).model).toMatchObject({ judgeErrors: 1, error: 2, pass: 2, na: 1, cached: 3 });
+    expect(json.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^1 rep\(s\) could not be judged /)]);
+
+    // Once the judge answers alpha 2 properly, the rerun exits 0 (the verdicts it had came from the cache).
+    server.reset();
+    server.respond(byMarker(PLAN));
+    const again = await runCli(args, { cwd: project, env });
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    expect(again.stdout.split('\n')[0]).toBe(`wrote ${run}/marks.judge-gpt-test.csv: 2 pass, 1 fail, 1 na, 1 error, 1 not run (3 from the cache); reasons in ${run}/judge-gpt-test.jsonl`);
+  });
+
+  it('a rep that errored in the SUT is not a judge error: every judgeable rep got a verdict, exit 0, judgeErrors 0', async () => {
+    const run = await newRun();
+    const result = await runCli(['judge', run, '--model', 'gpt-test', '--base-url', server.openaiBaseUrl, '--api-key-env', KEY_VAR, '--json'], { cwd: project, env });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).model).toMatchObject({ error: 1, judgeErrors: 0, notRun: 1, pass: 2, fail: 1, na: 1 });
+  });
+
+  describe('a base URL carrying secrets (a token in the query, a user and password)', () => {
+    const TOKEN = 'sekrit123';
+    const USER = 'tkuser';
+    const PASSWORD = 'tkpass42';
+    const noSecrets = (text: string): void => {
+      expect(text).not.toContain(TOKEN);
+      expect(text).not.toContain(PASSWORD);
+      expect(text).not.toContain(USER);
+    };
+
+    it.each(['openai', 'anthropic'] as const)('%s: a judge answering 500 (retries 0): per-rep errors naming the address without the token, nowhere the token', async (provider) => {
+      const run = await newRun();
+      await writeFile(join(project, 'no-retries.yaml'), 'retries: 0\n');
+      server.respond(() => ({ status: 500, headers: RETRY_NOW }));
+      const base = provider === 'openai' ? server.openaiBaseUrl : server.anthropicBaseUrl;
+      const result = await runCli(['judge', run, '--judge', 'no-retries.yaml', '--provider', provider, '--model', 'gpt-test', '--base-url', `${base}?token=${TOKEN}`, '--api-key-env', KEY_VAR], { cwd: project, env });
+      expect(result.code).toBe(1);
+      expect(result.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^4 rep\(s\) could not be judged /)]);
+      // retries 0: one request per judgeable rep.
+      expect(server.requests).toHaveLength(4);
+      const notes = (await readFile(join(project, run, 'marks.judge-gpt-test.csv'), 'utf8')).split('\n').filter((line) => line.includes('judge request failed'));
+      expect(notes).toHaveLength(4);
+      for (const line of notes) expect(line).toContain(`judge request failed: the judge at ${base} answered 500`);
+      noSecrets(result.stdout + result.stderr);
+      noSecrets(await folderText(join(project, run)));
+    });
+
+    it('with a user and password as well: whatever the SDK makes of it, neither they nor the token are printed or written', async () => {
+      const run = await newRun();
+      await writeFile(join(project, 'no-retries.yaml'), 'retries: 0\n');
+      server.respond(() => ({ status: 500, headers: RETRY_NOW }));
+      const port = new URL(server.url).port;
+      const url = `http://${USER}:${PASSWORD}@127.0.0.1:${port}/v1?token=${TOKEN}`;
+      const result = await runCli(['judge', run, '--judge', 'no-retries.yaml', '--model', 'gpt-test', '--base-url', url, '--api-key-env', KEY_VAR], { cwd: project, env });
+      expect(result.code).toBe(1);
+      // The one line that explains names the judge by its address alone.
+      const lines = result.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`the judge at http://127.0.0.1:${port}/v1`);
+      noSecrets(result.stdout + result.stderr);
+      noSecrets(await folderText(join(project, run)));
+    });
   });
 
   it('a missing API key: exit 1 naming the variable, no request, nothing written', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyChecks, containsTerm } from '../../src/marks/run-checks.js';
-import { checksSchema } from '../../src/pipeline/checks-format.js';
+import { checkRegex, checksSchema } from '../../src/pipeline/checks-format.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
 
 /** A completed rep with the given response; `overrides` replace whole fields. */
@@ -87,6 +87,29 @@ describe('checksSchema', () => {
     expect(checksSchema.safeParse({ mustNotMatch: [{ pattern: '[a-', flags: 'i' }] }).success).toBe(false);
     expect(checksSchema.safeParse({ matches: [{ pattern: 'ok', flags: 'g' }] }).success).toBe(false);
   });
+
+  it('compiles a plain string as it will run (with the u flag): an escape the u flag refuses is refused here', () => {
+    // deck\ 2 (an escaped space) is valid without flags but an invalid escape under u, which a plain string runs with.
+    const plain = checksSchema.safeParse({ matches: ['deck\\ 2'] });
+    expect(plain.success).toBe(false);
+    expect(plain.error?.issues).toHaveLength(1);
+    expect(plain.error?.issues[0]?.path).toEqual(['matches', 0]);
+    expect(plain.error?.issues[0]?.message).toMatch(/^not a regular expression: .*Invalid escape/);
+    expect(checksSchema.safeParse({ mustNotMatch: ['deck\\ 2'] }).success).toBe(false);
+    // With flags given (no u), the same pattern is valid and runs with exactly those flags.
+    const flagged = checksSchema.parse({ matches: [{ pattern: 'deck\\ 2', flags: 'i' }] });
+    expect(flagged.matches).toEqual([{ pattern: 'deck\\ 2', flags: 'i' }]);
+    expect(applyChecks(flagged, rep('Take the lift to Deck 2.'))).toEqual({ mark: 'pass', reason: '1 check(s) passed' });
+    expect(applyChecks(flagged, rep('Take the lift to Deck 3.'))).toEqual({ mark: 'fail', reason: 'does not match /deck\\ 2/i' });
+  });
+
+  it('checkRegex gives a plain string the u flag and an entry with flags exactly those flags', () => {
+    expect(checkRegex('deck').flags).toBe('u');
+    expect(checkRegex({ pattern: 'deck' }).flags).toBe('u');
+    expect(checkRegex({ pattern: 'deck', flags: 'i' }).flags).toBe('i');
+    expect(checkRegex({ pattern: 'deck\\ 2', flags: 'i' }).test('DECK 2')).toBe(true);
+    expect(() => checkRegex('deck\\ 2')).toThrow(SyntaxError);
+  });
 });
 
 describe('applyChecks: the response', () => {
@@ -156,6 +179,26 @@ describe('applyChecks: effects and errors', () => {
       mark: 'fail',
       reason: 'changed rows outside its campaign (ships row 4 points at campaign c1)',
     });
+  });
+
+  it('noOutsideChanges fails a rep whose changes outside its campaign could not be checked, saying why', () => {
+    const checks = checksSchema.parse({ effects: { noOutsideChanges: true } });
+    expect(applyChecks(checks, rep('ok', { outsideUnchecked: 'could not read' }))).toEqual({
+      mark: 'fail',
+      reason: 'changes outside its campaign could not be checked (could not read)',
+    });
+    // Even with an empty list of outside rows: an unchecked rep proves nothing.
+    expect(applyChecks(checks, rep('ok', { outside: [], outsideUnchecked: 'could not read' })).mark).toBe('fail');
+    // Listed with the other failures, in order.
+    const both = checksSchema.parse({ mustContain: ['deck 2'], effects: { noOutsideChanges: true } });
+    expect(applyChecks(both, rep('deck 3', { outsideUnchecked: 'could not read' })).reason).toBe('does not contain "deck 2"; changes outside its campaign could not be checked (could not read)');
+    // Without the field and without outside rows, it passes.
+    const plain = rep('ok');
+    expect('outsideUnchecked' in plain).toBe(false);
+    expect('outside' in plain).toBe(false);
+    expect(applyChecks(checks, plain)).toEqual({ mark: 'pass', reason: '1 check(s) passed' });
+    // A check that does not ask about outside changes does not look at the field.
+    expect(applyChecks(checksSchema.parse({ mustContain: ['ok'] }), rep('ok', { outsideUnchecked: 'could not read' })).mark).toBe('pass');
   });
 
   it('marks an errored rep error with its cause, whatever the checks would say', () => {

@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadQuestion } from '../../src/pipeline/load-question.js';
 import { TurnkitError } from '../../src/errors.js';
+import { checkRegex } from '../../src/pipeline/checks-format.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -177,6 +178,24 @@ describe('loadQuestion', () => {
     expect((await failure(file)).message).toBe(`${file.shown}:12:12: $.sut.timeout: Invalid input: expected number, received string`);
     file = await write(yaml((l) => [...l.slice(0, 9), '  type: module', ...l.slice(11)]));
     expect((await failure(file)).message).toBe(`${file.shown}:10:3: $.sut.path: is required`);
+  });
+
+  it('refuses a checks regex that only compiles without the u flag, at the entry; the same pattern with flags loads', async () => {
+    // In YAML single quotes a backslash is itself: the pattern is deck\ 2, an invalid escape under the u flag.
+    const file = await write(yaml((l) => [...l, 'checks:', '  matches:', "    - 'deck\\ 2'"]));
+    const error = await failure(file);
+    expect(error.code).toBe('BAD_INPUT');
+    expect(error.problems).toHaveLength(1);
+    expect(error.message).toMatch(new RegExp(`^${escape(file.shown)}:15:7: \\$\\.checks\\.matches\\[0\\]: not a regular expression: .*Invalid escape`));
+    const jsonFile = await write(json((q) => (q.checks = { matches: ['deck\\ 2'] })), 'json');
+    // "      "deck\\ 2"" on line 23: the value starts at column 7.
+    expect((await failure(jsonFile)).message).toMatch(new RegExp(`^${escape(jsonFile.shown)}:23:7: \\$\\.checks\\.matches\\[0\\]: not a regular expression: `));
+
+    const flagged = await write(yaml((l) => [...l, 'checks:', '  matches:', "    - { pattern: 'deck\\ 2', flags: i }"]));
+    const loaded = await loadQuestion(flagged.path);
+    expect(loaded.question.checks?.matches).toEqual([{ pattern: 'deck\\ 2', flags: 'i' }]);
+    expect(checkRegex(loaded.question.checks!.matches[0]!).test('Take the lift to Deck 2.')).toBe(true);
+    expect(checkRegex(loaded.question.checks!.matches[0]!).test('Take the lift to Deck 3.')).toBe(false);
   });
 
   it('reports a YAML syntax error with its line and column', async () => {

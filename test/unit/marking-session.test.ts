@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TurnkitError } from '../../src/errors.js';
 import { MarkingSession } from '../../src/marks/marking-session.js';
@@ -265,6 +265,98 @@ describe('MarkingSession: a run resumed after marking began', () => {
     expect(again.firstUnmarked()).toBe(1);
     await again.setMark(5, 'pass');
     expect((await readMarks(again.file))['beta/3']).toMatchObject({ mark: 'pass', note: '' });
+  });
+});
+
+describe('MarkingSession: error marks given by hand', () => {
+  /** Rewrites a rep's record as a completed one (what `turnkit run --resume` leaves for a rep it ran again). */
+  async function complete(dir: string, fixture: string, rep: number): Promise<void> {
+    const record = JSON.parse(await readFile(join(dir, 'reps', 'beta', 'rep-01.json'), 'utf8'));
+    await writeFile(join(dir, 'reps', fixture, `rep-0${rep}.json`), JSON.stringify({ ...record, fixture, rep, response: `RESUMED ${fixture} ${rep}`, request: { ...record.request, fixture, rep } }));
+  }
+
+  it('an error a person typed into marks.csv (no grader, their own note) on a rep that did not error is kept', async () => {
+    const dir = await newRun();
+    await writeFile(join(dir, 'marks.csv'), 'fixture,rep,mark,note\nalpha,1,error,looked broken\nbeta,1,pass,fine\n');
+    const session = await MarkingSession.open({ dir, who: 'ann' });
+    expect(session.reps[0]!.skipped).toBe(false);
+    expect(session.markOf(0)).toEqual({ fixture: 'alpha', rep: 1, mark: 'error', note: 'looked broken' });
+    expect(session.markOf(1)).toEqual({ fixture: 'beta', rep: 1, mark: 'pass', note: 'fine' });
+    // Marking another rep rewrites the file: the hand-given error is written back as it was.
+    await session.setMark(3, 'fail', 'deck 5');
+    const marks = await readMarks(join(dir, 'marks.csv'));
+    expect(marks['alpha/1']).toMatchObject({ mark: 'error', note: 'looked broken' });
+    expect(marks['alpha/1']!.grader).toBeUndefined();
+    expect(marks['beta/2']).toMatchObject({ mark: 'fail', note: 'deck 5', grader: 'ann' });
+    // And reopened once more, it is still there.
+    const again = await MarkingSession.open({ dir, who: 'ann' });
+    expect(again.markOf(0)).toEqual({ fixture: 'alpha', rep: 1, mark: 'error', note: 'looked broken' });
+    expect(again.markOf(3)).toMatchObject({ mark: 'fail', note: 'deck 5' });
+    // It counts as a mark given: alpha 1, beta 1 and beta 2 of the four reps there are to mark.
+    expect(again.progress()).toEqual({ marked: 3, total: 4 });
+  });
+
+  it('the error row turnkit wrote for an errored rep (note "sut: ...", no grader) is blank once the rep completed', async () => {
+    const dir = await newRun();
+    await writeFile(join(dir, 'marks.csv'), 'fixture,rep,mark,note\nalpha,1,error,looked broken\nalpha,2,error,sut: exit: BOOM-ALPHA-2 exited with code 1\n');
+    // Before the resume: alpha 2 errored, its row stands.
+    expect((await MarkingSession.open({ dir, who: 'ann' })).markOf(2)).toEqual({ fixture: 'alpha', rep: 2, mark: 'error', note: 'sut: exit: BOOM-ALPHA-2 exited with code 1' });
+    await complete(dir, 'alpha', 2);
+    const session = await MarkingSession.open({ dir, who: 'ann' });
+    expect(session.reps[2]!.skipped).toBe(false);
+    expect(session.markOf(2)).toEqual({ fixture: 'alpha', rep: 2, mark: '', note: '' });
+    // The hand-given error beside it stays.
+    expect(session.markOf(0)).toEqual({ fixture: 'alpha', rep: 1, mark: 'error', note: 'looked broken' });
+    expect(session.firstUnmarked()).toBe(1);
+    await session.setMark(2, 'pass');
+    const marks = await readMarks(join(dir, 'marks.csv'));
+    expect(marks['alpha/2']).toMatchObject({ mark: 'pass', note: '', grader: 'ann' });
+    expect(marks['alpha/1']).toMatchObject({ mark: 'error', note: 'looked broken' });
+  });
+
+  it('an error row with a grader is a person\'s, whatever its note says: kept after the rep completed', async () => {
+    const dir = await newRun();
+    await writeFile(join(dir, 'marks.csv'), 'fixture,rep,mark,note,grader,marked_at,rubric_version\nalpha,2,error,sut: exit,bob,2026-01-02T00:00:00.000Z,v3\n');
+    await complete(dir, 'alpha', 2);
+    const session = await MarkingSession.open({ dir, who: 'ann' });
+    expect(session.markOf(2)).toMatchObject({ mark: 'error', note: 'sut: exit', grader: 'bob' });
+  });
+});
+
+describe('MarkingSession: grader names and empty shards', () => {
+  it.each(['checks', 'blind', 'history', 'judge-gpt', 'Checks', 'JUDGE-x', 'ann.blind', 'x.checks'])('refuses --grader %s, a name turnkit\'s own files use', async (grader) => {
+    const dir = await newRun();
+    const error = await MarkingSession.open({ dir, grader, who: 'ann' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TurnkitError);
+    expect((error as TurnkitError).code).toBe('USAGE');
+    expect((error as TurnkitError).message).toBe(`--grader ${grader}: that name belongs to the files turnkit's judges write; choose another`);
+    expect(existsSync(join(dir, `marks.${grader}.csv`))).toBe(false);
+  });
+
+  it('accepts --grader ana (and names that only contain a reserved word)', async () => {
+    const dir = await newRun();
+    const session = await MarkingSession.open({ dir, grader: 'ana', who: 'ana' });
+    expect(session.file).toBe(join(dir, 'marks.ana.csv'));
+    await session.setMark(0, 'pass');
+    expect((await readMarks(join(dir, 'marks.ana.csv')))['alpha/1']).toMatchObject({ mark: 'pass', grader: 'ana' });
+    for (const grader of ['checker', 'judge', 'blinded']) {
+      expect((await MarkingSession.open({ dir, grader, who: 'x' })).file).toBe(join(dir, `marks.${grader}.csv`));
+    }
+  });
+
+  it('refuses a shard that holds no reps (shard 3 of 3 of 1 fixture x 1 rep) as BAD_INPUT, writing nothing', async () => {
+    const dir = await makeMarkRun({ dir: join(root, `run-${++count}`), fixtures: [{ name: 'alpha', reps: ['RESP-ALPHA-1 deck 2.'] }] });
+    const manifestFile = join(dir, 'manifest.json');
+    const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
+    await writeFile(manifestFile, `${JSON.stringify({ ...manifest, shard: { index: 3, count: 3 } }, null, 2)}\n`);
+    const error = await MarkingSession.open({ dir, who: 'ann' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TurnkitError);
+    expect((error as TurnkitError).code).toBe('BAD_INPUT');
+    expect((error as TurnkitError).message).toBe(`${relative(process.cwd(), dir)}: this run holds no reps to mark (a shard with fewer reps than shards)`);
+    expect(existsSync(join(dir, 'marks.csv'))).toBe(false);
+    // Shard 1 of 3 holds the one rep and opens.
+    await writeFile(manifestFile, `${JSON.stringify({ ...manifest, shard: { index: 1, count: 3 } }, null, 2)}\n`);
+    expect(order(await MarkingSession.open({ dir, who: 'ann' }))).toEqual(['alpha/1']);
   });
 });
 

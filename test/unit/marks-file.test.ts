@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MARKS_COLUMNS, formatMarks, parseMarks, type MarkRow } from '../../src/pipeline/marks-file.js';
+import { MARKS_COLUMNS, formatMarks, isRunsOwnRow, parseMarks, type MarkRow } from '../../src/pipeline/marks-file.js';
+import { marksFor } from '../../src/pipeline/run-marks.js';
+import { repId, type RunState } from '../../src/pipeline/run-state.js';
 
 describe('marks.csv', () => {
   it('starts with the header fixture,rep,mark,note and has one line per plain row', () => {
@@ -62,5 +64,35 @@ describe('marks.csv', () => {
       { fixture: 'base', rep: 1, mark: '', note: '' },
       { fixture: 'base', rep: 2, mark: 'pass', note: '' },
     ]);
+  });
+});
+
+describe('marks a resume keeps', () => {
+  const key = { fixture: 'alpha', rep: 1 };
+  const state = (errored: boolean): RunState => ({
+    manifest: {} as RunState['manifest'],
+    order: [],
+    completed: new Set(errored ? [] : [repId(key)]),
+    errored: new Map(errored ? [[repId(key), 'sut: exit: exited with 1']] : []),
+    records: new Map(),
+  });
+  const previous = (row: MarkRow): Map<string, MarkRow> => new Map([[repId(key), row]]);
+
+  it('drops the error row the run wrote once the rep has run again, and keeps an error a person gave', () => {
+    const runs = { ...key, mark: 'error' as const, note: 'sut: exit: exited with 1' };
+    expect(isRunsOwnRow(runs)).toBe(true);
+    expect(marksFor([key], state(false), previous(runs))).toEqual([{ ...key, mark: '', note: '' }]);
+    const byHand = { ...key, mark: 'error' as const, note: 'looked broken' };
+    expect(isRunsOwnRow(byHand)).toBe(false);
+    expect(marksFor([key], state(false), previous(byHand))).toEqual([byHand]);
+    // A row with a grader is a person's (or a judge's), whatever its note says.
+    const graded = { ...runs, grader: 'ann' };
+    expect(marksFor([key], state(false), previous(graded))).toEqual([graded]);
+  });
+
+  it('keeps a pass given before the resume, and writes the rep as error while it is still errored', () => {
+    const pass = { ...key, mark: 'pass' as const, note: 'fine', grader: 'ann' };
+    expect(marksFor([key], state(false), previous(pass))).toEqual([pass]);
+    expect(marksFor([key], state(true), previous(pass))).toEqual([{ ...key, mark: 'error', note: 'sut: exit: exited with 1' }]);
   });
 });

@@ -116,6 +116,29 @@ describe('parseMarksText: what a spreadsheet writes', () => {
     expect(marks.get(repId({ fixture: 'alpha', rep: 2 }))?.mark).toBe('fail');
   });
 
+  it('skips rows of empty cells anywhere in the file, and later lines keep their numbers', () => {
+    // Line 3 is ",,,", line 5 holds only spaces between its commas, line 6 is a wider empty row, line 7 an empty line.
+    const text = `${HEADER}alpha,1,pass,ok\n,,,\nbeta,1,fail,\n  , ,   , \n,,,,,,\n\nalpha,2,na,\n,,,\n`;
+    const marks = parseMarksText(text, FILE, SCOPE);
+    expect([...marks.values()]).toEqual([
+      { fixture: 'alpha', rep: 1, mark: 'pass', note: 'ok', line: 2 },
+      { fixture: 'beta', rep: 1, mark: 'fail', note: '', line: 4 },
+      { fixture: 'alpha', rep: 2, mark: 'na', note: '', line: 8 },
+    ]);
+    // The same with CRLF line ends, as a spreadsheet saves them.
+    expect([...parseMarksText(text.replace(/\n/g, '\r\n'), FILE, SCOPE).values()].map((mark) => mark.line)).toEqual([2, 4, 8]);
+  });
+
+  it('a problem after rows of empty cells is named at its own line', () => {
+    const error = refusal(`${HEADER},,,\nalpha,1,pass,\n , , , \n,,,\nalpha,2,maybe,\n,,,\nbeta,1,pass,\nbeta,1,fail,\n`);
+    expect(error.problems).toEqual([
+      `${FILE}:6: unknown mark "maybe" for alpha rep 2 (use pass, fail, na, error or leave it blank)`,
+      `${FILE}:9: beta rep 1 is marked twice (first on line 8)`,
+    ]);
+    // A row with one cell filled is not empty: it is refused, at its line.
+    expect(refusal(`${HEADER},,,\n,,pass,\n`).message).toBe(`${FILE}:3: rep "" is not a whole number`);
+  });
+
   it('keeps a multi-line note whole', () => {
     const marks = parseMarksText(`${HEADER}alpha,1,fail,"said ""deck 3""\nwhich is wrong"\n`, FILE, SCOPE);
     expect(marks.get(repId({ fixture: 'alpha', rep: 1 }))?.note).toBe('said "deck 3"\nwhich is wrong');

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TurnkitError } from '../../src/errors.js';
 import { buildReport, type Report } from '../../src/marks/build-report.js';
 import { compareReports } from '../../src/marks/compare-runs.js';
+import { formatComparison, formatReport, pValue } from '../../src/marks/format-report.js';
 import { incompleteRun, targetProblems } from '../../src/marks/report-command.js';
 import { manifestSchema } from '../../src/pipeline/manifest.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
@@ -178,6 +179,28 @@ describe('buildReport: tags, latency, pairs, marks file', () => {
     expect((await buildReport(recaptured)).pairs).toEqual([]);
   });
 
+  it('a pair where one fixture has no qualified reps has delta and p null, and the text report prints "-" for both', async () => {
+    const bases = [{ path: fixturePath('base'), sha256: fakeSha('base') }];
+    // The base is all na: no pass or fail to compare with.
+    const dir = await makeRun({ target: 0.5, fixtures: [{ name: 'base', marks: repeat('na', 3) }, { name: 'fixed', marks: ['pass', 'pass', 'fail'], bases }] });
+    const report = await buildReport(dir);
+    expect(fixture(report, 'base').rate).toBeNull();
+    expect(report.pairs).toEqual([{ constructed: 'fixed', base: 'base', delta: null, p: null }]);
+    const lines = formatReport(report, 'text');
+    const at = lines.indexOf('Constructed fixtures against their bases');
+    expect(at).toBeGreaterThan(0);
+    const header = lines[at + 2]!.trimEnd().split(/\s{2,}/);
+    const row = lines[at + 3]!.trimEnd().split(/\s{2,}/);
+    expect(header).toEqual(['constructed', 'base', 'rates', 'delta', 'Fisher p']);
+    expect(row).toEqual(['fixed', 'base', '0.67 (2/3) vs -', '-', '-']);
+    const md = formatReport(report, 'md').find((line) => line.includes('fixed') && line.includes(' vs '))!;
+    expect(md.split('|').map((cell) => cell.trim()).filter((cell) => cell !== '').slice(-2)).toEqual(['-', '-']);
+    // The constructed side with no qualified reps is the same.
+    const other = await makeRun({ target: 0.5, fixtures: [{ name: 'base', marks: ['pass', 'fail', 'fail'] }, { name: 'fixed', marks: ['na', 'error', ''], errors: { 2: 'sut' }, bases }] });
+    expect((await buildReport(other)).pairs).toEqual([{ constructed: 'fixed', base: 'base', delta: null, p: null }]);
+    expect(pValue(null)).toBe('-');
+  });
+
   it('--marks as a bare name reads that file from the run directory', async () => {
     const dir = await makeRun({ target: 0.5, fixtures: [{ name: 'a', marks: ['pass', 'pass'] }] });
     await writeFile(join(dir, 'marks.checks.csv'), 'fixture,rep,mark,note\na,1,fail,\na,2,fail,\n');
@@ -220,6 +243,27 @@ describe('compareReports', () => {
     expect(b).toMatchObject({ fixture: 'b', fixtureChanged: true });
     expect(b!.delta).toBeCloseTo(-1 / 9, 12);
     expect(b!.p).toBeCloseTo(1, 12);
+  });
+});
+
+describe('compareReports: a fixture without pass or fail', () => {
+  it('gives delta and p null when either run has no qualified reps of a fixture, and the text prints "-"', async () => {
+    const here = await buildReport(await makeRun({ target: 0.5, fixtures: [{ name: 'a', marks: ['pass', 'fail', 'pass'] }, { name: 'b', marks: ['pass', 'pass', 'pass'] }] }));
+    const there = await buildReport(await makeRun({ target: 0.5, fixtures: [{ name: 'a', marks: ['na', 'na', ''] }, { name: 'b', marks: ['pass', 'fail', 'fail'] }] }));
+    const comparison = compareReports(here, there);
+    const [a, b] = comparison.fixtures;
+    expect(a).toMatchObject({ fixture: 'a', here: { pass: 2, fail: 1 }, there: { pass: 0, fail: 0, rate: null }, delta: null, p: null });
+    // The other fixture still gets its numbers.
+    expect(b!.p).not.toBeNull();
+    expect(b!.delta).toBeCloseTo(2 / 3, 12);
+    // The other way round too.
+    expect(compareReports(there, here).fixtures[0]).toMatchObject({ fixture: 'a', delta: null, p: null });
+    const lines = formatComparison(comparison, 'text');
+    const row = lines.find((line) => line.startsWith('a '))!.trimEnd().split(/\s{2,}/);
+    expect(row).toEqual(['a', '0.67 (2/3)', '-', '-', '-']);
+    const rowB = lines.find((line) => line.startsWith('b '))!.trimEnd().split(/\s{2,}/);
+    expect(rowB.at(-1)).toBe(pValue(b!.p));
+    expect(rowB.at(-1)).not.toBe('-');
   });
 });
 
