@@ -6,26 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BIN, runCli } from '../helpers/cli.js';
+import { hasTmux, requireTmux, waitForPane } from '../helpers/tmux.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-// CI sets TURNKIT_REQUIRE_TMUX so that a machine without tmux fails here instead of quietly not driving the editor.
-const requireTmux = process.env.TURNKIT_REQUIRE_TMUX === '1';
-
-/**
- * Polls the pane until it shows the text. The deadline is generous because it only bounds a hang: on CI the
- * binary starts while other test files load both databases on two cores, and a first screen took over 10 s once.
- */
-async function waitForPane(session: string, text: string, deadlineMs = 45_000): Promise<string> {
-  let pane = '';
-  const until = Date.now() + deadlineMs;
-  while (Date.now() < until) {
-    pane = execFileSync('tmux', ['capture-pane', '-p', '-t', session], { encoding: 'utf8' });
-    if (pane.includes(text)) return pane;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`the pane never showed ${JSON.stringify(text)}; it shows:\n${pane}`);
-}
 
 describe('turnkit edit in a real terminal', () => {
   let project: string;

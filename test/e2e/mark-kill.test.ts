@@ -5,24 +5,9 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, runCli } from '../helpers/cli.js';
+import { hasTmux, requireTmux, waitForPane } from '../helpers/tmux.js';
 import { MarkingSession } from '../../src/marks/marking-session.js';
 import { makeMarkRun, readMarks } from '../helpers/mark-run.js';
-
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-// CI sets TURNKIT_REQUIRE_TMUX so that a machine without tmux fails here instead of quietly not driving the marker.
-const requireTmux = process.env.TURNKIT_REQUIRE_TMUX === '1';
-
-/** Polls the pane until it shows the text; the deadline only bounds a hang (a first screen on a loaded CI took over 10 s). */
-async function waitForPane(session: string, text: string, deadlineMs = 45_000): Promise<string> {
-  let pane = '';
-  const until = Date.now() + deadlineMs;
-  while (Date.now() < until) {
-    pane = spawnSync('tmux', ['capture-pane', '-p', '-t', session], { encoding: 'utf8' }).stdout ?? '';
-    if (pane.includes(text)) return pane;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`the pane never showed ${JSON.stringify(text)}; it shows:\n${pane}`);
-}
 
 /** Waits until a process is gone (after SIGKILL); the deadline only bounds a hang. */
 async function waitGone(pid: number, deadlineMs = 45_000): Promise<void> {

@@ -4,7 +4,7 @@ import { manifestSchema, sha256 } from '../../src/pipeline/manifest.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
 
 /** A rep of a hand-made run: the SUT's response, an errored rep, or no record at all. */
-export type RepSpec = string | { error: 'seed' | 'sut' } | { notRun: true };
+export type RepSpec = string | { error: 'seed' | 'sut'; message?: string } | { notRun: true };
 
 /** A hand-made run for judging: fixtures with their case file and one spec per rep. */
 export interface JudgeRunSpec {
@@ -26,7 +26,7 @@ export const DEFAULT_RUBRIC = '# Rubric: places\n\nPass when the game master nam
 
 const fakeSha = (name: string): string => sha256(name);
 
-/** Writes a run directory by hand (manifest checked against manifestSchema, rubric.md, case-files/, reps/). */
+/** Writes a run directory by hand (manifest checked against manifestSchema, rubric.md, case-files/, reps/); the marker's tests use it too. */
 export async function makeJudgeRun(spec: JudgeRunSpec): Promise<string> {
   const dir = spec.dir;
   const rubric = spec.rubric ?? DEFAULT_RUBRIC;
@@ -56,7 +56,8 @@ export async function makeJudgeRun(spec: JudgeRunSpec): Promise<string> {
     for (const [index, rep] of f.reps.entries()) {
       if (typeof rep === 'object' && 'notRun' in rep) continue;
       const number = index + 1;
-      const stage = typeof rep === 'object' ? rep.error : undefined;
+      const failure = typeof rep === 'object' && 'error' in rep ? rep : undefined;
+      const stage = failure?.error;
       const record: RepRecord = {
         fixture: f.name,
         rep: number,
@@ -64,7 +65,7 @@ export async function makeJudgeRun(spec: JudgeRunSpec): Promise<string> {
         startedAt: '2026-01-01T00:00:01.000Z',
         request: { campaign: '4', turn: 23, input: { player_input: 'Where is the mess hall?' }, caseFile: '# case', fixture: f.name, rep: number },
         response: typeof rep === 'string' ? rep : null,
-        error: stage ? { stage, cause: 'exit', message: 'exited with code 1' } : null,
+        error: stage ? { stage, cause: 'exit', message: failure?.message ?? 'exited with code 1' } : null,
         exit: stage === 'seed' ? null : { code: stage ? 1 : 0, signal: null },
         timings: { seedMs: 5, sutMs: 100, teardownMs: 5, totalMs: 110 },
         scratch: { id: `s-${number}`, strategy: 'remap' },

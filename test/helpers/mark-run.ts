@@ -1,9 +1,7 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
 import { parseMarksText } from '../../src/pipeline/read-marks.js';
-import { manifestSchema, sha256 } from '../../src/pipeline/manifest.js';
+import { makeJudgeRun } from './judge-run.js';
 import type { MarkRow } from '../../src/pipeline/marks-file.js';
-import type { RepRecord } from '../../src/pipeline/rep-record.js';
 
 /** A rep of a hand-made run: the SUT's response, an errored rep, or no record at all. */
 export type MarkRepSpec = string | { error: 'seed' | 'sut'; message?: string } | { notRun: true };
@@ -36,54 +34,14 @@ export function standardRun(dir: string, options: { longAlpha1?: boolean; rubric
   };
 }
 
-/** Writes a run directory by hand (manifest checked against manifestSchema, rubric.md, case-files/, reps/). */
+/** Writes a run directory by hand, as the judge's tests do, with the marker tests' own rubric and texts. */
 export async function makeMarkRun(spec: MarkRunSpec): Promise<string> {
-  const dir = spec.dir;
-  const rubric = spec.rubric ?? MARK_RUBRIC;
-  const reps = spec.fixtures[0]!.reps.length;
-  const manifest = manifestSchema.parse({
-    format: 'turnkit.run/1',
-    status: 'complete',
-    startedAt: '2026-01-01T00:00:00.000Z',
-    finishedAt: '2026-01-01T00:01:00.000Z',
-    turnkit: '0.1.0',
-    node: 'v20.0.0',
-    question: { id: spec.questionId ?? 'places', text: spec.questionText ?? 'QUESTION-TEXT: where is the mess hall?', file: { path: 'questions/places.yaml', sha256: sha256('q') }, target: 0.9, reps },
-    rubric: { path: 'questions/places-rubric.md', version: spec.rubricVersion ?? '1', sha256: sha256(rubric) },
-    caseFileTemplate: { path: 'questions/case-file.md', sha256: sha256('t') },
-    fixtures: spec.fixtures.map((f) => ({ name: f.name, file: { path: `fixtures/${f.name}.json`, sha256: sha256(f.name) } })),
-    sut: { type: 'command', command: ['node', 'sut.mjs'] },
-    database: { backend: 'embedded', serverVersion: '18', strategy: 'remap' },
-    concurrency: 1,
-    order: [],
+  return makeJudgeRun({
+    ...spec,
+    rubric: spec.rubric ?? MARK_RUBRIC,
+    questionText: spec.questionText ?? 'QUESTION-TEXT: where is the mess hall?',
+    fixtures: spec.fixtures.map((fixture) => ({ ...fixture, caseFile: fixture.caseFile ?? `# Case ${fixture.name}\n` })),
   });
-  await mkdir(join(dir, 'case-files'), { recursive: true });
-  await writeFile(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  await writeFile(join(dir, 'rubric.md'), rubric);
-  for (const f of spec.fixtures) {
-    await writeFile(join(dir, 'case-files', `${f.name}.md`), f.caseFile ?? `# Case ${f.name}\n`);
-    await mkdir(join(dir, 'reps', f.name), { recursive: true });
-    for (const [index, rep] of f.reps.entries()) {
-      if (typeof rep === 'object' && 'notRun' in rep) continue;
-      const number = index + 1;
-      const error = typeof rep === 'object' ? rep : undefined;
-      const record: RepRecord = {
-        fixture: f.name,
-        rep: number,
-        attempt: 1,
-        startedAt: '2026-01-01T00:00:01.000Z',
-        request: { campaign: '4', turn: 23, input: { player_input: 'Where is the mess hall?' }, caseFile: '# case', fixture: f.name, rep: number },
-        response: typeof rep === 'string' ? rep : null,
-        error: error ? { stage: error.error, cause: 'exit', message: error.message ?? 'exited with code 1' } : null,
-        exit: error?.error === 'seed' ? null : { code: error ? 1 : 0, signal: null },
-        timings: { seedMs: 5, sutMs: 100, teardownMs: 5, totalMs: 110 },
-        scratch: { id: `s-${number}`, strategy: 'remap' },
-        effects: null,
-      };
-      await writeFile(join(dir, 'reps', f.name, `rep-${String(number).padStart(2, '0')}.json`), `${JSON.stringify(record, null, 2)}\n`);
-    }
-  }
-  return dir;
 }
 
 /**

@@ -1,0 +1,22 @@
+import { spawnSync } from 'node:child_process';
+
+/** Whether tmux is here to drive the terminal apps with. */
+export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+
+/** CI sets TURNKIT_REQUIRE_TMUX so that a machine without tmux fails instead of quietly not driving the apps. */
+export const requireTmux = process.env.TURNKIT_REQUIRE_TMUX === '1';
+
+/**
+ * Polls a tmux pane until it shows the text. The deadline is generous because it only bounds a hang: on CI the
+ * binary starts while other test files load both databases on two cores, and a first screen took over 10 s once.
+ */
+export async function waitForPane(session: string, text: string, deadlineMs = 45_000): Promise<string> {
+  let pane = '';
+  const until = Date.now() + deadlineMs;
+  while (Date.now() < until) {
+    pane = spawnSync('tmux', ['capture-pane', '-p', '-t', session], { encoding: 'utf8' }).stdout ?? '';
+    if (pane.includes(text)) return pane;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the pane never showed ${JSON.stringify(text)}; it shows:\n${pane}`);
+}
