@@ -1,5 +1,6 @@
 // turnkit's library API: every CLI command is one of these functions first.
-export { defineConfig, configSchema, type TurnkitConfig, type TurnkitConfigInput, type GameConfig } from './config/schema.js';
+export { defineConfig, configSchema, type TurnkitConfig, type TurnkitConfigInput, type GameConfig, type CaseFileFunction, type CaseFileContext, type CaseFileFixture } from './config/schema.js';
+export { caseFileSource, CONFIG_CASE_FILE, type CaseFileSource } from './pipeline/case-file-source.js';
 export { loadConfig, type LoadedConfig, type LoadConfigOptions } from './config/load.js';
 export { sampleGameConfig } from './config/sample-config.js';
 export { init, type InitResult } from './config/init.js';

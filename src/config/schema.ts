@@ -38,6 +38,10 @@ export const configSchema = z
         exclude: z.array(tableName).default([]),
       })
       .strict(),
+    /** Case-file functions a question names as `caseFile: config:NAME` (a .ts or .js config only). */
+    caseFiles: z
+      .record(z.string(), z.custom<CaseFileFunction>((value) => typeof value === 'function', 'expected a function (context) => Markdown'))
+      .default({}),
     paths: z
       .object({
         fixtures: z.string().min(1).default('fixtures'),
@@ -49,6 +53,25 @@ export const configSchema = z
       .default({ fixtures: 'fixtures', constructed: 'constructed', questions: 'questions', runs: 'runs' }),
   })
   .strict();
+
+/** The parts of a fixture a case-file function reads (the whole fixture is passed; see the fixture format). */
+export interface CaseFileFixture {
+  name: string;
+  input: { turn: number; values: Record<string, unknown> };
+  tables: Record<string, { rows: readonly Record<string, unknown>[]; sharedRows?: readonly Record<string, unknown>[] | undefined }>;
+}
+
+/** What a case-file function is given: the fixture, its input turn and values, and the template renderer. */
+export interface CaseFileContext {
+  fixture: CaseFileFixture;
+  turn: number;
+  input: Record<string, unknown>;
+  /** Renders a template with the placeholders of a case-file template file, for this fixture. */
+  render(template: string): string;
+}
+
+/** A case file built in code: return the Markdown the SUT is given besides its database. */
+export type CaseFileFunction = (context: CaseFileContext) => string | Promise<string>;
 
 /** What a project writes in its config file (defaults may be left out). */
 export type TurnkitConfigInput = z.input<typeof configSchema>;

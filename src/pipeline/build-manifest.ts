@@ -12,6 +12,7 @@ export interface ManifestInputs {
   question: LoadedQuestion;
   rubricText: string;
   rubricPath: string;
+  /** The case-file template's text (or a config function's source) and its path relative to the project. */
   template: string;
   templatePath: string;
   fixtures: readonly QuestionFixture[];
@@ -39,7 +40,7 @@ export function buildManifest(inputs: ManifestInputs): Manifest {
     ...(git ? { git } : {}),
     question: { id: q.id, text: q.question, file: { path: portable(projectDir, question.path), sha256: sha256(question.text) }, target: q.target, reps: inputs.reps },
     rubric: { path: portable(projectDir, inputs.rubricPath), version: q.rubric.version, sha256: sha256(inputs.rubricText) },
-    caseFileTemplate: { path: portable(projectDir, inputs.templatePath), sha256: sha256(inputs.template) },
+    caseFileTemplate: { path: inputs.templatePath, sha256: sha256(inputs.template) },
     ...(q.checks ? { checks: q.checks } : {}),
     ...(inputs.shard ? { shard: inputs.shard } : {}),
     fixtures: inputs.fixtures.map(({ loaded, tag }) => ({

@@ -12,7 +12,7 @@ import { ScratchSession } from '../scratch/scratch-session.js';
 import type { StrategyChoice } from '../scratch/strategy-chooser.js';
 import { describeReadError, shownPath } from '../construct/load-fixture.js';
 import { prepareSut } from './call-sut.js';
-import { renderCaseFile } from './case-file.js';
+import { caseFileSource } from './case-file-source.js';
 import { loadQuestion } from './load-question.js';
 import type { Manifest } from './manifest.js';
 import { buildManifest } from './build-manifest.js';
@@ -82,9 +82,10 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
   const fixtures = await resolveFixtures(question, projectDir);
   const rubricPath = resolve(projectDir, q.rubric.path);
   const rubricText = await readOrFail(rubricPath, question.at(['rubric', 'path']));
-  const templatePath = resolve(projectDir, q.caseFile);
-  const template = await readOrFail(templatePath, question.at(['caseFile']));
-  const caseFiles = new Map(fixtures.map(({ loaded }) => [loaded.fixture.name, renderCaseFile(template, loaded.fixture, shownPath(templatePath))]));
+  const source = await caseFileSource(question, config);
+  const template = source.text;
+  const caseFiles = new Map<string, string>();
+  for (const { loaded } of fixtures) caseFiles.set(loaded.fixture.name, await source.render(loaded.fixture));
   const callSut = await prepareSut(question, projectDir);
 
   // A connection per running rep and one for the run itself, so that reps never queue for the pool.
@@ -130,7 +131,7 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
       dir = await createRunDir(resolveFromConfig(config, config.paths.runs), q.id, now, shard ? `-shard-${shard.index}-of-${shard.count}` : '');
       attempt = 1;
       pending = all;
-      manifest = buildManifest({ question, rubricText, rubricPath, template, templatePath, fixtures, projectDir, reps, concurrency, now, backend: db.backend, serverVersion, strategy: options.strategy ?? 'remap', shard });
+      manifest = buildManifest({ question, rubricText, rubricPath, template, templatePath: source.path, fixtures, projectDir, reps, concurrency, now, backend: db.backend, serverVersion, strategy: options.strategy ?? 'remap', shard });
     }
     await writeRunFile(dir, 'manifest.json', serializeDocument(manifest));
     // A resumed run keeps the case files its reps were given (the template's hash was checked to be the same).

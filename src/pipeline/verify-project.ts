@@ -6,6 +6,7 @@ import { isTurnkitError, TurnkitError } from '../errors.js';
 import { verify, type VerifyOptions, type VerifyResult } from '../construct/verify-command.js';
 import { loadQuestion } from './load-question.js';
 import { resolveFixtures } from './resolve-fixtures.js';
+import { caseFileSource } from './case-file-source.js';
 
 /**
  * `turnkit verify`: fixtures and constructed fixtures (see `verify`) and questions, each checked as `run` would
@@ -38,9 +39,9 @@ export async function verifyProject(options: VerifyOptions): Promise<VerifyResul
     try {
       const question = await loadQuestion(file);
       await resolveFixtures(question, config.baseDir);
-      for (const [path, at] of [[question.question.rubric.path, ['rubric', 'path']], [question.question.caseFile, ['caseFile']]] as const) {
-        if (!existsSync(resolve(config.baseDir, path))) throw new TurnkitError('NOT_FOUND', `${question.at(at)}: ${path}: no such file`);
-      }
+      const rubric = question.question.rubric.path;
+      if (!existsSync(resolve(config.baseDir, rubric))) throw new TurnkitError('NOT_FOUND', `${question.at(['rubric', 'path'])}: ${rubric}: no such file`);
+      await caseFileSource(question, config);
       result.files.push({ file: shown, ok: true });
     } catch (error) {
       if (!isTurnkitError(error)) throw error;
