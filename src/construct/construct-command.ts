@@ -5,7 +5,8 @@ import { TurnkitError } from '../errors.js';
 import { parseFixtureText } from '../fixture/read-fixture.js';
 import { parseJsonText } from '../util/json-source.js';
 import { readFile } from 'node:fs/promises';
-import { describeReadError, loadFixture, shownPath } from './load-fixture.js';
+import { loadFixture } from './load-fixture.js';
+import { describeReadError, shownPath } from '../util/shown-path.js';
 import { applyPatch } from './patch.js';
 import { saveConstructed, type SavedConstructed } from './save-constructed.js';
 

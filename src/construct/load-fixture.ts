@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { FIXTURE_FORMAT, type Fixture } from '../fixture/format.js';
 import { parseFixtureValue } from '../fixture/read-fixture.js';
 import { parseJsonText, parseWithSchema } from '../util/json-source.js';
+import { describeReadError, shownPath } from '../util/shown-path.js';
 import { applyChanges, describeConflict } from './apply-changes.js';
 import { columnChangesOf, type ColumnChange } from './column-change.js';
 import { CONSTRUCTED_FORMAT, constructedSchema, type ConstructedFixture } from './format.js';
@@ -109,11 +110,6 @@ async function readJsonFile(path: string): Promise<{ bytes: Buffer; shown: strin
   return { bytes, shown, value: parseJsonText(bytes.toString('utf8'), shown) };
 }
 
-/** Why a file could not be read, in words: "no such file", "is a folder", or the system's code. */
-export function describeReadError(error: NodeJS.ErrnoException): string {
-  return error.code === 'ENOENT' ? 'no such file' : error.code === 'EISDIR' ? 'is a folder, not a file' : `cannot read (${error.code})`;
-}
-
 function problemsError(shown: string, problems: readonly string[]): TurnkitError {
   const lines = problems.map((problem) => `${shown}: ${problem}`);
   return new TurnkitError('FIXTURE', lines.length === 1 ? lines[0]! : `${lines[0]} (and ${lines.length - 1} more)`, lines);
@@ -124,7 +120,3 @@ export function portablePath(path: string): string {
   return path.split(sep).join('/');
 }
 
-/** A path as shown in messages: relative to the working folder. */
-export function shownPath(path: string): string {
-  return relative(process.cwd(), path) || path;
-}

@@ -7,7 +7,8 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import { changePath, changesetOf, type ColumnChange } from './column-change.js';
 import { diffFixtures } from './diff-fixtures.js';
 import { CONSTRUCTED_FORMAT, CONSTRUCTED_SCHEMA_FILE, constructedJsonSchema, type ConstructedFixture } from './format.js';
-import { portablePath, shownPath, type LoadedFixture } from './load-fixture.js';
+import { portablePath, type LoadedFixture } from './load-fixture.js';
+import { shownPath } from '../util/shown-path.js';
 import { checkSingleTurn, turnProblem } from './single-turn-rule.js';
 
 /** What a constructed fixture is made of before it is written. */

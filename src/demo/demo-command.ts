@@ -3,7 +3,8 @@ import { copyFile, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/pro
 import { join, relative, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { capture } from '../fixture/capture-command.js';
-import { loadFixture, shownPath } from '../construct/load-fixture.js';
+import { loadFixture } from '../construct/load-fixture.js';
+import { shownPath } from '../util/shown-path.js';
 import { saveConstructed } from '../construct/save-constructed.js';
 import { TurnkitError } from '../errors.js';
 import { judgeChecks, CHECKS_MARKS_FILE, type JudgeChecksResult } from '../marks/judge-checks.js';

@@ -1,4 +1,4 @@
-import { shownPath } from '../construct/load-fixture.js';
+import { shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import type { Report } from './build-report.js';
 import { fisherExact } from './stats.js';

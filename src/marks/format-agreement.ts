@@ -1,4 +1,4 @@
-import { shownPath } from '../construct/load-fixture.js';
+import { shownPath } from '../util/shown-path.js';
 import { formatTable } from '../util/text-table.js';
 import type { AgreeResult } from './agree-command.js';
 

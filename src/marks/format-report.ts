@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { shownPath } from '../construct/load-fixture.js';
+import { shownPath } from '../util/shown-path.js';
 import { formatTable, markdownTable, type Align } from '../util/text-table.js';
 import type { FixtureReport, MarkCounts, Report, TagTotals } from './build-report.js';
 import type { Comparison } from './compare-runs.js';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { shownPath } from '../construct/load-fixture.js';
+import { shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import type { Checks } from '../pipeline/checks-format.js';
 import type { Manifest } from '../pipeline/manifest.js';

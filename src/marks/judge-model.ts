@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { loadConfig, resolveFromConfig } from '../config/load.js';
-import { shownPath } from '../construct/load-fixture.js';
+import { shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import { loadQuestion } from '../pipeline/load-question.js';
 import { sha256, type Manifest } from '../pipeline/manifest.js';

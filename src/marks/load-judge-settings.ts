@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';
-import { describeReadError, shownPath } from '../construct/load-fixture.js';
+import { describeReadError, shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import { parseWithSchema, positionAt } from '../util/json-source.js';
 import { judgeSettingsSchema, type JudgeSettings, type JudgeSettingsInput } from './judge-settings.js';

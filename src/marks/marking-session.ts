@@ -3,7 +3,7 @@ import { open, readFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
-import { shownPath } from '../construct/load-fixture.js';
+import { shownPath } from '../util/shown-path.js';
 import { formatMarks, isRunsOwnRow, type Mark, type MarkRow } from '../pipeline/marks-file.js';
 import type { Manifest } from '../pipeline/manifest.js';
 import { readMarksFile, scopeOfRun } from '../pipeline/read-marks.js';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { shownPath } from '../construct/load-fixture.js';
+import { shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import { buildReport, type Report } from './build-report.js';
 import { compareReports, type Comparison } from './compare-runs.js';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import type { CaseFileFunction } from '../config/schema.js';
-import { describeReadError, shownPath } from '../construct/load-fixture.js';
+import { describeReadError, shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import type { Fixture } from '../fixture/format.js';
 import { renderCaseFile } from './case-file.js';

@@ -6,7 +6,7 @@ import { parseDocument, isMap, isPair, isScalar, type Document } from 'yaml';
 import type { z } from 'zod';
 import { TurnkitError } from '../errors.js';
 import { formatJsonPath, parseJsonText, positionAt } from '../util/json-source.js';
-import { describeReadError, shownPath } from '../construct/load-fixture.js';
+import { describeReadError, shownPath } from '../util/shown-path.js';
 import { questionSchema, type Question } from './question-format.js';
 
 /** A question read and checked, with the file it came from. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { TurnkitError } from '../errors.js';
-import { describeReadError, shownPath } from '../construct/load-fixture.js';
+import { describeReadError, shownPath } from '../util/shown-path.js';
 import { MARKS_COLUMNS, provenanceColumns, provenanceOf, type Mark, type MarkRow } from './marks-file.js';
 import { repId, type RepKey } from './run-state.js';
 import type { Manifest } from './manifest.js';

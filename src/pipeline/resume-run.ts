@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { appendFile, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TurnkitError } from '../errors.js';
-import { shownPath } from '../construct/load-fixture.js';
+import { shownPath } from '../util/shown-path.js';
 import { sha256, type Manifest } from './manifest.js';
 import type { RepRecord } from './rep-record.js';
 import { repFileBase } from './run-dir.js';

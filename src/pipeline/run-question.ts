@@ -10,7 +10,7 @@ import { collectGarbage } from '../scratch/gc.js';
 import { EMBEDDED_HAS_NO_DATABASES } from '../scratch/template-database.js';
 import { ScratchSession } from '../scratch/scratch-session.js';
 import type { StrategyChoice } from '../scratch/strategy-chooser.js';
-import { describeReadError, shownPath } from '../construct/load-fixture.js';
+import { describeReadError, shownPath } from '../util/shown-path.js';
 import { prepareSut } from './call-sut.js';
 import { caseFileSource } from './case-file-source.js';
 import { loadQuestion } from './load-question.js';

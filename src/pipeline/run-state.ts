@@ -3,7 +3,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { parseJsonText, parseWithSchema } from '../util/json-source.js';
-import { shownPath } from '../construct/load-fixture.js';
+import { shownPath } from '../util/shown-path.js';
 import { manifestSchema, type Manifest } from './manifest.js';
 import type { RepRecord } from './rep-record.js';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { shownPath } from '../../construct/load-fixture.js';
+import { shownPath } from '../../util/shown-path.js';
 import { agree } from '../../marks/agree-command.js';
 import { formatAgreement } from '../../marks/format-agreement.js';
 import { printJson, type Output } from '../output.js';

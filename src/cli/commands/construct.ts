@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { construct } from '../../construct/construct-command.js';
-import { shownPath } from '../../construct/load-fixture.js';
+import { shownPath } from '../../util/shown-path.js';
 import { commonOptions, positiveInt } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { shownPath } from '../../construct/load-fixture.js';
+import { shownPath } from '../../util/shown-path.js';
 import { demo } from '../../demo/demo-command.js';
 import { formatReport, pValue } from '../../marks/format-report.js';
 import { formatAgreement } from '../../marks/format-agreement.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { openEditSession } from '../../construct/edit-session.js';
 import { editInExternalEditor } from '../../construct/external-edit.js';
-import { shownPath } from '../../construct/load-fixture.js';
+import { shownPath } from '../../util/shown-path.js';
 import { TurnkitError } from '../../errors.js';
 import { commonOptions, positiveInt } from '../global-options.js';
 import type { Output } from '../output.js';

@@ -1,6 +1,6 @@
 import { basename, join } from 'node:path';
 import { Option, type Command } from 'commander';
-import { shownPath } from '../../construct/load-fixture.js';
+import { shownPath } from '../../util/shown-path.js';
 import { TurnkitError } from '../../errors.js';
 import { judgeChecks } from '../../marks/judge-checks.js';
 import { judgeWithModel } from '../../marks/judge-model.js';

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { shownPath } from '../../construct/load-fixture.js';
+import { shownPath } from '../../util/shown-path.js';
 import { TurnkitError } from '../../errors.js';
 import { MarkingSession } from '../../marks/marking-session.js';
 import type { Output } from '../output.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { shownPath } from '../../construct/load-fixture.js';
+import { shownPath } from '../../util/shown-path.js';
 import { mergeRuns } from '../../pipeline/merge-runs.js';
 import { printJson, type Output } from '../output.js';
 

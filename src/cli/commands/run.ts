@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { runQuestion, type RunProgress } from '../../pipeline/run-question.js';
-import { shownPath } from '../../construct/load-fixture.js';
+import { shownPath } from '../../util/shown-path.js';
 import { TurnkitError } from '../../errors.js';
 import { commonOptions, positiveInt, shardSpec } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
