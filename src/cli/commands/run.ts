@@ -43,7 +43,7 @@ export function registerRun(program: Command, output: Output): void {
         if (options.json) printJson(output, { ...result, dir: shownPath(result.dir) });
         else {
           output.out(`${shownPath(result.dir)}: ${result.status}, ${result.ran} rep(s) run, ${result.errors} error(s)`);
-          output.out(`mark the reps in ${shownPath(result.dir)}/marks.csv: pass, fail or na (errored reps are marked error)`);
+          output.out(`mark the reps: turnkit mark ${shownPath(result.dir)} (or edit its marks.csv: pass, fail or na; errored reps are marked error)`);
         }
         // Not done is not success: a script must not go on to mark or report an incomplete run.
         if (result.failures.length > 0) throw new TurnkitError('FIXTURE', result.failures[0]!, result.failures);
