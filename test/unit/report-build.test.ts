@@ -296,3 +296,157 @@ describe('planReps and shards', () => {
     for (const text of ['3/2', '0/2', 'a/b', '1/0']) expect(() => parseShard(text)).toThrow(expect.objectContaining({ code: 'USAGE' }));
   });
 });
+
+/** Writes a marks file of a run: a mark per rep of each fixture, in order ('' is blank). */
+async function writeMarksFile(dir: string, name: string, marks: Record<string, string[]>): Promise<void> {
+  const lines = ['fixture,rep,mark,note', ...Object.entries(marks).flatMap(([f, list]) => list.map((mark, i) => `${f},${i + 1},${mark},`))];
+  await writeFile(join(dir, name), `${lines.join('\n')}\n`);
+}
+
+/** The cells of the "Agreement between graders" table rows in the text report (header first). */
+function agreementRows(lines: string[]): string[][] {
+  const at = lines.indexOf('Agreement between graders');
+  expect(at).toBeGreaterThan(0);
+  expect(lines[at + 1]).toBe('');
+  const rows: string[][] = [];
+  for (let i = at + 2; i < lines.length && lines[i] !== ''; i++) rows.push(lines[i]!.trimEnd().split(/\s{2,}/));
+  return rows;
+}
+
+describe('buildReport: agreement between graders (run-agreements)', () => {
+  // The human's marks.csv over 8 reps; a4 is na, so no grader can match it.
+  const HUMAN = { a: ['pass', 'pass', 'fail', 'na'], b: ['pass', 'fail', 'fail', 'pass'] };
+  const OTHERS: Record<string, Record<string, string[]>> = {
+    // Against HUMAN: a1 P/P, a2 P/F, a3 F/F, a4 na (out), b1 P/P, b2 F/F, b3 F/P, b4 P/P.
+    // matched 7: pp 3, pf 1, fp 1, ff 2 → agreed 5. passA = 4/7, passB = 4/7, chance = 16/49 + 9/49 = 25/49,
+    // observed 35/49 → kappa = (10/49) / (24/49) = 5/12.
+    'marks.blind.csv': { a: ['pass', 'fail', 'fail', 'pass'], b: ['pass', 'fail', 'pass', 'pass'] },
+    // Against HUMAN: a1 P/P, a2 P/P, a3 F/P, a4 na (out), b1 P/F, b2 F/F, b3 F/F, b4 P/error (out).
+    // matched 6: pp 2, pf 1, fp 1, ff 2 → agreed 4. passA = 3/6, passB = 3/6, chance = 1/4 + 1/4 = 1/2,
+    // observed 4/6 → kappa = (2/3 - 1/2) / (1/2) = 1/3.
+    'marks.judge-x.csv': { a: ['pass', 'pass', 'pass', 'fail'], b: ['fail', 'fail', 'fail', 'error'] },
+    // The same as HUMAN on the 7 reps it grades (a4 fail against na: out). matched 7, agreed 7; passA = passB = 4/7,
+    // chance 25/49 → kappa = (1 - 25/49) / (1 - 25/49) = 1.
+    'marks.checks.csv': { a: ['pass', 'pass', 'fail', 'fail'], b: ['pass', 'fail', 'fail', 'pass'] },
+    // Against HUMAN: a1 P/F, a2 P/P, a3 F/F, a4 na (out), b1 P/P, b2 F/P, b3 F/P, b4 P/P.
+    // matched 7: pp 3, pf 1, fp 2, ff 1 → agreed 4. passA = 4/7, passB = 5/7, chance = 20/49 + 6/49 = 26/49,
+    // observed 28/49 → kappa = (2/49) / (23/49) = 2/23.
+    'marks.ann.csv': { a: ['fail', 'pass', 'fail', 'pass'], b: ['pass', 'pass', 'pass', 'pass'] },
+    // Against marks.ann.csv (not marks.csv): a1 F/F, a2 P/P, a3 F/P, a4 P/P, b1 P/P, b2 P/P, b3 P/P, b4 P/na (out).
+    // matched 7: pp 5, pf 0, fp 1, ff 1 → agreed 6. passA = 5/7, passB = 6/7, chance = 30/49 + 2/49 = 32/49,
+    // observed 42/49 → kappa = (10/49) / (17/49) = 10/17.
+    'marks.ann.blind.csv': { a: ['fail', 'pass', 'pass', 'pass'], b: ['pass', 'pass', 'pass', 'na'] },
+  };
+
+  async function gradedRun(others: Record<string, Record<string, string[]>> = OTHERS): Promise<string> {
+    const dir = await makeRun({ target: 0.5, fixtures: [{ name: 'a', marks: HUMAN.a }, { name: 'b', marks: HUMAN.b }] });
+    for (const [name, marks] of Object.entries(others)) await writeMarksFile(dir, name, marks);
+    return dir;
+  }
+
+  // In the order of the file names; a blind re-mark against the file it re-marks.
+  const EXPECTED = [
+    { file: 'marks.ann.blind.csv', against: 'marks.ann.csv', self: true, matched: 7, agreed: 6, kappa: 10 / 17 },
+    { file: 'marks.ann.csv', against: 'marks.csv', self: false, matched: 7, agreed: 4, kappa: 2 / 23 },
+    { file: 'marks.blind.csv', against: 'marks.csv', self: true, matched: 7, agreed: 5, kappa: 5 / 12 },
+    { file: 'marks.checks.csv', against: 'marks.csv', self: false, matched: 7, agreed: 7, kappa: 1 },
+    { file: 'marks.judge-x.csv', against: 'marks.csv', self: false, matched: 6, agreed: 4, kappa: 1 / 3 },
+  ];
+
+  it('lists every marks file against marks.csv, a blind re-mark against its own grader, with hand-computed numbers', async () => {
+    const report = await buildReport(await gradedRun());
+    expect(report.warnings).toEqual([]);
+    expect(report.agreements.map(({ kappa, ...rest }) => rest)).toEqual(EXPECTED.map(({ kappa, ...rest }) => rest));
+    for (const [i, entry] of EXPECTED.entries()) expect(report.agreements[i]!.kappa, entry.file).toBeCloseTo(entry.kappa, 12);
+    // Only the blind re-marks are self-agreement.
+    expect(report.agreements.filter((entry) => entry.self).map((entry) => entry.file)).toEqual(['marks.ann.blind.csv', 'marks.blind.csv']);
+  });
+
+  it('leaves out a file with no rep marked pass or fail in common with what it is measured against', async () => {
+    const report = await buildReport(await gradedRun({
+      ...OTHERS,
+      // Every rep na or blank: nothing to match.
+      'marks.nothing.csv': { a: ['na', 'na', '', 'na'], b: ['', 'na', 'error', ''] },
+      // Pass and fail only where the human has na (a4) or leaves nothing: a4 only, out.
+      'marks.judge-y.csv': { a: ['', '', '', 'pass'], b: ['', '', '', ''] },
+    }));
+    await writeFile(join(report.dir, 'marks.header-only.csv'), 'fixture,rep,mark,note\n');
+    const again = await buildReport(report.dir);
+    for (const built of [report, again]) {
+      expect(built.agreements.map((entry) => entry.file)).toEqual(EXPECTED.map((entry) => entry.file));
+      expect(built.warnings).toEqual([]);
+    }
+  });
+
+  it('leaves out a marks file that does not read, with a warning naming it, and still builds the report', async () => {
+    const dir = await gradedRun();
+    await writeFile(join(dir, 'marks.bad.csv'), 'fixture,rep,mark,note\na,1,maybe,\na,2,pass,\n');
+    const report = await buildReport(dir);
+    expect(report.agreements.map((entry) => entry.file)).toEqual(EXPECTED.map((entry) => entry.file));
+    expect(report.warnings).toHaveLength(1);
+    expect(report.warnings[0]).toMatch(/^marks\.bad\.csv is left out of the agreements: .*marks\.bad\.csv:2: unknown mark "maybe" for a rep 1/);
+    // The report's own numbers come from marks.csv as ever.
+    expect(fixture(report, 'b')).toMatchObject({ pass: 2, fail: 2 });
+    const text = formatReport(report, 'text');
+    expect(text).toContain(`warning: ${report.warnings[0]}`);
+    expect(formatReport(report, 'md')).toContain(`warning: ${report.warnings[0]}`);
+  });
+
+  it('a grader\'s file that does not read leaves out its blind re-mark too, with one warning naming the file', async () => {
+    const dir = await gradedRun();
+    await writeFile(join(dir, 'marks.ann.csv'), 'fixture,rep,mark,note\na,1,maybe,\n');
+    const report = await buildReport(dir);
+    expect(report.agreements.map((entry) => entry.file)).toEqual(['marks.blind.csv', 'marks.checks.csv', 'marks.judge-x.csv']);
+    expect(report.warnings).toHaveLength(1);
+    expect(report.warnings[0]).toMatch(/^marks\.ann\.csv is left out of the agreements: .*unknown mark "maybe"/);
+  });
+
+  it('without marks.csv nothing is measured against it; a blind re-mark of another grader still is', async () => {
+    const dir = await gradedRun();
+    await rm(join(dir, 'marks.csv'));
+    const report = await buildReport(dir, { marks: 'marks.checks.csv' });
+    expect(report.agreements.map(({ kappa, ...rest }) => rest)).toEqual([{ file: 'marks.ann.blind.csv', against: 'marks.ann.csv', self: true, matched: 7, agreed: 6 }]);
+    expect(report.agreements[0]!.kappa).toBeCloseTo(10 / 17, 12);
+    expect(report.warnings).toEqual([]);
+    // With no blind re-mark of another grader either, there is no agreement at all, and no section.
+    await rm(join(dir, 'marks.ann.blind.csv'));
+    const none = await buildReport(dir, { marks: 'marks.checks.csv' });
+    expect(none.agreements).toEqual([]);
+    expect(none.warnings).toEqual([]);
+    expect(formatReport(none, 'text')).not.toContain('Agreement between graders');
+    expect(formatReport(none, 'md')).not.toContain('## Agreement between graders');
+  });
+
+  it('text and Markdown show the section, "self-agreement: the ceiling for any judge" on the blind rows only', async () => {
+    const report = await buildReport(await gradedRun());
+    const rows = agreementRows(formatReport(report, 'text'));
+    expect(rows).toEqual([
+      ['marks file', 'against', 'agreement', 'kappa'],
+      // 6/7 = 0.857, 10/17 = 0.588
+      ['marks.ann.blind.csv', 'marks.ann.csv', '6/7 = 0.857', '0.588', 'self-agreement: the ceiling for any judge'],
+      // 4/7 = 0.571, 2/23 = 0.087
+      ['marks.ann.csv', 'marks.csv', '4/7 = 0.571', '0.087'],
+      // 5/7 = 0.714, 5/12 = 0.417
+      ['marks.blind.csv', 'marks.csv', '5/7 = 0.714', '0.417', 'self-agreement: the ceiling for any judge'],
+      ['marks.checks.csv', 'marks.csv', '7/7 = 1.000', '1.000'],
+      // 4/6 = 0.667, 1/3 = 0.333
+      ['marks.judge-x.csv', 'marks.csv', '4/6 = 0.667', '0.333'],
+    ]);
+    const md = formatReport(report, 'md');
+    const at = md.indexOf('## Agreement between graders');
+    expect(at).toBeGreaterThan(0);
+    const cells = (line: string): string[] => line.replace(/^\| | \|$/g, '').split(' | ');
+    expect(md.slice(at + 2, at + 4)).toEqual(['| marks file | against | agreement | kappa |  |', '| --- | --- | ---: | ---: | --- |']);
+    expect(md.slice(at + 4, at + 9).map(cells)).toEqual([
+      ['marks.ann.blind.csv', 'marks.ann.csv', '6/7 = 0.857', '0.588', 'self-agreement: the ceiling for any judge'],
+      ['marks.ann.csv', 'marks.csv', '4/7 = 0.571', '0.087', ''],
+      ['marks.blind.csv', 'marks.csv', '5/7 = 0.714', '0.417', 'self-agreement: the ceiling for any judge'],
+      ['marks.checks.csv', 'marks.csv', '7/7 = 1.000', '1.000', ''],
+      ['marks.judge-x.csv', 'marks.csv', '4/6 = 0.667', '0.333', ''],
+    ]);
+    // The table ends the report (no warnings, no comparison).
+    expect(md).toHaveLength(at + 9);
+    expect(md.filter((line) => line.includes('self-agreement: the ceiling for any judge'))).toHaveLength(2);
+    expect(formatReport(report, 'text').filter((line) => line.includes('self-agreement: the ceiling for any judge'))).toHaveLength(2);
+  });
+});
