@@ -73,6 +73,6 @@ export { agree, type AgreeOptions, type AgreeResult } from './marks/agree-comman
 export { formatAgreement } from './marks/format-agreement.js';
 export { MarkingSession, type MarkingOptions, type MarkingRep } from './marks/marking-session.js';
 export { judgeWithModel, type JudgeModelOptions, type JudgeModelResult } from './marks/judge-model.js';
-export { judgeSettingsSchema, type JudgeSettings, type JudgeSettingsInput } from './marks/judge-settings.js';
+export { judgeSettingsSchema, type JudgeSettings, type JudgeSettingsInput } from './config/judge-settings.js';
 export { loadJudgeSettings } from './marks/load-judge-settings.js';
 export { parseVerdict, verdictSchema, type ParsedVerdict } from './marks/judge-verdict.js';

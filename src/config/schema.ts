@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { judgeSettingsSchema } from './judge-settings.js';
 
 const tableName = z.string().min(1, 'a table name is required');
 const columnName = z.string().min(1, 'a column name is required');
@@ -38,6 +39,8 @@ export const configSchema = z
         exclude: z.array(tableName).default([]),
       })
       .strict(),
+    /** The LLM judge `turnkit judge` and `turnkit demo` use when no --model or --judge is given. */
+    judge: judgeSettingsSchema.partial().optional(),
     /** Case-file functions a question names as `caseFile: config:NAME` (a .ts or .js config only). */
     caseFiles: z
       .record(z.string(), z.custom<CaseFileFunction>((value) => typeof value === 'function', 'expected a function (context) => Markdown'))

@@ -11,7 +11,7 @@ import { judgeChecks, CHECKS_MARKS_FILE, type JudgeChecksResult } from '../marks
 import { report, type ReportResult } from '../marks/report-command.js';
 import { agree, type AgreeResult } from '../marks/agree-command.js';
 import { judgeWithModel, type JudgeModelResult } from '../marks/judge-model.js';
-import type { JudgeSettings } from '../marks/judge-settings.js';
+import type { JudgeSettings } from '../config/judge-settings.js';
 import { runQuestion, type RunProgress, type RunResult } from '../pipeline/run-question.js';
 import { runStamp } from '../pipeline/run-dir.js';
 import { sample } from '../sample/sample-command.js';

@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { TurnkitError } from '../errors.js';
 import type { JudgePrompt } from './judge-prompt.js';
-import { defaultKeyVariable, type JudgeSettings } from './judge-settings.js';
+import { defaultKeyVariable, type JudgeSettings } from '../config/judge-settings.js';
 
 /** Asks the judge model one prompt and returns its text; throws a `JudgeCallError`. */
 export type JudgeCall = (prompt: JudgePrompt) => Promise<string>;

@@ -14,7 +14,7 @@ import { Semaphore } from '../util/semaphore.js';
 import { JudgeCache } from './judge-cache.js';
 import { createJudgeCall, JudgeCallError, withoutSecrets, type JudgeCall } from './judge-client.js';
 import { judgePrompt } from './judge-prompt.js';
-import { judgeFileSlug, type JudgeSettings } from './judge-settings.js';
+import { judgeFileSlug, type JudgeSettings } from '../config/judge-settings.js';
 import { parseVerdict } from './judge-verdict.js';
 
 /** Options of `turnkit judge RUN_DIR --model NAME`. */

@@ -3,13 +3,13 @@ import { parseDocument } from 'yaml';
 import { describeReadError, shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import { parseWithSchema, positionAt } from '../util/json-source.js';
-import { judgeSettingsSchema, type JudgeSettings, type JudgeSettingsInput } from './judge-settings.js';
+import { judgeSettingsSchema, type JudgeSettings, type JudgeSettingsInput } from '../config/judge-settings.js';
 
 /**
- * The judge's settings: a settings file (YAML or JSON, `--judge FILE`) with the command line's flags over it.
- * Problems name the file (or the flags) and the path: `examples/judge.yaml: $.provider: ...`.
+ * The judge's settings: the config's `judge`, then a settings file (YAML or JSON, `--judge FILE`) over it, then the
+ * command line's flags. Problems name the file (or the flags) and the path: `examples/judge.yaml: $.provider: ...`.
  */
-export async function loadJudgeSettings(file: string | undefined, flags: Partial<JudgeSettingsInput>): Promise<JudgeSettings> {
+export async function loadJudgeSettings(file: string | undefined, flags: Partial<JudgeSettingsInput>, fromConfig: Partial<JudgeSettingsInput> = {}): Promise<JudgeSettings> {
   let fromFile: Record<string, unknown> = {};
   if (file !== undefined) {
     const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
@@ -26,5 +26,6 @@ export async function loadJudgeSettings(file: string | undefined, flags: Partial
     fromFile = value as Record<string, unknown>;
   }
   const given = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
-  return parseWithSchema(judgeSettingsSchema, { ...fromFile, ...given }, file !== undefined ? shownPath(file) : 'judge flags');
+  const where = file !== undefined ? shownPath(file) : Object.keys(given).length > 0 ? 'judge flags' : 'the config\'s judge';
+  return parseWithSchema(judgeSettingsSchema, { ...fromConfig, ...fromFile, ...given }, where);
 }

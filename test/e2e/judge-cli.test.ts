@@ -243,3 +243,45 @@ describe('turnkit judge --model through the binary', () => {
     expect(await folderBytes(join(project, run))).toEqual(before);
   });
 });
+
+describe('the judge named in turnkit.config', () => {
+  const SAMPLE_GAME = { root: { table: 'campaigns', key: 'id' }, turns: { table: 'turns', order: 'turn_number', input: ['player_input'] } };
+
+  it('is the judge `turnkit judge RUN` uses when no --model, --judge or --checks is given; flags override it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'turnkit-judge-config-'));
+    try {
+      await writeFile(join(dir, 'turnkit.config.json'), JSON.stringify({ game: SAMPLE_GAME, judge: { model: 'from-config', baseUrl: server.openaiBaseUrl, apiKeyEnv: KEY_VAR } }));
+      await makeJudgeRun({ dir: join(dir, 'run'), fixtures: [{ name: 'alpha', reps: ['[a-1] deck 2', '[a-2] deck 3'] }] });
+      const result = await runCli(['judge', 'run'], { cwd: dir, env });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout.split('\n')[0]).toBe('wrote run/marks.judge-from-config.csv: 1 pass, 1 fail, 0 na, 0 error (0 from the cache); reasons in run/judge-from-config.jsonl');
+      expect(server.requests.map((request) => (request.body as { model?: string }).model)).toEqual(['from-config', 'from-config']);
+      // A flag wins over the config: the model is another, the endpoint and key the config's.
+      const flagged = await runCli(['judge', 'run', '--model', 'from-flag'], { cwd: dir, env });
+      expect(flagged.code, flagged.stderr).toBe(0);
+      expect(existsSync(join(dir, 'run', 'marks.judge-from-flag.csv'))).toBe(true);
+      // --checks alone does not call the config's judge.
+      server.reset();
+      server.respond(byMarker(PLAN));
+      const checksOnly = await runCli(['judge', 'run', '--checks'], { cwd: dir, env });
+      expect(checksOnly.stderr).toBe('run/manifest.json: the run\'s question declared no checks; add a checks: section to the question and pass --question FILE\n');
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is checked with the config: a bad provider is the config file and path, exit 1', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'turnkit-judge-config-'));
+    try {
+      await writeFile(join(dir, 'turnkit.config.json'), JSON.stringify({ game: SAMPLE_GAME, judge: { provider: 'nope', model: 'm' } }));
+      await makeJudgeRun({ dir: join(dir, 'run'), fixtures: [{ name: 'alpha', reps: ['[a-1] deck 2'] }] });
+      const result = await runCli(['judge', 'run'], { cwd: dir, env });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe('turnkit.config.json: $.judge.provider: Invalid option: expected one of "openai"|"anthropic"\n');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

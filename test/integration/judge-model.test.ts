@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { TurnkitError } from '../../src/errors.js';
 import { createJudgeCall, JudgeCallError } from '../../src/marks/judge-client.js';
 import { judgeWithModel } from '../../src/marks/judge-model.js';
-import { judgeSettingsSchema, type JudgeSettings, type JudgeSettingsInput } from '../../src/marks/judge-settings.js';
+import { judgeSettingsSchema, type JudgeSettings, type JudgeSettingsInput } from '../../src/config/judge-settings.js';
 import { loadJudgeSettings } from '../../src/marks/load-judge-settings.js';
 import { sha256 } from '../../src/pipeline/manifest.js';
 import { parseMarks, type MarkRow } from '../../src/pipeline/marks-file.js';

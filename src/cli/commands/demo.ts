@@ -4,6 +4,7 @@ import { demo } from '../../demo/demo-command.js';
 import { formatReport, pValue } from '../../marks/format-report.js';
 import { formatAgreement } from '../../marks/format-agreement.js';
 import { loadJudgeSettings } from '../../marks/load-judge-settings.js';
+import { loadConfig } from '../../config/load.js';
 import { positiveInt } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 import { progressLine } from './run.js';
@@ -20,10 +21,12 @@ export function registerDemo(program: Command, output: Output): void {
     .option('--base-url <url>', 'the judge\'s OpenAI-compatible base URL')
     .option('--json', 'print the result as JSON')
     .action(async (options, command: Command) => {
-      const globals = command.optsWithGlobals<{ databaseUrl?: string }>();
+      const globals = command.optsWithGlobals<{ databaseUrl?: string; config?: string }>();
       if (globals.databaseUrl || process.env.DATABASE_URL) output.err('the demo runs on the embedded database; --database-url and DATABASE_URL are not used');
       const tty = process.stderr.isTTY === true;
-      const judge = options.judge !== undefined || options.model !== undefined ? await loadJudgeSettings(options.judge, { model: options.model, baseUrl: options.baseUrl }) : undefined;
+      // A judge named by the flags, or by the config of the folder the demo is started from.
+      const config = await loadConfig({ configPath: globals.config });
+      const judge = options.judge !== undefined || options.model !== undefined || config.judge !== undefined ? await loadJudgeSettings(options.judge, { model: options.model, baseUrl: options.baseUrl }, config.judge) : undefined;
       const result = await demo({
         dir: options.dir,
         judge,

@@ -4,9 +4,10 @@ import { shownPath } from '../../util/shown-path.js';
 import { TurnkitError } from '../../errors.js';
 import { judgeChecks } from '../../marks/judge-checks.js';
 import { judgeWithModel } from '../../marks/judge-model.js';
-import { JUDGE_PROVIDERS } from '../../marks/judge-settings.js';
+import { JUDGE_PROVIDERS } from '../../config/judge-settings.js';
 import { loadJudgeSettings } from '../../marks/load-judge-settings.js';
 import { commonOptions, positiveInt } from '../global-options.js';
+import { loadConfig } from '../../config/load.js';
 import { printJson, type Output } from '../output.js';
 
 /** `turnkit judge RUN_DIR [--checks] [--model NAME | --judge FILE]`. */
@@ -25,8 +26,10 @@ export function registerJudge(program: Command, output: Output): void {
     .option('--question <file>', 'use this question file\'s current checks and rubric instead of the ones the run recorded')
     .option('--json', 'print the result as JSON')
     .action(async (dir: string, options, command: Command) => {
-      const model = options.model !== undefined || options.judge !== undefined;
-      if (!options.checks && !model) throw new TurnkitError('USAGE', 'say how to judge: --checks (the question\'s deterministic checks) and/or --model NAME or --judge FILE (an LLM)');
+      const config = await loadConfig({ configPath: commonOptions(command).configPath });
+      // With neither flag, the judge the config names is the one meant.
+      const model = options.model !== undefined || options.judge !== undefined || (!options.checks && config.judge !== undefined);
+      if (!options.checks && !model) throw new TurnkitError('USAGE', 'say how to judge: --checks (the question\'s deterministic checks) and/or --model NAME or --judge FILE (an LLM), or name a judge in the config');
       const results: Record<string, unknown> = {};
       const written: string[] = [];
       if (options.checks) {
@@ -36,7 +39,7 @@ export function registerJudge(program: Command, output: Output): void {
         if (!options.json) output.out(`wrote ${shownPath(result.file)}: ${result.pass} pass, ${result.fail} fail, ${result.error} error${result.notRun > 0 ? `, ${result.notRun} not run` : ''}`);
       }
       if (model) {
-        const settings = await loadJudgeSettings(options.judge, { model: options.model, provider: options.provider, baseUrl: options.baseUrl, apiKeyEnv: options.apiKeyEnv, concurrency: options.concurrency });
+        const settings = await loadJudgeSettings(options.judge, { model: options.model, provider: options.provider, baseUrl: options.baseUrl, apiKeyEnv: options.apiKeyEnv, concurrency: options.concurrency }, config.judge);
         const tty = process.stderr.isTTY === true && !options.json;
         const result = await judgeWithModel({
           dir,
