@@ -30,7 +30,7 @@ describe('turnkit run through the built binary, with the sample question and sam
     const summary = /^(runs\/places\/[^:\s]+): complete, 4 rep\(s\) run, 0 error\(s\)$/m.exec(result.stdout);
     expect(summary, result.stdout).not.toBeNull();
     runDir = summary![1]!;
-    expect(result.stdout).toContain(`${runDir}/marks.csv`);
+    expect(result.stdout).toContain(`mark the reps: turnkit mark ${runDir} (or edit its marks.csv`);
 
     // Not a TTY: one plain line per rep, no carriage returns or escape codes.
     expect(result.stderr).not.toMatch(/[\r\x1b]/);
