@@ -88,7 +88,7 @@ describe('turnkit judge --checks and turnkit report through the built binary', (
     const result = await cli(['judge', runB]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr.split('\n')[0]).toBe("say how to judge: --checks (the question's deterministic checks) and/or --model NAME or --judge FILE (an LLM)");
+    expect(result.stderr.split('\n')[0]).toBe("say how to judge: --checks (the question's deterministic checks) and/or --model NAME or --judge FILE (an LLM), or name a judge in the config");
     await expect(read(`${runB}/marks.checks.csv`)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
