@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BIN, runCli } from '../helpers/cli.js';
-import { hasTmux, requireTmux, waitForPane } from '../helpers/tmux.js';
+import { hasTmux, requireTmux, startInTmux, waitForPane } from '../helpers/tmux.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -29,7 +29,7 @@ describe('turnkit edit in a real terminal', () => {
   it.runIf(hasTmux)('goes from a captured fixture to a saved constructed fixture with the keyboard alone (tmux, 80x24)', async () => {
     const session = `turnkit-e2e-${process.pid}`;
     const command = `${process.execPath} ${BIN} edit fixtures/meridian-turn-23.json; echo "exit=$?"; sleep 30`;
-    execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', project, command]);
+    startInTmux(session, project, command);
     const keys = (...args: string[]): void => {
       execFileSync('tmux', ['send-keys', '-t', session, ...args]);
     };

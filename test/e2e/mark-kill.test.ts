@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, runCli } from '../helpers/cli.js';
-import { hasTmux, requireTmux, waitForPane } from '../helpers/tmux.js';
+import { hasTmux, requireTmux, startInTmux, waitForPane } from '../helpers/tmux.js';
 import { MarkingSession } from '../../src/marks/marking-session.js';
 import { makeMarkRun, readMarks } from '../helpers/mark-run.js';
 
@@ -26,7 +26,7 @@ async function waitGone(pid: number, deadlineMs = 45_000): Promise<void> {
 /** Starts the marker in a tmux session of 80x24; `exec` makes the pane's process the marker itself, so its pid is the pane's. */
 function startMarker(session: string, cwd: string, args: string, options: { exec: boolean }): number {
   const command = options.exec ? `exec ${process.execPath} ${BIN} mark ${args}` : `${process.execPath} ${BIN} mark ${args}; echo "exit=$?"; sleep 30`;
-  execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', cwd, command]);
+  startInTmux(session, cwd, command);
   return Number(execFileSync('tmux', ['list-panes', '-t', session, '-F', '#{pane_pid}'], { encoding: 'utf8' }).trim());
 }
 

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 
 /** Whether tmux is here to drive the terminal apps with. */
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
@@ -8,7 +8,7 @@ export const requireTmux = process.env.TURNKIT_REQUIRE_TMUX === '1';
 
 /**
  * Polls a tmux pane until it shows the text. The deadline is generous because it only bounds a hang: on CI the
- * binary starts while other test files load both databases on two cores, and a first screen took over 10 s once.
+ * binary starts while other test files load both databases on two cores.
  */
 export async function waitForPane(session: string, text: string, deadlineMs = 45_000): Promise<string> {
   let pane = '';
@@ -19,4 +19,12 @@ export async function waitForPane(session: string, text: string, deadlineMs = 45
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`the pane never showed ${JSON.stringify(text)}; it shows:\n${pane}`);
+}
+
+/**
+ * Starts a command in a detached tmux session of 80x24, with CI=true in its environment whatever the test runner's:
+ * CI runners set it, and ink then wrote nothing until exit (a blank pane on CI only). The apps must draw anyway.
+ */
+export function startInTmux(session: string, cwd: string, command: string): void {
+  execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', cwd, '-e', 'CI=true', command]);
 }

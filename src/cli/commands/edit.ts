@@ -5,6 +5,7 @@ import { shownPath } from '../../util/shown-path.js';
 import { TurnkitError } from '../../errors.js';
 import { commonOptions, positiveInt } from '../global-options.js';
 import type { Output } from '../output.js';
+import { loadTerminalApp } from '../../tui/load-terminal-app.js';
 
 /** `turnkit edit FIXTURE [--editor --turn N]`. */
 export function registerEdit(program: Command, output: Output): void {
@@ -29,7 +30,7 @@ export function registerEdit(program: Command, output: Output): void {
         throw new TurnkitError('USAGE', 'turnkit edit needs a terminal; use --editor, or turnkit construct --patch FILE');
       }
       // ink and its layout engine load only when the editor runs, not on every turnkit command.
-      const { runEditor } = await import('../../tui/editor/run-editor.js');
+      const { runEditor } = await loadTerminalApp(() => import('../../tui/editor/run-editor.js'));
       const result = await runEditor(session, outDir, options.turn);
       if (result.saved) report(output, result.saved);
       else output.err('quit without saving');

@@ -3,6 +3,7 @@ import { shownPath } from '../../util/shown-path.js';
 import { TurnkitError } from '../../errors.js';
 import { MarkingSession } from '../../marks/marking-session.js';
 import type { Output } from '../output.js';
+import { loadTerminalApp } from '../../tui/load-terminal-app.js';
 
 /** `turnkit mark RUN_DIR [--grader NAME] [--blind [--seed N]]`. */
 export function registerMark(program: Command, output: Output): void {
@@ -21,7 +22,7 @@ export function registerMark(program: Command, output: Output): void {
       if (!process.stdin.isTTY || !process.stdout.isTTY) throw new TurnkitError('USAGE', 'turnkit mark needs a terminal; or mark the reps in marks.csv with a spreadsheet or an editor');
       const session = await MarkingSession.open({ dir, grader: options.grader, blind: options.blind, seed: options.seed });
       // ink and its layout engine load only when the marker runs.
-      const { runMarker } = await import('../../tui/marker/run-marker.js');
+      const { runMarker } = await loadTerminalApp(() => import('../../tui/marker/run-marker.js'));
       const result = await runMarker(session);
       output.out(`${shownPath(session.file)}: ${result.marked} of ${result.total} rep(s) marked${session.blind ? ` (blind, seed ${session.blind.seed})` : ''}`);
     });
