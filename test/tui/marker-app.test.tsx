@@ -60,8 +60,7 @@ async function openMarker(session: MarkingSession) {
   };
   /** Presses a key and waits for the frame to show what it should. */
   const pressUntil = async (key: string, text: string): Promise<string> => {
-    // ink subscribes the input handler of a render in an effect: a key written in the same instant as the frame
-    // would reach the previous render's handler. A person's keys are never that close; let the effect land.
+    // A person's keys come one frame apart; keys faster than frames have a test of their own below.
     await tick();
     app.stdin.write(key);
     const shown = await shows(text);
@@ -218,6 +217,54 @@ describe('turnkit mark (ink)', () => {
     expect(marker.header()).toContain('marked 1/4');
     // A note on an unmarked rep leaves it unmarked.
     expect((await readMarks(file))['beta/1']).toMatchObject({ mark: '', note: 'qp', grader: 'ann' });
+    marker.app.unmount();
+  });
+
+  it('applies keys that come faster than the screen redraws, one after the other or in one chunk, each to the screen before it', async () => {
+    const dir = await newRun();
+    const file = join(dir, 'marks.csv');
+    const marker = await openMarker(await open(dir));
+    // Three keys written in the same instant: each must reach the rep its predecessor moved to.
+    marker.app.stdin.write('p');
+    marker.app.stdin.write('f');
+    marker.app.stdin.write('n');
+    await marker.shows('marked 3/4');
+    await marker.session.flush();
+    expect(marker.header()).toBe('places · rep 5 of 6 · alpha rep 3 · marked 3/4');
+
+    // Back to beta 2, a note typed in a burst of single keys, and Enter in the same burst.
+    marker.app.stdin.write(KEYS.left);
+    await marker.shows('rep 4 of 6');
+    await tick();
+    for (const key of ['e', ...'no deck given', KEYS.backspace, 'N', KEYS.enter]) marker.app.stdin.write(key);
+    await marker.shows('note: no deck giveN');
+    await marker.session.flush();
+    // Keys arriving in one read: letters are commands one by one (u clears beta 2, p marks it and moves on), and
+    // text with an Enter inside is a note, then Enter.
+    marker.app.stdin.write('up');
+    await marker.shows('rep 5 of 6');
+    await marker.session.flush();
+    expect(marker.header()).toBe('places · rep 5 of 6 · alpha rep 3 · marked 3/4');
+    expect((await readMarks(file))['beta/2']).toMatchObject({ mark: 'pass', note: 'no deck giveN' });
+    await tick();
+    marker.app.stdin.write(KEYS.left);
+    await marker.shows('rep 4 of 6');
+    await tick();
+    marker.app.stdin.write('e');
+    await marker.shows('note: no deck giveN█');
+    marker.app.stdin.write(' twice\r');
+    await marker.shows('note: no deck giveN twice · saved in marks.csv');
+    await marker.session.flush();
+
+    const marks = await readMarks(file);
+    expect(Object.fromEntries(Object.entries(marks).map(([id, row]) => [id, [row.mark, row.note]]))).toEqual({
+      'alpha/1': ['pass', ''],
+      'beta/1': ['fail', ''],
+      'alpha/2': ['error', 'sut: exit'],
+      'beta/2': ['pass', 'no deck giveN twice'],
+      'alpha/3': ['', ''],
+      'beta/3': ['', 'not run'],
+    });
     marker.app.unmount();
   });
 

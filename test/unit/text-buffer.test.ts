@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Key } from 'ink';
 import { backspace, bufferOf, cursorPosition, deleteForward, deleteToLineStart, insert, moveHorizontal, moveToLineEdge, moveVertical, wrap } from '../../src/tui/text-buffer.js';
-import { keyEvents } from '../../src/tui/editor/editor-state.js';
+import { keyEvents } from '../../src/tui/key-events.js';
 
 describe('the text buffer of the editor', () => {
   it('wraps at the last space that fits, keeps offsets one to one, and breaks long words', () => {

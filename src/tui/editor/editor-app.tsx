@@ -5,7 +5,8 @@ import type { EditSession, ShownChange } from '../../construct/edit-session.js';
 import type { SavedConstructed } from '../../construct/save-constructed.js';
 import { isTurnkitError } from '../../errors.js';
 import { DiffLines } from './diff-lines.js';
-import { initialState, keyEvents, parseInline, reduce, type EditorState, type Mode } from './editor-state.js';
+import { initialState, parseInline, reduce, type EditorState, type Mode } from './editor-state.js';
+import { keyEvents } from '../key-events.js';
 import { keyHelp, SaveDialog, TurnList, TurnView } from './editor-views.js';
 import { TextArea } from './text-area.js';
 

@@ -59,26 +59,6 @@ export interface Layout {
   height: number;
 }
 
-/**
- * Splits one read from the terminal into key events: keys typed faster than the app reads them (or sent by a
- * script) arrive as one chunk, and an Enter or a Ctrl key inside it must still act as that key, not become text.
- */
-export function keyEvents(input: string, key: Key): { input: string; key: Key }[] {
-  if (input.length <= 1 || key.ctrl || key.meta || key.escape || !/[\x01-\x1a\x7f]/.test(input)) return [{ input, key }];
-  const plain: Key = { ...key, return: false, ctrl: false, tab: false, backspace: false, delete: false };
-  const events: { input: string; key: Key }[] = [];
-  for (const part of input.split(/([\x01-\x1a\x7f])/)) {
-    if (part === '') continue;
-    const code = part.charCodeAt(0);
-    if (part.length > 1 || (code > 0x1a && code !== 0x7f)) events.push({ input: part, key: plain });
-    else if (part === '\r') events.push({ input: '\r', key: { ...plain, return: true } });
-    else if (part === '\t') events.push({ input: '\t', key: { ...plain, tab: true } });
-    else if (code === 0x7f) events.push({ input: '', key: { ...plain, delete: true } });
-    else events.push({ input: String.fromCharCode(code + 96), key: { ...plain, ctrl: true } });
-  }
-  return events;
-}
-
 /** Applies one key press; the session changes in place when a field is set. */
 export function reduce(state: EditorState, session: EditSession, input: string, key: Key, layout: Layout): EditorState {
   // A message lives until the next key press.
