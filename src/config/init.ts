@@ -6,11 +6,13 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import { CONFIG_FILE_NAMES } from './load.js';
 
 /** The commented config `turnkit init` writes: the sample game's, ready to edit for another schema. */
-export const CONFIG_TEMPLATE = `import { defineConfig } from 'turnkit';
+export const CONFIG_TEMPLATE = `// A type-only import: the file loads whether or not turnkit is installed in this project; your editor checks it
+// when it is (npm install --save-dev /path/to/turnkit).
+import type { TurnkitConfigInput } from 'turnkit';
 
 // turnkit reads this file for every command. It describes your game's schema; turnkit finds everything else
 // (which rows belong to a campaign, which are shared) from the database catalog's foreign keys.
-export default defineConfig({
+export default {
   database: {
     // A real Postgres server. Leave it unset to use the embedded database in .turnkit/pgdata.
     // --database-url and the DATABASE_URL environment variable take precedence over this.
@@ -33,7 +35,7 @@ export default defineConfig({
     // Tables never captured (logs, analytics, sessions).
     exclude: [],
   },
-});
+} satisfies TurnkitConfigInput;
 `;
 
 /** What `turnkit init` created. */

@@ -43,7 +43,7 @@ export function formatReport(report: Report, style: ReportStyle, comparison?: Co
     const rows = [['marks file', 'against', 'agreement', 'kappa', ''], ...report.agreements.map((entry) => [
       entry.file,
       entry.against,
-      `${entry.agreed}/${entry.matched} = ${(entry.agreed / entry.matched).toFixed(3)}`,
+      entry.matched === 0 ? 'no pass/fail in common' : `${entry.agreed}/${entry.matched} = ${(entry.agreed / entry.matched).toFixed(3)}`,
       entry.kappa === null ? 'null' : entry.kappa.toFixed(3),
       entry.self ? 'self-agreement: the ceiling for any judge' : '',
     ])];

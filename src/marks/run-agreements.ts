@@ -21,7 +21,8 @@ export interface RunAgreement {
 /**
  * Every marks file in a run directory against the human's marks.csv, and each blind re-mark against the marks it
  * re-marks, so that a judge's agreement is read beside the human's agreement with themself. A file that does not
- * read as marks of this run is left out with a warning rather than stopping the report.
+ * read as marks of this run is left out with a warning rather than stopping the report; so is every file while the
+ * one it is measured against has no pass or fail yet.
  */
 export async function runAgreements(dir: string, manifest: Manifest): Promise<{ agreements: RunAgreement[]; warnings: string[] }> {
   const names = (await readdir(dir)).filter((name) => /^marks\.[\w.-]+\.csv$/.test(name)).sort();
@@ -48,8 +49,10 @@ export async function runAgreements(dir: string, manifest: Manifest): Promise<{ 
     const a = await marksOf(against);
     const b = await marksOf(name);
     if (!a || !b) continue;
+    // Until a person has marked a rep pass or fail there is nothing to agree with: the file is left out. After
+    // that a file with nothing in common (a judge whose every verdict is error, say) is listed, not dropped.
+    if (![...a.values()].some((row) => row.mark === 'pass' || row.mark === 'fail')) continue;
     const result = agreement(a, b);
-    if (result.matched === 0) continue;
     agreements.push({ file: name, against, self: blind !== null, matched: result.matched, agreed: result.agreed, kappa: result.kappa });
   }
   return { agreements, warnings };

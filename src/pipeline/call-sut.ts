@@ -15,20 +15,15 @@ export type SutCaller = (context: SutContext) => Promise<SutOutcome>;
  * an API key variable that is unset is an error naming the question file and the place, not 10 errored reps.
  */
 export async function prepareSut(question: LoadedQuestion, projectDir: string): Promise<SutCaller> {
+  checkSutFound(question, projectDir);
   const sut = question.question.sut;
   switch (sut.type) {
     case 'command': {
-      const cwd = resolve(projectDir, sut.cwd ?? '.');
-      if (!existsSync(cwd)) throw new TurnkitError('NOT_FOUND', `${question.at(['sut', 'cwd'])}: ${sut.cwd}: no such folder`);
-      const program = commandLine(sut)[0]!;
-      if (!findProgram(program, cwd)) throw new TurnkitError('BAD_INPUT', `${question.at(['sut', 'command'])}: ${program}: command not found`);
-      const resolved = { ...sut, cwd };
+      const resolved = { ...sut, cwd: resolve(projectDir, sut.cwd ?? '.') };
       return (context) => runCommandSut(resolved, context);
     }
     case 'module': {
-      const path = resolve(projectDir, sut.path);
-      if (!existsSync(path)) throw new TurnkitError('NOT_FOUND', `${question.at(['sut', 'path'])}: ${sut.path}: no such file`);
-      const resolved = { ...sut, path };
+      const resolved = { ...sut, path: resolve(projectDir, sut.path) };
       const fn = await loadModuleSut(resolved).catch((error: Error) => {
         throw new TurnkitError('BAD_INPUT', `${question.at(['sut', 'export'])}: ${error.message.split('\n')[0]}`);
       });
@@ -38,6 +33,22 @@ export async function prepareSut(question: LoadedQuestion, projectDir: string): 
       if (sut.apiKeyEnv && !process.env[sut.apiKeyEnv]) throw new TurnkitError('BAD_INPUT', `${question.at(['sut', 'apiKeyEnv'])}: the environment variable ${sut.apiKeyEnv} is not set`);
       return (context) => runHttpSut(sut, context);
     }
+  }
+}
+
+/**
+ * What `turnkit verify` can check of a question's SUT without running any of it: the command's folder and program,
+ * the module's file. (Loading the module and the API key variable are checked when a run starts.)
+ */
+export function checkSutFound(question: LoadedQuestion, projectDir: string): void {
+  const sut = question.question.sut;
+  if (sut.type === 'command') {
+    const cwd = resolve(projectDir, sut.cwd ?? '.');
+    if (!existsSync(cwd)) throw new TurnkitError('NOT_FOUND', `${question.at(['sut', 'cwd'])}: ${sut.cwd}: no such folder`);
+    const program = commandLine(sut)[0]!;
+    if (!findProgram(program, cwd)) throw new TurnkitError('BAD_INPUT', `${question.at(['sut', 'command'])}: ${program}: command not found`);
+  } else if (sut.type === 'module') {
+    if (!existsSync(resolve(projectDir, sut.path))) throw new TurnkitError('NOT_FOUND', `${question.at(['sut', 'path'])}: ${sut.path}: no such file`);
   }
 }
 

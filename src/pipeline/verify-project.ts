@@ -7,10 +7,12 @@ import { verify, type VerifyOptions, type VerifyResult } from '../construct/veri
 import { loadQuestion } from './load-question.js';
 import { resolveFixtures } from './resolve-fixtures.js';
 import { caseFileSource } from './case-file-source.js';
+import { checkSutFound } from './call-sut.js';
 
 /**
  * `turnkit verify`: fixtures and constructed fixtures (see `verify`) and questions, each checked as `run` would
- * before its first rep: the file's schema, its fixtures (paths, globs, each one loading), its rubric and template.
+ * before its first rep: the file's schema, its fixtures (paths, globs, each one loading), its rubric and template,
+ * and that its SUT's command or module is there.
  * Default: the fixtures, constructed and questions folders.
  */
 export async function verifyProject(options: VerifyOptions): Promise<VerifyResult> {
@@ -42,6 +44,7 @@ export async function verifyProject(options: VerifyOptions): Promise<VerifyResul
       const rubric = question.question.rubric.path;
       if (!existsSync(resolve(config.baseDir, rubric))) throw new TurnkitError('NOT_FOUND', `${question.at(['rubric', 'path'])}: ${rubric}: no such file`);
       await caseFileSource(question, config);
+      checkSutFound(question, config.baseDir);
       result.files.push({ file: shown, ok: true });
     } catch (error) {
       if (!isTurnkitError(error)) throw error;

@@ -100,6 +100,11 @@ describe('turnkit run through the built binary, with the sample question and sam
     const broken = await runCli(['verify', 'broken.yaml'], { cwd: project });
     expect(broken.code).toBe(1);
     expect(broken.stderr).toBe('broken.yaml:7:9: $.rubric.path: questions/gone.md: no such file\n');
+    // A SUT that cannot be found is caught here too, not at the first rep.
+    await writeFile(join(project, 'no-sut.yaml'), (await readFile(join(project, 'questions/places.yaml'), 'utf8')).replace('examples/sample-sut.mjs', 'examples/gone-sut.mjs').replace('[node,', '[turnkit-no-such-program,'));
+    const noSut = await runCli(['verify', 'no-sut.yaml'], { cwd: project });
+    expect(noSut.code).toBe(1);
+    expect(noSut.stderr).toMatch(/^no-sut\.yaml:\d+:\d+: \$\.sut\.command: turnkit-no-such-program: command not found\n$/);
   });
 
   it('prints the result as JSON with --json', async () => {

@@ -362,20 +362,31 @@ describe('buildReport: agreement between graders (run-agreements)', () => {
     expect(report.agreements.filter((entry) => entry.self).map((entry) => entry.file)).toEqual(['marks.ann.blind.csv', 'marks.blind.csv']);
   });
 
-  it('leaves out a file with no rep marked pass or fail in common with what it is measured against', async () => {
+  it('lists a file with no rep marked pass or fail in common as such (matched 0, kappa null), not dropped', async () => {
     const report = await buildReport(await gradedRun({
       ...OTHERS,
       // Every rep na or blank: nothing to match.
       'marks.nothing.csv': { a: ['na', 'na', '', 'na'], b: ['', 'na', 'error', ''] },
-      // Pass and fail only where the human has na (a4) or leaves nothing: a4 only, out.
+      // Pass and fail only where the human has na (a4) or leaves nothing: a4 only, none in common.
       'marks.judge-y.csv': { a: ['', '', '', 'pass'], b: ['', '', '', ''] },
     }));
     await writeFile(join(report.dir, 'marks.header-only.csv'), 'fixture,rep,mark,note\n');
     const again = await buildReport(report.dir);
-    for (const built of [report, again]) {
-      expect(built.agreements.map((entry) => entry.file)).toEqual(EXPECTED.map((entry) => entry.file));
-      expect(built.warnings).toEqual([]);
-    }
+    const none = (file: string) => ({ file, against: 'marks.csv', self: false, matched: 0, agreed: 0, kappa: null });
+    expect(again.warnings).toEqual([]);
+    expect(again.agreements.map((entry) => entry.file)).toEqual(['marks.ann.blind.csv', 'marks.ann.csv', 'marks.blind.csv', 'marks.checks.csv', 'marks.header-only.csv', 'marks.judge-x.csv', 'marks.judge-y.csv', 'marks.nothing.csv']);
+    for (const file of ['marks.header-only.csv', 'marks.judge-y.csv', 'marks.nothing.csv']) expect(again.agreements.find((entry) => entry.file === file)).toEqual(none(file));
+    const rows = agreementRows(formatReport(again, 'text'));
+    expect(rows.find((row) => row[0] === 'marks.judge-y.csv')).toEqual(['marks.judge-y.csv', 'marks.csv', 'no pass/fail in common', 'null']);
+  });
+
+  it('leaves every file out while marks.csv has no pass or fail: nothing to agree with yet', async () => {
+    const dir = await gradedRun();
+    await writeMarksFile(dir, 'marks.csv', { a: ['', 'na', '', ''], b: ['', '', '', ''] });
+    const report = await buildReport(dir);
+    // Only the blind re-mark of ann (against ann's own marks) is left.
+    expect(report.agreements.map((entry) => entry.file)).toEqual(['marks.ann.blind.csv']);
+    expect(report.warnings).toEqual([]);
   });
 
   it('leaves out a marks file that does not read, with a warning naming it, and still builds the report', async () => {
