@@ -23,12 +23,27 @@ export function wilsonInterval(pass: number, n: number, z = Z95): Interval | und
 }
 
 /**
- * ceil(target * n), computed so that a product that is whole in decimal stays whole: 0.07 * 100 is
- * 7.000000000000001 in binary floating point, and a tool that asked for 8 passes there would be wrong.
+ * ceil(target * n) in exact arithmetic on the target as written: 0.07 * 100 is 7.000000000000001 in binary floating
+ * point, and a tool that asked for 8 passes there would be wrong; 0.7000000000001 * 10 needs 8, not 7.
  */
 export function passesNeeded(target: number, n: number): number {
-  const product = Number((target * n).toPrecision(12));
-  return Math.max(0, Math.ceil(product));
+  const { numerator, denominator } = decimalFraction(target);
+  const product = numerator * BigInt(n);
+  if (product <= 0n) return 0;
+  return Number(product / denominator + (product % denominator === 0n ? 0n : 1n));
+}
+
+/**
+ * A number as the fraction of its shortest decimal form (`String(0.07)` is "0.07": what the question's author wrote,
+ * since YAML and JSON read decimals into the nearest double and JavaScript prints the shortest one that reads back).
+ */
+function decimalFraction(value: number): { numerator: bigint; denominator: bigint } {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(value));
+  if (!match) throw new RangeError(`not a finite number: ${value}`);
+  const [, sign, whole, fraction = '', exponent = '0'] = match;
+  const digits = BigInt(`${sign}${whole}${fraction}`);
+  const scale = Number(exponent) - fraction.length;
+  return scale >= 0 ? { numerator: digits * 10n ** BigInt(scale), denominator: 1n } : { numerator: digits, denominator: 10n ** BigInt(-scale) };
 }
 
 /** What a target demands of n qualified reps: passes needed and fails tolerated. */

@@ -68,12 +68,17 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
       record.outsideUnchecked = messageOf(error);
       return undefined;
     });
-    // An adapter that throws (a spawn refused outright) is the rep's error like any other SUT failure.
-    const call = (): Promise<SutOutcome> => callSut({ databaseUrl: scratch.databaseUrl, request });
-    const outcome: SutOutcome = await (job.sutSlot ? job.sutSlot(call) : call()).catch((error: unknown) => ({
-      error: { cause: 'exception' as const, message: messageOf(error) },
-      ms: 0,
-    }));
+    // An adapter that throws (a spawn refused outright) is the rep's error like any other SUT failure, with the
+    // time it took to throw (latency counts every rep that reached the SUT).
+    const call = async (): Promise<SutOutcome> => {
+      const callStarted = performance.now();
+      try {
+        return await callSut({ databaseUrl: scratch.databaseUrl, request });
+      } catch (error) {
+        return { error: { cause: 'exception', message: messageOf(error) }, ms: performance.now() - callStarted };
+      }
+    };
+    const outcome: SutOutcome = await (job.sutSlot ? job.sutSlot(call) : call());
     timings.sutMs = outcome.ms;
     record.response = outcome.response ?? null;
     if (outcome.error) record.error = { stage: 'sut', ...outcome.error };

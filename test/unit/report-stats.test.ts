@@ -79,6 +79,12 @@ describe('passesNeeded and targetDemand', () => {
     [1, 10, 10],
     [0.9, 8, 8], // ceil(7.2)
     [0, 10, 0],
+    // Targets written with more digits than a rounding to 12 places keeps: the exact decimal decides.
+    [0.7000000000001, 10, 8],
+    [0.6999999999999, 10, 7],
+    [1e-7, 100, 1],
+    [0.125, 8, 1],
+    [0.9, 0, 0],
   ])('target %f of %i reps needs %i passes', (target, n, needed) => {
     expect(passesNeeded(target, n)).toBe(needed);
   });
@@ -87,6 +93,19 @@ describe('passesNeeded and targetDemand', () => {
     expect(targetDemand(0.9, 10)).toEqual({ n: 10, passesNeeded: 9, failsTolerated: 1 });
     expect(targetDemand(0.9, 9)).toEqual({ n: 9, passesNeeded: 9, failsTolerated: 0 });
     expect(targetDemand(0.88, 9)).toEqual({ n: 9, passesNeeded: 8, failsTolerated: 1 });
+  });
+
+  it('equals the integer ceil(k·n/10^d) for targets of up to 6 decimals, as a person computes it', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 0, max: 5000 }), (decimals, k, n) => {
+        const scale = 10 ** decimals;
+        fc.pre(k <= scale);
+        const target = Number(`${Math.floor(k / scale)}.${String(k % scale).padStart(decimals, '0')}`);
+        const exact = Number((BigInt(k) * BigInt(n) + BigInt(scale) - 1n) / BigInt(scale));
+        expect(passesNeeded(target, n)).toBe(exact);
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('equals the integer ceil(p·n/100) for every whole percentage', () => {
