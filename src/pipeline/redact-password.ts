@@ -1,16 +1,26 @@
 /**
- * Removes a database URL's password from every string of a value (a rep record), as written in the URL
- * (percent-encoded) and as decoded: a SUT that prints its environment must not put it into the run directory.
+ * The forms a database URL's password can take in text: as written in the URL (percent-encoded) and decoded.
+ * None when the URL has no password or is not a URL.
  */
-export function withoutPassword<T>(record: T, databaseUrl: string): T {
+export function passwordForms(databaseUrl: string): string[] {
   let encoded = '';
   try {
     encoded = new URL(databaseUrl).password;
   } catch {
-    return record;
+    return [];
   }
-  if (encoded === '') return record;
-  const forms = [...new Set([encoded, decodeURIComponent(encoded)])].sort((a, b) => b.length - a.length);
+  if (encoded === '') return [];
+  return [...new Set([encoded, decodeURIComponent(encoded)])];
+}
+
+/**
+ * Replaces every secret by `***` in every string of a value (a rep record), nested too; the input is left as it
+ * was, and returned as is when there is no secret to remove. Longer secrets go first, so one that contains
+ * another is removed whole.
+ */
+export function withoutSecrets<T>(record: T, secrets: readonly string[]): T {
+  const forms = [...new Set(secrets)].filter((secret) => secret !== '').sort((a, b) => b.length - a.length);
+  if (forms.length === 0) return record;
   const scrub = (value: unknown): unknown => {
     if (typeof value === 'string') return forms.reduce((text, form) => text.split(form).join('***'), value);
     if (Array.isArray(value)) return value.map(scrub);
@@ -20,3 +30,10 @@ export function withoutPassword<T>(record: T, databaseUrl: string): T {
   return scrub(record) as T;
 }
 
+/**
+ * Removes a database URL's password from every string of a value (a rep record), as written in the URL
+ * (percent-encoded) and as decoded: a SUT that prints its environment must not put it into the run directory.
+ */
+export function withoutPassword<T>(record: T, databaseUrl: string): T {
+  return withoutSecrets(record, passwordForms(databaseUrl));
+}

@@ -12,6 +12,7 @@ import { ScratchSession } from '../scratch/scratch-session.js';
 import type { StrategyChoice } from '../scratch/strategy-chooser.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
 import { prepareSut } from './call-sut.js';
+import { sutSecrets } from './sut-secrets.js';
 import { caseFileSource } from './case-file-source.js';
 import { loadQuestion } from './load-question.js';
 import type { Manifest } from './manifest.js';
@@ -87,6 +88,7 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
   const caseFiles = new Map<string, string>();
   for (const { loaded } of fixtures) caseFiles.set(loaded.fixture.name, await source.render(loaded.fixture));
   const callSut = await prepareSut(question, projectDir);
+  const secrets = sutSecrets(q.sut);
 
   // A connection per running rep and one for the run itself, so that reps never queue for the pool.
   // With a signal to stop on, the run itself handles Ctrl-C: the embedded server must not exit under running reps.
@@ -160,7 +162,7 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
         // On disk as it starts: a run killed outright still shows what it had begun.
         await appendOrder(dir, begun);
         await keepEarlierAttempt(dir, key);
-        const record = await runRep(session, callSut, { fixture: fixture.loaded.fixture, fixtureFile: fixture.loaded.shown, caseFile: caseFiles.get(key.fixture)!, rep: key.rep, attempt, concurrent: workers > 1, sutSlot });
+        const record = await runRep(session, callSut, { fixture: fixture.loaded.fixture, fixtureFile: fixture.loaded.shown, caseFile: caseFiles.get(key.fixture)!, rep: key.rep, attempt, concurrent: workers > 1, sutSlot, secrets });
         try {
           await writeRep(dir, record);
         } catch (error) {

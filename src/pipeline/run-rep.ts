@@ -3,7 +3,7 @@ import type { ScratchSession } from '../scratch/scratch-session.js';
 import type { TableEffects } from '../scratch/scratch-effects.js';
 import { compareSharedRows, type SharedSnapshot } from '../scratch/shared-snapshot.js';
 import type { SutCaller } from './call-sut.js';
-import { withoutPassword } from './redact-password.js';
+import { passwordForms, withoutSecrets } from './redact-password.js';
 import type { RepEffects, RepRecord } from './rep-record.js';
 import type { SutOutcome, SutRequest } from './sut-request.js';
 
@@ -18,6 +18,8 @@ export interface RepJob {
   concurrent?: boolean;
   /** Runs the SUT call when a SUT slot is free (`--concurrency` bounds SUT calls, not seeds and teardowns). */
   sutSlot?: <T>(call: () => Promise<T>) => Promise<T>;
+  /** Secrets the SUT can see (API keys, tokens), removed from the record with the database password. */
+  secrets?: readonly string[];
 }
 
 /**
@@ -55,7 +57,7 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
   } catch (error) {
     record.error = { stage: 'seed', cause: 'seed', message: messageOf(error) };
     timings.seedMs = timings.totalMs = performance.now() - started;
-    return record;
+    return withoutSecrets(record, job.secrets ?? []);
   }
   timings.seedMs = performance.now() - started;
   record.scratch = { id: scratch.id, strategy: scratch.strategy };
@@ -104,7 +106,7 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
     timings.teardownMs = performance.now() - teardownStarted;
     timings.totalMs = performance.now() - started;
   }
-  return withoutPassword(record, scratch.databaseUrl);
+  return withoutSecrets(record, [...passwordForms(scratch.databaseUrl), ...(job.secrets ?? [])]);
 }
 
 function summarize(effects: readonly TableEffects[]): RepEffects {

@@ -25,7 +25,7 @@ echo "campaign=$TURNKIT_CAMPAIGN fixture=$TURNKIT_FIXTURE rep=$TURNKIT_REP last=
 const FAILING_SUT = `#!/bin/sh
 cat > /dev/null
 case "$TURNKIT_REP" in
-  1) echo "partial output"; echo "it broke" >&2; exit 3 ;;
+  1) echo "partial output"; echo "it broke" >&2; echo "key=$TURNKIT_TEST_API_KEY" >&2; exit 3 ;;
   2) sleep 60 ;;
   3) echo '{"response": 42}' ;;
   4) exit 0 ;;
@@ -115,10 +115,15 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
   });
 
   it('records every kind of SUT failure as an error rep with its cause and output, and marks it error', async () => {
-    const result = await runQuestion({ question: 'questions/fails.yaml', cwd: t.dir, databaseUrl: databaseUrl(), concurrency: 1 });
+    // A secret-named variable of turnkit's environment, which the command SUT inherits and prints.
+    process.env.TURNKIT_TEST_API_KEY = 'sk-test-not-for-files-9f2c';
+    const result = await runQuestion({ question: 'questions/fails.yaml', cwd: t.dir, databaseUrl: databaseUrl(), concurrency: 1 }).finally(() => {
+      delete process.env.TURNKIT_TEST_API_KEY;
+    });
     expect(result).toMatchObject({ status: 'complete', total: 10, errors: 10 });
     const read = async (rep: number): Promise<RepRecord> => JSON.parse(await readFile(join(result.dir, `reps/base/rep-0${rep}.json`), 'utf8')) as RepRecord;
-    expect(await read(1)).toMatchObject({ error: { stage: 'sut', cause: 'exit', message: 'exited with 3' }, exit: { code: 3 }, stdoutTail: 'partial output\n', stderrTail: 'it broke\n' });
+    expect(await read(1)).toMatchObject({ error: { stage: 'sut', cause: 'exit', message: 'exited with 3' }, exit: { code: 3 }, stdoutTail: 'partial output\n', stderrTail: 'it broke\nkey=***\n' });
+    expect(await readFile(join(result.dir, 'reps/base/rep-01.md'), 'utf8')).not.toContain('sk-test-not-for-files');
     expect((await read(2)).error).toMatchObject({ cause: 'timeout', message: 'no answer within 3 s' });
     expect((await read(3)).error).toMatchObject({ cause: 'unparseable' });
     expect((await read(4)).error).toMatchObject({ cause: 'empty' });

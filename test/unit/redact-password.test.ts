@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { withoutPassword } from '../../src/pipeline/redact-password.js';
+import { withoutPassword, withoutSecrets } from '../../src/pipeline/redact-password.js';
+import { sutSecrets } from '../../src/pipeline/sut-secrets.js';
 
 describe('the database password never reaches a rep record', () => {
   it('removes the percent-encoded and the decoded password from every string, nested too', () => {
@@ -25,5 +26,26 @@ describe('the database password never reaches a rep record', () => {
     expect(withoutPassword({ a: 'say "q\\"uote"' }, `postgres://u:${encodeURIComponent('"q\\"uote"')}@h/d`)).toEqual({ a: 'say ***' });
     const plain = { a: 'postgres://postgres@127.0.0.1/test' };
     expect(withoutPassword(plain, 'postgres://postgres@127.0.0.1/test')).toBe(plain);
+  });
+});
+
+describe('the secrets a SUT can see never reach a rep record', () => {
+  it('takes secret-named variables of the environment, of sut.env after expansion, and the http API key', () => {
+    const env = { OPENAI_API_KEY: 'sk-live-123456', GITHUB_TOKEN: 'ghp_abcdefgh', DB_PASSWORD: 'hunter22', PWD: '/home/ann/game', HOME: '/home/ann', SHORT_KEY: 'abc', PLAIN: 'sk-not-a-secret-name' };
+    expect(sutSecrets({ type: 'command', command: ['sut'], timeout: 130, maxOutput: 1000 }, env).sort()).toEqual(['ghp_abcdefgh', 'hunter22', 'sk-live-123456']);
+    expect(sutSecrets({ type: 'http', baseUrl: 'http://127.0.0.1:1/v1', model: 'm', timeout: 5, apiKeyEnv: 'PLAIN' }, env)).toContain('sk-not-a-secret-name');
+    process.env.TURNKIT_UNIT_VALUE = 'expanded-secret-value';
+    try {
+      expect(sutSecrets({ type: 'command', command: ['sut'], timeout: 130, maxOutput: 1000, env: { SERVICE_TOKEN: '${TURNKIT_UNIT_VALUE}', MODE: 'fast-and-loose' } }, {})).toEqual(['expanded-secret-value']);
+    } finally {
+      delete process.env.TURNKIT_UNIT_VALUE;
+    }
+  });
+
+  it('removes every secret, the longer first, and returns the record itself when there is none', () => {
+    expect(withoutSecrets({ a: 'key sk-123456 and sk-123456789', n: [1, 'sk-123456'] }, ['sk-123456', 'sk-123456789'])).toEqual({ a: 'key *** and ***', n: [1, '***'] });
+    const plain = { a: 'nothing here' };
+    expect(withoutSecrets(plain, [])).toBe(plain);
+    expect(withoutSecrets(plain, [''])).toBe(plain);
   });
 });
