@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { shownPath } from '../util/shown-path.js';
 import { formatMarks, isRunsOwnRow, type Mark, type MarkRow } from '../pipeline/marks-file.js';
 import type { Manifest } from '../pipeline/manifest.js';
+import { appendMarkHistory, historyFileOf } from '../pipeline/marks-history.js';
 import { readMarksFile, scopeOfRun } from '../pipeline/read-marks.js';
 import type { RepRecord } from '../pipeline/rep-record.js';
 import { RUBRIC_FILE, writeRunFile } from '../pipeline/run-dir.js';
@@ -152,18 +153,11 @@ export class MarkingSession {
 
   /** The history file beside the marks file: every change, with the value it replaced. */
   get historyFile(): string {
-    return this.file.replace(/\.csv$/, '.history.jsonl');
+    return historyFileOf(this.file);
   }
 
   private async appendHistory(before: MarkRow, after: MarkRow): Promise<void> {
-    const line = `${JSON.stringify({ fixture: after.fixture, rep: after.rep, from: { mark: before.mark, note: before.note, grader: before.grader, markedAt: before.markedAt }, to: { mark: after.mark, note: after.note, grader: after.grader, markedAt: after.markedAt, rubricVersion: after.rubricVersion } })}\n`;
-    const handle = await open(this.historyFile, 'a', 0o600);
-    try {
-      await handle.appendFile(line);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await appendMarkHistory(this.historyFile, [{ before, after }]);
   }
 }
 

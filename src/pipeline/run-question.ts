@@ -19,6 +19,7 @@ import type { Manifest } from './manifest.js';
 import { buildManifest } from './build-manifest.js';
 import { appendOrder, checkUnchanged, keepEarlierAttempt } from './resume-run.js';
 import { marksFor, previousMarks } from './run-marks.js';
+import { appendMarkHistory, historyFileOf } from './marks-history.js';
 import { readRunState, repId, type RepKey } from './run-state.js';
 import { createRunDir, repFileBase, RUBRIC_FILE, writeRunFile } from './run-dir.js';
 import { formatMarks } from './marks-file.js';
@@ -126,6 +127,8 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
       reps = manifest.question.reps;
       all = planReps(names, reps, shard);
       checkUnchanged(manifest, { question: question.text, rubric: rubricText, template }, fixtures, dir);
+      // A marks.csv that does not read stops the resume here, before a rep runs, rather than after all of them.
+      await previousMarks(dir, manifest);
       pending = all.filter((key) => !state.completed.has(repId(key)));
       attempt = Math.max(0, ...state.order.map((entry) => entry.attempt)) + 1;
       manifest = { ...manifest, status: 'running', order: state.order, resumed: [...(manifest.resumed ?? []), { at: now.toISOString(), reps: pending.length, concurrency, strategy: options.strategy ?? 'remap' }] };
@@ -150,6 +153,8 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
     let errors = 0;
     let next = 0;
     const failures: string[] = [];
+    // Reps this invocation runs again: a mark a person gave their earlier response no longer applies.
+    const rerun = new Set<string>();
     const workers = Math.max(1, Math.min(workersFor(concurrency, db.backend), pending.length));
     const slots = new Semaphore(concurrency);
     const sutSlot = <T>(call: () => Promise<T>): Promise<T> => slots.run(call);
@@ -162,6 +167,7 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
         // On disk as it starts: a run killed outright still shows what it had begun.
         await appendOrder(dir, begun);
         await keepEarlierAttempt(dir, key);
+        rerun.add(repId(key));
         const record = await runRep(session, callSut, { fixture: fixture.loaded.fixture, fixtureFile: fixture.loaded.shown, caseFile: caseFiles.get(key.fixture)!, rep: key.rep, attempt, concurrent: workers > 1, sutSlot, secrets });
         try {
           await writeRep(dir, record);
@@ -187,7 +193,10 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
       const missing = all.filter((key) => !state.completed.has(repId(key)) && !state.errored.has(repId(key)));
       manifest = { ...manifest, status: missing.length > 0 ? 'interrupted' : 'complete', finishedAt: new Date().toISOString() };
       await writeRunFile(dir, 'manifest.json', serializeDocument(manifest));
-      await writeRunFile(dir, 'marks.csv', formatMarks(marksFor(all, state, await previousMarks(dir))));
+      const marks = marksFor(all, state, await previousMarks(dir, manifest), rerun);
+      // Marks of reps that ran again go to the history file before marks.csv loses them.
+      await appendMarkHistory(historyFileOf(join(dir, 'marks.csv')), marks.replaced.map((change) => ({ ...change, by: 'turnkit run --resume: the rep ran again' })));
+      await writeRunFile(dir, 'marks.csv', formatMarks(marks.rows));
     }
     const state = await readRunState(dir, manifest);
     const missing = all.length - state.completed.size - state.errored.size;

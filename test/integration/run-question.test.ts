@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chmod, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BACKENDS, type TestDb } from '../helpers/test-db.js';
 import { sampleGameWithFixture } from '../helpers/sample-fixture.js';
@@ -160,6 +161,38 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
     expect((JSON.parse(await readFile(join(first.dir, 'reps/fixed/rep-01.attempt-1.json'), 'utf8')) as RepRecord).error).toMatchObject({ message: 'exited with 1' });
     // Every start is on disk as it happened, both attempts.
     expect((await readFile(join(first.dir, 'order.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(7);
+  });
+
+  it('gives a rep that runs again a fresh row, keeping a person\'s mark of its earlier response in the history; a broken marks.csv stops a resume before its first rep', async () => {
+    // Rep 2 of each fixture crashes while the flag file is there.
+    await writeFile(join(t.dir, 'flaky-down'), '');
+    await writeFile(join(t.dir, 'flaky.sh'), '#!/bin/sh\ncat > /dev/null\nif [ -e flaky-down ] && [ "$TURNKIT_REP" = 2 ]; then echo down >&2; exit 4; fi\necho "answer $TURNKIT_REP"\n');
+    await chmod(join(t.dir, 'flaky.sh'), 0o755);
+    await writeFile(join(t.dir, 'questions/flaky.yaml'), (await readFile(join(t.dir, 'questions/reads.yaml'), 'utf8')).replace('id: reads', 'id: flaky').replace('./sut.sh', './flaky.sh').replace('reps: 3', 'reps: 2'));
+    const first = await runQuestion({ question: 'questions/flaky.yaml', cwd: t.dir, databaseUrl: databaseUrl(), concurrency: 1 });
+    expect(first).toMatchObject({ status: 'complete', errors: 2 });
+    const marksFile = join(first.dir, 'marks.csv');
+    const rows = (): Promise<string[]> => readFile(marksFile, 'utf8').then((text) => parseMarks(text).map((row) => `${row.fixture},${row.rep},${row.mark},${row.note}`));
+    expect(await rows()).toEqual(['base,1,,', 'base,2,error,sut: exit: exited with 4', 'fixed,1,,', 'fixed,2,error,sut: exit: exited with 4']);
+    // A person passes base 1 and counts base 2's crash as a fail.
+    const marked = (await readFile(marksFile, 'utf8')).replace('base,1,,', 'base,1,pass,').replace('base,2,error,sut: exit: exited with 4', 'base,2,fail,I count a crash as a fail');
+    await writeFile(marksFile, marked);
+
+    // A marks.csv that does not parse: the resume stops before anything runs or is written, naming the file and line.
+    const manifestBefore = await readFile(join(first.dir, 'manifest.json'), 'utf8');
+    await writeFile(marksFile, `${marked}fixed,2,"unclosed\n`);
+    await expect(runQuestion({ question: 'questions/flaky.yaml', cwd: t.dir, databaseUrl: databaseUrl(), resume: first.dir })).rejects.toThrow(/marks\.csv:\d+/);
+    expect(await readFile(join(first.dir, 'manifest.json'), 'utf8')).toBe(manifestBefore);
+    expect(existsSync(join(first.dir, 'reps/base/rep-02.attempt-1.json'))).toBe(false);
+    await writeFile(marksFile, marked);
+
+    // Fixed SUT: both rep 2s run again. Base 2's fail judged a crash that is no longer the rep's response.
+    await rm(join(t.dir, 'flaky-down'));
+    const resumed = await runQuestion({ question: 'questions/flaky.yaml', cwd: t.dir, databaseUrl: databaseUrl(), resume: first.dir });
+    expect(resumed).toMatchObject({ status: 'complete', ran: 2, errors: 0 });
+    expect(await rows()).toEqual(['base,1,pass,', 'base,2,,', 'fixed,1,,', 'fixed,2,,']);
+    const history = (await readFile(join(first.dir, 'marks.history.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(history).toEqual([{ fixture: 'base', rep: 2, from: { mark: 'fail', note: 'I count a crash as a fail' }, to: { mark: '', note: '' }, by: 'turnkit run --resume: the rep ran again' }]);
   });
 
   it('runs reps in databases of their own with --strategy database on postgres, and refuses it on embedded', async () => {

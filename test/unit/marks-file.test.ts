@@ -81,18 +81,31 @@ describe('marks a resume keeps', () => {
   it('drops the error row the run wrote once the rep has run again, and keeps an error a person gave', () => {
     const runs = { ...key, mark: 'error' as const, note: 'sut: exit: exited with 1' };
     expect(isRunsOwnRow(runs)).toBe(true);
-    expect(marksFor([key], state(false), previous(runs))).toEqual([{ ...key, mark: '', note: '' }]);
+    expect(marksFor([key], state(false), previous(runs))).toEqual({ rows: [{ ...key, mark: '', note: '' }], replaced: [] });
     const byHand = { ...key, mark: 'error' as const, note: 'looked broken' };
     expect(isRunsOwnRow(byHand)).toBe(false);
-    expect(marksFor([key], state(false), previous(byHand))).toEqual([byHand]);
+    expect(marksFor([key], state(false), previous(byHand)).rows).toEqual([byHand]);
     // A row with a grader is a person's (or a judge's), whatever its note says.
     const graded = { ...runs, grader: 'ann' };
-    expect(marksFor([key], state(false), previous(graded))).toEqual([graded]);
+    expect(marksFor([key], state(false), previous(graded)).rows).toEqual([graded]);
   });
 
-  it('keeps a pass given before the resume, and writes the rep as error while it is still errored', () => {
+  it('keeps a mark a person gave while the response it judged is the rep\'s, errored or not', () => {
     const pass = { ...key, mark: 'pass' as const, note: 'fine', grader: 'ann' };
-    expect(marksFor([key], state(false), previous(pass))).toEqual([pass]);
-    expect(marksFor([key], state(true), previous(pass))).toEqual([{ ...key, mark: 'error', note: 'sut: exit: exited with 1' }]);
+    expect(marksFor([key], state(false), previous(pass))).toEqual({ rows: [pass], replaced: [] });
+    const failOnCrash = { ...key, mark: 'fail' as const, note: 'I count a crash as a fail' };
+    expect(marksFor([key], state(true), previous(failOnCrash))).toEqual({ rows: [failOnCrash], replaced: [] });
+  });
+
+  it('starts the row over when the rep ran again, and hands back the mark it replaced for the history file', () => {
+    const failOnCrash = { ...key, mark: 'fail' as const, note: 'I count a crash as a fail' };
+    const rerun = new Set([repId(key)]);
+    // The rep ran again and answered: blank, to mark afresh.
+    expect(marksFor([key], state(false), previous(failOnCrash), rerun)).toEqual({ rows: [{ ...key, mark: '', note: '' }], replaced: [{ before: failOnCrash, after: { ...key, mark: '', note: '' } }] });
+    // It ran again and failed again: the run's error row.
+    const error = { ...key, mark: 'error' as const, note: 'sut: exit: exited with 1' };
+    expect(marksFor([key], state(true), previous(failOnCrash), rerun)).toEqual({ rows: [error], replaced: [{ before: failOnCrash, after: error }] });
+    // The run's own rows are not a person's marks: nothing to keep.
+    expect(marksFor([key], state(false), previous(error), rerun).replaced).toEqual([]);
   });
 });
