@@ -10,6 +10,27 @@ export function commandLine(sut: Pick<CommandSut, 'command'>): string[] {
   return Array.isArray(sut.command) ? sut.command : sut.command.split(/\s+/).filter((part) => part !== '');
 }
 
+/** Process groups of the command SUTs running now (each SUT leads a group of its own: see `detached`). */
+const runningGroups = new Set<number>();
+
+/**
+ * Kills every command SUT still running, with all it started (SIGKILL to each process group), and says how many.
+ * For a process that is about to exit: a SUT in a group of its own would otherwise outlive it.
+ */
+export function killRunningSuts(): number {
+  let killed = 0;
+  for (const group of runningGroups) {
+    try {
+      process.kill(-group, 'SIGKILL');
+      killed++;
+    } catch {
+      // Already gone.
+    }
+  }
+  runningGroups.clear();
+  return killed;
+}
+
 /**
  * Runs a command SUT for one rep: a process of its own (and process group, so that a timeout also ends what it
  * started) with the scratch campaign in its environment and the request on stdin, which is closed at once. stdout
@@ -30,6 +51,8 @@ export function runCommandSut(sut: CommandSut, context: SutContext): Promise<Sut
   };
   return new Promise((resolve) => {
     const child = spawn(program!, args, { cwd: sut.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const group = child.pid;
+    if (group !== undefined) runningGroups.add(group);
     let stdout = '';
     let stderr = '';
     let stdoutBytes = 0;
@@ -69,6 +92,7 @@ export function runCommandSut(sut: CommandSut, context: SutContext): Promise<Sut
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      if (group !== undefined) runningGroups.delete(group);
       resolve({ ...outcome, stdoutTail: tail(stdout), stderrTail: tail(stderr), ms: performance.now() - started });
     };
     child.on('error', (error: NodeJS.ErrnoException) => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { BIN, runCli } from '../helpers/cli.js';
@@ -174,5 +174,42 @@ describe('turnkit run stopped by a real signal on the embedded database, then re
     const after = parseMarks(await readFile(join(project, dir, 'marks.csv'), 'utf8'));
     expect(after.map((row) => `${row.fixture}:${row.rep}`)).toEqual(FIXTURES.flatMap((fixture) => [1, 2, 3, 4, 5].map((rep) => `${fixture}:${rep}`)));
     expect(after.every((row) => row.mark === '' && row.note === '')).toBe(true);
+  });
+
+  it('quits at once on a second Ctrl-C, and the SUT running then goes with it', async () => {
+    // A SUT that writes its pid and then takes a minute: it runs in a process group of its own, which the terminal's
+    // Ctrl-C does not reach.
+    await writeFile(join(project, 'slow-sut.sh'), '#!/bin/sh\ncat > /dev/null\necho $$ > slow-sut.pid\nsleep 60\necho late\n');
+    await chmod(join(project, 'slow-sut.sh'), 0o755);
+    await writeFile(join(project, 'questions/slow.yaml'), (await readFile(join(project, 'questions/places.yaml'), 'utf8')).replace(/^id: .*$/m, 'id: slow').replace(/command: \[.*\]/, 'command: [./slow-sut.sh]'));
+    const child = spawn(process.execPath, [BIN, 'run', 'questions/slow.yaml', '--reps', '1'], { cwd: project, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    let sut = 0;
+    for (let i = 0; i < 2000 && !sut; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      sut = Number(await readFile(join(project, 'slow-sut.pid'), 'utf8').catch(() => '0'));
+    }
+    expect(sut).toBeGreaterThan(0);
+    child.kill('SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    const alive = (): boolean => {
+      try {
+        process.kill(sut, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 100 && alive(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    try {
+      expect(alive(), `SUT ${sut} still running`).toBe(false);
+    } finally {
+      if (alive()) process.kill(sut, 'SIGKILL');
+    }
+    // Its scratch campaign was left behind by the hard quit; gc takes it.
+    const gc = await runCli(['gc', '--all', '--json'], { cwd: project });
+    expect((JSON.parse(gc.stdout) as { removed: unknown[] }).removed).toHaveLength(1);
   });
 });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { runCommandSut, expandEnv, type CommandSut } from '../../src/pipeline/sut-command.js';
+import { runCommandSut, expandEnv, killRunningSuts, type CommandSut } from '../../src/pipeline/sut-command.js';
 import { loadModuleSut, runModuleSut, type ModuleSut, type ModuleSutTools } from '../../src/pipeline/sut-module.js';
 import { runHttpSut, type HttpSut } from '../../src/pipeline/sut-http.js';
 import { prepareSut } from '../../src/pipeline/call-sut.js';
@@ -120,6 +120,29 @@ describe('command SUT', () => {
       expect(exited(pid), `child ${pid} still running`).toBe(true);
     } finally {
       if (!exited(pid)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  it('killRunningSuts ends every SUT running now with what it started, and forgets the ones that finished', async () => {
+    expect(killRunningSuts()).toBe(0);
+    await runCommandSut(shSut('cat >/dev/null; echo done'), context());
+    // A finished SUT is not counted.
+    expect(killRunningSuts()).toBe(0);
+    const pidFile = join(dir, 'running-child.pid');
+    const running = runCommandSut(shSut(`cat >/dev/null; sleep 300 </dev/null >/dev/null 2>&1 & echo $! > ${pidFile}; wait`), context());
+    let child = 0;
+    for (let i = 0; i < 500 && !child; i++) {
+      await sleep(10);
+      child = Number(readFileSync(pidFile, { encoding: 'utf8', flag: 'a+' }).trim());
+    }
+    expect(child).toBeGreaterThan(0);
+    try {
+      expect(killRunningSuts()).toBe(1);
+      expect(await running).toMatchObject({ error: { cause: 'signal', message: 'killed by SIGKILL' }, signal: 'SIGKILL' });
+      for (let i = 0; i < 100 && !exited(child); i++) await sleep(20);
+      expect(exited(child), `child ${child} still running`).toBe(true);
+    } finally {
+      if (!exited(child)) process.kill(child, 'SIGKILL');
     }
   });
 

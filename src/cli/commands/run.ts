@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { runQuestion, type RunProgress } from '../../pipeline/run-question.js';
+import { killRunningSuts } from '../../pipeline/sut-command.js';
 import { shownPath } from '../../util/shown-path.js';
 import { TurnkitError } from '../../errors.js';
 import { commonOptions, positiveInt, shardSpec } from '../global-options.js';
@@ -20,7 +21,11 @@ export function registerRun(program: Command, output: Output): void {
     .action(async (question: string, options, command: Command) => {
       const abort = new AbortController();
       const onSigint = (): void => {
-        if (abort.signal.aborted) process.exit(130);
+        if (abort.signal.aborted) {
+          // Quitting at once: the SUTs running now (each in a process group of its own) go too.
+          killRunningSuts();
+          process.exit(130);
+        }
         abort.abort();
         output.err('stopping: no new reps; the running ones finish and tear down (Ctrl-C again to quit at once; turnkit gc cleans up)');
       };
