@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import type { LoadedQuestion } from './load-question.js';
@@ -54,6 +54,11 @@ export function checkSutFound(question: LoadedQuestion, projectDir: string): voi
 
 // A program with a slash is a path (relative to the SUT's folder); otherwise it is looked up on PATH, as spawn does.
 function findProgram(program: string, cwd: string): boolean {
-  if (program.includes('/') || isAbsolute(program)) return existsSync(resolve(cwd, program));
-  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, program)));
+  if (program.includes('/') || isAbsolute(program)) return isFile(resolve(cwd, program));
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && isFile(join(dir, program)));
+}
+
+// A folder of that name is not a program (spawning it fails every rep with EACCES).
+function isFile(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
 }

@@ -3,7 +3,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { parseJsonText, parseWithSchema } from '../util/json-source.js';
-import { shownPath } from '../util/shown-path.js';
+import { describeReadError, shownPath } from '../util/shown-path.js';
 import { manifestSchema, type Manifest } from './manifest.js';
 import type { RepRecord } from './rep-record.js';
 
@@ -37,7 +37,10 @@ export interface RunState {
 export async function readManifest(dir: string): Promise<Manifest> {
   const manifestFile = join(dir, 'manifest.json');
   if (!existsSync(manifestFile)) throw new TurnkitError('NOT_FOUND', `${shownPath(dir)}: not a run directory (no manifest.json)`);
-  return parseWithSchema(manifestSchema, parseJsonText(await readFile(manifestFile, 'utf8'), shownPath(manifestFile)), shownPath(manifestFile));
+  const text = await readFile(manifestFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new TurnkitError('BAD_INPUT', `${shownPath(manifestFile)}: ${describeReadError(error)}`);
+  });
+  return parseWithSchema(manifestSchema, parseJsonText(text, shownPath(manifestFile)), shownPath(manifestFile));
 }
 
 /** Reads a run directory's manifest and rep records (the manifest given, when the caller holds a newer one). */

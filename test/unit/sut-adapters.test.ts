@@ -389,6 +389,10 @@ describe('prepareSut', () => {
     expect(error.message).toBe(`${shown}:10:12: $.sut.command: turnkit-no-such-program: command not found`);
     ({ error, shown } = await refusal(['type: command', 'command: ./missing.sh']));
     expect(error.message).toBe(`${shown}:10:12: $.sut.command: ./missing.sh: command not found`);
+    // A folder is not a program.
+    await mkdir(join(dir, 'a-folder'), { recursive: true });
+    ({ error, shown } = await refusal(['type: command', 'command: ./a-folder']));
+    expect(error.message).toBe(`${shown}:10:12: $.sut.command: ./a-folder: command not found`);
   });
 
   it('refuses a module file that is missing, and one without the export', async () => {
