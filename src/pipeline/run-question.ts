@@ -68,6 +68,11 @@ export interface RunResult {
   pending: number;
   /** What went wrong outside any rep (a rep file that could not be written): the run is incomplete. */
   failures: string[];
+  /**
+   * Reps whose scratch campaign could not be seeded (an unmigrated database, a shared row in conflict): the SUT was
+   * never called, so they say nothing about it. The first one's message, to show.
+   */
+  seedErrors: { count: number; first?: string };
 }
 
 /**
@@ -200,7 +205,9 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
     }
     const state = await readRunState(dir, manifest);
     const missing = all.length - state.completed.size - state.errored.size;
-    return { dir, status: manifest.status, total: all.length, ran: done, errors: state.errored.size, pending: missing, failures };
+    const seedFailed = all.map((key) => state.records.get(repId(key))).filter((record) => record?.error?.stage === 'seed');
+    const seedErrors = { count: seedFailed.length, ...(seedFailed[0] ? { first: `${seedFailed[0].fixture} rep ${seedFailed[0].rep}: ${seedFailed[0].error!.message}` } : {}) };
+    return { dir, status: manifest.status, total: all.length, ran: done, errors: state.errored.size, pending: missing, failures, seedErrors };
   });
 }
 

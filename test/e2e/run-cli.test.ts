@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmod, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { BIN, runCli } from '../helpers/cli.js';
 import { sampleProject } from '../helpers/sample-project.js';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
 import { parseMarks } from '../../src/pipeline/marks-file.js';
 import type { Manifest } from '../../src/pipeline/manifest.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
@@ -211,5 +215,22 @@ describe('turnkit run stopped by a real signal on the embedded database, then re
     // Its scratch campaign was left behind by the hard quit; gc takes it.
     const gc = await runCli(['gc', '--all', '--json'], { cwd: project });
     expect((JSON.parse(gc.stdout) as { removed: unknown[] }).removed).toHaveLength(1);
+  });
+});
+
+describe('turnkit run on a database the game was never migrated into', () => {
+  it('exits 1 when reps could not be seeded, naming the first cause and the resume command', async () => {
+    const project = await mkdtemp(join(tmpdir(), 'turnkit-e2e-unmigrated-'));
+    try {
+      for (const folder of ['fixtures', 'constructed', 'questions', 'examples']) await cp(join(REPO, folder), join(project, folder), { recursive: true });
+      const result = await runCli(['run', 'questions/places.yaml', '--reps', '1'], { cwd: project });
+      expect(result.code).toBe(1);
+      const last = result.stderr.trimEnd().split('\n').at(-1)!;
+      expect(last).toMatch(/^runs\/places\/\S+: 2 rep\(s\) could not be seeded, so the SUT never ran on them \(meridian-turn-23 rep 1: fixtures\/meridian-turn-23\.json: \$\.tables\.campaigns: table "campaigns" does not exist in the database .*\); fix the database, then: turnkit run questions\/places\.yaml --resume runs\/places\/\S+$/);
+      // No hint to mark reps the SUT never saw.
+      expect(result.stdout).not.toContain('turnkit mark');
+    } finally {
+      await rm(project, { recursive: true, force: true });
+    }
   });
 });

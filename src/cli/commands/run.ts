@@ -48,10 +48,14 @@ export function registerRun(program: Command, output: Output): void {
         if (options.json) printJson(output, { ...result, dir: shownPath(result.dir) });
         else {
           output.out(`${shownPath(result.dir)}: ${result.status}, ${result.ran} rep(s) run, ${result.errors} error(s)`);
-          output.out(`mark the reps: turnkit mark ${shownPath(result.dir)} (or edit its marks.csv: pass, fail or na; errored reps are marked error)`);
+          if (result.seedErrors.count === 0) output.out(`mark the reps: turnkit mark ${shownPath(result.dir)} (or edit its marks.csv: pass, fail or na; errored reps are marked error)`);
         }
         // Not done is not success: a script must not go on to mark or report an incomplete run.
         if (result.failures.length > 0) throw new TurnkitError('FIXTURE', result.failures[0]!, result.failures);
+        // A rep that could not be seeded never reached the SUT: the database needs fixing, then --resume.
+        if (result.seedErrors.count > 0) {
+          throw new TurnkitError('FIXTURE', `${shownPath(result.dir)}: ${result.seedErrors.count} rep(s) could not be seeded, so the SUT never ran on them (${result.seedErrors.first}); fix the database, then: turnkit run ${question} --resume ${shownPath(result.dir)}`);
+        }
         if (result.pending > 0) throw new TurnkitError('FIXTURE', `${shownPath(result.dir)}: interrupted with ${result.pending} rep(s) not run; finish it with: turnkit run ${question} --resume ${shownPath(result.dir)}`);
       } finally {
         process.off('SIGINT', onSigint);
