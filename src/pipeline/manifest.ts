@@ -45,7 +45,20 @@ export const manifestSchema = z
     /** Every rep in the order it was started (fixtures interleaved), per attempt. */
     order: z.array(z.object({ fixture: z.string(), rep: z.number(), attempt: z.number() }).strict()),
     /** Earlier attempts that --resume continued. */
-    resumed: z.array(z.object({ at: z.string(), reps: z.number(), concurrency: z.number(), strategy: z.string() }).strict()).optional(),
+    resumed: z
+      .array(
+        z
+          .object({
+            at: z.string(),
+            reps: z.number(),
+            concurrency: z.number(),
+            strategy: z.string(),
+            /** Where these reps ran, when it is not where the run started. */
+            database: z.object({ backend: z.enum(['embedded', 'postgres']), serverVersion: z.string() }).strict().optional(),
+          })
+          .strict(),
+      )
+      .optional(),
     /** The shard directories `turnkit merge` combined into this run, each with where and when it ran. */
     merged: z
       .array(

@@ -44,6 +44,8 @@ export interface RunOptions extends CommonOptions {
   /** Aborting stops launching reps; running ones finish and tear down. */
   signal?: AbortSignal | undefined;
   onProgress?: (progress: RunProgress) => void;
+  /** Hears each warning as it arises, before the reps run (they are in the result too). */
+  onWarning?: (message: string) => void;
 }
 
 /** Where a run stands, after each rep. */
@@ -73,6 +75,8 @@ export interface RunResult {
    * never called, so they say nothing about it. The first one's message, to show.
    */
   seedErrors: { count: number; first?: string };
+  /** What was said before the reps ran (a resume on another database server than the run started on). */
+  warnings: string[];
 }
 
 /**
@@ -111,6 +115,7 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
     let manifest: Manifest;
     let pending: RepKey[];
     let attempt: number;
+    const warnings: string[] = [];
     const names = fixtures.map(({ loaded }) => loaded.fixture.name);
     let reps = options.reps ?? q.reps;
     let shard = options.shard;
@@ -136,7 +141,13 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
       await previousMarks(dir, manifest);
       pending = all.filter((key) => !state.completed.has(repId(key)));
       attempt = Math.max(0, ...state.order.map((entry) => entry.attempt)) + 1;
-      manifest = { ...manifest, status: 'running', order: state.order, resumed: [...(manifest.resumed ?? []), { at: now.toISOString(), reps: pending.length, concurrency, strategy: options.strategy ?? 'remap' }] };
+      // Reps on another server than the run's first ones are said and recorded: their numbers may not pool.
+      const elsewhere = manifest.database.backend !== db.backend || manifest.database.serverVersion !== serverVersion;
+      if (elsewhere) {
+        warnings.push(`${shownPath(dir)} was started on ${manifest.database.backend} ${manifest.database.serverVersion}; its remaining reps run on ${db.backend} ${serverVersion} (recorded in the manifest)`);
+        options.onWarning?.(warnings.at(-1)!);
+      }
+      manifest = { ...manifest, status: 'running', order: state.order, resumed: [...(manifest.resumed ?? []), { at: now.toISOString(), reps: pending.length, concurrency, strategy: options.strategy ?? 'remap', ...(elsewhere ? { database: { backend: db.backend, serverVersion } } : {}) }] };
     } else {
       dir = await createRunDir(resolveFromConfig(config, config.paths.runs), q.id, now, shard ? `-shard-${shard.index}-of-${shard.count}` : '');
       attempt = 1;
@@ -207,7 +218,7 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
     const missing = all.length - state.completed.size - state.errored.size;
     const seedFailed = all.map((key) => state.records.get(repId(key))).filter((record) => record?.error?.stage === 'seed');
     const seedErrors = { count: seedFailed.length, ...(seedFailed[0] ? { first: `${seedFailed[0].fixture} rep ${seedFailed[0].rep}: ${seedFailed[0].error!.message}` } : {}) };
-    return { dir, status: manifest.status, total: all.length, ran: done, errors: state.errored.size, pending: missing, failures, seedErrors };
+    return { dir, status: manifest.status, total: all.length, ran: done, errors: state.errored.size, pending: missing, failures, seedErrors, warnings };
   });
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chmod, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { BACKENDS, type TestDb } from '../helpers/test-db.js';
 import { sampleGameWithFixture } from '../helpers/sample-fixture.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
@@ -193,6 +193,24 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
     expect(await rows()).toEqual(['base,1,pass,', 'base,2,,', 'fixed,1,,', 'fixed,2,,']);
     const history = (await readFile(join(first.dir, 'marks.history.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(history).toEqual([{ fixture: 'base', rep: 2, from: { mark: 'fail', note: 'I count a crash as a fail' }, to: { mark: '', note: '' }, by: 'turnkit run --resume: the rep ran again' }]);
+  });
+
+  it('says so, and records it, when a resume runs on another database server than the run started on', async () => {
+    const first = await runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, databaseUrl: databaseUrl(), reps: 1 });
+    const file = join(first.dir, 'manifest.json');
+    const started = JSON.parse(await readFile(file, 'utf8')) as Manifest;
+    expect(first.warnings).toEqual([]);
+    await writeFile(file, serializeDocument({ ...started, database: { ...started.database, serverVersion: '9.6.24' } }));
+    const heard: string[] = [];
+    const resumed = await runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, databaseUrl: databaseUrl(), resume: first.dir, onWarning: (message) => heard.push(message) });
+    const expected = `${relative(process.cwd(), first.dir)} was started on ${backend} 9.6.24; its remaining reps run on ${backend} ${started.database.serverVersion} (recorded in the manifest)`;
+    expect(resumed.warnings).toEqual([expected]);
+    expect(heard).toEqual([expected]);
+    const manifest = JSON.parse(await readFile(file, 'utf8')) as Manifest;
+    expect(manifest.resumed?.at(-1)?.database).toEqual({ backend, serverVersion: started.database.serverVersion });
+    // Every later resume is measured against where the run started, too.
+    const again = await runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, databaseUrl: databaseUrl(), resume: first.dir });
+    expect(again.warnings).toEqual([expected]);
   });
 
   it('runs reps in databases of their own with --strategy database on postgres, and refuses it on embedded', async () => {

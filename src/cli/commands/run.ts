@@ -42,6 +42,7 @@ export function registerRun(program: Command, output: Output): void {
           strategy: options.strategy,
           shard: options.shard,
           signal: abort.signal,
+          onWarning: (message) => output.err(`warning: ${message}`),
           onProgress: (progress) => (tty ? process.stderr.write(`\r\x1b[2K${progressLine(progress)}`) : output.err(progressLine(progress))),
         });
         if (tty) process.stderr.write('\n');
