@@ -1,4 +1,4 @@
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parse, printParseErrorCode, visit, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
 import { TurnkitError } from '../errors.js';
 
@@ -30,7 +30,35 @@ export function parseJsonText(text: string, file: string): unknown {
     const { line, column } = positionAt(text, errors[0]!.offset);
     throw new TurnkitError('BAD_INPUT', `${file}:${line}:${column}: invalid JSON: ${describeParseError(errors[0]!)}`);
   }
+  const duplicate = firstDuplicateKey(text);
+  if (duplicate) {
+    const { line, column } = positionAt(text, duplicate.offset);
+    throw new TurnkitError('BAD_INPUT', `${file}:${line}:${column}: invalid JSON: duplicate key ${JSON.stringify(duplicate.key)}`);
+  }
   return value;
+}
+
+/**
+ * The first key an object of the text repeats. JSON.parse and jsonc-parser keep the last value silently, so a file
+ * read in review would say one thing and do another.
+ */
+function firstDuplicateKey(text: string): { key: string; offset: number } | undefined {
+  const open: Set<string>[] = [];
+  let found: { key: string; offset: number } | undefined;
+  visit(text, {
+    onObjectBegin: () => {
+      open.push(new Set());
+    },
+    onObjectEnd: () => {
+      open.pop();
+    },
+    onObjectProperty: (key, offset) => {
+      const keys = open.at(-1)!;
+      if (keys.has(key)) found ??= { key, offset };
+      keys.add(key);
+    },
+  });
+  return found;
 }
 
 function describeParseError(error: ParseError): string {

@@ -15,6 +15,11 @@ describe('JSON source positions and paths', () => {
     expect(() => parseJsonText('{"a": 1} // no', 'c.json')).toThrow(/^c\.json:1:10: invalid JSON/);
   });
 
+  it('refuses a key an object repeats, at the repeat, and allows the same key in different objects', () => {
+    expect(() => parseJsonText('{"rows": [{"id": 1, "n": "a"}, {"id": 2, "n": "b", "id": 3}]}', 'f.json')).toThrow('f.json:1:52: invalid JSON: duplicate key "id"');
+    expect(parseJsonText('{"id": 1, "inner": {"id": 2, "inner": {"id": 3}}, "list": [{"id": 4}, {"id": 5}]}', 'f.json')).toEqual({ id: 1, inner: { id: 2, inner: { id: 3 } }, list: [{ id: 4 }, { id: 5 }] });
+  });
+
   it('formats paths the way jq and JSONPath users read them', () => {
     expect(formatJsonPath(['tables', 'turns', 'rows', 3, 'id'])).toBe('$.tables.turns.rows[3].id');
     expect(formatJsonPath(['tables', 'Odd Name'])).toBe('$.tables["Odd Name"]');
