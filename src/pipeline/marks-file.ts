@@ -32,6 +32,29 @@ export function isRunsOwnRow(row: MarkRow): boolean {
   return !row.grader && (row.mark === 'error' || row.mark === '') && (/^(seed|sut|teardown): /.test(row.note) || row.note === 'not run' || row.note.startsWith('not run yet'));
 }
 
+/**
+ * The text with every line ending between rows a line feed; breaks inside quoted fields (a note's) stay as they are.
+ * An editor or a spreadsheet can leave CRLF, or old Mac CR, rows after an LF header: the CSV reader takes the first
+ * ending it sees as the only one, and would read the rest as one row.
+ */
+export function withLineFeeds(text: string): string {
+  if (!text.includes('\r')) return text;
+  let out = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    // A doubled quote inside a quoted field toggles twice: still quoted.
+    if (char === '"') quoted = !quoted;
+    if (char === '\r' && !quoted) {
+      out += '\n';
+      if (text[i + 1] === '\n') i++;
+      continue;
+    }
+    out += char;
+  }
+  return out;
+}
+
 /** marks.csv text: the header, then one row per rep sorted by fixture and rep (quoted where a spreadsheet needs it). */
 export function formatMarks(rows: readonly MarkRow[]): string {
   const sorted = [...rows].sort((a, b) => (a.fixture < b.fixture ? -1 : a.fixture > b.fixture ? 1 : a.rep - b.rep));
@@ -46,7 +69,7 @@ export function formatMarks(rows: readonly MarkRow[]): string {
 
 /** Reads marks.csv text as written here or by a spreadsheet (quoted fields, CRLF, a BOM); checking is the reader's. */
 export function parseMarks(text: string): MarkRow[] {
-  const records = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true }) as string[][];
+  const records = parse(withLineFeeds(text), { bom: true, relax_column_count: true, skip_empty_lines: true }) as string[][];
   const provenance = provenanceColumns(records[0] ?? []);
   return records.slice(1).map((record) => ({
     fixture: (record[0] ?? '').trim(),

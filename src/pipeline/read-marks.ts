@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { TurnkitError } from '../errors.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
-import { MARKS_COLUMNS, provenanceColumns, provenanceOf, type Mark, type MarkRow } from './marks-file.js';
+import { MARKS_COLUMNS, provenanceColumns, provenanceOf, withLineFeeds, type Mark, type MarkRow } from './marks-file.js';
 import { repId, type RepKey } from './run-state.js';
 import type { Manifest } from './manifest.js';
 import { inShard } from './run-plan.js';
@@ -44,7 +44,8 @@ export async function readMarksFile(path: string, scope: MarksScope | undefined)
 }
 
 /** The checks of `readMarksFile` on text already read; without a scope, any fixture and rep is accepted. */
-export function parseMarksText(text: string, shown: string, scope: MarksScope | undefined): Map<string, ReadMark> {
+export function parseMarksText(raw: string, shown: string, scope: MarksScope | undefined): Map<string, ReadMark> {
+  const text = withLineFeeds(raw);
   let records: { record: string[]; info: { bytes: number } }[];
   try {
     records = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true, info: true }) as unknown as typeof records;

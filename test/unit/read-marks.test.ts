@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TurnkitError } from '../../src/errors.js';
 import { parseMarksText, type MarksScope } from '../../src/pipeline/read-marks.js';
+import { parseMarks } from '../../src/pipeline/marks-file.js';
 import { repId } from '../../src/pipeline/run-state.js';
 
 const FILE = 'runs/q1/marks.csv';
@@ -93,6 +94,14 @@ describe('parseMarksText: rows', () => {
 });
 
 describe('parseMarksText: what a spreadsheet writes', () => {
+  it('reads every row when line endings change within the file (an LF header, then CR or CRLF rows)', () => {
+    for (const ending of ['\r', '\r\n']) {
+      const marks = parseMarksText(`fixture,rep,mark,note\nalpha,1,pass,ok${ending}alpha,2,fail,${ending}beta,1,na,${ending}`, FILE, SCOPE);
+      expect([...marks.values()].map((row) => `${row.fixture},${row.rep},${row.mark},${row.note},${row.line}`)).toEqual(['alpha,1,pass,ok,2', 'alpha,2,fail,,3', 'beta,1,na,,4']);
+      expect(parseMarks(`fixture,rep,mark,note\nalpha,1,pass,ok${ending}alpha,2,fail,${ending}`).map((row) => row.mark)).toEqual(['pass', 'fail']);
+    }
+  });
+
   it('accepts CRLF line ends and a BOM', () => {
     const marks = parseMarksText(`\uFEFFfixture,rep,mark,note\r\nalpha,1,pass,ok\r\nbeta,2,fail,\r\n`, FILE, SCOPE);
     expect([...marks.values()]).toEqual([
