@@ -134,15 +134,25 @@ export class MarkingSession {
     // The mark counts at once (a grader typing p p p is not slowed down); the writes queue in order behind it.
     this.marks.set(repId(rep), after);
     const rows = this.reps.map((_, i) => this.markOf(i));
-    const write = this.writes.then(async () => {
-      await this.appendHistory(before, after);
-      await writeRunFile(dirname(this.file), basename(this.file), formatMarks(rows));
-    });
+    this.pendingWrites++;
+    const write = this.writes
+      .then(async () => {
+        await this.appendHistory(before, after);
+        await writeRunFile(dirname(this.file), basename(this.file), formatMarks(rows));
+      })
+      .finally(() => this.pendingWrites--);
     // A failed write does not block the ones after it; its caller hears of it.
     this.writes = write.catch(() => {});
     await write;
     return after;
   }
+
+  /** Whether a mark given is not on disk yet (the marker says "saving" until it is). */
+  get saving(): boolean {
+    return this.pendingWrites > 0;
+  }
+
+  private pendingWrites = 0;
 
   /** Waits for every mark given so far to be on disk. */
   async flush(): Promise<void> {

@@ -67,7 +67,8 @@ describe('turnkit mark in a real terminal', () => {
       keys(session, 'p');
       await waitForPane(session, 'marked 1/6');
       keys(session, 'f');
-      const second = await waitForPane(session, 'marked 2/6');
+      // The header counts a mark at once and says "saving" until it is on disk; a person reads it as saved after.
+      const second = await waitForPane(session, 'marked 2/6', undefined, { without: 'saving' });
       expect(second).toContain('rep 3 of 6 · alpha rep 2');
       process.kill(pid, 'SIGKILL');
       await waitGone(pid);

@@ -51,24 +51,29 @@ async function openMarker(session: MarkingSession) {
   const frame = (): string => app.lastFrame() ?? '';
   const header = (): string => frame().split('\n')[0] ?? '';
   const shows = (text: string): Promise<string> => until(() => (frame().includes(text) ? frame() : undefined), () => `the frame to show ${JSON.stringify(text)}; it shows:\n${frame()}`);
+  /** Every mark on disk, and the screen no longer saying "saving". */
+  const saved = async (): Promise<void> => {
+    await session.flush();
+    await until(() => !frame().includes(' · saving'), () => `the frame to stop saying saving; it shows:\n${frame()}`);
+  };
   const press = async (...keys: string[]): Promise<void> => {
     for (const key of keys) {
       app.stdin.write(key);
       await tick();
     }
-    await session.flush();
+    await saved();
   };
   /** Presses a key and waits for the frame to show what it should. */
   const pressUntil = async (key: string, text: string): Promise<string> => {
     // A person's keys come one frame apart; keys faster than frames have a test of their own below.
     await tick();
     app.stdin.write(key);
-    const shown = await shows(text);
+    await shows(text);
     // The screen counts a mark at once; the file gets it in order just after. Tests read the file next.
-    await session.flush();
-    return shown;
+    await saved();
+    return frame();
   };
-  return { app, session, frame, header, shows, press, pressUntil, result: () => result, doneCalls: () => done };
+  return { app, session, frame, header, shows, press, pressUntil, saved, result: () => result, doneCalls: () => done };
 }
 
 const open = (dir: string, options: { grader?: string; blind?: boolean; seed?: number } = {}) => MarkingSession.open({ dir, who: 'ann', ...options });
@@ -229,7 +234,7 @@ describe('turnkit mark (ink)', () => {
     marker.app.stdin.write('f');
     marker.app.stdin.write('n');
     await marker.shows('marked 3/4');
-    await marker.session.flush();
+    await marker.saved();
     expect(marker.header()).toBe('places · rep 5 of 6 · alpha rep 3 · marked 3/4');
 
     // Back to beta 2, a note typed in a burst of single keys, and Enter in the same burst.
@@ -238,12 +243,12 @@ describe('turnkit mark (ink)', () => {
     await tick();
     for (const key of ['e', ...'no deck given', KEYS.backspace, 'N', KEYS.enter]) marker.app.stdin.write(key);
     await marker.shows('note: no deck giveN');
-    await marker.session.flush();
+    await marker.saved();
     // Keys arriving in one read: letters are commands one by one (u clears beta 2, p marks it and moves on), and
     // text with an Enter inside is a note, then Enter.
     marker.app.stdin.write('up');
     await marker.shows('rep 5 of 6');
-    await marker.session.flush();
+    await marker.saved();
     expect(marker.header()).toBe('places · rep 5 of 6 · alpha rep 3 · marked 3/4');
     expect((await readMarks(file))['beta/2']).toMatchObject({ mark: 'pass', note: 'no deck giveN' });
     await tick();
@@ -254,7 +259,7 @@ describe('turnkit mark (ink)', () => {
     await marker.shows('note: no deck giveN█');
     marker.app.stdin.write(' twice\r');
     await marker.shows('note: no deck giveN twice · saved in marks.csv');
-    await marker.session.flush();
+    await marker.saved();
 
     const marks = await readMarks(file);
     expect(Object.fromEntries(Object.entries(marks).map(([id, row]) => [id, [row.mark, row.note]]))).toEqual({

@@ -72,6 +72,22 @@ describe('MarkingSession.open', () => {
 });
 
 describe('MarkingSession.setMark', () => {
+  it('says it is saving from the moment a mark counts until every mark given is on disk', async () => {
+    const dir = await newRun();
+    const session = await MarkingSession.open({ dir, who: 'ann' });
+    expect(session.saving).toBe(false);
+    const first = session.setMark(0, 'pass');
+    const second = session.setMark(1, 'fail');
+    // Counted at once, written behind.
+    expect(session.progress().marked).toBe(2);
+    expect(session.saving).toBe(true);
+    await first;
+    await second;
+    expect(session.saving).toBe(false);
+    const marks = await readMarks(join(dir, 'marks.csv'));
+    expect([marks['alpha/1']!.mark, marks['beta/1']!.mark]).toEqual(['pass', 'fail']);
+  });
+
   it('writes marks.csv at once, with who, when and the rubric version on the marked row', async () => {
     const dir = await newRun();
     const session = await MarkingSession.open({ dir, who: 'ann' });

@@ -58,7 +58,7 @@ export function MarkerApp({ session, width, height, onDone }: MarkerAppProps) {
 
   const { marked, total } = session.progress();
   const position = `rep ${index + 1} of ${session.reps.length}`;
-  const header = `${session.manifest.question.id} · ${position} · ${rep.fixture} rep ${rep.rep} · marked ${marked}/${total}${session.blind ? ' · blind' : ''}`;
+  const header = `${session.manifest.question.id} · ${position} · ${rep.fixture} rep ${rep.rep} · marked ${marked}/${total}${session.blind ? ' · blind' : ''}${session.saving ? ' · saving' : ''}`;
   const shown = lines.slice(scroll, scroll + bodyHeight);
   const more = lines.length > bodyHeight ? ` (lines ${scroll + 1}-${Math.min(lines.length, scroll + bodyHeight)} of ${lines.length})` : '';
   return (
