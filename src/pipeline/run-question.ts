@@ -138,8 +138,15 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
       all = planReps(names, reps, shard);
       checkUnchanged(manifest, { question: question.text, rubric: rubricText, template }, fixtures, dir);
       // A marks.csv that does not read stops the resume here, before a rep runs, rather than after all of them.
-      await previousMarks(dir, manifest);
+      const previous = await previousMarks(dir, manifest);
       pending = all.filter((key) => !state.completed.has(repId(key)));
+      // A mark a person gave a rep that runs again judged a response that will not be the rep's: it goes to the
+      // history file now, before any rep runs, so that no way this resume ends can leave it on the new response.
+      const takenBack = marksFor(all, state, previous, new Set(pending.map(repId)));
+      if (takenBack.replaced.length > 0) {
+        await appendMarkHistory(historyFileOf(join(dir, 'marks.csv')), takenBack.replaced.map((change) => ({ ...change, by: 'turnkit run --resume: the rep runs again' })));
+        await writeRunFile(dir, 'marks.csv', formatMarks(takenBack.rows));
+      }
       attempt = Math.max(0, ...state.order.map((entry) => entry.attempt)) + 1;
       // Reps on another server than the run's first ones are said and recorded: their numbers may not pool.
       const elsewhere = manifest.database.backend !== db.backend || manifest.database.serverVersion !== serverVersion;
@@ -169,8 +176,6 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
     let errors = 0;
     let next = 0;
     const failures: string[] = [];
-    // Reps this invocation runs again: a mark a person gave their earlier response no longer applies.
-    const rerun = new Set<string>();
     const workers = Math.max(1, Math.min(workersFor(concurrency, db.backend), pending.length));
     const slots = new Semaphore(concurrency);
     const sutSlot = <T>(call: () => Promise<T>): Promise<T> => slots.run(call);
@@ -183,7 +188,6 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
         // On disk as it starts: a run killed outright still shows what it had begun.
         await appendOrder(dir, begun);
         await keepEarlierAttempt(dir, key);
-        rerun.add(repId(key));
         const record = await runRep(session, callSut, { fixture: fixture.loaded.fixture, fixtureFile: fixture.loaded.shown, caseFile: caseFiles.get(key.fixture)!, rep: key.rep, attempt, concurrent: workers > 1, sutSlot, secrets });
         try {
           await writeRep(dir, record);
@@ -209,10 +213,7 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
       const missing = all.filter((key) => !state.completed.has(repId(key)) && !state.errored.has(repId(key)));
       manifest = { ...manifest, status: missing.length > 0 ? 'interrupted' : 'complete', finishedAt: new Date().toISOString() };
       await writeRunFile(dir, 'manifest.json', serializeDocument(manifest));
-      const marks = marksFor(all, state, await previousMarks(dir, manifest), rerun);
-      // Marks of reps that ran again go to the history file before marks.csv loses them.
-      await appendMarkHistory(historyFileOf(join(dir, 'marks.csv')), marks.replaced.map((change) => ({ ...change, by: 'turnkit run --resume: the rep ran again' })));
-      await writeRunFile(dir, 'marks.csv', formatMarks(marks.rows));
+      await writeRunFile(dir, 'marks.csv', formatMarks(marksFor(all, state, await previousMarks(dir, manifest)).rows));
     }
     const state = await readRunState(dir, manifest);
     const missing = all.length - state.completed.size - state.errored.size;

@@ -186,13 +186,19 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
     expect(existsSync(join(first.dir, 'reps/base/rep-02.attempt-1.json'))).toBe(false);
     await writeFile(marksFile, marked);
 
-    // Fixed SUT: both rep 2s run again. Base 2's fail judged a crash that is no longer the rep's response.
+    // Fixed SUT: both rep 2s run again. Base 2's fail judged a crash that will not be the rep's response: the resume
+    // takes it back as it starts, before any rep runs, so a resume stopped at once (or killed) has done so already.
     await rm(join(t.dir, 'flaky-down'));
+    const stopped = new AbortController();
+    stopped.abort();
+    const none = await runQuestion({ question: 'questions/flaky.yaml', cwd: t.dir, databaseUrl: databaseUrl(), resume: first.dir, signal: stopped.signal });
+    expect(none).toMatchObject({ ran: 0 });
+    expect(await rows()).toEqual(['base,1,pass,', 'base,2,error,sut: exit: exited with 4', 'fixed,1,,', 'fixed,2,error,sut: exit: exited with 4']);
     const resumed = await runQuestion({ question: 'questions/flaky.yaml', cwd: t.dir, databaseUrl: databaseUrl(), resume: first.dir });
     expect(resumed).toMatchObject({ status: 'complete', ran: 2, errors: 0 });
     expect(await rows()).toEqual(['base,1,pass,', 'base,2,,', 'fixed,1,,', 'fixed,2,,']);
     const history = (await readFile(join(first.dir, 'marks.history.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(history).toEqual([{ fixture: 'base', rep: 2, from: { mark: 'fail', note: 'I count a crash as a fail' }, to: { mark: '', note: '' }, by: 'turnkit run --resume: the rep ran again' }]);
+    expect(history).toEqual([{ fixture: 'base', rep: 2, from: { mark: 'fail', note: 'I count a crash as a fail' }, to: { mark: 'error', note: 'sut: exit: exited with 4' }, by: 'turnkit run --resume: the rep runs again' }]);
   });
 
   it('says so, and records it, when a resume runs on another database server than the run started on', async () => {
