@@ -19,7 +19,9 @@ export function passwordForms(databaseUrl: string): string[] {
  * another is removed whole.
  */
 export function withoutSecrets<T>(record: T, secrets: readonly string[]): T {
-  const forms = [...new Set(secrets)].filter((secret) => secret !== '').sort((a, b) => b.length - a.length);
+  // As printed, and as it reads inside a JSON string or a URL.
+  const written = secrets.filter((secret) => secret !== '').flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
+  const forms = [...new Set(written)].sort((a, b) => b.length - a.length);
   if (forms.length === 0) return record;
   const scrub = (value: unknown): unknown => {
     if (typeof value === 'string') return forms.reduce((text, form) => text.split(form).join('***'), value);

@@ -75,7 +75,7 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
     const call = async (): Promise<SutOutcome> => {
       const callStarted = performance.now();
       try {
-        return await callSut({ databaseUrl: scratch.databaseUrl, request });
+        return await callSut({ databaseUrl: scratch.databaseUrl, request, ...(job.secrets ? { secrets: job.secrets } : {}) });
       } catch (error) {
         return { error: { cause: 'exception', message: messageOf(error) }, ms: performance.now() - callStarted };
       }

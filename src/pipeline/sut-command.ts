@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { SutConfig } from './question-format.js';
-import { parseSutOutput, tail, type SutContext, type SutOutcome } from './sut-request.js';
+import { parseSutOutput, recordedTail, type SutContext, type SutOutcome } from './sut-request.js';
 
 /** A command SUT's settings with its paths resolved. */
 export type CommandSut = Extract<SutConfig, { type: 'command' }> & { cwd: string };
@@ -93,7 +93,7 @@ export function runCommandSut(sut: CommandSut, context: SutContext): Promise<Sut
       settled = true;
       clearTimeout(timer);
       if (group !== undefined) runningGroups.delete(group);
-      resolve({ ...outcome, stdoutTail: tail(stdout), stderrTail: tail(stderr), ms: performance.now() - started });
+      resolve({ ...outcome, stdoutTail: recordedTail(stdout, context), stderrTail: recordedTail(stderr, context), ms: performance.now() - started });
     };
     child.on('error', (error: NodeJS.ErrnoException) => {
       finish({ error: { cause: 'spawn', message: error.code === 'ENOENT' ? `${program}: command not found` : `${program}: ${error.message}` } });

@@ -1,5 +1,5 @@
 import type { SutConfig } from './question-format.js';
-import { tail, type SutContext, type SutOutcome } from './sut-request.js';
+import { recordedTail, type SutContext, type SutOutcome } from './sut-request.js';
 
 /** An OpenAI-compatible chat SUT's settings. */
 export type HttpSut = Extract<SutConfig, { type: 'http' }>;
@@ -28,14 +28,14 @@ export async function runHttpSut(sut: HttpSut, context: SutContext): Promise<Sut
     const reply = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(sut.timeout * 1_000) });
     const text = await reply.text();
     const ms = performance.now() - started;
-    if (!reply.ok) return { error: { cause: 'http', message: `${url} answered ${reply.status}` }, stdoutTail: tail(text), ms };
+    if (!reply.ok) return { error: { cause: 'http', message: `${url} answered ${reply.status}` }, stdoutTail: recordedTail(text, context), ms };
     let content: unknown;
     try {
       content = (JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content;
     } catch {
-      return { error: { cause: 'unparseable', message: `${url} answered with a body that is not JSON` }, stdoutTail: tail(text), ms };
+      return { error: { cause: 'unparseable', message: `${url} answered with a body that is not JSON` }, stdoutTail: recordedTail(text, context), ms };
     }
-    if (typeof content !== 'string' || content.trim() === '') return { error: { cause: 'unparseable', message: `${url} answered without choices[0].message.content` }, stdoutTail: tail(text), ms };
+    if (typeof content !== 'string' || content.trim() === '') return { error: { cause: 'unparseable', message: `${url} answered without choices[0].message.content` }, stdoutTail: recordedTail(text, context), ms };
     return { response: content, ms };
   } catch (error) {
     const timedOut = (error as Error).name === 'TimeoutError';

@@ -1,3 +1,4 @@
+import { passwordForms, withoutSecrets } from './redact-password.js';
 /** What the SUT is asked for one rep: on stdin as JSON for a command, as the argument of a module's function. */
 export interface SutRequest {
   /** The scratch campaign's root key: the campaign the SUT plays. */
@@ -30,6 +31,16 @@ export interface SutContext {
   /** The scratch campaign's database (may hold a password: never printed or recorded). */
   databaseUrl: string;
   request: SutRequest;
+  /** Other secrets the SUT can see (API keys, tokens): with the database password, kept out of what is recorded. */
+  secrets?: readonly string[];
+}
+
+/**
+ * The end of a SUT's output as recorded, with every secret of the context removed first: removing them after the cut
+ * could leave the part of one that straddles it.
+ */
+export function recordedTail(text: string, context: SutContext): string {
+  return tail(withoutSecrets(text, [...passwordForms(context.databaseUrl), ...(context.secrets ?? [])]));
 }
 
 /** Reads a SUT's stdout: plain text, or JSON with a string `response`; anything else is unparseable. */

@@ -1,11 +1,12 @@
 import type { SutConfig } from './question-format.js';
 import { expandEnv } from './sut-command.js';
+import { passwordForms } from './redact-password.js';
 
-/**
- * Names of environment variables whose values are secrets (API keys, tokens, passwords). PWD and OLDPWD are
- * folders, not passwords.
- */
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|(^|_)AUTH($|_)/i;
+/** Names of environment variables whose values are secrets (API keys, tokens, passwords). */
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|(^|_)PASS($|_)|_PWD$|(^|_)AUTH($|_)/i;
+
+/** Names that match the above and hold no secret: a socket's path (SSH_AUTH_SOCK), the shell's folders. */
+const NOT_SECRET_NAME = /_SOCK$|^(OLD)?PWD$/i;
 
 /** Values shorter than this are left alone: masking "1" or "yes" everywhere would garble every response. */
 const MIN_SECRET_LENGTH = 6;
@@ -18,7 +19,10 @@ const MIN_SECRET_LENGTH = 6;
 export function sutSecrets(sut: SutConfig, env: NodeJS.ProcessEnv = process.env): string[] {
   const secrets = new Set<string>();
   const add = (name: string, value: string | undefined): void => {
-    if (value !== undefined && value.length >= MIN_SECRET_LENGTH && SECRET_NAME.test(name)) secrets.add(value);
+    if (value === undefined) return;
+    // A URL with a password in any variable (REDIS_URL=redis://:pw@host): its password.
+    if (/^[a-z][\w+.-]*:\/\//i.test(value)) for (const form of passwordForms(value)) secrets.add(form);
+    if (value.length >= MIN_SECRET_LENGTH && SECRET_NAME.test(name) && !NOT_SECRET_NAME.test(name)) secrets.add(value);
   };
   for (const [name, value] of Object.entries(env)) add(name, value);
   if (sut.type === 'command') for (const [name, value] of Object.entries(expandEnv(sut.env ?? {}))) add(name, value);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { withoutPassword, withoutSecrets } from '../../src/pipeline/redact-password.js';
 import { sutSecrets } from '../../src/pipeline/sut-secrets.js';
+import { recordedTail, type SutRequest } from '../../src/pipeline/sut-request.js';
 
 describe('the database password never reaches a rep record', () => {
   it('removes the percent-encoded and the decoded password from every string, nested too', () => {
@@ -31,8 +32,21 @@ describe('the database password never reaches a rep record', () => {
 
 describe('the secrets a SUT can see never reach a rep record', () => {
   it('takes secret-named variables of the environment, of sut.env after expansion, and the http API key', () => {
-    const env = { OPENAI_API_KEY: 'sk-live-123456', GITHUB_TOKEN: 'ghp_abcdefgh', DB_PASSWORD: 'hunter22', PWD: '/home/ann/game', HOME: '/home/ann', SHORT_KEY: 'abc', PLAIN: 'sk-not-a-secret-name' };
-    expect(sutSecrets({ type: 'command', command: ['sut'], timeout: 130, maxOutput: 1000 }, env).sort()).toEqual(['ghp_abcdefgh', 'hunter22', 'sk-live-123456']);
+    const env = {
+      OPENAI_API_KEY: 'sk-live-123456',
+      GITHUB_TOKEN: 'ghp_abcdefgh',
+      DB_PASSWORD: 'hunter22',
+      DB_PASS: 'pass-word-1',
+      SMTP_PWD: 'smtp-secret',
+      REDIS_URL: 'redis://:r3d1s-pw@cache:6379/0',
+      PWD: '/home/ann/game',
+      OLDPWD: '/home/ann',
+      SSH_AUTH_SOCK: '/tmp/ssh-XXXX/agent.1',
+      HOME: '/home/ann',
+      SHORT_KEY: 'abc',
+      PLAIN: 'sk-not-a-secret-name',
+    };
+    expect(sutSecrets({ type: 'command', command: ['sut'], timeout: 130, maxOutput: 1000 }, env).sort()).toEqual(['ghp_abcdefgh', 'hunter22', 'pass-word-1', 'r3d1s-pw', 'sk-live-123456', 'smtp-secret']);
     expect(sutSecrets({ type: 'http', baseUrl: 'http://127.0.0.1:1/v1', model: 'm', timeout: 5, apiKeyEnv: 'PLAIN' }, env)).toContain('sk-not-a-secret-name');
     process.env.TURNKIT_UNIT_VALUE = 'expanded-secret-value';
     try {
@@ -40,6 +54,21 @@ describe('the secrets a SUT can see never reach a rep record', () => {
     } finally {
       delete process.env.TURNKIT_UNIT_VALUE;
     }
+  });
+
+  it('removes a secret as it reads inside a JSON string or a URL too', () => {
+    const secret = 'p@ss "word"/x';
+    const record = { plain: `pw ${secret}`, json: JSON.stringify({ pw: secret }), url: `https://h/?k=${encodeURIComponent(secret)}` };
+    expect(withoutSecrets(record, [secret])).toEqual({ plain: 'pw ***', json: '{"pw":"***"}', url: 'https://h/?k=***' });
+  });
+
+  it('cuts the recorded end of the output after removing secrets, so none is left in part at the cut', () => {
+    const key = 'sk-live-ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+    // The key ends 20 characters into the last 2,000: a cut first would keep its last 20 characters.
+    const output = `auth with ${key}${'x'.repeat(2_000 - 20)}`;
+    const recorded = recordedTail(output, { databaseUrl: 'postgres://u@h/d', request: {} as SutRequest, secrets: [key] });
+    expect(recorded).not.toContain(key.slice(-20));
+    expect(recorded.endsWith('x'.repeat(1_980))).toBe(true);
   });
 
   it('removes every secret, the longer first, and returns the record itself when there is none', () => {
