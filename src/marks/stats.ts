@@ -27,6 +27,8 @@ export function wilsonInterval(pass: number, n: number, z = Z95): Interval | und
  * point, and a tool that asked for 8 passes there would be wrong; 0.7000000000001 * 10 needs 8, not 7.
  */
 export function passesNeeded(target: number, n: number): number {
+  // Reps are counted in whole numbers and targets are finite; anything else gets plain floating point, not a throw.
+  if (!Number.isInteger(n) || !Number.isFinite(target)) return Math.max(0, Math.ceil(target * n));
   const { numerator, denominator } = decimalFraction(target);
   const product = numerator * BigInt(n);
   if (product <= 0n) return 0;

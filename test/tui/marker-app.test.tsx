@@ -244,21 +244,19 @@ describe('turnkit mark (ink)', () => {
     for (const key of ['e', ...'no deck given', KEYS.backspace, 'N', KEYS.enter]) marker.app.stdin.write(key);
     await marker.shows('note: no deck giveN');
     await marker.saved();
-    // Keys arriving in one read: letters are commands one by one (u clears beta 2, p marks it and moves on), and
-    // text with an Enter inside is a note, then Enter.
-    marker.app.stdin.write('up');
-    await marker.shows('rep 5 of 6');
-    await marker.saved();
-    expect(marker.header()).toBe('places · rep 5 of 6 · alpha rep 3 · marked 3/4');
-    expect((await readMarks(file))['beta/2']).toMatchObject({ mark: 'pass', note: 'no deck giveN' });
+    // Text in one read outside the note line is a paste: it marks nothing ("up" would unmark and pass beta 2).
     await tick();
-    marker.app.stdin.write(KEYS.left);
-    await marker.shows('rep 4 of 6');
+    marker.app.stdin.write('up');
+    await marker.shows('pasted text ignored: press e to write a note');
+    expect(marker.header()).toBe('places · rep 4 of 6 · beta rep 2 · marked 3/4');
+    expect((await readMarks(file))['beta/2']).toMatchObject({ mark: 'na', note: 'no deck giveN' });
+    // In the note line, text with an Enter inside is the note, then Enter.
     await tick();
     marker.app.stdin.write('e');
     await marker.shows('note: no deck giveN█');
     marker.app.stdin.write(' twice\r');
     await marker.shows('note: no deck giveN twice · saved in marks.csv');
+    expect(marker.frame()).toContain('mark: na · note: no deck giveN twice');
     await marker.saved();
 
     const marks = await readMarks(file);
@@ -266,11 +264,31 @@ describe('turnkit mark (ink)', () => {
       'alpha/1': ['pass', ''],
       'beta/1': ['fail', ''],
       'alpha/2': ['error', 'sut: exit'],
-      'beta/2': ['pass', 'no deck giveN twice'],
+      'beta/2': ['na', 'no deck giveN twice'],
       'alpha/3': ['', ''],
       'beta/3': ['', 'not run'],
     });
     marker.app.unmount();
+  });
+
+  it('keeps the count and "saving" in a header too long for the screen, cutting the fixture name instead', async () => {
+    const long = 'meridian-turn-23-deck-fixed-with-a-much-longer-name-than-fits';
+    const dir = await makeMarkRun({ dir: join(root, `run-${++count}`), rubricVersion: 'v3', fixtures: [{ name: long, reps: ['R1 deck 2.', 'R2 deck 2.'] }] });
+    const session = await open(dir);
+    const app = render(<MarkerApp session={session} width={60} height={20} onDone={() => {}} />);
+    await tick();
+    const header = (): string => (app.lastFrame() ?? '').split('\n')[0] ?? '';
+    expect(header()).toHaveLength(60);
+    expect(header().endsWith('· marked 0/2')).toBe(true);
+    expect(header()).toBe('places · rep 1 of 2 · meridian-turn-23-deck-fi… · marked 0/2');
+    expect(header()).toContain('…');
+    app.stdin.write('p');
+    await until(() => header().includes('marked 1/2'), () => header());
+    // Counted at once; "saving" (or, once written, nothing) at the end, never cut.
+    expect(header()).toMatch(/· marked 1\/2( · saving)?$/);
+    await session.flush();
+    await until(() => header().endsWith('· marked 1/2'), () => header());
+    app.unmount();
   });
 
   it('Tab and 1/2/3 switch between the response, the case file and the rubric', async () => {

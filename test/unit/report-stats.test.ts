@@ -85,6 +85,8 @@ describe('passesNeeded and targetDemand', () => {
     [1e-7, 100, 1],
     [0.125, 8, 1],
     [0.9, 0, 0],
+    // Outside what a report asks (whole reps, a finite target): plain floating point rather than a throw.
+    [0.1, 2.5, 1],
   ])('target %f of %i reps needs %i passes', (target, n, needed) => {
     expect(passesNeeded(target, n)).toBe(needed);
   });

@@ -58,7 +58,7 @@ export function MarkerApp({ session, width, height, onDone }: MarkerAppProps) {
 
   const { marked, total } = session.progress();
   const position = `rep ${index + 1} of ${session.reps.length}`;
-  const header = `${session.manifest.question.id} · ${position} · ${rep.fixture} rep ${rep.rep} · marked ${marked}/${total}${session.blind ? ' · blind' : ''}${session.saving ? ' · saving' : ''}`;
+  const header = fitHeader(`${session.manifest.question.id} · ${position} · ${rep.fixture} rep ${rep.rep}`, ` · marked ${marked}/${total}${session.blind ? ' · blind' : ''}${session.saving ? ' · saving' : ''}`, width);
   const shown = lines.slice(scroll, scroll + bodyHeight);
   const more = lines.length > bodyHeight ? ` (lines ${scroll + 1}-${Math.min(lines.length, scroll + bodyHeight)} of ${lines.length})` : '';
   return (
@@ -85,6 +85,12 @@ export function MarkerApp({ session, width, height, onDone }: MarkerAppProps) {
       <Text dimColor wrap="truncate">{width >= 80 ? KEY_HELP : KEY_HELP_SHORT}</Text>
     </Box>
   );
+}
+
+/** The header within the width: what says where the marks stand (count, blind, saving) is never the part cut. */
+function fitHeader(where: string, state: string, width: number): string {
+  if (where.length + state.length <= width) return where + state;
+  return `${where.slice(0, Math.max(0, width - state.length - 1))}…${state}`;
 }
 
 function markColor(mark: Mark): string | undefined {

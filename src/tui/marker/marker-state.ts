@@ -44,12 +44,9 @@ export function reduceMarker(state: MarkerState, session: MarkingSession, input:
   if (state.quit) return state;
   if (state.note !== undefined) return onNote(state, state.note, session, input, key, onWrite);
   if (key.ctrl && input === 'c') return { ...state, quit: true };
-  // Letters typed faster than the screen redraws arrive as one chunk: each is its own command.
-  if (input.length > 1 && !key.ctrl && !key.meta) {
-    let next = state;
-    for (const char of input) next = reduceMarker(next, session, char, key, layout, onWrite);
-    return next;
-  }
+  // Text arriving in one chunk outside the note line is a paste (or keys far faster than a person types): taken
+  // letter by letter it would mark reps at random ("fine" would fail one rep and na the next), so it does nothing.
+  if (input.length > 1 && !key.ctrl && !key.meta) return { ...state, message: 'pasted text ignored: press e to write a note' };
   // A message lives until the next key press.
   const { message: _shown, ...rest } = state;
   const next: MarkerState = rest;
