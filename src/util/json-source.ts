@@ -31,7 +31,7 @@ export function parseJsonText(text: string, file: string): unknown {
     // jsonc-parser reports every error with its offset; JSON.parse on Node 20 often gives no position at all.
     const errors: ParseError[] = [];
     value = parse(text, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
-    // (What only JSON.parse refuses, such as a byte order mark, jsonc-parser reads as before.)
+    // jsonc-parser, strict as set here, refuses what JSON.parse refuses; were it ever to accept one, its value stands.
     if (errors.length > 0) {
       const { line, column } = positionAt(text, errors[0]!.offset);
       throw new TurnkitError('BAD_INPUT', `${file}:${line}:${column}: invalid JSON: ${describeParseError(errors[0]!)}`);
