@@ -12,8 +12,8 @@ export const NOT_RUN = 'not run yet (turnkit run --resume)';
 
 /**
  * marks.csv's rows for every rep: error with its cause, blank to mark, or not run yet. A mark a person gave survives,
- * unless its rep was run again (`rerun`): the response it judged is no longer the rep's, so the row starts over and
- * the mark is returned in `replaced` for the history file.
+ * unless its rep runs again (`rerun`, the reps a resume is about to run): the response it judged will not be the
+ * rep's, so the row starts over and the mark is returned in `replaced` for the history file.
  */
 export function marksFor(all: readonly RepKey[], state: RunState, previous: Map<string, MarkRow>, rerun: ReadonlySet<string> = new Set()): { rows: MarkRow[]; replaced: { before: MarkRow; after: MarkRow }[] } {
   const replaced: { before: MarkRow; after: MarkRow }[] = [];
