@@ -1,14 +1,43 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+// Tiers, each a vitest project, so that the fast loop runs only what it needs (`npm run test:unit`, ...):
+//  - unit: no database, no process of its own (the terminal apps through ink-testing-library);
+//  - integration-embedded / integration-postgres: the library against one backend each (postgres when
+//    TEST_DATABASE_URL is set); test/helpers/test-db.ts BACKENDS follows TURNKIT_TEST_BACKEND;
+//  - e2e: the built binary, for what only a process shows (exit codes, signals, terminals);
+//  - bad-inputs: the corpus of test/bad-inputs/, one file per case with its exact error.
+const GLOBAL_SETUP = ['test/helpers/global-setup.ts'];
+const backends = ['embedded', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
+// Integration files with nothing to test on a second backend (the embedded lock; judges against a fake HTTP server).
+const EMBEDDED_ONLY = ['test/integration/embedded-lock.test.ts', 'test/integration/judge-model.test.ts'];
+
+const tier = (name: string, test: TestProjectInlineConfiguration['test']): TestProjectInlineConfiguration => ({
+  extends: true,
+  test: { name, ...test },
+});
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-    // Each integration file boots its own embedded database; two cores do not gain from more workers.
+    // Two cores: more workers only queue for them. The files wait on databases and child processes a good share of
+    // their time, which is why this is not 1.
     maxWorkers: 2,
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    globalSetup: ['test/helpers/global-setup.ts'],
+    // A loaded machine (two suites at once) bounds a hang, not a speed: these are far above any normal duration.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     // A developer's DATABASE_URL must not redirect tests that mean the embedded database.
     env: { DATABASE_URL: '' },
+    projects: [
+      tier('unit', { include: ['test/unit/**/*.test.ts', 'test/tui/**/*.test.tsx'] }),
+      ...backends.map((backend) =>
+        tier(`integration-${backend}`, {
+          include: ['test/integration/**/*.test.ts'],
+          exclude: backend === 'embedded' ? [] : EMBEDDED_ONLY,
+          globalSetup: GLOBAL_SETUP,
+          env: { DATABASE_URL: '', TURNKIT_TEST_BACKEND: backend },
+        }),
+      ),
+      tier('e2e', { include: ['test/e2e/**/*.test.ts'], exclude: ['test/e2e/bad-inputs.test.ts'], globalSetup: GLOBAL_SETUP }),
+      tier('bad-inputs', { include: ['test/e2e/bad-inputs.test.ts'], globalSetup: GLOBAL_SETUP }),
+    ],
   },
 });

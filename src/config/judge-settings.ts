@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { JUDGE_PROVIDERS } from './judge-providers.js';
 
-/** Which wire format the judge speaks. */
-export const JUDGE_PROVIDERS = ['openai', 'anthropic'] as const;
+export { JUDGE_PROVIDERS };
 
 /** An LLM judge: which model, where, and how hard to try (`--judge FILE` or the flags of `turnkit judge`). */
 export const judgeSettingsSchema = z

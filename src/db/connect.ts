@@ -1,6 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
 import pg from 'pg';
-import { Kysely, PostgresDialect } from 'kysely';
 import { TurnkitError } from '../errors.js';
 import type { LoadedConfig } from '../config/load.js';
 import { openEmbedded, type EmbeddedServer } from './embedded.js';
@@ -17,7 +16,6 @@ export interface Db {
   /** The URL with any password removed. */
   displayUrl: string;
   pool: pg.Pool;
-  kysely: Kysely<any>;
   /** The embedded server when backend is embedded. */
   embedded: EmbeddedServer | undefined;
   close(): Promise<void>;
@@ -86,20 +84,16 @@ async function connectPool(url: string, backend: Backend, embedded: EmbeddedServ
     await pool.end().catch(() => {});
     throw new TurnkitError('DATABASE', `cannot connect to ${displayUrl}: ${describeConnectError(error, url)}`);
   }
-  const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   return {
     backend,
     url,
     displayUrl,
     pool,
-    kysely,
     embedded,
     async close() {
       if (closed) return;
       closed = true;
-      await kysely.destroy().catch(() => {});
-      // kysely only ends the pool if it ever used it; an idle client left open keeps the process alive for 10 s.
       if (!pool.ended) await pool.end().catch(() => {});
       await embedded?.close();
     },

@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely';
 import { TurnkitError } from '../errors.js';
 import { importModule } from '../util/import-module.js';
 import type { LoadedConfig } from '../config/load.js';
@@ -45,8 +45,11 @@ export function migrationsFolder(config: LoadedConfig): string {
 /** Applies every pending migration of the game schema. */
 export async function migrate(db: Db, folder: string): Promise<MigrateResult> {
   if (!existsSync(folder)) throw new TurnkitError('CONFIG', `${folder}: migrations folder not found`);
+  // kysely (about 1,000 modules) loads only where migrations run. The instance is not destroyed: that would end the
+  // pool, which belongs to the Db and closes with it.
+  const { Kysely, Migrator, PostgresDialect } = await import('kysely');
   const migrator = new Migrator({
-    db: db.kysely,
+    db: new Kysely<any>({ dialect: new PostgresDialect({ pool: db.pool }) }),
     provider: new FolderMigrationProvider(folder),
     migrationTableSchema: TURNKIT_SCHEMA,
   });

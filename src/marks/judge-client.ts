@@ -1,5 +1,5 @@
-import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
+import type AnthropicClient from '@anthropic-ai/sdk';
+import type OpenAIClient from 'openai';
 import { TurnkitError } from '../errors.js';
 import type { JudgePrompt } from './judge-prompt.js';
 import { defaultKeyVariable, type JudgeSettings } from '../config/judge-settings.js';
@@ -19,6 +19,22 @@ export class JudgeCallError extends Error {
   }
 }
 
+interface Sdks {
+  OpenAI: typeof OpenAIClient;
+  Anthropic: typeof AnthropicClient;
+}
+
+let sdks: Promise<Sdks> | undefined;
+
+/** The SDKs (about 1,700 modules with OpenTelemetry) load at the first request, not with every turnkit command. */
+function loadSdks(): Promise<Sdks> {
+  sdks ??= Promise.all([import('openai'), import('@anthropic-ai/sdk')]).then(([openai, anthropic]) => ({
+    OpenAI: openai.default,
+    Anthropic: anthropic.default,
+  }));
+  return sdks;
+}
+
 /**
  * A client for the judge's provider through its official SDK, which retries 429 and 5xx answers and lost
  * connections with exponential backoff (honouring retry-after). The key is read from its environment variable and
@@ -34,7 +50,7 @@ export function createJudgeCall(settings: JudgeSettings): JudgeCall {
   const common = { apiKey: key || 'unused', maxRetries: settings.retries, timeout: settings.timeout * 1_000, ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}) };
   const where = settings.baseUrl ? withoutSecrets(settings.baseUrl) : settings.provider;
   const scrub = (message: string): string => (key ? message.split(key).join('***') : message);
-  const failed = (error: unknown): JudgeCallError => {
+  const failed = ({ OpenAI, Anthropic }: Sdks, error: unknown): JudgeCallError => {
     const err = error as { status?: number; name?: string; message?: string; cause?: { code?: string; cause?: { code?: string } } };
     const code = err?.cause?.code ?? err?.cause?.cause?.code;
     const message = scrub(String(err?.message ?? error).split('\n')[0] ?? '').replace(/\.$/, '') + (code ? ` (${code})` : '');
@@ -48,8 +64,10 @@ export function createJudgeCall(settings: JudgeSettings): JudgeCall {
     return new JudgeCallError(`the judge at ${where} answered ${err.status}: ${message}`, fatal);
   };
   if (settings.provider === 'anthropic') {
-    const client = new Anthropic(common);
+    let client: AnthropicClient | undefined;
     return async (prompt) => {
+      const loaded = await loadSdks();
+      client ??= new loaded.Anthropic(common);
       try {
         const reply = await client.messages.create({
           model: settings.model,
@@ -61,12 +79,14 @@ export function createJudgeCall(settings: JudgeSettings): JudgeCall {
         // A reply of another shape reads as no answer, which the verdict parser marks error.
         return (Array.isArray(reply?.content) ? reply.content : []).flatMap((block) => (block?.type === 'text' ? [block.text] : [])).join('');
       } catch (error) {
-        throw failed(error);
+        throw failed(loaded, error);
       }
     };
   }
-  const client = new OpenAI(common);
+  let client: OpenAIClient | undefined;
   return async (prompt) => {
+    const loaded = await loadSdks();
+    client ??= new loaded.OpenAI(common);
     try {
       const reply = await client.chat.completions.create({
         model: settings.model,
@@ -79,7 +99,7 @@ export function createJudgeCall(settings: JudgeSettings): JudgeCall {
       });
       return (Array.isArray(reply?.choices) ? reply.choices[0]?.message?.content : undefined) ?? '';
     } catch (error) {
-      throw failed(error);
+      throw failed(loaded, error);
     }
   };
 }

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
 import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BIN, runCli } from '../helpers/cli.js';
-import { hasTmux, requireTmux, startInTmux, waitForPane } from '../helpers/tmux.js';
+import { hasTmux, killTmuxServer, requireTmux, startInTmux, tmux, tmuxQuiet, waitForPane } from '../helpers/tmux.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -19,6 +18,7 @@ describe('turnkit edit in a real terminal', () => {
     await copyFile(join(REPO, 'fixtures/meridian-turn-23.json'), join(project, 'fixtures/meridian-turn-23.json'));
   });
   afterAll(async () => {
+    killTmuxServer();
     if (project) await rm(project, { recursive: true, force: true });
   });
 
@@ -31,7 +31,7 @@ describe('turnkit edit in a real terminal', () => {
     const command = `${process.execPath} ${BIN} edit fixtures/meridian-turn-23.json; echo "exit=$?"; sleep 30`;
     startInTmux(session, project, command);
     const keys = (...args: string[]): void => {
-      execFileSync('tmux', ['send-keys', '-t', session, ...args]);
+      tmux(['send-keys', '-t', session, ...args]);
     };
     // One key at a time, each waiting for what it shows, as a person types: keys sent in one burst can reach the app
     // in one read, which a terminal app need not take apart the way a person's keystrokes arrive.
@@ -65,7 +65,7 @@ describe('turnkit edit in a real terminal', () => {
       const done = await waitForPane(session, 'exit=0');
       expect(done).toContain('wrote constructed/meridian-turn-23-turn-19.json: turn 19, 1 change(s)');
     } finally {
-      spawnSync('tmux', ['kill-session', '-t', session]);
+      tmuxQuiet(['kill-session', '-t', session]);
     }
     const written = JSON.parse(await readFile(join(project, 'constructed/meridian-turn-23-turn-19.json'), 'utf8'));
     expect(written.why).toBe('A prefix that states the deck');

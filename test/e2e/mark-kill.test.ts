@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, runCli } from '../helpers/cli.js';
-import { hasTmux, requireTmux, startInTmux, waitForPane } from '../helpers/tmux.js';
+import { hasTmux, killTmuxServer, requireTmux, startInTmux, tmux, tmuxQuiet, waitForPane } from '../helpers/tmux.js';
 import { MarkingSession } from '../../src/marks/marking-session.js';
 import { makeMarkRun, readMarks } from '../helpers/mark-run.js';
 
@@ -27,11 +27,11 @@ async function waitGone(pid: number, deadlineMs = 45_000): Promise<void> {
 function startMarker(session: string, cwd: string, args: string, options: { exec: boolean }): number {
   const command = options.exec ? `exec ${process.execPath} ${BIN} mark ${args}` : `${process.execPath} ${BIN} mark ${args}; echo "exit=$?"; sleep 30`;
   startInTmux(session, cwd, command);
-  return Number(execFileSync('tmux', ['list-panes', '-t', session, '-F', '#{pane_pid}'], { encoding: 'utf8' }).trim());
+  return Number(tmux(['list-panes', '-t', session, '-F', '#{pane_pid}']).trim());
 }
 
 const keys = (session: string, ...args: string[]): void => {
-  execFileSync('tmux', ['send-keys', '-t', session, ...args]);
+  tmux(['send-keys', '-t', session, ...args]);
 };
 
 const RESPONSES = { alpha: ['A1 deck 2.', 'A2 deck 2.', 'A3 deck 4.'], beta: ['B1 deck 2.', 'B2 deck 3.', 'B3 deck 2.'] };
@@ -47,6 +47,7 @@ describe('turnkit mark in a real terminal', () => {
     run = await makeRun('stamp');
   });
   afterAll(async () => {
+    killTmuxServer();
     if (project) await rm(project, { recursive: true, force: true });
   });
 
@@ -73,7 +74,7 @@ describe('turnkit mark in a real terminal', () => {
       process.kill(pid, 'SIGKILL');
       await waitGone(pid);
     } finally {
-      spawnSync('tmux', ['kill-session', '-t', session]);
+      tmuxQuiet(['kill-session', '-t', session]);
     }
 
     // Both marks are on disk, in a file that parses, with their provenance; no temporary file is left behind.
@@ -101,7 +102,7 @@ describe('turnkit mark in a real terminal', () => {
       const done = await waitForPane(again, 'exit=0');
       expect(done).toContain('runs/places/stamp/marks.g.csv: 2 of 6 rep(s) marked');
     } finally {
-      spawnSync('tmux', ['kill-session', '-t', again]);
+      tmuxQuiet(['kill-session', '-t', again]);
     }
   }, 300_000);
 
@@ -120,7 +121,7 @@ describe('turnkit mark in a real terminal', () => {
       process.kill(pid, 'SIGKILL');
       await waitGone(pid);
     } finally {
-      spawnSync('tmux', ['kill-session', '-t', session]);
+      tmuxQuiet(['kill-session', '-t', session]);
     }
     const marks = await readMarks(file);
     expect(marks['alpha/1']!.mark).toBe('pass');
@@ -137,7 +138,7 @@ describe('turnkit mark in a real terminal', () => {
       keys(again, 'q');
       await waitForPane(again, 'exit=0');
     } finally {
-      spawnSync('tmux', ['kill-session', '-t', again]);
+      tmuxQuiet(['kill-session', '-t', again]);
     }
   }, 300_000);
 

@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmod, cp, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { BIN, runCli } from '../helpers/cli.js';
-import { sampleProject } from '../helpers/sample-project.js';
-
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+import { copySampleFiles, sampleProject } from '../helpers/sample-project.js';
 import { parseMarks } from '../../src/pipeline/marks-file.js';
 import type { Manifest } from '../../src/pipeline/manifest.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
@@ -222,7 +219,7 @@ describe('turnkit run on a database the game was never migrated into', () => {
   it('exits 1 when reps could not be seeded, naming the first cause and the resume command', async () => {
     const project = await mkdtemp(join(tmpdir(), 'turnkit-e2e-unmigrated-'));
     try {
-      for (const folder of ['fixtures', 'constructed', 'questions', 'examples']) await cp(join(REPO, folder), join(project, folder), { recursive: true });
+      await copySampleFiles(project);
       const result = await runCli(['run', 'questions/places.yaml', '--reps', '1'], { cwd: project });
       expect(result.code).toBe(1);
       const last = result.stderr.trimEnd().split('\n').at(-1)!;

@@ -1,6 +1,6 @@
-import { cp, mkdtemp, symlink } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, inject } from 'vitest';
 import { runCli } from './cli.js';
@@ -8,12 +8,34 @@ import { runCli } from './cli.js';
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
+ * The committed files of the sample project, by name: a copy of whole folders would carry a person's leftovers
+ * (a constructed fixture saved while trying the editor) into a test that verifies every file it finds.
+ */
+export const SAMPLE_PROJECT_FILES = [
+  'fixtures/meridian-turn-23.json',
+  'constructed/meridian-turn-23-deck-fixed.json',
+  'questions/places.yaml',
+  'questions/places-rubric.md',
+  'questions/case-file.md',
+  'examples/sample-sut.mjs',
+  'examples/judge.yaml',
+];
+
+/** Copies the sample project's committed files (and no other) into a folder. */
+export async function copySampleFiles(project: string): Promise<void> {
+  for (const file of SAMPLE_PROJECT_FILES) {
+    await mkdir(dirname(join(project, file)), { recursive: true });
+    await cp(join(REPO, file), join(project, file));
+  }
+}
+
+/**
  * A project with the embedded database, the sample campaign, and the repo's fixtures, questions and sample SUT.
  */
 export async function sampleProject(prefix: string): Promise<string> {
   const project = await mkdtemp(join(tmpdir(), prefix));
   await cp(inject('pgdataTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
-  for (const folder of ['fixtures', 'constructed', 'questions', 'examples']) await cp(join(REPO, folder), join(project, folder), { recursive: true });
+  await copySampleFiles(project);
   // The sample SUT imports pg.
   await symlink(join(REPO, 'node_modules'), join(project, 'node_modules'), 'dir');
   expect(await runCli(['sample', '--turns', '40'], { cwd: project })).toMatchObject({ code: 0, stdout: '1\n' });

@@ -9,8 +9,17 @@ import { sampleGameConfig } from '../../src/config/sample-config.js';
 import type { LoadedConfig } from '../../src/config/load.js';
 import { openDb, type Db } from '../../src/db/connect.js';
 
-/** The backends every database test runs on: embedded always, real Postgres when TEST_DATABASE_URL is set. */
-export const BACKENDS: ('embedded' | 'postgres')[] = ['embedded', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
+/**
+ * The backends a database test runs on: embedded always, real Postgres when TEST_DATABASE_URL is set; one of them
+ * when the vitest project is that backend's tier (TURNKIT_TEST_BACKEND, see vitest.config.ts).
+ */
+export const BACKENDS: ('embedded' | 'postgres')[] = backendsOfThisRun();
+
+function backendsOfThisRun(): ('embedded' | 'postgres')[] {
+  const all: ('embedded' | 'postgres')[] = ['embedded', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
+  const tier = process.env.TURNKIT_TEST_BACKEND;
+  return tier === 'embedded' || tier === 'postgres' ? all.filter((backend) => backend === tier) : all;
+}
 
 /** A database of its own for one test file, and a project folder around it. */
 export interface TestDb {

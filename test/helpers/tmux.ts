@@ -1,4 +1,26 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+
+/**
+ * This test file's own tmux server (`tmux -L`): sessions on the default server die with whatever else uses it (a
+ * person's tmux, another suite), and a test must not depend on them. Killed by `killTmuxServer` after the file.
+ */
+export const TMUX_SOCKET = `turnkit-test-${process.pid}-${randomBytes(4).toString('hex')}`;
+
+/** Runs a tmux command on this file's own server and returns its stdout; throws when tmux fails. */
+export function tmux(args: readonly string[]): string {
+  return execFileSync('tmux', ['-L', TMUX_SOCKET, ...args], { encoding: 'utf8' });
+}
+
+/** Runs a tmux command on this file's own server, ignoring failure (for clean-up). */
+export function tmuxQuiet(args: readonly string[]): void {
+  spawnSync('tmux', ['-L', TMUX_SOCKET, ...args]);
+}
+
+/** Stops this file's tmux server and every session on it. */
+export function killTmuxServer(): void {
+  tmuxQuiet(['kill-server']);
+}
 
 /** Whether tmux is here to drive the terminal apps with. */
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
@@ -14,7 +36,7 @@ export async function waitForPane(session: string, text: string, deadlineMs = 45
   let pane = '';
   const until = Date.now() + deadlineMs;
   while (Date.now() < until) {
-    pane = spawnSync('tmux', ['capture-pane', '-p', '-t', session], { encoding: 'utf8' }).stdout ?? '';
+    pane = spawnSync('tmux', ['-L', TMUX_SOCKET, 'capture-pane', '-p', '-t', session], { encoding: 'utf8' }).stdout ?? '';
     if (pane.includes(text) && (options.without === undefined || !pane.includes(options.without))) return pane;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -26,5 +48,5 @@ export async function waitForPane(session: string, text: string, deadlineMs = 45
  * CI runners set it, and ink then wrote nothing until exit (a blank pane on CI only). The apps must draw anyway.
  */
 export function startInTmux(session: string, cwd: string, command: string): void {
-  execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', cwd, '-e', 'CI=true', command]);
+  tmux(['new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', cwd, '-e', 'CI=true', command]);
 }

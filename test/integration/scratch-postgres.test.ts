@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminQuery, createTestDb, type TestDb } from '../helpers/test-db.js';
+import { adminQuery, BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
 import { sampleGameWithFixture } from '../helpers/sample-fixture.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
 import { migrate, SAMPLE_MIGRATIONS_DIR } from '../../src/db/migrate.js';
@@ -8,7 +8,7 @@ import type { Fixture } from '../../src/fixture/format.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
 
 // Real Postgres only: the embedded server runs one transaction at a time, and its single backend cannot be killed.
-describe.runIf(process.env.TEST_DATABASE_URL)('scratch campaigns under concurrency and failure on postgres', () => {
+describe.runIf(BACKENDS.includes('postgres'))('scratch campaigns under concurrency and failure on postgres', () => {
   let source: TestDb;
   let target: TestDb;
   let fixture: Fixture;

@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
 import { shownPath } from '../../util/shown-path.js';
-import { agree } from '../../marks/agree-command.js';
-import { formatAgreement } from '../../marks/format-agreement.js';
 import { printJson, type Output } from '../output.js';
 
 /** `turnkit agree MARKS_A MARKS_B`. */
@@ -13,6 +11,8 @@ export function registerAgree(program: Command, output: Output): void {
     .argument('<marks-b>', 'another marks file of the same run (a judge\'s, or a blind re-mark)')
     .option('--json', 'print the result as JSON')
     .action(async (a: string, b: string, options) => {
+      const { agree } = await import('../../marks/agree-command.js');
+      const { formatAgreement } = await import('../../marks/format-agreement.js');
       const result = await agree({ a, b });
       if (options.json) return printJson(output, { ...result, a: shownPath(result.a), b: shownPath(result.b), run: result.run && shownPath(result.run) });
       for (const line of formatAgreement(result)) output.out(line);

@@ -1,6 +1,5 @@
 import { relative } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { capture } from '../../fixture/capture-command.js';
 import type { TurnSelection } from '../../fixture/capture.js';
 import { commonOptions, positiveInt } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
@@ -19,6 +18,7 @@ export function registerCapture(program: Command, output: Output): void {
     .option('--force', 'overwrite existing fixture files')
     .option('--json', 'print the result as JSON')
     .action(async (options, command: Command) => {
+      const { capture } = await import('../../fixture/capture-command.js');
       const turns: TurnSelection | undefined = options.turn
         ? { turn: options.turn }
         : options.turns ?? (options.latest ? { latest: true } : undefined);

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { construct } from '../../construct/construct-command.js';
 import { shownPath } from '../../util/shown-path.js';
 import { commonOptions, positiveInt } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
@@ -19,6 +18,7 @@ export function registerConstruct(program: Command, output: Output): void {
     .option('--force', 'overwrite an existing constructed fixture of that name')
     .option('--json', 'print the result as JSON')
     .action(async (fixture: string, options, command: Command) => {
+      const { construct } = await import('../../construct/construct-command.js');
       if ((options.patch === undefined) === (options.from === undefined)) command.error('error: give exactly one of --patch FILE or --from EDITED.json', { exitCode: 2 });
       const saved = await construct({ ...commonOptions(command), fixture, ...options });
       if (options.json) return printJson(output, { file: shownPath(saved.file), ...saved.document });

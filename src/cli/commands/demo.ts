@@ -1,10 +1,5 @@
 import type { Command } from 'commander';
 import { shownPath } from '../../util/shown-path.js';
-import { demo } from '../../demo/demo-command.js';
-import { formatReport, pValue } from '../../marks/format-report.js';
-import { formatAgreement } from '../../marks/format-agreement.js';
-import { loadJudgeSettings } from '../../marks/load-judge-settings.js';
-import { loadConfig } from '../../config/load.js';
 import { positiveInt } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 import { progressLine } from './run.js';
@@ -21,6 +16,11 @@ export function registerDemo(program: Command, output: Output): void {
     .option('--base-url <url>', 'the judge\'s OpenAI-compatible base URL')
     .option('--json', 'print the result as JSON')
     .action(async (options, command: Command) => {
+      const { demo } = await import('../../demo/demo-command.js');
+      const { formatReport, pValue } = await import('../../marks/format-report.js');
+      const { formatAgreement } = await import('../../marks/format-agreement.js');
+      const { loadJudgeSettings } = await import('../../marks/load-judge-settings.js');
+      const { loadConfig } = await import('../../config/load.js');
       const globals = command.optsWithGlobals<{ databaseUrl?: string; config?: string }>();
       if (globals.databaseUrl || process.env.DATABASE_URL) output.err('the demo runs on the embedded database; --database-url and DATABASE_URL are not used');
       const tty = process.stderr.isTTY === true;

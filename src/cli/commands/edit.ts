@@ -1,11 +1,8 @@
 import type { Command } from 'commander';
-import { openEditSession } from '../../construct/edit-session.js';
-import { editInExternalEditor } from '../../construct/external-edit.js';
 import { shownPath } from '../../util/shown-path.js';
 import { TurnkitError } from '../../errors.js';
 import { commonOptions, positiveInt } from '../global-options.js';
 import type { Output } from '../output.js';
-import { loadTerminalApp } from '../../tui/load-terminal-app.js';
 
 /** `turnkit edit FIXTURE [--editor --turn N]`. */
 export function registerEdit(program: Command, output: Output): void {
@@ -18,6 +15,9 @@ export function registerEdit(program: Command, output: Output): void {
     .option('--out <dir>', 'output folder (default: the config\'s constructed folder)')
     .option('--force', 'overwrite an existing constructed fixture of the chosen name')
     .action(async (fixture: string, options, command: Command) => {
+      const { openEditSession } = await import('../../construct/edit-session.js');
+      const { editInExternalEditor } = await import('../../construct/external-edit.js');
+      const { loadTerminalApp } = await import('../../tui/load-terminal-app.js');
       const { session, outDir } = await openEditSession({ ...commonOptions(command), fixture, out: options.out });
       if (options.editor) {
         const turn: number | undefined = options.turn ?? session.opened.constructed?.document.turn;

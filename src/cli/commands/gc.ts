@@ -1,6 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { TurnkitError } from '../../errors.js';
-import { gcCommand } from '../../scratch/scratch-commands.js';
 import { commonOptions } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 import { describeTeardown } from './describe-teardown.js';
@@ -14,6 +13,7 @@ export function registerGc(program: Command, output: Output): void {
     .option('--all', 'remove every scratch campaign, including those seeded by hand and those of running processes')
     .option('--json', 'print the result as JSON')
     .action(async (options, command: Command) => {
+      const { gcCommand } = await import('../../scratch/scratch-commands.js');
       const report = await gcCommand({ ...commonOptions(command), ttlMs: options.ttl * 3_600_000, all: options.all });
       if (options.json) printJson(output, report);
       else {

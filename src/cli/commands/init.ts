@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { init } from '../../config/init.js';
 import type { Output } from '../output.js';
 
 /** `turnkit init`. */
@@ -9,6 +8,7 @@ export function registerInit(program: Command, output: Output): void {
     .description('scaffold turnkit.config.ts, fixtures/, constructed/ and questions/')
     .option('--force', 'overwrite an existing config file')
     .action(async (options) => {
+      const { init } = await import('../../config/init.js');
       const result = await init({ force: options.force });
       for (const item of result.created) output.out(`created ${item}`);
     });

@@ -2,12 +2,8 @@ import { basename, join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { shownPath } from '../../util/shown-path.js';
 import { TurnkitError } from '../../errors.js';
-import { judgeChecks } from '../../marks/judge-checks.js';
-import { judgeWithModel } from '../../marks/judge-model.js';
-import { JUDGE_PROVIDERS } from '../../config/judge-settings.js';
-import { loadJudgeSettings } from '../../marks/load-judge-settings.js';
+import { JUDGE_PROVIDERS } from '../../config/judge-providers.js';
 import { commonOptions, positiveInt } from '../global-options.js';
-import { loadConfig } from '../../config/load.js';
 import { printJson, type Output } from '../output.js';
 
 /** `turnkit judge RUN_DIR [--checks] [--model NAME | --judge FILE]`. */
@@ -26,6 +22,10 @@ export function registerJudge(program: Command, output: Output): void {
     .option('--question <file>', 'use this question file\'s current checks and rubric instead of the ones the run recorded')
     .option('--json', 'print the result as JSON')
     .action(async (dir: string, options, command: Command) => {
+      const { judgeChecks } = await import('../../marks/judge-checks.js');
+      const { judgeWithModel } = await import('../../marks/judge-model.js');
+      const { loadJudgeSettings } = await import('../../marks/load-judge-settings.js');
+      const { loadConfig } = await import('../../config/load.js');
       const config = await loadConfig({ configPath: commonOptions(command).configPath });
       // With neither flag, the judge the config names is the one meant.
       const model = options.model !== undefined || options.judge !== undefined || (!options.checks && config.judge !== undefined);

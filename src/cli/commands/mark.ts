@@ -1,9 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { shownPath } from '../../util/shown-path.js';
 import { TurnkitError } from '../../errors.js';
-import { MarkingSession } from '../../marks/marking-session.js';
 import type { Output } from '../output.js';
-import { loadTerminalApp } from '../../tui/load-terminal-app.js';
 
 /** `turnkit mark RUN_DIR [--grader NAME] [--blind [--seed N]]`. */
 export function registerMark(program: Command, output: Output): void {
@@ -18,6 +16,8 @@ export function registerMark(program: Command, output: Output): void {
       return Number(value);
     })
     .action(async (dir: string, options) => {
+      const { MarkingSession } = await import('../../marks/marking-session.js');
+      const { loadTerminalApp } = await import('../../tui/load-terminal-app.js');
       if (options.seed !== undefined && !options.blind) throw new TurnkitError('USAGE', '--seed orders a blind re-mark: use it with --blind');
       if (!process.stdin.isTTY || !process.stdout.isTTY) throw new TurnkitError('USAGE', 'turnkit mark needs a terminal; or mark the reps in marks.csv with a spreadsheet or an editor');
       const session = await MarkingSession.open({ dir, grader: options.grader, blind: options.blind, seed: options.seed });

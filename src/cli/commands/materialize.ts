@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { materialize } from '../../construct/materialize-command.js';
-import { serializeDocument } from '../../fixture/format.js';
 import type { Output } from '../output.js';
 
 /** `turnkit materialize CONSTRUCTED`. */
@@ -10,6 +8,8 @@ export function registerMaterialize(program: Command, output: Output): void {
     .description('print the fixture a constructed fixture stands for (base hash and old values checked)')
     .argument('<constructed>', 'constructed fixture file')
     .action(async (constructed: string) => {
+      const { materialize } = await import('../../construct/materialize-command.js');
+      const { serializeDocument } = await import('../../fixture/format.js');
       output.out(serializeDocument(await materialize({ constructed })).trimEnd());
     });
 }

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { shownPath } from '../../util/shown-path.js';
-import { mergeRuns } from '../../pipeline/merge-runs.js';
 import { printJson, type Output } from '../output.js';
 
 /** `turnkit merge RUN_DIR... [--out DIR]`. */
@@ -12,6 +11,7 @@ export function registerMerge(program: Command, output: Output): void {
     .option('--out <dir>', 'the merged run directory (default: beside the first shard, STAMP-merged)')
     .option('--json', 'print the result as JSON')
     .action(async (dirs: string[], options) => {
+      const { mergeRuns } = await import('../../pipeline/merge-runs.js');
       const result = await mergeRuns({ dirs, out: options.out });
       if (options.json) return printJson(output, { ...result, dir: shownPath(result.dir) });
       output.out(`${shownPath(result.dir)}: ${result.shards} shard(s), ${result.reps} rep(s); merged ${result.marksFiles.join(', ')}`);

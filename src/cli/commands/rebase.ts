@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { rebase, RebaseConflictError } from '../../construct/rebase-command.js';
 import { printJson, type Output } from '../output.js';
 
 /** `turnkit rebase CONSTRUCTED [--onto FIXTURE]`. */
@@ -11,6 +10,7 @@ export function registerRebase(program: Command, output: Output): void {
     .option('--onto <fixture>', 'a new base (default: the recorded base path)')
     .option('--json', 'print the result as JSON')
     .action(async (constructed: string, options) => {
+      const { rebase, RebaseConflictError } = await import('../../construct/rebase-command.js');
       let result;
       try {
         result = await rebase({ constructed, onto: options.onto });

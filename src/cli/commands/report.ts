@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { formatReport } from '../../marks/format-report.js';
-import { incompleteRun, report, targetProblems } from '../../marks/report-command.js';
 import { TurnkitError } from '../../errors.js';
 import { printJson, type Output } from '../output.js';
 
@@ -17,6 +15,8 @@ export function registerReport(program: Command, output: Output): void {
     .option('--json', 'print the report as JSON')
     .option('--check', 'exit 1 when a fixture has not met the target (missed, or reps not marked)')
     .action(async (dir: string, options) => {
+      const { formatReport } = await import('../../marks/format-report.js');
+      const { incompleteRun, report, targetProblems } = await import('../../marks/report-command.js');
       const result = await report({ dir, marks: options.marks, compare: options.compare, compareMarks: options.compareMarks });
       if (options.json) printJson(output, result);
       else for (const line of formatReport(result.report, options.md ? 'md' : 'text', result.comparison)) output.out(line);

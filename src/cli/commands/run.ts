@@ -1,6 +1,5 @@
 import { Option, type Command } from 'commander';
-import { runQuestion, type RunProgress } from '../../pipeline/run-question.js';
-import { killRunningSuts } from '../../pipeline/sut-command.js';
+import type { RunProgress } from '../../pipeline/run-question.js';
 import { shownPath } from '../../util/shown-path.js';
 import { TurnkitError } from '../../errors.js';
 import { commonOptions, positiveInt, shardSpec } from '../global-options.js';
@@ -19,6 +18,8 @@ export function registerRun(program: Command, output: Output): void {
     .addOption(new Option('--strategy <strategy>', 'how each rep\'s scratch campaign is made').choices(['remap', 'database', 'auto']))
     .option('--json', 'print the result as JSON')
     .action(async (question: string, options, command: Command) => {
+      const { runQuestion } = await import('../../pipeline/run-question.js');
+      const { killRunningSuts } = await import('../../pipeline/sut-command.js');
       const abort = new AbortController();
       const onSigint = (): void => {
         if (abort.signal.aborted) {

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { sample } from '../../sample/sample-command.js';
 import { commonOptions, positiveInt } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 
@@ -12,6 +11,7 @@ export function registerSample(program: Command, output: Output): void {
     .option('--seed <n>', 'seed of the session (same seed, same session)', positiveInt)
     .option('--json', 'print the result as JSON')
     .action(async (options, command: Command) => {
+      const { sample } = await import('../../sample/sample-command.js');
       const result = await sample({ ...commonOptions(command), turns: options.turns, seed: options.seed });
       if (options.json) return printJson(output, result);
       output.out(result.campaign);

@@ -1,6 +1,5 @@
 import { Option, type Command } from 'commander';
 import { TurnkitError } from '../../errors.js';
-import { seedCommand } from '../../scratch/scratch-commands.js';
 import { commonOptions } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 
@@ -14,6 +13,7 @@ export function registerSeed(program: Command, output: Output): void {
     .option('--check', 're-capture the scratch campaign and compare it with the fixture (exit 1 when they differ)')
     .option('--json', 'print the result as JSON')
     .action(async (fixture: string, options, command: Command) => {
+      const { seedCommand } = await import('../../scratch/scratch-commands.js');
       const result = await seedCommand({
         ...commonOptions(command),
         fixture,

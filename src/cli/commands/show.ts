@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
-import { show } from '../../construct/show-command.js';
 import { printJson, type Output } from '../output.js';
-import { formatTable } from '../../util/text-table.js';
 
 /** `turnkit show FIXTURE`. */
 export function registerShow(program: Command, output: Output): void {
@@ -11,6 +9,8 @@ export function registerShow(program: Command, output: Output): void {
     .argument('<fixture>', 'fixture file')
     .option('--json', 'print the summary as JSON')
     .action(async (fixture: string, options) => {
+      const { show } = await import('../../construct/show-command.js');
+      const { formatTable } = await import('../../util/text-table.js');
       const summary = await show({ fixture });
       if (options.json) return printJson(output, summary);
       output.out(`${summary.name}: ${summary.root.table} ${summary.root.key}=${summary.root.value}, turn ${summary.turn} of ${summary.latestTurn}`);

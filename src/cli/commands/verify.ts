@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { verifyProject } from '../../pipeline/verify-project.js';
 import { TurnkitError } from '../../errors.js';
 import { commonOptions } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
@@ -13,6 +12,7 @@ export function registerVerify(program: Command, output: Output): void {
     .option('--database', 'also check tables and columns against the connected database')
     .option('--json', 'print the result as JSON')
     .action(async (paths: string[], options, command: Command) => {
+      const { verifyProject } = await import('../../pipeline/verify-project.js');
       const result = await verifyProject({ ...commonOptions(command), paths, database: options.database });
       if (options.json) printJson(output, result);
       else for (const file of result.files.filter((entry) => entry.ok)) output.out(`ok ${file.file}`);
