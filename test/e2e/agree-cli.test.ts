@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/cli-in-process.js';
 import { makeJudgeRun } from '../helpers/judge-run.js';
 
 const FIXTURES = ['f1', 'f2', 'f3', 'f4', 'f5'];
@@ -54,7 +54,7 @@ afterAll(async () => {
 
 describe('turnkit agree', () => {
   it('prints the agreement 62/65, kappa, the confusion matrix, marginals, unmatched count and every disagreement', async () => {
-    const result = await runCli(['agree', 'run/marks.csv', 'run/marks.judge-gpt-test.csv'], { cwd: project });
+    const result = await runInProcess(['agree', 'run/marks.csv', 'run/marks.judge-gpt-test.csv'], { cwd: project });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     // po = 62/65 = 0.954; pA = 42/65 = 0.646, pB = 41/65 = 0.631; kappa = 1756/1951 = 0.900 (see test/unit/agreement.test.ts).
@@ -81,7 +81,7 @@ describe('turnkit agree', () => {
   });
 
   it('--json gives the same numbers as values', async () => {
-    const result = await runCli(['agree', 'run/marks.csv', 'run/marks.judge-gpt-test.csv', '--json'], { cwd: project });
+    const result = await runInProcess(['agree', 'run/marks.csv', 'run/marks.judge-gpt-test.csv', '--json'], { cwd: project });
     expect(result.code).toBe(0);
     const json = JSON.parse(result.stdout);
     expect(json).toMatchObject({
@@ -105,7 +105,7 @@ describe('turnkit agree', () => {
   });
 
   it('refuses marks files of two different runs with one line naming both', async () => {
-    const result = await runCli(['agree', 'run/marks.csv', 'run2/marks.judge-gpt-test.csv'], { cwd: project });
+    const result = await runInProcess(['agree', 'run/marks.csv', 'run2/marks.judge-gpt-test.csv'], { cwd: project });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe('run2/marks.judge-gpt-test.csv: marks of another run (run2) than run/marks.csv (run)\n');
@@ -113,7 +113,7 @@ describe('turnkit agree', () => {
 
   it('refuses a marks file naming a rep the run does not have, with file:line', async () => {
     await writeFile(join(project, 'run', 'marks.other.csv'), 'fixture,rep,mark,note\nf1,1,pass,\nf1,15,fail,\nf9,1,pass,\n');
-    const result = await runCli(['agree', 'run/marks.csv', 'run/marks.other.csv'], { cwd: project });
+    const result = await runInProcess(['agree', 'run/marks.csv', 'run/marks.other.csv'], { cwd: project });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     // Every problem, one line each, the first first.
@@ -123,7 +123,7 @@ describe('turnkit agree', () => {
   it('checks a file outside the run against the run of the other file', async () => {
     await mkdir(join(project, 'loose'), { recursive: true });
     await writeFile(join(project, 'loose', 'remark.csv'), 'fixture,rep,mark,note\nf1,1,pass,\nf1,99,pass,\n');
-    const result = await runCli(['agree', 'run/marks.csv', 'loose/remark.csv'], { cwd: project });
+    const result = await runInProcess(['agree', 'run/marks.csv', 'loose/remark.csv'], { cwd: project });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(`loose/remark.csv:3: f1 rep 99 is not a rep of this run (${REPS} reps per fixture)\n`);
   });
@@ -134,11 +134,11 @@ describe('turnkit agree', () => {
     // [[1, 0], [1, 1]]: po = 2/3, pA = 1/3, pB = 2/3, pe = 4/9, kappa = (2/3 − 4/9)/(5/9) = 0.4.
     await writeFile(join(project, 'loose', 'a.csv'), 'fixture,rep,mark,note\nx,500,pass,\nx,501,fail,too vague\ny,1,fail,\ny,2,na,\n');
     await writeFile(join(project, 'loose', 'b.csv'), 'fixture,rep,mark,note\nx,500,pass,\nx,501,pass,fine\ny,1,fail,\ny,2,pass,\n');
-    const text = await runCli(['agree', 'loose/a.csv', 'loose/b.csv'], { cwd: project });
+    const text = await runInProcess(['agree', 'loose/a.csv', 'loose/b.csv'], { cwd: project });
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('agreement 2/3 = 0.667; Cohen\'s kappa 0.400\n');
     expect(text.stdout).toContain('x        501  fail  pass  too vague  fine\n');
-    const json = await runCli(['agree', 'loose/a.csv', 'loose/b.csv', '--json'], { cwd: project });
+    const json = await runInProcess(['agree', 'loose/a.csv', 'loose/b.csv', '--json'], { cwd: project });
     const parsed = JSON.parse(json.stdout);
     expect(parsed).toMatchObject({ run: null, matched: 3, agreed: 2, unmatched: 1 });
     expect(parsed.kappa).toBeCloseTo(0.4, 12);
@@ -148,16 +148,16 @@ describe('turnkit agree', () => {
     await mkdir(join(project, 'loose'), { recursive: true });
     await writeFile(join(project, 'loose', 'none-a.csv'), 'fixture,rep,mark,note\nx,1,na,\nx,2,,\n');
     await writeFile(join(project, 'loose', 'none-b.csv'), 'fixture,rep,mark,note\nx,1,pass,\nx,2,fail,\n');
-    const result = await runCli(['agree', 'loose/none-a.csv', 'loose/none-b.csv'], { cwd: project });
+    const result = await runInProcess(['agree', 'loose/none-a.csv', 'loose/none-b.csv'], { cwd: project });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('A: loose/none-a.csv\nB: loose/none-b.csv\n\nno rep is marked pass or fail in both files: nothing to compare (kappa: null)\n');
-    const json = JSON.parse((await runCli(['agree', 'loose/none-a.csv', 'loose/none-b.csv', '--json'], { cwd: project })).stdout);
+    const json = JSON.parse((await runInProcess(['agree', 'loose/none-a.csv', 'loose/none-b.csv', '--json'], { cwd: project })).stdout);
     expect(json).toMatchObject({ matched: 0, ratio: null, kappa: null, passRateA: null, passRateB: null, unmatched: 2 });
   });
 
   it('leaves both files as they were', async () => {
     const before = [await readFile(join(project, 'run', 'marks.csv'), 'utf8'), await readFile(join(project, 'run', 'marks.judge-gpt-test.csv'), 'utf8')];
-    await runCli(['agree', 'run/marks.csv', 'run/marks.judge-gpt-test.csv'], { cwd: project });
+    await runInProcess(['agree', 'run/marks.csv', 'run/marks.judge-gpt-test.csv'], { cwd: project });
     expect([await readFile(join(project, 'run', 'marks.csv'), 'utf8'), await readFile(join(project, 'run', 'marks.judge-gpt-test.csv'), 'utf8')]).toEqual(before);
     expect(before).toEqual([marksFiles().human, marksFiles().judge]);
   });

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCli, type CliResult } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/cli-in-process.js';
+import { openEmbedded, type EmbeddedServer } from '../../src/db/embedded.js';
 
 /** One case of the bad-input corpus: a command, the files it needs, and the one-line error it must print. */
 interface BadInputCase {
@@ -42,16 +44,24 @@ async function deriveFile(spec: NonNullable<BadInputCase['derive']>, dir: string
 const CORPUS = fileURLToPath(new URL('../bad-inputs/', import.meta.url));
 const names = (await readdir(CORPUS)).filter((name) => name.endsWith('.json')).sort();
 
+// These go through the built binary as well: its exit code and stderr must be the ones run() gives in process.
+const THROUGH_THE_BINARY = new Set(['capture-no-turn.json', 'fixture-json-syntax.json', 'seed-schema-drift.json', 'database-unreachable.json']);
+
 describe('the bad-input corpus', () => {
   let project: string;
+  let server: EmbeddedServer;
 
   beforeAll(async () => {
     project = await mkdtemp(join(tmpdir(), 'turnkit-bad-'));
     await cp(inject('pgdataTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
     const made = await runCli(['sample', '--turns', '40'], { cwd: project });
     expect(made).toMatchObject({ code: 0, stdout: '1\n' });
+    // The cases run in this process (run(argv, output), as bin.js calls it); the embedded database stays open here
+    // for all of them, so each command joins it as another turnkit process would instead of starting PGlite again.
+    server = await openEmbedded({ dataDir: join(project, '.turnkit', 'pgdata'), port: 0, handleSignals: false });
   });
   afterAll(async () => {
+    await server?.close();
     if (project) await rm(project, { recursive: true, force: true });
   });
 
@@ -66,17 +76,27 @@ describe('the bad-input corpus', () => {
       await writeFile(join(project, caseDir, file), fill(content));
     }
     if (spec.derive) await deriveFile(spec.derive, join(project, caseDir));
-    const result = await runCli(spec.args.map(fill), { cwd: project });
-    const lines = result.stderr.trimEnd().split('\n');
-    expect(result.code, result.stderr).toBe(spec.exitCode);
-    if (spec.stderrPrefix) expect(lines[0]!.startsWith(fill(spec.stderr)), lines[0]).toBe(true);
-    else expect(lines[0]).toBe(fill(spec.stderr));
-    // One line for a failure; commander's usage errors add its "run with --help" hint, and nothing else may follow.
-    expect(lines.slice(1), result.stderr).toEqual(spec.exitCode === 2 && lines.length === 2 ? ['(run with --help for usage)'] : []);
-    expect(result.stderr).not.toMatch(/^\s+at /m);
+    const result = await runInProcess(spec.args.map(fill), { cwd: project });
+    if (THROUGH_THE_BINARY.has(name)) expect(await runCli(spec.args.map(fill), { cwd: project })).toEqual(result);
+    check(spec, result, fill);
     for (const file of spec.unchanged ?? []) {
       expect(await readFile(join(project, caseDir, file), 'utf8')).toBe(spec.files![file]);
     }
-    if (spec.secret) expect(result.stdout + result.stderr).not.toContain(spec.secret);
+  });
+
+  it('runs some cases through the binary too', () => {
+    expect([...THROUGH_THE_BINARY].filter((name) => !names.includes(name))).toEqual([]);
   });
 });
+
+/** The case's exit code, its one line on stderr (no stack trace), and no secret anywhere in the output. */
+function check(spec: BadInputCase, result: CliResult, fill: (text: string) => string): void {
+  const lines = result.stderr.trimEnd().split('\n');
+  expect(result.code, result.stderr).toBe(spec.exitCode);
+  if (spec.stderrPrefix) expect(lines[0]!.startsWith(fill(spec.stderr)), lines[0]).toBe(true);
+  else expect(lines[0]).toBe(fill(spec.stderr));
+  // One line for a failure; commander's usage errors add its "run with --help" hint, and nothing else may follow.
+  expect(lines.slice(1), result.stderr).toEqual(spec.exitCode === 2 && lines.length === 2 ? ['(run with --help for usage)'] : []);
+  expect(result.stderr).not.toMatch(/^\s+at /m);
+  if (spec.secret) expect(result.stdout + result.stderr).not.toContain(spec.secret);
+}

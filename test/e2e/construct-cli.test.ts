@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/cli-in-process.js';
 import { SAMPLE_TEXT, rowById, sha256Of } from '../helpers/construct-fixtures.js';
 import { parseFixtureText } from '../../src/fixture/read-fixture.js';
 import type { Fixture } from '../../src/fixture/format.js';
@@ -12,9 +12,9 @@ const FIXED = 'You ride the lift up from engineering to the mess hall on deck 2.
 const WHY = 'Turn 19 put the mess hall on deck 3; does the wrong route at turn 23 come from it?';
 
 // Commands that read files only (construct, show, materialize, verify, rebase) need no database.
-describe('constructed fixtures through the built binary', () => {
+describe('constructed fixtures through the CLI', () => {
   let project: string;
-  const cli = (...args: string[]) => runCli(args, { cwd: project });
+  const cli = (...args: string[]) => runInProcess(args, { cwd: project });
   const sha = (text: string): string => sha256Of(text);
   const base = parseFixtureText(SAMPLE_TEXT, 'sample');
   const original19 = rowById(base, 'turns', '19').narration as string;

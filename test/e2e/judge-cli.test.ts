@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/cli-in-process.js';
 import { RETRY_NOW, startFakeLlmServer, userMessageOf, type FakeLlmServer, type Reply, type Responder } from '../helpers/fake-llm-server.js';
 import { folderBytes, folderText, makeJudgeRun } from '../helpers/judge-run.js';
 
@@ -64,7 +64,7 @@ describe('turnkit judge --model through the binary', () => {
   it.each(['openai', 'anthropic'] as const)('%s: writes the marks file and the verdicts, prints where, and never the key', async (provider) => {
     const run = await newRun();
     const baseUrl = provider === 'openai' ? server.openaiBaseUrl : server.anthropicBaseUrl;
-    const result = await runCli(['judge', run, '--model', 'gpt-test', '--provider', provider, '--base-url', baseUrl, '--api-key-env', KEY_VAR], { cwd: project, env });
+    const result = await runInProcess(['judge', run, '--model', 'gpt-test', '--provider', provider, '--base-url', baseUrl, '--api-key-env', KEY_VAR], { cwd: project, env });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n')).toEqual([
@@ -92,7 +92,7 @@ describe('turnkit judge --model through the binary', () => {
 
     // The judge's marks against a human's, end to end: the human agrees on alpha 1 and 2, and differs on beta 3.
     await writeFile(join(project, run, 'marks.csv'), 'fixture,rep,mark,note\nalpha,1,pass,\nalpha,2,fail,\nalpha,3,pass,\nbeta,1,,\nbeta,2,,\nbeta,3,fail,deck 2 but rude\n');
-    const agreed = await runCli(['agree', `${run}/marks.csv`, `${run}/marks.judge-gpt-test.csv`, '--json'], { cwd: project });
+    const agreed = await runInProcess(['agree', `${run}/marks.csv`, `${run}/marks.judge-gpt-test.csv`, '--json'], { cwd: project });
     expect(agreed.code).toBe(0);
     // Matched: alpha 1 (pass/pass), alpha 2 (fail/fail), beta 3 (fail/pass); alpha 3 pass vs na: unmatched.
     // [[1, 0], [1, 1]]: po = 2/3, pA = 1/3, pB = 2/3, pe = 4/9, kappa = (2/3 − 4/9)/(5/9) = 0.4.
@@ -104,9 +104,9 @@ describe('turnkit judge --model through the binary', () => {
   it('a second run of the same command is served from the cache, and --json says so', async () => {
     const run = await newRun();
     const args = ['judge', run, '--model', 'gpt-test', '--base-url', server.openaiBaseUrl, '--api-key-env', KEY_VAR, '--json'];
-    expect((await runCli(args, { cwd: project, env })).code).toBe(0);
+    expect((await runInProcess(args, { cwd: project, env })).code).toBe(0);
     server.reset();
-    const again = await runCli(args, { cwd: project, env });
+    const again = await runInProcess(args, { cwd: project, env });
     expect(again.code).toBe(0);
     expect(server.requests).toHaveLength(0);
     expect(JSON.parse(again.stdout).model).toMatchObject({ pass: 2, fail: 1, na: 1, error: 1, notRun: 1, cached: 4, file: `${run}/marks.judge-gpt-test.csv`, grader: 'judge-gpt-test', rubricVersion: '1' });
@@ -114,7 +114,7 @@ describe('turnkit judge --model through the binary', () => {
 
   it('warns on stderr when the judge is the SUT\'s own model', async () => {
     const run = await newRun({ type: 'http', baseUrl: 'http://127.0.0.1:1/v1', model: 'gpt-test' });
-    const result = await runCli(['judge', run, '--model', 'gpt-test', '--base-url', server.openaiBaseUrl, '--api-key-env', KEY_VAR], { cwd: project, env });
+    const result = await runInProcess(['judge', run, '--model', 'gpt-test', '--base-url', server.openaiBaseUrl, '--api-key-env', KEY_VAR], { cwd: project, env });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('warning: the judge is the SUT\'s own model (gpt-test): a model tends to grade its own answers kindly\n');
   });
@@ -124,7 +124,7 @@ describe('turnkit judge --model through the binary', () => {
     await writeFile(join(project, run, 'marks.judge-gpt-test.csv'), 'fixture,rep,mark,note\nalpha,1,fail,earlier\n');
     const before = await folderBytes(join(project, run));
     server.respond(() => ({ status: 401, body: JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}` } }) }));
-    const result = await runCli(['judge', run, '--model', 'gpt-test', '--base-url', server.openaiBaseUrl, '--api-key-env', KEY_VAR, '--concurrency', '1'], { cwd: project, env });
+    const result = await runInProcess(['judge', run, '--model', 'gpt-test', '--base-url', server.openaiBaseUrl, '--api-key-env', KEY_VAR, '--concurrency', '1'], { cwd: project, env });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     const lines = result.stderr.trimEnd().split('\n');
@@ -137,7 +137,7 @@ describe('turnkit judge --model through the binary', () => {
   it('settings from --judge FILE with flags over them', async () => {
     const run = await newRun();
     await writeFile(join(project, 'judge.yaml'), `provider: openai\nmodel: from-file\nbaseUrl: ${server.openaiBaseUrl}\napiKeyEnv: ${KEY_VAR}\nretries: 0\n`);
-    const result = await runCli(['judge', run, '--judge', 'judge.yaml', '--model', 'from-flag'], { cwd: project, env });
+    const result = await runInProcess(['judge', run, '--judge', 'judge.yaml', '--model', 'from-flag'], { cwd: project, env });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(existsSync(join(project, run, 'marks.judge-from-flag.csv'))).toBe(true);
@@ -150,7 +150,7 @@ describe('turnkit judge --model through the binary', () => {
     // alpha 2 gets an answer that is not a verdict.
     server.respond(byMarker({ ...PLAN, '[a-2]': { content: 'Deck 3, so I would say it fails.' } }));
     const args = ['judge', run, '--model', 'gpt-test', '--base-url', server.openaiBaseUrl, '--api-key-env', KEY_VAR];
-    const result = await runCli(args, { cwd: project, env });
+    const result = await runInProcess(args, { cwd: project, env });
     expect(result.code).toBe(1);
     // What was written is said first; no "report from it" line follows.
     expect(result.stdout.split('\n')).toEqual([
@@ -166,7 +166,7 @@ describe('turnkit judge --model through the binary', () => {
     expect(existsSync(join(project, run, 'judge-gpt-test.jsonl'))).toBe(true);
 
     // --json prints the result (judgeErrors 1) and still exits 1.
-    const json = await runCli([...args, '--json'], { cwd: project, env });
+    const json = await runInProcess([...args, '--json'], { cwd: project, env });
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout).model).toMatchObject({ judgeErrors: 1, error: 2, pass: 2, na: 1, cached: 3 });
     expect(json.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^1 rep\(s\) could not be judged /)]);
@@ -174,7 +174,7 @@ describe('turnkit judge --model through the binary', () => {
     // Once the judge answers alpha 2 properly, the rerun exits 0 (the verdicts it had came from the cache).
     server.reset();
     server.respond(byMarker(PLAN));
-    const again = await runCli(args, { cwd: project, env });
+    const again = await runInProcess(args, { cwd: project, env });
     expect(again.stderr).toBe('');
     expect(again.code).toBe(0);
     expect(server.requests).toHaveLength(1);
@@ -183,7 +183,7 @@ describe('turnkit judge --model through the binary', () => {
 
   it('a rep that errored in the SUT is not a judge error: every judgeable rep got a verdict, exit 0, judgeErrors 0', async () => {
     const run = await newRun();
-    const result = await runCli(['judge', run, '--model', 'gpt-test', '--base-url', server.openaiBaseUrl, '--api-key-env', KEY_VAR, '--json'], { cwd: project, env });
+    const result = await runInProcess(['judge', run, '--model', 'gpt-test', '--base-url', server.openaiBaseUrl, '--api-key-env', KEY_VAR, '--json'], { cwd: project, env });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).model).toMatchObject({ error: 1, judgeErrors: 0, notRun: 1, pass: 2, fail: 1, na: 1 });
@@ -204,7 +204,7 @@ describe('turnkit judge --model through the binary', () => {
       await writeFile(join(project, 'no-retries.yaml'), 'retries: 0\n');
       server.respond(() => ({ status: 500, headers: RETRY_NOW }));
       const base = provider === 'openai' ? server.openaiBaseUrl : server.anthropicBaseUrl;
-      const result = await runCli(['judge', run, '--judge', 'no-retries.yaml', '--provider', provider, '--model', 'gpt-test', '--base-url', `${base}?token=${TOKEN}`, '--api-key-env', KEY_VAR], { cwd: project, env });
+      const result = await runInProcess(['judge', run, '--judge', 'no-retries.yaml', '--provider', provider, '--model', 'gpt-test', '--base-url', `${base}?token=${TOKEN}`, '--api-key-env', KEY_VAR], { cwd: project, env });
       expect(result.code).toBe(1);
       expect(result.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^4 rep\(s\) could not be judged /)]);
       // retries 0: one request per judgeable rep.
@@ -222,7 +222,7 @@ describe('turnkit judge --model through the binary', () => {
       server.respond(() => ({ status: 500, headers: RETRY_NOW }));
       const port = new URL(server.url).port;
       const url = `http://${USER}:${PASSWORD}@127.0.0.1:${port}/v1?token=${TOKEN}`;
-      const result = await runCli(['judge', run, '--judge', 'no-retries.yaml', '--model', 'gpt-test', '--base-url', url, '--api-key-env', KEY_VAR], { cwd: project, env });
+      const result = await runInProcess(['judge', run, '--judge', 'no-retries.yaml', '--model', 'gpt-test', '--base-url', url, '--api-key-env', KEY_VAR], { cwd: project, env });
       expect(result.code).toBe(1);
       // The one line that explains names the judge by its address alone.
       const lines = result.stderr.trimEnd().split('\n');
@@ -236,7 +236,7 @@ describe('turnkit judge --model through the binary', () => {
   it('a missing API key: exit 1 naming the variable, no request, nothing written', async () => {
     const run = await newRun();
     const before = await folderBytes(join(project, run));
-    const result = await runCli(['judge', run, '--model', 'gpt-test', '--api-key-env', 'TURNKIT_TEST_UNSET_KEY'], { cwd: project, env });
+    const result = await runInProcess(['judge', run, '--model', 'gpt-test', '--api-key-env', 'TURNKIT_TEST_UNSET_KEY'], { cwd: project, env });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe('the judge\'s API key is not set: export TURNKIT_TEST_UNSET_KEY (or name another variable with --api-key-env)\n');
     expect(server.requests).toHaveLength(0);
@@ -252,19 +252,19 @@ describe('the judge named in turnkit.config', () => {
     try {
       await writeFile(join(dir, 'turnkit.config.json'), JSON.stringify({ game: SAMPLE_GAME, judge: { model: 'from-config', baseUrl: server.openaiBaseUrl, apiKeyEnv: KEY_VAR } }));
       await makeJudgeRun({ dir: join(dir, 'run'), fixtures: [{ name: 'alpha', reps: ['[a-1] deck 2', '[a-2] deck 3'] }] });
-      const result = await runCli(['judge', 'run'], { cwd: dir, env });
+      const result = await runInProcess(['judge', 'run'], { cwd: dir, env });
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
       expect(result.stdout.split('\n')[0]).toBe('wrote run/marks.judge-from-config.csv: 1 pass, 1 fail, 0 na, 0 error (0 from the cache); reasons in run/judge-from-config.jsonl');
       expect(server.requests.map((request) => (request.body as { model?: string }).model)).toEqual(['from-config', 'from-config']);
       // A flag wins over the config: the model is another, the endpoint and key the config's.
-      const flagged = await runCli(['judge', 'run', '--model', 'from-flag'], { cwd: dir, env });
+      const flagged = await runInProcess(['judge', 'run', '--model', 'from-flag'], { cwd: dir, env });
       expect(flagged.code, flagged.stderr).toBe(0);
       expect(existsSync(join(dir, 'run', 'marks.judge-from-flag.csv'))).toBe(true);
       // --checks alone does not call the config's judge.
       server.reset();
       server.respond(byMarker(PLAN));
-      const checksOnly = await runCli(['judge', 'run', '--checks'], { cwd: dir, env });
+      const checksOnly = await runInProcess(['judge', 'run', '--checks'], { cwd: dir, env });
       expect(checksOnly.stderr).toBe('run/manifest.json: the run\'s question declared no checks; add a checks: section to the question and pass --question FILE\n');
       expect(server.requests).toHaveLength(0);
     } finally {
@@ -277,7 +277,7 @@ describe('the judge named in turnkit.config', () => {
     try {
       await writeFile(join(dir, 'turnkit.config.json'), JSON.stringify({ game: SAMPLE_GAME, judge: { provider: 'nope', model: 'm' } }));
       await makeJudgeRun({ dir: join(dir, 'run'), fixtures: [{ name: 'alpha', reps: ['[a-1] deck 2'] }] });
-      const result = await runCli(['judge', 'run'], { cwd: dir, env });
+      const result = await runInProcess(['judge', 'run'], { cwd: dir, env });
       expect(result.code).toBe(1);
       expect(result.stderr).toBe('turnkit.config.json: $.judge.provider: Invalid option: expected one of "openai"|"anthropic"\n');
     } finally {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { runCli, type CliResult } from '../helpers/cli.js';
+import type { CliResult } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/cli-in-process.js';
 import { sampleProject } from '../helpers/sample-project.js';
 import { formatMarks, parseMarks, type MarkRow } from '../../src/pipeline/marks-file.js';
 import type { Manifest } from '../../src/pipeline/manifest.js';
@@ -26,12 +27,12 @@ function countsOf(stdout: string, fixture: string): { pass: number; fail: number
   return { pass, fail, na, error, blank, verdict: cells[8]! };
 }
 
-describe('turnkit judge --checks and turnkit report through the built binary', () => {
+describe('turnkit judge --checks and turnkit report through the CLI', () => {
   let project: string;
   let runA: string;
   let runB: string;
   let checks: MarkRow[];
-  const cli = (args: string[]): Promise<CliResult> => runCli(args, { cwd: project });
+  const cli = (args: string[]): Promise<CliResult> => runInProcess(args, { cwd: project });
   const read = (path: string): Promise<string> => readFile(join(project, path), 'utf8');
 
   beforeAll(async () => {

@@ -3,7 +3,8 @@ import { chmod, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { BIN, runCli } from '../helpers/cli.js';
+import { BIN } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/cli-in-process.js';
 import { copySampleFiles, sampleProject } from '../helpers/sample-project.js';
 import { parseMarks } from '../../src/pipeline/marks-file.js';
 import type { Manifest } from '../../src/pipeline/manifest.js';
@@ -13,7 +14,7 @@ const FIXTURES = ['meridian-turn-23', 'meridian-turn-23-deck-fixed'];
 // Both answers of the sample SUT name Dr. Hale; the terminal must show neither.
 const RESPONSE_WORDS = 'Dr. Hale';
 
-describe('turnkit run through the built binary, with the sample question and sample SUT', () => {
+describe('turnkit run through the CLI, with the sample question and sample SUT', () => {
   let project: string;
   let runDir: string;
 
@@ -25,7 +26,7 @@ describe('turnkit run through the built binary, with the sample question and sam
   });
 
   it('runs 2 reps of each fixture, prints plain progress lines and a summary, never the responses', async () => {
-    const result = await runCli(['run', 'questions/places.yaml', '--reps', '2'], { cwd: project });
+    const result = await runInProcess(['run', 'questions/places.yaml', '--reps', '2'], { cwd: project });
     expect(result.code, result.stderr).toBe(0);
 
     const summary = /^(runs\/places\/[^:\s]+): complete, 4 rep\(s\) run, 0 error\(s\)$/m.exec(result.stdout);
@@ -77,7 +78,7 @@ describe('turnkit run through the built binary, with the sample question and sam
   it('resumes a complete run without running anything', async () => {
     const before = await readFile(join(project, runDir, 'reps', 'meridian-turn-23', 'rep-01.json'), 'utf8');
     // The run was started with --reps 2 (the question says 10): a resume keeps the run's own number.
-    const result = await runCli(['run', 'questions/places.yaml', '--resume', runDir], { cwd: project });
+    const result = await runInProcess(['run', 'questions/places.yaml', '--resume', runDir], { cwd: project });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`^${runDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: complete, 0 rep\\(s\\) run, 0 error\\(s\\)$`, 'm'));
     expect(result.stderr).toBe('');
@@ -87,29 +88,29 @@ describe('turnkit run through the built binary, with the sample question and sam
 
   it('refuses to resume with another number of reps, leaving marks.csv alone', async () => {
     const marks = await readFile(join(project, runDir, 'marks.csv'), 'utf8');
-    const result = await runCli(['run', 'questions/places.yaml', '--resume', runDir, '--reps', '1'], { cwd: project });
+    const result = await runInProcess(['run', 'questions/places.yaml', '--resume', runDir, '--reps', '1'], { cwd: project });
     expect(result.code).toBe(2);
     expect(result.stderr.split('\n')[0]).toBe(`--reps 1: ${runDir} was started with 2 reps; resume it without --reps`);
     expect(await readFile(join(project, runDir, 'marks.csv'), 'utf8')).toBe(marks);
   });
 
   it('verifies questions along with fixtures, as run would check them before its first rep', async () => {
-    const ok = await runCli(['verify'], { cwd: project });
+    const ok = await runInProcess(['verify'], { cwd: project });
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout.split('\n')).toEqual(expect.arrayContaining(['ok fixtures/meridian-turn-23.json', 'ok constructed/meridian-turn-23-deck-fixed.json', 'ok questions/places.yaml']));
     await writeFile(join(project, 'broken.yaml'), (await readFile(join(project, 'questions/places.yaml'), 'utf8')).replace('path: questions/places-rubric.md', 'path: questions/gone.md'));
-    const broken = await runCli(['verify', 'broken.yaml'], { cwd: project });
+    const broken = await runInProcess(['verify', 'broken.yaml'], { cwd: project });
     expect(broken.code).toBe(1);
     expect(broken.stderr).toBe('broken.yaml:7:9: $.rubric.path: questions/gone.md: no such file\n');
     // A SUT that cannot be found is caught here too, not at the first rep.
     await writeFile(join(project, 'no-sut.yaml'), (await readFile(join(project, 'questions/places.yaml'), 'utf8')).replace('examples/sample-sut.mjs', 'examples/gone-sut.mjs').replace('[node,', '[turnkit-no-such-program,'));
-    const noSut = await runCli(['verify', 'no-sut.yaml'], { cwd: project });
+    const noSut = await runInProcess(['verify', 'no-sut.yaml'], { cwd: project });
     expect(noSut.code).toBe(1);
     expect(noSut.stderr).toMatch(/^no-sut\.yaml:\d+:\d+: \$\.sut\.command: turnkit-no-such-program: command not found\n$/);
   });
 
   it('prints the result as JSON with --json', async () => {
-    const result = await runCli(['run', 'questions/places.yaml', '--reps', '1', '--json'], { cwd: project });
+    const result = await runInProcess(['run', 'questions/places.yaml', '--reps', '1', '--json'], { cwd: project });
     expect(result.code, result.stderr).toBe(0);
     const printed = JSON.parse(result.stdout) as Record<string, unknown>;
     expect(printed).toMatchObject({ status: 'complete', total: 2, ran: 2, errors: 0, pending: 0 });
@@ -121,7 +122,7 @@ describe('turnkit run through the built binary, with the sample question and sam
 
   it('exits 2 on --reps 0, creating no run directory', async () => {
     const runs = (await readdir(join(project, 'runs', 'places'))).sort();
-    const result = await runCli(['run', 'questions/places.yaml', '--reps', '0'], { cwd: project });
+    const result = await runInProcess(['run', 'questions/places.yaml', '--reps', '0'], { cwd: project });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr.split('\n')[0]).toContain("'--reps <n>'");
@@ -166,10 +167,10 @@ describe('turnkit run stopped by a real signal on the embedded database, then re
     expect(notRun).toBeGreaterThan(0);
     expect(notRun).toBeLessThan(9);
     // Nothing of the run is left in the database: the running rep was torn down before the exit.
-    const gc = await runCli(['gc', '--all', '--json'], { cwd: project });
+    const gc = await runInProcess(['gc', '--all', '--json'], { cwd: project });
     expect(JSON.parse(gc.stdout)).toMatchObject({ removed: [] });
 
-    const resumed = await runCli(['run', 'questions/places.yaml', '--resume', dir], { cwd: project });
+    const resumed = await runInProcess(['run', 'questions/places.yaml', '--resume', dir], { cwd: project });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain(`${dir}: complete, ${notRun} rep(s) run, 0 error(s)`);
     const after = parseMarks(await readFile(join(project, dir, 'marks.csv'), 'utf8'));
@@ -210,7 +211,7 @@ describe('turnkit run stopped by a real signal on the embedded database, then re
       if (alive()) process.kill(sut, 'SIGKILL');
     }
     // Its scratch campaign was left behind by the hard quit; gc takes it.
-    const gc = await runCli(['gc', '--all', '--json'], { cwd: project });
+    const gc = await runInProcess(['gc', '--all', '--json'], { cwd: project });
     expect((JSON.parse(gc.stdout) as { removed: unknown[] }).removed).toHaveLength(1);
   });
 });
@@ -220,7 +221,7 @@ describe('turnkit run on a database the game was never migrated into', () => {
     const project = await mkdtemp(join(tmpdir(), 'turnkit-e2e-unmigrated-'));
     try {
       await copySampleFiles(project);
-      const result = await runCli(['run', 'questions/places.yaml', '--reps', '1'], { cwd: project });
+      const result = await runInProcess(['run', 'questions/places.yaml', '--reps', '1'], { cwd: project });
       expect(result.code).toBe(1);
       const last = result.stderr.trimEnd().split('\n').at(-1)!;
       expect(last).toMatch(/^runs\/places\/\S+: 2 rep\(s\) could not be seeded, so the SUT never ran on them \(meridian-turn-23 rep 1: fixtures\/meridian-turn-23\.json: \$\.tables\.campaigns: table "campaigns" does not exist in the database .*\); fix the database, then: turnkit run questions\/places\.yaml --resume runs\/places\/\S+$/);

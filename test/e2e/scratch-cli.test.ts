@@ -6,17 +6,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { BIN, runCli } from '../helpers/cli.js';
+import { BIN } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/cli-in-process.js';
 
-describe('scratch campaigns through the built binary, with a game connected to the printed URL', () => {
+describe('scratch campaigns through the CLI, with a game connected to the printed URL', () => {
   let project: string;
   let server: ChildProcess | undefined;
 
   beforeAll(async () => {
     project = await mkdtemp(join(tmpdir(), 'turnkit-e2e-scratch-'));
     await cp(inject('pgdataTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
-    expect((await runCli(['sample', '--turns', '30'], { cwd: project })).code).toBe(0);
-    expect((await runCli(['capture', '--campaign', '1', '--turn', '23', '--name', 'probe'], { cwd: project })).code).toBe(0);
+    expect((await runInProcess(['sample', '--turns', '30'], { cwd: project })).code).toBe(0);
+    expect((await runInProcess(['capture', '--campaign', '1', '--turn', '23', '--name', 'probe'], { cwd: project })).code).toBe(0);
     // The embedded server stays up in its own process, as `turnkit db start` in a second terminal would.
     server = spawn(process.execPath, [BIN, 'db', 'start'], { cwd: project, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'ignore'] });
     await once(server.stdout!, 'data');
@@ -30,7 +31,7 @@ describe('scratch campaigns through the built binary, with a game connected to t
   });
 
   it('seeds, lets the game play turn 23 under the printed key, and tears down what both wrote', async () => {
-    const seeded = await runCli(['seed', 'fixtures/probe.json', '--check'], { cwd: project });
+    const seeded = await runInProcess(['seed', 'fixtures/probe.json', '--check'], { cwd: project });
     expect(seeded.code, seeded.stderr).toBe(0);
     const printed = Object.fromEntries(seeded.stdout.trim().split('\n').map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]));
     expect(printed.key).toBe('2');
@@ -51,17 +52,17 @@ describe('scratch campaigns through the built binary, with a game connected to t
       await game.end();
     }
 
-    const gc = await runCli(['gc'], { cwd: project });
+    const gc = await runInProcess(['gc'], { cwd: project });
     expect(gc.stdout).toContain(`kept ${printed.id} (probe): seeded by hand`);
-    const torn = await runCli(['teardown', printed.id!], { cwd: project });
+    const torn = await runInProcess(['teardown', printed.id!], { cwd: project });
     expect(torn.code, torn.stderr).toBe(0);
     expect(torn.stdout).toBe(`removed ${printed.id} (probe, key 2): 67 rows; of which the game added 1 in turns\n`);
-    const again = await runCli(['teardown', printed.id!], { cwd: project });
+    const again = await runInProcess(['teardown', printed.id!], { cwd: project });
     expect(again).toMatchObject({ code: 1, stdout: '', stderr: `no scratch campaign "${printed.id}" in the registry (torn down already?)\n` });
   });
 
   it('refuses the database strategy on the embedded database, saying why', async () => {
-    const refused = await runCli(['seed', 'fixtures/probe.json', '--strategy', 'database'], { cwd: project });
+    const refused = await runInProcess(['seed', 'fixtures/probe.json', '--strategy', 'database'], { cwd: project });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^strategy "database" needs a real Postgres server: the embedded database \(PGlite\) holds a single database/);
   });

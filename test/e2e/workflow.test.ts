@@ -7,11 +7,12 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { BIN, runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/cli-in-process.js';
 import { loadConfig } from '../../src/config/load.js';
 import { configSchema } from '../../src/config/schema.js';
 import { sampleGameConfig } from '../../src/config/sample-config.js';
 
-describe('the capture workflow through the built binary', () => {
+describe('the capture workflow through the CLI', () => {
   let project: string;
 
   beforeAll(async () => {
@@ -28,17 +29,17 @@ describe('the capture workflow through the built binary', () => {
   });
 
   it('samples a campaign, captures turn 23, verifies and shows it', async () => {
-    expect(await runCli(['sample', '--turns', '40'], { cwd: project })).toMatchObject({ code: 0, stdout: '1\n' });
-    const captured = await runCli(['capture', '--campaign', '1', '--turn', '23'], { cwd: project });
+    expect(await runInProcess(['sample', '--turns', '40'], { cwd: project })).toMatchObject({ code: 0, stdout: '1\n' });
+    const captured = await runInProcess(['capture', '--campaign', '1', '--turn', '23'], { cwd: project });
     expect(captured.code, captured.stderr).toBe(0);
     expect(captured.stdout).toBe('wrote fixtures/campaign-1-turn-23.json (turn 23, 8 tables, 67 rows)\n');
     expect(captured.stderr).toContain('warning: campaign-1-turn-23: campaigns, characters, decks, location_connections, locations have no foreign-key path');
     expect(existsSync(join(project, 'fixtures', 'turnkit.fixture.schema.json'))).toBe(true);
 
-    const verified = await runCli(['verify'], { cwd: project });
+    const verified = await runInProcess(['verify'], { cwd: project });
     expect(verified).toMatchObject({ code: 0, stdout: 'ok fixtures/campaign-1-turn-23.json\n1 file(s) verified\n' });
 
-    const shown = await runCli(['show', 'fixtures/campaign-1-turn-23.json', '--json'], { cwd: project });
+    const shown = await runInProcess(['show', 'fixtures/campaign-1-turn-23.json', '--json'], { cwd: project });
     const summary = JSON.parse(shown.stdout);
     expect(summary).toMatchObject({ name: 'campaign-1-turn-23', turn: 23, latestTurn: 40, turnsKept: 22 });
     expect(summary.input.player_input).toMatch(/mess hall/);
@@ -48,10 +49,10 @@ describe('the capture workflow through the built binary', () => {
   it('refuses to overwrite without --force and overwrites with it', async () => {
     const file = join(project, 'fixtures', 'campaign-1-turn-23.json');
     const before = await readFile(file, 'utf8');
-    const refused = await runCli(['capture', '--campaign', '1', '--turn', '23'], { cwd: project });
+    const refused = await runInProcess(['capture', '--campaign', '1', '--turn', '23'], { cwd: project });
     expect(refused.code).toBe(1);
     expect(await readFile(file, 'utf8')).toBe(before);
-    const forced = await runCli(['capture', '--campaign', '1', '--turn', '23', '--force', '--json'], { cwd: project });
+    const forced = await runInProcess(['capture', '--campaign', '1', '--turn', '23', '--force', '--json'], { cwd: project });
     expect(forced.code).toBe(0);
     expect(JSON.parse(forced.stdout).fixtures).toEqual([{ name: 'campaign-1-turn-23', turn: 23, tables: 8, rows: 67 }]);
     const after = await readFile(file, 'utf8');
@@ -59,7 +60,7 @@ describe('the capture workflow through the built binary', () => {
   });
 
   it('captures a range into one file per turn with --name', async () => {
-    const result = await runCli(['capture', '--campaign', '1', '--turns', '2..4', '--name', 'opening', '--out', 'early'], { cwd: project });
+    const result = await runInProcess(['capture', '--campaign', '1', '--turns', '2..4', '--name', 'opening', '--out', 'early'], { cwd: project });
     expect(result.code, result.stderr).toBe(0);
     for (const turn of [2, 3, 4]) {
       const fixture = JSON.parse(await readFile(join(project, 'early', `opening-turn-${turn}.json`), 'utf8'));
@@ -79,9 +80,9 @@ describe('the capture workflow through the built binary', () => {
     });
     try {
       expect(url).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres$/);
-      expect(await runCli(['db', 'url'], { cwd: project })).toMatchObject({ code: 0, stdout: `${url}\n` });
+      expect(await runInProcess(['db', 'url'], { cwd: project })).toMatchObject({ code: 0, stdout: `${url}\n` });
       // A second turnkit process joins through the socket instead of opening the data directory.
-      const captured = await runCli(['capture', '--campaign', '1', '--latest', '--out', 'latest'], { cwd: project });
+      const captured = await runInProcess(['capture', '--campaign', '1', '--latest', '--out', 'latest'], { cwd: project });
       expect(captured.code, captured.stderr).toBe(0);
       // And any other client (a SUT) connects with the plain URL.
       const client = new pg.Client({ connectionString: url });
@@ -95,9 +96,9 @@ describe('the capture workflow through the built binary', () => {
       expect(await exited).toBe(143);
     }
     expect(existsSync(join(project, '.turnkit', 'pgdata.lock'))).toBe(false);
-    expect(await runCli(['db', 'url'], { cwd: project })).toMatchObject({ code: 1 });
+    expect(await runInProcess(['db', 'url'], { cwd: project })).toMatchObject({ code: 1 });
     // Closed cleanly: the next opener finds every row.
-    const again = await runCli(['capture', '--campaign', '1', '--turn', '40', '--out', 'again'], { cwd: project });
+    const again = await runInProcess(['capture', '--campaign', '1', '--turn', '40', '--out', 'again'], { cwd: project });
     expect(again.code, again.stderr).toBe(0);
   });
 
@@ -105,13 +106,13 @@ describe('the capture workflow through the built binary', () => {
     const dir = await mkdtemp(join(tmpdir(), 'turnkit-init-'));
     try {
       // turnkit is not installed in this folder (run through npx, say): the scaffold must load all the same.
-      const result = await runCli(['init'], { cwd: dir });
+      const result = await runInProcess(['init'], { cwd: dir });
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toContain('created turnkit.config.ts');
       for (const folder of ['fixtures', 'constructed', 'questions']) expect(existsSync(join(dir, folder))).toBe(true);
-      const again = await runCli(['init'], { cwd: dir });
+      const again = await runInProcess(['init'], { cwd: dir });
       expect(again).toMatchObject({ code: 1, stderr: 'turnkit.config.ts: already exists (use --force to overwrite)\n' });
-      const verified = await runCli(['verify'], { cwd: dir });
+      const verified = await runInProcess(['verify'], { cwd: dir });
       expect(verified).toMatchObject({ code: 0, stdout: '0 file(s) verified\n' });
       // The scaffold describes the sample game, ready to edit.
       expect((await loadConfig({ cwd: dir })).game).toEqual(configSchema.parse(sampleGameConfig).game);

@@ -23,7 +23,7 @@ export function registerDemo(program: Command, output: Output): void {
       const { loadConfig } = await import('../../config/load.js');
       const globals = command.optsWithGlobals<{ databaseUrl?: string; config?: string }>();
       if (globals.databaseUrl || process.env.DATABASE_URL) output.err('the demo runs on the embedded database; --database-url and DATABASE_URL are not used');
-      const tty = process.stderr.isTTY === true;
+      const terminal = output.terminal;
       // A judge named by the flags, or by the config of the folder the demo is started from.
       const config = await loadConfig({ configPath: globals.config });
       const judge = options.judge !== undefined || options.model !== undefined || config.judge !== undefined ? await loadJudgeSettings(options.judge, { model: options.model, baseUrl: options.baseUrl }, config.judge) : undefined;
@@ -32,7 +32,7 @@ export function registerDemo(program: Command, output: Output): void {
         judge,
         reps: options.reps,
         onStep: (line) => output.err(`- ${line}`),
-        onProgress: (progress) => (tty ? process.stderr.write(`\r\x1b[2K  ${progressLine(progress)}${progress.done === progress.total ? '\n' : ''}`) : output.err(`  ${progressLine(progress)}`)),
+        onProgress: (progress) => (terminal ? terminal(`\r\x1b[2K  ${progressLine(progress)}${progress.done === progress.total ? '\n' : ''}`) : output.err(`  ${progressLine(progress)}`)),
       });
       if (options.json) {
         return printJson(output, {

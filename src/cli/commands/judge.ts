@@ -40,13 +40,13 @@ export function registerJudge(program: Command, output: Output): void {
       }
       if (model) {
         const settings = await loadJudgeSettings(options.judge, { model: options.model, provider: options.provider, baseUrl: options.baseUrl, apiKeyEnv: options.apiKeyEnv, concurrency: options.concurrency }, config.judge);
-        const tty = process.stderr.isTTY === true && !options.json;
+        const terminal = options.json ? undefined : output.terminal;
         const result = await judgeWithModel({
           dir,
           settings,
           question: options.question,
           configPath: commonOptions(command).configPath,
-          onProgress: tty ? (done, total) => process.stderr.write(`\r\x1b[2K[${done}/${total}] judged${done === total ? '\n' : ''}`) : undefined,
+          onProgress: terminal ? (done, total) => terminal(`\r\x1b[2K[${done}/${total}] judged${done === total ? '\n' : ''}`) : undefined,
         });
         for (const warning of result.warnings) output.err(`warning: ${warning}`);
         results.model = { ...result, file: shownPath(result.file), verdictsFile: shownPath(result.verdictsFile) };

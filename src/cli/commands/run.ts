@@ -32,7 +32,7 @@ export function registerRun(program: Command, output: Output): void {
       };
       process.on('SIGINT', onSigint);
       process.on('SIGTERM', onSigint);
-      const tty = process.stderr.isTTY === true;
+      const terminal = output.terminal;
       try {
         const result = await runQuestion({
           ...commonOptions(command),
@@ -44,9 +44,9 @@ export function registerRun(program: Command, output: Output): void {
           shard: options.shard,
           signal: abort.signal,
           onWarning: (message) => output.err(`warning: ${message}`),
-          onProgress: (progress) => (tty ? process.stderr.write(`\r\x1b[2K${progressLine(progress)}`) : output.err(progressLine(progress))),
+          onProgress: (progress) => (terminal ? terminal(`\r\x1b[2K${progressLine(progress)}`) : output.err(progressLine(progress))),
         });
-        if (tty) process.stderr.write('\n');
+        terminal?.('\n');
         if (options.json) printJson(output, { ...result, dir: shownPath(result.dir) });
         else {
           output.out(`${shownPath(result.dir)}: ${result.status}, ${result.ran} rep(s) run, ${result.errors} error(s)`);
