@@ -38,6 +38,14 @@ export default defineConfig({
       ),
       tier('e2e', { include: ['test/e2e/**/*.test.ts'], exclude: ['test/e2e/bad-inputs.test.ts'], globalSetup: GLOBAL_SETUP }),
       tier('bad-inputs', { include: ['test/e2e/bad-inputs.test.ts'], globalSetup: GLOBAL_SETUP }),
+      // A game's own suite as a user writes it, importing the built package by name (turnkit, turnkit/testing),
+      // once per backend; its global setup reads GAME_TESTS_BACKEND from the environment vitest was started with.
+      ...backends.map((backend) =>
+        tier(`game-tests-${backend}`, {
+          include: ['examples/game-tests/**/*.test.ts'],
+          globalSetup: [`examples/game-tests/global-setup-${backend}.ts`],
+        }),
+      ),
     ],
   },
 });

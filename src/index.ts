@@ -6,6 +6,7 @@ export { sampleGameConfig } from './config/sample-config.js';
 export { init, type InitResult } from './config/init.js';
 export type { CommonOptions } from './config/common-options.js';
 export { TurnkitError, type TurnkitErrorCode, exitCodeFor } from './errors.js';
+export { openProject, projectPaths, type Project, type ProjectPaths, type OpenProjectOptions } from './project/open-project.js';
 export { openDb, usingDb, chooseDatabaseUrl, type Db, type Backend, type OpenDbOptions } from './db/connect.js';
 export { openEmbedded, type EmbeddedServer, type EmbeddedOptions } from './db/embedded.js';
 export { migrate, migrationsFolder, SAMPLE_MIGRATIONS_DIR, TURNKIT_SCHEMA, type MigrateResult } from './db/migrate.js';

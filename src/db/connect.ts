@@ -31,12 +31,15 @@ export interface OpenDbOptions {
   embedded?: boolean | undefined;
   /** The caller handles SIGINT/SIGTERM and closes the database itself (a run that stops gracefully). */
   leaveSignals?: boolean | undefined;
+  /** Consult DATABASE_URL (the CLI's default); a library caller passes its URL explicitly instead. */
+  fromEnvironment?: boolean | undefined;
 }
 
 /** The real-Postgres URL to use, or undefined for the embedded database (flag, then DATABASE_URL, then config). */
 export function chooseDatabaseUrl(config: LoadedConfig, options: OpenDbOptions = {}): string | undefined {
   if (options.embedded) return undefined;
-  return options.databaseUrl || process.env.DATABASE_URL || config.database.url || undefined;
+  const fromEnvironment = options.fromEnvironment === false ? undefined : process.env.DATABASE_URL;
+  return options.databaseUrl || fromEnvironment || config.database.url || undefined;
 }
 
 /** Absolute path of the embedded data directory. */

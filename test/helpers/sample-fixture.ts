@@ -1,5 +1,4 @@
-import { createTestDb, type TestDb } from './test-db.js';
-import { migrate, SAMPLE_MIGRATIONS_DIR } from '../../src/db/migrate.js';
+import { createSampleTestDb, type TestDb } from './test-db.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { captureFromDb } from '../../src/fixture/capture.js';
 import type { Fixture } from '../../src/fixture/format.js';
@@ -9,8 +8,7 @@ export async function sampleGameWithFixture(
   backend: 'embedded' | 'postgres',
   options: { turns: number; turn: number; otherTurns?: number },
 ): Promise<{ t: TestDb; fixture: Fixture; campaign: string }> {
-  const t = await createTestDb(backend);
-  await migrate(t.db, SAMPLE_MIGRATIONS_DIR);
+  const t = await createSampleTestDb(backend);
   // Another campaign first, so the captured one's rows are not simply "all rows".
   if (options.otherTurns) await createSampleCampaign(t.db, { turns: options.otherTurns, seed: 3 });
   const campaign = await createSampleCampaign(t.db, { turns: options.turns });

@@ -1,13 +1,14 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { configSchema, type TurnkitConfigInput } from '../../src/config/schema.js';
 import { sampleGameConfig } from '../../src/config/sample-config.js';
 import type { LoadedConfig } from '../../src/config/load.js';
 import { openDb, type Db } from '../../src/db/connect.js';
+import { migrate, SAMPLE_MIGRATIONS_DIR } from '../../src/db/migrate.js';
 
 /**
  * The backends a database test runs on: embedded always, real Postgres when TEST_DATABASE_URL is set; one of them
@@ -32,7 +33,11 @@ export interface TestDb {
 }
 
 /** Creates a fresh database on the backend: a copied PGlite data dir, or a uniquely named Postgres database. */
-export async function createTestDb(backend: 'embedded' | 'postgres', game: TurnkitConfigInput = sampleGameConfig): Promise<TestDb> {
+export async function createTestDb(
+  backend: 'embedded' | 'postgres',
+  game: TurnkitConfigInput = sampleGameConfig,
+  options: { template?: string } = {},
+): Promise<TestDb> {
   const dir = await mkdtemp(join(tmpdir(), 'turnkit-test-'));
   let databaseUrl: string | undefined;
   let dropDatabase = async (): Promise<void> => {};
@@ -41,7 +46,7 @@ export async function createTestDb(backend: 'embedded' | 'postgres', game: Turnk
   } else {
     const admin = process.env.TEST_DATABASE_URL!;
     const name = `turnkit_test_${randomBytes(6).toString('hex')}`;
-    await adminQuery(admin, `CREATE DATABASE ${name}`);
+    await adminQuery(admin, options.template ? `CREATE DATABASE ${name} TEMPLATE ${options.template}` : `CREATE DATABASE ${name}`);
     const url = new URL(admin);
     url.pathname = `/${name}`;
     databaseUrl = url.toString();
@@ -62,6 +67,48 @@ export async function createTestDb(backend: 'embedded' | 'postgres', game: Turnk
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A fresh database holding the sample game's schema. On real Postgres it is a clone of a template database migrated
+ * once and kept, named by a hash of the migration files (pgtestdb's approach): a file's database costs one
+ * CREATE DATABASE, not a migration. On the embedded database the copied data directory is migrated.
+ */
+export async function createSampleTestDb(backend: 'embedded' | 'postgres'): Promise<TestDb> {
+  if (backend === 'embedded') {
+    const t = await createTestDb(backend);
+    await migrate(t.db, SAMPLE_MIGRATIONS_DIR);
+    return t;
+  }
+  return createTestDb(backend, sampleGameConfig, { template: await sampleTemplate(process.env.TEST_DATABASE_URL!) });
+}
+
+async function sampleTemplate(admin: string): Promise<string> {
+  const hash = createHash('sha256');
+  for (const name of (await readdir(SAMPLE_MIGRATIONS_DIR)).sort()) hash.update(name).update(await readFile(join(SAMPLE_MIGRATIONS_DIR, name)));
+  const template = `turnkit_tpl_${hash.digest('hex').slice(0, 16)}`;
+  const exists = async (): Promise<boolean> => (await adminQuery(admin, 'SELECT 1 FROM pg_database WHERE datname = $1', [template])).rowCount === 1;
+  if (await exists()) return template;
+  // Built under another name and renamed when complete, so a file never clones a half-migrated template; two
+  // files building at once both finish, and the second rename finds the first's template there.
+  const building = `${template}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(admin, `CREATE DATABASE ${building}`);
+  const url = new URL(admin);
+  url.pathname = `/${building}`;
+  const config: LoadedConfig = { ...configSchema.parse({ ...sampleGameConfig, database: { url: url.toString() } }), baseDir: tmpdir(), file: undefined };
+  const db = await openDb(config);
+  try {
+    await migrate(db, SAMPLE_MIGRATIONS_DIR);
+  } finally {
+    await db.close();
+  }
+  try {
+    await adminQuery(admin, `ALTER DATABASE ${building} RENAME TO ${template}`);
+  } catch (error) {
+    await adminQuery(admin, `DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+    if (!(await exists())) throw error;
+  }
+  return template;
 }
 
 /** Runs one statement on a separate connection (for CREATE/DROP DATABASE and concurrent writers). */

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
-import { migrate, SAMPLE_MIGRATIONS_DIR } from '../../src/db/migrate.js';
+import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { captureFromDb } from '../../src/fixture/capture.js';
 import { checkFixture } from '../../src/fixture/check-fixture.js';
@@ -11,8 +10,7 @@ describe.each(BACKENDS)('capture while the game keeps writing on %s', (backend) 
   let campaign: string;
 
   beforeAll(async () => {
-    t = await createTestDb(backend);
-    await migrate(t.db, SAMPLE_MIGRATIONS_DIR);
+    t = await createSampleTestDb(backend);
     campaign = await createSampleCampaign(t.db, { turns: 30 });
   });
   afterAll(async () => t?.cleanup());

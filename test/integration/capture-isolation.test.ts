@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
-import { migrate, SAMPLE_MIGRATIONS_DIR } from '../../src/db/migrate.js';
+import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { captureFromDb, type CaptureOutcome } from '../../src/fixture/capture.js';
 import { checkFixture } from '../../src/fixture/check-fixture.js';
@@ -16,8 +15,7 @@ describe.each(BACKENDS)('capture keeps other campaigns and later turns out on %s
   let fixture: Fixture;
 
   beforeAll(async () => {
-    t = await createTestDb(backend);
-    await migrate(t.db, SAMPLE_MIGRATIONS_DIR);
+    t = await createSampleTestDb(backend);
     await t.db.pool.query(`
       ALTER TABLE campaigns ADD COLUMN forked_from bigint REFERENCES campaigns (id);
       ALTER TABLE users ADD COLUMN last_turn_id bigint REFERENCES turns (id);`);

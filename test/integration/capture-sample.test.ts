@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
-import { migrate, SAMPLE_MIGRATIONS_DIR } from '../../src/db/migrate.js';
+import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { captureFromDb } from '../../src/fixture/capture.js';
 import { checkFixture } from '../../src/fixture/check-fixture.js';
@@ -15,8 +14,7 @@ describe.each(BACKENDS)('capture of the sample game on %s', (backend) => {
   let fixture: Fixture;
 
   beforeAll(async () => {
-    t = await createTestDb(backend);
-    await migrate(t.db, SAMPLE_MIGRATIONS_DIR);
+    t = await createSampleTestDb(backend);
     // A second campaign first, so the captured one's rows are not simply "all rows".
     other = await createSampleCampaign(t.db, { turns: 12, seed: 3 });
     campaign = await createSampleCampaign(t.db, { turns: 40 });

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
-import { migrate, SAMPLE_MIGRATIONS_DIR } from '../../src/db/migrate.js';
+import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
 import { introspect } from '../../src/db/introspect.js';
 import type { Catalog } from '../../src/db/catalog-types.js';
 
@@ -9,8 +8,7 @@ describe.each(BACKENDS)('catalog introspection on %s', (backend) => {
   let catalog: Catalog;
 
   beforeAll(async () => {
-    t = await createTestDb(backend);
-    await migrate(t.db, SAMPLE_MIGRATIONS_DIR);
+    t = await createSampleTestDb(backend);
     await t.db.pool.query(`
       CREATE DOMAIN positive_int AS integer CHECK (VALUE > 0);
       CREATE TABLE "Odd Name" ("Key Col" int PRIMARY KEY, "quoted""name" positive_int, scores positive_int[], stamps timestamp[]);`);

@@ -1,0 +1,76 @@
+import { resolve } from 'node:path';
+import { loadFixture } from '../construct/load-fixture.js';
+import type { Db } from '../db/connect.js';
+import type { Fixture } from '../fixture/format.js';
+import type { Project } from '../project/open-project.js';
+import { ScratchSession } from '../scratch/scratch-session.js';
+import type { TeardownReport } from '../scratch/teardown-remap.js';
+
+/** A scratch campaign for one test: point the code under test at `databaseUrl` and `key`, or query `db`. */
+export interface TestCampaign extends AsyncDisposable {
+  /** Registry id (`scratch-...`), for `turnkit teardown` should a test process die. */
+  id: string;
+  /** The campaign's root key. */
+  key: string;
+  /** Where a game in another process connects; may hold a password: never print it. */
+  databaseUrl: string;
+  /** The project's open database, for queries of the test itself. */
+  db: Db;
+  /** The fixture as it was seeded (a constructed fixture materialized). */
+  fixture: Fixture;
+  /** Removes the campaign and every row the test added under it; safe to call twice. */
+  teardown(): Promise<TeardownReport | undefined>;
+}
+
+/**
+ * Seeds a fixture file (captured or constructed, relative to the project folder) as a scratch campaign of this
+ * process: `gc` removes it should the process die before `teardown`.
+ * @example
+ * await using campaign = await seedScratch(project, 'fixtures/meridian-turn-23.json');
+ */
+export async function seedScratch(project: Project, fixturePath: string): Promise<TestCampaign> {
+  // A constructed fixture is materialized first: its base's hash and every old value are checked.
+  const { fixture, shown, sha256 } = await loadFixture(resolve(project.paths.baseDir, fixturePath));
+  const session = new ScratchSession(project.db, { game: project.config.game, onWarning: project.onWarning });
+  let scratch;
+  try {
+    scratch = await session.seed(fixture, { file: shown, sha256 });
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+  let report: Promise<TeardownReport | undefined> | undefined;
+  const teardown = (): Promise<TeardownReport | undefined> => {
+    report ??= scratch.teardown().finally(() => session.close());
+    return report;
+  };
+  return {
+    id: scratch.id,
+    key: scratch.key,
+    databaseUrl: scratch.databaseUrl,
+    db: project.db,
+    fixture,
+    teardown,
+    [Symbol.asyncDispose]: async () => {
+      await teardown();
+    },
+  };
+}
+
+/**
+ * Runs `fn` with a fresh scratch campaign of the fixture and tears it down afterwards, whatever `fn` does.
+ * @example
+ * await withScratchCampaign(project, 'fixtures/meridian-turn-23.json', async (campaign) => { ... });
+ */
+export async function withScratchCampaign<T>(
+  project: Project,
+  fixturePath: string,
+  fn: (campaign: TestCampaign) => Promise<T>,
+): Promise<T> {
+  const campaign = await seedScratch(project, fixturePath);
+  try {
+    return await fn(campaign);
+  } finally {
+    await campaign.teardown();
+  }
+}
