@@ -1,30 +1,52 @@
 import { Command, CommanderError } from 'commander';
 import { exitCodeFor, isTurnkitError } from '../errors.js';
 import { TURNKIT_VERSION } from '../version.js';
-import { registerCapture } from './commands/capture.js';
-import { registerConstruct } from './commands/construct.js';
-import { registerEdit } from './commands/edit.js';
-import { registerMaterialize } from './commands/materialize.js';
-import { registerRebase } from './commands/rebase.js';
-import { registerRun } from './commands/run.js';
-import { registerReport } from './commands/report.js';
-import { registerJudge } from './commands/judge.js';
-import { registerMerge } from './commands/merge.js';
-import { registerDemo } from './commands/demo.js';
-import { registerAgree } from './commands/agree.js';
-import { registerMark } from './commands/mark.js';
-import { registerDb } from './commands/db.js';
-import { registerInit } from './commands/init.js';
-import { registerSample } from './commands/sample.js';
-import { registerSeed } from './commands/seed.js';
-import { registerShow } from './commands/show.js';
-import { registerTeardown } from './commands/teardown.js';
-import { registerGc } from './commands/gc.js';
-import { registerVerify } from './commands/verify.js';
 import { processOutput, type Output } from './output.js';
 
-/** Builds the commander program with every command registered. */
-export function buildProgram(output: Output = processOutput): Command {
+type Register = (program: Command, output: Output) => void;
+
+/**
+ * Every command, in the order help lists them, each registered from its own module on demand: a command line
+ * that names one command loads only that one (and, in it, only what its action uses).
+ */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  init: async () => (await import('./commands/init.js')).registerInit,
+  db: async () => (await import('./commands/db.js')).registerDb,
+  sample: async () => (await import('./commands/sample.js')).registerSample,
+  demo: async () => (await import('./commands/demo.js')).registerDemo,
+  capture: async () => (await import('./commands/capture.js')).registerCapture,
+  show: async () => (await import('./commands/show.js')).registerShow,
+  verify: async () => (await import('./commands/verify.js')).registerVerify,
+  construct: async () => (await import('./commands/construct.js')).registerConstruct,
+  edit: async () => (await import('./commands/edit.js')).registerEdit,
+  materialize: async () => (await import('./commands/materialize.js')).registerMaterialize,
+  rebase: async () => (await import('./commands/rebase.js')).registerRebase,
+  seed: async () => (await import('./commands/seed.js')).registerSeed,
+  run: async () => (await import('./commands/run.js')).registerRun,
+  merge: async () => (await import('./commands/merge.js')).registerMerge,
+  report: async () => (await import('./commands/report.js')).registerReport,
+  mark: async () => (await import('./commands/mark.js')).registerMark,
+  judge: async () => (await import('./commands/judge.js')).registerJudge,
+  agree: async () => (await import('./commands/agree.js')).registerAgree,
+  teardown: async () => (await import('./commands/teardown.js')).registerTeardown,
+  gc: async () => (await import('./commands/gc.js')).registerGc,
+};
+
+/** Global options that take a value: the word after them is not the command. */
+const GLOBAL_VALUE_OPTIONS = new Set(['--config', '--database-url']);
+
+/** The command a command line names (the first word that is not a global option or its value), if any. */
+function commandNamed(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (GLOBAL_VALUE_OPTIONS.has(arg)) i++;
+    else if (!arg.startsWith('-')) return arg;
+  }
+  return undefined;
+}
+
+/** Builds the commander program: the command `argv` names, or every command (for help and unknown commands). */
+export async function buildProgram(output: Output = processOutput, argv: readonly string[] = []): Promise<Command> {
   const program = new Command('turnkit')
     .description('fixtures, scratch campaigns and ev2-style evaluation runs for an LLM that runs a turn-based game')
     .version(TURNKIT_VERSION)
@@ -37,33 +59,27 @@ export function buildProgram(output: Output = processOutput): Command {
       writeOut: (text) => output.out(text.trimEnd()),
       writeErr: (text) => output.err(text.trimEnd()),
     });
-  registerInit(program, output);
-  registerDb(program, output);
-  registerSample(program, output);
-  registerDemo(program, output);
-  registerCapture(program, output);
-  registerShow(program, output);
-  registerVerify(program, output);
-  registerConstruct(program, output);
-  registerEdit(program, output);
-  registerMaterialize(program, output);
-  registerRebase(program, output);
-  registerSeed(program, output);
-  registerRun(program, output);
-  registerMerge(program, output);
-  registerReport(program, output);
-  registerMark(program, output);
-  registerJudge(program, output);
-  registerAgree(program, output);
-  registerTeardown(program, output);
-  registerGc(program, output);
+  const args = argv.slice(2);
+  const named = commandNamed(args);
+  // `turnkit --version` needs no command; help and an unknown command (which commander answers with the closest
+  // names) need them all.
+  const versionOnly = named === undefined && args.some((arg) => arg === '--version' || arg === '-V');
+  const all = versionOnly ? [] : Object.keys(COMMANDS);
+  const names = named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : all;
+  for (const register of await Promise.all(names.map((name) => COMMANDS[name]!()))) register(program, output);
   for (const command of program.commands) command.exitOverride();
   return program;
 }
 
 /** Runs the CLI and returns the exit code: 0 done, 1 the operation failed, 2 wrong usage. */
 export async function run(argv: readonly string[], output: Output = processOutput): Promise<number> {
-  const program = buildProgram(output);
+  let program: Command;
+  try {
+    program = await buildProgram(output, argv);
+  } catch (error) {
+    output.err(`turnkit: ${describeUnexpected(error)}`);
+    return 1;
+  }
   try {
     await program.parseAsync([...argv]);
     return 0;
