@@ -10,7 +10,7 @@ import { MarkingSession } from '../../src/marks/marking-session.js';
 import { makeMarkRun, readMarks } from '../helpers/mark-run.js';
 
 /** Waits until a process is gone (after SIGKILL); the deadline only bounds a hang. */
-async function waitGone(pid: number, deadlineMs = 45_000): Promise<void> {
+async function waitGone(pid: number, deadlineMs = 90_000): Promise<void> {
   const until = Date.now() + deadlineMs;
   while (Date.now() < until) {
     try {

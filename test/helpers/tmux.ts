@@ -32,7 +32,7 @@ export const requireTmux = process.env.TURNKIT_REQUIRE_TMUX === '1';
  * Polls a tmux pane until it shows the text (and not `without`, when given). The deadline is generous because it only bounds a hang: on CI the
  * binary starts while other test files load both databases on two cores.
  */
-export async function waitForPane(session: string, text: string, deadlineMs = 45_000, options: { without?: string } = {}): Promise<string> {
+export async function waitForPane(session: string, text: string, deadlineMs = 90_000, options: { without?: string } = {}): Promise<string> {
   let pane = '';
   const until = Date.now() + deadlineMs;
   while (Date.now() < until) {
