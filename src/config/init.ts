@@ -1,56 +1,68 @@
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { appendFile, chmod, mkdir, readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { Catalog } from '../db/catalog-types.js';
 import { TurnkitError } from '../errors.js';
+import { chooseGame, type GameChoices } from '../init/choose-game.js';
+import { starterFiles, type StarterAnswers } from '../init/starter-files.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { CONFIG_FILE_NAMES } from './load.js';
 
-/** The commented config `turnkit init` writes: the sample game's, ready to edit for another schema. */
-export const CONFIG_TEMPLATE = `// A type-only import: the file loads whether or not turnkit is installed in this project; your editor checks it
-// when it is (npm install --save-dev /path/to/turnkit).
-import type { TurnkitConfigInput } from 'turnkit';
-
-// turnkit reads this file for every command. It describes your game's schema; turnkit finds everything else
-// (which rows belong to a campaign, which are shared) from the database catalog's foreign keys.
-export default {
-  database: {
-    // A real Postgres server. Leave it unset to use the embedded database in .turnkit/pgdata.
-    // --database-url and the DATABASE_URL environment variable take precedence over this.
-    url: process.env.TURNKIT_DATABASE_URL,
-  },
-  // Folder of kysely migrations that create your game's tables (turnkit db migrate). Unset: the sample game.
-  // migrations: 'migrations',
-  game: {
-    // One row of this table is one campaign; --campaign takes a value of this column.
-    root: { table: 'campaigns', key: 'id' },
-    turns: {
-      table: 'turns',
-      // An integer or timestamp column: turn N is the N-th row of the campaign in this order.
-      order: 'turn_number',
-      // What the player typed for a turn: a fixture for turn N holds these columns of turn N.
-      input: ['player_input'],
-    },
-    // Tables captured when a campaign references them, never owned by a campaign, never deleted.
-    shared: ['users'],
-    // Tables never captured (logs, analytics, sessions).
-    exclude: [],
-  },
-} satisfies TurnkitConfigInput;
-`;
-
-/** What `turnkit init` created. */
-export interface InitResult {
-  created: string[];
+/** What `turnkit init` is told: where, whether to overwrite a config, the database's catalog and the choices. */
+export interface InitOptions {
+  cwd?: string | undefined;
+  force?: boolean | undefined;
+  /** The connected database's catalog; without one (or with no game tables in it), the sample game's names. */
+  catalog?: Catalog | undefined;
+  choices?: GameChoices | undefined;
+  /** Lines of the config's `scrub` block (rules for columns that look personal or secret). */
+  scrub?: string[] | undefined;
 }
 
-/** Scaffolds turnkit.config.ts and the fixtures/, constructed/ and questions/ folders; never overwrites a config. */
-export async function init(options: { cwd?: string | undefined; force?: boolean | undefined } = {}): Promise<InitResult> {
+/** What `turnkit init` created and what it found there already. */
+export interface InitResult {
+  created: string[];
+  kept: string[];
+  answers: StarterAnswers;
+}
+
+/** The sample game's names: what `init` scaffolds for a database that holds no game yet. */
+export const SAMPLE_ANSWERS: Omit<StarterAnswers, 'scrub' | 'sut'> = {
+  root: { table: 'campaigns', key: 'id' },
+  turns: { table: 'turns', order: 'turn_number', input: ['player_input'] },
+  shared: ['users'],
+  output: 'narration',
+  caseTables: [{ table: 'world_facts', columns: ['subject', 'fact'] }],
+  turnsSql: '"public"."turns"',
+  campaignColumnSql: '"campaign_id"',
+};
+
+/**
+ * Scaffolds a project that runs: a config naming the game's tables (read from the catalog, or chosen), a starter
+ * question with its rubric and case file, and a SUT stub; the fixtures/, constructed/ and questions/ folders. Never
+ * overwrites a config without `force`, nor any other file.
+ */
+export async function init(options: InitOptions = {}): Promise<InitResult> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const existing = CONFIG_FILE_NAMES.find((name) => existsSync(join(cwd, name)));
   if (existing && !options.force) throw new TurnkitError('EXISTS', `${existing}: already exists (use --force to overwrite)`);
+  const choices = options.choices ?? {};
+  const hasGame = options.catalog !== undefined && (options.catalog.tables.size > 0 || choices.turns !== undefined);
+  const game = hasGame ? chooseGame(options.catalog!, choices) : { ...SAMPLE_ANSWERS, sut: choices.sut ?? 'node' };
+  const answers: StarterAnswers = { ...game, scrub: options.scrub ?? [] };
   const created: string[] = [];
-  await writeFileAtomic(join(cwd, 'turnkit.config.ts'), CONFIG_TEMPLATE);
-  created.push('turnkit.config.ts');
+  const kept: string[] = [];
+  for (const [path, text] of starterFiles(answers)) {
+    const file = join(cwd, path);
+    if (path !== 'turnkit.config.ts' && existsSync(file)) {
+      kept.push(path);
+      continue;
+    }
+    await mkdir(dirname(file), { recursive: true });
+    await writeFileAtomic(file, text);
+    if (path.startsWith('sut/')) await chmod(file, 0o755);
+    created.push(path);
+  }
   for (const folder of ['fixtures', 'constructed', 'questions']) {
     if (existsSync(join(cwd, folder))) continue;
     await mkdir(join(cwd, folder), { recursive: true });
@@ -62,5 +74,5 @@ export async function init(options: { cwd?: string | undefined; force?: boolean 
     await appendFile(gitignore, `${ignored && !ignored.endsWith('\n') ? '\n' : ''}.turnkit/\nruns/\n`);
     created.push('.gitignore entries');
   }
-  return { created };
+  return { created, kept, answers };
 }

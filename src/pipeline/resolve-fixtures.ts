@@ -16,7 +16,11 @@ export interface QuestionFixture {
  * sorted). A path that does not exist, a glob that matches nothing, or two entries with one fixture name (their rep
  * files would collide) is an error naming the question file and the entry.
  */
-export async function resolveFixtures(question: LoadedQuestion, projectDir: string): Promise<QuestionFixture[]> {
+export async function resolveFixtures(
+  question: LoadedQuestion,
+  projectDir: string,
+  options: { onEmptyGlob?: (message: string) => void } = {},
+): Promise<QuestionFixture[]> {
   const fixtures: QuestionFixture[] = [];
   const seen = new Map<string, string>();
   for (const [index, entry] of question.question.fixtures.entries()) {
@@ -26,7 +30,11 @@ export async function resolveFixtures(question: LoadedQuestion, projectDir: stri
     let files: string[];
     if (isDynamicPattern(pattern)) {
       files = (await glob(pattern, { cwd: projectDir, absolute: true, onlyFiles: true })).filter((file) => !file.endsWith('.schema.json')).sort();
-      if (files.length === 0) throw new TurnkitError('BAD_INPUT', `${at}: "${pattern}" matches no file`);
+      if (files.length === 0) {
+        // verify takes a glob that matches nothing yet (a new project before its first capture); run does not.
+        if (!options.onEmptyGlob) throw new TurnkitError('BAD_INPUT', `${at}: "${pattern}" matches no file`);
+        options.onEmptyGlob(`"${pattern}" matches no file yet`);
+      }
     } else {
       const file = resolve(projectDir, pattern);
       if (!existsSync(file)) throw new TurnkitError('NOT_FOUND', `${at}: ${pattern}: no such file`);

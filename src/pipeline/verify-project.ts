@@ -40,12 +40,13 @@ export async function verifyProject(options: VerifyOptions): Promise<VerifyResul
     const shown = relative(cwd, file) || file;
     try {
       const question = await loadQuestion(file);
-      await resolveFixtures(question, config.baseDir);
+      const notes: string[] = [];
+      await resolveFixtures(question, config.baseDir, { onEmptyGlob: (note) => notes.push(note) });
       const rubric = question.question.rubric.path;
       if (!existsSync(resolve(config.baseDir, rubric))) throw new TurnkitError('NOT_FOUND', `${question.at(['rubric', 'path'])}: ${rubric}: no such file`);
       await caseFileSource(question, config);
       checkSutFound(question, config.baseDir);
-      result.files.push({ file: shown, ok: true });
+      result.files.push({ file: shown, ok: true, ...(notes.length > 0 ? { note: notes.join('; ') } : {}) });
     } catch (error) {
       if (!isTurnkitError(error)) throw error;
       result.files.push({ file: shown, ok: false });

@@ -1,15 +1,50 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import type { GameChoices } from '../../init/choose-game.js';
+import { SUT_LANGUAGES } from '../../init/starter-sut.js';
+import { commonOptions } from '../global-options.js';
 import type { Output } from '../output.js';
 
-/** `turnkit init`. */
+const names = (value: string): string[] => value.split(',').map((name) => name.trim()).filter(Boolean);
+
+/** `turnkit init [--root T --turns T --order C --input C,...] [--sut node|python|shell] [--yes]`. */
 export function registerInit(program: Command, output: Output): void {
   program
     .command('init')
-    .description('scaffold turnkit.config.ts, fixtures/, constructed/ and questions/')
+    .description('scaffold a project that runs: a config naming your game\'s tables, a starter question, rubric, case file and SUT stub')
+    .option('--root <table>', 'the table one row of which is one campaign (default: guessed from the database)')
+    .option('--key <column>', 'the root table\'s key column (default: its primary key)')
+    .option('--turns <table>', 'the table of turns (default: guessed: a table with a foreign key to the root and an order column)')
+    .option('--order <column>', 'the turns\' order column, an integer or timestamp (default: guessed)')
+    .option('--input <columns>', 'the player\'s input columns of a turn, comma-separated (default: guessed)', names)
+    .option('--shared <tables>', 'tables captured when referenced, never owned (players, accounts), comma-separated', names)
+    .addOption(new Option('--sut <language>', 'the SUT stub\'s language').choices([...SUT_LANGUAGES]).default('node'))
+    .option('--yes', 'take every guess without asking (the default when stdin is not a terminal)')
     .option('--force', 'overwrite an existing config file')
-    .action(async (options) => {
+    .action(async (options, command: Command) => {
+      const { readInitCatalog } = await import('../../init/read-catalog.js');
       const { init } = await import('../../config/init.js');
-      const result = await init({ force: options.force });
+      const choices: GameChoices = {
+        root: options.root,
+        key: options.key,
+        turns: options.turns,
+        order: options.order,
+        input: options.input,
+        shared: options.shared,
+        sut: options.sut,
+      };
+      // The CLI reads the environment; the library is told.
+      const databaseUrl = commonOptions(command).databaseUrl || process.env.DATABASE_URL || undefined;
+      const { catalog, scrub } = await readInitCatalog({ databaseUrl });
+      const interactive = !options.yes && process.stdin.isTTY === true && process.stdout.isTTY === true;
+      if (interactive && catalog.tables.size > 0) {
+        const { askGameChoices } = await import('../ask-game-choices.js');
+        Object.assign(choices, await askGameChoices(catalog, choices));
+      }
+      const result = await init({ force: options.force, catalog, choices, scrub });
       for (const item of result.created) output.out(`created ${item}`);
+      for (const item of result.kept) output.out(`kept ${item} (already there)`);
+      const { root, turns } = result.answers;
+      output.out(`game: campaigns in ${root.table} (key ${root.key}), turns in ${turns.table} ordered by ${turns.order}, input ${turns.input.join(', ')}`);
+      output.out(`next: turnkit capture --campaign KEY --latest, then turnkit run questions/starter.yaml (the config says more)`);
     });
 }

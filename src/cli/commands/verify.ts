@@ -15,7 +15,7 @@ export function registerVerify(program: Command, output: Output): void {
       const { verifyProject } = await import('../../pipeline/verify-project.js');
       const result = await verifyProject({ ...commonOptions(command), paths, database: options.database });
       if (options.json) printJson(output, result);
-      else for (const file of result.files.filter((entry) => entry.ok)) output.out(`ok ${file.file}`);
+      else for (const file of result.files.filter((entry) => entry.ok)) output.out(`ok ${file.file}${file.note ? ` (${file.note})` : ''}`);
       if (result.problems.length > 0) throw new TurnkitError('BAD_INPUT', result.problems[0]!, result.problems);
       if (!options.json) output.out(`${result.files.length} file(s) verified`);
     });

@@ -1,0 +1,128 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configSchema } from '../../src/config/schema.js';
+import { sampleGameConfig } from '../../src/config/sample-config.js';
+import { openDb } from '../../src/db/connect.js';
+import { migrate, SAMPLE_MIGRATIONS_DIR } from '../../src/db/migrate.js';
+import { createSampleCampaign } from '../../src/sample/create-sample.js';
+import { adminQuery, BACKENDS } from '../helpers/test-db.js';
+import { randomBytes } from 'node:crypto';
+
+const run = promisify(execFile);
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
+/** What a command printed and how it exited, whatever the exit code. */
+async function sh(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(file, args, { cwd, env: { ...process.env, DATABASE_URL: '', ...env }, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof failed.code === 'number' ? failed.code : 1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+// turnkit as a game project gets it: packed (`npm pack`), installed from the tarball into a project of its own,
+// whose game is the sample game's schema under other table names.
+// One install serves both backends: each runs in a folder of the game project (no package.json of its own, so
+// npx and module resolution find the project's node_modules above it).
+describe('turnkit installed from its packed tarball into an existing game project', () => {
+  let packDir: string;
+  let game: string;
+
+  beforeAll(async () => {
+    packDir = await mkdtemp(join(tmpdir(), 'turnkit-pack-'));
+    const packed = await sh('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', packDir], REPO);
+    expect(packed.code, packed.stderr).toBe(0);
+    const tarball = join(packDir, (await readdir(packDir)).find((name) => name.endsWith('.tgz'))!);
+    game = join(packDir, 'my-game');
+    await mkdir(game);
+    await writeFile(join(game, 'package.json'), JSON.stringify({ name: 'my-game', private: true, type: 'module' }, null, 2));
+    const installed = await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', tarball], game);
+    expect(installed.code, installed.stderr).toBe(0);
+  }, 600_000);
+  afterAll(async () => {
+    if (packDir) await rm(packDir, { recursive: true, force: true });
+  });
+
+  describe.each(BACKENDS)('on %s', (backend) => {
+    let project: string;
+    let env: NodeJS.ProcessEnv = {};
+    let campaign: string;
+    let dropDatabase = async (): Promise<void> => {};
+    const turnkit = (...args: string[]) => sh(join(game, 'node_modules/.bin/turnkit'), args, project, env);
+
+    beforeAll(async () => {
+      project = join(game, backend);
+      await mkdir(project);
+      let databaseUrl: string | undefined;
+      if (backend === 'postgres') {
+        const name = `turnkit_tarball_${randomBytes(6).toString('hex')}`;
+        await adminQuery(process.env.TEST_DATABASE_URL!, `CREATE DATABASE ${name}`);
+        const url = new URL(process.env.TEST_DATABASE_URL!);
+        url.pathname = `/${name}`;
+        databaseUrl = url.toString();
+        env = { DATABASE_URL: databaseUrl };
+        dropDatabase = async () => {
+          await adminQuery(process.env.TEST_DATABASE_URL!, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        };
+      }
+      // The game: the sample schema with a campaign in it, its two main tables renamed as another game names them.
+      const config = { ...configSchema.parse({ ...sampleGameConfig, database: { url: databaseUrl } }), baseDir: project, file: undefined };
+      const db = await openDb(config, { fromEnvironment: false });
+      try {
+        await migrate(db, SAMPLE_MIGRATIONS_DIR);
+        campaign = await createSampleCampaign(db, { turns: 12 });
+        await db.pool.query('ALTER TABLE campaigns RENAME TO adventures; ALTER TABLE turns RENAME TO moves');
+      } finally {
+        await db.close();
+      }
+    }, 600_000);
+    afterAll(async () => {
+      await dropDatabase();
+    });
+
+    it('has the binary, the types and turnkit/testing where a project looks for them', async () => {
+      const version = await turnkit('--version');
+      expect(version.stdout.trim()).toBe(JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')).version);
+      const imported = await sh(process.execPath, ['--input-type=module', '-e', "const a = await import('turnkit'); const b = await import('turnkit/testing'); console.log(typeof a.openProject, typeof b.turnkitFixtures, typeof b.withScratchCampaign)"], project);
+      expect(imported.stdout.trim(), imported.stderr).toBe('function function function');
+      const types = await readFile(join(game, 'node_modules/turnkit/dist/src/testing/index.d.ts'), 'utf8');
+      expect(types).toContain('turnkitFixtures');
+    });
+
+    it('init reads the game from the database; verify, capture, run, judge --checks and report then work', async () => {
+      const init = await sh('npx', ['turnkit', 'init', '--yes'], project, env);
+      expect(init.code, init.stderr).toBe(0);
+      expect(init.stdout).toContain('game: campaigns in adventures (key id), turns in moves ordered by turn_number, input player_input');
+      const config = await readFile(join(project, 'turnkit.config.ts'), 'utf8');
+      expect(config).toContain("root: { table: 'adventures', key: 'id' },");
+      expect(config).toContain("table: 'moves',");
+      expect(await readFile(join(project, 'questions/starter-case-file.md'), 'utf8')).toMatch(/\{\{table:[a-z_]+/);
+
+      const verified = await turnkit('verify');
+      expect(verified.code, verified.stderr).toBe(0);
+      expect(verified.stdout).toContain('ok questions/starter.yaml ("fixtures/*.json" matches no file yet)');
+
+      const captured = await turnkit('capture', '--campaign', campaign, '--turn', '10', '--name', 'move-10');
+      expect(captured.code, captured.stderr).toBe(0);
+      const ran = await turnkit('run', 'questions/starter.yaml', '--reps', '2', '--json');
+      expect(ran.code, ran.stderr).toBe(0);
+      const runDir = (JSON.parse(ran.stdout) as { dir: string }).dir;
+      const judged = await turnkit('judge', runDir, '--checks');
+      expect(judged.code, judged.stderr).toBe(0);
+      const report = await turnkit('report', runDir, '--marks', 'marks.checks.csv', '--json');
+      expect(report.code, report.stderr).toBe(0);
+      const fixture = (JSON.parse(report.stdout) as { report: { fixtures: { fixture: string; pass: number; fail: number; error: number }[] } }).report.fixtures[0]!;
+      expect(fixture).toMatchObject({ fixture: 'move-10', pass: 2, fail: 0, error: 0 });
+      // The SUT stub read its campaign through DATABASE_URL: 9 turns kept before turn 10.
+      const rep = JSON.parse(await readFile(join(project, runDir, 'reps/move-10/rep-01.json'), 'utf8')) as { response: string };
+      expect(rep.response).toMatch(/^Turn 10, after 9 turns: you said ".+"\. The story goes on\.$/);
+    });
+  });
+});
