@@ -112,8 +112,9 @@ describe('the capture workflow through the CLI', () => {
       for (const folder of ['fixtures', 'constructed', 'questions']) expect(existsSync(join(dir, folder))).toBe(true);
       const again = await runInProcess(['init'], { cwd: dir });
       expect(again).toMatchObject({ code: 1, stderr: 'turnkit.config.ts: already exists (use --force to overwrite)\n' });
+      // The starter question verifies before any capture; its fixture glob matches nothing yet, which verify notes.
       const verified = await runInProcess(['verify'], { cwd: dir });
-      expect(verified).toMatchObject({ code: 0, stdout: '0 file(s) verified\n' });
+      expect(verified).toMatchObject({ code: 0, stdout: 'ok questions/starter.yaml ("fixtures/*.json" matches no file yet)\n1 file(s) verified\n' });
       // The scaffold describes the sample game, ready to edit.
       expect((await loadConfig({ cwd: dir })).game).toEqual(configSchema.parse(sampleGameConfig).game);
     } finally {
