@@ -45,6 +45,13 @@ export interface DemoResult {
   judged?: { result: JudgeModelResult; agreement: AgreeResult } | undefined;
 }
 
+/**
+ * The scrub key the demo captures with. Public on purpose: the demo must run with no environment set up, and the
+ * sample game holds no one's data. Its fingerprint in a fixture's `source.scrub.key` says the demo key was used; a
+ * real project sets its own secret in TURNKIT_SCRUB_KEY.
+ */
+export const DEMO_SCRUB_KEY = 'turnkit-demo-scrub-key: public, for the sample game only';
+
 /** The name of the sample question the demo runs. */
 const QUESTION = 'places';
 
@@ -69,7 +76,7 @@ export async function demo(options: DemoOptions = {}): Promise<DemoResult> {
 
   const name = 'meridian-turn-23';
   step(`capturing turn ${PROBE_TURN} of campaign ${campaign}, where the SUT goes wrong, as fixtures/${name}.json`);
-  const captured = await capture({ ...common, campaign, turns: { turn: PROBE_TURN }, name });
+  const captured = await capture({ ...common, campaign, turns: { turn: PROBE_TURN }, name, scrubKey: DEMO_SCRUB_KEY });
   const fixtureFile = captured.files[0]!;
 
   step(`constructing ${name}-deck-fixed: turn ${MISLEADING_TURN}'s narration corrected, everything else the same`);
