@@ -9,6 +9,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     globalSetup: ['test/helpers/global-setup.ts'],
     // A developer's DATABASE_URL must not redirect tests that mean the embedded database.
-    env: { DATABASE_URL: '' },
+    // The sample config's scrub rules need a key; the CLI reads it from here (test/helpers/scrub-key.ts).
+    env: { DATABASE_URL: '', TURNKIT_SCRUB_KEY: 'turnkit-test-scrub-key: not a secret' },
   },
 });
