@@ -17,6 +17,7 @@ import { runStamp } from '../pipeline/run-dir.js';
 import { sample } from '../sample/sample-command.js';
 import { CORRECTED_NARRATION, MISLEADING_NARRATION, MISLEADING_TURN, PROBE_TURN } from '../sample/turn-script.js';
 import { PACKAGE_ROOT } from '../version.js';
+import { DEMO_SCRUB_KEY } from '../fixture/scrub/demo-key.js';
 
 /** Options of `turnkit demo`. */
 export interface DemoOptions {
@@ -44,13 +45,6 @@ export interface DemoResult {
   /** With a judge: what it wrote and how far it agrees with the checks. */
   judged?: { result: JudgeModelResult; agreement: AgreeResult } | undefined;
 }
-
-/**
- * The scrub key the demo captures with. Public on purpose: the demo must run with no environment set up, and the
- * sample game holds no one's data. Its fingerprint in a fixture's `source.scrub.key` says the demo key was used; a
- * real project sets its own secret in TURNKIT_SCRUB_KEY.
- */
-export const DEMO_SCRUB_KEY = 'turnkit-demo-scrub-key: public, for the sample game only';
 
 /** The name of the sample question the demo runs. */
 const QUESTION = 'places';
