@@ -168,6 +168,23 @@ describe.each(BACKENDS)('scrubbing at capture on %s', (backend) => {
     );
   });
 
+  it('applies a function rule (a TypeScript config) to the value with its row, and a constant and keep', async () => {
+    const scrub = {
+      ...PRIVACY_CONFIG.scrub,
+      users: {
+        email: (_value: unknown, row: Readonly<Record<string, unknown>>) => `player-${String(row.id)}@players.invalid`,
+        username: (value: unknown, _row: unknown, context: { digest(text: string): string }) => `p-${context.digest(String(value)).slice(0, 8)}`,
+        password_hash: { constant: '!' },
+      },
+      'audit_logs.ip': 'keep',
+    };
+    const custom = await capture({ ...t.config, scrub } as LoadedConfig);
+    expect(custom.tables.users!.rows.map((row) => [row.email, row.password_hash])).toEqual([['player-1@players.invalid', '!'], ['player-2@players.invalid', '!']]);
+    expect(custom.tables.users!.rows.map((row) => row.username)).toEqual([expect.stringMatching(/^p-[0-9a-f]{8}$/), expect.stringMatching(/^p-[0-9a-f]{8}$/)]);
+    expect(custom.tables.audit_logs!.rows[0]!.ip).toBe(ORIGINALS.ip);
+    expect(custom.source.scrub!.rules).toMatchObject({ 'users.email': 'function', 'users.password_hash': 'constant', 'audit_logs.ip': 'keep' });
+  });
+
   it('captures anyway with allowSensitive and records each finding in source.scrub', async () => {
     const outcome = await captureFromDb(t.db, unruled, request({ scrub: { allowSensitive: true } }));
     const allowed = outcome.fixtures[0]!;
