@@ -35,6 +35,14 @@ export default {
     // Tables never captured (logs, analytics, sessions).
     exclude: [],
   },
+  // What capture scrubs before anything is written, so players' data and secrets never reach a fixture. Capture
+  // refuses a column that looks personal or secret without a rule here ('keep' one that is fine). Keyed
+  // transforms (hash, email, name, username, ip, uuid, text, redact) need a secret in TURNKIT_SCRUB_KEY.
+  scrub: {
+    'users.email': 'email', // a keyed fake address at example.com, unique as the column is
+    'users.password_hash': 'hash', // a keyed digest shaped to the column
+    // 'turns.player_input': { redact: ['email', 'phone'] }, // addresses and phone numbers inside text
+  },
 } satisfies TurnkitConfigInput;
 `;
 
