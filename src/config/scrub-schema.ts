@@ -19,7 +19,11 @@ export interface ScrubFunctionContext {
 }
 
 /** A scrub rule written as a function in a TypeScript or JavaScript config: returns the value to write. */
-export type ScrubFunction = (value: unknown, row: Readonly<Record<string, unknown>>, context: ScrubFunctionContext) => unknown;
+export type ScrubFunction = (
+  value: unknown,
+  row: Readonly<Record<string, unknown>>,
+  context: ScrubFunctionContext,
+) => unknown;
 
 /** One transform as written in the config. */
 export type ScrubTransformInput =
@@ -69,8 +73,10 @@ export function parseTransform(value: unknown): ScrubTransform | string {
   }
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const keys = Object.keys(value);
-    if (keys.length === 1 && keys[0] === 'constant') return { kind: 'constant', value: (value as { constant: unknown }).constant };
-    if ('redact' in value && keys.every((key) => key === 'redact' || key === 'names')) return parseRedact(value as Record<string, unknown>);
+    if (keys.length === 1 && keys[0] === 'constant')
+      return { kind: 'constant', value: (value as { constant: unknown }).constant };
+    if ('redact' in value && keys.every((key) => key === 'redact' || key === 'names'))
+      return parseRedact(value as Record<string, unknown>);
   }
   return `unknown transform ${JSON.stringify(value) ?? String(value)} (use ${TRANSFORM_LIST})`;
 }
@@ -81,8 +87,10 @@ function parseRedact(value: Record<string, unknown>): ScrubTransform | string {
   const unknown = kinds.find((kind) => !(REDACT_KINDS as readonly unknown[]).includes(kind));
   if (unknown !== undefined) return `unknown redaction ${JSON.stringify(unknown)} (use ${REDACT_KINDS.join(', ')})`;
   const names = value.names ?? [];
-  if (!Array.isArray(names) || names.some((name) => typeof name !== 'string' || name.trim() === '')) return 'names must be a list of non-empty texts';
-  if (kinds.includes('names') !== names.length > 0) return 'redact "names" goes with a non-empty names list, and names with "names"';
+  if (!Array.isArray(names) || names.some((name) => typeof name !== 'string' || name.trim() === ''))
+    return 'names must be a list of non-empty texts';
+  if (kinds.includes('names') !== names.length > 0)
+    return 'redact "names" goes with a non-empty names list, and names with "names"';
   return { kind: 'redact', redact: [...new Set(kinds as RedactKind[])].sort(), names: names as string[] };
 }
 
@@ -99,12 +107,16 @@ function splitJsonPath(target: string): { base: string; jsonPath?: ScrubRuleEntr
   if (at < 0) return { base: target };
   const text = target.slice(at + 1);
   const steps = parseJsonPath(text);
-  if (!steps || steps.length === 0) return `${JSON.stringify(text)} is not a JSON path this rule can use (write $.key, $.list[*].key, $..key)`;
+  if (!steps || steps.length === 0)
+    return `${JSON.stringify(text)} is not a JSON path this rule can use (write $.key, $.list[*].key, $..key)`;
   return { base: target.slice(0, at), jsonPath: { text, steps } };
 }
 
 /** Flattens the `scrub` block into rules, or lists what is wrong with it (path inside the block, message). */
-export function scrubRuleEntries(scrub: Readonly<Record<string, unknown>>): { rules: ScrubRuleEntry[]; issues: { path: string[]; message: string }[] } {
+export function scrubRuleEntries(scrub: Readonly<Record<string, unknown>>): {
+  rules: ScrubRuleEntry[];
+  issues: { path: string[]; message: string }[];
+} {
   const rules: ScrubRuleEntry[] = [];
   const issues: { path: string[]; message: string }[] = [];
   const add = (path: string[], target: string, column: string | undefined, value: unknown): void => {
@@ -113,7 +125,10 @@ export function scrubRuleEntries(scrub: Readonly<Record<string, unknown>>): { ru
     const transform = parseTransform(value);
     if (typeof transform === 'string') return void issues.push({ path, message: transform });
     if (!column && !split.base.includes('.')) {
-      return void issues.push({ path, message: `${JSON.stringify(split.base)} names no column: write "table.column" or table: { column: transform }` });
+      return void issues.push({
+        path,
+        message: `${JSON.stringify(split.base)} names no column: write "table.column" or table: { column: transform }`,
+      });
     }
     rules.push({
       path,
@@ -134,14 +149,15 @@ export function scrubRuleEntries(scrub: Readonly<Record<string, unknown>>): { ru
 }
 
 /** The zod schema of the `scrub` block: each rule's transform and JSON path are checked here, tables later. */
-export const scrubSchema = z
-  .record(z.string(), z.unknown())
-  .superRefine((scrub, context) => {
-    for (const issue of scrubRuleEntries(scrub).issues) context.addIssue({ code: 'custom', path: issue.path.slice(1), message: issue.message });
-  }) as unknown as z.ZodType<ScrubConfigInput, ScrubConfigInput>;
+export const scrubSchema = z.record(z.string(), z.unknown()).superRefine((scrub, context) => {
+  for (const issue of scrubRuleEntries(scrub).issues)
+    context.addIssue({ code: 'custom', path: issue.path.slice(1), message: issue.message });
+}) as unknown as z.ZodType<ScrubConfigInput, ScrubConfigInput>;
 
 /** Names of environment variables: the config may rename the scrub key's. */
-export const envNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name (letters, digits, _)');
+export const envNameSchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name (letters, digits, _)');
 
 /** The default environment variable the CLI reads the scrub key from. */
 export const DEFAULT_SCRUB_KEY_ENV = 'TURNKIT_SCRUB_KEY';

@@ -1,9 +1,6 @@
 /** One step of a JSON path: a key, an index, every child (`*`), or a key at any depth (`..key`). */
 export type JsonPathStep =
-  | { kind: 'key'; key: string }
-  | { kind: 'index'; index: number }
-  | { kind: 'any' }
-  | { kind: 'deep'; key: string };
+  { kind: 'key'; key: string } | { kind: 'index'; index: number } | { kind: 'any' } | { kind: 'deep'; key: string };
 
 const NAME = /^[A-Za-z_$][\w$-]*/;
 
@@ -50,7 +47,11 @@ export function parseJsonPath(text: string): JsonPathStep[] | undefined {
  * Replaces every value the path selects inside `value` with `replace(old)`, returning the new value; the input is
  * not modified. A path that selects nothing leaves the value as it is.
  */
-export function replaceAtPath(value: unknown, steps: readonly JsonPathStep[], replace: (old: unknown) => unknown): unknown {
+export function replaceAtPath(
+  value: unknown,
+  steps: readonly JsonPathStep[],
+  replace: (old: unknown) => unknown,
+): unknown {
   if (steps.length === 0) return replace(value);
   const [step, ...rest] = steps as [JsonPathStep, ...JsonPathStep[]];
   if (value === null || typeof value !== 'object') return value;
@@ -68,7 +69,12 @@ export function replaceAtPath(value: unknown, steps: readonly JsonPathStep[], re
   return { ...object, [step.key]: replaceAtPath(object[step.key], rest, replace) };
 }
 
-function replaceDeep(value: unknown, key: string, rest: readonly JsonPathStep[], replace: (old: unknown) => unknown): unknown {
+function replaceDeep(
+  value: unknown,
+  key: string,
+  rest: readonly JsonPathStep[],
+  replace: (old: unknown) => unknown,
+): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => replaceDeep(item, key, rest, replace));
   return mapObject(value as Record<string, unknown>, (inner, name) =>
@@ -76,7 +82,10 @@ function replaceDeep(value: unknown, key: string, rest: readonly JsonPathStep[],
   );
 }
 
-function mapObject(object: Record<string, unknown>, map: (value: unknown, key: string) => unknown): Record<string, unknown> {
+function mapObject(
+  object: Record<string, unknown>,
+  map: (value: unknown, key: string) => unknown,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(object)) out[key] = map(inner, key);
   return out;

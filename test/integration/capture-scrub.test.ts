@@ -25,7 +25,13 @@ const FINDINGS = [
 ];
 
 const NOW = new Date('2026-12-01T00:00:00.000Z');
-const request = (extra: Partial<CaptureRequest> = {}): CaptureRequest => ({ campaign: '1', turns: { turn: 4 }, now: NOW, scrub: TEST_SCRUB, ...extra });
+const request = (extra: Partial<CaptureRequest> = {}): CaptureRequest => ({
+  campaign: '1',
+  turns: { turn: 4 },
+  now: NOW,
+  scrub: TEST_SCRUB,
+  ...extra,
+});
 
 describe.each(BACKENDS)('scrubbing at capture on %s', (backend) => {
   let t: TestDb;
@@ -74,7 +80,17 @@ describe.each(BACKENDS)('scrubbing at capture on %s', (backend) => {
   });
 
   it('writes no original value into the fixture, keeps everything else, and records the rules and the key fingerprint', () => {
-    const pieces = [...Object.values(ORIGINALS), 'lovelace', 'Lovelace', 'babbage', '203.0.113', '198.51.100', '7946', 'Zk3QmW8p', 'argon2id'];
+    const pieces = [
+      ...Object.values(ORIGINALS),
+      'lovelace',
+      'Lovelace',
+      'babbage',
+      '203.0.113',
+      '198.51.100',
+      '7946',
+      'Zk3QmW8p',
+      'argon2id',
+    ];
     for (const original of pieces) expect(text, original).not.toContain(original);
     expect(text).not.toContain(TEST_SCRUB_KEY);
     const users = fixture.tables.users!.rows;
@@ -85,10 +101,23 @@ describe.each(BACKENDS)('scrubbing at capture on %s', (backend) => {
       expect(row.password_hash).toMatch(/^[0-9a-f]{32}$/);
       expect(String(row.username).length).toBeLessThanOrEqual(40);
     }
-    expect(fixture.tables.turns!.rows[0]).toMatchObject({ player_input: 'I wake in the engine room.', narration: 'Brass gears turn slowly around you.' });
-    expect(fixture.tables.audit_logs!.rows.map((row) => row.ip)).toEqual([expect.stringMatching(/^10\.\d+\.\d+\.\d+$/), expect.stringMatching(/^10\.\d+\.\d+\.\d+\/24$/), expect.any(String)]);
-    const settings = fixture.tables.campaigns!.rows[0]!.settings as { difficulty: string; integrations: { dice_bot: { api_token: string }; enabled: boolean } };
-    expect(settings).toMatchObject({ difficulty: 'hard', integrations: { enabled: true, dice_bot: { api_token: expect.stringMatching(/^[0-9a-f]{32}$/) } } });
+    expect(fixture.tables.turns!.rows[0]).toMatchObject({
+      player_input: 'I wake in the engine room.',
+      narration: 'Brass gears turn slowly around you.',
+    });
+    expect(fixture.tables.audit_logs!.rows.map((row) => row.ip)).toEqual([
+      expect.stringMatching(/^10\.\d+\.\d+\.\d+$/),
+      expect.stringMatching(/^10\.\d+\.\d+\.\d+\/24$/),
+      expect.any(String),
+    ]);
+    const settings = fixture.tables.campaigns!.rows[0]!.settings as {
+      difficulty: string;
+      integrations: { dice_bot: { api_token: string }; enabled: boolean };
+    };
+    expect(settings).toMatchObject({
+      difficulty: 'hard',
+      integrations: { enabled: true, dice_bot: { api_token: expect.stringMatching(/^[0-9a-f]{32}$/) } },
+    });
     expect(fixture.source.scrub).toEqual({
       rules: {
         'audit_logs.actor_email': 'email',
@@ -141,7 +170,13 @@ describe.each(BACKENDS)('scrubbing at capture on %s', (backend) => {
   });
 
   it('refuses a collision on a unique column naming it, and a keyed rule without a key', async () => {
-    const colliding = { ...t.config, scrub: { ...PRIVACY_CONFIG.scrub, users: { email: 'email', password_hash: 'hash', username: { constant: 'player' } } } } as LoadedConfig;
+    const colliding = {
+      ...t.config,
+      scrub: {
+        ...PRIVACY_CONFIG.scrub,
+        users: { email: 'email', password_hash: 'hash', username: { constant: 'player' } },
+      },
+    } as LoadedConfig;
     const error = await refusal(colliding);
     expect(error.message).toBe(
       '<sample game config>: $.scrub.users.username: scrubbed values of users.username collide on the unique column(s) username of users ' +
@@ -155,14 +190,21 @@ describe.each(BACKENDS)('scrubbing at capture on %s', (backend) => {
   });
 
   it('refuses rules on key and foreign-key columns and on columns that do not exist', async () => {
-    const rule = async (scrub: Record<string, unknown>): Promise<string> => (await refusal({ ...t.config, scrub } as LoadedConfig)).message;
+    const rule = async (scrub: Record<string, unknown>): Promise<string> =>
+      (await refusal({ ...t.config, scrub } as LoadedConfig)).message;
     expect(await rule({ 'users.id': 'hash' })).toBe(
       '<sample game config>: $.scrub["users.id"]: users.id is part of the primary key: keys and foreign keys are never scrubbed ' +
         '(the rows would no longer join); use keep, or exclude the table',
     );
-    expect(await rule({ audit_logs: { user_id: 'null' } })).toMatch(/^<sample game config>: \$\.scrub\.audit_logs\.user_id: audit_logs\.user_id is a foreign key \(audit_logs_user_id_fkey\)/);
-    expect(await rule({ 'users.emial': 'email' })).toBe('<sample game config>: $.scrub["users.emial"]: table "users" has no column "emial"');
-    expect(await rule({ 'players.email': 'email' })).toBe('<sample game config>: $.scrub["players.email"]: no table "players" in the database');
+    expect(await rule({ audit_logs: { user_id: 'null' } })).toMatch(
+      /^<sample game config>: \$\.scrub\.audit_logs\.user_id: audit_logs\.user_id is a foreign key \(audit_logs_user_id_fkey\)/,
+    );
+    expect(await rule({ 'users.emial': 'email' })).toBe(
+      '<sample game config>: $.scrub["users.emial"]: table "users" has no column "emial"',
+    );
+    expect(await rule({ 'players.email': 'email' })).toBe(
+      '<sample game config>: $.scrub["players.email"]: no table "players" in the database',
+    );
     expect(await rule({ 'users.last_login': 'hash' })).toBe(
       '<sample game config>: $.scrub["users.last_login"]: hash cannot produce a value of type timestamp with time zone for users.last_login (use null, a constant or a function)',
     );
@@ -173,16 +215,27 @@ describe.each(BACKENDS)('scrubbing at capture on %s', (backend) => {
       ...PRIVACY_CONFIG.scrub,
       users: {
         email: (_value: unknown, row: Readonly<Record<string, unknown>>) => `player-${String(row.id)}@players.invalid`,
-        username: (value: unknown, _row: unknown, context: { digest(text: string): string }) => `p-${context.digest(String(value)).slice(0, 8)}`,
+        username: (value: unknown, _row: unknown, context: { digest(text: string): string }) =>
+          `p-${context.digest(String(value)).slice(0, 8)}`,
         password_hash: { constant: '!' },
       },
       'audit_logs.ip': 'keep',
     };
     const custom = await capture({ ...t.config, scrub } as LoadedConfig);
-    expect(custom.tables.users!.rows.map((row) => [row.email, row.password_hash])).toEqual([['player-1@players.invalid', '!'], ['player-2@players.invalid', '!']]);
-    expect(custom.tables.users!.rows.map((row) => row.username)).toEqual([expect.stringMatching(/^p-[0-9a-f]{8}$/), expect.stringMatching(/^p-[0-9a-f]{8}$/)]);
+    expect(custom.tables.users!.rows.map((row) => [row.email, row.password_hash])).toEqual([
+      ['player-1@players.invalid', '!'],
+      ['player-2@players.invalid', '!'],
+    ]);
+    expect(custom.tables.users!.rows.map((row) => row.username)).toEqual([
+      expect.stringMatching(/^p-[0-9a-f]{8}$/),
+      expect.stringMatching(/^p-[0-9a-f]{8}$/),
+    ]);
     expect(custom.tables.audit_logs!.rows[0]!.ip).toBe(ORIGINALS.ip);
-    expect(custom.source.scrub!.rules).toMatchObject({ 'users.email': 'function', 'users.password_hash': 'constant', 'audit_logs.ip': 'keep' });
+    expect(custom.source.scrub!.rules).toMatchObject({
+      'users.email': 'function',
+      'users.password_hash': 'constant',
+      'audit_logs.ip': 'keep',
+    });
   });
 
   it('captures anyway with allowSensitive and records each finding in source.scrub', async () => {
@@ -190,7 +243,9 @@ describe.each(BACKENDS)('scrubbing at capture on %s', (backend) => {
     const allowed = outcome.fixtures[0]!;
     expect(allowed.source.scrub).toEqual({ rules: {}, allowSensitive: [...FINDINGS].sort() });
     expect(allowed.tables.users!.rows[0]!.email).toBe(ORIGINALS.email);
-    expect(outcome.warnings.join('\n')).toContain('captured 7 sensitive-looking column(s) or value(s) without a scrub rule');
+    expect(outcome.warnings.join('\n')).toContain(
+      'captured 7 sensitive-looking column(s) or value(s) without a scrub rule',
+    );
     expect(outcome.warnings.join('\n')).not.toContain(ORIGINALS.email);
   });
 
@@ -209,16 +264,27 @@ describe.each(BACKENDS)('scrubbing at capture on %s', (backend) => {
     }
 
     // The live rows stay the live rows: the SUT reads the live player's address under the shared key.
-    await writeFile(join(t.dir, 'turnkit.config.json'), JSON.stringify({ game: PRIVACY_CONFIG.game, scrub: PRIVACY_CONFIG.scrub }));
+    await writeFile(
+      join(t.dir, 'turnkit.config.json'),
+      JSON.stringify({ game: PRIVACY_CONFIG.game, scrub: PRIVACY_CONFIG.scrub }),
+    );
     await mkdir(join(t.dir, 'fixtures'), { recursive: true });
     await mkdir(join(t.dir, 'questions'), { recursive: true });
     await writeFile(join(t.dir, 'fixtures/scrubbed.json'), serializeDocument({ ...fixture, name: 'scrubbed' }));
     await writeFile(join(t.dir, 'questions/rubric.md'), 'pass when the SUT reads its campaign\n');
-    await writeFile(join(t.dir, 'questions/case.md'), '# {{fixture.name}}\n\n{{table:users}}\n\nTurn {{turn}}: {{input}}\n');
+    await writeFile(
+      join(t.dir, 'questions/case.md'),
+      '# {{fixture.name}}\n\n{{table:users}}\n\nTurn {{turn}}: {{input}}\n',
+    );
     await writeFile(join(t.dir, 'sut.sh'), SUT);
     await chmod(join(t.dir, 'sut.sh'), 0o755);
     await writeFile(join(t.dir, 'questions/reads.yaml'), QUESTION);
-    const run = await runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, databaseUrl: t.databaseUrl, concurrency: 1 });
+    const run = await runQuestion({
+      question: 'questions/reads.yaml',
+      cwd: t.dir,
+      databaseUrl: t.databaseUrl,
+      concurrency: 1,
+    });
     expect(run).toMatchObject({ status: 'complete', ran: 2, errors: 0 });
     for (const rep of ['01', '02']) {
       const record = JSON.parse(await readFile(join(run.dir, `reps/scrubbed/rep-${rep}.json`), 'utf8')) as RepRecord;
@@ -239,8 +305,17 @@ describe.each(BACKENDS)('scrubbing at capture on %s', (backend) => {
       const session = new ScratchSession(empty.db, { game: empty.config.game });
       try {
         const scratch = await session.seed(fixture);
-        const users = await empty.db.pool.query('SELECT id::text, email, username, password_hash FROM users ORDER BY id');
-        expect(users.rows).toEqual(fixture.tables.users!.rows.map(({ id, email, username, password_hash }) => ({ id, email, username, password_hash })));
+        const users = await empty.db.pool.query(
+          'SELECT id::text, email, username, password_hash FROM users ORDER BY id',
+        );
+        expect(users.rows).toEqual(
+          fixture.tables.users!.rows.map(({ id, email, username, password_hash }) => ({
+            id,
+            email,
+            username,
+            password_hash,
+          })),
+        );
         expect((await session.check(scratch, fixture)).differences).toEqual([]);
         await scratch.teardown();
       } finally {
