@@ -11,6 +11,8 @@ const backends = ['embedded', ...(process.env.TEST_DATABASE_URL ? ['postgres'] :
 // Integration files with nothing to test on a second backend (the embedded lock; judges against a fake HTTP server).
 const EMBEDDED_ONLY = ['test/integration/embedded-lock.test.ts', 'test/integration/judge-model.test.ts'];
 
+const ENV = { DATABASE_URL: '', TURNKIT_SCRUB_KEY: 'turnkit-test-scrub-key: not a secret' };
+
 const tier = (name: string, test: TestProjectInlineConfiguration['test']): TestProjectInlineConfiguration => ({
   extends: true,
   test: { name, ...test },
@@ -24,8 +26,9 @@ export default defineConfig({
     // A loaded machine (two suites at once) bounds a hang, not a speed: these are far above any normal duration.
     testTimeout: 120_000,
     hookTimeout: 180_000,
-    // A developer's DATABASE_URL must not redirect tests that mean the embedded database.
-    env: { DATABASE_URL: '' },
+    // A developer's DATABASE_URL must not redirect tests that mean the embedded database; the sample config's scrub
+    // rules need a key, which the CLI reads from the environment (test/helpers/scrub-key.ts).
+    env: ENV,
     projects: [
       tier('unit', { include: ['test/unit/**/*.test.ts', 'test/tui/**/*.test.tsx'] }),
       ...backends.map((backend) =>
@@ -33,7 +36,7 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           exclude: backend === 'embedded' ? [] : EMBEDDED_ONLY,
           globalSetup: GLOBAL_SETUP,
-          env: { DATABASE_URL: '', TURNKIT_TEST_BACKEND: backend },
+          env: { ...ENV, TURNKIT_TEST_BACKEND: backend },
         }),
       ),
       tier('e2e', { include: ['test/e2e/**/*.test.ts'], exclude: ['test/e2e/bad-inputs.test.ts'], globalSetup: GLOBAL_SETUP }),

@@ -21,6 +21,9 @@ async function admin(url: string, text: string): Promise<void> {
   }
 }
 
+/** The scrub key benchmarks capture with (the sample config's rules need one). */
+export const BENCH_SCRUB_KEY = 'turnkit-bench-scrub-key: not a secret';
+
 /** Runs `fn` on a new, migrated benchmark database and removes it afterwards. */
 export async function withBenchDatabase(fn: (db: Db, config: LoadedConfig) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'turnkit-bench-'));

@@ -8,6 +8,7 @@ import { loadConfig } from '../src/config/load.js';
 import { usingDb, type Db } from '../src/db/connect.js';
 import { captureFromDb } from '../src/fixture/capture.js';
 import { serializeDocument } from '../src/fixture/format.js';
+import { BENCH_SCRUB_KEY } from './bench-database.js';
 
 const [url, campaign, repeats] = process.argv.slice(2) as [string, string, string];
 
@@ -43,28 +44,42 @@ async function copyFloor(db: Db, latest: number): Promise<number> {
 // Memory in use before any capture: the capture's own share is the peak minus this.
 const startRssMb = process.memoryUsage().rss / 1024 / 1024;
 const config = await loadConfig({ cwd: process.cwd() });
+// Without scrubbing: no rules and no detector, as capture was before it scrubbed.
+const plain = { ...config, scrub: {} };
+// With scrubbing: the sample's rules (a fake email, a keyed hash), free-text redaction of every turn's input and
+// narration, and the detector over every value of every table.
+const scrubbed = {
+  ...config,
+  scrub: { ...config.scrub, 'turns.player_input': { redact: ['email', 'phone'] }, 'turns.narration': { redact: ['email', 'phone'] } },
+} as typeof config;
+const withKey = { key: BENCH_SCRUB_KEY };
 const result = await usingDb(config, { databaseUrl: url }, async (db) => {
   const latest = Number((await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM turns WHERE campaign_id = $1', [campaign])).rows[0]!.n);
   const floor: number[] = [];
   const capture: number[] = [];
+  const scrub: number[] = [];
   let rows = 0;
   let bytes = 0;
   for (let i = 0; i < Number(repeats); i++) {
     floor.push(await copyFloor(db, latest));
     const started = performance.now();
-    const { fixtures } = await captureFromDb(db, config, { campaign, turns: { latest: true } });
+    const { fixtures } = await captureFromDb(db, plain, { campaign, turns: { latest: true }, scrub: { detect: false } });
     bytes = serializeDocument(fixtures[0]).length;
     capture.push(performance.now() - started);
     rows = Object.values(fixtures[0]!.tables).reduce((sum, table) => sum + table.rows.length, 0);
+    const scrubStarted = performance.now();
+    const { fixtures: scrubbedFixtures } = await captureFromDb(db, scrubbed, { campaign, turns: { latest: true }, scrub: withKey });
+    serializeDocument(scrubbedFixtures[0]);
+    scrub.push(performance.now() - scrubStarted);
   }
   // One more capture for memory, sampled as it runs (sampling would slow the timed ones; maxRSS would also
   // count the TypeScript loader's start-up peak).
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 1);
-  const { fixtures } = await captureFromDb(db, config, { campaign, turns: { latest: true } });
+  const { fixtures } = await captureFromDb(db, scrubbed, { campaign, turns: { latest: true }, scrub: withKey });
   serializeDocument(fixtures[0]);
   peak = Math.max(peak, process.memoryUsage().rss);
   clearInterval(sampler);
-  return { floor, capture, rows, bytes, peakRssMb: peak / 1024 / 1024 };
+  return { floor, capture, scrub, rows, bytes, peakRssMb: peak / 1024 / 1024 };
 });
 process.stdout.write(`${JSON.stringify({ ...result, startRssMb })}\n`);

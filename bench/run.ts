@@ -9,7 +9,7 @@
 import { chmod, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { withBenchDatabase } from './bench-database.js';
+import { BENCH_SCRUB_KEY, withBenchDatabase } from './bench-database.js';
 import { createSampleCampaign } from '../src/sample/create-sample.js';
 import { captureFromDb } from '../src/fixture/capture.js';
 import { serializeDocument } from '../src/fixture/format.js';
@@ -24,7 +24,7 @@ await withBenchDatabase(async (db, config) => {
   console.log(`run benchmark on ${db.backend === 'embedded' ? 'the embedded database (PGlite)' : db.displayUrl}`);
   await createSampleCampaign(db, { turns: 200, seed: 3 });
   const campaign = await createSampleCampaign(db, { turns: 40 });
-  const fixture = (await captureFromDb(db, config, { campaign, turns: { turn: 23 } })).fixtures[0]!;
+  const fixture = (await captureFromDb(db, config, { scrub: { key: BENCH_SCRUB_KEY }, campaign, turns: { turn: 23 } })).fixtures[0]!;
   const dir = config.baseDir;
   await mkdir(join(dir, 'fixtures'), { recursive: true });
   await writeFile(join(dir, 'fixtures/base.json'), serializeDocument({ ...fixture, name: 'base' }));

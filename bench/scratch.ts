@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { sampleGameConfig } from '../src/config/sample-config.js';
 import type { Db } from '../src/db/connect.js';
-import { withBenchDatabase } from './bench-database.js';
+import { BENCH_SCRUB_KEY, withBenchDatabase } from './bench-database.js';
 import { createSampleCampaign } from '../src/sample/create-sample.js';
 import { captureFromDb } from '../src/fixture/capture.js';
 import type { Fixture } from '../src/fixture/format.js';
@@ -96,7 +96,7 @@ await withBenchDatabase(async (db, config) => {
   const totals: Record<number, number> = {};
   for (const turns of SIZES) {
     const campaign = await createSampleCampaign(db, { turns: turns + 1, seed: turns });
-    const fixture = (await captureFromDb(db, config, { campaign, turns: { turn: turns + 1 } })).fixtures[0]!;
+    const fixture = (await captureFromDb(db, config, { scrub: { key: BENCH_SCRUB_KEY }, campaign, turns: { turn: turns + 1 } })).fixtures[0]!;
     const rows = Object.values(fixture.tables).reduce((sum, table) => sum + table.rows.length, 0);
     const r = await measureSize(db, fixture);
     const hand = total(r.hand);

@@ -37,6 +37,12 @@ export const SAMPLE_ANSWERS: Omit<StarterAnswers, 'scrub' | 'sut'> = {
   campaignColumnSql: '"campaign_id"',
 };
 
+/** The sample game's scrub rules (its players' sign-in columns), for the sample's names. */
+export const SAMPLE_SCRUB = [
+  "'users.email': 'email', // a keyed fake address, unique as the column is",
+  "'users.password_hash': 'hash', // a keyed digest shaped to the column",
+];
+
 /**
  * Scaffolds a project that runs: a config naming the game's tables (read from the catalog, or chosen), a starter
  * question with its rubric and case file, and a SUT stub; the fixtures/, constructed/ and questions/ folders. Never
@@ -49,7 +55,7 @@ export async function init(options: InitOptions = {}): Promise<InitResult> {
   const choices = options.choices ?? {};
   const hasGame = options.catalog !== undefined && (options.catalog.tables.size > 0 || choices.turns !== undefined);
   const game = hasGame ? chooseGame(options.catalog!, choices) : { ...SAMPLE_ANSWERS, sut: choices.sut ?? 'node' };
-  const answers: StarterAnswers = { ...game, scrub: options.scrub ?? [] };
+  const answers: StarterAnswers = { ...game, scrub: hasGame ? (options.scrub ?? []) : SAMPLE_SCRUB };
   const created: string[] = [];
   const kept: string[] = [];
   for (const [path, text] of starterFiles(answers)) {

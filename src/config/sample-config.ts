@@ -8,4 +8,9 @@ export const sampleGameConfig: TurnkitConfigInput = {
     shared: ['users'],
     exclude: [],
   },
+  // The players' sign-in data: a keyed fake address (unique, as the column is) and a keyed digest of the hash.
+  scrub: {
+    'users.email': 'email',
+    'users.password_hash': 'hash',
+  },
 };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { judgeSettingsSchema } from './judge-settings.js';
+import { DEFAULT_SCRUB_KEY_ENV, envNameSchema, scrubSchema } from './scrub-schema.js';
 
 const tableName = z.string().min(1, 'a table name is required');
 const columnName = z.string().min(1, 'a column name is required');
@@ -39,6 +40,10 @@ export const configSchema = z
         exclude: z.array(tableName).default([]),
       })
       .strict(),
+    /** What capture scrubs: `table.column` (or `table.column:$.json.path`) to a transform, or `table` to a column map. */
+    scrub: scrubSchema.default({}),
+    /** The environment variable the CLI reads the scrub key from (the library is given the key). */
+    scrubKeyEnv: envNameSchema.default(DEFAULT_SCRUB_KEY_ENV),
     /** The LLM judge `turnkit judge` and `turnkit demo` use when no --model or --judge is given. */
     judge: judgeSettingsSchema.partial().optional(),
     /** Case-file functions a question names as `caseFile: config:NAME` (a .ts or .js config only). */

@@ -17,6 +17,7 @@ import { runStamp } from '../pipeline/run-dir.js';
 import { sample } from '../sample/sample-command.js';
 import { CORRECTED_NARRATION, MISLEADING_NARRATION, MISLEADING_TURN, PROBE_TURN } from '../sample/turn-script.js';
 import { PACKAGE_ROOT } from '../version.js';
+import { DEMO_SCRUB_KEY } from '../fixture/scrub/demo-key.js';
 
 /** Options of `turnkit demo`. */
 export interface DemoOptions {
@@ -69,7 +70,7 @@ export async function demo(options: DemoOptions = {}): Promise<DemoResult> {
 
   const name = 'meridian-turn-23';
   step(`capturing turn ${PROBE_TURN} of campaign ${campaign}, where the SUT goes wrong, as fixtures/${name}.json`);
-  const captured = await capture({ ...common, campaign, turns: { turn: PROBE_TURN }, name });
+  const captured = await capture({ ...common, campaign, turns: { turn: PROBE_TURN }, name, scrubKey: DEMO_SCRUB_KEY });
   const fixtureFile = captured.files[0]!;
 
   step(`constructing ${name}-deck-fixed: turn ${MISLEADING_TURN}'s narration corrected, everything else the same`);

@@ -4,6 +4,7 @@ import { sampleGameConfig } from '../config/sample-config.js';
 import { openDb } from '../db/connect.js';
 import type { Catalog } from '../db/catalog-types.js';
 import { introspect } from '../db/introspect.js';
+import { suggestScrub } from './suggest-scrub.js';
 
 /** Where `init` looks for the game: a real server's URL, else the embedded database of the project folder. */
 export interface ReadCatalogOptions {
@@ -25,7 +26,7 @@ export async function readInitCatalog(options: ReadCatalogOptions): Promise<Init
   const db = await openDb(config, { databaseUrl: options.databaseUrl, fromEnvironment: false });
   try {
     const catalog = await introspect(db.pool);
-    return { catalog, scrub: [] };
+    return { catalog, scrub: suggestScrub(catalog) };
   } finally {
     await db.close();
   }

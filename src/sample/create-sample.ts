@@ -5,6 +5,11 @@ import { CHARACTERS, CONNECTIONS, DECKS, LOCATIONS, OPENING_FACTS, OPENING_NARRA
 import { planTurns } from './turn-script.js';
 import { mulberry32 } from '../util/seeded-random.js';
 
+/** The sample player's sign-in address (a live game's players have one; capture scrubs it). */
+export const SAMPLE_PLAYER_EMAIL = 'ripley.sample@meridian-crew.net';
+/** The sample player's password hash: bcrypt-shaped, of no password anyone uses. */
+export const SAMPLE_PLAYER_PASSWORD_HASH = '$2b$12$Q9mB7cKx2yT4vW6zA8dE1uH3jL5nP7rS9tV1xZ3bD5fG7hJ9kM1oq';
+
 /** Options for a sample campaign. */
 export interface SampleOptions {
   turns: number;
@@ -30,7 +35,10 @@ export async function createSampleCampaign(db: Db, options: SampleOptions): Prom
 
 async function insertCampaign(client: pg.PoolClient, seed: number, started: Date): Promise<string> {
   await client.query(
-    `INSERT INTO users (handle, display_name) VALUES ('sample-player', 'Sample Player') ON CONFLICT (handle) DO NOTHING`,
+    `INSERT INTO users (handle, display_name, email, password_hash) VALUES ('sample-player', 'Sample Player', $1, $2)
+     ON CONFLICT (handle) DO NOTHING`,
+    // What a live game holds, so the sample exercises scrubbing: the sample config replaces both at capture.
+    [SAMPLE_PLAYER_EMAIL, SAMPLE_PLAYER_PASSWORD_HASH],
   );
   const settings = { difficulty: 'hard', tone: 'grim', safety: { lines: ['spiders'], veils: ['vacuum exposure'] }, dice: '2d6' };
   const { rows } = await client.query<{ id: string }>(

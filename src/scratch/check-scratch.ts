@@ -41,16 +41,35 @@ export async function checkScratch(
     compareMultisets(name, planned?.fixtureName ?? name, expected, scratch, differences);
   }
 
-  const live = await readSharedRows(client, plan);
+  // A live shared row keeps its own values where the fixture holds scrubbed ones: those columns cannot agree.
+  const scrubbed = scrubbedColumns(plan);
+  const live = await readSharedRows(client, plan, scrubbed);
   for (const [name, rows] of live) {
     const planned = plan.tables.get(name)!;
     const sharedRows = planned.table.role === 'shared' ? planned.table.rows : (planned.table.sharedRows ?? []);
-    const columns = fixtureColumns(planned.info, planned.table.columns.map((column) => column.name));
+    const columns = fixtureColumns(planned.info, planned.table.columns.map((column) => column.name)).filter((column) => !scrubbed.get(name)?.has(column.name));
     const present = new Set(rows.values());
     const missing = sharedRows.map((row) => canonicalRow(row, columns)).filter((row) => !present.has(row));
     if (missing.length > 0) differences.push(`${formatJsonPath(['tables', planned.fixtureName])}: ${missing.length} shared row(s) absent or different in the database`);
   }
   return { equal: differences.length === 0, differences };
+}
+
+/** The columns a fixture's scrub rules changed, by catalog table name (`users.email`, `t.settings:$.token`). */
+function scrubbedColumns(plan: SeedPlan): Map<string, Set<string>> {
+  const columns = new Map<string, Set<string>>();
+  for (const [target, transform] of Object.entries(plan.fixture.source.scrub?.rules ?? {})) {
+    if (transform === 'keep') continue;
+    const base = target.split(':$')[0]!;
+    for (const [name, planned] of plan.tables) {
+      const prefix = `${planned.fixtureName}.`;
+      if (!base.startsWith(prefix)) continue;
+      const set = columns.get(name) ?? new Set<string>();
+      set.add(base.slice(prefix.length));
+      columns.set(name, set);
+    }
+  }
+  return columns;
 }
 
 

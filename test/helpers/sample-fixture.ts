@@ -1,3 +1,4 @@
+import { TEST_SCRUB } from './scrub-key.js';
 import { createSampleTestDb, type TestDb } from './test-db.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { captureFromDb } from '../../src/fixture/capture.js';
@@ -12,6 +13,6 @@ export async function sampleGameWithFixture(
   // Another campaign first, so the captured one's rows are not simply "all rows".
   if (options.otherTurns) await createSampleCampaign(t.db, { turns: options.otherTurns, seed: 3 });
   const campaign = await createSampleCampaign(t.db, { turns: options.turns });
-  const fixture = (await captureFromDb(t.db, t.config, { campaign, turns: { turn: options.turn } })).fixtures[0]!;
+  const fixture = (await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign, turns: { turn: options.turn } })).fixtures[0]!;
   return { t, fixture, campaign };
 }

@@ -1,3 +1,4 @@
+import { TEST_SCRUB } from '../helpers/scrub-key.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
@@ -36,6 +37,7 @@ describe.each(BACKENDS)('capture while the game keeps writing on %s', (backend) 
     const before = await t.db.pool.query<{ hp: number }>('SELECT sum(hit_points)::int AS hp FROM characters WHERE campaign_id = $1', [campaign]);
     let writing: Promise<void> | undefined;
     const { fixtures } = await captureFromDb(t.db, t.config, {
+      scrub: TEST_SCRUB,
       campaign,
       turns: { latest: true },
       onSnapshot: async () => {
@@ -54,7 +56,7 @@ describe.each(BACKENDS)('capture while the game keeps writing on %s', (backend) 
     expect(hp).toBe(before.rows[0]!.hp);
     expect(checkFixture(fixture)).toEqual([]);
 
-    const after = (await captureFromDb(t.db, t.config, { campaign, turns: { latest: true } })).fixtures[0]!;
+    const after = (await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign, turns: { latest: true } })).fixtures[0]!;
     expect(after.source.latestTurn).toBe(31);
     expect(after.tables.characters!.rows.reduce((sum, row) => sum + (row.hit_points as number), 0)).toBe(hp - 6);
   });

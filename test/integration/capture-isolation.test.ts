@@ -1,3 +1,4 @@
+import { TEST_SCRUB } from '../helpers/scrub-key.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
@@ -26,7 +27,7 @@ describe.each(BACKENDS)('capture keeps other campaigns and later turns out on %s
     await t.db.pool.query(
       `UPDATE characters SET location_id = (SELECT min(id) FROM locations WHERE campaign_id = $1) WHERE campaign_id = $2`, [ours, fork]);
     await t.db.pool.query(`UPDATE users SET last_turn_id = (SELECT id FROM turns WHERE campaign_id = $1 AND turn_number = 28)`, [ours]);
-    outcome = await captureFromDb(t.db, t.config, { campaign: ours, turns: { turn: 23 } });
+    outcome = await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign: ours, turns: { turn: 23 } });
     fixture = outcome.fixtures[0]!;
   });
   afterAll(async () => t?.cleanup());
@@ -51,7 +52,7 @@ describe.each(BACKENDS)('capture keeps other campaigns and later turns out on %s
 
   it('keeps a shared reference to an earlier turn as it is', async () => {
     await t.db.pool.query(`UPDATE users SET last_turn_id = (SELECT id FROM turns WHERE campaign_id = $1 AND turn_number = 5)`, [ours]);
-    const again = (await captureFromDb(t.db, t.config, { campaign: ours, turns: { turn: 23 } })).fixtures[0]!;
+    const again = (await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign: ours, turns: { turn: 23 } })).fixtures[0]!;
     const turn5 = again.tables.turns!.rows.find((row) => row.turn_number === 5)!;
     expect(again.tables.users!.rows[0]!.last_turn_id).toBe(turn5.id);
   });

@@ -1,3 +1,4 @@
+import { TEST_SCRUB } from '../helpers/scrub-key.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
@@ -18,7 +19,7 @@ describe.each(BACKENDS)('capture of the sample game on %s', (backend) => {
     // A second campaign first, so the captured one's rows are not simply "all rows".
     other = await createSampleCampaign(t.db, { turns: 12, seed: 3 });
     campaign = await createSampleCampaign(t.db, { turns: 40 });
-    fixture = (await captureFromDb(t.db, t.config, { campaign, turns: { turn: 23 } })).fixtures[0]!;
+    fixture = (await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign, turns: { turn: 23 } })).fixtures[0]!;
   });
   afterAll(async () => t?.cleanup());
 
@@ -108,9 +109,9 @@ describe.each(BACKENDS)('capture of the sample game on %s', (backend) => {
     await t.db.pool.query(`UPDATE turns SET narration = narration WHERE campaign_id = $1 AND turn_number % 2 = 0`, [campaign]);
     await t.db.pool.query(`UPDATE world_facts SET fact = fact WHERE campaign_id = $1 AND introduced_at_turn_id IS NULL`, [campaign]);
     await t.db.pool.query(`UPDATE locations SET name = name WHERE campaign_id = $1 AND deck_number < 3`, [campaign]);
-    const again = (await captureFromDb(t.db, t.config, { campaign, turns: { turn: 23 }, now: new Date(fixture.source.capturedAt) })).fixtures[0]!;
+    const again = (await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign, turns: { turn: 23 }, now: new Date(fixture.source.capturedAt) })).fixtures[0]!;
     expect(serializeDocument(again)).toBe(serializeDocument(fixture));
-    const later = (await captureFromDb(t.db, t.config, { campaign, turns: { turn: 23 }, now: new Date('2030-01-01T00:00:00Z') })).fixtures[0]!;
+    const later = (await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign, turns: { turn: 23 }, now: new Date('2030-01-01T00:00:00Z') })).fixtures[0]!;
     expect(serializeDocument(later).replace(later.source.capturedAt, fixture.source.capturedAt)).toBe(serializeDocument(fixture));
   });
 
@@ -121,23 +122,23 @@ describe.each(BACKENDS)('capture of the sample game on %s', (backend) => {
   });
 
   it('captures a range of turns as one fixture per turn, and the latest turn', async () => {
-    const range = await captureFromDb(t.db, t.config, { campaign, turns: { from: 38, to: 40 } });
+    const range = await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign, turns: { from: 38, to: 40 } });
     expect(range.fixtures.map((f) => [f.name, f.source.turn, f.tables.turns!.rows.length])).toEqual([
       [`campaign-${campaign}-turn-38`, 38, 37],
       [`campaign-${campaign}-turn-39`, 39, 38],
       [`campaign-${campaign}-turn-40`, 40, 39],
     ]);
-    const latest = (await captureFromDb(t.db, t.config, { campaign, turns: { latest: true } })).fixtures[0]!;
+    const latest = (await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign, turns: { latest: true } })).fixtures[0]!;
     expect(latest.source.turn).toBe(40);
     // Turn 40 has been played: rows without a turn path already show its effects, even at the latest turn.
     expect(latest.source.reflectsPresent).toEqual(['campaigns', 'characters', 'decks', 'location_connections', 'locations']);
   });
 
   it('refuses an unknown campaign and a turn past the last one', async () => {
-    await expect(captureFromDb(t.db, t.config, { campaign: '999999', turns: { turn: 1 } })).rejects.toThrow(
+    await expect(captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign: '999999', turns: { turn: 1 } })).rejects.toThrow(
       'campaign 999999 not found: no row in "campaigns" with id = 999999',
     );
-    await expect(captureFromDb(t.db, t.config, { campaign, turns: { turn: 41 } })).rejects.toThrow(
+    await expect(captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign, turns: { turn: 41 } })).rejects.toThrow(
       'turn 41 is past the last turn of the campaign (40)',
     );
   });

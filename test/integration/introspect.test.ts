@@ -52,6 +52,6 @@ describe.each(BACKENDS)('catalog introspection on %s', (backend) => {
     const cycle = table('campaigns').foreignKeys.find((fk) => fk.references.table === 'locations')!;
     expect(cycle).toMatchObject({ columns: ['current_location_id'], deferrable: true, initiallyDeferred: true });
     expect(table('location_connections').primaryKey).toEqual(['from_location_id', 'to_location_id']);
-    expect(table('users').uniqueKeys).toEqual([['handle']]);
+    expect(table('users').uniqueKeys).toEqual([['email'], ['handle']]);
   });
 });

@@ -1,3 +1,4 @@
+import { TEST_SCRUB } from '../helpers/scrub-key.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, type TestDb } from '../helpers/test-db.js';
 import { sampleGameWithFixture } from '../helpers/sample-fixture.js';
@@ -25,7 +26,7 @@ describe.each(BACKENDS)('scratch campaigns of the sample game on %s', (backend) 
       expect(session.warnings).toEqual([]);
       const check = await session.check(scratch, fixture);
       expect(check.differences).toEqual([]);
-      const recaptured = (await captureFromDb(t.db, t.config, { campaign: scratch.key, turns: { latest: true } })).fixtures[0]!;
+      const recaptured = (await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign: scratch.key, turns: { latest: true } })).fixtures[0]!;
       // The scratch campaign has played turns 1..22: --latest makes turn 22 the input, so 21 turns of state.
       expect(recaptured.source.latestTurn).toBe(22);
       expect(recaptured.input.values.player_input).toBe(fixture.tables.turns!.rows.at(-1)!.player_input);

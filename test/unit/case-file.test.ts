@@ -69,7 +69,14 @@ describe('case-file placeholders', () => {
       ['| deck_number | name |', '| --- | --- |', '| 1 | Command |', '| 2 | Habitation |', '| 3 | Engineering |', '| 4 | Cargo |'].join('\n'),
     );
     // A shared table works the same way.
-    expect(render('{{table:users}}')).toBe(['| handle | display_name | created_at |', '| --- | --- | --- |', '| sample-player | Sample Player | 2026-11-29T11:23:13.267+00:00 |'].join('\n'));
+    // Its email and password hash as the sample config scrubbed them at capture.
+    expect(render('{{table:users}}')).toBe(
+      [
+        '| handle | display_name | created_at | email | password_hash |',
+        '| --- | --- | --- | --- | --- |',
+        '| sample-player | Sample Player | 2026-12-01T08:23:19.538+00:00 | allan.terry18.2093@example.com | f9194b93cf3aa1b04166051b5a46e473 |',
+      ].join('\n'),
+    );
     // JSON values as JSON, a JSON string scalar as its text, null as an empty cell.
     expect(render('{{table:world_facts columns=subject,details}}')).toBe(
       [

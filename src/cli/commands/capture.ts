@@ -16,6 +16,7 @@ export function registerCapture(program: Command, output: Output): void {
     .option('--name <name>', 'fixture name (default campaign-KEY-turn-N)')
     .option('--out <dir>', 'output folder (default: the config\'s fixtures folder)')
     .option('--force', 'overwrite existing fixture files')
+    .option('--allow-sensitive', 'capture columns that look personal or secret without a scrub rule (recorded in the fixture)')
     .option('--json', 'print the result as JSON')
     .action(async (options, command: Command) => {
       const { capture } = await import('../../fixture/capture-command.js');
@@ -23,7 +24,9 @@ export function registerCapture(program: Command, output: Output): void {
         ? { turn: options.turn }
         : options.turns ?? (options.latest ? { latest: true } : undefined);
       if (!turns) command.error('error: give one of --turn N, --turns A..B or --latest', { exitCode: 2 });
-      const result = await capture({ ...commonOptions(command), campaign: options.campaign, turns: turns!, name: options.name, out: options.out, force: options.force });
+      const result = await capture({ ...commonOptions(command), campaign: options.campaign, turns: turns!, name: options.name, out: options.out, force: options.force,
+        // The key comes from the environment variable the config names (TURNKIT_SCRUB_KEY by default).
+        scrubKey: (name: string) => process.env[name], allowSensitive: options.allowSensitive });
       if (options.json) printJson(output, result);
       else {
         result.files.forEach((file, i) => {

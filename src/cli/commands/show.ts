@@ -21,6 +21,13 @@ export function registerShow(program: Command, output: Output): void {
       output.out('');
       const rows = summary.tables.map((table) => [table.name, table.role, String(table.rows), table.sharedRows ? `+${table.sharedRows} shared` : '']);
       for (const line of formatTable([['table', 'role', 'rows', ''], ...rows])) output.out(line);
+      if (summary.scrub) {
+        const { rules, key, demoKey, allowSensitive } = summary.scrub;
+        output.out('');
+        output.out(`scrubbed at capture${key ? ` with key ${key}${demoKey ? ' (the demo\'s public key)' : ''}` : ''}:`);
+        for (const line of formatTable([['column', 'transform'], ...Object.entries(rules)])) output.out(`  ${line}`);
+        for (const line of allowSensitive) output.out(`  captured without a rule (--allow-sensitive): ${line}`);
+      }
       if (summary.constructed) {
         output.out('');
         output.out(`constructed from ${summary.constructed.base}, turn ${summary.constructed.turn}: ${summary.constructed.why}`);
