@@ -75,6 +75,8 @@ export interface RunResult {
    * never called, so they say nothing about it. The first one's message, to show.
    */
   seedErrors: { count: number; first?: string };
+  /** The first errored rep in the run's order, as `FIXTURE rep N: stage: cause: message` (when any errored). */
+  firstError?: string;
   /** What was said before the reps ran (a resume on another database server than the run started on). */
   warnings: string[];
 }
@@ -219,7 +221,9 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
     const missing = all.length - state.completed.size - state.errored.size;
     const seedFailed = all.map((key) => state.records.get(repId(key))).filter((record) => record?.error?.stage === 'seed');
     const seedErrors = { count: seedFailed.length, ...(seedFailed[0] ? { first: `${seedFailed[0].fixture} rep ${seedFailed[0].rep}: ${seedFailed[0].error!.message}` } : {}) };
-    return { dir, status: manifest.status, total: all.length, ran: done, errors: state.errored.size, pending: missing, failures, seedErrors, warnings };
+    const firstErrored = all.find((key) => state.errored.has(repId(key)));
+    const firstError = firstErrored ? `${firstErrored.fixture} rep ${firstErrored.rep}: ${state.errored.get(repId(firstErrored))}` : undefined;
+    return { dir, status: manifest.status, total: all.length, ran: done, errors: state.errored.size, pending: missing, failures, seedErrors, ...(firstError ? { firstError } : {}), warnings };
   });
 }
 

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { runQuestion, type RunProgress } from '../../pipeline/run-question.js';
 import { killRunningSuts } from '../../pipeline/sut-command.js';
 import { shownPath } from '../../util/shown-path.js';
-import { TurnkitError } from '../../errors.js';
+import { runFailure } from '../../pipeline/run-outcome.js';
 import { commonOptions, positiveInt, shardSpec } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 
@@ -49,15 +49,10 @@ export function registerRun(program: Command, output: Output): void {
         if (options.json) printJson(output, { ...result, dir: shownPath(result.dir) });
         else {
           output.out(`${shownPath(result.dir)}: ${result.status}, ${result.ran} rep(s) run, ${result.errors} error(s)`);
-          if (result.seedErrors.count === 0) output.out(`mark the reps: turnkit mark ${shownPath(result.dir)} (or edit its marks.csv: pass, fail or na; errored reps are marked error)`);
+          if (result.seedErrors.count === 0 && result.errors < result.total) output.out(`mark the reps: turnkit mark ${shownPath(result.dir)} (or edit its marks.csv: pass, fail or na; errored reps are marked error)`);
         }
-        // Not done is not success: a script must not go on to mark or report an incomplete run.
-        if (result.failures.length > 0) throw new TurnkitError('FIXTURE', result.failures[0]!, result.failures);
-        // A rep that could not be seeded never reached the SUT: the database needs fixing, then --resume.
-        if (result.seedErrors.count > 0) {
-          throw new TurnkitError('FIXTURE', `${shownPath(result.dir)}: ${result.seedErrors.count} rep(s) could not be seeded, so the SUT never ran on them (${result.seedErrors.first}); fix the database, then: turnkit run ${question} --resume ${shownPath(result.dir)}`);
-        }
-        if (result.pending > 0) throw new TurnkitError('FIXTURE', `${shownPath(result.dir)}: interrupted with ${result.pending} rep(s) not run; finish it with: turnkit run ${question} --resume ${shownPath(result.dir)}`);
+        const failure = runFailure(result, question);
+        if (failure) throw failure;
       } finally {
         process.off('SIGINT', onSigint);
         process.off('SIGTERM', onSigint);
