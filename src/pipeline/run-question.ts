@@ -27,6 +27,7 @@ import { repMarkdown, type RepRecord } from './rep-record.js';
 import { resolveFixtures } from './resolve-fixtures.js';
 import { runRep } from './run-rep.js';
 import { planReps, type ShardSpec } from './run-plan.js';
+import { checkRepsOption, checkRunSize } from './run-limits.js';
 
 /** Options of `turnkit run`. */
 export interface RunOptions extends CommonOptions {
@@ -88,11 +89,14 @@ export interface RunResult {
  */
 export async function runQuestion(options: RunOptions): Promise<RunResult> {
   const cwd = options.cwd ?? process.cwd();
+  checkRepsOption(options.reps);
   const config = await loadConfig({ configPath: options.configPath, cwd });
   const projectDir = config.baseDir;
   const question = await loadQuestion(resolve(cwd, options.question));
   const q = question.question;
   const fixtures = await resolveFixtures(question, projectDir);
+  // Said before a plan of every rep is made (a resume is bounded by the run it continues, checked the same way).
+  checkRunSize(fixtures.length, options.reps ?? q.reps, options.reps !== undefined ? `--reps ${options.reps}` : question.at(['reps']));
   const rubricPath = resolve(projectDir, q.rubric.path);
   const rubricText = await readOrFail(rubricPath, question.at(['rubric', 'path']));
   const source = await caseFileSource(question, config);

@@ -8,6 +8,7 @@ import { loadQuestion } from './load-question.js';
 import { resolveFixtures } from './resolve-fixtures.js';
 import { caseFileSource } from './case-file-source.js';
 import { checkSutFound } from './call-sut.js';
+import { checkRunSize } from './run-limits.js';
 
 /**
  * `turnkit verify`: fixtures and constructed fixtures (see `verify`) and questions, each checked as `run` would
@@ -40,7 +41,8 @@ export async function verifyProject(options: VerifyOptions): Promise<VerifyResul
     const shown = relative(cwd, file) || file;
     try {
       const question = await loadQuestion(file);
-      await resolveFixtures(question, config.baseDir);
+      const fixtures = await resolveFixtures(question, config.baseDir);
+      checkRunSize(fixtures.length, question.question.reps, question.at(['reps']));
       const rubric = question.question.rubric.path;
       if (!existsSync(resolve(config.baseDir, rubric))) throw new TurnkitError('NOT_FOUND', `${question.at(['rubric', 'path'])}: ${rubric}: no such file`);
       await caseFileSource(question, config);
