@@ -1,6 +1,5 @@
 import { Option, type Command } from 'commander';
 import { runQuestion, type RunProgress } from '../../pipeline/run-question.js';
-import { killRunningSuts } from '../../pipeline/sut-command.js';
 import { shownPath } from '../../util/shown-path.js';
 import { runFailure } from '../../pipeline/run-outcome.js';
 import { commonOptions, positiveInt, shardSpec } from '../global-options.js';
@@ -20,11 +19,14 @@ export function registerRun(program: Command, output: Output): void {
     .option('--json', 'print the result as JSON')
     .action(async (question: string, options, command: Command) => {
       const abort = new AbortController();
+      const quit = new AbortController();
       const onSigint = (): void => {
         if (abort.signal.aborted) {
-          // Quitting at once: the SUTs running now (each in a process group of its own) go too.
-          killRunningSuts();
-          process.exit(130);
+          // Quitting: the run kills its SUTs, marks itself interrupted and tears down; a database that does not
+          // answer does not keep the process (gc removes what is left).
+          quit.abort();
+          setTimeout(() => process.exit(130), 5_000);
+          return;
         }
         abort.abort();
         output.err('stopping: no new reps; the running ones finish and tear down (Ctrl-C again to quit at once; turnkit gc cleans up)');
@@ -42,10 +44,12 @@ export function registerRun(program: Command, output: Output): void {
           strategy: options.strategy,
           shard: options.shard,
           signal: abort.signal,
+          quit: quit.signal,
           onWarning: (message) => output.err(`warning: ${message}`),
           onProgress: (progress) => (tty ? process.stderr.write(`\r\x1b[2K${progressLine(progress)}`) : output.err(progressLine(progress))),
         });
         if (tty) process.stderr.write('\n');
+        if (quit.signal.aborted) process.exit(130);
         if (options.json) printJson(output, { ...result, dir: shownPath(result.dir) });
         else {
           output.out(`${shownPath(result.dir)}: ${result.status}, ${result.ran} rep(s) run, ${result.errors} error(s)`);
