@@ -50,6 +50,9 @@ export interface FixtureSource {
   sha256?: string;
 }
 
+/** SQLSTATE of a foreign key violation. */
+const FOREIGN_KEY_VIOLATION = '23503';
+
 /** What registry ids look like (`scratch-` or `template-` and 12 hex digits); anything else is a campaign key. */
 const REGISTRY_ID = /^(scratch|template)-[0-9a-f]{12}$/;
 
@@ -182,21 +185,29 @@ export class ScratchSession {
   }
 
   private async teardownById(id: string, asked: string, inspect?: (client: Queryable, collected: CollectedRows) => Promise<void>): Promise<TeardownReport> {
-    const attempt = (combined: boolean) =>
+    const attempt = (combined: boolean, everyKey = false) =>
       inTransaction(this.db, 'BEGIN; SET CONSTRAINTS ALL DEFERRED', async (client) => {
         const entry = await takeRemapEntry(client, id);
         if (!entry) return undefined;
         // Triggers of the game's own could see the tables of one statement in any order: delete table by table then.
         const graph = resolveGameGraph({ game: entry.game, file: undefined }, this.catalog!);
         const oneStatement = combined && !(await this.triggersOn(graph, client));
-        return teardownRemap(client, entry, this.catalog!, entry.sharedUses, oneStatement, inspect);
+        return teardownRemap(client, entry, this.catalog!, entry.sharedUses, oneStatement, inspect, everyKey);
       });
     // One statement for every table; if the server refuses it, everything rolled back, and table by table the same
     // failure names its table.
-    const report = await attempt(true).catch((error: unknown) => {
-      if (error instanceof CombinedWriteFailed && error.refused) return attempt(false);
-      throw error instanceof CombinedWriteFailed ? error.cause : error;
-    });
+    const report = await attempt(true)
+      .catch((error: unknown) => {
+        if (error instanceof CombinedWriteFailed && error.refused) return attempt(false);
+        throw error instanceof CombinedWriteFailed ? error.cause : error;
+      })
+      .catch((error: unknown) => {
+        // A delete that ran into a foreign key: a row of the campaign's own tables that is not the campaign's (a live
+        // character the SUT pointed at a scratch location). Looked for only now, so a teardown costs nothing more;
+        // the second attempt refuses, naming those rows, or fails as the first did.
+        if ((error as { code?: unknown })?.code !== FOREIGN_KEY_VIOLATION) throw error;
+        return attempt(false, true);
+      });
     if (report) return report;
     const entry = await getEntry(this.db.pool, id);
     if (!entry) throw new TurnkitError('NOT_FOUND', `no scratch campaign "${asked}" in the registry (torn down already?)`);
