@@ -15,6 +15,7 @@ import { checkScratch, type ScratchCheck } from './check-scratch.js';
 import { effectsOf, scratchEffects, type TableEffects } from './scratch-effects.js';
 import type { CollectedRows } from '../fixture/collect-owned.js';
 import { readSharedRows, type SharedSnapshot } from './shared-snapshot.js';
+import { outsideWrites, readWriteHorizon } from './outside-writes.js';
 import type { Queryable } from '../db/introspect.js';
 import { currentProcess, type ProcessIdentity } from './process-identity.js';
 import { deleteEntry, ensureRegistry, findEntryIds, getEntry, takeRemapEntry, type RegistryEntry, type ScratchStrategy } from './registry.js';
@@ -68,14 +69,19 @@ export interface ScratchCampaign {
   fixture: string;
   /** Key values of the fixture mapped to the scratch campaign's, per table and allocated column (`remap`). */
   keyMap: SerializedKeyMap;
-  /** Removes the campaign; with `effects`, first reads what the SUT changed, in the same transaction (remap). */
-  teardown(options?: { effects?: boolean }): Promise<TeardownReport & { effects?: CampaignEffects }>;
+  /**
+   * Removes the campaign; with `effects`, first reads what the SUT changed, in the same transaction (remap), and with
+   * `horizon` (from `beforeSut`) also the rows of other campaigns written since.
+   */
+  teardown(options?: { effects?: boolean; horizon?: string | undefined }): Promise<TeardownReport & { effects?: CampaignEffects }>;
 }
 
 /** What a SUT changed: per table of its campaign, and the shared rows it stands on as they were at the end. */
 export interface CampaignEffects {
   tables: TableEffects[];
   shared: SharedSnapshot;
+  /** Rows of live campaigns written while the SUT ran (given a horizon), one line each. */
+  outside?: string[];
 }
 
 /**
@@ -136,7 +142,7 @@ export class ScratchSession {
       strategy,
       fixture: entry.fixture,
       keyMap,
-      teardown: async (options: { effects?: boolean } = {}) => {
+      teardown: async (options: { effects?: boolean; horizon?: string | undefined } = {}) => {
         const begun = performance.now();
         let effects: CampaignEffects | undefined;
         let report: TeardownReport;
@@ -145,6 +151,7 @@ export class ScratchSession {
           const inspect = async (client: Queryable, collected: CollectedRows): Promise<void> => {
             await client.query(CAPTURE_SETTINGS);
             effects = { tables: effectsOf(collected, plan, keyMap), shared: await readSharedRows(client, plan) };
+            if (options.horizon !== undefined) effects.outside = await outsideWrites(client, this.graph!, entry.rootKey, options.horizon);
           };
           report = await this.teardownById(entry.id, entry.id, inspect);
         } else {
@@ -242,6 +249,18 @@ export class ScratchSession {
     const catalog = await this.currentCatalog();
     const entry = { rootKey: scratch.key, keyMap: scratch.keyMap };
     return this.readScratch(scratch, async (client) => ({ tables: await scratchEffects(client, plan, game, entry, catalog), shared: await readSharedRows(client, plan) }));
+  }
+
+  /**
+   * What a rep reads before its SUT runs, in one snapshot: the shared rows the campaign stands on (to compare with
+   * after) and, for a campaign in the shared database (remap), the write horizon that tells the rows written since.
+   */
+  async beforeSut(scratch: ScratchCampaign, fixture: Fixture): Promise<{ shared: SharedSnapshot; horizon?: string }> {
+    const { plan } = await this.prepare(fixture);
+    return this.readScratch(scratch, async (client) => ({
+      shared: await readSharedRows(client, plan),
+      ...(scratch.strategy === 'remap' ? { horizon: await readWriteHorizon(client) } : {}),
+    }));
   }
 
   /** The shared rows a scratch campaign stands on, as they are now (before the SUT, to compare with after). */
