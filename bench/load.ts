@@ -53,5 +53,5 @@ await withBenchDatabase(async (db, config) => {
   console.log(`turnkit's own time per rep (wall x concurrency / reps - SUT): ${own.toFixed(1)} ms = ${(own / (seed + teardown)).toFixed(2)}x seed + teardown`);
   console.log(`leaked: ${leakedTables.length} table(s) changed${leakedTables.length ? ` (${leakedTables.join(', ')})` : ''}, registry ${JSON.stringify(registry)}; lost reps: ${lost}`);
   const manifest = JSON.parse(await readFile(join(result.dir, 'manifest.json'), 'utf8')) as { status: string };
-  if (leakedTables.length > 0 || registry.campaigns > 0 || lost > 0 || manifest.status !== 'complete') process.exitCode = 1;
+  if (leakedTables.length > 0 || (registry.campaigns ?? 0) > 0 || lost > 0 || manifest.status !== 'complete') process.exitCode = 1;
 });
