@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 import { run } from './program.js';
-// `turnkit materialize X | head` closes the pipe early: that is the reader's choice, not an error.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE') throw error;
-  process.exit(process.exitCode ?? 0);
-});
+import { closeDeadTerminals, quitWhenGone } from './streams-gone.js';
+// `turnkit materialize X | head` closes the pipe early, and a terminal can go away under `turnkit mark`: neither is
+// an error of turnkit's.
+process.stdout.on('error', quitWhenGone);
+process.stderr.on('error', quitWhenGone);
+process.on('exit', closeDeadTerminals);
 process.exitCode = await run(process.argv);

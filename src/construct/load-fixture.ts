@@ -75,13 +75,16 @@ export async function readConstructed(path: string): Promise<ConstructedFile> {
   return parseConstructed(value, path, shown);
 }
 
-/** Loads the base a constructed file names; a missing base is one line naming both files. */
+/** Loads the base a constructed file names; a base that cannot be read is one line naming both files. */
 export async function loadBase(file: ConstructedFile, chain: readonly string[] = [file.path]): Promise<LoadedFixture> {
   try {
     return await loadFixture(file.basePath, chain);
   } catch (error) {
-    if (error instanceof TurnkitError && error.code === 'NOT_FOUND' && error.message.endsWith(': no such file')) {
-      throw new TurnkitError('NOT_FOUND', `${file.shown}: $.base.path: ${file.document.base.path} (${shownPath(file.basePath)}): no such file`);
+    // The base cannot be read at all (gone, a folder, no permission): the constructed file is the one to name.
+    const unreadable = `${shownPath(file.basePath)}: `;
+    const reason = error instanceof TurnkitError && error.message.startsWith(unreadable) ? error.message.slice(unreadable.length) : '';
+    if (error instanceof TurnkitError && error.code === 'NOT_FOUND' && /^(no such file|is a folder, not a file|cannot read \(\w+\))$/.test(reason)) {
+      throw new TurnkitError('NOT_FOUND', `${file.shown}: $.base.path: ${file.document.base.path} (${shownPath(file.basePath)}): ${reason}`);
     }
     throw error;
   }

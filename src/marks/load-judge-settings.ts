@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseDocument } from 'yaml';
 import { describeReadError, shownPath } from '../util/shown-path.js';
+import { yamlValue } from '../util/yaml-value.js';
 import { TurnkitError } from '../errors.js';
 import { parseWithSchema, positionAt } from '../util/json-source.js';
 import { judgeSettingsSchema, type JudgeSettings, type JudgeSettingsInput } from '../config/judge-settings.js';
@@ -21,7 +22,7 @@ export async function loadJudgeSettings(file: string | undefined, flags: Partial
       const at = positionAt(text, syntax.pos[0]);
       throw new TurnkitError('BAD_INPUT', `${shownPath(file)}:${at.line}:${at.column}: ${syntax.message.split('\n')[0]}`);
     }
-    const value: unknown = document.toJS();
+    const value: unknown = yamlValue(document, text, shownPath(file));
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TurnkitError('BAD_INPUT', `${shownPath(file)}: expected a mapping of judge settings`);
     fromFile = value as Record<string, unknown>;
   }

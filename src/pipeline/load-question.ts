@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { TurnkitError } from '../errors.js';
 import { formatJsonPath, parseJsonText, positionAt } from '../util/json-source.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
+import { yamlValue } from '../util/yaml-value.js';
 import { questionSchema, type Question } from './question-format.js';
 
 /** A question read and checked, with the file it came from. */
@@ -57,7 +58,7 @@ function yamlSource(text: string, shown: string): Source {
     throw new TurnkitError('BAD_INPUT', `${shown}:${line}:${column}: invalid YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+.*$/, '')}`);
   }
   return {
-    value: document.toJS(),
+    value: yamlValue(document, text, shown),
     text,
     offsetOf(path, key) {
       const node = path.length === 0 ? document.contents : document.getIn(path as unknown[], true);

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { shownPath } from '../util/shown-path.js';
+import { removeStaleTemps, tempSibling } from '../util/temp-names.js';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument } from '../fixture/format.js';
 import type { Manifest } from './manifest.js';
@@ -45,13 +46,22 @@ export async function mergeRuns(options: MergeOptions): Promise<MergeResult> {
   const shards = checkShards(dirs, states);
   const first = states[0]!.manifest;
   const out = options.out !== undefined ? resolve(cwd, options.out) : join(dirname(dirs[0]!), `${runStamp(new Date())}-merged`);
-  if (existsSync(out)) throw new TurnkitError('EXISTS', `${shownPath(out)}: exists; a merged run is always a new directory`);
+  const exists = (): TurnkitError => new TurnkitError('EXISTS', `${shownPath(out)}: exists; a merged run is always a new directory`);
+  if (existsSync(out)) throw exists();
   await mkdir(dirname(out), { recursive: true, mode: 0o700 });
-  await mkdir(out, { mode: 0o700 });
+  // A merge killed part-way (SIGKILL, Ctrl-C) left its temporary folder: it goes now, once its process is gone.
+  await removeStaleTemps(dirname(out));
+  // Built beside the target and renamed into place as the last step, so a merge stopped at any moment leaves no
+  // directory that looks like a run: the merged run is whole or absent.
+  const temp = tempSibling(out);
+  await mkdir(temp, { mode: 0o700 });
   try {
-    return await writeMerged(out, shards, first);
+    const result = await writeMerged(temp, out, shards, first);
+    if (existsSync(out)) throw exists();
+    await rename(temp, out);
+    return result;
   } catch (error) {
-    await rm(out, { recursive: true, force: true });
+    await rm(temp, { recursive: true, force: true });
     throw error;
   }
 }
@@ -99,7 +109,8 @@ function sameExperiment(a: Manifest, b: Manifest): string | undefined {
   return undefined;
 }
 
-async function writeMerged(out: string, shards: readonly Shard[], first: Manifest): Promise<MergeResult> {
+// Writes into `temp`; paths recorded in the manifest are relative to `out`, where the folder will be.
+async function writeMerged(temp: string, out: string, shards: readonly Shard[], first: Manifest): Promise<MergeResult> {
   const names = first.fixtures.map((fixture) => fixture.name);
   const all = planReps(names, first.question.reps);
   const starts = shards.map((shard) => shard.state.manifest.startedAt).sort();
@@ -121,13 +132,13 @@ async function writeMerged(out: string, shards: readonly Shard[], first: Manifes
     })),
   };
   // The manifest goes first, as in a run: a directory without one is plainly not a finished merge.
-  await writeRunFile(out, 'manifest.json', serializeDocument(manifest));
-  await cp(join(shards[0]!.dir, 'case-files'), join(out, 'case-files'), { recursive: true, errorOnExist: true, force: false });
-  if (existsSync(join(shards[0]!.dir, RUBRIC_FILE))) await cp(join(shards[0]!.dir, RUBRIC_FILE), join(out, RUBRIC_FILE), { errorOnExist: true, force: false });
+  await writeRunFile(temp, 'manifest.json', serializeDocument(manifest));
+  await cp(join(shards[0]!.dir, 'case-files'), join(temp, 'case-files'), { recursive: true, errorOnExist: true, force: false });
+  if (existsSync(join(shards[0]!.dir, RUBRIC_FILE))) await cp(join(shards[0]!.dir, RUBRIC_FILE), join(temp, RUBRIC_FILE), { errorOnExist: true, force: false });
   for (const { dir } of shards) {
-    if (existsSync(join(dir, 'reps'))) await cp(join(dir, 'reps'), join(out, 'reps'), { recursive: true, errorOnExist: true, force: false });
+    if (existsSync(join(dir, 'reps'))) await cp(join(dir, 'reps'), join(temp, 'reps'), { recursive: true, errorOnExist: true, force: false });
   }
-  await writeRunFile(out, ORDER_FILE, manifest.order.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
+  await writeRunFile(temp, ORDER_FILE, manifest.order.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
   const listings = await Promise.all(shards.map(async ({ dir }) => new Set((await readdir(dir)).filter((name) => /^marks(\.[\w.-]+)?\.csv$/.test(name)))));
   const everywhere = [...listings[0]!].filter((name) => listings.every((names) => names.has(name))).sort();
   const somewhere = [...new Set(listings.flatMap((names) => [...names]))].filter((name) => !everywhere.includes(name)).sort();
@@ -139,7 +150,7 @@ async function writeMerged(out: string, shards: readonly Shard[], first: Manifes
       const marks = parseMarksText(text, shownPath(join(dir, file)), { fixtures: names, reps: first.question.reps, inRun: (key) => inShard(names, shard, key) });
       for (const [id, { line: _line, ...row }] of marks) rows.set(id, row);
     }
-    await writeRunFile(out, file, formatMarks(all.map((key) => rows.get(repId(key)) ?? { ...key, mark: '', note: '' })));
+    await writeRunFile(temp, file, formatMarks(all.map((key) => rows.get(repId(key)) ?? { ...key, mark: '', note: '' })));
   }
   return { dir: out, shards: shards.length, reps: all.length, marksFiles: everywhere, skipped: somewhere };
 }

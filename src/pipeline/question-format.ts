@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checksSchema } from './checks-format.js';
+import { MAX_REPS, TOO_MANY_REPS } from './run-limits.js';
 
 /** A question id becomes a folder name under runs/: no separators or spaces. */
 export const QUESTION_ID = /^[\w.-]+$/;
@@ -78,7 +79,7 @@ export const questionSchema = z
       .strict(),
     /** The pass rate each fixture must reach: pass / (pass + fail) >= target. */
     target: z.number().gt(0, 'must be above 0').lte(1, 'must be at most 1'),
-    reps: z.number().int().min(1, 'at least 1 rep'),
+    reps: z.number().int().min(1, 'at least 1 rep').max(MAX_REPS, TOO_MANY_REPS),
     fixtures: z.array(fixtureEntry).min(1, 'name at least one fixture'),
     sut: sutSchema,
     /** The case-file template: a Markdown file with placeholders (see the README). */

@@ -11,7 +11,7 @@ import { EMBEDDED_HAS_NO_DATABASES } from '../scratch/template-database.js';
 import { ScratchSession } from '../scratch/scratch-session.js';
 import type { StrategyChoice } from '../scratch/strategy-chooser.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
-import { prepareSut } from './call-sut.js';
+import { prepareSut, type SutCaller } from './call-sut.js';
 import { sutSecrets } from './sut-secrets.js';
 import { caseFileSource } from './case-file-source.js';
 import { loadQuestion } from './load-question.js';
@@ -27,6 +27,7 @@ import { repMarkdown, type RepRecord } from './rep-record.js';
 import { resolveFixtures } from './resolve-fixtures.js';
 import { runRep } from './run-rep.js';
 import { planReps, type ShardSpec } from './run-plan.js';
+import { checkRepsOption, checkRunSize } from './run-limits.js';
 
 /** Options of `turnkit run`. */
 export interface RunOptions extends CommonOptions {
@@ -43,6 +44,12 @@ export interface RunOptions extends CommonOptions {
   shard?: ShardSpec | undefined;
   /** Aborting stops launching reps; running ones finish and tear down. */
   signal?: AbortSignal | undefined;
+  /**
+   * Aborting quits: no new reps, the command SUTs running now are killed with everything they started, their reps
+   * are not recorded (so `--resume` runs them), their campaigns are torn down, and the manifest says `interrupted`
+   * at once (before the teardowns, in case the process is stopped while they run). A second Ctrl-C.
+   */
+  quit?: AbortSignal | undefined;
   onProgress?: (progress: RunProgress) => void;
   /** Hears each warning as it arises, before the reps run (they are in the result too). */
   onWarning?: (message: string) => void;
@@ -75,6 +82,8 @@ export interface RunResult {
    * never called, so they say nothing about it. The first one's message, to show.
    */
   seedErrors: { count: number; first?: string };
+  /** The first errored rep in the run's order, as `FIXTURE rep N: stage: cause: message` (when any errored). */
+  firstError?: string;
   /** What was said before the reps ran (a resume on another database server than the run started on). */
   warnings: string[];
 }
@@ -86,18 +95,24 @@ export interface RunResult {
  */
 export async function runQuestion(options: RunOptions): Promise<RunResult> {
   const cwd = options.cwd ?? process.cwd();
+  checkRepsOption(options.reps);
   const config = await loadConfig({ configPath: options.configPath, cwd });
   const projectDir = config.baseDir;
   const question = await loadQuestion(resolve(cwd, options.question));
   const q = question.question;
   const fixtures = await resolveFixtures(question, projectDir);
+  // Said before a plan of every rep is made (a resume is bounded by the run it continues, checked the same way).
+  checkRunSize(fixtures.length, options.reps ?? q.reps, options.reps !== undefined ? `--reps ${options.reps}` : question.at(['reps']));
   const rubricPath = resolve(projectDir, q.rubric.path);
   const rubricText = await readOrFail(rubricPath, question.at(['rubric', 'path']));
   const source = await caseFileSource(question, config);
   const template = source.text;
   const caseFiles = new Map<string, string>();
   for (const { loaded } of fixtures) caseFiles.set(loaded.fixture.name, await source.render(loaded.fixture));
-  const callSut = await prepareSut(question, projectDir);
+  const prepared = await prepareSut(question, projectDir);
+  // After a quit no SUT starts, and a command SUT running then is killed with everything it started.
+  const callSut: SutCaller = (context) =>
+    options.quit?.aborted ? Promise.resolve({ error: { cause: 'exception', message: 'turnkit quit before the SUT ran' }, ms: 0 }) : prepared({ ...context, quit: options.quit });
   const secrets = sutSecrets(q.sut);
 
   // A connection per running rep and one for the run itself, so that reps never queue for the pool.
@@ -179,8 +194,15 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
     const workers = Math.max(1, Math.min(workersFor(concurrency, db.backend), pending.length));
     const slots = new Semaphore(concurrency);
     const sutSlot = <T>(call: () => Promise<T>): Promise<T> => slots.run(call);
+    const stopped = (): boolean => options.signal?.aborted === true || options.quit?.aborted === true;
+    let quitWrite: Promise<void> | undefined;
+    const onQuit = (): void => {
+      quitWrite = writeRunFile(dir, 'manifest.json', serializeDocument({ ...manifest, status: 'interrupted', finishedAt: new Date().toISOString() })).catch(() => {});
+    };
+    if (options.quit?.aborted) onQuit();
+    else options.quit?.addEventListener('abort', onQuit, { once: true });
     const worker = async (): Promise<void> => {
-      while (next < pending.length && !options.signal?.aborted) {
+      while (next < pending.length && !stopped()) {
         const key = pending[next++]!;
         const fixture = byName.get(key.fixture)!;
         const begun = { fixture: key.fixture, rep: key.rep, attempt };
@@ -189,6 +211,8 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
         await appendOrder(dir, begun);
         await keepEarlierAttempt(dir, key);
         const record = await runRep(session, callSut, { fixture: fixture.loaded.fixture, fixtureFile: fixture.loaded.shown, caseFile: caseFiles.get(key.fixture)!, rep: key.rep, attempt, concurrent: workers > 1, sutSlot, secrets });
+        // A SUT killed because the user quit says nothing about the SUT: the rep stays not run, for --resume.
+        if (options.quit?.aborted) continue;
         try {
           await writeRep(dir, record);
         } catch (error) {
@@ -208,7 +232,10 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
       const settled = await Promise.allSettled(Array.from({ length: workers }, worker));
       for (const outcome of settled) if (outcome.status === 'rejected') failures.push(`a worker stopped: ${(outcome.reason as Error)?.message ?? String(outcome.reason)}`);
     } finally {
+      options.quit?.removeEventListener('abort', onQuit);
       await session.close();
+      // The early "interrupted" lands before the final manifest, never over it.
+      await quitWrite;
       const state = await readRunState(dir, manifest);
       const missing = all.filter((key) => !state.completed.has(repId(key)) && !state.errored.has(repId(key)));
       manifest = { ...manifest, status: missing.length > 0 ? 'interrupted' : 'complete', finishedAt: new Date().toISOString() };
@@ -219,7 +246,9 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
     const missing = all.length - state.completed.size - state.errored.size;
     const seedFailed = all.map((key) => state.records.get(repId(key))).filter((record) => record?.error?.stage === 'seed');
     const seedErrors = { count: seedFailed.length, ...(seedFailed[0] ? { first: `${seedFailed[0].fixture} rep ${seedFailed[0].rep}: ${seedFailed[0].error!.message}` } : {}) };
-    return { dir, status: manifest.status, total: all.length, ran: done, errors: state.errored.size, pending: missing, failures, seedErrors, warnings };
+    const firstErrored = all.find((key) => state.errored.has(repId(key)));
+    const firstError = firstErrored ? `${firstErrored.fixture} rep ${firstErrored.rep}: ${state.errored.get(repId(firstErrored))}` : undefined;
+    return { dir, status: manifest.status, total: all.length, ran: done, errors: state.errored.size, pending: missing, failures, seedErrors, ...(firstError ? { firstError } : {}), warnings };
   });
 }
 

@@ -63,13 +63,16 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
   record.scratch = { id: scratch.id, strategy: scratch.strategy };
   request.campaign = scratch.key;
   let sharedBefore: SharedSnapshot | undefined;
+  let horizon: string | undefined;
   try {
-    // The shared rows before the SUT runs, to tell afterwards what it changed outside its campaign.
-    sharedBefore = await session.sharedRows(scratch, job.fixture).catch((error: unknown) => {
+    // The shared rows and the write horizon before the SUT runs, to tell afterwards what it changed outside its campaign.
+    const before = await session.beforeSut(scratch, job.fixture).catch((error: unknown) => {
       // Not a reason to lose the rep, but nothing may then claim the SUT left everything outside untouched.
       record.outsideUnchecked = messageOf(error);
       return undefined;
     });
+    sharedBefore = before?.shared;
+    horizon = before?.horizon;
     // An adapter that throws (a spawn refused outright) is the rep's error like any other SUT failure, with the
     // time it took to throw (latency counts every rep that reached the SUT).
     const call = async (): Promise<SutOutcome> => {
@@ -91,10 +94,10 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
     const teardownStarted = performance.now();
     try {
       // What the SUT changed is read by the teardown itself, from the walk it does anyway, in its transaction.
-      const report = await scratch.teardown({ effects: true });
+      const report = await scratch.teardown({ effects: true, horizon });
       if (report.effects) {
         record.effects = summarize(report.effects.tables);
-        const outside = sharedBefore ? compareSharedRows(sharedBefore, report.effects.shared) : [];
+        const outside = [...(sharedBefore ? compareSharedRows(sharedBefore, report.effects.shared) : []), ...(report.effects.outside ?? [])];
         // With reps side by side, another rep's SUT may have made the change: say so rather than blame this one.
         if (outside.length > 0) record.outside = job.concurrent ? outside.map((line) => `${line}; other reps ran at the same time`) : outside;
       }

@@ -53,6 +53,11 @@ export function runCommandSut(sut: CommandSut, context: SutContext): Promise<Sut
     const child = spawn(program!, args, { cwd: sut.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     const group = child.pid;
     if (group !== undefined) runningGroups.add(group);
+    // Quitting kills the group at once, not after the timeout: nothing the SUT started may outlive the run.
+    const onQuit = (): void => {
+      failure ??= { cause: 'signal', message: 'killed: turnkit quit' };
+      killGroup('SIGKILL');
+    };
     let stdout = '';
     let stderr = '';
     let stdoutBytes = 0;
@@ -73,6 +78,8 @@ export function runCommandSut(sut: CommandSut, context: SutContext): Promise<Sut
       setTimeout(() => settleFromPipes(child.exitCode, child.signalCode), 3_000).unref();
     };
     const timer = setTimeout(() => stop({ cause: 'timeout', message: `no answer within ${sut.timeout} s` }), sut.timeout * 1_000);
+    if (context.quit?.aborted) onQuit();
+    else context.quit?.addEventListener('abort', onQuit, { once: true });
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
@@ -92,6 +99,7 @@ export function runCommandSut(sut: CommandSut, context: SutContext): Promise<Sut
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      context.quit?.removeEventListener('abort', onQuit);
       if (group !== undefined) runningGroups.delete(group);
       resolve({ ...outcome, stdoutTail: recordedTail(stdout, context), stderrTail: recordedTail(stderr, context), ms: performance.now() - started });
     };

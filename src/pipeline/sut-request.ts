@@ -33,6 +33,8 @@ export interface SutContext {
   request: SutRequest;
   /** Other secrets the SUT can see (API keys, tokens): with the database password, kept out of what is recorded. */
   secrets?: readonly string[];
+  /** Aborted when turnkit quits: a command SUT is killed at once, with everything it started. */
+  quit?: AbortSignal | undefined;
 }
 
 /**

@@ -8,6 +8,7 @@ import { loadQuestion } from './load-question.js';
 import { resolveFixtures } from './resolve-fixtures.js';
 import { caseFileSource } from './case-file-source.js';
 import { checkSutFound } from './call-sut.js';
+import { checkRunSize } from './run-limits.js';
 
 /**
  * `turnkit verify`: fixtures and constructed fixtures (see `verify`) and questions, each checked as `run` would
@@ -41,7 +42,8 @@ export async function verifyProject(options: VerifyOptions): Promise<VerifyResul
     try {
       const question = await loadQuestion(file);
       const notes: string[] = [];
-      await resolveFixtures(question, config.baseDir, { onEmptyGlob: (note) => notes.push(note) });
+      const fixtures = await resolveFixtures(question, config.baseDir, { onEmptyGlob: (note) => notes.push(note) });
+      checkRunSize(fixtures.length, question.question.reps, question.at(['reps']));
       const rubric = question.question.rubric.path;
       if (!existsSync(resolve(config.baseDir, rubric))) throw new TurnkitError('NOT_FOUND', `${question.at(['rubric', 'path'])}: ${rubric}: no such file`);
       await caseFileSource(question, config);

@@ -3,6 +3,7 @@ import { processState } from './process-identity.js';
 import { ensureRegistry, listEntries, type RegistryEntry } from './registry.js';
 import { ScratchSession } from './scratch-session.js';
 import type { TeardownReport } from './teardown-remap.js';
+import { TeardownRefused } from './outside-references.js';
 
 /** Which scratch campaigns `gc` removes. */
 export interface GcOptions {
@@ -20,6 +21,8 @@ export interface GcReport {
   removed: (TeardownReport & { reason: string })[];
   kept: { id: string; fixture: string; reason: string }[];
   failed: { id: string; error: string }[];
+  /** Campaigns whose teardown refused because rows outside point into them: skipped, named, left in place. */
+  refused: { id: string; fixture: string; reason: string }[];
 }
 
 /** Default age after which a scratch campaign of another host counts as abandoned. */
@@ -27,12 +30,13 @@ export const DEFAULT_GC_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Removes orphaned scratch campaigns: those whose seeding process is gone (killed, crashed), those of other hosts
- * older than the TTL, and with `all` every one. Each is torn down on its own, so one failure leaves the rest done.
+ * older than the TTL, and with `all` every one. Each is torn down on its own, so one failure leaves the rest done; one
+ * that rows outside point into is refused and reported, never forced.
  */
 export async function collectGarbage(db: Db, options: GcOptions = {}): Promise<GcReport> {
   await ensureRegistry(db);
   const now = options.now ?? new Date();
-  const report: GcReport = { removed: [], kept: [], failed: [] };
+  const report: GcReport = { removed: [], kept: [], failed: [], refused: [] };
   const session = new ScratchSession(db, {});
   for (const entry of await listEntries(db.pool)) {
     if (options.runId !== undefined && entry.runId !== options.runId) continue;
@@ -44,7 +48,9 @@ export async function collectGarbage(db: Db, options: GcOptions = {}): Promise<G
     try {
       report.removed.push({ ...(await session.teardown(entry.id)), reason: reason.why });
     } catch (error) {
-      report.failed.push({ id: entry.id, error: (error as Error).message });
+      // Not gc's to settle: someone must repoint the outside rows. The rest is removed all the same.
+      if (error instanceof TeardownRefused) report.refused.push({ id: entry.id, fixture: entry.fixture, reason: error.message });
+      else report.failed.push({ id: entry.id, error: (error as Error).message });
     }
   }
   return report;

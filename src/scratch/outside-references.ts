@@ -6,6 +6,14 @@ import type { GameGraph } from '../fixture/game-graph.js';
 import { identityColumns } from '../fixture/row-identity.js';
 import { whereIn } from '../fixture/row-query.js';
 
+/** A teardown refused because rows outside the campaign point into it: the campaign stays, and nothing is deleted. */
+export class TeardownRefused extends TurnkitError {
+  /** The refusal, naming the outside rows' tables and foreign keys. */
+  constructor(message: string) {
+    super('DATABASE', message);
+  }
+}
+
 /** Rows a teardown is about to delete from one table: by identity, or by row address for tables without one. */
 export interface DoomedKeys {
   info: TableInfo;
@@ -21,7 +29,14 @@ export interface DoomedKeys {
  * that are not turnkit's. Names each such foreign key; nothing is deleted. Foreign keys that would simply fail
  * (NO ACTION, RESTRICT) inside the campaign's tables are left to the delete, which then reports them.
  */
-export async function refuseOutsideReferences(client: pg.PoolClient, graph: GameGraph, doomed: ReadonlyMap<string, DoomedKeys>, id: string): Promise<void> {
+export async function refuseOutsideReferences(
+  client: pg.PoolClient,
+  graph: GameGraph,
+  doomed: ReadonlyMap<string, DoomedKeys>,
+  id: string,
+  /** Also the NO ACTION / RESTRICT keys inside the campaign's tables: asked after a delete ran into one, to name its rows. */
+  everyKey = false,
+): Promise<void> {
   const checks: string[] = [];
   const labels: string[] = [];
   const values: unknown[] = [];
@@ -30,7 +45,7 @@ export async function refuseOutsideReferences(client: pg.PoolClient, graph: Game
     for (const fk of child.foreignKeys) {
       const parent = doomed.get(fk.references.table);
       if (!parent || parent.keys.length === 0 || identityColumns(parent.info).length === 0) continue;
-      if (inside && (fk.onDelete === 'no action' || fk.onDelete === 'restrict')) continue;
+      if (inside && !everyKey && (fk.onDelete === 'no action' || fk.onDelete === 'restrict')) continue;
       const chosen = whereIn(parent.info, identityColumns(parent.info), parent.keys, values);
       let where =
         `(${fk.columns.map((column) => `c.${quoteIdent(column)}`).join(', ')}) IN ` +
@@ -45,8 +60,7 @@ export async function refuseOutsideReferences(client: pg.PoolClient, graph: Game
   const counts = (await client.query({ text: `SELECT ${checks.join(', ')}`, values, rowMode: 'array' })).rows[0] as number[];
   const found = labels.flatMap((label, i) => (counts[i]! > 0 ? [`${counts[i]} row(s) of ${label}`] : []));
   if (found.length === 0) return;
-  throw new TurnkitError(
-    'DATABASE',
+  throw new TeardownRefused(
     `teardown of ${id} refused: rows outside the campaign reference it: ${found.join('; ')}. turnkit deletes only the campaign's own rows: ` +
       'remove or repoint those rows (or make their table part of the game), then run the teardown again',
   );

@@ -1,9 +1,11 @@
-import { resolve } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { CommonOptions } from '../config/common-options.js';
-import { loadConfig } from '../config/load.js';
+import { loadConfig, resolveFromConfig } from '../config/load.js';
 import { usingDb } from '../db/connect.js';
 import { redactUrl } from '../db/url.js';
 import { TurnkitError } from '../errors.js';
+import { removeStaleTemps } from '../util/temp-names.js';
 // The one import from beside: `turnkit seed` takes constructed fixtures too, and construct/ never imports scratch/.
 import { loadFixture } from '../construct/load-fixture.js';
 import type { ScratchCheck } from './check-scratch.js';
@@ -77,8 +79,16 @@ export async function teardownCommand(options: TeardownCommandOptions): Promise<
   return usingDb(config, options, (db) => new ScratchSession(db, {}).teardown(options.key));
 }
 
-/** Removes orphaned scratch campaigns. */
-export async function gcCommand(options: CommonOptions & GcOptions): Promise<GcReport> {
+/** Removes orphaned scratch campaigns, and what killed merges left in the runs folder. */
+export async function gcCommand(options: CommonOptions & GcOptions): Promise<GcReport & { temps: string[] }> {
   const config = await loadConfig({ configPath: options.configPath, cwd: options.cwd });
-  return usingDb(config, options, (db) => collectGarbage(db, options));
+  const report = await usingDb(config, options, (db) => collectGarbage(db, options));
+  // A merge builds its run in a hidden folder beside the target (runs/QUESTION/ by default); a killed one stays.
+  const runs = resolveFromConfig(config, config.paths.runs);
+  const temps: string[] = [];
+  for (const question of await readdir(runs, { withFileTypes: true }).catch(() => [])) {
+    if (!question.isDirectory()) continue;
+    for (const name of await removeStaleTemps(join(runs, question.name))) temps.push(join(runs, question.name, name));
+  }
+  return { ...report, temps };
 }

@@ -15,6 +15,7 @@ import { checkScratch, type ScratchCheck } from './check-scratch.js';
 import { effectsOf, scratchEffects, type TableEffects } from './scratch-effects.js';
 import type { CollectedRows } from '../fixture/collect-owned.js';
 import { readSharedRows, type SharedSnapshot } from './shared-snapshot.js';
+import { outsideWrites, readWriteHorizon } from './outside-writes.js';
 import type { Queryable } from '../db/introspect.js';
 import { currentProcess, type ProcessIdentity } from './process-identity.js';
 import { deleteEntry, ensureRegistry, findEntryIds, getEntry, takeRemapEntry, type RegistryEntry, type ScratchStrategy } from './registry.js';
@@ -50,6 +51,9 @@ export interface FixtureSource {
   sha256?: string;
 }
 
+/** SQLSTATE of a foreign key violation. */
+const FOREIGN_KEY_VIOLATION = '23503';
+
 /** What registry ids look like (`scratch-` or `template-` and 12 hex digits); anything else is a campaign key. */
 const REGISTRY_ID = /^(scratch|template)-[0-9a-f]{12}$/;
 
@@ -65,14 +69,19 @@ export interface ScratchCampaign {
   fixture: string;
   /** Key values of the fixture mapped to the scratch campaign's, per table and allocated column (`remap`). */
   keyMap: SerializedKeyMap;
-  /** Removes the campaign; with `effects`, first reads what the SUT changed, in the same transaction (remap). */
-  teardown(options?: { effects?: boolean }): Promise<TeardownReport & { effects?: CampaignEffects }>;
+  /**
+   * Removes the campaign; with `effects`, first reads what the SUT changed, in the same transaction (remap), and with
+   * `horizon` (from `beforeSut`) also the rows of other campaigns written since.
+   */
+  teardown(options?: { effects?: boolean; horizon?: string | undefined }): Promise<TeardownReport & { effects?: CampaignEffects }>;
 }
 
 /** What a SUT changed: per table of its campaign, and the shared rows it stands on as they were at the end. */
 export interface CampaignEffects {
   tables: TableEffects[];
   shared: SharedSnapshot;
+  /** Rows of live campaigns written while the SUT ran (given a horizon), one line each. */
+  outside?: string[];
 }
 
 /**
@@ -133,7 +142,7 @@ export class ScratchSession {
       strategy,
       fixture: entry.fixture,
       keyMap,
-      teardown: async (options: { effects?: boolean } = {}) => {
+      teardown: async (options: { effects?: boolean; horizon?: string | undefined } = {}) => {
         const begun = performance.now();
         let effects: CampaignEffects | undefined;
         let report: TeardownReport;
@@ -142,6 +151,7 @@ export class ScratchSession {
           const inspect = async (client: Queryable, collected: CollectedRows): Promise<void> => {
             await client.query(CAPTURE_SETTINGS);
             effects = { tables: effectsOf(collected, plan, keyMap), shared: await readSharedRows(client, plan) };
+            if (options.horizon !== undefined) effects.outside = await outsideWrites(client, this.graph!, entry.rootKey, options.horizon);
           };
           report = await this.teardownById(entry.id, entry.id, inspect);
         } else {
@@ -182,21 +192,29 @@ export class ScratchSession {
   }
 
   private async teardownById(id: string, asked: string, inspect?: (client: Queryable, collected: CollectedRows) => Promise<void>): Promise<TeardownReport> {
-    const attempt = (combined: boolean) =>
+    const attempt = (combined: boolean, everyKey = false) =>
       inTransaction(this.db, 'BEGIN; SET CONSTRAINTS ALL DEFERRED', async (client) => {
         const entry = await takeRemapEntry(client, id);
         if (!entry) return undefined;
         // Triggers of the game's own could see the tables of one statement in any order: delete table by table then.
         const graph = resolveGameGraph({ game: entry.game, file: undefined }, this.catalog!);
         const oneStatement = combined && !(await this.triggersOn(graph, client));
-        return teardownRemap(client, entry, this.catalog!, entry.sharedUses, oneStatement, inspect);
+        return teardownRemap(client, entry, this.catalog!, entry.sharedUses, oneStatement, inspect, everyKey);
       });
     // One statement for every table; if the server refuses it, everything rolled back, and table by table the same
     // failure names its table.
-    const report = await attempt(true).catch((error: unknown) => {
-      if (error instanceof CombinedWriteFailed && error.refused) return attempt(false);
-      throw error instanceof CombinedWriteFailed ? error.cause : error;
-    });
+    const report = await attempt(true)
+      .catch((error: unknown) => {
+        if (error instanceof CombinedWriteFailed && error.refused) return attempt(false);
+        throw error instanceof CombinedWriteFailed ? error.cause : error;
+      })
+      .catch((error: unknown) => {
+        // A delete that ran into a foreign key: a row of the campaign's own tables that is not the campaign's (a live
+        // character the SUT pointed at a scratch location). Looked for only now, so a teardown costs nothing more;
+        // the second attempt refuses, naming those rows, or fails as the first did.
+        if ((error as { code?: unknown })?.code !== FOREIGN_KEY_VIOLATION) throw error;
+        return attempt(false, true);
+      });
     if (report) return report;
     const entry = await getEntry(this.db.pool, id);
     if (!entry) throw new TurnkitError('NOT_FOUND', `no scratch campaign "${asked}" in the registry (torn down already?)`);
@@ -231,6 +249,18 @@ export class ScratchSession {
     const catalog = await this.currentCatalog();
     const entry = { rootKey: scratch.key, keyMap: scratch.keyMap };
     return this.readScratch(scratch, async (client) => ({ tables: await scratchEffects(client, plan, game, entry, catalog), shared: await readSharedRows(client, plan) }));
+  }
+
+  /**
+   * What a rep reads before its SUT runs, in one snapshot: the shared rows the campaign stands on (to compare with
+   * after) and, for a campaign in the shared database (remap), the write horizon that tells the rows written since.
+   */
+  async beforeSut(scratch: ScratchCampaign, fixture: Fixture): Promise<{ shared: SharedSnapshot; horizon?: string }> {
+    const { plan } = await this.prepare(fixture);
+    return this.readScratch(scratch, async (client) => ({
+      shared: await readSharedRows(client, plan),
+      ...(scratch.strategy === 'remap' ? { horizon: await readWriteHorizon(client) } : {}),
+    }));
   }
 
   /** The shared rows a scratch campaign stands on, as they are now (before the SUT, to compare with after). */

@@ -46,6 +46,8 @@ export async function teardownRemap(
   combined = false,
   /** Reads the campaign as the walk found it, whole rows, before anything is deleted (a rep's effects). */
   inspect?: (client: pg.PoolClient, collected: CollectedRows) => Promise<void>,
+  /** Refuse on every foreign key into the doomed rows, inside the campaign's tables too (after a delete ran into one). */
+  everyKey = false,
 ): Promise<TeardownReport> {
   const graph = resolveGameGraph({ game: entry.game, file: undefined }, catalog);
   const collected = await walkCampaign(client, graph, entry.rootKey, inspect !== undefined);
@@ -77,7 +79,7 @@ export async function teardownRemap(
     if (added > 0) addedBySut[name] = added;
   }
 
-  await refuseOutsideReferences(client, graph, doomed, entry.id);
+  await refuseOutsideReferences(client, graph, doomed, entry.id, everyKey);
   const deleted: Record<string, number> = combined ? await deleteAll(client, doomed) : await deleteTableByTable(client, owned, doomed);
   // Registered keys of rows the SUT deleted itself were counted as nothing deleted; SUT additions are exact.
   for (const name of Object.keys(addedBySut)) addedBySut[name] = Math.min(addedBySut[name]!, deleted[name] ?? 0);

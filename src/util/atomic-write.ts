@@ -1,6 +1,6 @@
 import { open, rename, rm, mkdir } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { dirname } from 'node:path';
+import { tempSibling } from './temp-names.js';
 
 /** Options for an atomic write. */
 export interface AtomicWriteOptions {
@@ -13,7 +13,7 @@ export interface AtomicWriteOptions {
 /** Writes a file so that readers see the old bytes or the new ones, never a torn file: temp file, fsync, rename. */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = tempSibling(path);
   const handle = await open(temp, 'w', options.mode ?? 0o644);
   try {
     await handle.writeFile(data);

@@ -1,6 +1,7 @@
-import { parse, printParseErrorCode, visit, type ParseError } from 'jsonc-parser';
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
 import { TurnkitError } from '../errors.js';
+import { MAX_JSON_DEPTH, scanJson, type JsonScan } from './json-scan.js';
 
 /** A 1-based line and column in a text file. */
 export interface Position {
@@ -23,11 +24,15 @@ export function positionAt(text: string, offset: number): Position {
 
 /** Parses strict JSON; on a syntax error throws the first as `file:line:col: message` (later ones are its echoes). */
 export function parseJsonText(text: string, file: string): unknown {
+  // A byte order mark (editors on Windows add one) is accepted, as in marks.csv: as a space, so positions stay right.
+  if (text.charCodeAt(0) === 0xfeff) text = ` ${text.slice(1)}`;
   let value: unknown;
   try {
     // JSON.parse is several times faster than a parser written in JavaScript: it reads every valid file.
     value = JSON.parse(text);
   } catch {
+    // Too deep to say where the syntax error is (jsonc-parser recurses): the depth is the problem to name first.
+    tooDeep(text, file);
     // jsonc-parser reports every error with its offset; JSON.parse on Node 20 often gives no position at all.
     const errors: ParseError[] = [];
     value = parse(text, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
@@ -37,35 +42,25 @@ export function parseJsonText(text: string, file: string): unknown {
       throw new TurnkitError('BAD_INPUT', `${file}:${line}:${column}: invalid JSON: ${describeParseError(errors[0]!)}`);
     }
   }
-  const duplicate = firstDuplicateKey(text);
-  if (duplicate) {
-    const { line, column } = positionAt(text, duplicate.offset);
-    throw new TurnkitError('BAD_INPUT', `${file}:${line}:${column}: invalid JSON: duplicate key ${JSON.stringify(duplicate.key)}`);
+  const scan = scanJson(text);
+  if (scan.duplicate) {
+    const { line, column } = positionAt(text, scan.duplicate.offset);
+    throw new TurnkitError('BAD_INPUT', `${file}:${line}:${column}: invalid JSON: duplicate key ${JSON.stringify(scan.duplicate.key)}`);
   }
+  if (scan.tooDeep) throwTooDeep(text, file, scan.tooDeep);
   return value;
 }
 
-/**
- * The first key an object of the text repeats. JSON.parse and jsonc-parser keep the last value silently, so a file
- * read in review would say one thing and do another.
- */
-function firstDuplicateKey(text: string): { key: string; offset: number } | undefined {
-  const open: Set<string>[] = [];
-  let found: { key: string; offset: number } | undefined;
-  visit(text, {
-    onObjectBegin: () => {
-      open.push(new Set());
-    },
-    onObjectEnd: () => {
-      open.pop();
-    },
-    onObjectProperty: (key, offset) => {
-      const keys = open.at(-1)!;
-      if (keys.has(key)) found ??= { key, offset };
-      keys.add(key);
-    },
-  });
-  return found;
+function tooDeep(text: string, file: string): void {
+  const found = scanJson(text).tooDeep;
+  if (found) throwTooDeep(text, file, found);
+}
+
+function throwTooDeep(text: string, file: string, found: NonNullable<JsonScan['tooDeep']>): never {
+  const { line, column } = positionAt(text, found.offset);
+  // The path to where the limit is passed, cut after a few levels: the place is the value it starts in.
+  const path = found.path.length > 8 ? `${formatJsonPath(found.path.slice(0, 8))}...` : formatJsonPath(found.path);
+  throw new TurnkitError('BAD_INPUT', `${file}:${line}:${column}: ${path}: nested more than ${MAX_JSON_DEPTH} levels deep (turnkit reads JSON up to ${MAX_JSON_DEPTH} levels)`);
 }
 
 function describeParseError(error: ParseError): string {

@@ -21,7 +21,8 @@ interface BadInputCase {
   /** A string that must appear nowhere in the output (a password). */
   secret?: string;
   /** A file made from a committed fixture: a table renamed and/or values set at JSON paths. */
-  derive?: { from: string; to: string; renameTable?: [string, string]; set?: [(string | number)[], unknown][] };
+  /** `replace`: text replacements in the written file, for what JSON.stringify cannot write (1e400). */
+  derive?: { from: string; to: string; renameTable?: [string, string]; set?: [(string | number)[], unknown][]; replace?: [string, string][] };
 }
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -38,7 +39,9 @@ async function deriveFile(spec: NonNullable<BadInputCase['derive']>, dir: string
     for (const key of path.slice(0, -1)) node = node[key];
     node[path.at(-1)!] = value;
   }
-  await writeFile(join(dir, spec.to), `${JSON.stringify(document, null, 2)}\n`);
+  let text = `${JSON.stringify(document, null, 2)}\n`;
+  for (const [from, to] of spec.replace ?? []) text = text.replace(from, to);
+  await writeFile(join(dir, spec.to), text);
 }
 
 const CORPUS = fileURLToPath(new URL('../bad-inputs/', import.meta.url));

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { TurnkitError } from '../../errors.js';
 import { commonOptions } from '../global-options.js';
+import { shownPath } from '../../util/shown-path.js';
 import { printJson, type Output } from '../output.js';
 import { describeTeardown } from './describe-teardown.js';
 
@@ -19,7 +20,9 @@ export function registerGc(program: Command, output: Output): void {
       else {
         for (const removed of report.removed) output.out(`${describeTeardown(removed)} [${removed.reason}]`);
         for (const kept of report.kept) output.out(`kept ${kept.id} (${kept.fixture}): ${kept.reason}`);
-        output.out(`gc: removed ${report.removed.length}, kept ${report.kept.length}${report.failed.length ? `, failed ${report.failed.length}` : ''}`);
+        for (const refused of report.refused) output.out(`kept ${refused.id} (${refused.fixture}): ${refused.reason}`);
+        for (const temp of report.temps) output.out(`removed ${shownPath(temp)} (left by a killed merge)`);
+        output.out(`gc: removed ${report.removed.length}, kept ${report.kept.length + report.refused.length}${report.failed.length ? `, failed ${report.failed.length}` : ''}`);
       }
       if (report.failed.length > 0) {
         const problems = report.failed.map((failed) => `gc: could not remove ${failed.id}: ${failed.error}`);

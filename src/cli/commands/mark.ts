@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { shownPath } from '../../util/shown-path.js';
 import { TurnkitError } from '../../errors.js';
 import type { Output } from '../output.js';
+import { finishBeforeQuit, quitWhenGone } from '../streams-gone.js';
 
 /** `turnkit mark RUN_DIR [--grader NAME] [--blind [--seed N]]`. */
 export function registerMark(program: Command, output: Output): void {
@@ -23,7 +24,10 @@ export function registerMark(program: Command, output: Output): void {
       const session = await MarkingSession.open({ dir, grader: options.grader, blind: options.blind, seed: options.seed });
       // ink and its layout engine load only when the marker runs.
       const { runMarker } = await loadTerminalApp(() => import('../../tui/marker/run-marker.js'));
-      const result = await runMarker(session);
+      // A terminal that goes away mid-session (EIO) ends it quietly, once the last mark given is on disk.
+      process.stdin.on('error', quitWhenGone);
+      const release = finishBeforeQuit(() => session.flush());
+      const result = await runMarker(session).finally(release);
       output.out(`${shownPath(session.file)}: ${result.marked} of ${result.total} rep(s) marked${session.blind ? ` (blind, seed ${session.blind.seed})` : ''}`);
     });
 }

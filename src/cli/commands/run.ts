@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { RunProgress } from '../../pipeline/run-question.js';
 import { shownPath } from '../../util/shown-path.js';
-import { TurnkitError } from '../../errors.js';
+import { runFailure } from '../../pipeline/run-outcome.js';
 import { commonOptions, positiveInt, shardSpec } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 
@@ -19,13 +19,15 @@ export function registerRun(program: Command, output: Output): void {
     .option('--json', 'print the result as JSON')
     .action(async (question: string, options, command: Command) => {
       const { runQuestion } = await import('../../pipeline/run-question.js');
-      const { killRunningSuts } = await import('../../pipeline/sut-command.js');
       const abort = new AbortController();
+      const quit = new AbortController();
       const onSigint = (): void => {
         if (abort.signal.aborted) {
-          // Quitting at once: the SUTs running now (each in a process group of its own) go too.
-          killRunningSuts();
-          process.exit(130);
+          // Quitting: the run kills its SUTs, marks itself interrupted and tears down; a database that does not
+          // answer does not keep the process (gc removes what is left).
+          quit.abort();
+          setTimeout(() => process.exit(130), 5_000);
+          return;
         }
         abort.abort();
         output.err('stopping: no new reps; the running ones finish and tear down (Ctrl-C again to quit at once; turnkit gc cleans up)');
@@ -43,22 +45,19 @@ export function registerRun(program: Command, output: Output): void {
           strategy: options.strategy,
           shard: options.shard,
           signal: abort.signal,
+          quit: quit.signal,
           onWarning: (message) => output.err(`warning: ${message}`),
           onProgress: (progress) => (terminal ? terminal(`\r\x1b[2K${progressLine(progress)}`) : output.err(progressLine(progress))),
         });
         terminal?.('\n');
+        if (quit.signal.aborted) process.exit(130);
         if (options.json) printJson(output, { ...result, dir: shownPath(result.dir) });
         else {
           output.out(`${shownPath(result.dir)}: ${result.status}, ${result.ran} rep(s) run, ${result.errors} error(s)`);
-          if (result.seedErrors.count === 0) output.out(`mark the reps: turnkit mark ${shownPath(result.dir)} (or edit its marks.csv: pass, fail or na; errored reps are marked error)`);
+          if (result.seedErrors.count === 0 && result.errors < result.total) output.out(`mark the reps: turnkit mark ${shownPath(result.dir)} (or edit its marks.csv: pass, fail or na; errored reps are marked error)`);
         }
-        // Not done is not success: a script must not go on to mark or report an incomplete run.
-        if (result.failures.length > 0) throw new TurnkitError('FIXTURE', result.failures[0]!, result.failures);
-        // A rep that could not be seeded never reached the SUT: the database needs fixing, then --resume.
-        if (result.seedErrors.count > 0) {
-          throw new TurnkitError('FIXTURE', `${shownPath(result.dir)}: ${result.seedErrors.count} rep(s) could not be seeded, so the SUT never ran on them (${result.seedErrors.first}); fix the database, then: turnkit run ${question} --resume ${shownPath(result.dir)}`);
-        }
-        if (result.pending > 0) throw new TurnkitError('FIXTURE', `${shownPath(result.dir)}: interrupted with ${result.pending} rep(s) not run; finish it with: turnkit run ${question} --resume ${shownPath(result.dir)}`);
+        const failure = runFailure(result, question);
+        if (failure) throw failure;
       } finally {
         process.off('SIGINT', onSigint);
         process.off('SIGTERM', onSigint);

@@ -1,0 +1,26 @@
+import { TurnkitError } from '../errors.js';
+import { shownPath } from '../util/shown-path.js';
+import type { RunResult } from './run-question.js';
+
+/**
+ * What a finished `turnkit run` deserves: undefined when it succeeded, else the error to exit 1 with. A run fails
+ * when a rep file could not be written, when reps could not be seeded (the SUT never ran on them), when every rep
+ * errored (the run says nothing about the SUT), or when it was interrupted with reps not run. `question` is the
+ * question file as the user named it, for the resume command in the message.
+ */
+export function runFailure(result: RunResult, question: string): TurnkitError | undefined {
+  const dir = shownPath(result.dir);
+  const resume = `turnkit run ${question} --resume ${dir}`;
+  // Not done is not success: a script must not go on to mark or report an incomplete run.
+  if (result.failures.length > 0) return new TurnkitError('FIXTURE', result.failures[0]!, result.failures);
+  // A rep that could not be seeded never reached the SUT: the database needs fixing, then --resume.
+  if (result.seedErrors.count > 0) {
+    return new TurnkitError('FIXTURE', `${dir}: ${result.seedErrors.count} rep(s) could not be seeded, so the SUT never ran on them (${result.seedErrors.first}); fix the database, then: ${resume}`);
+  }
+  // Nothing to mark: a SUT that hangs, floods or exits nonzero on every rep is a broken run, not a finished one.
+  if (result.total > 0 && result.errors === result.total) {
+    return new TurnkitError('FIXTURE', `${dir}: all ${result.total} rep(s) errored, so there is nothing to mark (first: ${result.firstError ?? 'unknown'}); fix the SUT, then: ${resume}`);
+  }
+  if (result.pending > 0) return new TurnkitError('FIXTURE', `${dir}: interrupted with ${result.pending} rep(s) not run; finish it with: ${resume}`);
+  return undefined;
+}
