@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { BACKENDS } from '../helpers/test-db.js';
 import { faultProject, type FaultProject } from '../helpers/fault-project.js';
 import { capture } from '../../src/fixture/capture-command.js';
+import { TEST_SCRUB_KEY } from '../helpers/scrub-key.js';
 
 /** A pid that is surely gone: a process that has exited. */
 function deadPid(): number {
@@ -29,7 +30,7 @@ describe.each(BACKENDS)('what a killed capture leaves, on %s', (backend) => {
     try {
       await writeFile(join(out, stale), '{"half": ');
       await writeFile(join(out, running), '{"being written": ');
-      const result = await capture({ campaign: p.campaign, turns: { from: 2, to: 3 }, out, cwd: p.t.dir, databaseUrl: p.t.databaseUrl });
+      const result = await capture({ campaign: p.campaign, turns: { from: 2, to: 3 }, out, cwd: p.t.dir, databaseUrl: p.t.databaseUrl, scrubKey: TEST_SCRUB_KEY });
       expect(result.files).toHaveLength(2);
       const names = (await readdir(out)).sort();
       expect(names).not.toContain(stale);
