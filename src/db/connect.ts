@@ -3,7 +3,8 @@ import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import { TurnkitError } from '../errors.js';
 import type { LoadedConfig } from '../config/load.js';
-import { openEmbedded, type EmbeddedServer } from './embedded.js';
+import { openEmbedded, type EmbeddedOptions, type EmbeddedServer } from './embedded.js';
+import { templateArchive, type PgdataTemplateKind } from './pgdata-template.js';
 import { redactUrl, scrubSecret } from './url.js';
 
 /** Which kind of database a connection reaches. */
@@ -33,6 +34,11 @@ export interface OpenDbOptions {
   embedded?: boolean | undefined;
   /** The caller handles SIGINT/SIGTERM and closes the database itself (a run that stops gracefully). */
   leaveSignals?: boolean | undefined;
+  /**
+   * What a new embedded data directory starts from (default `empty`); `sample` has the sample game's schema
+   * migrated already, for data directories that hold the sample game only (`turnkit demo`, tests).
+   */
+  template?: PgdataTemplateKind | undefined;
 }
 
 /** The real-Postgres URL to use, or undefined for the embedded database (flag, then DATABASE_URL, then config). */
@@ -55,7 +61,18 @@ export async function openDb(config: LoadedConfig, options: OpenDbOptions = {}):
     throw new TurnkitError('BAD_INPUT', 'the database URL must start with postgres:// or postgresql:// (key=value connection strings are not supported)');
   }
   if (url) return connectPool(url, 'postgres', undefined, options.poolSize);
-  const embedded = await openEmbedded({ dataDir: embeddedDataDir(config), port: config.database.embedded.port, handleSignals: !options.leaveSignals });
+  return connectEmbedded({
+    dataDir: embeddedDataDir(config),
+    port: config.database.embedded.port,
+    handleSignals: !options.leaveSignals,
+    // A project with migrations of its own is not the sample game, whatever it asks for.
+    template: templateArchive(config.migrations ? 'empty' : (options.template ?? 'empty')),
+  });
+}
+
+/** Opens (or joins) the embedded database at a data directory and connects turnkit's one-connection pool to it. */
+export async function connectEmbedded(options: EmbeddedOptions): Promise<Db> {
+  const embedded = await openEmbedded(options);
   try {
     return await connectPool(embedded.url, 'embedded', embedded);
   } catch (error) {

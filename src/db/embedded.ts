@@ -4,6 +4,8 @@ import { connect } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { TurnkitError } from '../errors.js';
+import { openPglite } from './pglite-open.js';
+import { seedDataDir } from './pgdata-template.js';
 import { lockOwnerAlive, lockPathFor, publishPort, readLock, releaseLock, removeStaleLock, tryTakeLock } from './server-lock.js';
 
 /** A running embedded server: either owned by this process or another turnkit process's, reached by its socket. */
@@ -24,6 +26,8 @@ export interface EmbeddedOptions {
   waitMs?: number;
   /** Close and exit on SIGINT/SIGTERM (default). Off when the command stops itself gracefully and closes after. */
   handleSignals?: boolean;
+  /** A pre-initialized data directory (pgdata-template.ts) that a new, empty `dataDir` starts from, not initdb. */
+  template?: string | undefined;
 }
 
 /** Embedded connections always use the superuser and the default database PGlite creates. */
@@ -62,16 +66,12 @@ async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promi
   let db: PGlite | undefined;
   let server: PGLiteSocketServer | undefined;
   try {
-    // Loaded on demand: PGlite's modules cost about 70 MB, which a guest or a real-Postgres run never needs.
-    const [{ PGlite }, { PGLiteSocketServer }, { citext }, { pgcrypto }, { uuid_ossp }] = await Promise.all([
-      import('@electric-sql/pglite'),
-      import('@electric-sql/pglite-socket'),
-      import('@electric-sql/pglite/contrib/citext'),
-      import('@electric-sql/pglite/contrib/pgcrypto'),
-      import('@electric-sql/pglite/contrib/uuid_ossp'),
-    ]);
-    // Game schemas commonly use these contrib extensions; PGlite can only load them at start.
-    db = await PGlite.create({ dataDir: options.dataDir, extensions: { uuid_ossp, pgcrypto, citext } });
+    // Loaded on demand, as PGlite is: a real-Postgres run never needs it.
+    const socketModule = import('@electric-sql/pglite-socket');
+    // Under the lock: no other process opens or fills this data directory meanwhile.
+    if (options.template) await seedDataDir(options.dataDir, options.template);
+    db = await openPglite(options.dataDir);
+    const { PGLiteSocketServer } = await socketModule;
     // The default of one connection would refuse the SUT while turnkit is connected.
     server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: options.port, maxConnections: 8 });
     await server.start();

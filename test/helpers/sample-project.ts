@@ -12,7 +12,7 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
  */
 export async function sampleProject(prefix: string): Promise<string> {
   const project = await mkdtemp(join(tmpdir(), prefix));
-  await cp(inject('pgdataTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
+  await cp(inject('pgdataSampleTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
   for (const folder of ['fixtures', 'constructed', 'questions', 'examples']) await cp(join(REPO, folder), join(project, folder), { recursive: true });
   // The sample SUT imports pg.
   await symlink(join(REPO, 'node_modules'), join(project, 'node_modules'), 'dir');

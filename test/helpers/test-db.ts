@@ -22,13 +22,18 @@ export interface TestDb {
   cleanup(): Promise<void>;
 }
 
-/** Creates a fresh database on the backend: a copied PGlite data dir, or a uniquely named Postgres database. */
+/**
+ * Creates a fresh database on the backend: a copied PGlite data dir (the sample game's schema in it already when
+ * `game` is the sample's), or a uniquely named, empty Postgres database.
+ */
 export async function createTestDb(backend: 'embedded' | 'postgres', game: TurnkitConfigInput = sampleGameConfig): Promise<TestDb> {
   const dir = await mkdtemp(join(tmpdir(), 'turnkit-test-'));
   let databaseUrl: string | undefined;
   let dropDatabase = async (): Promise<void> => {};
   if (backend === 'embedded') {
-    await cp(inject('pgdataTemplate'), join(dir, '.turnkit', 'pgdata'), { recursive: true });
+    // The sample game's schema comes migrated in its template; another game starts from an empty database.
+    const template = game === sampleGameConfig ? inject('pgdataSampleTemplate') : inject('pgdataTemplate');
+    await cp(template, join(dir, '.turnkit', 'pgdata'), { recursive: true });
   } else {
     const admin = process.env.TEST_DATABASE_URL!;
     const name = `turnkit_test_${randomBytes(6).toString('hex')}`;
