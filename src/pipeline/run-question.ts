@@ -34,7 +34,7 @@ export interface RunOptions extends CommonOptions {
   question: string;
   /** Reps per fixture (default: the question's). */
   reps?: number | undefined;
-  /** Reps at a time (default 1 on the embedded database, 4 on a real server). */
+  /** SUT calls at a time (default 4 on either backend; on the embedded one seeds and teardowns take turns). */
   concurrency?: number | undefined;
   /** Continue this run directory: only missing or errored reps run, each a fresh rep. */
   resume?: string | undefined;
@@ -102,9 +102,9 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
 
   // A connection per running rep and one for the run itself, so that reps never queue for the pool.
   // With a signal to stop on, the run itself handles Ctrl-C: the embedded server must not exit under running reps.
-  const poolSize = workersFor(options.concurrency ?? 4, 'postgres') + 1;
+  const poolSize = workersFor(options.concurrency ?? defaultConcurrency('postgres')) + 1;
   return usingDb(config, { ...options, poolSize, leaveSignals: options.signal !== undefined }, async (db) => {
-    const concurrency = options.concurrency ?? (db.backend === 'embedded' ? 1 : 4);
+    const concurrency = options.concurrency ?? defaultConcurrency(db.backend);
     // Said once, before the run directory exists, rather than as every rep's seed error.
     if (db.backend === 'embedded' && options.strategy === 'database') throw new TurnkitError('USAGE', `--strategy database: ${EMBEDDED_HAS_NO_DATABASES}`);
     // Orphans of a killed run go before this one starts, so that nothing of theirs is mistaken for this run's.
@@ -176,7 +176,7 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
     let errors = 0;
     let next = 0;
     const failures: string[] = [];
-    const workers = Math.max(1, Math.min(workersFor(concurrency, db.backend), pending.length));
+    const workers = Math.max(1, Math.min(workersFor(concurrency), pending.length));
     const slots = new Semaphore(concurrency);
     const sutSlot = <T>(call: () => Promise<T>): Promise<T> => slots.run(call);
     const worker = async (): Promise<void> => {
@@ -224,12 +224,22 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
 }
 
 /**
- * Reps in flight for K SUT calls at a time. On a real server a few more than K, so that the next reps' seeds and
- * the last reps' teardowns happen while SUTs run, off the SUT slots' critical path. The embedded server serializes
- * every connection, so there an extra rep would only queue behind the SUT's own queries.
+ * SUT calls at a time when `--concurrency` is not given. The same on the embedded database: a real SUT waits seconds
+ * for a model, and its calls overlap while turnkit's own database work (seeds, teardowns) takes turns on its one
+ * connection, which costs a rep tens of milliseconds.
  */
-export function workersFor(concurrency: number, backend: Backend): number {
-  return backend === 'embedded' ? concurrency : concurrency + Math.ceil(concurrency / 2);
+export function defaultConcurrency(_backend: Backend): number {
+  return 4;
+}
+
+/**
+ * Reps in flight for K SUT calls at a time: a few more than K, so that the next reps' seeds and the last reps'
+ * teardowns happen while SUTs run, off the SUT slots' critical path. On the embedded database too: there the seeds
+ * and teardowns queue for turnkit's one connection, so a SUT slot that frees finds a rep seeded and waiting rather
+ * than waiting for its worker's teardown and next seed behind every other worker's.
+ */
+export function workersFor(concurrency: number): number {
+  return concurrency + Math.ceil(concurrency / 2);
 }
 
 async function writeRep(dir: string, record: RepRecord): Promise<void> {
