@@ -39,6 +39,8 @@ export interface OpenDbOptions {
    * migrated already, for data directories that hold the sample game only (`turnkit demo`, tests).
    */
   template?: PgdataTemplateKind | undefined;
+  /** Hears, as this process closes the embedded server it owns, how many other connections it waits for first. */
+  onGuests?: ((connections: number) => void) | undefined;
 }
 
 /** The real-Postgres URL to use, or undefined for the embedded database (flag, then DATABASE_URL, then config). */
@@ -67,17 +69,24 @@ export async function openDb(config: LoadedConfig, options: OpenDbOptions = {}):
     handleSignals: !options.leaveSignals,
     // A project with migrations of its own is not the sample game, whatever it asks for.
     template: templateArchive(config.migrations ? 'empty' : (options.template ?? 'empty')),
+    onGuests: options.onGuests,
   });
 }
 
 /** Opens (or joins) the embedded database at a data directory and connects turnkit's one-connection pool to it. */
 export async function connectEmbedded(options: EmbeddedOptions): Promise<Db> {
-  const embedded = await openEmbedded(options);
-  try {
-    return await connectPool(embedded.url, 'embedded', embedded);
-  } catch (error) {
-    await embedded.close();
-    throw error;
+  const deadline = Date.now() + (options.waitMs ?? 60_000);
+  for (;;) {
+    const embedded = await openEmbedded(options);
+    try {
+      return await connectPool(embedded.url, 'embedded', embedded);
+    } catch (error) {
+      await embedded.close();
+      // A guest that found the owner's port just as the owner closed: the lock goes next, and this process may
+      // take it. An owner that cannot connect to itself has a real problem.
+      if (embedded.owner || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 }
 
@@ -93,8 +102,11 @@ export async function usingDb<T>(config: LoadedConfig, options: OpenDbOptions, f
 
 async function connectPool(url: string, backend: Backend, embedded: EmbeddedServer | undefined, poolSize = 4): Promise<Db> {
   const displayUrl = redactUrl(url);
-  // pglite-socket serializes everything and blocks on open transactions: one connection avoids self-deadlock.
-  const pool = new pg.Pool({ connectionString: url, max: backend === 'embedded' ? 1 : poolSize, connectionTimeoutMillis: 10_000 });
+  // pglite-socket serializes everything and blocks on open transactions: one connection avoids self-deadlock. Kept
+  // open while idle (a SUT may think for a minute): the embedded server's owner stays up while a guest's connection is
+  // open, and a guest whose idle connection closed could see it go; idle clients never keep the process alive.
+  const single = backend === 'embedded';
+  const pool = new pg.Pool({ connectionString: url, max: single ? 1 : poolSize, connectionTimeoutMillis: 10_000, ...(single ? { idleTimeoutMillis: 0, allowExitOnIdle: true } : {}) });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   try {

@@ -3,6 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import type { CommonOptions } from '../config/common-options.js';
 import { loadConfig, resolveFromConfig } from '../config/load.js';
 import { usingDb, type Backend } from '../db/connect.js';
+import { databaseGone } from '../db/database-gone.js';
 import { Semaphore } from '../util/semaphore.js';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument } from '../fixture/format.js';
@@ -103,7 +104,10 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
   // A connection per running rep and one for the run itself, so that reps never queue for the pool.
   // With a signal to stop on, the run itself handles Ctrl-C: the embedded server must not exit under running reps.
   const poolSize = workersFor(options.concurrency ?? defaultConcurrency('postgres')) + 1;
-  return usingDb(config, { ...options, poolSize, leaveSignals: options.signal !== undefined }, async (db) => {
+  // An owner of the embedded server waits, as it closes, for another turnkit process still using it: said, not silent.
+  const onGuests = (connections: number): void =>
+    options.onWarning?.(`the embedded database stays up until ${connections} other connection(s) to it close (another turnkit process using it)`);
+  return usingDb(config, { ...options, poolSize, leaveSignals: options.signal !== undefined, onGuests }, async (db) => {
     const concurrency = options.concurrency ?? defaultConcurrency(db.backend);
     // Said once, before the run directory exists, rather than as every rep's seed error.
     if (db.backend === 'embedded' && options.strategy === 'database') throw new TurnkitError('USAGE', `--strategy database: ${EMBEDDED_HAS_NO_DATABASES}`);
@@ -176,11 +180,13 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
     let errors = 0;
     let next = 0;
     const failures: string[] = [];
+    // Set when a rep found the database gone: no rep starts after it, and the run fails.
+    let lost: string | undefined;
     const workers = Math.max(1, Math.min(workersFor(concurrency), pending.length));
     const slots = new Semaphore(concurrency);
     const sutSlot = <T>(call: () => Promise<T>): Promise<T> => slots.run(call);
     const worker = async (): Promise<void> => {
-      while (next < pending.length && !options.signal?.aborted) {
+      while (next < pending.length && !options.signal?.aborted && lost === undefined) {
         const key = pending[next++]!;
         const fixture = byName.get(key.fixture)!;
         const begun = { fixture: key.fixture, rep: key.rep, attempt };
@@ -189,6 +195,13 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
         await appendOrder(dir, begun);
         await keepEarlierAttempt(dir, key);
         const record = await runRep(session, callSut, { fixture: fixture.loaded.fixture, fixtureFile: fixture.loaded.shown, caseFile: caseFiles.get(key.fixture)!, rep: key.rep, attempt, concurrent: workers > 1, sutSlot, secrets });
+        // A rep that failed because the database went away (its SUT refused a connection, its teardown too) is not a
+        // SUT error: it is not recorded (--resume runs it again), its scratch campaign is left to gc, the run fails.
+        const gone = record.error ? await databaseGone(db) : undefined;
+        if (gone !== undefined) {
+          lost ??= `${repFileBase(key.fixture, key.rep)}: the database went away during the rep (${gone}); the rep is not recorded and its scratch campaign is left to turnkit gc; when the database is back, finish the run with --resume`;
+          continue;
+        }
         try {
           await writeRep(dir, record);
         } catch (error) {
@@ -207,6 +220,7 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
       // Every worker settles before the session and the pool close: none is cut off while it holds a campaign.
       const settled = await Promise.allSettled(Array.from({ length: workers }, worker));
       for (const outcome of settled) if (outcome.status === 'rejected') failures.push(`a worker stopped: ${(outcome.reason as Error)?.message ?? String(outcome.reason)}`);
+      if (lost !== undefined) failures.unshift(lost);
     } finally {
       await session.close();
       const state = await readRunState(dir, manifest);
