@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { TurnkitError } from '../errors.js';
+import { atomicExtendedProtocol } from './atomic-extended-protocol.js';
 import { openPglite } from './pglite-open.js';
 import { seedDataDir } from './pgdata-template.js';
 import { lockOwnerAlive, lockPathFor, publishPort, readLock, releaseLock, removeStaleLock, tryTakeLock } from './server-lock.js';
@@ -81,7 +82,7 @@ async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promi
     const { PGLiteSocketServer } = await socketModule;
     // The default of one connection would refuse the SUT while turnkit is connected; another turnkit process using
     // this server (a guest) brings its own connection and its SUTs'.
-    server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: options.port, maxConnections: MAX_CONNECTIONS });
+    server = new PGLiteSocketServer({ db: atomicExtendedProtocol(db), host: '127.0.0.1', port: options.port, maxConnections: MAX_CONNECTIONS });
     await server.start();
     const port = Number(server.getServerConn().split(':').pop());
     await publishPort(lockPath, port);
