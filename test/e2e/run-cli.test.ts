@@ -212,9 +212,10 @@ describe('turnkit run stopped by a real signal on the embedded database, then re
     } finally {
       if (alive()) process.kill(sut, 'SIGKILL');
     }
-    // Its scratch campaign was left behind by the hard quit; gc takes it.
+    // The scratch campaigns of both reps (one per fixture, side by side at the default concurrency) were left behind
+    // by the hard quit; gc takes them.
     const gc = await runCli(['gc', '--all', '--json'], { cwd: project });
-    expect((JSON.parse(gc.stdout) as { removed: unknown[] }).removed).toHaveLength(1);
+    expect((JSON.parse(gc.stdout) as { removed: unknown[] }).removed).toHaveLength(2);
   });
 });
 
