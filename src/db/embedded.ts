@@ -5,7 +5,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { TurnkitError } from '../errors.js';
 import { atomicExtendedProtocol } from './atomic-extended-protocol.js';
-import { openPglite } from './pglite-open.js';
+import { openPglite, preloadPglite } from './pglite-open.js';
 import { seedDataDir } from './pgdata-template.js';
 import { lockOwnerAlive, lockPathFor, publishPort, readLock, releaseLock, removeStaleLock, tryTakeLock } from './server-lock.js';
 
@@ -76,7 +76,8 @@ async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promi
   try {
     // Loaded on demand, as PGlite is: a real-Postgres run never needs it.
     const socketModule = import('@electric-sql/pglite-socket');
-    // Under the lock: no other process opens or fills this data directory meanwhile.
+    // Under the lock: no other process opens or fills this data directory meanwhile. PGlite loads meanwhile.
+    preloadPglite();
     if (options.template) await seedDataDir(options.dataDir, options.template);
     db = await openPglite(options.dataDir);
     const { PGLiteSocketServer } = await socketModule;

@@ -8,13 +8,23 @@ import type { PGlite } from '@electric-sql/pglite';
  * needs.
  */
 export async function openPglite(dataDir: string): Promise<PGlite> {
-  const [{ PGlite }, { citext }, { pgcrypto }, { uuid_ossp }] = await Promise.all([
+  const [{ PGlite }, { citext }, { pgcrypto }, { uuid_ossp }] = await pgliteModules();
+  return PGlite.create({ dataDir, extensions: { uuid_ossp, pgcrypto, citext } });
+}
+
+/** Starts loading PGlite's modules, so that they load while the caller does something else (fills a data dir). */
+export function preloadPglite(): void {
+  // A failure here is seen again, and reported, by openPglite.
+  pgliteModules().catch(() => {});
+}
+
+function pgliteModules() {
+  return Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/citext'),
     import('@electric-sql/pglite/contrib/pgcrypto'),
     import('@electric-sql/pglite/contrib/uuid_ossp'),
   ]);
-  return PGlite.create({ dataDir, extensions: { uuid_ossp, pgcrypto, citext } });
 }
 
 /** The installed PGlite's version: a data directory made by another version may not open with this one. */
