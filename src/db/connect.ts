@@ -106,7 +106,8 @@ async function connectPool(url: string, backend: Backend, embedded: EmbeddedServ
   // open while idle (a SUT may think for a minute): the embedded server's owner stays up while a guest's connection is
   // open, and a guest whose idle connection closed could see it go; idle clients never keep the process alive.
   const single = backend === 'embedded';
-  const pool = new pg.Pool({ connectionString: url, max: single ? 1 : poolSize, connectionTimeoutMillis: 10_000, ...(single ? { idleTimeoutMillis: 0, allowExitOnIdle: true } : {}) });
+  const idle = single ? { idleTimeoutMillis: 0, allowExitOnIdle: true } : {};
+  const pool = new pg.Pool({ connectionString: url, max: single ? 1 : poolSize, connectionTimeoutMillis: 10_000, ...idle });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   try {

@@ -83,7 +83,8 @@ async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promi
     const { PGLiteSocketServer } = await socketModule;
     // The default of one connection would refuse the SUT while turnkit is connected; another turnkit process using
     // this server (a guest) brings its own connection and its SUTs'.
-    server = new PGLiteSocketServer({ db: atomicExtendedProtocol(db), host: '127.0.0.1', port: options.port, maxConnections: MAX_CONNECTIONS });
+    const served = atomicExtendedProtocol(db);
+    server = new PGLiteSocketServer({ db: served, host: '127.0.0.1', port: options.port, maxConnections: MAX_CONNECTIONS });
     await server.start();
     const port = Number(server.getServerConn().split(':').pop());
     await publishPort(lockPath, port);
@@ -138,7 +139,11 @@ function closeOnSignals(close: () => Promise<void>): () => void {
 }
 
 /** Waits until no connection to the server is open, or `stop()` says to go now; tells `onGuests` once. */
-async function waitForGuests(server: PGLiteSocketServer, stop: () => boolean, onGuests?: (connections: number) => void): Promise<void> {
+async function waitForGuests(
+  server: PGLiteSocketServer,
+  stop: () => boolean,
+  onGuests?: (connections: number) => void,
+): Promise<void> {
   const started = Date.now();
   let told = false;
   for (;;) {

@@ -55,7 +55,9 @@ export async function buildPgdataTemplates(dir: string = PGDATA_TEMPLATE_DIR): P
     const manifest: PgdataTemplates = { format: 1, pglite: pgliteVersion(), empty, sample: { file: sample, migrations } };
     // Written last: until then readers keep using the previous manifest's archives, which are left in place.
     await writeFileAtomic(join(dir, 'templates.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-    for (const name of await readdir(dir)) if (/^sample-.*\.tar\.gz$/.test(name) && name !== sample) await rm(join(dir, name), { force: true });
+    for (const name of await readdir(dir)) {
+      if (/^sample-.*\.tar\.gz$/.test(name) && name !== sample) await rm(join(dir, name), { force: true });
+    }
     return { dir, built };
   } finally {
     await rm(work, { recursive: true, force: true });
