@@ -5,6 +5,9 @@
 //     bare ScratchSession's seed + teardown of the fixture (no effects, no SUT between), measured in the same run.
 //  2. Real Postgres only: a SUT that sleeps 200 ms, 100 reps at concurrency 8, against the ideal 100 x 0.2 / 8 s.
 //     Goal: within 1.2x.
+//  3. Embedded only: a SUT that sleeps 1 s (a model call), 40 reps with the default options against the ideal
+//     40 x 1 s / the default concurrency, and at concurrency 8 against 5 s. Goal: within 1.5x both, and a default
+//     concurrency of at least 4. Each rep's database work takes turns on the one connection; the SUT calls overlap.
 // Uses DATABASE_URL when set (a scratch database is created and dropped there), else a fresh embedded database.
 import { chmod, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,7 +17,7 @@ import { createSampleCampaign } from '../src/sample/create-sample.js';
 import { captureFromDb } from '../src/fixture/capture.js';
 import { serializeDocument } from '../src/fixture/format.js';
 import { ScratchSession } from '../src/scratch/scratch-session.js';
-import { runQuestion } from '../src/pipeline/run-question.js';
+import { defaultConcurrency, runQuestion } from '../src/pipeline/run-question.js';
 
 const REPS = Number(process.env.BENCH_REPS ?? 30);
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
@@ -33,11 +36,14 @@ await withBenchDatabase(async (db, config) => {
   await writeFile(join(dir, 'instant.sh'), '#!/bin/sh\ncat > /dev/null\necho ok\n');
   await writeFile(join(dir, 'sleepy.sh'), '#!/bin/sh\ncat > /dev/null\nsleep 0.2\necho ok\n');
   await chmod(join(dir, 'instant.sh'), 0o755);
+  await writeFile(join(dir, 'slow.sh'), '#!/bin/sh\ncat > /dev/null\nsleep 1\necho ok\n');
   await chmod(join(dir, 'sleepy.sh'), 0o755);
+  await chmod(join(dir, 'slow.sh'), 0o755);
   const question = (id: string, sut: string, reps: number): string =>
     `id: ${id}\nquestion: q?\nrubric: { path: rubric.md, version: 1 }\ntarget: 0.9\nreps: ${reps}\nfixtures: [fixtures/base.json]\nsut: { type: command, command: [./${sut}] }\ncaseFile: case.md\n`;
   await writeFile(join(dir, 'instant.yaml'), question('instant', 'instant.sh', REPS));
   await writeFile(join(dir, 'sleepy.yaml'), question('sleepy', 'sleepy.sh', 100));
+  await writeFile(join(dir, 'slow.yaml'), question('slow', 'slow.sh', 40));
 
   // The floor: seed + teardown of the same fixture by a bare session, nothing else, half before the run, half after.
   const session = new ScratchSession(db, { game: config.game });
@@ -79,7 +85,15 @@ await withBenchDatabase(async (db, config) => {
     const ideal = (100 * 0.2) / 8;
     console.log(`sleepy SUT (200 ms), 100 reps at concurrency 8: ${wall.toFixed(2)} s against the ideal ${ideal.toFixed(2)} s = ${(wall / ideal).toFixed(2)}x (goal: within 1.2x); ${result.errors} error(s)`);
   } else {
-    console.log('sleepy SUT at concurrency 8: real Postgres only (set DATABASE_URL); the embedded database runs reps one at a time');
+    const concurrency = defaultConcurrency('embedded');
+    for (const [label, given, ideal] of [[`default options (concurrency ${concurrency})`, undefined, 40 / concurrency], ['concurrency 8', 8, 5]] as const) {
+      const started = performance.now();
+      const result = await runQuestion({ question: 'slow.yaml', cwd: dir, concurrency: given });
+      const wall = (performance.now() - started) / 1000;
+      const phases = await repTimings(result.dir);
+      const db = median(phases.map((entry) => entry.seedMs + entry.teardownMs));
+      console.log(`slow SUT (1 s), 40 reps, ${label}: ${wall.toFixed(2)} s against the ideal ${ideal.toFixed(2)} s = ${(wall / ideal).toFixed(2)}x (goal: within 1.5x); seed + teardown per rep ${db.toFixed(0)} ms (median); ${result.errors} error(s)`);
+    }
   }
 });
 

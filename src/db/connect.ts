@@ -2,7 +2,8 @@ import { isAbsolute, resolve } from 'node:path';
 import pg from 'pg';
 import { TurnkitError } from '../errors.js';
 import type { LoadedConfig } from '../config/load.js';
-import { openEmbedded, type EmbeddedServer } from './embedded.js';
+import { openEmbedded, type EmbeddedOptions, type EmbeddedServer } from './embedded.js';
+import { templateArchive, type PgdataTemplateKind } from './pgdata-template.js';
 import { redactUrl, scrubSecret } from './url.js';
 
 /** Which kind of database a connection reaches. */
@@ -33,6 +34,13 @@ export interface OpenDbOptions {
   leaveSignals?: boolean | undefined;
   /** Consult DATABASE_URL (the CLI's default); a library caller passes its URL explicitly instead. */
   fromEnvironment?: boolean | undefined;
+  /**
+   * What a new embedded data directory starts from (default `empty`); `sample` has the sample game's schema
+   * migrated already, for data directories that hold the sample game only (`turnkit demo`, tests).
+   */
+  template?: PgdataTemplateKind | undefined;
+  /** Hears, as this process closes the embedded server it owns, how many other connections it waits for first. */
+  onGuests?: ((connections: number) => void) | undefined;
 }
 
 /** The real-Postgres URL to use, or undefined for the embedded database (flag, then DATABASE_URL, then config). */
@@ -56,12 +64,30 @@ export async function openDb(config: LoadedConfig, options: OpenDbOptions = {}):
     throw new TurnkitError('BAD_INPUT', 'the database URL must start with postgres:// or postgresql:// (key=value connection strings are not supported)');
   }
   if (url) return connectPool(url, 'postgres', undefined, options.poolSize);
-  const embedded = await openEmbedded({ dataDir: embeddedDataDir(config), port: config.database.embedded.port, handleSignals: !options.leaveSignals });
-  try {
-    return await connectPool(embedded.url, 'embedded', embedded);
-  } catch (error) {
-    await embedded.close();
-    throw error;
+  return connectEmbedded({
+    dataDir: embeddedDataDir(config),
+    port: config.database.embedded.port,
+    handleSignals: !options.leaveSignals,
+    // A project with migrations of its own is not the sample game, whatever it asks for.
+    template: templateArchive(config.migrations ? 'empty' : (options.template ?? 'empty')),
+    onGuests: options.onGuests,
+  });
+}
+
+/** Opens (or joins) the embedded database at a data directory and connects turnkit's one-connection pool to it. */
+export async function connectEmbedded(options: EmbeddedOptions): Promise<Db> {
+  const deadline = Date.now() + (options.waitMs ?? 60_000);
+  for (;;) {
+    const embedded = await openEmbedded(options);
+    try {
+      return await connectPool(embedded.url, 'embedded', embedded);
+    } catch (error) {
+      await embedded.close();
+      // A guest that found the owner's port just as the owner closed: the lock goes next, and this process may
+      // take it. An owner that cannot connect to itself has a real problem.
+      if (embedded.owner || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 }
 
@@ -77,8 +103,12 @@ export async function usingDb<T>(config: LoadedConfig, options: OpenDbOptions, f
 
 async function connectPool(url: string, backend: Backend, embedded: EmbeddedServer | undefined, poolSize = 4): Promise<Db> {
   const displayUrl = redactUrl(url);
-  // pglite-socket serializes everything and blocks on open transactions: one connection avoids self-deadlock.
-  const pool = new pg.Pool({ connectionString: url, max: backend === 'embedded' ? 1 : poolSize, connectionTimeoutMillis: 10_000 });
+  // pglite-socket serializes everything and blocks on open transactions: one connection avoids self-deadlock. Kept
+  // open while idle (a SUT may think for a minute): the embedded server's owner stays up while a guest's connection is
+  // open, and a guest whose idle connection closed could see it go; idle clients never keep the process alive.
+  const single = backend === 'embedded';
+  const idle = single ? { idleTimeoutMillis: 0, allowExitOnIdle: true } : {};
+  const pool = new pg.Pool({ connectionString: url, max: single ? 1 : poolSize, connectionTimeoutMillis: 10_000, ...idle });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   try {

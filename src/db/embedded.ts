@@ -4,6 +4,9 @@ import { connect } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { TurnkitError } from '../errors.js';
+import { atomicExtendedProtocol } from './atomic-extended-protocol.js';
+import { openPglite, preloadPglite } from './pglite-open.js';
+import { seedDataDir } from './pgdata-template.js';
 import { lockOwnerAlive, lockPathFor, publishPort, readLock, releaseLock, removeStaleLock, tryTakeLock } from './server-lock.js';
 
 /** A running embedded server: either owned by this process or another turnkit process's, reached by its socket. */
@@ -12,9 +15,14 @@ export interface EmbeddedServer {
   port: number;
   /** True when this process opened the data directory and must close it. */
   owner: boolean;
-  /** Stops the server and closes PGlite (owner) or does nothing (guest). */
+  /**
+   * Stops the server and closes PGlite (owner), once every other connection to it has closed; does nothing (guest).
+   */
   close(): Promise<void>;
 }
+
+/** Connections the embedded server accepts: turnkit's own, its SUTs', and those of guests and their SUTs. */
+const MAX_CONNECTIONS = 100;
 
 /** Where and how to run the embedded database. */
 export interface EmbeddedOptions {
@@ -24,6 +32,10 @@ export interface EmbeddedOptions {
   waitMs?: number;
   /** Close and exit on SIGINT/SIGTERM (default). Off when the command stops itself gracefully and closes after. */
   handleSignals?: boolean;
+  /** A pre-initialized data directory (pgdata-template.ts) that a new, empty `dataDir` starts from, not initdb. */
+  template?: string | undefined;
+  /** Hears, as the owner closes, how many other connections it waits for (another turnkit process's, say). */
+  onGuests?: ((connections: number) => void) | undefined;
 }
 
 /** Embedded connections always use the superuser and the default database PGlite creates. */
@@ -62,35 +74,47 @@ async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promi
   let db: PGlite | undefined;
   let server: PGLiteSocketServer | undefined;
   try {
-    // Loaded on demand: PGlite's modules cost about 70 MB, which a guest or a real-Postgres run never needs.
-    const [{ PGlite }, { PGLiteSocketServer }, { citext }, { pgcrypto }, { uuid_ossp }] = await Promise.all([
-      import('@electric-sql/pglite'),
-      import('@electric-sql/pglite-socket'),
-      import('@electric-sql/pglite/contrib/citext'),
-      import('@electric-sql/pglite/contrib/pgcrypto'),
-      import('@electric-sql/pglite/contrib/uuid_ossp'),
-    ]);
-    // Game schemas commonly use these contrib extensions; PGlite can only load them at start.
-    db = await PGlite.create({ dataDir: options.dataDir, extensions: { uuid_ossp, pgcrypto, citext } });
-    // The default of one connection would refuse the SUT while turnkit is connected.
-    server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: options.port, maxConnections: 8 });
+    // Loaded on demand, as PGlite is: a real-Postgres run never needs it.
+    const socketModule = import('@electric-sql/pglite-socket');
+    // Under the lock: no other process opens or fills this data directory meanwhile. PGlite loads meanwhile.
+    preloadPglite();
+    if (options.template) await seedDataDir(options.dataDir, options.template);
+    db = await openPglite(options.dataDir);
+    const { PGLiteSocketServer } = await socketModule;
+    // The default of one connection would refuse the SUT while turnkit is connected; another turnkit process using
+    // this server (a guest) brings its own connection and its SUTs'.
+    const served = atomicExtendedProtocol(db);
+    server = new PGLiteSocketServer({ db: served, host: '127.0.0.1', port: options.port, maxConnections: MAX_CONNECTIONS });
     await server.start();
     const port = Number(server.getServerConn().split(':').pop());
     await publishPort(lockPath, port);
     const running = { db, server };
-    let closed = false;
-    const close = async (): Promise<void> => {
-      if (closed) return;
-      closed = true;
-      detachSignals();
-      try {
-        await running.server.stop();
-      } finally {
-        await running.db.close();
-        await releaseLock(lockPath);
-      }
+    let closing: Promise<void> | undefined;
+    let interrupted = false;
+    const close = (): Promise<void> => {
+      closing ??= (async () => {
+        // The owner does not go away under a guest: another turnkit process joined this server because the lock
+        // said it runs, and its reps would lose their database mid-way (issue 12). So the server stays up while any
+        // other connection is open. Rather than hand the server over (a second PGlite would have to open the files
+        // this one still holds) or keep it in a detached process of its own (which needs its own lifetime rules and
+        // outlives a Ctrl-C), the owner simply waits: guests are turnkit processes that close their pool when done,
+        // and a signal (Ctrl-C, `turnkit db stop`) ends the wait at once.
+        await waitForGuests(running.server, () => interrupted, options.onGuests);
+        detachSignals();
+        try {
+          await running.server.stop();
+        } finally {
+          await running.db.close();
+          await releaseLock(lockPath);
+        }
+      })();
+      return closing;
     };
-    const detachSignals = options.handleSignals === false ? () => {} : closeOnSignals(close);
+    const interrupt = (): Promise<void> => {
+      interrupted = true;
+      return close();
+    };
+    const detachSignals = options.handleSignals === false ? () => {} : closeOnSignals(interrupt);
     return { url: embeddedUrl(port), port, owner: true, close };
   } catch (error) {
     await server?.stop().catch(() => {});
@@ -112,6 +136,27 @@ function closeOnSignals(close: () => Promise<void>): () => void {
     process.once(signal, handler);
   }
   return () => handlers.forEach((handler, signal) => process.off(signal, handler));
+}
+
+/** Waits until no connection to the server is open, or `stop()` says to go now; tells `onGuests` once. */
+async function waitForGuests(
+  server: PGLiteSocketServer,
+  stop: () => boolean,
+  onGuests?: (connections: number) => void,
+): Promise<void> {
+  const started = Date.now();
+  let told = false;
+  for (;;) {
+    const open = server.getStats().activeConnections;
+    if (open === 0 || stop()) return;
+    // This process's own pool has ended before its server closes, but its socket's close may take a moment to be
+    // seen here: only a wait that lasts is another process's.
+    if (!told && Date.now() - started > 500) {
+      told = true;
+      onGuests?.(open);
+    }
+    await sleep(100);
+  }
 }
 
 function portAnswers(port: number): Promise<boolean> {

@@ -18,6 +18,8 @@ import { sample } from '../sample/sample-command.js';
 import { CORRECTED_NARRATION, MISLEADING_NARRATION, MISLEADING_TURN, PROBE_TURN } from '../sample/turn-script.js';
 import { PACKAGE_ROOT } from '../version.js';
 import { DEMO_SCRUB_KEY } from '../fixture/scrub/demo-key.js';
+import { loadConfig } from '../config/load.js';
+import { openDb } from '../db/connect.js';
 
 /** Options of `turnkit demo`. */
 export interface DemoOptions {
@@ -44,6 +46,8 @@ export interface DemoResult {
   report: ReportResult['report'];
   /** With a judge: what it wrote and how far it agrees with the checks. */
   judged?: { result: JudgeModelResult; agreement: AgreeResult } | undefined;
+  /** How long the steps that do the demo's work took (ms), against which its fixed costs are measured. */
+  timings: { sampleMs: number; captureMs: number; runMs: number };
 }
 
 /** The name of the sample question the demo runs. */
@@ -63,14 +67,29 @@ export async function demo(options: DemoOptions = {}): Promise<DemoResult> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const step = options.onStep ?? (() => {});
   // No config file in the folder: the sample game's config applies, and its embedded database lives in the folder.
-  const common = { cwd: dir, embedded: true };
+  const common = { cwd: dir, embedded: true as const };
+  // One embedded server for the whole demo, its data directory the sample game's template (already migrated): each
+  // step below joins it as a guest rather than opening PGlite again (about a second each).
+  const db = await openDb(await loadConfig({ cwd: dir }), { embedded: true, template: 'sample' });
+  try {
+    return await demoSteps(dir, common, step, options);
+  } finally {
+    await db.close();
+  }
+}
 
+async function demoSteps(dir: string, common: { cwd: string; embedded: true }, step: (line: string) => void, options: DemoOptions): Promise<DemoResult> {
+  const timed = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
+    const started = performance.now();
+    const result = await work();
+    return [result, performance.now() - started];
+  };
   step('creating a sample campaign on the embedded database (a stand-in for a live session)');
-  const { campaign } = await sample({ ...common, turns: 40 });
+  const [{ campaign }, sampleMs] = await timed(() => sample({ ...common, turns: 40 }));
 
   const name = 'meridian-turn-23';
   step(`capturing turn ${PROBE_TURN} of campaign ${campaign}, where the SUT goes wrong, as fixtures/${name}.json`);
-  const captured = await capture({ ...common, campaign, turns: { turn: PROBE_TURN }, name, scrubKey: DEMO_SCRUB_KEY });
+  const [captured, captureMs] = await timed(() => capture({ ...common, campaign, turns: { turn: PROBE_TURN }, name, scrubKey: DEMO_SCRUB_KEY }));
   const fixtureFile = captured.files[0]!;
 
   step(`constructing ${name}-deck-fixed: turn ${MISLEADING_TURN}'s narration corrected, everything else the same`);
@@ -78,7 +97,7 @@ export async function demo(options: DemoOptions = {}): Promise<DemoResult> {
 
   const questionFile = await writeQuestion(dir, [fixtureFile, constructedFile], options.reps);
   step(`running questions/${QUESTION}.yaml: ${options.reps ?? 10} reps per fixture against examples/sample-sut.mjs`);
-  const run = await runQuestion({ ...common, question: questionFile, concurrency: 1, onProgress: options.onProgress });
+  const [run, runMs] = await timed(() => runQuestion({ ...common, question: questionFile, onProgress: options.onProgress }));
   if (run.status !== 'complete') throw new TurnkitError('FIXTURE', `${shownPath(run.dir)}: the demo's run did not complete (${run.pending} rep(s) not run)`);
 
   step(`marking every rep with the question's deterministic checks (${CHECKS_MARKS_FILE})`);
@@ -90,7 +109,7 @@ export async function demo(options: DemoOptions = {}): Promise<DemoResult> {
     judged = { result, agreement: await agree({ a: checks.file, b: result.file }) };
   }
   const { report: result } = await report({ dir: run.dir, marks: CHECKS_MARKS_FILE });
-  return { dir, campaign, fixture: fixtureFile, constructed: constructedFile, run, checks, report: result, judged };
+  return { dir, campaign, fixture: fixtureFile, constructed: constructedFile, run, checks, report: result, judged, timings: { sampleMs, captureMs, runMs } };
 }
 
 // The sample's turn 19 puts the mess hall on deck 3; the world facts put it on deck 2. The fix is that one value.

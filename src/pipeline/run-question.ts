@@ -3,6 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import type { CommonOptions } from '../config/common-options.js';
 import { loadConfig, resolveFromConfig } from '../config/load.js';
 import { usingDb, type Backend } from '../db/connect.js';
+import { databaseGone } from '../db/database-gone.js';
 import { Semaphore } from '../util/semaphore.js';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument } from '../fixture/format.js';
@@ -35,7 +36,7 @@ export interface RunOptions extends CommonOptions {
   question: string;
   /** Reps per fixture (default: the question's). */
   reps?: number | undefined;
-  /** Reps at a time (default 1 on the embedded database, 4 on a real server). */
+  /** SUT calls at a time (default 4 on either backend; on the embedded one seeds and teardowns take turns). */
   concurrency?: number | undefined;
   /** Continue this run directory: only missing or errored reps run, each a fresh rep. */
   resume?: string | undefined;
@@ -117,9 +118,12 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
 
   // A connection per running rep and one for the run itself, so that reps never queue for the pool.
   // With a signal to stop on, the run itself handles Ctrl-C: the embedded server must not exit under running reps.
-  const poolSize = workersFor(options.concurrency ?? 4, 'postgres') + 1;
-  return usingDb(config, { ...options, poolSize, leaveSignals: options.signal !== undefined }, async (db) => {
-    const concurrency = options.concurrency ?? (db.backend === 'embedded' ? 1 : 4);
+  const poolSize = workersFor(options.concurrency ?? defaultConcurrency('postgres')) + 1;
+  // An owner of the embedded server waits, as it closes, for another turnkit process still using it: said, not silent.
+  const onGuests = (connections: number): void =>
+    options.onWarning?.(`the embedded database stays up until ${connections} other connection(s) to it close (another turnkit process using it)`);
+  return usingDb(config, { ...options, poolSize, leaveSignals: options.signal !== undefined, onGuests }, async (db) => {
+    const concurrency = options.concurrency ?? defaultConcurrency(db.backend);
     // Said once, before the run directory exists, rather than as every rep's seed error.
     if (db.backend === 'embedded' && options.strategy === 'database') throw new TurnkitError('USAGE', `--strategy database: ${EMBEDDED_HAS_NO_DATABASES}`);
     // Orphans of a killed run go before this one starts, so that nothing of theirs is mistaken for this run's.
@@ -191,7 +195,9 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
     let errors = 0;
     let next = 0;
     const failures: string[] = [];
-    const workers = Math.max(1, Math.min(workersFor(concurrency, db.backend), pending.length));
+    // Set when a rep found the database gone: no rep starts after it, and the run fails.
+    let lost: string | undefined;
+    const workers = Math.max(1, Math.min(workersFor(concurrency), pending.length));
     const slots = new Semaphore(concurrency);
     const sutSlot = <T>(call: () => Promise<T>): Promise<T> => slots.run(call);
     const stopped = (): boolean => options.signal?.aborted === true || options.quit?.aborted === true;
@@ -202,7 +208,7 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
     if (options.quit?.aborted) onQuit();
     else options.quit?.addEventListener('abort', onQuit, { once: true });
     const worker = async (): Promise<void> => {
-      while (next < pending.length && !stopped()) {
+      while (next < pending.length && !stopped() && lost === undefined) {
         const key = pending[next++]!;
         const fixture = byName.get(key.fixture)!;
         const begun = { fixture: key.fixture, rep: key.rep, attempt };
@@ -213,6 +219,13 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
         const record = await runRep(session, callSut, { fixture: fixture.loaded.fixture, fixtureFile: fixture.loaded.shown, caseFile: caseFiles.get(key.fixture)!, rep: key.rep, attempt, concurrent: workers > 1, sutSlot, secrets });
         // A SUT killed because the user quit says nothing about the SUT: the rep stays not run, for --resume.
         if (options.quit?.aborted) continue;
+        // A rep that failed because the database went away (its SUT refused a connection, its teardown too) is not a
+        // SUT error: it is not recorded (--resume runs it again), its scratch campaign is left to gc, the run fails.
+        const gone = record.error ? await databaseGone(db) : undefined;
+        if (gone !== undefined) {
+          lost ??= `${repFileBase(key.fixture, key.rep)}: the database went away during the rep (${gone}); the rep is not recorded and its scratch campaign is left to turnkit gc; when the database is back, finish the run with --resume`;
+          continue;
+        }
         try {
           await writeRep(dir, record);
         } catch (error) {
@@ -231,6 +244,7 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
       // Every worker settles before the session and the pool close: none is cut off while it holds a campaign.
       const settled = await Promise.allSettled(Array.from({ length: workers }, worker));
       for (const outcome of settled) if (outcome.status === 'rejected') failures.push(`a worker stopped: ${(outcome.reason as Error)?.message ?? String(outcome.reason)}`);
+      if (lost !== undefined) failures.unshift(lost);
     } finally {
       options.quit?.removeEventListener('abort', onQuit);
       await session.close();
@@ -253,12 +267,22 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
 }
 
 /**
- * Reps in flight for K SUT calls at a time. On a real server a few more than K, so that the next reps' seeds and
- * the last reps' teardowns happen while SUTs run, off the SUT slots' critical path. The embedded server serializes
- * every connection, so there an extra rep would only queue behind the SUT's own queries.
+ * SUT calls at a time when `--concurrency` is not given. The same on the embedded database: a real SUT waits seconds
+ * for a model, and its calls overlap while turnkit's own database work (seeds, teardowns) takes turns on its one
+ * connection, which costs a rep tens of milliseconds.
  */
-export function workersFor(concurrency: number, backend: Backend): number {
-  return backend === 'embedded' ? concurrency : concurrency + Math.ceil(concurrency / 2);
+export function defaultConcurrency(_backend: Backend): number {
+  return 4;
+}
+
+/**
+ * Reps in flight for K SUT calls at a time: a few more than K, so that the next reps' seeds and the last reps'
+ * teardowns happen while SUTs run, off the SUT slots' critical path. On the embedded database too: there the seeds
+ * and teardowns queue for turnkit's one connection, so a SUT slot that frees finds a rep seeded and waiting rather
+ * than waiting for its worker's teardown and next seed behind every other worker's.
+ */
+export function workersFor(concurrency: number): number {
+  return concurrency + Math.ceil(concurrency / 2);
 }
 
 async function writeRep(dir: string, record: RepRecord): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Catalog } from '../db/catalog-types.js';
+import type { Catalog, ColumnInfo } from '../db/catalog-types.js';
 import type { Queryable } from '../db/introspect.js';
 import type { GameConfig } from '../config/schema.js';
 import { resolveGameGraph } from '../fixture/game-graph.js';
@@ -46,41 +46,41 @@ export function effectsOf(collected: CollectedRows, plan: SeedPlan, keyMap: Seri
   for (const [name, table] of collected) {
     seen.add(name);
     const planned = plan.tables.get(name);
-    const columns = planned ? fixtureColumns(planned.info, planned.table.columns.map((column) => column.name)) : table.info.columns;
+    const { columns, before } = planned ? fixtureSide(plan, name) : { columns: table.info.columns, before: [] };
     const read = fixtureValues(plan, name, table.info, columns, back);
-    const now = [...table.rows.values()].map((raw) => ({
-      raw: Object.fromEntries(table.info.columns.map((column, i) => [column.name, decodeValue(raw[i] ?? null, column.codec)])),
-      values: read(raw),
-    }));
-    const before = planned && planned.table.role !== 'shared' ? planned.table.rows.map((row) => ({ row, text: canonicalRow(row, columns) })) : [];
+    const rows = [...table.rows.values()];
+    const now = rows.map((raw) => read(raw));
+    // Whole decoded rows only for the few inserted ones a record shows.
+    const sample = (index: number): Record<string, JsonValue> =>
+      Object.fromEntries(table.info.columns.map((column, i) => [column.name, decodeValue(rows[index]![i] ?? null, column.codec)]));
     const keyIndexes = table.info.primaryKey.map((key) => columns.findIndex((column) => column.name === key));
     const result: TableEffects = { table: name, inserted: 0, updated: 0, deleted: 0, insertedRows: [] };
     if (keyIndexes.length > 0 && keyIndexes.every((index) => index >= 0)) {
       const keyOf = (values: readonly JsonValue[]): string => canonical(keyIndexes.map((index) => values[index]!));
-      const old = new Map(before.map(({ row, text }) => [keyOf(columns.map((column) => (row[column.name] ?? null) as JsonValue)), text]));
+      const old = new Map(before.map(({ values, text }) => [keyOf(values), text]));
       const keysNow = new Set<string>();
-      for (const entryNow of now) {
-        const key = keyOf(entryNow.values);
+      now.forEach((values, index) => {
+        const key = keyOf(values);
         keysNow.add(key);
         const previous = old.get(key);
         if (previous === undefined) {
           result.inserted++;
-          if (result.insertedRows.length < SAMPLE_ROWS) result.insertedRows.push(entryNow.raw);
-        } else if (previous !== canonical(entryNow.values)) result.updated++;
-      }
+          if (result.insertedRows.length < SAMPLE_ROWS) result.insertedRows.push(sample(index));
+        } else if (previous !== canonical(values)) result.updated++;
+      });
       result.deleted = [...old.keys()].filter((key) => !keysNow.has(key)).length;
     } else {
       const counts = new Map<string, number>();
       for (const { text } of before) counts.set(text, (counts.get(text) ?? 0) + 1);
-      for (const entryNow of now) {
-        const text = canonical(entryNow.values);
+      now.forEach((values, index) => {
+        const text = canonical(values);
         const left = counts.get(text) ?? 0;
         if (left > 0) counts.set(text, left - 1);
         else {
           result.inserted++;
-          if (result.insertedRows.length < SAMPLE_ROWS) result.insertedRows.push(entryNow.raw);
+          if (result.insertedRows.length < SAMPLE_ROWS) result.insertedRows.push(sample(index));
         }
-      }
+      });
       result.deleted = [...counts.values()].reduce((sum, count) => sum + count, 0);
     }
     if (result.inserted + result.updated + result.deleted > 0) effects.push(result);
@@ -90,4 +90,28 @@ export function effectsOf(collected: CollectedRows, plan: SeedPlan, keyMap: Seri
     effects.push({ table: name, inserted: 0, updated: 0, deleted: planned.table.rows.length, insertedRows: [] });
   }
   return effects;
+}
+
+/** A fixture table's side of the comparison: its columns, and each row's values (for its key) and canonical text. */
+interface FixtureSide {
+  columns: ColumnInfo[];
+  before: { values: JsonValue[]; text: string }[];
+}
+
+const fixtureSides = new WeakMap<SeedPlan, Map<string, FixtureSide>>();
+
+// The same for every rep of a fixture, and most of what comparing costs (each value through the codec twice): once
+// per plan. On the embedded database it ran inside the teardown's transaction, holding turnkit's one connection.
+function fixtureSide(plan: SeedPlan, name: string): FixtureSide {
+  let tables = fixtureSides.get(plan);
+  if (!tables) fixtureSides.set(plan, (tables = new Map()));
+  let side = tables.get(name);
+  if (!side) {
+    const planned = plan.tables.get(name)!;
+    const columns = fixtureColumns(planned.info, planned.table.columns.map((column) => column.name));
+    const rows = planned.table.role !== 'shared' ? planned.table.rows : [];
+    const before = rows.map((row) => ({ values: columns.map((column) => (row[column.name] ?? null) as JsonValue), text: canonicalRow(row, columns) }));
+    tables.set(name, (side = { columns, before }));
+  }
+  return side;
 }

@@ -61,7 +61,7 @@ describe('turnkit run through the CLI, with the sample question and sample SUT',
     const dir = join(project, runDir);
     expect((await stat(dir)).mode & 0o777).toBe(0o700);
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest;
-    expect(manifest).toMatchObject({ format: 'turnkit.run/1', status: 'complete', question: { id: 'places', reps: 2 }, concurrency: 1, database: { backend: 'embedded' } });
+    expect(manifest).toMatchObject({ format: 'turnkit.run/1', status: 'complete', question: { id: 'places', reps: 2 }, concurrency: 4, database: { backend: 'embedded' } });
     expect(manifest.order).toHaveLength(4);
     expect((await readdir(join(dir, 'case-files'))).sort()).toEqual(FIXTURES.map((name) => `${name}.md`).sort());
     expect(await readFile(join(dir, 'case-files', 'meridian-turn-23.md'), 'utf8')).toContain('| Mess Hall | The mess hall is on deck 2 (Habitation), next to the crew berths. | 1.000 |');

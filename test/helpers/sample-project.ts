@@ -34,7 +34,7 @@ export async function copySampleFiles(project: string): Promise<void> {
  */
 export async function sampleProject(prefix: string): Promise<string> {
   const project = await mkdtemp(join(tmpdir(), prefix));
-  await cp(inject('pgdataTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
+  await cp(inject('pgdataSampleTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
   await copySampleFiles(project);
   // The sample SUT imports pg.
   await symlink(join(REPO, 'node_modules'), join(project, 'node_modules'), 'dir');

@@ -32,7 +32,10 @@ export interface TestDb {
   cleanup(): Promise<void>;
 }
 
-/** Creates a fresh database on the backend: a copied PGlite data dir, or a uniquely named Postgres database. */
+/**
+ * Creates a fresh database on the backend: a copied PGlite data dir (the sample game's schema in it already when
+ * `game` is the sample's), or a uniquely named Postgres database (empty, or a clone of `template`).
+ */
 export async function createTestDb(
   backend: 'embedded' | 'postgres',
   game: TurnkitConfigInput = sampleGameConfig,
@@ -42,7 +45,9 @@ export async function createTestDb(
   let databaseUrl: string | undefined;
   let dropDatabase = async (): Promise<void> => {};
   if (backend === 'embedded') {
-    await cp(inject('pgdataTemplate'), join(dir, '.turnkit', 'pgdata'), { recursive: true });
+    // The sample game's schema comes migrated in its template; another game starts from an empty database.
+    const template = game === sampleGameConfig ? inject('pgdataSampleTemplate') : inject('pgdataTemplate');
+    await cp(template, join(dir, '.turnkit', 'pgdata'), { recursive: true });
   } else {
     const admin = process.env.TEST_DATABASE_URL!;
     const name = `turnkit_test_${randomBytes(6).toString('hex')}`;
@@ -72,7 +77,8 @@ export async function createTestDb(
 /**
  * A fresh database holding the sample game's schema. On real Postgres it is a clone of a template database migrated
  * once and kept, named by a hash of the migration files (pgtestdb's approach): a file's database costs one
- * CREATE DATABASE, not a migration. On the embedded database the copied data directory is migrated.
+ * CREATE DATABASE, not a migration. On the embedded database the data directory is copied from the migrated
+ * sample template (migrating it again finds nothing to do).
  */
 export async function createSampleTestDb(backend: 'embedded' | 'postgres'): Promise<TestDb> {
   if (backend === 'embedded') {

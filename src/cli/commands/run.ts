@@ -12,7 +12,7 @@ export function registerRun(program: Command, output: Output): void {
     .description('run a question: N reps per fixture, each in a fresh scratch campaign; writes runs/QUESTION/STAMP/')
     .argument('<question>', 'question file (questions/ID.yaml or .json)')
     .option('--reps <n>', 'reps per fixture (default: the question\'s)', positiveInt)
-    .option('--concurrency <k>', 'reps at a time (default 1 on the embedded database, 4 on a real server)', positiveInt)
+    .option('--concurrency <k>', 'SUT calls at a time (default 4)', positiveInt)
     .option('--shard <i/n>', 'run one deterministic slice of the reps (1/3, 2/3, 3/3 on three machines; then turnkit merge)', shardSpec)
     .option('--resume <run-dir>', 'complete an interrupted run: only missing or errored reps run again')
     .addOption(new Option('--strategy <strategy>', 'how each rep\'s scratch campaign is made').choices(['remap', 'database', 'auto']))

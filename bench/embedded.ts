@@ -1,0 +1,97 @@
+// npm run bench:embedded — how fast the embedded database opens, and what the demo costs beyond its own work.
+//  1. A whole process that opens the embedded database, asks SELECT 1 and closes it: on a new data directory (from
+//     the shipped template, dist/pgdata/) against a reopen of the same directory, alternated, medians of ROUNDS.
+//     Goal: first open within 2x a reopen. Also printed once: a new directory with initdb (no template), as before.
+//  2. `turnkit demo` as a user runs it: wall time against the time of its own work (the sample step, the capture
+//     step, and the reps from the first one's start to the last one's end). Goal: at most 1.5x. And its peak RSS
+//     (from /usr/bin/time -v when it is there).
+// Runs the built package (dist/): `npm run build` first.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+if (!existsSync(join(ROOT, 'dist/pgdata/templates.json'))) throw new Error('no dist/pgdata/templates.json: run npm run build first');
+
+function run(command: string, args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  return new Promise((done, fail) => {
+    const started = performance.now();
+    const child = spawn(command, args, { cwd, env: { ...process.env, DATABASE_URL: '' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr, ms: performance.now() - started }));
+  });
+}
+
+// One process: open (template or initdb), SELECT 1, close; what `turnkit db migrate` or a first `sample` pays.
+const OPEN = `
+const { connectEmbedded } = await import(${JSON.stringify(join(ROOT, 'dist/src/db/connect.js'))});
+const { templateArchive } = await import(${JSON.stringify(join(ROOT, 'dist/src/db/pgdata-template.js'))});
+const db = await connectEmbedded({ dataDir: process.argv[1], port: 0, handleSignals: false, template: process.argv[2] === 'initdb' ? undefined : templateArchive('empty') });
+await db.pool.query('SELECT 1');
+await db.close();
+`;
+
+async function openOnce(dataDir: string, mode: 'template' | 'initdb'): Promise<number> {
+  const result = await run(process.execPath, ['--input-type=module', '-e', OPEN, dataDir, mode], ROOT);
+  if (result.code !== 0) throw new Error(`opening ${dataDir} failed: ${result.stderr.trim().split('\n').at(-1)}`);
+  return result.ms;
+}
+
+const work = await mkdtemp(join(tmpdir(), 'turnkit-bench-embedded-'));
+try {
+  const first: number[] = [];
+  const reopen: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const dataDir = join(work, `open-${round}`, 'pgdata');
+    first.push(await openOnce(dataDir, 'template'));
+    reopen.push(await openOnce(dataDir, 'template'));
+  }
+  const initdb = await openOnce(join(work, 'initdb', 'pgdata'), 'initdb');
+  const f = median(first);
+  const r = median(reopen);
+  console.log(`embedded first open / reopen (whole process, median of ${ROUNDS}): ${f.toFixed(0)} / ${r.toFixed(0)} ms = ${(f / r).toFixed(2)}x (goal: within 2x)`);
+  console.log(`  a new data directory with initdb instead (no template), once: ${initdb.toFixed(0)} ms = ${(initdb / r).toFixed(2)}x a reopen`);
+
+  const demoDir = join(work, 'demo');
+  const time = existsSync('/usr/bin/time');
+  const bin = join(ROOT, 'dist/src/cli/bin.js');
+  const demoArgs = [bin, 'demo', '--dir', demoDir, '--json'];
+  const demo = time ? await run('/usr/bin/time', ['-v', process.execPath, ...demoArgs], work) : await run(process.execPath, demoArgs, work);
+  if (demo.code !== 0) throw new Error(`turnkit demo exited ${demo.code}: ${demo.stderr.trim().split('\n').at(-1)}`);
+  const result = JSON.parse(demo.stdout) as { run: { dir: string }; timings: { sampleMs: number; captureMs: number } };
+  const reps = await repSpan(resolve(work, result.run.dir));
+  const own = result.timings.sampleMs + result.timings.captureMs + reps.ms;
+  console.log(`turnkit demo: ${(demo.ms / 1000).toFixed(2)} s wall against its own work ${(own / 1000).toFixed(2)} s = ${(demo.ms / own).toFixed(2)}x (goal: at most 1.5x)`);
+  console.log(`  own work: sample ${result.timings.sampleMs.toFixed(0)} ms, capture ${result.timings.captureMs.toFixed(0)} ms, ${reps.count} reps ${reps.ms.toFixed(0)} ms (first start to last end)`);
+  const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(demo.stderr)?.[1];
+  console.log(`  peak RSS of the demo process: ${rss ? `${(Number(rss) / 1024).toFixed(0)} MB` : 'not measured (no /usr/bin/time)'}`);
+} finally {
+  await rm(work, { recursive: true, force: true });
+}
+
+// The reps' own time: from the earliest start to the latest end among the run's rep records.
+async function repSpan(runDir: string): Promise<{ ms: number; count: number }> {
+  let start = Infinity;
+  let end = -Infinity;
+  let count = 0;
+  for (const fixture of await readdir(join(runDir, 'reps'))) {
+    for (const name of await readdir(join(runDir, 'reps', fixture))) {
+      if (!name.endsWith('.json')) continue;
+      const record = JSON.parse(await readFile(join(runDir, 'reps', fixture, name), 'utf8')) as { startedAt: string; timings: { totalMs: number } };
+      const begun = Date.parse(record.startedAt);
+      start = Math.min(start, begun);
+      end = Math.max(end, begun + record.timings.totalMs);
+      count++;
+    }
+  }
+  return { ms: end - start, count };
+}

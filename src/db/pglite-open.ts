@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { PGlite } from '@electric-sql/pglite';
+
+/**
+ * Opens PGlite on a data directory with the contrib extensions game schemas commonly use (PGlite can only load
+ * them at start). Loaded on demand: PGlite's modules cost about 70 MB, which a guest or a real-Postgres run never
+ * needs.
+ */
+export async function openPglite(dataDir: string): Promise<PGlite> {
+  const [{ PGlite }, { citext }, { pgcrypto }, { uuid_ossp }] = await pgliteModules();
+  return PGlite.create({ dataDir, extensions: { uuid_ossp, pgcrypto, citext } });
+}
+
+/** Starts loading PGlite's modules, so that they load while the caller does something else (fills a data dir). */
+export function preloadPglite(): void {
+  // A failure here is seen again, and reported, by openPglite.
+  pgliteModules().catch(() => {});
+}
+
+function pgliteModules() {
+  return Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/citext'),
+    import('@electric-sql/pglite/contrib/pgcrypto'),
+    import('@electric-sql/pglite/contrib/uuid_ossp'),
+  ]);
+}
+
+/** The installed PGlite's version: a data directory made by another version may not open with this one. */
+export function pgliteVersion(): string {
+  // The package does not export its package.json; it sits one folder above the entry point.
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const file = entry.replace(/[\\/]dist[\\/][^\\/]+$/, '/package.json');
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+}
