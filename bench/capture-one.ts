@@ -26,12 +26,12 @@ const floorQueries = (c: string, latest: number): string[] => [
 
 async function copyFloor(db: Db, latest: number): Promise<number> {
   const client = await db.pool.connect();
-  let bytes = 0;
+  let _bytes = 0;
   try {
     const started = performance.now();
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     for (const query of floorQueries(campaign, latest)) {
-      const sink = new Writable({ write(chunk: Buffer, _encoding, done) { bytes += chunk.length; done(); } });
+      const sink = new Writable({ write(chunk: Buffer, _encoding, done) { _bytes += chunk.length; done(); } });
       await pipeline(client.query(copyTo(`COPY (${query}) TO STDOUT`)), sink);
     }
     await client.query('COMMIT');

@@ -5,7 +5,7 @@
 // Uses DATABASE_URL when set (a scratch database is created and dropped there), else a fresh embedded database,
 // where the `database` strategy does not exist.
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
+import type pg from 'pg';
 import { sampleGameConfig } from '../src/config/sample-config.js';
 import type { Db } from '../src/db/connect.js';
 import { BENCH_SCRUB_KEY, withBenchDatabase } from './bench-database.js';

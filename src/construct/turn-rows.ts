@@ -66,7 +66,7 @@ export function turnOfTiedRow(fixture: Fixture, table: string, key: string): num
   const seen = new Set<string>();
   const climb = (tableName: string, row: FixtureRow): number | undefined => {
     const source = fixture.tables[tableName];
-    if (!source || source.role !== 'owned') return undefined;
+    if (source?.role !== 'owned') return undefined;
     for (const fk of source.foreignKeys) {
       const parentTable = fixture.tables[fk.references.table];
       if (!parentTable || fk.columns.some((column) => row[column] === null || row[column] === undefined)) continue;

@@ -135,7 +135,7 @@ function codecFor(oid: string, types: Map<string, TypeRow>): Codec {
   if (type?.category !== 'A') return { kind: kindOf(type?.name ?? '') };
   const element = baseOf(type.element, types);
   // Elements separated by something other than a comma (box uses ";") stay as Postgres prints the array.
-  if (!element || element.delimiter !== ',') return { kind: 'text' };
+  if (element?.delimiter !== ',') return { kind: 'text' };
   return { kind: 'array', element: kindOf(element.name) };
 }
 

@@ -1,5 +1,5 @@
 import type { Fixture } from '../fixture/format.js';
-import type { ScratchSession } from '../scratch/scratch-session.js';
+import type { ScratchCampaign, ScratchSession } from '../scratch/scratch-session.js';
 import type { TableEffects } from '../scratch/scratch-effects.js';
 import { compareSharedRows, type SharedSnapshot } from '../scratch/shared-snapshot.js';
 import type { SutCaller } from './call-sut.js';
@@ -51,7 +51,7 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
     scratch: null,
     effects: null,
   };
-  let scratch;
+  let scratch: ScratchCampaign;
   try {
     scratch = await session.seed(job.fixture, { file: job.fixtureFile });
   } catch (error) {

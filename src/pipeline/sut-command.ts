@@ -116,9 +116,18 @@ export function runCommandSut(sut: CommandSut, context: SutContext): Promise<Sut
     child.on('exit', (code, signal) => setTimeout(() => settleFromPipes(code, signal), 1_000).unref());
     child.on('close', (code, signal) => decide(code, signal));
     const decide = (code: number | null, signal: NodeJS.Signals | null): void => {
-      if (failure) return finish({ error: failure, exitCode: code, signal });
-      if (signal) return finish({ error: { cause: 'signal', message: `killed by ${signal}` }, exitCode: code, signal });
-      if (code !== 0) return finish({ error: { cause: 'exit', message: `exited with ${code}` }, exitCode: code, signal });
+      if (failure) {
+        finish({ error: failure, exitCode: code, signal });
+        return;
+      }
+      if (signal) {
+        finish({ error: { cause: 'signal', message: `killed by ${signal}` }, exitCode: code, signal });
+        return;
+      }
+      if (code !== 0) {
+        finish({ error: { cause: 'exit', message: `exited with ${code}` }, exitCode: code, signal });
+        return;
+      }
       const parsed = parseSutOutput(stdout);
       finish('response' in parsed ? { response: parsed.response, exitCode: 0, signal: null } : { error: parsed.error, exitCode: 0, signal: null });
     };

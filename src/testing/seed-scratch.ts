@@ -3,7 +3,7 @@ import { loadFixture } from '../construct/load-fixture.js';
 import type { Db } from '../db/connect.js';
 import type { Fixture } from '../fixture/format.js';
 import type { Project } from '../project/open-project.js';
-import { ScratchSession } from '../scratch/scratch-session.js';
+import { ScratchSession, type ScratchCampaign } from '../scratch/scratch-session.js';
 import type { TeardownReport } from '../scratch/teardown-remap.js';
 
 /** A scratch campaign for one test: point the code under test at `databaseUrl` and `key`, or query `db`. */
@@ -32,7 +32,7 @@ export async function seedScratch(project: Project, fixturePath: string): Promis
   // A constructed fixture is materialized first: its base's hash and every old value are checked.
   const { fixture, shown, sha256 } = await loadFixture(resolve(project.paths.baseDir, fixturePath));
   const session = new ScratchSession(project.db, { game: project.config.game, onWarning: project.onWarning });
-  let scratch;
+  let scratch: ScratchCampaign;
   try {
     scratch = await session.seed(fixture, { file: shown, sha256 });
   } catch (error) {

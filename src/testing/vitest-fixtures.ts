@@ -36,8 +36,8 @@ export interface TurnkitFixtureTypes {
 export function turnkitFixtures(options: TurnkitFixtureOptions): TurnkitFixtures {
   const { fixture, ...projectOptions } = options;
   return {
-    // vitest reads the fixtures a fixture needs from its first parameter's destructuring: it must stay `{}`.
     project: [
+      // biome-ignore lint/correctness/noEmptyPattern: vitest reads what a fixture needs from this destructuring
       async ({}, use) => {
         const project = await openProject(projectOptions);
         try {

@@ -88,7 +88,7 @@ describe('capture, show and verify of sensitive data through the binary', () => 
     expect(text).not.toContain(DEMO_SCRUB_KEY);
     const shown = await runCli(['show', 'fixtures/clean.json'], { cwd: project });
     expect(shown.stdout).toMatch(
-      /scrubbed at capture with key hmac-sha256:[0-9a-f]{16} \(the demo's public key\):\n  column {15}transform\n  users\.email {10}email\n  users\.password_hash  hash\n/,
+      /scrubbed at capture with key hmac-sha256:[0-9a-f]{16} \(the demo's public key\):\n {2}column {15}transform\n {2}users\.email {10}email\n {2}users\.password_hash {2}hash\n/,
     );
     expect(await runCli(['verify', 'fixtures/clean.json'], { cwd: project })).toMatchObject({ code: 0 });
     const keyless = await runCli(['capture', '--campaign', '1', '--turn', '23', '--name', 'nokey'], {

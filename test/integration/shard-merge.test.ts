@@ -235,27 +235,27 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
     });
 
     it('a shard twice, as the same directory or as a copy of it', async () => {
-      await refuses(async () => [shards[0]!, shards[1]!, shards[2]!, shards[1]!], new RegExp(`^${escape(shown(shards[1]!))}: shard 2/3 is given twice$`), 'out-twice');
+      await refuses(async () => [shards[0]!, shards[1]!, shards[2]!, shards[1]!], new RegExp(`^${escapeRegExp(shown(shards[1]!))}: shard 2/3 is given twice$`), 'out-twice');
       const copy = join(t.dir, 'copies', 'shard-1-again');
       await cp(shards[0]!, copy, { recursive: true });
-      await refuses(async () => [shards[0]!, shards[1]!, shards[2]!, copy], new RegExp(`^${escape(shown(copy))}: shard 1/3 is also ${escape(shown(shards[0]!))}$`));
+      await refuses(async () => [shards[0]!, shards[1]!, shards[2]!, copy], new RegExp(`^${escapeRegExp(shown(copy))}: shard 1/3 is also ${escapeRegExp(shown(shards[0]!))}$`));
     });
 
     it('an unsharded run among the shards', async () => {
-      await refuses(async () => [...shards, unsharded.dir], new RegExp(`^${escape(shown(unsharded.dir))}: not a shard \\(it was not run with --shard I/N\\)$`));
+      await refuses(async () => [...shards, unsharded.dir], new RegExp(`^${escapeRegExp(shown(unsharded.dir))}: not a shard \\(it was not run with --shard I/N\\)$`));
     });
 
     it('a shard of a different question', async () => {
       const other = await runQuestion({ question: 'questions/other.yaml', cwd: t.dir, databaseUrl: t.databaseUrl, reps: 1, shard: { index: 1, count: 3 } });
       expect(other.status).toBe('complete');
-      await refuses(async () => [shards[0]!, shards[1]!, other.dir], new RegExp(`^${escape(shown(other.dir))}: not a shard of the same run as ${escape(shown(shards[0]!))}: question "other", not "places"$`), 'out-other');
+      await refuses(async () => [shards[0]!, shards[1]!, other.dir], new RegExp(`^${escapeRegExp(shown(other.dir))}: not a shard of the same run as ${escapeRegExp(shown(shards[0]!))}: question "other", not "places"$`), 'out-other');
     });
 
     it('a shard of a run with different reps', async () => {
       const fewer = await run({ reps: 1, shard: { index: 3, count: 3 } });
       // 2 fixtures x 1 rep: shard 3 of 3 gets nothing to run, and is still a complete shard of that run.
       expect(fewer).toMatchObject({ status: 'complete', total: 0 });
-      await refuses(async () => [shards[0]!, shards[1]!, fewer.dir], new RegExp(`: not a shard of the same run as ${escape(shown(shards[0]!))}: 1 reps per fixture, not ${REPS}$`));
+      await refuses(async () => [shards[0]!, shards[1]!, fewer.dir], new RegExp(`: not a shard of the same run as ${escapeRegExp(shown(shards[0]!))}: 1 reps per fixture, not ${REPS}$`));
     });
 
     it('a shard split another number of ways', async () => {
@@ -276,14 +276,14 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
       expect(interrupted.ran + interrupted.pending).toBe(3);
       await refuses(
         async () => [shards[0]!, interrupted.dir, shards[2]!],
-        new RegExp(`^${escape(shown(interrupted.dir))}: shard 2/3 is interrupted; finish it with turnkit run QUESTION --resume ${escape(shown(interrupted.dir))} first$`),
+        new RegExp(`^${escapeRegExp(shown(interrupted.dir))}: shard 2/3 is interrupted; finish it with turnkit run QUESTION --resume ${escapeRegExp(shown(interrupted.dir))} first$`),
         'out-interrupted',
       );
       expect(await registryCounts(t.db)).toMatchObject({ campaigns: 0 });
 
       // It resumes as the slice it is, never as another.
       await expect(run({ resume: interrupted.dir, shard: { index: 1, count: 3 } })).rejects.toThrow(
-        new RegExp(`^--shard 1/3: ${escape(shown(interrupted.dir))} was started as shard 2/3; resume it without --shard$`),
+        new RegExp(`^--shard 1/3: ${escapeRegExp(shown(interrupted.dir))} was started as shard 2/3; resume it without --shard$`),
       );
       const resumed = await run({ resume: interrupted.dir });
       expect(resumed).toMatchObject({ dir: interrupted.dir, status: 'complete', ran: interrupted.pending, pending: 0, errors: 0 });
@@ -315,6 +315,6 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

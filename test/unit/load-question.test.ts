@@ -167,7 +167,7 @@ describe('loadQuestion', () => {
   it('rejects a SUT type it does not know, naming the known ones', async () => {
     const file = await write(yaml((l) => l.map((line) => line.replace('type: command', 'type: shell'))));
     const error = await failure(file);
-    expect(error.message).toMatch(new RegExp(`^${escape(file.shown)}:10:9: \\$\\.sut\\.type: `));
+    expect(error.message).toMatch(new RegExp(`^${escapeRegExp(file.shown)}:10:9: \\$\\.sut\\.type: `));
     expect(error.message).toContain("'command' | 'module' | 'http'");
   });
 
@@ -186,10 +186,10 @@ describe('loadQuestion', () => {
     const error = await failure(file);
     expect(error.code).toBe('BAD_INPUT');
     expect(error.problems).toHaveLength(1);
-    expect(error.message).toMatch(new RegExp(`^${escape(file.shown)}:15:7: \\$\\.checks\\.matches\\[0\\]: not a regular expression: .*Invalid escape`));
+    expect(error.message).toMatch(new RegExp(`^${escapeRegExp(file.shown)}:15:7: \\$\\.checks\\.matches\\[0\\]: not a regular expression: .*Invalid escape`));
     const jsonFile = await write(json((q) => (q.checks = { matches: ['deck\\ 2'] })), 'json');
     // "      "deck\\ 2"" on line 23: the value starts at column 7.
-    expect((await failure(jsonFile)).message).toMatch(new RegExp(`^${escape(jsonFile.shown)}:23:7: \\$\\.checks\\.matches\\[0\\]: not a regular expression: `));
+    expect((await failure(jsonFile)).message).toMatch(new RegExp(`^${escapeRegExp(jsonFile.shown)}:23:7: \\$\\.checks\\.matches\\[0\\]: not a regular expression: `));
 
     const flagged = await write(yaml((l) => [...l, 'checks:', '  matches:', "    - { pattern: 'deck\\ 2', flags: i }"]));
     const loaded = await loadQuestion(flagged.path);
@@ -200,9 +200,9 @@ describe('loadQuestion', () => {
 
   it('reports a YAML syntax error with its line and column', async () => {
     const file = await write('id: a\nquestion: [unclosed\nreps: 1\n');
-    expect((await failure(file)).message).toMatch(new RegExp(`^${escape(file.shown)}:3:1: invalid YAML: `));
+    expect((await failure(file)).message).toMatch(new RegExp(`^${escapeRegExp(file.shown)}:3:1: invalid YAML: `));
     const indented = await write('id: a\n  bad: indent\n');
-    expect((await failure(indented)).message).toMatch(new RegExp(`^${escape(indented.shown)}:1:5: invalid YAML: Nested mappings`));
+    expect((await failure(indented)).message).toMatch(new RegExp(`^${escapeRegExp(indented.shown)}:1:5: invalid YAML: Nested mappings`));
   });
 
   it('reports a JSON syntax error with its line and column', async () => {
@@ -235,6 +235,6 @@ describe('loadQuestion', () => {
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { RebaseResult } from '../../construct/rebase-command.js';
 import { printJson, type Output } from '../output.js';
 
 /** `turnkit rebase CONSTRUCTED [--onto FIXTURE]`. */
@@ -11,7 +12,7 @@ export function registerRebase(program: Command, output: Output): void {
     .option('--json', 'print the result as JSON')
     .action(async (constructed: string, options) => {
       const { rebase, RebaseConflictError } = await import('../../construct/rebase-command.js');
-      let result;
+      let result: RebaseResult;
       try {
         result = await rebase({ constructed, onto: options.onto });
       } catch (error) {
