@@ -35,7 +35,8 @@ export function buildProgram(output: Output = processOutput): Command {
     .exitOverride()
     .configureOutput({
       writeOut: (text) => output.out(text.trimEnd()),
-      writeErr: (text) => output.err(text.trimEnd()),
+      // Commander puts its "Did you mean" on a line of its own; the error stays one line with it.
+      writeErr: (text) => output.err(text.trimEnd().replace(/\n\(Did you mean (.+?)\?\)/, ' (did you mean $1?)')),
     });
   registerInit(program, output);
   registerDb(program, output);
@@ -57,8 +58,26 @@ export function buildProgram(output: Output = processOutput): Command {
   registerAgree(program, output);
   registerTeardown(program, output);
   registerGc(program, output);
-  for (const command of program.commands) command.exitOverride();
+  for (const command of program.commands) {
+    command.exitOverride();
+    checkRequiredOptionsLast(command);
+  }
   return program;
+}
+
+/**
+ * Commander checks required options before unknown ones, so `capture --campagin 1` said "required option
+ * '--campaign <key>' not specified" instead of naming the typo. Here a required option is checked just before the
+ * action, after commander has rejected unknown options (with its suggestion of the right one).
+ */
+function checkRequiredOptionsLast(command: Command): void {
+  const required = command.options.filter((option) => option.mandatory);
+  if (required.length === 0) return;
+  for (const option of required) option.mandatory = false;
+  command.hook('preAction', (_self, action) => {
+    const missing = required.find((option) => action.getOptionValue(option.attributeName()) === undefined);
+    if (missing) action.error(`error: required option '${missing.flags}' not specified`, { exitCode: 2, code: 'commander.missingMandatoryOptionValue' });
+  });
 }
 
 /** Runs the CLI and returns the exit code: 0 done, 1 the operation failed, 2 wrong usage. */
