@@ -17,7 +17,7 @@ import { caseFileSource } from './case-file-source.js';
 import { loadQuestion } from './load-question.js';
 import type { Manifest } from './manifest.js';
 import { buildManifest } from './build-manifest.js';
-import { appendOrder, checkUnchanged, keepEarlierAttempt } from './resume-run.js';
+import { appendOrder, checkUnchanged, keepEarlierAttempt, questionFileOf } from './resume-run.js';
 import { marksFor, previousMarks } from './run-marks.js';
 import { appendMarkHistory, historyFileOf } from './marks-history.js';
 import { readRunState, repId, type RepKey } from './run-state.js';
@@ -30,8 +30,8 @@ import { planReps, type ShardSpec } from './run-plan.js';
 
 /** Options of `turnkit run`. */
 export interface RunOptions extends CommonOptions {
-  /** The question file. */
-  question: string;
+  /** The question file (resuming, the run's own when absent). */
+  question?: string | undefined;
   /** Reps per fixture (default: the question's). */
   reps?: number | undefined;
   /** Reps at a time (default 1 on the embedded database, 4 on a real server). */
@@ -88,7 +88,7 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
   const cwd = options.cwd ?? process.cwd();
   const config = await loadConfig({ configPath: options.configPath, cwd });
   const projectDir = config.baseDir;
-  const question = await loadQuestion(resolve(cwd, options.question));
+  const question = await loadQuestion(await questionFileOf(options.question, options.resume, cwd, projectDir));
   const q = question.question;
   const fixtures = await resolveFixtures(question, projectDir);
   const rubricPath = resolve(projectDir, q.rubric.path);

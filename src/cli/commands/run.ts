@@ -10,14 +10,14 @@ export function registerRun(program: Command, output: Output): void {
   program
     .command('run')
     .description('run a question: N reps per fixture, each in a fresh scratch campaign; writes runs/QUESTION/STAMP/')
-    .argument('<question>', 'question file (questions/ID.yaml or .json)')
+    .argument('[question]', 'question file (questions/ID.yaml or .json); with --resume, the run\'s own by default')
     .option('--reps <n>', 'reps per fixture (default: the question\'s)', positiveInt)
     .option('--concurrency <k>', 'reps at a time (default 1 on the embedded database, 4 on a real server)', positiveInt)
     .option('--shard <i/n>', 'run one deterministic slice of the reps (1/3, 2/3, 3/3 on three machines; then turnkit merge)', shardSpec)
     .option('--resume <run-dir>', 'complete an interrupted run: only missing or errored reps run again')
     .addOption(new Option('--strategy <strategy>', 'how each rep\'s scratch campaign is made').choices(['remap', 'database', 'auto']))
     .option('--json', 'print the result as JSON')
-    .action(async (question: string, options, command: Command) => {
+    .action(async (question: string | undefined, options, command: Command) => {
       const { runQuestion } = await import('../../pipeline/run-question.js');
       const { killRunningSuts } = await import('../../pipeline/sut-command.js');
       const abort = new AbortController();
@@ -56,14 +56,19 @@ export function registerRun(program: Command, output: Output): void {
         if (result.failures.length > 0) throw new TurnkitError('FIXTURE', result.failures[0]!, result.failures);
         // A rep that could not be seeded never reached the SUT: the database needs fixing, then --resume.
         if (result.seedErrors.count > 0) {
-          throw new TurnkitError('FIXTURE', `${shownPath(result.dir)}: ${result.seedErrors.count} rep(s) could not be seeded, so the SUT never ran on them (${result.seedErrors.first}); fix the database, then: turnkit run ${question} --resume ${shownPath(result.dir)}`);
+          throw new TurnkitError('FIXTURE', `${shownPath(result.dir)}: ${result.seedErrors.count} rep(s) could not be seeded, so the SUT never ran on them (${result.seedErrors.first}); fix the database, then: ${resumeCommand(question, result.dir)}`);
         }
-        if (result.pending > 0) throw new TurnkitError('FIXTURE', `${shownPath(result.dir)}: interrupted with ${result.pending} rep(s) not run; finish it with: turnkit run ${question} --resume ${shownPath(result.dir)}`);
+        if (result.pending > 0) throw new TurnkitError('FIXTURE', `${shownPath(result.dir)}: interrupted with ${result.pending} rep(s) not run; finish it with: ${resumeCommand(question, result.dir)}`);
       } finally {
         process.off('SIGINT', onSigint);
         process.off('SIGTERM', onSigint);
       }
     });
+}
+
+// The command that finishes a run, as the user would type it: their question argument, if they gave one.
+function resumeCommand(question: string | undefined, dir: string): string {
+  return `turnkit run ${question !== undefined ? `${question} ` : ''}--resume ${shownPath(dir)}`;
 }
 
 /** One line of progress: done/total, errors, elapsed, ETA and the last rep; never the SUT's response. */
