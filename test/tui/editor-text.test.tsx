@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { render } from 'ink-testing-library';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EditSession } from '../../src/construct/edit-session.js';
@@ -170,6 +170,27 @@ describe('the field editor edits text well (ink, 80x24)', () => {
       // The key help stays on the bottom line.
       expect(lines.at(-1)).toContain('q quit');
     }
+    editor.app.unmount();
+  });
+
+  it('keeps one screen line per field when a value is wide (CJK), so the selection stays on screen', async () => {
+    const fixture = JSON.parse(await readFile(file, 'utf8'));
+    fixture.tables.turns.rows.find((row: { id: string }) => row.id === '19').narration = '食堂は第二デッキにあります。'.repeat(10);
+    await writeFile(file, JSON.stringify(fixture));
+    const editor = await openEditor(file, project, 19);
+    const fields = editor.session.rowsOfTurn(19).flatMap((row) => row.fields.map((field) => field.column));
+    // Before, the narration's line wrapped in two and the list ran one line past its height.
+    await editor.press(KEYS.down, KEYS.down);
+    const lines = editor.frame().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(24);
+    const divider = lines.findIndex((line) => line.startsWith('── # cannot change'));
+    const selected = lines.findIndex((line) => line.startsWith('▸'));
+    expect(selected).toBeGreaterThan(0);
+    expect(selected).toBeLessThan(divider);
+    expect(lines[selected]).toContain(fields[3 + 2]!);
+    // The narration's line is one line, cut at the screen's edge; the preview below shows the selected field.
+    expect(lines.filter((line) => line.includes('食堂'))).toHaveLength(1);
+    expect(lines[divider + 1]).toBe('# location_id is a foreign key column (keys cannot change)');
     editor.app.unmount();
   });
 

@@ -39,7 +39,7 @@ export function TurnList({ turns, selected, width, height }: TurnListProps) {
       {turns.slice(top, top + height - 1).map((entry, i) => {
         const here = top + i === selected;
         const line = `${here ? '▸' : ' '} ${String(entry.turn).padStart(4)}${entry.changed ? '*' : ' '} ${pad(entry.input, inputWidth)} │ ${cut(entry.narration, narrationWidth)}`;
-        return <Text key={entry.turn} inverse={here} color={entry.changed ? 'yellow' : undefined}>{line}</Text>;
+        return <Text key={entry.turn} inverse={here} color={entry.changed ? 'yellow' : undefined} wrap="truncate-end">{line}</Text>;
       })}
     </Box>
   );
@@ -78,7 +78,9 @@ export function TurnView({ rows, selected, width, height }: TurnViewProps) {
   return (
     <Box flexDirection="column">
       {lines.slice(top, top + listHeight).map((line) => (
-        <Text key={line.key} inverse={line.here} bold={line.bold} dimColor={line.dim} color={line.changed ? 'yellow' : undefined}>
+        // One screen line per field, whatever its characters' widths (CJK, emoji): a line that wrapped would push the
+        // selection off the bottom of the list.
+        <Text key={line.key} inverse={line.here} bold={line.bold} dimColor={line.dim} color={line.changed ? 'yellow' : undefined} wrap="truncate-end">
           {line.text}
         </Text>
       ))}
