@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, type Option } from 'commander';
 import { exitCodeFor, isTurnkitError } from '../errors.js';
 import { TURNKIT_VERSION } from '../version.js';
 import { registerCapture } from './commands/capture.js';
@@ -37,7 +37,9 @@ export function buildProgram(output: Output = processOutput): Command {
       writeOut: (text) => output.out(text.trimEnd()),
       // Commander puts its "Did you mean" on a line of its own; the error stays one line with it.
       writeErr: (text) => output.err(text.trimEnd().replace(/\n\(Did you mean (.+?)\?\)/, ' (did you mean $1?)')),
-    });
+    })
+    .hook('preSubcommand', (_program, command) => deferRequiredOptions(command))
+    .hook('preAction', (_program, command) => checkRequiredOptions(command));
   registerInit(program, output);
   registerDb(program, output);
   registerSample(program, output);
@@ -58,26 +60,28 @@ export function buildProgram(output: Output = processOutput): Command {
   registerAgree(program, output);
   registerTeardown(program, output);
   registerGc(program, output);
-  for (const command of program.commands) {
-    command.exitOverride();
-    checkRequiredOptionsLast(command);
-  }
+  for (const command of program.commands) command.exitOverride();
   return program;
 }
 
+/** The required options of each command, taken over from commander by deferRequiredOptions. */
+const deferred = new WeakMap<Command, Option[]>();
+
 /**
  * Commander checks required options before unknown ones, so `capture --campagin 1` said "required option
- * '--campaign <key>' not specified" instead of naming the typo. Here a required option is checked just before the
- * action, after commander has rejected unknown options (with its suggestion of the right one).
+ * '--campaign <key>' not specified" instead of naming the typo. Before a command parses its options they stop being
+ * commander's to require; checkRequiredOptions asks for them just before the action, after commander has rejected
+ * unknown options (with its suggestion of the right one).
  */
-function checkRequiredOptionsLast(command: Command): void {
+function deferRequiredOptions(command: Command): void {
   const required = command.options.filter((option) => option.mandatory);
-  if (required.length === 0) return;
   for (const option of required) option.mandatory = false;
-  command.hook('preAction', (_self, action) => {
-    const missing = required.find((option) => action.getOptionValue(option.attributeName()) === undefined);
-    if (missing) action.error(`error: required option '${missing.flags}' not specified`, { exitCode: 2, code: 'commander.missingMandatoryOptionValue' });
-  });
+  if (required.length > 0) deferred.set(command, required);
+}
+
+function checkRequiredOptions(command: Command): void {
+  const missing = deferred.get(command)?.find((option) => command.getOptionValue(option.attributeName()) === undefined);
+  if (missing) command.error(`error: required option '${missing.flags}' not specified`, { exitCode: 2, code: 'commander.missingMandatoryOptionValue' });
 }
 
 /** Runs the CLI and returns the exit code: 0 done, 1 the operation failed, 2 wrong usage. */

@@ -15,11 +15,13 @@ const LIMIT = 500;
 
 /**
  * Records the step from `before` to `after`. Letters typed one after another are one step, so undo takes back a
- * word, not a letter; a space, a deletion or a cursor move ends the step. Redo is lost once the text changes.
+ * word, not a letter (however the terminal grouped them into reads); a space, a deletion or a cursor move ends the step. Redo is lost once the text changes.
  */
 export function record(history: TextHistory, before: TextBuffer, after: TextBuffer, typed?: string): TextHistory {
   if (after.text === before.text) return history.last === undefined ? history : { ...history, last: undefined };
-  const kind = typed !== undefined && typed.length === 1 && !/\s/.test(typed) ? 'type' : 'other';
+  // Letters that arrive in one read (typed faster than the screen reads them) are typing all the same; a paste with
+  // spaces in it is a step of its own.
+  const kind = typed !== undefined && typed !== '' && !/\s/.test(typed) ? 'type' : 'other';
   if (kind === 'type' && history.last === 'type') return { ...history, future: [] };
   return { past: [...history.past, before].slice(-LIMIT), future: [], last: kind };
 }

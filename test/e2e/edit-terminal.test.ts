@@ -141,14 +141,16 @@ describe('turnkit edit on a long turn in a real terminal', () => {
       tmux(['send-keys', '-t', session, 'Down']);
       await waitForPane(session, '▸  narration');
       // From the narration selected in the turn view: find "blu", go there, delete the word, type its replacement, apply.
+      // Each key waits for what it shows, as a person's next key waits for their eyes: an Alt key and the letter after
+      // it, arriving in one read on a loaded machine, would be one unknown sequence.
       await press('/', 'find:');
-      await press('b');
-      await press('l');
+      await press('b', 'find: b');
+      await press('l', 'find: bl');
       await press('u', '(match 1 of 1)');
-      await press('Enter');
-      await press('M-d');
-      await press('r');
-      await press('e');
+      await press('Enter', 'Ctrl-F find ·');
+      await press('M-d', 'the quiet  hatch');
+      await press('r', 'the quiet r hatch');
+      await press('e', 'the quiet re hatch');
       await press('d', 'the quiet red hatch');
       const applied = await press('C-s', 'turns[id=19].narration changed');
       expect(pressed.length).toBeLessThanOrEqual(10);

@@ -66,6 +66,10 @@ describe('undo history', () => {
     expect(undo(step3.history, step3.buffer)).toBeUndefined();
     const again = redo(step3.history, step3.buffer)!;
     expect(again.buffer.text).toBe('deck');
+    // Letters that came in one read ("ed" after "r") are the same word as the letter before them.
+    const r = record(EMPTY_HISTORY, { text: 'x ', cursor: 2 }, { text: 'x r', cursor: 3 }, 'r');
+    const red = record(r, { text: 'x r', cursor: 3 }, { text: 'x red', cursor: 5 }, 'ed');
+    expect(undo(red, { text: 'x red', cursor: 5 })!.buffer.text).toBe('x ');
     // A cursor move ends a word: the letters after it are a step of their own.
     const moved = record(EMPTY_HISTORY, { text: 'ab', cursor: 1 }, { text: 'ab', cursor: 0 });
     expect(moved.past).toEqual([]);
