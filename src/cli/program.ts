@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, type Option } from 'commander';
 import { exitCodeFor, isTurnkitError } from '../errors.js';
 import { TURNKIT_VERSION } from '../version.js';
 import { processOutput, type Output } from './output.js';
@@ -57,8 +57,11 @@ export async function buildProgram(output: Output = processOutput, argv: readonl
     .exitOverride()
     .configureOutput({
       writeOut: (text) => output.out(text.trimEnd()),
-      writeErr: (text) => output.err(text.trimEnd()),
-    });
+      // Commander puts its "Did you mean" on a line of its own; the error stays one line with it.
+      writeErr: (text) => output.err(text.trimEnd().replace(/\n\(Did you mean (.+?)\?\)/, ' (did you mean $1?)')),
+    })
+    .hook('preSubcommand', (_program, command) => deferRequiredOptions(command))
+    .hook('preAction', (_program, command) => checkRequiredOptions(command));
   const args = argv.slice(2);
   const named = commandNamed(args);
   // `turnkit --version` needs no command; help and an unknown command (which commander answers with the closest
@@ -69,6 +72,26 @@ export async function buildProgram(output: Output = processOutput, argv: readonl
   for (const register of await Promise.all(names.map((name) => COMMANDS[name]!()))) register(program, output);
   for (const command of program.commands) command.exitOverride();
   return program;
+}
+
+/** The required options of each command, taken over from commander by deferRequiredOptions. */
+const deferred = new WeakMap<Command, Option[]>();
+
+/**
+ * Commander checks required options before unknown ones, so `capture --campagin 1` said "required option
+ * '--campaign <key>' not specified" instead of naming the typo. Before a command parses its options they stop being
+ * commander's to require; checkRequiredOptions asks for them just before the action, after commander has rejected
+ * unknown options (with its suggestion of the right one).
+ */
+function deferRequiredOptions(command: Command): void {
+  const required = command.options.filter((option) => option.mandatory);
+  for (const option of required) option.mandatory = false;
+  if (required.length > 0) deferred.set(command, required);
+}
+
+function checkRequiredOptions(command: Command): void {
+  const missing = deferred.get(command)?.find((option) => command.getOptionValue(option.attributeName()) === undefined);
+  if (missing) command.error(`error: required option '${missing.flags}' not specified`, { exitCode: 2, code: 'commander.missingMandatoryOptionValue' });
 }
 
 /** Runs the CLI and returns the exit code: 0 done, 1 the operation failed, 2 wrong usage. */

@@ -5,6 +5,7 @@ import { TurnkitError } from '../errors.js';
 import { importModule } from '../util/import-module.js';
 import { parseJsonText, parseWithSchema } from '../util/json-source.js';
 import { configSchema, type TurnkitConfig } from './schema.js';
+import { parseConfigValue } from './config-issues.js';
 import { sampleGameConfig } from './sample-config.js';
 
 /** Config file names looked up in the working directory, first match wins. */
@@ -36,7 +37,9 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   if (!file) return { ...parseWithSchema(configSchema, sampleGameConfig, '<sample game config>'), baseDir: cwd, file: undefined };
   const shown = relative(cwd, file) || file;
   const raw = await readConfigValue(file, shown);
-  return { ...parseWithSchema(configSchema, raw, shown), baseDir: dirname(file), file };
+  // The text too, so that a problem names its line and column; a file that cannot be read again just has none.
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  return { ...parseConfigValue(raw, text, shown, file.endsWith('.json')), baseDir: dirname(file), file };
 }
 
 function findConfigFile(cwd: string): string | undefined {

@@ -7,12 +7,15 @@ import { changesetOf } from './column-change.js';
 import type { ConstructedFixture } from './format.js';
 import { loadBase, loadFixture, portablePath, readConstructed } from './load-fixture.js';
 import { checkSingleTurn } from './single-turn-rule.js';
+import { resolveConflicts, type KeepChoice, type KeepSide } from './resolve-conflicts.js';
 
 /** Options of `turnkit rebase`. */
 export interface RebaseOptions {
   constructed: string;
   /** A new base (default: the recorded base path, recaptured in place). */
   onto?: string | undefined;
+  /** How to resolve conflicting paths: keep the new base's value or the change, per path or for all. */
+  keep?: readonly KeepChoice[] | undefined;
   cwd?: string | undefined;
 }
 
@@ -25,6 +28,8 @@ export interface RebaseResult {
   /** False when the base had not changed and nothing was written. */
   rewritten: boolean;
   changes: number;
+  /** The conflicting paths resolved by `keep`, and which side each kept. */
+  kept?: { path: string; keep: KeepSide }[];
 }
 
 /**
@@ -47,17 +52,21 @@ export async function rebase(options: RebaseOptions): Promise<RebaseResult> {
     changes: file.changes.length,
   };
   const rule = checkSingleTurn(base.fixture, file.changes, file.document.turn);
-  const conflicts = applyChanges(base.fixture, file.changes).conflicts;
+  const found = applyChanges(base.fixture, file.changes).conflicts;
+  const resolved = resolveConflicts(base.fixture, file.changes, found, options.keep ?? []);
+  const conflicts = resolved.unresolved;
   // Checked even when the base is unchanged: "nothing to do" must mean the file materializes.
   if (rule.length > 0 || conflicts.length > 0) throw conflictError(file.shown, base.shown, conflicts, rule);
-  if (basePath === file.basePath && base.sha256 === file.document.base.sha256) return result;
+  if (resolved.changes.length === 0) throw new TurnkitError('BAD_INPUT', `${file.shown}: keeping the base everywhere leaves no change; a constructed fixture needs at least one (delete the file instead)`);
+  const kept = resolved.kept.length > 0 ? { kept: resolved.kept } : {};
+  if (resolved.kept.length === 0 && basePath === file.basePath && base.sha256 === file.document.base.sha256) return result;
   const document: ConstructedFixture = {
     ...file.document,
     base: { path: portablePath(relative(dirname(file.path), basePath)), sha256: base.sha256 },
-    changeset: changesetOf(file.changes, base.fixture),
+    changeset: changesetOf(resolved.changes, base.fixture),
   };
   await writeFileAtomic(file.path, serializeDocument(document));
-  return { ...result, rewritten: true };
+  return { ...result, ...kept, changes: resolved.changes.length, rewritten: true };
 }
 
 /** The refusal of a rebase, one line per conflicting path; the error keeps the conflicts for `--json`. */
@@ -74,6 +83,6 @@ export class RebaseConflictError extends TurnkitError {
 function conflictError(file: string, base: string, conflicts: readonly ChangeConflict[], rule: readonly string[]): RebaseConflictError {
   const ruleLines = rule.filter((line) => !conflicts.some((conflict) => line.startsWith(`${conflict.path}:`)));
   const lines = [...ruleLines, ...conflicts.map(describeConflict)].map((line) => `${file}: ${line}`);
-  const summary = `${file}: cannot rebase onto ${base}: ${lines.length} conflicting path(s); nothing written`;
+  const summary = `${file}: cannot rebase onto ${base}: ${lines.length} conflicting path(s); nothing written (--keep PATH=base or PATH=change resolves one)`;
   return new RebaseConflictError(summary, [summary, ...lines], conflicts);
 }

@@ -13,6 +13,7 @@ import { RUBRIC_FILE, writeRunFile } from '../pipeline/run-dir.js';
 import { planReps } from '../pipeline/run-plan.js';
 import { readRunState, repId, type RepKey } from '../pipeline/run-state.js';
 import { seededShuffle } from '../util/seeded-random.js';
+import { blindLabels, blindScrubber, type BlindLabel } from './blind-labels.js';
 
 /** Options of `turnkit mark RUN_DIR`. */
 export interface MarkingOptions {
@@ -31,7 +32,10 @@ export interface MarkingOptions {
 /** One rep as the marker shows it. */
 export interface MarkingRep extends RepKey {
   record: RepRecord | undefined;
+  /** The case file; in a blind re-mark with every fixture name and file replaced by the case's neutral name. */
   caseFile: string;
+  /** What the screen calls the rep: `alpha rep 2`, or in a blind re-mark `case 1 · item 3 of 12` (nothing else). */
+  label: string;
   /** Errored (or never run): shown as such and skipped by default. */
   skipped: boolean;
 }
@@ -48,6 +52,7 @@ export class MarkingSession {
     private readonly marks: Map<string, MarkRow>,
     readonly who: string,
     readonly blind: { seed: number } | undefined,
+    private readonly scrub: (text: string) => string = (text) => text,
   ) {}
 
   /** Opens a run for marking: its reps, case files, rubric, and the marks given so far in this session's file. */
@@ -67,16 +72,22 @@ export class MarkingSession {
     for (const name of names) caseFiles.set(name, await readFile(join(dir, 'case-files', `${name}.md`), 'utf8').catch(() => '(no case file in the run directory)'));
     let keys = planReps(names, manifest.question.reps, manifest.shard);
     let blind: { seed: number } | undefined;
+    let labels: BlindLabel[] | undefined;
+    let scrub = (text: string): string => text;
     if (options.blind) {
       blind = { seed: options.seed ?? (await recordedSeed(dir, base)) ?? Math.floor(Math.random() * 2 ** 31) };
       keys = seededShuffle(keys, blind.seed);
-      // The seed is kept beside the file, so that reopening continues in the same order.
-      await writeRunFile(dir, `${base}.seed.json`, `${JSON.stringify({ seed: blind.seed }, null, 2)}\n`);
+      labels = blindLabels(manifest, keys);
+      scrub = blindScrubber(manifest, labels);
+      // The seed is kept beside the file, so that reopening continues in the same order; with it, which rep each
+      // neutral label stands for (the marks file itself names fixture and rep, so the report joins it as it is).
+      await writeRunFile(dir, `${base}.seed.json`, `${JSON.stringify({ seed: blind.seed, labels }, null, 2)}\n`);
     }
     if (keys.length === 0) throw new TurnkitError('BAD_INPUT', `${shownPath(dir)}: this run holds no reps to mark (a shard with fewer reps than shards)`);
-    const reps = keys.map((key) => {
+    const reps = keys.map((key, index) => {
       const record = state.records.get(repId(key));
-      return { ...key, record, caseFile: caseFiles.get(key.fixture) ?? '', skipped: !record || record.error !== null };
+      const label = labels?.[index]?.label ?? `${key.fixture} rep ${key.rep}`;
+      return { ...key, record, caseFile: scrub(caseFiles.get(key.fixture) ?? ''), label, skipped: !record || record.error !== null };
     });
     const marks = new Map<string, MarkRow>();
     if (existsSync(file)) {
@@ -89,7 +100,15 @@ export class MarkingSession {
       }
     }
     const rubric = await readFile(join(dir, RUBRIC_FILE), 'utf8').catch(() => `(the rubric ${manifest.rubric.path} is not in the run directory)`);
-    return new MarkingSession(file, manifest, rubric, reps, marks, options.who ?? defaultWho(), blind);
+    return new MarkingSession(file, manifest, rubric, reps, marks, options.who ?? defaultWho(), blind, scrub);
+  }
+
+  /**
+   * Text as a screen may show it: in a blind re-mark every fixture name and file (in a response, an error, a note)
+   * becomes its case's neutral name; otherwise the text itself.
+   */
+  shown(text: string): string {
+    return this.scrub(text);
   }
 
   /** The mark a rep has in this session's file (an errored rep is `error` even before the file exists). */
@@ -127,7 +146,7 @@ export class MarkingSession {
    */
   async setMark(index: number, mark: Exclude<Mark, 'error'>, note?: string): Promise<MarkRow> {
     const rep = this.reps[index]!;
-    if (rep.skipped) throw new TurnkitError('BAD_INPUT', `${rep.fixture} rep ${rep.rep} ${rep.record ? 'errored' : 'was not run'}: it keeps its mark`);
+    if (rep.skipped) throw new TurnkitError('BAD_INPUT', `${rep.label} ${rep.record ? 'errored' : 'was not run'}: it keeps its mark`);
     const before = this.markOf(index);
     const after: MarkRow = { fixture: rep.fixture, rep: rep.rep, mark, note: note ?? before.note, grader: this.who, markedAt: new Date().toISOString(), rubricVersion: this.manifest.rubric.version };
     if (before.mark === after.mark && before.note === after.note) return before;

@@ -40,7 +40,7 @@ export function incompleteRun(report: Report): TurnkitError | undefined {
   if (report.complete) return undefined;
   const missing = report.fixtures.reduce((sum, fixture) => sum + fixture.notRun, 0);
   const dir = shownPath(report.dir);
-  return new TurnkitError('FIXTURE', `${dir}: the run is ${report.status} with ${missing} rep(s) not run; finish it with: turnkit run QUESTION --resume ${dir}`);
+  return new TurnkitError('FIXTURE', `${dir}: the run is ${report.status} with ${missing} rep(s) not run; finish it with: turnkit run --resume ${dir}`);
 }
 
 /** `--check`: every fixture that has not met its target (missed, or pending with reps unmarked), one line each. */

@@ -87,7 +87,7 @@ function checkShards(dirs: readonly string[], states: readonly RunState[]): Shar
       throw new TurnkitError('BAD_INPUT', `${shown}: shard ${manifest.shard.index}/${manifest.shard.count} ${what}`);
     }
     seen.set(manifest.shard.index, dir);
-    if (manifest.status !== 'complete') throw new TurnkitError('BAD_INPUT', `${shown}: shard ${manifest.shard.index}/${manifest.shard.count} is ${manifest.status}; finish it with turnkit run QUESTION --resume ${shown} first`);
+    if (manifest.status !== 'complete') throw new TurnkitError('BAD_INPUT', `${shown}: shard ${manifest.shard.index}/${manifest.shard.count} is ${manifest.status}; finish it with turnkit run --resume ${shown} first`);
     return { dir, state };
   });
   const count = first.shard!.count;

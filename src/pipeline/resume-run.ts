@@ -1,13 +1,24 @@
 import { existsSync } from 'node:fs';
 import { appendFile, readFile, rename } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { shownPath } from '../util/shown-path.js';
 import { sha256, type Manifest } from './manifest.js';
 import type { RepRecord } from './rep-record.js';
 import { repFileBase } from './run-dir.js';
-import { ORDER_FILE, type RepKey } from './run-state.js';
+import { ORDER_FILE, readManifest, type RepKey } from './run-state.js';
 import type { QuestionFixture } from './resolve-fixtures.js';
+
+/**
+ * The question file a run uses: the one named, else, resuming, the one the run's manifest recorded (relative to the
+ * project), so that `turnkit run --resume RUN_DIR` needs nothing the run directory does not already say.
+ */
+export async function questionFileOf(question: string | undefined, resume: string | undefined, cwd: string, projectDir: string): Promise<string> {
+  if (question !== undefined) return resolve(cwd, question);
+  if (resume === undefined) throw new TurnkitError('USAGE', 'turnkit run: name the question file (questions/ID.yaml), or --resume RUN_DIR');
+  const manifest = await readManifest(resolve(cwd, resume));
+  return resolve(projectDir, manifest.question.file.path);
+}
 
 /** Refuses to resume a run that is not the same experiment: question, rubric, template and fixtures, byte for byte. */
 export function checkUnchanged(manifest: Manifest, texts: { question: string; rubric: string; template: string }, fixtures: readonly QuestionFixture[], dir: string): void {

@@ -6,11 +6,12 @@ import type { RunResult } from './run-question.js';
  * What a finished `turnkit run` deserves: undefined when it succeeded, else the error to exit 1 with. A run fails
  * when a rep file could not be written, when reps could not be seeded (the SUT never ran on them), when every rep
  * errored (the run says nothing about the SUT), or when it was interrupted with reps not run. `question` is the
- * question file as the user named it, for the resume command in the message.
+ * question file as the user named it (undefined for `run --resume DIR`), for the resume command in the message.
  */
-export function runFailure(result: RunResult, question: string): TurnkitError | undefined {
+export function runFailure(result: RunResult, question: string | undefined): TurnkitError | undefined {
   const dir = shownPath(result.dir);
-  const resume = `turnkit run ${question} --resume ${dir}`;
+  // The manifest names the question, so resuming needs only the run directory; the question is shown when given.
+  const resume = `turnkit run ${question !== undefined ? `${question} ` : ''}--resume ${dir}`;
   // Not done is not success: a script must not go on to mark or report an incomplete run.
   if (result.failures.length > 0) return new TurnkitError('FIXTURE', result.failures[0]!, result.failures);
   // A rep that could not be seeded never reached the SUT: the database needs fixing, then --resume.

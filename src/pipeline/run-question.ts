@@ -18,7 +18,7 @@ import { caseFileSource } from './case-file-source.js';
 import { loadQuestion } from './load-question.js';
 import type { Manifest } from './manifest.js';
 import { buildManifest } from './build-manifest.js';
-import { appendOrder, checkUnchanged, keepEarlierAttempt } from './resume-run.js';
+import { appendOrder, checkUnchanged, keepEarlierAttempt, questionFileOf } from './resume-run.js';
 import { marksFor, previousMarks } from './run-marks.js';
 import { appendMarkHistory, historyFileOf } from './marks-history.js';
 import { readRunState, repId, type RepKey } from './run-state.js';
@@ -32,8 +32,8 @@ import { checkRepsOption, checkRunSize } from './run-limits.js';
 
 /** Options of `turnkit run`. */
 export interface RunOptions extends CommonOptions {
-  /** The question file. */
-  question: string;
+  /** The question file (resuming, the run's own when absent). */
+  question?: string | undefined;
   /** Reps per fixture (default: the question's). */
   reps?: number | undefined;
   /** SUT calls at a time (default 4 on either backend; on the embedded one seeds and teardowns take turns). */
@@ -99,7 +99,7 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
   checkRepsOption(options.reps);
   const config = await loadConfig({ configPath: options.configPath, cwd });
   const projectDir = config.baseDir;
-  const question = await loadQuestion(resolve(cwd, options.question));
+  const question = await loadQuestion(await questionFileOf(options.question, options.resume, cwd, projectDir));
   const q = question.question;
   const fixtures = await resolveFixtures(question, projectDir);
   // Said before a plan of every rep is made (a resume is bounded by the run it continues, checked the same way).

@@ -66,8 +66,9 @@ export function moveVertical(buffer: TextBuffer, width: number, direction: -1 | 
 }
 
 /**
- * Soft-wraps text to a width: hard line breaks first, then at the last space that fits, else mid-word. A line that
- * ends at a wrap keeps its trailing space, so offsets map back to the text one to one.
+ * Soft-wraps text to a width: hard line breaks first, then after the last space that fits, so words stay whole; only
+ * a word longer than the width is cut. A line that ends at a wrap keeps its trailing space (which may take the one
+ * column past the width: the text area keeps it for the cursor), so offsets map back to the text one to one.
  */
 export function wrap(text: string, width: number): VisualLine[] {
   const lines: VisualLine[] = [];
@@ -76,7 +77,7 @@ export function wrap(text: string, width: number): VisualLine[] {
     let rest = hard;
     let offset = start;
     while (rest.length > width) {
-      const space = rest.lastIndexOf(' ', width - 1);
+      const space = rest.lastIndexOf(' ', width);
       const cut = space > 0 ? space + 1 : width;
       lines.push({ start: offset, text: rest.slice(0, cut) });
       rest = rest.slice(cut);

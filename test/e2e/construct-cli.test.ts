@@ -90,10 +90,51 @@ describe('constructed fixtures through the CLI', () => {
     const refused = await cli('rebase', 'conflict/fixed.json');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
-      'conflict/fixed.json: cannot rebase onto conflict/base.json: 1 conflicting path(s); nothing written\n' +
+      'conflict/fixed.json: cannot rebase onto conflict/base.json: 1 conflicting path(s); nothing written (--keep PATH=base or PATH=change resolves one)\n' +
         `conflict/fixed.json: turns[id=19].narration: base has "Recaptured: the mess hall is two decks up.", the change expected ${narration} (new value ${JSON.stringify(FIXED)})\n`,
     );
     expect(await readFile(join(project, 'conflict', 'fixed.json'), 'utf8')).toBe(before);
+  });
+
+  it('resolves rebase conflicts per path with --keep: the new base\'s value (the change dropped) or the change', async () => {
+    await mkdir(join(project, 'keep'));
+    await writeFile(join(project, 'keep', 'base.json'), SAMPLE_TEXT);
+    const input19 = rowById(base, 'turns', '19').player_input as string;
+    await writeFile(join(project, 'patch-two.json'), JSON.stringify({ turns: [{ id: '19', narration: FIXED, player_input: 'I take the lift.' }] }));
+    const made = await cli('construct', 'keep/base.json', '--turn', '19', '--patch', 'patch-two.json', '--name', 'two', '--why', WHY, '--out', 'keep');
+    expect(made.code, made.stderr).toBe(0);
+    // The recapture moved both values the change expected.
+    const recapturedNarration = 'Recaptured: the mess hall is two decks up.';
+    await writeFile(join(project, 'keep', 'base.json'), SAMPLE_TEXT.replace(JSON.stringify(original19), JSON.stringify(recapturedNarration)).replace(JSON.stringify(input19), JSON.stringify('Recaptured input.')));
+    const before = await readFile(join(project, 'keep', 'two.json'), 'utf8');
+
+    // One path chosen, the other still in conflict: refused, nothing written.
+    const half = await cli('rebase', 'keep/two.json', '--keep', 'turns[id=19].narration=change');
+    expect(half.code).toBe(1);
+    expect(half.stderr.split('\n')[0]).toBe('keep/two.json: cannot rebase onto keep/base.json: 1 conflicting path(s); nothing written (--keep PATH=base or PATH=change resolves one)');
+    expect(half.stderr).toContain('turns[id=19].player_input: base has "Recaptured input."');
+    expect(await readFile(join(project, 'keep', 'two.json'), 'utf8')).toBe(before);
+    // A path that is not in conflict is wrong usage; keeping the base everywhere leaves no change and is refused.
+    const wrong = await cli('rebase', 'keep/two.json', '--keep', 'turns[id=18].narration=base');
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr.split('\n')[0]).toBe('--keep turns[id=18].narration=base: not a conflicting path (conflicting: turns[id=19].player_input, turns[id=19].narration)');
+    expect((await cli('rebase', 'keep/two.json', '--keep', 'base')).stderr).toContain('keeping the base everywhere leaves no change');
+
+    const rebased = await cli('rebase', 'keep/two.json', '--keep', 'turns[id=19].player_input=base', '--keep', 'change');
+    expect(rebased.code, rebased.stderr).toBe(0);
+    expect(rebased.stdout.split('\n')).toEqual([
+      expect.stringMatching(/^keep\/two\.json: rebased onto keep\/base\.json \(sha256 \w{12} -> \w{12}\), 1 change\(s\) re-applied$/),
+      '  turns[id=19].player_input: kept the new base\'s value (change dropped)',
+      '  turns[id=19].narration: kept the change',
+      '',
+    ]);
+    const materialized = await cli('materialize', 'keep/two.json');
+    expect(materialized.code, materialized.stderr).toBe(0);
+    const row = rowById(JSON.parse(materialized.stdout) as Fixture, 'turns', '19');
+    expect(row.narration).toBe(FIXED);
+    expect(row.player_input).toBe('Recaptured input.');
+    const leaf = JSON.parse(await readFile(join(project, 'keep', 'two.json'), 'utf8')).changeset[0].changes[0].changes[0].changes[0].changes;
+    expect(leaf).toEqual([{ type: 'UPDATE', key: 'narration', value: FIXED, oldValue: recapturedNarration }]);
   });
 
   it('constructs into the config\'s constructed folder from an edited copy with --from, and --json prints the document', async () => {

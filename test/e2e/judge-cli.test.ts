@@ -275,11 +275,13 @@ describe('the judge named in turnkit.config', () => {
   it('is checked with the config: a bad provider is the config file and path, exit 1', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'turnkit-judge-config-'));
     try {
-      await writeFile(join(dir, 'turnkit.config.json'), JSON.stringify({ game: SAMPLE_GAME, judge: { provider: 'nope', model: 'm' } }));
+      const text = JSON.stringify({ game: SAMPLE_GAME, judge: { provider: 'nope', model: 'm' } });
+      await writeFile(join(dir, 'turnkit.config.json'), text);
       await makeJudgeRun({ dir: join(dir, 'run'), fixtures: [{ name: 'alpha', reps: ['[a-1] deck 2'] }] });
       const result = await runInProcess(['judge', 'run'], { cwd: dir, env });
       expect(result.code).toBe(1);
-      expect(result.stderr).toBe('turnkit.config.json: $.judge.provider: Invalid option: expected one of "openai"|"anthropic"\n');
+      // Where the value is written, as config errors say it.
+      expect(result.stderr).toBe(`turnkit.config.json:1:${text.indexOf('"nope"') + 1}: $.judge.provider: Invalid option: expected one of "openai"|"anthropic"\n`);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -223,7 +223,7 @@ describe('turnkit judge --checks and turnkit report through the CLI', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(`Run ${copy} (interrupted, 1 rep(s) not run)`);
     expect(countsOf(result.stdout, BASE).verdict).toBe('missed');
-    expect(result.stderr).toBe(`${copy}: the run is interrupted with 1 rep(s) not run; finish it with: turnkit run QUESTION --resume ${copy}\n`);
+    expect(result.stderr).toBe(`${copy}: the run is interrupted with 1 rep(s) not run; finish it with: turnkit run --resume ${copy}\n`);
 
     const json = await cli(['report', copy, '--json']);
     expect(json.code).toBe(1);

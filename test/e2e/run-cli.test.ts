@@ -86,6 +86,15 @@ describe('turnkit run through the CLI, with the sample question and sample SUT',
     expect(parseMarks(await readFile(join(project, runDir, 'marks.csv'), 'utf8'))).toHaveLength(4);
   });
 
+  it('resumes with --resume RUN_DIR alone: the manifest names the question; without either it is wrong usage', async () => {
+    const result = await runInProcess(['run', '--resume', runDir], { cwd: project });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`${runDir}: complete, 0 rep(s) run, 0 error(s)`);
+    const neither = await runInProcess(['run'], { cwd: project });
+    expect(neither.code).toBe(2);
+    expect(neither.stderr.split('\n')[0]).toBe('turnkit run: name the question file (questions/ID.yaml), or --resume RUN_DIR');
+  });
+
   it('refuses to resume with another number of reps, leaving marks.csv alone', async () => {
     const marks = await readFile(join(project, runDir, 'marks.csv'), 'utf8');
     const result = await runInProcess(['run', 'questions/places.yaml', '--resume', runDir, '--reps', '1'], { cwd: project });
@@ -170,7 +179,7 @@ describe('turnkit run stopped by a real signal on the embedded database, then re
     const gc = await runInProcess(['gc', '--all', '--json'], { cwd: project });
     expect(JSON.parse(gc.stdout)).toMatchObject({ removed: [] });
 
-    const resumed = await runInProcess(['run', 'questions/places.yaml', '--resume', dir], { cwd: project });
+    const resumed = await runInProcess(['run', '--resume', dir], { cwd: project });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain(`${dir}: complete, ${notRun} rep(s) run, 0 error(s)`);
     const after = parseMarks(await readFile(join(project, dir, 'marks.csv'), 'utf8'));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cp, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -57,6 +57,23 @@ describe('the capture workflow through the CLI', () => {
     expect(JSON.parse(forced.stdout).fixtures).toEqual([{ name: 'campaign-1-turn-23', turn: 23, tables: 8, rows: 67 }]);
     const after = await readFile(file, 'utf8');
     expect(after.replace(/"capturedAt": "[^"]+"/, '')).toBe(before.replace(/"capturedAt": "[^"]+"/, ''));
+  });
+
+  it('capture --force over a fixture a constructed fixture stands on names it and says to rebase it', async () => {
+    await writeFile(join(project, 'fix-19.json'), JSON.stringify({ turns: [{ id: '19', narration: 'The mess hall is on deck 2.' }] }));
+    const made = await runInProcess(['construct', 'fixtures/campaign-1-turn-23.json', '--turn', '19', '--patch', 'fix-19.json', '--name', 'deck-fixed', '--why', 'deck 2'], { cwd: project });
+    expect(made.code, made.stderr).toBe(0);
+    // A recapture has a new capture time: new bytes, so the constructed fixture's recorded hash no longer holds.
+    const forced = await runInProcess(['capture', '--campaign', '1', '--turn', '23', '--force'], { cwd: project });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stderr.split('\n')).toContain('warning: fixtures/campaign-1-turn-23.json was replaced, and constructed/deck-fixed.json stands on its old bytes; run: turnkit rebase constructed/deck-fixed.json');
+    const rebased = await runInProcess(['rebase', 'constructed/deck-fixed.json'], { cwd: project });
+    expect(rebased.code, rebased.stderr).toBe(0);
+    expect(rebased.stdout).toContain('constructed/deck-fixed.json: rebased onto fixtures/campaign-1-turn-23.json');
+    // Without --force nothing is replaced, and nothing is said about what stands on it.
+    const refused = await runInProcess(['capture', '--campaign', '1', '--turn', '23'], { cwd: project });
+    expect(refused.stderr).not.toContain('stands on');
+    await rm(join(project, 'constructed'), { recursive: true });
   });
 
   it('captures a range into one file per turn with --name', async () => {

@@ -1,4 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parseMarksText } from '../../src/pipeline/read-marks.js';
 import { makeJudgeRun } from './judge-run.js';
 import type { MarkRow } from '../../src/pipeline/marks-file.js';
@@ -57,4 +58,32 @@ export async function readMarks(file: string): Promise<Record<string, MarkRow>> 
 /** The temporary files an atomic write leaves when it dies before its rename. */
 export async function tempFiles(dir: string): Promise<string[]> {
   return (await readdir(dir)).filter((name) => name.endsWith('.tmp'));
+}
+
+/** The demo's two fixtures: a captured base and the constructed fixture that corrects its turn 19. */
+export const DEMO_FIXTURES = ['meridian-turn-23', 'meridian-turn-23-deck-fixed'] as const;
+
+/**
+ * A run like the demo's: the base and its constructed fix (its base recorded in the manifest as a run records it),
+ * case files rendered from the demo's template (a heading naming the fixture), and the sample SUT's two answers.
+ */
+export async function demoLikeRun(dir: string, reps: number): Promise<string> {
+  const right = 'You take the lift up from engineering to deck 2 and walk past the crew berths to the mess hall.';
+  const wrong = 'You step out of engineering and walk the short corridor: the mess hall is right here on deck 3.';
+  const caseFile = (name: string, narration: string): string =>
+    `# Case: ${name}\n\n## Player input, turn 23\n\nHow do I get to the mess hall?\n\n## Recent turns\n\n- turn 19: ${narration}\n`;
+  await makeMarkRun({
+    dir,
+    fixtures: [
+      { name: DEMO_FIXTURES[0], caseFile: caseFile(DEMO_FIXTURES[0], 'the mess hall, here on deck 3'), reps: Array.from({ length: reps }, (_, i) => (i % 3 === 0 ? right : wrong)) },
+      { name: DEMO_FIXTURES[1], caseFile: caseFile(DEMO_FIXTURES[1], 'the mess hall, up on deck 2'), reps: Array.from({ length: reps }, (_, i) => (i % 4 === 3 ? wrong : right)) },
+    ],
+  });
+  // The constructed fixture stands on the base, as buildManifest records it.
+  const file = join(dir, 'manifest.json');
+  const manifest = JSON.parse(await readFile(file, 'utf8'));
+  manifest.fixtures[1].file.path = `constructed/${DEMO_FIXTURES[1]}.json`;
+  manifest.fixtures[1].bases = [manifest.fixtures[0].file];
+  await writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`);
+  return dir;
 }

@@ -7,6 +7,7 @@ import { sampleGameWithFixture } from '../helpers/sample-fixture.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
 import { collectGarbage } from '../../src/scratch/gc.js';
+import { describeTeardown } from '../../src/cli/commands/describe-teardown.js';
 
 const turnkitDatabases = async (): Promise<string[]> =>
   (await adminQuery(process.env.TEST_DATABASE_URL!, `SELECT datname FROM pg_database WHERE datname LIKE 'turnkit\\_%\\_%' AND datname NOT LIKE 'turnkit_test_%' ORDER BY 1`)).rows.map((row) => row.datname);
@@ -47,6 +48,8 @@ describe.runIf(BACKENDS.includes('postgres'))('strategy "database" on postgres',
     expect((await turnkitDatabases()).length).toBe(databasesBefore.length + 3);
     const report = await first.teardown();
     expect(report.droppedDatabase).toMatch(/^turnkit_scratch_/);
+    // What `turnkit teardown` prints for it: the database it dropped, not "0 rows".
+    expect(describeTeardown(report)).toBe(`removed ${report.id} (${fixture.name}, key ${first.key}): dropped database ${report.droppedDatabase} with everything in it`);
     await second.teardown();
     await session.close();
     await sut.end().catch(() => {});

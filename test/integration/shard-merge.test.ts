@@ -276,7 +276,7 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
       expect(interrupted.ran + interrupted.pending).toBe(3);
       await refuses(
         async () => [shards[0]!, interrupted.dir, shards[2]!],
-        new RegExp(`^${escapeRegExp(shown(interrupted.dir))}: shard 2/3 is interrupted; finish it with turnkit run QUESTION --resume ${escapeRegExp(shown(interrupted.dir))} first$`),
+        new RegExp(`^${escapeRegExp(shown(interrupted.dir))}: shard 2/3 is interrupted; finish it with turnkit run --resume ${escapeRegExp(shown(interrupted.dir))} first$`),
         'out-interrupted',
       );
       expect(await registryCounts(t.db)).toMatchObject({ campaigns: 0 });

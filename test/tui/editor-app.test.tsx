@@ -13,7 +13,11 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const BASE = join(REPO, 'fixtures/meridian-turn-23.json');
 const EXAMPLE = join(REPO, 'constructed/meridian-turn-23-deck-fixed.json');
 
-const KEYS = { up: '\u001B[A', down: '\u001B[B', enter: '\r', escape: '\u001B', ctrlS: '\u0013', end: '\u001B[F', backspace: '\u007F' };
+const KEYS = {
+  up: '\u001B[A', down: '\u001B[B', left: '\u001B[D', right: '\u001B[C', enter: '\r', escape: '\u001B', ctrlS: '\u0013', end: '\u001B[F', backspace: '\u007F',
+  ctrlEnd: '\u001B[1;5F', ctrlHome: '\u001B[1;5H', ctrlLeft: '\u001B[1;5D', ctrlRight: '\u001B[1;5C', altLeft: '\u001B[1;3D', altB: '\u001Bb', altF: '\u001Bf',
+  altD: '\u001Bd', altBackspace: '\u001B\u007F', ctrlW: '\u0017', ctrlF: '\u0006', ctrlZ: '\u001A', ctrlY: '\u0019', pageDown: '\u001B[6~', pageUp: '\u001B[5~',
+};
 const tick = (ms = 30): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits until a condition holds (a render or a file write landed); the deadline only bounds a hang. */
@@ -73,7 +77,8 @@ describe('turnkit edit (ink)', () => {
     // The cursor starts on the first text field (player_input); narration is next.
     await editor.press(KEYS.down, KEYS.enter);
     await editor.shows('editing turns[id=19].narration');
-    await editor.press(...' Extra words.'.split(''), KEYS.ctrlS);
+    // The cursor starts at the start of the text; Ctrl-End goes to its end.
+    await editor.press(KEYS.ctrlEnd, ...' Extra words.'.split(''), KEYS.ctrlS);
     await editor.shows('~ turns[id=19].narration');
     await editor.shows('{+ Extra words.+}');
     await editor.shows('turn 19 · 1 change(s) · unsaved');
@@ -87,7 +92,15 @@ describe('turnkit edit (ink)', () => {
     expect(editor.result()).toBeUndefined();
     await editor.press(KEYS.ctrlS);
     const file = join(out, 'meridian-turn-23-turn-19.json');
-    expect((await until(() => editor.result(), 'the save')).saved?.file).toBe(file);
+    // Saved, the editor stays open on the turn with the file named; quitting now asks nothing.
+    await editor.shows('wrote ');
+    expect(editor.frame()).toMatch(/wrote \S*meridian-turn-23-turn-19\.json/);
+    expect(editor.frame().split('\n')[0]).toContain(' · saved ');
+    expect(editor.frame()).toContain('turns[id=19]');
+    expect(editor.result()).toBeUndefined();
+    await editor.press('q');
+    expect((await until(() => editor.result(), 'the quit')).saved?.file).toBe(file);
+    expect(editor.result()!.written!.map((saved) => saved.file)).toEqual([file]);
     const written = JSON.parse(await readFile(file, 'utf8'));
     expect(written).toMatchObject({ format: 'turnkit.constructed/1', name: 'meridian-turn-23-turn-19', why: 'An extra sentence', turn: 19 });
     const leaf = written.changeset[0].changes[0].changes[0].changes[0].changes[0];
@@ -136,10 +149,12 @@ describe('turnkit edit (ink)', () => {
     await editor.shows('{+ride+}');
     // The list opens on the constructed fixture's own turn; its first text field is player_input.
     await editor.press(KEYS.enter, KEYS.enter);
-    await editor.press(...' Black.'.split(''), KEYS.ctrlS, 's');
+    await editor.press(KEYS.ctrlEnd, ...' Black.'.split(''), KEYS.ctrlS, 's');
     await editor.shows('meridian-turn-23-deck-fixed');
     await editor.press(KEYS.ctrlS);
-    await until(() => editor.result(), 'the save');
+    await editor.shows('wrote ');
+    await editor.press('q');
+    await until(() => editor.result(), 'the quit');
     const written = JSON.parse(await readFile(join(out, 'meridian-turn-23-deck-fixed.json'), 'utf8'));
     const example = JSON.parse(await readFile(EXAMPLE, 'utf8'));
     // Continued, not chained: the base is the example's own base, not the example.

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MarkingSession } from '../../src/marks/marking-session.js';
 import { MarkerApp } from '../../src/tui/marker/marker-app.js';
-import { makeMarkRun, readMarks, standardRun, tempFiles } from '../helpers/mark-run.js';
+import { demoLikeRun, makeMarkRun, readMarks, standardRun, tempFiles } from '../helpers/mark-run.js';
 
 const KEYS = { right: '\u001B[C', left: '\u001B[D', up: '\u001B[A', down: '\u001B[B', enter: '\r', escape: '\u001B', tab: '\t', pageDown: '\u001B[6~', pageUp: '\u001B[5~', backspace: '\u007F', ctrlC: '\u0003' };
 const tick = (ms = 30): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -420,20 +420,20 @@ describe('turnkit mark (ink)', () => {
     marker.app.unmount();
   });
 
-  it('blind: the shuffled order, no earlier marks shown, its own file, and "blind" in the header', async () => {
+  it('blind: the shuffled order, no earlier marks shown, its own file, and a neutral label in the header', async () => {
     const dir = await newRun();
     const openSession = await open(dir);
     for (const index of [0, 1, 3, 4]) await openSession.setMark(index, 'pass', 'EARLIER-NOTE');
     const marker = await openMarker(await open(dir, { blind: true, seed: 7 }));
-    // Seed 7 orders alpha 3, beta 1, alpha 2, beta 2, beta 3, alpha 1.
+    // Seed 7 orders alpha 3, beta 1, alpha 2, beta 2, beta 3, alpha 1; alpha is case 1 (it comes first), beta case 2.
     await marker.shows('RESP-ALPHA-3 deck 5.');
-    expect(marker.header()).toBe('places · rep 1 of 6 · alpha rep 3 · marked 0/4 · blind');
+    expect(marker.header()).toBe('places · case 1 · item 1 of 6 · marked 0/4 · blind');
     expect(marker.frame()).toContain('mark: (none)');
     await marker.pressUntil('f', 'marked 1/4');
-    expect(marker.header()).toBe('places · rep 2 of 6 · beta rep 1 · marked 1/4 · blind');
-    await marker.pressUntil(KEYS.right, 'rep 4 of 6');
-    await marker.pressUntil(KEYS.right, 'rep 6 of 6');
-    expect(marker.header()).toContain('alpha rep 1');
+    expect(marker.header()).toBe('places · case 2 · item 2 of 6 · marked 1/4 · blind');
+    await marker.pressUntil(KEYS.right, 'item 4 of 6');
+    await marker.pressUntil(KEYS.right, 'item 6 of 6');
+    expect(marker.header()).toBe('places · case 1 · item 6 of 6 · marked 1/4 · blind');
     expect(marker.frame()).not.toContain('EARLIER-NOTE');
     expect(marker.frame()).not.toContain('mark: pass');
     expect((await readMarks(join(dir, 'marks.blind.csv')))['alpha/3']).toMatchObject({ mark: 'fail' });
@@ -443,7 +443,46 @@ describe('turnkit mark (ink)', () => {
     // Reopened without a seed: the recorded one, continuing at the first unmarked rep in blind order.
     const again = await openMarker(await open(dir, { blind: true }));
     await again.shows('RESP-BETA-1');
-    expect(again.header()).toBe('places · rep 2 of 6 · beta rep 1 · marked 1/4 · blind');
+    expect(again.header()).toBe('places · case 2 · item 2 of 6 · marked 1/4 · blind');
     again.app.unmount();
+  });
+
+  it('blind: a base and its constructed fixture are one case, their case files labelled alike, names nowhere', async () => {
+    const dir = await demoLikeRun(join(root, `run-${++count}`), 3);
+    const session = await open(dir, { blind: true, seed: 11 });
+    const marker = await openMarker(session);
+    for (let item = 1; item <= 6; item++) {
+      await marker.shows(`item ${item} of 6`);
+      for (const pane of ['1', '2', '3']) {
+        await marker.press(pane);
+        const frame = marker.frame();
+        expect(frame).not.toMatch(/meridian|deck-fixed|constructed\/|fixtures\/|\brep \d/);
+        expect(frame).toContain('case 1 · item');
+        if (pane === '2') expect(frame).toContain('# Case: case 1');
+      }
+      await marker.press(KEYS.right);
+    }
+    marker.app.unmount();
+    // Beside the blind marks file: which rep each label stands for, so the label a note names can be looked up.
+    const recorded = JSON.parse(await readFile(join(dir, 'marks.blind.seed.json'), 'utf8'));
+    expect(recorded.seed).toBe(11);
+    expect(recorded.labels).toHaveLength(6);
+    expect(recorded.labels.map((entry: { label: string }) => entry.label)).toEqual(session.reps.map((rep) => rep.label));
+    expect(new Set(recorded.labels.map((entry: { fixture: string; rep: number }) => `${entry.fixture}/${entry.rep}`)).size).toBe(6);
+    expect(recorded.labels[0]).toEqual({ label: 'case 1 · item 1 of 6', case: 1, item: 1, fixture: session.reps[0]!.fixture, rep: session.reps[0]!.rep });
+  });
+
+  it('reflows a hard-wrapped rubric into paragraphs wrapped to the pane', async () => {
+    const rubric = '# Rubric\n\nPass when the route agrees with the world facts: the mess hall is on deck 2, engineering\non deck 3, and getting there means changing decks.\n\n- **fail**: the response puts the mess hall on\n  deck 3.\n';
+    const dir = await makeMarkRun({ ...standardRun(join(root, `run-${++count}`)), rubric });
+    const marker = await openMarker(await open(dir));
+    await marker.press('3');
+    await marker.shows('Pass when the route');
+    const lines = marker.frame().split('\n');
+    // One paragraph wrapped at 79 columns: "engineering" is no longer the end of a line of its own.
+    expect(lines).toContain('Pass when the route agrees with the world facts: the mess hall is on deck 2,');
+    expect(lines).toContain('engineering on deck 3, and getting there means changing decks.');
+    expect(lines).toContain('- **fail**: the response puts the mess hall on deck 3.');
+    marker.app.unmount();
   });
 });

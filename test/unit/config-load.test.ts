@@ -37,10 +37,36 @@ describe('loadConfig', () => {
     expect(embeddedDataDir(config)).toBe(join(cwd, 'db', 'data'));
   });
 
-  it('rejects unknown keys with their JSON path', async () => {
+  it('rejects an unknown key with its line, column and JSON path, and the known key it most resembles', async () => {
     const cwd = await project();
-    await writeFile(join(cwd, 'turnkit.config.json'), JSON.stringify({ game: { root: { table: 'c', key: 'id' }, turns: { table: 't', order: 'n', input: ['i'] }, shard: [] } }));
-    await expect(loadConfig({ cwd })).rejects.toThrow('turnkit.config.json: $.game: Unrecognized key: "shard"');
+    await writeFile(join(cwd, 'turnkit.config.json'), JSON.stringify({ game: { root: { table: 'c', key: 'id' }, turns: { table: 't', order: 'n', input: ['i'] }, shard: [] } }, null, 2));
+    await expect(loadConfig({ cwd })).rejects.toThrow(/^turnkit\.config\.json:14:5: \$\.game\.shard: unknown key "shard" \(did you mean "shared"\?\)$/);
+  });
+
+  it('places a wrong value at its line and column, and a missing key at its parent object', async () => {
+    const cwd = await project();
+    await writeFile(join(cwd, 'turnkit.config.json'), '{\n  "game": {\n    "root": { "table": "c" },\n    "turns": { "table": "t", "order": 3, "input": ["i"] }\n  }\n}\n');
+    const error = await loadConfig({ cwd }).catch((caught: Error & { problems?: string[] }) => caught);
+    expect((error as { problems?: string[] }).problems).toEqual([
+      'turnkit.config.json:3:13: $.game.root.key: is required',
+      'turnkit.config.json:4:39: $.game.turns.order: Invalid input: expected string, received number',
+    ]);
+  });
+
+  it('in a TypeScript config too: an unknown key with where it is written and what it resembles', async () => {
+    const cwd = await project();
+    await writeFile(join(cwd, 'turnkit.config.ts'), [
+      "import { defineConfig } from 'turnkit';",
+      'export default {',
+      '  game: {',
+      "    root: { table: 'campaigns', key: 'id' },",
+      "    turns: { tabel: 'turns', order: 'turn_number', input: ['player_input'] },",
+      '  },',
+      '};',
+      '',
+    ].join('\n').replace("import { defineConfig } from 'turnkit';", '// a config'));
+    const error = await loadConfig({ cwd }).catch((caught: Error & { problems?: string[] }) => caught);
+    expect((error as Error).message).toBe('turnkit.config.ts:5:14: $.game.turns.tabel: unknown key "tabel" (did you mean "table"?)');
   });
 
   it('says when --config names a missing file or a module without a default export', async () => {

@@ -252,7 +252,7 @@ describe('rebase', () => {
     expect((error as RebaseConflictError).conflicts).toEqual([{ path: 'turns[id=19].narration', base: 'A recaptured narration.', old: NARRATION_19, new: FIXED_19 }]);
     const file = shown(fixedPath);
     expect(error.problems).toEqual([
-      `${file}: cannot rebase onto ${shown(join(dir, 'base.json'))}: 1 conflicting path(s); nothing written`,
+      `${file}: cannot rebase onto ${shown(join(dir, 'base.json'))}: 1 conflicting path(s); nothing written (--keep PATH=base or PATH=change resolves one)`,
       `${file}: turns[id=19].narration: base has "A recaptured narration.", the change expected ${JSON.stringify(NARRATION_19)} (new value ${JSON.stringify(FIXED_19)})`,
     ]);
     expect((await readFile(fixedPath)).equals(before)).toBe(true);

@@ -216,7 +216,7 @@ describe('buildReport: tags, latency, pairs, marks file', () => {
     expect(fixture(report, 'a').notRun).toBe(1);
     const error = incompleteRun(report);
     expect(error).toBeInstanceOf(TurnkitError);
-    expect(error!.message).toMatch(/interrupted with 1 rep\(s\) not run; finish it with: turnkit run QUESTION --resume /);
+    expect(error!.message).toMatch(/interrupted with 1 rep\(s\) not run; finish it with: turnkit run --resume /);
     expect(incompleteRun(await buildReport(await makeRun({ target: 0.5, fixtures: [{ name: 'a', marks: ['pass'] }] })))).toBeUndefined();
   });
 });

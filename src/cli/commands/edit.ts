@@ -32,8 +32,9 @@ export function registerEdit(program: Command, output: Output): void {
       // ink and its layout engine load only when the editor runs, not on every turnkit command.
       const { runEditor } = await loadTerminalApp(() => import('../../tui/editor/run-editor.js'));
       const result = await runEditor(session, outDir, options.turn);
-      if (result.saved) report(output, result.saved);
-      else output.err('quit without saving');
+      // The editor stays open after a save: every file it wrote is named, in the order written.
+      for (const saved of result.written ?? (result.saved ? [result.saved] : [])) report(output, saved);
+      if (!result.saved) output.err('quit without saving');
     });
 }
 

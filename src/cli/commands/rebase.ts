@@ -1,5 +1,6 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import type { RebaseResult } from '../../construct/rebase-command.js';
+import type { KeepChoice } from '../../construct/resolve-conflicts.js';
 import { printJson, type Output } from '../output.js';
 
 /** `turnkit rebase CONSTRUCTED [--onto FIXTURE]`. */
@@ -9,12 +10,13 @@ export function registerRebase(program: Command, output: Output): void {
     .description('re-apply a constructed fixture\'s diff to its recaptured base; lists conflicts and writes nothing when old values moved')
     .argument('<constructed>', 'constructed fixture file')
     .option('--onto <fixture>', 'a new base (default: the recorded base path)')
+    .option('--keep <choice>', 'resolve a conflict: PATH=base keeps the new base\'s value (drops the change), PATH=change keeps the change; base or change alone: every conflict (repeatable)', collectKeep, [])
     .option('--json', 'print the result as JSON')
     .action(async (constructed: string, options) => {
       const { rebase, RebaseConflictError } = await import('../../construct/rebase-command.js');
       let result: RebaseResult;
       try {
-        result = await rebase({ constructed, onto: options.onto });
+        result = await rebase({ constructed, onto: options.onto, keep: options.keep });
       } catch (error) {
         // --json callers get the conflicts as data as well as the one-line errors.
         if (options.json && error instanceof RebaseConflictError) printJson(output, { rewritten: false, conflicts: error.conflicts });
@@ -23,5 +25,13 @@ export function registerRebase(program: Command, output: Output): void {
       if (options.json) return printJson(output, result);
       if (!result.rewritten) output.out(`${result.file}: base ${result.base} is unchanged (sha256 ${result.toSha256}); nothing to do`);
       else output.out(`${result.file}: rebased onto ${result.base} (sha256 ${result.fromSha256.slice(0, 12)} -> ${result.toSha256.slice(0, 12)}), ${result.changes} change(s) re-applied`);
+      for (const kept of result.kept ?? []) output.out(`  ${kept.path}: kept ${kept.keep === 'base' ? 'the new base\'s value (change dropped)' : 'the change'}`);
     });
+}
+
+// `PATH=base`, `PATH=change`, or `base` / `change` for every conflict; a path may itself hold "=" (`turns[id=19]`).
+function collectKeep(value: string, previous: KeepChoice[]): KeepChoice[] {
+  const match = /^(?:(.+)=)?(base|change)$/.exec(value);
+  if (!match) throw new InvalidArgumentError(`expected PATH=base, PATH=change, base or change, got "${value}"`);
+  return [...previous, { ...(match[1] !== undefined ? { path: match[1] } : {}), keep: match[2] as KeepChoice['keep'] }];
 }

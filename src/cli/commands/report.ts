@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { TurnkitError } from '../../errors.js';
 import { printJson, type Output } from '../output.js';
 
@@ -12,7 +12,8 @@ export function registerReport(program: Command, output: Output): void {
     .option('--compare <run-dir>', 'another run of the same question: per-fixture deltas with Fisher exact p-values')
     .option('--compare-marks <file>', 'the other run\'s marks file (default: the same name as --marks, else marks.csv)')
     .option('--md', 'print Markdown')
-    .option('--json', 'print the report as JSON')
+    // One format at a time: --md --json printed JSON and quietly dropped the Markdown.
+    .addOption(new Option('--json', 'print the report as JSON').conflicts('md'))
     .option('--check', 'exit 1 when a fixture has not met the target (missed, or reps not marked)')
     .action(async (dir: string, options) => {
       const { formatReport } = await import('../../marks/format-report.js');

@@ -10,14 +10,14 @@ export function registerRun(program: Command, output: Output): void {
   program
     .command('run')
     .description('run a question: N reps per fixture, each in a fresh scratch campaign; writes runs/QUESTION/STAMP/')
-    .argument('<question>', 'question file (questions/ID.yaml or .json)')
+    .argument('[question]', 'question file (questions/ID.yaml or .json); with --resume, the run\'s own by default')
     .option('--reps <n>', 'reps per fixture (default: the question\'s)', positiveInt)
     .option('--concurrency <k>', 'SUT calls at a time (default 4)', positiveInt)
     .option('--shard <i/n>', 'run one deterministic slice of the reps (1/3, 2/3, 3/3 on three machines; then turnkit merge)', shardSpec)
     .option('--resume <run-dir>', 'complete an interrupted run: only missing or errored reps run again')
     .addOption(new Option('--strategy <strategy>', 'how each rep\'s scratch campaign is made').choices(['remap', 'database', 'auto']))
     .option('--json', 'print the result as JSON')
-    .action(async (question: string, options, command: Command) => {
+    .action(async (question: string | undefined, options, command: Command) => {
       const { runQuestion } = await import('../../pipeline/run-question.js');
       const abort = new AbortController();
       const quit = new AbortController();
@@ -65,6 +65,7 @@ export function registerRun(program: Command, output: Output): void {
     });
 }
 
+// The command that finishes a run, as the user would type it: their question argument, if they gave one.
 /** One line of progress: done/total, errors, elapsed, ETA and the last rep; never the SUT's response. */
 export function progressLine(progress: RunProgress): string {
   const seconds = (ms: number): string => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;

@@ -5,14 +5,16 @@ import type { EditSession, ShownChange } from '../../construct/edit-session.js';
 import type { SavedConstructed } from '../../construct/save-constructed.js';
 import { isTurnkitError } from '../../errors.js';
 import { DiffLines } from './diff-lines.js';
-import { initialState, parseInline, reduce, type EditorState, type Mode } from './editor-state.js';
+import { hasUnsaved, initialState, parseInline, reduce, textAreaHeight, type EditorState, type Mode } from './editor-state.js';
+import { matchCount } from '../text-search.js';
 import { keyEvents } from '../key-events.js';
-import { keyHelp, SaveDialog, TurnList, TurnView } from './editor-views.js';
+import { keyHelp, SaveDialog, SearchLine, TurnList, TurnView } from './editor-views.js';
 import { TextArea } from './text-area.js';
 
-/** How an editing session ended: the written file, or nothing when the user quit. */
+/** How an editing session ended: the last file written (and every one, in order), or nothing when none was. */
 export interface EditorResult {
   saved?: SavedConstructed;
+  written?: SavedConstructed[];
 }
 
 /** Props of EditorApp. */
@@ -40,6 +42,7 @@ export function EditorApp({ session, outDir, width, height, openTurn, onDone }: 
     setStateValue(next);
   };
   const layout = { width, height };
+  const written = useRef<SavedConstructed[]>([]);
 
   useInput((input, key) => {
     let next = latest.current;
@@ -52,7 +55,8 @@ export function EditorApp({ session, outDir, width, height, openTurn, onDone }: 
 
   useEffect(() => {
     if (state.quit) {
-      onDone({});
+      const files = written.current;
+      onDone(files.length > 0 ? { saved: files.at(-1)!, written: files } : {});
       exit();
     }
   }, [state.quit]);
@@ -62,8 +66,18 @@ export function EditorApp({ session, outDir, width, height, openTurn, onDone }: 
     if (!request) return;
     session.save(request.name, request.why, outDir, request.force).then(
       (saved) => {
-        onDone({ saved });
-        exit();
+        // Saved: back to the editor, the file named, so that the next experiment starts from here (q quits).
+        written.current = [...written.current, saved];
+        const { saveRequest: _done, ...previous } = latest.current;
+        const back = previous.mode.name === 'save' ? previous.mode.back : previous.mode;
+        const file = relative(process.cwd(), saved.file);
+        setState({
+          ...previous,
+          mode: back,
+          saved: { file, name: request.name, of: session.current },
+          draft: { name: request.name, why: request.why },
+          message: `wrote ${file} (${saved.paths.length} change(s)); q quits`,
+        });
       },
       (error: unknown) => {
         // Every failure stays in the dialog: the edits are still here, and the user can fix the name or the folder.
@@ -83,7 +97,8 @@ export function EditorApp({ session, outDir, width, height, openTurn, onDone }: 
   const mainHeight = height - DIFF_HEIGHT - 4;
   const baseName = edited !== undefined ? session.baseFor(edited).fixture.name : session.opened.fixture.name;
   // Most telling first: the header is cut at the terminal's width, and a long path is the least needed part.
-  const header = `turnkit edit · ${edited !== undefined ? `turn ${edited}` : 'no turn edited'} · ${changes.length} change(s)${session.isDirty() ? ' · unsaved' : ''} · ${session.opened.shown}`;
+  const saveState = hasUnsaved(state, session) ? ' · unsaved' : state.saved ? ` · saved as ${state.saved.name}` : '';
+  const header = `turnkit edit · ${edited !== undefined ? `turn ${edited}` : 'no turn edited'} · ${changes.length} change(s)${saveState} · ${session.opened.shown}`;
   const emptyDiff = session.isDirty() ? 'no change against the base: a constructed fixture needs at least one (q discards)' : 'no changes yet';
   return (
     <Box flexDirection="column" width={width}>
@@ -94,7 +109,8 @@ export function EditorApp({ session, outDir, width, height, openTurn, onDone }: 
         {mode.name === 'text' || mode.name === 'inline' ? (
           <Box flexDirection="column">
             <Text bold wrap="truncate-end">{`editing ${mode.field.label}${mode.name === 'inline' ? ' (JSON)' : ''}`}</Text>
-            <TextArea buffer={mode.buffer} width={width} height={mainHeight - 2} />
+            <TextArea buffer={mode.buffer} width={width} height={textAreaHeight(layout)} match={mode.search?.match !== undefined ? { start: mode.search.match, length: mode.search.query.text.length } : undefined} />
+            {mode.search ? <SearchLine query={mode.search.query.text} found={matchCount(mode.buffer.text, mode.search.query.text, mode.search.match)} /> : null}
             {mode.name === 'inline' && mode.error ? <Text color="red" wrap="truncate-end">{mode.error}</Text> : null}
           </Box>
         ) : null}

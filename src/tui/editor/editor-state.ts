@@ -2,7 +2,10 @@ import type { Key } from 'ink';
 import type { EditSession, EditableField, EditableRow } from '../../construct/edit-session.js';
 import { isTurnkitError } from '../../errors.js';
 import { parseJsonText } from '../../util/json-source.js';
-import { backspace, bufferOf, deleteForward, deleteToLineStart, insert, moveHorizontal, moveToLineEdge, moveVertical, type TextBuffer } from '../text-buffer.js';
+import { bufferOf, type TextBuffer } from '../text-buffer.js';
+import { EMPTY_HISTORY, type TextHistory } from '../text-history.js';
+import { editBuffer } from './edit-keys.js';
+import { fieldTextKey, openFieldText, type FieldText } from './text-mode.js';
 
 /** Which field of which row a text or inline editor is changing. */
 export interface FieldRef {
@@ -18,8 +21,8 @@ export interface FieldRef {
 export type Mode =
   | { name: 'turns' }
   | { name: 'turn'; turn: number }
-  | { name: 'text'; turn: number; field: FieldRef; buffer: TextBuffer }
-  | { name: 'inline'; turn: number; field: FieldRef; buffer: TextBuffer; error?: string }
+  | ({ name: 'text'; turn: number; field: FieldRef } & FieldText)
+  | ({ name: 'inline'; turn: number; field: FieldRef; error?: string } & FieldText)
   | { name: 'diff'; scroll: number; back: Mode }
   | { name: 'save'; focus: 'name' | 'why'; nameBuffer: TextBuffer; whyBuffer: TextBuffer; back: Mode; error?: string; confirmOverwrite?: boolean }
   | { name: 'quit'; back: Mode };
@@ -36,6 +39,17 @@ export interface EditorState {
   quit?: boolean;
   /** Name and why typed in a save dialog that was closed without saving, offered again next time. */
   draft?: { name: string; why: string };
+  /** The last file saved, and the edited copy it holds: quitting with nothing changed since asks nothing. */
+  saved?: { file: string; name: string; of: unknown };
+  /** Each field's undo history as its editor left it, kept while the field still holds that text. */
+  histories?: Readonly<Record<string, { text: string; history: TextHistory }>>;
+  /** The last search, offered again when a search is opened. */
+  lastQuery?: string;
+}
+
+/** Whether quitting would lose work: edits the file as opened lacks, and no save has written them since. */
+export function hasUnsaved(state: EditorState, session: EditSession): boolean {
+  return session.isDirty() && state.saved?.of !== session.current;
 }
 
 /** The first state: the given turn opened, else the turn list with the edited turn (or the last turn) selected. */
@@ -65,10 +79,10 @@ export function reduce(state: EditorState, session: EditSession, input: string, 
   const { message: _shown, ...next } = state;
   const mode = state.mode;
   // Ctrl-C means quit wherever it is pressed; with unsaved changes the user confirms first.
-  if (key.ctrl && input === 'c' && mode.name !== 'quit') return session.isDirty() ? { ...next, mode: { name: 'quit', back: mode } } : { ...next, quit: true };
+  if (key.ctrl && input === 'c' && mode.name !== 'quit') return hasUnsaved(state, session) ? { ...next, mode: { name: 'quit', back: mode } } : { ...next, quit: true };
   switch (mode.name) {
     case 'turns': return onTurns(next, session, input, key, layout);
-    case 'turn': return onTurn(next, mode, session, input, key);
+    case 'turn': return onTurn(next, mode, session, input, key, layout);
     case 'text': return onText(next, mode, session, input, key, layout);
     case 'inline': return onInline(next, mode, session, input, key);
     case 'diff': return onDiff(next, mode, input, key);
@@ -93,21 +107,35 @@ function onTurns(state: EditorState, session: EditSession, input: string, key: K
   return common(state, session, input, key);
 }
 
-function onTurn(state: EditorState, mode: Extract<Mode, { name: 'turn' }>, session: EditSession, input: string, key: Key): EditorState {
+function onTurn(state: EditorState, mode: Extract<Mode, { name: 'turn' }>, session: EditSession, input: string, key: Key, layout: Layout): EditorState {
   const fields = fieldsOf(session.rowsOfTurn(mode.turn));
   const selected = fields[state.fieldIndex];
   if (key.upArrow || input === 'k') return { ...state, fieldIndex: Math.max(0, state.fieldIndex - 1) };
   if (key.downArrow || input === 'j') return { ...state, fieldIndex: Math.min(fields.length - 1, state.fieldIndex + 1) };
+  // A turn with many tied rows is taller than the screen: the list scrolls with the selection, a page or all the way.
+  const page = Math.max(1, layout.height - 16);
+  if (key.pageUp) return { ...state, fieldIndex: Math.max(0, state.fieldIndex - page) };
+  if (key.pageDown) return { ...state, fieldIndex: Math.min(fields.length - 1, state.fieldIndex + page) };
+  if (key.home) return { ...state, fieldIndex: 0 };
+  if (key.end) return { ...state, fieldIndex: Math.max(0, fields.length - 1) };
   if (key.escape || key.leftArrow) return { ...state, mode: { name: 'turns' } };
   if (!selected) return common(state, session, input, key);
   const ref: FieldRef = { table: selected.row.table, key: selected.row.key, column: selected.field.column, label: `${selected.row.label}.${selected.field.column}`, original: selected.field.value };
-  if (key.return) {
+  // `/` opens a text field with its search line open: the quickest way to one word of a long narration.
+  if (key.return || (input === '/' && selected.field.kind === 'text')) {
     if (selected.field.locked) return { ...state, message: `${ref.label} is ${selected.field.locked}` };
     const refused = session.refusal(mode.turn);
     if (refused) return { ...state, message: refused };
     const value = selected.field.value;
-    if (selected.field.kind === 'text') return { ...state, mode: { name: 'text', turn: mode.turn, field: ref, buffer: bufferOf(typeof value === 'string' ? value : '') } };
-    return { ...state, mode: { name: 'inline', turn: mode.turn, field: ref, buffer: bufferOf(JSON.stringify(value) ?? 'null') } };
+    const kept = state.histories?.[fieldId(ref)];
+    if (selected.field.kind === 'text') {
+      const text = typeof value === 'string' ? value : '';
+      const history = kept?.text === text ? kept.history : EMPTY_HISTORY;
+      return { ...state, mode: { name: 'text', turn: mode.turn, field: ref, ...openFieldText(text, history, input === '/' ? (state.lastQuery ?? '') : undefined) } };
+    }
+    // A JSON value is short: the cursor at its end, where a number or a closing quote is changed.
+    const json = JSON.stringify(value) ?? 'null';
+    return { ...state, mode: { name: 'inline', turn: mode.turn, field: ref, buffer: bufferOf(json), history: kept?.text === json ? kept.history : EMPTY_HISTORY } };
   }
   if (input === 'r') return attempt(state, () => session.revert(mode.turn, ref.table, ref.key, ref.column), `${ref.label} reverted`);
   if (input === 'n') {
@@ -117,26 +145,52 @@ function onTurn(state: EditorState, mode: Extract<Mode, { name: 'turn' }>, sessi
   return common(state, session, input, key);
 }
 
+/** The lines of the text editor's area at this screen size (the app lays it out the same way). */
+export function textAreaHeight(layout: Layout): number {
+  return Math.max(1, layout.height - TEXT_CHROME);
+}
+
+/** Screen lines around the text area: header, field label, search line, diff title and pane, message, keys. */
+const TEXT_CHROME = 13;
+
+/** The width text wraps to in the field editor: one column is kept for the cursor after the last character. */
+export function textWrapWidth(layout: Layout): number {
+  return Math.max(1, layout.width - 1);
+}
+
 function onText(state: EditorState, mode: Extract<Mode, { name: 'text' }>, session: EditSession, input: string, key: Key, layout: Layout): EditorState {
-  if (key.ctrl && input === 's') {
+  if (!mode.search && key.ctrl && input === 's') {
     const value = mode.buffer.text === '' && mode.field.original === null ? null : mode.buffer.text;
-    return attempt({ ...state, mode: { name: 'turn', turn: mode.turn } }, () => session.setValue(mode.turn, mode.field.table, mode.field.key, mode.field.column, value), `${mode.field.label} changed`);
+    return apply(state, mode, session, value);
   }
-  if (key.escape) return { ...state, mode: { name: 'turn', turn: mode.turn }, message: 'edit cancelled' };
-  const buffer = editBuffer(mode.buffer, input, key, layout.width - 2, true);
-  return { ...state, mode: { ...mode, buffer } };
+  if (!mode.search && key.escape) return { ...state, mode: { name: 'turn', turn: mode.turn }, message: 'edit cancelled' };
+  const step = fieldTextKey(mode, input, key, { width: textWrapWidth(layout), page: Math.max(1, textAreaHeight(layout) - 1), multiline: true });
+  const query = mode.search && !step.text.search ? mode.search.query.text : undefined;
+  return { ...state, ...(query ? { lastQuery: query } : {}), mode: { ...mode, ...step.text, search: step.text.search }, ...(step.message ? { message: step.message } : {}) };
 }
 
 function onInline(state: EditorState, mode: Extract<Mode, { name: 'inline' }>, session: EditSession, input: string, key: Key): EditorState {
-  if (key.return) {
+  if (key.return && !mode.search) {
     const parsed = parseInline(mode.buffer.text);
     if ('error' in parsed) return { ...state, mode: { ...mode, error: parsed.error } };
-    const value = parsed.value;
-    return attempt({ ...state, mode: { name: 'turn', turn: mode.turn } }, () => session.setValue(mode.turn, mode.field.table, mode.field.key, mode.field.column, value), `${mode.field.label} changed`);
+    return apply(state, mode, session, parsed.value);
   }
-  if (key.escape) return { ...state, mode: { name: 'turn', turn: mode.turn }, message: 'edit cancelled' };
-  const { error: _error, ...rest } = mode;
-  return { ...state, mode: { ...rest, buffer: editBuffer(mode.buffer, input, key, Number.MAX_SAFE_INTEGER, false) } };
+  if (key.escape && !mode.search) return { ...state, mode: { name: 'turn', turn: mode.turn }, message: 'edit cancelled' };
+  const step = fieldTextKey(mode, input, key, { width: Number.MAX_SAFE_INTEGER, page: 1, multiline: false });
+  // The error said what was wrong with the value; once the value changes it no longer applies.
+  const { error, ...rest } = mode;
+  const kept = step.text.buffer.text === mode.buffer.text && error !== undefined ? { error } : {};
+  return { ...state, mode: { ...rest, ...kept, ...step.text, search: step.text.search }, ...(step.message ? { message: step.message } : {}) };
+}
+
+// Sets the field and goes back to the turn; its undo history is kept for when the field is opened again.
+function apply(state: EditorState, mode: Extract<Mode, { name: 'text' | 'inline' }>, session: EditSession, value: unknown): EditorState {
+  const histories = { ...state.histories, [fieldId(mode.field)]: { text: mode.buffer.text, history: mode.history } };
+  return attempt({ ...state, histories, mode: { name: 'turn', turn: mode.turn } }, () => session.setValue(mode.turn, mode.field.table, mode.field.key, mode.field.column, value), `${mode.field.label} changed`);
+}
+
+function fieldId(field: Pick<FieldRef, 'table' | 'key' | 'column'>): string {
+  return `${field.table}\u0000${field.key}\u0000${field.column}`;
 }
 
 function onDiff(state: EditorState, mode: Extract<Mode, { name: 'diff' }>, input: string, key: Key): EditorState {
@@ -154,11 +208,18 @@ function onSave(state: EditorState, mode: Extract<Mode, { name: 'save' }>, input
   }
   if (key.escape) return { ...state, mode: mode.back, message: 'not saved', draft: { name: mode.nameBuffer.text, why: mode.whyBuffer.text } };
   if (key.tab || key.upArrow || key.downArrow) return { ...state, mode: { ...mode, focus: mode.focus === 'name' ? 'why' : 'name' } };
-  // Only Ctrl-S saves: an Enter inside pasted text must never write the file half-typed.
-  if (key.ctrl && input === 's') return { ...state, saveRequest: { name: mode.nameBuffer.text.trim(), why: mode.whyBuffer.text, force: false } };
+  // Only Ctrl-S saves: an Enter inside pasted text must never write the file half-typed. Saving again under the
+  // name this session last wrote replaces that file without asking: it is the same fixture, further along.
+  if (key.ctrl && input === 's') {
+    const name = mode.nameBuffer.text.trim();
+    return { ...state, saveRequest: { name, why: mode.whyBuffer.text, force: state.saved?.name === name } };
+  }
   if (key.return) return mode.focus === 'name' ? { ...state, mode: { ...mode, focus: 'why' } } : { ...state, message: 'Ctrl-S saves' };
   const field = mode.focus === 'name' ? 'nameBuffer' : 'whyBuffer';
-  return { ...state, mode: { ...mode, [field]: editBuffer(mode[field], input, key, layout.width - 8, false) } };
+  const buffer = editBuffer(mode[field], input, key, { width: layout.width - 8, page: 1, multiline: false });
+  // An error is about what was typed: once the text changes it may no longer hold, so it goes.
+  const { error: _error, ...rest } = mode;
+  return { ...state, mode: { ...(buffer.text === mode[field].text ? mode : rest), [field]: buffer } };
 }
 
 // Keys that work on the turn list and the turn view alike.
@@ -169,7 +230,7 @@ function common(state: EditorState, session: EditSession, input: string, key: Ke
     const defaults = state.draft ?? session.defaults();
     return { ...state, mode: { name: 'save', focus: 'name', nameBuffer: bufferOf(defaults.name), whyBuffer: bufferOf(defaults.why), back: state.mode } };
   }
-  if (input === 'q') return session.isDirty() ? { ...state, mode: { name: 'quit', back: state.mode } } : { ...state, quit: true };
+  if (input === 'q') return hasUnsaved(state, session) ? { ...state, mode: { name: 'quit', back: state.mode } } : { ...state, quit: true };
   return state;
 }
 
@@ -191,22 +252,6 @@ function attempt(state: EditorState, action: () => void, success: string): Edito
     if (!isTurnkitError(error)) throw error;
     return { ...state, message: error.message };
   }
-}
-
-function editBuffer(buffer: TextBuffer, input: string, key: Key, width: number, multiline: boolean): TextBuffer {
-  // Most terminals send DEL for Backspace, which ink reports as "delete": both erase backwards; Ctrl-D forwards.
-  if (key.backspace || key.delete) return backspace(buffer);
-  if (key.ctrl && input === 'd') return deleteForward(buffer);
-  if (key.leftArrow) return moveHorizontal(buffer, -1);
-  if (key.rightArrow) return moveHorizontal(buffer, 1);
-  if (key.upArrow) return multiline ? moveVertical(buffer, width, -1) : buffer;
-  if (key.downArrow) return multiline ? moveVertical(buffer, width, 1) : buffer;
-  if (key.home || (key.ctrl && input === 'a')) return moveToLineEdge(buffer, width, 'start');
-  if (key.end || (key.ctrl && input === 'e')) return moveToLineEdge(buffer, width, 'end');
-  if (key.ctrl && input === 'u') return deleteToLineStart(buffer);
-  if (key.return) return multiline ? insert(buffer, '\n') : buffer;
-  if (key.ctrl || key.meta || key.escape || key.tab || key.pageUp || key.pageDown || input === '') return buffer;
-  return insert(buffer, multiline ? input : input.replace(/[\r\n]+/g, ' '));
 }
 
 function firstEditable(session: EditSession, turn: number): number {

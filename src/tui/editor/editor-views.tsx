@@ -5,9 +5,9 @@ import { fieldsOf, type Mode } from './editor-state.js';
 
 const KEY_HELP: Record<Mode['name'], string> = {
   turns: '↑↓ move · Enter open turn · d diff · s save · q quit',
-  turn: '↑↓ field · Enter edit · r revert · n null · Esc back · d diff · s save · q quit',
-  text: 'type · arrows move · Enter newline · Ctrl-S apply · Esc cancel',
-  inline: 'type a JSON value · Enter apply · Esc cancel',
+  turn: '↑↓ Enter edit · / find · r revert · n null · Esc back · d diff · s save · q quit',
+  text: 'Ctrl-F find · Ctrl-←→ word · Ctrl-Z/Y undo/redo · Ctrl-S apply · Esc cancel',
+  inline: 'type a JSON value · Ctrl-Z undo · Enter apply · Esc cancel',
   diff: '↑↓ scroll · Esc back',
   save: 'Tab switch field · Enter next field · Ctrl-S save · Esc cancel',
   quit: 'y discard changes and quit · n keep editing',
@@ -16,6 +16,7 @@ const KEY_HELP: Record<Mode['name'], string> = {
 /** Keys shown at the bottom of each screen: the editor works from the keyboard alone. */
 export function keyHelp(mode: Mode): string {
   if (mode.name === 'save' && mode.confirmOverwrite) return 'y overwrite · any other key: back to the name';
+  if ((mode.name === 'text' || mode.name === 'inline') && mode.search) return 'type to find · Enter go there · Ctrl-F/↓ next · ↑ previous · Esc back';
   return KEY_HELP[mode.name];
 }
 
@@ -38,7 +39,7 @@ export function TurnList({ turns, selected, width, height }: TurnListProps) {
       {turns.slice(top, top + height - 1).map((entry, i) => {
         const here = top + i === selected;
         const line = `${here ? '▸' : ' '} ${String(entry.turn).padStart(4)}${entry.changed ? '*' : ' '} ${pad(entry.input, inputWidth)} │ ${cut(entry.narration, narrationWidth)}`;
-        return <Text key={entry.turn} inverse={here} color={entry.changed ? 'yellow' : undefined}>{line}</Text>;
+        return <Text key={entry.turn} inverse={here} color={entry.changed ? 'yellow' : undefined} wrap="truncate-end">{line}</Text>;
       })}
     </Box>
   );
@@ -77,13 +78,34 @@ export function TurnView({ rows, selected, width, height }: TurnViewProps) {
   return (
     <Box flexDirection="column">
       {lines.slice(top, top + listHeight).map((line) => (
-        <Text key={line.key} inverse={line.here} bold={line.bold} dimColor={line.dim} color={line.changed ? 'yellow' : undefined}>
+        // One screen line per field, whatever its characters' widths (CJK, emoji): a line that wrapped would push the
+        // selection off the bottom of the list.
+        <Text key={line.key} inverse={line.here} bold={line.bold} dimColor={line.dim} color={line.changed ? 'yellow' : undefined} wrap="truncate-end">
           {line.text}
         </Text>
       ))}
       <Text dimColor>{`── # cannot change · * changed ${'─'.repeat(Math.max(0, width - 32))}`}</Text>
       <TextArea buffer={{ text: preview ?? '', cursor: 0 }} width={width} height={previewHeight} focused={false} />
     </Box>
+  );
+}
+
+/** Props of SearchLine. */
+export interface SearchLineProps {
+  readonly query: string;
+  readonly found: { readonly count: number; readonly index: number };
+}
+
+/** The search being typed, with which match the cursor is on. */
+export function SearchLine({ query, found }: SearchLineProps) {
+  const where = query === '' ? '' : found.count === 0 ? '  (not found)' : `  (match ${found.index} of ${found.count})`;
+  return (
+    <Text wrap="truncate-end">
+      <Text color="cyan">find: </Text>
+      {query}
+      <Text inverse> </Text>
+      <Text dimColor>{where}</Text>
+    </Text>
   );
 }
 

@@ -57,8 +57,9 @@ export function MarkerApp({ session, width, height, onDone }: MarkerAppProps) {
   });
 
   const { marked, total } = session.progress();
-  const position = `rep ${index + 1} of ${session.reps.length}`;
-  const header = fitHeader(`${session.manifest.question.id} · ${position} · ${rep.fixture} rep ${rep.rep}`, ` · marked ${marked}/${total}${session.blind ? ' · blind' : ''}${session.saving ? ' · saving' : ''}`, width);
+  // Blind, the rep's neutral label is all that says where the grader is: its position and its case, never its name.
+  const where = session.blind ? rep.label : `rep ${index + 1} of ${session.reps.length} · ${rep.label}`;
+  const header = fitHeader(`${session.manifest.question.id} · ${where}`, ` · marked ${marked}/${total}${session.blind ? ' · blind' : ''}${session.saving ? ' · saving' : ''}`, width);
   const shown = lines.slice(scroll, scroll + bodyHeight);
   const more = lines.length > bodyHeight ? ` (lines ${scroll + 1}-${Math.min(lines.length, scroll + bodyHeight)} of ${lines.length})` : '';
   return (
@@ -78,7 +79,7 @@ export function MarkerApp({ session, width, height, onDone }: MarkerAppProps) {
       ) : (
         <Text wrap="truncate">
           <Text bold color={markColor(current.mark)}>{`mark: ${current.mark || '(none)'}`}</Text>
-          {current.note ? ` · note: ${current.note.replace(/\s+/g, ' ')}` : ''}
+          {current.note ? ` · note: ${session.shown(current.note).replace(/\s+/g, ' ')}` : ''}
           {message ? ` · ${message}` : ''}
         </Text>
       )}

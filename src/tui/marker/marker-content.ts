@@ -1,5 +1,6 @@
 import wrapAnsi from 'wrap-ansi';
 import type { MarkingSession } from '../../marks/marking-session.js';
+import { reflowMarkdown } from '../../util/reflow-markdown.js';
 
 /** What the marker's main pane can show for a rep. */
 export type Pane = 'response' | 'case' | 'rubric';
@@ -15,10 +16,11 @@ export const PANES: readonly { pane: Pane; title: string }[] = [
 export function paneLines(session: MarkingSession, index: number, pane: Pane, width: number): string[] {
   const rep = session.reps[index]!;
   let text: string;
-  if (pane === 'case') text = rep.caseFile;
-  else if (pane === 'rubric') text = `${session.manifest.question.text}\n\nRubric version ${session.manifest.rubric.version}\n\n${session.rubric}`;
+  // Hard-wrapped Markdown reads as paragraphs wrapped to the pane, not as lines cut at the author's column.
+  if (pane === 'case') text = reflowMarkdown(rep.caseFile);
+  else if (pane === 'rubric') text = reflowMarkdown(`${session.manifest.question.text}\n\nRubric version ${session.manifest.rubric.version}\n\n${session.rubric}`);
   else text = responseText(rep.record);
-  return text.replace(/\t/g, '  ').split('\n').flatMap((line) => wrapAnsi(line, Math.max(10, width), { hard: true, trim: false }).split('\n'));
+  return session.shown(text).replace(/\t/g, '  ').split('\n').flatMap((line) => wrapAnsi(line, Math.max(10, width), { hard: true, trim: false }).split('\n'));
 }
 
 function responseText(record: MarkingSession['reps'][number]['record']): string {
