@@ -21,6 +21,7 @@ import { registerShow } from './commands/show.js';
 import { registerTeardown } from './commands/teardown.js';
 import { registerGc } from './commands/gc.js';
 import { registerVerify } from './commands/verify.js';
+import { registerView } from './commands/view.js';
 import { processOutput, type Output } from './output.js';
 
 /** Builds the commander program with every command registered. */
@@ -55,6 +56,7 @@ export function buildProgram(output: Output = processOutput): Command {
   registerMark(program, output);
   registerJudge(program, output);
   registerAgree(program, output);
+  registerView(program, output);
   registerTeardown(program, output);
   registerGc(program, output);
   for (const command of program.commands) command.exitOverride();

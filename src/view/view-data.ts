@@ -62,6 +62,10 @@ export interface MarkerView {
   file: string;
   blind: { seed: number } | null;
   grader: string;
+  /** The question and the rubric the run kept (the marker shows them beside the response). */
+  question: string;
+  rubric: string;
+  rubricVersion: string;
   /** Reps in marking order: an index into `RunView.reps` (absent when blind: see `blindReps`). */
   order: number[];
   /** This session's [mark, note] per position of `order`. */
