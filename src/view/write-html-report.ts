@@ -31,8 +31,15 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<HtmlR
   try {
     await writeFileAtomic(file, html, { mode: 0o600 });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-    throw new TurnkitError('BAD_INPUT', `${shownPath(file)}: cannot write the HTML report (${code})`);
+    throw new TurnkitError('BAD_INPUT', `${shownPath(file)}: cannot write the HTML report: ${whyNotWritten(error as NodeJS.ErrnoException)}`);
   }
   return { file, bytes: Buffer.byteLength(html), run };
+}
+
+function whyNotWritten(error: NodeJS.ErrnoException): string {
+  // mkdir says EEXIST, open says ENOTDIR, when a folder of the path is a file.
+  if (error.code === 'ENOTDIR' || error.code === 'EEXIST') return 'a folder on its path is a file';
+  if (error.code === 'EISDIR') return 'it is a folder';
+  if (error.code === 'EACCES' || error.code === 'EPERM') return 'permission denied';
+  return error.code ?? error.message;
 }
