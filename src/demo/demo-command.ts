@@ -17,6 +17,7 @@ import { runStamp } from '../pipeline/run-dir.js';
 import { sample } from '../sample/sample-command.js';
 import { CORRECTED_NARRATION, MISLEADING_NARRATION, MISLEADING_TURN, PROBE_TURN } from '../sample/turn-script.js';
 import { PACKAGE_ROOT } from '../version.js';
+import { writeHtmlReport } from '../view/write-html-report.js';
 
 /** Options of `turnkit demo`. */
 export interface DemoOptions {
@@ -41,6 +42,8 @@ export interface DemoResult {
   run: RunResult;
   checks: JudgeChecksResult;
   report: ReportResult['report'];
+  /** The report as one self-contained HTML page, in the run directory. */
+  html: string;
   /** With a judge: what it wrote and how far it agrees with the checks. */
   judged?: { result: JudgeModelResult; agreement: AgreeResult } | undefined;
 }
@@ -89,7 +92,8 @@ export async function demo(options: DemoOptions = {}): Promise<DemoResult> {
     judged = { result, agreement: await agree({ a: checks.file, b: result.file }) };
   }
   const { report: result } = await report({ dir: run.dir, marks: CHECKS_MARKS_FILE });
-  return { dir, campaign, fixture: fixtureFile, constructed: constructedFile, run, checks, report: result, judged };
+  const html = await writeHtmlReport({ dir: run.dir, marks: CHECKS_MARKS_FILE, cwd });
+  return { dir, campaign, fixture: fixtureFile, constructed: constructedFile, run, checks, report: result, html: html.file, judged };
 }
 
 // The sample's turn 19 puts the mess hall on deck 3; the world facts put it on deck 2. The fix is that one value.
