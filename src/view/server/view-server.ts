@@ -75,7 +75,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
 
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      const status = error instanceof TurnkitError ? (error.code === 'EXISTS' ? 409 : 400) : 500;
+      const status = error instanceof TurnkitError ? ({ EXISTS: 409, NOT_FOUND: 404 } as Record<string, number>)[error.code] ?? 400 : 500;
       send(response, status, { error: error instanceof TurnkitError ? error.message : 'internal error' });
     });
   });
