@@ -28,8 +28,8 @@ export interface RunViewOptions {
 export async function buildRunView(options: RunViewOptions): Promise<RunView> {
   const cwd = options.cwd ?? process.cwd();
   const dir = resolve(cwd, options.dir);
-  const result = await report({ ...options, dir, cwd });
   const state = await readRunState(dir);
+  const result = await report({ ...options, dir, cwd, state });
   const { manifest } = state;
   const scope = scopeOfRun(manifest);
   const marksFiles = [result.report.marksFile, ...(await otherMarksFiles(dir, result.report.marksFile))];
