@@ -72,7 +72,9 @@ export interface MarkerView {
   marks: [string, string][];
   skipped: boolean[];
   /** Blind: the reps themselves, without fixture names, rep numbers or other marks. */
-  blindReps?: { response: string | null; error: string | null; caseFile: string }[] | undefined;
+  blindReps?: { response: string | null; error: string | null; caseFile: number }[] | undefined;
+  /** Blind: the case files, once each (`blindReps[i].caseFile` indexes them). */
+  blindCaseFiles?: string[] | undefined;
   /** Why this run cannot be marked here (another viewer or marker holds its marks file). */
   readOnly?: string | undefined;
 }

@@ -124,6 +124,9 @@ describe('turnkit view: marking in the browser', () => {
       const text = await page.evaluate(() => document.body.innerText);
       expect(text).not.toMatch(/alpha|beta|EARLIER-NOTE|rep \d/);
       seen.push((await page.textContent('#pane-text'))!);
+      await press(page, '2');
+      expect(await page.textContent('#pane-text')).toBe(seen[i]!.match(/ONE|TWO|THREE/) ? '# Case one\n' : '# Case two\n');
+      await press(page, '1');
       await press(page, i % 2 === 0 ? 'p' : 'f');
     }
     await allSaved(page);

@@ -42,7 +42,7 @@ function showMarker(root, id) {
   function paneContent(pos) {
     if (blind) {
       var b = m().blindReps[pos];
-      if (st.pane === 'case') return b.caseFile;
+      if (st.pane === 'case') return m().blindCaseFiles[b.caseFile];
       return b.error ? b.error + (b.response ? '\n\nResponse:\n' + b.response : '') : (b.response || '');
     }
     var rep = repOf(pos);

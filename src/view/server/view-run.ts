@@ -106,7 +106,7 @@ export class ViewRun {
         order: positions ? session.reps.map((rep) => positions.get(`${rep.fixture}\u0000${rep.rep}`) ?? -1) : [],
         marks: session.reps.map((_, i) => markPair(session, i)),
         skipped: session.reps.map((rep) => rep.skipped),
-        ...(blind ? { blindReps: session.reps.map((rep) => ({ response: rep.record?.response ?? null, error: errorText(rep.record), caseFile: rep.caseFile })) } : {}),
+        ...(blind ? blindReps(session) : {}),
         ...(this.readOnly ? { readOnly: this.readOnly } : {}),
       };
       return { run, marker, version };
@@ -155,6 +155,17 @@ export class ViewRun {
     this.queue = next.catch(() => {});
     return next;
   }
+}
+
+// A case file is shared by its fixture's reps: sent once, each rep naming it by an index.
+function blindReps(session: MarkingSession): Pick<MarkerView, 'blindReps' | 'blindCaseFiles'> {
+  const caseFiles: string[] = [];
+  const reps = session.reps.map((rep) => {
+    let index = caseFiles.indexOf(rep.caseFile);
+    if (index < 0) index = caseFiles.push(rep.caseFile) - 1;
+    return { response: rep.record?.response ?? null, error: errorText(rep.record), caseFile: index };
+  });
+  return { blindReps: reps, blindCaseFiles: caseFiles };
 }
 
 function markPair(session: MarkingSession, index: number): [string, string] {
