@@ -70,7 +70,7 @@ describe('turnkit view: the server lets in only its own page, with the token', (
     const manifest = await get('/files/0/manifest.json');
     expect(manifest.status).toBe(200);
     expect(JSON.parse(manifest.body).format).toBe('turnkit.run/1');
-    for (const path of ['/files/0/../secret.txt', '/files/0/%2e%2e%2fsecret.txt', '/files/0/..%2f..%2f..%2f..%2fetc%2fpasswd', `/files/0/${encodeURIComponent(join(folder, 'secret.txt'))}`, '/files/0/link-out.txt', '/files/1/manifest.json']) {
+    for (const path of ['/files/0/../secret.txt', '/files/0/%2e%2e%2fsecret.txt', '/files/0/..%2f..%2f..%2f..%2fetc%2fpasswd', `/files/0/${encodeURIComponent(join(folder, 'secret.txt'))}`, '/files/0/link-out.txt', '/files/0/%E0%A4%A', '/files/1/manifest.json']) {
       const result = await get(path);
       expect([403, 404], path).toContain(result.status);
       expect(result.body).not.toContain('OUTSIDE-THE-RUN');

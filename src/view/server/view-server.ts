@@ -126,7 +126,13 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     const file = /^\/files\/(\d+)\/(.+)$/.exec(url.pathname);
     if (file) {
       if (options.blind) return send(response, 403, { error: 'forbidden: a blind re-mark shows no other marks' });
-      const path = await fileInRun(runOf(file[1]).dir, decodeURIComponent(file[2]!));
+      let relative: string;
+      try {
+        relative = decodeURIComponent(file[2]!);
+      } catch {
+        return send(response, 403, { error: 'forbidden: not a file of this run' });
+      }
+      const path = await fileInRun(runOf(file[1]).dir, relative);
       if (!path) return send(response, 403, { error: 'forbidden: not a file of this run' });
       // Every file as plain text in a sandbox: a response saved as .html is still text here.
       response.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Security-Policy': "default-src 'none'; sandbox" });
