@@ -6,7 +6,8 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 //    TEST_DATABASE_URL is set); test/helpers/test-db.ts BACKENDS follows TURNKIT_TEST_BACKEND;
 //  - e2e: the built binary, for what only a process shows (exit codes, signals, terminals);
 //  - bad-inputs: the corpus of test/bad-inputs/, one file per case with its exact error;
-//  - faults: the fault matrix of test/faults/ (kills and hostile SUTs at every step).
+//  - faults: the fault matrix of test/faults/ (kills and hostile SUTs at every step);
+//  - browser: pages in a headless Chromium (Debian's; TURNKIT_REQUIRE_BROWSER=1 makes a missing one a failure).
 const GLOBAL_SETUP = ['test/helpers/global-setup.ts'];
 const backends = ['embedded', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
 // Integration files with nothing to test on a second backend (the embedded lock; judges against a fake HTTP server).
@@ -44,6 +45,7 @@ export default defineConfig({
       tier('bad-inputs', { include: ['test/e2e/bad-inputs.test.ts'], globalSetup: GLOBAL_SETUP }),
       // The fault matrix: kills, signals and hostile SUTs at every step, checked against per-table checksums.
       tier('faults', { include: ['test/faults/**/*.test.ts'], globalSetup: GLOBAL_SETUP }),
+      tier('browser', { include: ['test/browser/**/*.test.ts'], globalSetup: GLOBAL_SETUP }),
       // A game's own suite as a user writes it, importing the built package by name (turnkit, turnkit/testing),
       // once per backend; its global setup reads GAME_TESTS_BACKEND from the environment vitest was started with.
       ...backends.map((backend) =>

@@ -28,6 +28,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   mark: async () => (await import('./commands/mark.js')).registerMark,
   judge: async () => (await import('./commands/judge.js')).registerJudge,
   agree: async () => (await import('./commands/agree.js')).registerAgree,
+  view: async () => (await import('./commands/view.js')).registerView,
   teardown: async () => (await import('./commands/teardown.js')).registerTeardown,
   gc: async () => (await import('./commands/gc.js')).registerGc,
 };

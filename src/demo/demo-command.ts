@@ -20,6 +20,7 @@ import { PACKAGE_ROOT } from '../version.js';
 import { DEMO_SCRUB_KEY } from '../fixture/scrub/demo-key.js';
 import { loadConfig } from '../config/load.js';
 import { openDb } from '../db/connect.js';
+import { writeHtmlReport } from '../view/write-html-report.js';
 
 /** Options of `turnkit demo`. */
 export interface DemoOptions {
@@ -44,6 +45,8 @@ export interface DemoResult {
   run: RunResult;
   checks: JudgeChecksResult;
   report: ReportResult['report'];
+  /** The report as one self-contained HTML page, in the run directory. */
+  html: string;
   /** With a judge: what it wrote and how far it agrees with the checks. */
   judged?: { result: JudgeModelResult; agreement: AgreeResult } | undefined;
   /** How long the steps that do the demo's work took (ms), against which its fixed costs are measured. */
@@ -109,7 +112,8 @@ async function demoSteps(dir: string, common: { cwd: string; embedded: true }, s
     judged = { result, agreement: await agree({ a: checks.file, b: result.file }) };
   }
   const { report: result } = await report({ dir: run.dir, marks: CHECKS_MARKS_FILE });
-  return { dir, campaign, fixture: fixtureFile, constructed: constructedFile, run, checks, report: result, judged, timings: { sampleMs, captureMs, runMs } };
+  const html = await writeHtmlReport({ dir: run.dir, marks: CHECKS_MARKS_FILE });
+  return { dir, campaign, fixture: fixtureFile, constructed: constructedFile, run, checks, report: result, html: html.file, judged, timings: { sampleMs, captureMs, runMs } };
 }
 
 // The sample's turn 19 puts the mess hall on deck 3; the world facts put it on deck 2. The fix is that one value.

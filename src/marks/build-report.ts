@@ -88,11 +88,13 @@ export interface ReportOptions {
   /** A marks file (default: the run's marks.csv); a bare file name is looked up in the run directory. */
   marks?: string | undefined;
   cwd?: string | undefined;
+  /** The run's state when the caller has read it already (the HTML report reads every rep record once). */
+  state?: RunState | undefined;
 }
 
 /** Reads a run directory and its marks and computes every number the report shows. */
 export async function buildReport(dir: string, options: ReportOptions = {}): Promise<Report> {
-  const state = await readRunState(dir);
+  const state = options.state ?? (await readRunState(dir));
   const { manifest } = state;
   const marksFile = marksPath(dir, options);
   const names = manifest.fixtures.map((fixture) => fixture.name);

@@ -4,6 +4,7 @@ import { TurnkitError } from '../errors.js';
 import { buildReport, type Report } from './build-report.js';
 import { compareReports, type Comparison } from './compare-runs.js';
 import { passesNeeded } from './stats.js';
+import type { RunState } from '../pipeline/run-state.js';
 
 /** Options of `turnkit report`. */
 export interface ReportCommandOptions {
@@ -16,6 +17,8 @@ export interface ReportCommandOptions {
   compare?: string | undefined;
   compareMarks?: string | undefined;
   cwd?: string | undefined;
+  /** This run's state, when the caller has read it already. */
+  state?: RunState | undefined;
 }
 
 /** A report and, when asked for, its comparison with another run. */
@@ -27,7 +30,7 @@ export interface ReportResult {
 /** Reads a run (and another to compare with) into a report. */
 export async function report(options: ReportCommandOptions): Promise<ReportResult> {
   const cwd = options.cwd ?? process.cwd();
-  const here = await buildReport(resolve(cwd, options.dir), { marks: options.marks, cwd });
+  const here = await buildReport(resolve(cwd, options.dir), { marks: options.marks, cwd, state: options.state });
   if (options.compare === undefined) return { report: here };
   // Like is compared with like: `--marks marks.checks.csv` reads the other run's marks.checks.csv too.
   const bareName = options.marks !== undefined && !/[\\/]/.test(options.marks) ? options.marks : undefined;

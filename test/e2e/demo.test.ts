@@ -18,6 +18,7 @@ interface DemoJson {
   run: { dir: string; status: string; total: number; ran: number; errors: number; pending: number };
   checks: { pass: number; fail: number; error: number; notRun: number };
   report: Report;
+  html: string;
 }
 
 describe('turnkit demo through the built binary, in a fresh folder', () => {
@@ -45,6 +46,9 @@ describe('turnkit demo through the built binary, in a fresh folder', () => {
     expect(text.stdout).toMatch(new RegExp(`^${FIXED}\\s+${BASE}\\s+.* vs .*\\+0\\.\\d\\d\\s+(<0\\.001|0\\.0[0-4]\\d)$`, 'm'));
     expect(text.stdout).toMatch(/^The constructed fixture changes one upstream narration and nothing else; its rate moved by \+0\.\d\d \(Fisher exact p (< 0\.001|= 0\.0[0-4]\d)\)\.$/m);
     expect(text.stdout).toContain(`  turnkit report ${runDir} --marks marks.checks.csv`);
+    // It ends with the report as a page, and how to read and mark the reps in a browser.
+    expect(text.stdout.trimEnd().split('\n').slice(-2)).toEqual([`The report as a page (open it in a browser): ${runDir}/report.html`, `Read and mark the reps in a browser: turnkit view ${runDir}`]);
+    expect((await readFile(join(folder, runDir!, 'report.html'), 'utf8')).startsWith('<!doctype html>')).toBe(true);
     // Steps and progress go to stderr, one line each; 20 reps in all.
     const lines = text.stderr.trimEnd().split('\n');
     expect(lines.filter((line) => line.startsWith('- '))).toHaveLength(5);
@@ -93,6 +97,7 @@ describe('turnkit demo through the built binary, in a fresh folder', () => {
     expect(result.campaign).toBe('1');
     expect(result.run).toMatchObject({ status: 'complete', total: 20, ran: 20, errors: 0, pending: 0 });
     expect(result.run.dir).toMatch(/^D2\/runs\/places\/[^/]+$/);
+    expect(result.html).toBe(`${result.run.dir}/report.html`);
     expect(result.checks).toMatchObject({ error: 0, notRun: 0 });
     expect(result.checks.pass + result.checks.fail).toBe(20);
     const { report } = result;

@@ -43,6 +43,7 @@ export function registerDemo(program: Command, output: Output): void {
           run: { ...result.run, dir: shownPath(result.run.dir) },
           checks: { ...result.checks, file: shownPath(result.checks.file) },
           report: { ...result.report, dir: shownPath(result.report.dir), marksFile: shownPath(result.report.marksFile) },
+          html: shownPath(result.html),
         });
       }
       output.out('');
@@ -59,5 +60,7 @@ export function registerDemo(program: Command, output: Output): void {
       }
       output.out(`Everything is in ${shownPath(result.dir)}; read a rep in ${shownPath(result.run.dir)}/reps/, mark by hand in its marks.csv, and report again with:`);
       output.out(`  turnkit report ${shownPath(result.run.dir)} --marks marks.checks.csv`);
+      output.out(`The report as a page (open it in a browser): ${shownPath(result.html)}`);
+      output.out(`Read and mark the reps in a browser: turnkit view ${shownPath(result.run.dir)}`);
     });
 }

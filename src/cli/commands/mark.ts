@@ -21,7 +21,10 @@ export function registerMark(program: Command, output: Output): void {
       const { loadTerminalApp } = await import('../../tui/load-terminal-app.js');
       if (options.seed !== undefined && !options.blind) throw new TurnkitError('USAGE', '--seed orders a blind re-mark: use it with --blind');
       if (!process.stdin.isTTY || !process.stdout.isTTY) throw new TurnkitError('USAGE', 'turnkit mark needs a terminal; or mark the reps in marks.csv with a spreadsheet or an editor');
+      const { acquireMarksLock } = await import('../../marks/marks-lock.js');
       const session = await MarkingSession.open({ dir, grader: options.grader, blind: options.blind, seed: options.seed });
+      // A browser marker (turnkit view) or another terminal on the same file is refused, not overwritten.
+      await using _lock = await acquireMarksLock(session.file, 'turnkit mark');
       // ink and its layout engine load only when the marker runs.
       const { runMarker } = await loadTerminalApp(() => import('../../tui/marker/run-marker.js'));
       // A terminal that goes away mid-session (EIO) ends it quietly, once the last mark given is on disk.

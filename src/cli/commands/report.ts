@@ -2,7 +2,35 @@ import { Option, type Command } from 'commander';
 import { TurnkitError } from '../../errors.js';
 import { printJson, type Output } from '../output.js';
 
-/** `turnkit report RUN_DIR [--marks FILE] [--compare RUN_DIR] [--md] [--json] [--check]`. */
+/** Options of the report command as commander gives them. */
+interface ReportFlags {
+  marks?: string;
+  compare?: string;
+  compareMarks?: string;
+  md?: boolean;
+  json?: boolean;
+  check?: boolean;
+  html?: string | true;
+}
+
+/** `--html [FILE]`: the page is written whatever the run's state; the exit code is then decided as for the text. */
+async function htmlReport(dir: string, options: ReportFlags, output: Output): Promise<void> {
+  if (options.json || options.md) throw new TurnkitError('USAGE', `--html writes a page; use it without ${options.json ? '--json' : '--md'}`);
+  const { writeHtmlReport } = await import('../../view/write-html-report.js');
+  const { incompleteRun, targetProblems } = await import('../../marks/report-command.js');
+  const { shownPath } = await import('../../util/shown-path.js');
+  const file = options.html === true ? undefined : options.html;
+  const result = await writeHtmlReport({ dir, file, marks: options.marks, compare: options.compare, compareMarks: options.compareMarks });
+  output.out(shownPath(result.file));
+  const incomplete = incompleteRun(result.run.report);
+  if (incomplete) throw incomplete;
+  if (options.check) {
+    const problems = targetProblems(result.run.report);
+    if (problems.length > 0) throw new TurnkitError('FIXTURE', `--check: ${problems.length} of ${result.run.report.fixtures.length} fixture(s) did not meet the target: ${problems[0]}`);
+  }
+}
+
+/** `turnkit report RUN_DIR [--marks FILE] [--compare RUN_DIR] [--md] [--json] [--check] [--html [FILE]]`. */
 export function registerReport(program: Command, output: Output): void {
   program
     .command('report')
@@ -15,7 +43,9 @@ export function registerReport(program: Command, output: Output): void {
     // One format at a time: --md --json printed JSON and quietly dropped the Markdown.
     .addOption(new Option('--json', 'print the report as JSON').conflicts('md'))
     .option('--check', 'exit 1 when a fixture has not met the target (missed, or reps not marked)')
+    .option('--html [file]', 'write one self-contained HTML page (default: report.html in the run directory) and print its path')
     .action(async (dir: string, options) => {
+      if (options.html !== undefined) return htmlReport(dir, options, output);
       const { formatReport } = await import('../../marks/format-report.js');
       const { incompleteRun, report, targetProblems } = await import('../../marks/report-command.js');
       const result = await report({ dir, marks: options.marks, compare: options.compare, compareMarks: options.compareMarks });

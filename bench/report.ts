@@ -1,0 +1,50 @@
+// npm run bench:report — `turnkit report --html` against `turnkit report --json` on hand-made runs of 100, 1,000
+// and 10,000 reps (two fixtures, responses of about 600 characters, every rep marked): the time of each, in this
+// process, as the ratio html / json (goal: within 3x), and the HTML file's size per rep at each size (it should
+// stay flat: the page grows linearly with the responses, nothing shared is copied per rep).
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { makeMarkRun } from '../test/helpers/mark-run.js';
+import { report } from '../src/marks/report-command.js';
+import { writeHtmlReport } from '../src/view/write-html-report.js';
+
+const SIZES = [100, 1_000, 10_000];
+const TRIES = Number(process.env.BENCH_TRIES ?? 3);
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+const sentence = 'You ride the lift up from engineering to the mess hall on deck 2, where Dr. Hale is nursing a cup of tea. ';
+
+async function time(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+const root = await mkdtemp(join(tmpdir(), 'turnkit-bench-report-'));
+try {
+  console.log('report benchmark: --html against --json, median of', TRIES, 'tries each');
+  console.log('reps      json ms   html ms   ratio   html bytes/rep');
+  for (const size of SIZES) {
+    const per = size / 2;
+    const responses = Array.from({ length: per }, (_, i) => `${sentence.repeat(5)}(rep ${i + 1})`);
+    const dir = await makeMarkRun({ dir: join(root, `run-${size}`), fixtures: [{ name: 'base', reps: responses }, { name: 'base-fixed', reps: responses }] });
+    const rows = ['fixture,rep,mark,note', ...['base', 'base-fixed'].flatMap((fixture) => responses.map((_, i) => `${fixture},${i + 1},${i % 3 === 0 ? 'fail' : 'pass'},`))];
+    await writeFile(join(dir, 'marks.csv'), `${rows.join('\n')}\n`);
+    const file = join(root, `report-${size}.html`);
+    // One of each first: the file system's cache warm for both.
+    await report({ dir, cwd: root });
+    await writeHtmlReport({ dir, cwd: root, file });
+    const json: number[] = [];
+    const html: number[] = [];
+    for (let i = 0; i < TRIES; i++) {
+      json.push(await time(async () => JSON.stringify(await report({ dir, cwd: root }), null, 2)));
+      html.push(await time(() => writeHtmlReport({ dir, cwd: root, file })));
+    }
+    const bytes = (await stat(file)).size;
+    const ratio = median(html) / median(json);
+    console.log(`${String(size).padEnd(9)} ${median(json).toFixed(0).padStart(7)}   ${median(html).toFixed(0).padStart(7)}   ${ratio.toFixed(2).padStart(5)}x  ${(bytes / size).toFixed(0).padStart(8)}${ratio > 3 ? '   (over the 3x goal)' : ''}`);
+  }
+} finally {
+  await rm(root, { recursive: true, force: true });
+}

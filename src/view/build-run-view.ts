@@ -1,0 +1,95 @@
+import { existsSync } from 'node:fs';
+import { readFile, readdir } from 'node:fs/promises';
+import { basename, join, relative, resolve } from 'node:path';
+import { report } from '../marks/report-command.js';
+import { agreement } from '../marks/agreement.js';
+import { readMarksFile, scopeOfRun, type ReadMark } from '../pipeline/read-marks.js';
+import { readRunState, repId } from '../pipeline/run-state.js';
+import { RUBRIC_FILE } from '../pipeline/run-dir.js';
+import { planReps } from '../pipeline/run-plan.js';
+import { shownPath } from '../util/shown-path.js';
+import { constructedDiff } from './constructed-diff.js';
+import type { AgreementView, FixtureView, RepView, RunView } from './view-data.js';
+
+/** Options of `buildRunView`: the same as `turnkit report`'s. */
+export interface RunViewOptions {
+  dir: string;
+  marks?: string | undefined;
+  compare?: string | undefined;
+  compareMarks?: string | undefined;
+  cwd?: string | undefined;
+}
+
+/**
+ * Reads a run into what its page shows: the report (the library's own numbers, as `report --json` prints them),
+ * every agreement with its confusion matrix and disagreements, each fixture's case file and recorded diff once, and
+ * every rep with its marks in each marks file of the run.
+ */
+export async function buildRunView(options: RunViewOptions): Promise<RunView> {
+  const cwd = options.cwd ?? process.cwd();
+  const dir = resolve(cwd, options.dir);
+  const state = await readRunState(dir);
+  const result = await report({ ...options, dir, cwd, state });
+  const { manifest } = state;
+  const scope = scopeOfRun(manifest);
+  const marksFiles = [result.report.marksFile, ...(await otherMarksFiles(dir, result.report.marksFile))];
+  const marks: Map<string, ReadMark>[] = [];
+  for (const file of marksFiles) marks.push(file === result.report.marksFile ? await readMarksFile(file, scope) : await readMarksFile(file, scope).catch(() => new Map()));
+  const agreements: AgreementView[] = [];
+  for (const entry of result.report.agreements) {
+    const a = marks[marksFiles.indexOf(join(dir, entry.against))] ?? (await readMarksFile(join(dir, entry.against), scope));
+    const b = marks[marksFiles.indexOf(join(dir, entry.file))] ?? (await readMarksFile(join(dir, entry.file), scope));
+    agreements.push({ file: entry.file, against: entry.against, self: entry.self, ...agreement(a, b) });
+  }
+  const fixtures: FixtureView[] = [];
+  for (const entry of manifest.fixtures) {
+    const caseFile = await readFile(join(dir, 'case-files', `${entry.name}.md`), 'utf8').catch(() => '(no case file in the run directory)');
+    const diff = entry.bases ? await constructedDiff(dir, entry.file, cwd) : null;
+    fixtures.push({ name: entry.name, tag: entry.tag ?? null, caseFile, diff });
+  }
+  const index = new Map(manifest.fixtures.map((entry, i) => [entry.name, i]));
+  const keys = planReps(manifest.fixtures.map((entry) => entry.name), manifest.question.reps, manifest.shard)
+    .sort((a, b) => index.get(a.fixture)! - index.get(b.fixture)! || a.rep - b.rep);
+  const reps = keys.map((key): RepView => {
+    const record = state.records.get(repId(key));
+    const id = repId(key);
+    return {
+      f: index.get(key.fixture)!,
+      rep: key.rep,
+      status: !record ? 'not run' : record.error ? 'error' : 'ok',
+      response: record?.response ?? null,
+      error: record?.error ?? null,
+      stdoutTail: record?.stdoutTail,
+      stderrTail: record?.stderrTail,
+      effects: record?.effects ?? null,
+      outside: record?.outside,
+      sutMs: record && record.error?.stage !== 'seed' ? record.timings.sutMs : null,
+      marks: marks.map((file) => {
+        const row = file.get(id);
+        return row ? [row.mark, row.note] : null;
+      }),
+    };
+  });
+  const rubric = await readFile(join(dir, RUBRIC_FILE), 'utf8').catch(() => `(the rubric ${manifest.rubric.path} is not in the run directory)`);
+  return {
+    dir: shownPath(dir),
+    // Paths as a reader of the page knows them: relative to where the report was made, not this machine's root.
+    report: { ...result.report, dir: shownPath(dir), marksFile: shownMarks(dir, result.report.marksFile) },
+    comparison: result.comparison ? { ...result.comparison, otherDir: shownPath(result.comparison.otherDir) } : null,
+    agreements,
+    rubric,
+    fixtures,
+    marksFiles: marksFiles.map((file) => shownMarks(dir, file)),
+    reps,
+  };
+}
+
+async function otherMarksFiles(dir: string, main: string): Promise<string[]> {
+  const names = (await readdir(dir)).filter((name) => /^marks(\.[\w.-]+)?\.csv$/.test(name)).sort();
+  return names.map((name) => join(dir, name)).filter((file) => file !== main && existsSync(file));
+}
+
+function shownMarks(dir: string, file: string): string {
+  const inside = relative(dir, file);
+  return inside.startsWith('..') || inside.includes('/') ? shownPath(file) : basename(file);
+}

@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import { CLIENT_CORE } from './client/client-core.js';
+import { CLIENT_REPORT } from './client/client-report.js';
+import { CLIENT_REPS } from './client/client-reps.js';
+import { CLIENT_STATIC } from './client/client-static.js';
+import { CLIENT_VIEWER } from './client/client-viewer.js';
+import { CLIENT_MARKER } from './client/client-marker.js';
+import { PAGE_STYLE } from './client/page-style.js';
+import { jsonForScript } from './embed-json.js';
+import type { PageData } from './view-data.js';
+
+// The one script of every page: the data is read from its JSON element, never evaluated.
+const SCRIPT = `(function () {
+'use strict';
+${CLIENT_CORE}${CLIENT_REPORT}${CLIENT_REPS}${CLIENT_STATIC}${CLIENT_VIEWER}${CLIENT_MARKER}
+var data = JSON.parse(document.getElementById('turnkit-data').textContent);
+if (data.mode === 'static') startStatic(data); else startViewer(data);
+})();
+`;
+
+const hash = (text: string): string => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+/**
+ * The Content-Security-Policy of a page: only the page's own script and style, by hash (nothing else inline can
+ * run, whatever a response holds), no network for a file (`connect-src 'none'`), the viewer's own server for the
+ * viewer, no frames, no forms, no base URL.
+ */
+export function contentSecurityPolicy(mode: PageData['mode']): string {
+  return [
+    "default-src 'none'",
+    `script-src ${hash(SCRIPT)}`,
+    `style-src ${hash(PAGE_STYLE)}`,
+    "img-src 'none'",
+    `connect-src ${mode === 'view' ? "'self'" : "'none'"}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+/** A whole page: the data once as JSON, one inline style and one inline script, both allowed by their hashes. */
+export function renderPage(data: PageData, title: string): string {
+  const escapedTitle = title.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(data.mode)}">`,
+    '<meta name="referrer" content="no-referrer">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapedTitle}</title>`,
+    `<style>${PAGE_STYLE}</style>`,
+    '</head>',
+    '<body>',
+    '<main id="app"></main>',
+    '<noscript>This report is drawn by its script; the numbers are in the JSON below, or run turnkit report --md.</noscript>',
+    `<script type="application/json" id="turnkit-data">${jsonForScript(data)}</script>`,
+    `<script>${SCRIPT}</script>`,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,188 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { MarkingSession } from '../../marks/marking-session.js';
+import { acquireMarksLock, type MarksLock } from '../../marks/marks-lock.js';
+import type { Mark } from '../../pipeline/marks-file.js';
+import { readManifest } from '../../pipeline/run-state.js';
+import { TurnkitError } from '../../errors.js';
+import { buildRunView } from '../build-run-view.js';
+import type { MarkerView, RunView } from '../view-data.js';
+
+/** How the viewer marks: the terminal marker's options. */
+export interface ViewMarking {
+  grader?: string | undefined;
+  blind?: boolean | undefined;
+  seed?: number | undefined;
+}
+
+/**
+ * One run the viewer serves: its page data, and the MarkingSession (the terminal marker's own code: atomic write,
+ * history, grader and time) that every mark given in the browser goes through, with the lock on its marks file.
+ */
+export class ViewRun {
+  private session: MarkingSession | undefined;
+  private lock: MarksLock | undefined;
+  private readOnly: string | undefined;
+  /** sha256 of the marks file as this viewer last read or wrote it: anything else means another writer. */
+  private known: string | null = null;
+  private sessionVersion = '';
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    readonly id: number,
+    readonly dir: string,
+    readonly question: string,
+    private readonly marking: ViewMarking,
+    private readonly cwd: string,
+  ) {}
+
+  /** Opens a run (its manifest must read) without taking its marks file yet. */
+  static async open(id: number, dir: string, marking: ViewMarking, cwd: string): Promise<ViewRun> {
+    const manifest = await readManifest(dir);
+    return new ViewRun(id, dir, manifest.question.id, marking, cwd);
+  }
+
+  /** The folder name: the run's UTC stamp. */
+  get stamp(): string {
+    return basename(this.dir);
+  }
+
+  /**
+   * Opens the marking session and takes its marks file's lock; a file another viewer or terminal marker holds is
+   * refused (`strict`: thrown, for the runs named on the command line) or left read-only here.
+   */
+  async takeMarks(strict: boolean): Promise<void> {
+    if (this.session || this.readOnly) return;
+    const session = await MarkingSession.open({ dir: this.dir, ...this.marking, cwd: this.cwd });
+    try {
+      this.lock = await acquireMarksLock(session.file, 'turnkit view');
+    } catch (error) {
+      if (strict || !(error instanceof TurnkitError)) throw error;
+      this.readOnly = error.message;
+    }
+    this.session = session;
+    this.known = await contentHash(session.file);
+    this.sessionVersion = await this.version();
+  }
+
+  /**
+   * A cheap signature of what the page shows, to poll while `turnkit run` adds reps: rep files, the manifest, the
+   * order file and every marks file but the one this viewer writes (its own marks are sent with each save).
+   */
+  async version(): Promise<string> {
+    const parts: string[] = [];
+    const reps = join(this.dir, 'reps');
+    if (existsSync(reps)) {
+      for (const fixture of (await readdir(reps)).sort()) parts.push(`${fixture}:${(await readdir(join(reps, fixture))).filter((name) => /^rep-\d+\.json$/.test(name)).length}`);
+    }
+    const own = this.session ? basename(this.session.file) : '';
+    const files = ['manifest.json', 'order.jsonl', ...(await readdir(this.dir)).filter((name) => /^marks(\.[\w.-]+)?\.csv$/.test(name) && name !== own).sort()];
+    for (const name of files) {
+      const info = await stat(join(this.dir, name)).catch(() => undefined);
+      parts.push(`${name}:${info ? `${info.size}:${info.mtimeMs}` : '-'}`);
+    }
+    return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
+  }
+
+  /** The page data of the run and its marker; the session reopens when reps were added since it opened. */
+  async data(): Promise<{ run: RunView | null; marker: MarkerView; version: string }> {
+    return this.serial(async () => {
+      await this.takeMarks(false);
+      const version = await this.version();
+      if (version !== this.sessionVersion) await this.reopen(version);
+      const session = this.session!;
+      const blind = this.marking.blind === true;
+      const run = blind ? null : await buildRunView({ dir: this.dir, cwd: this.cwd });
+      const positions = run ? new Map(run.reps.map((rep, i) => [`${run.fixtures[rep.f]!.name}\u0000${rep.rep}`, i])) : undefined;
+      const marker: MarkerView = {
+        file: basename(session.file),
+        blind: session.blind ?? null,
+        grader: session.who,
+        question: session.manifest.question.text,
+        rubric: session.rubric,
+        rubricVersion: session.manifest.rubric.version,
+        order: positions ? session.reps.map((rep) => positions.get(`${rep.fixture}\u0000${rep.rep}`) ?? -1) : [],
+        marks: session.reps.map((_, i) => markPair(session, i)),
+        skipped: session.reps.map((rep) => rep.skipped),
+        ...(blind ? blindReps(session) : {}),
+        ...(this.readOnly ? { readOnly: this.readOnly } : {}),
+      };
+      return { run, marker, version };
+    });
+  }
+
+  /**
+   * Gives the rep at a position of the marking order a mark, through MarkingSession.setMark, and answers once it
+   * is on disk. When the marks file's bytes are not the ones this viewer last saw (a spreadsheet, a hand edit), the
+   * session is opened again first, so that those marks are merged in, never overwritten blindly.
+   */
+  async mark(position: number, mark: Exclude<Mark, 'error'>, note: string | undefined): Promise<{ marks: [string, string][]; merged: boolean }> {
+    return this.serial(async () => {
+      await this.takeMarks(false);
+      if (this.readOnly) throw new TurnkitError('EXISTS', this.readOnly);
+      const session = this.session!;
+      if (!Number.isInteger(position) || position < 0 || position >= session.reps.length) throw new TurnkitError('BAD_INPUT', `no rep at position ${position}`);
+      let merged = false;
+      if ((await contentHash(session.file)) !== this.known) {
+        await this.reopen(await this.version());
+        merged = true;
+      }
+      await this.session!.setMark(position, mark, note);
+      this.known = await contentHash(this.session!.file);
+      return { marks: this.session!.reps.map((_, i) => markPair(this.session!, i)), merged };
+    });
+  }
+
+  /** Waits for every mark and lets go of the marks file. */
+  async close(): Promise<void> {
+    await this.queue.catch(() => {});
+    await this.session?.flush().catch(() => {});
+    await this.lock?.release();
+  }
+
+  private async reopen(version: string): Promise<void> {
+    await this.session?.flush();
+    this.session = await MarkingSession.open({ dir: this.dir, ...this.marking, cwd: this.cwd });
+    this.known = await contentHash(this.session.file);
+    this.sessionVersion = version;
+  }
+
+  // Requests of one run take turns: a check of the file and the write after it are never split by another mark.
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+}
+
+// A case file is shared by its fixture's reps: sent once, each rep naming it by an index.
+function blindReps(session: MarkingSession): Pick<MarkerView, 'blindReps' | 'blindCaseFiles'> {
+  const caseFiles: string[] = [];
+  const reps = session.reps.map((rep) => {
+    let index = caseFiles.indexOf(rep.caseFile);
+    if (index < 0) index = caseFiles.push(rep.caseFile) - 1;
+    return { response: rep.record?.response ?? null, error: errorText(rep.record), caseFile: index };
+  });
+  return { blindReps: reps, blindCaseFiles: caseFiles };
+}
+
+function markPair(session: MarkingSession, index: number): [string, string] {
+  const row = session.markOf(index);
+  return [row.mark, row.note];
+}
+
+function errorText(record: MarkingSession['reps'][number]['record']): string | null {
+  if (!record) return 'NOT RUN: this rep has no record yet.';
+  if (!record.error) return null;
+  return [`ERROR (${record.error.stage}: ${record.error.cause}): ${record.error.message}`, record.stdoutTail ? `stdout (end):\n${record.stdoutTail}` : '', record.stderrTail ? `stderr (end):\n${record.stderrTail}` : ''].filter(Boolean).join('\n\n');
+}
+
+async function contentHash(file: string): Promise<string | null> {
+  try {
+    return createHash('sha256').update(await readFile(file)).digest('hex');
+  } catch {
+    return null;
+  }
+}

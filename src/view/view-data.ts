@@ -1,0 +1,85 @@
+import type { Report } from '../marks/build-report.js';
+import type { Comparison } from '../marks/compare-runs.js';
+import type { Agreement } from '../marks/agreement.js';
+import type { DiffSegment } from '../construct/word-diff.js';
+import type { RepEffects } from '../pipeline/rep-record.js';
+
+/** One marks file of a run beside the report's: a judge's, the checks', another grader's, a blind re-mark. */
+export interface AgreementView extends Agreement {
+  file: string;
+  against: string;
+  self: boolean;
+}
+
+/** A constructed fixture's recorded diff as the editor shows it, or why it cannot be shown. */
+export interface DiffView {
+  why: string;
+  turn: number;
+  base: string;
+  changes: { path: string; segments: DiffSegment[] }[];
+}
+
+/** A fixture of the run with what is shared by its reps (kept once, never copied per rep). */
+export interface FixtureView {
+  name: string;
+  tag: 'dev' | 'heldout' | null;
+  caseFile: string;
+  /** A constructed fixture's diff; a string says why it is not shown; null for a captured fixture. */
+  diff: DiffView | string | null;
+}
+
+/** A rep as the page shows it; `f` indexes `RunView.fixtures`, `marks` follows `RunView.marksFiles`. */
+export interface RepView {
+  f: number;
+  rep: number;
+  status: 'ok' | 'error' | 'not run';
+  response: string | null;
+  error: { stage: string; cause: string; message: string } | null;
+  stdoutTail?: string | undefined;
+  stderrTail?: string | undefined;
+  effects: RepEffects | null;
+  outside?: string[] | undefined;
+  sutMs: number | null;
+  /** [mark, note] in each marks file, null where the file has no row. */
+  marks: ([string, string] | null)[];
+}
+
+/** Everything the page shows of one run: the report's numbers and every rep. */
+export interface RunView {
+  dir: string;
+  report: Report;
+  comparison: Comparison | null;
+  agreements: AgreementView[];
+  rubric: string;
+  fixtures: FixtureView[];
+  /** The marks files read for the reps' marks; the report's own first. */
+  marksFiles: string[];
+  reps: RepView[];
+}
+
+/** What the marker page needs for one run: the marking order and this session's marks. */
+export interface MarkerView {
+  file: string;
+  blind: { seed: number } | null;
+  grader: string;
+  /** The question and the rubric the run kept (the marker shows them beside the response). */
+  question: string;
+  rubric: string;
+  rubricVersion: string;
+  /** Reps in marking order: an index into `RunView.reps` (absent when blind: see `blindReps`). */
+  order: number[];
+  /** This session's [mark, note] per position of `order`. */
+  marks: [string, string][];
+  skipped: boolean[];
+  /** Blind: the reps themselves, without fixture names, rep numbers or other marks. */
+  blindReps?: { response: string | null; error: string | null; caseFile: number }[] | undefined;
+  /** Blind: the case files, once each (`blindReps[i].caseFile` indexes them). */
+  blindCaseFiles?: string[] | undefined;
+  /** Why this run cannot be marked here (another viewer or marker holds its marks file). */
+  readOnly?: string | undefined;
+}
+
+/** The data embedded in a page: a static report, or the viewer's list of runs and how to talk to its server. */
+export type PageData =
+  | { mode: 'static'; runs: RunView[] }
+  | { mode: 'view'; token: string; csrf: string; blind: boolean; runs: { id: number; dir: string; question: string; stamp: string }[] };

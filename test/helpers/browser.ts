@@ -1,0 +1,65 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+
+/** Debian's chromium (no browser can be downloaded from npm here); TURNKIT_CHROMIUM names another. */
+export const CHROMIUM = process.env.TURNKIT_CHROMIUM || '/usr/bin/chromium';
+
+/** Whether a Chromium is here to drive the pages with. */
+export const hasBrowser = existsSync(CHROMIUM);
+
+/** CI sets TURNKIT_REQUIRE_BROWSER so that a machine without the browser fails instead of quietly skipping. */
+export const requireBrowser = process.env.TURNKIT_REQUIRE_BROWSER === '1';
+
+if (!hasBrowser) {
+  console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium${requireBrowser ? '; TURNKIT_REQUIRE_BROWSER=1 makes this a failure' : ''})`);
+}
+
+// The machine's network is closed: every background service of the browser would only produce refused connections.
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** A headless Chromium with a new empty profile; close() removes the profile too. */
+export async function launchBrowser(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  const { chromium } = await import('playwright-core');
+  const profile = await mkdtemp(join(tmpdir(), 'turnkit-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A new page that records what it should never do: script errors, dialogs (alert, confirm), console errors. */
+export async function watchedPage(context: BrowserContext): Promise<{ page: Page; problems: string[] }> {
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('dialog', (dialog) => {
+    problems.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  return { page, problems };
+}
+
+/** Where a test file's screenshots go (under the temporary folder), printed for a person to look at. */
+export async function screenshotDir(name: string): Promise<string> {
+  const dir = join(tmpdir(), `turnkit-screenshots-${name}-${process.pid}`);
+  await mkdir(dir, { recursive: true });
+  return dir;
+}
+
+/** Saves a full-page screenshot and prints its path in the test output. */
+export async function screenshot(page: Page, dir: string, name: string): Promise<string> {
+  const file = join(dir, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  console.log(`screenshot: ${file}`);
+  return file;
+}

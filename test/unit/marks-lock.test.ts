@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { acquireMarksLock, lockFileOf } from '../../src/marks/marks-lock.js';
+
+describe('the lock on a marks file', () => {
+  let dir: string;
+  let file: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'turnkit-marks-lock-'));
+    file = join(dir, 'marks.csv');
+  });
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('is held by one holder at a time and let go on release', async () => {
+    const lock = await acquireMarksLock(file, 'turnkit view');
+    expect(JSON.parse(await readFile(lockFileOf(file), 'utf8'))).toMatchObject({ pid: process.pid, tool: 'turnkit view' });
+    await expect(acquireMarksLock(file, 'turnkit mark')).rejects.toThrow(/marks\.csv: being marked by turnkit view \(pid \d+/);
+    await lock.release();
+    expect(existsSync(lockFileOf(file))).toBe(false);
+    await (await acquireMarksLock(file, 'turnkit mark')).release();
+  });
+
+  it('is taken over from a process of this host that is gone, and from a torn lock file', async () => {
+    // A pid that has just exited is not running any more.
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    await writeFile(lockFileOf(file), JSON.stringify({ pid: Number(gone), tool: 'turnkit mark', since: 'then' }));
+    const lock = await acquireMarksLock(file, 'turnkit view');
+    expect(JSON.parse(await readFile(lockFileOf(file), 'utf8')).pid).toBe(process.pid);
+    await lock.release();
+    await writeFile(lockFileOf(file), '{"pid": 12');
+    await (await acquireMarksLock(file, 'turnkit view')).release();
+  });
+
+  it('is never taken from another host (its process cannot be checked from here), nor removed by a holder it was taken from', async () => {
+    await writeFile(lockFileOf(file), JSON.stringify({ pid: 1, host: 'elsewhere.example', tool: 'turnkit view', since: 'then' }));
+    await expect(acquireMarksLock(file, 'turnkit mark')).rejects.toThrow('being marked by turnkit view (pid 1 on elsewhere.example, since then)');
+    await rm(lockFileOf(file));
+    const mine = await acquireMarksLock(file, 'turnkit view');
+    await writeFile(lockFileOf(file), JSON.stringify({ pid: 1, tool: 'turnkit mark', since: 'later' }));
+    await mine.release();
+    expect(JSON.parse(await readFile(lockFileOf(file), 'utf8')).since).toBe('later');
+    await rm(lockFileOf(file));
+  });
+});
