@@ -41,7 +41,11 @@ export default defineConfig({
           env: { ...ENV, TURNKIT_TEST_BACKEND: backend },
         }),
       ),
-      tier('e2e', { include: ['test/e2e/**/*.test.ts'], exclude: ['test/e2e/bad-inputs.test.ts'], globalSetup: GLOBAL_SETUP }),
+      tier('e2e', {
+        include: ['test/e2e/**/*.test.ts'],
+        exclude: ['test/e2e/bad-inputs.test.ts'],
+        globalSetup: GLOBAL_SETUP,
+      }),
       tier('bad-inputs', { include: ['test/e2e/bad-inputs.test.ts'], globalSetup: GLOBAL_SETUP }),
       // The fault matrix: kills, signals and hostile SUTs at every step, checked against per-table checksums.
       tier('faults', { include: ['test/faults/**/*.test.ts'], globalSetup: GLOBAL_SETUP }),

@@ -36,7 +36,11 @@ export async function withBenchDatabase(fn: (db: Db, config: LoadedConfig) => Pr
     url.pathname = `/${scratchName}`;
     scratchUrl = url.toString();
   }
-  const config = { ...configSchema.parse({ ...sampleGameConfig, database: { url: scratchUrl } }), baseDir: dir, file: undefined };
+  const config = {
+    ...configSchema.parse({ ...sampleGameConfig, database: { url: scratchUrl } }),
+    baseDir: dir,
+    file: undefined,
+  };
   try {
     // The scratch database, not DATABASE_URL itself (which openDb would otherwise prefer over the config).
     const db = await openDb(config, { databaseUrl: scratchUrl });

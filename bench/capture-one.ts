@@ -31,7 +31,12 @@ async function copyFloor(db: Db, latest: number): Promise<number> {
     const started = performance.now();
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     for (const query of floorQueries(campaign, latest)) {
-      const sink = new Writable({ write(chunk: Buffer, _encoding, done) { _bytes += chunk.length; done(); } });
+      const sink = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          _bytes += chunk.length;
+          done();
+        },
+      });
       await pipeline(client.query(copyTo(`COPY (${query}) TO STDOUT`)), sink);
     }
     await client.query('COMMIT');
@@ -50,11 +55,18 @@ const plain = { ...config, scrub: {} };
 // narration, and the detector over every value of every table.
 const scrubbed = {
   ...config,
-  scrub: { ...config.scrub, 'turns.player_input': { redact: ['email', 'phone'] }, 'turns.narration': { redact: ['email', 'phone'] } },
+  scrub: {
+    ...config.scrub,
+    'turns.player_input': { redact: ['email', 'phone'] },
+    'turns.narration': { redact: ['email', 'phone'] },
+  },
 } as typeof config;
 const withKey = { key: BENCH_SCRUB_KEY };
 const result = await usingDb(config, { databaseUrl: url }, async (db) => {
-  const latest = Number((await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM turns WHERE campaign_id = $1', [campaign])).rows[0]!.n);
+  const latest = Number(
+    (await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM turns WHERE campaign_id = $1', [campaign]))
+      .rows[0]!.n,
+  );
   const floor: number[] = [];
   const capture: number[] = [];
   const scrub: number[] = [];
@@ -65,7 +77,11 @@ const result = await usingDb(config, { databaseUrl: url }, async (db) => {
     // Alternate which goes first, so that neither gains from the other's warm caches.
     const runPlain = async (): Promise<void> => {
       const started = performance.now();
-      const { fixtures } = await captureFromDb(db, plain, { campaign, turns: { latest: true }, scrub: { detect: false } });
+      const { fixtures } = await captureFromDb(db, plain, {
+        campaign,
+        turns: { latest: true },
+        scrub: { detect: false },
+      });
       bytes = serializeDocument(fixtures[0]).length;
       capture.push(performance.now() - started);
       rows = Object.values(fixtures[0]!.tables).reduce((sum, table) => sum + table.rows.length, 0);

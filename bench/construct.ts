@@ -29,24 +29,46 @@ async function timed(fn: () => unknown): Promise<number> {
 /** The sample fixture with `turns` turn rows (keys and turn numbers 1..turns, text from the 22 sample turns). */
 function scaled(sample: Fixture, turns: number): Fixture {
   const source = sample.tables.turns!;
-  const rows = Array.from({ length: turns }, (_, i) => ({ ...source.rows[i % source.rows.length]!, id: String(i + 1), turn_number: i + 1 }));
+  const rows = Array.from({ length: turns }, (_, i) => ({
+    ...source.rows[i % source.rows.length]!,
+    id: String(i + 1),
+    turn_number: i + 1,
+  }));
   // world_facts keep pointing at turns 9 and 18, which exist at every size.
-  return { ...sample, name: `scaled-${turns}`, source: { ...sample.source, turn: turns + 1, latestTurn: turns + 1 }, input: { ...sample.input, turn: turns + 1 }, tables: { ...sample.tables, turns: { ...source, rows } } };
+  return {
+    ...sample,
+    name: `scaled-${turns}`,
+    source: { ...sample.source, turn: turns + 1, latestTurn: turns + 1 },
+    input: { ...sample.input, turn: turns + 1 },
+    tables: { ...sample.tables, turns: { ...source, rows } },
+  };
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'turnkit-bench-construct-'));
 try {
   const sample = parseFixtureText(await readFile(SAMPLE, 'utf8'), SAMPLE);
   console.log(`construct benchmark: median of ${REPEATS} runs each, ms`);
-  console.log('turns   bytes   read base  materialize  ratio   parse edited  diff (--from)  ratio   diff (editor)  json-diff-ts   ratio');
+  console.log(
+    'turns   bytes   read base  materialize  ratio   parse edited  diff (--from)  ratio   diff (editor)  json-diff-ts   ratio',
+  );
   for (const size of SIZES) {
     const base = scaled(sample, size);
     const basePath = join(dir, `scaled-${size}.json`);
     await writeFile(basePath, serializeDocument(base));
     const loaded = await loadFixture(basePath);
-    const rows = base.tables.turns!.rows.map((row) => (row.id === '19' ? { ...row, narration: `${String(row.narration)} (corrected)` } : row));
+    const rows = base.tables.turns!.rows.map((row) =>
+      row.id === '19' ? { ...row, narration: `${String(row.narration)} (corrected)` } : row,
+    );
     const edited: Fixture = { ...base, tables: { ...base.tables, turns: { ...base.tables.turns!, rows } } };
-    const saved = await saveConstructed({ base: loaded, edited, turn: 19, name: `fixed-${size}`, why: 'bench', dir, force: true });
+    const saved = await saveConstructed({
+      base: loaded,
+      edited,
+      turn: 19,
+      name: `fixed-${size}`,
+      why: 'bench',
+      dir,
+      force: true,
+    });
     const editedPath = join(dir, `edited-${size}.json`);
     const editedText = serializeDocument(edited);
     await writeFile(editedPath, editedText);
@@ -57,7 +79,11 @@ try {
     const diffEditor: number[] = [];
     const generic: number[] = [];
     // What turnkit's diff replaced: json-diff-ts on the whole fixtures, rows keyed by primary key.
-    const embeddedObjKeys = Object.fromEntries(Object.entries(base.tables).filter(([, table]) => table.primaryKey.length === 1).map(([name, table]) => [`tables.${name}.rows`, table.primaryKey[0]!]));
+    const embeddedObjKeys = Object.fromEntries(
+      Object.entries(base.tables)
+        .filter(([, table]) => table.primaryKey.length === 1)
+        .map(([name, table]) => [`tables.${name}.rows`, table.primaryKey[0]!]),
+    );
     for (let rep = 0; rep < REPEATS + 1; rep++) {
       const samples = [
         await timed(() => readFixture(basePath)),
@@ -87,9 +113,15 @@ try {
     ];
     console.log(line.join(' '));
   }
-  console.log('read base = read and check a captured fixture; materialize = the constructed one (base read, hashed, checked, applied);');
-  console.log('diff (--from) includes parsing the edited file; diff (editor) works on a copy that shares unchanged rows;');
-  console.log('json-diff-ts = its diff() on the same two fixtures, rows keyed by primary key (the baseline turnkit\'s own diff replaced)');
+  console.log(
+    'read base = read and check a captured fixture; materialize = the constructed one (base read, hashed, checked, applied);',
+  );
+  console.log(
+    'diff (--from) includes parsing the edited file; diff (editor) works on a copy that shares unchanged rows;',
+  );
+  console.log(
+    "json-diff-ts = its diff() on the same two fixtures, rows keyed by primary key (the baseline turnkit's own diff replaced)",
+  );
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

@@ -16,9 +16,14 @@ import { performance } from 'node:perf_hooks';
 const ROOT = resolve(import.meta.dirname, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
-if (!existsSync(join(ROOT, 'dist/pgdata/templates.json'))) throw new Error('no dist/pgdata/templates.json: run npm run build first');
+if (!existsSync(join(ROOT, 'dist/pgdata/templates.json')))
+  throw new Error('no dist/pgdata/templates.json: run npm run build first');
 
-function run(command: string, args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   return new Promise((done, fail) => {
     const started = performance.now();
     const child = spawn(command, args, { cwd, env: { ...process.env, DATABASE_URL: '' } });
@@ -58,22 +63,34 @@ try {
   const initdb = await openOnce(join(work, 'initdb', 'pgdata'), 'initdb');
   const f = median(first);
   const r = median(reopen);
-  console.log(`embedded first open / reopen (whole process, median of ${ROUNDS}): ${f.toFixed(0)} / ${r.toFixed(0)} ms = ${(f / r).toFixed(2)}x (goal: within 2x)`);
-  console.log(`  a new data directory with initdb instead (no template), once: ${initdb.toFixed(0)} ms = ${(initdb / r).toFixed(2)}x a reopen`);
+  console.log(
+    `embedded first open / reopen (whole process, median of ${ROUNDS}): ${f.toFixed(0)} / ${r.toFixed(0)} ms = ${(f / r).toFixed(2)}x (goal: within 2x)`,
+  );
+  console.log(
+    `  a new data directory with initdb instead (no template), once: ${initdb.toFixed(0)} ms = ${(initdb / r).toFixed(2)}x a reopen`,
+  );
 
   const demoDir = join(work, 'demo');
   const time = existsSync('/usr/bin/time');
   const bin = join(ROOT, 'dist/src/cli/bin.js');
   const demoArgs = [bin, 'demo', '--dir', demoDir, '--json'];
-  const demo = time ? await run('/usr/bin/time', ['-v', process.execPath, ...demoArgs], work) : await run(process.execPath, demoArgs, work);
+  const demo = time
+    ? await run('/usr/bin/time', ['-v', process.execPath, ...demoArgs], work)
+    : await run(process.execPath, demoArgs, work);
   if (demo.code !== 0) throw new Error(`turnkit demo exited ${demo.code}: ${demo.stderr.trim().split('\n').at(-1)}`);
   const result = JSON.parse(demo.stdout) as { run: { dir: string }; timings: { sampleMs: number; captureMs: number } };
   const reps = await repSpan(resolve(work, result.run.dir));
   const own = result.timings.sampleMs + result.timings.captureMs + reps.ms;
-  console.log(`turnkit demo: ${(demo.ms / 1000).toFixed(2)} s wall against its own work ${(own / 1000).toFixed(2)} s = ${(demo.ms / own).toFixed(2)}x (goal: at most 1.5x)`);
-  console.log(`  own work: sample ${result.timings.sampleMs.toFixed(0)} ms, capture ${result.timings.captureMs.toFixed(0)} ms, ${reps.count} reps ${reps.ms.toFixed(0)} ms (first start to last end)`);
+  console.log(
+    `turnkit demo: ${(demo.ms / 1000).toFixed(2)} s wall against its own work ${(own / 1000).toFixed(2)} s = ${(demo.ms / own).toFixed(2)}x (goal: at most 1.5x)`,
+  );
+  console.log(
+    `  own work: sample ${result.timings.sampleMs.toFixed(0)} ms, capture ${result.timings.captureMs.toFixed(0)} ms, ${reps.count} reps ${reps.ms.toFixed(0)} ms (first start to last end)`,
+  );
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(demo.stderr)?.[1];
-  console.log(`  peak RSS of the demo process: ${rss ? `${(Number(rss) / 1024).toFixed(0)} MB` : 'not measured (no /usr/bin/time)'}`);
+  console.log(
+    `  peak RSS of the demo process: ${rss ? `${(Number(rss) / 1024).toFixed(0)} MB` : 'not measured (no /usr/bin/time)'}`,
+  );
 } finally {
   await rm(work, { recursive: true, force: true });
 }
@@ -86,7 +103,10 @@ async function repSpan(runDir: string): Promise<{ ms: number; count: number }> {
   for (const fixture of await readdir(join(runDir, 'reps'))) {
     for (const name of await readdir(join(runDir, 'reps', fixture))) {
       if (!name.endsWith('.json')) continue;
-      const record = JSON.parse(await readFile(join(runDir, 'reps', fixture, name), 'utf8')) as { startedAt: string; timings: { totalMs: number } };
+      const record = JSON.parse(await readFile(join(runDir, 'reps', fixture, name), 'utf8')) as {
+        startedAt: string;
+        timings: { totalMs: number };
+      };
       const begun = Date.parse(record.startedAt);
       start = Math.min(start, begun);
       end = Math.max(end, begun + record.timings.totalMs);

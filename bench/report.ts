@@ -13,7 +13,8 @@ import { writeHtmlReport } from '../src/view/write-html-report.js';
 const SIZES = [100, 1_000, 10_000];
 const TRIES = Number(process.env.BENCH_TRIES ?? 3);
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
-const sentence = 'You ride the lift up from engineering to the mess hall on deck 2, where Dr. Hale is nursing a cup of tea. ';
+const sentence =
+  'You ride the lift up from engineering to the mess hall on deck 2, where Dr. Hale is nursing a cup of tea. ';
 
 async function time(work: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
@@ -28,8 +29,19 @@ try {
   for (const size of SIZES) {
     const per = size / 2;
     const responses = Array.from({ length: per }, (_, i) => `${sentence.repeat(5)}(rep ${i + 1})`);
-    const dir = await makeMarkRun({ dir: join(root, `run-${size}`), fixtures: [{ name: 'base', reps: responses }, { name: 'base-fixed', reps: responses }] });
-    const rows = ['fixture,rep,mark,note', ...['base', 'base-fixed'].flatMap((fixture) => responses.map((_, i) => `${fixture},${i + 1},${i % 3 === 0 ? 'fail' : 'pass'},`))];
+    const dir = await makeMarkRun({
+      dir: join(root, `run-${size}`),
+      fixtures: [
+        { name: 'base', reps: responses },
+        { name: 'base-fixed', reps: responses },
+      ],
+    });
+    const rows = [
+      'fixture,rep,mark,note',
+      ...['base', 'base-fixed'].flatMap((fixture) =>
+        responses.map((_, i) => `${fixture},${i + 1},${i % 3 === 0 ? 'fail' : 'pass'},`),
+      ),
+    ];
     await writeFile(join(dir, 'marks.csv'), `${rows.join('\n')}\n`);
     const file = join(root, `report-${size}.html`);
     // One of each first: the file system's cache warm for both.
@@ -43,7 +55,9 @@ try {
     }
     const bytes = (await stat(file)).size;
     const ratio = median(html) / median(json);
-    console.log(`${String(size).padEnd(9)} ${median(json).toFixed(0).padStart(7)}   ${median(html).toFixed(0).padStart(7)}   ${ratio.toFixed(2).padStart(5)}x  ${(bytes / size).toFixed(0).padStart(8)}${ratio > 3 ? '   (over the 3x goal)' : ''}`);
+    console.log(
+      `${String(size).padEnd(9)} ${median(json).toFixed(0).padStart(7)}   ${median(html).toFixed(0).padStart(7)}   ${ratio.toFixed(2).padStart(5)}x  ${(bytes / size).toFixed(0).padStart(8)}${ratio > 3 ? '   (over the 3x goal)' : ''}`,
+    );
   }
 } finally {
   await rm(root, { recursive: true, force: true });

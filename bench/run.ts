@@ -27,7 +27,8 @@ await withBenchDatabase(async (db, config) => {
   console.log(`run benchmark on ${db.backend === 'embedded' ? 'the embedded database (PGlite)' : db.displayUrl}`);
   await createSampleCampaign(db, { turns: 200, seed: 3 });
   const campaign = await createSampleCampaign(db, { turns: 40 });
-  const fixture = (await captureFromDb(db, config, { scrub: { key: BENCH_SCRUB_KEY }, campaign, turns: { turn: 23 } })).fixtures[0]!;
+  const fixture = (await captureFromDb(db, config, { scrub: { key: BENCH_SCRUB_KEY }, campaign, turns: { turn: 23 } }))
+    .fixtures[0]!;
   const dir = config.baseDir;
   await mkdir(join(dir, 'fixtures'), { recursive: true });
   await writeFile(join(dir, 'fixtures/base.json'), serializeDocument({ ...fixture, name: 'base' }));
@@ -59,7 +60,13 @@ await withBenchDatabase(async (db, config) => {
   await measureFloor();
   // Per rep at steady state: the time from one rep's record to the next (files written, progress reported).
   const marks: number[] = [];
-  const result = await runQuestion({ question: 'instant.yaml', cwd: dir, databaseUrl: url, concurrency: 1, onProgress: () => marks.push(performance.now()) });
+  const result = await runQuestion({
+    question: 'instant.yaml',
+    cwd: dir,
+    databaseUrl: url,
+    concurrency: 1,
+    onProgress: () => marks.push(performance.now()),
+  });
   if (result.errors > 0) throw new Error(`${result.errors} rep(s) failed in ${result.dir}`);
   await measureFloor();
   await session.close();
@@ -68,31 +75,54 @@ await withBenchDatabase(async (db, config) => {
   const sut = median(phases.map((entry) => entry.sutMs));
   const overhead = median(perRep) - sut;
   const phase = (key: keyof Timings): string => median(phases.map((entry) => entry[key])).toFixed(1);
-  console.log(`instant SUT, ${REPS} reps at concurrency 1: ${median(perRep).toFixed(1)} ms per rep at steady state, of which the SUT ${sut.toFixed(1)} ms`);
-  console.log(`inside a rep (median ms): seed ${phase('seedMs')}, SUT ${phase('sutMs')}, teardown with effects ${phase('teardownMs')}, total ${phase('totalMs')}`);
+  console.log(
+    `instant SUT, ${REPS} reps at concurrency 1: ${median(perRep).toFixed(1)} ms per rep at steady state, of which the SUT ${sut.toFixed(1)} ms`,
+  );
+  console.log(
+    `inside a rep (median ms): seed ${phase('seedMs')}, SUT ${phase('sutMs')}, teardown with effects ${phase('teardownMs')}, total ${phase('totalMs')}`,
+  );
   const seedTeardown = median(phases.map((entry) => entry.seedMs + entry.teardownMs));
-  console.log(`overhead / (seed + teardown) = ${overhead.toFixed(1)} / ${seedTeardown.toFixed(1)} = ${(overhead / seedTeardown).toFixed(2)} (goal: at most 1.5)`);
-  console.log(`  against a bare seed + teardown (no effects, no SUT between): ${overhead.toFixed(1)} / ${median(floor).toFixed(1)} = ${(overhead / median(floor)).toFixed(2)}`);
+  console.log(
+    `overhead / (seed + teardown) = ${overhead.toFixed(1)} / ${seedTeardown.toFixed(1)} = ${(overhead / seedTeardown).toFixed(2)} (goal: at most 1.5)`,
+  );
+  console.log(
+    `  against a bare seed + teardown (no effects, no SUT between): ${overhead.toFixed(1)} / ${median(floor).toFixed(1)} = ${(overhead / median(floor)).toFixed(2)}`,
+  );
 
   if (db.backend === 'postgres') {
     const started = performance.now();
     const events: number[] = [];
-    const result = await runQuestion({ question: 'sleepy.yaml', cwd: dir, databaseUrl: url, concurrency: 8, onProgress: () => events.push(performance.now()) });
+    const result = await runQuestion({
+      question: 'sleepy.yaml',
+      cwd: dir,
+      databaseUrl: url,
+      concurrency: 8,
+      onProgress: () => events.push(performance.now()),
+    });
     const ended = performance.now();
     const wall = (ended - started) / 1000;
     const repTotals = (await repTimings(result.dir)).map((entry) => entry.totalMs);
-    console.log(`  before the first rep ends: ${(events[0]! - started).toFixed(0)} ms (a rep takes ${median(repTotals).toFixed(0)} ms); after the last: ${(ended - events.at(-1)!).toFixed(0)} ms`);
+    console.log(
+      `  before the first rep ends: ${(events[0]! - started).toFixed(0)} ms (a rep takes ${median(repTotals).toFixed(0)} ms); after the last: ${(ended - events.at(-1)!).toFixed(0)} ms`,
+    );
     const ideal = (100 * 0.2) / 8;
-    console.log(`sleepy SUT (200 ms), 100 reps at concurrency 8: ${wall.toFixed(2)} s against the ideal ${ideal.toFixed(2)} s = ${(wall / ideal).toFixed(2)}x (goal: within 1.2x); ${result.errors} error(s)`);
+    console.log(
+      `sleepy SUT (200 ms), 100 reps at concurrency 8: ${wall.toFixed(2)} s against the ideal ${ideal.toFixed(2)} s = ${(wall / ideal).toFixed(2)}x (goal: within 1.2x); ${result.errors} error(s)`,
+    );
   } else {
     const concurrency = defaultConcurrency('embedded');
-    for (const [label, given, ideal] of [[`default options (concurrency ${concurrency})`, undefined, 40 / concurrency], ['concurrency 8', 8, 5]] as const) {
+    for (const [label, given, ideal] of [
+      [`default options (concurrency ${concurrency})`, undefined, 40 / concurrency],
+      ['concurrency 8', 8, 5],
+    ] as const) {
       const started = performance.now();
       const result = await runQuestion({ question: 'slow.yaml', cwd: dir, concurrency: given });
       const wall = (performance.now() - started) / 1000;
       const phases = await repTimings(result.dir);
       const db = median(phases.map((entry) => entry.seedMs + entry.teardownMs));
-      console.log(`slow SUT (1 s), 40 reps, ${label}: ${wall.toFixed(2)} s against the ideal ${ideal.toFixed(2)} s = ${(wall / ideal).toFixed(2)}x (goal: within 1.5x); seed + teardown per rep ${db.toFixed(0)} ms (median); ${result.errors} error(s)`);
+      console.log(
+        `slow SUT (1 s), 40 reps, ${label}: ${wall.toFixed(2)} s against the ideal ${ideal.toFixed(2)} s = ${(wall / ideal).toFixed(2)}x (goal: within 1.5x); seed + teardown per rep ${db.toFixed(0)} ms (median); ${result.errors} error(s)`,
+      );
     }
   }
 });
@@ -102,7 +132,8 @@ type Timings = { seedMs: number; sutMs: number; teardownMs: number; totalMs: num
 async function repTimings(dir: string): Promise<Timings[]> {
   const times: Timings[] = [];
   for (const name of await readdir(join(dir, 'reps', 'base'))) {
-    if (name.endsWith('.json')) times.push((JSON.parse(await readFile(join(dir, 'reps', 'base', name), 'utf8')) as { timings: Timings }).timings);
+    if (name.endsWith('.json'))
+      times.push((JSON.parse(await readFile(join(dir, 'reps', 'base', name), 'utf8')) as { timings: Timings }).timings);
   }
   return times;
 }

@@ -27,7 +27,10 @@ export interface Seeded {
 }
 
 /** Fixture rows with keys rewritten to freshly allocated ones (one query for every sequence). */
-async function remapped(client: pg.PoolClient, fixture: Fixture): Promise<{ rows: Record<string, Row[]>; ids: Record<string, string[]> }> {
+async function remapped(
+  client: pg.PoolClient,
+  fixture: Fixture,
+): Promise<{ rows: Record<string, Row[]>; ids: Record<string, string[]> }> {
   const counts = Object.fromEntries(ORDER.map((table) => [table, fixture.tables[table]!.rows.length]));
   const sequenced = ['campaigns', 'locations', 'turns', 'world_facts'];
   const { rows } = await client.query({
@@ -38,7 +41,8 @@ async function remapped(client: pg.PoolClient, fixture: Fixture): Promise<{ rows
   const fresh: Record<string, string[]> = { characters: fixture.tables.characters!.rows.map(() => randomUUID()) };
   sequenced.forEach((table, i) => (fresh[table] = (rows[0] as string[][])[i]!));
   const maps: Record<string, Map<string, string>> = {};
-  for (const table of Object.keys(fresh)) maps[table] = new Map(fixture.tables[table]!.rows.map((row, i) => [String(row.id), fresh[table]![i]!]));
+  for (const table of Object.keys(fresh))
+    maps[table] = new Map(fixture.tables[table]!.rows.map((row, i) => [String(row.id), fresh[table]![i]!]));
   const out: Record<string, Row[]> = {};
   for (const table of ORDER) {
     out[table] = fixture.tables[table]!.rows.map((row: FixtureRow) => {
@@ -46,7 +50,7 @@ async function remapped(client: pg.PoolClient, fixture: Fixture): Promise<{ rows
       for (const [column, value] of Object.entries(row)) {
         if (GENERATED.has(column)) continue;
         const follows = KEYS[table]![column];
-        copy[column] = follows && value !== null ? maps[follows]!.get(String(value)) ?? value : encode(value);
+        copy[column] = follows && value !== null ? (maps[follows]!.get(String(value)) ?? value) : encode(value);
       }
       return copy;
     });
@@ -55,7 +59,8 @@ async function remapped(client: pg.PoolClient, fixture: Fixture): Promise<{ rows
 }
 
 function encode(value: unknown): unknown {
-  if (value && typeof value === 'object' && '$bytea' in value) return `\\x${Buffer.from(String((value as { $bytea: string }).$bytea), 'base64').toString('hex')}`;
+  if (value && typeof value === 'object' && '$bytea' in value)
+    return `\\x${Buffer.from(String((value as { $bytea: string }).$bytea), 'base64').toString('hex')}`;
   if (Array.isArray(value)) return `{${value.join(',')}}`;
   return value;
 }
@@ -66,9 +71,14 @@ export async function handSeed(client: pg.PoolClient, fixture: Fixture): Promise
   await client.query('SET CONSTRAINTS ALL DEFERRED');
   const { rows, ids } = await remapped(client, fixture);
   const user = fixture.tables.users!.rows;
-  await client.query(`INSERT INTO users OVERRIDING SYSTEM VALUE SELECT * FROM json_populate_recordset(NULL::users, $1::json) ON CONFLICT (id) DO NOTHING`, [JSON.stringify(user)]);
+  await client.query(
+    `INSERT INTO users OVERRIDING SYSTEM VALUE SELECT * FROM json_populate_recordset(NULL::users, $1::json) ON CONFLICT (id) DO NOTHING`,
+    [JSON.stringify(user)],
+  );
   for (const table of ORDER) {
-    const columns = Object.keys(rows[table]![0] ?? {}).map((column) => `"${column}"`).join(', ');
+    const columns = Object.keys(rows[table]![0] ?? {})
+      .map((column) => `"${column}"`)
+      .join(', ');
     if (!columns) continue;
     await client.query(
       `INSERT INTO ${table} (${columns}) ${ALWAYS.has(table) ? 'OVERRIDING SYSTEM VALUE' : ''} SELECT ${columns} FROM json_populate_recordset(NULL::${table}, $1::json)`,
@@ -87,7 +97,9 @@ export async function rowByRowSeed(client: pg.PoolClient, fixture: Fixture): Pro
   for (const table of ORDER) {
     for (const row of rows[table]!) {
       const columns = Object.keys(row);
-      const values = columns.map((column) => (JSON_COLUMNS.has(column) && row[column] !== null ? JSON.stringify(row[column]) : row[column]));
+      const values = columns.map((column) =>
+        JSON_COLUMNS.has(column) && row[column] !== null ? JSON.stringify(row[column]) : row[column],
+      );
       await client.query(
         `INSERT INTO ${table} (${columns.map((column) => `"${column}"`).join(', ')}) ${ALWAYS.has(table) ? 'OVERRIDING SYSTEM VALUE' : ''} VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
         values,
@@ -105,7 +117,9 @@ export async function handTeardown(client: pg.PoolClient, seeded: Seeded): Promi
   await client.query('DELETE FROM world_facts WHERE id = ANY($1::int8[])', [seeded.ids.world_facts]);
   await client.query('DELETE FROM turns WHERE id = ANY($1::int8[])', [seeded.ids.turns]);
   await client.query('DELETE FROM characters WHERE id = ANY($1::uuid[])', [seeded.ids.characters]);
-  await client.query('DELETE FROM location_connections WHERE from_location_id = ANY($1::int8[])', [seeded.ids.locations]);
+  await client.query('DELETE FROM location_connections WHERE from_location_id = ANY($1::int8[])', [
+    seeded.ids.locations,
+  ]);
   await client.query('DELETE FROM locations WHERE id = ANY($1::int8[])', [seeded.ids.locations]);
   await client.query('DELETE FROM decks WHERE campaign_id = $1::int8', [seeded.campaign]);
   await client.query('DELETE FROM campaigns WHERE id = $1::int8', [seeded.campaign]);

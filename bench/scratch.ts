@@ -29,18 +29,35 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   return [value, performance.now() - started];
 }
 
-interface Samples { seed: number[]; teardown: number[] }
+interface Samples {
+  seed: number[];
+  teardown: number[];
+}
 const samples = (): Samples => ({ seed: [], teardown: [] });
 const total = (s: Samples): number => median(s.seed.map((seed, i) => seed + s.teardown[i]!));
 
-interface SizeResult { hand: Samples; rowByRow: Samples; remap: Samples; database: Samples; auto: Samples; templateMs: number[] }
+interface SizeResult {
+  hand: Samples;
+  rowByRow: Samples;
+  remap: Samples;
+  database: Samples;
+  auto: Samples;
+  templateMs: number[];
+}
 
 async function measureSize(db: Db, fixture: Fixture): Promise<SizeResult> {
   const game = sampleGameConfig.game as never;
   const remap = new ScratchSession(db, { game, strategy: 'remap' });
   const database = db.backend === 'postgres' ? new ScratchSession(db, { game, strategy: 'database' }) : undefined;
   const auto = new ScratchSession(db, { game, strategy: 'auto' });
-  const result: SizeResult = { hand: samples(), rowByRow: samples(), remap: samples(), database: samples(), auto: samples(), templateMs: [] };
+  const result: SizeResult = {
+    hand: samples(),
+    rowByRow: samples(),
+    remap: samples(),
+    database: samples(),
+    auto: samples(),
+    templateMs: [],
+  };
   // The embedded database's pool has one connection: a baseline holds it only while it runs.
   const withClient = async <T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
     const client = await db.pool.connect();
@@ -71,7 +88,11 @@ async function measureSize(db: Db, fixture: Fixture): Promise<SizeResult> {
         result.rowByRow.seed.push(rowSeedMs);
         result.rowByRow.teardown.push((await timed(() => handTeardown(client, rows)))[1]);
       });
-      for (const [name, session] of [['remap', remap], ['database', database], ['auto', auto]] as const) {
+      for (const [name, session] of [
+        ['remap', remap],
+        ['database', database],
+        ['auto', auto],
+      ] as const) {
         if (!session) continue;
         const [scratch, seedMs] = await timed(() => session.seed(fixture));
         result[name].seed.push(seedMs);
@@ -87,16 +108,41 @@ async function measureSize(db: Db, fixture: Fixture): Promise<SizeResult> {
 
 await withBenchDatabase(async (db, config) => {
   for (let i = 0; i < OTHER_CAMPAIGNS; i++) await createSampleCampaign(db, { turns: OTHER_TURNS, seed: 100 + i });
-  const others = (await db.pool.query('SELECT (SELECT count(*) FROM turns) + (SELECT count(*) FROM locations) + (SELECT count(*) FROM world_facts) AS n')).rows[0].n;
-  console.log(`scratch benchmark on ${db.backend === 'embedded' ? 'the embedded database (PGlite)' : db.displayUrl}: median per rep of ${REPEATS} reps, ms`);
-  console.log(`the database also holds ${OTHER_CAMPAIGNS} other campaigns (${others} rows in their turns, locations and facts)`);
+  const others = (
+    await db.pool.query(
+      'SELECT (SELECT count(*) FROM turns) + (SELECT count(*) FROM locations) + (SELECT count(*) FROM world_facts) AS n',
+    )
+  ).rows[0].n;
+  console.log(
+    `scratch benchmark on ${db.backend === 'embedded' ? 'the embedded database (PGlite)' : db.displayUrl}: median per rep of ${REPEATS} reps, ms`,
+  );
+  console.log(
+    `the database also holds ${OTHER_CAMPAIGNS} other campaigns (${others} rows in their turns, locations and facts)`,
+  );
   console.log('');
-  const header = ['turns', 'rows', 'hand seed', 'hand tear', 'hand total', 'row-by-row', 'remap seed', 'remap tear', 'remap total', 'remap/hand', 'database', 'template', 'auto', 'auto/best'];
+  const header = [
+    'turns',
+    'rows',
+    'hand seed',
+    'hand tear',
+    'hand total',
+    'row-by-row',
+    'remap seed',
+    'remap tear',
+    'remap total',
+    'remap/hand',
+    'database',
+    'template',
+    'auto',
+    'auto/best',
+  ];
   const lines: string[][] = [header];
   const totals: Record<number, number> = {};
   for (const turns of SIZES) {
     const campaign = await createSampleCampaign(db, { turns: turns + 1, seed: turns });
-    const fixture = (await captureFromDb(db, config, { scrub: { key: BENCH_SCRUB_KEY }, campaign, turns: { turn: turns + 1 } })).fixtures[0]!;
+    const fixture = (
+      await captureFromDb(db, config, { scrub: { key: BENCH_SCRUB_KEY }, campaign, turns: { turn: turns + 1 } })
+    ).fixtures[0]!;
     const rows = Object.values(fixture.tables).reduce((sum, table) => sum + table.rows.length, 0);
     const r = await measureSize(db, fixture);
     const hand = total(r.hand);
@@ -105,17 +151,34 @@ await withBenchDatabase(async (db, config) => {
     const best = Math.min(remap, database ?? Infinity);
     totals[turns] = remap;
     lines.push([
-      String(turns), String(rows), ms(median(r.hand.seed)), ms(median(r.hand.teardown)), ms(hand), ms(total(r.rowByRow)),
-      ms(median(r.remap.seed)), ms(median(r.remap.teardown)), ms(remap), `${(remap / hand).toFixed(2)}x`,
-      database === undefined ? 'n/a' : ms(database), r.templateMs.length ? ms(r.templateMs[0]!) : 'n/a',
-      ms(total(r.auto)), `${(total(r.auto) / best).toFixed(2)}x`,
+      String(turns),
+      String(rows),
+      ms(median(r.hand.seed)),
+      ms(median(r.hand.teardown)),
+      ms(hand),
+      ms(total(r.rowByRow)),
+      ms(median(r.remap.seed)),
+      ms(median(r.remap.teardown)),
+      ms(remap),
+      `${(remap / hand).toFixed(2)}x`,
+      database === undefined ? 'n/a' : ms(database),
+      r.templateMs.length ? ms(r.templateMs[0]!) : 'n/a',
+      ms(total(r.auto)),
+      `${(total(r.auto) / best).toFixed(2)}x`,
     ]);
   }
   const widths = header.map((_, i) => Math.max(...lines.map((line) => line[i]!.length)));
   for (const line of lines) console.log(line.map((cell, i) => cell.padStart(widths[i]!)).join('  '));
   console.log('');
-  console.log('hand = hand-written SQL for this schema; total = seed + teardown; database = clone + drop per rep (template = one-off build, with its first clone);');
+  console.log(
+    'hand = hand-written SQL for this schema; total = seed + teardown; database = clone + drop per rep (template = one-off build, with its first clone);',
+  );
   console.log('auto/best = auto against the faster of remap and database');
-  if (totals[500] && totals[5000]) console.log(`growth 500 -> 5,000 turns (remap total): ${(totals[5000] / totals[500]).toFixed(2)}x for 10x the turns`);
-  console.log('goals: remap within 1.25x of hand at every size; 5,000 turns at most 12x the 500-turn time; auto within 1.1x of the faster');
+  if (totals[500] && totals[5000])
+    console.log(
+      `growth 500 -> 5,000 turns (remap total): ${(totals[5000] / totals[500]).toFixed(2)}x for 10x the turns`,
+    );
+  console.log(
+    'goals: remap within 1.25x of hand at every size; 5,000 turns at most 12x the 500-turn time; auto within 1.1x of the faster',
+  );
 });

@@ -17,7 +17,10 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
 const dir = await mkdtemp(join(tmpdir(), 'turnkit-bench-start-'));
 try {
   // A real 20-rep run to report on: the demo's (10 reps of two fixtures), marked by its checks.
-  const demo = spawnSync(process.execPath, [BIN, 'demo', '--dir', join(dir, 'demo'), '--json'], { cwd: dir, encoding: 'utf8' });
+  const demo = spawnSync(process.execPath, [BIN, 'demo', '--dir', join(dir, 'demo'), '--json'], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
   if (demo.status !== 0) throw new Error(`turnkit demo failed: ${demo.stderr}`);
   const runDir = resolve(dir, (JSON.parse(demo.stdout) as { run: { dir: string } }).run.dir);
 
@@ -43,7 +46,9 @@ try {
   for (const [name, values] of times) {
     const goal = name === 'node -e 0' ? '' : name.includes('RUN') ? ' (goal <= 3x)' : ' (goal <= 2x)';
     const ratio = median(values) / floor;
-    console.log(`  ${name.padEnd(30)} ${median(values).toFixed(0).padStart(6)} ms  ${ratio.toFixed(2)}x node -e 0${goal}`);
+    console.log(
+      `  ${name.padEnd(30)} ${median(values).toFixed(0).padStart(6)} ms  ${ratio.toFixed(2)}x node -e 0${goal}`,
+    );
   }
 } finally {
   await rm(dir, { recursive: true, force: true });

@@ -1,12 +1,27 @@
 // turnkit's library API: every CLI command is one of these functions first.
-export { defineConfig, configSchema, type TurnkitConfig, type TurnkitConfigInput, type GameConfig, type CaseFileFunction, type CaseFileContext, type CaseFileFixture } from './config/schema.js';
+export {
+  defineConfig,
+  configSchema,
+  type TurnkitConfig,
+  type TurnkitConfigInput,
+  type GameConfig,
+  type CaseFileFunction,
+  type CaseFileContext,
+  type CaseFileFixture,
+} from './config/schema.js';
 export { caseFileSource, CONFIG_CASE_FILE, type CaseFileSource } from './pipeline/case-file-source.js';
 export { loadConfig, type LoadedConfig, type LoadConfigOptions } from './config/load.js';
 export { sampleGameConfig } from './config/sample-config.js';
 export { init, type InitResult } from './config/init.js';
 export type { CommonOptions } from './config/common-options.js';
 export { TurnkitError, type TurnkitErrorCode, exitCodeFor } from './errors.js';
-export { openProject, projectPaths, type Project, type ProjectPaths, type OpenProjectOptions } from './project/open-project.js';
+export {
+  openProject,
+  projectPaths,
+  type Project,
+  type ProjectPaths,
+  type OpenProjectOptions,
+} from './project/open-project.js';
 export { openDb, usingDb, chooseDatabaseUrl, type Db, type Backend, type OpenDbOptions } from './db/connect.js';
 export { openEmbedded, type EmbeddedServer, type EmbeddedOptions } from './db/embedded.js';
 export { migrate, migrationsFolder, SAMPLE_MIGRATIONS_DIR, TURNKIT_SCHEMA, type MigrateResult } from './db/migrate.js';
@@ -19,7 +34,12 @@ export { sample, type SampleCommandOptions } from './sample/sample-command.js';
 export { MISLEADING_TURN, PROBE_TURN, MISLEADING_NARRATION, CORRECTED_NARRATION } from './sample/turn-script.js';
 export { captureFromDb, type CaptureRequest, type CaptureOutcome, type TurnSelection } from './fixture/capture.js';
 export { capture, type CaptureOptions, type CaptureResult } from './fixture/capture-command.js';
-export type { ScrubConfigInput, ScrubTransformInput, ScrubFunction, ScrubFunctionContext } from './config/scrub-schema.js';
+export type {
+  ScrubConfigInput,
+  ScrubTransformInput,
+  ScrubFunction,
+  ScrubFunctionContext,
+} from './config/scrub-schema.js';
 export type { ScrubOptions } from './fixture/scrub/scrubber.js';
 export { DEMO_SCRUB_KEY } from './fixture/scrub/demo-key.js';
 export { resolveGameGraph, type GameGraph } from './fixture/game-graph.js';
@@ -31,19 +51,64 @@ export { loadFixture, readConstructed, type LoadedFixture, type ConstructedFile 
 export { construct, type ConstructOptions } from './construct/construct-command.js';
 export { materialize, type MaterializeOptions } from './construct/materialize-command.js';
 export { rebase, RebaseConflictError, type RebaseOptions, type RebaseResult } from './construct/rebase-command.js';
-export { saveConstructed, buildConstructed, type ConstructRequest, type SavedConstructed } from './construct/save-constructed.js';
+export {
+  saveConstructed,
+  buildConstructed,
+  type ConstructRequest,
+  type SavedConstructed,
+} from './construct/save-constructed.js';
 export { diffFixtures, type FixtureDiff } from './construct/diff-fixtures.js';
-export { EditSession, openEditSession, type OpenEditOptions, type TurnListing, type EditableRow, type EditableField, type ShownChange } from './construct/edit-session.js';
-export { editInExternalEditor, KeptEditError, type ExternalEditOptions, type ExternalEditResult } from './construct/external-edit.js';
+export {
+  EditSession,
+  openEditSession,
+  type OpenEditOptions,
+  type TurnListing,
+  type EditableRow,
+  type EditableField,
+  type ShownChange,
+} from './construct/edit-session.js';
+export {
+  editInExternalEditor,
+  KeptEditError,
+  type ExternalEditOptions,
+  type ExternalEditResult,
+} from './construct/external-edit.js';
 export { applyChanges, type ChangeConflict, type AppliedChanges } from './construct/apply-changes.js';
 export { applyPatch } from './construct/patch.js';
 export { rowsTiedToTurn, turnsInOrder, type TurnEntry } from './construct/turn-rows.js';
-export { constructedSchema, constructedJsonSchema, CONSTRUCTED_FORMAT, type ConstructedFixture } from './construct/format.js';
+export {
+  constructedSchema,
+  constructedJsonSchema,
+  CONSTRUCTED_FORMAT,
+  type ConstructedFixture,
+} from './construct/format.js';
 export type { ColumnChange } from './construct/column-change.js';
 export { decodeValue, encodeValue, type JsonValue } from './fixture/value-codec.js';
-export { fixtureSchema, fixtureJsonSchema, serializeDocument, FIXTURE_FORMAT, type Fixture, type FixtureTable, type FixtureRow } from './fixture/format.js';
-export { ScratchSession, seed, teardown, type ScratchCampaign, type ScratchOptions, type FixtureSource } from './scratch/scratch-session.js';
-export { seedCommand, teardownCommand, gcCommand, type SeedCommandOptions, type SeedCommandResult, type TeardownCommandOptions } from './scratch/scratch-commands.js';
+export {
+  fixtureSchema,
+  fixtureJsonSchema,
+  serializeDocument,
+  FIXTURE_FORMAT,
+  type Fixture,
+  type FixtureTable,
+  type FixtureRow,
+} from './fixture/format.js';
+export {
+  ScratchSession,
+  seed,
+  teardown,
+  type ScratchCampaign,
+  type ScratchOptions,
+  type FixtureSource,
+} from './scratch/scratch-session.js';
+export {
+  seedCommand,
+  teardownCommand,
+  gcCommand,
+  type SeedCommandOptions,
+  type SeedCommandResult,
+  type TeardownCommandOptions,
+} from './scratch/scratch-commands.js';
 export { collectGarbage, DEFAULT_GC_TTL_MS, type GcOptions, type GcReport } from './scratch/gc.js';
 export { checkScratch, type ScratchCheck } from './scratch/check-scratch.js';
 export type { TeardownReport } from './scratch/teardown-remap.js';
@@ -61,16 +126,53 @@ export type { RepRecord, RepEffects } from './pipeline/rep-record.js';
 export type { SutRequest, SutOutcome } from './pipeline/sut-request.js';
 export type { ModuleSutFunction, ModuleSutTools } from './pipeline/sut-module.js';
 export { verifyProject } from './pipeline/verify-project.js';
-export { readMarksFile, parseMarksText, scopeOfRun, MARKS, type ReadMark, type MarksScope } from './pipeline/read-marks.js';
+export {
+  readMarksFile,
+  parseMarksText,
+  scopeOfRun,
+  MARKS,
+  type ReadMark,
+  type MarksScope,
+} from './pipeline/read-marks.js';
 export { mergeRuns, type MergeOptions, type MergeResult } from './pipeline/merge-runs.js';
 export { checksSchema, type Checks } from './pipeline/checks-format.js';
-export { buildReport, countMarks, tagTotals, type Report, type ReportOptions, type FixtureReport, type TagTotals, type BasePair, type MarkCounts, type Verdict } from './marks/build-report.js';
+export {
+  buildReport,
+  countMarks,
+  tagTotals,
+  type Report,
+  type ReportOptions,
+  type FixtureReport,
+  type TagTotals,
+  type BasePair,
+  type MarkCounts,
+  type Verdict,
+} from './marks/build-report.js';
 export { compareReports, type Comparison, type FixtureDelta } from './marks/compare-runs.js';
 export { formatReport, formatComparison, type ReportStyle } from './marks/format-report.js';
-export { report, incompleteRun, targetProblems, type ReportCommandOptions, type ReportResult } from './marks/report-command.js';
-export { judgeChecks, CHECKS_MARKS_FILE, type JudgeChecksOptions, type JudgeChecksResult } from './marks/judge-checks.js';
+export {
+  report,
+  incompleteRun,
+  targetProblems,
+  type ReportCommandOptions,
+  type ReportResult,
+} from './marks/report-command.js';
+export {
+  judgeChecks,
+  CHECKS_MARKS_FILE,
+  type JudgeChecksOptions,
+  type JudgeChecksResult,
+} from './marks/judge-checks.js';
 export { applyChecks, containsTerm, type CheckVerdict } from './marks/run-checks.js';
-export { wilsonInterval, fisherExact, passesNeeded, targetDemand, lowerMedian, nearestRank, type Interval } from './marks/stats.js';
+export {
+  wilsonInterval,
+  fisherExact,
+  passesNeeded,
+  targetDemand,
+  lowerMedian,
+  nearestRank,
+  type Interval,
+} from './marks/stats.js';
 export { demo, type DemoOptions, type DemoResult } from './demo/demo-command.js';
 export { agreement, cohensKappa, type Agreement, type Disagreement } from './marks/agreement.js';
 export { agree, type AgreeOptions, type AgreeResult } from './marks/agree-command.js';

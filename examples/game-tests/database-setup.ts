@@ -7,7 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { createSampleCampaign, migrate, openProject, SAMPLE_MIGRATIONS_DIR, sampleGameConfig, type Project } from 'turnkit';
+import {
+  createSampleCampaign,
+  migrate,
+  openProject,
+  SAMPLE_MIGRATIONS_DIR,
+  sampleGameConfig,
+  type Project,
+} from 'turnkit';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,7 +23,10 @@ declare module 'vitest' {
 }
 
 /** Makes the database on one backend and returns the teardown that checks it was left as found. */
-export async function setupGameDatabase(vitest: TestProject, backend: 'embedded' | 'postgres'): Promise<() => Promise<void>> {
+export async function setupGameDatabase(
+  vitest: TestProject,
+  backend: 'embedded' | 'postgres',
+): Promise<() => Promise<void>> {
   const admin = backend === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
   const folder = await mkdtemp(join(tmpdir(), 'turnkit-game-tests-'));
   let project: Project;

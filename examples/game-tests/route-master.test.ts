@@ -38,9 +38,14 @@ describe('the route master on the constructed fix (turn 19 corrected, nothing el
     expect((await play(campaign.databaseUrl, campaign.key)).deck).toBe(2);
   });
 
-  test.concurrent('each test has a campaign of its own: a turn played here is not in another test', async ({ campaign }) => {
+  test.concurrent('each test has a campaign of its own: a turn played here is not in another test', async ({
+    campaign,
+  }) => {
     const count = async (): Promise<number> =>
-      Number((await campaign.db.pool.query('SELECT count(*) FROM turns WHERE campaign_id = $1', [campaign.key])).rows[0].count);
+      Number(
+        (await campaign.db.pool.query('SELECT count(*) FROM turns WHERE campaign_id = $1', [campaign.key])).rows[0]
+          .count,
+      );
     expect(await count()).toBe(22);
     await play(campaign.databaseUrl, campaign.key);
     expect(await count()).toBe(23);

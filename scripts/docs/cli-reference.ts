@@ -20,7 +20,10 @@ export async function cliReference(): Promise<string> {
     '',
   ];
   for (const command of walk(program)) lines.push(...commandSection(command), '');
-  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 function* walk(command: Command, prefix = ''): Generator<Command & { fullName: string }> {
@@ -33,10 +36,20 @@ function* walk(command: Command, prefix = ''): Generator<Command & { fullName: s
 
 function commandSection(command: Command & { fullName: string }): string[] {
   const args = (command.registeredArguments as Argument[]).map((argument) => usageOf(argument)).join(' ');
-  const lines = [`## turnkit ${command.fullName}`, '', command.description(), '', '```', `turnkit ${command.fullName}${args ? ` ${args}` : ''} [options]`, '```', ''];
+  const lines = [
+    `## turnkit ${command.fullName}`,
+    '',
+    command.description(),
+    '',
+    '```',
+    `turnkit ${command.fullName}${args ? ` ${args}` : ''} [options]`,
+    '```',
+    '',
+  ];
   if (command.registeredArguments.length > 0) {
     lines.push('| argument | description |', '|---|---|');
-    for (const argument of command.registeredArguments as Argument[]) lines.push(`| \`${usageOf(argument)}\` | ${cell(argument.description)} |`);
+    for (const argument of command.registeredArguments as Argument[])
+      lines.push(`| \`${usageOf(argument)}\` | ${cell(argument.description)} |`);
     lines.push('');
   }
   const options = (command.options as Option[]).filter((option) => !option.hidden);
@@ -70,7 +83,12 @@ function examplesOf(command: Command): string[] {
   command.configureOutput(capture);
   command.outputHelp();
   const after = text.split(/^Examples:\n/m)[1];
-  return after ? after.trimEnd().split('\n').map((line) => line.replace(/^ {2}/, '')) : [];
+  return after
+    ? after
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.replace(/^ {2}/, ''))
+    : [];
 }
 
 function cell(text: string): string {

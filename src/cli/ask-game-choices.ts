@@ -16,7 +16,16 @@ export async function askGameChoices(catalog: Catalog, given: GameChoices): Prom
     const turns = await ask('turns table', given.turns ?? guess?.turns.table);
     const order = await ask('turn order column (integer or timestamp)', given.order ?? guess?.turns.order);
     const input = await ask('player input columns (comma-separated)', (given.input ?? guess?.turns.input)?.join(','));
-    return { ...given, root, turns, order, input: input?.split(',').map((name) => name.trim()).filter(Boolean) };
+    return {
+      ...given,
+      root,
+      turns,
+      order,
+      input: input
+        ?.split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    };
   } finally {
     prompts.close();
   }

@@ -10,7 +10,8 @@ export function commonOptions(command: Command): CommonOptions {
 
 /** A commander option parser for a positive whole number; a bad value is a usage error (exit 2). */
 export function positiveInt(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`expected a positive whole number, got "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError(`expected a positive whole number, got "${value}"`);
   return Number(value);
 }
 

@@ -52,7 +52,10 @@ export async function buildProgram(output: Output = processOutput, argv: readonl
     .description('fixtures, scratch campaigns and ev2-style evaluation runs for an LLM that runs a turn-based game')
     .version(TURNKIT_VERSION)
     .option('--config <file>', 'config file (default: turnkit.config.ts or .json in the working directory)')
-    .option('--database-url <url>', 'a real Postgres server (default: DATABASE_URL, the config, else the embedded database)')
+    .option(
+      '--database-url <url>',
+      'a real Postgres server (default: DATABASE_URL, the config, else the embedded database)',
+    )
     .option('--debug', 'show stack traces of errors')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
@@ -92,7 +95,11 @@ function deferRequiredOptions(command: Command): void {
 
 function checkRequiredOptions(command: Command): void {
   const missing = deferred.get(command)?.find((option) => command.getOptionValue(option.attributeName()) === undefined);
-  if (missing) command.error(`error: required option '${missing.flags}' not specified`, { exitCode: 2, code: 'commander.missingMandatoryOptionValue' });
+  if (missing)
+    command.error(`error: required option '${missing.flags}' not specified`, {
+      exitCode: 2,
+      code: 'commander.missingMandatoryOptionValue',
+    });
 }
 
 /** Runs the CLI and returns the exit code: 0 done, 1 the operation failed, 2 wrong usage. */

@@ -10,17 +10,27 @@ import { configSchema, type TurnkitConfig } from './schema.js';
  * question's are; an unknown key names the known key it most resembles ("tabel": did you mean "table"?). The place
  * is exact in a JSON config; in a .ts or .js config it is where the key is first written along its path.
  */
-export function parseConfigValue(value: unknown, text: string | undefined, shown: string, json: boolean): TurnkitConfig {
+export function parseConfigValue(
+  value: unknown,
+  text: string | undefined,
+  shown: string,
+  json: boolean,
+): TurnkitConfig {
   const result = configSchema.safeParse(value);
   if (result.success) return result.data;
   // A misspelled key also makes the real one "required": the unknown key, with its suggestion, comes first.
-  const issues = [...result.error.issues].sort((a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'));
+  const issues = [...result.error.issues].sort(
+    (a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'),
+  );
   const locate = text === undefined ? () => undefined : json ? jsonLocator(text) : sourceLocator(text);
   const problems = issues.map((issue) => {
     const path = issue.path as PropertyKey[];
     const key = issue.code === 'unrecognized_keys' ? issue.keys[0]! : undefined;
     const offset = nearest(locate, path, key);
-    const at = offset !== undefined && text !== undefined ? `${shown}:${positionAt(text, offset).line}:${positionAt(text, offset).column}` : shown;
+    const at =
+      offset !== undefined && text !== undefined
+        ? `${shown}:${positionAt(text, offset).line}:${positionAt(text, offset).column}`
+        : shown;
     if (key !== undefined) {
       const known = knownKeys(path);
       const hint = known.length > 0 ? ` (did you mean "${closest(key, known)}"?)` : '';
@@ -58,7 +68,9 @@ function jsonLocator(text: string): Locator {
  */
 function sourceLocator(text: string): Locator {
   return (path, key) => {
-    const keys = [...path, ...(key !== undefined ? [key] : [])].filter((segment): segment is string => typeof segment === 'string');
+    const keys = [...path, ...(key !== undefined ? [key] : [])].filter(
+      (segment): segment is string => typeof segment === 'string',
+    );
     if (keys.length === 0) return undefined;
     let from = 0;
     let found: number | undefined;
@@ -76,7 +88,8 @@ function sourceLocator(text: string): Locator {
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
   let node = value;
-  for (const key of path) node = typeof node === 'object' && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined;
+  for (const key of path)
+    node = typeof node === 'object' && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined;
   return node;
 }
 

@@ -51,7 +51,8 @@ export const SAMPLE_SCRUB = [
 export async function init(options: InitOptions = {}): Promise<InitResult> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const existing = CONFIG_FILE_NAMES.find((name) => existsSync(join(cwd, name)));
-  if (existing && !options.force) throw new TurnkitError('EXISTS', `${existing}: already exists (use --force to overwrite)`);
+  if (existing && !options.force)
+    throw new TurnkitError('EXISTS', `${existing}: already exists (use --force to overwrite)`);
   const choices = options.choices ?? {};
   const hasGame = options.catalog !== undefined && (options.catalog.tables.size > 0 || choices.turns !== undefined);
   const game = hasGame ? chooseGame(options.catalog!, choices) : { ...SAMPLE_ANSWERS, sut: choices.sut ?? 'node' };

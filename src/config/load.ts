@@ -9,7 +9,13 @@ import { parseConfigValue } from './config-issues.js';
 import { sampleGameConfig } from './sample-config.js';
 
 /** Config file names looked up in the working directory, first match wins. */
-export const CONFIG_FILE_NAMES = ['turnkit.config.ts', 'turnkit.config.mts', 'turnkit.config.js', 'turnkit.config.mjs', 'turnkit.config.json'];
+export const CONFIG_FILE_NAMES = [
+  'turnkit.config.ts',
+  'turnkit.config.mts',
+  'turnkit.config.js',
+  'turnkit.config.mjs',
+  'turnkit.config.json',
+];
 
 /** A loaded config: the parsed values plus where they came from. */
 export interface LoadedConfig extends TurnkitConfig {
@@ -34,7 +40,12 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   if (options.configPath && !existsSync(file!)) {
     throw new TurnkitError('CONFIG', `${options.configPath}: config file not found`);
   }
-  if (!file) return { ...parseWithSchema(configSchema, sampleGameConfig, '<sample game config>'), baseDir: cwd, file: undefined };
+  if (!file)
+    return {
+      ...parseWithSchema(configSchema, sampleGameConfig, '<sample game config>'),
+      baseDir: cwd,
+      file: undefined,
+    };
   const shown = relative(cwd, file) || file;
   const raw = await readConfigValue(file, shown);
   // The text too, so that a problem names its line and column; a file that cannot be read again just has none.

@@ -48,7 +48,10 @@ export const configSchema = z
     judge: judgeSettingsSchema.partial().optional(),
     /** Case-file functions a question names as `caseFile: config:NAME` (a .ts or .js config only). */
     caseFiles: z
-      .record(z.string(), z.custom<CaseFileFunction>((value) => typeof value === 'function', 'expected a function (context) => Markdown'))
+      .record(
+        z.string(),
+        z.custom<CaseFileFunction>((value) => typeof value === 'function', 'expected a function (context) => Markdown'),
+      )
       .default({}),
     paths: z
       .object({
@@ -66,7 +69,10 @@ export const configSchema = z
 export interface CaseFileFixture {
   name: string;
   input: { turn: number; values: Record<string, unknown> };
-  tables: Record<string, { rows: readonly Record<string, unknown>[]; sharedRows?: readonly Record<string, unknown>[] | undefined }>;
+  tables: Record<
+    string,
+    { rows: readonly Record<string, unknown>[]; sharedRows?: readonly Record<string, unknown>[] | undefined }
+  >;
 }
 
 /** What a case-file function is given: the fixture, its input turn and values, and the template renderer. */

@@ -15,7 +15,10 @@ export interface ColumnChange {
 }
 
 /** How a change's place reads in messages: `turns[id=19].narration`. */
-export function changePath(change: Pick<ColumnChange, 'table' | 'row' | 'column'>, primaryKey: readonly string[]): string {
+export function changePath(
+  change: Pick<ColumnChange, 'table' | 'row' | 'column'>,
+  primaryKey: readonly string[],
+): string {
   return `${describeRow(change.table, primaryKey, change.row)}.${change.column}`;
 }
 
@@ -29,25 +32,49 @@ export function columnChangesOf(changeset: readonly IChange[]): { changes: Colum
   const problems: string[] = [];
   const seen = new Set<string>();
   const unsupported = (path: string, change: IChange): void => {
-    problems.push(`$.changeset: ${path}: ${change.type} is not a change turnkit records (it changes whole column values of existing rows)`);
+    problems.push(
+      `$.changeset: ${path}: ${change.type} is not a change turnkit records (it changes whole column values of existing rows)`,
+    );
   };
   for (const top of changeset) {
-    if (top.key !== 'tables' || top.type !== 'UPDATE' || !top.changes) { unsupported(top.key, top); continue; }
+    if (top.key !== 'tables' || top.type !== 'UPDATE' || !top.changes) {
+      unsupported(top.key, top);
+      continue;
+    }
     for (const table of top.changes) {
-      if (table.type !== 'UPDATE' || !table.changes) { unsupported(`tables.${table.key}`, table); continue; }
+      if (table.type !== 'UPDATE' || !table.changes) {
+        unsupported(`tables.${table.key}`, table);
+        continue;
+      }
       for (const part of table.changes) {
-        if (part.key !== 'rows' || part.type !== 'UPDATE' || !part.changes) { unsupported(`tables.${table.key}.${part.key}`, part); continue; }
+        if (part.key !== 'rows' || part.type !== 'UPDATE' || !part.changes) {
+          unsupported(`tables.${table.key}.${part.key}`, part);
+          continue;
+        }
         for (const row of part.changes) {
-          if (row.type !== 'UPDATE' || !row.changes) { unsupported(`${table.key}[${row.key}]`, row); continue; }
+          if (row.type !== 'UPDATE' || !row.changes) {
+            unsupported(`${table.key}[${row.key}]`, row);
+            continue;
+          }
           for (const column of row.changes) {
             if (column.type !== 'UPDATE' || column.changes || !('value' in column) || !('oldValue' in column)) {
               unsupported(`${table.key}[${row.key}].${column.key}`, column);
               continue;
             }
             const where = `${table.key}[${row.key}].${column.key}`;
-            if (seen.has(where)) { problems.push(`$.changeset: ${where}: changed twice`); continue; }
+            if (seen.has(where)) {
+              problems.push(`$.changeset: ${where}: changed twice`);
+              continue;
+            }
             seen.add(where);
-            changes.push({ table: table.key, row: row.key, column: column.key, oldValue: column.oldValue, value: column.value, embeddedKey: typeof part.embeddedKey === 'string' ? part.embeddedKey : '' });
+            changes.push({
+              table: table.key,
+              row: row.key,
+              column: column.key,
+              oldValue: column.oldValue,
+              value: column.value,
+              embeddedKey: typeof part.embeddedKey === 'string' ? part.embeddedKey : '',
+            });
           }
         }
       }
@@ -75,7 +102,12 @@ export function changesetOf(changes: readonly ColumnChange[], base: Fixture): IC
         changes: [...rows].map(([row, columns]) => ({
           type: Operation.UPDATE,
           key: row,
-          changes: columns.map((change) => ({ type: Operation.UPDATE, key: change.column, value: change.value, oldValue: change.oldValue })),
+          changes: columns.map((change) => ({
+            type: Operation.UPDATE,
+            key: change.column,
+            value: change.value,
+            oldValue: change.oldValue,
+          })),
         })),
       },
     ],

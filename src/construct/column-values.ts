@@ -19,14 +19,24 @@ export function valueProblem(column: FixtureColumn, value: unknown): string | un
   if (type === 'boolean') return typeof value === 'boolean' ? undefined : 'is boolean: expected true or false';
   if (type === 'bytea') return isBytea(value) ? undefined : 'is bytea: expected {"$bytea": "<base64>"}';
   if (INTEGER.test(type)) return Number.isInteger(value) ? undefined : `is ${type}: expected a whole number`;
-  if (FLOAT.test(type)) return typeof value === 'number' || ['NaN', 'Infinity', '-Infinity'].includes(value as string) ? undefined : `is ${type}: expected a number`;
+  if (FLOAT.test(type))
+    return typeof value === 'number' || ['NaN', 'Infinity', '-Infinity'].includes(value as string)
+      ? undefined
+      : `is ${type}: expected a number`;
   if (DECIMAL_TEXT.test(type)) {
     // bigint and numeric are written as decimal strings so that no digit is lost to a double.
-    return typeof value === 'string' && /^(-?\d+(\.\d+)?|NaN|-?Infinity)$/.test(value) ? undefined : `is ${type}: expected a decimal string like "42"`;
+    return typeof value === 'string' && /^(-?\d+(\.\d+)?|NaN|-?Infinity)$/.test(value)
+      ? undefined
+      : `is ${type}: expected a decimal string like "42"`;
   }
   return typeof value === 'string' ? undefined : `is ${type}: expected a string`;
 }
 
 function isBytea(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && typeof (value as { $bytea?: unknown }).$bytea === 'string' && Object.keys(value).length === 1;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { $bytea?: unknown }).$bytea === 'string' &&
+    Object.keys(value).length === 1
+  );
 }

@@ -28,15 +28,29 @@ export interface ConstructOptions extends CommonOptions {
 
 /** Builds a constructed fixture from a base and a patch or an edited copy, and writes `constructed/NAME.json`. */
 export async function construct(options: ConstructOptions): Promise<SavedConstructed> {
-  if ((options.patch === undefined) === (options.from === undefined)) throw new TurnkitError('USAGE', 'give exactly one of --patch FILE or --from EDITED.json');
+  if ((options.patch === undefined) === (options.from === undefined))
+    throw new TurnkitError('USAGE', 'give exactly one of --patch FILE or --from EDITED.json');
   const cwd = options.cwd ?? process.cwd();
   const config = await loadConfig({ configPath: options.configPath, cwd });
   const base = await loadFixture(resolve(cwd, options.fixture));
   const source = resolve(cwd, (options.patch ?? options.from)!);
   const text = await readText(source);
-  const edited = options.patch !== undefined ? applyPatch(base.fixture, parseJsonText(text, shownPath(source)), shownPath(source)) : parseFixtureText(text, shownPath(source));
-  const dir = options.out !== undefined ? resolve(cwd, options.out) : resolveFromConfig(config, config.paths.constructed);
-  return saveConstructed({ base, edited, turn: options.turn, name: options.name, why: options.why, dir, force: options.force, source: shownPath(source) });
+  const edited =
+    options.patch !== undefined
+      ? applyPatch(base.fixture, parseJsonText(text, shownPath(source)), shownPath(source))
+      : parseFixtureText(text, shownPath(source));
+  const dir =
+    options.out !== undefined ? resolve(cwd, options.out) : resolveFromConfig(config, config.paths.constructed);
+  return saveConstructed({
+    base,
+    edited,
+    turn: options.turn,
+    name: options.name,
+    why: options.why,
+    dir,
+    force: options.force,
+    source: shownPath(source),
+  });
 }
 
 async function readText(path: string): Promise<string> {

@@ -23,7 +23,8 @@ export function diffFixtures(base: Fixture, edited: Fixture): FixtureDiff {
   const problems: string[] = [];
   for (const key of new Set([...Object.keys(base), ...Object.keys(edited)])) {
     if (key === 'tables') continue;
-    if (!isDeepStrictEqual(base[key as keyof Fixture], edited[key as keyof Fixture])) problems.push(`${formatJsonPath([key])}: is not a row of a turn`);
+    if (!isDeepStrictEqual(base[key as keyof Fixture], edited[key as keyof Fixture]))
+      problems.push(`${formatJsonPath([key])}: is not a row of a turn`);
   }
   for (const name of new Set([...Object.keys(base.tables), ...Object.keys(edited.tables)])) {
     const before = base.tables[name];
@@ -44,14 +45,25 @@ export function diffFixtures(base: Fixture, edited: Fixture): FixtureDiff {
   return { changes, problems };
 }
 
-function diffRows(name: string, before: FixtureTable, after: FixtureTable, changes: ColumnChange[], problems: string[]): void {
+function diffRows(
+  name: string,
+  before: FixtureTable,
+  after: FixtureTable,
+  changes: ColumnChange[],
+  problems: string[],
+): void {
   if (before.rows === after.rows) return;
   const primaryKey = before.primaryKey;
   if (primaryKey.length === 0) {
-    if (!isDeepStrictEqual(before.rows, after.rows)) problems.push(`${formatJsonPath(['tables', name, 'rows'])}: table ${name} has no primary key, so its rows cannot be named in a changeset`);
+    if (!isDeepStrictEqual(before.rows, after.rows))
+      problems.push(
+        `${formatJsonPath(['tables', name, 'rows'])}: table ${name} has no primary key, so its rows cannot be named in a changeset`,
+      );
     return;
   }
-  const old = new Map<string, { row: FixtureRow; index: number }>(before.rows.map((row, index) => [rowKey(row, primaryKey), { row, index }]));
+  const old = new Map<string, { row: FixtureRow; index: number }>(
+    before.rows.map((row, index) => [rowKey(row, primaryKey), { row, index }]),
+  );
   const matched = new Set<string>();
   after.rows.forEach((row, index) => {
     const key = rowKey(row, primaryKey);
@@ -62,9 +74,13 @@ function diffRows(name: string, before: FixtureTable, after: FixtureTable, chang
       const replacedKey = replaced ? rowKey(replaced, primaryKey) : undefined;
       if (replacedKey !== undefined && !after.rows.some((other) => rowKey(other, primaryKey) === replacedKey)) {
         matched.add(replacedKey);
-        problems.push(`${describeRow(name, primaryKey, replacedKey)}: its primary key changes (to ${describeRow(name, primaryKey, key)}); keys cannot change`);
+        problems.push(
+          `${describeRow(name, primaryKey, replacedKey)}: its primary key changes (to ${describeRow(name, primaryKey, key)}); keys cannot change`,
+        );
       } else {
-        problems.push(`${describeRow(name, primaryKey, key)}: adds a row; a constructed fixture changes values of existing rows`);
+        problems.push(
+          `${describeRow(name, primaryKey, key)}: adds a row; a constructed fixture changes values of existing rows`,
+        );
       }
       return;
     }
@@ -73,11 +89,16 @@ function diffRows(name: string, before: FixtureTable, after: FixtureTable, chang
     const where = describeRow(name, primaryKey, key);
     for (const column of new Set([...Object.keys(match.row), ...Object.keys(row)])) {
       if (!Object.hasOwn(row, column)) problems.push(`${where}.${column}: removes a column`);
-      else if (!Object.hasOwn(match.row, column)) problems.push(`${where}.${column}: adds a column "${column}" that ${name} does not have`);
-      else if (!isDeepStrictEqual(match.row[column], row[column])) changes.push({ table: name, row: key, column, oldValue: match.row[column], value: row[column] });
+      else if (!Object.hasOwn(match.row, column))
+        problems.push(`${where}.${column}: adds a column "${column}" that ${name} does not have`);
+      else if (!isDeepStrictEqual(match.row[column], row[column]))
+        changes.push({ table: name, row: key, column, oldValue: match.row[column], value: row[column] });
     }
   });
   for (const [key] of old) {
-    if (!matched.has(key)) problems.push(`${describeRow(name, primaryKey, key)}: removes a row; a constructed fixture changes values of existing rows`);
+    if (!matched.has(key))
+      problems.push(
+        `${describeRow(name, primaryKey, key)}: removes a row; a constructed fixture changes values of existing rows`,
+      );
   }
 }

@@ -72,7 +72,12 @@ export class EditSession {
   turns(): TurnListing[] {
     const inputColumns = Object.keys(this.current.input.values);
     const turnsTable = this.current.tables[this.current.source.turns.table];
-    const narrationColumn = turnsTable?.columns.find((column) => TEXT_TYPE.test(column.type) && !inputColumns.includes(column.name) && !turnsTable.primaryKey.includes(column.name))?.name;
+    const narrationColumn = turnsTable?.columns.find(
+      (column) =>
+        TEXT_TYPE.test(column.type) &&
+        !inputColumns.includes(column.name) &&
+        !turnsTable.primaryKey.includes(column.name),
+    )?.name;
     const changed = this.changes().length > 0 ? this.editedTurn() : undefined;
     return turnsInOrder(this.current).map(({ turn, row }) => ({
       turn,
@@ -87,7 +92,10 @@ export class EditSession {
     const tied = rowsTiedToTurn(this.current, turn);
     const base = this.baseFor(turn).fixture;
     const rows: EditableRow[] = [];
-    const order = [this.current.source.turns.table, ...[...tied.keys()].filter((name) => name !== this.current.source.turns.table)];
+    const order = [
+      this.current.source.turns.table,
+      ...[...tied.keys()].filter((name) => name !== this.current.source.turns.table),
+    ];
     for (const tableName of order) {
       const table = this.current.tables[tableName];
       if (!table) continue;
@@ -98,7 +106,9 @@ export class EditSession {
           table: tableName,
           key,
           label: describeRow(tableName, table.primaryKey, key),
-          fields: table.columns.map((column) => this.field(tableName, column, row[column.name], baseRow?.[column.name])),
+          fields: table.columns.map((column) =>
+            this.field(tableName, column, row[column.name], baseRow?.[column.name]),
+          ),
         });
       }
     }
@@ -116,8 +126,14 @@ export class EditSession {
   setValue(turn: number, table: string, key: string, column: string, value: unknown): void {
     const refused = this.refusal(turn);
     if (refused) throw new TurnkitError('BAD_INPUT', refused);
-    const field = this.rowsOfTurn(turn).find((row) => row.table === table && row.key === key)?.fields.find((entry) => entry.column === column);
-    if (!field) throw new TurnkitError('BAD_INPUT', `${describeRow(table, this.current.tables[table]?.primaryKey ?? [], key)}.${column}: not a field of turn ${turn}`);
+    const field = this.rowsOfTurn(turn)
+      .find((row) => row.table === table && row.key === key)
+      ?.fields.find((entry) => entry.column === column);
+    if (!field)
+      throw new TurnkitError(
+        'BAD_INPUT',
+        `${describeRow(table, this.current.tables[table]?.primaryKey ?? [], key)}.${column}: not a field of turn ${turn}`,
+      );
     if (field.locked) throw new TurnkitError('BAD_INPUT', `${column}: ${field.locked}`);
     const source = this.current.tables[table]!;
     const unfit = valueProblem(source.columns.find((entry) => entry.name === column)!, value);
@@ -149,11 +165,13 @@ export class EditSession {
     if (this.shown?.of === this.current) return this.shown.changes;
     const turn = this.editedTurn();
     const base = turn === undefined ? undefined : this.baseFor(turn).fixture;
-    const changes = !base ? [] : diffFixtures(base, this.current).changes.map((change) => ({
-      path: changePath(change, base.tables[change.table]?.primaryKey ?? []),
-      change,
-      segments: valueDiff(change.oldValue, change.value),
-    }));
+    const changes = !base
+      ? []
+      : diffFixtures(base, this.current).changes.map((change) => ({
+          path: changePath(change, base.tables[change.table]?.primaryKey ?? []),
+          change,
+          segments: valueDiff(change.oldValue, change.value),
+        }));
     this.shown = { of: this.current, changes };
     return changes;
   }
@@ -191,7 +209,15 @@ export class EditSession {
     if (turn === undefined) throw new TurnkitError('BAD_INPUT', 'no change: edit a field first');
     const base = this.baseFor(turn);
     const continuing = base !== this.opened && join(dir, `${name}.json`) === this.opened.path;
-    return saveConstructed({ base, edited: { ...this.current, name: base.fixture.name }, turn, name, why, dir, force: force || continuing });
+    return saveConstructed({
+      base,
+      edited: { ...this.current, name: base.fixture.name },
+      turn,
+      name,
+      why,
+      dir,
+      force: force || continuing,
+    });
   }
 
   /** The base a change of this turn is recorded against (see the class comment). */
@@ -202,7 +228,8 @@ export class EditSession {
 
   // Every keystroke re-renders; the diff of a large fixture is computed once per edited copy, not once per call.
   private changesAgainstOpened(): ColumnChange[] {
-    if (this.diffed?.of !== this.current) this.diffed = { of: this.current, changes: diffFixtures(this.opened.fixture, this.current).changes };
+    if (this.diffed?.of !== this.current)
+      this.diffed = { of: this.current, changes: diffFixtures(this.opened.fixture, this.current).changes };
     return this.diffed.changes;
   }
 
@@ -230,7 +257,6 @@ export class EditSession {
       changed: !isDeepStrictEqual(value, baseValue),
     };
   }
-
 }
 
 function firstLine(value: unknown): string {
@@ -250,7 +276,9 @@ export async function openEditSession(options: OpenEditOptions): Promise<{ sessi
   const config = await loadConfig({ configPath: options.configPath, cwd });
   const session = new EditSession(await loadFixture(resolve(cwd, options.fixture)));
   // A constructed fixture's continuation (or next link) goes beside it, not into another folder of the same name.
-  const beside = session.opened.constructed ? dirname(session.opened.path) : resolveFromConfig(config, config.paths.constructed);
+  const beside = session.opened.constructed
+    ? dirname(session.opened.path)
+    : resolveFromConfig(config, config.paths.constructed);
   const outDir = options.out !== undefined ? resolve(cwd, options.out) : beside;
   return { session, outDir };
 }

@@ -30,7 +30,10 @@ export class KeptEditError extends TurnkitError {
   readonly kept: string;
 
   constructor(cause: TurnkitError, kept: string) {
-    super(cause.code, `${cause.message} (your edit is kept in ${kept})`, [...cause.problems.slice(0, -1), `${cause.problems.at(-1) ?? cause.message} (your edit is kept in ${kept})`]);
+    super(cause.code, `${cause.message} (your edit is kept in ${kept})`, [
+      ...cause.problems.slice(0, -1),
+      `${cause.problems.at(-1) ?? cause.message} (your edit is kept in ${kept})`,
+    ]);
     this.kept = kept;
   }
 }
@@ -40,9 +43,13 @@ export class KeptEditError extends TurnkitError {
  * rows; saving it with changes and a why writes the constructed fixture through the same path as `construct`.
  * An unchanged file or an empty why aborts with nothing written.
  */
-export async function editInExternalEditor(session: EditSession, options: ExternalEditOptions): Promise<ExternalEditResult> {
+export async function editInExternalEditor(
+  session: EditSession,
+  options: ExternalEditOptions,
+): Promise<ExternalEditResult> {
   const rows = session.rowsOfTurn(options.turn);
-  if (rows.length === 0) throw new TurnkitError('BAD_INPUT', `turn ${options.turn} is not a kept turn of ${session.opened.shown}`);
+  if (rows.length === 0)
+    throw new TurnkitError('BAD_INPUT', `turn ${options.turn} is not a kept turn of ${session.opened.shown}`);
   const defaults = session.defaults(options.turn);
   const tables: Record<string, Record<string, unknown>[]> = {};
   for (const row of rows) {
@@ -58,7 +65,8 @@ export async function editInExternalEditor(session: EditSession, options: Extern
     const editor = options.editor ?? process.env.VISUAL ?? process.env.EDITOR ?? 'vi';
     const run = spawnSync(`${editor} ${JSON.stringify(file)}`, { shell: true, stdio: 'inherit' });
     if (run.error) throw new TurnkitError('BAD_INPUT', `editor "${editor}" could not start: ${run.error.message}`);
-    if (run.status !== 0) return { aborted: `editor "${editor}" exited with ${run.status ?? run.signal}; nothing written` };
+    if (run.status !== 0)
+      return { aborted: `editor "${editor}" exited with ${run.status ?? run.signal}; nothing written` };
     const text = await readFile(file, 'utf8');
     if (text === original) return { aborted: 'the file was not changed; nothing written' };
     try {
@@ -76,7 +84,12 @@ export async function editInExternalEditor(session: EditSession, options: Extern
   }
 }
 
-function editorText(session: EditSession, turn: number, meta: { name: string; why: string }, tables: Record<string, unknown>): string {
+function editorText(
+  session: EditSession,
+  turn: number,
+  meta: { name: string; why: string },
+  tables: Record<string, unknown>,
+): string {
   const header = [
     `// turnkit edit ${session.opened.shown}: turn ${turn} and the rows tied to it.`,
     '// Change values; keys and foreign keys must stay as they are. Fill in "why" (what this fixture tests).',
@@ -90,11 +103,17 @@ function parseEdited(text: string, file: string): { name: string; why: string; r
   const value = parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
   if (errors.length > 0) {
     const { line, column } = positionAt(text, errors[0]!.offset);
-    throw new TurnkitError('BAD_INPUT', `${file}:${line}:${column}: invalid JSON: ${printParseErrorCode(errors[0]!.error)}; nothing written`);
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `${file}:${line}:${column}: invalid JSON: ${printParseErrorCode(errors[0]!.error)}; nothing written`,
+    );
   }
   const document = value as { name?: unknown; why?: unknown; rows?: unknown } | null;
   if (typeof document?.name !== 'string' || typeof document.why !== 'string' || typeof document.rows !== 'object') {
-    throw new TurnkitError('BAD_INPUT', `${file}: $: expected {"name": ..., "why": ..., "rows": {...}}; nothing written`);
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `${file}: $: expected {"name": ..., "why": ..., "rows": {...}}; nothing written`,
+    );
   }
   return { name: document.name, why: document.why, rows: document.rows };
 }

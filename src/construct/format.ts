@@ -26,7 +26,11 @@ export const constructedSchema = z
   .object({
     $schema: z.string().optional(),
     format: z.literal(CONSTRUCTED_FORMAT),
-    name: z.string().min(1).regex(FIXTURE_NAME, FIXTURE_NAME_RULE).refine((name) => !/^\.+$/.test(name), 'a name cannot be only dots'),
+    name: z
+      .string()
+      .min(1)
+      .regex(FIXTURE_NAME, FIXTURE_NAME_RULE)
+      .refine((name) => !/^\.+$/.test(name), 'a name cannot be only dots'),
     /** Why this experiment exists: what the author suspects and what the change tests. */
     why: z.string().trim().min(1, 'say why this fixture exists'),
     base: z

@@ -47,7 +47,8 @@ export async function loadFixture(path: string, chain: readonly string[] = []): 
   const { bytes, shown, value } = await readJsonFile(path);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   if (kindOf(value, shown) === 'fixture') return { fixture: parseFixtureValue(value, shown), path, shown, sha256 };
-  if (chain.includes(path)) throw new TurnkitError('BAD_INPUT', `${shown}: $.base.path: the chain of bases comes back to ${shown}`);
+  if (chain.includes(path))
+    throw new TurnkitError('BAD_INPUT', `${shown}: $.base.path: the chain of bases comes back to ${shown}`);
   const file = parseConstructed(value, path, shown);
   const base = await loadBase(file, [...chain, path]);
   if (base.sha256 !== file.document.base.sha256) {
@@ -56,7 +57,13 @@ export async function loadFixture(path: string, chain: readonly string[] = []): 
       `${shown}: base ${base.shown} changed since this was constructed (recorded sha256 ${file.document.base.sha256}, now ${base.sha256}); run: turnkit rebase ${shown}`,
     );
   }
-  return { fixture: materializeChanges(file, base.fixture), path, shown, sha256, constructed: { document: file.document, base, changes: file.changes } };
+  return {
+    fixture: materializeChanges(file, base.fixture),
+    path,
+    shown,
+    sha256,
+    constructed: { document: file.document, base, changes: file.changes },
+  };
 }
 
 /** Applies a constructed file's changes to its (already loaded) base; every problem names the constructed file. */
@@ -71,7 +78,11 @@ export function materializeChanges(file: ConstructedFile, base: Fixture): Fixtur
 /** Reads a constructed fixture file without touching its base. */
 export async function readConstructed(path: string): Promise<ConstructedFile> {
   const { shown, value } = await readJsonFile(path);
-  if (kindOf(value, shown) !== 'constructed') throw new TurnkitError('BAD_INPUT', `${shown}: $.format: expected "${CONSTRUCTED_FORMAT}" (this is a captured fixture)`);
+  if (kindOf(value, shown) !== 'constructed')
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `${shown}: $.format: expected "${CONSTRUCTED_FORMAT}" (this is a captured fixture)`,
+    );
   return parseConstructed(value, path, shown);
 }
 
@@ -82,9 +93,19 @@ export async function loadBase(file: ConstructedFile, chain: readonly string[] =
   } catch (error) {
     // The base cannot be read at all (gone, a folder, no permission): the constructed file is the one to name.
     const unreadable = `${shownPath(file.basePath)}: `;
-    const reason = error instanceof TurnkitError && error.message.startsWith(unreadable) ? error.message.slice(unreadable.length) : '';
-    if (error instanceof TurnkitError && error.code === 'NOT_FOUND' && /^(no such file|is a folder, not a file|cannot read \(\w+\))$/.test(reason)) {
-      throw new TurnkitError('NOT_FOUND', `${file.shown}: $.base.path: ${file.document.base.path} (${shownPath(file.basePath)}): ${reason}`);
+    const reason =
+      error instanceof TurnkitError && error.message.startsWith(unreadable)
+        ? error.message.slice(unreadable.length)
+        : '';
+    if (
+      error instanceof TurnkitError &&
+      error.code === 'NOT_FOUND' &&
+      /^(no such file|is a folder, not a file|cannot read \(\w+\))$/.test(reason)
+    ) {
+      throw new TurnkitError(
+        'NOT_FOUND',
+        `${file.shown}: $.base.path: ${file.document.base.path} (${shownPath(file.basePath)}): ${reason}`,
+      );
     }
     throw error;
   }
@@ -102,7 +123,10 @@ function kindOf(value: unknown, shown: string): FixtureKind {
   const format = (value as { format?: unknown } | null)?.format;
   if (format === FIXTURE_FORMAT) return 'fixture';
   if (format === CONSTRUCTED_FORMAT) return 'constructed';
-  throw new TurnkitError('BAD_INPUT', `${shown}: $.format: expected "${FIXTURE_FORMAT}" or "${CONSTRUCTED_FORMAT}", got ${JSON.stringify(format) ?? 'nothing'}`);
+  throw new TurnkitError(
+    'BAD_INPUT',
+    `${shown}: $.format: expected "${FIXTURE_FORMAT}" or "${CONSTRUCTED_FORMAT}", got ${JSON.stringify(format) ?? 'nothing'}`,
+  );
 }
 
 async function readJsonFile(path: string): Promise<{ bytes: Buffer; shown: string; value: unknown }> {
@@ -115,11 +139,14 @@ async function readJsonFile(path: string): Promise<{ bytes: Buffer; shown: strin
 
 function problemsError(shown: string, problems: readonly string[]): TurnkitError {
   const lines = problems.map((problem) => `${shown}: ${problem}`);
-  return new TurnkitError('FIXTURE', lines.length === 1 ? lines[0]! : `${lines[0]} (and ${lines.length - 1} more)`, lines);
+  return new TurnkitError(
+    'FIXTURE',
+    lines.length === 1 ? lines[0]! : `${lines[0]} (and ${lines.length - 1} more)`,
+    lines,
+  );
 }
 
 /** A relative path as committed files record it: "/" separators, so that a file made on Windows reads the same. */
 export function portablePath(path: string): string {
   return path.split(sep).join('/');
 }
-

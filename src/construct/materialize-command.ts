@@ -13,4 +13,3 @@ export async function materialize(options: MaterializeOptions): Promise<Fixture>
   const loaded = await loadFixture(resolve(options.cwd ?? process.cwd(), options.constructed));
   return loaded.fixture;
 }
-

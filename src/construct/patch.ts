@@ -18,22 +18,45 @@ export function applyPatch(base: Fixture, patch: unknown, file: string): Fixture
   };
   const edited: Fixture = { ...base, tables: { ...base.tables } };
   if (!isPlainObject(patch) || Object.keys(patch).length === 0) {
-    throw new TurnkitError('BAD_INPUT', `${file}: $: expected an object of table names to rows, like {"turns": [{"id": "19", "narration": "..."}]}`);
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `${file}: $: expected an object of table names to rows, like {"turns": [{"id": "19", "narration": "..."}]}`,
+    );
   }
   for (const [tableName, rows] of Object.entries(patch)) {
     const table = tableNamed(base, tableName);
-    if (!table) { fail([tableName], `no table "${tableName}" in ${base.name}`); continue; }
-    if (!Array.isArray(rows)) { fail([tableName], 'expected an array of rows'); continue; }
-    if (table.primaryKey.length === 0) { fail([tableName], `${tableName} has no primary key, so its rows cannot be named`); continue; }
+    if (!table) {
+      fail([tableName], `no table "${tableName}" in ${base.name}`);
+      continue;
+    }
+    if (!Array.isArray(rows)) {
+      fail([tableName], 'expected an array of rows');
+      continue;
+    }
+    if (table.primaryKey.length === 0) {
+      fail([tableName], `${tableName} has no primary key, so its rows cannot be named`);
+      continue;
+    }
     const copy = { ...table, rows: [...table.rows] };
     const named = new Map<number, number>();
     rows.forEach((patchRow: unknown, i) => {
       if (!isPlainObject(patchRow)) return fail([tableName, i], 'expected a row object');
       const missingKey = table.primaryKey.filter((column) => !(column in patchRow));
-      if (missingKey.length > 0) return fail([tableName, i], `name the row by its primary key (${table.primaryKey.join(', ')}); missing ${missingKey.join(', ')}`);
-      const index = copy.rows.findIndex((row) => table.primaryKey.every((column) => isDeepStrictEqual(row[column], patchRow[column])));
-      if (index < 0) return fail([tableName, i], `no row with ${describeKey(table.primaryKey, patchRow)} in ${tableName}${typeHint(copy.rows, table.primaryKey, patchRow)}`);
-      if (named.has(index)) return fail([tableName, i], `names the same row as ${formatJsonPath([tableName, named.get(index)!])}`);
+      if (missingKey.length > 0)
+        return fail(
+          [tableName, i],
+          `name the row by its primary key (${table.primaryKey.join(', ')}); missing ${missingKey.join(', ')}`,
+        );
+      const index = copy.rows.findIndex((row) =>
+        table.primaryKey.every((column) => isDeepStrictEqual(row[column], patchRow[column])),
+      );
+      if (index < 0)
+        return fail(
+          [tableName, i],
+          `no row with ${describeKey(table.primaryKey, patchRow)} in ${tableName}${typeHint(copy.rows, table.primaryKey, patchRow)}`,
+        );
+      if (named.has(index))
+        return fail([tableName, i], `names the same row as ${formatJsonPath([tableName, named.get(index)!])}`);
       named.set(index, i);
       const columns = new Set(table.columns.map((column) => column.name));
       const unknown = Object.keys(patchRow).filter((column) => !columns.has(column));

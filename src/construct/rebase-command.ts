@@ -41,7 +41,8 @@ export async function rebase(options: RebaseOptions): Promise<RebaseResult> {
   const cwd = options.cwd ?? process.cwd();
   const file = await readConstructed(resolve(cwd, options.constructed));
   const basePath = options.onto !== undefined ? resolve(cwd, options.onto) : file.basePath;
-  if (basePath === file.path) throw new TurnkitError('USAGE', `--onto ${options.onto}: is the constructed fixture itself; name its new base`);
+  if (basePath === file.path)
+    throw new TurnkitError('USAGE', `--onto ${options.onto}: is the constructed fixture itself; name its new base`);
   const base = options.onto !== undefined ? await loadFixture(basePath, [file.path]) : await loadBase(file);
   const result: RebaseResult = {
     file: file.shown,
@@ -57,9 +58,14 @@ export async function rebase(options: RebaseOptions): Promise<RebaseResult> {
   const conflicts = resolved.unresolved;
   // Checked even when the base is unchanged: "nothing to do" must mean the file materializes.
   if (rule.length > 0 || conflicts.length > 0) throw conflictError(file.shown, base.shown, conflicts, rule);
-  if (resolved.changes.length === 0) throw new TurnkitError('BAD_INPUT', `${file.shown}: keeping the base everywhere leaves no change; a constructed fixture needs at least one (delete the file instead)`);
+  if (resolved.changes.length === 0)
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `${file.shown}: keeping the base everywhere leaves no change; a constructed fixture needs at least one (delete the file instead)`,
+    );
   const kept = resolved.kept.length > 0 ? { kept: resolved.kept } : {};
-  if (resolved.kept.length === 0 && basePath === file.basePath && base.sha256 === file.document.base.sha256) return result;
+  if (resolved.kept.length === 0 && basePath === file.basePath && base.sha256 === file.document.base.sha256)
+    return result;
   const document: ConstructedFixture = {
     ...file.document,
     base: { path: portablePath(relative(dirname(file.path), basePath)), sha256: base.sha256 },
@@ -80,7 +86,12 @@ export class RebaseConflictError extends TurnkitError {
   }
 }
 
-function conflictError(file: string, base: string, conflicts: readonly ChangeConflict[], rule: readonly string[]): RebaseConflictError {
+function conflictError(
+  file: string,
+  base: string,
+  conflicts: readonly ChangeConflict[],
+  rule: readonly string[],
+): RebaseConflictError {
   const ruleLines = rule.filter((line) => !conflicts.some((conflict) => line.startsWith(`${conflict.path}:`)));
   const lines = [...ruleLines, ...conflicts.map(describeConflict)].map((line) => `${file}: ${line}`);
   const summary = `${file}: cannot rebase onto ${base}: ${lines.length} conflicting path(s); nothing written (--keep PATH=base or PATH=change resolves one)`;

@@ -27,15 +27,24 @@ export interface ResolvedConflicts {
  * what the base already holds). A choice for a path that is not in conflict is refused, as is keeping a change
  * whose row or column the new base no longer has.
  */
-export function resolveConflicts(base: Fixture, changes: readonly ColumnChange[], conflicts: readonly ChangeConflict[], choices: readonly KeepChoice[]): ResolvedConflicts {
+export function resolveConflicts(
+  base: Fixture,
+  changes: readonly ColumnChange[],
+  conflicts: readonly ChangeConflict[],
+  choices: readonly KeepChoice[],
+): ResolvedConflicts {
   const byPath = new Map(conflicts.map((conflict) => [conflict.path, conflict]));
   for (const choice of choices) {
     if (choice.path !== undefined && !byPath.has(choice.path)) {
-      const known = conflicts.length > 0 ? ` (conflicting: ${conflicts.map((conflict) => conflict.path).join(', ')})` : ' (nothing conflicts)';
+      const known =
+        conflicts.length > 0
+          ? ` (conflicting: ${conflicts.map((conflict) => conflict.path).join(', ')})`
+          : ' (nothing conflicts)';
       throw new TurnkitError('USAGE', `--keep ${choice.path}=${choice.keep}: not a conflicting path${known}`);
     }
   }
-  const choiceFor = (path: string): KeepSide | undefined => (choices.find((choice) => choice.path === path) ?? choices.find((choice) => choice.path === undefined))?.keep;
+  const choiceFor = (path: string): KeepSide | undefined =>
+    (choices.find((choice) => choice.path === path) ?? choices.find((choice) => choice.path === undefined))?.keep;
   const resolved: ColumnChange[] = [];
   const kept: ResolvedConflicts['kept'] = [];
   const unresolved: ChangeConflict[] = [];
@@ -54,7 +63,11 @@ export function resolveConflicts(base: Fixture, changes: readonly ColumnChange[]
     }
     kept.push({ path, keep });
     if (keep === 'base') continue;
-    if (conflict.base === undefined) throw new TurnkitError('BAD_INPUT', `--keep ${path}=change: the new base has no such row or column; keep the base (drop the change) instead`);
+    if (conflict.base === undefined)
+      throw new TurnkitError(
+        'BAD_INPUT',
+        `--keep ${path}=change: the new base has no such row or column; keep the base (drop the change) instead`,
+      );
     if (!isDeepStrictEqual(conflict.base, change.value)) resolved.push({ ...change, oldValue: conflict.base });
   }
   return { changes: resolved, kept, unresolved };

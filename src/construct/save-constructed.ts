@@ -6,7 +6,12 @@ import { FIXTURE_NAME, FIXTURE_NAME_RULE, serializeDocument, type Fixture } from
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { changePath, changesetOf, type ColumnChange } from './column-change.js';
 import { diffFixtures } from './diff-fixtures.js';
-import { CONSTRUCTED_FORMAT, CONSTRUCTED_SCHEMA_FILE, constructedJsonSchema, type ConstructedFixture } from './format.js';
+import {
+  CONSTRUCTED_FORMAT,
+  CONSTRUCTED_SCHEMA_FILE,
+  constructedJsonSchema,
+  type ConstructedFixture,
+} from './format.js';
 import { portablePath, type LoadedFixture } from './load-fixture.js';
 import { shownPath } from '../util/shown-path.js';
 import { checkSingleTurn, turnProblem } from './single-turn-rule.js';
@@ -44,22 +49,28 @@ export async function saveConstructed(request: ConstructRequest): Promise<SavedC
   const document = buildConstructed(request);
   const file = join(request.dir, `${request.name}.json`);
   // Overwriting any file the new one stands on would make the chain of bases a loop, --force or not.
-  if (chainOf(request.base).includes(file)) throw new TurnkitError('BAD_INPUT', `${shownPath(file)}: is a base the new fixture stands on; choose another name`);
-  if (!request.force && existsSync(file)) throw new TurnkitError('EXISTS', `${shownPath(file)}: already exists (use --force to overwrite)`);
+  if (chainOf(request.base).includes(file))
+    throw new TurnkitError('BAD_INPUT', `${shownPath(file)}: is a base the new fixture stands on; choose another name`);
+  if (!request.force && existsSync(file))
+    throw new TurnkitError('EXISTS', `${shownPath(file)}: already exists (use --force to overwrite)`);
   try {
     await writeConstructedSchema(request.dir);
     await writeFileAtomic(file, serializeDocument(document.document));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code !== 'string') throw error;
-    throw new TurnkitError('BAD_INPUT', `${shownPath(request.dir)}: cannot write the constructed fixture there (${code})`);
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `${shownPath(request.dir)}: cannot write the constructed fixture there (${code})`,
+    );
   }
   return { file, ...document };
 }
 
 /** Builds the constructed document without writing it (for previews and tests). */
 export function buildConstructed(request: Omit<ConstructRequest, 'force'>): Omit<SavedConstructed, 'file'> {
-  if (!FIXTURE_NAME.test(request.name) || /^\.+$/.test(request.name)) throw new TurnkitError('BAD_INPUT', `name ${JSON.stringify(request.name)}: ${FIXTURE_NAME_RULE}`);
+  if (!FIXTURE_NAME.test(request.name) || /^\.+$/.test(request.name))
+    throw new TurnkitError('BAD_INPUT', `name ${JSON.stringify(request.name)}: ${FIXTURE_NAME_RULE}`);
   if (request.why.trim() === '') throw new TurnkitError('BAD_INPUT', 'why is empty: say what this fixture tests');
   // A turn that is not upstream is the base's matter (and the command line's), not the edit's.
   const badTurn = turnProblem(request.base.fixture, request.turn);
@@ -70,7 +81,11 @@ export function buildConstructed(request: Omit<ConstructRequest, 'force'>): Omit
   if (refused.length > 0) {
     const summary = refused.length === 1 ? refused[0]! : `${refused.length} changes refused: ${refused.join('; ')}`;
     const source = request.source ?? request.base.shown;
-    throw new TurnkitError('BAD_INPUT', `${source}: ${summary}`, refused.map((line) => `${source}: ${line}`));
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `${source}: ${summary}`,
+      refused.map((line) => `${source}: ${line}`),
+    );
   }
   const document: ConstructedFixture = {
     $schema: `./${CONSTRUCTED_SCHEMA_FILE}`,
@@ -81,7 +96,9 @@ export function buildConstructed(request: Omit<ConstructRequest, 'force'>): Omit
     turn: request.turn,
     changeset: changesetOf(changes, request.base.fixture),
   };
-  const paths = changes.map((change) => changePath(change, request.base.fixture.tables[change.table]?.primaryKey ?? []));
+  const paths = changes.map((change) =>
+    changePath(change, request.base.fixture.tables[change.table]?.primaryKey ?? []),
+  );
   return { document, changes, paths };
 }
 

@@ -82,7 +82,9 @@ export function turnOfTiedRow(fixture: Fixture, table: string, key: string): num
     }
     return undefined;
   };
-  const row = fixture.tables[table]?.rows.find((candidate) => rowKey(candidate, fixture.tables[table]!.primaryKey) === key);
+  const row = fixture.tables[table]?.rows.find(
+    (candidate) => rowKey(candidate, fixture.tables[table]!.primaryKey) === key,
+  );
   return row ? climb(table, row) : undefined;
 }
 
@@ -94,7 +96,8 @@ export function turnOfRow(fixture: Fixture, key: string): number | undefined {
 }
 
 function compareOrder(a: unknown, b: unknown): number {
-  if (a === null || a === undefined || b === null || b === undefined) return a === b ? 0 : a === null || a === undefined ? 1 : -1;
+  if (a === null || a === undefined || b === null || b === undefined)
+    return a === b ? 0 : a === null || a === undefined ? 1 : -1;
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   const x = String(a);
   const y = String(b);

@@ -12,7 +12,10 @@ export interface DiffSegment {
  */
 export function valueDiff(oldValue: unknown, newValue: unknown): DiffSegment[] {
   if (typeof oldValue === 'string' && typeof newValue === 'string') {
-    return diffWordsWithSpace(oldValue, newValue).map((part) => ({ kind: part.added ? 'added' : part.removed ? 'removed' : 'same', text: part.value }));
+    return diffWordsWithSpace(oldValue, newValue).map((part) => ({
+      kind: part.added ? 'added' : part.removed ? 'removed' : 'same',
+      text: part.value,
+    }));
   }
   return [
     { kind: 'removed', text: JSON.stringify(oldValue) ?? 'undefined' },
@@ -23,7 +26,15 @@ export function valueDiff(oldValue: unknown, newValue: unknown): DiffSegment[] {
 
 /** Segments as plain text that reads without color: `[-removed-]{+added+}`, like `git diff --word-diff=plain`. */
 export function plainDiff(segments: readonly DiffSegment[]): string {
-  return segments.map((segment) => (segment.kind === 'removed' ? `[-${segment.text}-]` : segment.kind === 'added' ? `{+${segment.text}+}` : segment.text)).join('');
+  return segments
+    .map((segment) =>
+      segment.kind === 'removed'
+        ? `[-${segment.text}-]`
+        : segment.kind === 'added'
+          ? `{+${segment.text}+}`
+          : segment.text,
+    )
+    .join('');
 }
 
 /** Shortens long unchanged stretches to their ends so that the changes fit on a few lines. */

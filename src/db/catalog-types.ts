@@ -1,5 +1,16 @@
 /** How turnkit turns a column's text output into a fixture value. */
-export type ValueKind = 'array' | 'int' | 'float' | 'bigint' | 'numeric' | 'bool' | 'json' | 'bytea' | 'timestamptz' | 'timestamp' | 'text';
+export type ValueKind =
+  | 'array'
+  | 'int'
+  | 'float'
+  | 'bigint'
+  | 'numeric'
+  | 'bool'
+  | 'json'
+  | 'bytea'
+  | 'timestamptz'
+  | 'timestamp'
+  | 'text';
 
 /** A column's codec: its value kind, and for arrays the element's. */
 export interface Codec {

@@ -61,7 +61,10 @@ export async function openDb(config: LoadedConfig, options: OpenDbOptions = {}):
   const url = chooseDatabaseUrl(config, options);
   if (url && !/^postgres(ql)?:\/\//.test(url)) {
     // A libpq "host=... password=..." string would be misread as a socket path; never echo it, it may hold a secret.
-    throw new TurnkitError('BAD_INPUT', 'the database URL must start with postgres:// or postgresql:// (key=value connection strings are not supported)');
+    throw new TurnkitError(
+      'BAD_INPUT',
+      'the database URL must start with postgres:// or postgresql:// (key=value connection strings are not supported)',
+    );
   }
   if (url) return connectPool(url, 'postgres', undefined, options.poolSize);
   return connectEmbedded({
@@ -101,14 +104,24 @@ export async function usingDb<T>(config: LoadedConfig, options: OpenDbOptions, f
   }
 }
 
-async function connectPool(url: string, backend: Backend, embedded: EmbeddedServer | undefined, poolSize = 4): Promise<Db> {
+async function connectPool(
+  url: string,
+  backend: Backend,
+  embedded: EmbeddedServer | undefined,
+  poolSize = 4,
+): Promise<Db> {
   const displayUrl = redactUrl(url);
   // pglite-socket serializes everything and blocks on open transactions: one connection avoids self-deadlock. Kept
   // open while idle (a SUT may think for a minute): the embedded server's owner stays up while a guest's connection is
   // open, and a guest whose idle connection closed could see it go; idle clients never keep the process alive.
   const single = backend === 'embedded';
   const idle = single ? { idleTimeoutMillis: 0, allowExitOnIdle: true } : {};
-  const pool = new pg.Pool({ connectionString: url, max: single ? 1 : poolSize, connectionTimeoutMillis: 10_000, ...idle });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: single ? 1 : poolSize,
+    connectionTimeoutMillis: 10_000,
+    ...idle,
+  });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   try {

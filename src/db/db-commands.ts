@@ -22,7 +22,10 @@ export async function dbUrl(options: CommonOptions): Promise<string> {
   const dataDir = embeddedDataDir(config);
   const lock = await readLock(lockPathFor(dataDir));
   if (!lock || !lockOwnerAlive(lock) || !lock.port) {
-    throw new TurnkitError('NOT_FOUND', `no embedded database is running for ${relative(process.cwd(), dataDir) || dataDir} (start one with: turnkit db start)`);
+    throw new TurnkitError(
+      'NOT_FOUND',
+      `no embedded database is running for ${relative(process.cwd(), dataDir) || dataDir} (start one with: turnkit db start)`,
+    );
   }
   return embeddedUrl(lock.port);
 }

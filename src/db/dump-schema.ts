@@ -20,7 +20,14 @@ export async function dumpSchema(url: string): Promise<string> {
   try {
     const { stdout } = await run(
       'pg_dump',
-      ['--schema-only', '--no-owner', '--no-privileges', '--no-comments', '--exclude-schema=turnkit', `--dbname=${parsed.toString()}`],
+      [
+        '--schema-only',
+        '--no-owner',
+        '--no-privileges',
+        '--no-comments',
+        '--exclude-schema=turnkit',
+        `--dbname=${parsed.toString()}`,
+      ],
       { env, maxBuffer: 256 * 1024 * 1024 },
     );
     return stdout
@@ -30,7 +37,10 @@ export async function dumpSchema(url: string): Promise<string> {
   } catch (error) {
     const err = error as NodeJS.ErrnoException & { stderr?: string };
     if (err.code === 'ENOENT') {
-      throw new TurnkitError('CONFIG', 'strategy "database" copies the game schema with pg_dump, which is not on PATH: install the PostgreSQL client tools (the same major version as the server or newer)');
+      throw new TurnkitError(
+        'CONFIG',
+        'strategy "database" copies the game schema with pg_dump, which is not on PATH: install the PostgreSQL client tools (the same major version as the server or newer)',
+      );
     }
     const why = (err.stderr ?? err.message).trim().split('\n')[0] ?? '';
     throw new TurnkitError('DATABASE', `pg_dump of ${redactUrl(url)} failed: ${scrubSecret(why, url)}`);

@@ -7,7 +7,15 @@ import { TurnkitError } from '../errors.js';
 import { atomicExtendedProtocol } from './atomic-extended-protocol.js';
 import { openPglite, preloadPglite } from './pglite-open.js';
 import { seedDataDir } from './pgdata-template.js';
-import { lockOwnerAlive, lockPathFor, publishPort, readLock, releaseLock, removeStaleLock, tryTakeLock } from './server-lock.js';
+import {
+  lockOwnerAlive,
+  lockPathFor,
+  publishPort,
+  readLock,
+  releaseLock,
+  removeStaleLock,
+  tryTakeLock,
+} from './server-lock.js';
 
 /** A running embedded server: either owned by this process or another turnkit process's, reached by its socket. */
 export interface EmbeddedServer {
@@ -84,7 +92,12 @@ async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promi
     // The default of one connection would refuse the SUT while turnkit is connected; another turnkit process using
     // this server (a guest) brings its own connection and its SUTs'.
     const served = atomicExtendedProtocol(db);
-    server = new PGLiteSocketServer({ db: served, host: '127.0.0.1', port: options.port, maxConnections: MAX_CONNECTIONS });
+    server = new PGLiteSocketServer({
+      db: served,
+      host: '127.0.0.1',
+      port: options.port,
+      maxConnections: MAX_CONNECTIONS,
+    });
     await server.start();
     const port = Number(server.getServerConn().split(':').pop());
     await publishPort(lockPath, port);
@@ -121,14 +134,20 @@ async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promi
     await db?.close().catch(() => {});
     await releaseLock(lockPath);
     const message = error instanceof Error ? error.message : String(error);
-    throw new TurnkitError('DATABASE', `${options.dataDir}: cannot start the embedded database: ${message.split('\n')[0]}`);
+    throw new TurnkitError(
+      'DATABASE',
+      `${options.dataDir}: cannot start the embedded database: ${message.split('\n')[0]}`,
+    );
   }
 }
 
 /** Closes PGlite cleanly when the process is interrupted, then exits with the signal's conventional code. */
 function closeOnSignals(close: () => Promise<void>): () => void {
   const handlers = new Map<NodeJS.Signals, () => void>();
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     const handler = (): void => {
       void close().finally(() => process.exit(code));
     };

@@ -47,15 +47,41 @@ const CONSTRAINTS_SQL = `
   WHERE con.conrelid = ANY($1::oid[]) AND con.contype IN ('p', 'u', 'f')
   ORDER BY con.conrelid, con.conname`;
 
-interface TableRow { oid: string; schema: string; name: string; kind: string }
-interface ColumnRow {
-  oid: string; name: string; type: string; type_oid: string; nullable: boolean; default_expr: string | null;
-  identity: string; generated: string;
+interface TableRow {
+  oid: string;
+  schema: string;
+  name: string;
+  kind: string;
 }
-interface TypeRow { oid: string; name: string; kind: string; category: string; base: string; element: string; delimiter: string }
+interface ColumnRow {
+  oid: string;
+  name: string;
+  type: string;
+  type_oid: string;
+  nullable: boolean;
+  default_expr: string | null;
+  identity: string;
+  generated: string;
+}
+interface TypeRow {
+  oid: string;
+  name: string;
+  kind: string;
+  category: string;
+  base: string;
+  element: string;
+  delimiter: string;
+}
 interface ConstraintRow {
-  oid: string; name: string; kind: string; ref_oid: string; deferrable: boolean; deferred: boolean; on_delete: string;
-  columns: string[]; ref_columns: string[];
+  oid: string;
+  name: string;
+  kind: string;
+  ref_oid: string;
+  deferrable: boolean;
+  deferred: boolean;
+  on_delete: string;
+  columns: string[];
+  ref_columns: string[];
 }
 
 /** Display name of a table: bare in `public`, schema-qualified elsewhere. */
@@ -127,7 +153,13 @@ function toForeignKey(row: ConstraintRow, target: string): ForeignKeyInfo {
   };
 }
 
-const ON_DELETE: Record<string, ForeignKeyInfo['onDelete']> = { a: 'no action', r: 'restrict', c: 'cascade', n: 'set null', d: 'set default' };
+const ON_DELETE: Record<string, ForeignKeyInfo['onDelete']> = {
+  a: 'no action',
+  r: 'restrict',
+  c: 'cascade',
+  n: 'set null',
+  d: 'set default',
+};
 
 /** The codec of a type: domains (to any depth) resolve to their base type, arrays to their element's. */
 function codecFor(oid: string, types: Map<string, TypeRow>): Codec {
@@ -148,15 +180,29 @@ function baseOf(oid: string, types: Map<string, TypeRow>): TypeRow | undefined {
 /** The value kind of a base type name. */
 export function kindOf(typeName: string): ValueKind {
   switch (typeName) {
-    case 'int2': case 'int4': case 'oid': return 'int';
-    case 'float4': case 'float8': return 'float';
-    case 'int8': return 'bigint';
-    case 'numeric': return 'numeric';
-    case 'bool': return 'bool';
-    case 'json': case 'jsonb': return 'json';
-    case 'bytea': return 'bytea';
-    case 'timestamptz': return 'timestamptz';
-    case 'timestamp': return 'timestamp';
-    default: return 'text';
+    case 'int2':
+    case 'int4':
+    case 'oid':
+      return 'int';
+    case 'float4':
+    case 'float8':
+      return 'float';
+    case 'int8':
+      return 'bigint';
+    case 'numeric':
+      return 'numeric';
+    case 'bool':
+      return 'bool';
+    case 'json':
+    case 'jsonb':
+      return 'json';
+    case 'bytea':
+      return 'bytea';
+    case 'timestamptz':
+      return 'timestamptz';
+    case 'timestamp':
+      return 'timestamp';
+    default:
+      return 'text';
   }
 }

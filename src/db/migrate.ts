@@ -26,11 +26,14 @@ export class FolderMigrationProvider implements MigrationProvider {
 
   /** Reads the folder's migrations keyed by file name without extension. */
   async getMigrations(): Promise<Record<string, Migration>> {
-    const names = (await readdir(this.folder)).filter((name) => /\.(m?js|m?ts)$/.test(name) && !/\.d\.m?ts$/.test(name)).sort();
+    const names = (await readdir(this.folder))
+      .filter((name) => /\.(m?js|m?ts)$/.test(name) && !/\.d\.m?ts$/.test(name))
+      .sort();
     const migrations: Record<string, Migration> = {};
     for (const name of names) {
       const module = await importModule(join(this.folder, name));
-      if (typeof module.up !== 'function') throw new TurnkitError('CONFIG', `${join(this.folder, name)}: a migration must export up(db)`);
+      if (typeof module.up !== 'function')
+        throw new TurnkitError('CONFIG', `${join(this.folder, name)}: a migration must export up(db)`);
       migrations[name.replace(/\.(m?js|m?ts)$/, '')] = module as unknown as Migration;
     }
     return migrations;
@@ -57,7 +60,10 @@ export async function migrate(db: Db, folder: string): Promise<MigrateResult> {
   if (error) {
     const failed = results?.find((result) => result.status === 'Error');
     const message = error instanceof Error ? error.message : String(error);
-    throw new TurnkitError('DATABASE', `${failed ? join(folder, failed.migrationName) : folder}: migration failed: ${message}`);
+    throw new TurnkitError(
+      'DATABASE',
+      `${failed ? join(folder, failed.migrationName) : folder}: migration failed: ${message}`,
+    );
   }
   return { folder, applied: (results ?? []).map((result) => result.migrationName) };
 }

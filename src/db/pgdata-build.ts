@@ -31,7 +31,8 @@ export async function buildPgdataTemplates(dir: string = PGDATA_TEMPLATE_DIR): P
   const migrations = migrationsHash(SAMPLE_MIGRATION_SOURCES);
   const have = (file: string | undefined): boolean => file !== undefined && existsSync(join(dir, file));
   const emptyCurrent = have(current?.empty);
-  if (emptyCurrent && have(current?.sample.file) && current?.sample.migrations === migrations) return { dir, built: [] };
+  if (emptyCurrent && have(current?.sample.file) && current?.sample.migrations === migrations)
+    return { dir, built: [] };
   const work = await mkdtemp(join(tmpdir(), 'turnkit-pgdata-'));
   const built: string[] = [];
   try {
@@ -52,7 +53,12 @@ export async function buildPgdataTemplates(dir: string = PGDATA_TEMPLATE_DIR): P
     }
     await dump(sampleDir, join(dir, sample));
     built.push(sample);
-    const manifest: PgdataTemplates = { format: 1, pglite: pgliteVersion(), empty, sample: { file: sample, migrations } };
+    const manifest: PgdataTemplates = {
+      format: 1,
+      pglite: pgliteVersion(),
+      empty,
+      sample: { file: sample, migrations },
+    };
     // Written last: until then readers keep using the previous manifest's archives, which are left in place.
     await writeFileAtomic(join(dir, 'templates.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     for (const name of await readdir(dir)) {

@@ -70,8 +70,13 @@ export function templateArchive(kind: PgdataTemplateKind, dir: string = PGDATA_T
 export function migrationsHash(folder: string): string {
   const hash = createHash('sha256');
   try {
-    for (const name of readdirSync(folder).filter((entry) => /\.(m?js|m?ts)$/.test(entry)).sort()) {
-      hash.update(`${name}\u0000`).update(readFileSync(join(folder, name))).update('\u0000');
+    for (const name of readdirSync(folder)
+      .filter((entry) => /\.(m?js|m?ts)$/.test(entry))
+      .sort()) {
+      hash
+        .update(`${name}\u0000`)
+        .update(readFileSync(join(folder, name)))
+        .update('\u0000');
     }
   } catch {
     return 'unreadable';
@@ -89,7 +94,8 @@ export async function seedDataDir(dataDir: string, archive: string): Promise<boo
   if (existsSync(dataDir) && (await readdir(dataDir)).length > 0) return false;
   const parent = dirname(dataDir);
   const prefix = `.${basename(dataDir)}.seeding-`;
-  for (const entry of await readdir(parent)) if (entry.startsWith(prefix)) await rm(join(parent, entry), { recursive: true, force: true });
+  for (const entry of await readdir(parent))
+    if (entry.startsWith(prefix)) await rm(join(parent, entry), { recursive: true, force: true });
   const temp = join(parent, `${prefix}${process.pid}`);
   try {
     await extractTarGz(archive, temp, SKIPPED);

@@ -10,7 +10,11 @@ const BLOCK = 512;
  * PGlite's `loadDataDir`, which writes every file through the WASM file system and took 2.7 s here against 0.3 s,
  * and so that the caller can extract beside the data directory and rename it into place whole.
  */
-export async function extractTarGz(archive: string, dest: string, skip: ReadonlySet<string> = new Set()): Promise<void> {
+export async function extractTarGz(
+  archive: string,
+  dest: string,
+  skip: ReadonlySet<string> = new Set(),
+): Promise<void> {
   const bytes = gunzipSync(await readFile(archive));
   const folders = new Set<string>([dest]);
   const files: { path: string; body: Uint8Array }[] = [];

@@ -4,7 +4,8 @@ export function redactUrl(url: string): string {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '';
     // libpq also takes the password (and a client key's passphrase) as query parameters.
-    for (const name of ['password', 'sslpassword']) if (parsed.searchParams.has(name)) parsed.searchParams.set(name, '***');
+    for (const name of ['password', 'sslpassword'])
+      if (parsed.searchParams.has(name)) parsed.searchParams.set(name, '***');
     // URL keeps "user:@host" after clearing; drop the dangling colon.
     return parsed.toString().replace(/:@/, '@');
   } catch {
@@ -18,7 +19,11 @@ export function scrubSecret(message: string, url: string | undefined): string {
   if (!url) return message;
   try {
     const parsed = new URL(url);
-    const secrets = [decodeURIComponent(parsed.password), parsed.searchParams.get('password'), parsed.searchParams.get('sslpassword')];
+    const secrets = [
+      decodeURIComponent(parsed.password),
+      parsed.searchParams.get('password'),
+      parsed.searchParams.get('sslpassword'),
+    ];
     for (const secret of secrets) {
       if (secret) message = message.split(secret).join('***').split(encodeURIComponent(secret)).join('***');
     }

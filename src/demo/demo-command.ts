@@ -65,8 +65,10 @@ const QUESTION = 'places';
 export async function demo(options: DemoOptions = {}): Promise<DemoResult> {
   const cwd = options.cwd ?? process.cwd();
   const dir = resolve(cwd, options.dir ?? join('.turnkit', 'demo', runStamp(new Date())));
-  if (existsSync(dir) && !(await stat(dir)).isDirectory()) throw new TurnkitError('EXISTS', `${shownPath(dir)}: not a folder; the demo starts in a folder of its own`);
-  if (existsSync(dir) && (await readdir(dir)).length > 0) throw new TurnkitError('EXISTS', `${shownPath(dir)}: not empty; the demo starts in a folder of its own`);
+  if (existsSync(dir) && !(await stat(dir)).isDirectory())
+    throw new TurnkitError('EXISTS', `${shownPath(dir)}: not a folder; the demo starts in a folder of its own`);
+  if (existsSync(dir) && (await readdir(dir)).length > 0)
+    throw new TurnkitError('EXISTS', `${shownPath(dir)}: not empty; the demo starts in a folder of its own`);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const step = options.onStep ?? (() => {});
   // No config file in the folder: the sample game's config applies, and its embedded database lives in the folder.
@@ -81,7 +83,12 @@ export async function demo(options: DemoOptions = {}): Promise<DemoResult> {
   }
 }
 
-async function demoSteps(dir: string, common: { cwd: string; embedded: true }, step: (line: string) => void, options: DemoOptions): Promise<DemoResult> {
+async function demoSteps(
+  dir: string,
+  common: { cwd: string; embedded: true },
+  step: (line: string) => void,
+  options: DemoOptions,
+): Promise<DemoResult> {
   const timed = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
     const started = performance.now();
     const result = await work();
@@ -92,7 +99,9 @@ async function demoSteps(dir: string, common: { cwd: string; embedded: true }, s
 
   const name = 'meridian-turn-23';
   step(`capturing turn ${PROBE_TURN} of campaign ${campaign}, where the SUT goes wrong, as fixtures/${name}.json`);
-  const [captured, captureMs] = await timed(() => capture({ ...common, campaign, turns: { turn: PROBE_TURN }, name, scrubKey: DEMO_SCRUB_KEY }));
+  const [captured, captureMs] = await timed(() =>
+    capture({ ...common, campaign, turns: { turn: PROBE_TURN }, name, scrubKey: DEMO_SCRUB_KEY }),
+  );
   const fixtureFile = captured.files[0]!;
 
   step(`constructing ${name}-deck-fixed: turn ${MISLEADING_TURN}'s narration corrected, everything else the same`);
@@ -100,8 +109,14 @@ async function demoSteps(dir: string, common: { cwd: string; embedded: true }, s
 
   const questionFile = await writeQuestion(dir, [fixtureFile, constructedFile], options.reps);
   step(`running questions/${QUESTION}.yaml: ${options.reps ?? 10} reps per fixture against examples/sample-sut.mjs`);
-  const [run, runMs] = await timed(() => runQuestion({ ...common, question: questionFile, onProgress: options.onProgress }));
-  if (run.status !== 'complete') throw new TurnkitError('FIXTURE', `${shownPath(run.dir)}: the demo's run did not complete (${run.pending} rep(s) not run)`);
+  const [run, runMs] = await timed(() =>
+    runQuestion({ ...common, question: questionFile, onProgress: options.onProgress }),
+  );
+  if (run.status !== 'complete')
+    throw new TurnkitError(
+      'FIXTURE',
+      `${shownPath(run.dir)}: the demo's run did not complete (${run.pending} rep(s) not run)`,
+    );
 
   step(`marking every rep with the question's deterministic checks (${CHECKS_MARKS_FILE})`);
   const checks = await judgeChecks({ dir: run.dir });
@@ -113,7 +128,18 @@ async function demoSteps(dir: string, common: { cwd: string; embedded: true }, s
   }
   const { report: result } = await report({ dir: run.dir, marks: CHECKS_MARKS_FILE });
   const html = await writeHtmlReport({ dir: run.dir, marks: CHECKS_MARKS_FILE });
-  return { dir, campaign, fixture: fixtureFile, constructed: constructedFile, run, checks, report: result, html: html.file, judged, timings: { sampleMs, captureMs, runMs } };
+  return {
+    dir,
+    campaign,
+    fixture: fixtureFile,
+    constructed: constructedFile,
+    run,
+    checks,
+    report: result,
+    html: html.file,
+    judged,
+    timings: { sampleMs, captureMs, runMs },
+  };
 }
 
 // The sample's turn 19 puts the mess hall on deck 3; the world facts put it on deck 2. The fix is that one value.
@@ -121,7 +147,11 @@ async function constructFix(fixtureFile: string, outDir: string, name: string): 
   const base = await loadFixture(fixtureFile);
   const edited = structuredClone(base.fixture);
   const row = edited.tables.turns?.rows.find((candidate) => candidate.turn_number === MISLEADING_TURN);
-  if (!row || row.narration !== MISLEADING_NARRATION) throw new TurnkitError('FIXTURE', `${shownPath(fixtureFile)}: turn ${MISLEADING_TURN} does not hold the sample's misleading narration`);
+  if (!row || row.narration !== MISLEADING_NARRATION)
+    throw new TurnkitError(
+      'FIXTURE',
+      `${shownPath(fixtureFile)}: turn ${MISLEADING_TURN} does not hold the sample's misleading narration`,
+    );
   row.narration = CORRECTED_NARRATION;
   const saved = await saveConstructed({
     base,
@@ -140,7 +170,10 @@ async function writeQuestion(dir: string, fixtures: readonly string[], reps: num
   await mkdir(questions, { recursive: true });
   const source = join(PACKAGE_ROOT, 'questions');
   const document = parseDocument(await readFile(join(source, `${QUESTION}.yaml`), 'utf8'));
-  document.set('fixtures', fixtures.map((file) => ({ path: relative(dir, file), tag: 'dev' })));
+  document.set(
+    'fixtures',
+    fixtures.map((file) => ({ path: relative(dir, file), tag: 'dev' })),
+  );
   document.setIn(['sut', 'command'], [process.execPath, join(PACKAGE_ROOT, 'examples', 'sample-sut.mjs')]);
   if (reps !== undefined) document.set('reps', reps);
   for (const file of ['places-rubric.md', 'case-file.md']) await copyFile(join(source, file), join(questions, file));

@@ -23,22 +23,37 @@ export interface GameChoices {
 export function chooseGame(catalog: Catalog, choices: GameChoices): Omit<StarterAnswers, 'scrub'> {
   const guess: Partial<GameGuess> = guessGame(catalog) ?? {};
   const turnsName = choices.turns ?? guess.turns?.table;
-  const rootName = choices.root ?? (choices.turns === undefined ? guess.root?.table : referencedRoot(catalog, choices.turns));
+  const rootName =
+    choices.root ?? (choices.turns === undefined ? guess.root?.table : referencedRoot(catalog, choices.turns));
   if (!turnsName || !rootName) {
-    throw new TurnkitError('USAGE', 'init: no table of the database looks like turns of a campaign; name them with --root TABLE --turns TABLE --order COLUMN --input COLUMN');
+    throw new TurnkitError(
+      'USAGE',
+      'init: no table of the database looks like turns of a campaign; name them with --root TABLE --turns TABLE --order COLUMN --input COLUMN',
+    );
   }
   const turns = tableNamed(catalog, turnsName, '--turns');
   const root = tableNamed(catalog, rootName, '--root');
   const key = choices.key ?? (root.name === guess.root?.table ? guess.root.key : root.primaryKey[0]);
-  if (!key) throw new TurnkitError('USAGE', `init: ${root.name} has no single-column primary key; name its key with --key COLUMN`);
+  if (!key)
+    throw new TurnkitError(
+      'USAGE',
+      `init: ${root.name} has no single-column primary key; name its key with --key COLUMN`,
+    );
   columnNamed(root, key, '--key');
-  const link = turns.foreignKeys.find((foreignKey) => foreignKey.references.table === root.name && foreignKey.columns.length === 1);
-  if (!link) throw new TurnkitError('USAGE', `init: ${turns.name} has no foreign key to ${root.name}; a turn must name its campaign`);
+  const link = turns.foreignKeys.find(
+    (foreignKey) => foreignKey.references.table === root.name && foreignKey.columns.length === 1,
+  );
+  if (!link)
+    throw new TurnkitError(
+      'USAGE',
+      `init: ${turns.name} has no foreign key to ${root.name}; a turn must name its campaign`,
+    );
   const order = choices.order ?? (turns.name === guess.turns?.table ? guess.turns.order : undefined);
   if (!order) throw new TurnkitError('USAGE', `init: name the order column of ${turns.name} with --order COLUMN`);
   columnNamed(turns, order, '--order');
   const input = choices.input ?? (turns.name === guess.turns?.table ? guess.turns.input : guessInput(turns));
-  if (input.length === 0) throw new TurnkitError('USAGE', `init: name the player's input columns of ${turns.name} with --input COLUMN`);
+  if (input.length === 0)
+    throw new TurnkitError('USAGE', `init: name the player's input columns of ${turns.name} with --input COLUMN`);
   for (const column of input) columnNamed(turns, column, '--input');
   const shared = choices.shared ?? (guess.shared ?? []).filter((name) => name !== root.name && name !== turns.name);
   for (const name of shared) tableNamed(catalog, name, '--shared');
@@ -62,22 +77,35 @@ function referencedRoot(catalog: Catalog, turnsName: string): string | undefined
 /** Up to two tables of a campaign besides its turns, with a few text columns each, for the case file. */
 function caseTables(catalog: Catalog, root: TableInfo, turns: TableInfo): StarterAnswers['caseTables'] {
   return [...catalog.tables.values()]
-    .filter((table) => table.name !== turns.name && table.foreignKeys.some((foreignKey) => foreignKey.references.table === root.name))
+    .filter(
+      (table) =>
+        table.name !== turns.name && table.foreignKeys.some((foreignKey) => foreignKey.references.table === root.name),
+    )
     .slice(0, 2)
     .map((table) => ({
       table: table.name,
-      columns: table.columns.filter((column) => /^(text|character varying|varchar|citext)/.test(column.type)).slice(0, 3).map((column) => column.name),
+      columns: table.columns
+        .filter((column) => /^(text|character varying|varchar|citext)/.test(column.type))
+        .slice(0, 3)
+        .map((column) => column.name),
     }));
 }
 
 function tableNamed(catalog: Catalog, name: string, flag: string): TableInfo {
   const table = catalog.tables.get(name);
-  if (!table) throw new TurnkitError('USAGE', `init ${flag} ${name}: no such table in the database (it has ${[...catalog.tables.keys()].join(', ') || 'no tables'})`);
+  if (!table)
+    throw new TurnkitError(
+      'USAGE',
+      `init ${flag} ${name}: no such table in the database (it has ${[...catalog.tables.keys()].join(', ') || 'no tables'})`,
+    );
   return table;
 }
 
 function columnNamed(table: TableInfo, name: string, flag: string): void {
   if (!table.columns.some((column) => column.name === name)) {
-    throw new TurnkitError('USAGE', `init ${flag} ${name}: ${table.name} has no such column (it has ${table.columns.map((column) => column.name).join(', ')})`);
+    throw new TurnkitError(
+      'USAGE',
+      `init ${flag} ${name}: ${table.name} has no such column (it has ${table.columns.map((column) => column.name).join(', ')})`,
+    );
   }
 }

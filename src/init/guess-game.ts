@@ -30,7 +30,12 @@ export function turnCandidates(catalog: Catalog): GameCandidates['turns'] {
       const root = catalog.tables.get(foreignKey.references.table);
       if (!root || root.name === table.name || root.primaryKey.length !== 1) continue;
       for (const column of table.columns) {
-        if (!isOrderColumn(column) || foreignKey.columns.includes(column.name) || table.primaryKey.includes(column.name)) continue;
+        if (
+          !isOrderColumn(column) ||
+          foreignKey.columns.includes(column.name) ||
+          table.primaryKey.includes(column.name)
+        )
+          continue;
         let score = 0;
         if (TURNS_NAME.test(table.table)) score += 4;
         if (ROOT_NAME.test(root.table)) score += 3;
@@ -43,7 +48,9 @@ export function turnCandidates(catalog: Catalog): GameCandidates['turns'] {
       }
     }
   }
-  return candidates.sort((a, b) => b.score - a.score || a.table.localeCompare(b.table) || a.order.localeCompare(b.order));
+  return candidates.sort(
+    (a, b) => b.score - a.score || a.table.localeCompare(b.table) || a.order.localeCompare(b.order),
+  );
 }
 
 /** The best guess for the game config, or undefined when no table looks like turns of a campaign. */
@@ -55,7 +62,9 @@ export function guessGame(catalog: Catalog): GameGuess | undefined {
   return {
     root: { table: root.name, key: root.primaryKey[0]! },
     turns: { table: turns.name, order: best.order, input: guessInput(turns) },
-    shared: [...catalog.tables.values()].filter((table) => SHARED_NAME.test(table.table) && table.name !== root.name).map((table) => table.name),
+    shared: [...catalog.tables.values()]
+      .filter((table) => SHARED_NAME.test(table.table) && table.name !== root.name)
+      .map((table) => table.name),
   };
 }
 

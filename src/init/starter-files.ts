@@ -35,8 +35,8 @@ function starterConfig(answers: StarterAnswers): string {
     '// A type-only import: the file loads whether or not turnkit is installed here; your editor checks it when it is.',
     "import type { TurnkitConfigInput } from 'turnkit';",
     '',
-    '// turnkit reads this file for every command. It names your game\'s tables; turnkit finds which rows belong to a',
-    '// campaign (and which are shared) from the catalog\'s foreign keys.',
+    "// turnkit reads this file for every command. It names your game's tables; turnkit finds which rows belong to a",
+    "// campaign (and which are shared) from the catalog's foreign keys.",
     '//',
     '// What to do next:',
     '//   1. npx turnkit capture --campaign KEY --latest      a fixture of a live campaign, in fixtures/',
@@ -78,7 +78,7 @@ function starterQuestion(answers: StarterAnswers): string {
   return [
     '# A starter question: one question, every fixture, a few reps each. Make it ask what you want to know.',
     'id: starter',
-    'question: Does the SUT answer the player\'s input of the turn, on at least 80% of reps per fixture?',
+    "question: Does the SUT answer the player's input of the turn, on at least 80% of reps per fixture?",
     'rubric:',
     '  path: questions/starter-rubric.md',
     '  version: 1',
@@ -111,7 +111,12 @@ when you change what a mark means.
 
 function starterCaseFile(answers: StarterAnswers): string {
   const tables = answers.caseTables.map((table) =>
-    [`## ${table.table}`, '', `{{table:${table.table}${table.columns.length > 0 ? ` columns=${table.columns.join(',')}` : ''}}}`, ''].join('\n'),
+    [
+      `## ${table.table}`,
+      '',
+      `{{table:${table.table}${table.columns.length > 0 ? ` columns=${table.columns.join(',')}` : ''}}}`,
+      '',
+    ].join('\n'),
   );
   return [
     '# Case: {{fixture.name}}',

@@ -23,7 +23,7 @@ export interface StubQuery {
 // Every stub says the same: how many turns its campaign has, and the player's input it answers.
 const WHY = [
   'A stand-in for your game master. turnkit runs it once per rep with the request as JSON on stdin (campaign,',
-  'turn, input, caseFile) and DATABASE_URL pointing at the rep\'s scratch campaign; what it prints on stdout',
+  "turn, input, caseFile) and DATABASE_URL pointing at the rep's scratch campaign; what it prints on stdout",
   '(JSON {"response": ...}, or plain text) is the rep\'s response. Replace the answer with a call to your model.',
 ];
 
@@ -42,14 +42,14 @@ function nodeStub(sql: string): string {
     ...WHY.map((line) => `// ${line}`),
     "import pg from 'pg';",
     '',
-    'let text = \'\';',
-    "for await (const chunk of process.stdin) text += chunk;",
+    "let text = '';",
+    'for await (const chunk of process.stdin) text += chunk;',
     'const request = JSON.parse(text);',
     'const client = new pg.Client({ connectionString: process.env.DATABASE_URL });',
     'await client.connect();',
     'try {',
     `  const { rows } = await client.query(${JSON.stringify(`${sql} = $1`)}, [request.campaign]);`,
-    '  const said = Object.values(request.input).join(\' \');',
+    "  const said = Object.values(request.input).join(' ');",
     '  const response = `Turn ${request.turn}, after ${rows[0].count} turns: you said "${said}". The story goes on.`;',
     '  process.stdout.write(`${JSON.stringify({ response })}\\n`);',
     '} finally {',

@@ -20,11 +20,22 @@ export function suggestScrub(catalog: Catalog): string[] {
       const kind = byType ?? kindByName(column.name, shape);
       if (!kind) return;
       const place = ['tables', table.name, 'columns', index];
-      findings.push({ table: table.name, column: column.name, kind, by: byType ? 'type' : 'name', type: column.type, nullable: column.nullable, shape, place });
+      findings.push({
+        table: table.name,
+        column: column.name,
+        kind,
+        by: byType ? 'type' : 'name',
+        type: column.type,
+        nullable: column.nullable,
+        shape,
+        place,
+      });
     });
   }
   if (findings.length === 0) return [];
   // The block's inner lines, each with why it is there.
-  const block = suggestedScrubBlock(findings, false).slice(1, -1).map((line) => line.trim());
+  const block = suggestedScrubBlock(findings, false)
+    .slice(1, -1)
+    .map((line) => line.trim());
   return block.map((line, i) => `${line} // looks like ${KIND_TEXT[findings[i]!.kind]}`);
 }

@@ -33,7 +33,10 @@ export async function agree(options: AgreeOptions): Promise<AgreeResult> {
   const runA = await runOf(a);
   const runB = await runOf(b);
   if (runA && runB && !sameRun(runA.manifest, runB.manifest)) {
-    throw new TurnkitError('BAD_INPUT', `${shownPath(b)}: marks of another run (${shownPath(runB.dir)}) than ${shownPath(a)} (${shownPath(runA.dir)})`);
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `${shownPath(b)}: marks of another run (${shownPath(runB.dir)}) than ${shownPath(a)} (${shownPath(runA.dir)})`,
+    );
   }
   const run = runA ?? runB;
   const scope = run ? scopeOfRun(run.manifest) : undefined;
@@ -50,5 +53,7 @@ async function runOf(file: string): Promise<{ dir: string; manifest: Manifest } 
 
 // A merged run's reps are its shards' reps: the question and the start of the run identify it.
 function sameRun(x: Manifest, y: Manifest): boolean {
-  return x.question.id === y.question.id && x.question.file.sha256 === y.question.file.sha256 && x.startedAt === y.startedAt;
+  return (
+    x.question.id === y.question.id && x.question.file.sha256 === y.question.file.sha256 && x.startedAt === y.startedAt
+  );
 }

@@ -34,7 +34,8 @@ export function agreement(a: ReadonlyMap<string, ReadMark>, b: ReadonlyMap<strin
   const confusion = { passPass: 0, passFail: 0, failPass: 0, failFail: 0 };
   const disagreements: Disagreement[] = [];
   let unmatched = 0;
-  const graded = (mark: ReadMark | undefined): mark is ReadMark & { mark: 'pass' | 'fail' } => mark?.mark === 'pass' || mark?.mark === 'fail';
+  const graded = (mark: ReadMark | undefined): mark is ReadMark & { mark: 'pass' | 'fail' } =>
+    mark?.mark === 'pass' || mark?.mark === 'fail';
   for (const id of new Set([...a.keys(), ...b.keys()])) {
     const markA = a.get(id);
     const markB = b.get(id);
@@ -44,7 +45,15 @@ export function agreement(a: ReadonlyMap<string, ReadMark>, b: ReadonlyMap<strin
     }
     if (markA.mark === 'pass') confusion[markB.mark === 'pass' ? 'passPass' : 'passFail']++;
     else confusion[markB.mark === 'pass' ? 'failPass' : 'failFail']++;
-    if (markA.mark !== markB.mark) disagreements.push({ fixture: markA.fixture, rep: markA.rep, a: markA.mark, b: markB.mark, noteA: markA.note, noteB: markB.note });
+    if (markA.mark !== markB.mark)
+      disagreements.push({
+        fixture: markA.fixture,
+        rep: markA.rep,
+        a: markA.mark,
+        b: markB.mark,
+        noteA: markA.note,
+        noteB: markB.note,
+      });
   }
   const matched = confusion.passPass + confusion.passFail + confusion.failPass + confusion.failFail;
   const agreed = confusion.passPass + confusion.failFail;
@@ -68,7 +77,12 @@ export function agreement(a: ReadonlyMap<string, ReadMark>, b: ReadonlyMap<strin
  * Cohen's kappa, (observed - chance) / (1 - chance). Null, never 0, when it is undefined: nothing matched, or both
  * graders gave every matched rep the same single mark (chance agreement is then 1 and the ratio 0/0).
  */
-export function cohensKappa(matched: number, agreed: number, passA: number | null, passB: number | null): number | null {
+export function cohensKappa(
+  matched: number,
+  agreed: number,
+  passA: number | null,
+  passB: number | null,
+): number | null {
   if (matched === 0 || passA === null || passB === null) return null;
   const observed = agreed / matched;
   const chance = passA * passB + (1 - passA) * (1 - passB);

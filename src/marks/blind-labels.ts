@@ -24,7 +24,13 @@ export function blindLabels(manifest: Manifest, order: readonly RepKey[]): Blind
     const group = groupOf.get(key.fixture) ?? key.fixture;
     if (!cases.has(group)) cases.set(group, cases.size + 1);
     const number = cases.get(group)!;
-    return { label: `case ${number} · item ${index + 1} of ${order.length}`, case: number, item: index + 1, fixture: key.fixture, rep: key.rep };
+    return {
+      label: `case ${number} · item ${index + 1} of ${order.length}`,
+      case: number,
+      item: index + 1,
+      fixture: key.fixture,
+      rep: key.rep,
+    };
   });
 }
 
@@ -49,7 +55,7 @@ export function blindScrubber(manifest: Manifest, labels: readonly BlindLabel[])
   const terms = [...names.keys()].filter((term) => term !== '').sort((a, b) => b.length - a.length);
   if (terms.length === 0) return (text) => text;
   // A name counts only as a whole word: a fixture called "deck" must not turn "deck 2" into "case 1 2".
-  const pattern = new RegExp(`(?<![\\w.-])(?:${terms.map(escape).join('|')})(?![\\w-])`, 'g');
+  const pattern = new RegExp(`(?<![\\w.-])(?:${terms.map(escapeRegExp).join('|')})(?![\\w-])`, 'g');
   return (text) => text.replace(pattern, (term) => names.get(term) ?? term);
 }
 
@@ -58,6 +64,6 @@ function groupsOf(manifest: Manifest): Map<string, string> {
   return new Map(manifest.fixtures.map((fixture) => [fixture.name, (fixture.bases?.at(-1) ?? fixture.file).sha256]));
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }

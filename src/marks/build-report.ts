@@ -4,7 +4,15 @@ import { planReps } from '../pipeline/run-plan.js';
 import { readRunState, repId, type RunState } from '../pipeline/run-state.js';
 import { readMarksFile, scopeOfRun, type ReadMark } from '../pipeline/read-marks.js';
 import { runAgreements, type RunAgreement } from './run-agreements.js';
-import { fisherExact, lowerMedian, nearestRank, passesNeeded, targetDemand, wilsonInterval, type Interval } from './stats.js';
+import {
+  fisherExact,
+  lowerMedian,
+  nearestRank,
+  passesNeeded,
+  targetDemand,
+  wilsonInterval,
+  type Interval,
+} from './stats.js';
 
 /** A fixture's verdict: pending while any rep is unmarked, else met or missed. */
 export type Verdict = 'met' | 'missed' | 'pending';
@@ -105,7 +113,9 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
   // A shard may hold no rep of a fixture (fewer reps than shards): it has nothing to say about it.
   const fixtures = manifest.fixtures.flatMap((entry) => {
     const ids = keys.filter((key) => key.fixture === entry.name).map((key) => repId(key));
-    return ids.length === 0 ? [] : [fixtureReport(entry.name, entry.file.sha256, entry.tag ?? null, ids, marks, state, target)];
+    return ids.length === 0
+      ? []
+      : [fixtureReport(entry.name, entry.file.sha256, entry.tag ?? null, ids, marks, state, target)];
   });
   const missing = keys.filter((key) => !state.records.has(repId(key))).length;
   const { agreements, warnings } = await runAgreements(dir, manifest);
@@ -121,7 +131,9 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
     shard: shard ?? null,
     fixtures,
     tags: tagTotals(fixtures),
-    demands: [0, 1, 2, 3].filter((lost) => lost < manifest.question.reps).map((lost) => ({ lost, ...targetDemand(target, manifest.question.reps - lost) })),
+    demands: [0, 1, 2, 3]
+      .filter((lost) => lost < manifest.question.reps)
+      .map((lost) => ({ lost, ...targetDemand(target, manifest.question.reps - lost) })),
     pairs: basePairs(manifest, fixtures),
     agreements,
     warnings,
@@ -143,13 +155,22 @@ export function countMarks(marks: readonly (ReadMark | undefined)[]): MarkCounts
   return { ...counts, rate: n > 0 ? counts.pass / n : null, wilson: wilsonInterval(counts.pass, n) ?? null };
 }
 
-function fixtureReport(fixture: string, sha256: string, tag: FixtureReport['tag'], ids: string[], marks: Map<string, ReadMark>, state: RunState, target: number): FixtureReport {
+function fixtureReport(
+  fixture: string,
+  sha256: string,
+  tag: FixtureReport['tag'],
+  ids: string[],
+  marks: Map<string, ReadMark>,
+  state: RunState,
+  target: number,
+): FixtureReport {
   const counts = countMarks(ids.map((id) => marks.get(id)));
   const open = counts.pass + counts.fail + counts.blank;
   const needed = passesNeeded(target, open);
   const qualified = counts.pass + counts.fail;
   // Met when the passes reach ceil(target * n): the same exact arithmetic as "passes needed", so the two never disagree.
-  const verdict: Verdict = counts.blank > 0 ? 'pending' : qualified > 0 && counts.pass >= passesNeeded(target, qualified) ? 'met' : 'missed';
+  const verdict: Verdict =
+    counts.blank > 0 ? 'pending' : qualified > 0 && counts.pass >= passesNeeded(target, qualified) ? 'met' : 'missed';
   // A rep whose seed failed never reached the SUT: it has no latency to count.
   const latencies = ids.flatMap((id) => {
     const record = state.records.get(id);
@@ -166,7 +187,11 @@ function fixtureReport(fixture: string, sha256: string, tag: FixtureReport['tag'
     uncertain: counts.wilson !== null && counts.wilson.low <= target && target <= counts.wilson.high,
     passesNeeded: needed,
     failsTolerated: Math.max(0, open - needed),
-    latency: { median: lowerMedian(latencies) ?? null, p95: nearestRank(latencies, 0.95) ?? null, reps: latencies.length },
+    latency: {
+      median: lowerMedian(latencies) ?? null,
+      p95: nearestRank(latencies, 0.95) ?? null,
+      reps: latencies.length,
+    },
   };
 }
 
@@ -176,23 +201,26 @@ export function tagTotals(fixtures: readonly FixtureReport[]): TagTotals[] {
   return order.flatMap((tag) => {
     const members = fixtures.filter((fixture) => (fixture.tag ?? 'untagged') === tag);
     if (members.length === 0) return [];
-    const sum = (field: 'pass' | 'fail' | 'na' | 'error' | 'blank'): number => members.reduce((total, fixture) => total + fixture[field], 0);
+    const sum = (field: 'pass' | 'fail' | 'na' | 'error' | 'blank'): number =>
+      members.reduce((total, fixture) => total + fixture[field], 0);
     const pass = sum('pass');
     const n = pass + sum('fail');
-    return [{
-      tag,
-      fixtures: members.length,
-      met: members.filter((fixture) => fixture.verdict === 'met').length,
-      missed: members.filter((fixture) => fixture.verdict === 'missed').length,
-      pending: members.filter((fixture) => fixture.verdict === 'pending').length,
-      pass,
-      fail: sum('fail'),
-      na: sum('na'),
-      error: sum('error'),
-      blank: sum('blank'),
-      rate: n > 0 ? pass / n : null,
-      wilson: wilsonInterval(pass, n) ?? null,
-    }];
+    return [
+      {
+        tag,
+        fixtures: members.length,
+        met: members.filter((fixture) => fixture.verdict === 'met').length,
+        missed: members.filter((fixture) => fixture.verdict === 'missed').length,
+        pending: members.filter((fixture) => fixture.verdict === 'pending').length,
+        pass,
+        fail: sum('fail'),
+        na: sum('na'),
+        error: sum('error'),
+        blank: sum('blank'),
+        rate: n > 0 ? pass / n : null,
+        wilson: wilsonInterval(pass, n) ?? null,
+      },
+    ];
   });
 }
 
@@ -201,16 +229,25 @@ function basePairs(manifest: Manifest, fixtures: readonly FixtureReport[]): Base
   return manifest.fixtures.flatMap((entry) => {
     const recordedBase = entry.bases?.[0];
     // The same file and the same bytes: a base recaptured since is another fixture, not this one's base.
-    const baseEntry = recordedBase ? manifest.fixtures.find((other) => other.file.path === recordedBase.path && other.file.sha256 === recordedBase.sha256) : undefined;
+    const baseEntry = recordedBase
+      ? manifest.fixtures.find(
+          (other) => other.file.path === recordedBase.path && other.file.sha256 === recordedBase.sha256,
+        )
+      : undefined;
     const baseName = baseEntry?.name;
     const constructed = byName.get(entry.name);
     const base = baseName !== undefined ? byName.get(baseName) : undefined;
     if (!constructed || !base) return [];
-    return [{
-      constructed: constructed.fixture,
-      base: base.fixture,
-      delta: constructed.rate !== null && base.rate !== null ? constructed.rate - base.rate : null,
-      p: constructed.rate !== null && base.rate !== null ? fisherExact(constructed.pass, constructed.fail, base.pass, base.fail) : null,
-    }];
+    return [
+      {
+        constructed: constructed.fixture,
+        base: base.fixture,
+        delta: constructed.rate !== null && base.rate !== null ? constructed.rate - base.rate : null,
+        p:
+          constructed.rate !== null && base.rate !== null
+            ? fisherExact(constructed.pass, constructed.fail, base.pass, base.fail)
+            : null,
+      },
+    ];
   });
 }

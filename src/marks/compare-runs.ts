@@ -31,26 +31,37 @@ export interface Comparison {
 /** Compares two runs' reports fixture by fixture; runs of different questions are refused. */
 export function compareReports(here: Report, there: Report): Comparison {
   if (here.question.id !== there.question.id) {
-    throw new TurnkitError('BAD_INPUT', `--compare ${shownPath(there.dir)}: a run of question "${there.question.id}", not "${here.question.id}"; only runs of one question compare`);
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `--compare ${shownPath(there.dir)}: a run of question "${there.question.id}", not "${here.question.id}"; only runs of one question compare`,
+    );
   }
   const warnings: string[] = [];
-  if (here.rubricVersion !== there.rubricVersion) warnings.push(`rubric versions differ: ${here.rubricVersion} here, ${there.rubricVersion} there; the marks may not mean the same`);
+  if (here.rubricVersion !== there.rubricVersion)
+    warnings.push(
+      `rubric versions differ: ${here.rubricVersion} here, ${there.rubricVersion} there; the marks may not mean the same`,
+    );
   if (here.question.text !== there.question.text) warnings.push('the question text differs between the runs');
   const theirs = new Map(there.fixtures.map((fixture) => [fixture.fixture, fixture]));
   const fixtures = here.fixtures.flatMap((mine): FixtureDelta[] => {
     const other = theirs.get(mine.fixture);
     if (!other) return [];
     const fixtureChanged = mine.sha256 !== other.sha256;
-    if (fixtureChanged) warnings.push(`${mine.fixture}: the fixture file differs between the runs (sha256 ${mine.sha256.slice(0, 12)} here, ${other.sha256.slice(0, 12)} there)`);
-    return [{
-      fixture: mine.fixture,
-      tag: mine.tag,
-      here: { pass: mine.pass, fail: mine.fail, rate: mine.rate },
-      there: { pass: other.pass, fail: other.fail, rate: other.rate },
-      delta: mine.rate !== null && other.rate !== null ? mine.rate - other.rate : null,
-      p: mine.rate !== null && other.rate !== null ? fisherExact(mine.pass, mine.fail, other.pass, other.fail) : null,
-      fixtureChanged,
-    }];
+    if (fixtureChanged)
+      warnings.push(
+        `${mine.fixture}: the fixture file differs between the runs (sha256 ${mine.sha256.slice(0, 12)} here, ${other.sha256.slice(0, 12)} there)`,
+      );
+    return [
+      {
+        fixture: mine.fixture,
+        tag: mine.tag,
+        here: { pass: mine.pass, fail: mine.fail, rate: mine.rate },
+        there: { pass: other.pass, fail: other.fail, rate: other.rate },
+        delta: mine.rate !== null && other.rate !== null ? mine.rate - other.rate : null,
+        p: mine.rate !== null && other.rate !== null ? fisherExact(mine.pass, mine.fail, other.pass, other.fail) : null,
+        fixtureChanged,
+      },
+    ];
   });
   const mineNames = new Set(here.fixtures.map((fixture) => fixture.fixture));
   return {

@@ -14,39 +14,68 @@ export function formatReport(report: Report, style: ReportStyle, comparison?: Co
   const lines: string[] = [];
   const title = `${report.question.id}: ${report.question.text}`;
   lines.push(style === 'md' ? `# ${title}` : title, '');
-  const status = report.complete ? 'complete' : `${report.status}, ${report.fixtures.reduce((sum, fixture) => sum + fixture.notRun, 0)} rep(s) not run`;
-  lines.push(`Run ${shownPath(report.dir)} (${status}${report.shard ? `, shard ${report.shard.index}/${report.shard.count}` : ''}); marks from ${marksShown(report)}; rubric version ${report.rubricVersion}; target ${report.target}, ${report.reps} reps per fixture.`, '');
+  const status = report.complete
+    ? 'complete'
+    : `${report.status}, ${report.fixtures.reduce((sum, fixture) => sum + fixture.notRun, 0)} rep(s) not run`;
+  lines.push(
+    `Run ${shownPath(report.dir)} (${status}${report.shard ? `, shard ${report.shard.index}/${report.shard.count}` : ''}); marks from ${marksShown(report)}; rubric version ${report.rubricVersion}; target ${report.target}, ${report.reps} reps per fixture.`,
+    '',
+  );
 
   // Each tag is its own table with its own total: dev and heldout are never pooled into one number.
   for (const totals of report.tags) {
     lines.push(heading(`${totals.tag} fixtures`), '');
-    const rows = [FIXTURE_HEADER, ...report.fixtures.filter((fixture) => (fixture.tag ?? 'untagged') === totals.tag).map(fixtureRow), totalRow(totals)];
+    const rows = [
+      FIXTURE_HEADER,
+      ...report.fixtures.filter((fixture) => (fixture.tag ?? 'untagged') === totals.tag).map(fixtureRow),
+      totalRow(totals),
+    ];
     lines.push(...table(rows, FIXTURE_ALIGN), '');
   }
   if (report.pairs.length > 0) {
     lines.push(heading('Constructed fixtures against their bases'), '');
-    const rows = [['constructed', 'base', 'rates', 'delta', 'Fisher p'], ...report.pairs.map((pair) => {
-      const rateOf = (name: string): string => rate(report.fixtures.find((fixture) => fixture.fixture === name)!);
-      return [pair.constructed, pair.base, `${rateOf(pair.constructed)} vs ${rateOf(pair.base)}`, signed(pair.delta), pValue(pair.p)];
-    })];
+    const rows = [
+      ['constructed', 'base', 'rates', 'delta', 'Fisher p'],
+      ...report.pairs.map((pair) => {
+        const rateOf = (name: string): string => rate(report.fixtures.find((fixture) => fixture.fixture === name)!);
+        return [
+          pair.constructed,
+          pair.base,
+          `${rateOf(pair.constructed)} vs ${rateOf(pair.base)}`,
+          signed(pair.delta),
+          pValue(pair.p),
+        ];
+      }),
+    ];
     lines.push(...table(rows, ['left', 'left', 'left', 'right', 'right']), '');
   }
   lines.push(heading(`What ${report.target} demands of ${report.reps} reps`), '');
-  lines.push(...table([
-    ['reps lost to na or error', ...report.demands.map((demand) => String(demand.lost))],
-    ['qualified reps', ...report.demands.map((demand) => String(demand.n))],
-    ['passes needed', ...report.demands.map((demand) => String(demand.passesNeeded))],
-    ['fails tolerated', ...report.demands.map((demand) => String(demand.failsTolerated))],
-  ], ['left', 'right', 'right', 'right', 'right']), '');
+  lines.push(
+    ...table(
+      [
+        ['reps lost to na or error', ...report.demands.map((demand) => String(demand.lost))],
+        ['qualified reps', ...report.demands.map((demand) => String(demand.n))],
+        ['passes needed', ...report.demands.map((demand) => String(demand.passesNeeded))],
+        ['fails tolerated', ...report.demands.map((demand) => String(demand.failsTolerated))],
+      ],
+      ['left', 'right', 'right', 'right', 'right'],
+    ),
+    '',
+  );
   if (report.agreements.length > 0) {
     lines.push(heading('Agreement between graders'), '');
-    const rows = [['marks file', 'against', 'agreement', 'kappa', ''], ...report.agreements.map((entry) => [
-      entry.file,
-      entry.against,
-      entry.matched === 0 ? 'no pass/fail in common' : `${entry.agreed}/${entry.matched} = ${(entry.agreed / entry.matched).toFixed(3)}`,
-      entry.kappa === null ? 'null' : entry.kappa.toFixed(3),
-      entry.self ? 'self-agreement: the ceiling for any judge' : '',
-    ])];
+    const rows = [
+      ['marks file', 'against', 'agreement', 'kappa', ''],
+      ...report.agreements.map((entry) => [
+        entry.file,
+        entry.against,
+        entry.matched === 0
+          ? 'no pass/fail in common'
+          : `${entry.agreed}/${entry.matched} = ${(entry.agreed / entry.matched).toFixed(3)}`,
+        entry.kappa === null ? 'null' : entry.kappa.toFixed(3),
+        entry.self ? 'self-agreement: the ceiling for any judge' : '',
+      ]),
+    ];
     lines.push(...table(rows, ['left', 'left', 'right', 'right', 'left']), '');
   }
   for (const warning of report.warnings) lines.push(`warning: ${warning}`);
@@ -58,15 +87,21 @@ export function formatReport(report: Report, style: ReportStyle, comparison?: Co
 /** The comparison with another run: per-fixture deltas and p-values, then every warning. */
 export function formatComparison(comparison: Comparison, style: ReportStyle): string[] {
   const table = style === 'md' ? markdownTable : formatTable;
-  const lines = [style === 'md' ? `## Against ${shownPath(comparison.otherDir)}` : `Against ${shownPath(comparison.otherDir)}`, ''];
-  const rows = [['fixture', 'tag', 'here', 'there', 'delta', 'Fisher p'], ...comparison.fixtures.map((entry) => [
-    `${entry.fixture}${entry.fixtureChanged ? ' (fixture changed)' : ''}`,
-    entry.tag ?? '',
-    rate(entry.here),
-    rate(entry.there),
-    signed(entry.delta),
-    pValue(entry.p),
-  ])];
+  const lines = [
+    style === 'md' ? `## Against ${shownPath(comparison.otherDir)}` : `Against ${shownPath(comparison.otherDir)}`,
+    '',
+  ];
+  const rows = [
+    ['fixture', 'tag', 'here', 'there', 'delta', 'Fisher p'],
+    ...comparison.fixtures.map((entry) => [
+      `${entry.fixture}${entry.fixtureChanged ? ' (fixture changed)' : ''}`,
+      entry.tag ?? '',
+      rate(entry.here),
+      rate(entry.there),
+      signed(entry.delta),
+      pValue(entry.p),
+    ]),
+  ];
   lines.push(...table(rows, ['left', 'left', 'right', 'right', 'right', 'right']), '');
   if (comparison.onlyHere.length > 0) lines.push(`Only in this run: ${comparison.onlyHere.join(', ')}`);
   if (comparison.onlyThere.length > 0) lines.push(`Only in the other run: ${comparison.onlyThere.join(', ')}`);
@@ -74,11 +109,36 @@ export function formatComparison(comparison: Comparison, style: ReportStyle): st
   return trimEnd(lines);
 }
 
-const FIXTURE_HEADER = ['fixture', 'pass', 'fail', 'na', 'error', 'blank', 'rate', '95% interval', 'verdict', 'passes needed/fails ok', 'SUT ms p50/p95'];
-const FIXTURE_ALIGN: Align[] = ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'left', 'left', 'right', 'right'];
+const FIXTURE_HEADER = [
+  'fixture',
+  'pass',
+  'fail',
+  'na',
+  'error',
+  'blank',
+  'rate',
+  '95% interval',
+  'verdict',
+  'passes needed/fails ok',
+  'SUT ms p50/p95',
+];
+const FIXTURE_ALIGN: Align[] = [
+  'left',
+  'right',
+  'right',
+  'right',
+  'right',
+  'right',
+  'right',
+  'left',
+  'left',
+  'right',
+  'right',
+];
 
 function fixtureRow(fixture: FixtureReport): string[] {
-  const latency = fixture.latency.median === null ? '-' : `${Math.round(fixture.latency.median)}/${Math.round(fixture.latency.p95!)}`;
+  const latency =
+    fixture.latency.median === null ? '-' : `${Math.round(fixture.latency.median)}/${Math.round(fixture.latency.p95!)}`;
   return [
     fixture.fixture,
     ...counts(fixture),
@@ -91,14 +151,28 @@ function fixtureRow(fixture: FixtureReport): string[] {
 }
 
 function totalRow(totals: TagTotals): string[] {
-  const verdicts = [`${totals.met} met`, `${totals.missed} missed`, ...(totals.pending > 0 ? [`${totals.pending} pending`] : [])].join(', ');
-  return [`total (${totals.fixtures} fixture${totals.fixtures === 1 ? '' : 's'})`, ...counts(totals), rate(totals), interval(totals), verdicts, '', ''];
+  const verdicts = [
+    `${totals.met} met`,
+    `${totals.missed} missed`,
+    ...(totals.pending > 0 ? [`${totals.pending} pending`] : []),
+  ].join(', ');
+  return [
+    `total (${totals.fixtures} fixture${totals.fixtures === 1 ? '' : 's'})`,
+    ...counts(totals),
+    rate(totals),
+    interval(totals),
+    verdicts,
+    '',
+    '',
+  ];
 }
 
 // The run's own marks file by its name; another file by its path.
 function marksShown(report: Report): string {
   const inside = relative(report.dir, report.marksFile);
-  return inside.includes('/') || inside.includes('\\') || inside.startsWith('..') ? shownPath(report.marksFile) : inside;
+  return inside.includes('/') || inside.includes('\\') || inside.startsWith('..')
+    ? shownPath(report.marksFile)
+    : inside;
 }
 
 function counts(marks: MarkCounts): string[] {

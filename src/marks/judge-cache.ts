@@ -49,7 +49,18 @@ export class JudgeCache {
 
   /** The cache key of a request. */
   static keyOf(key: JudgeCacheKey): string {
-    return sha256(JSON.stringify([key.provider, key.model, key.baseUrl, key.temperature, key.maxTokens, key.rubricSha256, key.caseFileSha256, key.responseSha256]));
+    return sha256(
+      JSON.stringify([
+        key.provider,
+        key.model,
+        key.baseUrl,
+        key.temperature,
+        key.maxTokens,
+        key.rubricSha256,
+        key.caseFileSha256,
+        key.responseSha256,
+      ]),
+    );
   }
 
   /** The answer kept for a request, if any. */
@@ -60,6 +71,8 @@ export class JudgeCache {
   /** Keeps an answer (appended to the file at once). */
   async put(key: string, answer: string, about: Record<string, unknown>): Promise<void> {
     this.answers.set(key, answer);
-    await appendFile(this.file, `${JSON.stringify({ key, ...about, answer, at: new Date().toISOString() })}\n`, { mode: 0o600 });
+    await appendFile(this.file, `${JSON.stringify({ key, ...about, answer, at: new Date().toISOString() })}\n`, {
+      mode: 0o600,
+    });
   }
 }

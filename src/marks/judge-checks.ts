@@ -58,13 +58,20 @@ async function checksFor(options: JudgeChecksOptions, manifest: Manifest, dir: s
   if (options.question !== undefined) {
     const question = await loadQuestion(resolve(cwd, options.question));
     if (question.question.id !== manifest.question.id) {
-      throw new TurnkitError('BAD_INPUT', `${question.shown}: question "${question.question.id}", but ${shownPath(dir)} is a run of "${manifest.question.id}"`);
+      throw new TurnkitError(
+        'BAD_INPUT',
+        `${question.shown}: question "${question.question.id}", but ${shownPath(dir)} is a run of "${manifest.question.id}"`,
+      );
     }
-    if (!question.question.checks) throw new TurnkitError('BAD_INPUT', `${question.shown}: declares no checks (add a checks: section)`);
+    if (!question.question.checks)
+      throw new TurnkitError('BAD_INPUT', `${question.shown}: declares no checks (add a checks: section)`);
     return question.question.checks;
   }
   if (!recorded) {
-    throw new TurnkitError('BAD_INPUT', `${shownPath(resolve(dir, 'manifest.json'))}: the run's question declared no checks; add a checks: section to the question and pass --question FILE`);
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `${shownPath(resolve(dir, 'manifest.json'))}: the run's question declared no checks; add a checks: section to the question and pass --question FILE`,
+    );
   }
   return recorded;
 }

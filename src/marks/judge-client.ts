@@ -45,19 +45,34 @@ export function createJudgeCall(settings: JudgeSettings): JudgeCall {
   const key = process.env[variable];
   // Ollama and llama.cpp ignore the key; a hosted API without one would answer 401 on every rep.
   if (!key && (settings.apiKeyEnv !== undefined || settings.baseUrl === undefined)) {
-    throw new TurnkitError('CONFIG', `the judge's API key is not set: export ${variable} (or name another variable with --api-key-env)`);
+    throw new TurnkitError(
+      'CONFIG',
+      `the judge's API key is not set: export ${variable} (or name another variable with --api-key-env)`,
+    );
   }
-  const common = { apiKey: key || 'unused', maxRetries: settings.retries, timeout: settings.timeout * 1_000, ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}) };
+  const common = {
+    apiKey: key || 'unused',
+    maxRetries: settings.retries,
+    timeout: settings.timeout * 1_000,
+    ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
+  };
   const where = settings.baseUrl ? withoutSecrets(settings.baseUrl) : settings.provider;
   const scrub = (message: string): string => (key ? message.split(key).join('***') : message);
   const failed = ({ OpenAI, Anthropic }: Sdks, error: unknown): JudgeCallError => {
-    const err = error as { status?: number; name?: string; message?: string; cause?: { code?: string; cause?: { code?: string } } };
+    const err = error as {
+      status?: number;
+      name?: string;
+      message?: string;
+      cause?: { code?: string; cause?: { code?: string } };
+    };
     const code = err?.cause?.code ?? err?.cause?.cause?.code;
-    const message = scrub(String(err?.message ?? error).split('\n')[0] ?? '').replace(/\.$/, '') + (code ? ` (${code})` : '');
+    const message =
+      scrub(String(err?.message ?? error).split('\n')[0] ?? '').replace(/\.$/, '') + (code ? ` (${code})` : '');
     if (err?.status === undefined) {
       // The SDK's connection errors (after its retries) are the endpoint being down; anything else without a status
       // is an answer the SDK could not read: that rep's error, not every rep's.
-      if (error instanceof OpenAI.APIConnectionError || error instanceof Anthropic.APIConnectionError) return new JudgeCallError(`cannot reach the judge at ${where}: ${message}`, true);
+      if (error instanceof OpenAI.APIConnectionError || error instanceof Anthropic.APIConnectionError)
+        return new JudgeCallError(`cannot reach the judge at ${where}: ${message}`, true);
       return new JudgeCallError(`the judge at ${where} answered something unreadable: ${message}`, false);
     }
     const fatal = err.status === 401 || err.status === 403 || err.status === 404;
@@ -77,7 +92,9 @@ export function createJudgeCall(settings: JudgeSettings): JudgeCall {
           messages: [{ role: 'user', content: prompt.user }],
         });
         // A reply of another shape reads as no answer, which the verdict parser marks error.
-        return (Array.isArray(reply?.content) ? reply.content : []).flatMap((block) => (block?.type === 'text' ? [block.text] : [])).join('');
+        return (Array.isArray(reply?.content) ? reply.content : [])
+          .flatMap((block) => (block?.type === 'text' ? [block.text] : []))
+          .join('');
       } catch (error) {
         throw failed(loaded, error);
       }

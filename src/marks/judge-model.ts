@@ -66,69 +66,148 @@ export async function judgeWithModel(options: JudgeModelOptions): Promise<JudgeM
   const slug = judgeFileSlug(settings.model);
   const warnings: string[] = [];
   if (manifest.sut.type === 'http' && manifest.sut.model === settings.model) {
-    warnings.push(`the judge is the SUT's own model (${settings.model}): a model tends to grade its own answers kindly`);
+    warnings.push(
+      `the judge is the SUT's own model (${settings.model}): a model tends to grade its own answers kindly`,
+    );
   }
   const cache = await JudgeCache.open(dir);
   const caseFiles = new Map<string, string>();
-  for (const fixture of manifest.fixtures) caseFiles.set(fixture.name, await readFile(join(dir, 'case-files', `${fixture.name}.md`), 'utf8').catch(() => ''));
-  const keys = planReps(manifest.fixtures.map((fixture) => fixture.name), manifest.question.reps, manifest.shard);
-  const result: JudgeModelResult = { file: join(dir, `marks.judge-${slug}.csv`), verdictsFile: join(dir, `judge-${slug}.jsonl`), grader, rubricVersion: rubric.version, pass: 0, fail: 0, na: 0, error: 0, notRun: 0, cached: 0, judgeErrors: 0, warnings };
+  for (const fixture of manifest.fixtures)
+    caseFiles.set(fixture.name, await readFile(join(dir, 'case-files', `${fixture.name}.md`), 'utf8').catch(() => ''));
+  const keys = planReps(
+    manifest.fixtures.map((fixture) => fixture.name),
+    manifest.question.reps,
+    manifest.shard,
+  );
+  const result: JudgeModelResult = {
+    file: join(dir, `marks.judge-${slug}.csv`),
+    verdictsFile: join(dir, `judge-${slug}.jsonl`),
+    grader,
+    rubricVersion: rubric.version,
+    pass: 0,
+    fail: 0,
+    na: 0,
+    error: 0,
+    notRun: 0,
+    cached: 0,
+    judgeErrors: 0,
+    warnings,
+  };
   const markedAt = new Date().toISOString();
   const verdicts: Record<string, unknown>[] = [];
   const slots = new Semaphore(settings.concurrency);
   let fatal: JudgeCallError | undefined;
   let done = 0;
-  const rows = await Promise.all(keys.map(async (key): Promise<MarkRow> => {
-    const record = state.records.get(repId(key));
-    const row = (mark: MarkRow['mark'], note: string): MarkRow => ({ ...key, mark, note, grader, markedAt, rubricVersion: rubric.version });
-    if (!record) {
-      result.notRun++;
-      return { ...key, mark: '', note: 'not run' };
-    }
-    if (record.error || record.response === null) {
-      result.error++;
-      return row('error', `the rep errored (${record.error?.stage ?? 'sut'}: ${record.error?.cause ?? 'no response'}); not judged`);
-    }
-    const caseFile = caseFiles.get(key.fixture) ?? '';
-    const cacheKey = JudgeCache.keyOf({ provider: settings.provider, model: settings.model, baseUrl: settings.baseUrl ? withoutSecrets(settings.baseUrl) : '', temperature: settings.temperature, maxTokens: settings.maxTokens, rubricSha256: rubric.sha256, caseFileSha256: sha256(caseFile), responseSha256: sha256(record.response) });
-    let answer: string | Error | undefined = cache.get(cacheKey);
-    const cached = answer !== undefined;
-    if (answer === undefined) {
-      answer = await slots.run(async () => {
-        if (fatal) return undefined;
-        try {
-          return await call(judgePrompt({ question: manifest.question.text, rubric: rubric.text, caseFile, response: record.response! }));
-        } catch (error) {
-          if (error instanceof JudgeCallError && error.fatal) fatal ??= error;
-          return error instanceof Error ? new Error(error.message) : new Error(String(error));
-        }
-      }).then((value) => value as string | Error | undefined);
-    }
-    done++;
-    options.onProgress?.(done, keys.length);
-    if (answer === undefined) return row('', 'not judged');
-    const verdict = typeof answer === 'string' ? parseVerdict(answer) : { mark: 'error' as const, reason: `judge request failed: ${(answer as Error).message}` };
-    if (typeof answer === 'string' && !cached && verdict.mark !== 'error') {
-      await cache.put(cacheKey, answer, { model: settings.model, provider: settings.provider, rubricVersion: rubric.version });
-    }
-    if (cached) result.cached++;
-    if (verdict.mark === 'error') result.judgeErrors++;
-    result[verdict.mark]++;
-    verdicts.push({ fixture: key.fixture, rep: key.rep, mark: verdict.mark, reason: verdict.reason, model: settings.model, provider: settings.provider, rubricVersion: rubric.version, rubricSha256: rubric.sha256, cached });
-    return row(verdict.mark, verdict.reason);
-  }));
-  if (fatal) throw new TurnkitError('FIXTURE', `${fatal.message}; nothing written (verdicts already received are cached)`);
-  verdicts.sort((a, b) => (a.fixture === b.fixture ? (a.rep as number) - (b.rep as number) : String(a.fixture) < String(b.fixture) ? -1 : 1));
+  const rows = await Promise.all(
+    keys.map(async (key): Promise<MarkRow> => {
+      const record = state.records.get(repId(key));
+      const row = (mark: MarkRow['mark'], note: string): MarkRow => ({
+        ...key,
+        mark,
+        note,
+        grader,
+        markedAt,
+        rubricVersion: rubric.version,
+      });
+      if (!record) {
+        result.notRun++;
+        return { ...key, mark: '', note: 'not run' };
+      }
+      if (record.error || record.response === null) {
+        result.error++;
+        return row(
+          'error',
+          `the rep errored (${record.error?.stage ?? 'sut'}: ${record.error?.cause ?? 'no response'}); not judged`,
+        );
+      }
+      const caseFile = caseFiles.get(key.fixture) ?? '';
+      const cacheKey = JudgeCache.keyOf({
+        provider: settings.provider,
+        model: settings.model,
+        baseUrl: settings.baseUrl ? withoutSecrets(settings.baseUrl) : '',
+        temperature: settings.temperature,
+        maxTokens: settings.maxTokens,
+        rubricSha256: rubric.sha256,
+        caseFileSha256: sha256(caseFile),
+        responseSha256: sha256(record.response),
+      });
+      let answer: string | Error | undefined = cache.get(cacheKey);
+      const cached = answer !== undefined;
+      if (answer === undefined) {
+        answer = await slots
+          .run(async () => {
+            if (fatal) return undefined;
+            try {
+              return await call(
+                judgePrompt({
+                  question: manifest.question.text,
+                  rubric: rubric.text,
+                  caseFile,
+                  response: record.response!,
+                }),
+              );
+            } catch (error) {
+              if (error instanceof JudgeCallError && error.fatal) fatal ??= error;
+              return error instanceof Error ? new Error(error.message) : new Error(String(error));
+            }
+          })
+          .then((value) => value as string | Error | undefined);
+      }
+      done++;
+      options.onProgress?.(done, keys.length);
+      if (answer === undefined) return row('', 'not judged');
+      const verdict =
+        typeof answer === 'string'
+          ? parseVerdict(answer)
+          : { mark: 'error' as const, reason: `judge request failed: ${(answer as Error).message}` };
+      if (typeof answer === 'string' && !cached && verdict.mark !== 'error') {
+        await cache.put(cacheKey, answer, {
+          model: settings.model,
+          provider: settings.provider,
+          rubricVersion: rubric.version,
+        });
+      }
+      if (cached) result.cached++;
+      if (verdict.mark === 'error') result.judgeErrors++;
+      result[verdict.mark]++;
+      verdicts.push({
+        fixture: key.fixture,
+        rep: key.rep,
+        mark: verdict.mark,
+        reason: verdict.reason,
+        model: settings.model,
+        provider: settings.provider,
+        rubricVersion: rubric.version,
+        rubricSha256: rubric.sha256,
+        cached,
+      });
+      return row(verdict.mark, verdict.reason);
+    }),
+  );
+  if (fatal)
+    throw new TurnkitError('FIXTURE', `${fatal.message}; nothing written (verdicts already received are cached)`);
+  verdicts.sort((a, b) =>
+    a.fixture === b.fixture ? (a.rep as number) - (b.rep as number) : String(a.fixture) < String(b.fixture) ? -1 : 1,
+  );
   await writeRunFile(dir, `judge-${slug}.jsonl`, verdicts.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
   await writeRunFile(dir, `marks.judge-${slug}.csv`, formatMarks(rows));
   return result;
 }
 
 /** The rubric to judge under: a question file's current one, else the copy the run kept (checked by its hash). */
-async function rubricFor(options: JudgeModelOptions, manifest: Manifest, dir: string, cwd: string): Promise<{ text: string; version: string; sha256: string }> {
+async function rubricFor(
+  options: JudgeModelOptions,
+  manifest: Manifest,
+  dir: string,
+  cwd: string,
+): Promise<{ text: string; version: string; sha256: string }> {
   if (options.question !== undefined) {
     const question = await loadQuestion(resolve(cwd, options.question));
-    if (question.question.id !== manifest.question.id) throw new TurnkitError('BAD_INPUT', `${question.shown}: question "${question.question.id}", but ${shownPath(dir)} is a run of "${manifest.question.id}"`);
+    if (question.question.id !== manifest.question.id)
+      throw new TurnkitError(
+        'BAD_INPUT',
+        `${question.shown}: question "${question.question.id}", but ${shownPath(dir)} is a run of "${manifest.question.id}"`,
+      );
     const config = await loadConfig({ configPath: options.configPath, cwd });
     const path = resolveFromConfig(config, question.question.rubric.path);
     const text = await readFile(path, 'utf8').catch(() => {
@@ -141,7 +220,11 @@ async function rubricFor(options: JudgeModelOptions, manifest: Manifest, dir: st
   for (const path of candidates) {
     if (!existsSync(path)) continue;
     const text = await readFile(path, 'utf8');
-    if (sha256(text) === manifest.rubric.sha256) return { text, version: manifest.rubric.version, sha256: manifest.rubric.sha256 };
+    if (sha256(text) === manifest.rubric.sha256)
+      return { text, version: manifest.rubric.version, sha256: manifest.rubric.sha256 };
   }
-  throw new TurnkitError('NOT_FOUND', `${shownPath(dir)}: the run's rubric (${manifest.rubric.path}, sha256 ${manifest.rubric.sha256.slice(0, 12)}) is not in the run directory nor unchanged at its path; pass --question FILE to judge under the current rubric`);
+  throw new TurnkitError(
+    'NOT_FOUND',
+    `${shownPath(dir)}: the run's rubric (${manifest.rubric.path}, sha256 ${manifest.rubric.sha256.slice(0, 12)}) is not in the run directory nor unchanged at its path; pass --question FILE to judge under the current rubric`,
+  );
 }

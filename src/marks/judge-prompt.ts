@@ -8,7 +8,12 @@ export interface JudgePrompt {
  * The judge's instructions and the rep to judge. The SUT's response is data, not instructions: it is fenced and
  * the judge is told that anything inside that claims a verdict is part of the response being judged.
  */
-export function judgePrompt(input: { question: string; rubric: string; caseFile: string; response: string }): JudgePrompt {
+export function judgePrompt(input: {
+  question: string;
+  rubric: string;
+  caseFile: string;
+  response: string;
+}): JudgePrompt {
   const fence = '~'.repeat(Math.max(4, longestRun(input.response, '~') + 1));
   const system = [
     'You grade one response of a game master (an LLM that runs a turn-based game) against a rubric.',

@@ -18,7 +18,10 @@ export type ParsedVerdict = { mark: 'pass' | 'fail' | 'na'; reason: string } | {
  * missing reason, or anything else is `error`.
  */
 export function parseVerdict(text: string): ParsedVerdict {
-  const body = text.trim().replace(/^```(?:json)?\s*\n([\s\S]*?)\n?```$/u, '$1').trim();
+  const body = text
+    .trim()
+    .replace(/^```(?:json)?\s*\n([\s\S]*?)\n?```$/u, '$1')
+    .trim();
   if (body === '') return { mark: 'error', reason: 'the judge answered nothing' };
   let value: unknown;
   try {
@@ -32,7 +35,10 @@ export function parseVerdict(text: string): ParsedVerdict {
   const parsed = verdictSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    return { mark: 'error', reason: `the judge's verdict is invalid at ${issue.path.join('.') || 'the top'}: ${issue.message}` };
+    return {
+      mark: 'error',
+      reason: `the judge's verdict is invalid at ${issue.path.join('.') || 'the top'}: ${issue.message}`,
+    };
   }
   return { mark: parsed.data.verdict, reason: parsed.data.reason.replace(/\s+/g, ' ').trim() };
 }

@@ -10,7 +10,11 @@ import { judgeSettingsSchema, type JudgeSettings, type JudgeSettingsInput } from
  * The judge's settings: the config's `judge`, then a settings file (YAML or JSON, `--judge FILE`) over it, then the
  * command line's flags. Problems name the file (or the flags) and the path: `examples/judge.yaml: $.provider: ...`.
  */
-export async function loadJudgeSettings(file: string | undefined, flags: Partial<JudgeSettingsInput>, fromConfig: Partial<JudgeSettingsInput> = {}): Promise<JudgeSettings> {
+export async function loadJudgeSettings(
+  file: string | undefined,
+  flags: Partial<JudgeSettingsInput>,
+  fromConfig: Partial<JudgeSettingsInput> = {},
+): Promise<JudgeSettings> {
   let fromFile: Record<string, unknown> = {};
   if (file !== undefined) {
     const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
@@ -20,13 +24,18 @@ export async function loadJudgeSettings(file: string | undefined, flags: Partial
     const syntax = document.errors[0];
     if (syntax) {
       const at = positionAt(text, syntax.pos[0]);
-      throw new TurnkitError('BAD_INPUT', `${shownPath(file)}:${at.line}:${at.column}: ${syntax.message.split('\n')[0]}`);
+      throw new TurnkitError(
+        'BAD_INPUT',
+        `${shownPath(file)}:${at.line}:${at.column}: ${syntax.message.split('\n')[0]}`,
+      );
     }
     const value: unknown = yamlValue(document, text, shownPath(file));
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TurnkitError('BAD_INPUT', `${shownPath(file)}: expected a mapping of judge settings`);
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      throw new TurnkitError('BAD_INPUT', `${shownPath(file)}: expected a mapping of judge settings`);
     fromFile = value as Record<string, unknown>;
   }
   const given = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
-  const where = file !== undefined ? shownPath(file) : Object.keys(given).length > 0 ? 'judge flags' : 'the config\'s judge';
+  const where =
+    file !== undefined ? shownPath(file) : Object.keys(given).length > 0 ? 'judge flags' : "the config's judge";
   return parseWithSchema(judgeSettingsSchema, { ...fromConfig, ...fromFile, ...given }, where);
 }

@@ -60,16 +60,26 @@ export class MarkingSession {
     const dir = resolve(options.cwd ?? process.cwd(), options.dir);
     const state = await readRunState(dir);
     const { manifest } = state;
-    if (options.grader !== undefined && !/^[\w.-]+$/.test(options.grader)) throw new TurnkitError('USAGE', `--grader ${options.grader}: use letters, digits, ".", "_" and "-"`);
+    if (options.grader !== undefined && !/^[\w.-]+$/.test(options.grader))
+      throw new TurnkitError('USAGE', `--grader ${options.grader}: use letters, digits, ".", "_" and "-"`);
     // These names are the files judges and blind re-marks write: a person's marks must never be overwritten by one.
     if (options.grader !== undefined && /(^|\.)(checks|blind|history)$|^judge-/i.test(options.grader)) {
-      throw new TurnkitError('USAGE', `--grader ${options.grader}: that name belongs to the files turnkit's judges write; choose another`);
+      throw new TurnkitError(
+        'USAGE',
+        `--grader ${options.grader}: that name belongs to the files turnkit's judges write; choose another`,
+      );
     }
     const base = `marks${options.grader ? `.${options.grader}` : ''}${options.blind ? '.blind' : ''}`;
     const file = join(dir, `${base}.csv`);
     const names = manifest.fixtures.map((fixture) => fixture.name);
     const caseFiles = new Map<string, string>();
-    for (const name of names) caseFiles.set(name, await readFile(join(dir, 'case-files', `${name}.md`), 'utf8').catch(() => '(no case file in the run directory)'));
+    for (const name of names)
+      caseFiles.set(
+        name,
+        await readFile(join(dir, 'case-files', `${name}.md`), 'utf8').catch(
+          () => '(no case file in the run directory)',
+        ),
+      );
     let keys = planReps(names, manifest.question.reps, manifest.shard);
     let blind: { seed: number } | undefined;
     let labels: BlindLabel[] | undefined;
@@ -83,11 +93,21 @@ export class MarkingSession {
       // neutral label stands for (the marks file itself names fixture and rep, so the report joins it as it is).
       await writeRunFile(dir, `${base}.seed.json`, `${JSON.stringify({ seed: blind.seed, labels }, null, 2)}\n`);
     }
-    if (keys.length === 0) throw new TurnkitError('BAD_INPUT', `${shownPath(dir)}: this run holds no reps to mark (a shard with fewer reps than shards)`);
+    if (keys.length === 0)
+      throw new TurnkitError(
+        'BAD_INPUT',
+        `${shownPath(dir)}: this run holds no reps to mark (a shard with fewer reps than shards)`,
+      );
     const reps = keys.map((key, index) => {
       const record = state.records.get(repId(key));
       const label = labels?.[index]?.label ?? `${key.fixture} rep ${key.rep}`;
-      return { ...key, record, caseFile: scrub(caseFiles.get(key.fixture) ?? ''), label, skipped: !record || record.error !== null };
+      return {
+        ...key,
+        record,
+        caseFile: scrub(caseFiles.get(key.fixture) ?? ''),
+        label,
+        skipped: !record || record.error !== null,
+      };
     });
     const marks = new Map<string, MarkRow>();
     if (existsSync(file)) {
@@ -99,7 +119,9 @@ export class MarkingSession {
         if (!stale) marks.set(id, row);
       }
     }
-    const rubric = await readFile(join(dir, RUBRIC_FILE), 'utf8').catch(() => `(the rubric ${manifest.rubric.path} is not in the run directory)`);
+    const rubric = await readFile(join(dir, RUBRIC_FILE), 'utf8').catch(
+      () => `(the rubric ${manifest.rubric.path} is not in the run directory)`,
+    );
     return new MarkingSession(file, manifest, rubric, reps, marks, options.who ?? defaultWho(), blind, scrub);
   }
 
@@ -116,7 +138,13 @@ export class MarkingSession {
     const rep = this.reps[index]!;
     const row = this.marks.get(repId(rep));
     if (row) return row;
-    if (rep.record?.error) return { fixture: rep.fixture, rep: rep.rep, mark: 'error', note: `${rep.record.error.stage}: ${rep.record.error.cause}` };
+    if (rep.record?.error)
+      return {
+        fixture: rep.fixture,
+        rep: rep.rep,
+        mark: 'error',
+        note: `${rep.record.error.stage}: ${rep.record.error.cause}`,
+      };
     return { fixture: rep.fixture, rep: rep.rep, mark: '', note: rep.record ? '' : 'not run' };
   }
 
@@ -131,12 +159,16 @@ export class MarkingSession {
   firstUnmarked(): number {
     const index = this.reps.findIndex((rep, i) => !rep.skipped && this.markOf(i).mark === '');
     if (index >= 0) return index;
-    return Math.max(0, this.reps.findIndex((rep) => !rep.skipped));
+    return Math.max(
+      0,
+      this.reps.findIndex((rep) => !rep.skipped),
+    );
   }
 
   /** The next (or previous) rep from `index`, skipping errored reps unless `all`; `index` itself at either end. */
   step(index: number, direction: 1 | -1, all = false): number {
-    for (let i = index + direction; i >= 0 && i < this.reps.length; i += direction) if (all || !this.reps[i]!.skipped) return i;
+    for (let i = index + direction; i >= 0 && i < this.reps.length; i += direction)
+      if (all || !this.reps[i]!.skipped) return i;
     return index;
   }
 
@@ -146,9 +178,18 @@ export class MarkingSession {
    */
   async setMark(index: number, mark: Exclude<Mark, 'error'>, note?: string): Promise<MarkRow> {
     const rep = this.reps[index]!;
-    if (rep.skipped) throw new TurnkitError('BAD_INPUT', `${rep.label} ${rep.record ? 'errored' : 'was not run'}: it keeps its mark`);
+    if (rep.skipped)
+      throw new TurnkitError('BAD_INPUT', `${rep.label} ${rep.record ? 'errored' : 'was not run'}: it keeps its mark`);
     const before = this.markOf(index);
-    const after: MarkRow = { fixture: rep.fixture, rep: rep.rep, mark, note: note ?? before.note, grader: this.who, markedAt: new Date().toISOString(), rubricVersion: this.manifest.rubric.version };
+    const after: MarkRow = {
+      fixture: rep.fixture,
+      rep: rep.rep,
+      mark,
+      note: note ?? before.note,
+      grader: this.who,
+      markedAt: new Date().toISOString(),
+      rubricVersion: this.manifest.rubric.version,
+    };
     if (before.mark === after.mark && before.note === after.note) return before;
     // The mark counts at once (a grader typing p p p is not slowed down); the writes queue in order behind it.
     this.marks.set(repId(rep), after);

@@ -44,7 +44,10 @@ export async function acquireMarksLock(marksFile: string, tool: string): Promise
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const owner = await readOwner(file);
       if (owner && isAlive(owner)) {
-        throw new TurnkitError('EXISTS', `${shownPath(marksFile)}: being marked by ${owner.tool} (pid ${owner.pid}${owner.host ? ` on ${owner.host}` : ''}, since ${owner.since}); close it first, or remove ${shownPath(file)} if it is gone`);
+        throw new TurnkitError(
+          'EXISTS',
+          `${shownPath(marksFile)}: being marked by ${owner.tool} (pid ${owner.pid}${owner.host ? ` on ${owner.host}` : ''}, since ${owner.since}); close it first, or remove ${shownPath(file)} if it is gone`,
+        );
       }
       // Stale (its process is gone) or unreadable (torn by a crash): the next attempt takes it over.
       await rm(file, { force: true });
@@ -69,7 +72,12 @@ async function readOwner(file: string): Promise<MarksLockOwner | undefined> {
   try {
     const value = JSON.parse(await readFile(file, 'utf8')) as Partial<MarksLockOwner>;
     if (typeof value.pid !== 'number') return undefined;
-    return { pid: value.pid, host: value.host, tool: value.tool ?? 'another turnkit', since: value.since ?? 'an unknown time' };
+    return {
+      pid: value.pid,
+      host: value.host,
+      tool: value.tool ?? 'another turnkit',
+      since: value.since ?? 'an unknown time',
+    };
   } catch {
     return undefined;
   }

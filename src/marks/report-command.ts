@@ -43,18 +43,22 @@ export function incompleteRun(report: Report): TurnkitError | undefined {
   if (report.complete) return undefined;
   const missing = report.fixtures.reduce((sum, fixture) => sum + fixture.notRun, 0);
   const dir = shownPath(report.dir);
-  return new TurnkitError('FIXTURE', `${dir}: the run is ${report.status} with ${missing} rep(s) not run; finish it with: turnkit run --resume ${dir}`);
+  return new TurnkitError(
+    'FIXTURE',
+    `${dir}: the run is ${report.status} with ${missing} rep(s) not run; finish it with: turnkit run --resume ${dir}`,
+  );
 }
 
 /** `--check`: every fixture that has not met its target (missed, or pending with reps unmarked), one line each. */
 export function targetProblems(report: Report): string[] {
   return report.fixtures.flatMap((fixture) => {
     if (fixture.verdict === 'met') return [];
-    const reason = fixture.verdict === 'pending'
-      ? `pending: ${fixture.blank} rep(s) not marked`
-      : fixture.pass + fixture.fail === 0
-        ? `missed: no rep qualified (${fixture.na} na, ${fixture.error} error)`
-        : `missed: ${fixture.pass}/${fixture.pass + fixture.fail} passed, ${passesNeeded(report.target, fixture.pass + fixture.fail)} needed`;
+    const reason =
+      fixture.verdict === 'pending'
+        ? `pending: ${fixture.blank} rep(s) not marked`
+        : fixture.pass + fixture.fail === 0
+          ? `missed: no rep qualified (${fixture.na} na, ${fixture.error} error)`
+          : `missed: ${fixture.pass}/${fixture.pass + fixture.fail} passed, ${passesNeeded(report.target, fixture.pass + fixture.fail)} needed`;
     return [`${fixture.fixture}${fixture.tag ? ` (${fixture.tag})` : ''}: ${reason} for target ${report.target}`];
   });
 }

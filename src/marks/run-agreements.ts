@@ -24,7 +24,10 @@ export interface RunAgreement {
  * read as marks of this run is left out with a warning rather than stopping the report; so is every file while the
  * one it is measured against has no pass or fail yet.
  */
-export async function runAgreements(dir: string, manifest: Manifest): Promise<{ agreements: RunAgreement[]; warnings: string[] }> {
+export async function runAgreements(
+  dir: string,
+  manifest: Manifest,
+): Promise<{ agreements: RunAgreement[]; warnings: string[] }> {
   const names = (await readdir(dir)).filter((name) => /^marks\.[\w.-]+\.csv$/.test(name)).sort();
   const scope = scopeOfRun(manifest);
   const warnings: string[] = [];
@@ -53,7 +56,14 @@ export async function runAgreements(dir: string, manifest: Manifest): Promise<{ 
     // that a file with nothing in common (a judge whose every verdict is error, say) is listed, not dropped.
     if (![...a.values()].some((row) => row.mark === 'pass' || row.mark === 'fail')) continue;
     const result = agreement(a, b);
-    agreements.push({ file: name, against, self: blind !== null, matched: result.matched, agreed: result.agreed, kappa: result.kappa });
+    agreements.push({
+      file: name,
+      against,
+      self: blind !== null,
+      matched: result.matched,
+      agreed: result.agreed,
+      kappa: result.kappa,
+    });
   }
   return { agreements, warnings };
 }

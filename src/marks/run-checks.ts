@@ -18,7 +18,11 @@ export function containsTerm(text: string, term: string): boolean {
 
 /** Applies a question's checks to a rep. Every failed check is named; an errored rep stays an error. */
 export function applyChecks(checks: Checks, record: RepRecord): CheckVerdict {
-  if (record.error) return { mark: 'error', reason: `${record.error.stage}: ${record.error.cause}: ${record.error.message}`.slice(0, 200) };
+  if (record.error)
+    return {
+      mark: 'error',
+      reason: `${record.error.stage}: ${record.error.cause}: ${record.error.message}`.slice(0, 200),
+    };
   const response = record.response ?? '';
   const failed: string[] = [];
   let count = 0;
@@ -30,10 +34,19 @@ export function applyChecks(checks: Checks, record: RepRecord): CheckVerdict {
   for (const term of checks.mustNotContain) expect(!containsTerm(response, term), `contains "${term}"`);
   for (const entry of checks.matches) expect(checkRegex(entry).test(response), `does not match ${shown(entry)}`);
   for (const entry of checks.mustNotMatch) expect(!checkRegex(entry).test(response), `matches ${shown(entry)}`);
-  for (const expectation of checks.effects.inserted) expect(insertedWith(record, expectation.table, expectation.nonEmpty), describeInserted(expectation.table, expectation.nonEmpty));
+  for (const expectation of checks.effects.inserted)
+    expect(
+      insertedWith(record, expectation.table, expectation.nonEmpty),
+      describeInserted(expectation.table, expectation.nonEmpty),
+    );
   if (checks.effects.noOutsideChanges) {
-    if (record.outsideUnchecked !== undefined) expect(false, `changes outside its campaign could not be checked (${record.outsideUnchecked})`);
-    else expect((record.outside ?? []).length === 0, `changed rows outside its campaign (${(record.outside ?? [])[0] ?? ''})`);
+    if (record.outsideUnchecked !== undefined)
+      expect(false, `changes outside its campaign could not be checked (${record.outsideUnchecked})`);
+    else
+      expect(
+        (record.outside ?? []).length === 0,
+        `changed rows outside its campaign (${(record.outside ?? [])[0] ?? ''})`,
+      );
   }
   if (failed.length > 0) return { mark: 'fail', reason: failed.join('; ') };
   return { mark: 'pass', reason: `${count} check(s) passed` };
@@ -51,7 +64,9 @@ function insertedWith(record: RepRecord, table: string, nonEmpty: readonly strin
 }
 
 function describeInserted(table: string, nonEmpty: readonly string[]): string {
-  return nonEmpty.length === 0 ? `inserted no ${table} row` : `inserted no ${table} row with non-empty ${nonEmpty.join(', ')}`;
+  return nonEmpty.length === 0
+    ? `inserted no ${table} row`
+    : `inserted no ${table} row with non-empty ${nonEmpty.join(', ')}`;
 }
 
 function isNonEmpty(value: unknown): boolean {

@@ -45,7 +45,9 @@ function decimalFraction(value: number): { numerator: bigint; denominator: bigin
   const [, sign, whole, fraction = '', exponent = '0'] = match;
   const digits = BigInt(`${sign}${whole}${fraction}`);
   const scale = Number(exponent) - fraction.length;
-  return scale >= 0 ? { numerator: digits * 10n ** BigInt(scale), denominator: 1n } : { numerator: digits, denominator: 10n ** BigInt(-scale) };
+  return scale >= 0
+    ? { numerator: digits * 10n ** BigInt(scale), denominator: 1n }
+    : { numerator: digits, denominator: 10n ** BigInt(-scale) };
 }
 
 /** What a target demands of n qualified reps: passes needed and fails tolerated. */
@@ -80,8 +82,15 @@ export function fisherExact(a: number, b: number, c: number, d: number): number 
   if (n === 0) return 1;
   const logFactorial = logFactorials(n);
   const logP = (x: number): number =>
-    logFactorial[row1]! + logFactorial[n - row1]! + logFactorial[col1]! + logFactorial[n - col1]! -
-    logFactorial[n]! - logFactorial[x]! - logFactorial[row1 - x]! - logFactorial[col1 - x]! - logFactorial[n - row1 - col1 + x]!;
+    logFactorial[row1]! +
+    logFactorial[n - row1]! +
+    logFactorial[col1]! +
+    logFactorial[n - col1]! -
+    logFactorial[n]! -
+    logFactorial[x]! -
+    logFactorial[row1 - x]! -
+    logFactorial[col1 - x]! -
+    logFactorial[n - row1 - col1 + x]!;
   const observed = logP(a);
   const low = Math.max(0, row1 + col1 - n);
   const high = Math.min(row1, col1);

@@ -38,8 +38,18 @@ export function buildManifest(inputs: ManifestInputs): Manifest {
     turnkit: TURNKIT_VERSION,
     node: process.version,
     ...(git ? { git } : {}),
-    question: { id: q.id, text: q.question, file: { path: portable(projectDir, question.path), sha256: sha256(question.text) }, target: q.target, reps: inputs.reps },
-    rubric: { path: portable(projectDir, inputs.rubricPath), version: q.rubric.version, sha256: sha256(inputs.rubricText) },
+    question: {
+      id: q.id,
+      text: q.question,
+      file: { path: portable(projectDir, question.path), sha256: sha256(question.text) },
+      target: q.target,
+      reps: inputs.reps,
+    },
+    rubric: {
+      path: portable(projectDir, inputs.rubricPath),
+      version: q.rubric.version,
+      sha256: sha256(inputs.rubricText),
+    },
     caseFileTemplate: { path: inputs.templatePath, sha256: sha256(inputs.template) },
     ...(q.checks ? { checks: q.checks } : {}),
     ...(inputs.shard ? { shard: inputs.shard } : {}),
@@ -47,7 +57,9 @@ export function buildManifest(inputs: ManifestInputs): Manifest {
       name: loaded.fixture.name,
       file: { path: portable(projectDir, loaded.path), sha256: loaded.sha256 },
       ...(tag ? { tag } : {}),
-      ...(loaded.constructed ? { bases: basesOf(loaded).map((base) => ({ path: portable(projectDir, base.path), sha256: base.sha256 })) } : {}),
+      ...(loaded.constructed
+        ? { bases: basesOf(loaded).map((base) => ({ path: portable(projectDir, base.path), sha256: base.sha256 })) }
+        : {}),
     })),
     sut: redactSut(q.sut),
     database: { backend: inputs.backend, serverVersion: inputs.serverVersion, strategy: inputs.strategy },

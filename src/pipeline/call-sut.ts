@@ -30,7 +30,11 @@ export async function prepareSut(question: LoadedQuestion, projectDir: string): 
       return (context) => runModuleSut(fn, resolved, context);
     }
     case 'http': {
-      if (sut.apiKeyEnv && !process.env[sut.apiKeyEnv]) throw new TurnkitError('BAD_INPUT', `${question.at(['sut', 'apiKeyEnv'])}: the environment variable ${sut.apiKeyEnv} is not set`);
+      if (sut.apiKeyEnv && !process.env[sut.apiKeyEnv])
+        throw new TurnkitError(
+          'BAD_INPUT',
+          `${question.at(['sut', 'apiKeyEnv'])}: the environment variable ${sut.apiKeyEnv} is not set`,
+        );
       return (context) => runHttpSut(sut, context);
     }
   }
@@ -44,11 +48,14 @@ export function checkSutFound(question: LoadedQuestion, projectDir: string): voi
   const sut = question.question.sut;
   if (sut.type === 'command') {
     const cwd = resolve(projectDir, sut.cwd ?? '.');
-    if (!existsSync(cwd)) throw new TurnkitError('NOT_FOUND', `${question.at(['sut', 'cwd'])}: ${sut.cwd}: no such folder`);
+    if (!existsSync(cwd))
+      throw new TurnkitError('NOT_FOUND', `${question.at(['sut', 'cwd'])}: ${sut.cwd}: no such folder`);
     const program = commandLine(sut)[0]!;
-    if (!findProgram(program, cwd)) throw new TurnkitError('BAD_INPUT', `${question.at(['sut', 'command'])}: ${program}: command not found`);
+    if (!findProgram(program, cwd))
+      throw new TurnkitError('BAD_INPUT', `${question.at(['sut', 'command'])}: ${program}: command not found`);
   } else if (sut.type === 'module') {
-    if (!existsSync(resolve(projectDir, sut.path))) throw new TurnkitError('NOT_FOUND', `${question.at(['sut', 'path'])}: ${sut.path}: no such file`);
+    if (!existsSync(resolve(projectDir, sut.path)))
+      throw new TurnkitError('NOT_FOUND', `${question.at(['sut', 'path'])}: ${sut.path}: no such file`);
   }
 }
 

@@ -33,27 +33,50 @@ export async function caseFileSource(question: LoadedQuestion, config: LoadedCon
     const configName = config.file ? shownPath(config.file) : 'the config';
     if (!fn) {
       const known = Object.keys(config.caseFiles);
-      throw new TurnkitError('BAD_INPUT', `${at}: no case-file function "${name}" in ${configName} (${known.length > 0 ? `it has ${known.join(', ')}` : 'it declares no caseFiles'})`);
+      throw new TurnkitError(
+        'BAD_INPUT',
+        `${at}: no case-file function "${name}" in ${configName} (${known.length > 0 ? `it has ${known.join(', ')}` : 'it declares no caseFiles'})`,
+      );
     }
     const path = `${config.file ? relative(config.baseDir, config.file).split('\\').join('/') : 'config'}#${name}`;
-    return { path, text: fn.toString(), render: (fixture) => callCaseFile(fn, fixture, `${at}: the case-file function "${name}"`) };
+    return {
+      path,
+      text: fn.toString(),
+      render: (fixture) => callCaseFile(fn, fixture, `${at}: the case-file function "${name}"`),
+    };
   }
   const path = resolve(config.baseDir, value);
   const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new TurnkitError('NOT_FOUND', `${at}: ${shownPath(path)}: ${describeReadError(error)}`);
   });
-  return { path: relative(config.baseDir, path).split('\\').join('/'), text, render: async (fixture) => renderCaseFile(text, fixture, shownPath(path)) };
+  return {
+    path: relative(config.baseDir, path).split('\\').join('/'),
+    text,
+    render: async (fixture) => renderCaseFile(text, fixture, shownPath(path)),
+  };
 }
 
 async function callCaseFile(fn: CaseFileFunction, fixture: Fixture, where: string): Promise<string> {
   let rendered: unknown;
   try {
-    rendered = await fn({ fixture, turn: fixture.input.turn, input: fixture.input.values, render: (template) => renderCaseFile(template, fixture, `${where} (its template)`) });
+    rendered = await fn({
+      fixture,
+      turn: fixture.input.turn,
+      input: fixture.input.values,
+      render: (template) => renderCaseFile(template, fixture, `${where} (its template)`),
+    });
   } catch (error) {
     // A placeholder error from render() already names the place; anything else is the function's own failure.
     if (error instanceof TurnkitError) throw error;
-    throw new TurnkitError('BAD_INPUT', `${where} failed for ${fixture.name}: ${(error as Error)?.message ?? String(error)}`);
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `${where} failed for ${fixture.name}: ${(error as Error)?.message ?? String(error)}`,
+    );
   }
-  if (typeof rendered !== 'string' || rendered.trim() === '') throw new TurnkitError('BAD_INPUT', `${where} returned ${typeof rendered === 'string' ? 'an empty string' : typeof rendered} for ${fixture.name}, not Markdown`);
+  if (typeof rendered !== 'string' || rendered.trim() === '')
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `${where} returned ${typeof rendered === 'string' ? 'an empty string' : typeof rendered} for ${fixture.name}, not Markdown`,
+    );
   return rendered;
 }

@@ -10,10 +10,10 @@ import { turnsInOrder } from '../construct/turn-rows.js';
 export const PLACEHOLDERS = [
   '{{fixture.name}}                 the fixture (or constructed fixture) name',
   '{{turn}}                         the turn the SUT plays (the input turn)',
-  '{{input}}                        the player\'s input (every input column; one column as plain text)',
+  "{{input}}                        the player's input (every input column; one column as plain text)",
   '{{input.COLUMN}}                 one input column',
   '{{root.COLUMN}}                  a column of the campaign row',
-  '{{table:NAME}}                   a table\'s rows as a Markdown table (key columns left out)',
+  "{{table:NAME}}                   a table's rows as a Markdown table (key columns left out)",
   '{{table:NAME columns=A,B}}       ... with these columns',
   '{{recent_turns:N}}               the last N kept turns: number, input and narration',
 ] as const;
@@ -40,24 +40,34 @@ function renderPlaceholder(expression: string, fixture: Fixture, fail: (message:
     return values.map(([column, value]) => `- ${column}: ${text(value)}`).join('\n');
   }
   const [head, ...rest] = expression.split(/\s+/);
-  const [kind, argument] = splitOnce(head!, head!.startsWith('table:') || head!.startsWith('recent_turns:') ? ':' : '.');
+  const [kind, argument] = splitOnce(
+    head!,
+    head!.startsWith('table:') || head!.startsWith('recent_turns:') ? ':' : '.',
+  );
   switch (kind) {
     case 'input':
-      if (!argument || !Object.hasOwn(fixture.input.values, argument)) fail(`the input has no column "${argument}" (it has ${Object.keys(fixture.input.values).join(', ')})`);
+      if (!argument || !Object.hasOwn(fixture.input.values, argument))
+        fail(`the input has no column "${argument}" (it has ${Object.keys(fixture.input.values).join(', ')})`);
       return text(fixture.input.values[argument!]);
     case 'root': {
-      const root = fixture.tables[fixture.source.root.table]?.rows.find((row) => String(row[fixture.source.root.key]) === fixture.source.root.value);
+      const root = fixture.tables[fixture.source.root.table]?.rows.find(
+        (row) => String(row[fixture.source.root.key]) === fixture.source.root.value,
+      );
       if (!root || !argument || !Object.hasOwn(root, argument)) fail(`the campaign row has no column "${argument}"`);
       return text(root![argument!]);
     }
     case 'table': {
-      const table = argument !== undefined && Object.hasOwn(fixture.tables, argument) ? fixture.tables[argument]! : fail(`no table "${argument}" in ${fixture.name}`);
+      const table =
+        argument !== undefined && Object.hasOwn(fixture.tables, argument)
+          ? fixture.tables[argument]!
+          : fail(`no table "${argument}" in ${fixture.name}`);
       const unknownOption = rest.find((option) => !option.startsWith('columns='));
       if (unknownOption !== undefined) fail(`unknown option "${unknownOption}" (the one option is columns=A,B)`);
       const listed = optionList(rest, 'columns');
       if (listed?.length === 0) fail('columns= names no column');
       const columns = listed ?? table.columns.map((column) => column.name).filter((name) => !isKeyColumn(table, name));
-      for (const column of columns) if (!table.columns.some((entry) => entry.name === column)) fail(`${argument} has no column "${column}"`);
+      for (const column of columns)
+        if (!table.columns.some((entry) => entry.name === column)) fail(`${argument} has no column "${column}"`);
       return markdownTable(table.rows, columns);
     }
     case 'recent_turns': {
@@ -66,14 +76,21 @@ function renderPlaceholder(expression: string, fixture: Fixture, fail: (message:
       return recentTurns(fixture, count);
     }
     default:
-      return fail(`unknown placeholder; the known ones are ${PLACEHOLDERS.map((line) => line.split(/\s{2,}/)[0]).join(' ')}`);
+      return fail(
+        `unknown placeholder; the known ones are ${PLACEHOLDERS.map((line) => line.split(/\s{2,}/)[0]).join(' ')}`,
+      );
   }
 }
 
 function recentTurns(fixture: Fixture, count: number): string {
   const turnsTable = fixture.tables[fixture.source.turns.table]!;
   const inputColumns = Object.keys(fixture.input.values);
-  const narration = turnsTable.columns.find((column) => /^(text|character varying|varchar|citext)/.test(column.type) && !inputColumns.includes(column.name) && !isKeyColumn(turnsTable, column.name))?.name;
+  const narration = turnsTable.columns.find(
+    (column) =>
+      /^(text|character varying|varchar|citext)/.test(column.type) &&
+      !inputColumns.includes(column.name) &&
+      !isKeyColumn(turnsTable, column.name),
+  )?.name;
   return turnsInOrder(fixture)
     .slice(-count)
     .map(({ turn, row }) => {
@@ -86,7 +103,11 @@ function recentTurns(fixture: Fixture, count: number): string {
 function markdownTable(rows: readonly FixtureRow[], columns: readonly string[]): string {
   if (rows.length === 0) return '_(no rows)_';
   const cell = (value: unknown): string => text(value).replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
-  return [`| ${columns.join(' | ')} |`, `| ${columns.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${columns.map((column) => cell(row[column])).join(' | ')} |`)].join('\n');
+  return [
+    `| ${columns.join(' | ')} |`,
+    `| ${columns.map(() => '---').join(' | ')} |`,
+    ...rows.map((row) => `| ${columns.map((column) => cell(row[column])).join(' | ')} |`),
+  ].join('\n');
 }
 
 function isKeyColumn(table: FixtureTable, column: string): boolean {
@@ -95,7 +116,10 @@ function isKeyColumn(table: FixtureTable, column: string): boolean {
 
 function optionList(options: readonly string[], name: string): string[] | undefined {
   const option = options.find((entry) => entry.startsWith(`${name}=`));
-  return option?.slice(name.length + 1).split(',').filter((entry) => entry !== '');
+  return option
+    ?.slice(name.length + 1)
+    .split(',')
+    .filter((entry) => entry !== '');
 }
 
 function splitOnce(value: string, separator: string): [string, string | undefined] {

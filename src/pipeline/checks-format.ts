@@ -7,7 +7,18 @@ export function checkRegex(entry: string | { pattern: string; flags?: string | u
 
 /** A regular expression as a question writes it: a pattern, or `{ pattern, flags }` (JavaScript syntax). */
 const regexEntry = z
-  .union([z.string().min(1), z.object({ pattern: z.string().min(1), flags: z.string().regex(/^[imsu]*$/, 'flags may be i, m, s and u').optional() }).strict()])
+  .union([
+    z.string().min(1),
+    z
+      .object({
+        pattern: z.string().min(1),
+        flags: z
+          .string()
+          .regex(/^[imsu]*$/, 'flags may be i, m, s and u')
+          .optional(),
+      })
+      .strict(),
+  ])
   .superRefine((entry, context) => {
     try {
       checkRegex(entry);
@@ -51,7 +62,13 @@ export const checksSchema = z
   })
   .strict()
   .refine(
-    (checks) => checks.mustContain.length + checks.mustNotContain.length + checks.matches.length + checks.mustNotMatch.length + checks.effects.inserted.length > 0 || checks.effects.noOutsideChanges,
+    (checks) =>
+      checks.mustContain.length +
+        checks.mustNotContain.length +
+        checks.matches.length +
+        checks.mustNotMatch.length +
+        checks.effects.inserted.length >
+        0 || checks.effects.noOutsideChanges,
     'declare at least one check',
   );
 

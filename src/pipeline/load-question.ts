@@ -35,7 +35,9 @@ export async function loadQuestion(path: string): Promise<LoadedQuestion> {
   const result = questionSchema.safeParse(source.value);
   if (!result.success) {
     // A misspelled key also makes the real one "required": the unknown key, with its suggestion, comes first.
-    const issues = [...result.error.issues].sort((a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'));
+    const issues = [...result.error.issues].sort(
+      (a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'),
+    );
     const problems = issues.map((issue) => describeIssue(issue, source, shown));
     throw new TurnkitError('BAD_INPUT', problems[0]!, problems);
   }
@@ -55,7 +57,10 @@ function yamlSource(text: string, shown: string): Source {
   const error = document.errors[0];
   if (error) {
     const { line, column } = positionAt(text, error.pos[0]);
-    throw new TurnkitError('BAD_INPUT', `${shown}:${line}:${column}: invalid YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+.*$/, '')}`);
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `${shown}:${line}:${column}: invalid YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+.*$/, '')}`,
+    );
   }
   return {
     value: yamlValue(document, text, shown),
@@ -102,7 +107,8 @@ function describeIssue(issue: z.core.$ZodIssue, source: Source, shown: string): 
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
   let node = value;
-  for (const key of path) node = typeof node === 'object' && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined;
+  for (const key of path)
+    node = typeof node === 'object' && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined;
   return node;
 }
 
@@ -123,7 +129,22 @@ function knownKeys(path: readonly PropertyKey[]): string[] {
   const top = Object.keys(questionSchema.shape);
   if (path.length === 0) return top;
   if (path[0] === 'rubric') return ['path', 'version'];
-  if (path[0] === 'sut') return ['type', 'command', 'cwd', 'env', 'timeout', 'maxOutput', 'path', 'export', 'baseUrl', 'model', 'apiKeyEnv', 'system', 'temperature'];
+  if (path[0] === 'sut')
+    return [
+      'type',
+      'command',
+      'cwd',
+      'env',
+      'timeout',
+      'maxOutput',
+      'path',
+      'export',
+      'baseUrl',
+      'model',
+      'apiKeyEnv',
+      'system',
+      'temperature',
+    ];
   if (path[0] === 'fixtures') return ['path', 'tag'];
   return [];
 }

@@ -20,7 +20,9 @@ export const manifestSchema = z
     node: z.string(),
     /** The project's git commit, and whether the working tree had changes. */
     git: z.object({ commit: z.string(), dirty: z.boolean() }).strict().optional(),
-    question: z.object({ id: z.string(), text: z.string(), file: fileHash, target: z.number(), reps: z.number() }).strict(),
+    question: z
+      .object({ id: z.string(), text: z.string(), file: fileHash, target: z.number(), reps: z.number() })
+      .strict(),
     rubric: z.object({ path: z.string(), version: z.string(), sha256: z.string() }).strict(),
     caseFileTemplate: fileHash,
     /** The question's deterministic checks as they were when the run started (what `judge --checks` applies). */
@@ -40,7 +42,9 @@ export const manifestSchema = z
     ),
     /** The SUT as configured, with env values that are not ${NAME} references removed. */
     sut: z.record(z.string(), z.unknown()),
-    database: z.object({ backend: z.enum(['embedded', 'postgres']), serverVersion: z.string(), strategy: z.string() }).strict(),
+    database: z
+      .object({ backend: z.enum(['embedded', 'postgres']), serverVersion: z.string(), strategy: z.string() })
+      .strict(),
     concurrency: z.number(),
     /** Every rep in the order it was started (fixtures interleaved), per attempt. */
     order: z.array(z.object({ fixture: z.string(), rep: z.number(), attempt: z.number() }).strict()),
@@ -54,7 +58,10 @@ export const manifestSchema = z
             concurrency: z.number(),
             strategy: z.string(),
             /** Where these reps ran, when it is not where the run started. */
-            database: z.object({ backend: z.enum(['embedded', 'postgres']), serverVersion: z.string() }).strict().optional(),
+            database: z
+              .object({ backend: z.enum(['embedded', 'postgres']), serverVersion: z.string() })
+              .strict()
+              .optional(),
           })
           .strict(),
       )
@@ -68,7 +75,9 @@ export const manifestSchema = z
             shard: z.object({ index: z.number().int(), count: z.number().int() }).strict(),
             startedAt: z.string(),
             finishedAt: z.string().optional(),
-            database: z.object({ backend: z.enum(['embedded', 'postgres']), serverVersion: z.string(), strategy: z.string() }).strict(),
+            database: z
+              .object({ backend: z.enum(['embedded', 'postgres']), serverVersion: z.string(), strategy: z.string() })
+              .strict(),
           })
           .strict(),
       )
@@ -87,18 +96,27 @@ export function sha256(content: string | Uint8Array): string {
 /** The SUT config as the manifest records it: literal env values (maybe secrets) replaced, references kept. */
 export function redactSut(sut: SutConfig): Record<string, unknown> {
   if (sut.type !== 'command' || !sut.env) return { ...sut };
-  const env = Object.fromEntries(Object.entries(sut.env).map(([name, value]) => [name, /^\$\{\w+\}$/.test(value) ? value : '<set>']));
+  const env = Object.fromEntries(
+    Object.entries(sut.env).map(([name, value]) => [name, /^\$\{\w+\}$/.test(value) ? value : '<set>']),
+  );
   return { ...sut, env };
 }
 
 /** The git commit of a folder and whether its tree is dirty; undefined outside a repository or without git. */
 export function gitState(dir: string): Manifest['git'] {
   try {
-    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    const status = execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: dir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    const status = execFileSync('git', ['status', '--porcelain'], {
+      cwd: dir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     return { commit, dirty: status.trim() !== '' };
   } catch {
     return undefined;
   }
 }
-

@@ -29,7 +29,11 @@ export const MARKS_PROVENANCE_COLUMNS = ['grader', 'marked_at', 'rubric_version'
  * opposed to a mark a person gave: such a row is stale once --resume has run the rep.
  */
 export function isRunsOwnRow(row: MarkRow): boolean {
-  return !row.grader && (row.mark === 'error' || row.mark === '') && (/^(seed|sut|teardown): /.test(row.note) || row.note === 'not run' || row.note.startsWith('not run yet'));
+  return (
+    !row.grader &&
+    (row.mark === 'error' || row.mark === '') &&
+    (/^(seed|sut|teardown): /.test(row.note) || row.note === 'not run' || row.note.startsWith('not run yet'))
+  );
 }
 
 /**
@@ -58,7 +62,9 @@ export function withLineFeeds(text: string): string {
 /** marks.csv text: the header, then one row per rep sorted by fixture and rep (quoted where a spreadsheet needs it). */
 export function formatMarks(rows: readonly MarkRow[]): string {
   const sorted = [...rows].sort((a, b) => (a.fixture < b.fixture ? -1 : a.fixture > b.fixture ? 1 : a.rep - b.rep));
-  const provenance = rows.some((row) => row.grader !== undefined || row.markedAt !== undefined || row.rubricVersion !== undefined);
+  const provenance = rows.some(
+    (row) => row.grader !== undefined || row.markedAt !== undefined || row.rubricVersion !== undefined,
+  );
   const header = provenance ? [...MARKS_COLUMNS, ...MARKS_PROVENANCE_COLUMNS] : [...MARKS_COLUMNS];
   const cells = (row: MarkRow): string[] => {
     const base = [row.fixture, String(row.rep), row.mark, row.note];
@@ -69,7 +75,11 @@ export function formatMarks(rows: readonly MarkRow[]): string {
 
 /** Reads marks.csv text as written here or by a spreadsheet (quoted fields, CRLF, a BOM); checking is the reader's. */
 export function parseMarks(text: string): MarkRow[] {
-  const records = parse(withLineFeeds(text), { bom: true, relax_column_count: true, skip_empty_lines: true }) as string[][];
+  const records = parse(withLineFeeds(text), {
+    bom: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+  }) as string[][];
   const provenance = provenanceColumns(records[0] ?? []);
   return records.slice(1).map((record) => ({
     fixture: (record[0] ?? '').trim(),
@@ -81,16 +91,28 @@ export function parseMarks(text: string): MarkRow[] {
 }
 
 /** Where a header puts the provenance columns (by name, anywhere after the four required ones). */
-export function provenanceColumns(header: readonly string[]): { grader: number; markedAt: number; rubricVersion: number } {
-  const at = (name: string): number => header.findIndex((cell, i) => i >= MARKS_COLUMNS.length && cell.trim().toLowerCase() === name);
+export function provenanceColumns(header: readonly string[]): {
+  grader: number;
+  markedAt: number;
+  rubricVersion: number;
+} {
+  const at = (name: string): number =>
+    header.findIndex((cell, i) => i >= MARKS_COLUMNS.length && cell.trim().toLowerCase() === name);
   return { grader: at('grader'), markedAt: at('marked_at'), rubricVersion: at('rubric_version') };
 }
 
 /** A record's provenance fields that are present and non-empty. */
-export function provenanceOf(record: readonly string[], columns: ReturnType<typeof provenanceColumns>): Pick<MarkRow, 'grader' | 'markedAt' | 'rubricVersion'> {
+export function provenanceOf(
+  record: readonly string[],
+  columns: ReturnType<typeof provenanceColumns>,
+): Pick<MarkRow, 'grader' | 'markedAt' | 'rubricVersion'> {
   const value = (index: number): string | undefined => (index >= 0 && record[index] ? record[index] : undefined);
   const grader = value(columns.grader);
   const markedAt = value(columns.markedAt);
   const rubricVersion = value(columns.rubricVersion);
-  return { ...(grader ? { grader } : {}), ...(markedAt ? { markedAt } : {}), ...(rubricVersion ? { rubricVersion } : {}) };
+  return {
+    ...(grader ? { grader } : {}),
+    ...(markedAt ? { markedAt } : {}),
+    ...(rubricVersion ? { rubricVersion } : {}),
+  };
 }

@@ -10,15 +10,27 @@ export function historyFileOf(marksFile: string): string {
  * Appends changes of marks to a history file, one JSON line each, and syncs it: a mark replaced (by a grader, or by
  * `turnkit run --resume` running its rep again) is kept here rather than lost. `by` says what replaced it.
  */
-export async function appendMarkHistory(historyFile: string, changes: readonly { before: MarkRow; after: MarkRow; by?: string }[]): Promise<void> {
+export async function appendMarkHistory(
+  historyFile: string,
+  changes: readonly { before: MarkRow; after: MarkRow; by?: string }[],
+): Promise<void> {
   if (changes.length === 0) return;
-  const lines = changes.map(({ before, after, by }) => `${JSON.stringify({
-    fixture: after.fixture,
-    rep: after.rep,
-    from: { mark: before.mark, note: before.note, grader: before.grader, markedAt: before.markedAt },
-    to: { mark: after.mark, note: after.note, grader: after.grader, markedAt: after.markedAt, rubricVersion: after.rubricVersion },
-    ...(by ? { by } : {}),
-  })}\n`);
+  const lines = changes.map(
+    ({ before, after, by }) =>
+      `${JSON.stringify({
+        fixture: after.fixture,
+        rep: after.rep,
+        from: { mark: before.mark, note: before.note, grader: before.grader, markedAt: before.markedAt },
+        to: {
+          mark: after.mark,
+          note: after.note,
+          grader: after.grader,
+          markedAt: after.markedAt,
+          rubricVersion: after.rubricVersion,
+        },
+        ...(by ? { by } : {}),
+      })}\n`,
+  );
   const handle = await open(historyFile, 'a', 0o600);
   try {
     await handle.appendFile(lines.join(''));

@@ -45,8 +45,10 @@ export async function mergeRuns(options: MergeOptions): Promise<MergeResult> {
   const states = await Promise.all(dirs.map((dir) => readRunState(dir)));
   const shards = checkShards(dirs, states);
   const first = states[0]!.manifest;
-  const out = options.out !== undefined ? resolve(cwd, options.out) : join(dirname(dirs[0]!), `${runStamp(new Date())}-merged`);
-  const exists = (): TurnkitError => new TurnkitError('EXISTS', `${shownPath(out)}: exists; a merged run is always a new directory`);
+  const out =
+    options.out !== undefined ? resolve(cwd, options.out) : join(dirname(dirs[0]!), `${runStamp(new Date())}-merged`);
+  const exists = (): TurnkitError =>
+    new TurnkitError('EXISTS', `${shownPath(out)}: exists; a merged run is always a new directory`);
   if (existsSync(out)) throw exists();
   await mkdir(dirname(out), { recursive: true, mode: 0o700 });
   // A merge killed part-way (SIGKILL, Ctrl-C) left its temporary folder: it goes now, once its process is gone.
@@ -80,19 +82,31 @@ function checkShards(dirs: readonly string[], states: readonly RunState[]): Shar
     const manifest = state.manifest;
     if (!manifest.shard) throw new TurnkitError('BAD_INPUT', `${shown}: not a shard (it was not run with --shard I/N)`);
     const differs = sameExperiment(first, manifest);
-    if (differs) throw new TurnkitError('BAD_INPUT', `${shown}: not a shard of the same run as ${shownPath(dirs[0]!)}: ${differs}`);
+    if (differs)
+      throw new TurnkitError(
+        'BAD_INPUT',
+        `${shown}: not a shard of the same run as ${shownPath(dirs[0]!)}: ${differs}`,
+      );
     const earlier = seen.get(manifest.shard.index);
     if (earlier !== undefined) {
       const what = earlier === dir ? 'is given twice' : `is also ${shownPath(earlier)}`;
       throw new TurnkitError('BAD_INPUT', `${shown}: shard ${manifest.shard.index}/${manifest.shard.count} ${what}`);
     }
     seen.set(manifest.shard.index, dir);
-    if (manifest.status !== 'complete') throw new TurnkitError('BAD_INPUT', `${shown}: shard ${manifest.shard.index}/${manifest.shard.count} is ${manifest.status}; finish it with turnkit run --resume ${shown} first`);
+    if (manifest.status !== 'complete')
+      throw new TurnkitError(
+        'BAD_INPUT',
+        `${shown}: shard ${manifest.shard.index}/${manifest.shard.count} is ${manifest.status}; finish it with turnkit run --resume ${shown} first`,
+      );
     return { dir, state };
   });
   const count = first.shard!.count;
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !seen.has(index));
-  if (missing.length > 0) throw new TurnkitError('BAD_INPUT', `shard${missing.length > 1 ? 's' : ''} ${missing.map((index) => `${index}/${count}`).join(', ')} missing: merge needs every shard of the run`);
+  if (missing.length > 0)
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `shard${missing.length > 1 ? 's' : ''} ${missing.map((index) => `${index}/${count}`).join(', ')} missing: merge needs every shard of the run`,
+    );
   return shards.sort((a, b) => a.state.manifest.shard!.index - b.state.manifest.shard!.index);
 }
 
@@ -103,7 +117,8 @@ function sameExperiment(a: Manifest, b: Manifest): string | undefined {
   if (a.question.reps !== b.question.reps) return `${b.question.reps} reps per fixture, not ${a.question.reps}`;
   if (a.rubric.sha256 !== b.rubric.sha256 || a.rubric.version !== b.rubric.version) return 'the rubric differs';
   if (a.caseFileTemplate.sha256 !== b.caseFileTemplate.sha256) return 'the case-file template differs';
-  const fixtures = (manifest: Manifest): string => JSON.stringify(manifest.fixtures.map((fixture) => [fixture.name, fixture.file.sha256, fixture.tag ?? null]));
+  const fixtures = (manifest: Manifest): string =>
+    JSON.stringify(manifest.fixtures.map((fixture) => [fixture.name, fixture.file.sha256, fixture.tag ?? null]));
   if (fixtures(a) !== fixtures(b)) return 'the fixtures differ';
   if (a.shard?.count !== b.shard?.count) return `split ${b.shard?.count} ways, not ${a.shard?.count}`;
   return undefined;
@@ -133,24 +148,44 @@ async function writeMerged(temp: string, out: string, shards: readonly Shard[], 
   };
   // The manifest goes first, as in a run: a directory without one is plainly not a finished merge.
   await writeRunFile(temp, 'manifest.json', serializeDocument(manifest));
-  await cp(join(shards[0]!.dir, 'case-files'), join(temp, 'case-files'), { recursive: true, errorOnExist: true, force: false });
-  if (existsSync(join(shards[0]!.dir, RUBRIC_FILE))) await cp(join(shards[0]!.dir, RUBRIC_FILE), join(temp, RUBRIC_FILE), { errorOnExist: true, force: false });
+  await cp(join(shards[0]!.dir, 'case-files'), join(temp, 'case-files'), {
+    recursive: true,
+    errorOnExist: true,
+    force: false,
+  });
+  if (existsSync(join(shards[0]!.dir, RUBRIC_FILE)))
+    await cp(join(shards[0]!.dir, RUBRIC_FILE), join(temp, RUBRIC_FILE), { errorOnExist: true, force: false });
   for (const { dir } of shards) {
-    if (existsSync(join(dir, 'reps'))) await cp(join(dir, 'reps'), join(temp, 'reps'), { recursive: true, errorOnExist: true, force: false });
+    if (existsSync(join(dir, 'reps')))
+      await cp(join(dir, 'reps'), join(temp, 'reps'), { recursive: true, errorOnExist: true, force: false });
   }
   await writeRunFile(temp, ORDER_FILE, manifest.order.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
-  const listings = await Promise.all(shards.map(async ({ dir }) => new Set((await readdir(dir)).filter((name) => /^marks(\.[\w.-]+)?\.csv$/.test(name)))));
+  const listings = await Promise.all(
+    shards.map(
+      async ({ dir }) => new Set((await readdir(dir)).filter((name) => /^marks(\.[\w.-]+)?\.csv$/.test(name))),
+    ),
+  );
   const everywhere = [...listings[0]!].filter((name) => listings.every((names) => names.has(name))).sort();
-  const somewhere = [...new Set(listings.flatMap((names) => [...names]))].filter((name) => !everywhere.includes(name)).sort();
+  const somewhere = [...new Set(listings.flatMap((names) => [...names]))]
+    .filter((name) => !everywhere.includes(name))
+    .sort();
   for (const file of everywhere) {
     const rows = new Map<string, MarkRow>();
     for (const { dir, state } of shards) {
       const shard = state.manifest.shard!;
       const text = await readFile(join(dir, file), 'utf8');
-      const marks = parseMarksText(text, shownPath(join(dir, file)), { fixtures: names, reps: first.question.reps, inRun: (key) => inShard(names, shard, key) });
+      const marks = parseMarksText(text, shownPath(join(dir, file)), {
+        fixtures: names,
+        reps: first.question.reps,
+        inRun: (key) => inShard(names, shard, key),
+      });
       for (const [id, { line: _line, ...row }] of marks) rows.set(id, row);
     }
-    await writeRunFile(temp, file, formatMarks(all.map((key) => rows.get(repId(key)) ?? { ...key, mark: '', note: '' })));
+    await writeRunFile(
+      temp,
+      file,
+      formatMarks(all.map((key) => rows.get(repId(key)) ?? { ...key, mark: '', note: '' })),
+    );
   }
   return { dir: out, shards: shards.length, reps: all.length, marksFiles: everywhere, skipped: somewhere };
 }

@@ -7,15 +7,15 @@ export const QUESTION_ID = /^[\w.-]+$/;
 
 const fixtureEntry = z.union(
   [
-  z.string().min(1),
-  z
-    .object({
-      /** A fixture or constructed fixture file, or a glob (relative to the project folder). */
-      path: z.string().min(1),
-      /** dev: used while improving the SUT; heldout: kept for the final check. Reported apart, never averaged. */
-      tag: z.enum(['dev', 'heldout'], { error: 'expected "dev" or "heldout"' }).optional(),
-    })
-    .strict(),
+    z.string().min(1),
+    z
+      .object({
+        /** A fixture or constructed fixture file, or a glob (relative to the project folder). */
+        path: z.string().min(1),
+        /** dev: used while improving the SUT; heldout: kept for the final check. Reported apart, never averaged. */
+        tag: z.enum(['dev', 'heldout'], { error: 'expected "dev" or "heldout"' }).optional(),
+      })
+      .strict(),
   ],
   { error: 'expected a path, or { path, tag } with tag "dev" or "heldout"' },
 );
@@ -28,7 +28,12 @@ const commandSut = z
     /** Working folder of the process, relative to the project folder. */
     cwd: z.string().min(1).optional(),
     /** Extra environment variables (values may name others as ${NAME}; secrets stay out of the manifest). */
-    env: z.record(z.string(), z.string().refine((value) => !value.includes('\0'), 'cannot hold a NUL byte')).optional(),
+    env: z
+      .record(
+        z.string(),
+        z.string().refine((value) => !value.includes('\0'), 'cannot hold a NUL byte'),
+      )
+      .optional(),
     /** Seconds before the process is killed and the rep recorded as an error. */
     timeout: z.number().positive().default(130),
     /** Bytes kept of stdout and of stderr each; more is an error (stdout) or cut (stderr). */

@@ -2,7 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { TurnkitError } from '../errors.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
-import { MARKS_COLUMNS, provenanceColumns, provenanceOf, withLineFeeds, type Mark, type MarkRow } from './marks-file.js';
+import {
+  MARKS_COLUMNS,
+  provenanceColumns,
+  provenanceOf,
+  withLineFeeds,
+  type Mark,
+  type MarkRow,
+} from './marks-file.js';
 import { repId, type RepKey } from './run-state.js';
 import type { Manifest } from './manifest.js';
 import { inShard } from './run-plan.js';
@@ -27,7 +34,11 @@ export interface MarksScope {
 export function scopeOfRun(manifest: Manifest): MarksScope {
   const fixtures = manifest.fixtures.map((fixture) => fixture.name);
   const shard = manifest.shard;
-  return { fixtures, reps: manifest.question.reps, ...(shard ? { inRun: (key: RepKey) => inShard(fixtures, shard, key) } : {}) };
+  return {
+    fixtures,
+    reps: manifest.question.reps,
+    ...(shard ? { inRun: (key: RepKey) => inShard(fixtures, shard, key) } : {}),
+  };
 }
 
 /**
@@ -48,7 +59,12 @@ export function parseMarksText(raw: string, shown: string, scope: MarksScope | u
   const text = withLineFeeds(raw);
   let records: { record: string[]; info: { bytes: number } }[];
   try {
-    records = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true, info: true }) as unknown as typeof records;
+    records = parse(text, {
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      info: true,
+    }) as unknown as typeof records;
   } catch (error) {
     const err = error as Error & { lines?: number };
     throw new TurnkitError('BAD_INPUT', `${shown}:${err.lines ?? 1}: not valid CSV: ${err.message.split('\n')[0]}`);
@@ -57,7 +73,10 @@ export function parseMarksText(raw: string, shown: string, scope: MarksScope | u
   const header = first?.record.slice(0, MARKS_COLUMNS.length).map((cell) => cell.trim().toLowerCase());
   if (!first || header!.join(',') !== MARKS_COLUMNS.join(',')) {
     const got = first ? ` (it is "${first.record.join(',').slice(0, 60)}")` : ' (the file is empty)';
-    throw new TurnkitError('BAD_INPUT', `${shown}:1: missing header: the first line must be ${MARKS_COLUMNS.join(',')}${got}`);
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `${shown}:1: missing header: the first line must be ${MARKS_COLUMNS.join(',')}${got}`,
+    );
   }
   const fixtures = new Set(scope?.fixtures ?? []);
   const provenance = provenanceColumns(first.record);
@@ -79,7 +98,9 @@ export function parseMarksText(raw: string, shown: string, scope: MarksScope | u
     }
     const rep = Number(repText.trim());
     if (!(MARKS as readonly string[]).includes(mark)) {
-      problems.push(`${at}: unknown mark "${markText}" for ${fixture} rep ${rep} (use pass, fail, na, error or leave it blank)`);
+      problems.push(
+        `${at}: unknown mark "${markText}" for ${fixture} rep ${rep} (use pass, fail, na, error or leave it blank)`,
+      );
       continue;
     }
     const key = { fixture, rep };
@@ -92,7 +113,9 @@ export function parseMarksText(raw: string, shown: string, scope: MarksScope | u
       continue;
     }
     if (scope && (rep < 1 || rep > scope.reps || (scope.inRun && !scope.inRun(key)))) {
-      problems.push(`${at}: ${fixture} rep ${rep} is not a rep of this run (${scope.inRun ? 'a shard of ' : ''}${scope.reps} reps per fixture)`);
+      problems.push(
+        `${at}: ${fixture} rep ${rep} is not a rep of this run (${scope.inRun ? 'a shard of ' : ''}${scope.reps} reps per fixture)`,
+      );
       continue;
     }
     const earlier = marks.get(repId(key));

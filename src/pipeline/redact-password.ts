@@ -20,13 +20,16 @@ export function passwordForms(databaseUrl: string): string[] {
  */
 export function withoutSecrets<T>(record: T, secrets: readonly string[]): T {
   // As printed, and as it reads inside a JSON string or a URL.
-  const written = secrets.filter((secret) => secret !== '').flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
+  const written = secrets
+    .filter((secret) => secret !== '')
+    .flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
   const forms = [...new Set(written)].sort((a, b) => b.length - a.length);
   if (forms.length === 0) return record;
   const scrub = (value: unknown): unknown => {
     if (typeof value === 'string') return forms.reduce((text, form) => text.split(form).join('***'), value);
     if (Array.isArray(value)) return value.map(scrub);
-    if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, scrub(inner)]));
+    if (typeof value === 'object' && value !== null)
+      return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, scrub(inner)]));
     return value;
   };
   return scrub(record) as T;

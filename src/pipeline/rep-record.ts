@@ -33,8 +33,20 @@ export interface RepRecord {
 
 /** The rep as a person reads it: what was asked, what came back, and what went wrong. */
 export function repMarkdown(record: RepRecord): string {
-  const lines = [`# ${record.fixture}, rep ${record.rep}`, '', `Turn ${record.request.turn}, started ${record.startedAt}, ${Math.round(record.timings.totalMs)} ms in all (SUT ${Math.round(record.timings.sutMs)} ms).`, ''];
-  lines.push('## Player input', '', ...Object.entries(record.request.input).map(([column, value]) => `- ${column}: ${typeof value === 'string' ? value : JSON.stringify(value)}`), '');
+  const lines = [
+    `# ${record.fixture}, rep ${record.rep}`,
+    '',
+    `Turn ${record.request.turn}, started ${record.startedAt}, ${Math.round(record.timings.totalMs)} ms in all (SUT ${Math.round(record.timings.sutMs)} ms).`,
+    '',
+  ];
+  lines.push(
+    '## Player input',
+    '',
+    ...Object.entries(record.request.input).map(
+      ([column, value]) => `- ${column}: ${typeof value === 'string' ? value : JSON.stringify(value)}`,
+    ),
+    '',
+  );
   if (record.error) {
     lines.push(`## Error (${record.error.stage}: ${record.error.cause})`, '', record.error.message, '');
     if (record.stdoutTail) lines.push('stdout (end):', '', fence(record.stdoutTail), '');
@@ -42,11 +54,22 @@ export function repMarkdown(record: RepRecord): string {
   }
   if (record.response !== null) lines.push('## Response', '', record.response, '');
   if (record.effects) {
-    const counts = (label: string, values: Record<string, number>): string[] => Object.entries(values).map(([table, count]) => `- ${label} ${count} row(s) of ${table}`);
-    const changed = [...counts('inserted', record.effects.inserted), ...counts('updated', record.effects.updated), ...counts('deleted', record.effects.deleted)];
-    lines.push('## What the SUT changed in its scratch campaign', '', ...(changed.length > 0 ? changed : ['nothing']), '');
+    const counts = (label: string, values: Record<string, number>): string[] =>
+      Object.entries(values).map(([table, count]) => `- ${label} ${count} row(s) of ${table}`);
+    const changed = [
+      ...counts('inserted', record.effects.inserted),
+      ...counts('updated', record.effects.updated),
+      ...counts('deleted', record.effects.deleted),
+    ];
+    lines.push(
+      '## What the SUT changed in its scratch campaign',
+      '',
+      ...(changed.length > 0 ? changed : ['nothing']),
+      '',
+    );
   }
-  if (record.outside && record.outside.length > 0) lines.push('## Outside its campaign', '', ...record.outside.map((line) => `- ${line}`), '');
+  if (record.outside && record.outside.length > 0)
+    lines.push('## Outside its campaign', '', ...record.outside.map((line) => `- ${line}`), '');
   return `${lines.join('\n').trimEnd()}\n`;
 }
 

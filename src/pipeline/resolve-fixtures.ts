@@ -29,7 +29,9 @@ export async function resolveFixtures(
     const at = question.at(typeof entry === 'string' ? ['fixtures', index] : ['fixtures', index, 'path']);
     let files: string[];
     if (isDynamicPattern(pattern)) {
-      files = (await glob(pattern, { cwd: projectDir, absolute: true, onlyFiles: true })).filter((file) => !file.endsWith('.schema.json')).sort();
+      files = (await glob(pattern, { cwd: projectDir, absolute: true, onlyFiles: true }))
+        .filter((file) => !file.endsWith('.schema.json'))
+        .sort();
       if (files.length === 0) {
         // verify takes a glob that matches nothing yet (a new project before its first capture); run does not.
         if (!options.onEmptyGlob) throw new TurnkitError('BAD_INPUT', `${at}: "${pattern}" matches no file`);
@@ -38,17 +40,30 @@ export async function resolveFixtures(
     } else {
       const file = resolve(projectDir, pattern);
       if (!existsSync(file)) throw new TurnkitError('NOT_FOUND', `${at}: ${pattern}: no such file`);
-      if (statSync(file).isDirectory()) throw new TurnkitError('BAD_INPUT', `${at}: ${pattern}: is a folder; name its files with a glob like ${pattern.replace(/\/+$/, '')}/*.json`);
+      if (statSync(file).isDirectory())
+        throw new TurnkitError(
+          'BAD_INPUT',
+          `${at}: ${pattern}: is a folder; name its files with a glob like ${pattern.replace(/\/+$/, '')}/*.json`,
+        );
       files = [file];
     }
     for (const file of files) {
       // A fixture that does not load is the question's problem as much as the file's: name both.
       const loaded = await loadFixture(file).catch((error: unknown) => {
-        if (error instanceof TurnkitError) throw new TurnkitError(error.code, `${at}: ${error.message}`, error.problems.map((line) => `${at}: ${line}`));
+        if (error instanceof TurnkitError)
+          throw new TurnkitError(
+            error.code,
+            `${at}: ${error.message}`,
+            error.problems.map((line) => `${at}: ${line}`),
+          );
         throw error;
       });
       const name = loaded.fixture.name;
-      if (seen.has(name)) throw new TurnkitError('BAD_INPUT', `${at}: fixture "${name}" (${loaded.shown}) is already in the question (${seen.get(name)})`);
+      if (seen.has(name))
+        throw new TurnkitError(
+          'BAD_INPUT',
+          `${at}: fixture "${name}" (${loaded.shown}) is already in the question (${seen.get(name)})`,
+        );
       seen.set(name, loaded.shown);
       fixtures.push({ loaded, tag });
     }

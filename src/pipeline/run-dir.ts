@@ -20,7 +20,8 @@ export async function createRunDir(runsRoot: string, questionId: string, now: Da
   try {
     await mkdir(dir, { mode: 0o700 });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new TurnkitError('EXISTS', `${shownPath(dir)}: a run directory of that name exists; runs are never reused`);
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new TurnkitError('EXISTS', `${shownPath(dir)}: a run directory of that name exists; runs are never reused`);
     throw error;
   }
   return dir;
@@ -30,7 +31,12 @@ export async function createRunDir(runsRoot: string, questionId: string, now: Da
  * Writes a file of a run (mode 0600, atomically: a reader sees the old bytes or the new ones). `durable: false`
  * skips the fsync for rep files: a rep lost to a power cut is missing, and `--resume` runs it again.
  */
-export async function writeRunFile(dir: string, relative: string, content: string, options: { durable?: boolean } = {}): Promise<void> {
+export async function writeRunFile(
+  dir: string,
+  relative: string,
+  content: string,
+  options: { durable?: boolean } = {},
+): Promise<void> {
   const path = join(dir, relative);
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   await writeFileAtomic(path, content, { mode: 0o600, durable: options.durable ?? true });

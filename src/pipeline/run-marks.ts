@@ -15,11 +15,20 @@ export const NOT_RUN = 'not run yet (turnkit run --resume)';
  * unless its rep runs again (`rerun`, the reps a resume is about to run): the response it judged will not be the
  * rep's, so the row starts over and the mark is returned in `replaced` for the history file.
  */
-export function marksFor(all: readonly RepKey[], state: RunState, previous: Map<string, MarkRow>, rerun: ReadonlySet<string> = new Set()): { rows: MarkRow[]; replaced: { before: MarkRow; after: MarkRow }[] } {
+export function marksFor(
+  all: readonly RepKey[],
+  state: RunState,
+  previous: Map<string, MarkRow>,
+  rerun: ReadonlySet<string> = new Set(),
+): { rows: MarkRow[]; replaced: { before: MarkRow; after: MarkRow }[] } {
   const replaced: { before: MarkRow; after: MarkRow }[] = [];
   const rows = all.map((key): MarkRow => {
     const id = repId(key);
-    const fresh: MarkRow = state.errored.has(id) ? { ...key, mark: 'error', note: state.errored.get(id)! } : !state.completed.has(id) ? { ...key, mark: '', note: NOT_RUN } : { ...key, mark: '', note: '' };
+    const fresh: MarkRow = state.errored.has(id)
+      ? { ...key, mark: 'error', note: state.errored.get(id)! }
+      : !state.completed.has(id)
+        ? { ...key, mark: '', note: NOT_RUN }
+        : { ...key, mark: '', note: '' };
     const kept = previous.get(id);
     if (!kept || isRunsOwnRow(kept)) return fresh;
     if (rerun.has(id)) {

@@ -16,12 +16,22 @@ export function runFailure(result: RunResult, question: string | undefined): Tur
   if (result.failures.length > 0) return new TurnkitError('FIXTURE', result.failures[0]!, result.failures);
   // A rep that could not be seeded never reached the SUT: the database needs fixing, then --resume.
   if (result.seedErrors.count > 0) {
-    return new TurnkitError('FIXTURE', `${dir}: ${result.seedErrors.count} rep(s) could not be seeded, so the SUT never ran on them (${result.seedErrors.first}); fix the database, then: ${resume}`);
+    return new TurnkitError(
+      'FIXTURE',
+      `${dir}: ${result.seedErrors.count} rep(s) could not be seeded, so the SUT never ran on them (${result.seedErrors.first}); fix the database, then: ${resume}`,
+    );
   }
   // Nothing to mark: a SUT that hangs, floods or exits nonzero on every rep is a broken run, not a finished one.
   if (result.total > 0 && result.errors === result.total) {
-    return new TurnkitError('FIXTURE', `${dir}: all ${result.total} rep(s) errored, so there is nothing to mark (first: ${result.firstError ?? 'unknown'}); fix the SUT, then: ${resume}`);
+    return new TurnkitError(
+      'FIXTURE',
+      `${dir}: all ${result.total} rep(s) errored, so there is nothing to mark (first: ${result.firstError ?? 'unknown'}); fix the SUT, then: ${resume}`,
+    );
   }
-  if (result.pending > 0) return new TurnkitError('FIXTURE', `${dir}: interrupted with ${result.pending} rep(s) not run; finish it with: ${resume}`);
+  if (result.pending > 0)
+    return new TurnkitError(
+      'FIXTURE',
+      `${dir}: interrupted with ${result.pending} rep(s) not run; finish it with: ${resume}`,
+    );
   return undefined;
 }

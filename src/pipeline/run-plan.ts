@@ -14,7 +14,8 @@ export function parseShard(text: string): ShardSpec {
   const index = Number(match[1]);
   const count = Number(match[2]);
   if (count < 1) throw new TurnkitError('USAGE', `--shard ${text}: the number of shards must be at least 1`);
-  if (index < 1 || index > count) throw new TurnkitError('USAGE', `--shard ${text}: the shard must be between 1 and ${count}`);
+  if (index < 1 || index > count)
+    throw new TurnkitError('USAGE', `--shard ${text}: the shard must be between 1 and ${count}`);
   return { index, count };
 }
 

@@ -103,7 +103,11 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
   const q = question.question;
   const fixtures = await resolveFixtures(question, projectDir);
   // Said before a plan of every rep is made (a resume is bounded by the run it continues, checked the same way).
-  checkRunSize(fixtures.length, options.reps ?? q.reps, options.reps !== undefined ? `--reps ${options.reps}` : question.at(['reps']));
+  checkRunSize(
+    fixtures.length,
+    options.reps ?? q.reps,
+    options.reps !== undefined ? `--reps ${options.reps}` : question.at(['reps']),
+  );
   const rubricPath = resolve(projectDir, q.rubric.path);
   const rubricText = await readOrFail(rubricPath, question.at(['rubric', 'path']));
   const source = await caseFileSource(question, config);
@@ -113,7 +117,9 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
   const prepared = await prepareSut(question, projectDir);
   // After a quit no SUT starts, and a command SUT running then is killed with everything it started.
   const callSut: SutCaller = (context) =>
-    options.quit?.aborted ? Promise.resolve({ error: { cause: 'exception', message: 'turnkit quit before the SUT ran' }, ms: 0 }) : prepared({ ...context, quit: options.quit });
+    options.quit?.aborted
+      ? Promise.resolve({ error: { cause: 'exception', message: 'turnkit quit before the SUT ran' }, ms: 0 })
+      : prepared({ ...context, quit: options.quit });
   const secrets = sutSecrets(q.sut);
 
   // A connection per running rep and one for the run itself, so that reps never queue for the pool.
@@ -121,14 +127,18 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
   const poolSize = workersFor(options.concurrency ?? defaultConcurrency('postgres')) + 1;
   // An owner of the embedded server waits, as it closes, for another turnkit process still using it: said, not silent.
   const onGuests = (connections: number): void =>
-    options.onWarning?.(`the embedded database stays up until ${connections} other connection(s) to it close (another turnkit process using it)`);
+    options.onWarning?.(
+      `the embedded database stays up until ${connections} other connection(s) to it close (another turnkit process using it)`,
+    );
   return usingDb(config, { ...options, poolSize, leaveSignals: options.signal !== undefined, onGuests }, async (db) => {
     const concurrency = options.concurrency ?? defaultConcurrency(db.backend);
     // Said once, before the run directory exists, rather than as every rep's seed error.
-    if (db.backend === 'embedded' && options.strategy === 'database') throw new TurnkitError('USAGE', `--strategy database: ${EMBEDDED_HAS_NO_DATABASES}`);
+    if (db.backend === 'embedded' && options.strategy === 'database')
+      throw new TurnkitError('USAGE', `--strategy database: ${EMBEDDED_HAS_NO_DATABASES}`);
     // Orphans of a killed run go before this one starts, so that nothing of theirs is mistaken for this run's.
     await collectGarbage(db);
-    const serverVersion = (await db.pool.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]?.v ?? '';
+    const serverVersion =
+      (await db.pool.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]?.v ?? '';
     const now = new Date();
     let dir: string;
     let manifest: Manifest;
@@ -145,12 +155,21 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
       manifest = state.manifest;
       // A resumed run keeps its own number of reps: a different one would drop or invent rows of marks.csv.
       if (options.reps !== undefined && options.reps !== manifest.question.reps) {
-        throw new TurnkitError('USAGE', `--reps ${options.reps}: ${shownPath(dir)} was started with ${manifest.question.reps} reps; resume it without --reps`);
+        throw new TurnkitError(
+          'USAGE',
+          `--reps ${options.reps}: ${shownPath(dir)} was started with ${manifest.question.reps} reps; resume it without --reps`,
+        );
       }
       // A shard resumes as the slice it is: another spec would run reps that belong to another machine.
       const recordedShard = manifest.shard;
-      if (options.shard && (options.shard.index !== recordedShard?.index || options.shard.count !== recordedShard?.count)) {
-        throw new TurnkitError('USAGE', `--shard ${options.shard.index}/${options.shard.count}: ${shownPath(dir)} was started ${recordedShard ? `as shard ${recordedShard.index}/${recordedShard.count}` : 'unsharded'}; resume it without --shard`);
+      if (
+        options.shard &&
+        (options.shard.index !== recordedShard?.index || options.shard.count !== recordedShard?.count)
+      ) {
+        throw new TurnkitError(
+          'USAGE',
+          `--shard ${options.shard.index}/${options.shard.count}: ${shownPath(dir)} was started ${recordedShard ? `as shard ${recordedShard.index}/${recordedShard.count}` : 'unsharded'}; resume it without --shard`,
+        );
       }
       shard = recordedShard;
       reps = manifest.question.reps;
@@ -163,22 +182,61 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
       // history file now, before any rep runs, so that no way this resume ends can leave it on the new response.
       const takenBack = marksFor(all, state, previous, new Set(pending.map(repId)));
       if (takenBack.replaced.length > 0) {
-        await appendMarkHistory(historyFileOf(join(dir, 'marks.csv')), takenBack.replaced.map((change) => ({ ...change, by: 'turnkit run --resume: the rep runs again' })));
+        await appendMarkHistory(
+          historyFileOf(join(dir, 'marks.csv')),
+          takenBack.replaced.map((change) => ({ ...change, by: 'turnkit run --resume: the rep runs again' })),
+        );
         await writeRunFile(dir, 'marks.csv', formatMarks(takenBack.rows));
       }
       attempt = Math.max(0, ...state.order.map((entry) => entry.attempt)) + 1;
       // Reps on another server than the run's first ones are said and recorded: their numbers may not pool.
       const elsewhere = manifest.database.backend !== db.backend || manifest.database.serverVersion !== serverVersion;
       if (elsewhere) {
-        warnings.push(`${shownPath(dir)} was started on ${manifest.database.backend} ${manifest.database.serverVersion}; its remaining reps run on ${db.backend} ${serverVersion} (recorded in the manifest)`);
+        warnings.push(
+          `${shownPath(dir)} was started on ${manifest.database.backend} ${manifest.database.serverVersion}; its remaining reps run on ${db.backend} ${serverVersion} (recorded in the manifest)`,
+        );
         options.onWarning?.(warnings.at(-1)!);
       }
-      manifest = { ...manifest, status: 'running', order: state.order, resumed: [...(manifest.resumed ?? []), { at: now.toISOString(), reps: pending.length, concurrency, strategy: options.strategy ?? 'remap', ...(elsewhere ? { database: { backend: db.backend, serverVersion } } : {}) }] };
+      manifest = {
+        ...manifest,
+        status: 'running',
+        order: state.order,
+        resumed: [
+          ...(manifest.resumed ?? []),
+          {
+            at: now.toISOString(),
+            reps: pending.length,
+            concurrency,
+            strategy: options.strategy ?? 'remap',
+            ...(elsewhere ? { database: { backend: db.backend, serverVersion } } : {}),
+          },
+        ],
+      };
     } else {
-      dir = await createRunDir(resolveFromConfig(config, config.paths.runs), q.id, now, shard ? `-shard-${shard.index}-of-${shard.count}` : '');
+      dir = await createRunDir(
+        resolveFromConfig(config, config.paths.runs),
+        q.id,
+        now,
+        shard ? `-shard-${shard.index}-of-${shard.count}` : '',
+      );
       attempt = 1;
       pending = all;
-      manifest = buildManifest({ question, rubricText, rubricPath, template, templatePath: source.path, fixtures, projectDir, reps, concurrency, now, backend: db.backend, serverVersion, strategy: options.strategy ?? 'remap', shard });
+      manifest = buildManifest({
+        question,
+        rubricText,
+        rubricPath,
+        template,
+        templatePath: source.path,
+        fixtures,
+        projectDir,
+        reps,
+        concurrency,
+        now,
+        backend: db.backend,
+        serverVersion,
+        strategy: options.strategy ?? 'remap',
+        shard,
+      });
     }
     await writeRunFile(dir, 'manifest.json', serializeDocument(manifest));
     // A resumed run keeps the case files its reps were given (the template's hash was checked to be the same).
@@ -188,7 +246,11 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
       await writeRunFile(dir, RUBRIC_FILE, rubricText);
     }
 
-    const session = new ScratchSession(db, { game: config.game, strategy: options.strategy, runId: `${q.id}/${relative(resolveFromConfig(config, config.paths.runs), dir)}` });
+    const session = new ScratchSession(db, {
+      game: config.game,
+      strategy: options.strategy,
+      runId: `${q.id}/${relative(resolveFromConfig(config, config.paths.runs), dir)}`,
+    });
     const byName = new Map(fixtures.map((entry) => [entry.loaded.fixture.name, entry]));
     const started = performance.now();
     let done = 0;
@@ -203,7 +265,11 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
     const stopped = (): boolean => options.signal?.aborted === true || options.quit?.aborted === true;
     let quitWrite: Promise<void> | undefined;
     const onQuit = (): void => {
-      quitWrite = writeRunFile(dir, 'manifest.json', serializeDocument({ ...manifest, status: 'interrupted', finishedAt: new Date().toISOString() })).catch(() => {});
+      quitWrite = writeRunFile(
+        dir,
+        'manifest.json',
+        serializeDocument({ ...manifest, status: 'interrupted', finishedAt: new Date().toISOString() }),
+      ).catch(() => {});
     };
     if (options.quit?.aborted) onQuit();
     else options.quit?.addEventListener('abort', onQuit, { once: true });
@@ -216,7 +282,16 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
         // On disk as it starts: a run killed outright still shows what it had begun.
         await appendOrder(dir, begun);
         await keepEarlierAttempt(dir, key);
-        const record = await runRep(session, callSut, { fixture: fixture.loaded.fixture, fixtureFile: fixture.loaded.shown, caseFile: caseFiles.get(key.fixture)!, rep: key.rep, attempt, concurrent: workers > 1, sutSlot, secrets });
+        const record = await runRep(session, callSut, {
+          fixture: fixture.loaded.fixture,
+          fixtureFile: fixture.loaded.shown,
+          caseFile: caseFiles.get(key.fixture)!,
+          rep: key.rep,
+          attempt,
+          concurrent: workers > 1,
+          sutSlot,
+          secrets,
+        });
         // A SUT killed because the user quit says nothing about the SUT: the rep stays not run, for --resume.
         if (options.quit?.aborted) continue;
         // A rep that failed because the database went away (its SUT refused a connection, its teardown too) is not a
@@ -230,20 +305,36 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
           await writeRep(dir, record);
         } catch (error) {
           // The rep is lost but the run goes on: the others finish, tear down, and --resume runs this one again.
-          failures.push(`${repFileBase(key.fixture, key.rep)}.json: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+          failures.push(
+            `${repFileBase(key.fixture, key.rep)}.json: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+          );
           continue;
         }
         done++;
         if (record.error) errors++;
         const elapsedMs = performance.now() - started;
         const left = pending.length - done;
-        options.onProgress?.({ done, total: pending.length, errors, elapsedMs, etaMs: left > 0 ? (elapsedMs / done) * left : 0, last: { fixture: key.fixture, rep: key.rep, ms: record.timings.totalMs, ...(record.error ? { error: record.error.cause } : {}) } });
+        options.onProgress?.({
+          done,
+          total: pending.length,
+          errors,
+          elapsedMs,
+          etaMs: left > 0 ? (elapsedMs / done) * left : 0,
+          last: {
+            fixture: key.fixture,
+            rep: key.rep,
+            ms: record.timings.totalMs,
+            ...(record.error ? { error: record.error.cause } : {}),
+          },
+        });
       }
     };
     try {
       // Every worker settles before the session and the pool close: none is cut off while it holds a campaign.
       const settled = await Promise.allSettled(Array.from({ length: workers }, worker));
-      for (const outcome of settled) if (outcome.status === 'rejected') failures.push(`a worker stopped: ${(outcome.reason as Error)?.message ?? String(outcome.reason)}`);
+      for (const outcome of settled)
+        if (outcome.status === 'rejected')
+          failures.push(`a worker stopped: ${(outcome.reason as Error)?.message ?? String(outcome.reason)}`);
       if (lost !== undefined) failures.unshift(lost);
     } finally {
       options.quit?.removeEventListener('abort', onQuit);
@@ -252,17 +343,41 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
       await quitWrite;
       const state = await readRunState(dir, manifest);
       const missing = all.filter((key) => !state.completed.has(repId(key)) && !state.errored.has(repId(key)));
-      manifest = { ...manifest, status: missing.length > 0 ? 'interrupted' : 'complete', finishedAt: new Date().toISOString() };
+      manifest = {
+        ...manifest,
+        status: missing.length > 0 ? 'interrupted' : 'complete',
+        finishedAt: new Date().toISOString(),
+      };
       await writeRunFile(dir, 'manifest.json', serializeDocument(manifest));
       await writeRunFile(dir, 'marks.csv', formatMarks(marksFor(all, state, await previousMarks(dir, manifest)).rows));
     }
     const state = await readRunState(dir, manifest);
     const missing = all.length - state.completed.size - state.errored.size;
-    const seedFailed = all.map((key) => state.records.get(repId(key))).filter((record) => record?.error?.stage === 'seed');
-    const seedErrors = { count: seedFailed.length, ...(seedFailed[0] ? { first: `${seedFailed[0].fixture} rep ${seedFailed[0].rep}: ${seedFailed[0].error!.message}` } : {}) };
+    const seedFailed = all
+      .map((key) => state.records.get(repId(key)))
+      .filter((record) => record?.error?.stage === 'seed');
+    const seedErrors = {
+      count: seedFailed.length,
+      ...(seedFailed[0]
+        ? { first: `${seedFailed[0].fixture} rep ${seedFailed[0].rep}: ${seedFailed[0].error!.message}` }
+        : {}),
+    };
     const firstErrored = all.find((key) => state.errored.has(repId(key)));
-    const firstError = firstErrored ? `${firstErrored.fixture} rep ${firstErrored.rep}: ${state.errored.get(repId(firstErrored))}` : undefined;
-    return { dir, status: manifest.status, total: all.length, ran: done, errors: state.errored.size, pending: missing, failures, seedErrors, ...(firstError ? { firstError } : {}), warnings };
+    const firstError = firstErrored
+      ? `${firstErrored.fixture} rep ${firstErrored.rep}: ${state.errored.get(repId(firstErrored))}`
+      : undefined;
+    return {
+      dir,
+      status: manifest.status,
+      total: all.length,
+      ran: done,
+      errors: state.errored.size,
+      pending: missing,
+      failures,
+      seedErrors,
+      ...(firstError ? { firstError } : {}),
+      warnings,
+    };
   });
 }
 

@@ -78,7 +78,11 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
     const call = async (): Promise<SutOutcome> => {
       const callStarted = performance.now();
       try {
-        return await callSut({ databaseUrl: scratch.databaseUrl, request, ...(job.secrets ? { secrets: job.secrets } : {}) });
+        return await callSut({
+          databaseUrl: scratch.databaseUrl,
+          request,
+          ...(job.secrets ? { secrets: job.secrets } : {}),
+        });
       } catch (error) {
         return { error: { cause: 'exception', message: messageOf(error) }, ms: performance.now() - callStarted };
       }
@@ -87,7 +91,8 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
     timings.sutMs = outcome.ms;
     record.response = outcome.response ?? null;
     if (outcome.error) record.error = { stage: 'sut', ...outcome.error };
-    if (outcome.exitCode !== undefined || outcome.signal !== undefined) record.exit = { code: outcome.exitCode ?? null, signal: outcome.signal ?? null };
+    if (outcome.exitCode !== undefined || outcome.signal !== undefined)
+      record.exit = { code: outcome.exitCode ?? null, signal: outcome.signal ?? null };
     if (outcome.stdoutTail !== undefined && outcome.error) record.stdoutTail = outcome.stdoutTail;
     if (outcome.stderrTail !== undefined && outcome.stderrTail !== '') record.stderrTail = outcome.stderrTail;
   } finally {
@@ -97,9 +102,13 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
       const report = await scratch.teardown({ effects: true, horizon });
       if (report.effects) {
         record.effects = summarize(report.effects.tables);
-        const outside = [...(sharedBefore ? compareSharedRows(sharedBefore, report.effects.shared) : []), ...(report.effects.outside ?? [])];
+        const outside = [
+          ...(sharedBefore ? compareSharedRows(sharedBefore, report.effects.shared) : []),
+          ...(report.effects.outside ?? []),
+        ];
         // With reps side by side, another rep's SUT may have made the change: say so rather than blame this one.
-        if (outside.length > 0) record.outside = job.concurrent ? outside.map((line) => `${line}; other reps ran at the same time`) : outside;
+        if (outside.length > 0)
+          record.outside = job.concurrent ? outside.map((line) => `${line}; other reps ran at the same time`) : outside;
       }
     } catch (error) {
       // Rows outside the campaign that point into it (the SUT wrote outside) stop the teardown: report, never delete.

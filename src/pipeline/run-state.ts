@@ -36,7 +36,8 @@ export interface RunState {
 /** Reads and checks a run directory's manifest.json. */
 export async function readManifest(dir: string): Promise<Manifest> {
   const manifestFile = join(dir, 'manifest.json');
-  if (!existsSync(manifestFile)) throw new TurnkitError('NOT_FOUND', `${shownPath(dir)}: not a run directory (no manifest.json)`);
+  if (!existsSync(manifestFile))
+    throw new TurnkitError('NOT_FOUND', `${shownPath(dir)}: not a run directory (no manifest.json)`);
   const text = await readFile(manifestFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new TurnkitError('BAD_INPUT', `${shownPath(manifestFile)}: ${describeReadError(error)}`);
   });
@@ -65,20 +66,24 @@ export async function readRunState(dir: string, manifest?: Manifest): Promise<Ru
         }
         const id = repId(record);
         records.set(id, record);
-        if (record.error) errored.set(id, `${record.error.stage}: ${record.error.cause}: ${record.error.message}`.slice(0, 200));
+        if (record.error)
+          errored.set(id, `${record.error.stage}: ${record.error.cause}: ${record.error.message}`.slice(0, 200));
         else completed.add(id);
       }
     }
   }
   const orderFile = join(dir, ORDER_FILE);
   const order = existsSync(orderFile)
-    ? (await readFile(orderFile, 'utf8')).split('\n').filter((line) => line.trim() !== '').flatMap((line) => {
-        try {
-          return [JSON.parse(line) as Manifest['order'][number]];
-        } catch {
-          return [];
-        }
-      })
+    ? (await readFile(orderFile, 'utf8'))
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .flatMap((line) => {
+          try {
+            return [JSON.parse(line) as Manifest['order'][number]];
+          } catch {
+            return [];
+          }
+        })
     : manifest.order;
   return { manifest, order, completed, errored, records };
 }

@@ -77,14 +77,18 @@ export function runCommandSut(sut: CommandSut, context: SutContext): Promise<Sut
       // A grandchild that left the group can hold the pipes open: the bound is hard, so stop waiting for them.
       setTimeout(() => settleFromPipes(child.exitCode, child.signalCode), 3_000).unref();
     };
-    const timer = setTimeout(() => stop({ cause: 'timeout', message: `no answer within ${sut.timeout} s` }), sut.timeout * 1_000);
+    const timer = setTimeout(
+      () => stop({ cause: 'timeout', message: `no answer within ${sut.timeout} s` }),
+      sut.timeout * 1_000,
+    );
     if (context.quit?.aborted) onQuit();
     else context.quit?.addEventListener('abort', onQuit, { once: true });
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
       stdoutBytes += Buffer.byteLength(chunk);
-      if (stdoutBytes > sut.maxOutput) return stop({ cause: 'output-too-large', message: `stdout passed ${sut.maxOutput} bytes` });
+      if (stdoutBytes > sut.maxOutput)
+        return stop({ cause: 'output-too-large', message: `stdout passed ${sut.maxOutput} bytes` });
       stdout += chunk;
     });
     // stderr is a log: keep its end, bounded, and never fail the rep for its length.
@@ -101,10 +105,20 @@ export function runCommandSut(sut: CommandSut, context: SutContext): Promise<Sut
       clearTimeout(timer);
       context.quit?.removeEventListener('abort', onQuit);
       if (group !== undefined) runningGroups.delete(group);
-      resolve({ ...outcome, stdoutTail: recordedTail(stdout, context), stderrTail: recordedTail(stderr, context), ms: performance.now() - started });
+      resolve({
+        ...outcome,
+        stdoutTail: recordedTail(stdout, context),
+        stderrTail: recordedTail(stderr, context),
+        ms: performance.now() - started,
+      });
     };
     child.on('error', (error: NodeJS.ErrnoException) => {
-      finish({ error: { cause: 'spawn', message: error.code === 'ENOENT' ? `${program}: command not found` : `${program}: ${error.message}` } });
+      finish({
+        error: {
+          cause: 'spawn',
+          message: error.code === 'ENOENT' ? `${program}: command not found` : `${program}: ${error.message}`,
+        },
+      });
     });
     const settleFromPipes = (code: number | null, signal: NodeJS.Signals | null): void => {
       if (settled) return;
@@ -129,12 +143,21 @@ export function runCommandSut(sut: CommandSut, context: SutContext): Promise<Sut
         return;
       }
       const parsed = parseSutOutput(stdout);
-      finish('response' in parsed ? { response: parsed.response, exitCode: 0, signal: null } : { error: parsed.error, exitCode: 0, signal: null });
+      finish(
+        'response' in parsed
+          ? { response: parsed.response, exitCode: 0, signal: null }
+          : { error: parsed.error, exitCode: 0, signal: null },
+      );
     };
   });
 }
 
 /** Expands `${NAME}` in env values from turnkit's own environment (an unset name becomes empty). */
 export function expandEnv(env: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).map(([name, value]) => [name, value.replace(/\$\{(\w+)\}/g, (_all, variable: string) => process.env[variable] ?? '')]));
+  return Object.fromEntries(
+    Object.entries(env).map(([name, value]) => [
+      name,
+      value.replace(/\$\{(\w+)\}/g, (_all, variable: string) => process.env[variable] ?? ''),
+    ]),
+  );
 }

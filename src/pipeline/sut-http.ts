@@ -14,31 +14,62 @@ export async function runHttpSut(sut: HttpSut, context: SutContext): Promise<Sut
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   const key = sut.apiKeyEnv ? process.env[sut.apiKeyEnv] : undefined;
   if (key) headers.authorization = `Bearer ${key}`;
-  const input = Object.values(context.request.input).filter((value) => typeof value === 'string').join('\n');
+  const input = Object.values(context.request.input)
+    .filter((value) => typeof value === 'string')
+    .join('\n');
   const body = {
     model: sut.model,
     messages: [
       ...(sut.system ? [{ role: 'system', content: sut.system }] : []),
-      { role: 'user', content: `${context.request.caseFile}\n\n---\n\nPlayer input for turn ${context.request.turn}:\n${input}` },
+      {
+        role: 'user',
+        content: `${context.request.caseFile}\n\n---\n\nPlayer input for turn ${context.request.turn}:\n${input}`,
+      },
     ],
     ...(sut.temperature !== undefined ? { temperature: sut.temperature } : {}),
   };
   const url = `${sut.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   try {
-    const reply = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(sut.timeout * 1_000) });
+    const reply = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(sut.timeout * 1_000),
+    });
     const text = await reply.text();
     const ms = performance.now() - started;
-    if (!reply.ok) return { error: { cause: 'http', message: `${url} answered ${reply.status}` }, stdoutTail: recordedTail(text, context), ms };
+    if (!reply.ok)
+      return {
+        error: { cause: 'http', message: `${url} answered ${reply.status}` },
+        stdoutTail: recordedTail(text, context),
+        ms,
+      };
     let content: unknown;
     try {
-      content = (JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content;
+      content = (JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message
+        ?.content;
     } catch {
-      return { error: { cause: 'unparseable', message: `${url} answered with a body that is not JSON` }, stdoutTail: recordedTail(text, context), ms };
+      return {
+        error: { cause: 'unparseable', message: `${url} answered with a body that is not JSON` },
+        stdoutTail: recordedTail(text, context),
+        ms,
+      };
     }
-    if (typeof content !== 'string' || content.trim() === '') return { error: { cause: 'unparseable', message: `${url} answered without choices[0].message.content` }, stdoutTail: recordedTail(text, context), ms };
+    if (typeof content !== 'string' || content.trim() === '')
+      return {
+        error: { cause: 'unparseable', message: `${url} answered without choices[0].message.content` },
+        stdoutTail: recordedTail(text, context),
+        ms,
+      };
     return { response: content, ms };
   } catch (error) {
     const timedOut = (error as Error).name === 'TimeoutError';
-    return { error: { cause: timedOut ? 'timeout' : 'http', message: timedOut ? `no answer within ${sut.timeout} s` : `${url}: ${(error as Error).message}` }, ms: performance.now() - started };
+    return {
+      error: {
+        cause: timedOut ? 'timeout' : 'http',
+        message: timedOut ? `no answer within ${sut.timeout} s` : `${url}: ${(error as Error).message}`,
+      },
+      ms: performance.now() - started,
+    };
   }
 }

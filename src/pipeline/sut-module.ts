@@ -21,7 +21,10 @@ export async function loadModuleSut(sut: ModuleSut): Promise<ModuleSutFunction> 
   const module = await importModule(sut.path);
   // A .ts file outside a "type": "module" package is compiled as CommonJS: its exports arrive one level down.
   const nested = module.default as Record<string, unknown> | undefined;
-  const fn = typeof module[sut.export] === 'function' || typeof nested !== 'object' || nested === null ? module[sut.export] : nested[sut.export];
+  const fn =
+    typeof module[sut.export] === 'function' || typeof nested !== 'object' || nested === null
+      ? module[sut.export]
+      : nested[sut.export];
   if (typeof fn !== 'function') throw new Error(`${sut.path}: no function exported as "${sut.export}"`);
   return fn as ModuleSutFunction;
 }
@@ -36,10 +39,21 @@ export async function runModuleSut(fn: ModuleSutFunction, sut: ModuleSut, contex
     const timeout = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => reject(new TimeoutError(`no answer within ${sut.timeout} s`)), sut.timeout * 1_000);
     });
-    const value = await Promise.race([Promise.resolve(fn(context.request, { db, databaseUrl: context.databaseUrl })), timeout]);
+    const value = await Promise.race([
+      Promise.resolve(fn(context.request, { db, databaseUrl: context.databaseUrl })),
+      timeout,
+    ]);
     const response = typeof value === 'string' ? value : (value as { response?: unknown } | null)?.response;
-    if (typeof response !== 'string') return { error: { cause: 'unparseable', message: 'the function returned neither a string nor { response: string }' }, ms: performance.now() - started };
-    if (response.trim() === '') return { error: { cause: 'empty', message: 'the function returned an empty response' }, ms: performance.now() - started };
+    if (typeof response !== 'string')
+      return {
+        error: { cause: 'unparseable', message: 'the function returned neither a string nor { response: string }' },
+        ms: performance.now() - started,
+      };
+    if (response.trim() === '')
+      return {
+        error: { cause: 'empty', message: 'the function returned an empty response' },
+        ms: performance.now() - started,
+      };
     return { response, ms: performance.now() - started };
   } catch (error) {
     const cause = error instanceof TimeoutError ? 'timeout' : 'exception';

@@ -13,7 +13,16 @@ export interface SutRequest {
 }
 
 /** Why a rep is an error rather than a response. */
-export type SutErrorCause = 'spawn' | 'exit' | 'signal' | 'timeout' | 'output-too-large' | 'unparseable' | 'empty' | 'http' | 'exception';
+export type SutErrorCause =
+  | 'spawn'
+  | 'exit'
+  | 'signal'
+  | 'timeout'
+  | 'output-too-large'
+  | 'unparseable'
+  | 'empty'
+  | 'http'
+  | 'exception';
 
 /** The SUT's answer, or the error it ended in, with what it printed (tails, bounded). */
 export interface SutOutcome {
@@ -46,7 +55,9 @@ export function recordedTail(text: string, context: SutContext): string {
 }
 
 /** Reads a SUT's stdout: plain text, or JSON with a string `response`; anything else is unparseable. */
-export function parseSutOutput(stdout: string): { response: string } | { error: { cause: SutErrorCause; message: string } } {
+export function parseSutOutput(
+  stdout: string,
+): { response: string } | { error: { cause: SutErrorCause; message: string } } {
   const text = stdout.trim();
   if (text === '') return { error: { cause: 'empty', message: 'the SUT printed nothing' } };
   if (!text.startsWith('{')) return { response: text };
@@ -54,10 +65,13 @@ export function parseSutOutput(stdout: string): { response: string } | { error: 
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { error: { cause: 'unparseable', message: `stdout starts with "{" but is not JSON: ${(error as Error).message}` } };
+    return {
+      error: { cause: 'unparseable', message: `stdout starts with "{" but is not JSON: ${(error as Error).message}` },
+    };
   }
   const response = (value as { response?: unknown }).response;
-  if (typeof response !== 'string') return { error: { cause: 'unparseable', message: 'stdout is JSON without a string "response" field' } };
+  if (typeof response !== 'string')
+    return { error: { cause: 'unparseable', message: 'stdout is JSON without a string "response" field' } };
   return { response };
 }
 

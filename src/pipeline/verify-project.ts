@@ -19,8 +19,11 @@ import { checkRunSize } from './run-limits.js';
 export async function verifyProject(options: VerifyOptions): Promise<VerifyResult> {
   const cwd = options.cwd ?? process.cwd();
   const config = await loadConfig({ configPath: options.configPath, cwd });
-  const defaults = [config.paths.fixtures, config.paths.constructed, config.paths.questions].map((path) => resolveFromConfig(config, path)).filter((path) => existsSync(path));
-  const targets = options.paths && options.paths.length > 0 ? options.paths.map((path) => resolve(cwd, path)) : defaults;
+  const defaults = [config.paths.fixtures, config.paths.constructed, config.paths.questions]
+    .map((path) => resolveFromConfig(config, path))
+    .filter((path) => existsSync(path));
+  const targets =
+    options.paths && options.paths.length > 0 ? options.paths.map((path) => resolve(cwd, path)) : defaults;
   const problems: string[] = [];
   const fixtureFiles: string[] = [];
   const questionFiles: string[] = [];
@@ -29,13 +32,16 @@ export async function verifyProject(options: VerifyOptions): Promise<VerifyResul
       problems.push(`${relative(cwd, target) || target}: no such file or folder`);
       continue;
     }
-    const files = statSync(target).isDirectory() ? (await readdir(target)).sort().map((name) => join(target, name)) : [target];
+    const files = statSync(target).isDirectory()
+      ? (await readdir(target)).sort().map((name) => join(target, name))
+      : [target];
     for (const file of files) {
       if (file.endsWith('.schema.json') || (files.length > 1 && !/\.(json|ya?ml)$/i.test(file))) continue;
       (isQuestionFile(file) ? questionFiles : fixtureFiles).push(file);
     }
   }
-  const result: VerifyResult = fixtureFiles.length > 0 ? await verify({ ...options, paths: fixtureFiles }) : { files: [], problems: [] };
+  const result: VerifyResult =
+    fixtureFiles.length > 0 ? await verify({ ...options, paths: fixtureFiles }) : { files: [], problems: [] };
   result.problems.unshift(...problems);
   for (const file of questionFiles) {
     const shown = relative(cwd, file) || file;
@@ -45,7 +51,8 @@ export async function verifyProject(options: VerifyOptions): Promise<VerifyResul
       const fixtures = await resolveFixtures(question, config.baseDir, { onEmptyGlob: (note) => notes.push(note) });
       checkRunSize(fixtures.length, question.question.reps, question.at(['reps']));
       const rubric = question.question.rubric.path;
-      if (!existsSync(resolve(config.baseDir, rubric))) throw new TurnkitError('NOT_FOUND', `${question.at(['rubric', 'path'])}: ${rubric}: no such file`);
+      if (!existsSync(resolve(config.baseDir, rubric)))
+        throw new TurnkitError('NOT_FOUND', `${question.at(['rubric', 'path'])}: ${rubric}: no such file`);
       await caseFileSource(question, config);
       checkSutFound(question, config.baseDir);
       result.files.push({ file: shown, ok: true, ...(notes.length > 0 ? { note: notes.join('; ') } : {}) });

@@ -52,7 +52,8 @@ export async function openProject(options: OpenProjectOptions = {}): Promise<Pro
     ? { ...parseWithSchema(configSchema, options.config, '<config object>'), baseDir: cwd, file: undefined }
     : await loadConfig({ cwd, configPath: options.configPath });
   const db =
-    options.db ?? (await openDb(config, { databaseUrl: options.databaseUrl, fromEnvironment: false, leaveSignals: true }));
+    options.db ??
+    (await openDb(config, { databaseUrl: options.databaseUrl, fromEnvironment: false, leaveSignals: true }));
   const owned = options.db === undefined;
   let closed = false;
   const close = async (): Promise<void> => {

@@ -40,18 +40,35 @@ async function insertCampaign(client: pg.PoolClient, seed: number, started: Date
     // What a live game holds, so the sample exercises scrubbing: the sample config replaces both at capture.
     [SAMPLE_PLAYER_EMAIL, SAMPLE_PLAYER_PASSWORD_HASH],
   );
-  const settings = { difficulty: 'hard', tone: 'grim', safety: { lines: ['spiders'], veils: ['vacuum exposure'] }, dice: '2d6' };
+  const settings = {
+    difficulty: 'hard',
+    tone: 'grim',
+    safety: { lines: ['spiders'], veils: ['vacuum exposure'] },
+    dice: '2d6',
+  };
   const { rows } = await client.query<{ id: string }>(
     `INSERT INTO campaigns (user_id, title, ship_name, opening_narration, rng_seed, settings, started_at)
      SELECT id, $1, 'Meridian', $2, $3::int8, $4::jsonb, $5 FROM users WHERE handle = 'sample-player'
      RETURNING id::text`,
     // Past 2^53 on purpose: a fixture must keep every digit.
-    ['The Long Dark of the Meridian', OPENING_NARRATION, (9007199254740993n + BigInt(seed)).toString(), JSON.stringify(settings), started.toISOString()],
+    [
+      'The Long Dark of the Meridian',
+      OPENING_NARRATION,
+      (9007199254740993n + BigInt(seed)).toString(),
+      JSON.stringify(settings),
+      started.toISOString(),
+    ],
   );
   return rows[0]!.id;
 }
 
-async function insertRows(client: pg.PoolClient, campaign: string, seed: number, turnCount: number, started: Date): Promise<void> {
+async function insertRows(
+  client: pg.PoolClient,
+  campaign: string,
+  seed: number,
+  turnCount: number,
+  started: Date,
+): Promise<void> {
   const json = (value: unknown): string => JSON.stringify(value);
   await client.query(
     `INSERT INTO decks (campaign_id, deck_number, name) SELECT $1, r.n, r.name FROM jsonb_to_recordset($2::jsonb) AS r(n int, name text)`,
@@ -74,12 +91,32 @@ async function insertRows(client: pg.PoolClient, campaign: string, seed: number,
     [json(CONNECTIONS.map((c) => ({ a: ids.get(c.from), b: ids.get(c.to), kind: c.kind, minutes: c.minutes })))],
   );
   const random = mulberry32(seed ^ 0x5eed);
-  const portrait = (): string | null => (random() < 0.2 ? null : `\\x00${Array.from({ length: 15 }, () => Math.floor(random() * 256).toString(16).padStart(2, '0')).join('')}`);
+  const portrait = (): string | null =>
+    random() < 0.2
+      ? null
+      : `\\x00${Array.from({ length: 15 }, () =>
+          Math.floor(random() * 256)
+            .toString(16)
+            .padStart(2, '0'),
+        ).join('')}`;
   await client.query(
     `INSERT INTO characters (campaign_id, name, role, location_id, hit_points, max_hit_points, traits, portrait)
      SELECT $1, r.name, r.role, r.location, r.hp, r.max_hp, r.traits, r.portrait::bytea
      FROM jsonb_to_recordset($2::jsonb) AS r(name text, role text, location int8, hp int, max_hp int, traits jsonb, portrait text)`,
-    [campaign, json(CHARACTERS.map((c) => ({ name: c.name, role: c.role, location: ids.get(c.location), hp: c.hitPoints, max_hp: c.maxHitPoints, traits: c.traits, portrait: portrait() })))],
+    [
+      campaign,
+      json(
+        CHARACTERS.map((c) => ({
+          name: c.name,
+          role: c.role,
+          location: ids.get(c.location),
+          hp: c.hitPoints,
+          max_hp: c.maxHitPoints,
+          traits: c.traits,
+          portrait: portrait(),
+        })),
+      ),
+    ],
   );
   const planned = planTurns(turnCount, seed);
   const turnRows = await client.query<{ id: string; turn_number: number }>(
@@ -87,7 +124,21 @@ async function insertRows(client: pg.PoolClient, campaign: string, seed: number,
      SELECT $1, r.n, r.input, r.narration, r.location, $3::timestamptz + make_interval(secs => r.n * 83.25), r.minute, r.tokens, r.dice
      FROM jsonb_to_recordset($2::jsonb) AS r(n int, input text, narration text, location int8, minute int, tokens int8, dice int[])
      RETURNING id::text, turn_number`,
-    [campaign, json(planned.map((t) => ({ n: t.turnNumber, input: t.input, narration: t.narration, location: ids.get(t.location), minute: t.shipMinute, tokens: t.tokensUsed, dice: t.diceRolls }))), started.toISOString()],
+    [
+      campaign,
+      json(
+        planned.map((t) => ({
+          n: t.turnNumber,
+          input: t.input,
+          narration: t.narration,
+          location: ids.get(t.location),
+          minute: t.shipMinute,
+          tokens: t.tokensUsed,
+          dice: t.diceRolls,
+        })),
+      ),
+      started.toISOString(),
+    ],
   );
   const turnIds = new Map(turnRows.rows.map((row) => [row.turn_number, row.id]));
   const facts = [

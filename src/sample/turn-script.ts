@@ -75,14 +75,46 @@ export function planTurns(count: number, seed: number): PlannedTurn[] {
 
 function scriptedTurn(turnNumber: number): [string, string, string] | undefined {
   switch (turnNumber) {
-    case 17: return ['I head down to engineering to check on Reyes.', 'You make your way down to Engineering on deck 3. Reyes waves you over to the drive controls.', 'Engineering'];
-    case 18: return ['I ask Reyes about the coolant leak.', 'Reyes wipes his hands. "Pump three. I patched it, but it will not hold another jump."', 'Engineering'];
-    case MISLEADING_TURN: return ['I go grab a coffee in the mess hall and come back.', MISLEADING_NARRATION, 'Engineering'];
-    case 20: return ['I help Reyes bleed the coolant line.', 'Together you bleed the line. The hiss fades and the gauges settle into the green.', 'Engineering'];
-    case 21: return ['I ask Reyes where Dr. Hale is.', 'Reyes jerks a thumb upward. "Hale was headed for the mess hall last I saw."', 'Engineering'];
-    case 22: return ['I check the drive readouts.', 'The readouts flicker but hold. The reactor is hot, as it has been since the jump.', 'Engineering'];
-    case PROBE_TURN: return ['I leave engineering and go to the mess hall to find Dr. Hale. How do I get there?', 'You ride the lift up to deck 2 and step into the mess hall, where Dr. Hale is nursing a cup of tea.', 'Mess Hall'];
-    default: return undefined;
+    case 17:
+      return [
+        'I head down to engineering to check on Reyes.',
+        'You make your way down to Engineering on deck 3. Reyes waves you over to the drive controls.',
+        'Engineering',
+      ];
+    case 18:
+      return [
+        'I ask Reyes about the coolant leak.',
+        'Reyes wipes his hands. "Pump three. I patched it, but it will not hold another jump."',
+        'Engineering',
+      ];
+    case MISLEADING_TURN:
+      return ['I go grab a coffee in the mess hall and come back.', MISLEADING_NARRATION, 'Engineering'];
+    case 20:
+      return [
+        'I help Reyes bleed the coolant line.',
+        'Together you bleed the line. The hiss fades and the gauges settle into the green.',
+        'Engineering',
+      ];
+    case 21:
+      return [
+        'I ask Reyes where Dr. Hale is.',
+        'Reyes jerks a thumb upward. "Hale was headed for the mess hall last I saw."',
+        'Engineering',
+      ];
+    case 22:
+      return [
+        'I check the drive readouts.',
+        'The readouts flicker but hold. The reactor is hot, as it has been since the jump.',
+        'Engineering',
+      ];
+    case PROBE_TURN:
+      return [
+        'I leave engineering and go to the mess hall to find Dr. Hale. How do I get there?',
+        'You ride the lift up to deck 2 and step into the mess hall, where Dr. Hale is nursing a cup of tea.',
+        'Mess Hall',
+      ];
+    default:
+      return undefined;
   }
 }
 
@@ -99,14 +131,26 @@ function moveText(from: string, to: string, way: string): [string, string] {
   const a = LOCATIONS.find((location) => location.name === from)!;
   const b = LOCATIONS.find((location) => location.name === to)!;
   const input = `I go to the ${b.name.toLowerCase()}.`;
-  if (a.deck === b.deck) return [input, `You walk the corridor from the ${a.name.toLowerCase()} to the ${b.name.toLowerCase()}, staying on deck ${a.deck}.`];
+  if (a.deck === b.deck)
+    return [
+      input,
+      `You walk the corridor from the ${a.name.toLowerCase()} to the ${b.name.toLowerCase()}, staying on deck ${a.deck}.`,
+    ];
   const direction = b.deck > a.deck ? 'down' : 'up';
-  return [input, `You take the ${way} ${direction} from deck ${a.deck} to deck ${b.deck} and step into the ${b.name.toLowerCase()}.`];
+  return [
+    input,
+    `You take the ${way} ${direction} from deck ${a.deck} to deck ${b.deck} and step into the ${b.name.toLowerCase()}.`,
+  ];
 }
 
 function plannedFact(turnNumber: number, random: () => number): NonNullable<PlannedTurn['fact']> {
   const details = [{ source: 'conversation', turn: turnNumber }, 'rumour', 3, null][turnNumber % 4];
   const subjects = ['Reactor', 'Cargo', 'Distress call', 'Shuttle Wren'];
   const subject = subjects[Math.floor(random() * subjects.length)]!;
-  return { subject, fact: `Learned on turn ${turnNumber}: something new about the ${subject.toLowerCase()}.`, certainty: ['0.500', '0.625', '0.900'][turnNumber % 3]!, details };
+  return {
+    subject,
+    fact: `Learned on turn ${turnNumber}: something new about the ${subject.toLowerCase()}.`,
+    certainty: ['0.500', '0.625', '0.900'][turnNumber % 3]!,
+    details,
+  };
 }

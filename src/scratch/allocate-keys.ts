@@ -30,7 +30,11 @@ export async function allocateKeys(
     allocations.set(name, perColumn);
     for (const [column, source] of keys.allocated) {
       if (count === 0) perColumn.set(column, []);
-      else if (source.kind === 'uuid') perColumn.set(column, Array.from({ length: count }, () => randomUUID()));
+      else if (source.kind === 'uuid')
+        perColumn.set(
+          column,
+          Array.from({ length: count }, () => randomUUID()),
+        );
       else {
         values.push(count);
         const series = `generate_series(1, $${values.length}::int)`;
@@ -49,7 +53,12 @@ export async function allocateKeys(
   }
   if (alongside) selects.push(`(${alongside})::text`);
   if (selects.length === 0) return allocations;
-  const result = await db.query({ text: `SELECT ${selects.join(', ')}`, values, rowMode: 'array', types: RAW_TEXT_TYPES });
+  const result = await db.query({
+    text: `SELECT ${selects.join(', ')}`,
+    values,
+    rowMode: 'array',
+    types: RAW_TEXT_TYPES,
+  });
   const row = result.rows[0] as string[];
   targets.forEach(({ table, column }, i) => allocations.get(table)!.set(column, parseTextArray(row[i]!)));
   return allocations;
@@ -59,5 +68,5 @@ export async function allocateKeys(
 function parseTextArray(literal: string): string[] {
   const body = literal.slice(1, -1);
   if (body === '') return [];
-  return body.split(',').map((item) => (item.startsWith('"') ? JSON.parse(item) as string : item));
+  return body.split(',').map((item) => (item.startsWith('"') ? (JSON.parse(item) as string) : item));
 }

@@ -20,10 +20,18 @@ export interface BulkInsertOptions {
  * that `json_populate_recordset` turns into the table's row type (each value through its type's input function).
  * node-postgres silently wraps past 65,535 bind parameters, so one parameter per value is never an option.
  */
-export async function bulkInsert(db: Queryable, info: TableInfo, columns: readonly ColumnInfo[], rows: readonly TextRow[], options: BulkInsertOptions = {}): Promise<RawRow[]> {
+export async function bulkInsert(
+  db: Queryable,
+  info: TableInfo,
+  columns: readonly ColumnInfo[],
+  rows: readonly TextRow[],
+  options: BulkInsertOptions = {},
+): Promise<RawRow[]> {
   if (rows.length === 0) return [];
   const names = columns.map((column) => quoteIdent(column.name));
-  const select = columns.map((column) => (options.nullColumns?.has(column.name) ? 'NULL' : `r.${quoteIdent(column.name)}`));
+  const select = columns.map((column) =>
+    options.nullColumns?.has(column.name) ? 'NULL' : `r.${quoteIdent(column.name)}`,
+  );
   const overriding = columns.some((column) => column.identity === 'always') ? ' OVERRIDING SYSTEM VALUE' : '';
   const insert = `INSERT INTO ${info.sql} (${names.join(', ')})${overriding} SELECT ${select.join(', ')}`;
   const source = `json_populate_recordset(NULL::${info.sql}, $1::json) AS r`;
@@ -38,7 +46,9 @@ export async function bulkInsert(db: Queryable, info: TableInfo, columns: readon
       FROM r`;
   } else if (options.onlyAbsent) {
     // No key to conflict on: a row counts as present when an identical one exists.
-    const same = columns.map((column) => `t.${quoteIdent(column.name)} IS NOT DISTINCT FROM r.${quoteIdent(column.name)}`).join(' AND ');
+    const same = columns
+      .map((column) => `t.${quoteIdent(column.name)} IS NOT DISTINCT FROM r.${quoteIdent(column.name)}`)
+      .join(' AND ');
     text += ` WHERE NOT EXISTS (SELECT 1 FROM ${info.from} AS t WHERE ${same})`;
   }
   const result = await db.query({ text, values: [rowsAsJson(columns, rows)], rowMode: 'array', types: RAW_TEXT_TYPES });
@@ -46,7 +56,13 @@ export async function bulkInsert(db: Queryable, info: TableInfo, columns: readon
 }
 
 /** Sets the columns a bulk insert left NULL, matching rows by primary key; same rows, same single JSON parameter. */
-export async function bulkUpdate(db: Queryable, info: TableInfo, columns: readonly ColumnInfo[], rows: readonly TextRow[], set: readonly string[]): Promise<void> {
+export async function bulkUpdate(
+  db: Queryable,
+  info: TableInfo,
+  columns: readonly ColumnInfo[],
+  rows: readonly TextRow[],
+  set: readonly string[],
+): Promise<void> {
   if (rows.length === 0 || set.length === 0) return;
   const assignments = set.map((column) => `${quoteIdent(column)} = r.${quoteIdent(column)}`);
   const match = info.primaryKey.map((column) => `t.${quoteIdent(column)} = r.${quoteIdent(column)}`);

@@ -34,10 +34,16 @@ export async function checkScratch(
 
   for (const [name, table] of collected) {
     const planned = plan.tables.get(name);
-    const columns = planned ? fixtureColumns(planned.info, planned.table.columns.map((column) => column.name)) : table.info.columns;
+    const columns = planned
+      ? fixtureColumns(
+          planned.info,
+          planned.table.columns.map((column) => column.name),
+        )
+      : table.info.columns;
     const read = fixtureValues(plan, name, table.info, columns, back);
     const scratch = [...table.rows.values()].map((raw) => canonical(read(raw)));
-    const expected = planned && planned.table.role !== 'shared' ? planned.table.rows.map((row) => canonicalRow(row, columns)) : [];
+    const expected =
+      planned && planned.table.role !== 'shared' ? planned.table.rows.map((row) => canonicalRow(row, columns)) : [];
     compareMultisets(name, planned?.fixtureName ?? name, expected, scratch, differences);
   }
 
@@ -47,10 +53,16 @@ export async function checkScratch(
   for (const [name, rows] of live) {
     const planned = plan.tables.get(name)!;
     const sharedRows = planned.table.role === 'shared' ? planned.table.rows : (planned.table.sharedRows ?? []);
-    const columns = fixtureColumns(planned.info, planned.table.columns.map((column) => column.name)).filter((column) => !scrubbed.get(name)?.has(column.name));
+    const columns = fixtureColumns(
+      planned.info,
+      planned.table.columns.map((column) => column.name),
+    ).filter((column) => !scrubbed.get(name)?.has(column.name));
     const present = new Set(rows.values());
     const missing = sharedRows.map((row) => canonicalRow(row, columns)).filter((row) => !present.has(row));
-    if (missing.length > 0) differences.push(`${formatJsonPath(['tables', planned.fixtureName])}: ${missing.length} shared row(s) absent or different in the database`);
+    if (missing.length > 0)
+      differences.push(
+        `${formatJsonPath(['tables', planned.fixtureName])}: ${missing.length} shared row(s) absent or different in the database`,
+      );
   }
   return { equal: differences.length === 0, differences };
 }
@@ -72,12 +84,13 @@ function scrubbedColumns(plan: SeedPlan): Map<string, Set<string>> {
   return columns;
 }
 
-
-
-
-
-
-function compareMultisets(name: string, fixtureName: string, expected: string[], actual: string[], differences: string[]): void {
+function compareMultisets(
+  name: string,
+  fixtureName: string,
+  expected: string[],
+  actual: string[],
+  differences: string[],
+): void {
   const counts = new Map<string, number>();
   for (const row of expected) counts.set(row, (counts.get(row) ?? 0) + 1);
   const extra: string[] = [];
@@ -88,8 +101,14 @@ function compareMultisets(name: string, fixtureName: string, expected: string[],
   }
   const missing = [...counts].flatMap(([row, count]) => Array<string>(count).fill(row));
   const at = formatJsonPath(['tables', fixtureName]);
-  if (missing.length > 0) differences.push(`${at}: ${missing.length} fixture row(s) missing or different in the scratch campaign, first ${clip(missing[0]!)}`);
-  if (extra.length > 0) differences.push(`${at}: ${extra.length} row(s) in the scratch campaign "${name}" that the fixture does not hold, first ${clip(extra[0]!)}`);
+  if (missing.length > 0)
+    differences.push(
+      `${at}: ${missing.length} fixture row(s) missing or different in the scratch campaign, first ${clip(missing[0]!)}`,
+    );
+  if (extra.length > 0)
+    differences.push(
+      `${at}: ${extra.length} row(s) in the scratch campaign "${name}" that the fixture does not hold, first ${clip(extra[0]!)}`,
+    );
 }
 
 function clip(text: string): string {

@@ -37,7 +37,9 @@ export function dependencyOrder(tables: ReadonlyMap<string, TableInfo>): Depende
   const remaining = new Set([...tables.keys()].sort());
 
   while (remaining.size > 0) {
-    const ready = [...remaining].filter((name) => ![...live].some((edge) => edge.table === name && remaining.has(edge.fk.references.table)));
+    const ready = [...remaining].filter(
+      (name) => ![...live].some((edge) => edge.table === name && remaining.has(edge.fk.references.table)),
+    );
     if (ready.length > 0) {
       for (const name of ready) {
         order.push(name);
@@ -48,7 +50,9 @@ export function dependencyOrder(tables: ReadonlyMap<string, TableInfo>): Depende
     // Stuck: every remaining table waits on another. Cut the cheapest edge among them and go on.
     const stuck = [...live].filter((edge) => remaining.has(edge.table) && remaining.has(edge.fk.references.table));
     const deferrable = stuck.find((edge) => edge.fk.deferrable);
-    const nullable = stuck.find((edge) => edge.fk.columns.every((column) => isNullable(tables.get(edge.table)!, column)));
+    const nullable = stuck.find((edge) =>
+      edge.fk.columns.every((column) => isNullable(tables.get(edge.table)!, column)),
+    );
     const cut = deferrable ?? nullable;
     if (!cut) {
       const cycle = [...new Set(stuck.map((edge) => edge.table))].sort().join(', ');

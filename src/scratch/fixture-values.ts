@@ -16,14 +16,17 @@ export function canonical(values: readonly JsonValue[]): string {
 /** A fixture row as comparable text, through the codec so that the fixture's spelling and Postgres's agree. */
 export function canonicalRow(row: FixtureRow, columns: readonly ColumnInfo[]): string {
   // Through the codec and back, so that the fixture's spelling and Postgres's compare equal (timestamps, numbers).
-  return canonical(columns.map((column) => decodeValue(encodeValue(row[column.name] as JsonValue, column.codec), column.codec)));
+  return canonical(
+    columns.map((column) => decodeValue(encodeValue(row[column.name] as JsonValue, column.codec), column.codec)),
+  );
 }
 
 /** The seed's key map turned around: scratch key value to fixture key value, per table and column. */
 export function inverseKeyMap(keyMap: SerializedKeyMap): Map<string, Map<string, string>> {
   const back = new Map<string, Map<string, string>>();
   for (const [table, columns] of Object.entries(keyMap)) {
-    for (const [column, pairs] of Object.entries(columns)) back.set(`${table}\u0000${column}`, new Map(pairs.map(([old, fresh]) => [fresh, old])));
+    for (const [column, pairs] of Object.entries(columns))
+      back.set(`${table}\u0000${column}`, new Map(pairs.map(([old, fresh]) => [fresh, old])));
   }
   return back;
 }
@@ -37,10 +40,18 @@ export function fixtureColumns(info: TableInfo, names: readonly string[]): Colum
  * How to read a scratch campaign's raw row as the fixture's values: the fixture's columns decoded, and every key
  * the seed remapped (allocated or derived through a foreign key) translated back to the fixture's value.
  */
-export function fixtureValues(plan: SeedPlan, name: string, info: TableInfo, columns: readonly ColumnInfo[], back: Map<string, Map<string, string>>): (raw: readonly (string | null)[]) => JsonValue[] {
+export function fixtureValues(
+  plan: SeedPlan,
+  name: string,
+  info: TableInfo,
+  columns: readonly ColumnInfo[],
+  back: Map<string, Map<string, string>>,
+): (raw: readonly (string | null)[]) => JsonValue[] {
   const keys = plan.keys.get(name);
   const translate = columns.map((column) => {
-    const origin = keys?.allocated.has(column.name) ? { table: name, column: column.name } : keys?.derived.get(column.name);
+    const origin = keys?.allocated.has(column.name)
+      ? { table: name, column: column.name }
+      : keys?.derived.get(column.name);
     return origin && back.get(`${origin.table}\u0000${origin.column}`);
   });
   // By name: the plan and the walk may hold TableInfo objects of two introspections of the same catalog.

@@ -24,7 +24,8 @@ export async function unindexedForeignKeys(db: Queryable, graph: GameGraph): Pro
     for (const { child, fk } of graph.childEdges.get(parent) ?? []) {
       const wanted = new Set(fk.columns);
       const covered = (indexes.get(`${child.schema}.${child.table}`) ?? []).some(
-        (columns) => columns.length >= wanted.size && columns.slice(0, wanted.size).every((column) => wanted.has(column)),
+        (columns) =>
+          columns.length >= wanted.size && columns.slice(0, wanted.size).every((column) => wanted.has(column)),
       );
       if (covered) continue;
       found.push({
@@ -57,7 +58,7 @@ async function leadingIndexColumns(db: Queryable): Promise<Map<string, string[][
     WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND i.indpred IS NULL`);
   const byTable = new Map<string, string[][]>();
   for (const row of result.rows as { schema: string; table: string; columns: string[] | string }[]) {
-    const columns = Array.isArray(row.columns) ? row.columns : (row.columns.slice(1, -1).split(',').filter(Boolean));
+    const columns = Array.isArray(row.columns) ? row.columns : row.columns.slice(1, -1).split(',').filter(Boolean);
     const key = `${row.schema}.${row.table}`;
     byTable.set(key, [...(byTable.get(key) ?? []), columns]);
   }

@@ -49,7 +49,8 @@ export async function collectGarbage(db: Db, options: GcOptions = {}): Promise<G
       report.removed.push({ ...(await session.teardown(entry.id)), reason: reason.why });
     } catch (error) {
       // Not gc's to settle: someone must repoint the outside rows. The rest is removed all the same.
-      if (error instanceof TeardownRefused) report.refused.push({ id: entry.id, fixture: entry.fixture, reason: error.message });
+      if (error instanceof TeardownRefused)
+        report.refused.push({ id: entry.id, fixture: entry.fixture, reason: error.message });
       else report.failed.push({ id: entry.id, error: (error as Error).message });
     }
   }
@@ -64,6 +65,7 @@ function orphanReason(entry: RegistryEntry, now: Date, options: GcOptions): { or
   if (state === 'alive') return { orphan: false, why: `process ${entry.owner.pid} is still running` };
   const age = now.getTime() - entry.createdAt.getTime();
   const ttl = options.ttlMs ?? DEFAULT_GC_TTL_MS;
-  if (age > ttl) return { orphan: true, why: `seeded on ${entry.owner.host} more than ${Math.round(ttl / 3_600_000)} h ago` };
+  if (age > ttl)
+    return { orphan: true, why: `seeded on ${entry.owner.host} more than ${Math.round(ttl / 3_600_000)} h ago` };
   return { orphan: false, why: `seeded on another host (${entry.owner.host}) ${Math.round(age / 60_000)} min ago` };
 }

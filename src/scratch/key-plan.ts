@@ -67,7 +67,11 @@ export function planKeys(tables: ReadonlyMap<string, TableInfo>): KeyPlan {
  * Looks up the sequence behind every identity column of the plan once, so each rep's allocation names it directly
  * instead of asking the catalog again per value.
  */
-export async function resolveSequences(db: Queryable, plan: KeyPlan, tables: ReadonlyMap<string, TableInfo>): Promise<void> {
+export async function resolveSequences(
+  db: Queryable,
+  plan: KeyPlan,
+  tables: ReadonlyMap<string, TableInfo>,
+): Promise<void> {
   const wanted = [...plan].flatMap(([table, keys]) =>
     [...keys.allocated].filter(([, source]) => source.kind === 'sequence').map(([column]) => ({ table, column })),
   );

@@ -9,7 +9,10 @@ const INTEGER = /^(0|-?[1-9]\d*)$/;
  * of 5,000 turns records one pair instead of 5,000 strings; other keys (uuids, composite keys) stay as they are.
  */
 export function packKeys(keys: readonly string[]): KeyList {
-  const integers = keys.filter((key) => INTEGER.test(key)).map(BigInt).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const integers = keys
+    .filter((key) => INTEGER.test(key))
+    .map(BigInt)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const packed: KeyList = keys.filter((key) => !INTEGER.test(key));
   for (let i = 0; i < integers.length; ) {
     let j = i;

@@ -53,11 +53,14 @@ export async function refuseOutsideReferences(
       const own = doomed.get(child.name);
       if (own) where += ` AND NOT (${doomedCondition(own, values, 'c')})`;
       checks.push(`(SELECT count(*) FROM ${child.from} AS c WHERE ${where})::int`);
-      labels.push(`"${child.name}" (${fk.name}${fk.onDelete === 'no action' ? '' : `, ON DELETE ${fk.onDelete.toUpperCase()}`}) point at "${parent.info.name}"`);
+      labels.push(
+        `"${child.name}" (${fk.name}${fk.onDelete === 'no action' ? '' : `, ON DELETE ${fk.onDelete.toUpperCase()}`}) point at "${parent.info.name}"`,
+      );
     }
   }
   if (checks.length === 0) return;
-  const counts = (await client.query({ text: `SELECT ${checks.join(', ')}`, values, rowMode: 'array' })).rows[0] as number[];
+  const counts = (await client.query({ text: `SELECT ${checks.join(', ')}`, values, rowMode: 'array' }))
+    .rows[0] as number[];
   const found = labels.flatMap((label, i) => (counts[i]! > 0 ? [`${counts[i]} row(s) of ${label}`] : []));
   if (found.length === 0) return;
   throw new TeardownRefused(

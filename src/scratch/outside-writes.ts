@@ -11,7 +11,9 @@ const NAMED = 10;
  * a transaction that began after this moment. Read before the SUT runs, in the same snapshot as the shared rows.
  */
 export async function readWriteHorizon(client: Queryable): Promise<string> {
-  const { rows } = await client.query<{ h: string }>(`SELECT (pg_snapshot_xmax(pg_current_snapshot())::text::bigint % 4294967296)::text AS h`);
+  const { rows } = await client.query<{ h: string }>(
+    `SELECT (pg_snapshot_xmax(pg_current_snapshot())::text::bigint % 4294967296)::text AS h`,
+  );
   return rows[0]!.h;
 }
 
@@ -23,7 +25,12 @@ export async function readWriteHorizon(client: Queryable): Promise<string> {
  * one are not checked, nor are deletions (a deleted row leaves no `xmin`). Each table is scanned once: this is the
  * rep's cost. One line per row, `turns[5]: written during the rep (a row of campaign 1, outside the scratch campaign)`.
  */
-export async function outsideWrites(client: Queryable, graph: GameGraph, rootKey: string, horizon: string): Promise<string[]> {
+export async function outsideWrites(
+  client: Queryable,
+  graph: GameGraph,
+  rootKey: string,
+  horizon: string,
+): Promise<string[]> {
   const values: unknown[] = [horizon, rootKey];
   const scratchRoots = `(coalesce((SELECT array_agg(root_key) FROM turnkit.scratch_campaigns WHERE strategy = 'remap'), '{}'::text[]) || $2::text)`;
   // Wraparound-safe "xmin is at or past the horizon"; 0-2 are the frozen and bootstrap ids, older than anything.
@@ -32,11 +39,18 @@ export async function outsideWrites(client: Queryable, graph: GameGraph, rootKey
   for (const name of graph.owned) {
     const table = graph.catalog.tables.get(name)!;
     if (needsRowAddress(table)) continue;
-    const key = identityColumns(table).map((column) => `t.${quoteIdent(column)}::text`).join(` || ',' || `);
+    const key = identityColumns(table)
+      .map((column) => `t.${quoteIdent(column)}::text`)
+      .join(` || ',' || `);
     let campaign: string | undefined;
     if (name === graph.root.name) campaign = `t.${quoteIdent(graph.rootKey.name)}::text`;
     else {
-      const fk = table.foreignKeys.find((candidate) => candidate.references.table === graph.root.name && candidate.references.columns.length === 1 && candidate.references.columns[0] === graph.rootKey.name);
+      const fk = table.foreignKeys.find(
+        (candidate) =>
+          candidate.references.table === graph.root.name &&
+          candidate.references.columns.length === 1 &&
+          candidate.references.columns[0] === graph.rootKey.name,
+      );
       if (fk) campaign = `t.${quoteIdent(fk.columns[0]!)}::text`;
     }
     if (!campaign) continue;
@@ -45,8 +59,16 @@ export async function outsideWrites(client: Queryable, graph: GameGraph, rootKey
       WHERE ${written} AND ${campaign} IS NOT NULL AND ${campaign} <> ALL(${scratchRoots}) LIMIT ${NAMED + 1})`);
   }
   if (parts.length === 0) return [];
-  const { rows } = await client.query<{ tbl: string; k: string; campaign: string }>({ text: parts.join('\nUNION ALL\n'), values });
-  const lines = rows.slice(0, NAMED).map((row) => `${row.tbl}[${row.k}]: written during the rep (a row of campaign ${row.campaign}, outside the scratch campaign)`);
+  const { rows } = await client.query<{ tbl: string; k: string; campaign: string }>({
+    text: parts.join('\nUNION ALL\n'),
+    values,
+  });
+  const lines = rows
+    .slice(0, NAMED)
+    .map(
+      (row) =>
+        `${row.tbl}[${row.k}]: written during the rep (a row of campaign ${row.campaign}, outside the scratch campaign)`,
+    );
   if (rows.length > NAMED) lines.push(`and more rows of other campaigns written during the rep`);
   return lines;
 }

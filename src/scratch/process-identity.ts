@@ -25,7 +25,9 @@ export function currentProcess(): ProcessIdentity {
 }
 
 /** Whether the recorded process still runs: only knowable on this host; `unknown` elsewhere. */
-export function processState(owner: Pick<ProcessIdentity, 'pid' | 'host' | 'startTicks' | 'pidNamespace'>): 'alive' | 'gone' | 'unknown' {
+export function processState(
+  owner: Pick<ProcessIdentity, 'pid' | 'host' | 'startTicks' | 'pidNamespace'>,
+): 'alive' | 'gone' | 'unknown' {
   if (owner.host !== hostname()) return 'unknown';
   // Same host name, other pid namespace (a container): its pids mean nothing here.
   if (owner.pidNamespace !== null && owner.pidNamespace !== pidNamespace()) return 'unknown';

@@ -111,7 +111,11 @@ export function lockSharedRowsSql(mode: 'shared' | 'exclusive'): string {
  * Records a scratch campaign (in the seed's own transaction, so both exist or neither does), and in the same
  * statement which of the shared rows it relies on turnkit inserted (`sharedKeys`: table to primary keys).
  */
-export async function insertEntry(db: Queryable, entry: Omit<RegistryEntry, 'createdAt'>, sharedKeys: ReadonlyMap<string, readonly string[]> = new Map()): Promise<void> {
+export async function insertEntry(
+  db: Queryable,
+  entry: Omit<RegistryEntry, 'createdAt'>,
+  sharedKeys: ReadonlyMap<string, readonly string[]> = new Map(),
+): Promise<void> {
   const tables = [...sharedKeys].flatMap(([table, keys]) => keys.map(() => table));
   const keys = [...sharedKeys.values()].flat();
   await db.query(
@@ -123,16 +127,32 @@ export async function insertEntry(db: Queryable, entry: Omit<RegistryEntry, 'cre
      SELECT entry.id, s.table_name, s.key FROM entry, turnkit.scratch_shared_rows AS s
      WHERE (s.table_name, s.key) IN (SELECT * FROM unnest($16::text[], $17::text[]))`,
     [
-      entry.id, entry.strategy, entry.fixture, entry.fixtureSha256, entry.rootTable, entry.rootKey, JSON.stringify(entry.game),
-      entry.runId, entry.databaseName, entry.owner?.pid ?? null, entry.owner?.host ?? null, entry.owner?.startedAt ?? null,
-      entry.owner?.startTicks ?? null, entry.owner?.pidNamespace ?? null, JSON.stringify(entry.inserted), tables, keys,
+      entry.id,
+      entry.strategy,
+      entry.fixture,
+      entry.fixtureSha256,
+      entry.rootTable,
+      entry.rootKey,
+      JSON.stringify(entry.game),
+      entry.runId,
+      entry.databaseName,
+      entry.owner?.pid ?? null,
+      entry.owner?.host ?? null,
+      entry.owner?.startedAt ?? null,
+      entry.owner?.startTicks ?? null,
+      entry.owner?.pidNamespace ?? null,
+      JSON.stringify(entry.inserted),
+      tables,
+      keys,
     ],
   );
 }
 
 /** Every registered scratch campaign, oldest first, without the (large) key lists. */
 export async function listEntries(db: Queryable): Promise<RegistryEntry[]> {
-  const result = await db.query(`SELECT ${SUMMARY_COLUMNS}, '{}'::jsonb AS inserted FROM turnkit.scratch_campaigns ORDER BY created_at, id`);
+  const result = await db.query(
+    `SELECT ${SUMMARY_COLUMNS}, '{}'::jsonb AS inserted FROM turnkit.scratch_campaigns ORDER BY created_at, id`,
+  );
   return result.rows.map(toEntry);
 }
 
@@ -147,7 +167,10 @@ export interface SharedRowRef {
  * teardown's transaction: the delete locks the entry (a second teardown of the same campaign waits, then finds
  * nothing), and a rollback puts it back.
  */
-export async function takeRemapEntry(db: Queryable, id: string): Promise<(RegistryEntry & { sharedUses: SharedRowRef[] }) | undefined> {
+export async function takeRemapEntry(
+  db: Queryable,
+  id: string,
+): Promise<(RegistryEntry & { sharedUses: SharedRowRef[] }) | undefined> {
   const result = await db.query(
     `DELETE FROM turnkit.scratch_campaigns AS c WHERE id = $1 AND strategy = 'remap'
      RETURNING ${SUMMARY_COLUMNS}, inserted,
@@ -171,7 +194,10 @@ export async function findEntryIds(db: Queryable, idOrKey: string): Promise<stri
 
 /** One entry by id, without its key lists. */
 export async function getEntry(db: Queryable, id: string): Promise<RegistryEntry | undefined> {
-  const result = await db.query(`SELECT ${SUMMARY_COLUMNS}, '{}'::jsonb AS inserted FROM turnkit.scratch_campaigns WHERE id = $1`, [id]);
+  const result = await db.query(
+    `SELECT ${SUMMARY_COLUMNS}, '{}'::jsonb AS inserted FROM turnkit.scratch_campaigns WHERE id = $1`,
+    [id],
+  );
   return result.rows.map(toEntry)[0];
 }
 

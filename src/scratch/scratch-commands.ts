@@ -47,7 +47,12 @@ export async function seedCommand(options: SeedCommandOptions): Promise<SeedComm
   // A constructed fixture is materialized first (its base's hash and every old value checked).
   const { fixture, shown, sha256 } = await loadFixture(resolve(options.cwd ?? process.cwd(), options.fixture));
   return usingDb(config, options, async (db) => {
-    const session = new ScratchSession(db, { game: config.game, strategy: options.strategy, owner: null, onWarning: options.onWarning });
+    const session = new ScratchSession(db, {
+      game: config.game,
+      strategy: options.strategy,
+      owner: null,
+      onWarning: options.onWarning,
+    });
     const scratch = await session.seed(fixture, { file: shown, sha256 }).finally(() => session.close());
     const result: SeedCommandResult = {
       id: scratch.id,
@@ -60,7 +65,10 @@ export async function seedCommand(options: SeedCommandOptions): Promise<SeedComm
     if (options.check) {
       result.check = await session.check(scratch, fixture).catch((error: unknown) => {
         // The campaign exists: say which, so it can be torn down.
-        throw new TurnkitError('DATABASE', `seeded ${scratch.id} (key ${scratch.key}; remove it with turnkit teardown ${scratch.id}), but the check failed: ${(error as Error).message}`);
+        throw new TurnkitError(
+          'DATABASE',
+          `seeded ${scratch.id} (key ${scratch.key}; remove it with turnkit teardown ${scratch.id}), but the check failed: ${(error as Error).message}`,
+        );
       });
     }
     return result;

@@ -52,7 +52,9 @@ export function effectsOf(collected: CollectedRows, plan: SeedPlan, keyMap: Seri
     const now = rows.map((raw) => read(raw));
     // Whole decoded rows only for the few inserted ones a record shows.
     const sample = (index: number): Record<string, JsonValue> =>
-      Object.fromEntries(table.info.columns.map((column, i) => [column.name, decodeValue(rows[index]![i] ?? null, column.codec)]));
+      Object.fromEntries(
+        table.info.columns.map((column, i) => [column.name, decodeValue(rows[index]![i] ?? null, column.codec)]),
+      );
     const keyIndexes = table.info.primaryKey.map((key) => columns.findIndex((column) => column.name === key));
     const result: TableEffects = { table: name, inserted: 0, updated: 0, deleted: 0, insertedRows: [] };
     if (keyIndexes.length > 0 && keyIndexes.every((index) => index >= 0)) {
@@ -108,9 +110,15 @@ function fixtureSide(plan: SeedPlan, name: string): FixtureSide {
   let side = tables.get(name);
   if (!side) {
     const planned = plan.tables.get(name)!;
-    const columns = fixtureColumns(planned.info, planned.table.columns.map((column) => column.name));
+    const columns = fixtureColumns(
+      planned.info,
+      planned.table.columns.map((column) => column.name),
+    );
     const rows = planned.table.role !== 'shared' ? planned.table.rows : [];
-    const before = rows.map((row) => ({ values: columns.map((column) => (row[column.name] ?? null) as JsonValue), text: canonicalRow(row, columns) }));
+    const before = rows.map((row) => ({
+      values: columns.map((column) => (row[column.name] ?? null) as JsonValue),
+      text: canonicalRow(row, columns),
+    }));
     tables.set(name, (side = { columns, before }));
   }
   return side;

@@ -18,7 +18,15 @@ import { readSharedRows, type SharedSnapshot } from './shared-snapshot.js';
 import { outsideWrites, readWriteHorizon } from './outside-writes.js';
 import type { Queryable } from '../db/introspect.js';
 import { currentProcess, type ProcessIdentity } from './process-identity.js';
-import { deleteEntry, ensureRegistry, findEntryIds, getEntry, takeRemapEntry, type RegistryEntry, type ScratchStrategy } from './registry.js';
+import {
+  deleteEntry,
+  ensureRegistry,
+  findEntryIds,
+  getEntry,
+  takeRemapEntry,
+  type RegistryEntry,
+  type ScratchStrategy,
+} from './registry.js';
 import { checkPlanAgainstGame, hasGameTriggers, planSeed, type SeedPlan } from './seed-plan.js';
 import { resolveSequences } from './key-plan.js';
 import { seedRemap, type SerializedKeyMap } from './seed-remap.js';
@@ -73,7 +81,10 @@ export interface ScratchCampaign {
    * Removes the campaign; with `effects`, first reads what the SUT changed, in the same transaction (remap), and with
    * `horizon` (from `beforeSut`) also the rows of other campaigns written since.
    */
-  teardown(options?: { effects?: boolean; horizon?: string | undefined }): Promise<TeardownReport & { effects?: CampaignEffects }>;
+  teardown(options?: {
+    effects?: boolean;
+    horizon?: string | undefined;
+  }): Promise<TeardownReport & { effects?: CampaignEffects }>;
 }
 
 /** What a SUT changed: per table of its campaign, and the shared rows it stands on as they were at the end. */
@@ -104,7 +115,8 @@ export class ScratchSession {
     readonly db: Db,
     readonly options: ScratchOptions,
   ) {
-    if (options.strategy === 'database' && db.backend === 'embedded') throw new TurnkitError('CONFIG', EMBEDDED_HAS_NO_DATABASES);
+    if (options.strategy === 'database' && db.backend === 'embedded')
+      throw new TurnkitError('CONFIG', EMBEDDED_HAS_NO_DATABASES);
     this.chooser = new StrategyChooser(options.strategy ?? 'remap', db.backend === 'embedded');
     this.templates = new TemplatePool(db);
   }
@@ -151,7 +163,8 @@ export class ScratchSession {
           const inspect = async (client: Queryable, collected: CollectedRows): Promise<void> => {
             await client.query(CAPTURE_SETTINGS);
             effects = { tables: effectsOf(collected, plan, keyMap), shared: await readSharedRows(client, plan) };
-            if (options.horizon !== undefined) effects.outside = await outsideWrites(client, this.graph!, entry.rootKey, options.horizon);
+            if (options.horizon !== undefined)
+              effects.outside = await outsideWrites(client, this.graph!, entry.rootKey, options.horizon);
           };
           report = await this.teardownById(entry.id, entry.id, inspect);
         } else {
@@ -187,11 +200,19 @@ export class ScratchSession {
     await this.ready();
     if (REGISTRY_ID.test(idOrKey)) return this.teardownById(idOrKey, idOrKey);
     const ids = await findEntryIds(this.db.pool, idOrKey);
-    if (ids.length > 1) throw new TurnkitError('BAD_INPUT', `"${idOrKey}" names ${ids.length} scratch campaigns (${ids.join(', ')}): pass a registry id`);
+    if (ids.length > 1)
+      throw new TurnkitError(
+        'BAD_INPUT',
+        `"${idOrKey}" names ${ids.length} scratch campaigns (${ids.join(', ')}): pass a registry id`,
+      );
     return this.teardownById(ids[0] ?? idOrKey, idOrKey);
   }
 
-  private async teardownById(id: string, asked: string, inspect?: (client: Queryable, collected: CollectedRows) => Promise<void>): Promise<TeardownReport> {
+  private async teardownById(
+    id: string,
+    asked: string,
+    inspect?: (client: Queryable, collected: CollectedRows) => Promise<void>,
+  ): Promise<TeardownReport> {
     const attempt = (combined: boolean, everyKey = false) =>
       inTransaction(this.db, 'BEGIN; SET CONSTRAINTS ALL DEFERRED', async (client) => {
         const entry = await takeRemapEntry(client, id);
@@ -217,11 +238,21 @@ export class ScratchSession {
       });
     if (report) return report;
     const entry = await getEntry(this.db.pool, id);
-    if (!entry) throw new TurnkitError('NOT_FOUND', `no scratch campaign "${asked}" in the registry (torn down already?)`);
+    if (!entry)
+      throw new TurnkitError('NOT_FOUND', `no scratch campaign "${asked}" in the registry (torn down already?)`);
     // A database of its own goes as a whole, outside any transaction; the entry goes last, so gc retries a failed drop.
     if (entry.databaseName) await dropDatabase(this.db, entry.databaseName);
     await deleteEntry(this.db.pool, entry.id);
-    return { id: entry.id, fixture: entry.fixture, key: entry.rootKey, deleted: {}, addedBySut: {}, sharedDeleted: 0, sharedKept: 0, droppedDatabase: entry.databaseName ?? undefined };
+    return {
+      id: entry.id,
+      fixture: entry.fixture,
+      key: entry.rootKey,
+      deleted: {},
+      addedBySut: {},
+      sharedDeleted: 0,
+      sharedKept: 0,
+      droppedDatabase: entry.databaseName ?? undefined,
+    };
   }
 
   /**
@@ -248,7 +279,10 @@ export class ScratchSession {
     const { plan } = await this.prepare(fixture);
     const catalog = await this.currentCatalog();
     const entry = { rootKey: scratch.key, keyMap: scratch.keyMap };
-    return this.readScratch(scratch, async (client) => ({ tables: await scratchEffects(client, plan, game, entry, catalog), shared: await readSharedRows(client, plan) }));
+    return this.readScratch(scratch, async (client) => ({
+      tables: await scratchEffects(client, plan, game, entry, catalog),
+      shared: await readSharedRows(client, plan),
+    }));
   }
 
   /**
@@ -298,7 +332,10 @@ export class ScratchSession {
     let found = this.triggerChecks.get(key);
     if (!found) {
       // On the connection of the running transaction: the embedded pool has no second one.
-      found = hasGameTriggers(client, [...graph.owned].map((name) => graph.catalog.tables.get(name)!));
+      found = hasGameTriggers(
+        client,
+        [...graph.owned].map((name) => graph.catalog.tables.get(name)!),
+      );
       this.triggerChecks.set(key, found);
       found.catch(() => this.triggerChecks.delete(key));
     }
@@ -327,7 +364,11 @@ export class ScratchSession {
 }
 
 /** Seeds one fixture as a scratch campaign (a one-off; a run keeps one `ScratchSession` for all its reps). */
-export async function seed(db: Db, fixture: Fixture, options: ScratchOptions & FixtureSource): Promise<ScratchCampaign> {
+export async function seed(
+  db: Db,
+  fixture: Fixture,
+  options: ScratchOptions & FixtureSource,
+): Promise<ScratchCampaign> {
   const session = new ScratchSession(db, options);
   try {
     return await session.seed(fixture, options);

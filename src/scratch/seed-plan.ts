@@ -52,27 +52,43 @@ export function planSeed(fixture: Fixture, catalog: Catalog, file: string): Seed
     if (!info) continue;
     const names = table.columns.map((column) => column.name);
     for (const column of info.columns) {
-      const fillable = column.nullable || column.default !== null || column.identity !== null || column.generated !== null;
+      const fillable =
+        column.nullable || column.default !== null || column.identity !== null || column.generated !== null;
       if (!names.includes(column.name) && !fillable) {
-        problems.push(`${file}: ${formatJsonPath(['tables', fixtureName])}: column "${info.name}"."${column.name}" is NOT NULL without a default in the database and missing from the fixture`);
+        problems.push(
+          `${file}: ${formatJsonPath(['tables', fixtureName])}: column "${info.name}"."${column.name}" is NOT NULL without a default in the database and missing from the fixture`,
+        );
       }
     }
     tables.set(info.name, { fixtureName, info, table, columns: insertColumns(info, names) });
   }
   if (problems.length > 0) {
-    throw new TurnkitError('FIXTURE', problems.length === 1 ? problems[0]! : `${problems[0]} (and ${problems.length - 1} more problems)`, problems);
+    throw new TurnkitError(
+      'FIXTURE',
+      problems.length === 1 ? problems[0]! : `${problems[0]} (and ${problems.length - 1} more problems)`,
+      problems,
+    );
   }
 
   const rootInfo = findTable(catalog, fixture.source.root.table);
   const rootPlanned = rootInfo && tables.get(rootInfo.name);
   if (!rootInfo || !rootPlanned || rootPlanned.table.role !== 'root' || rootPlanned.table.rows.length !== 1) {
-    throw new TurnkitError('FIXTURE', `${file}: ${formatJsonPath(['source', 'root'])}: the fixture must hold exactly one row of its root table "${fixture.source.root.table}"`);
+    throw new TurnkitError(
+      'FIXTURE',
+      `${file}: ${formatJsonPath(['source', 'root'])}: the fixture must hold exactly one row of its root table "${fixture.source.root.table}"`,
+    );
   }
   const rootColumn = rootInfo.columns.find((column) => column.name === fixture.source.root.key)!;
   const rootValue = encodeValue(rootPlanned.table.rows[0]![rootColumn.name] as JsonValue, rootColumn.codec);
-  if (rootValue === null) throw new TurnkitError('FIXTURE', `${file}: ${formatJsonPath(['tables', rootPlanned.fixtureName, 'rows', 0, rootColumn.name])}: the root key is null`);
+  if (rootValue === null)
+    throw new TurnkitError(
+      'FIXTURE',
+      `${file}: ${formatJsonPath(['tables', rootPlanned.fixtureName, 'rows', 0, rootColumn.name])}: the root key is null`,
+    );
 
-  const campaignTables = new Map([...tables].filter(([, planned]) => planned.table.role !== 'shared').map(([name, planned]) => [name, planned.info]));
+  const campaignTables = new Map(
+    [...tables].filter(([, planned]) => planned.table.role !== 'shared').map(([name, planned]) => [name, planned.info]),
+  );
   const withFile = <T>(fn: () => T): T => {
     try {
       return fn();
@@ -83,7 +99,16 @@ export function planSeed(fixture: Fixture, catalog: Catalog, file: string): Seed
   };
   const keys = withFile(() => planKeys(campaignTables));
   const order = withFile(() => dependencyOrder(new Map([...tables].map(([name, planned]) => [name, planned.info]))));
-  return { fixture, file, tables, campaignTables, keys, order, root: { table: rootInfo.name, column: rootColumn.name, value: rootValue }, oneStatement: true };
+  return {
+    fixture,
+    file,
+    tables,
+    campaignTables,
+    keys,
+    order,
+    root: { table: rootInfo.name, column: rootColumn.name, value: rootValue },
+    oneStatement: true,
+  };
 }
 
 /**

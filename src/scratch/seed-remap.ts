@@ -32,7 +32,11 @@ export function newScratchId(): string {
  * Seeds a fixture as a new campaign in the same database, under new keys, in one transaction together with its
  * registry entry: either the whole campaign and its entry exist afterwards, or neither does.
  */
-export async function seedRemap(db: Db, plan: SeedPlan, who: SeedOwner): Promise<{ entry: RegistryEntry; keyMap: SerializedKeyMap }> {
+export async function seedRemap(
+  db: Db,
+  plan: SeedPlan,
+  who: SeedOwner,
+): Promise<{ entry: RegistryEntry; keyMap: SerializedKeyMap }> {
   try {
     return await seedRemapOnce(db, plan, who, plan.oneStatement);
   } catch (error) {
@@ -41,16 +45,26 @@ export async function seedRemap(db: Db, plan: SeedPlan, who: SeedOwner): Promise
     // names its table and row. A lost connection is reported as it is.
     if (error.refused) return seedRemapOnce(db, plan, who, false);
     const cause = error.cause as { message?: string; code?: string };
-    throw new TurnkitError('DATABASE', `${plan.file}: $.tables: seeding: ${cause.message ?? String(cause)}${cause.code ? ` [SQLSTATE ${cause.code}]` : ''}`);
+    throw new TurnkitError(
+      'DATABASE',
+      `${plan.file}: $.tables: seeding: ${cause.message ?? String(cause)}${cause.code ? ` [SQLSTATE ${cause.code}]` : ''}`,
+    );
   }
 }
 
-async function seedRemapOnce(db: Db, plan: SeedPlan, who: SeedOwner, combined: boolean): Promise<{ entry: RegistryEntry; keyMap: SerializedKeyMap }> {
+async function seedRemapOnce(
+  db: Db,
+  plan: SeedPlan,
+  who: SeedOwner,
+  combined: boolean,
+): Promise<{ entry: RegistryEntry; keyMap: SerializedKeyMap }> {
   const id = newScratchId();
   // Deferrable cycle edges (campaign -> current location -> campaign) are checked at commit.
   const begin = plan.order.deferred.length > 0 ? 'BEGIN; SET CONSTRAINTS ALL DEFERRED' : 'BEGIN';
   return inTransaction(db, begin, async (client) => {
-    const sharedTables = [...plan.tables.values()].filter((planned) => planned.table.role === 'shared' || (planned.table.sharedRows?.length ?? 0) > 0);
+    const sharedTables = [...plan.tables.values()].filter(
+      (planned) => planned.table.role === 'shared' || (planned.table.sharedRows?.length ?? 0) > 0,
+    );
 
     const rowsOf = (name: string) => plan.tables.get(name)!.table.rows;
     const counts = new Map([...plan.campaignTables.keys()].map((name) => [name, rowsOf(name).length]));
@@ -59,7 +73,13 @@ async function seedRemapOnce(db: Db, plan: SeedPlan, who: SeedOwner, combined: b
     const allocations = await allocateKeys(client, plan.keys, plan.campaignTables, counts, lock);
     const keyMap = buildKeyMap(plan.keys, plan.campaignTables, rowsOf, allocations);
 
-    const { written, sharedKeys } = await writeFixtureRows(client, plan, keyMap, (table, keys) => recordSharedRows(client, table, keys), combined);
+    const { written, sharedKeys } = await writeFixtureRows(
+      client,
+      plan,
+      keyMap,
+      (table, keys) => recordSharedRows(client, table, keys),
+      combined,
+    );
 
     const entry: Omit<RegistryEntry, 'createdAt'> = {
       id,

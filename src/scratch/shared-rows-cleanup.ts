@@ -11,11 +11,21 @@ import { parseTupleKey } from './key-ranges.js';
  * children before parents (a shared user's account row goes after the user). A row that live data now
  * references is left in place and forgotten: it belongs to the live game from then on.
  */
-export async function removeUnusedSharedRows(client: pg.PoolClient, used: readonly SharedRowRef[], catalog: Catalog): Promise<{ deleted: number; kept: number }> {
+export async function removeUnusedSharedRows(
+  client: pg.PoolClient,
+  used: readonly SharedRowRef[],
+  catalog: Catalog,
+): Promise<{ deleted: number; kept: number }> {
   await lockSharedRows(client, 'exclusive');
   const unused = await unusedSharedRows(client, used);
-  const tables = new Map(unused.flatMap(({ table }) => (catalog.tables.has(table) ? [[table, catalog.tables.get(table)!] as const] : [])));
-  const rank = new Map(dependencyOrderOrNames(tables).reverse().map((name, i) => [name, i]));
+  const tables = new Map(
+    unused.flatMap(({ table }) => (catalog.tables.has(table) ? [[table, catalog.tables.get(table)!] as const] : [])),
+  );
+  const rank = new Map(
+    dependencyOrderOrNames(tables)
+      .reverse()
+      .map((name, i) => [name, i]),
+  );
   unused.sort((a, b) => (rank.get(a.table) ?? 0) - (rank.get(b.table) ?? 0));
 
   let deleted = 0;
@@ -26,9 +36,17 @@ export async function removeUnusedSharedRows(client: pg.PoolClient, used: readon
       const tuple = parseTupleKey(key, info.primaryKey.length);
       const values: unknown[] = [];
       const where = whereIn(info, info.primaryKey, [tuple], values);
-      const row = (await client.query({ text: `SELECT * FROM ${info.from} AS t WHERE ${where}`, values, rowMode: 'array', types: RAW_TEXT_TYPES })).rows[0] as RawRow | undefined;
+      const row = (
+        await client.query({
+          text: `SELECT * FROM ${info.from} AS t WHERE ${where}`,
+          values,
+          rowMode: 'array',
+          types: RAW_TEXT_TYPES,
+        })
+      ).rows[0] as RawRow | undefined;
       if (row && (await isReferenced(client, catalog, info, row))) kept++;
-      else if (row) deleted += (await client.query({ text: `DELETE FROM ${info.from} AS t WHERE ${where}`, values })).rowCount ?? 0;
+      else if (row)
+        deleted += (await client.query({ text: `DELETE FROM ${info.from} AS t WHERE ${where}`, values })).rowCount ?? 0;
     }
     await forgetSharedRow(client, table, key);
   }
@@ -52,10 +70,18 @@ async function isReferenced(client: pg.PoolClient, catalog: Catalog, parent: Tab
   for (const child of catalog.tables.values()) {
     for (const fk of child.foreignKeys) {
       if (fk.references.table !== parent.name) continue;
-      const values = fk.references.columns.map((column) => row[parent.columns.findIndex((candidate) => candidate.name === column)] ?? null);
+      const values = fk.references.columns.map(
+        (column) => row[parent.columns.findIndex((candidate) => candidate.name === column)] ?? null,
+      );
       if (values.some((value) => value === null)) continue;
-      const where = fk.columns.map((column, i) => `t.${quoteIdent(column)} = $${i + 1}::text::${child.columns.find((c) => c.name === column)!.type}`);
-      const result = await client.query({ text: `SELECT 1 FROM ${child.from} AS t WHERE ${where.join(' AND ')} LIMIT 1`, values });
+      const where = fk.columns.map(
+        (column, i) =>
+          `t.${quoteIdent(column)} = $${i + 1}::text::${child.columns.find((c) => c.name === column)!.type}`,
+      );
+      const result = await client.query({
+        text: `SELECT 1 FROM ${child.from} AS t WHERE ${where.join(' AND ')} LIMIT 1`,
+        values,
+      });
       if ((result.rowCount ?? 0) > 0) return true;
     }
   }

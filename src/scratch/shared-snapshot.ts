@@ -12,19 +12,33 @@ export type SharedSnapshot = Map<string, Map<string, string>>;
  * in the database now. Taken before and after the SUT, the two show what the SUT changed outside its campaign.
  * `skip` leaves columns out, per table (the scrubbed ones, when checking against a scrubbed fixture).
  */
-export async function readSharedRows(client: Queryable, plan: SeedPlan, skip: ReadonlyMap<string, ReadonlySet<string>> = new Map()): Promise<SharedSnapshot> {
+export async function readSharedRows(
+  client: Queryable,
+  plan: SeedPlan,
+  skip: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
+): Promise<SharedSnapshot> {
   const snapshot: SharedSnapshot = new Map();
   for (const [name, planned] of plan.tables) {
     const sharedRows = planned.table.role === 'shared' ? planned.table.rows : (planned.table.sharedRows ?? []);
     if (sharedRows.length === 0 || planned.info.primaryKey.length === 0) continue;
-    const columns = fixtureColumns(planned.info, planned.table.columns.map((column) => column.name)).filter((column) => !skip.get(name)?.has(column.name));
+    const columns = fixtureColumns(
+      planned.info,
+      planned.table.columns.map((column) => column.name),
+    ).filter((column) => !skip.get(name)?.has(column.name));
     const pk = planned.info.primaryKey.map((key) => planned.info.columns.find((column) => column.name === key)!);
-    const tuples = sharedRows.map((row) => pk.map((column) => encodeValue(row[column.name] as JsonValue, column.codec) ?? ''));
+    const tuples = sharedRows.map((row) =>
+      pk.map((column) => encodeValue(row[column.name] as JsonValue, column.codec) ?? ''),
+    );
     const live = await selectRowsWhereIn(client, planned.info, planned.info.primaryKey, tuples);
     const rows = new Map<string, string>();
     for (const raw of live) {
       const key = pk.map((column) => raw[planned.info.columns.indexOf(column)] ?? '').join(',');
-      rows.set(key, canonical(columns.map((column) => decodeValue(raw[planned.info.columns.indexOf(column)] ?? null, column.codec))));
+      rows.set(
+        key,
+        canonical(
+          columns.map((column) => decodeValue(raw[planned.info.columns.indexOf(column)] ?? null, column.codec)),
+        ),
+      );
     }
     snapshot.set(name, rows);
   }

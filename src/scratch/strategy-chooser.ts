@@ -28,7 +28,8 @@ export class StrategyChooser<K extends object> {
     if (this.embedded) return 'remap';
     const seen = this.timings.get(key) ?? { remap: [], database: [] };
     // Alternate until each has PROBES reps: one rep of each is too noisy to call close sizes.
-    if (seen.remap.length < PROBES || seen.database.length < PROBES) return seen.remap.length <= seen.database.length ? 'remap' : 'database';
+    if (seen.remap.length < PROBES || seen.database.length < PROBES)
+      return seen.remap.length <= seen.database.length ? 'remap' : 'database';
     return mean(seen.database) < mean(seen.remap) ? 'database' : 'remap';
   }
 

@@ -80,15 +80,30 @@ export async function teardownRemap(
   }
 
   await refuseOutsideReferences(client, graph, doomed, entry.id, everyKey);
-  const deleted: Record<string, number> = combined ? await deleteAll(client, doomed) : await deleteTableByTable(client, owned, doomed);
+  const deleted: Record<string, number> = combined
+    ? await deleteAll(client, doomed)
+    : await deleteTableByTable(client, owned, doomed);
   // Registered keys of rows the SUT deleted itself were counted as nothing deleted; SUT additions are exact.
   for (const name of Object.keys(addedBySut)) addedBySut[name] = Math.min(addedBySut[name]!, deleted[name] ?? 0);
 
-  const shared = sharedUses.length > 0 ? await removeUnusedSharedRows(client, sharedUses, catalog) : { deleted: 0, kept: 0 };
-  return { id: entry.id, fixture: entry.fixture, key: entry.rootKey, deleted, addedBySut, sharedDeleted: shared.deleted, sharedKept: shared.kept };
+  const shared =
+    sharedUses.length > 0 ? await removeUnusedSharedRows(client, sharedUses, catalog) : { deleted: 0, kept: 0 };
+  return {
+    id: entry.id,
+    fixture: entry.fixture,
+    key: entry.rootKey,
+    deleted,
+    addedBySut,
+    sharedDeleted: shared.deleted,
+    sharedKept: shared.kept,
+  };
 }
 
-async function deleteTableByTable(client: pg.PoolClient, owned: ReadonlyMap<string, TableInfo>, doomed: ReadonlyMap<string, DoomedKeys>): Promise<Record<string, number>> {
+async function deleteTableByTable(
+  client: pg.PoolClient,
+  owned: ReadonlyMap<string, TableInfo>,
+  doomed: ReadonlyMap<string, DoomedKeys>,
+): Promise<Record<string, number>> {
   const order = dependencyOrder(owned);
   for (const { table, fk } of order.nulled) {
     const target = doomed.get(table)!;
@@ -107,33 +122,46 @@ async function deleteTableByTable(client: pg.PoolClient, owned: ReadonlyMap<stri
  * Deletes every doomed row with one statement (a data-modifying CTE per table): foreign keys are checked when the
  * statement ends, when children and parents are all gone, so no order and no cycle-breaking is needed.
  */
-async function deleteAll(client: pg.PoolClient, doomed: ReadonlyMap<string, DoomedKeys>): Promise<Record<string, number>> {
+async function deleteAll(
+  client: pg.PoolClient,
+  doomed: ReadonlyMap<string, DoomedKeys>,
+): Promise<Record<string, number>> {
   const parts: string[] = [];
   const names: string[] = [];
   const values: unknown[] = [];
   for (const [name, target] of doomed) {
     const conditions: string[] = [];
-    if (target.keys.length > 0) conditions.push(whereIn(target.info, identityColumns(target.info), target.keys, values));
+    if (target.keys.length > 0)
+      conditions.push(whereIn(target.info, identityColumns(target.info), target.keys, values));
     if (target.addresses.length > 0) {
       values.push(target.addresses);
       conditions.push(`${ROW_ADDRESS_SQL} = ANY($${values.length}::text[])`);
     }
     if (conditions.length === 0) continue;
-    parts.push(`d${parts.length} AS (DELETE FROM ${target.info.from} AS t WHERE ${conditions.join(' OR ')} RETURNING 1)`);
+    parts.push(
+      `d${parts.length} AS (DELETE FROM ${target.info.from} AS t WHERE ${conditions.join(' OR ')} RETURNING 1)`,
+    );
     names.push(name);
   }
   if (parts.length === 0) return {};
   const counts = names.map((_, i) => `(SELECT count(*) FROM d${i})::int`);
   let row: number[];
   try {
-    row = (await client.query({ text: `WITH ${parts.join(',\n')} SELECT ${counts.join(', ')}`, values, rowMode: 'array' })).rows[0] as number[];
+    row = (
+      await client.query({ text: `WITH ${parts.join(',\n')} SELECT ${counts.join(', ')}`, values, rowMode: 'array' })
+    ).rows[0] as number[];
   } catch (error) {
     throw new CombinedWriteFailed(error);
   }
   return Object.fromEntries(names.flatMap((name, i) => (row[i]! > 0 ? [[name, row[i]!]] : [])));
 }
 
-async function walkCampaign(client: pg.PoolClient, graph: ReturnType<typeof resolveGameGraph>, rootKey: string, wholeRows: boolean): Promise<CollectedRows> {
+async function walkCampaign(
+  client: pg.PoolClient,
+  graph: ReturnType<typeof resolveGameGraph>,
+  rootKey: string,
+  wholeRows: boolean,
+): Promise<CollectedRows> {
   try {
     return await walkCampaignKeys(client, graph, rootKey, { wholeRows });
   } catch (error) {
@@ -151,7 +179,10 @@ async function runWhere(client: pg.PoolClient, target: DoomedKeys, statement: st
     count += (await client.query({ text: `${statement} WHERE ${where}`, values })).rowCount ?? 0;
   }
   if (target.addresses.length > 0) {
-    const result = await client.query({ text: `${statement} WHERE ${ROW_ADDRESS_SQL} = ANY($1::text[])`, values: [target.addresses] });
+    const result = await client.query({
+      text: `${statement} WHERE ${ROW_ADDRESS_SQL} = ANY($1::text[])`,
+      values: [target.addresses],
+    });
     count += result.rowCount ?? 0;
   }
   return count;

@@ -26,9 +26,11 @@ export async function buildTemplate(db: Db, plan: SeedPlan, name: string): Promi
   if (db.backend === 'embedded') throw new TurnkitError('CONFIG', EMBEDDED_HAS_NO_DATABASES);
   const schema = await dumpSchema(db.url);
   // template0 takes any encoding and locale: give the copy the source's, so text sorts and compares the same.
-  const source = (await db.pool.query(
-    `SELECT pg_encoding_to_char(encoding) AS encoding, datcollate, datctype FROM pg_database WHERE datname = current_database()`,
-  )).rows[0] as { encoding: string; datcollate: string; datctype: string };
+  const source = (
+    await db.pool.query(
+      `SELECT pg_encoding_to_char(encoding) AS encoding, datcollate, datctype FROM pg_database WHERE datname = current_database()`,
+    )
+  ).rows[0] as { encoding: string; datcollate: string; datctype: string };
   await db.pool.query(
     `CREATE DATABASE ${quoteIdent(name)} TEMPLATE template0 ENCODING ${quoteLiteral(source.encoding)} ` +
       `LC_COLLATE ${quoteLiteral(source.datcollate)} LC_CTYPE ${quoteLiteral(source.datctype)}`,
@@ -37,7 +39,10 @@ export async function buildTemplate(db: Db, plan: SeedPlan, name: string): Promi
   client.on('error', () => {});
   try {
     await client.connect().catch((error: unknown) => {
-      throw new TurnkitError('DATABASE', `cannot connect to the template database ${name}: ${describeConnectError(error, db.url)}`);
+      throw new TurnkitError(
+        'DATABASE',
+        `cannot connect to the template database ${name}: ${describeConnectError(error, db.url)}`,
+      );
     });
     await client.query(schema);
     // pg_dump's preamble empties search_path; the rows below use qualified names, but the session should be normal.
@@ -67,17 +72,27 @@ export async function cloneDatabase(db: Db, template: string, name: string): Pro
      WHERE s.setrole = 0 AND s.setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database())`,
   );
   for (const setting of settings.rows as { name: string; value: string }[]) {
-    await db.pool.query(`ALTER DATABASE ${quoteIdent(name)} SET ${quoteIdent(setting.name)} = ${settingValue(setting.name, setting.value)}`);
+    await db.pool.query(
+      `ALTER DATABASE ${quoteIdent(name)} SET ${quoteIdent(setting.name)} = ${settingValue(setting.name, setting.value)}`,
+    );
   }
   return urlForDatabase(db.url, name);
 }
 
 /** Settings that hold a list (`search_path = a, b`): each element is its own literal, as pg_dumpall writes them. */
-const LIST_SETTINGS = new Set(['search_path', 'temp_tablespaces', 'local_preload_libraries', 'session_preload_libraries']);
+const LIST_SETTINGS = new Set([
+  'search_path',
+  'temp_tablespaces',
+  'local_preload_libraries',
+  'session_preload_libraries',
+]);
 
 function settingValue(name: string, value: string): string {
   if (!LIST_SETTINGS.has(name.toLowerCase())) return quoteLiteral(value);
-  return value.split(',').map((element) => quoteLiteral(element.trim())).join(', ');
+  return value
+    .split(',')
+    .map((element) => quoteLiteral(element.trim()))
+    .join(', ');
 }
 
 function quoteLiteral(value: string): string {

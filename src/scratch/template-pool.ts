@@ -35,14 +35,21 @@ export class TemplatePool {
   }
 
   /** A new database cloned from the fixture's template, registered as a scratch campaign. */
-  async clone(fixture: Fixture, plan: SeedPlan, who: SeedOwner): Promise<{ entry: RegistryEntry; databaseUrl: string }> {
+  async clone(
+    fixture: Fixture,
+    plan: SeedPlan,
+    who: SeedOwner,
+  ): Promise<{ entry: RegistryEntry; databaseUrl: string }> {
     const template = await this.templateFor(fixture, plan, who);
     const id = newScratchId();
     const name = scratchDatabaseName('scratch', id.slice('scratch-'.length));
     const entry = databaseEntry(id, 'database', name, plan, who);
     await insertEntry(this.db.pool, entry);
     try {
-      return { entry: { ...entry, createdAt: new Date() }, databaseUrl: await cloneDatabase(this.db, template.name, name) };
+      return {
+        entry: { ...entry, createdAt: new Date() },
+        databaseUrl: await cloneDatabase(this.db, template.name, name),
+      };
     } catch (error) {
       await deleteEntry(this.db.pool, id).catch(() => {});
       throw error;
@@ -62,7 +69,10 @@ export class TemplatePool {
     const name = scratchDatabaseName('tpl', plan.fixture.name.toLowerCase());
     // A template always belongs to this process (even when the campaigns are seeded by hand): gc removes it once the
     // process is gone, whatever killed it.
-    await insertEntry(this.db.pool, databaseEntry(id, 'template', name, plan, { ...who, owner: who.owner ?? currentProcess() }));
+    await insertEntry(
+      this.db.pool,
+      databaseEntry(id, 'template', name, plan, { ...who, owner: who.owner ?? currentProcess() }),
+    );
     try {
       await buildTemplate(this.db, plan, name);
     } catch (error) {
@@ -73,7 +83,13 @@ export class TemplatePool {
   }
 }
 
-function databaseEntry(id: string, strategy: 'database' | 'template', name: string, plan: SeedPlan, who: SeedOwner): Omit<RegistryEntry, 'createdAt'> {
+function databaseEntry(
+  id: string,
+  strategy: 'database' | 'template',
+  name: string,
+  plan: SeedPlan,
+  who: SeedOwner,
+): Omit<RegistryEntry, 'createdAt'> {
   return {
     id,
     strategy,

@@ -2,7 +2,15 @@ import { parse as parseArrayLiteral } from 'postgres-array';
 import type { Queryable } from '../db/introspect.js';
 import { quoteIdent } from '../db/quote.js';
 import { TurnkitError } from '../errors.js';
-import { addRow, distinctTuples, emptyCollected, keyColumnsOf, rootGuards, selectRoot, type CollectedRows } from '../fixture/collect-owned.js';
+import {
+  addRow,
+  distinctTuples,
+  emptyCollected,
+  keyColumnsOf,
+  rootGuards,
+  selectRoot,
+  type CollectedRows,
+} from '../fixture/collect-owned.js';
 import type { GameGraph } from '../fixture/game-graph.js';
 import { needsRowAddress, ROW_ADDRESS_SQL } from '../fixture/row-identity.js';
 import { columnIndexes, guardClause, RAW_TEXT_TYPES, whereIn, type RawRow } from '../fixture/row-query.js';
@@ -13,13 +21,26 @@ import { columnIndexes, guardClause, RAW_TEXT_TYPES, whereIn, type RawRow } from
  * in one query (a UNION ALL), so a teardown costs a few round trips whatever the schema's width. Rows come back
  * in the usual raw shape with every other value NULL.
  */
-export async function walkCampaignKeys(db: Queryable, graph: GameGraph, rootValue: string, options: WalkOptions = {}): Promise<CollectedRows> {
+export async function walkCampaignKeys(
+  db: Queryable,
+  graph: GameGraph,
+  rootValue: string,
+  options: WalkOptions = {},
+): Promise<CollectedRows> {
   const keep = options.wholeRows ? wholeRows(graph) : keyColumnsOf(graph);
   const collected: CollectedRows = new Map();
   for (const name of graph.owned) collected.set(name, emptyCollected(graph.catalog.tables.get(name)!));
-  const rootRows = rootIsItsKey(graph) && !options.wholeRows ? [rootFromKey(graph, rootValue)] : await selectRoot(db, graph, rootValue);
-  if (rootRows.length === 0) throw new TurnkitError('NOT_FOUND', `campaign ${rootValue}: no row in "${graph.root.name}"`);
-  if (rootRows.length > 1) throw new TurnkitError('CONFIG', `game.root.key: ${rootRows.length} rows of "${graph.root.name}" have key ${rootValue}; the key must be unique`);
+  const rootRows =
+    rootIsItsKey(graph) && !options.wholeRows
+      ? [rootFromKey(graph, rootValue)]
+      : await selectRoot(db, graph, rootValue);
+  if (rootRows.length === 0)
+    throw new TurnkitError('NOT_FOUND', `campaign ${rootValue}: no row in "${graph.root.name}"`);
+  if (rootRows.length > 1)
+    throw new TurnkitError(
+      'CONFIG',
+      `game.root.key: ${rootRows.length} rows of "${graph.root.name}" have key ${rootValue}; the key must be unique`,
+    );
   addRow(collected.get(graph.root.name)!, rootRows[0]!);
 
   const anchored = anchoredTables(graph);
@@ -35,17 +56,33 @@ export async function walkCampaignKeys(db: Queryable, graph: GameGraph, rootValu
         if (parentName !== graph.root.name && anchored.has(child.name)) continue;
         const tuples = distinctTuples(parentRows, columnIndexes(parent, fk.references.columns));
         if (tuples.length === 0) continue;
-        const columns = child.columns.filter((column) => keep.get(child.name)!.has(column.name)).map((column) => column.name);
+        const columns = child.columns
+          .filter((column) => keep.get(child.name)!.has(column.name))
+          .map((column) => column.name);
         const address = needsRowAddress(child);
         const select = [...columns.map((name) => `t.${quoteIdent(name)}::text`), ...(address ? [ROW_ADDRESS_SQL] : [])];
-        const where = whereIn(child, fk.columns, tuples, values) + guardClause(child, rootGuards(graph, child, rootRows[0]!), values);
-        parts.push(`SELECT ${targets.length}::int AS edge, ARRAY[${select.join(', ')}] AS k FROM ${child.from} AS t WHERE ${where}`);
+        const where =
+          whereIn(child, fk.columns, tuples, values) +
+          guardClause(child, rootGuards(graph, child, rootRows[0]!), values);
+        parts.push(
+          `SELECT ${targets.length}::int AS edge, ARRAY[${select.join(', ')}] AS k FROM ${child.from} AS t WHERE ${where}`,
+        );
         const all = child.columns.map((column) => column.name);
-        targets.push({ table: child.name, width: all.length, positions: columns.map((name) => all.indexOf(name)), address });
+        targets.push({
+          table: child.name,
+          width: all.length,
+          positions: columns.map((name) => all.indexOf(name)),
+          address,
+        });
       }
     }
     if (parts.length === 0) break;
-    const result = await db.query({ text: parts.join('\nUNION ALL\n'), values, rowMode: 'array', types: RAW_TEXT_TYPES });
+    const result = await db.query({
+      text: parts.join('\nUNION ALL\n'),
+      values,
+      rowMode: 'array',
+      types: RAW_TEXT_TYPES,
+    });
     const next = new Map<string, RawRow[]>();
     for (const [edge, literal] of result.rows as [string, string][]) {
       const target = targets[Number(edge)]!;
@@ -67,7 +104,12 @@ export interface WalkOptions {
 }
 
 function wholeRows(graph: GameGraph): Map<string, Set<string>> {
-  return new Map([...graph.owned].map((name) => [name, new Set(graph.catalog.tables.get(name)!.columns.map((column) => column.name))]));
+  return new Map(
+    [...graph.owned].map((name) => [
+      name,
+      new Set(graph.catalog.tables.get(name)!.columns.map((column) => column.name)),
+    ]),
+  );
 }
 
 /**
@@ -78,7 +120,9 @@ function wholeRows(graph: GameGraph): Map<string, Set<string>> {
 function anchoredTables(graph: GameGraph): Set<string> {
   const anchored = new Set<string>();
   for (const { child, fk } of graph.childEdges.get(graph.root.name) ?? []) {
-    const notNull = fk.columns.every((name) => child.columns.find((column) => column.name === name)?.nullable === false);
+    const notNull = fk.columns.every(
+      (name) => child.columns.find((column) => column.name === name)?.nullable === false,
+    );
     if (notNull) anchored.add(child.name);
   }
   return anchored;
@@ -91,7 +135,9 @@ function anchoredTables(graph: GameGraph): Set<string> {
 function rootIsItsKey(graph: GameGraph): boolean {
   const key = graph.rootKey.name;
   if (graph.root.primaryKey.length !== 1 || graph.root.primaryKey[0] !== key) return false;
-  return (graph.childEdges.get(graph.root.name) ?? []).every(({ fk }) => fk.references.columns.length === 1 && fk.references.columns[0] === key);
+  return (graph.childEdges.get(graph.root.name) ?? []).every(
+    ({ fk }) => fk.references.columns.length === 1 && fk.references.columns[0] === key,
+  );
 }
 
 function rootFromKey(graph: GameGraph, rootValue: string): RawRow {

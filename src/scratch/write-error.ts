@@ -14,7 +14,14 @@ interface PgError {
  * Turns a failed write of a fixture table into a one-line error: the fixture file and the JSON path of the row
  * when it can be found (a unique conflict names its key values), the constraint, and Postgres's own detail.
  */
-export function describeWriteError(error: unknown, action: string, table: string, file: string, rows: readonly FixtureRow[], rowsKey = 'rows'): TurnkitError {
+export function describeWriteError(
+  error: unknown,
+  action: string,
+  table: string,
+  file: string,
+  rows: readonly FixtureRow[],
+  rowsKey = 'rows',
+): TurnkitError {
   if (error instanceof TurnkitError) return error;
   const err = (error ?? {}) as PgError;
   const message = err.message ?? String(error);
@@ -25,7 +32,10 @@ export function describeWriteError(error: unknown, action: string, table: string
     err.code === '23505'
       ? `unique constraint "${err.constraint}" conflicts with a row already in the database${err.detail ? ` (${err.detail})` : ''}`
       : `${message}${err.constraint ? ` (constraint "${err.constraint}")` : ''}${err.detail ? ` (${err.detail})` : ''}`;
-  return new TurnkitError('DATABASE', `${file}: ${where}: ${action} "${table}": ${why}${err.code ? ` [SQLSTATE ${err.code}]` : ''}`);
+  return new TurnkitError(
+    'DATABASE',
+    `${file}: ${where}: ${action} "${table}": ${why}${err.code ? ` [SQLSTATE ${err.code}]` : ''}`,
+  );
 }
 
 /** Index of the fixture row whose values match `Key (a, b)=(1, x) already exists.`, when there is exactly one. */

@@ -37,9 +37,19 @@ export async function writeFixtureRows(
   }
   const written = new Map<string, TextRow[]>();
   const sharedKeys = new Map<string, string[]>();
-  const insertShared = async (planned: PlannedTable, rows: PlannedTable['table']['rows'], rowsKey: string): Promise<void> => {
+  const insertShared = async (
+    planned: PlannedTable,
+    rows: PlannedTable['table']['rows'],
+    rowsKey: string,
+  ): Promise<void> => {
     const text = remapRows(planned.info.name, planned.columns, rows, new Map(), new Map());
-    const result = await write(plan, planned, 'seeding shared rows of', () => bulkInsert(client, planned.info, planned.columns, text, { onlyAbsent: true }), rowsKey);
+    const result = await write(
+      plan,
+      planned,
+      'seeding shared rows of',
+      () => bulkInsert(client, planned.info, planned.columns, text, { onlyAbsent: true }),
+      rowsKey,
+    );
     // A shared table without a primary key cannot be told apart row by row: such rows are never deleted again.
     if (planned.info.primaryKey.length === 0) return;
     const width = planned.info.primaryKey.length;
@@ -61,11 +71,17 @@ export async function writeFixtureRows(
     const rows = remapRows(name, planned.columns, planned.table.rows, keyMap.size > 0 ? plan.keys : new Map(), keyMap);
     written.set(name, rows);
     if (!combined) {
-      await write(plan, planned, 'seeding', () => bulkInsert(client, planned.info, planned.columns, rows, { nullColumns: nulledColumns.get(name) }));
+      await write(plan, planned, 'seeding', () =>
+        bulkInsert(client, planned.info, planned.columns, rows, { nullColumns: nulledColumns.get(name) }),
+      );
     }
   }
   if (combined) {
-    const tables = [...written].map(([name, rows]) => ({ info: plan.tables.get(name)!.info, columns: plan.tables.get(name)!.columns, rows }));
+    const tables = [...written].map(([name, rows]) => ({
+      info: plan.tables.get(name)!.info,
+      columns: plan.tables.get(name)!.columns,
+      rows,
+    }));
     await bulkInsertAll(client, tables).catch((error: unknown) => {
       throw new CombinedWriteFailed(error);
     });
@@ -73,12 +89,20 @@ export async function writeFixtureRows(
   }
   for (const [name, columns] of nulledColumns) {
     const planned = plan.tables.get(name)!;
-    await write(plan, planned, 'seeding', () => bulkUpdate(client, planned.info, planned.columns, written.get(name) ?? [], [...columns]));
+    await write(plan, planned, 'seeding', () =>
+      bulkUpdate(client, planned.info, planned.columns, written.get(name) ?? [], [...columns]),
+    );
   }
   return { written, sharedKeys };
 }
 
-async function write<T>(plan: SeedPlan, planned: PlannedTable, action: string, fn: () => Promise<T>, rowsKey = 'rows'): Promise<T> {
+async function write<T>(
+  plan: SeedPlan,
+  planned: PlannedTable,
+  action: string,
+  fn: () => Promise<T>,
+  rowsKey = 'rows',
+): Promise<T> {
   try {
     return await fn();
   } catch (error) {
@@ -92,7 +116,8 @@ async function write<T>(plan: SeedPlan, planned: PlannedTable, action: string, f
  * sequence: the live game's next insert would collide with it. Moves the sequence forward past the key, never back.
  */
 async function advanceSequencePast(client: Queryable, info: TableInfo, keys: readonly string[]): Promise<void> {
-  const key = info.primaryKey.length === 1 ? info.columns.find((column) => column.name === info.primaryKey[0]) : undefined;
+  const key =
+    info.primaryKey.length === 1 ? info.columns.find((column) => column.name === info.primaryKey[0]) : undefined;
   if (!key || keys.length === 0 || !['int', 'bigint'].includes(key.codec.kind)) return;
   const named = sequenceNamedByDefault(key);
   if (key.identity === null && named === null) return;

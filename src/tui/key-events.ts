@@ -5,7 +5,8 @@ import type { Key } from 'ink';
  * script) arrive as one chunk, and an Enter or a Ctrl key inside it must still act as that key, not become text.
  */
 export function keyEvents(input: string, key: Key): { input: string; key: Key }[] {
-  if (input.length <= 1 || key.ctrl || key.meta || key.escape || !/[\x01-\x1a\x7f]/.test(input)) return [{ input, key }];
+  if (input.length <= 1 || key.ctrl || key.meta || key.escape || !/[\x01-\x1a\x7f]/.test(input))
+    return [{ input, key }];
   const plain: Key = { ...key, return: false, ctrl: false, tab: false, backspace: false, delete: false };
   const events: { input: string; key: Key }[] = [];
   for (const part of input.split(/([\x01-\x1a\x7f])/)) {

@@ -19,7 +19,10 @@ export function bufferOf(text: string): TextBuffer {
 export function insert(buffer: TextBuffer, text: string): TextBuffer {
   // Terminals send Enter inside a paste as "\r"; the text keeps "\n".
   const clean = text.replace(/\r\n?/g, '\n');
-  return { text: buffer.text.slice(0, buffer.cursor) + clean + buffer.text.slice(buffer.cursor), cursor: buffer.cursor + clean.length };
+  return {
+    text: buffer.text.slice(0, buffer.cursor) + clean + buffer.text.slice(buffer.cursor),
+    cursor: buffer.cursor + clean.length,
+  };
 }
 
 /** Deletes the character before the cursor. */
@@ -44,7 +47,8 @@ export function deleteToLineStart(buffer: TextBuffer): TextBuffer {
 
 /** Moves the cursor one character left or right. */
 export function moveHorizontal(buffer: TextBuffer, direction: -1 | 1): TextBuffer {
-  const cursor = direction < 0 ? previousBoundary(buffer.text, buffer.cursor) : nextBoundary(buffer.text, buffer.cursor);
+  const cursor =
+    direction < 0 ? previousBoundary(buffer.text, buffer.cursor) : nextBoundary(buffer.text, buffer.cursor);
   return { ...buffer, cursor };
 }
 

@@ -27,14 +27,20 @@ export function record(history: TextHistory, before: TextBuffer, after: TextBuff
 }
 
 /** Takes back the last step: the buffer before it, or undefined when there is nothing to undo. */
-export function undo(history: TextHistory, current: TextBuffer): { buffer: TextBuffer; history: TextHistory } | undefined {
+export function undo(
+  history: TextHistory,
+  current: TextBuffer,
+): { buffer: TextBuffer; history: TextHistory } | undefined {
   const buffer = history.past.at(-1);
   if (!buffer) return undefined;
   return { buffer, history: { past: history.past.slice(0, -1), future: [...history.future, current] } };
 }
 
 /** Puts back the last step undone, or undefined when there is none. */
-export function redo(history: TextHistory, current: TextBuffer): { buffer: TextBuffer; history: TextHistory } | undefined {
+export function redo(
+  history: TextHistory,
+  current: TextBuffer,
+): { buffer: TextBuffer; history: TextHistory } | undefined {
   const buffer = history.future.at(-1);
   if (!buffer) return undefined;
   return { buffer, history: { past: [...history.past, current], future: history.future.slice(0, -1) } };

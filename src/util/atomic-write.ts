@@ -11,7 +11,11 @@ export interface AtomicWriteOptions {
 }
 
 /** Writes a file so that readers see the old bytes or the new ones, never a torn file: temp file, fsync, rename. */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = tempSibling(path);
   const handle = await open(temp, 'w', options.mode ?? 0o644);

@@ -1,6 +1,9 @@
 /** One step of a JSON path: a key, an index, every child (`*`), or a key at any depth (`..key`). */
 export type JsonPathStep =
-  { kind: 'key'; key: string } | { kind: 'index'; index: number } | { kind: 'any' } | { kind: 'deep'; key: string };
+  | { kind: 'key'; key: string }
+  | { kind: 'index'; index: number }
+  | { kind: 'any' }
+  | { kind: 'deep'; key: string };
 
 const NAME = /^[A-Za-z_$][\w$-]*/;
 

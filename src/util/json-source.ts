@@ -45,7 +45,10 @@ export function parseJsonText(text: string, file: string): unknown {
   const scan = scanJson(text);
   if (scan.duplicate) {
     const { line, column } = positionAt(text, scan.duplicate.offset);
-    throw new TurnkitError('BAD_INPUT', `${file}:${line}:${column}: invalid JSON: duplicate key ${JSON.stringify(scan.duplicate.key)}`);
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `${file}:${line}:${column}: invalid JSON: duplicate key ${JSON.stringify(scan.duplicate.key)}`,
+    );
   }
   if (scan.tooDeep) throwTooDeep(text, file, scan.tooDeep);
   return value;
@@ -60,7 +63,10 @@ function throwTooDeep(text: string, file: string, found: NonNullable<JsonScan['t
   const { line, column } = positionAt(text, found.offset);
   // The path to where the limit is passed, cut after a few levels: the place is the value it starts in.
   const path = found.path.length > 8 ? `${formatJsonPath(found.path.slice(0, 8))}...` : formatJsonPath(found.path);
-  throw new TurnkitError('BAD_INPUT', `${file}:${line}:${column}: ${path}: nested more than ${MAX_JSON_DEPTH} levels deep (turnkit reads JSON up to ${MAX_JSON_DEPTH} levels)`);
+  throw new TurnkitError(
+    'BAD_INPUT',
+    `${file}:${line}:${column}: ${path}: nested more than ${MAX_JSON_DEPTH} levels deep (turnkit reads JSON up to ${MAX_JSON_DEPTH} levels)`,
+  );
 }
 
 function describeParseError(error: ParseError): string {

@@ -7,5 +7,9 @@ export function shownPath(path: string): string {
 
 /** Why a file could not be read, in words: "no such file", "is a folder", or the system's code. */
 export function describeReadError(error: NodeJS.ErrnoException): string {
-  return error.code === 'ENOENT' ? 'no such file' : error.code === 'EISDIR' ? 'is a folder, not a file' : `cannot read (${error.code})`;
+  return error.code === 'ENOENT'
+    ? 'no such file'
+    : error.code === 'EISDIR'
+      ? 'is a folder, not a file'
+      : `cannot read (${error.code})`;
 }

@@ -7,7 +7,9 @@ export function formatTable(rows: readonly (readonly string[])[], align: readonl
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
   return rows.map((row) =>
     row
-      .map((cell, i) => (align[i] === 'right' ? cell.padStart(widths[i]!) : i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
+      .map((cell, i) =>
+        align[i] === 'right' ? cell.padStart(widths[i]!) : i === row.length - 1 ? cell : cell.padEnd(widths[i]!),
+      )
       .join('  ')
       .trimEnd(),
   );
@@ -19,5 +21,9 @@ export function markdownTable(rows: readonly (readonly string[])[], align: reado
   if (!header) return [];
   const cell = (text: string): string => text.replace(/\|/g, '\\|');
   const line = (row: readonly string[]): string => `| ${row.map(cell).join(' | ')} |`;
-  return [line(header), `|${header.map((_, i) => (align[i] === 'right' ? ' ---: ' : ' --- ')).join('|')}|`, ...body.map(line)];
+  return [
+    line(header),
+    `|${header.map((_, i) => (align[i] === 'right' ? ' ---: ' : ' --- ')).join('|')}|`,
+    ...body.map(line),
+  ];
 }

@@ -18,8 +18,11 @@ export function yamlValue(document: Document, text: string, shown: string): unkn
         return visit.BREAK;
       },
     });
-    const where = offset !== undefined ? `${shown}:${positionAt(text, offset).line}:${positionAt(text, offset).column}` : shown;
-    throw new TurnkitError('BAD_INPUT', `${where}: invalid YAML: aliases expand too far (${(error as Error).message.split('\n')[0]}); write the values out instead`);
+    const where =
+      offset !== undefined ? `${shown}:${positionAt(text, offset).line}:${positionAt(text, offset).column}` : shown;
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `${where}: invalid YAML: aliases expand too far (${(error as Error).message.split('\n')[0]}); write the values out instead`,
+    );
   }
 }
-

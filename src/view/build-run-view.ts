@@ -34,22 +34,33 @@ export async function buildRunView(options: RunViewOptions): Promise<RunView> {
   const scope = scopeOfRun(manifest);
   const marksFiles = [result.report.marksFile, ...(await otherMarksFiles(dir, result.report.marksFile))];
   const marks: Map<string, ReadMark>[] = [];
-  for (const file of marksFiles) marks.push(file === result.report.marksFile ? await readMarksFile(file, scope) : await readMarksFile(file, scope).catch(() => new Map()));
+  for (const file of marksFiles)
+    marks.push(
+      file === result.report.marksFile
+        ? await readMarksFile(file, scope)
+        : await readMarksFile(file, scope).catch(() => new Map()),
+    );
   const agreements: AgreementView[] = [];
   for (const entry of result.report.agreements) {
-    const a = marks[marksFiles.indexOf(join(dir, entry.against))] ?? (await readMarksFile(join(dir, entry.against), scope));
+    const a =
+      marks[marksFiles.indexOf(join(dir, entry.against))] ?? (await readMarksFile(join(dir, entry.against), scope));
     const b = marks[marksFiles.indexOf(join(dir, entry.file))] ?? (await readMarksFile(join(dir, entry.file), scope));
     agreements.push({ file: entry.file, against: entry.against, self: entry.self, ...agreement(a, b) });
   }
   const fixtures: FixtureView[] = [];
   for (const entry of manifest.fixtures) {
-    const caseFile = await readFile(join(dir, 'case-files', `${entry.name}.md`), 'utf8').catch(() => '(no case file in the run directory)');
+    const caseFile = await readFile(join(dir, 'case-files', `${entry.name}.md`), 'utf8').catch(
+      () => '(no case file in the run directory)',
+    );
     const diff = entry.bases ? await constructedDiff(dir, entry.file, cwd) : null;
     fixtures.push({ name: entry.name, tag: entry.tag ?? null, caseFile, diff });
   }
   const index = new Map(manifest.fixtures.map((entry, i) => [entry.name, i]));
-  const keys = planReps(manifest.fixtures.map((entry) => entry.name), manifest.question.reps, manifest.shard)
-    .sort((a, b) => index.get(a.fixture)! - index.get(b.fixture)! || a.rep - b.rep);
+  const keys = planReps(
+    manifest.fixtures.map((entry) => entry.name),
+    manifest.question.reps,
+    manifest.shard,
+  ).sort((a, b) => index.get(a.fixture)! - index.get(b.fixture)! || a.rep - b.rep);
   const reps = keys.map((key): RepView => {
     const record = state.records.get(repId(key));
     const id = repId(key);
@@ -70,7 +81,9 @@ export async function buildRunView(options: RunViewOptions): Promise<RunView> {
       }),
     };
   });
-  const rubric = await readFile(join(dir, RUBRIC_FILE), 'utf8').catch(() => `(the rubric ${manifest.rubric.path} is not in the run directory)`);
+  const rubric = await readFile(join(dir, RUBRIC_FILE), 'utf8').catch(
+    () => `(the rubric ${manifest.rubric.path} is not in the run directory)`,
+  );
   return {
     dir: shownPath(dir),
     // Paths as a reader of the page knows them: relative to where the report was made, not this machine's root.

@@ -12,21 +12,30 @@ import type { DiffView } from './view-data.js';
  * manifest records its path relative to the project (the run's grandparent's parent, or the working folder) and
  * its sha256: a file changed since the run is not this run's diff, and says so instead.
  */
-export async function constructedDiff(runDir: string, file: { path: string; sha256: string }, cwd: string): Promise<DiffView | string> {
+export async function constructedDiff(
+  runDir: string,
+  file: { path: string; sha256: string },
+  cwd: string,
+): Promise<DiffView | string> {
   const candidates = [resolve(runDir, '..', '..', '..', file.path), resolve(cwd, file.path)];
   const path = candidates.find((candidate) => existsSync(candidate));
   if (!path) return `${file.path} is not beside the run: its diff cannot be shown`;
-  if (sha256(await readFile(path)) !== file.sha256) return `${file.path} changed since the run: its diff is not this run's`;
+  if (sha256(await readFile(path)) !== file.sha256)
+    return `${file.path} changed since the run: its diff is not this run's`;
   try {
     const constructed = await readConstructed(path);
     // The base gives each row's primary key names, as the editor writes the path; without it the recorded key reads.
-    const primaryKeys = await loadFixture(path).then((loaded) => loaded.constructed?.base.fixture.tables).catch(() => undefined);
+    const primaryKeys = await loadFixture(path)
+      .then((loaded) => loaded.constructed?.base.fixture.tables)
+      .catch(() => undefined);
     return {
       why: constructed.document.why,
       turn: constructed.document.turn,
       base: constructed.document.base.path,
       changes: constructed.changes.map((change) => ({
-        path: primaryKeys?.[change.table] ? changePath(change, primaryKeys[change.table]!.primaryKey) : `${change.table}[${change.row}].${change.column}`,
+        path: primaryKeys?.[change.table]
+          ? changePath(change, primaryKeys[change.table]!.primaryKey)
+          : `${change.table}[${change.row}].${change.column}`,
         segments: valueDiff(change.oldValue, change.value),
       })),
     };

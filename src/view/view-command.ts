@@ -18,6 +18,10 @@ export async function view(options: ViewCommandOptions): Promise<ViewServer> {
   const cwd = options.cwd ?? process.cwd();
   const named = options.dirs.length > 0;
   const runs = named ? options.dirs.map((dir) => resolve(cwd, dir)) : await listRuns(join(cwd, 'runs'));
-  if (runs.length === 0) throw new TurnkitError('NOT_FOUND', `${shownPath(join(cwd, 'runs'))}: no run directories (turnkit run QUESTION makes one), or name one: turnkit view RUN_DIR`);
+  if (runs.length === 0)
+    throw new TurnkitError(
+      'NOT_FOUND',
+      `${shownPath(join(cwd, 'runs'))}: no run directories (turnkit run QUESTION makes one), or name one: turnkit view RUN_DIR`,
+    );
   return startViewServer({ ...options, runs, strict: named, cwd });
 }

@@ -82,4 +82,10 @@ export interface MarkerView {
 /** The data embedded in a page: a static report, or the viewer's list of runs and how to talk to its server. */
 export type PageData =
   | { mode: 'static'; runs: RunView[] }
-  | { mode: 'view'; token: string; csrf: string; blind: boolean; runs: { id: number; dir: string; question: string; stamp: string }[] };
+  | {
+      mode: 'view';
+      token: string;
+      csrf: string;
+      blind: boolean;
+      runs: { id: number; dir: string; question: string; stamp: string }[];
+    };

@@ -31,7 +31,10 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<HtmlR
   try {
     await writeFileAtomic(file, html, { mode: 0o600 });
   } catch (error) {
-    throw new TurnkitError('BAD_INPUT', `${shownPath(file)}: cannot write the HTML report: ${whyNotWritten(error as NodeJS.ErrnoException)}`);
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `${shownPath(file)}: cannot write the HTML report: ${whyNotWritten(error as NodeJS.ErrnoException)}`,
+    );
   }
   return { file, bytes: Buffer.byteLength(html), run };
 }

@@ -13,7 +13,7 @@ import { startViewServer } from '../../src/view/server/view-server.js';
 // link, an end of the JSON element followed by a script, an SVG onload. Every one sets the flag or opens a dialog.
 const PAYLOAD = [
   '<script>window.__pwned = "script"; alert("script")</script>',
-  '<img src=x onerror="window.__pwned = \'img\'; alert(\'img\')">',
+  "<img src=x onerror=\"window.__pwned = 'img'; alert('img')\">",
   '<a id="evil" href="javascript:window.__pwned=\'link\';alert(\'link\')">click me</a>',
   '</script><script>window.__pwned = "breakout"</script>',
   '<!-- <svg onload="window.__pwned = \'svg\'"></svg>',
@@ -25,7 +25,11 @@ declare const document: { querySelectorAll(selector: string): { length: number }
 async function expectInert(page: Page, problems: string[]): Promise<void> {
   expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
   // Nothing of the payload became an element: no image, no handler, no javascript: link, no third script.
-  expect(await page.evaluate(() => document.querySelectorAll('img, svg [onload], [onerror], a[href^="javascript"], #evil').length)).toBe(0);
+  expect(
+    await page.evaluate(
+      () => document.querySelectorAll('img, svg [onload], [onerror], a[href^="javascript"], #evil').length,
+    ),
+  ).toBe(0);
   expect(await page.evaluate(() => document.querySelectorAll('script').length)).toBe(2);
   expect(problems).toEqual([]);
 }
@@ -41,9 +45,14 @@ describe('untrusted text stays text', () => {
       dir: join(folder, 'run'),
       questionText: `Question ${PAYLOAD}`,
       rubric: `# Rubric\n${PAYLOAD}\n`,
-      fixtures: [{ name: 'alpha', caseFile: `# Case\n${PAYLOAD}\n`, reps: [PAYLOAD, { error: 'sut', message: PAYLOAD }] }],
+      fixtures: [
+        { name: 'alpha', caseFile: `# Case\n${PAYLOAD}\n`, reps: [PAYLOAD, { error: 'sut', message: PAYLOAD }] },
+      ],
     });
-    await writeFile(join(run, 'marks.csv'), `fixture,rep,mark,note\nalpha,1,pass,"${PAYLOAD.replaceAll('"', '""')}"\nalpha,2,error,sut: exit\n`);
+    await writeFile(
+      join(run, 'marks.csv'),
+      `fixture,rep,mark,note\nalpha,1,pass,"${PAYLOAD.replaceAll('"', '""')}"\nalpha,2,error,sut: exit\n`,
+    );
     if (hasBrowser) browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -67,44 +76,55 @@ describe('untrusted text stays text', () => {
     expect(policy).toContain("connect-src 'none'");
   });
 
-  it.runIf(hasBrowser)('the HTML report shows the response, error, note, case file, rubric and question as text and runs none of them', async () => {
-    const { file } = await writeHtmlReport({ dir: run, cwd: folder, file: join(folder, 'xss.html') });
-    const { page, problems } = await watchedPage(browser!.context);
-    await page.goto(pathToFileURL(file).href);
-    await page.waitForSelector('body[data-ready=true]');
-    expect(await page.locator('pre.response').first().textContent()).toBe(PAYLOAD);
-    expect(await page.locator('.rep .note').first().textContent()).toBe(` — ${PAYLOAD}`);
-    expect(await page.locator('.rep.error .error p').first().textContent()).toBe(`ERROR (sut: exit): ${PAYLOAD}`);
-    expect(await page.locator('h1').textContent()).toBe(`places: Question ${PAYLOAD}`);
-    await page.locator('details.case summary').first().click();
-    expect(await page.locator('details.case pre').first().textContent()).toBe(`# Case\n${PAYLOAD}\n`);
-    await page.getByText('click me').first().click();
-    await expectInert(page, problems);
-    await page.close();
-  });
+  it.runIf(hasBrowser)(
+    'the HTML report shows the response, error, note, case file, rubric and question as text and runs none of them',
+    async () => {
+      const { file } = await writeHtmlReport({ dir: run, cwd: folder, file: join(folder, 'xss.html') });
+      const { page, problems } = await watchedPage(browser!.context);
+      await page.goto(pathToFileURL(file).href);
+      await page.waitForSelector('body[data-ready=true]');
+      expect(await page.locator('pre.response').first().textContent()).toBe(PAYLOAD);
+      expect(await page.locator('.rep .note').first().textContent()).toBe(` — ${PAYLOAD}`);
+      expect(await page.locator('.rep.error .error p').first().textContent()).toBe(`ERROR (sut: exit): ${PAYLOAD}`);
+      expect(await page.locator('h1').textContent()).toBe(`places: Question ${PAYLOAD}`);
+      await page.locator('details.case summary').first().click();
+      expect(await page.locator('details.case pre').first().textContent()).toBe(`# Case\n${PAYLOAD}\n`);
+      await page.getByText('click me').first().click();
+      await expectInert(page, problems);
+      await page.close();
+    },
+  );
 
-  it.runIf(hasBrowser)('the viewer and its marker show the same text as text, and a note typed with markup is saved and shown as typed', async () => {
-    await using server = await startViewServer({ runs: [run], cwd: folder, strict: true });
-    const { page, problems } = await watchedPage(browser!.context);
-    await page.goto(`${server.url}#run=0`);
-    await page.waitForSelector('body[data-view=run][data-ready=true]');
-    expect(await page.locator('pre.response').first().textContent()).toBe(PAYLOAD);
-    await expectInert(page, problems);
-    await page.goto(`${server.url}#mark=0`);
-    await page.waitForSelector('body[data-view=marker][data-ready=true]');
-    expect(await page.textContent('#pane-text')).toBe(PAYLOAD);
-    expect(await page.textContent('#rubric')).toBe(`# Rubric\n${PAYLOAD}\n`);
-    await page.keyboard.press('2');
-    expect(await page.textContent('#pane-text')).toBe(`# Case\n${PAYLOAD}\n`);
-    await page.keyboard.press('e');
-    // The note line opens on the rep's note (the payload): replace it.
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type('<img src=x onerror="window.__pwned=1">');
-    await page.keyboard.press('Enter');
-    await page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(s: string): { textContent: string } } }).document.querySelector('#save-status').textContent === 'every mark saved');
-    expect(await page.textContent('#markbar')).toBe('mark: pass · note: <img src=x onerror="window.__pwned=1">');
-    expect(await readFile(join(run, 'marks.csv'), 'utf8')).toContain('"<img src=x onerror=""window.__pwned=1"">"');
-    await expectInert(page, problems);
-    await page.close();
-  });
+  it.runIf(hasBrowser)(
+    'the viewer and its marker show the same text as text, and a note typed with markup is saved and shown as typed',
+    async () => {
+      await using server = await startViewServer({ runs: [run], cwd: folder, strict: true });
+      const { page, problems } = await watchedPage(browser!.context);
+      await page.goto(`${server.url}#run=0`);
+      await page.waitForSelector('body[data-view=run][data-ready=true]');
+      expect(await page.locator('pre.response').first().textContent()).toBe(PAYLOAD);
+      await expectInert(page, problems);
+      await page.goto(`${server.url}#mark=0`);
+      await page.waitForSelector('body[data-view=marker][data-ready=true]');
+      expect(await page.textContent('#pane-text')).toBe(PAYLOAD);
+      expect(await page.textContent('#rubric')).toBe(`# Rubric\n${PAYLOAD}\n`);
+      await page.keyboard.press('2');
+      expect(await page.textContent('#pane-text')).toBe(`# Case\n${PAYLOAD}\n`);
+      await page.keyboard.press('e');
+      // The note line opens on the rep's note (the payload): replace it.
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('<img src=x onerror="window.__pwned=1">');
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(
+        () =>
+          (
+            globalThis as unknown as { document: { querySelector(s: string): { textContent: string } } }
+          ).document.querySelector('#save-status').textContent === 'every mark saved',
+      );
+      expect(await page.textContent('#markbar')).toBe('mark: pass · note: <img src=x onerror="window.__pwned=1">');
+      expect(await readFile(join(run, 'marks.csv'), 'utf8')).toContain('"<img src=x onerror=""window.__pwned=1"">"');
+      await expectInert(page, problems);
+      await page.close();
+    },
+  );
 });

@@ -3,7 +3,14 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { hasBrowser, launchBrowser, requireBrowser, screenshot, screenshotDir, watchedPage } from '../helpers/browser.js';
+import {
+  hasBrowser,
+  launchBrowser,
+  requireBrowser,
+  screenshot,
+  screenshotDir,
+  watchedPage,
+} from '../helpers/browser.js';
 import { makeMarkRun, readMarks, standardRun } from '../helpers/mark-run.js';
 import { makeReportRun } from '../helpers/report-run.js';
 import { startViewServer } from '../../src/view/server/view-server.js';
@@ -11,9 +18,13 @@ import { buildReport } from '../../src/marks/build-report.js';
 import { compareReports } from '../../src/marks/compare-runs.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
 
-declare const document: { querySelector(selector: string): { textContent: string | null } | null; body: { innerText: string } };
+declare const document: {
+  querySelector(selector: string): { textContent: string | null } | null;
+  body: { innerText: string };
+};
 
-const BLANK_MARKS = 'fixture,rep,mark,note\nalpha,1,,\nalpha,2,error,sut: exit\nalpha,3,,\nbeta,1,,\nbeta,2,,\nbeta,3,,not run\n';
+const BLANK_MARKS =
+  'fixture,rep,mark,note\nalpha,1,,\nalpha,2,error,sut: exit\nalpha,3,,\nbeta,1,,\nbeta,2,,\nbeta,3,,not run\n';
 
 /** Presses a key as a person does, one at a time. */
 async function press(page: Page, key: string): Promise<void> {
@@ -44,113 +55,183 @@ describe('turnkit view: marking in the browser', () => {
     expect(hasBrowser || !requireBrowser).toBe(true);
   });
 
-  it.runIf(hasBrowser)('marks every rep with the keyboard; after a reload the page and marks.csv hold what was typed', async () => {
-    const run = await makeMarkRun(standardRun(join(folder, 'runs', 'places', 'one')));
-    await writeFile(join(run, 'marks.csv'), BLANK_MARKS);
-    await using server = await startViewServer({ runs: [run], cwd: folder, strict: true });
-    const { page, problems } = await watchedPage(browser!.context);
-    await page.goto(`${server.url}#mark=0`);
-    await page.waitForSelector('body[data-view=marker][data-ready=true]');
-    // The marking order interleaves fixtures and skips the errored alpha 2 and the never-run beta 3.
-    expect(await page.textContent('#rep-label')).toBe('alpha rep 1 (1 of 6)');
-    expect(await page.textContent('#pane-text')).toBe('RESP-ALPHA-1 deck 2, aft.');
-    expect(await page.textContent('#rubric')).toContain('PASS-RULE');
-    await press(page, 'p');
-    expect(await page.textContent('#rep-label')).toBe('beta rep 1 (2 of 6)');
-    await press(page, 'f');
-    expect(await page.textContent('#rep-label')).toBe('beta rep 2 (4 of 6)');
-    await press(page, '2');
-    expect(await page.textContent('#pane-text')).toContain('CASE-BETA');
-    await press(page, '1');
-    await press(page, 'n');
-    expect(await page.textContent('#rep-label')).toBe('alpha rep 3 (5 of 6)');
-    await press(page, 'e');
-    await page.keyboard.type('says deck 5, "wrong"');
-    await press(page, 'Enter');
-    await press(page, 'f');
-    await allSaved(page);
-    expect(await page.textContent('#progress')).toMatch(/^marked 4\/4 in marks\.csv · grader \S+$/);
-    // Back to beta 1 and change its mark: u clears, p gives pass.
-    await press(page, 'ArrowLeft');
-    await press(page, 'h');
-    expect(await page.textContent('#rep-label')).toBe('beta rep 1 (2 of 6)');
-    await press(page, 'u');
-    await press(page, 'p');
-    await allSaved(page);
-    await screenshot(page, shots, 'marker');
-    expect(problems).toEqual([]);
-
-    const typed = { 'alpha/1': 'pass', 'beta/1': 'pass', 'alpha/2': 'error', 'beta/2': 'na', 'alpha/3': 'fail', 'beta/3': '' };
-    const marks = await readMarks(join(run, 'marks.csv'));
-    expect(Object.fromEntries(Object.entries(marks).map(([id, row]) => [id, row.mark]))).toEqual(typed);
-    expect(marks['alpha/3']!.note).toBe('says deck 5, "wrong"');
-    expect(marks['alpha/1']).toMatchObject({ rubricVersion: 'v3', grader: expect.any(String), markedAt: expect.stringMatching(/^\d{4}-/) });
-    const history = (await readFile(join(run, 'marks.history.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
-    expect(history.map((entry) => `${entry.fixture}/${entry.rep}:${entry.from.mark}>${entry.to.mark}`)).toEqual([
-      'alpha/1:>pass', 'beta/1:>fail', 'beta/2:>na', 'alpha/3:>', 'alpha/3:>fail', 'beta/1:fail>', 'beta/1:>pass',
-    ]);
-
-    await page.reload();
-    await page.waitForSelector('body[data-view=marker][data-ready=true]');
-    for (const [label, mark] of [['alpha rep 1', 'pass'], ['beta rep 1', 'pass'], ['beta rep 2', 'na'], ['alpha rep 3', 'fail']] as const) {
-      if (!(await page.textContent('#rep-label'))!.startsWith(label)) {
-        // Every rep is marked: the page opens on the first one; walk forward to each.
-        await press(page, 'l');
-      }
-      expect(await page.textContent('#rep-label')).toContain(label);
-      expect(await page.getAttribute('#markbar', 'data-mark')).toBe(mark);
-    }
-    await page.close();
-  });
-
-  it.runIf(hasBrowser)('blind: shuffled by a recorded seed, reps named by place only, no other marks sent, its own marks file', async () => {
-    const run = await makeMarkRun({ ...standardRun(join(folder, 'runs', 'places', 'blind')), fixtures: [
-      { name: 'alpha', caseFile: '# Case one\n', reps: ['RESPONSE-ONE', 'RESPONSE-TWO', 'RESPONSE-THREE'] },
-      { name: 'beta', caseFile: '# Case two\n', reps: ['RESPONSE-FOUR', 'RESPONSE-FIVE', 'RESPONSE-SIX'] },
-    ] });
-    await writeFile(join(run, 'marks.csv'), 'fixture,rep,mark,note\nalpha,1,pass,EARLIER-NOTE\nalpha,2,fail,EARLIER-NOTE\nalpha,3,pass,\nbeta,1,fail,\nbeta,2,pass,\nbeta,3,pass,\n');
-    await using server = await startViewServer({ runs: [run], cwd: folder, strict: true, blind: true, seed: 7 });
-    const { page, problems } = await watchedPage(browser!.context);
-    const sent: Promise<string>[] = [];
-    page.on('response', (response) => {
-      if (response.url().includes('/api/')) sent.push(response.text().catch(() => ''));
-    });
-    await page.goto(server.url);
-    await page.waitForSelector('body[data-view=marker][data-ready=true]');
-    expect(await page.textContent('#rep-label')).toBe('item 1 of 6');
-    expect(await page.textContent('#progress')).toBe('marked 0/6 in marks.blind.csv (blind, seed 7) · grader ' + (await page.textContent('#progress'))!.split('grader ')[1]);
-    const seen: string[] = [];
-    for (let i = 0; i < 6; i++) {
-      const text = await page.evaluate(() => document.body.innerText);
-      expect(text).not.toMatch(/alpha|beta|EARLIER-NOTE|rep \d/);
-      seen.push((await page.textContent('#pane-text'))!);
+  it.runIf(hasBrowser)(
+    'marks every rep with the keyboard; after a reload the page and marks.csv hold what was typed',
+    async () => {
+      const run = await makeMarkRun(standardRun(join(folder, 'runs', 'places', 'one')));
+      await writeFile(join(run, 'marks.csv'), BLANK_MARKS);
+      await using server = await startViewServer({ runs: [run], cwd: folder, strict: true });
+      const { page, problems } = await watchedPage(browser!.context);
+      await page.goto(`${server.url}#mark=0`);
+      await page.waitForSelector('body[data-view=marker][data-ready=true]');
+      // The marking order interleaves fixtures and skips the errored alpha 2 and the never-run beta 3.
+      expect(await page.textContent('#rep-label')).toBe('alpha rep 1 (1 of 6)');
+      expect(await page.textContent('#pane-text')).toBe('RESP-ALPHA-1 deck 2, aft.');
+      expect(await page.textContent('#rubric')).toContain('PASS-RULE');
+      await press(page, 'p');
+      expect(await page.textContent('#rep-label')).toBe('beta rep 1 (2 of 6)');
+      await press(page, 'f');
+      expect(await page.textContent('#rep-label')).toBe('beta rep 2 (4 of 6)');
       await press(page, '2');
-      expect(await page.textContent('#pane-text')).toBe(seen[i]!.match(/ONE|TWO|THREE/) ? '# Case one\n' : '# Case two\n');
+      expect(await page.textContent('#pane-text')).toContain('CASE-BETA');
       await press(page, '1');
-      await press(page, i % 2 === 0 ? 'p' : 'f');
-    }
-    await allSaved(page);
-    // The shuffled order is not the plan's, and every rep came once.
-    expect(seen).not.toEqual(['RESPONSE-ONE', 'RESPONSE-FOUR', 'RESPONSE-TWO', 'RESPONSE-FIVE', 'RESPONSE-THREE', 'RESPONSE-SIX']);
-    expect([...seen].sort()).toEqual(['RESPONSE-FIVE', 'RESPONSE-FOUR', 'RESPONSE-ONE', 'RESPONSE-SIX', 'RESPONSE-THREE', 'RESPONSE-TWO']);
-    const bodies = await Promise.all(sent);
-    expect(bodies.join('\n')).toContain('RESPONSE-ONE');
-    expect(bodies.join('\n')).not.toMatch(/alpha|beta|EARLIER-NOTE/);
-    expect(JSON.parse(await readFile(join(run, 'marks.blind.seed.json'), 'utf8'))).toEqual({ seed: 7 });
-    const blind = await readMarks(join(run, 'marks.blind.csv'));
-    const byResponse = Object.fromEntries(seen.map((response, i) => [response, i % 2 === 0 ? 'pass' : 'fail']));
-    const responseOf = (id: string): string => ({ 'alpha/1': 'RESPONSE-ONE', 'alpha/2': 'RESPONSE-TWO', 'alpha/3': 'RESPONSE-THREE', 'beta/1': 'RESPONSE-FOUR', 'beta/2': 'RESPONSE-FIVE', 'beta/3': 'RESPONSE-SIX' })[id]!;
-    expect(Object.fromEntries(Object.entries(blind).map(([id, row]) => [id, row.mark]))).toEqual(Object.fromEntries(Object.keys(blind).map((id) => [id, byResponse[responseOf(id)]])));
-    // marks.csv was not touched.
-    expect(await readFile(join(run, 'marks.csv'), 'utf8')).toContain('alpha,1,pass,EARLIER-NOTE');
-    expect(problems).toEqual([]);
-    await page.close();
-  });
+      await press(page, 'n');
+      expect(await page.textContent('#rep-label')).toBe('alpha rep 3 (5 of 6)');
+      await press(page, 'e');
+      await page.keyboard.type('says deck 5, "wrong"');
+      await press(page, 'Enter');
+      await press(page, 'f');
+      await allSaved(page);
+      expect(await page.textContent('#progress')).toMatch(/^marked 4\/4 in marks\.csv · grader \S+$/);
+      // Back to beta 1 and change its mark: u clears, p gives pass.
+      await press(page, 'ArrowLeft');
+      await press(page, 'h');
+      expect(await page.textContent('#rep-label')).toBe('beta rep 1 (2 of 6)');
+      await press(page, 'u');
+      await press(page, 'p');
+      await allSaved(page);
+      await screenshot(page, shots, 'marker');
+      expect(problems).toEqual([]);
 
-  it.runIf(hasBrowser)('two runs side by side per fixture, with the comparison\'s deltas and Fisher p', async () => {
+      const typed = {
+        'alpha/1': 'pass',
+        'beta/1': 'pass',
+        'alpha/2': 'error',
+        'beta/2': 'na',
+        'alpha/3': 'fail',
+        'beta/3': '',
+      };
+      const marks = await readMarks(join(run, 'marks.csv'));
+      expect(Object.fromEntries(Object.entries(marks).map(([id, row]) => [id, row.mark]))).toEqual(typed);
+      expect(marks['alpha/3']!.note).toBe('says deck 5, "wrong"');
+      expect(marks['alpha/1']).toMatchObject({
+        rubricVersion: 'v3',
+        grader: expect.any(String),
+        markedAt: expect.stringMatching(/^\d{4}-/),
+      });
+      const history = (await readFile(join(run, 'marks.history.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(history.map((entry) => `${entry.fixture}/${entry.rep}:${entry.from.mark}>${entry.to.mark}`)).toEqual([
+        'alpha/1:>pass',
+        'beta/1:>fail',
+        'beta/2:>na',
+        'alpha/3:>',
+        'alpha/3:>fail',
+        'beta/1:fail>',
+        'beta/1:>pass',
+      ]);
+
+      await page.reload();
+      await page.waitForSelector('body[data-view=marker][data-ready=true]');
+      for (const [label, mark] of [
+        ['alpha rep 1', 'pass'],
+        ['beta rep 1', 'pass'],
+        ['beta rep 2', 'na'],
+        ['alpha rep 3', 'fail'],
+      ] as const) {
+        if (!(await page.textContent('#rep-label'))!.startsWith(label)) {
+          // Every rep is marked: the page opens on the first one; walk forward to each.
+          await press(page, 'l');
+        }
+        expect(await page.textContent('#rep-label')).toContain(label);
+        expect(await page.getAttribute('#markbar', 'data-mark')).toBe(mark);
+      }
+      await page.close();
+    },
+  );
+
+  it.runIf(hasBrowser)(
+    'blind: shuffled by a recorded seed, reps named by place only, no other marks sent, its own marks file',
+    async () => {
+      const run = await makeMarkRun({
+        ...standardRun(join(folder, 'runs', 'places', 'blind')),
+        fixtures: [
+          { name: 'alpha', caseFile: '# Case one\n', reps: ['RESPONSE-ONE', 'RESPONSE-TWO', 'RESPONSE-THREE'] },
+          { name: 'beta', caseFile: '# Case two\n', reps: ['RESPONSE-FOUR', 'RESPONSE-FIVE', 'RESPONSE-SIX'] },
+        ],
+      });
+      await writeFile(
+        join(run, 'marks.csv'),
+        'fixture,rep,mark,note\nalpha,1,pass,EARLIER-NOTE\nalpha,2,fail,EARLIER-NOTE\nalpha,3,pass,\nbeta,1,fail,\nbeta,2,pass,\nbeta,3,pass,\n',
+      );
+      await using server = await startViewServer({ runs: [run], cwd: folder, strict: true, blind: true, seed: 7 });
+      const { page, problems } = await watchedPage(browser!.context);
+      const sent: Promise<string>[] = [];
+      page.on('response', (response) => {
+        if (response.url().includes('/api/')) sent.push(response.text().catch(() => ''));
+      });
+      await page.goto(server.url);
+      await page.waitForSelector('body[data-view=marker][data-ready=true]');
+      expect(await page.textContent('#rep-label')).toBe('item 1 of 6');
+      expect(await page.textContent('#progress')).toBe(
+        `marked 0/6 in marks.blind.csv (blind, seed 7) · grader ${(await page.textContent('#progress'))!.split('grader ')[1]}`,
+      );
+      const seen: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const text = await page.evaluate(() => document.body.innerText);
+        expect(text).not.toMatch(/alpha|beta|EARLIER-NOTE|rep \d/);
+        seen.push((await page.textContent('#pane-text'))!);
+        await press(page, '2');
+        expect(await page.textContent('#pane-text')).toBe(
+          seen[i]!.match(/ONE|TWO|THREE/) ? '# Case one\n' : '# Case two\n',
+        );
+        await press(page, '1');
+        await press(page, i % 2 === 0 ? 'p' : 'f');
+      }
+      await allSaved(page);
+      // The shuffled order is not the plan's, and every rep came once.
+      expect(seen).not.toEqual([
+        'RESPONSE-ONE',
+        'RESPONSE-FOUR',
+        'RESPONSE-TWO',
+        'RESPONSE-FIVE',
+        'RESPONSE-THREE',
+        'RESPONSE-SIX',
+      ]);
+      expect([...seen].sort()).toEqual([
+        'RESPONSE-FIVE',
+        'RESPONSE-FOUR',
+        'RESPONSE-ONE',
+        'RESPONSE-SIX',
+        'RESPONSE-THREE',
+        'RESPONSE-TWO',
+      ]);
+      const bodies = await Promise.all(sent);
+      expect(bodies.join('\n')).toContain('RESPONSE-ONE');
+      expect(bodies.join('\n')).not.toMatch(/alpha|beta|EARLIER-NOTE/);
+      expect(JSON.parse(await readFile(join(run, 'marks.blind.seed.json'), 'utf8'))).toEqual({ seed: 7 });
+      const blind = await readMarks(join(run, 'marks.blind.csv'));
+      const byResponse = Object.fromEntries(seen.map((response, i) => [response, i % 2 === 0 ? 'pass' : 'fail']));
+      const responseOf = (id: string): string =>
+        ({
+          'alpha/1': 'RESPONSE-ONE',
+          'alpha/2': 'RESPONSE-TWO',
+          'alpha/3': 'RESPONSE-THREE',
+          'beta/1': 'RESPONSE-FOUR',
+          'beta/2': 'RESPONSE-FIVE',
+          'beta/3': 'RESPONSE-SIX',
+        })[id]!;
+      expect(Object.fromEntries(Object.entries(blind).map(([id, row]) => [id, row.mark]))).toEqual(
+        Object.fromEntries(Object.keys(blind).map((id) => [id, byResponse[responseOf(id)]])),
+      );
+      // marks.csv was not touched.
+      expect(await readFile(join(run, 'marks.csv'), 'utf8')).toContain('alpha,1,pass,EARLIER-NOTE');
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+  );
+
+  it.runIf(hasBrowser)("two runs side by side per fixture, with the comparison's deltas and Fisher p", async () => {
     const a = await makeReportRun(join(folder, 'runs', 'places', 'side-a'));
-    const b = await makeReportRun(join(folder, 'runs', 'places', 'side-b'), { responses: { far: ['OTHER-RUN far', 'x', 'x', 'x', 'x', 'x'] } });
-    await writeFile(join(b, 'marks.csv'), (await readFile(join(b, 'marks.csv'), 'utf8')).replace(/^far,2,fail,$/m, 'far,2,pass,'));
+    const b = await makeReportRun(join(folder, 'runs', 'places', 'side-b'), {
+      responses: { far: ['OTHER-RUN far', 'x', 'x', 'x', 'x', 'x'] },
+    });
+    await writeFile(
+      join(b, 'marks.csv'),
+      (await readFile(join(b, 'marks.csv'), 'utf8')).replace(/^far,2,fail,$/m, 'far,2,pass,'),
+    );
     await using server = await startViewServer({ runs: [a, b], cwd: folder });
     const { page, problems } = await watchedPage(browser!.context);
     await page.goto(server.url);
@@ -162,8 +243,12 @@ describe('turnkit view: marking in the browser', () => {
     const comparison = compareReports(await buildReport(a), await buildReport(b));
     const far = comparison.fixtures.find((entry) => entry.fixture === 'far')!;
     expect(far.delta).not.toBe(0);
-    expect(await page.textContent('[data-compare="far"] [data-k=delta]')).toBe(`${far.delta! > 0 ? '+' : '-'}${Math.abs(far.delta!).toFixed(2)}`);
-    expect(await page.textContent('[data-compare="far"] [data-k=p]')).toBe(far.p! < 0.001 ? '<0.001' : far.p!.toFixed(3));
+    expect(await page.textContent('[data-compare="far"] [data-k=delta]')).toBe(
+      `${far.delta! > 0 ? '+' : '-'}${Math.abs(far.delta!).toFixed(2)}`,
+    );
+    expect(await page.textContent('[data-compare="far"] [data-k=p]')).toBe(
+      far.p! < 0.001 ? '<0.001' : far.p!.toFixed(3),
+    );
     const columns = page.locator('[data-fixture="far"] .column');
     expect(await columns.count()).toBe(2);
     expect(await columns.nth(0).locator('pre.response').first().textContent()).toBe('deck 2 far');
@@ -174,27 +259,37 @@ describe('turnkit view: marking in the browser', () => {
     await page.close();
   });
 
-  it.runIf(hasBrowser)('the page updates as a running turnkit run adds reps, and the new rep can be marked', async () => {
-    const run = await makeMarkRun(standardRun(join(folder, 'runs', 'places', 'live')));
-    await writeFile(join(run, 'marks.csv'), BLANK_MARKS);
-    await using server = await startViewServer({ runs: [run], cwd: folder, strict: true });
-    const { page, problems } = await watchedPage(browser!.context);
-    await page.goto(`${server.url}#run=0`);
-    await page.waitForSelector('body[data-view=run][data-ready=true]');
-    expect(await page.textContent('[data-rep="beta/3"] h3')).toBe('beta rep 3 · not run');
-    // What turnkit run writes when beta rep 3 finishes: its record.
-    const record = JSON.parse(await readFile(join(run, 'reps', 'beta', 'rep-01.json'), 'utf8')) as RepRecord;
-    await writeFile(join(run, 'reps', 'beta', 'rep-03.json'), JSON.stringify({ ...record, rep: 3, response: 'LATE-ARRIVAL deck 2' }));
-    await page.waitForFunction(() => document.querySelector('[data-rep="beta/3"] pre.response')?.textContent === 'LATE-ARRIVAL deck 2', undefined, { timeout: 60_000 });
-    await page.goto(`${server.url}#mark=0`);
-    await page.waitForSelector('body[data-view=marker][data-ready=true]');
-    for (let i = 0; i < 4; i++) await press(page, 'p');
-    expect(await page.textContent('#rep-label')).toBe('beta rep 3 (6 of 6)');
-    expect(await page.textContent('#pane-text')).toBe('LATE-ARRIVAL deck 2');
-    await press(page, 'f');
-    await allSaved(page);
-    expect((await readMarks(join(run, 'marks.csv')))['beta/3']!.mark).toBe('fail');
-    expect(problems).toEqual([]);
-    await page.close();
-  });
+  it.runIf(hasBrowser)(
+    'the page updates as a running turnkit run adds reps, and the new rep can be marked',
+    async () => {
+      const run = await makeMarkRun(standardRun(join(folder, 'runs', 'places', 'live')));
+      await writeFile(join(run, 'marks.csv'), BLANK_MARKS);
+      await using server = await startViewServer({ runs: [run], cwd: folder, strict: true });
+      const { page, problems } = await watchedPage(browser!.context);
+      await page.goto(`${server.url}#run=0`);
+      await page.waitForSelector('body[data-view=run][data-ready=true]');
+      expect(await page.textContent('[data-rep="beta/3"] h3')).toBe('beta rep 3 · not run');
+      // What turnkit run writes when beta rep 3 finishes: its record.
+      const record = JSON.parse(await readFile(join(run, 'reps', 'beta', 'rep-01.json'), 'utf8')) as RepRecord;
+      await writeFile(
+        join(run, 'reps', 'beta', 'rep-03.json'),
+        JSON.stringify({ ...record, rep: 3, response: 'LATE-ARRIVAL deck 2' }),
+      );
+      await page.waitForFunction(
+        () => document.querySelector('[data-rep="beta/3"] pre.response')?.textContent === 'LATE-ARRIVAL deck 2',
+        undefined,
+        { timeout: 60_000 },
+      );
+      await page.goto(`${server.url}#mark=0`);
+      await page.waitForSelector('body[data-view=marker][data-ready=true]');
+      for (let i = 0; i < 4; i++) await press(page, 'p');
+      expect(await page.textContent('#rep-label')).toBe('beta rep 3 (6 of 6)');
+      expect(await page.textContent('#pane-text')).toBe('LATE-ARRIVAL deck 2');
+      await press(page, 'f');
+      await allSaved(page);
+      expect((await readMarks(join(run, 'marks.csv')))['beta/3']!.mark).toBe('fail');
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+  );
 });

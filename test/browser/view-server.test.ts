@@ -9,30 +9,47 @@ import { startViewServer, type ViewServer } from '../../src/view/server/view-ser
 import { lockFileOf } from '../../src/marks/marks-lock.js';
 
 /** A raw request (fetch would tidy a path's "..", and would not let the Host or Origin be chosen). */
-function raw(port: number, path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; body: string }> {
+function raw(
+  port: number,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers }, (res) => {
-      let body = '';
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });
 }
 
-const BLANK_MARKS = 'fixture,rep,mark,note\nalpha,1,,\nalpha,2,error,sut: exit\nalpha,3,,\nbeta,1,,\nbeta,2,,\nbeta,3,,not run\n';
+const BLANK_MARKS =
+  'fixture,rep,mark,note\nalpha,1,,\nalpha,2,error,sut: exit\nalpha,3,,\nbeta,1,,\nbeta,2,,\nbeta,3,,not run\n';
 
 describe('turnkit view: the server lets in only its own page, with the token', () => {
   let folder: string;
   let run: string;
   let server: ViewServer;
   let csrf: string;
-  const post = (body: unknown, headers: Record<string, string> = {}) => raw(server.port, '/api/mark', {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { Host: `127.0.0.1:${server.port}`, Origin: `http://127.0.0.1:${server.port}`, 'Sec-Fetch-Site': 'same-origin', 'Content-Type': 'application/json', 'X-Turnkit-Token': server.token, 'X-Turnkit-Csrf': csrf, ...headers },
-  });
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    raw(server.port, '/api/mark', {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: {
+        Host: `127.0.0.1:${server.port}`,
+        Origin: `http://127.0.0.1:${server.port}`,
+        'Sec-Fetch-Site': 'same-origin',
+        'Content-Type': 'application/json',
+        'X-Turnkit-Token': server.token,
+        'X-Turnkit-Csrf': csrf,
+        ...headers,
+      },
+    });
 
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'turnkit-view-server-'));
@@ -58,7 +75,9 @@ describe('turnkit view: the server lets in only its own page, with the token', (
     expect((await raw(server.port, '/', { headers: host })).status).toBe(403);
     expect((await raw(server.port, '/api/run?run=0', { headers: host })).status).toBe(403);
     expect((await raw(server.port, `/?token=${server.token.slice(0, -1)}x`, { headers: host })).status).toBe(403);
-    expect((await raw(server.port, `/?token=${server.token}`, { headers: { Host: `evil.example:${server.port}` } })).status).toBe(403);
+    expect(
+      (await raw(server.port, `/?token=${server.token}`, { headers: { Host: `evil.example:${server.port}` } })).status,
+    ).toBe(403);
     const page = await raw(server.port, `/?token=${server.token}`, { headers: host });
     expect(page.status).toBe(200);
     expect(page.body).toContain('<!doctype html>');
@@ -66,11 +85,20 @@ describe('turnkit view: the server lets in only its own page, with the token', (
 
   it('serves the files of its run only: a path out of it ("..", encoded or not, a symbolic link out) is refused', async () => {
     const host = { Host: `127.0.0.1:${server.port}` };
-    const get = (path: string) => raw(server.port, `${path}${path.includes('?') ? '&' : '?'}token=${server.token}`, { headers: host });
+    const get = (path: string) =>
+      raw(server.port, `${path}${path.includes('?') ? '&' : '?'}token=${server.token}`, { headers: host });
     const manifest = await get('/files/0/manifest.json');
     expect(manifest.status).toBe(200);
     expect(JSON.parse(manifest.body).format).toBe('turnkit.run/1');
-    for (const path of ['/files/0/../secret.txt', '/files/0/%2e%2e%2fsecret.txt', '/files/0/..%2f..%2f..%2f..%2fetc%2fpasswd', `/files/0/${encodeURIComponent(join(folder, 'secret.txt'))}`, '/files/0/link-out.txt', '/files/0/%E0%A4%A', '/files/1/manifest.json']) {
+    for (const path of [
+      '/files/0/../secret.txt',
+      '/files/0/%2e%2e%2fsecret.txt',
+      '/files/0/..%2f..%2f..%2f..%2fetc%2fpasswd',
+      `/files/0/${encodeURIComponent(join(folder, 'secret.txt'))}`,
+      '/files/0/link-out.txt',
+      '/files/0/%E0%A4%A',
+      '/files/1/manifest.json',
+    ]) {
       const result = await get(path);
       expect([403, 404], path).toContain(result.status);
       expect(result.body).not.toContain('OUTSIDE-THE-RUN');
@@ -78,7 +106,7 @@ describe('turnkit view: the server lets in only its own page, with the token', (
     }
   });
 
-  it('takes a mark only as a same-origin POST with the token and the page\'s CSRF header, as JSON', async () => {
+  it("takes a mark only as a same-origin POST with the token and the page's CSRF header, as JSON", async () => {
     const mark = { run: 0, position: 0, mark: 'pass' };
     expect((await post(mark, { 'X-Turnkit-Token': 'nope' })).status).toBe(403);
     expect((await post(mark, { 'X-Turnkit-Csrf': 'nope' })).status).toBe(403);
@@ -87,7 +115,10 @@ describe('turnkit view: the server lets in only its own page, with the token', (
     expect((await post(mark, { 'Content-Type': 'text/plain' })).status).toBe(403);
     expect(await readFile(join(run, 'marks.csv'), 'utf8')).toBe(BLANK_MARKS);
     // A state change by GET does not exist.
-    expect((await raw(server.port, `/api/mark?token=${server.token}`, { headers: { Host: `127.0.0.1:${server.port}` } })).status).toBe(404);
+    expect(
+      (await raw(server.port, `/api/mark?token=${server.token}`, { headers: { Host: `127.0.0.1:${server.port}` } }))
+        .status,
+    ).toBe(404);
     const done = await post(mark);
     expect(done.status, done.body).toBe(200);
     expect(JSON.parse(done.body).marks[0]).toEqual(['pass', '']);
@@ -102,7 +133,9 @@ describe('turnkit view: the server lets in only its own page, with the token', (
     expect(existsSync(lockFileOf(join(run, 'marks.csv')))).toBe(true);
     const second = await startViewServer({ runs: [run], cwd: folder, strict: true }).catch((error: Error) => error);
     expect(second).toBeInstanceOf(Error);
-    expect((second as Error).message).toMatch(/marks\.csv: being marked by turnkit view \(pid \d+ on [^,]+, since [^)]+\); close it first/);
+    expect((second as Error).message).toMatch(
+      /marks\.csv: being marked by turnkit view \(pid \d+ on [^,]+, since [^)]+\); close it first/,
+    );
     // Another grader's file is another file: that viewer may start.
     await using other = await startViewServer({ runs: [run], cwd: folder, strict: true, grader: 'ana' });
     expect(other.port).not.toBe(server.port);
@@ -120,8 +153,14 @@ describe('turnkit view: the server lets in only its own page, with the token', (
     expect(after).toMatch(/^beta,2,fail,by hand,/m);
     expect(after).toMatch(/^beta,1,na,browser,/m);
     expect(after).toMatch(/^alpha,1,pass,,/m);
-    const history = (await readFile(join(run, 'marks.history.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
-    expect(history.map((entry) => [entry.fixture, entry.rep, entry.to.mark])).toEqual([['alpha', 1, 'pass'], ['beta', 1, 'na']]);
+    const history = (await readFile(join(run, 'marks.history.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(history.map((entry) => [entry.fixture, entry.rep, entry.to.mark])).toEqual([
+      ['alpha', 1, 'pass'],
+      ['beta', 1, 'na'],
+    ]);
   });
 
   it('lets go of the marks file when it closes', async () => {

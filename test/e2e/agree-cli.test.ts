@@ -11,7 +11,11 @@ const REPS = 14;
 let project: string;
 
 /** Notes of the three reps the graders disagree on (f4 reps 2 to 4), as [A's note, B's note]. */
-const DISAGREEMENT_NOTES: Record<number, [string, string]> = { 2: ['names deck 2', 'says deck 3'], 3: ['route given', 'no route'], 4: ['wrong deck', 'Deck 2.'] };
+const DISAGREEMENT_NOTES: Record<number, [string, string]> = {
+  2: ['names deck 2', 'says deck 3'],
+  3: ['route given', 'no route'],
+  4: ['wrong deck', 'Deck 2.'],
+};
 
 /**
  * A human's and a judge's marks over 5 fixtures × 14 reps. Reps 1..13 of each fixture (65 reps, taken in fixture
@@ -26,8 +30,10 @@ function marksFiles(): { human: string; judge: string } {
   FIXTURES.forEach((fixture, f) => {
     for (let rep = 1; rep <= 13; rep++) {
       const k = f * 13 + rep - 1;
-      const [a, b] = k < 40 ? ['pass', 'pass'] : k < 42 ? ['pass', 'fail'] : k === 42 ? ['fail', 'pass'] : ['fail', 'fail'];
-      const [noteA, noteB] = DISAGREEMENT_NOTES[rep] !== undefined && fixture === 'f4' ? DISAGREEMENT_NOTES[rep]! : ['', ''];
+      const [a, b] =
+        k < 40 ? ['pass', 'pass'] : k < 42 ? ['pass', 'fail'] : k === 42 ? ['fail', 'pass'] : ['fail', 'fail'];
+      const [noteA, noteB] =
+        DISAGREEMENT_NOTES[rep] !== undefined && fixture === 'f4' ? DISAGREEMENT_NOTES[rep]! : ['', ''];
       human.push(`${fixture},${rep},${a},${noteA}`);
       judge.push(`${fixture},${rep},${b},${noteB}${stamp}`);
     }
@@ -41,8 +47,15 @@ function marksFiles(): { human: string; judge: string } {
 beforeAll(async () => {
   project = await mkdtemp(join(tmpdir(), 'turnkit-agree-'));
   const reps = Array.from({ length: REPS }, (_, i) => `response ${i + 1}`);
-  for (const [name, startedAt] of [['run', '2026-01-01T00:00:00.000Z'], ['run2', '2026-02-01T00:00:00.000Z']] as const) {
-    await makeJudgeRun({ dir: join(project, name), startedAt, fixtures: FIXTURES.map((fixture) => ({ name: fixture, reps })) });
+  for (const [name, startedAt] of [
+    ['run', '2026-01-01T00:00:00.000Z'],
+    ['run2', '2026-02-01T00:00:00.000Z'],
+  ] as const) {
+    await makeJudgeRun({
+      dir: join(project, name),
+      startedAt,
+      fixtures: FIXTURES.map((fixture) => ({ name: fixture, reps })),
+    });
     const { human, judge } = marksFiles();
     await writeFile(join(project, name, 'marks.csv'), human);
     await writeFile(join(project, name, 'marks.judge-gpt-test.csv'), judge);
@@ -62,7 +75,7 @@ describe('turnkit agree', () => {
       'A: run/marks.csv',
       'B: run/marks.judge-gpt-test.csv',
       '',
-      'agreement 62/65 = 0.954; Cohen\'s kappa 0.900',
+      "agreement 62/65 = 0.954; Cohen's kappa 0.900",
       '',
       '        B pass  B fail',
       'A pass      40       2',
@@ -81,7 +94,9 @@ describe('turnkit agree', () => {
   });
 
   it('--json gives the same numbers as values', async () => {
-    const result = await runInProcess(['agree', 'run/marks.csv', 'run/marks.judge-gpt-test.csv', '--json'], { cwd: project });
+    const result = await runInProcess(['agree', 'run/marks.csv', 'run/marks.judge-gpt-test.csv', '--json'], {
+      cwd: project,
+    });
     expect(result.code).toBe(0);
     const json = JSON.parse(result.stdout);
     expect(json).toMatchObject({
@@ -112,12 +127,17 @@ describe('turnkit agree', () => {
   });
 
   it('refuses a marks file naming a rep the run does not have, with file:line', async () => {
-    await writeFile(join(project, 'run', 'marks.other.csv'), 'fixture,rep,mark,note\nf1,1,pass,\nf1,15,fail,\nf9,1,pass,\n');
+    await writeFile(
+      join(project, 'run', 'marks.other.csv'),
+      'fixture,rep,mark,note\nf1,1,pass,\nf1,15,fail,\nf9,1,pass,\n',
+    );
     const result = await runInProcess(['agree', 'run/marks.csv', 'run/marks.other.csv'], { cwd: project });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     // Every problem, one line each, the first first.
-    expect(result.stderr).toBe(`run/marks.other.csv:3: f1 rep 15 is not a rep of this run (${REPS} reps per fixture)\nrun/marks.other.csv:4: no fixture "f9" in this run (it has f1, f2, f3, f4, f5)\n`);
+    expect(result.stderr).toBe(
+      `run/marks.other.csv:3: f1 rep 15 is not a rep of this run (${REPS} reps per fixture)\nrun/marks.other.csv:4: no fixture "f9" in this run (it has f1, f2, f3, f4, f5)\n`,
+    );
   });
 
   it('checks a file outside the run against the run of the other file', async () => {
@@ -132,11 +152,17 @@ describe('turnkit agree', () => {
     await mkdir(join(project, 'loose'), { recursive: true });
     // Reps no run has (any fixture, rep 500): fine without a run. Matched: x 500 pass/pass, x 501 fail/pass, y 1 fail/fail.
     // [[1, 0], [1, 1]]: po = 2/3, pA = 1/3, pB = 2/3, pe = 4/9, kappa = (2/3 − 4/9)/(5/9) = 0.4.
-    await writeFile(join(project, 'loose', 'a.csv'), 'fixture,rep,mark,note\nx,500,pass,\nx,501,fail,too vague\ny,1,fail,\ny,2,na,\n');
-    await writeFile(join(project, 'loose', 'b.csv'), 'fixture,rep,mark,note\nx,500,pass,\nx,501,pass,fine\ny,1,fail,\ny,2,pass,\n');
+    await writeFile(
+      join(project, 'loose', 'a.csv'),
+      'fixture,rep,mark,note\nx,500,pass,\nx,501,fail,too vague\ny,1,fail,\ny,2,na,\n',
+    );
+    await writeFile(
+      join(project, 'loose', 'b.csv'),
+      'fixture,rep,mark,note\nx,500,pass,\nx,501,pass,fine\ny,1,fail,\ny,2,pass,\n',
+    );
     const text = await runInProcess(['agree', 'loose/a.csv', 'loose/b.csv'], { cwd: project });
     expect(text.code).toBe(0);
-    expect(text.stdout).toContain('agreement 2/3 = 0.667; Cohen\'s kappa 0.400\n');
+    expect(text.stdout).toContain("agreement 2/3 = 0.667; Cohen's kappa 0.400\n");
     expect(text.stdout).toContain('x        501  fail  pass  too vague  fine\n');
     const json = await runInProcess(['agree', 'loose/a.csv', 'loose/b.csv', '--json'], { cwd: project });
     const parsed = JSON.parse(json.stdout);
@@ -150,15 +176,32 @@ describe('turnkit agree', () => {
     await writeFile(join(project, 'loose', 'none-b.csv'), 'fixture,rep,mark,note\nx,1,pass,\nx,2,fail,\n');
     const result = await runInProcess(['agree', 'loose/none-a.csv', 'loose/none-b.csv'], { cwd: project });
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe('A: loose/none-a.csv\nB: loose/none-b.csv\n\nno rep is marked pass or fail in both files: nothing to compare (kappa: null)\n');
-    const json = JSON.parse((await runInProcess(['agree', 'loose/none-a.csv', 'loose/none-b.csv', '--json'], { cwd: project })).stdout);
-    expect(json).toMatchObject({ matched: 0, ratio: null, kappa: null, passRateA: null, passRateB: null, unmatched: 2 });
+    expect(result.stdout).toBe(
+      'A: loose/none-a.csv\nB: loose/none-b.csv\n\nno rep is marked pass or fail in both files: nothing to compare (kappa: null)\n',
+    );
+    const json = JSON.parse(
+      (await runInProcess(['agree', 'loose/none-a.csv', 'loose/none-b.csv', '--json'], { cwd: project })).stdout,
+    );
+    expect(json).toMatchObject({
+      matched: 0,
+      ratio: null,
+      kappa: null,
+      passRateA: null,
+      passRateB: null,
+      unmatched: 2,
+    });
   });
 
   it('leaves both files as they were', async () => {
-    const before = [await readFile(join(project, 'run', 'marks.csv'), 'utf8'), await readFile(join(project, 'run', 'marks.judge-gpt-test.csv'), 'utf8')];
+    const before = [
+      await readFile(join(project, 'run', 'marks.csv'), 'utf8'),
+      await readFile(join(project, 'run', 'marks.judge-gpt-test.csv'), 'utf8'),
+    ];
     await runInProcess(['agree', 'run/marks.csv', 'run/marks.judge-gpt-test.csv'], { cwd: project });
-    expect([await readFile(join(project, 'run', 'marks.csv'), 'utf8'), await readFile(join(project, 'run', 'marks.judge-gpt-test.csv'), 'utf8')]).toEqual(before);
+    expect([
+      await readFile(join(project, 'run', 'marks.csv'), 'utf8'),
+      await readFile(join(project, 'run', 'marks.judge-gpt-test.csv'), 'utf8'),
+    ]).toEqual(before);
     expect(before).toEqual([marksFiles().human, marksFiles().judge]);
   });
 });

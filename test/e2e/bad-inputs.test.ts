@@ -22,7 +22,13 @@ interface BadInputCase {
   secret?: string;
   /** A file made from a committed fixture: a table renamed and/or values set at JSON paths. */
   /** `replace`: text replacements in the written file, for what JSON.stringify cannot write (1e400). */
-  derive?: { from: string; to: string; renameTable?: [string, string]; set?: [(string | number)[], unknown][]; replace?: [string, string][] };
+  derive?: {
+    from: string;
+    to: string;
+    renameTable?: [string, string];
+    set?: [(string | number)[], unknown][];
+    replace?: [string, string][];
+  };
 }
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -48,7 +54,12 @@ const CORPUS = fileURLToPath(new URL('../bad-inputs/', import.meta.url));
 const names = (await readdir(CORPUS)).filter((name) => name.endsWith('.json')).sort();
 
 // These go through the built binary as well: its exit code and stderr must be the ones run() gives in process.
-const THROUGH_THE_BINARY = new Set(['capture-no-turn.json', 'fixture-json-syntax.json', 'seed-schema-drift.json', 'database-unreachable.json']);
+const THROUGH_THE_BINARY = new Set([
+  'capture-no-turn.json',
+  'fixture-json-syntax.json',
+  'seed-schema-drift.json',
+  'database-unreachable.json',
+]);
 
 describe('the bad-input corpus', () => {
   let project: string;
@@ -99,7 +110,9 @@ function check(spec: BadInputCase, result: CliResult, fill: (text: string) => st
   if (spec.stderrPrefix) expect(lines[0]!.startsWith(fill(spec.stderr)), lines[0]).toBe(true);
   else expect(lines[0]).toBe(fill(spec.stderr));
   // One line for a failure; commander's usage errors add its "run with --help" hint, and nothing else may follow.
-  expect(lines.slice(1), result.stderr).toEqual(spec.exitCode === 2 && lines.length === 2 ? ['(run with --help for usage)'] : []);
+  expect(lines.slice(1), result.stderr).toEqual(
+    spec.exitCode === 2 && lines.length === 2 ? ['(run with --help for usage)'] : [],
+  );
   expect(result.stderr).not.toMatch(/^\s+at /m);
   if (spec.secret) expect(result.stdout + result.stderr).not.toContain(spec.secret);
 }

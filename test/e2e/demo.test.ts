@@ -39,15 +39,27 @@ describe('turnkit demo through the built binary, in a fresh folder', () => {
 
   it('runs the whole loop and prints the report, the base missing and the constructed fixture meeting the target', async () => {
     expect(text.code, text.stderr).toBe(0);
-    const runDir = /^Run (D\/runs\/places\/[^ ]+) \(complete\); marks from marks\.checks\.csv; rubric version 1; target 0\.88, 10 reps per fixture\.$/m.exec(text.stdout)?.[1];
+    const runDir =
+      /^Run (D\/runs\/places\/[^ ]+) \(complete\); marks from marks\.checks\.csv; rubric version 1; target 0\.88, 10 reps per fixture\.$/m.exec(
+        text.stdout,
+      )?.[1];
     expect(runDir, text.stdout).toBeDefined();
     expect(text.stdout).toMatch(new RegExp(`^${BASE}\\s+\\d+\\s+\\d+\\s+0\\s+0\\s+0\\s+.*\\smissed\\s`, 'm'));
-    expect(text.stdout).toMatch(new RegExp(`^${FIXED}\\s+\\d+\\s+\\d+\\s+0\\s+0\\s+0\\s+.*\\smet( \\(uncertain\\))?\\s`, 'm'));
-    expect(text.stdout).toMatch(new RegExp(`^${FIXED}\\s+${BASE}\\s+.* vs .*\\+0\\.\\d\\d\\s+(<0\\.001|0\\.0[0-4]\\d)$`, 'm'));
-    expect(text.stdout).toMatch(/^The constructed fixture changes one upstream narration and nothing else; its rate moved by \+0\.\d\d \(Fisher exact p (< 0\.001|= 0\.0[0-4]\d)\)\.$/m);
+    expect(text.stdout).toMatch(
+      new RegExp(`^${FIXED}\\s+\\d+\\s+\\d+\\s+0\\s+0\\s+0\\s+.*\\smet( \\(uncertain\\))?\\s`, 'm'),
+    );
+    expect(text.stdout).toMatch(
+      new RegExp(`^${FIXED}\\s+${BASE}\\s+.* vs .*\\+0\\.\\d\\d\\s+(<0\\.001|0\\.0[0-4]\\d)$`, 'm'),
+    );
+    expect(text.stdout).toMatch(
+      /^The constructed fixture changes one upstream narration and nothing else; its rate moved by \+0\.\d\d \(Fisher exact p (< 0\.001|= 0\.0[0-4]\d)\)\.$/m,
+    );
     expect(text.stdout).toContain(`  turnkit report ${runDir} --marks marks.checks.csv`);
     // It ends with the report as a page, and how to read and mark the reps in a browser.
-    expect(text.stdout.trimEnd().split('\n').slice(-2)).toEqual([`The report as a page (open it in a browser): ${runDir}/report.html`, `Read and mark the reps in a browser: turnkit view ${runDir}`]);
+    expect(text.stdout.trimEnd().split('\n').slice(-2)).toEqual([
+      `The report as a page (open it in a browser): ${runDir}/report.html`,
+      `Read and mark the reps in a browser: turnkit view ${runDir}`,
+    ]);
     expect((await readFile(join(folder, runDir!, 'report.html'), 'utf8')).startsWith('<!doctype html>')).toBe(true);
     // Steps and progress go to stderr, one line each; 20 reps in all.
     const lines = text.stderr.trimEnd().split('\n');
@@ -58,7 +70,16 @@ describe('turnkit demo through the built binary, in a fresh folder', () => {
     // The report agrees with the files the demo left.
     const report = await runCli(['report', runDir!, '--marks', 'marks.checks.csv'], { cwd: folder, env });
     expect(report.code, report.stderr).toBe(0);
-    const table = (stdout: string): string[] => stdout.split('\n').filter((line) => line.startsWith(BASE)).map((line) => line.split(/\s{2,}/).slice(0, 9).join('|'));
+    const table = (stdout: string): string[] =>
+      stdout
+        .split('\n')
+        .filter((line) => line.startsWith(BASE))
+        .map((line) =>
+          line
+            .split(/\s{2,}/)
+            .slice(0, 9)
+            .join('|'),
+        );
     expect(table(report.stdout)).toEqual(table(text.stdout));
   });
 
@@ -66,19 +87,36 @@ describe('turnkit demo through the built binary, in a fresh folder', () => {
     const dir = join(folder, 'D');
     expect(existsSync(join(dir, 'fixtures', `${BASE}.json`))).toBe(true);
     expect(existsSync(join(dir, 'constructed', `${FIXED}.json`))).toBe(true);
-    const fixture = JSON.parse(await readFile(join(dir, 'fixtures', `${BASE}.json`), 'utf8')) as { format: string; source: { turn: number }; input: { turn: number } };
+    const fixture = JSON.parse(await readFile(join(dir, 'fixtures', `${BASE}.json`), 'utf8')) as {
+      format: string;
+      source: { turn: number };
+      input: { turn: number };
+    };
     expect(fixture).toMatchObject({ format: 'turnkit.fixture/1', source: { turn: 23 }, input: { turn: 23 } });
-    const constructed = JSON.parse(await readFile(join(dir, 'constructed', `${FIXED}.json`), 'utf8')) as { format: string; turn: number; base: { path: string } };
+    const constructed = JSON.parse(await readFile(join(dir, 'constructed', `${FIXED}.json`), 'utf8')) as {
+      format: string;
+      turn: number;
+      base: { path: string };
+    };
     expect(constructed).toMatchObject({ format: 'turnkit.constructed/1', turn: 19 });
     expect(constructed.base.path).toMatch(new RegExp(`${BASE}\\.json$`));
 
     const runs = await readdir(join(dir, 'runs', 'places'));
     expect(runs).toHaveLength(1);
     const run = join(dir, 'runs', 'places', runs[0]!);
-    expect((await readdir(run)).sort()).toEqual(expect.arrayContaining(['case-files', 'manifest.json', 'marks.checks.csv', 'marks.csv', 'reps']));
+    expect((await readdir(run)).sort()).toEqual(
+      expect.arrayContaining(['case-files', 'manifest.json', 'marks.checks.csv', 'marks.csv', 'reps']),
+    );
     const manifest = JSON.parse(await readFile(join(run, 'manifest.json'), 'utf8')) as Manifest;
-    expect(manifest).toMatchObject({ status: 'complete', question: { id: 'places', reps: 10 }, database: { backend: 'embedded' } });
-    expect(manifest.fixtures.map((entry) => [entry.name, entry.tag])).toEqual([[BASE, 'dev'], [FIXED, 'dev']]);
+    expect(manifest).toMatchObject({
+      status: 'complete',
+      question: { id: 'places', reps: 10 },
+      database: { backend: 'embedded' },
+    });
+    expect(manifest.fixtures.map((entry) => [entry.name, entry.tag])).toEqual([
+      [BASE, 'dev'],
+      [FIXED, 'dev'],
+    ]);
     expect(manifest.checks).toMatchObject({ mustContain: ['deck 2'], mustNotContain: ['deck 3'] });
     // The human's marks.csv is blank, ready to mark by hand; the checks' file has a mark and a reason per rep.
     const marks = parseMarks(await readFile(join(run, 'marks.csv'), 'utf8'));
@@ -87,7 +125,8 @@ describe('turnkit demo through the built binary, in a fresh folder', () => {
     const checks = parseMarks(await readFile(join(run, 'marks.checks.csv'), 'utf8'));
     expect(checks).toHaveLength(20);
     expect(checks.every((row) => (row.mark === 'pass' || row.mark === 'fail') && row.note !== '')).toBe(true);
-    for (const fixture of [BASE, FIXED]) expect((await readdir(join(run, 'reps', fixture))).filter((name) => name.endsWith('.json'))).toHaveLength(10);
+    for (const fixture of [BASE, FIXED])
+      expect((await readdir(join(run, 'reps', fixture))).filter((name) => name.endsWith('.json'))).toHaveLength(10);
   });
 
   it('prints the result as JSON: the constructed fixture well above its base, with p < 0.05', async () => {
@@ -103,7 +142,10 @@ describe('turnkit demo through the built binary, in a fresh folder', () => {
     const { report } = result;
     expect(report.complete).toBe(true);
     const rate = (name: string): number => report.fixtures.find((fixture) => fixture.fixture === name)!.rate!;
-    expect(report.fixtures.map((fixture) => [fixture.fixture, fixture.reps, fixture.blank])).toEqual([[BASE, 10, 0], [FIXED, 10, 0]]);
+    expect(report.fixtures.map((fixture) => [fixture.fixture, fixture.reps, fixture.blank])).toEqual([
+      [BASE, 10, 0],
+      [FIXED, 10, 0],
+    ]);
     expect(rate(FIXED) - rate(BASE)).toBeGreaterThanOrEqual(0.5);
     expect(report.fixtures.find((fixture) => fixture.fixture === BASE)!.verdict).toBe('missed');
     expect(report.pairs).toHaveLength(1);
@@ -111,15 +153,24 @@ describe('turnkit demo through the built binary, in a fresh folder', () => {
     expect(report.pairs[0]!.delta).toBeCloseTo(rate(FIXED) - rate(BASE), 12);
     expect(report.pairs[0]!.p).toBeLessThan(0.05);
     // The sample SUT is deterministic per fixture and rep: both demos mark the same.
-    const first = parseMarks(await readFile(join(folder, (await firstRun(join(folder, 'D'))), 'marks.checks.csv'), 'utf8'));
+    const first = parseMarks(
+      await readFile(join(folder, await firstRun(join(folder, 'D')), 'marks.checks.csv'), 'utf8'),
+    );
     const second = parseMarks(await readFile(join(folder, result.run.dir, 'marks.checks.csv'), 'utf8'));
-    expect(second.map((row) => `${row.fixture},${row.rep},${row.mark}`)).toEqual(first.map((row) => `${row.fixture},${row.rep},${row.mark}`));
+    expect(second.map((row) => `${row.fixture},${row.rep},${row.mark}`)).toEqual(
+      first.map((row) => `${row.fixture},${row.rep},${row.mark}`),
+    );
   });
 
   it('stays on the embedded database when DATABASE_URL names another server, and says so; --reps sets the reps', async () => {
-    const result = await runCli(['demo', '--dir', 'D3', '--reps', '2', '--json'], { cwd: folder, env: { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/unreachable' } });
+    const result = await runCli(['demo', '--dir', 'D3', '--reps', '2', '--json'], {
+      cwd: folder,
+      env: { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/unreachable' },
+    });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr.split('\n')[0]).toBe('the demo runs on the embedded database; --database-url and DATABASE_URL are not used');
+    expect(result.stderr.split('\n')[0]).toBe(
+      'the demo runs on the embedded database; --database-url and DATABASE_URL are not used',
+    );
     const printed = JSON.parse(result.stdout) as DemoJson;
     // Every rep reached the SUT, which was given the embedded server's URL, not the unreachable one.
     expect(printed.run).toMatchObject({ status: 'complete', total: 4, errors: 0 });

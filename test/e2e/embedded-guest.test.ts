@@ -21,19 +21,30 @@ describe('two turnkit processes on one embedded database', () => {
     project = await sampleProject('turnkit-guest-');
     const flag = join(project, 'guest-started');
     const question = async (name: string, shell: string): Promise<void> => {
-      const text = (await readFile(join(project, 'questions/places.yaml'), 'utf8')).replace(/^id: places$/m, `id: ${name}`);
-      await writeFile(join(project, `questions/${name}.yaml`), text.replace('command: [node, examples/sample-sut.mjs]', `command: [sh, -c, '${shell}']`));
+      const text = (await readFile(join(project, 'questions/places.yaml'), 'utf8')).replace(
+        /^id: places$/m,
+        `id: ${name}`,
+      );
+      await writeFile(
+        join(project, `questions/${name}.yaml`),
+        text.replace('command: [node, examples/sample-sut.mjs]', `command: [sh, -c, '${shell}']`),
+      );
     };
     await question('owner', `while [ ! -e ${flag} ]; do sleep 0.1; done; exec node examples/sample-sut.mjs`);
     await question('guest', `touch ${flag}; sleep 5; exec node examples/sample-sut.mjs`);
   });
   afterEach(async () => {
-    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const child of children.splice(0))
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await rm(project, { recursive: true, force: true });
   });
 
   function start(args: string[]): { child: ChildProcess; done: Promise<CliResult> } {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: project, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: project,
+      env: { ...process.env, DATABASE_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     let stdout = '';
     let stderr = '';
@@ -50,7 +61,8 @@ describe('two turnkit processes on one embedded database', () => {
   async function ownerListening(): Promise<void> {
     const lock = join(project, '.turnkit/pgdata.lock');
     for (let waited = 0; waited < 120_000; waited += 100) {
-      if (existsSync(lock) && (JSON.parse(await readFile(lock, 'utf8').catch(() => '{}')) as { port?: number }).port) return;
+      if (existsSync(lock) && (JSON.parse(await readFile(lock, 'utf8').catch(() => '{}')) as { port?: number }).port)
+        return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     throw new Error('the first run never published its port');
@@ -85,12 +97,15 @@ describe('two turnkit processes on one embedded database', () => {
     await ownerListening();
     const guest = start(['run', 'questions/guest.yaml', '--reps', '2', '--json']);
     const flag = join(project, 'guest-started');
-    for (let waited = 0; !existsSync(flag) && waited < 120_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let waited = 0; !existsSync(flag) && waited < 120_000; waited += 100)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     owner.child.kill('SIGKILL');
     await owner.done;
     const second = await guest.done;
     expect(second.code).toBe(1);
-    expect(second.stderr).toMatch(/^reps\/meridian-turn-23[\w-]*\/rep-0\d: the database went away during the rep \(connect ECONNREFUSED [\d.:]+\); the rep is not recorded/m);
+    expect(second.stderr).toMatch(
+      /^reps\/meridian-turn-23[\w-]*\/rep-0\d: the database went away during the rep \(connect ECONNREFUSED [\d.:]+\); the rep is not recorded/m,
+    );
     const result = JSON.parse(second.stdout) as { dir: string; status: string; errors: number };
     expect(result).toMatchObject({ status: 'interrupted', errors: 0 });
     // Every rep in flight lost its database: none is marked as the SUT's error, all are still to run (--resume).

@@ -17,13 +17,26 @@ const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 /** What a command printed and how it exited, whatever the exit code. */
-async function sh(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function sh(
+  file: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(file, args, { cwd, env: { ...process.env, DATABASE_URL: '', ...env }, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await run(file, args, {
+      cwd,
+      env: { ...process.env, DATABASE_URL: '', ...env },
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof failed.code === 'number' ? failed.code : 1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+    return {
+      code: typeof failed.code === 'number' ? failed.code : 1,
+      stdout: failed.stdout ?? '',
+      stderr: failed.stderr ?? '',
+    };
   }
 }
 
@@ -42,8 +55,15 @@ describe('turnkit installed from its packed tarball into an existing game projec
     const tarball = join(packDir, (await readdir(packDir)).find((name) => name.endsWith('.tgz'))!);
     game = join(packDir, 'my-game');
     await mkdir(game);
-    await writeFile(join(game, 'package.json'), JSON.stringify({ name: 'my-game', private: true, type: 'module' }, null, 2));
-    const installed = await sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', tarball], game);
+    await writeFile(
+      join(game, 'package.json'),
+      JSON.stringify({ name: 'my-game', private: true, type: 'module' }, null, 2),
+    );
+    const installed = await sh(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', tarball],
+      game,
+    );
     expect(installed.code, installed.stderr).toBe(0);
   }, 600_000);
   afterAll(async () => {
@@ -73,7 +93,11 @@ describe('turnkit installed from its packed tarball into an existing game projec
         };
       }
       // The game: the sample schema with a campaign in it, its two main tables renamed as another game names them.
-      const config = { ...configSchema.parse({ ...sampleGameConfig, database: { url: databaseUrl } }), baseDir: project, file: undefined };
+      const config = {
+        ...configSchema.parse({ ...sampleGameConfig, database: { url: databaseUrl } }),
+        baseDir: project,
+        file: undefined,
+      };
       const db = await openDb(config, { fromEnvironment: false });
       try {
         await migrate(db, SAMPLE_MIGRATIONS_DIR);
@@ -90,7 +114,15 @@ describe('turnkit installed from its packed tarball into an existing game projec
     it('has the binary, the types and turnkit/testing where a project looks for them', async () => {
       const version = await turnkit('--version');
       expect(version.stdout.trim()).toBe(JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')).version);
-      const imported = await sh(process.execPath, ['--input-type=module', '-e', "const a = await import('turnkit'); const b = await import('turnkit/testing'); console.log(typeof a.openProject, typeof b.turnkitFixtures, typeof b.withScratchCampaign)"], project);
+      const imported = await sh(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          "const a = await import('turnkit'); const b = await import('turnkit/testing'); console.log(typeof a.openProject, typeof b.turnkitFixtures, typeof b.withScratchCampaign)",
+        ],
+        project,
+      );
       expect(imported.stdout.trim(), imported.stderr).toBe('function function function');
       const types = await readFile(join(game, 'node_modules/turnkit/dist/src/testing/index.d.ts'), 'utf8');
       expect(types).toContain('turnkitFixtures');
@@ -99,7 +131,9 @@ describe('turnkit installed from its packed tarball into an existing game projec
     it('init reads the game from the database; verify, capture, run, judge --checks and report then work', async () => {
       const init = await sh('npx', ['turnkit', 'init', '--yes'], project, env);
       expect(init.code, init.stderr).toBe(0);
-      expect(init.stdout).toContain('game: campaigns in adventures (key id), turns in moves ordered by turn_number, input player_input');
+      expect(init.stdout).toContain(
+        'game: campaigns in adventures (key id), turns in moves ordered by turn_number, input player_input',
+      );
       const config = await readFile(join(project, 'turnkit.config.ts'), 'utf8');
       expect(config).toContain("root: { table: 'adventures', key: 'id' },");
       expect(config).toContain("table: 'moves',");
@@ -118,10 +152,16 @@ describe('turnkit installed from its packed tarball into an existing game projec
       expect(judged.code, judged.stderr).toBe(0);
       const report = await turnkit('report', runDir, '--marks', 'marks.checks.csv', '--json');
       expect(report.code, report.stderr).toBe(0);
-      const fixture = (JSON.parse(report.stdout) as { report: { fixtures: { fixture: string; pass: number; fail: number; error: number }[] } }).report.fixtures[0]!;
+      const fixture = (
+        JSON.parse(report.stdout) as {
+          report: { fixtures: { fixture: string; pass: number; fail: number; error: number }[] };
+        }
+      ).report.fixtures[0]!;
       expect(fixture).toMatchObject({ fixture: 'move-10', pass: 2, fail: 0, error: 0 });
       // The SUT stub read its campaign through DATABASE_URL: 9 turns kept before turn 10.
-      const rep = JSON.parse(await readFile(join(project, runDir, 'reps/move-10/rep-01.json'), 'utf8')) as { response: string };
+      const rep = JSON.parse(await readFile(join(project, runDir, 'reps/move-10/rep-01.json'), 'utf8')) as {
+        response: string;
+      };
       expect(rep.response).toMatch(/^Turn 10, after 9 turns: you said ".+"\. The story goes on\.$/);
     });
   });

@@ -21,7 +21,10 @@ function rowOf(stdout: string, fixture: string): string[] {
 }
 
 /** pass, fail, na, error, blank and verdict of a fixture's row. */
-function countsOf(stdout: string, fixture: string): { pass: number; fail: number; na: number; error: number; blank: number; verdict: string } {
+function countsOf(
+  stdout: string,
+  fixture: string,
+): { pass: number; fail: number; na: number; error: number; blank: number; verdict: string } {
   const cells = rowOf(stdout, fixture);
   const [pass, fail, na, error, blank] = cells.slice(1, 6).map(Number) as [number, number, number, number, number];
   return { pass, fail, na, error, blank, verdict: cells[8]! };
@@ -60,7 +63,9 @@ describe('turnkit judge --checks and turnkit report through the CLI', () => {
     expect(result.stdout).toBe(
       `wrote ${runA}/marks.checks.csv: ${pass} pass, ${fail} fail, 0 error\nreport from it: turnkit report ${runA} --marks marks.checks.csv; agreement with your marks: turnkit agree ${runA}/marks.csv ${runA}/marks.checks.csv\n`,
     );
-    expect(checks.map((row) => `${row.fixture}:${row.rep}`)).toEqual([BASE, FIXED].flatMap((fixture) => [1, 2, 3, 4].map((rep) => `${fixture}:${rep}`)));
+    expect(checks.map((row) => `${row.fixture}:${row.rep}`)).toEqual(
+      [BASE, FIXED].flatMap((fixture) => [1, 2, 3, 4].map((rep) => `${fixture}:${rep}`)),
+    );
     // Passing reps say how many checks passed; failing ones name each failed check.
     for (const row of checks) {
       if (row.mark === 'pass') expect(row.note).toBe('4 check(s) passed');
@@ -72,7 +77,9 @@ describe('turnkit judge --checks and turnkit report through the CLI', () => {
     expect(await read(`${runA}/marks.csv`)).toBe(marks);
     // Each rep's reason agrees with its response.
     for (const row of checks) {
-      const response = (JSON.parse(await read(`${runA}/reps/${row.fixture}/rep-0${row.rep}.json`)) as { response: string }).response;
+      const response = (
+        JSON.parse(await read(`${runA}/reps/${row.fixture}/rep-0${row.rep}.json`)) as { response: string }
+      ).response;
       expect(row.mark, response).toBe(response.includes('deck 2') && !response.includes('deck 3') ? 'pass' : 'fail');
     }
 
@@ -80,7 +87,9 @@ describe('turnkit judge --checks and turnkit report through the CLI', () => {
     const before = await read(`${runA}/marks.checks.csv`);
     const again = await cli(['judge', runA, '--checks', '--json']);
     expect(again.code, again.stderr).toBe(0);
-    expect(JSON.parse(again.stdout)).toEqual({ checks: { file: `${runA}/marks.checks.csv`, pass, fail, error: 0, notRun: 0 } });
+    expect(JSON.parse(again.stdout)).toEqual({
+      checks: { file: `${runA}/marks.checks.csv`, pass, fail, error: 0, notRun: 0 },
+    });
     expect(await read(`${runA}/marks.checks.csv`)).toBe(before);
     expect(await read(`${runA}/marks.csv`)).toBe(marks);
   });
@@ -89,12 +98,17 @@ describe('turnkit judge --checks and turnkit report through the CLI', () => {
     const result = await cli(['judge', runB]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr.split('\n')[0]).toBe("say how to judge: --checks (the question's deterministic checks) and/or --model NAME or --judge FILE (an LLM), or name a judge in the config");
+    expect(result.stderr.split('\n')[0]).toBe(
+      "say how to judge: --checks (the question's deterministic checks) and/or --model NAME or --judge FILE (an LLM), or name a judge in the config",
+    );
     await expect(read(`${runB}/marks.checks.csv`)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('judge --checks --question with a question of another id refuses, naming both', async () => {
-    await writeFile(join(project, 'questions/other.yaml'), (await read('questions/places.yaml')).replace('id: places', 'id: other'));
+    await writeFile(
+      join(project, 'questions/other.yaml'),
+      (await read('questions/places.yaml')).replace('id: places', 'id: other'),
+    );
     const result = await cli(['judge', runB, '--checks', '--question', 'questions/other.yaml']);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(`questions/other.yaml: question "other", but ${runB} is a run of "places"\n`);
@@ -104,8 +118,18 @@ describe('turnkit judge --checks and turnkit report through the CLI', () => {
     const result = await cli(['report', runA]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe('');
-    expect(result.stdout).toContain(`Run ${runA} (complete); marks from marks.csv; rubric version 1; target 0.88, ${REPS} reps per fixture.`);
-    for (const fixture of [BASE, FIXED]) expect(countsOf(result.stdout, fixture)).toEqual({ pass: 0, fail: 0, na: 0, error: 0, blank: REPS, verdict: 'pending' });
+    expect(result.stdout).toContain(
+      `Run ${runA} (complete); marks from marks.csv; rubric version 1; target 0.88, ${REPS} reps per fixture.`,
+    );
+    for (const fixture of [BASE, FIXED])
+      expect(countsOf(result.stdout, fixture)).toEqual({
+        pass: 0,
+        fail: 0,
+        na: 0,
+        error: 0,
+        blank: REPS,
+        verdict: 'pending',
+      });
     expect(result.stdout).toMatch(/^total \(2 fixtures\)\s.*0 met, 0 missed, 2 pending$/m);
   });
 
@@ -114,13 +138,33 @@ describe('turnkit judge --checks and turnkit report through the CLI', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).toContain('marks from marks.checks.csv');
-    const count = (fixture: string, mark: string): number => checks.filter((row) => row.fixture === fixture && row.mark === mark).length;
-    expect(countsOf(result.stdout, BASE)).toEqual({ pass: count(BASE, 'pass'), fail: count(BASE, 'fail'), na: 0, error: 0, blank: 0, verdict: 'missed' });
+    const count = (fixture: string, mark: string): number =>
+      checks.filter((row) => row.fixture === fixture && row.mark === mark).length;
+    expect(countsOf(result.stdout, BASE)).toEqual({
+      pass: count(BASE, 'pass'),
+      fail: count(BASE, 'fail'),
+      na: 0,
+      error: 0,
+      blank: 0,
+      verdict: 'missed',
+    });
     // 4 of 4 meets 0.88, though the Wilson interval of 4 reps still holds the target.
-    expect(countsOf(result.stdout, FIXED)).toEqual({ pass: REPS, fail: 0, na: 0, error: 0, blank: 0, verdict: 'met (uncertain)' });
+    expect(countsOf(result.stdout, FIXED)).toEqual({
+      pass: REPS,
+      fail: 0,
+      na: 0,
+      error: 0,
+      blank: 0,
+      verdict: 'met (uncertain)',
+    });
     expect(rowOf(result.stdout, FIXED)[6]).toBe('1.00 (4/4)');
     // The constructed fixture against its base, and what 0.88 demands of 4 reps.
-    expect(result.stdout).toMatch(new RegExp(`^${FIXED}\\s+${BASE}\\s+1\\.00 \\(4/4\\) vs 0\\.\\d\\d \\(${count(BASE, 'pass')}/4\\)\\s+\\+0\\.\\d\\d\\s+\\d\\.\\d{3}$`, 'm'));
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `^${FIXED}\\s+${BASE}\\s+1\\.00 \\(4/4\\) vs 0\\.\\d\\d \\(${count(BASE, 'pass')}/4\\)\\s+\\+0\\.\\d\\d\\s+\\d\\.\\d{3}$`,
+        'm',
+      ),
+    );
     expect(result.stdout).toMatch(/^passes needed\s+4\s+3\s+2\s+1$/m);
     expect(result.stdout).toMatch(/^fails tolerated\s+0\s+0\s+0\s+0$/m);
   });
@@ -130,7 +174,9 @@ describe('turnkit judge --checks and turnkit report through the CLI', () => {
     expect(result.code).toBe(1);
     expect(countsOf(result.stdout, BASE).verdict).toBe('missed');
     const passed = checks.filter((row) => row.fixture === BASE && row.mark === 'pass').length;
-    expect(result.stderr).toBe(`--check: 1 of 2 fixture(s) did not meet the target\n${BASE} (dev): missed: ${passed}/${REPS} passed, ${REPS} needed for target 0.88\n`);
+    expect(result.stderr).toBe(
+      `--check: 1 of 2 fixture(s) did not meet the target\n${BASE} (dev): missed: ${passed}/${REPS} passed, ${REPS} needed for target 0.88\n`,
+    );
 
     // Unmarked reps are not a met target either.
     const pending = await cli(['report', runA, '--check']);
@@ -160,14 +206,27 @@ describe('turnkit judge --checks and turnkit report through the CLI', () => {
     expect(printed).not.toHaveProperty('comparison');
     const { report } = printed;
     const passed = checks.filter((row) => row.fixture === BASE && row.mark === 'pass').length;
-    expect(report).toMatchObject({ question: { id: 'places' }, status: 'complete', complete: true, target: 0.88, reps: REPS, shard: null });
-    expect(report.fixtures.map((fixture) => [fixture.fixture, fixture.tag, fixture.rate, fixture.verdict, fixture.notRun])).toEqual([
+    expect(report).toMatchObject({
+      question: { id: 'places' },
+      status: 'complete',
+      complete: true,
+      target: 0.88,
+      reps: REPS,
+      shard: null,
+    });
+    expect(
+      report.fixtures.map((fixture) => [fixture.fixture, fixture.tag, fixture.rate, fixture.verdict, fixture.notRun]),
+    ).toEqual([
       [BASE, 'dev', passed / REPS, 'missed', 0],
       [FIXED, 'dev', 1, 'met', 0],
     ]);
     expect(report.fixtures.every((fixture) => fixture.latency.reps === REPS)).toBe(true);
-    expect(report.tags).toEqual([expect.objectContaining({ tag: 'dev', fixtures: 2, met: 1, missed: 1, pass: passed + REPS, fail: REPS - passed })]);
-    expect(report.pairs).toEqual([expect.objectContaining({ constructed: FIXED, base: BASE, delta: 1 - passed / REPS })]);
+    expect(report.tags).toEqual([
+      expect.objectContaining({ tag: 'dev', fixtures: 2, met: 1, missed: 1, pass: passed + REPS, fail: REPS - passed }),
+    ]);
+    expect(report.pairs).toEqual([
+      expect.objectContaining({ constructed: FIXED, base: BASE, delta: 1 - passed / REPS }),
+    ]);
     expect(report.pairs[0]!.p).toBeGreaterThan(0);
     expect(report.pairs[0]!.p).toBeLessThanOrEqual(1);
   });
@@ -180,9 +239,13 @@ describe('turnkit judge --checks and turnkit report through the CLI', () => {
     expect(lines).toContain('## dev fixtures');
     const header = lines.findIndex((line) => line.startsWith('| fixture | pass |'));
     expect(header).toBeGreaterThan(0);
-    expect(lines[header]).toBe('| fixture | pass | fail | na | error | blank | rate | 95% interval | verdict | passes needed/fails ok | SUT ms p50/p95 |');
+    expect(lines[header]).toBe(
+      '| fixture | pass | fail | na | error | blank | rate | 95% interval | verdict | passes needed/fails ok | SUT ms p50/p95 |',
+    );
     expect(lines[header + 1]).toBe('| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |');
-    expect(lines[header + 3]).toMatch(new RegExp(`^\\| ${FIXED} \\| 4 \\| 0 \\| 0 \\| 0 \\| 0 \\| 1\\.00 \\(4/4\\) \\| `));
+    expect(lines[header + 3]).toMatch(
+      new RegExp(`^\\| ${FIXED} \\| 4 \\| 0 \\| 0 \\| 0 \\| 0 \\| 1\\.00 \\(4/4\\) \\| `),
+    );
     expect(lines).toContain('## Constructed fixtures against their bases');
   });
 
@@ -191,19 +254,48 @@ describe('turnkit judge --checks and turnkit report through the CLI', () => {
     const b = parseMarks(await read(`${runB}/marks.csv`));
     await writeFile(join(project, runB, 'marks.csv'), formatMarks(b.map((row) => ({ ...row, mark: 'pass' }))));
     // The other run's hand marks, named outright: by default --marks marks.checks.csv compares with its checks.
-    const result = await cli(['report', runA, '--marks', 'marks.checks.csv', '--compare', runB, '--compare-marks', `${runB}/marks.csv`]);
+    const result = await cli([
+      'report',
+      runA,
+      '--marks',
+      'marks.checks.csv',
+      '--compare',
+      runB,
+      '--compare-marks',
+      `${runB}/marks.csv`,
+    ]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).toContain(`Against ${runB}`);
     expect(result.stdout).toMatch(/^fixture\s+tag\s+here\s+there\s+delta\s+Fisher p$/m);
-    expect(result.stdout).toMatch(new RegExp(`^${FIXED}\\s+dev\\s+1\\.00 \\(4/4\\)\\s+1\\.00 \\(4/4\\)\\s+±0\\.00\\s+1\\.000$`, 'm'));
+    expect(result.stdout).toMatch(
+      new RegExp(`^${FIXED}\\s+dev\\s+1\\.00 \\(4/4\\)\\s+1\\.00 \\(4/4\\)\\s+±0\\.00\\s+1\\.000$`, 'm'),
+    );
     expect(result.stdout).not.toContain('warning:');
 
-    const json = await cli(['report', runA, '--marks', 'marks.checks.csv', '--compare', runB, '--compare-marks', `${runB}/marks.csv`, '--json']);
+    const json = await cli([
+      'report',
+      runA,
+      '--marks',
+      'marks.checks.csv',
+      '--compare',
+      runB,
+      '--compare-marks',
+      `${runB}/marks.csv`,
+      '--json',
+    ]);
     expect(json.code, json.stderr).toBe(0);
     const { comparison } = JSON.parse(json.stdout) as { comparison: Comparison };
     const passed = checks.filter((row) => row.fixture === BASE && row.mark === 'pass').length;
-    expect(comparison.fixtures.map((entry) => [entry.fixture, entry.here.rate, entry.there.rate, entry.delta, entry.fixtureChanged])).toEqual([
+    expect(
+      comparison.fixtures.map((entry) => [
+        entry.fixture,
+        entry.here.rate,
+        entry.there.rate,
+        entry.delta,
+        entry.fixtureChanged,
+      ]),
+    ).toEqual([
       [BASE, passed / REPS, 1, passed / REPS - 1, false],
       [FIXED, 1, 1, 0, false],
     ]);
@@ -216,14 +308,19 @@ describe('turnkit judge --checks and turnkit report through the CLI', () => {
     const copy = `${runA}-interrupted`;
     await cp(join(project, runA), join(project, copy), { recursive: true });
     const manifest = JSON.parse(await read(`${copy}/manifest.json`)) as Manifest;
-    await writeFile(join(project, copy, 'manifest.json'), `${JSON.stringify({ ...manifest, status: 'interrupted' }, null, 2)}\n`);
+    await writeFile(
+      join(project, copy, 'manifest.json'),
+      `${JSON.stringify({ ...manifest, status: 'interrupted' }, null, 2)}\n`,
+    );
     await rm(join(project, copy, 'reps', FIXED, 'rep-04.json'));
 
     const result = await cli(['report', copy, '--marks', 'marks.checks.csv']);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(`Run ${copy} (interrupted, 1 rep(s) not run)`);
     expect(countsOf(result.stdout, BASE).verdict).toBe('missed');
-    expect(result.stderr).toBe(`${copy}: the run is interrupted with 1 rep(s) not run; finish it with: turnkit run --resume ${copy}\n`);
+    expect(result.stderr).toBe(
+      `${copy}: the run is interrupted with 1 rep(s) not run; finish it with: turnkit run --resume ${copy}\n`,
+    );
 
     const json = await cli(['report', copy, '--json']);
     expect(json.code).toBe(1);
@@ -235,7 +332,9 @@ describe('turnkit judge --checks and turnkit report through the CLI', () => {
     const judged = await cli(['judge', copy, '--checks']);
     expect(judged.code, judged.stderr).toBe(0);
     expect(judged.stdout.split('\n')[0]).toMatch(/^wrote .*marks\.checks\.csv: \d pass, \d fail, 0 error, 1 not run$/);
-    expect(parseMarks(await read(`${copy}/marks.checks.csv`)).find((row) => row.fixture === FIXED && row.rep === 4)).toEqual({ fixture: FIXED, rep: 4, mark: '', note: 'not run' });
+    expect(
+      parseMarks(await read(`${copy}/marks.checks.csv`)).find((row) => row.fixture === FIXED && row.rep === 4),
+    ).toEqual({ fixture: FIXED, rep: 4, mark: '', note: 'not run' });
   });
 
   it('run --shard 1/2 and 2/2, then merge: the merged run judges and reports as the unsharded one', async () => {
@@ -243,7 +342,10 @@ describe('turnkit judge --checks and turnkit report through the CLI', () => {
     for (const shard of ['1/2', '2/2']) {
       const result = await cli(['run', 'questions/places.yaml', '--reps', String(REPS), '--shard', shard]);
       expect(result.code, result.stderr).toBe(0);
-      const dir = new RegExp(`^(runs/places/[^:\\s]+-shard-${shard[0]}-of-2): complete, 4 rep\\(s\\) run, 0 error\\(s\\)$`, 'm').exec(result.stdout)?.[1];
+      const dir = new RegExp(
+        `^(runs/places/[^:\\s]+-shard-${shard[0]}-of-2): complete, 4 rep\\(s\\) run, 0 error\\(s\\)$`,
+        'm',
+      ).exec(result.stdout)?.[1];
       expect(dir, result.stdout).toBeDefined();
       shards.push(dir!);
     }
@@ -254,25 +356,43 @@ describe('turnkit judge --checks and turnkit report through the CLI', () => {
     expect(shardReport.stdout).toMatch(/^total \(2 fixtures\)\s+0\s+0\s+0\s+0\s+4\s/m);
 
     const missing = await cli(['merge', shards[1]!]);
-    expect(missing).toMatchObject({ code: 1, stdout: '', stderr: 'shard 1/2 missing: merge needs every shard of the run\n' });
+    expect(missing).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: 'shard 1/2 missing: merge needs every shard of the run\n',
+    });
 
     const merged = await cli(['merge', shards[1]!, shards[0]!]);
     expect(merged.code, merged.stderr).toBe(0);
     expect(merged.stderr).toBe('');
-    const dir = /^(runs\/places\/\S+-merged): 2 shard\(s\), 8 rep\(s\); merged marks\.csv$/.exec(merged.stdout.trimEnd())?.[1];
+    const dir = /^(runs\/places\/\S+-merged): 2 shard\(s\), 8 rep\(s\); merged marks\.csv$/.exec(
+      merged.stdout.trimEnd(),
+    )?.[1];
     expect(dir, merged.stdout).toBeDefined();
     const manifest = JSON.parse(await read(`${dir}/manifest.json`)) as Manifest;
     expect(manifest).toMatchObject({ status: 'complete', question: { reps: REPS } });
     expect(manifest).not.toHaveProperty('shard');
     // Relative to the merged run directory, which sits beside the shards.
-    expect(manifest.merged!.map((entry) => [entry.dir, entry.shard])).toEqual([[`../${basename(shards[0]!)}`, { index: 1, count: 2 }], [`../${basename(shards[1]!)}`, { index: 2, count: 2 }]]);
+    expect(manifest.merged!.map((entry) => [entry.dir, entry.shard])).toEqual([
+      [`../${basename(shards[0]!)}`, { index: 1, count: 2 }],
+      [`../${basename(shards[1]!)}`, { index: 2, count: 2 }],
+    ]);
 
     const judged = await cli(['judge', dir!, '--checks']);
     expect(judged.code, judged.stderr).toBe(0);
     expect(await read(`${dir}/marks.checks.csv`)).toBe(await read(`${runA}/marks.checks.csv`));
     const report = await cli(['report', dir!, '--marks', 'marks.checks.csv', '--check']);
     expect(report.code).toBe(1);
-    const tableRows = (stdout: string): string[] => stdout.split('\n').filter((line) => line.startsWith('meridian') || line.startsWith('total')).map((line) => line.split(/\s{2,}/).slice(0, 9).join('|'));
+    const tableRows = (stdout: string): string[] =>
+      stdout
+        .split('\n')
+        .filter((line) => line.startsWith('meridian') || line.startsWith('total'))
+        .map((line) =>
+          line
+            .split(/\s{2,}/)
+            .slice(0, 9)
+            .join('|'),
+        );
     const plain = await cli(['report', runA, '--marks', 'marks.checks.csv', '--check']);
     expect(tableRows(report.stdout)).toEqual(tableRows(plain.stdout));
     expect(report.stderr).toBe(plain.stderr);
@@ -280,7 +400,13 @@ describe('turnkit judge --checks and turnkit report through the CLI', () => {
     // --out names the merged directory; an existing one is refused.
     const out = await cli(['merge', ...shards, '--out', 'merged-here', '--json']);
     expect(out.code, out.stderr).toBe(0);
-    expect(JSON.parse(out.stdout)).toEqual({ dir: 'merged-here', shards: 2, reps: 8, marksFiles: ['marks.csv'], skipped: [] });
+    expect(JSON.parse(out.stdout)).toEqual({
+      dir: 'merged-here',
+      shards: 2,
+      reps: 8,
+      marksFiles: ['marks.csv'],
+      skipped: [],
+    });
     const again = await cli(['merge', ...shards, '--out', 'merged-here']);
     expect(again).toMatchObject({ code: 1, stderr: 'merged-here: exists; a merged run is always a new directory\n' });
   });

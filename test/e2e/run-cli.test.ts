@@ -39,18 +39,29 @@ describe('turnkit run through the CLI, with the sample question and sample SUT',
     const lines = result.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(4);
     lines.forEach((line, i) => {
-      expect(line).toMatch(new RegExp(`^\\[${i + 1}/4\\] 0 error\\(s\\), \\d+(\\.\\d)? s elapsed(, about \\d+(\\.\\d)? s left)?; (${FIXTURES.join('|')}) rep [12] ok in \\d+(\\.\\d)? s$`));
+      expect(line).toMatch(
+        new RegExp(
+          `^\\[${i + 1}/4\\] 0 error\\(s\\), \\d+(\\.\\d)? s elapsed(, about \\d+(\\.\\d)? s left)?; (${FIXTURES.join('|')}) rep [12] ok in \\d+(\\.\\d)? s$`,
+        ),
+      );
     });
     // The ETA is gone once every rep is done.
     expect(lines[3]).not.toContain('left');
     // Every (fixture, rep) appears once in the progress.
-    expect(lines.map((line) => /; (\S+) rep (\d)/.exec(line)!.slice(1).join(':')).sort()).toEqual(['meridian-turn-23-deck-fixed:1', 'meridian-turn-23-deck-fixed:2', 'meridian-turn-23:1', 'meridian-turn-23:2']);
+    expect(lines.map((line) => /; (\S+) rep (\d)/.exec(line)!.slice(1).join(':')).sort()).toEqual([
+      'meridian-turn-23-deck-fixed:1',
+      'meridian-turn-23-deck-fixed:2',
+      'meridian-turn-23:1',
+      'meridian-turn-23:2',
+    ]);
 
     expect(result.stdout + result.stderr).not.toContain(RESPONSE_WORDS);
     // ...though the responses are in the run directory.
     for (const fixture of FIXTURES) {
       for (const rep of ['01', '02']) {
-        const record = JSON.parse(await readFile(join(project, runDir, 'reps', fixture, `rep-${rep}.json`), 'utf8')) as RepRecord;
+        const record = JSON.parse(
+          await readFile(join(project, runDir, 'reps', fixture, `rep-${rep}.json`), 'utf8'),
+        ) as RepRecord;
         expect(record.error).toBeNull();
         expect(record.response).toContain(RESPONSE_WORDS);
       }
@@ -61,11 +72,25 @@ describe('turnkit run through the CLI, with the sample question and sample SUT',
     const dir = join(project, runDir);
     expect((await stat(dir)).mode & 0o777).toBe(0o700);
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest;
-    expect(manifest).toMatchObject({ format: 'turnkit.run/1', status: 'complete', question: { id: 'places', reps: 2 }, concurrency: 4, database: { backend: 'embedded' } });
+    expect(manifest).toMatchObject({
+      format: 'turnkit.run/1',
+      status: 'complete',
+      question: { id: 'places', reps: 2 },
+      concurrency: 4,
+      database: { backend: 'embedded' },
+    });
     expect(manifest.order).toHaveLength(4);
     expect((await readdir(join(dir, 'case-files'))).sort()).toEqual(FIXTURES.map((name) => `${name}.md`).sort());
-    expect(await readFile(join(dir, 'case-files', 'meridian-turn-23.md'), 'utf8')).toContain('| Mess Hall | The mess hall is on deck 2 (Habitation), next to the crew berths. | 1.000 |');
-    for (const fixture of FIXTURES) expect((await readdir(join(dir, 'reps', fixture))).sort()).toEqual(['rep-01.json', 'rep-01.md', 'rep-02.json', 'rep-02.md']);
+    expect(await readFile(join(dir, 'case-files', 'meridian-turn-23.md'), 'utf8')).toContain(
+      '| Mess Hall | The mess hall is on deck 2 (Habitation), next to the crew berths. | 1.000 |',
+    );
+    for (const fixture of FIXTURES)
+      expect((await readdir(join(dir, 'reps', fixture))).sort()).toEqual([
+        'rep-01.json',
+        'rep-01.md',
+        'rep-02.json',
+        'rep-02.md',
+      ]);
     const marks = parseMarks(await readFile(join(dir, 'marks.csv'), 'utf8'));
     expect(marks.map((row) => [row.fixture, row.rep, row.mark, row.note])).toEqual([
       ['meridian-turn-23', 1, '', ''],
@@ -80,7 +105,9 @@ describe('turnkit run through the CLI, with the sample question and sample SUT',
     // The run was started with --reps 2 (the question says 10): a resume keeps the run's own number.
     const result = await runInProcess(['run', 'questions/places.yaml', '--resume', runDir], { cwd: project });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(new RegExp(`^${runDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: complete, 0 rep\\(s\\) run, 0 error\\(s\\)$`, 'm'));
+    expect(result.stdout).toMatch(
+      new RegExp(`^${runDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: complete, 0 rep\\(s\\) run, 0 error\\(s\\)$`, 'm'),
+    );
     expect(result.stderr).toBe('');
     expect(await readFile(join(project, runDir, 'reps', 'meridian-turn-23', 'rep-01.json'), 'utf8')).toBe(before);
     expect(parseMarks(await readFile(join(project, runDir, 'marks.csv'), 'utf8'))).toHaveLength(4);
@@ -92,12 +119,16 @@ describe('turnkit run through the CLI, with the sample question and sample SUT',
     expect(result.stdout).toContain(`${runDir}: complete, 0 rep(s) run, 0 error(s)`);
     const neither = await runInProcess(['run'], { cwd: project });
     expect(neither.code).toBe(2);
-    expect(neither.stderr.split('\n')[0]).toBe('turnkit run: name the question file (questions/ID.yaml), or --resume RUN_DIR');
+    expect(neither.stderr.split('\n')[0]).toBe(
+      'turnkit run: name the question file (questions/ID.yaml), or --resume RUN_DIR',
+    );
   });
 
   it('refuses to resume with another number of reps, leaving marks.csv alone', async () => {
     const marks = await readFile(join(project, runDir, 'marks.csv'), 'utf8');
-    const result = await runInProcess(['run', 'questions/places.yaml', '--resume', runDir, '--reps', '1'], { cwd: project });
+    const result = await runInProcess(['run', 'questions/places.yaml', '--resume', runDir, '--reps', '1'], {
+      cwd: project,
+    });
     expect(result.code).toBe(2);
     expect(result.stderr.split('\n')[0]).toBe(`--reps 1: ${runDir} was started with 2 reps; resume it without --reps`);
     expect(await readFile(join(project, runDir, 'marks.csv'), 'utf8')).toBe(marks);
@@ -106,16 +137,35 @@ describe('turnkit run through the CLI, with the sample question and sample SUT',
   it('verifies questions along with fixtures, as run would check them before its first rep', async () => {
     const ok = await runInProcess(['verify'], { cwd: project });
     expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stdout.split('\n')).toEqual(expect.arrayContaining(['ok fixtures/meridian-turn-23.json', 'ok constructed/meridian-turn-23-deck-fixed.json', 'ok questions/places.yaml']));
-    await writeFile(join(project, 'broken.yaml'), (await readFile(join(project, 'questions/places.yaml'), 'utf8')).replace('path: questions/places-rubric.md', 'path: questions/gone.md'));
+    expect(ok.stdout.split('\n')).toEqual(
+      expect.arrayContaining([
+        'ok fixtures/meridian-turn-23.json',
+        'ok constructed/meridian-turn-23-deck-fixed.json',
+        'ok questions/places.yaml',
+      ]),
+    );
+    await writeFile(
+      join(project, 'broken.yaml'),
+      (await readFile(join(project, 'questions/places.yaml'), 'utf8')).replace(
+        'path: questions/places-rubric.md',
+        'path: questions/gone.md',
+      ),
+    );
     const broken = await runInProcess(['verify', 'broken.yaml'], { cwd: project });
     expect(broken.code).toBe(1);
     expect(broken.stderr).toBe('broken.yaml:7:9: $.rubric.path: questions/gone.md: no such file\n');
     // A SUT that cannot be found is caught here too, not at the first rep.
-    await writeFile(join(project, 'no-sut.yaml'), (await readFile(join(project, 'questions/places.yaml'), 'utf8')).replace('examples/sample-sut.mjs', 'examples/gone-sut.mjs').replace('[node,', '[turnkit-no-such-program,'));
+    await writeFile(
+      join(project, 'no-sut.yaml'),
+      (await readFile(join(project, 'questions/places.yaml'), 'utf8'))
+        .replace('examples/sample-sut.mjs', 'examples/gone-sut.mjs')
+        .replace('[node,', '[turnkit-no-such-program,'),
+    );
     const noSut = await runInProcess(['verify', 'no-sut.yaml'], { cwd: project });
     expect(noSut.code).toBe(1);
-    expect(noSut.stderr).toMatch(/^no-sut\.yaml:\d+:\d+: \$\.sut\.command: turnkit-no-such-program: command not found\n$/);
+    expect(noSut.stderr).toMatch(
+      /^no-sut\.yaml:\d+:\d+: \$\.sut\.command: turnkit-no-such-program: command not found\n$/,
+    );
   });
 
   it('prints the result as JSON with --json', async () => {
@@ -150,7 +200,11 @@ describe('turnkit run stopped by a real signal on the embedded database, then re
   });
 
   it('stops launching on SIGINT, finishes and tears down the running rep, exits 1, and --resume completes the run', async () => {
-    const child = spawn(process.execPath, [BIN, 'run', 'questions/places.yaml', '--reps', '5'], { cwd: project, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'run', 'questions/places.yaml', '--reps', '5'], {
+      cwd: project,
+      env: { ...process.env, DATABASE_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     let stdout = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -183,17 +237,31 @@ describe('turnkit run stopped by a real signal on the embedded database, then re
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain(`${dir}: complete, ${notRun} rep(s) run, 0 error(s)`);
     const after = parseMarks(await readFile(join(project, dir, 'marks.csv'), 'utf8'));
-    expect(after.map((row) => `${row.fixture}:${row.rep}`)).toEqual(FIXTURES.flatMap((fixture) => [1, 2, 3, 4, 5].map((rep) => `${fixture}:${rep}`)));
+    expect(after.map((row) => `${row.fixture}:${row.rep}`)).toEqual(
+      FIXTURES.flatMap((fixture) => [1, 2, 3, 4, 5].map((rep) => `${fixture}:${rep}`)),
+    );
     expect(after.every((row) => row.mark === '' && row.note === '')).toBe(true);
   });
 
   it('quits at once on a second Ctrl-C, and the SUT running then goes with it', async () => {
     // A SUT that writes its pid and then takes a minute: it runs in a process group of its own, which the terminal's
     // Ctrl-C does not reach.
-    await writeFile(join(project, 'slow-sut.sh'), '#!/bin/sh\ncat > /dev/null\necho $$ > slow-sut.pid\nsleep 60\necho late\n');
+    await writeFile(
+      join(project, 'slow-sut.sh'),
+      '#!/bin/sh\ncat > /dev/null\necho $$ > slow-sut.pid\nsleep 60\necho late\n',
+    );
     await chmod(join(project, 'slow-sut.sh'), 0o755);
-    await writeFile(join(project, 'questions/slow.yaml'), (await readFile(join(project, 'questions/places.yaml'), 'utf8')).replace(/^id: .*$/m, 'id: slow').replace(/command: \[.*\]/, 'command: [./slow-sut.sh]'));
-    const child = spawn(process.execPath, [BIN, 'run', 'questions/slow.yaml', '--reps', '1'], { cwd: project, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    await writeFile(
+      join(project, 'questions/slow.yaml'),
+      (await readFile(join(project, 'questions/places.yaml'), 'utf8'))
+        .replace(/^id: .*$/m, 'id: slow')
+        .replace(/command: \[.*\]/, 'command: [./slow-sut.sh]'),
+    );
+    const child = spawn(process.execPath, [BIN, 'run', 'questions/slow.yaml', '--reps', '1'], {
+      cwd: project,
+      env: { ...process.env, DATABASE_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     let sut = 0;
     for (let i = 0; i < 2000 && !sut; i++) {
@@ -233,7 +301,9 @@ describe('turnkit run on a database the game was never migrated into', () => {
       const result = await runInProcess(['run', 'questions/places.yaml', '--reps', '1'], { cwd: project });
       expect(result.code).toBe(1);
       const last = result.stderr.trimEnd().split('\n').at(-1)!;
-      expect(last).toMatch(/^runs\/places\/\S+: 2 rep\(s\) could not be seeded, so the SUT never ran on them \(meridian-turn-23 rep 1: fixtures\/meridian-turn-23\.json: \$\.tables\.campaigns: table "campaigns" does not exist in the database .*\); fix the database, then: turnkit run questions\/places\.yaml --resume runs\/places\/\S+$/);
+      expect(last).toMatch(
+        /^runs\/places\/\S+: 2 rep\(s\) could not be seeded, so the SUT never ran on them \(meridian-turn-23 rep 1: fixtures\/meridian-turn-23\.json: \$\.tables\.campaigns: table "campaigns" does not exist in the database .*\); fix the database, then: turnkit run questions\/places\.yaml --resume runs\/places\/\S+$/,
+      );
       // No hint to mark reps the SUT never saw.
       expect(result.stdout).not.toContain('turnkit mark');
     } finally {

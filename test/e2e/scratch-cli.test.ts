@@ -17,9 +17,15 @@ describe('scratch campaigns through the CLI, with a game connected to the printe
     project = await mkdtemp(join(tmpdir(), 'turnkit-e2e-scratch-'));
     await cp(inject('pgdataTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
     expect((await runInProcess(['sample', '--turns', '30'], { cwd: project })).code).toBe(0);
-    expect((await runInProcess(['capture', '--campaign', '1', '--turn', '23', '--name', 'probe'], { cwd: project })).code).toBe(0);
+    expect(
+      (await runInProcess(['capture', '--campaign', '1', '--turn', '23', '--name', 'probe'], { cwd: project })).code,
+    ).toBe(0);
     // The embedded server stays up in its own process, as `turnkit db start` in a second terminal would.
-    server = spawn(process.execPath, [BIN, 'db', 'start'], { cwd: project, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    server = spawn(process.execPath, [BIN, 'db', 'start'], {
+      cwd: project,
+      env: { ...process.env, DATABASE_URL: '' },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     await once(server.stdout!, 'data');
   });
   afterAll(async () => {
@@ -33,7 +39,12 @@ describe('scratch campaigns through the CLI, with a game connected to the printe
   it('seeds, lets the game play turn 23 under the printed key, and tears down what both wrote', async () => {
     const seeded = await runInProcess(['seed', 'fixtures/probe.json', '--check'], { cwd: project });
     expect(seeded.code, seeded.stderr).toBe(0);
-    const printed = Object.fromEntries(seeded.stdout.trim().split('\n').map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]));
+    const printed = Object.fromEntries(
+      seeded.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]),
+    );
     expect(printed.key).toBe('2');
     expect(printed.id).toMatch(/^scratch-[0-9a-f]{12}$/);
     expect(seeded.stderr).toContain('check: the scratch campaign equals the fixture (modulo keys)');
@@ -58,12 +69,18 @@ describe('scratch campaigns through the CLI, with a game connected to the printe
     expect(torn.code, torn.stderr).toBe(0);
     expect(torn.stdout).toBe(`removed ${printed.id} (probe, key 2): 67 rows; of which the game added 1 in turns\n`);
     const again = await runInProcess(['teardown', printed.id!], { cwd: project });
-    expect(again).toMatchObject({ code: 1, stdout: '', stderr: `no scratch campaign "${printed.id}" in the registry (torn down already?)\n` });
+    expect(again).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `no scratch campaign "${printed.id}" in the registry (torn down already?)\n`,
+    });
   });
 
   it('refuses the database strategy on the embedded database, saying why', async () => {
     const refused = await runInProcess(['seed', 'fixtures/probe.json', '--strategy', 'database'], { cwd: project });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^strategy "database" needs a real Postgres server: the embedded database \(PGlite\) holds a single database/);
+    expect(refused.stderr).toMatch(
+      /^strategy "database" needs a real Postgres server: the embedded database \(PGlite\) holds a single database/,
+    );
   });
 });

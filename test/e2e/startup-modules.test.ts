@@ -10,7 +10,17 @@ const TRACE_HOOK = fileURLToPath(new URL('../helpers/module-trace.mjs', import.m
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 // What a command that does not use them must not load: each costs hundreds of modules at every start.
-const HEAVY = ['playwright-core', 'ink', 'react', 'openai', '@anthropic-ai/sdk', '@electric-sql/pglite', 'kysely', 'tsx', 'esbuild'];
+const HEAVY = [
+  'playwright-core',
+  'ink',
+  'react',
+  'openai',
+  '@anthropic-ai/sdk',
+  '@electric-sql/pglite',
+  'kysely',
+  'tsx',
+  'esbuild',
+];
 
 let dir: string;
 
@@ -42,7 +52,15 @@ async function packagesLoaded(args: string[]): Promise<Set<string>> {
 }
 
 describe('start-up: a command loads only what it uses', () => {
-  const commands = [['--version'], ['--help'], ['report', '--help'], ['run', '--help'], ['capture', '--help'], ['mark', '--help'], ['view', '--help']];
+  const commands = [
+    ['--version'],
+    ['--help'],
+    ['report', '--help'],
+    ['run', '--help'],
+    ['capture', '--help'],
+    ['mark', '--help'],
+    ['view', '--help'],
+  ];
   it.each(commands.map((args) => [args.join(' '), args] as const))(
     'turnkit %s loads no database, terminal-UI, SDK or TypeScript loader package',
     async (_shown, args) => {

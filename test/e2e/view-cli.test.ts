@@ -15,14 +15,21 @@ describe('turnkit view through the binary', () => {
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'turnkit-view-cli-'));
     const run = await makeMarkRun(standardRun(join(folder, 'runs', 'places', '2026-01-01T00-00-00.000Z')));
-    await writeFile(join(run, 'marks.csv'), 'fixture,rep,mark,note\nalpha,1,,\nalpha,2,error,sut: exit\nalpha,3,,\nbeta,1,,\nbeta,2,,\nbeta,3,,not run\n');
+    await writeFile(
+      join(run, 'marks.csv'),
+      'fixture,rep,mark,note\nalpha,1,,\nalpha,2,error,sut: exit\nalpha,3,,\nbeta,1,,\nbeta,2,,\nbeta,3,,not run\n',
+    );
   });
   afterAll(async () => {
     if (folder) await rm(folder, { recursive: true, force: true });
   });
 
   it('prints a 127.0.0.1 URL with its token, serves the page with it and refuses without it, and stops on Ctrl-C letting go of the marks file', async () => {
-    const child = spawn(process.execPath, [BIN, 'view', 'runs/places/2026-01-01T00-00-00.000Z'], { cwd: folder, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'view', 'runs/places/2026-01-01T00-00-00.000Z'], {
+      cwd: folder,
+      env: { ...process.env, DATABASE_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     // The URL on stdout, the note on stderr: both streams are read until each has said its line.
@@ -43,7 +50,9 @@ describe('turnkit view through the binary', () => {
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      expect(stderr).toMatch(/^serving 1 run\(s\) on 127\.0\.0\.1 only; open the URL above \(its token is the key\); Ctrl-C stops$/m);
+      expect(stderr).toMatch(
+        /^serving 1 run\(s\) on 127\.0\.0\.1 only; open the URL above \(its token is the key\); Ctrl-C stops$/m,
+      );
       expect((await fetch(url)).status).toBe(200);
       expect((await fetch(url.replace(/\?token=.*$/, ''))).status).toBe(403);
       expect(existsSync(join(folder, 'runs/places/2026-01-01T00-00-00.000Z/marks.csv.lock'))).toBe(true);
@@ -59,8 +68,14 @@ describe('turnkit view through the binary', () => {
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', () => resolve()));
     const port = (other.address() as { port: number }).port;
     try {
-      const result = await runInProcess(['view', 'runs/places/2026-01-01T00-00-00.000Z', '--port', String(port)], { cwd: folder });
-      expect(result).toEqual({ code: 1, stdout: '', stderr: `--port ${port}: in use by another program; choose another, or leave --port out for a free one\n` });
+      const result = await runInProcess(['view', 'runs/places/2026-01-01T00-00-00.000Z', '--port', String(port)], {
+        cwd: folder,
+      });
+      expect(result).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `--port ${port}: in use by another program; choose another, or leave --port out for a free one\n`,
+      });
       // The marks file it took is let go again.
       expect(existsSync(join(folder, 'runs/places/2026-01-01T00-00-00.000Z/marks.csv.lock'))).toBe(false);
     } finally {
@@ -72,7 +87,11 @@ describe('turnkit view through the binary', () => {
     const empty = await mkdtemp(join(tmpdir(), 'turnkit-view-empty-'));
     try {
       const result = await runInProcess(['view'], { cwd: empty });
-      expect(result).toEqual({ code: 1, stdout: '', stderr: 'runs: no run directories (turnkit run QUESTION makes one), or name one: turnkit view RUN_DIR\n' });
+      expect(result).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'runs: no run directories (turnkit run QUESTION makes one), or name one: turnkit view RUN_DIR\n',
+      });
     } finally {
       await rm(empty, { recursive: true, force: true });
     }

@@ -33,7 +33,9 @@ describe('the capture workflow through the CLI', () => {
     const captured = await runInProcess(['capture', '--campaign', '1', '--turn', '23'], { cwd: project });
     expect(captured.code, captured.stderr).toBe(0);
     expect(captured.stdout).toBe('wrote fixtures/campaign-1-turn-23.json (turn 23, 8 tables, 67 rows)\n');
-    expect(captured.stderr).toContain('warning: campaign-1-turn-23: campaigns, characters, decks, location_connections, locations have no foreign-key path');
+    expect(captured.stderr).toContain(
+      'warning: campaign-1-turn-23: campaigns, characters, decks, location_connections, locations have no foreign-key path',
+    );
     expect(existsSync(join(project, 'fixtures', 'turnkit.fixture.schema.json'))).toBe(true);
 
     const verified = await runInProcess(['verify'], { cwd: project });
@@ -52,7 +54,9 @@ describe('the capture workflow through the CLI', () => {
     const refused = await runInProcess(['capture', '--campaign', '1', '--turn', '23'], { cwd: project });
     expect(refused.code).toBe(1);
     expect(await readFile(file, 'utf8')).toBe(before);
-    const forced = await runInProcess(['capture', '--campaign', '1', '--turn', '23', '--force', '--json'], { cwd: project });
+    const forced = await runInProcess(['capture', '--campaign', '1', '--turn', '23', '--force', '--json'], {
+      cwd: project,
+    });
     expect(forced.code).toBe(0);
     expect(JSON.parse(forced.stdout).fixtures).toEqual([{ name: 'campaign-1-turn-23', turn: 23, tables: 8, rows: 67 }]);
     const after = await readFile(file, 'utf8');
@@ -60,13 +64,32 @@ describe('the capture workflow through the CLI', () => {
   });
 
   it('capture --force over a fixture a constructed fixture stands on names it and says to rebase it', async () => {
-    await writeFile(join(project, 'fix-19.json'), JSON.stringify({ turns: [{ id: '19', narration: 'The mess hall is on deck 2.' }] }));
-    const made = await runInProcess(['construct', 'fixtures/campaign-1-turn-23.json', '--turn', '19', '--patch', 'fix-19.json', '--name', 'deck-fixed', '--why', 'deck 2'], { cwd: project });
+    await writeFile(
+      join(project, 'fix-19.json'),
+      JSON.stringify({ turns: [{ id: '19', narration: 'The mess hall is on deck 2.' }] }),
+    );
+    const made = await runInProcess(
+      [
+        'construct',
+        'fixtures/campaign-1-turn-23.json',
+        '--turn',
+        '19',
+        '--patch',
+        'fix-19.json',
+        '--name',
+        'deck-fixed',
+        '--why',
+        'deck 2',
+      ],
+      { cwd: project },
+    );
     expect(made.code, made.stderr).toBe(0);
     // A recapture has a new capture time: new bytes, so the constructed fixture's recorded hash no longer holds.
     const forced = await runInProcess(['capture', '--campaign', '1', '--turn', '23', '--force'], { cwd: project });
     expect(forced.code, forced.stderr).toBe(0);
-    expect(forced.stderr.split('\n')).toContain('warning: fixtures/campaign-1-turn-23.json was replaced, and constructed/deck-fixed.json stands on its old bytes; run: turnkit rebase constructed/deck-fixed.json');
+    expect(forced.stderr.split('\n')).toContain(
+      'warning: fixtures/campaign-1-turn-23.json was replaced, and constructed/deck-fixed.json stands on its old bytes; run: turnkit rebase constructed/deck-fixed.json',
+    );
     const rebased = await runInProcess(['rebase', 'constructed/deck-fixed.json'], { cwd: project });
     expect(rebased.code, rebased.stderr).toBe(0);
     expect(rebased.stdout).toContain('constructed/deck-fixed.json: rebased onto fixtures/campaign-1-turn-23.json');
@@ -77,7 +100,10 @@ describe('the capture workflow through the CLI', () => {
   });
 
   it('captures a range into one file per turn with --name', async () => {
-    const result = await runInProcess(['capture', '--campaign', '1', '--turns', '2..4', '--name', 'opening', '--out', 'early'], { cwd: project });
+    const result = await runInProcess(
+      ['capture', '--campaign', '1', '--turns', '2..4', '--name', 'opening', '--out', 'early'],
+      { cwd: project },
+    );
     expect(result.code, result.stderr).toBe(0);
     for (const turn of [2, 3, 4]) {
       const fixture = JSON.parse(await readFile(join(project, 'early', `opening-turn-${turn}.json`), 'utf8'));
@@ -86,7 +112,11 @@ describe('the capture workflow through the CLI', () => {
   });
 
   it('serves the embedded database to other processes while `db start` runs, and closes it on SIGTERM', async () => {
-    const server = spawn(process.execPath, [BIN, 'db', 'start'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DATABASE_URL: '' } });
+    const server = spawn(process.execPath, [BIN, 'db', 'start'], {
+      cwd: project,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, DATABASE_URL: '' },
+    });
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
       server.stdout.on('data', (chunk) => {
@@ -99,7 +129,9 @@ describe('the capture workflow through the CLI', () => {
       expect(url).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres$/);
       expect(await runInProcess(['db', 'url'], { cwd: project })).toMatchObject({ code: 0, stdout: `${url}\n` });
       // A second turnkit process joins through the socket instead of opening the data directory.
-      const captured = await runInProcess(['capture', '--campaign', '1', '--latest', '--out', 'latest'], { cwd: project });
+      const captured = await runInProcess(['capture', '--campaign', '1', '--latest', '--out', 'latest'], {
+        cwd: project,
+      });
       expect(captured.code, captured.stderr).toBe(0);
       // And any other client (a SUT) connects with the plain URL.
       const client = new pg.Client({ connectionString: url });
@@ -108,14 +140,18 @@ describe('the capture workflow through the CLI', () => {
       await client.end();
       expect(rows[0].n).toBe(40);
     } finally {
-      const exited = new Promise<number | null>((resolve) => server.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+      const exited = new Promise<number | null>((resolve) =>
+        server.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))),
+      );
       server.kill('SIGTERM');
       expect(await exited).toBe(143);
     }
     expect(existsSync(join(project, '.turnkit', 'pgdata.lock'))).toBe(false);
     expect(await runInProcess(['db', 'url'], { cwd: project })).toMatchObject({ code: 1 });
     // Closed cleanly: the next opener finds every row.
-    const again = await runInProcess(['capture', '--campaign', '1', '--turn', '40', '--out', 'again'], { cwd: project });
+    const again = await runInProcess(['capture', '--campaign', '1', '--turn', '40', '--out', 'again'], {
+      cwd: project,
+    });
     expect(again.code, again.stderr).toBe(0);
   });
 
@@ -128,10 +164,16 @@ describe('the capture workflow through the CLI', () => {
       expect(result.stdout).toContain('created turnkit.config.ts');
       for (const folder of ['fixtures', 'constructed', 'questions']) expect(existsSync(join(dir, folder))).toBe(true);
       const again = await runInProcess(['init'], { cwd: dir });
-      expect(again).toMatchObject({ code: 1, stderr: 'turnkit.config.ts: already exists (use --force to overwrite)\n' });
+      expect(again).toMatchObject({
+        code: 1,
+        stderr: 'turnkit.config.ts: already exists (use --force to overwrite)\n',
+      });
       // The starter question verifies before any capture; its fixture glob matches nothing yet, which verify notes.
       const verified = await runInProcess(['verify'], { cwd: dir });
-      expect(verified).toMatchObject({ code: 0, stdout: 'ok questions/starter.yaml ("fixtures/*.json" matches no file yet)\n1 file(s) verified\n' });
+      expect(verified).toMatchObject({
+        code: 0,
+        stdout: 'ok questions/starter.yaml ("fixtures/*.json" matches no file yet)\n1 file(s) verified\n',
+      });
       // The scaffold describes the sample game, ready to edit.
       expect((await loadConfig({ cwd: dir })).game).toEqual(configSchema.parse(sampleGameConfig).game);
     } finally {

@@ -30,7 +30,14 @@ describe.each(BACKENDS)('what a killed capture leaves, on %s', (backend) => {
     try {
       await writeFile(join(out, stale), '{"half": ');
       await writeFile(join(out, running), '{"being written": ');
-      const result = await capture({ campaign: p.campaign, turns: { from: 2, to: 3 }, out, cwd: p.t.dir, databaseUrl: p.t.databaseUrl, scrubKey: TEST_SCRUB_KEY });
+      const result = await capture({
+        campaign: p.campaign,
+        turns: { from: 2, to: 3 },
+        out,
+        cwd: p.t.dir,
+        databaseUrl: p.t.databaseUrl,
+        scrubKey: TEST_SCRUB_KEY,
+      });
       expect(result.files).toHaveLength(2);
       const names = (await readdir(out)).sort();
       expect(names).not.toContain(stale);

@@ -26,7 +26,9 @@ describe('a merge killed part-way', () => {
       // Files a merge copies but never reads: enough of them that the merge takes a while, and can be caught mid-way.
       const pad = join(result.dir, 'reps', 'base');
       await mkdir(pad, { recursive: true });
-      await Promise.all(Array.from({ length: 1500 }, (_, i) => writeFile(join(pad, `pad-${index}-${i}.txt`), 'x'.repeat(2048))));
+      await Promise.all(
+        Array.from({ length: 1500 }, (_, i) => writeFile(join(pad, `pad-${index}-${i}.txt`), 'x'.repeat(2048))),
+      );
     }
   });
   afterAll(async () => p?.t.cleanup());
@@ -34,7 +36,11 @@ describe('a merge killed part-way', () => {
   it('leaves no directory behind when killed (SIGINT or SIGKILL) while it writes; the next merge succeeds and clears the leftover', async () => {
     const out = join(dirname(shards[0]!), 'out');
     for (const signal of ['SIGINT', 'SIGKILL'] as const) {
-      const child = spawn(process.execPath, [BIN, 'merge', ...shards, '--out', out], { cwd: p.t.dir, stdio: 'ignore', env: { ...process.env, DATABASE_URL: '' } });
+      const child = spawn(process.execPath, [BIN, 'merge', ...shards, '--out', out], {
+        cwd: p.t.dir,
+        stdio: 'ignore',
+        env: { ...process.env, DATABASE_URL: '' },
+      });
       const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
       // Killed as soon as anything of the merge shows in the folder: the moment the old code had a half-written run.
       let seen = false;

@@ -15,7 +15,8 @@ const CHECKS = 'checks:\n  effects:\n    noOutsideChanges: true';
 
 describe.each(BACKENDS)('a SUT that writes outside its campaign, on %s', (backend) => {
   let p: FaultProject;
-  const rep = async (dir: string): Promise<RepRecord> => JSON.parse(await readFile(join(dir, 'reps/base/rep-01.json'), 'utf8')) as RepRecord;
+  const rep = async (dir: string): Promise<RepRecord> =>
+    JSON.parse(await readFile(join(dir, 'reps/base/rep-01.json'), 'utf8')) as RepRecord;
 
   beforeAll(async () => {
     p = await faultProject(backend);
@@ -23,7 +24,12 @@ describe.each(BACKENDS)('a SUT that writes outside its campaign, on %s', (backen
   afterAll(async () => p?.t.cleanup());
 
   it('points a live character at a scratch location: the teardown refuses naming the rows, the rep records it, gc skips it and removes the rest', async () => {
-    const live = (await p.t.db.pool.query<{ id: string; location_id: string }>('SELECT id, location_id::text FROM characters WHERE campaign_id = $1 ORDER BY id LIMIT 1', [p.campaign])).rows[0]!;
+    const live = (
+      await p.t.db.pool.query<{ id: string; location_id: string }>(
+        'SELECT id, location_id::text FROM characters WHERE campaign_id = $1 ORDER BY id LIMIT 1',
+        [p.campaign],
+      )
+    ).rows[0]!;
     const before = await tableChecksums(p.t.db);
     const question = await p.question(
       'repoint',
@@ -48,12 +54,19 @@ describe.each(BACKENDS)('a SUT that writes outside its campaign, on %s', (backen
 
     // Once the live row is put back, gc removes the campaign and the database is as it was.
     await p.t.db.pool.query('UPDATE characters SET location_id = $2 WHERE id = $1', [live.id, live.location_id]);
-    expect((await collectGarbage(p.t.db, { all: true })).removed.map((entry) => entry.id)).toEqual([record.scratch!.id]);
+    expect((await collectGarbage(p.t.db, { all: true })).removed.map((entry) => entry.id)).toEqual([
+      record.scratch!.id,
+    ]);
     expect(await tableChecksums(p.t.db)).toEqual(before);
   });
 
   it('appends to a turn of a live campaign: the rep records the row as an outside change and noOutsideChanges fails', async () => {
-    const turn = (await p.t.db.pool.query<{ id: string; narration: string }>('SELECT id::text, narration FROM turns WHERE campaign_id = $1 AND turn_number = 5', [p.campaign])).rows[0]!;
+    const turn = (
+      await p.t.db.pool.query<{ id: string; narration: string }>(
+        'SELECT id::text, narration FROM turns WHERE campaign_id = $1 AND turn_number = 5',
+        [p.campaign],
+      )
+    ).rows[0]!;
     const question = await p.question(
       'append',
       `#!/bin/sh
@@ -66,14 +79,18 @@ echo done
     const result = await runQuestion({ question, cwd: p.t.dir, databaseUrl: p.t.databaseUrl });
     const record = await rep(result.dir);
     expect(record.error).toBeNull();
-    expect(record.outside).toEqual([`turns[${turn.id}]: written during the rep (a row of campaign ${p.campaign}, outside the scratch campaign)`]);
+    expect(record.outside).toEqual([
+      `turns[${turn.id}]: written during the rep (a row of campaign ${p.campaign}, outside the scratch campaign)`,
+    ]);
     await judgeChecks({ dir: result.dir });
     const marks = parseMarks(await readFile(join(result.dir, 'marks.checks.csv'), 'utf8'));
-    expect(marks.map((row) => [row.mark, row.note])).toEqual([['fail', `changed rows outside its campaign (${record.outside![0]})`]]);
+    expect(marks.map((row) => [row.mark, row.note])).toEqual([
+      ['fail', `changed rows outside its campaign (${record.outside![0]})`],
+    ]);
     await p.t.db.pool.query('UPDATE turns SET narration = $2 WHERE id = $1', [turn.id, turn.narration]);
   });
 
-  it('a SUT that writes only its own campaign, reps side by side: no rep sees another rep\'s writes as outside changes', async () => {
+  it("a SUT that writes only its own campaign, reps side by side: no rep sees another rep's writes as outside changes", async () => {
     const question = await p.question(
       'own',
       `#!/bin/sh

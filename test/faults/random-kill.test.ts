@@ -26,15 +26,30 @@ describe.each(BACKENDS)(`turnkit run killed at a random moment (seed ${SEED}), o
   it('leaves the database as it was once gc has run, and the run resumes to every rep', async () => {
     const random = mulberry32(SEED + (backend === 'postgres' ? 1 : 0));
     const say = (what: string): string => `seed ${SEED} (TURNKIT_FAULT_SEED=${SEED} to replay): ${what}`;
-    const question = await p.question('killed', '#!/bin/sh\ncat > /dev/null\npsql "$DATABASE_URL" -qc "INSERT INTO turns (campaign_id, turn_number, player_input, narration, played_at, ship_minute) VALUES ($TURNKIT_CAMPAIGN, $TURNKIT_TURN, \'x\', \'y\', now(), 0)"\necho ok\n', { reps: REPS });
+    const question = await p.question(
+      'killed',
+      '#!/bin/sh\ncat > /dev/null\npsql "$DATABASE_URL" -qc "INSERT INTO turns (campaign_id, turn_number, player_input, narration, played_at, ship_minute) VALUES ($TURNKIT_CAMPAIGN, $TURNKIT_TURN, \'x\', \'y\', now(), 0)"\necho ok\n',
+      { reps: REPS },
+    );
     const before = await tableChecksums(p.t.db);
     for (let round = 0; round < 3; round++) {
       // The moment: after a random number of finished reps, then a random delay; the signal: one of three.
       const after = Math.floor(random() * REPS);
       const delay = Math.floor(random() * 300);
       const signal = (['SIGKILL', 'SIGTERM', 'SIGINT'] as const)[Math.floor(random() * 3)]!;
-      const args = [BIN, 'run', question, '--concurrency', '2', ...(p.t.databaseUrl ? ['--database-url', p.t.databaseUrl] : [])];
-      const child = spawn(process.execPath, args, { cwd: p.t.dir, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'ignore', 'pipe'] });
+      const args = [
+        BIN,
+        'run',
+        question,
+        '--concurrency',
+        '2',
+        ...(p.t.databaseUrl ? ['--database-url', p.t.databaseUrl] : []),
+      ];
+      const child = spawn(process.execPath, args, {
+        cwd: p.t.dir,
+        env: { ...process.env, DATABASE_URL: '' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
       let done = 0;
       child.stderr.on('data', (chunk: Buffer) => (done += (String(chunk).match(/^\[\d+\/\d+\]/gm) ?? []).length));
@@ -46,17 +61,28 @@ describe.each(BACKENDS)(`turnkit run killed at a random moment (seed ${SEED}), o
 
       // gc removes what a killed run left; the database is as it was.
       await collectGarbage(p.t.db);
-      expect(await registryCounts(p.t.db), say(`round ${round}: ${signal} after ${after} rep(s) + ${delay} ms`)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
+      expect(
+        await registryCounts(p.t.db),
+        say(`round ${round}: ${signal} after ${after} rep(s) + ${delay} ms`),
+      ).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
       expect(await tableChecksums(p.t.db), say(`round ${round}: ${signal}`)).toEqual(before);
     }
     // Every run directory that got a manifest resumes to the same reps, all of them.
     const runs = join(p.t.dir, 'runs', 'killed');
     for (const name of existsSync(runs) ? await readdir(runs) : []) {
       if (!existsSync(join(runs, name, 'manifest.json'))) continue;
-      const resumed = await runQuestion({ question, cwd: p.t.dir, databaseUrl: p.t.databaseUrl, resume: join('runs', 'killed', name) });
+      const resumed = await runQuestion({
+        question,
+        cwd: p.t.dir,
+        databaseUrl: p.t.databaseUrl,
+        resume: join('runs', 'killed', name),
+      });
       expect(resumed, say(`resuming ${name}`)).toMatchObject({ status: 'complete', pending: 0, errors: 0 });
       const marks = parseMarks(await readFile(join(runs, name, 'marks.csv'), 'utf8'));
-      expect(marks.map((row) => row.rep), say(name)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(
+        marks.map((row) => row.rep),
+        say(name),
+      ).toEqual([1, 2, 3, 4, 5, 6]);
     }
     expect(await tableChecksums(p.t.db), say('after the resumes')).toEqual(before);
   });

@@ -20,7 +20,8 @@ describe('the size of a run', () => {
     dir = await mkdtemp(join(tmpdir(), 'turnkit-limits-'));
     await mkdir(join(dir, 'fixtures'));
     const fixture = JSON.parse(await readFile(join(REPO, 'fixtures/meridian-turn-23.json'), 'utf8'));
-    for (const name of 'abcdefghijkl'.split('')) await writeFile(join(dir, 'fixtures', `${name}.json`), `${JSON.stringify({ ...fixture, name }, null, 2)}\n`);
+    for (const name of 'abcdefghijkl'.split(''))
+      await writeFile(join(dir, 'fixtures', `${name}.json`), `${JSON.stringify({ ...fixture, name }, null, 2)}\n`);
     await writeFile(join(dir, 'rubric.md'), 'pass\n');
     await writeFile(join(dir, 'case.md'), '{{input}}\n');
   });
@@ -32,8 +33,12 @@ describe('the size of a run', () => {
       `${shownPath(join(dir, 'q.yaml'))}:5:7: $.reps: 12 fixtures x 9000 reps = 108000 reps; at most 100000 per run (a run plans every rep before the first one starts, and keeps two files per rep and a row of marks.csv): use fewer reps, or split the fixtures across questions`,
     );
     await writeFile(join(dir, 'q.yaml'), question(2));
-    await expect(runQuestion({ question: 'q.yaml', cwd: dir, reps: 9_000 })).rejects.toThrow(/^--reps 9000: 12 fixtures x 9000 reps = 108000 reps/);
-    await expect(runQuestion({ question: 'q.yaml', cwd: dir, reps: 100_000_000 })).rejects.toThrow(/^--reps 100000000: at most 10000 reps per fixture/);
+    await expect(runQuestion({ question: 'q.yaml', cwd: dir, reps: 9_000 })).rejects.toThrow(
+      /^--reps 9000: 12 fixtures x 9000 reps = 108000 reps/,
+    );
+    await expect(runQuestion({ question: 'q.yaml', cwd: dir, reps: 100_000_000 })).rejects.toThrow(
+      /^--reps 100000000: at most 10000 reps per fixture/,
+    );
     expect(existsSync(join(dir, 'runs'))).toBe(false);
     expect((await readdir(dir)).sort()).toEqual(['case.md', 'fixtures', 'q.yaml', 'rubric.md']);
   });
@@ -42,6 +47,8 @@ describe('the size of a run', () => {
     await writeFile(join(dir, 'q.yaml'), question(9_000));
     const result = await verifyProject({ cwd: dir, paths: ['q.yaml'] });
     expect(result.problems).toHaveLength(1);
-    expect(result.problems[0]).toMatch(/q\.yaml:5:7: \$\.reps: 12 fixtures x 9000 reps = 108000 reps; at most 100000 per run/);
+    expect(result.problems[0]).toMatch(
+      /q\.yaml:5:7: \$\.reps: 12 fixtures x 9000 reps = 108000 reps; at most 100000 per run/,
+    );
   });
 });

@@ -23,9 +23,17 @@ describe('a double Ctrl-C during turnkit run', () => {
 
   it('kills every SUT process, leaves the manifest interrupted and the database as it was; --resume completes the run', async () => {
     // Each SUT and the child it starts write their pids, then wait a minute.
-    const question = await p.question('slow', '#!/bin/sh\ncat > /dev/null\necho $$ >> pids\nsleep 60 &\necho $! >> pids\nwait\necho late\n', { reps: 2 });
+    const question = await p.question(
+      'slow',
+      '#!/bin/sh\ncat > /dev/null\necho $$ >> pids\nsleep 60 &\necho $! >> pids\nwait\necho late\n',
+      { reps: 2 },
+    );
     const before = await tableChecksums(p.t.db);
-    const child = spawn(process.execPath, [BIN, 'run', question, '--concurrency', '2'], { cwd: p.t.dir, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'run', question, '--concurrency', '2'], {
+      cwd: p.t.dir,
+      env: { ...process.env, DATABASE_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -14,17 +14,32 @@ export const hasBrowser = existsSync(CHROMIUM);
 export const requireBrowser = process.env.TURNKIT_REQUIRE_BROWSER === '1';
 
 if (!hasBrowser) {
-  console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium${requireBrowser ? '; TURNKIT_REQUIRE_BROWSER=1 makes this a failure' : ''})`);
+  console.warn(
+    `browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium${requireBrowser ? '; TURNKIT_REQUIRE_BROWSER=1 makes this a failure' : ''})`,
+  );
 }
 
 // The machine's network is closed: every background service of the browser would only produce refused connections.
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** A headless Chromium with a new empty profile; close() removes the profile too. */
 export async function launchBrowser(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const { chromium } = await import('playwright-core');
   const profile = await mkdtemp(join(tmpdir(), 'turnkit-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+  });
   return {
     context,
     close: async () => {

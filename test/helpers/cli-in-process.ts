@@ -10,13 +10,19 @@ let queue: Promise<unknown> = Promise.resolve();
  * relative to the working directory, so the call moves into `cwd` for its duration: calls take turns, and the test
  * file must run in a forked worker (vitest's default pool), where `process.chdir` is allowed.
  */
-export function runInProcess(args: readonly string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {
+export function runInProcess(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<CliResult> {
   const next = queue.then(() => runNow(args, options));
   queue = next.catch(() => {});
   return next;
 }
 
-async function runNow(args: readonly string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {
+async function runNow(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const before = process.cwd();

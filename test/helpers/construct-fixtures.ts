@@ -49,7 +49,11 @@ export function deepFreeze<T>(value: T): T {
  */
 export function keysFixture(): Fixture {
   const column = (name: string, type: string) => ({ name, type, nullable: false });
-  const toTurn = (table: string) => ({ name: `${table}_turn_id_fkey`, columns: ['turn_id'], references: { table: 'turns', columns: ['id'] } });
+  const toTurn = (table: string) => ({
+    name: `${table}_turn_id_fkey`,
+    columns: ['turn_id'],
+    references: { table: 'turns', columns: ['id'] },
+  });
   return {
     format: 'turnkit.fixture/1',
     name: 'keys',
@@ -94,9 +98,21 @@ export function keysFixture(): Fixture {
       },
       turns: {
         role: 'owned',
-        columns: [column('id', 'integer'), column('campaign_id', 'bigint'), column('turn_number', 'integer'), column('player_input', 'text'), column('narration', 'text')],
+        columns: [
+          column('id', 'integer'),
+          column('campaign_id', 'bigint'),
+          column('turn_number', 'integer'),
+          column('player_input', 'text'),
+          column('narration', 'text'),
+        ],
         primaryKey: ['id'],
-        foreignKeys: [{ name: 'turns_campaign_id_fkey', columns: ['campaign_id'], references: { table: 'campaigns', columns: ['id'] } }],
+        foreignKeys: [
+          {
+            name: 'turns_campaign_id_fkey',
+            columns: ['campaign_id'],
+            references: { table: 'campaigns', columns: ['id'] },
+          },
+        ],
         rows: [
           { id: 1, campaign_id: '1', turn_number: 1, player_input: 'I roll.', narration: 'A six.' },
           { id: 2, campaign_id: '1', turn_number: 2, player_input: 'I roll.', narration: 'A one.' },

@@ -61,7 +61,9 @@ export function openaiCompletion(content: string, model: string): Record<string,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model,
-    choices: [{ index: 0, finish_reason: 'stop', logprobs: null, message: { role: 'assistant', content, refusal: null } }],
+    choices: [
+      { index: 0, finish_reason: 'stop', logprobs: null, message: { role: 'assistant', content, refusal: null } },
+    ],
     usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
   };
 }
@@ -120,7 +122,14 @@ export async function startFakeLlmServer(responder?: Responder): Promise<FakeLlm
           body = undefined;
         }
         const path = (req.url ?? '/').split('?')[0]!;
-        const recorded: RecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, text, body, api: apiOf(path) };
+        const recorded: RecordedRequest = {
+          method: req.method ?? 'GET',
+          path,
+          headers: req.headers,
+          text,
+          body,
+          api: apiOf(path),
+        };
         const index = state.requests.length;
         state.requests.push(recorded);
         let reply: Reply;
@@ -136,13 +145,24 @@ export async function startFakeLlmServer(responder?: Responder): Promise<FakeLlm
         }
         if (reply.delayMs) await sleep(reply.delayMs);
         if ('content' in reply) {
-          const model = reply.model ?? (typeof (body as { model?: unknown })?.model === 'string' ? (body as { model: string }).model : 'fake-model');
+          const model =
+            reply.model ??
+            (typeof (body as { model?: unknown })?.model === 'string'
+              ? (body as { model: string }).model
+              : 'fake-model');
           if (recorded.api === 'openai') return send(res, 200, JSON.stringify(openaiCompletion(reply.content, model)));
-          if (recorded.api === 'anthropic') return send(res, 200, JSON.stringify(anthropicMessage(reply.content, model)));
+          if (recorded.api === 'anthropic')
+            return send(res, 200, JSON.stringify(anthropicMessage(reply.content, model)));
           return send(res, 404, JSON.stringify({ error: { message: `no route ${path}` } }));
         }
-        if ('raw' in reply) return send(res, reply.status ?? 200, reply.raw, { 'content-type': reply.contentType ?? 'application/json' });
-        const fallback = JSON.stringify({ error: { type: reply.status === 429 ? 'rate_limit_error' : 'api_error', message: `fake status ${reply.status}` } });
+        if ('raw' in reply)
+          return send(res, reply.status ?? 200, reply.raw, { 'content-type': reply.contentType ?? 'application/json' });
+        const fallback = JSON.stringify({
+          error: {
+            type: reply.status === 429 ? 'rate_limit_error' : 'api_error',
+            message: `fake status ${reply.status}`,
+          },
+        });
         send(res, reply.status, reply.body ?? fallback, reply.headers ?? {});
       })();
     });

@@ -15,8 +15,15 @@ export interface FaultProject {
 }
 
 /** A project for fault tests on a backend: the sample game with another campaign, and `fixtures/base.json`. */
-export async function faultProject(backend: 'embedded' | 'postgres', options: { turns?: number } = {}): Promise<FaultProject> {
-  const { t, fixture, campaign } = await sampleGameWithFixture(backend, { turns: options.turns ?? 12, turn: 8, otherTurns: 6 });
+export async function faultProject(
+  backend: 'embedded' | 'postgres',
+  options: { turns?: number } = {},
+): Promise<FaultProject> {
+  const { t, fixture, campaign } = await sampleGameWithFixture(backend, {
+    turns: options.turns ?? 12,
+    turn: 8,
+    otherTurns: 6,
+  });
   for (const folder of ['fixtures', 'questions']) await mkdir(join(t.dir, folder), { recursive: true });
   await writeFile(join(t.dir, 'fixtures/base.json'), serializeDocument({ ...fixture, name: 'base' }));
   await writeFile(join(t.dir, 'questions/rubric.md'), 'pass when right\n');

@@ -22,7 +22,8 @@ export interface JudgeRunSpec {
   noRubricCopy?: boolean;
 }
 
-export const DEFAULT_RUBRIC = '# Rubric: places\n\nPass when the game master names deck 2 for the mess hall. Fail otherwise.\n';
+export const DEFAULT_RUBRIC =
+  '# Rubric: places\n\nPass when the game master names deck 2 for the mess hall. Fail otherwise.\n';
 
 const fakeSha = (name: string): string => sha256(name);
 
@@ -38,10 +39,19 @@ export async function makeJudgeRun(spec: JudgeRunSpec): Promise<string> {
     finishedAt: '2026-01-01T00:01:00.000Z',
     turnkit: '0.1.0',
     node: 'v20.0.0',
-    question: { id: spec.questionId ?? 'places', text: spec.questionText ?? 'Does the game master say where the mess hall is?', file: { path: 'questions/places.yaml', sha256: fakeSha('question') }, target: 0.9, reps },
+    question: {
+      id: spec.questionId ?? 'places',
+      text: spec.questionText ?? 'Does the game master say where the mess hall is?',
+      file: { path: 'questions/places.yaml', sha256: fakeSha('question') },
+      target: 0.9,
+      reps,
+    },
     rubric: { path: 'questions/places-rubric.md', version: spec.rubricVersion ?? '1', sha256: sha256(rubric) },
     caseFileTemplate: { path: 'questions/case-file.md', sha256: fakeSha('template') },
-    fixtures: spec.fixtures.map((f) => ({ name: f.name, file: { path: `fixtures/${f.name}.json`, sha256: fakeSha(f.name) } })),
+    fixtures: spec.fixtures.map((f) => ({
+      name: f.name,
+      file: { path: `fixtures/${f.name}.json`, sha256: fakeSha(f.name) },
+    })),
     sut: spec.sut ?? { type: 'command', command: ['node', 'sut.mjs'] },
     database: { backend: 'embedded', serverVersion: '18.6', strategy: 'remap' },
     concurrency: 1,
@@ -51,7 +61,10 @@ export async function makeJudgeRun(spec: JudgeRunSpec): Promise<string> {
   await writeFile(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   if (!spec.noRubricCopy) await writeFile(join(dir, 'rubric.md'), rubric);
   for (const f of spec.fixtures) {
-    await writeFile(join(dir, 'case-files', `${f.name}.md`), f.caseFile ?? `# Case ${f.name}\n\nThe mess hall of the ${f.name} is on deck 2.\n`);
+    await writeFile(
+      join(dir, 'case-files', `${f.name}.md`),
+      f.caseFile ?? `# Case ${f.name}\n\nThe mess hall of the ${f.name} is on deck 2.\n`,
+    );
     await mkdir(join(dir, 'reps', f.name), { recursive: true });
     for (const [index, rep] of f.reps.entries()) {
       if (typeof rep === 'object' && 'notRun' in rep) continue;
@@ -63,7 +76,14 @@ export async function makeJudgeRun(spec: JudgeRunSpec): Promise<string> {
         rep: number,
         attempt: 1,
         startedAt: '2026-01-01T00:00:01.000Z',
-        request: { campaign: '4', turn: 23, input: { player_input: 'Where is the mess hall?' }, caseFile: '# case', fixture: f.name, rep: number },
+        request: {
+          campaign: '4',
+          turn: 23,
+          input: { player_input: 'Where is the mess hall?' },
+          caseFile: '# case',
+          fixture: f.name,
+          rep: number,
+        },
         response: typeof rep === 'string' ? rep : null,
         error: stage ? { stage, cause: 'exit', message: failure?.message ?? 'exited with code 1' } : null,
         exit: stage === 'seed' ? null : { code: stage ? 1 : 0, signal: null },
@@ -71,7 +91,10 @@ export async function makeJudgeRun(spec: JudgeRunSpec): Promise<string> {
         scratch: { id: `s-${number}`, strategy: 'remap' },
         effects: null,
       };
-      await writeFile(join(dir, 'reps', f.name, `rep-${String(number).padStart(2, '0')}.json`), `${JSON.stringify(record, null, 2)}\n`);
+      await writeFile(
+        join(dir, 'reps', f.name, `rep-${String(number).padStart(2, '0')}.json`),
+        `${JSON.stringify(record, null, 2)}\n`,
+      );
     }
   }
   return dir;
@@ -94,5 +117,7 @@ export async function folderBytes(dir: string): Promise<Record<string, string>> 
 /** Every file under a folder as text (to search them all for a secret). */
 export async function folderText(dir: string): Promise<string> {
   const bytes = await folderBytes(dir);
-  return Object.entries(bytes).map(([path, base64]) => `${path}\n${Buffer.from(base64, 'base64').toString('utf8')}`).join('\n');
+  return Object.entries(bytes)
+    .map(([path, base64]) => `${path}\n${Buffer.from(base64, 'base64').toString('utf8')}`)
+    .join('\n');
 }

@@ -13,8 +13,10 @@ export const MIDDLE_WORD = 'blue';
  * that word is what a long narration makes slow without search and word movement.
  */
 export const LONG_NARRATION = (() => {
-  const before = 'You step out of engineering into the long ring corridor. Pipes tick overhead as the coolant settles, and a maintenance drone hums past with a crate of filters. Reyes calls after you about the pressure readings, but you wave her off and keep walking past the machine shop, the armory and the quiet';
-  const after = 'hatch of the mess hall. Inside, the lights are dimmed for the night shift and the coffee machine gurgles. Dr. Hale sits alone at the far table with a tablet, scrolling through crew reports. She glances up, nods, and goes back to reading while you pour a cup and look out of the viewport. Nobody else is awake.';
+  const before =
+    'You step out of engineering into the long ring corridor. Pipes tick overhead as the coolant settles, and a maintenance drone hums past with a crate of filters. Reyes calls after you about the pressure readings, but you wave her off and keep walking past the machine shop, the armory and the quiet';
+  const after =
+    'hatch of the mess hall. Inside, the lights are dimmed for the night shift and the coffee machine gurgles. Dr. Hale sits alone at the far table with a tablet, scrolling through crew reports. She glances up, nods, and goes back to reading while you pour a cup and look out of the viewport. Nobody else is awake.';
   return `${before} ${MIDDLE_WORD} ${after}`;
 })();
 

@@ -17,20 +17,35 @@ export interface MarkRunSpec {
   fixtures: { name: string; caseFile?: string; reps: MarkRepSpec[] }[];
 }
 
-export const MARK_RUBRIC = '# Rubric: places\n\nPASS-RULE: the game master names deck 2 for the mess hall.\nFAIL-RULE: anything else.\n';
+export const MARK_RUBRIC =
+  '# Rubric: places\n\nPASS-RULE: the game master names deck 2 for the mess hall.\nFAIL-RULE: anything else.\n';
 
 /**
  * The standard run of these tests: 2 fixtures x 3 reps; alpha rep 2 errored (sut), beta rep 3 never run.
  * Interleaved plan: alpha 1, beta 1, alpha 2 (errored), beta 2, alpha 3, beta 3 (not run); 4 reps to mark.
  */
 export function standardRun(dir: string, options: { longAlpha1?: boolean; rubricVersion?: string } = {}): MarkRunSpec {
-  const long = Array.from({ length: 60 }, (_, i) => `LONGLINE-${String(i + 1).padStart(2, '0')} the lift hums`).join('\n');
+  const long = Array.from({ length: 60 }, (_, i) => `LONGLINE-${String(i + 1).padStart(2, '0')} the lift hums`).join(
+    '\n',
+  );
   return {
     dir,
     rubricVersion: options.rubricVersion ?? 'v3',
     fixtures: [
-      { name: 'alpha', caseFile: '# Case alpha\n\nCASE-ALPHA: the mess hall is on deck 2.\n', reps: [options.longAlpha1 ? `RESP-ALPHA-1 first line\n${long}` : 'RESP-ALPHA-1 deck 2, aft.', { error: 'sut', message: 'BOOM-ALPHA-2 exited with code 1' }, 'RESP-ALPHA-3 deck 5.'] },
-      { name: 'beta', caseFile: '# Case beta\n\nCASE-BETA: the mess hall is on deck 2.\n', reps: ['RESP-BETA-1 deck 2.', 'RESP-BETA-2 no idea.', { notRun: true }] },
+      {
+        name: 'alpha',
+        caseFile: '# Case alpha\n\nCASE-ALPHA: the mess hall is on deck 2.\n',
+        reps: [
+          options.longAlpha1 ? `RESP-ALPHA-1 first line\n${long}` : 'RESP-ALPHA-1 deck 2, aft.',
+          { error: 'sut', message: 'BOOM-ALPHA-2 exited with code 1' },
+          'RESP-ALPHA-3 deck 5.',
+        ],
+      },
+      {
+        name: 'beta',
+        caseFile: '# Case beta\n\nCASE-BETA: the mess hall is on deck 2.\n',
+        reps: ['RESP-BETA-1 deck 2.', 'RESP-BETA-2 no idea.', { notRun: true }],
+      },
     ],
   };
 }
@@ -41,7 +56,10 @@ export async function makeMarkRun(spec: MarkRunSpec): Promise<string> {
     ...spec,
     rubric: spec.rubric ?? MARK_RUBRIC,
     questionText: spec.questionText ?? 'QUESTION-TEXT: where is the mess hall?',
-    fixtures: spec.fixtures.map((fixture) => ({ ...fixture, caseFile: fixture.caseFile ?? `# Case ${fixture.name}\n` })),
+    fixtures: spec.fixtures.map((fixture) => ({
+      ...fixture,
+      caseFile: fixture.caseFile ?? `# Case ${fixture.name}\n`,
+    })),
   });
 }
 
@@ -75,8 +93,16 @@ export async function demoLikeRun(dir: string, reps: number): Promise<string> {
   await makeMarkRun({
     dir,
     fixtures: [
-      { name: DEMO_FIXTURES[0], caseFile: caseFile(DEMO_FIXTURES[0], 'the mess hall, here on deck 3'), reps: Array.from({ length: reps }, (_, i) => (i % 3 === 0 ? right : wrong)) },
-      { name: DEMO_FIXTURES[1], caseFile: caseFile(DEMO_FIXTURES[1], 'the mess hall, up on deck 2'), reps: Array.from({ length: reps }, (_, i) => (i % 4 === 3 ? wrong : right)) },
+      {
+        name: DEMO_FIXTURES[0],
+        caseFile: caseFile(DEMO_FIXTURES[0], 'the mess hall, here on deck 3'),
+        reps: Array.from({ length: reps }, (_, i) => (i % 3 === 0 ? right : wrong)),
+      },
+      {
+        name: DEMO_FIXTURES[1],
+        caseFile: caseFile(DEMO_FIXTURES[1], 'the mess hall, up on deck 2'),
+        reps: Array.from({ length: reps }, (_, i) => (i % 4 === 3 ? wrong : right)),
+      },
     ],
   });
   // The constructed fixture stands on the base, as buildManifest records it.

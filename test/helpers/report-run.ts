@@ -10,14 +10,30 @@ type Given = [MarkRow['mark'], string?];
  * A run with every part of the report: a base and its constructed fixture (dev), a held-out fixture, marks.csv with
  * pass, fail, na, error and blank, the checks' marks and a blind re-mark (agreements). 6 reps per fixture.
  */
-export async function makeReportRun(dir: string, options: { responses?: Partial<Record<string, MarkRepSpec[]>> } = {}): Promise<string> {
+export async function makeReportRun(
+  dir: string,
+  options: { responses?: Partial<Record<string, MarkRepSpec[]>> } = {},
+): Promise<string> {
   const reps = (name: string, fallback: MarkRepSpec[]): MarkRepSpec[] => options.responses?.[name] ?? fallback;
   await makeMarkRun({
     dir,
     fixtures: [
-      { name: 'base', reps: reps('base', ['deck 3', 'deck 3', 'deck 2', 'deck 3', { error: 'sut', message: 'exited with code 1' }, 'deck 3']) },
+      {
+        name: 'base',
+        reps: reps('base', [
+          'deck 3',
+          'deck 3',
+          'deck 2',
+          'deck 3',
+          { error: 'sut', message: 'exited with code 1' },
+          'deck 3',
+        ]),
+      },
       { name: 'base-fixed', reps: reps('base-fixed', ['deck 2', 'deck 2', 'deck 2', 'deck 2', 'deck 2', 'deck 3']) },
-      { name: 'far', reps: reps('far', ['deck 2 far', 'no idea', 'deck 2 far', 'deck 2 far', 'deck 2 far', 'deck 2 far']) },
+      {
+        name: 'far',
+        reps: reps('far', ['deck 2 far', 'no idea', 'deck 2 far', 'deck 2 far', 'deck 2 far', 'deck 2 far']),
+      },
     ],
   });
   const manifestFile = join(dir, 'manifest.json');
@@ -44,7 +60,9 @@ export async function makeReportRun(dir: string, options: { responses?: Partial<
     far: [['pass'], ['fail'], ['pass'], ['pass'], ['pass'], ['pass']],
   };
   const rows = (marks: Record<string, Given[]>): MarkRow[] =>
-    Object.entries(marks).flatMap(([fixture, given]) => given.map(([mark, note], i) => ({ fixture, rep: i + 1, mark, note: note ?? '' })));
+    Object.entries(marks).flatMap(([fixture, given]) =>
+      given.map(([mark, note], i) => ({ fixture, rep: i + 1, mark, note: note ?? '' })),
+    );
   await writeFile(join(dir, 'marks.csv'), formatMarks(rows(human)));
   await writeFile(join(dir, 'marks.checks.csv'), formatMarks(rows(checks)));
   await writeFile(join(dir, 'marks.blind.csv'), formatMarks(rows(blind)));

@@ -61,7 +61,10 @@ export const CONFIG: TurnkitConfigInput = {
 };
 
 /** A test database holding the saga schema and its two stories, and the fixture of story A at turn 3. */
-export async function sagaWithFixture(backend: 'embedded' | 'postgres', extraSql = ''): Promise<{ t: TestDb; fixture: Fixture }> {
+export async function sagaWithFixture(
+  backend: 'embedded' | 'postgres',
+  extraSql = '',
+): Promise<{ t: TestDb; fixture: Fixture }> {
   const t = await createTestDb(backend, CONFIG);
   await t.db.pool.query(SCHEMA);
   await t.db.pool.query(DATA);

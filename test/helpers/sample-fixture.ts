@@ -13,6 +13,7 @@ export async function sampleGameWithFixture(
   // Another campaign first, so the captured one's rows are not simply "all rows".
   if (options.otherTurns) await createSampleCampaign(t.db, { turns: options.otherTurns, seed: 3 });
   const campaign = await createSampleCampaign(t.db, { turns: options.turns });
-  const fixture = (await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign, turns: { turn: options.turn } })).fixtures[0]!;
+  const fixture = (await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign, turns: { turn: options.turn } }))
+    .fixtures[0]!;
   return { t, fixture, campaign };
 }

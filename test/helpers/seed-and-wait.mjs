@@ -3,7 +3,11 @@ import { readFile } from 'node:fs/promises';
 import { configSchema, openDb, parseFixtureText, ScratchSession } from '../../dist/src/index.js';
 
 const [databaseUrl, fixturePath, gameJson] = process.argv.slice(2);
-const config = { ...configSchema.parse({ game: JSON.parse(gameJson), database: { url: databaseUrl } }), baseDir: process.cwd(), file: undefined };
+const config = {
+  ...configSchema.parse({ game: JSON.parse(gameJson), database: { url: databaseUrl } }),
+  baseDir: process.cwd(),
+  file: undefined,
+};
 const db = await openDb(config);
 const fixture = parseFixtureText(await readFile(fixturePath, 'utf8'), fixturePath);
 const scratch = await new ScratchSession(db, { game: config.game }).seed(fixture);

@@ -8,7 +8,9 @@ export async function tableChecksums(db: Db): Promise<Record<string, string>> {
     ORDER BY 1`);
   const sums: Record<string, string> = {};
   for (const { name } of tables as { name: string }[]) {
-    const { rows } = await db.pool.query(`SELECT count(*)::text || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS sum FROM ONLY ${name} AS t`);
+    const { rows } = await db.pool.query(
+      `SELECT count(*)::text || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS sum FROM ONLY ${name} AS t`,
+    );
     sums[name] = rows[0].sum;
   }
   return sums;

@@ -17,7 +17,10 @@ import { migrate, SAMPLE_MIGRATIONS_DIR } from '../../src/db/migrate.js';
 export const BACKENDS: ('embedded' | 'postgres')[] = backendsOfThisRun();
 
 function backendsOfThisRun(): ('embedded' | 'postgres')[] {
-  const all: ('embedded' | 'postgres')[] = ['embedded', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
+  const all: ('embedded' | 'postgres')[] = [
+    'embedded',
+    ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : []),
+  ];
   const tier = process.env.TURNKIT_TEST_BACKEND;
   return tier === 'embedded' || tier === 'postgres' ? all.filter((backend) => backend === tier) : all;
 }
@@ -51,7 +54,10 @@ export async function createTestDb(
   } else {
     const admin = process.env.TEST_DATABASE_URL!;
     const name = `turnkit_test_${randomBytes(6).toString('hex')}`;
-    await adminQuery(admin, options.template ? `CREATE DATABASE ${name} TEMPLATE ${options.template}` : `CREATE DATABASE ${name}`);
+    await adminQuery(
+      admin,
+      options.template ? `CREATE DATABASE ${name} TEMPLATE ${options.template}` : `CREATE DATABASE ${name}`,
+    );
     const url = new URL(admin);
     url.pathname = `/${name}`;
     databaseUrl = url.toString();
@@ -59,7 +65,11 @@ export async function createTestDb(
       await adminQuery(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     };
   }
-  const config: LoadedConfig = { ...configSchema.parse({ ...game, database: { url: databaseUrl } }), baseDir: dir, file: undefined };
+  const config: LoadedConfig = {
+    ...configSchema.parse({ ...game, database: { url: databaseUrl } }),
+    baseDir: dir,
+    file: undefined,
+  };
   const db = await openDb(config);
   return {
     db,
@@ -91,9 +101,11 @@ export async function createSampleTestDb(backend: 'embedded' | 'postgres'): Prom
 
 async function sampleTemplate(admin: string): Promise<string> {
   const hash = createHash('sha256');
-  for (const name of (await readdir(SAMPLE_MIGRATIONS_DIR)).sort()) hash.update(name).update(await readFile(join(SAMPLE_MIGRATIONS_DIR, name)));
+  for (const name of (await readdir(SAMPLE_MIGRATIONS_DIR)).sort())
+    hash.update(name).update(await readFile(join(SAMPLE_MIGRATIONS_DIR, name)));
   const template = `turnkit_tpl_${hash.digest('hex').slice(0, 16)}`;
-  const exists = async (): Promise<boolean> => (await adminQuery(admin, 'SELECT 1 FROM pg_database WHERE datname = $1', [template])).rowCount === 1;
+  const exists = async (): Promise<boolean> =>
+    (await adminQuery(admin, 'SELECT 1 FROM pg_database WHERE datname = $1', [template])).rowCount === 1;
   if (await exists()) return template;
   // Built under another name and renamed when complete, so a file never clones a half-migrated template; two
   // files building at once both finish, and the second rename finds the first's template there.
@@ -101,7 +113,11 @@ async function sampleTemplate(admin: string): Promise<string> {
   await adminQuery(admin, `CREATE DATABASE ${building}`);
   const url = new URL(admin);
   url.pathname = `/${building}`;
-  const config: LoadedConfig = { ...configSchema.parse({ ...sampleGameConfig, database: { url: url.toString() } }), baseDir: tmpdir(), file: undefined };
+  const config: LoadedConfig = {
+    ...configSchema.parse({ ...sampleGameConfig, database: { url: url.toString() } }),
+    baseDir: tmpdir(),
+    file: undefined,
+  };
   const db = await openDb(config);
   try {
     await migrate(db, SAMPLE_MIGRATIONS_DIR);

@@ -32,15 +32,23 @@ export const requireTmux = process.env.TURNKIT_REQUIRE_TMUX === '1';
  * Polls a tmux pane until it shows the text (and not `without`, when given). The deadline is generous because it only bounds a hang: on CI the
  * binary starts while other test files load both databases on two cores.
  */
-export async function waitForPane(session: string, text: string, deadlineMs = 90_000, options: { without?: string } = {}): Promise<string> {
+export async function waitForPane(
+  session: string,
+  text: string,
+  deadlineMs = 90_000,
+  options: { without?: string } = {},
+): Promise<string> {
   let pane = '';
   const until = Date.now() + deadlineMs;
   while (Date.now() < until) {
-    pane = spawnSync('tmux', ['-L', TMUX_SOCKET, 'capture-pane', '-p', '-t', session], { encoding: 'utf8' }).stdout ?? '';
+    pane =
+      spawnSync('tmux', ['-L', TMUX_SOCKET, 'capture-pane', '-p', '-t', session], { encoding: 'utf8' }).stdout ?? '';
     if (pane.includes(text) && (options.without === undefined || !pane.includes(options.without))) return pane;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`the pane never showed ${JSON.stringify(text)}${options.without ? ` without ${JSON.stringify(options.without)}` : ''}; it shows:\n${pane}`);
+  throw new Error(
+    `the pane never showed ${JSON.stringify(text)}${options.without ? ` without ${JSON.stringify(options.without)}` : ''}; it shows:\n${pane}`,
+  );
 }
 
 /**

@@ -24,8 +24,13 @@ describe.each(BACKENDS)('capture while the game keeps writing on %s', (backend) 
       await writer.query('BEGIN');
       const { rows } = await writer.query<{ id: string }>(
         `INSERT INTO turns (campaign_id, turn_number, player_input, narration, played_at, ship_minute)
-         VALUES ($1, $2, 'I wait.', 'Time passes.', now(), $2) RETURNING id::text`, [campaign, turn]);
-      await writer.query(`INSERT INTO world_facts (campaign_id, introduced_at_turn_id, subject, fact) VALUES ($1, $2, 'Clock', 'Time passed.')`, [campaign, rows[0]!.id]);
+         VALUES ($1, $2, 'I wait.', 'Time passes.', now(), $2) RETURNING id::text`,
+        [campaign, turn],
+      );
+      await writer.query(
+        `INSERT INTO world_facts (campaign_id, introduced_at_turn_id, subject, fact) VALUES ($1, $2, 'Clock', 'Time passed.')`,
+        [campaign, rows[0]!.id],
+      );
       await writer.query(`UPDATE characters SET hit_points = hit_points - 1 WHERE campaign_id = $1`, [campaign]);
       await writer.query('COMMIT');
     } finally {
@@ -34,7 +39,10 @@ describe.each(BACKENDS)('capture while the game keeps writing on %s', (backend) 
   }
 
   it('reads one consistent snapshot: turns, facts and characters all from before the concurrent turn', async () => {
-    const before = await t.db.pool.query<{ hp: number }>('SELECT sum(hit_points)::int AS hp FROM characters WHERE campaign_id = $1', [campaign]);
+    const before = await t.db.pool.query<{ hp: number }>(
+      'SELECT sum(hit_points)::int AS hp FROM characters WHERE campaign_id = $1',
+      [campaign],
+    );
     let writing: Promise<void> | undefined;
     const { fixtures } = await captureFromDb(t.db, t.config, {
       scrub: TEST_SCRUB,
@@ -56,7 +64,8 @@ describe.each(BACKENDS)('capture while the game keeps writing on %s', (backend) 
     expect(hp).toBe(before.rows[0]!.hp);
     expect(checkFixture(fixture)).toEqual([]);
 
-    const after = (await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign, turns: { latest: true } })).fixtures[0]!;
+    const after = (await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign, turns: { latest: true } }))
+      .fixtures[0]!;
     expect(after.source.latestTurn).toBe(31);
     expect(after.tables.characters!.rows.reduce((sum, row) => sum + (row.hit_points as number), 0)).toBe(hp - 6);
   });

@@ -68,7 +68,7 @@ describe.each(BACKENDS)('capture of unusual shapes and types on %s', (backend) =
     expect(latest.tables['odd.turns']!.rows[0]!.meta).toEqual({ n: 1 });
   });
 
-  it('keeps exact duplicate rows of a table without a key, and only this game\'s', () => {
+  it("keeps exact duplicate rows of a table without a key, and only this game's", () => {
     expect(latest.tables['odd.log']!.rows).toEqual([
       { game_id: 1, line: 'same line', meta: { a: 1 } },
       { game_id: 1, line: 'same line', meta: { a: 1 } },
@@ -79,7 +79,9 @@ describe.each(BACKENDS)('capture of unusual shapes and types on %s', (backend) =
     const state = latest.tables['odd.games']!.rows[0]!.state as Record<string, unknown>;
     expect(state).toEqual({ seed: { $number: '12345678901234567890123' }, ratio: 1.5, plain: 7, label: 'x' });
     // jsonb orders keys by length, then bytes.
-    expect(encodeValue(state as never, { kind: 'json' })).toBe('{"seed":12345678901234567890123,"label":"x","plain":7,"ratio":1.5}');
+    expect(encodeValue(state as never, { kind: 'json' })).toBe(
+      '{"seed":12345678901234567890123,"label":"x","plain":7,"ratio":1.5}',
+    );
   });
 
   it('resolves nested domains, and keeps arrays with bounds or a ";" delimiter as Postgres prints them', () => {

@@ -17,11 +17,14 @@ describe.each(BACKENDS)('capture of a differently shaped schema on %s', (backend
   });
   afterAll(async () => t?.cleanup());
 
-  it('orders turns by the timestamp column and takes turn 3\'s input', () => {
+  it("orders turns by the timestamp column and takes turn 3's input", () => {
     expect(fixture.source.latestTurn).toBe(4);
     expect(fixture.input).toEqual({ turn: 3, values: { said: 'I light a torch.' } });
     // Rows are sorted by primary key in the file, so compare as sets of what was said.
-    expect(fixture.tables['saga.moves']!.rows.map((row) => row.said).sort()).toEqual(['I open the door.', 'I step inside.']);
+    expect(fixture.tables['saga.moves']!.rows.map((row) => row.said).sort()).toEqual([
+      'I open the door.',
+      'I step inside.',
+    ]);
     expect(fixture.tables['saga.moves']!.rows.map((row) => row.move_id)).toEqual([move(1), move(9)]);
   });
 
@@ -37,8 +40,16 @@ describe.each(BACKENDS)('capture of a differently shaped schema on %s', (backend
   });
 
   it('captures the shared account, leaves other stories and excluded tables out', () => {
-    expect(Object.keys(fixture.tables).sort()).toEqual(['saga.Odd Name', 'saga.accounts', 'saga.moves', 'saga.stories']);
-    expect(fixture.tables['saga.accounts']).toMatchObject({ role: 'shared', rows: [{ id: OWNER, email: 'Ada@Example.org' }] });
+    expect(Object.keys(fixture.tables).sort()).toEqual([
+      'saga.Odd Name',
+      'saga.accounts',
+      'saga.moves',
+      'saga.stories',
+    ]);
+    expect(fixture.tables['saga.accounts']).toMatchObject({
+      role: 'shared',
+      rows: [{ id: OWNER, email: 'Ada@Example.org' }],
+    });
     expect(fixture.tables['saga.stories']!.rows).toEqual([{ story_id: A, owner: OWNER, title: 'Story A' }]);
     expect(JSON.stringify(fixture)).not.toContain('secret audit line');
     expect(JSON.stringify(fixture)).not.toContain('Other story.');

@@ -26,13 +26,16 @@ describe.each(BACKENDS)('capture of the sample game on %s', (backend) => {
   const rows = (table: string): FixtureRow[] => fixture.tables[table]!.rows;
 
   it('keeps every value of every column type exactly as the database holds it', async () => {
-    const { rows: expected } = await t.db.pool.query(`
+    const { rows: expected } = await t.db.pool.query(
+      `
       SELECT c.rng_seed::text AS seed, c.settings::text AS settings, to_char(c.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') AS started,
              (SELECT string_agg(encode(portrait, 'base64'), ',' ORDER BY id) FROM characters WHERE campaign_id = c.id) AS portraits,
              (SELECT string_agg(health_ratio::text, ',' ORDER BY id) FROM characters WHERE campaign_id = c.id) AS ratios,
              (SELECT string_agg(travel_minutes::text, ',' ORDER BY from_location_id, to_location_id) FROM location_connections lc
                 JOIN locations l ON l.id = lc.from_location_id WHERE l.campaign_id = c.id) AS minutes
-      FROM campaigns c WHERE c.id = $1`, [campaign]);
+      FROM campaigns c WHERE c.id = $1`,
+      [campaign],
+    );
     const want = expected[0];
     const root = rows('campaigns')[0]!;
     expect(root.rng_seed).toBe(want.seed);
@@ -42,8 +45,16 @@ describe.each(BACKENDS)('capture of the sample game on %s', (backend) => {
     const portraits = rows('characters').map((row) => (row.portrait as { $bytea: string } | null)?.$bytea ?? null);
     expect(portraits.filter((value) => value !== null).join(',')).toBe(want.portraits);
     expect(portraits.some((value) => value !== null && Buffer.from(value, 'base64')[0] === 0)).toBe(true);
-    expect(rows('characters').map((row) => row.health_ratio).join(',')).toBe(want.ratios);
-    expect(rows('location_connections').map((row) => row.travel_minutes).join(',')).toBe(want.minutes);
+    expect(
+      rows('characters')
+        .map((row) => row.health_ratio)
+        .join(','),
+    ).toBe(want.ratios);
+    expect(
+      rows('location_connections')
+        .map((row) => row.travel_minutes)
+        .join(','),
+    ).toBe(want.minutes);
     expect(rows('location_connections')[0]!.travel_minutes).toMatch(/^\d+\.\d\d$/);
   });
 
@@ -54,8 +65,10 @@ describe.each(BACKENDS)('capture of the sample game on %s', (backend) => {
     const withoutDice = rows('turns').filter((row) => row.dice_rolls === null);
     expect(withDice.length).toBeGreaterThan(0);
     expect(withoutDice.length).toBeGreaterThan(0);
-    for (const row of withDice) expect((row.dice_rolls as number[]).every((die) => Number.isInteger(die) && die >= 1 && die <= 6)).toBe(true);
-    for (const row of rows('turns')) expect(Object.keys(row)).toEqual(fixture.tables.turns!.columns.map((column) => column.name));
+    for (const row of withDice)
+      expect((row.dice_rolls as number[]).every((die) => Number.isInteger(die) && die >= 1 && die <= 6)).toBe(true);
+    for (const row of rows('turns'))
+      expect(Object.keys(row)).toEqual(fixture.tables.turns!.columns.map((column) => column.name));
     expect(rows('locations').find((row) => row.name === 'Bridge')!.tags).toEqual(['command', 'viewport']);
     expect(typeof rows('turns')[0]!.tokens_used).toBe('string');
   });
@@ -78,9 +91,12 @@ describe.each(BACKENDS)('capture of the sample game on %s', (backend) => {
     expect(checkFixture(fixture)).toEqual([]);
   });
 
-  it('owns only this campaign\'s rows and captures the shared user', () => {
+  it("owns only this campaign's rows and captures the shared user", () => {
     for (const table of ['decks', 'locations', 'characters', 'turns', 'world_facts']) {
-      expect(rows(table).every((row) => row.campaign_id === campaign), table).toBe(true);
+      expect(
+        rows(table).every((row) => row.campaign_id === campaign),
+        table,
+      ).toBe(true);
     }
     expect(rows('campaigns').map((row) => row.id)).toEqual([campaign]);
     expect(fixture.tables.users!.role).toBe('shared');
@@ -90,32 +106,65 @@ describe.each(BACKENDS)('capture of the sample game on %s', (backend) => {
 
   it('slices at the turn: turns 1..N-1 kept, turn N only as input, later facts left out', async () => {
     expect(rows('turns').map((row) => row.turn_number)).toEqual(Array.from({ length: 22 }, (_, i) => i + 1));
-    const live = await t.db.pool.query('SELECT player_input FROM turns WHERE campaign_id = $1 AND turn_number = 23', [campaign]);
+    const live = await t.db.pool.query('SELECT player_input FROM turns WHERE campaign_id = $1 AND turn_number = 23', [
+      campaign,
+    ]);
     expect(fixture.input).toEqual({ turn: 23, values: { player_input: live.rows[0].player_input } });
     expect(JSON.stringify(fixture)).not.toContain('nursing a cup of tea');
     expect(rows('turns').find((row) => row.turn_number === MISLEADING_TURN)!.narration).toBe(MISLEADING_NARRATION);
     const keptTurnIds = new Set(rows('turns').map((row) => row.id));
     const facts = rows('world_facts');
-    expect(facts.every((row) => row.introduced_at_turn_id === null || keptTurnIds.has(row.introduced_at_turn_id))).toBe(true);
+    expect(facts.every((row) => row.introduced_at_turn_id === null || keptTurnIds.has(row.introduced_at_turn_id))).toBe(
+      true,
+    );
     const { rows: all } = await t.db.pool.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM world_facts f LEFT JOIN turns t ON t.id = f.introduced_at_turn_id
-       WHERE f.campaign_id = $1 AND (t.turn_number IS NULL OR t.turn_number < 23)`, [campaign]);
+       WHERE f.campaign_id = $1 AND (t.turn_number IS NULL OR t.turn_number < 23)`,
+      [campaign],
+    );
     expect(facts).toHaveLength(all[0]!.n);
-    expect(fixture.source.reflectsPresent).toEqual(['campaigns', 'characters', 'decks', 'location_connections', 'locations']);
+    expect(fixture.source.reflectsPresent).toEqual([
+      'campaigns',
+      'characters',
+      'decks',
+      'location_connections',
+      'locations',
+    ]);
   });
 
   it('captures the same state to the same bytes, apart from the capture time, whatever the physical row order', async () => {
     // Rewriting rows moves them in the heap, so the database returns them in another order than before.
-    await t.db.pool.query(`UPDATE turns SET narration = narration WHERE campaign_id = $1 AND turn_number % 2 = 0`, [campaign]);
-    await t.db.pool.query(`UPDATE world_facts SET fact = fact WHERE campaign_id = $1 AND introduced_at_turn_id IS NULL`, [campaign]);
+    await t.db.pool.query(`UPDATE turns SET narration = narration WHERE campaign_id = $1 AND turn_number % 2 = 0`, [
+      campaign,
+    ]);
+    await t.db.pool.query(
+      `UPDATE world_facts SET fact = fact WHERE campaign_id = $1 AND introduced_at_turn_id IS NULL`,
+      [campaign],
+    );
     await t.db.pool.query(`UPDATE locations SET name = name WHERE campaign_id = $1 AND deck_number < 3`, [campaign]);
-    const again = (await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign, turns: { turn: 23 }, now: new Date(fixture.source.capturedAt) })).fixtures[0]!;
+    const again = (
+      await captureFromDb(t.db, t.config, {
+        scrub: TEST_SCRUB,
+        campaign,
+        turns: { turn: 23 },
+        now: new Date(fixture.source.capturedAt),
+      })
+    ).fixtures[0]!;
     expect(serializeDocument(again)).toBe(serializeDocument(fixture));
-    const later = (await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign, turns: { turn: 23 }, now: new Date('2030-01-01T00:00:00Z') })).fixtures[0]!;
-    expect(serializeDocument(later).replace(later.source.capturedAt, fixture.source.capturedAt)).toBe(serializeDocument(fixture));
+    const later = (
+      await captureFromDb(t.db, t.config, {
+        scrub: TEST_SCRUB,
+        campaign,
+        turns: { turn: 23 },
+        now: new Date('2030-01-01T00:00:00Z'),
+      })
+    ).fixtures[0]!;
+    expect(serializeDocument(later).replace(later.source.capturedAt, fixture.source.capturedAt)).toBe(
+      serializeDocument(fixture),
+    );
   });
 
-  it('round-trips through its own file format and the reader\'s checks', () => {
+  it("round-trips through its own file format and the reader's checks", () => {
     const text = serializeDocument(fixture);
     expect(text.endsWith('}\n')).toBe(true);
     expect(parseFixtureText(text, 'mem.json')).toEqual(fixture);
@@ -128,16 +177,23 @@ describe.each(BACKENDS)('capture of the sample game on %s', (backend) => {
       [`campaign-${campaign}-turn-39`, 39, 38],
       [`campaign-${campaign}-turn-40`, 40, 39],
     ]);
-    const latest = (await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign, turns: { latest: true } })).fixtures[0]!;
+    const latest = (await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign, turns: { latest: true } }))
+      .fixtures[0]!;
     expect(latest.source.turn).toBe(40);
     // Turn 40 has been played: rows without a turn path already show its effects, even at the latest turn.
-    expect(latest.source.reflectsPresent).toEqual(['campaigns', 'characters', 'decks', 'location_connections', 'locations']);
+    expect(latest.source.reflectsPresent).toEqual([
+      'campaigns',
+      'characters',
+      'decks',
+      'location_connections',
+      'locations',
+    ]);
   });
 
   it('refuses an unknown campaign and a turn past the last one', async () => {
-    await expect(captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign: '999999', turns: { turn: 1 } })).rejects.toThrow(
-      'campaign 999999 not found: no row in "campaigns" with id = 999999',
-    );
+    await expect(
+      captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign: '999999', turns: { turn: 1 } }),
+    ).rejects.toThrow('campaign 999999 not found: no row in "campaigns" with id = 999999');
     await expect(captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign, turns: { turn: 41 } })).rejects.toThrow(
       'turn 41 is past the last turn of the campaign (40)',
     );

@@ -25,7 +25,9 @@ describe('connection errors', () => {
   it('name the server without its password and say why', async () => {
     const config = { ...configSchema.parse(sampleGameConfig), baseDir: process.cwd(), file: undefined };
     const attempt = openDb(config, { databaseUrl: 'postgres://bob:hunter2@127.0.0.1:1/game?sslmode=disable' });
-    await expect(attempt).rejects.toThrow('cannot connect to postgres://bob@127.0.0.1:1/game?sslmode=disable: connect ECONNREFUSED 127.0.0.1:1');
+    await expect(attempt).rejects.toThrow(
+      'cannot connect to postgres://bob@127.0.0.1:1/game?sslmode=disable: connect ECONNREFUSED 127.0.0.1:1',
+    );
     await attempt.catch((error: Error) => expect(error.message).not.toContain('hunter2'));
   });
 });

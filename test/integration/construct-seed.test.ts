@@ -27,16 +27,27 @@ describe.each(BACKENDS)('seeding a constructed fixture of the sample game on %s'
     await t?.cleanup();
   });
 
-  it('seeds the materialized fixture: the scratch campaign\'s turn 19 holds the corrected narration', async () => {
+  it("seeds the materialized fixture: the scratch campaign's turn 19 holds the corrected narration", async () => {
     const baseText = serializeDocument(fixture);
     await writeFile(join(dir, 'captured.json'), baseText);
     const turn19 = turnsInOrder(fixture)[MISLEADING_TURN - 1]!.row;
     expect(turn19.narration).toBe(MISLEADING_NARRATION);
     // A bigint key is a string in the fixture; the patch names the row the same way.
     expect(typeof turn19.id).toBe('string');
-    await writeFile(join(dir, 'patch.json'), JSON.stringify({ turns: [{ id: turn19.id, narration: CORRECTED_NARRATION }] }));
+    await writeFile(
+      join(dir, 'patch.json'),
+      JSON.stringify({ turns: [{ id: turn19.id, narration: CORRECTED_NARRATION }] }),
+    );
 
-    const saved = await construct({ fixture: 'captured.json', turn: MISLEADING_TURN, patch: 'patch.json', name: 'deck-fixed', why: 'the mess hall is on deck 2', out: 'constructed', cwd: dir });
+    const saved = await construct({
+      fixture: 'captured.json',
+      turn: MISLEADING_TURN,
+      patch: 'patch.json',
+      name: 'deck-fixed',
+      why: 'the mess hall is on deck 2',
+      out: 'constructed',
+      cwd: dir,
+    });
     expect(saved.file).toBe(join(dir, 'constructed', 'deck-fixed.json'));
     expect(saved.paths).toEqual([`turns[id=${turn19.id}].narration`]);
     const written = JSON.parse(await readFile(saved.file, 'utf8'));
@@ -51,11 +62,15 @@ describe.each(BACKENDS)('seeding a constructed fixture of the sample game on %s'
         expect(scratch.key).not.toBe(campaign);
         const check = await session.check(scratch, loaded.fixture);
         expect(check.differences).toEqual([]);
-        const { rows } = await t.db.pool.query('SELECT turn_number, narration FROM turns WHERE campaign_id = $1 ORDER BY turn_number', [scratch.key]);
+        const { rows } = await t.db.pool.query(
+          'SELECT turn_number, narration FROM turns WHERE campaign_id = $1 ORDER BY turn_number',
+          [scratch.key],
+        );
         expect(rows).toHaveLength(22);
         expect(rows[MISLEADING_TURN - 1]).toEqual({ turn_number: MISLEADING_TURN, narration: CORRECTED_NARRATION });
         // Every other turn is as captured.
-        const others = (list: Record<string, unknown>[]): unknown[] => list.filter((_, i) => i !== MISLEADING_TURN - 1).map((row) => row.narration);
+        const others = (list: Record<string, unknown>[]): unknown[] =>
+          list.filter((_, i) => i !== MISLEADING_TURN - 1).map((row) => row.narration);
         expect(others(rows)).toEqual(others(turnsInOrder(fixture).map((entry) => entry.row)));
       } finally {
         await scratch.teardown();
@@ -64,9 +79,14 @@ describe.each(BACKENDS)('seeding a constructed fixture of the sample game on %s'
       await session.close();
     }
     // The live campaign the fixture came from still holds what was played.
-    const { rows: live } = await t.db.pool.query('SELECT narration FROM turns WHERE campaign_id = $1 AND turn_number = $2', [campaign, MISLEADING_TURN]);
+    const { rows: live } = await t.db.pool.query(
+      'SELECT narration FROM turns WHERE campaign_id = $1 AND turn_number = $2',
+      [campaign, MISLEADING_TURN],
+    );
     expect(live).toEqual([{ narration: MISLEADING_NARRATION }]);
-    const { rows: left } = await t.db.pool.query('SELECT count(*)::int AS n FROM turns WHERE narration = $1', [CORRECTED_NARRATION]);
+    const { rows: left } = await t.db.pool.query('SELECT count(*)::int AS n FROM turns WHERE narration = $1', [
+      CORRECTED_NARRATION,
+    ]);
     expect(left).toEqual([{ n: 0 }]);
   });
 });

@@ -21,7 +21,7 @@ describe('the embedded database lock', () => {
     return dataDir;
   }
 
-  it('lets a second opener use the first one\'s socket, and both see the same data', async () => {
+  it("lets a second opener use the first one's socket, and both see the same data", async () => {
     const dataDir = await freshDataDir();
     const first = await openEmbedded({ dataDir, port: 0 });
     try {
@@ -56,7 +56,10 @@ describe('the embedded database lock', () => {
     await client.end();
     await before.close();
     // A lock left by a process that no longer exists (pid 2^22 + 1 is above Linux's pid_max default).
-    await writeFile(lockPathFor(dataDir), JSON.stringify({ pid: 4194305, host: (await import('node:os')).hostname(), port: 1, startedAt: 'x' }));
+    await writeFile(
+      lockPathFor(dataDir),
+      JSON.stringify({ pid: 4194305, host: (await import('node:os')).hostname(), port: 1, startedAt: 'x' }),
+    );
     const after = await openEmbedded({ dataDir, port: 0, waitMs: 2000 });
     try {
       expect(after.owner).toBe(true);

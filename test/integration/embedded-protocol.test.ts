@@ -21,7 +21,9 @@ const EXECUTE = message('E', text(''), Buffer.alloc(4));
 const SYNC = message('S');
 
 /** A raw connection: what the server sent so far, and a wait for its next ReadyForQuery. */
-async function rawClient(port: number): Promise<{ socket: Socket; received: () => string; ready: () => Promise<void> }> {
+async function rawClient(
+  port: number,
+): Promise<{ socket: Socket; received: () => string; ready: () => Promise<void> }> {
   const socket = connect({ host: '127.0.0.1', port });
   let bytes = Buffer.alloc(0);
   let readyCount = 0;
@@ -35,7 +37,14 @@ async function rawClient(port: number): Promise<{ socket: Socket; received: () =
   });
   const ready = (): Promise<void> => new Promise((resolve) => waiters.push(resolve));
   await new Promise((resolve) => socket.once('connect', resolve));
-  const startup = Buffer.concat([Buffer.from([0, 3, 0, 0]), text('user'), text('postgres'), text('database'), text('postgres'), Buffer.from([0])]);
+  const startup = Buffer.concat([
+    Buffer.from([0, 3, 0, 0]),
+    text('user'),
+    text('postgres'),
+    text('database'),
+    text('postgres'),
+    Buffer.from([0]),
+  ]);
   const length = Buffer.alloc(4);
   length.writeInt32BE(startup.length + 4);
   const first = ready();
@@ -52,7 +61,7 @@ describe('the embedded server with two connections in the extended protocol at o
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('runs one connection\'s Parse ... Sync with no other connection\'s message in between', async () => {
+  it("runs one connection's Parse ... Sync with no other connection's message in between", async () => {
     dir = await mkdtemp(join(tmpdir(), 'turnkit-protocol-'));
     const dataDir = join(dir, 'pgdata');
     await cp(inject('pgdataTemplate'), dataDir, { recursive: true });

@@ -29,16 +29,23 @@ async function scratchDir(): Promise<string> {
 
 async function openProject(options: { migrations?: string; template?: 'empty' | 'sample' } = {}): Promise<Db> {
   const baseDir = await scratchDir();
-  const config = { ...configSchema.parse({ ...sampleGameConfig, ...(options.migrations ? { migrations: options.migrations } : {}) }), baseDir, file: undefined };
+  const config = {
+    ...configSchema.parse({ ...sampleGameConfig, ...(options.migrations ? { migrations: options.migrations } : {}) }),
+    baseDir,
+    file: undefined,
+  };
   return openDb(config, { embedded: true, leaveSignals: true, template: options.template });
 }
 
 async function systemIdentifier(db: Db): Promise<string> {
-  return (await db.pool.query<{ id: string }>('SELECT system_identifier::text AS id FROM pg_control_system()')).rows[0]!.id;
+  return (await db.pool.query<{ id: string }>('SELECT system_identifier::text AS id FROM pg_control_system()')).rows[0]!
+    .id;
 }
 
 async function publicTables(db: Db): Promise<string[]> {
-  const { rows } = await db.pool.query<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`);
+  const { rows } = await db.pool.query<{ name: string }>(
+    `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
+  );
   return rows.map((row) => row.name);
 }
 
@@ -57,7 +64,9 @@ describe('a new embedded data directory', () => {
       expect(await publicTables(a)).toEqual([]);
       // The contrib extensions turnkit loads are there to create.
       await a.pool.query('CREATE EXTENSION citext; CREATE EXTENSION pgcrypto; CREATE EXTENSION "uuid-ossp"');
-      const { rows } = await a.pool.query(`SELECT 'A'::citext = 'a'::citext AS same, length(gen_random_bytes(4)) AS bytes, uuid_generate_v4() IS NOT NULL AS uuid`);
+      const { rows } = await a.pool.query(
+        `SELECT 'A'::citext = 'a'::citext AS same, length(gen_random_bytes(4)) AS bytes, uuid_generate_v4() IS NOT NULL AS uuid`,
+      );
       expect(rows).toEqual([{ same: true, bytes: 4, uuid: true }]);
     } finally {
       await a.close();
@@ -82,11 +91,14 @@ describe('a new embedded data directory', () => {
     }
   });
 
-  it('is absent, never half written, when the archive is cut short; a killed extraction\'s leftover goes', async () => {
+  it("is absent, never half written, when the archive is cut short; a killed extraction's leftover goes", async () => {
     const dir = await scratchDir();
     const whole = templateArchive('empty', await archives())!;
     const cut = join(dir, 'cut.tar.gz');
-    await writeFile(cut, gzipSync((await import('node:zlib')).gunzipSync(await readFile(whole)).subarray(0, 1_000_000)));
+    await writeFile(
+      cut,
+      gzipSync((await import('node:zlib')).gunzipSync(await readFile(whole)).subarray(0, 1_000_000)),
+    );
     const dataDir = join(dir, 'pgdata');
     await mkdir(join(dir, '.pgdata.seeding-4194305'));
     await expect(seedDataDir(dataDir, cut)).rejects.toThrow(/cut\.tar\.gz: the archive ends without its end blocks/);
@@ -106,7 +118,9 @@ describe('a new embedded data directory', () => {
     header.write('0', 156);
     const archive = join(dir, 'bad.tar.gz');
     await writeFile(archive, gzipSync(Buffer.concat([header, Buffer.alloc(1024)])));
-    await expect(extractTarGz(archive, join(dir, 'out'))).rejects.toThrow('bad.tar.gz: entry "../escape" points outside the folder');
+    await expect(extractTarGz(archive, join(dir, 'out'))).rejects.toThrow(
+      'bad.tar.gz: entry "../escape" points outside the folder',
+    );
     expect(existsSync(join(dir, 'escape'))).toBe(false);
   });
 });

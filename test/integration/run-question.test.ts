@@ -47,8 +47,21 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
     await mkdir(join(dir, 'fixtures'), { recursive: true });
     await mkdir(join(dir, 'questions'), { recursive: true });
     await writeFile(join(dir, 'fixtures/base.json'), serializeDocument({ ...fixture, name: 'base' }));
-    await writeFile(join(dir, 'patch.json'), JSON.stringify({ turns: [{ id: fixture.tables.turns!.rows.find((row) => row.turn_number === 22)!.id, narration: LAST_FIXED }] }));
-    await construct({ fixture: 'fixtures/base.json', turn: 22, patch: 'patch.json', name: 'fixed', why: 'last narration corrected', cwd: dir, out: 'constructed' });
+    await writeFile(
+      join(dir, 'patch.json'),
+      JSON.stringify({
+        turns: [{ id: fixture.tables.turns!.rows.find((row) => row.turn_number === 22)!.id, narration: LAST_FIXED }],
+      }),
+    );
+    await construct({
+      fixture: 'fixtures/base.json',
+      turn: 22,
+      patch: 'patch.json',
+      name: 'fixed',
+      why: 'last narration corrected',
+      cwd: dir,
+      out: 'constructed',
+    });
     await writeFile(join(dir, 'questions/rubric.md'), 'pass when the route is right\n');
     await writeFile(join(dir, 'questions/case.md'), TEMPLATE);
     await writeFile(join(dir, 'sut.sh'), SHELL_SUT);
@@ -79,22 +92,46 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
   it('runs every rep in a fresh scratch campaign, records responses and effects, and leaves the database as it was', async () => {
     const before = await tableChecksums(t.db);
     const progress: RunProgress[] = [];
-    const result = await runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, databaseUrl: databaseUrl(), concurrency: 2, onProgress: (p) => progress.push(p) });
+    const result = await runQuestion({
+      question: 'questions/reads.yaml',
+      cwd: t.dir,
+      databaseUrl: databaseUrl(),
+      concurrency: 2,
+      onProgress: (p) => progress.push(p),
+    });
     expect(result).toMatchObject({ status: 'complete', total: 6, ran: 6, errors: 0, pending: 0 });
     expect(progress.map((p) => p.done)).toEqual([1, 2, 3, 4, 5, 6]);
 
     expect((await stat(result.dir)).mode & 0o777).toBe(0o700);
     const manifest = JSON.parse(await readFile(join(result.dir, 'manifest.json'), 'utf8')) as Manifest;
     expect((await stat(join(result.dir, 'manifest.json'))).mode & 0o777).toBe(0o600);
-    expect(manifest).toMatchObject({ format: 'turnkit.run/1', status: 'complete', concurrency: 2, question: { id: 'reads', reps: 3 }, rubric: { version: '1' } });
-    expect(manifest.fixtures.map((entry) => [entry.name, entry.tag, entry.bases?.map((base) => base.path)])).toEqual([['base', undefined, undefined], ['fixed', 'heldout', ['fixtures/base.json']]]);
+    expect(manifest).toMatchObject({
+      format: 'turnkit.run/1',
+      status: 'complete',
+      concurrency: 2,
+      question: { id: 'reads', reps: 3 },
+      rubric: { version: '1' },
+    });
+    expect(manifest.fixtures.map((entry) => [entry.name, entry.tag, entry.bases?.map((base) => base.path)])).toEqual([
+      ['base', undefined, undefined],
+      ['fixed', 'heldout', ['fixtures/base.json']],
+    ]);
     // Fixtures interleave: rep 1 of each, then rep 2 of each.
-    expect([...manifest.order].sort((a, b) => a.rep - b.rep || a.fixture.localeCompare(b.fixture)).map((entry) => `${entry.fixture}:${entry.rep}`)).toEqual(['base:1', 'fixed:1', 'base:2', 'fixed:2', 'base:3', 'fixed:3']);
+    expect(
+      [...manifest.order]
+        .sort((a, b) => a.rep - b.rep || a.fixture.localeCompare(b.fixture))
+        .map((entry) => `${entry.fixture}:${entry.rep}`),
+    ).toEqual(['base:1', 'fixed:1', 'base:2', 'fixed:2', 'base:3', 'fixed:3']);
 
     const keys = new Set<string>();
-    for (const [name, lastNarration] of [['base', fixture.tables.turns!.rows.find((row) => row.turn_number === 22)!.narration], ['fixed', LAST_FIXED]] as const) {
+    for (const [name, lastNarration] of [
+      ['base', fixture.tables.turns!.rows.find((row) => row.turn_number === 22)!.narration],
+      ['fixed', LAST_FIXED],
+    ] as const) {
       for (const rep of [1, 2, 3]) {
-        const record = JSON.parse(await readFile(join(result.dir, `reps/${name}/rep-0${rep}.json`), 'utf8')) as RepRecord;
+        const record = JSON.parse(
+          await readFile(join(result.dir, `reps/${name}/rep-0${rep}.json`), 'utf8'),
+        ) as RepRecord;
         expect(record.error).toBeNull();
         const campaign = /campaign=(\d+)/.exec(record.response!)![1]!;
         keys.add(campaign);
@@ -104,13 +141,19 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
         expect(JSON.stringify(record)).not.toContain('postgres://');
         expect(record.effects).toMatchObject({ inserted: { turns: 1 }, updated: {}, deleted: {} });
         expect(record.effects!.insertedRows.turns![0]).toMatchObject({ narration: 'played by sh', turn_number: 23 });
-        expect(await readFile(join(result.dir, `reps/${name}/rep-0${rep}.md`), 'utf8')).toContain('- inserted 1 row(s) of turns');
+        expect(await readFile(join(result.dir, `reps/${name}/rep-0${rep}.md`), 'utf8')).toContain(
+          '- inserted 1 row(s) of turns',
+        );
       }
     }
     // A fresh campaign per rep.
     expect(keys.size).toBe(6);
     expect(await readFile(join(result.dir, 'case-files/fixed.md'), 'utf8')).toContain(LAST_FIXED);
-    expect(parseMarks(await readFile(join(result.dir, 'marks.csv'), 'utf8')).map((row) => `${row.fixture},${row.rep},${row.mark}`)).toEqual(['base,1,', 'base,2,', 'base,3,', 'fixed,1,', 'fixed,2,', 'fixed,3,']);
+    expect(
+      parseMarks(await readFile(join(result.dir, 'marks.csv'), 'utf8')).map(
+        (row) => `${row.fixture},${row.rep},${row.mark}`,
+      ),
+    ).toEqual(['base,1,', 'base,2,', 'base,3,', 'fixed,1,', 'fixed,2,', 'fixed,3,']);
     expect(await tableChecksums(t.db)).toEqual(before);
     expect(await registryCounts(t.db)).toMatchObject({ campaigns: 0 });
   });
@@ -118,12 +161,23 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
   it('records every kind of SUT failure as an error rep with its cause and output, and marks it error', async () => {
     // A secret-named variable of turnkit's environment, which the command SUT inherits and prints.
     process.env.TURNKIT_TEST_API_KEY = 'sk-test-not-for-files-9f2c';
-    const result = await runQuestion({ question: 'questions/fails.yaml', cwd: t.dir, databaseUrl: databaseUrl(), concurrency: 1 }).finally(() => {
+    const result = await runQuestion({
+      question: 'questions/fails.yaml',
+      cwd: t.dir,
+      databaseUrl: databaseUrl(),
+      concurrency: 1,
+    }).finally(() => {
       delete process.env.TURNKIT_TEST_API_KEY;
     });
     expect(result).toMatchObject({ status: 'complete', total: 10, errors: 10 });
-    const read = async (rep: number): Promise<RepRecord> => JSON.parse(await readFile(join(result.dir, `reps/base/rep-0${rep}.json`), 'utf8')) as RepRecord;
-    expect(await read(1)).toMatchObject({ error: { stage: 'sut', cause: 'exit', message: 'exited with 3' }, exit: { code: 3 }, stdoutTail: 'partial output\n', stderrTail: 'it broke\nkey=***\n' });
+    const read = async (rep: number): Promise<RepRecord> =>
+      JSON.parse(await readFile(join(result.dir, `reps/base/rep-0${rep}.json`), 'utf8')) as RepRecord;
+    expect(await read(1)).toMatchObject({
+      error: { stage: 'sut', cause: 'exit', message: 'exited with 3' },
+      exit: { code: 3 },
+      stdoutTail: 'partial output\n',
+      stderrTail: 'it broke\nkey=***\n',
+    });
     expect(await readFile(join(result.dir, 'reps/base/rep-01.md'), 'utf8')).not.toContain('sk-test-not-for-files');
     expect((await read(2)).error).toMatchObject({ cause: 'timeout', message: 'no answer within 3 s' });
     expect((await read(3)).error).toMatchObject({ cause: 'unparseable' });
@@ -131,57 +185,122 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
     expect((await read(5)).error).toMatchObject({ cause: 'output-too-large', message: 'stdout passed 200 bytes' });
     const marks = parseMarks(await readFile(join(result.dir, 'marks.csv'), 'utf8'));
     expect(marks.every((row) => row.mark === 'error')).toBe(true);
-    expect(marks.find((row) => row.fixture === 'base' && row.rep === 2)!.note).toBe('sut: timeout: no answer within 3 s');
+    expect(marks.find((row) => row.fixture === 'base' && row.rep === 2)!.note).toBe(
+      'sut: timeout: no answer within 3 s',
+    );
     expect(await registryCounts(t.db)).toMatchObject({ campaigns: 0 });
   });
 
   it('stops launching reps when aborted, and --resume runs only what is missing or errored', async () => {
     const abort = new AbortController();
-    const first = await runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, databaseUrl: databaseUrl(), concurrency: 1, signal: abort.signal, onProgress: (p) => p.done === 2 && abort.abort() });
+    const first = await runQuestion({
+      question: 'questions/reads.yaml',
+      cwd: t.dir,
+      databaseUrl: databaseUrl(),
+      concurrency: 1,
+      signal: abort.signal,
+      onProgress: (p) => p.done === 2 && abort.abort(),
+    });
     // A second rep is in flight beside the SUT's slot (seeding ahead, on either backend): it finishes after the abort.
     const inFlight = 1;
     expect(first).toMatchObject({ status: 'interrupted', ran: 2 + inFlight, pending: 4 - inFlight });
     const marks = parseMarks(await readFile(join(first.dir, 'marks.csv'), 'utf8'));
     expect(marks.filter((row) => row.note.startsWith('not run yet')).length).toBe(4 - inFlight);
     // A grader marks what is there before the run is completed; the mark survives the resume.
-    await writeFile(join(first.dir, 'marks.csv'), (await readFile(join(first.dir, 'marks.csv'), 'utf8')).replace('base,1,,', 'base,1,pass,looked fine'));
+    await writeFile(
+      join(first.dir, 'marks.csv'),
+      (await readFile(join(first.dir, 'marks.csv'), 'utf8')).replace('base,1,,', 'base,1,pass,looked fine'),
+    );
     // An errored rep runs again too.
     const errored = JSON.parse(await readFile(join(first.dir, 'reps/fixed/rep-01.json'), 'utf8')) as RepRecord;
-    await writeFile(join(first.dir, 'reps/fixed/rep-01.json'), serializeDocument({ ...errored, error: { stage: 'sut', cause: 'exit', message: 'exited with 1' } }));
+    await writeFile(
+      join(first.dir, 'reps/fixed/rep-01.json'),
+      serializeDocument({ ...errored, error: { stage: 'sut', cause: 'exit', message: 'exited with 1' } }),
+    );
 
-    const resumed = await runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, databaseUrl: databaseUrl(), resume: first.dir });
+    const resumed = await runQuestion({
+      question: 'questions/reads.yaml',
+      cwd: t.dir,
+      databaseUrl: databaseUrl(),
+      resume: first.dir,
+    });
     expect(resumed).toMatchObject({ dir: first.dir, status: 'complete', ran: 5 - inFlight, errors: 0, pending: 0 });
     const manifest = JSON.parse(await readFile(join(first.dir, 'manifest.json'), 'utf8')) as Manifest;
-    expect(manifest.order.filter((entry) => entry.attempt === 2).map((entry) => `${entry.fixture}:${entry.rep}`).sort()).toEqual([...(inFlight ? [] : ['base:2']), 'base:3', 'fixed:1', 'fixed:2', 'fixed:3']);
+    expect(
+      manifest.order
+        .filter((entry) => entry.attempt === 2)
+        .map((entry) => `${entry.fixture}:${entry.rep}`)
+        .sort(),
+    ).toEqual([...(inFlight ? [] : ['base:2']), 'base:3', 'fixed:1', 'fixed:2', 'fixed:3']);
     expect(manifest.resumed).toHaveLength(1);
     const after = parseMarks(await readFile(join(first.dir, 'marks.csv'), 'utf8'));
-    expect(after.map((row) => `${row.fixture},${row.rep},${row.mark},${row.note}`)).toEqual(['base,1,pass,looked fine', 'base,2,,', 'base,3,,', 'fixed,1,,', 'fixed,2,,', 'fixed,3,,']);
+    expect(after.map((row) => `${row.fixture},${row.rep},${row.mark},${row.note}`)).toEqual([
+      'base,1,pass,looked fine',
+      'base,2,,',
+      'base,3,,',
+      'fixed,1,,',
+      'fixed,2,,',
+      'fixed,3,,',
+    ]);
     // The errored first attempt of fixed rep 1 is kept beside the new record, not overwritten.
-    expect((await readdir(join(first.dir, 'reps/fixed'))).filter((name) => name.endsWith('.json')).sort()).toEqual(['rep-01.attempt-1.json', 'rep-01.json', 'rep-02.json', 'rep-03.json']);
-    expect((JSON.parse(await readFile(join(first.dir, 'reps/fixed/rep-01.attempt-1.json'), 'utf8')) as RepRecord).error).toMatchObject({ message: 'exited with 1' });
+    expect((await readdir(join(first.dir, 'reps/fixed'))).filter((name) => name.endsWith('.json')).sort()).toEqual([
+      'rep-01.attempt-1.json',
+      'rep-01.json',
+      'rep-02.json',
+      'rep-03.json',
+    ]);
+    expect(
+      (JSON.parse(await readFile(join(first.dir, 'reps/fixed/rep-01.attempt-1.json'), 'utf8')) as RepRecord).error,
+    ).toMatchObject({ message: 'exited with 1' });
     // Every start is on disk as it happened, both attempts.
     expect((await readFile(join(first.dir, 'order.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(7);
   });
 
-  it('gives a rep that runs again a fresh row, keeping a person\'s mark of its earlier response in the history; a broken marks.csv stops a resume before its first rep', async () => {
+  it("gives a rep that runs again a fresh row, keeping a person's mark of its earlier response in the history; a broken marks.csv stops a resume before its first rep", async () => {
     // Rep 2 of each fixture crashes while the flag file is there.
     await writeFile(join(t.dir, 'flaky-down'), '');
-    await writeFile(join(t.dir, 'flaky.sh'), '#!/bin/sh\ncat > /dev/null\nif [ -e flaky-down ] && [ "$TURNKIT_REP" = 2 ]; then echo down >&2; exit 4; fi\necho "answer $TURNKIT_REP"\n');
+    await writeFile(
+      join(t.dir, 'flaky.sh'),
+      '#!/bin/sh\ncat > /dev/null\nif [ -e flaky-down ] && [ "$TURNKIT_REP" = 2 ]; then echo down >&2; exit 4; fi\necho "answer $TURNKIT_REP"\n',
+    );
     await chmod(join(t.dir, 'flaky.sh'), 0o755);
-    await writeFile(join(t.dir, 'questions/flaky.yaml'), (await readFile(join(t.dir, 'questions/reads.yaml'), 'utf8')).replace('id: reads', 'id: flaky').replace('./sut.sh', './flaky.sh').replace('reps: 3', 'reps: 2'));
-    const first = await runQuestion({ question: 'questions/flaky.yaml', cwd: t.dir, databaseUrl: databaseUrl(), concurrency: 1 });
+    await writeFile(
+      join(t.dir, 'questions/flaky.yaml'),
+      (await readFile(join(t.dir, 'questions/reads.yaml'), 'utf8'))
+        .replace('id: reads', 'id: flaky')
+        .replace('./sut.sh', './flaky.sh')
+        .replace('reps: 3', 'reps: 2'),
+    );
+    const first = await runQuestion({
+      question: 'questions/flaky.yaml',
+      cwd: t.dir,
+      databaseUrl: databaseUrl(),
+      concurrency: 1,
+    });
     expect(first).toMatchObject({ status: 'complete', errors: 2 });
     const marksFile = join(first.dir, 'marks.csv');
-    const rows = (): Promise<string[]> => readFile(marksFile, 'utf8').then((text) => parseMarks(text).map((row) => `${row.fixture},${row.rep},${row.mark},${row.note}`));
-    expect(await rows()).toEqual(['base,1,,', 'base,2,error,sut: exit: exited with 4', 'fixed,1,,', 'fixed,2,error,sut: exit: exited with 4']);
+    const rows = (): Promise<string[]> =>
+      readFile(marksFile, 'utf8').then((text) =>
+        parseMarks(text).map((row) => `${row.fixture},${row.rep},${row.mark},${row.note}`),
+      );
+    expect(await rows()).toEqual([
+      'base,1,,',
+      'base,2,error,sut: exit: exited with 4',
+      'fixed,1,,',
+      'fixed,2,error,sut: exit: exited with 4',
+    ]);
     // A person passes base 1 and counts base 2's crash as a fail.
-    const marked = (await readFile(marksFile, 'utf8')).replace('base,1,,', 'base,1,pass,').replace('base,2,error,sut: exit: exited with 4', 'base,2,fail,I count a crash as a fail');
+    const marked = (await readFile(marksFile, 'utf8'))
+      .replace('base,1,,', 'base,1,pass,')
+      .replace('base,2,error,sut: exit: exited with 4', 'base,2,fail,I count a crash as a fail');
     await writeFile(marksFile, marked);
 
     // A marks.csv that does not parse: the resume stops before anything runs or is written, naming the file and line.
     const manifestBefore = await readFile(join(first.dir, 'manifest.json'), 'utf8');
     await writeFile(marksFile, `${marked}fixed,2,"unclosed\n`);
-    await expect(runQuestion({ question: 'questions/flaky.yaml', cwd: t.dir, databaseUrl: databaseUrl(), resume: first.dir })).rejects.toThrow(/marks\.csv:\d+/);
+    await expect(
+      runQuestion({ question: 'questions/flaky.yaml', cwd: t.dir, databaseUrl: databaseUrl(), resume: first.dir }),
+    ).rejects.toThrow(/marks\.csv:\d+/);
     expect(await readFile(join(first.dir, 'manifest.json'), 'utf8')).toBe(manifestBefore);
     expect(existsSync(join(first.dir, 'reps/base/rep-02.attempt-1.json'))).toBe(false);
     await writeFile(marksFile, marked);
@@ -191,40 +310,95 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
     await rm(join(t.dir, 'flaky-down'));
     const stopped = new AbortController();
     stopped.abort();
-    const none = await runQuestion({ question: 'questions/flaky.yaml', cwd: t.dir, databaseUrl: databaseUrl(), resume: first.dir, signal: stopped.signal });
+    const none = await runQuestion({
+      question: 'questions/flaky.yaml',
+      cwd: t.dir,
+      databaseUrl: databaseUrl(),
+      resume: first.dir,
+      signal: stopped.signal,
+    });
     expect(none).toMatchObject({ ran: 0 });
-    expect(await rows()).toEqual(['base,1,pass,', 'base,2,error,sut: exit: exited with 4', 'fixed,1,,', 'fixed,2,error,sut: exit: exited with 4']);
-    const resumed = await runQuestion({ question: 'questions/flaky.yaml', cwd: t.dir, databaseUrl: databaseUrl(), resume: first.dir });
+    expect(await rows()).toEqual([
+      'base,1,pass,',
+      'base,2,error,sut: exit: exited with 4',
+      'fixed,1,,',
+      'fixed,2,error,sut: exit: exited with 4',
+    ]);
+    const resumed = await runQuestion({
+      question: 'questions/flaky.yaml',
+      cwd: t.dir,
+      databaseUrl: databaseUrl(),
+      resume: first.dir,
+    });
     expect(resumed).toMatchObject({ status: 'complete', ran: 2, errors: 0 });
     expect(await rows()).toEqual(['base,1,pass,', 'base,2,,', 'fixed,1,,', 'fixed,2,,']);
-    const history = (await readFile(join(first.dir, 'marks.history.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(history).toEqual([{ fixture: 'base', rep: 2, from: { mark: 'fail', note: 'I count a crash as a fail' }, to: { mark: 'error', note: 'sut: exit: exited with 4' }, by: 'turnkit run --resume: the rep runs again' }]);
+    const history = (await readFile(join(first.dir, 'marks.history.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(history).toEqual([
+      {
+        fixture: 'base',
+        rep: 2,
+        from: { mark: 'fail', note: 'I count a crash as a fail' },
+        to: { mark: 'error', note: 'sut: exit: exited with 4' },
+        by: 'turnkit run --resume: the rep runs again',
+      },
+    ]);
   });
 
   it('says so, and records it, when a resume runs on another database server than the run started on', async () => {
-    const first = await runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, databaseUrl: databaseUrl(), reps: 1 });
+    const first = await runQuestion({
+      question: 'questions/reads.yaml',
+      cwd: t.dir,
+      databaseUrl: databaseUrl(),
+      reps: 1,
+    });
     const file = join(first.dir, 'manifest.json');
     const started = JSON.parse(await readFile(file, 'utf8')) as Manifest;
     expect(first.warnings).toEqual([]);
-    await writeFile(file, serializeDocument({ ...started, database: { ...started.database, serverVersion: '9.6.24' } }));
+    await writeFile(
+      file,
+      serializeDocument({ ...started, database: { ...started.database, serverVersion: '9.6.24' } }),
+    );
     const heard: string[] = [];
-    const resumed = await runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, databaseUrl: databaseUrl(), resume: first.dir, onWarning: (message) => heard.push(message) });
+    const resumed = await runQuestion({
+      question: 'questions/reads.yaml',
+      cwd: t.dir,
+      databaseUrl: databaseUrl(),
+      resume: first.dir,
+      onWarning: (message) => heard.push(message),
+    });
     const expected = `${relative(process.cwd(), first.dir)} was started on ${backend} 9.6.24; its remaining reps run on ${backend} ${started.database.serverVersion} (recorded in the manifest)`;
     expect(resumed.warnings).toEqual([expected]);
     expect(heard).toEqual([expected]);
     const manifest = JSON.parse(await readFile(file, 'utf8')) as Manifest;
     expect(manifest.resumed?.at(-1)?.database).toEqual({ backend, serverVersion: started.database.serverVersion });
     // Every later resume is measured against where the run started, too.
-    const again = await runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, databaseUrl: databaseUrl(), resume: first.dir });
+    const again = await runQuestion({
+      question: 'questions/reads.yaml',
+      cwd: t.dir,
+      databaseUrl: databaseUrl(),
+      resume: first.dir,
+    });
     expect(again.warnings).toEqual([expected]);
   });
 
   it('runs reps in databases of their own with --strategy database on postgres, and refuses it on embedded', async () => {
     if (backend === 'embedded') {
-      await expect(runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, reps: 1, strategy: 'database' })).rejects.toThrow(/^--strategy database: .*CREATE DATABASE/);
+      await expect(
+        runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, reps: 1, strategy: 'database' }),
+      ).rejects.toThrow(/^--strategy database: .*CREATE DATABASE/);
       return;
     }
-    const result = await runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, databaseUrl: databaseUrl(), reps: 1, strategy: 'database', concurrency: 2 });
+    const result = await runQuestion({
+      question: 'questions/reads.yaml',
+      cwd: t.dir,
+      databaseUrl: databaseUrl(),
+      reps: 1,
+      strategy: 'database',
+      concurrency: 2,
+    });
     expect(result).toMatchObject({ status: 'complete', errors: 0, total: 2 });
     const record = JSON.parse(await readFile(join(result.dir, 'reps/base/rep-01.json'), 'utf8')) as RepRecord;
     expect(record.scratch?.strategy).toBe('database');
@@ -254,9 +428,15 @@ describe.each(BACKENDS)('what a SUT does outside its campaign, on %s', (backend)
     await writeFile(join(t.dir, 'rubric.md'), 'r\n');
     await writeFile(join(t.dir, 'case.md'), '{{input}}\n');
     // It renames the player's user row (a shared row, not the campaign's) and answers.
-    await writeFile(join(t.dir, 'outside.sh'), '#!/bin/sh\ncat > /dev/null\npsql "$DATABASE_URL" -qc "UPDATE users SET display_name = \'renamed by the SUT\'"\necho done\n');
+    await writeFile(
+      join(t.dir, 'outside.sh'),
+      '#!/bin/sh\ncat > /dev/null\npsql "$DATABASE_URL" -qc "UPDATE users SET display_name = \'renamed by the SUT\'"\necho done\n',
+    );
     await chmod(join(t.dir, 'outside.sh'), 0o755);
-    await writeFile(join(t.dir, 'outside.yaml'), 'id: outside\nquestion: q?\nrubric: { path: rubric.md, version: 1 }\ntarget: 0.5\nreps: 1\nfixtures: [fixtures/base.json]\nsut: { type: command, command: [./outside.sh] }\ncaseFile: case.md\n');
+    await writeFile(
+      join(t.dir, 'outside.yaml'),
+      'id: outside\nquestion: q?\nrubric: { path: rubric.md, version: 1 }\ntarget: 0.5\nreps: 1\nfixtures: [fixtures/base.json]\nsut: { type: command, command: [./outside.sh] }\ncaseFile: case.md\n',
+    );
   });
   afterAll(async () => t?.cleanup());
 
@@ -266,8 +446,12 @@ describe.each(BACKENDS)('what a SUT does outside its campaign, on %s', (backend)
     const record = JSON.parse(await readFile(join(result.dir, 'reps/base/rep-01.json'), 'utf8')) as RepRecord;
     expect(record.response).toBe('done');
     expect(record.outside).toEqual(['users[1]: changed (a shared row, outside the campaign)']);
-    expect(await readFile(join(result.dir, 'reps/base/rep-01.md'), 'utf8')).toContain('## Outside its campaign\n\n- users[1]: changed (a shared row, outside the campaign)');
+    expect(await readFile(join(result.dir, 'reps/base/rep-01.md'), 'utf8')).toContain(
+      '## Outside its campaign\n\n- users[1]: changed (a shared row, outside the campaign)',
+    );
     // Not turnkit's to undo: the change stays, reported.
-    expect((await t.db.pool.query('SELECT display_name FROM users')).rows.map((row) => row.display_name)).toEqual(['renamed by the SUT']);
+    expect((await t.db.pool.query('SELECT display_name FROM users')).rows.map((row) => row.display_name)).toEqual([
+      'renamed by the SUT',
+    ]);
   });
 });

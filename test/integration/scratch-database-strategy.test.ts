@@ -10,7 +10,12 @@ import { collectGarbage } from '../../src/scratch/gc.js';
 import { describeTeardown } from '../../src/cli/commands/describe-teardown.js';
 
 const turnkitDatabases = async (): Promise<string[]> =>
-  (await adminQuery(process.env.TEST_DATABASE_URL!, `SELECT datname FROM pg_database WHERE datname LIKE 'turnkit\\_%\\_%' AND datname NOT LIKE 'turnkit_test_%' ORDER BY 1`)).rows.map((row) => row.datname);
+  (
+    await adminQuery(
+      process.env.TEST_DATABASE_URL!,
+      `SELECT datname FROM pg_database WHERE datname LIKE 'turnkit\\_%\\_%' AND datname NOT LIKE 'turnkit_test_%' ORDER BY 1`,
+    )
+  ).rows.map((row) => row.datname);
 
 describe.runIf(BACKENDS.includes('postgres'))('strategy "database" on postgres', () => {
   let t: TestDb;
@@ -21,7 +26,7 @@ describe.runIf(BACKENDS.includes('postgres'))('strategy "database" on postgres',
   });
   afterAll(async () => t?.cleanup());
 
-  it('clones a template per rep with the fixture\'s own keys, lets the SUT write there, and drops it all', async () => {
+  it("clones a template per rep with the fixture's own keys, lets the SUT write there, and drops it all", async () => {
     const before = await tableChecksums(t.db);
     const databasesBefore = await turnkitDatabases();
     const session = new ScratchSession(t.db, { game: t.config.game, strategy: 'database' });
@@ -40,7 +45,9 @@ describe.runIf(BACKENDS.includes('postgres'))('strategy "database" on postgres',
       `INSERT INTO turns (campaign_id, turn_number, player_input, narration, played_at, ship_minute) VALUES ($1, 23, 'x', 'y', now(), 1) RETURNING id::text`,
       [first.key],
     );
-    expect(Number(inserted.rows[0].id)).toBeGreaterThan(Math.max(...fixture.tables.turns!.rows.map((row) => Number(row.id))));
+    expect(Number(inserted.rows[0].id)).toBeGreaterThan(
+      Math.max(...fixture.tables.turns!.rows.map((row) => Number(row.id))),
+    );
     const other = await sut.query('SELECT count(*)::int AS n FROM campaigns');
     expect(other.rows[0].n).toBe(1);
     // Left connected on purpose: teardown must still drop the database.
@@ -49,7 +56,9 @@ describe.runIf(BACKENDS.includes('postgres'))('strategy "database" on postgres',
     const report = await first.teardown();
     expect(report.droppedDatabase).toMatch(/^turnkit_scratch_/);
     // What `turnkit teardown` prints for it: the database it dropped, not "0 rows".
-    expect(describeTeardown(report)).toBe(`removed ${report.id} (${fixture.name}, key ${first.key}): dropped database ${report.droppedDatabase} with everything in it`);
+    expect(describeTeardown(report)).toBe(
+      `removed ${report.id} (${fixture.name}, key ${first.key}): dropped database ${report.droppedDatabase} with everything in it`,
+    );
     await second.teardown();
     await session.close();
     await sut.end().catch(() => {});
@@ -78,7 +87,13 @@ describe.runIf(BACKENDS.includes('postgres'))('strategy "database" on postgres',
       game: t.config.game,
       strategy: 'database',
       // A process that no longer exists: pid numbers this high are never handed out.
-      owner: { pid: 4_000_000, host: (await import('node:os')).hostname(), startedAt: new Date(), startTicks: null, pidNamespace: null },
+      owner: {
+        pid: 4_000_000,
+        host: (await import('node:os')).hostname(),
+        startedAt: new Date(),
+        startTicks: null,
+        pidNamespace: null,
+      },
     });
     await session.seed(fixture);
     expect((await turnkitDatabases()).length).toBe(databasesBefore.length + 2);

@@ -24,7 +24,7 @@ describe.each(BACKENDS)('scratch campaign lifecycle on %s', (backend) => {
   });
   afterAll(async () => t?.cleanup());
 
-  it('leaves live data untouched over 100 seed/teardown cycles, and the game\'s own next insert still succeeds', async () => {
+  it("leaves live data untouched over 100 seed/teardown cycles, and the game's own next insert still succeeds", async () => {
     const before = await tableChecksums(t.db);
     const keys = new Set<string>();
     for (let i = 0; i < 100; i++) {
@@ -46,9 +46,13 @@ describe.each(BACKENDS)('scratch campaign lifecycle on %s', (backend) => {
     await writeFile(file, serializeDocument(fixture));
     const before = await tableChecksums(t.db);
     const mine = await session.seed(fixture);
-    const child = spawn(process.execPath, [join(import.meta.dirname, '../helpers/seed-and-wait.mjs'), t.db.url, file, JSON.stringify(t.config.game)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [join(import.meta.dirname, '../helpers/seed-and-wait.mjs'), t.db.url, file, JSON.stringify(t.config.game)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const [line] = (await once(child.stdout!, 'data')) as [Buffer];
     const orphan = line.toString().trim();
     expect(orphan).toMatch(/^scratch-/);
@@ -86,7 +90,9 @@ describe.each(BACKENDS)('scratch campaign lifecycle on %s', (backend) => {
     drifted.tables.turns!.columns.push({ name: 'mood', type: 'text', nullable: true });
     drifted.tables.spells = { ...structuredClone(fixture.tables.decks!), rows: [] };
     const before = await tableChecksums(t.db);
-    const error = await new ScratchSession(t.db, { game: t.config.game }).seed(drifted, { file: 'd.json' }).catch((e: unknown) => e);
+    const error = await new ScratchSession(t.db, { game: t.config.game })
+      .seed(drifted, { file: 'd.json' })
+      .catch((e: unknown) => e);
     expect((error as { problems: string[] }).problems).toEqual([
       'd.json: $.tables.turns: column "turns"."mood" does not exist in the database',
       'd.json: $.tables.spells: table "spells" does not exist in the database',
@@ -97,7 +103,9 @@ describe.each(BACKENDS)('scratch campaign lifecycle on %s', (backend) => {
   it('names the constraint and the fixture row of a unique conflict with existing data', async () => {
     await t.db.pool.query('CREATE UNIQUE INDEX campaigns_title_unique ON campaigns (title, rng_seed)');
     try {
-      const error = await new ScratchSession(t.db, { game: t.config.game }).seed(fixture, { file: 'f.json' }).catch((e: unknown) => e);
+      const error = await new ScratchSession(t.db, { game: t.config.game })
+        .seed(fixture, { file: 'f.json' })
+        .catch((e: unknown) => e);
       expect(String((error as Error).message)).toMatch(
         /^f\.json: \$\.tables\.campaigns\.rows\[0\]: seeding "campaigns": unique constraint "campaigns_title_unique" conflicts with a row already in the database \(Key \(title, rng_seed\)=\(.+\) already exists\.\) \[SQLSTATE 23505\]$/,
       );
@@ -109,13 +117,15 @@ describe.each(BACKENDS)('scratch campaign lifecycle on %s', (backend) => {
 });
 
 describe.each(BACKENDS)('shared rows absent from the target database on %s', (backend) => {
-  it('moves the shared table\'s sequence past an inserted row, so the live game\'s next insert works', async () => {
+  it("moves the shared table's sequence past an inserted row, so the live game's next insert works", async () => {
     const { t: source, fixture } = await sampleGameWithFixture(backend, { turns: 8, turn: 5 });
     const target = await createTestDb(backend);
     try {
       await migrate(target.db, SAMPLE_MIGRATIONS_DIR);
       const scratch = await new ScratchSession(target.db, { game: target.config.game }).seed(fixture);
-      const user = await target.db.pool.query(`INSERT INTO users (handle, display_name) VALUES ('live', 'Live') RETURNING id::text`);
+      const user = await target.db.pool.query(
+        `INSERT INTO users (handle, display_name) VALUES ('live', 'Live') RETURNING id::text`,
+      );
       expect(Number(user.rows[0].id)).toBeGreaterThan(Number(fixture.tables.users!.rows[0]!.id));
       const report = await scratch.teardown();
       expect(report.sharedDeleted).toBe(1);
@@ -128,7 +138,7 @@ describe.each(BACKENDS)('shared rows absent from the target database on %s', (ba
 });
 
 describe.each(BACKENDS)('a game with triggers of its own on %s', (backend) => {
-  it('writes table by table, so a trigger that reads another of the campaign\'s tables sees its rows', async () => {
+  it("writes table by table, so a trigger that reads another of the campaign's tables sees its rows", async () => {
     const { t, fixture } = await sampleGameWithFixture(backend, { turns: 8, turn: 6 });
     try {
       await t.db.pool.query(`

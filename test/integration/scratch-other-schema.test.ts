@@ -21,15 +21,20 @@ describe.each(BACKENDS)('scratch campaigns of a differently shaped schema on %s'
     await empty?.cleanup();
   });
 
-
   it('gives uuid keys fresh values, rewrites composite and quoted foreign keys, and round-trips', async () => {
     const session = new ScratchSession(live.db, { game: live.config.game });
     const before = await tableChecksums(live.db);
     const scratch = await session.seed(fixture);
     expect(scratch.key).toMatch(/^[0-9a-f-]{36}$/);
     expect(scratch.key).not.toBe(A);
-    const notes = await live.db.pool.query(`SELECT "Note Text" AS note, "Move Ref" IS NULL AS no_move FROM saga."Odd Name" WHERE "Story Ref" = $1 ORDER BY 1`, [scratch.key]);
-    expect(notes.rows).toEqual([{ note: 'campaign note', no_move: true }, { note: 'first note', no_move: false }]);
+    const notes = await live.db.pool.query(
+      `SELECT "Note Text" AS note, "Move Ref" IS NULL AS no_move FROM saga."Odd Name" WHERE "Story Ref" = $1 ORDER BY 1`,
+      [scratch.key],
+    );
+    expect(notes.rows).toEqual([
+      { note: 'campaign note', no_move: true },
+      { note: 'first note', no_move: false },
+    ]);
     const owner = await live.db.pool.query('SELECT owner::text FROM saga.stories WHERE story_id = $1', [scratch.key]);
     expect(owner.rows[0].owner).toBe(OWNER);
     expect((await session.check(scratch, fixture)).differences).toEqual([]);
@@ -41,7 +46,9 @@ describe.each(BACKENDS)('scratch campaigns of a differently shaped schema on %s'
     const session = new ScratchSession(live.db, { game: live.config.game });
     const scratch = await session.seed(fixture);
     try {
-      await live.db.pool.query(`UPDATE saga.moves SET reply = 'changed' WHERE story = $1 AND said = 'I step inside.'`, [scratch.key]);
+      await live.db.pool.query(`UPDATE saga.moves SET reply = 'changed' WHERE story = $1 AND said = 'I step inside.'`, [
+        scratch.key,
+      ]);
       const result = await session.check(scratch, fixture);
       expect(result.equal).toBe(false);
       expect(result.differences.join('\n')).toContain(`$.tables["saga.moves"]: 1 fixture row(s) missing or different`);
@@ -54,7 +61,8 @@ describe.each(BACKENDS)('scratch campaigns of a differently shaped schema on %s'
   it('inserts an absent shared row once, keeps it while any scratch campaign uses it, and removes it after the last', async () => {
     const session = new ScratchSession(empty.db, { game: empty.config.game });
     const before = await tableChecksums(empty.db);
-    const accounts = async () => (await empty.db.pool.query('SELECT id::text FROM saga.accounts')).rows.map((row) => row.id);
+    const accounts = async () =>
+      (await empty.db.pool.query('SELECT id::text FROM saga.accounts')).rows.map((row) => row.id);
     const first = await session.seed(fixture);
     const second = await session.seed(fixture);
     expect(await accounts()).toEqual([OWNER]);
@@ -93,7 +101,9 @@ describe.each(BACKENDS)('foreign keys without an index on %s', (backend) => {
         'fix: CREATE INDEX ON "saga"."moves" ("story");',
         'fix: CREATE INDEX ON "saga"."Odd Name" ("Move Ref");',
       ]);
-      expect(heard[0]).toMatch(/^"saga\.moves" \(story\) references "saga\.stories" with no index: every row a teardown deletes from "saga\.stories" makes Postgres scan all of "saga\.moves"/);
+      expect(heard[0]).toMatch(
+        /^"saga\.moves" \(story\) references "saga\.stories" with no index: every row a teardown deletes from "saga\.stories" makes Postgres scan all of "saga\.moves"/,
+      );
       for (const message of heard) await t.db.pool.query(message.slice(message.indexOf('fix: ') + 5));
       const quiet = new ScratchSession(t.db, { game: t.config.game, onWarning: (message) => heard.push(message) });
       await (await quiet.seed(fixture)).teardown();
@@ -120,13 +130,15 @@ describe.each(BACKENDS)('what a teardown leaves alone on %s', (backend) => {
     await expect(scratch.teardown()).rejects.toThrow(
       `teardown of ${scratch.id} refused: rows outside the campaign reference it: 1 row(s) of "saga.audit" (audit_story_fkey) point at "saga.stories"`,
     );
-    const stories = await t.db.pool.query('SELECT count(*)::int AS n FROM saga.stories WHERE story_id = $1', [scratch.key]);
+    const stories = await t.db.pool.query('SELECT count(*)::int AS n FROM saga.stories WHERE story_id = $1', [
+      scratch.key,
+    ]);
     expect(stories.rows[0].n).toBe(1);
     await t.db.pool.query('DELETE FROM saga.audit WHERE story = $1', [scratch.key]);
     expect((await scratch.teardown()).deleted['saga.stories']).toBe(1);
   });
 
-  it('refuses a fixture whose root is not the game config\'s root, before writing anything', async () => {
+  it("refuses a fixture whose root is not the game config's root, before writing anything", async () => {
     const game = { ...t.config.game, root: { table: 'saga.accounts', key: 'id' } };
     const error = await new ScratchSession(t.db, { game }).seed(fixture, { file: 'a.json' }).catch((e: unknown) => e);
     expect((error as Error).message).toBe(
@@ -137,12 +149,20 @@ describe.each(BACKENDS)('what a teardown leaves alone on %s', (backend) => {
 
 describe.each(BACKENDS)('rows of another campaign that point into a scratch campaign on %s', (backend) => {
   it('stop a teardown that would cascade into them, which names them', async () => {
-    const { t, fixture } = await sagaWithFixture(backend, 'ALTER TABLE saga.moves ADD COLUMN echo_of uuid REFERENCES saga.moves ON DELETE CASCADE');
+    const { t, fixture } = await sagaWithFixture(
+      backend,
+      'ALTER TABLE saga.moves ADD COLUMN echo_of uuid REFERENCES saga.moves ON DELETE CASCADE',
+    );
     try {
       const scratch = await new ScratchSession(t.db, { game: t.config.game }).seed(fixture);
-      const { rows } = await t.db.pool.query('SELECT move_id::text FROM saga.moves WHERE story = $1 LIMIT 1', [scratch.key]);
+      const { rows } = await t.db.pool.query('SELECT move_id::text FROM saga.moves WHERE story = $1 LIMIT 1', [
+        scratch.key,
+      ]);
       // A live move of story A echoes a move of the scratch story: cascading would delete it.
-      await t.db.pool.query(`INSERT INTO saga.moves VALUES (gen_random_uuid(), $1, now(), 'live echo', NULL, NULL, $2)`, [A, rows[0].move_id]);
+      await t.db.pool.query(
+        `INSERT INTO saga.moves VALUES (gen_random_uuid(), $1, now(), 'live echo', NULL, NULL, $2)`,
+        [A, rows[0].move_id],
+      );
       await expect(scratch.teardown()).rejects.toThrow(
         `teardown of ${scratch.id} refused: rows outside the campaign reference it: 1 row(s) of "saga.moves" (moves_echo_of_fkey, ON DELETE CASCADE) point at "saga.moves"`,
       );

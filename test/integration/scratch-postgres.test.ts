@@ -43,7 +43,9 @@ describe.runIf(BACKENDS.includes('postgres'))('scratch campaigns under concurren
     );
     expect(new Set(keys).size).toBe(16);
     expect(await tableChecksums(target.db)).toEqual(before);
-    expect((await target.db.pool.query('SELECT id::text FROM users ORDER BY id')).rows.map((row) => row.id)).toEqual(userIds);
+    expect((await target.db.pool.query('SELECT id::text FROM users ORDER BY id')).rows.map((row) => row.id)).toEqual(
+      userIds,
+    );
     expect(await registryCounts(target.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
   });
 
@@ -67,7 +69,9 @@ describe.runIf(BACKENDS.includes('postgres'))('scratch campaigns under concurren
         killed = result.rowCount ?? 0;
       }
       expect(killed).toBe(1);
-      expect(await seeding).toMatch(/: \$\.tables(\.world_facts)?: seeding( "world_facts")?: (terminating connection due to administrator command|Connection terminated unexpectedly)/);
+      expect(await seeding).toMatch(
+        /: \$\.tables(\.world_facts)?: seeding( "world_facts")?: (terminating connection due to administrator command|Connection terminated unexpectedly)/,
+      );
     } finally {
       await target.db.pool.query('DROP TRIGGER stall_seed ON world_facts; DROP FUNCTION stall_seed()');
     }
@@ -75,7 +79,7 @@ describe.runIf(BACKENDS.includes('postgres'))('scratch campaigns under concurren
     expect(await registryCounts(target.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
   });
 
-  it('checks a scratch campaign the way capture reads, whatever the database\'s own TimeZone and DateStyle', async () => {
+  it("checks a scratch campaign the way capture reads, whatever the database's own TimeZone and DateStyle", async () => {
     const name = new URL(target.databaseUrl!).pathname.slice(1);
     await adminQuery(target.databaseUrl!, `ALTER DATABASE ${name} SET TimeZone = 'Europe/Berlin'`);
     await adminQuery(target.databaseUrl!, `ALTER DATABASE ${name} SET DateStyle = 'SQL, DMY'`);

@@ -26,11 +26,15 @@ describe.each(BACKENDS)('scratch campaigns of the sample game on %s', (backend) 
       expect(session.warnings).toEqual([]);
       const check = await session.check(scratch, fixture);
       expect(check.differences).toEqual([]);
-      const recaptured = (await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign: scratch.key, turns: { latest: true } })).fixtures[0]!;
+      const recaptured = (
+        await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign: scratch.key, turns: { latest: true } })
+      ).fixtures[0]!;
       // The scratch campaign has played turns 1..22: --latest makes turn 22 the input, so 21 turns of state.
       expect(recaptured.source.latestTurn).toBe(22);
       expect(recaptured.input.values.player_input).toBe(fixture.tables.turns!.rows.at(-1)!.player_input);
-      expect(recaptured.tables.turns!.rows.map((row) => row.narration)).toEqual(fixture.tables.turns!.rows.slice(0, 21).map((row) => row.narration));
+      expect(recaptured.tables.turns!.rows.map((row) => row.narration)).toEqual(
+        fixture.tables.turns!.rows.slice(0, 21).map((row) => row.narration),
+      );
       expect(recaptured.tables.users).toEqual(fixture.tables.users);
     } finally {
       await scratch.teardown();

@@ -49,13 +49,20 @@ const question = (id: string): string =>
 /** Every file under a folder, by path relative to it. */
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile()).map((entry) => relative(dir, join(entry.parentPath, entry.name))).sort();
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .sort();
 }
 
 /** One hash of a folder: every file's path and bytes. */
 async function hashDir(dir: string): Promise<string> {
   const hash = createHash('sha256');
-  for (const file of await listFiles(dir)) hash.update(`${file}\0`).update(await readFile(join(dir, file))).update('\0');
+  for (const file of await listFiles(dir))
+    hash
+      .update(`${file}\0`)
+      .update(await readFile(join(dir, file)))
+      .update('\0');
   return hash.digest('hex');
 }
 
@@ -74,7 +81,8 @@ function numbers(report: Report): unknown {
   };
 }
 
-const readManifest = async (dir: string): Promise<Manifest> => manifestSchema.parse(JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')));
+const readManifest = async (dir: string): Promise<Manifest> =>
+  manifestSchema.parse(JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')));
 
 describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
   let t: TestDb;
@@ -85,7 +93,8 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
   let merged: string;
   const run = (options: Partial<Parameters<typeof runQuestion>[0]> = {}): Promise<RunResult> =>
     runQuestion({ question: 'questions/places.yaml', cwd: t.dir, databaseUrl: t.databaseUrl, ...options });
-  const runsOf = async (id: string): Promise<string[]> => (existsSync(join(t.dir, 'runs', id)) ? (await readdir(join(t.dir, 'runs', id))).sort() : []);
+  const runsOf = async (id: string): Promise<string[]> =>
+    existsSync(join(t.dir, 'runs', id)) ? (await readdir(join(t.dir, 'runs', id))).sort() : [];
 
   beforeAll(async () => {
     ({ t, fixture } = await sampleGameWithFixture(backend, { turns: 40, turn: 23, otherTurns: 6 }));
@@ -94,9 +103,21 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
     await writeFile(join(dir, `fixtures/${BASE}.json`), serializeDocument({ ...fixture, name: BASE }));
     const misleading = fixture.tables.turns!.rows.find((row) => row.turn_number === MISLEADING_TURN)!;
     expect(misleading.narration).toBe(MISLEADING_NARRATION);
-    await writeFile(join(dir, 'patch.json'), JSON.stringify({ turns: [{ id: misleading.id, narration: CORRECTED_NARRATION }] }));
-    await construct({ fixture: `fixtures/${BASE}.json`, turn: MISLEADING_TURN, patch: 'patch.json', name: FIXED, why: 'turn 19 put the mess hall on deck 3', cwd: dir, out: 'constructed' });
-    for (const file of ['places-rubric.md', 'case-file.md']) await copyFile(join(REPO, 'questions', file), join(dir, 'questions', file));
+    await writeFile(
+      join(dir, 'patch.json'),
+      JSON.stringify({ turns: [{ id: misleading.id, narration: CORRECTED_NARRATION }] }),
+    );
+    await construct({
+      fixture: `fixtures/${BASE}.json`,
+      turn: MISLEADING_TURN,
+      patch: 'patch.json',
+      name: FIXED,
+      why: 'turn 19 put the mess hall on deck 3',
+      cwd: dir,
+      out: 'constructed',
+    });
+    for (const file of ['places-rubric.md', 'case-file.md'])
+      await copyFile(join(REPO, 'questions', file), join(dir, 'questions', file));
     await writeFile(join(dir, 'questions/places.yaml'), question('places'));
     await writeFile(join(dir, 'questions/other.yaml'), question('other'));
 
@@ -119,12 +140,15 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
     const manifests = await Promise.all(shards.map(readManifest));
     expect(manifests.map((manifest) => manifest.shard)).toEqual([1, 2, 3].map((index) => ({ index, count: 3 })));
     // Each fixture's reps dealt round the shards, each fixture starting one shard further on: (rep - 1 + i) mod 3.
-    const repsOf = async (dir: string): Promise<string[]> => (await listFiles(join(dir, 'reps'))).filter((file) => file.endsWith('.json'));
+    const repsOf = async (dir: string): Promise<string[]> =>
+      (await listFiles(join(dir, 'reps'))).filter((file) => file.endsWith('.json'));
     expect(await repsOf(shards[0]!)).toEqual([`${FIXED}/rep-03.json`, `${BASE}/rep-01.json`, `${BASE}/rep-04.json`]);
     expect(await repsOf(shards[1]!)).toEqual([`${FIXED}/rep-01.json`, `${FIXED}/rep-04.json`, `${BASE}/rep-02.json`]);
     expect(await repsOf(shards[2]!)).toEqual([`${FIXED}/rep-02.json`, `${BASE}/rep-03.json`]);
     // A shard's marks files hold its own reps only.
-    expect(parseMarks(await readFile(join(shards[2]!, 'marks.csv'), 'utf8')).map((row) => `${row.fixture}:${row.rep}`)).toEqual([`${BASE}:3`, `${FIXED}:2`]);
+    expect(
+      parseMarks(await readFile(join(shards[2]!, 'marks.csv'), 'utf8')).map((row) => `${row.fixture}:${row.rep}`),
+    ).toEqual([`${BASE}:3`, `${FIXED}:2`]);
     expect(await registryCounts(t.db)).toMatchObject({ campaigns: 0 });
   });
 
@@ -133,7 +157,12 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
     // Given in another order than their indexes: merge sorts them.
     const result = await mergeRuns({ dirs: [shards[2]!, shards[0]!, shards[1]!], cwd: t.dir });
     merged = result.dir;
-    expect(result).toMatchObject({ shards: 3, reps: 2 * REPS, marksFiles: ['marks.checks.csv', 'marks.csv'], skipped: [] });
+    expect(result).toMatchObject({
+      shards: 3,
+      reps: 2 * REPS,
+      marksFiles: ['marks.checks.csv', 'marks.csv'],
+      skipped: [],
+    });
     expect(merged).toMatch(/-merged$/);
     expect(await runsOf('places')).toEqual([...before, relative(join(t.dir, 'runs/places'), merged)].sort());
 
@@ -142,10 +171,15 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
     expect(manifest.status).toBe('complete');
     expect(manifest).not.toHaveProperty('shard');
     // Shard paths are relative to the merged run, like the manifest's other paths.
-    expect(manifest.merged!.map((entry) => [resolve(merged, entry.dir), entry.shard])).toEqual(shards.map((dir, i) => [dir, { index: i + 1, count: 3 }]));
+    expect(manifest.merged!.map((entry) => [resolve(merged, entry.dir), entry.shard])).toEqual(
+      shards.map((dir, i) => [dir, { index: i + 1, count: 3 }]),
+    );
     expect(manifest.merged!.every((entry) => entry.database.backend === backend)).toBe(true);
-    for (const field of ['question', 'rubric', 'caseFileTemplate', 'checks', 'fixtures', 'sut'] as const) expect(manifest[field], field).toEqual(plain[field]);
-    expect(manifest.order.map((entry) => `${entry.fixture}:${entry.rep}`).sort()).toEqual(plain.order.map((entry) => `${entry.fixture}:${entry.rep}`).sort());
+    for (const field of ['question', 'rubric', 'caseFileTemplate', 'checks', 'fixtures', 'sut'] as const)
+      expect(manifest[field], field).toEqual(plain[field]);
+    expect(manifest.order.map((entry) => `${entry.fixture}:${entry.rep}`).sort()).toEqual(
+      plain.order.map((entry) => `${entry.fixture}:${entry.rep}`).sort(),
+    );
     const shardManifests = await Promise.all(shards.map(readManifest));
     expect(manifest.startedAt).toBe(shardManifests[0]!.startedAt);
     expect(manifest.finishedAt).toBe(shardManifests[2]!.finishedAt);
@@ -153,15 +187,19 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
     expect(await listFiles(join(merged, 'reps'))).toEqual(await listFiles(join(unsharded.dir, 'reps')));
     expect(await listFiles(join(merged, 'case-files'))).toEqual([`${BASE}.md`, `${FIXED}.md`].sort());
     for (const name of [BASE, FIXED]) {
-      expect(await readFile(join(merged, 'case-files', `${name}.md`), 'utf8')).toBe(await readFile(join(unsharded.dir, 'case-files', `${name}.md`), 'utf8'));
+      expect(await readFile(join(merged, 'case-files', `${name}.md`), 'utf8')).toBe(
+        await readFile(join(unsharded.dir, 'case-files', `${name}.md`), 'utf8'),
+      );
     }
     // The sample SUT answers the same for the same fixture and rep, wherever it runs.
     for (const file of (await listFiles(join(merged, 'reps'))).filter((name) => name.endsWith('.json'))) {
-      const response = async (dir: string): Promise<unknown> => JSON.parse(await readFile(join(dir, 'reps', file), 'utf8')).response;
+      const response = async (dir: string): Promise<unknown> =>
+        JSON.parse(await readFile(join(dir, 'reps', file), 'utf8')).response;
       expect(await response(merged), file).toBe(await response(unsharded.dir));
     }
 
-    const rows = async (dir: string, file: string): Promise<string[]> => parseMarks(await readFile(join(dir, file), 'utf8')).map((row) => `${row.fixture},${row.rep},${row.mark}`);
+    const rows = async (dir: string, file: string): Promise<string[]> =>
+      parseMarks(await readFile(join(dir, file), 'utf8')).map((row) => `${row.fixture},${row.rep},${row.mark}`);
     expect(await rows(merged, 'marks.csv')).toEqual(await rows(unsharded.dir, 'marks.csv'));
     expect(await rows(merged, 'marks.csv')).toHaveLength(2 * REPS);
     const checks = await readFile(join(unsharded.dir, 'marks.checks.csv'), 'utf8');
@@ -206,7 +244,9 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
     const result = await mergeRuns({ dirs: shards, out: 'elsewhere/merged', cwd: t.dir });
     expect(result.dir).toBe(out);
     expect(await listFiles(join(out, 'reps'))).toEqual(await listFiles(join(unsharded.dir, 'reps')));
-    expect(await readFile(join(out, 'marks.checks.csv'), 'utf8')).toBe(await readFile(join(merged, 'marks.checks.csv'), 'utf8'));
+    expect(await readFile(join(out, 'marks.checks.csv'), 'utf8')).toBe(
+      await readFile(join(merged, 'marks.checks.csv'), 'utf8'),
+    );
     const before = await hashDir(out);
     const error = await mergeRuns({ dirs: shards, out, cwd: t.dir }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TurnkitError);
@@ -230,32 +270,63 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
     const shown = (dir: string): string => relative(process.cwd(), dir);
 
     it('a shard missing', async () => {
-      await refuses(async () => [shards[0]!, shards[2]!], /^shard 2\/3 missing: merge needs every shard of the run$/, 'out-missing');
+      await refuses(
+        async () => [shards[0]!, shards[2]!],
+        /^shard 2\/3 missing: merge needs every shard of the run$/,
+        'out-missing',
+      );
       await refuses(async () => [shards[1]!], /^shards 1\/3, 3\/3 missing: merge needs every shard of the run$/);
     });
 
     it('a shard twice, as the same directory or as a copy of it', async () => {
-      await refuses(async () => [shards[0]!, shards[1]!, shards[2]!, shards[1]!], new RegExp(`^${escapeRegExp(shown(shards[1]!))}: shard 2/3 is given twice$`), 'out-twice');
+      await refuses(
+        async () => [shards[0]!, shards[1]!, shards[2]!, shards[1]!],
+        new RegExp(`^${escapeRegExp(shown(shards[1]!))}: shard 2/3 is given twice$`),
+        'out-twice',
+      );
       const copy = join(t.dir, 'copies', 'shard-1-again');
       await cp(shards[0]!, copy, { recursive: true });
-      await refuses(async () => [shards[0]!, shards[1]!, shards[2]!, copy], new RegExp(`^${escapeRegExp(shown(copy))}: shard 1/3 is also ${escapeRegExp(shown(shards[0]!))}$`));
+      await refuses(
+        async () => [shards[0]!, shards[1]!, shards[2]!, copy],
+        new RegExp(`^${escapeRegExp(shown(copy))}: shard 1/3 is also ${escapeRegExp(shown(shards[0]!))}$`),
+      );
     });
 
     it('an unsharded run among the shards', async () => {
-      await refuses(async () => [...shards, unsharded.dir], new RegExp(`^${escapeRegExp(shown(unsharded.dir))}: not a shard \\(it was not run with --shard I/N\\)$`));
+      await refuses(
+        async () => [...shards, unsharded.dir],
+        new RegExp(`^${escapeRegExp(shown(unsharded.dir))}: not a shard \\(it was not run with --shard I/N\\)$`),
+      );
     });
 
     it('a shard of a different question', async () => {
-      const other = await runQuestion({ question: 'questions/other.yaml', cwd: t.dir, databaseUrl: t.databaseUrl, reps: 1, shard: { index: 1, count: 3 } });
+      const other = await runQuestion({
+        question: 'questions/other.yaml',
+        cwd: t.dir,
+        databaseUrl: t.databaseUrl,
+        reps: 1,
+        shard: { index: 1, count: 3 },
+      });
       expect(other.status).toBe('complete');
-      await refuses(async () => [shards[0]!, shards[1]!, other.dir], new RegExp(`^${escapeRegExp(shown(other.dir))}: not a shard of the same run as ${escapeRegExp(shown(shards[0]!))}: question "other", not "places"$`), 'out-other');
+      await refuses(
+        async () => [shards[0]!, shards[1]!, other.dir],
+        new RegExp(
+          `^${escapeRegExp(shown(other.dir))}: not a shard of the same run as ${escapeRegExp(shown(shards[0]!))}: question "other", not "places"$`,
+        ),
+        'out-other',
+      );
     });
 
     it('a shard of a run with different reps', async () => {
       const fewer = await run({ reps: 1, shard: { index: 3, count: 3 } });
       // 2 fixtures x 1 rep: shard 3 of 3 gets nothing to run, and is still a complete shard of that run.
       expect(fewer).toMatchObject({ status: 'complete', total: 0 });
-      await refuses(async () => [shards[0]!, shards[1]!, fewer.dir], new RegExp(`: not a shard of the same run as ${escapeRegExp(shown(shards[0]!))}: 1 reps per fixture, not ${REPS}$`));
+      await refuses(
+        async () => [shards[0]!, shards[1]!, fewer.dir],
+        new RegExp(
+          `: not a shard of the same run as ${escapeRegExp(shown(shards[0]!))}: 1 reps per fixture, not ${REPS}$`,
+        ),
+      );
     });
 
     it('a shard split another number of ways', async () => {
@@ -263,12 +334,20 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
       await cp(shards[2]!, copy, { recursive: true });
       const manifest = await readManifest(copy);
       await writeFile(join(copy, 'manifest.json'), serializeDocument({ ...manifest, shard: { index: 2, count: 2 } }));
-      await refuses(async () => [shards[0]!, shards[1]!, copy], /: not a shard of the same run as .*: split 2 ways, not 3$/);
+      await refuses(
+        async () => [shards[0]!, shards[1]!, copy],
+        /: not a shard of the same run as .*: split 2 ways, not 3$/,
+      );
     });
 
     it('an interrupted shard, naming how to finish it', async () => {
       const abort = new AbortController();
-      const interrupted = await run({ shard: { index: 2, count: 3 }, concurrency: 1, signal: abort.signal, onProgress: (progress) => progress.done === 1 && abort.abort() });
+      const interrupted = await run({
+        shard: { index: 2, count: 3 },
+        concurrency: 1,
+        signal: abort.signal,
+        onProgress: (progress) => progress.done === 1 && abort.abort(),
+      });
       // Shard 2/3 holds 3 reps; on a real server a second rep may already be seeding when the first one ends.
       expect(interrupted.status).toBe('interrupted');
       expect(interrupted.ran).toBeGreaterThanOrEqual(1);
@@ -276,31 +355,57 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
       expect(interrupted.ran + interrupted.pending).toBe(3);
       await refuses(
         async () => [shards[0]!, interrupted.dir, shards[2]!],
-        new RegExp(`^${escapeRegExp(shown(interrupted.dir))}: shard 2/3 is interrupted; finish it with turnkit run --resume ${escapeRegExp(shown(interrupted.dir))} first$`),
+        new RegExp(
+          `^${escapeRegExp(shown(interrupted.dir))}: shard 2/3 is interrupted; finish it with turnkit run --resume ${escapeRegExp(shown(interrupted.dir))} first$`,
+        ),
         'out-interrupted',
       );
       expect(await registryCounts(t.db)).toMatchObject({ campaigns: 0 });
 
       // It resumes as the slice it is, never as another.
       await expect(run({ resume: interrupted.dir, shard: { index: 1, count: 3 } })).rejects.toThrow(
-        new RegExp(`^--shard 1/3: ${escapeRegExp(shown(interrupted.dir))} was started as shard 2/3; resume it without --shard$`),
+        new RegExp(
+          `^--shard 1/3: ${escapeRegExp(shown(interrupted.dir))} was started as shard 2/3; resume it without --shard$`,
+        ),
       );
       const resumed = await run({ resume: interrupted.dir });
-      expect(resumed).toMatchObject({ dir: interrupted.dir, status: 'complete', ran: interrupted.pending, pending: 0, errors: 0 });
+      expect(resumed).toMatchObject({
+        dir: interrupted.dir,
+        status: 'complete',
+        ran: interrupted.pending,
+        pending: 0,
+        errors: 0,
+      });
       expect((await readManifest(interrupted.dir)).shard).toEqual({ index: 2, count: 3 });
 
       // Merged with the other two: the same run as the unsharded one. It was never judged, so only marks.csv merges.
-      const result = await mergeRuns({ dirs: [shards[0]!, interrupted.dir, shards[2]!], out: 'merged-after-resume', cwd: t.dir });
-      expect(result).toMatchObject({ shards: 3, reps: 2 * REPS, marksFiles: ['marks.csv'], skipped: ['marks.checks.csv'] });
+      const result = await mergeRuns({
+        dirs: [shards[0]!, interrupted.dir, shards[2]!],
+        out: 'merged-after-resume',
+        cwd: t.dir,
+      });
+      expect(result).toMatchObject({
+        shards: 3,
+        reps: 2 * REPS,
+        marksFiles: ['marks.csv'],
+        skipped: ['marks.checks.csv'],
+      });
       expect(await listFiles(join(result.dir, 'reps'))).toEqual(await listFiles(join(unsharded.dir, 'reps')));
       expect(existsSync(join(result.dir, 'marks.checks.csv'))).toBe(false);
       await judgeChecks({ dir: result.dir });
-      expect(await readFile(join(result.dir, 'marks.checks.csv'), 'utf8')).toBe(await readFile(join(unsharded.dir, 'marks.checks.csv'), 'utf8'));
-      expect(numbers(await buildReport(result.dir, { marks: 'marks.checks.csv' }))).toEqual(numbers(await buildReport(unsharded.dir, { marks: 'marks.checks.csv' })));
+      expect(await readFile(join(result.dir, 'marks.checks.csv'), 'utf8')).toBe(
+        await readFile(join(unsharded.dir, 'marks.checks.csv'), 'utf8'),
+      );
+      expect(numbers(await buildReport(result.dir, { marks: 'marks.checks.csv' }))).toEqual(
+        numbers(await buildReport(unsharded.dir, { marks: 'marks.checks.csv' })),
+      );
     });
 
     it('a directory that is not a run, and no directory at all', async () => {
-      await refuses(async () => [shards[0]!, join(t.dir, 'fixtures')], /fixtures: not a run directory \(no manifest\.json\)$/);
+      await refuses(
+        async () => [shards[0]!, join(t.dir, 'fixtures')],
+        /fixtures: not a run directory \(no manifest\.json\)$/,
+      );
       const error = await mergeRuns({ dirs: [], cwd: t.dir }).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'USAGE', message: 'name the shard directories to merge' });
     });
@@ -310,7 +415,11 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
       await cp(shards[2]!, copy, { recursive: true });
       // Rep 1 of the base fixture belongs to shard 1.
       await writeFile(join(copy, 'marks.csv'), `${await readFile(join(copy, 'marks.csv'), 'utf8')}${BASE},1,pass,\n`);
-      await refuses(async () => [shards[0]!, shards[1]!, copy], new RegExp(`marks\\.csv:4: ${BASE} rep 1 is not a rep of this run \\(a shard of ${REPS} reps per fixture\\)$`), 'out-bad-marks');
+      await refuses(
+        async () => [shards[0]!, shards[1]!, copy],
+        new RegExp(`marks\\.csv:4: ${BASE} rep 1 is not a rep of this run \\(a shard of ${REPS} reps per fixture\\)$`),
+        'out-bad-marks',
+      );
     });
   });
 });

@@ -8,14 +8,25 @@ type Row = [fixture: string, rep: number, mark: Mark, note?: string];
 
 /** A marks map as readMarksFile returns it, from hand-written rows. */
 function marks(rows: readonly Row[]): Map<string, ReadMark> {
-  return new Map(rows.map(([fixture, rep, mark, note = ''], i) => [repId({ fixture, rep }), { fixture, rep, mark, note, line: i + 2 }]));
+  return new Map(
+    rows.map(([fixture, rep, mark, note = ''], i) => [
+      repId({ fixture, rep }),
+      { fixture, rep, mark, note, line: i + 2 },
+    ]),
+  );
 }
 
 /**
  * Two graders' marks over reps f-1..f-N laid out as a confusion matrix (rows A's mark, columns B's):
  * pp reps both pass, pf A pass B fail, fp A fail B pass, ff both fail.
  */
-function fromConfusion(pp: number, pf: number, fp: number, ff: number, fixture = 'f'): [Map<string, ReadMark>, Map<string, ReadMark>] {
+function fromConfusion(
+  pp: number,
+  pf: number,
+  fp: number,
+  ff: number,
+  fixture = 'f',
+): [Map<string, ReadMark>, Map<string, ReadMark>] {
   const a: Row[] = [];
   const b: Row[] = [];
   let rep = 0;
@@ -41,7 +52,12 @@ describe('agreement: ratio, kappa, marginals', () => {
     // kappa = (4030 − 2274)/(4225 − 2274) = 1756/1951 = 0.9000512557...
     const [a, b] = fromConfusion(40, 2, 1, 22);
     const result = agreement(a, b);
-    expect(result).toMatchObject({ matched: 65, agreed: 62, confusion: { passPass: 40, passFail: 2, failPass: 1, failFail: 22 }, unmatched: 0 });
+    expect(result).toMatchObject({
+      matched: 65,
+      agreed: 62,
+      confusion: { passPass: 40, passFail: 2, failPass: 1, failFail: 22 },
+      unmatched: 0,
+    });
     expect(result.ratio).toBeCloseTo(62 / 65, 12);
     expect(result.kappa).toBeCloseTo(1756 / 1951, 12);
     expect(result.kappa).toBeCloseTo(0.9000512558, 9);
@@ -70,7 +86,10 @@ describe('agreement: ratio, kappa, marginals', () => {
     expect(swapped.kappa).toBeCloseTo(0.4, 12);
     expect(swapped.passRateA).toBeCloseTo(0.6, 12);
     expect(swapped.passRateB).toBeCloseTo(0.5, 12);
-    expect(swapped.disagreements.map((d) => [d.a, d.b])).toEqual([...Array(5).fill(['fail', 'pass']), ...Array(10).fill(['pass', 'fail'])]);
+    expect(swapped.disagreements.map((d) => [d.a, d.b])).toEqual([
+      ...Array(5).fill(['fail', 'pass']),
+      ...Array(10).fill(['pass', 'fail']),
+    ]);
   });
 
   it('perfect agreement with both marks used: kappa 1', () => {
@@ -109,8 +128,18 @@ describe('agreement: ratio, kappa, marginals', () => {
   });
 
   it('kappa is null, never 0, when nothing matched', () => {
-    const a = marks([['f', 1, 'na'], ['f', 2, ''], ['f', 3, 'pass'], ['g', 1, 'error']]);
-    const b = marks([['f', 1, 'pass'], ['f', 2, 'fail'], ['f', 3, 'na'], ['g', 1, 'fail']]);
+    const a = marks([
+      ['f', 1, 'na'],
+      ['f', 2, ''],
+      ['f', 3, 'pass'],
+      ['g', 1, 'error'],
+    ]);
+    const b = marks([
+      ['f', 1, 'pass'],
+      ['f', 2, 'fail'],
+      ['f', 3, 'na'],
+      ['g', 1, 'fail'],
+    ]);
     const result = agreement(a, b);
     expect(result).toEqual({
       matched: 0,
@@ -162,7 +191,12 @@ describe('agreement: which reps count', () => {
     ]);
     const result = agreement(a, b);
     // Unmatched: f3, f4, f5, f6, f10 = 5.
-    expect(result).toMatchObject({ matched: 2, agreed: 1, unmatched: 5, confusion: { passPass: 1, passFail: 0, failPass: 1, failFail: 0 } });
+    expect(result).toMatchObject({
+      matched: 2,
+      agreed: 1,
+      unmatched: 5,
+      confusion: { passPass: 1, passFail: 0, failPass: 1, failFail: 0 },
+    });
     expect(result.ratio).toBe(0.5);
     // [[1, 0], [1, 0]]: po = 0.5; pA = 0.5, pB = 1; pe = 0.5·1 + 0.5·0 = 0.5; kappa = 0/0.5 = 0.
     expect(result.kappa).toBeCloseTo(0, 12);
@@ -193,7 +227,14 @@ describe('agreement: which reps count', () => {
       { fixture: 'alpha', rep: 2, a: 'fail', b: 'pass', noteA: 'A: wrong deck', noteB: 'B: right deck' },
       { fixture: 'alpha', rep: 11, a: 'pass', b: 'fail', noteA: 'A: ok', noteB: 'B: no route' },
       { fixture: 'zeta', rep: 9, a: 'fail', b: 'pass', noteA: '', noteB: 'B: deck 2' },
-      { fixture: 'zeta', rep: 10, a: 'pass', b: 'fail', noteA: 'A: names deck 2', noteB: 'B: "deck 3", says the judge' },
+      {
+        fixture: 'zeta',
+        rep: 10,
+        a: 'pass',
+        b: 'fail',
+        noteA: 'A: names deck 2',
+        noteB: 'B: "deck 3", says the judge',
+      },
     ]);
     expect(result).toMatchObject({ matched: 6, agreed: 2 });
   });
@@ -220,14 +261,31 @@ describe('agreement: which reps count', () => {
       '',
     ].join('\n');
     const scope = { fixtures: ['alpha', 'beta'], reps: 3 };
-    const result = agreement(parseMarksText(human, 'marks.csv', scope), parseMarksText(judge, 'marks.judge-gpt.csv', scope));
+    const result = agreement(
+      parseMarksText(human, 'marks.csv', scope),
+      parseMarksText(judge, 'marks.judge-gpt.csv', scope),
+    );
     // Matched: alpha 1 (pass/pass), alpha 2 (fail/pass), beta 3 (fail/fail) = 3, agreed 2.
     // Unmatched: alpha 3 (na vs fail), beta 1 (pass vs error), beta 2 (blank vs pass) = 3.
     // [[1, 0], [1, 1]]: po = 2/3; pA = 1/3, pB = 2/3; pe = 1/3·2/3 + 2/3·1/3 = 4/9; kappa = (2/3 − 4/9)/(5/9) = 2/5.
-    expect(result).toMatchObject({ matched: 3, agreed: 2, unmatched: 3, confusion: { passPass: 1, passFail: 0, failPass: 1, failFail: 1 } });
+    expect(result).toMatchObject({
+      matched: 3,
+      agreed: 2,
+      unmatched: 3,
+      confusion: { passPass: 1, passFail: 0, failPass: 1, failFail: 1 },
+    });
     expect(result.ratio).toBeCloseTo(2 / 3, 12);
     expect(result.kappa).toBeCloseTo(0.4, 12);
-    expect(result.disagreements).toEqual([{ fixture: 'alpha', rep: 2, a: 'fail', b: 'pass', noteA: 'wrong deck, says 3', noteB: 'The response names "deck 2".' }]);
+    expect(result.disagreements).toEqual([
+      {
+        fixture: 'alpha',
+        rep: 2,
+        a: 'fail',
+        b: 'pass',
+        noteA: 'wrong deck, says 3',
+        noteB: 'The response names "deck 2".',
+      },
+    ]);
   });
 });
 

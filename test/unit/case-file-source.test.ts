@@ -19,13 +19,22 @@ describe('case files from a function of turnkit.config.ts (caseFile: config:NAME
   });
 
   /** A project with the sample fixture, a config of the given caseFiles source, and a question naming one. */
-  async function project(caseFiles: string, caseFile: string): Promise<{ question: Awaited<ReturnType<typeof loadQuestion>>; config: Awaited<ReturnType<typeof loadConfig>> }> {
+  async function project(
+    caseFiles: string,
+    caseFile: string,
+  ): Promise<{ question: Awaited<ReturnType<typeof loadQuestion>>; config: Awaited<ReturnType<typeof loadConfig>> }> {
     dir = await mkdtemp(join(tmpdir(), 'turnkit-casefn-'));
     await mkdir(join(dir, 'fixtures'));
     await copyFile(join(REPO, 'fixtures/meridian-turn-23.json'), join(dir, 'fixtures/meridian-turn-23.json'));
-    await writeFile(join(dir, 'turnkit.config.ts'), `export default { ${SAMPLE_GAME}, caseFiles: { ${caseFiles} } };\n`);
+    await writeFile(
+      join(dir, 'turnkit.config.ts'),
+      `export default { ${SAMPLE_GAME}, caseFiles: { ${caseFiles} } };\n`,
+    );
     await writeFile(join(dir, 'rubric.md'), 'r\n');
-    await writeFile(join(dir, 'q.yaml'), `id: q\nquestion: q?\nrubric: { path: rubric.md, version: 1 }\ntarget: 0.9\nreps: 1\nfixtures: [fixtures/meridian-turn-23.json]\nsut: { type: command, command: [node] }\ncaseFile: ${caseFile}\n`);
+    await writeFile(
+      join(dir, 'q.yaml'),
+      `id: q\nquestion: q?\nrubric: { path: rubric.md, version: 1 }\ntarget: 0.9\nreps: 1\nfixtures: [fixtures/meridian-turn-23.json]\nsut: { type: command, command: [node] }\ncaseFile: ${caseFile}\n`,
+    );
     return { question: await loadQuestion(join(dir, 'q.yaml')), config: await loadConfig({ cwd: dir }) };
   }
 
@@ -47,19 +56,29 @@ describe('case files from a function of turnkit.config.ts (caseFile: config:NAME
 
   it('names the question place and the functions there are when the name is unknown', async () => {
     const { question, config } = await project(`places: () => 'x'`, 'config:plaecs');
-    await expect(caseFileSource(question, config)).rejects.toThrow(/q\.yaml:8:11: \$\.caseFile: no case-file function "plaecs" in .*turnkit\.config\.ts \(it has places\)$/);
+    await expect(caseFileSource(question, config)).rejects.toThrow(
+      /q\.yaml:8:11: \$\.caseFile: no case-file function "plaecs" in .*turnkit\.config\.ts \(it has places\)$/,
+    );
   });
 
   it('turns a throwing function, an empty answer and a bad placeholder into one-line errors naming the fixture', async () => {
     const fixture = (await loadFixture(join(REPO, 'fixtures/meridian-turn-23.json'))).fixture;
     const throwing = await project(`boom: () => { throw new Error('no deck table') }`, 'config:boom');
-    const error = await (await caseFileSource(throwing.question, throwing.config)).render(fixture).catch((e: unknown) => e);
+    const error = await (await caseFileSource(throwing.question, throwing.config))
+      .render(fixture)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TurnkitError);
-    expect((error as Error).message).toMatch(/: \$\.caseFile: the case-file function "boom" failed for meridian-turn-23: no deck table$/);
+    expect((error as Error).message).toMatch(
+      /: \$\.caseFile: the case-file function "boom" failed for meridian-turn-23: no deck table$/,
+    );
     const empty = await project(`blank: () => '  '`, 'config:blank');
-    await expect((await caseFileSource(empty.question, empty.config)).render(fixture)).rejects.toThrow(/returned an empty string for meridian-turn-23, not Markdown$/);
+    await expect((await caseFileSource(empty.question, empty.config)).render(fixture)).rejects.toThrow(
+      /returned an empty string for meridian-turn-23, not Markdown$/,
+    );
     const placeholder = await project(`typo: ({ render }) => render('{{inptu}}')`, 'config:typo');
-    await expect((await caseFileSource(placeholder.question, placeholder.config)).render(fixture)).rejects.toThrow(/\(its template\):1:1: \{\{inptu\}\}: unknown placeholder/);
+    await expect((await caseFileSource(placeholder.question, placeholder.config)).render(fixture)).rejects.toThrow(
+      /\(its template\):1:1: \{\{inptu\}\}: unknown placeholder/,
+    );
   });
 
   it('still reads a template file for any other caseFile, and says when it is missing', async () => {
@@ -70,6 +89,8 @@ describe('case files from a function of turnkit.config.ts (caseFile: config:NAME
     await writeFile(join(dir, 'case.md'), '# {{fixture.name}}\n');
     const source = await caseFileSource(await loadQuestion(join(dir, 'q.yaml')), other.config);
     expect(source.path).toBe('case.md');
-    expect(await source.render((await loadFixture(join(dir, 'fixtures/meridian-turn-23.json'))).fixture)).toBe('# meridian-turn-23\n');
+    expect(await source.render((await loadFixture(join(dir, 'fixtures/meridian-turn-23.json'))).fixture)).toBe(
+      '# meridian-turn-23\n',
+    );
   });
 });

@@ -56,17 +56,28 @@ describe('case-file placeholders', () => {
   it('renders a column of the campaign row, JSON for jsonb and strings for bigint', () => {
     expect(render('{{root.title}}')).toBe('The Long Dark of the Meridian');
     expect(render('{{root.rng_seed}}')).toBe('9007199254741000');
-    expect(render('{{root.settings}}')).toBe('{"dice":"2d6","tone":"grim","safety":{"lines":["spiders"],"veils":["vacuum exposure"]},"difficulty":"hard"}');
+    expect(render('{{root.settings}}')).toBe(
+      '{"dice":"2d6","tone":"grim","safety":{"lines":["spiders"],"veils":["vacuum exposure"]},"difficulty":"hard"}',
+    );
     // Multi-line text comes out as it is, outside a table.
     expect(render('{{root.opening_narration}}')).toBe(fixture.tables.campaigns!.rows[0]!.opening_narration);
     expect(render('{{root.opening_narration}}').split('\n')).toHaveLength(6);
   });
 
-  it('renders a table without its key columns, or with the columns asked for, in the fixture\'s row order', () => {
+  it("renders a table without its key columns, or with the columns asked for, in the fixture's row order", () => {
     // decks: primary key (campaign_id, deck_number) is left out.
-    expect(render('{{table:decks}}')).toBe(['| name |', '| --- |', '| Command |', '| Habitation |', '| Engineering |', '| Cargo |'].join('\n'));
+    expect(render('{{table:decks}}')).toBe(
+      ['| name |', '| --- |', '| Command |', '| Habitation |', '| Engineering |', '| Cargo |'].join('\n'),
+    );
     expect(render('{{table:decks columns=deck_number,name}}')).toBe(
-      ['| deck_number | name |', '| --- | --- |', '| 1 | Command |', '| 2 | Habitation |', '| 3 | Engineering |', '| 4 | Cargo |'].join('\n'),
+      [
+        '| deck_number | name |',
+        '| --- | --- |',
+        '| 1 | Command |',
+        '| 2 | Habitation |',
+        '| 3 | Engineering |',
+        '| 4 | Cargo |',
+      ].join('\n'),
     );
     // A shared table works the same way.
     // Its email and password hash as the sample config scrubbed them at capture.
@@ -107,7 +118,15 @@ describe('case-file placeholders', () => {
       { campaign_id: '1', deck_number: 3, name: '||' },
     ];
     const table = render('{{table:decks columns=deck_number,name}}', odd);
-    expect(table).toBe(['| deck_number | name |', '| --- | --- |', '| 1 | Command \\| Bridge |', '| 2 | Habitation<br>berths<br>mess |', '| 3 | \\|\\| |'].join('\n'));
+    expect(table).toBe(
+      [
+        '| deck_number | name |',
+        '| --- | --- |',
+        '| 1 | Command \\| Bridge |',
+        '| 2 | Habitation<br>berths<br>mess |',
+        '| 3 | \\|\\| |',
+      ].join('\n'),
+    );
     // The committed narration has five line breaks; in a table they become <br>, one row.
     const narration = render('{{table:campaigns columns=opening_narration}}');
     expect(narration.split('\n')).toHaveLength(3);
@@ -148,23 +167,50 @@ describe('case-file template errors', () => {
   });
 
   it('places the error on the right line and column of a multi-line template, after placeholders that rendered', () => {
-    const template = ['# Case {{fixture.name}}', '', 'Turn {{turn}}: {{input}}', '', '## Facts', '', 'Known: {{turn}} and {{table:world_fact}}', ''].join('\n');
-    expect(renderError(template).message).toBe('questions/case.md:7:21: {{table:world_fact}}: no table "world_fact" in meridian-turn-23');
+    const template = [
+      '# Case {{fixture.name}}',
+      '',
+      'Turn {{turn}}: {{input}}',
+      '',
+      '## Facts',
+      '',
+      'Known: {{turn}} and {{table:world_fact}}',
+      '',
+    ].join('\n');
+    expect(renderError(template).message).toBe(
+      'questions/case.md:7:21: {{table:world_fact}}: no table "world_fact" in meridian-turn-23',
+    );
     // Offsets are those of the template, not of the text already rendered before the bad placeholder.
-    expect(renderError('{{input}} {{recent_turns:5}}\n  {{input.said}}').message).toBe('questions/case.md:2:3: {{input.said}}: the input has no column "said" (it has player_input)');
+    expect(renderError('{{input}} {{recent_turns:5}}\n  {{input.said}}').message).toBe(
+      'questions/case.md:2:3: {{input.said}}: the input has no column "said" (it has player_input)',
+    );
   });
 
   it('rejects an unknown table, an unknown column and a bad turn count', () => {
-    expect(renderError('\n\n   {{table:nope}}').message).toBe('questions/case.md:3:4: {{table:nope}}: no table "nope" in meridian-turn-23');
+    expect(renderError('\n\n   {{table:nope}}').message).toBe(
+      'questions/case.md:3:4: {{table:nope}}: no table "nope" in meridian-turn-23',
+    );
     // A name that exists only on Object.prototype is not a table either.
-    expect(renderError('{{table:constructor}}').message).toBe('questions/case.md:1:1: {{table:constructor}}: no table "constructor" in meridian-turn-23');
-    expect(renderError('x\n{{table:decks columns=name,colour}}').message).toBe('questions/case.md:2:1: {{table:decks columns=name,colour}}: decks has no column "colour"');
-    expect(renderError('ab {{root.nope}}').message).toBe('questions/case.md:1:4: {{root.nope}}: the campaign row has no column "nope"');
-    expect(renderError('{{input.nope}}').message).toBe('questions/case.md:1:1: {{input.nope}}: the input has no column "nope" (it has player_input)');
+    expect(renderError('{{table:constructor}}').message).toBe(
+      'questions/case.md:1:1: {{table:constructor}}: no table "constructor" in meridian-turn-23',
+    );
+    expect(renderError('x\n{{table:decks columns=name,colour}}').message).toBe(
+      'questions/case.md:2:1: {{table:decks columns=name,colour}}: decks has no column "colour"',
+    );
+    expect(renderError('ab {{root.nope}}').message).toBe(
+      'questions/case.md:1:4: {{root.nope}}: the campaign row has no column "nope"',
+    );
+    expect(renderError('{{input.nope}}').message).toBe(
+      'questions/case.md:1:1: {{input.nope}}: the input has no column "nope" (it has player_input)',
+    );
     for (const count of ['0', '-1', '2.5', 'x', '']) {
-      expect(renderError(`line 1\n\t{{recent_turns:${count}}}`).message).toBe(`questions/case.md:2:2: {{recent_turns:${count}}}: expected a whole number of turns, like {{recent_turns:5}}`);
+      expect(renderError(`line 1\n\t{{recent_turns:${count}}}`).message).toBe(
+        `questions/case.md:2:2: {{recent_turns:${count}}}: expected a whole number of turns, like {{recent_turns:5}}`,
+      );
     }
-    expect(renderError('{{recent_turns}}').message).toMatch(/^questions\/case\.md:1:1: \{\{recent_turns\}\}: expected a whole number/);
+    expect(renderError('{{recent_turns}}').message).toMatch(
+      /^questions\/case\.md:1:1: \{\{recent_turns\}\}: expected a whole number/,
+    );
   });
 });
 
@@ -189,6 +235,12 @@ describe('the committed sample template', () => {
       ].join('\n'),
     );
     // recent_turns:5 = turns 18..22.
-    expect(text.match(/^\*\*Turn (\d+)\.\*\*/gm)).toEqual(['**Turn 18.**', '**Turn 19.**', '**Turn 20.**', '**Turn 21.**', '**Turn 22.**']);
+    expect(text.match(/^\*\*Turn (\d+)\.\*\*/gm)).toEqual([
+      '**Turn 18.**',
+      '**Turn 19.**',
+      '**Turn 20.**',
+      '**Turn 21.**',
+      '**Turn 22.**',
+    ]);
   });
 });

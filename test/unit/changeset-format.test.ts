@@ -13,7 +13,9 @@ const base = parseFixtureText(read('fixtures/meridian-turn-23.json'), 'meridian-
 describe('the changeset is a json-diff-ts changeset', () => {
   it('atomizes, with json-diff-ts itself, to a JSONPath naming the row by its primary key', () => {
     const atoms = atomizeChangeset(example.changeset);
-    expect(atoms.map((atom) => [atom.type, atom.path])).toEqual([['UPDATE', "$.tables.turns.rows[?(@.id=='19')].narration"]]);
+    expect(atoms.map((atom) => [atom.type, atom.path])).toEqual([
+      ['UPDATE', "$.tables.turns.rows[?(@.id=='19')].narration"],
+    ]);
   });
 
   it('applies with json-diff-ts to the same narration turnkit materializes', () => {

@@ -24,7 +24,9 @@ describe('checkFixture on the committed sample fixture', () => {
     const fixture = fresh();
     fixture.tables.world_facts!.rows[0]!.campaign_id = '777';
     const problems = formatFixtureProblems('f.json', checkFixture(fixture));
-    expect(problems).toEqual(['f.json: $.tables.world_facts.rows[0]: foreign key world_facts_campaign_id_fkey (777) has no row in "campaigns" (foreignKeys[0])']);
+    expect(problems).toEqual([
+      'f.json: $.tables.world_facts.rows[0]: foreign key world_facts_campaign_id_fkey (777) has no row in "campaigns" (foreignKeys[0])',
+    ]);
   });
 
   it('reports a missing column, an unknown column and a turn mismatch', () => {
@@ -42,6 +44,8 @@ describe('checkFixture on the committed sample fixture', () => {
   it('reports a root table without the root row', () => {
     const fixture = fresh();
     fixture.source.root.value = '2';
-    expect(formatFixtureProblems('f.json', checkFixture(fixture))).toEqual(['f.json: $.tables.campaigns.rows: has no row with id = 2']);
+    expect(formatFixtureProblems('f.json', checkFixture(fixture))).toEqual([
+      'f.json: $.tables.campaigns.rows: has no row with id = 2',
+    ]);
   });
 });

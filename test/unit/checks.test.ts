@@ -23,7 +23,9 @@ function rep(response: string | null, overrides: Partial<RepRecord> = {}): RepRe
 
 /** A rep whose SUT inserted these rows into `turns`. */
 function withTurns(rows: Record<string, unknown>[]): RepRecord {
-  return rep('done', { effects: { inserted: { turns: rows.length }, updated: {}, deleted: {}, insertedRows: { turns: rows } } });
+  return rep('done', {
+    effects: { inserted: { turns: rows.length }, updated: {}, deleted: {}, insertedRows: { turns: rows } },
+  });
 }
 
 describe('containsTerm', () => {
@@ -71,7 +73,9 @@ describe('checksSchema', () => {
       mustNotMatch: [],
       effects: { inserted: [], noOutsideChanges: false },
     });
-    expect(checksSchema.parse({ effects: { inserted: [{ table: 'turns' }] } }).effects.inserted).toEqual([{ table: 'turns', nonEmpty: [] }]);
+    expect(checksSchema.parse({ effects: { inserted: [{ table: 'turns' }] } }).effects.inserted).toEqual([
+      { table: 'turns', nonEmpty: [] },
+    ]);
   });
 
   it('refuses an empty checks object: a question with checks must declare one', () => {
@@ -99,8 +103,14 @@ describe('checksSchema', () => {
     // With flags given (no u), the same pattern is valid and runs with exactly those flags.
     const flagged = checksSchema.parse({ matches: [{ pattern: 'deck\\ 2', flags: 'i' }] });
     expect(flagged.matches).toEqual([{ pattern: 'deck\\ 2', flags: 'i' }]);
-    expect(applyChecks(flagged, rep('Take the lift to Deck 2.'))).toEqual({ mark: 'pass', reason: '1 check(s) passed' });
-    expect(applyChecks(flagged, rep('Take the lift to Deck 3.'))).toEqual({ mark: 'fail', reason: 'does not match /deck\\ 2/i' });
+    expect(applyChecks(flagged, rep('Take the lift to Deck 2.'))).toEqual({
+      mark: 'pass',
+      reason: '1 check(s) passed',
+    });
+    expect(applyChecks(flagged, rep('Take the lift to Deck 3.'))).toEqual({
+      mark: 'fail',
+      reason: 'does not match /deck\\ 2/i',
+    });
   });
 
   it('checkRegex gives a plain string the u flag and an entry with flags exactly those flags', () => {
@@ -117,13 +127,19 @@ describe('applyChecks: the response', () => {
     // Deliberately kept: checks are narrow screens, not judges. A term check sees the word, not the meaning;
     // judging whether the answer is right is a grader's (or an LLM judge's) job.
     const checks = checksSchema.parse({ mustContain: ['Go'] });
-    expect(applyChecks(checks, rep('The project does not use Go'))).toEqual({ mark: 'pass', reason: '1 check(s) passed' });
+    expect(applyChecks(checks, rep('The project does not use Go'))).toEqual({
+      mark: 'pass',
+      reason: '1 check(s) passed',
+    });
   });
 
   it('fails must-contain on a missing term and must-not-contain on a present one', () => {
     const checks = checksSchema.parse({ mustContain: ['deck 3'], mustNotContain: ['sorry'] });
     expect(applyChecks(checks, rep('Take the lift to deck 3.'))).toEqual({ mark: 'pass', reason: '2 check(s) passed' });
-    expect(applyChecks(checks, rep('Sorry, deck 4.'))).toEqual({ mark: 'fail', reason: 'does not contain "deck 3"; contains "sorry"' });
+    expect(applyChecks(checks, rep('Sorry, deck 4.'))).toEqual({
+      mark: 'fail',
+      reason: 'does not contain "deck 3"; contains "sorry"',
+    });
   });
 
   it('treats a null response as empty text', () => {
@@ -132,10 +148,15 @@ describe('applyChecks: the response', () => {
   });
 
   it('applies regexes as written: a string, or {pattern, flags}', () => {
-    const checks = checksSchema.parse({ matches: ['deck \\d+', { pattern: '^the', flags: 'i' }], mustNotMatch: [{ pattern: 'TODO' }] });
+    const checks = checksSchema.parse({
+      matches: ['deck \\d+', { pattern: '^the', flags: 'i' }],
+      mustNotMatch: [{ pattern: 'TODO' }],
+    });
     expect(applyChecks(checks, rep('The lift goes to deck 12.')).mark).toBe('pass');
     // A string pattern is case-sensitive: "Deck" is not "deck".
-    expect(applyChecks(checks, rep('The lift goes to Deck 12. TODO')).reason).toBe('does not match /deck \\d+/; matches /TODO/');
+    expect(applyChecks(checks, rep('The lift goes to Deck 12. TODO')).reason).toBe(
+      'does not match /deck \\d+/; matches /TODO/',
+    );
     expect(applyChecks(checks, rep('A lift to deck 1')).reason).toBe('does not match /^the/i');
   });
 
@@ -149,7 +170,8 @@ describe('applyChecks: the response', () => {
     const verdict = applyChecks(checks, rep('gamma only', { outside: ['players row 7'] }));
     expect(verdict).toEqual({
       mark: 'fail',
-      reason: 'does not contain "alpha"; does not contain "beta"; contains "gamma"; does not match /^\\d/; inserted no turns row; changed rows outside its campaign (players row 7)',
+      reason:
+        'does not contain "alpha"; does not contain "beta"; contains "gamma"; does not match /^\\d/; inserted no turns row; changed rows outside its campaign (players row 7)',
     });
   });
 });
@@ -158,7 +180,15 @@ describe('applyChecks: effects and errors', () => {
   const narrated = checksSchema.parse({ effects: { inserted: [{ table: 'turns', nonEmpty: ['narration'] }] } });
 
   it('passes when an inserted turns row has non-empty narration', () => {
-    expect(applyChecks(narrated, withTurns([{ id: 1, narration: '' }, { id: 2, narration: 'The ship docks.' }])).mark).toBe('pass');
+    expect(
+      applyChecks(
+        narrated,
+        withTurns([
+          { id: 1, narration: '' },
+          { id: 2, narration: 'The ship docks.' },
+        ]),
+      ).mark,
+    ).toBe('pass');
   });
 
   it('fails when narration is an empty string, blank, null or missing, or no turns row was inserted', () => {
@@ -191,19 +221,26 @@ describe('applyChecks: effects and errors', () => {
     expect(applyChecks(checks, rep('ok', { outside: [], outsideUnchecked: 'could not read' })).mark).toBe('fail');
     // Listed with the other failures, in order.
     const both = checksSchema.parse({ mustContain: ['deck 2'], effects: { noOutsideChanges: true } });
-    expect(applyChecks(both, rep('deck 3', { outsideUnchecked: 'could not read' })).reason).toBe('does not contain "deck 2"; changes outside its campaign could not be checked (could not read)');
+    expect(applyChecks(both, rep('deck 3', { outsideUnchecked: 'could not read' })).reason).toBe(
+      'does not contain "deck 2"; changes outside its campaign could not be checked (could not read)',
+    );
     // Without the field and without outside rows, it passes.
     const plain = rep('ok');
     expect('outsideUnchecked' in plain).toBe(false);
     expect('outside' in plain).toBe(false);
     expect(applyChecks(checks, plain)).toEqual({ mark: 'pass', reason: '1 check(s) passed' });
     // A check that does not ask about outside changes does not look at the field.
-    expect(applyChecks(checksSchema.parse({ mustContain: ['ok'] }), rep('ok', { outsideUnchecked: 'could not read' })).mark).toBe('pass');
+    expect(
+      applyChecks(checksSchema.parse({ mustContain: ['ok'] }), rep('ok', { outsideUnchecked: 'could not read' })).mark,
+    ).toBe('pass');
   });
 
   it('marks an errored rep error with its cause, whatever the checks would say', () => {
     const checks = checksSchema.parse({ mustNotContain: ['anything'] });
-    const errored = rep(null, { error: { stage: 'sut', cause: 'timeout', message: 'no answer within 30 s' }, exit: null });
+    const errored = rep(null, {
+      error: { stage: 'sut', cause: 'timeout', message: 'no answer within 30 s' },
+      exit: null,
+    });
     expect(applyChecks(checks, errored)).toEqual({ mark: 'error', reason: 'sut: timeout: no answer within 30 s' });
   });
 });

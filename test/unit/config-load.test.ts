@@ -26,10 +26,13 @@ describe('loadConfig', () => {
 
   it('loads a TypeScript config with types stripped, resolving paths against its folder', async () => {
     const cwd = await project();
-    await writeFile(join(cwd, 'turnkit.config.ts'), `
+    await writeFile(
+      join(cwd, 'turnkit.config.ts'),
+      `
       const table: string = 'sessions';
       export default { database: { embedded: { dataDir: 'db/data' } }, game: { root: { table, key: 'uuid' }, turns: { table: 'moves', order: 'at', input: ['said', 'dice'] } } };
-    `);
+    `,
+    );
     const config = await loadConfig({ cwd });
     expect(config.game.root).toEqual({ table: 'sessions', key: 'uuid' });
     expect(config.game.turns.input).toEqual(['said', 'dice']);
@@ -39,13 +42,25 @@ describe('loadConfig', () => {
 
   it('rejects an unknown key with its line, column and JSON path, and the known key it most resembles', async () => {
     const cwd = await project();
-    await writeFile(join(cwd, 'turnkit.config.json'), JSON.stringify({ game: { root: { table: 'c', key: 'id' }, turns: { table: 't', order: 'n', input: ['i'] }, shard: [] } }, null, 2));
-    await expect(loadConfig({ cwd })).rejects.toThrow(/^turnkit\.config\.json:14:5: \$\.game\.shard: unknown key "shard" \(did you mean "shared"\?\)$/);
+    await writeFile(
+      join(cwd, 'turnkit.config.json'),
+      JSON.stringify(
+        { game: { root: { table: 'c', key: 'id' }, turns: { table: 't', order: 'n', input: ['i'] }, shard: [] } },
+        null,
+        2,
+      ),
+    );
+    await expect(loadConfig({ cwd })).rejects.toThrow(
+      /^turnkit\.config\.json:14:5: \$\.game\.shard: unknown key "shard" \(did you mean "shared"\?\)$/,
+    );
   });
 
   it('places a wrong value at its line and column, and a missing key at its parent object', async () => {
     const cwd = await project();
-    await writeFile(join(cwd, 'turnkit.config.json'), '{\n  "game": {\n    "root": { "table": "c" },\n    "turns": { "table": "t", "order": 3, "input": ["i"] }\n  }\n}\n');
+    await writeFile(
+      join(cwd, 'turnkit.config.json'),
+      '{\n  "game": {\n    "root": { "table": "c" },\n    "turns": { "table": "t", "order": 3, "input": ["i"] }\n  }\n}\n',
+    );
     const error = await loadConfig({ cwd }).catch((caught: Error & { problems?: string[] }) => caught);
     expect((error as { problems?: string[] }).problems).toEqual([
       'turnkit.config.json:3:13: $.game.root.key: is required',
@@ -55,18 +70,25 @@ describe('loadConfig', () => {
 
   it('in a TypeScript config too: an unknown key with where it is written and what it resembles', async () => {
     const cwd = await project();
-    await writeFile(join(cwd, 'turnkit.config.ts'), [
-      "import { defineConfig } from 'turnkit';",
-      'export default {',
-      '  game: {',
-      "    root: { table: 'campaigns', key: 'id' },",
-      "    turns: { tabel: 'turns', order: 'turn_number', input: ['player_input'] },",
-      '  },',
-      '};',
-      '',
-    ].join('\n').replace("import { defineConfig } from 'turnkit';", '// a config'));
+    await writeFile(
+      join(cwd, 'turnkit.config.ts'),
+      [
+        "import { defineConfig } from 'turnkit';",
+        'export default {',
+        '  game: {',
+        "    root: { table: 'campaigns', key: 'id' },",
+        "    turns: { tabel: 'turns', order: 'turn_number', input: ['player_input'] },",
+        '  },',
+        '};',
+        '',
+      ]
+        .join('\n')
+        .replace("import { defineConfig } from 'turnkit';", '// a config'),
+    );
     const error = await loadConfig({ cwd }).catch((caught: Error & { problems?: string[] }) => caught);
-    expect((error as Error).message).toBe('turnkit.config.ts:5:14: $.game.turns.tabel: unknown key "tabel" (did you mean "table"?)');
+    expect((error as Error).message).toBe(
+      'turnkit.config.ts:5:14: $.game.turns.tabel: unknown key "tabel" (did you mean "table"?)',
+    );
   });
 
   it('says when --config names a missing file or a module without a default export', async () => {
@@ -78,7 +100,13 @@ describe('loadConfig', () => {
 
   it('prefers --database-url, then DATABASE_URL, then the config', async () => {
     const cwd = await project();
-    await writeFile(join(cwd, 'turnkit.config.json'), JSON.stringify({ database: { url: 'postgres://c@h/db' }, game: { root: { table: 'c', key: 'id' }, turns: { table: 't', order: 'n', input: ['i'] } } }));
+    await writeFile(
+      join(cwd, 'turnkit.config.json'),
+      JSON.stringify({
+        database: { url: 'postgres://c@h/db' },
+        game: { root: { table: 'c', key: 'id' }, turns: { table: 't', order: 'n', input: ['i'] } },
+      }),
+    );
     const config = await loadConfig({ cwd });
     const saved = process.env.DATABASE_URL;
     try {

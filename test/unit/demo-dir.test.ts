@@ -19,10 +19,14 @@ describe('demo: a --dir that is no place to start', () => {
     const file = join(folder, 'notes.txt');
     await writeFile(file, 'my notes\n');
     const steps: string[] = [];
-    const error = await demo({ dir: 'notes.txt', cwd: folder, onStep: (line) => steps.push(line) }).catch((e: unknown) => e);
+    const error = await demo({ dir: 'notes.txt', cwd: folder, onStep: (line) => steps.push(line) }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(TurnkitError);
     expect((error as TurnkitError).code).toBe('EXISTS');
-    expect((error as TurnkitError).message).toBe(`${relative(process.cwd(), file)}: not a folder; the demo starts in a folder of its own`);
+    expect((error as TurnkitError).message).toBe(
+      `${relative(process.cwd(), file)}: not a folder; the demo starts in a folder of its own`,
+    );
     // Refused before the first step: no database, no folder, no step announced.
     expect(steps).toEqual([]);
     expect(await readFile(file, 'utf8')).toBe('my notes\n');
@@ -45,6 +49,8 @@ describe('demo: a --dir that is no place to start', () => {
     await writeFile(join(dir, 'x'), 'x');
     const error = await demo({ dir: 'full', cwd: folder }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TurnkitError);
-    expect((error as TurnkitError).message).toBe(`${relative(process.cwd(), dir)}: not empty; the demo starts in a folder of its own`);
+    expect((error as TurnkitError).message).toBe(
+      `${relative(process.cwd(), dir)}: not empty; the demo starts in a folder of its own`,
+    );
   });
 });

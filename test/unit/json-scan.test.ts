@@ -21,12 +21,16 @@ describe('scanning JSON text without recursion', () => {
     expect(scanJson('{"a": [1, {"b": [[2]]}]}', 3)).toEqual({ tooDeep: { offset: 16, path: ['a', 1, 'b'] } });
     const deep = `{"v": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
     expect(scanJson(deep).tooDeep?.path).toHaveLength(256);
-    expect(() => parseJsonText(deep, 'd.json')).toThrow('d.json:1:262: $.v[0][0][0][0][0][0][0]...: nested more than 256 levels deep (turnkit reads JSON up to 256 levels)');
+    expect(() => parseJsonText(deep, 'd.json')).toThrow(
+      'd.json:1:262: $.v[0][0][0][0][0][0][0]...: nested more than 256 levels deep (turnkit reads JSON up to 256 levels)',
+    );
   });
 
   it('accepts a UTF-8 byte order mark, and positions after it stay right', () => {
     expect(parseJsonText('\ufeff{"a": 1}', 'b.json')).toEqual({ a: 1 });
-    expect(() => parseJsonText('\ufeff{"a": 1, "a": 2}', 'b.json')).toThrow('b.json:1:11: invalid JSON: duplicate key "a"');
+    expect(() => parseJsonText('\ufeff{"a": 1, "a": 2}', 'b.json')).toThrow(
+      'b.json:1:11: invalid JSON: duplicate key "a"',
+    );
   });
 });
 
@@ -41,8 +45,15 @@ describe('fixtures that used to overflow or be refused at 1:1', () => {
 
   it('a jsonb value nested 5,000 levels (objects) is one line naming the file, place and path', async () => {
     const file = join(dir, 'deep.json');
-    await writeFile(file, text.replace('"settings": {', `"settings": {"a": ${'{"a": '.repeat(5000)}1${'}'.repeat(5000)}, `));
-    await expect(loadFixture(file)).rejects.toThrow(new RegExp(`^${shownPath(file)}:\\d+:\\d+: \\$\\.tables\\.campaigns\\.rows\\[0\\]\\.settings\\.a\\.a\\.a\\.\\.\\.: nested more than 256 levels deep`));
+    await writeFile(
+      file,
+      text.replace('"settings": {', `"settings": {"a": ${'{"a": '.repeat(5000)}1${'}'.repeat(5000)}, `),
+    );
+    await expect(loadFixture(file)).rejects.toThrow(
+      new RegExp(
+        `^${shownPath(file)}:\\d+:\\d+: \\$\\.tables\\.campaigns\\.rows\\[0\\]\\.settings\\.a\\.a\\.a\\.\\.\\.: nested more than 256 levels deep`,
+      ),
+    );
   });
 
   it('a fixture saved with a byte order mark loads as without one', async () => {

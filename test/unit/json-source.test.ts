@@ -10,14 +10,20 @@ describe('JSON source positions and paths', () => {
   });
 
   it('reports every syntax error with file, line and column', () => {
-    expect(() => parseJsonText('{\n  "a": 1,\n}', 'x.json')).toThrow('x.json:3:1: invalid JSON: property name expected');
+    expect(() => parseJsonText('{\n  "a": 1,\n}', 'x.json')).toThrow(
+      'x.json:3:1: invalid JSON: property name expected',
+    );
     expect(() => parseJsonText('', 'empty.json')).toThrow(/^empty\.json:1:1: invalid JSON/);
     expect(() => parseJsonText('{"a": 1} // no', 'c.json')).toThrow(/^c\.json:1:10: invalid JSON/);
   });
 
   it('refuses a key an object repeats, at the repeat, and allows the same key in different objects', () => {
-    expect(() => parseJsonText('{"rows": [{"id": 1, "n": "a"}, {"id": 2, "n": "b", "id": 3}]}', 'f.json')).toThrow('f.json:1:52: invalid JSON: duplicate key "id"');
-    expect(parseJsonText('{"id": 1, "inner": {"id": 2, "inner": {"id": 3}}, "list": [{"id": 4}, {"id": 5}]}', 'f.json')).toEqual({ id: 1, inner: { id: 2, inner: { id: 3 } }, list: [{ id: 4 }, { id: 5 }] });
+    expect(() => parseJsonText('{"rows": [{"id": 1, "n": "a"}, {"id": 2, "n": "b", "id": 3}]}', 'f.json')).toThrow(
+      'f.json:1:52: invalid JSON: duplicate key "id"',
+    );
+    expect(
+      parseJsonText('{"id": 1, "inner": {"id": 2, "inner": {"id": 3}}, "list": [{"id": 4}, {"id": 5}]}', 'f.json'),
+    ).toEqual({ id: 1, inner: { id: 2, inner: { id: 3 } }, list: [{ id: 4 }, { id: 5 }] });
   });
 
   it('formats paths the way jq and JSONPath users read them', () => {
@@ -42,10 +48,14 @@ describe('JSON source positions and paths', () => {
 
 describe('secrets in database URLs', () => {
   it('removes the password and keeps the rest', () => {
-    expect(redactUrl('postgres://bob:s3cr%40t@db.example:5433/game?sslmode=require')).toBe('postgres://bob@db.example:5433/game?sslmode=require');
+    expect(redactUrl('postgres://bob:s3cr%40t@db.example:5433/game?sslmode=require')).toBe(
+      'postgres://bob@db.example:5433/game?sslmode=require',
+    );
     expect(redactUrl('postgres://postgres@127.0.0.1:5432/test')).toBe('postgres://postgres@127.0.0.1:5432/test');
     expect(redactUrl('not a url with hunter2')).not.toContain('hunter2');
-    expect(redactUrl('postgres://bob@h/db?password=hunter2&sslmode=require')).toBe('postgres://bob@h/db?password=***&sslmode=require');
+    expect(redactUrl('postgres://bob@h/db?password=hunter2&sslmode=require')).toBe(
+      'postgres://bob@h/db?password=***&sslmode=require',
+    );
   });
 
   it('scrubs the password out of an error message', () => {

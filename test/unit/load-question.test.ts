@@ -52,7 +52,8 @@ describe('loadQuestion', () => {
     await writeFile(path, text);
     return { path, shown: relative(process.cwd(), path) };
   };
-  const yaml = (edit: (lines: string[]) => string[] = (lines) => lines): string => `${edit([...YAML_LINES]).join('\n')}\n`;
+  const yaml = (edit: (lines: string[]) => string[] = (lines) => lines): string =>
+    `${edit([...YAML_LINES]).join('\n')}\n`;
   const json = (edit: (q: Record<string, unknown>) => void = () => {}): string => {
     const q = structuredClone(JSON_QUESTION) as Record<string, unknown>;
     edit(q);
@@ -125,43 +126,79 @@ describe('loadQuestion', () => {
   });
 
   it('rejects the same values in JSON, at the value', async () => {
-    let file = await write(json((q) => (q.target = 0)), 'json');
+    let file = await write(
+      json((q) => (q.target = 0)),
+      'json',
+    );
     expect((await failure(file)).message).toBe(`${file.shown}:8:13: $.target: must be above 0`);
-    file = await write(json((q) => (q.target = 1.5)), 'json');
+    file = await write(
+      json((q) => (q.target = 1.5)),
+      'json',
+    );
     expect((await failure(file)).message).toBe(`${file.shown}:8:13: $.target: must be at most 1`);
-    file = await write(json((q) => (q.reps = 0)), 'json');
+    file = await write(
+      json((q) => (q.reps = 0)),
+      'json',
+    );
     expect((await failure(file)).message).toBe(`${file.shown}:9:11: $.reps: at least 1 rep`);
   });
 
   it('says a missing key "is required", pointing at the object that lacks it', async () => {
     let file = await write(yaml((l) => l.filter((line) => !line.startsWith('reps:'))));
     expect((await failure(file)).message).toBe(`${file.shown}:1:1: $.reps: is required`);
-    file = await write(yaml((l) => l.map((line) => (line.startsWith('rubric:') ? 'rubric:\n  path: questions/rubric.md' : line))));
+    file = await write(
+      yaml((l) => l.map((line) => (line.startsWith('rubric:') ? 'rubric:\n  path: questions/rubric.md' : line))),
+    );
     expect((await failure(file)).message).toBe(`${file.shown}:4:3: $.rubric.version: is required`);
-    file = await write(json((q) => delete (q.rubric as Record<string, unknown>).version), 'json');
+    file = await write(
+      json((q) => delete (q.rubric as Record<string, unknown>).version),
+      'json',
+    );
     // "  "rubric": {" on line 4: the object starts at column 13.
     expect((await failure(file)).message).toBe(`${file.shown}:4:13: $.rubric.version: is required`);
-    file = await write(json((q) => delete q.caseFile), 'json');
+    file = await write(
+      json((q) => delete q.caseFile),
+      'json',
+    );
     expect((await failure(file)).message).toBe(`${file.shown}:1:1: $.caseFile: is required`);
   });
 
   it('names an unknown top-level key where it is written and suggests the known one', async () => {
     const file = await write(yaml((l) => [...l, 'qestion: again?']));
-    expect((await failure(file)).message).toBe(`${file.shown}:13:1: $.qestion: unknown key "qestion" (did you mean "question"?)`);
-    const jsonFile = await write(json((q) => (q.caseFil = 'x.md')), 'json');
-    expect((await failure(jsonFile)).message).toBe(`${jsonFile.shown}:21:3: $.caseFil: unknown key "caseFil" (did you mean "caseFile"?)`);
+    expect((await failure(file)).message).toBe(
+      `${file.shown}:13:1: $.qestion: unknown key "qestion" (did you mean "question"?)`,
+    );
+    const jsonFile = await write(
+      json((q) => (q.caseFil = 'x.md')),
+      'json',
+    );
+    expect((await failure(jsonFile)).message).toBe(
+      `${jsonFile.shown}:21:3: $.caseFil: unknown key "caseFil" (did you mean "caseFile"?)`,
+    );
   });
 
   it('names unknown keys in sut, rubric and fixture entries with suggestions from their own keys', async () => {
     let file = await write(yaml((l) => [...l.slice(0, 11), '  timout: 5', ...l.slice(11)]));
-    expect((await failure(file)).message).toBe(`${file.shown}:12:3: $.sut.timout: unknown key "timout" (did you mean "timeout"?)`);
+    expect((await failure(file)).message).toBe(
+      `${file.shown}:12:3: $.sut.timout: unknown key "timout" (did you mean "timeout"?)`,
+    );
     // A misspelled required key: it is missing and unknown, and both are said, the misspelling (with its fix) first.
     file = await write(yaml((l) => l.map((line) => line.replace('version: 1', 'verison: 1'))));
-    expect((await failure(file)).problems).toEqual([`${file.shown}:3:38: $.rubric.verison: unknown key "verison" (did you mean "version"?)`, `${file.shown}:3:9: $.rubric.version: is required`]);
+    expect((await failure(file)).problems).toEqual([
+      `${file.shown}:3:38: $.rubric.verison: unknown key "verison" (did you mean "version"?)`,
+      `${file.shown}:3:9: $.rubric.version: is required`,
+    ]);
     file = await write(yaml((l) => l.map((line) => line.replace('tag: heldout', 'tgs: heldout'))));
-    expect((await failure(file)).message).toBe(`${file.shown}:8:35: $.fixtures[1].tgs: unknown key "tgs" (did you mean "tag"?)`);
-    const jsonFile = await write(json((q) => ((q.sut as Record<string, unknown>).exprt = 'run')), 'json');
-    expect((await failure(jsonFile)).message).toBe(`${jsonFile.shown}:19:5: $.sut.exprt: unknown key "exprt" (did you mean "export"?)`);
+    expect((await failure(file)).message).toBe(
+      `${file.shown}:8:35: $.fixtures[1].tgs: unknown key "tgs" (did you mean "tag"?)`,
+    );
+    const jsonFile = await write(
+      json((q) => ((q.sut as Record<string, unknown>).exprt = 'run')),
+      'json',
+    );
+    expect((await failure(jsonFile)).message).toBe(
+      `${jsonFile.shown}:19:5: $.sut.exprt: unknown key "exprt" (did you mean "export"?)`,
+    );
   });
 
   it('rejects a SUT type it does not know, naming the known ones', async () => {
@@ -173,9 +210,13 @@ describe('loadQuestion', () => {
 
   it('rejects a SUT that is not an object and SUT values of the wrong type, at the value', async () => {
     let file = await write(yaml((l) => [...l.slice(0, 8), 'sut: node sut.mjs', ...l.slice(11)]));
-    expect((await failure(file)).message).toBe(`${file.shown}:9:6: $.sut: Invalid input: expected object, received string`);
+    expect((await failure(file)).message).toBe(
+      `${file.shown}:9:6: $.sut: Invalid input: expected object, received string`,
+    );
     file = await write(yaml((l) => [...l.slice(0, 11), '  timeout: "5"', ...l.slice(11)]));
-    expect((await failure(file)).message).toBe(`${file.shown}:12:12: $.sut.timeout: Invalid input: expected number, received string`);
+    expect((await failure(file)).message).toBe(
+      `${file.shown}:12:12: $.sut.timeout: Invalid input: expected number, received string`,
+    );
     file = await write(yaml((l) => [...l.slice(0, 9), '  type: module', ...l.slice(11)]));
     expect((await failure(file)).message).toBe(`${file.shown}:10:3: $.sut.path: is required`);
   });
@@ -186,12 +227,23 @@ describe('loadQuestion', () => {
     const error = await failure(file);
     expect(error.code).toBe('BAD_INPUT');
     expect(error.problems).toHaveLength(1);
-    expect(error.message).toMatch(new RegExp(`^${escapeRegExp(file.shown)}:15:7: \\$\\.checks\\.matches\\[0\\]: not a regular expression: .*Invalid escape`));
-    const jsonFile = await write(json((q) => (q.checks = { matches: ['deck\\ 2'] })), 'json');
+    expect(error.message).toMatch(
+      new RegExp(
+        `^${escapeRegExp(file.shown)}:15:7: \\$\\.checks\\.matches\\[0\\]: not a regular expression: .*Invalid escape`,
+      ),
+    );
+    const jsonFile = await write(
+      json((q) => (q.checks = { matches: ['deck\\ 2'] })),
+      'json',
+    );
     // "      "deck\\ 2"" on line 23: the value starts at column 7.
-    expect((await failure(jsonFile)).message).toMatch(new RegExp(`^${escapeRegExp(jsonFile.shown)}:23:7: \\$\\.checks\\.matches\\[0\\]: not a regular expression: `));
+    expect((await failure(jsonFile)).message).toMatch(
+      new RegExp(`^${escapeRegExp(jsonFile.shown)}:23:7: \\$\\.checks\\.matches\\[0\\]: not a regular expression: `),
+    );
 
-    const flagged = await write(yaml((l) => [...l, 'checks:', '  matches:', "    - { pattern: 'deck\\ 2', flags: i }"]));
+    const flagged = await write(
+      yaml((l) => [...l, 'checks:', '  matches:', "    - { pattern: 'deck\\ 2', flags: i }"]),
+    );
     const loaded = await loadQuestion(flagged.path);
     expect(loaded.question.checks?.matches).toEqual([{ pattern: 'deck\\ 2', flags: 'i' }]);
     expect(checkRegex(loaded.question.checks!.matches[0]!).test('Take the lift to Deck 2.')).toBe(true);
@@ -202,7 +254,9 @@ describe('loadQuestion', () => {
     const file = await write('id: a\nquestion: [unclosed\nreps: 1\n');
     expect((await failure(file)).message).toMatch(new RegExp(`^${escapeRegExp(file.shown)}:3:1: invalid YAML: `));
     const indented = await write('id: a\n  bad: indent\n');
-    expect((await failure(indented)).message).toMatch(new RegExp(`^${escapeRegExp(indented.shown)}:1:5: invalid YAML: Nested mappings`));
+    expect((await failure(indented)).message).toMatch(
+      new RegExp(`^${escapeRegExp(indented.shown)}:1:5: invalid YAML: Nested mappings`),
+    );
   });
 
   it('reports a JSON syntax error with its line and column', async () => {
@@ -212,7 +266,10 @@ describe('loadQuestion', () => {
 
   it('says when the file does not exist', async () => {
     const path = join(dir, 'missing.yaml');
-    const error = await loadQuestion(path).then(() => undefined, (e: unknown) => e as TurnkitError);
+    const error = await loadQuestion(path).then(
+      () => undefined,
+      (e: unknown) => e as TurnkitError,
+    );
     expect(error).toBeInstanceOf(TurnkitError);
     expect(error!.code).toBe('NOT_FOUND');
     expect(error!.message).toBe(`${relative(process.cwd(), path)}: no such file`);

@@ -13,7 +13,10 @@ describe('loadTerminalApp', () => {
   it('hides CI and CONTINUOUS_INTEGRATION while the app loads and puts them back after', async () => {
     process.env.CI = 'true';
     process.env.CONTINUOUS_INTEGRATION = '1';
-    const seen = await loadTerminalApp(async () => ({ ci: 'CI' in process.env, continuous: 'CONTINUOUS_INTEGRATION' in process.env }));
+    const seen = await loadTerminalApp(async () => ({
+      ci: 'CI' in process.env,
+      continuous: 'CONTINUOUS_INTEGRATION' in process.env,
+    }));
     expect(seen).toEqual({ ci: false, continuous: false });
     expect(process.env.CI).toBe('true');
     expect(process.env.CONTINUOUS_INTEGRATION).toBe('1');

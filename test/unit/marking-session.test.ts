@@ -24,7 +24,10 @@ const PLAN = ['alpha/1', 'beta/1', 'alpha/2', 'beta/2', 'alpha/3', 'beta/3'];
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 async function historyLines(session: MarkingSession): Promise<any[]> {
-  return (await readFile(session.historyFile, 'utf8')).split('\n').filter((line) => line !== '').map((line) => JSON.parse(line));
+  return (await readFile(session.historyFile, 'utf8'))
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line));
 }
 
 describe('MarkingSession.open', () => {
@@ -34,7 +37,11 @@ describe('MarkingSession.open', () => {
     expect(order(session)).toEqual(PLAN);
     expect(session.reps.map((rep) => rep.skipped)).toEqual([false, false, true, false, false, true]);
     expect(session.reps[0]!.record?.response).toBe('RESP-ALPHA-1 deck 2, aft.');
-    expect(session.reps[2]!.record?.error).toEqual({ stage: 'sut', cause: 'exit', message: 'BOOM-ALPHA-2 exited with code 1' });
+    expect(session.reps[2]!.record?.error).toEqual({
+      stage: 'sut',
+      cause: 'exit',
+      message: 'BOOM-ALPHA-2 exited with code 1',
+    });
     expect(session.reps[5]!.record).toBeUndefined();
     expect(session.reps[1]!.caseFile).toContain('CASE-BETA');
     expect(session.reps[4]!.caseFile).toContain('CASE-ALPHA');
@@ -114,7 +121,7 @@ describe('MarkingSession.setMark', () => {
 
   it('writes marks.NAME.csv with --grader and leaves marks.csv alone', async () => {
     const dir = await newRun();
-    await writeFile(join(dir, 'marks.csv'), 'fixture,rep,mark,note\nalpha,1,fail,the run\'s own\n');
+    await writeFile(join(dir, 'marks.csv'), "fixture,rep,mark,note\nalpha,1,fail,the run's own\n");
     const session = await MarkingSession.open({ dir, grader: 'bob', who: 'bob-login' });
     expect(session.file).toBe(join(dir, 'marks.bob.csv'));
     expect(session.historyFile).toBe(join(dir, 'marks.bob.history.jsonl'));
@@ -122,8 +129,13 @@ describe('MarkingSession.setMark', () => {
     expect(session.markOf(0).mark).toBe('');
     await session.setMark(1, 'fail', 'wrong deck');
     const marks = await readMarks(join(dir, 'marks.bob.csv'));
-    expect(marks['beta/1']).toMatchObject({ mark: 'fail', note: 'wrong deck', grader: 'bob-login', rubricVersion: 'v3' });
-    expect(await readFile(join(dir, 'marks.csv'), 'utf8')).toBe('fixture,rep,mark,note\nalpha,1,fail,the run\'s own\n');
+    expect(marks['beta/1']).toMatchObject({
+      mark: 'fail',
+      note: 'wrong deck',
+      grader: 'bob-login',
+      rubricVersion: 'v3',
+    });
+    expect(await readFile(join(dir, 'marks.csv'), 'utf8')).toBe("fixture,rep,mark,note\nalpha,1,fail,the run's own\n");
     expect(existsSync(join(dir, 'marks.history.jsonl'))).toBe(false);
   });
 
@@ -136,19 +148,33 @@ describe('MarkingSession.setMark', () => {
     expect(await session.setMark(0, 'fail')).toEqual(second);
     const history = await historyLines(session);
     expect(history).toEqual([
-      { fixture: 'alpha', rep: 1, from: { mark: '', note: '' }, to: { mark: 'pass', note: '', grader: 'ann', markedAt: first.markedAt, rubricVersion: 'v3' } },
+      {
+        fixture: 'alpha',
+        rep: 1,
+        from: { mark: '', note: '' },
+        to: { mark: 'pass', note: '', grader: 'ann', markedAt: first.markedAt, rubricVersion: 'v3' },
+      },
       {
         fixture: 'alpha',
         rep: 1,
         from: { mark: 'pass', note: '', grader: 'ann', markedAt: first.markedAt },
-        to: { mark: 'fail', note: 'deck 2 but aft is wrong', grader: 'ann', markedAt: second.markedAt, rubricVersion: 'v3' },
+        to: {
+          mark: 'fail',
+          note: 'deck 2 but aft is wrong',
+          grader: 'ann',
+          markedAt: second.markedAt,
+          rubricVersion: 'v3',
+        },
       },
     ]);
     expect((await readMarks(session.file))['alpha/1']).toMatchObject({ mark: 'fail', note: 'deck 2 but aft is wrong' });
     // A new mark without a note keeps the note it had.
     await session.setMark(0, 'na');
     expect((await readMarks(session.file))['alpha/1']).toMatchObject({ mark: 'na', note: 'deck 2 but aft is wrong' });
-    expect((await historyLines(session))[2]).toMatchObject({ from: { mark: 'fail', note: 'deck 2 but aft is wrong' }, to: { mark: 'na', note: 'deck 2 but aft is wrong' } });
+    expect((await historyLines(session))[2]).toMatchObject({
+      from: { mark: 'fail', note: 'deck 2 but aft is wrong' },
+      to: { mark: 'na', note: 'deck 2 but aft is wrong' },
+    });
   });
 
   it('unmarking (a blank mark) is recorded too, and progress drops', async () => {
@@ -158,7 +184,10 @@ describe('MarkingSession.setMark', () => {
     await session.setMark(3, '');
     expect(session.progress()).toEqual({ marked: 0, total: 4 });
     expect((await readMarks(session.file))['beta/2']).toMatchObject({ mark: '', grader: 'ann' });
-    expect((await historyLines(session)).map((line) => [line.from.mark, line.to.mark])).toEqual([['', 'pass'], ['pass', '']]);
+    expect((await historyLines(session)).map((line) => [line.from.mark, line.to.mark])).toEqual([
+      ['', 'pass'],
+      ['pass', ''],
+    ]);
   });
 
   it('the marks file parses after every mark, and a reader polling during the writes never sees it torn', async () => {
@@ -170,12 +199,19 @@ describe('MarkingSession.setMark', () => {
     const problems: string[] = [];
     const reader = (async () => {
       while (writing) {
-        const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
+        const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) =>
+          error.code === 'ENOENT' ? undefined : Promise.reject(error),
+        );
         if (text === undefined) continue;
         reads++;
         try {
           const rows = parseMarks(text);
-          if (!text.startsWith('fixture,rep,mark,note,grader,marked_at,rubric_version\n') || rows.length !== 6 || !text.endsWith('\n')) problems.push(text);
+          if (
+            !text.startsWith('fixture,rep,mark,note,grader,marked_at,rubric_version\n') ||
+            rows.length !== 6 ||
+            !text.endsWith('\n')
+          )
+            problems.push(text);
         } catch {
           problems.push(text);
         }
@@ -188,7 +224,10 @@ describe('MarkingSession.setMark', () => {
         const mark = sequence[(round + i) % sequence.length]!;
         await session.setMark(index, mark, `round ${round}, a note with "quotes", commas\nand a newline`);
         const marks = await readMarks(file);
-        expect(marks[`${session.reps[index]!.fixture}/${session.reps[index]!.rep}`]).toMatchObject({ mark, note: `round ${round}, a note with "quotes", commas\nand a newline` });
+        expect(marks[`${session.reps[index]!.fixture}/${session.reps[index]!.rep}`]).toMatchObject({
+          mark,
+          note: `round ${round}, a note with "quotes", commas\nand a newline`,
+        });
         expect(Object.keys(marks)).toHaveLength(6);
       }
     }
@@ -249,7 +288,10 @@ describe('MarkingSession: reopening', () => {
 
   it('a marks.csv written by the run (errors filled in, no provenance) opens and is rewritten with provenance', async () => {
     const dir = await newRun();
-    await writeFile(join(dir, 'marks.csv'), 'fixture,rep,mark,note\nalpha,1,,\nalpha,2,error,sut: exit: exited with code 1\nalpha,3,,\nbeta,1,pass,by hand\nbeta,2,,\nbeta,3,,not run\n');
+    await writeFile(
+      join(dir, 'marks.csv'),
+      'fixture,rep,mark,note\nalpha,1,,\nalpha,2,error,sut: exit: exited with code 1\nalpha,3,,\nbeta,1,pass,by hand\nbeta,2,,\nbeta,3,,not run\n',
+    );
     const session = await MarkingSession.open({ dir, who: 'ann' });
     expect(session.markOf(1)).toEqual({ fixture: 'beta', rep: 1, mark: 'pass', note: 'by hand' });
     expect(session.progress()).toEqual({ marked: 1, total: 4 });
@@ -268,10 +310,22 @@ describe('MarkingSession: a run resumed after marking began', () => {
     const session = await MarkingSession.open({ dir, grader: 'g', who: 'ann' });
     await session.setMark(0, 'pass');
     // marks.g.csv now holds alpha 2 as error and beta 3 as "not run"; then `turnkit run --resume` runs both again.
-    for (const [fixture, rep] of [['alpha', 2], ['beta', 3]] as const) {
+    for (const [fixture, rep] of [
+      ['alpha', 2],
+      ['beta', 3],
+    ] as const) {
       const path = join(dir, 'reps', fixture, `rep-0${rep}.json`);
       const record = JSON.parse(await readFile(join(dir, 'reps', 'beta', 'rep-01.json'), 'utf8'));
-      await writeFile(path, JSON.stringify({ ...record, fixture, rep, response: `RESUMED ${fixture} ${rep}`, request: { ...record.request, fixture, rep } }));
+      await writeFile(
+        path,
+        JSON.stringify({
+          ...record,
+          fixture,
+          rep,
+          response: `RESUMED ${fixture} ${rep}`,
+          request: { ...record.request, fixture, rep },
+        }),
+      );
     }
     const again = await MarkingSession.open({ dir, grader: 'g', who: 'ann' });
     expect(again.reps.map((rep) => rep.skipped)).toEqual([false, false, false, false, false, false]);
@@ -288,7 +342,16 @@ describe('MarkingSession: error marks given by hand', () => {
   /** Rewrites a rep's record as a completed one (what `turnkit run --resume` leaves for a rep it ran again). */
   async function complete(dir: string, fixture: string, rep: number): Promise<void> {
     const record = JSON.parse(await readFile(join(dir, 'reps', 'beta', 'rep-01.json'), 'utf8'));
-    await writeFile(join(dir, 'reps', fixture, `rep-0${rep}.json`), JSON.stringify({ ...record, fixture, rep, response: `RESUMED ${fixture} ${rep}`, request: { ...record.request, fixture, rep } }));
+    await writeFile(
+      join(dir, 'reps', fixture, `rep-0${rep}.json`),
+      JSON.stringify({
+        ...record,
+        fixture,
+        rep,
+        response: `RESUMED ${fixture} ${rep}`,
+        request: { ...record.request, fixture, rep },
+      }),
+    );
   }
 
   it('an error a person typed into marks.csv (no grader, their own note) on a rep that did not error is kept', async () => {
@@ -314,9 +377,17 @@ describe('MarkingSession: error marks given by hand', () => {
 
   it('the error row turnkit wrote for an errored rep (note "sut: ...", no grader) is blank once the rep completed', async () => {
     const dir = await newRun();
-    await writeFile(join(dir, 'marks.csv'), 'fixture,rep,mark,note\nalpha,1,error,looked broken\nalpha,2,error,sut: exit: BOOM-ALPHA-2 exited with code 1\n');
+    await writeFile(
+      join(dir, 'marks.csv'),
+      'fixture,rep,mark,note\nalpha,1,error,looked broken\nalpha,2,error,sut: exit: BOOM-ALPHA-2 exited with code 1\n',
+    );
     // Before the resume: alpha 2 errored, its row stands.
-    expect((await MarkingSession.open({ dir, who: 'ann' })).markOf(2)).toEqual({ fixture: 'alpha', rep: 2, mark: 'error', note: 'sut: exit: BOOM-ALPHA-2 exited with code 1' });
+    expect((await MarkingSession.open({ dir, who: 'ann' })).markOf(2)).toEqual({
+      fixture: 'alpha',
+      rep: 2,
+      mark: 'error',
+      note: 'sut: exit: BOOM-ALPHA-2 exited with code 1',
+    });
     await complete(dir, 'alpha', 2);
     const session = await MarkingSession.open({ dir, who: 'ann' });
     expect(session.reps[2]!.skipped).toBe(false);
@@ -330,9 +401,12 @@ describe('MarkingSession: error marks given by hand', () => {
     expect(marks['alpha/1']).toMatchObject({ mark: 'error', note: 'looked broken' });
   });
 
-  it('an error row with a grader is a person\'s, whatever its note says: kept after the rep completed', async () => {
+  it("an error row with a grader is a person's, whatever its note says: kept after the rep completed", async () => {
     const dir = await newRun();
-    await writeFile(join(dir, 'marks.csv'), 'fixture,rep,mark,note,grader,marked_at,rubric_version\nalpha,2,error,sut: exit,bob,2026-01-02T00:00:00.000Z,v3\n');
+    await writeFile(
+      join(dir, 'marks.csv'),
+      'fixture,rep,mark,note,grader,marked_at,rubric_version\nalpha,2,error,sut: exit,bob,2026-01-02T00:00:00.000Z,v3\n',
+    );
     await complete(dir, 'alpha', 2);
     const session = await MarkingSession.open({ dir, who: 'ann' });
     expect(session.markOf(2)).toMatchObject({ mark: 'error', note: 'sut: exit', grader: 'bob' });
@@ -340,14 +414,19 @@ describe('MarkingSession: error marks given by hand', () => {
 });
 
 describe('MarkingSession: grader names and empty shards', () => {
-  it.each(['checks', 'blind', 'history', 'judge-gpt', 'Checks', 'JUDGE-x', 'ann.blind', 'x.checks'])('refuses --grader %s, a name turnkit\'s own files use', async (grader) => {
-    const dir = await newRun();
-    const error = await MarkingSession.open({ dir, grader, who: 'ann' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TurnkitError);
-    expect((error as TurnkitError).code).toBe('USAGE');
-    expect((error as TurnkitError).message).toBe(`--grader ${grader}: that name belongs to the files turnkit's judges write; choose another`);
-    expect(existsSync(join(dir, `marks.${grader}.csv`))).toBe(false);
-  });
+  it.each(['checks', 'blind', 'history', 'judge-gpt', 'Checks', 'JUDGE-x', 'ann.blind', 'x.checks'])(
+    "refuses --grader %s, a name turnkit's own files use",
+    async (grader) => {
+      const dir = await newRun();
+      const error = await MarkingSession.open({ dir, grader, who: 'ann' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TurnkitError);
+      expect((error as TurnkitError).code).toBe('USAGE');
+      expect((error as TurnkitError).message).toBe(
+        `--grader ${grader}: that name belongs to the files turnkit's judges write; choose another`,
+      );
+      expect(existsSync(join(dir, `marks.${grader}.csv`))).toBe(false);
+    },
+  );
 
   it('accepts --grader ana (and names that only contain a reserved word)', async () => {
     const dir = await newRun();
@@ -361,14 +440,19 @@ describe('MarkingSession: grader names and empty shards', () => {
   });
 
   it('refuses a shard that holds no reps (shard 3 of 3 of 1 fixture x 1 rep) as BAD_INPUT, writing nothing', async () => {
-    const dir = await makeMarkRun({ dir: join(root, `run-${++count}`), fixtures: [{ name: 'alpha', reps: ['RESP-ALPHA-1 deck 2.'] }] });
+    const dir = await makeMarkRun({
+      dir: join(root, `run-${++count}`),
+      fixtures: [{ name: 'alpha', reps: ['RESP-ALPHA-1 deck 2.'] }],
+    });
     const manifestFile = join(dir, 'manifest.json');
     const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
     await writeFile(manifestFile, `${JSON.stringify({ ...manifest, shard: { index: 3, count: 3 } }, null, 2)}\n`);
     const error = await MarkingSession.open({ dir, who: 'ann' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TurnkitError);
     expect((error as TurnkitError).code).toBe('BAD_INPUT');
-    expect((error as TurnkitError).message).toBe(`${relative(process.cwd(), dir)}: this run holds no reps to mark (a shard with fewer reps than shards)`);
+    expect((error as TurnkitError).message).toBe(
+      `${relative(process.cwd(), dir)}: this run holds no reps to mark (a shard with fewer reps than shards)`,
+    );
     expect(existsSync(join(dir, 'marks.csv'))).toBe(false);
     // Shard 1 of 3 holds the one rep and opens.
     await writeFile(manifestFile, `${JSON.stringify({ ...manifest, shard: { index: 1, count: 3 } }, null, 2)}\n`);
@@ -390,7 +474,12 @@ describe('MarkingSession: blind', () => {
     expect(order(seven)).toEqual(['alpha/3', 'beta/1', 'alpha/2', 'beta/2', 'beta/3', 'alpha/1']);
     expect(seven.blind).toEqual({ seed: 7 });
     // Skipped flags travel with their reps.
-    expect(seven.reps.filter((rep) => rep.skipped).map((rep) => `${rep.fixture}/${rep.rep}`).sort()).toEqual(['alpha/2', 'beta/3']);
+    expect(
+      seven.reps
+        .filter((rep) => rep.skipped)
+        .map((rep) => `${rep.fixture}/${rep.rep}`)
+        .sort(),
+    ).toEqual(['alpha/2', 'beta/3']);
     expect(seven.progress()).toEqual({ marked: 0, total: 4 });
   });
 
@@ -431,7 +520,12 @@ describe('MarkingSession: blind', () => {
     // The first rep in blind order is alpha 3.
     await blind.setMark(0, 'fail', 'blind view');
     const blindMarks = await readMarks(join(dir, 'marks.blind.csv'));
-    expect(blindMarks['alpha/3']).toMatchObject({ mark: 'fail', note: 'blind view', grader: 'ann', rubricVersion: 'v3' });
+    expect(blindMarks['alpha/3']).toMatchObject({
+      mark: 'fail',
+      note: 'blind view',
+      grader: 'ann',
+      rubricVersion: 'v3',
+    });
     expect(blindMarks['alpha/1']).toMatchObject({ mark: '', note: '' });
     // The open marks are as they were.
     const openMarks = await readMarks(join(dir, 'marks.csv'));

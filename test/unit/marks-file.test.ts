@@ -7,9 +7,12 @@ describe('marks.csv', () => {
   it('starts with the header fixture,rep,mark,note and has one line per plain row', () => {
     expect(MARKS_COLUMNS).toEqual(['fixture', 'rep', 'mark', 'note']);
     expect(formatMarks([])).toBe('fixture,rep,mark,note\n');
-    expect(formatMarks([{ fixture: 'base', rep: 1, mark: '', note: '' }, { fixture: 'base', rep: 2, mark: 'error', note: 'sut: timeout: no answer within 1 s' }])).toBe(
-      'fixture,rep,mark,note\nbase,1,,\nbase,2,error,sut: timeout: no answer within 1 s\n',
-    );
+    expect(
+      formatMarks([
+        { fixture: 'base', rep: 1, mark: '', note: '' },
+        { fixture: 'base', rep: 2, mark: 'error', note: 'sut: timeout: no answer within 1 s' },
+      ]),
+    ).toBe('fixture,rep,mark,note\nbase,1,,\nbase,2,error,sut: timeout: no answer within 1 s\n');
   });
 
   it('sorts rows by fixture, then by rep as a number (rep 10 after rep 9), without touching its argument', () => {
@@ -23,7 +26,15 @@ describe('marks.csv', () => {
     ];
     const copy = structuredClone(rows);
     const lines = formatMarks(rows).trimEnd().split('\n');
-    expect(lines).toEqual(['fixture,rep,mark,note', 'a,1,,', 'a,11,,', 'a-b,1,,', 'b,2,na,', 'b,9,fail,', 'b,10,pass,']);
+    expect(lines).toEqual([
+      'fixture,rep,mark,note',
+      'a,1,,',
+      'a,11,,',
+      'a-b,1,,',
+      'b,2,na,',
+      'b,9,fail,',
+      'b,10,pass,',
+    ]);
     expect(rows).toEqual(copy);
   });
 
@@ -50,7 +61,8 @@ describe('marks.csv', () => {
   });
 
   it('reads a file saved by a spreadsheet: BOM, CRLF, quoted fields, marks in other case, blank lines', () => {
-    const text = '\ufefffixture,rep,mark,note\r\nbase,1,Pass ,"ok, fine"\r\nbase,2,FAIL,"multi\r\nline"\r\n\r\nbase,10,,\r\nfixed,3,na,plain\r\n';
+    const text =
+      '\ufefffixture,rep,mark,note\r\nbase,1,Pass ,"ok, fine"\r\nbase,2,FAIL,"multi\r\nline"\r\n\r\nbase,10,,\r\nfixed,3,na,plain\r\n';
     expect(parseMarks(text)).toEqual([
       { fixture: 'base', rep: 1, mark: 'pass', note: 'ok, fine' },
       { fixture: 'base', rep: 2, mark: 'fail', note: 'multi\r\nline' },
@@ -81,7 +93,10 @@ describe('marks a resume keeps', () => {
   it('drops the error row the run wrote once the rep has run again, and keeps an error a person gave', () => {
     const runs = { ...key, mark: 'error' as const, note: 'sut: exit: exited with 1' };
     expect(isRunsOwnRow(runs)).toBe(true);
-    expect(marksFor([key], state(false), previous(runs))).toEqual({ rows: [{ ...key, mark: '', note: '' }], replaced: [] });
+    expect(marksFor([key], state(false), previous(runs))).toEqual({
+      rows: [{ ...key, mark: '', note: '' }],
+      replaced: [],
+    });
     const byHand = { ...key, mark: 'error' as const, note: 'looked broken' };
     expect(isRunsOwnRow(byHand)).toBe(false);
     expect(marksFor([key], state(false), previous(byHand)).rows).toEqual([byHand]);
@@ -90,7 +105,7 @@ describe('marks a resume keeps', () => {
     expect(marksFor([key], state(false), previous(graded)).rows).toEqual([graded]);
   });
 
-  it('keeps a mark a person gave while the response it judged is the rep\'s, errored or not', () => {
+  it("keeps a mark a person gave while the response it judged is the rep's, errored or not", () => {
     const pass = { ...key, mark: 'pass' as const, note: 'fine', grader: 'ann' };
     expect(marksFor([key], state(false), previous(pass))).toEqual({ rows: [pass], replaced: [] });
     const failOnCrash = { ...key, mark: 'fail' as const, note: 'I count a crash as a fail' };
@@ -101,10 +116,16 @@ describe('marks a resume keeps', () => {
     const failOnCrash = { ...key, mark: 'fail' as const, note: 'I count a crash as a fail' };
     const rerun = new Set([repId(key)]);
     // The rep ran again and answered: blank, to mark afresh.
-    expect(marksFor([key], state(false), previous(failOnCrash), rerun)).toEqual({ rows: [{ ...key, mark: '', note: '' }], replaced: [{ before: failOnCrash, after: { ...key, mark: '', note: '' } }] });
+    expect(marksFor([key], state(false), previous(failOnCrash), rerun)).toEqual({
+      rows: [{ ...key, mark: '', note: '' }],
+      replaced: [{ before: failOnCrash, after: { ...key, mark: '', note: '' } }],
+    });
     // It ran again and failed again: the run's error row.
     const error = { ...key, mark: 'error' as const, note: 'sut: exit: exited with 1' };
-    expect(marksFor([key], state(true), previous(failOnCrash), rerun)).toEqual({ rows: [error], replaced: [{ before: failOnCrash, after: error }] });
+    expect(marksFor([key], state(true), previous(failOnCrash), rerun)).toEqual({
+      rows: [error],
+      replaced: [{ before: failOnCrash, after: error }],
+    });
     // The run's own rows are not a person's marks: nothing to keep.
     expect(marksFor([key], state(false), previous(error), rerun).replaced).toEqual([]);
   });

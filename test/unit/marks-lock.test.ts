@@ -20,8 +20,13 @@ describe('the lock on a marks file', () => {
 
   it('is held by one holder at a time and let go on release', async () => {
     const lock = await acquireMarksLock(file, 'turnkit view');
-    expect(JSON.parse(await readFile(lockFileOf(file), 'utf8'))).toMatchObject({ pid: process.pid, tool: 'turnkit view' });
-    await expect(acquireMarksLock(file, 'turnkit mark')).rejects.toThrow(/marks\.csv: being marked by turnkit view \(pid \d+/);
+    expect(JSON.parse(await readFile(lockFileOf(file), 'utf8'))).toMatchObject({
+      pid: process.pid,
+      tool: 'turnkit view',
+    });
+    await expect(acquireMarksLock(file, 'turnkit mark')).rejects.toThrow(
+      /marks\.csv: being marked by turnkit view \(pid \d+/,
+    );
     await lock.release();
     expect(existsSync(lockFileOf(file))).toBe(false);
     await (await acquireMarksLock(file, 'turnkit mark')).release();
@@ -29,7 +34,9 @@ describe('the lock on a marks file', () => {
 
   it('is taken over from a process of this host that is gone, and from a torn lock file', async () => {
     // A pid that has just exited is not running any more.
-    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    }).stdout;
     await writeFile(lockFileOf(file), JSON.stringify({ pid: Number(gone), tool: 'turnkit mark', since: 'then' }));
     const lock = await acquireMarksLock(file, 'turnkit view');
     expect(JSON.parse(await readFile(lockFileOf(file), 'utf8')).pid).toBe(process.pid);
@@ -39,8 +46,13 @@ describe('the lock on a marks file', () => {
   });
 
   it('is never taken from another host (its process cannot be checked from here), nor removed by a holder it was taken from', async () => {
-    await writeFile(lockFileOf(file), JSON.stringify({ pid: 1, host: 'elsewhere.example', tool: 'turnkit view', since: 'then' }));
-    await expect(acquireMarksLock(file, 'turnkit mark')).rejects.toThrow('being marked by turnkit view (pid 1 on elsewhere.example, since then)');
+    await writeFile(
+      lockFileOf(file),
+      JSON.stringify({ pid: 1, host: 'elsewhere.example', tool: 'turnkit view', since: 'then' }),
+    );
+    await expect(acquireMarksLock(file, 'turnkit mark')).rejects.toThrow(
+      'being marked by turnkit view (pid 1 on elsewhere.example, since then)',
+    );
     await rm(lockFileOf(file));
     const mine = await acquireMarksLock(file, 'turnkit view');
     await writeFile(lockFileOf(file), JSON.stringify({ pid: 1, tool: 'turnkit mark', since: 'later' }));

@@ -24,7 +24,9 @@ describe('the database password never reaches a rep record', () => {
 
   it('removes a short password and one with quotes or backslashes, and leaves records of URLs without one alone', () => {
     expect(withoutPassword({ a: 'x pw y' }, 'postgres://u:pw@h/d')).toEqual({ a: 'x *** y' });
-    expect(withoutPassword({ a: 'say "q\\"uote"' }, `postgres://u:${encodeURIComponent('"q\\"uote"')}@h/d`)).toEqual({ a: 'say ***' });
+    expect(withoutPassword({ a: 'say "q\\"uote"' }, `postgres://u:${encodeURIComponent('"q\\"uote"')}@h/d`)).toEqual({
+      a: 'say ***',
+    });
     const plain = { a: 'postgres://postgres@127.0.0.1/test' };
     expect(withoutPassword(plain, 'postgres://postgres@127.0.0.1/test')).toBe(plain);
   });
@@ -46,11 +48,31 @@ describe('the secrets a SUT can see never reach a rep record', () => {
       SHORT_KEY: 'abc',
       PLAIN: 'sk-not-a-secret-name',
     };
-    expect(sutSecrets({ type: 'command', command: ['sut'], timeout: 130, maxOutput: 1000 }, env).sort()).toEqual(['ghp_abcdefgh', 'hunter22', 'pass-word-1', 'r3d1s-pw', 'sk-live-123456', 'smtp-secret']);
-    expect(sutSecrets({ type: 'http', baseUrl: 'http://127.0.0.1:1/v1', model: 'm', timeout: 5, apiKeyEnv: 'PLAIN' }, env)).toContain('sk-not-a-secret-name');
+    expect(sutSecrets({ type: 'command', command: ['sut'], timeout: 130, maxOutput: 1000 }, env).sort()).toEqual([
+      'ghp_abcdefgh',
+      'hunter22',
+      'pass-word-1',
+      'r3d1s-pw',
+      'sk-live-123456',
+      'smtp-secret',
+    ]);
+    expect(
+      sutSecrets({ type: 'http', baseUrl: 'http://127.0.0.1:1/v1', model: 'm', timeout: 5, apiKeyEnv: 'PLAIN' }, env),
+    ).toContain('sk-not-a-secret-name');
     process.env.TURNKIT_UNIT_VALUE = 'expanded-secret-value';
     try {
-      expect(sutSecrets({ type: 'command', command: ['sut'], timeout: 130, maxOutput: 1000, env: { SERVICE_TOKEN: '${TURNKIT_UNIT_VALUE}', MODE: 'fast-and-loose' } }, {})).toEqual(['expanded-secret-value']);
+      expect(
+        sutSecrets(
+          {
+            type: 'command',
+            command: ['sut'],
+            timeout: 130,
+            maxOutput: 1000,
+            env: { SERVICE_TOKEN: '${TURNKIT_UNIT_VALUE}', MODE: 'fast-and-loose' },
+          },
+          {},
+        ),
+      ).toEqual(['expanded-secret-value']);
     } finally {
       delete process.env.TURNKIT_UNIT_VALUE;
     }
@@ -58,21 +80,35 @@ describe('the secrets a SUT can see never reach a rep record', () => {
 
   it('removes a secret as it reads inside a JSON string or a URL too', () => {
     const secret = 'p@ss "word"/x';
-    const record = { plain: `pw ${secret}`, json: JSON.stringify({ pw: secret }), url: `https://h/?k=${encodeURIComponent(secret)}` };
-    expect(withoutSecrets(record, [secret])).toEqual({ plain: 'pw ***', json: '{"pw":"***"}', url: 'https://h/?k=***' });
+    const record = {
+      plain: `pw ${secret}`,
+      json: JSON.stringify({ pw: secret }),
+      url: `https://h/?k=${encodeURIComponent(secret)}`,
+    };
+    expect(withoutSecrets(record, [secret])).toEqual({
+      plain: 'pw ***',
+      json: '{"pw":"***"}',
+      url: 'https://h/?k=***',
+    });
   });
 
   it('cuts the recorded end of the output after removing secrets, so none is left in part at the cut', () => {
     const key = 'sk-live-ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
     // The key ends 20 characters into the last 2,000: a cut first would keep its last 20 characters.
     const output = `auth with ${key}${'x'.repeat(2_000 - 20)}`;
-    const recorded = recordedTail(output, { databaseUrl: 'postgres://u@h/d', request: {} as SutRequest, secrets: [key] });
+    const recorded = recordedTail(output, {
+      databaseUrl: 'postgres://u@h/d',
+      request: {} as SutRequest,
+      secrets: [key],
+    });
     expect(recorded).not.toContain(key.slice(-20));
     expect(recorded.endsWith('x'.repeat(1_980))).toBe(true);
   });
 
   it('removes every secret, the longer first, and returns the record itself when there is none', () => {
-    expect(withoutSecrets({ a: 'key sk-123456 and sk-123456789', n: [1, 'sk-123456'] }, ['sk-123456', 'sk-123456789'])).toEqual({ a: 'key *** and ***', n: [1, '***'] });
+    expect(
+      withoutSecrets({ a: 'key sk-123456 and sk-123456789', n: [1, 'sk-123456'] }, ['sk-123456', 'sk-123456789']),
+    ).toEqual({ a: 'key *** and ***', n: [1, '***'] });
     const plain = { a: 'nothing here' };
     expect(withoutSecrets(plain, [])).toBe(plain);
     expect(withoutSecrets(plain, [''])).toBe(plain);

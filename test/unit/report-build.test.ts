@@ -55,10 +55,21 @@ async function makeRun(spec: RunSpec): Promise<string> {
     startedAt: '2025-01-01T00:00:00.000Z',
     turnkit: '0.1.0',
     node: 'v20.0.0',
-    question: { id: spec.id ?? 'places', text: 'Where is the mess hall?', file: { path: 'questions/places.yaml', sha256: fakeSha('q') }, target: spec.target, reps },
+    question: {
+      id: spec.id ?? 'places',
+      text: 'Where is the mess hall?',
+      file: { path: 'questions/places.yaml', sha256: fakeSha('q') },
+      target: spec.target,
+      reps,
+    },
     rubric: { path: 'questions/places-rubric.md', version: spec.rubricVersion ?? '1', sha256: fakeSha('r') },
     caseFileTemplate: { path: 'questions/case-file.md', sha256: fakeSha('c') },
-    fixtures: spec.fixtures.map((f) => ({ name: f.name, file: { path: fixturePath(f.name), sha256: f.sha256 ?? fakeSha(f.name) }, ...(f.tag ? { tag: f.tag } : {}), ...(f.bases ? { bases: f.bases } : {}) })),
+    fixtures: spec.fixtures.map((f) => ({
+      name: f.name,
+      file: { path: fixturePath(f.name), sha256: f.sha256 ?? fakeSha(f.name) },
+      ...(f.tag ? { tag: f.tag } : {}),
+      ...(f.bases ? { bases: f.bases } : {}),
+    })),
     sut: { type: 'command', command: ['node', 'sut.mjs'] },
     database: { backend: 'embedded', serverVersion: '17', strategy: 'remap' },
     concurrency: 1,
@@ -99,19 +110,47 @@ const fixture = (report: Report, name: string) => report.fixtures.find((f) => f.
 
 describe('buildReport: verdicts and what the target demands', () => {
   it('8 of 9 meets 0.88 (needs 8, tolerates 1) and misses 0.90 (needs 9, tolerates 0)', async () => {
-    const met = fixture(await buildReport(await makeRun({ target: 0.88, fixtures: [{ name: 'a', marks: eightOfNine }] })), 'a');
-    expect(met).toMatchObject({ pass: 8, fail: 1, na: 0, error: 0, blank: 0, verdict: 'met', passesNeeded: 8, failsTolerated: 1, reps: 9, notRun: 0 });
+    const met = fixture(
+      await buildReport(await makeRun({ target: 0.88, fixtures: [{ name: 'a', marks: eightOfNine }] })),
+      'a',
+    );
+    expect(met).toMatchObject({
+      pass: 8,
+      fail: 1,
+      na: 0,
+      error: 0,
+      blank: 0,
+      verdict: 'met',
+      passesNeeded: 8,
+      failsTolerated: 1,
+      reps: 9,
+      notRun: 0,
+    });
     expect(met.rate).toBeCloseTo(8 / 9, 12);
     // Wilson 8/9 is [0.5650, 0.9801] (see report-stats.test.ts): it contains 0.88, so more reps would be needed to tell.
     expect(met.uncertain).toBe(true);
-    const missed = fixture(await buildReport(await makeRun({ target: 0.9, fixtures: [{ name: 'a', marks: eightOfNine }] })), 'a');
+    const missed = fixture(
+      await buildReport(await makeRun({ target: 0.9, fixtures: [{ name: 'a', marks: eightOfNine }] })),
+      'a',
+    );
     expect(missed).toMatchObject({ verdict: 'missed', passesNeeded: 9, failsTolerated: 0 });
   });
 
   it('10 reps at 0.90 with one error and one na: 8 qualify, 8 needed (ceil 7.2), none tolerated', async () => {
     const marks = [...repeat('pass', 7), 'fail', 'error', 'na'];
-    const report = await buildReport(await makeRun({ target: 0.9, fixtures: [{ name: 'a', marks, errors: { 9: 'sut' } }] }));
-    expect(fixture(report, 'a')).toMatchObject({ pass: 7, fail: 1, error: 1, na: 1, passesNeeded: 8, failsTolerated: 0, verdict: 'missed', rate: 7 / 8 });
+    const report = await buildReport(
+      await makeRun({ target: 0.9, fixtures: [{ name: 'a', marks, errors: { 9: 'sut' } }] }),
+    );
+    expect(fixture(report, 'a')).toMatchObject({
+      pass: 7,
+      fail: 1,
+      error: 1,
+      na: 1,
+      passesNeeded: 8,
+      failsTolerated: 0,
+      verdict: 'missed',
+      rate: 7 / 8,
+    });
     expect(report.demands).toEqual([
       { lost: 0, n: 10, passesNeeded: 9, failsTolerated: 1 },
       { lost: 1, n: 9, passesNeeded: 9, failsTolerated: 0 },
@@ -121,36 +160,80 @@ describe('buildReport: verdicts and what the target demands', () => {
   });
 
   it('a blank mark keeps a fixture pending, whatever the rest say', async () => {
-    const report = await buildReport(await makeRun({ target: 0.5, fixtures: [{ name: 'a', marks: ['pass', 'pass', ''] }, { name: 'b', marks: ['fail', 'fail', 'fail'] }] }));
+    const report = await buildReport(
+      await makeRun({
+        target: 0.5,
+        fixtures: [
+          { name: 'a', marks: ['pass', 'pass', ''] },
+          { name: 'b', marks: ['fail', 'fail', 'fail'] },
+        ],
+      }),
+    );
     expect(fixture(report, 'a')).toMatchObject({ verdict: 'pending', blank: 1, pass: 2, rate: 1 });
-    expect(targetProblems(report)).toEqual(['a: pending: 1 rep(s) not marked for target 0.5', 'b: missed: 0/3 passed, 2 needed for target 0.5']);
+    expect(targetProblems(report)).toEqual([
+      'a: pending: 1 rep(s) not marked for target 0.5',
+      'b: missed: 0/3 passed, 2 needed for target 0.5',
+    ]);
   });
 
   it('targetProblems names missed and pending fixtures, with tags, and not met ones', async () => {
-    const report = await buildReport(await makeRun({
-      target: 0.88,
-      fixtures: [{ name: 'met', tag: 'dev', marks: eightOfNine }, { name: 'low', tag: 'heldout', marks: [...repeat('pass', 7), 'fail', 'fail'] }, { name: 'open', marks: [...repeat('pass', 8), ''] }],
-    }));
+    const report = await buildReport(
+      await makeRun({
+        target: 0.88,
+        fixtures: [
+          { name: 'met', tag: 'dev', marks: eightOfNine },
+          { name: 'low', tag: 'heldout', marks: [...repeat('pass', 7), 'fail', 'fail'] },
+          { name: 'open', marks: [...repeat('pass', 8), ''] },
+        ],
+      }),
+    );
     expect(report.fixtures.map((f) => f.verdict)).toEqual(['met', 'missed', 'pending']);
-    expect(targetProblems(report)).toEqual(['low (heldout): missed: 7/9 passed, 8 needed for target 0.88', 'open: pending: 1 rep(s) not marked for target 0.88']);
+    expect(targetProblems(report)).toEqual([
+      'low (heldout): missed: 7/9 passed, 8 needed for target 0.88',
+      'open: pending: 1 rep(s) not marked for target 0.88',
+    ]);
   });
 });
 
 describe('buildReport: tags, latency, pairs, marks file', () => {
   it('totals dev and heldout separately, each pooling only its own fixtures', async () => {
-    const report = await buildReport(await makeRun({
-      target: 0.5,
-      fixtures: [
-        { name: 'd1', tag: 'dev', marks: ['pass', 'pass', 'fail', 'na'] },
-        { name: 'h1', tag: 'heldout', marks: ['fail', 'fail', 'fail', 'pass'] },
-        { name: 'd2', tag: 'dev', marks: ['pass', 'error', 'pass', 'pass'] },
-        { name: 'h2', tag: 'heldout', marks: ['fail', 'pass', '', 'fail'] },
-      ],
-    }));
+    const report = await buildReport(
+      await makeRun({
+        target: 0.5,
+        fixtures: [
+          { name: 'd1', tag: 'dev', marks: ['pass', 'pass', 'fail', 'na'] },
+          { name: 'h1', tag: 'heldout', marks: ['fail', 'fail', 'fail', 'pass'] },
+          { name: 'd2', tag: 'dev', marks: ['pass', 'error', 'pass', 'pass'] },
+          { name: 'h2', tag: 'heldout', marks: ['fail', 'pass', '', 'fail'] },
+        ],
+      }),
+    );
     expect(report.tags.map((t) => t.tag)).toEqual(['dev', 'heldout']);
     const [dev, heldout] = report.tags;
-    expect(dev).toMatchObject({ fixtures: 2, pass: 5, fail: 1, na: 1, error: 1, blank: 0, met: 2, missed: 0, pending: 0, rate: 5 / 6 });
-    expect(heldout).toMatchObject({ fixtures: 2, pass: 2, fail: 5, na: 0, error: 0, blank: 1, met: 0, missed: 1, pending: 1, rate: 2 / 7 });
+    expect(dev).toMatchObject({
+      fixtures: 2,
+      pass: 5,
+      fail: 1,
+      na: 1,
+      error: 1,
+      blank: 0,
+      met: 2,
+      missed: 0,
+      pending: 0,
+      rate: 5 / 6,
+    });
+    expect(heldout).toMatchObject({
+      fixtures: 2,
+      pass: 2,
+      fail: 5,
+      na: 0,
+      error: 0,
+      blank: 1,
+      met: 0,
+      missed: 1,
+      pending: 1,
+      rate: 2 / 7,
+    });
     // No row pools across tags: all 16 reps are accounted for once, by their own tag.
     const total = (t: (typeof report.tags)[number]) => t.pass + t.fail + t.na + t.error + t.blank;
     expect(total(dev!) + total(heldout!)).toBe(16);
@@ -158,31 +241,62 @@ describe('buildReport: tags, latency, pairs, marks file', () => {
 
   it('latency: lower median and nearest-rank p95 of sutMs; seed errors out, SUT errors in', async () => {
     // 6 reps: 10, 60, 30, 999 (seed error: never reached the SUT), 50, 20 (SUT error: it did).
-    const report = await buildReport(await makeRun({
-      target: 0.5,
-      fixtures: [{ name: 'a', marks: ['pass', 'pass', 'pass', 'error', 'pass', 'error'], sutMs: [10, 60, 30, 999, 50, 20], errors: { 4: 'seed', 6: 'sut' } }],
-    }));
+    const report = await buildReport(
+      await makeRun({
+        target: 0.5,
+        fixtures: [
+          {
+            name: 'a',
+            marks: ['pass', 'pass', 'pass', 'error', 'pass', 'error'],
+            sutMs: [10, 60, 30, 999, 50, 20],
+            errors: { 4: 'seed', 6: 'sut' },
+          },
+        ],
+      }),
+    );
     // Sorted: 10, 20, 30, 50, 60 → lower median 30; p95 rank ceil(0.95 × 5) = 5 → 60.
     expect(fixture(report, 'a').latency).toEqual({ median: 30, p95: 60, reps: 5 });
   });
 
   it('pairs a constructed fixture with its base when bases[0] is the base file with the same bytes', async () => {
     const base = { name: 'base', marks: [...repeat('fail', 8), 'pass', 'pass'] };
-    const pairedRun = await makeRun({ target: 0.8, fixtures: [base, { name: 'fixed', marks: [...repeat('pass', 9), 'fail'], bases: [{ path: fixturePath('base'), sha256: fakeSha('base') }] }] });
+    const pairedRun = await makeRun({
+      target: 0.8,
+      fixtures: [
+        base,
+        {
+          name: 'fixed',
+          marks: [...repeat('pass', 9), 'fail'],
+          bases: [{ path: fixturePath('base'), sha256: fakeSha('base') }],
+        },
+      ],
+    });
     const { pairs } = await buildReport(pairedRun);
     expect(pairs).toHaveLength(1);
     expect(pairs[0]).toMatchObject({ constructed: 'fixed', base: 'base' });
     expect(pairs[0]!.delta).toBeCloseTo(0.9 - 0.2, 12);
     // [[9, 1], [2, 8]]: 23/4199 by the exact-fraction computation described in report-stats.test.ts.
     expect(pairs[0]!.p).toBeCloseTo(0.0054774946, 8);
-    const recaptured = await makeRun({ target: 0.8, fixtures: [base, { name: 'fixed', marks: repeat('pass', 10), bases: [{ path: fixturePath('base'), sha256: fakeSha('other') }] }] });
+    const recaptured = await makeRun({
+      target: 0.8,
+      fixtures: [
+        base,
+        { name: 'fixed', marks: repeat('pass', 10), bases: [{ path: fixturePath('base'), sha256: fakeSha('other') }] },
+      ],
+    });
     expect((await buildReport(recaptured)).pairs).toEqual([]);
   });
 
   it('a pair where one fixture has no qualified reps has delta and p null, and the text report prints "-" for both', async () => {
     const bases = [{ path: fixturePath('base'), sha256: fakeSha('base') }];
     // The base is all na: no pass or fail to compare with.
-    const dir = await makeRun({ target: 0.5, fixtures: [{ name: 'base', marks: repeat('na', 3) }, { name: 'fixed', marks: ['pass', 'pass', 'fail'], bases }] });
+    const dir = await makeRun({
+      target: 0.5,
+      fixtures: [
+        { name: 'base', marks: repeat('na', 3) },
+        { name: 'fixed', marks: ['pass', 'pass', 'fail'], bases },
+      ],
+    });
     const report = await buildReport(dir);
     expect(fixture(report, 'base').rate).toBeNull();
     expect(report.pairs).toEqual([{ constructed: 'fixed', base: 'base', delta: null, p: null }]);
@@ -194,9 +308,21 @@ describe('buildReport: tags, latency, pairs, marks file', () => {
     expect(header).toEqual(['constructed', 'base', 'rates', 'delta', 'Fisher p']);
     expect(row).toEqual(['fixed', 'base', '0.67 (2/3) vs -', '-', '-']);
     const md = formatReport(report, 'md').find((line) => line.includes('fixed') && line.includes(' vs '))!;
-    expect(md.split('|').map((cell) => cell.trim()).filter((cell) => cell !== '').slice(-2)).toEqual(['-', '-']);
+    expect(
+      md
+        .split('|')
+        .map((cell) => cell.trim())
+        .filter((cell) => cell !== '')
+        .slice(-2),
+    ).toEqual(['-', '-']);
     // The constructed side with no qualified reps is the same.
-    const other = await makeRun({ target: 0.5, fixtures: [{ name: 'base', marks: ['pass', 'fail', 'fail'] }, { name: 'fixed', marks: ['na', 'error', ''], errors: { 2: 'sut' }, bases }] });
+    const other = await makeRun({
+      target: 0.5,
+      fixtures: [
+        { name: 'base', marks: ['pass', 'fail', 'fail'] },
+        { name: 'fixed', marks: ['na', 'error', ''], errors: { 2: 'sut' }, bases },
+      ],
+    });
     expect((await buildReport(other)).pairs).toEqual([{ constructed: 'fixed', base: 'base', delta: null, p: null }]);
     expect(pValue(null)).toBe('-');
   });
@@ -210,34 +336,67 @@ describe('buildReport: tags, latency, pairs, marks file', () => {
   });
 
   it('an interrupted run with a rep missing is incomplete, and the error says how to resume', async () => {
-    const dir = await makeRun({ target: 0.5, status: 'interrupted', fixtures: [{ name: 'a', marks: ['pass', ''] }], notRun: [repId({ fixture: 'a', rep: 2 })] });
+    const dir = await makeRun({
+      target: 0.5,
+      status: 'interrupted',
+      fixtures: [{ name: 'a', marks: ['pass', ''] }],
+      notRun: [repId({ fixture: 'a', rep: 2 })],
+    });
     const report = await buildReport(dir);
     expect(report.complete).toBe(false);
     expect(fixture(report, 'a').notRun).toBe(1);
     const error = incompleteRun(report);
     expect(error).toBeInstanceOf(TurnkitError);
     expect(error!.message).toMatch(/interrupted with 1 rep\(s\) not run; finish it with: turnkit run --resume /);
-    expect(incompleteRun(await buildReport(await makeRun({ target: 0.5, fixtures: [{ name: 'a', marks: ['pass'] }] })))).toBeUndefined();
+    expect(
+      incompleteRun(await buildReport(await makeRun({ target: 0.5, fixtures: [{ name: 'a', marks: ['pass'] }] }))),
+    ).toBeUndefined();
   });
 });
 
 describe('compareReports', () => {
   it('refuses a run of another question, naming both', async () => {
-    const here = await buildReport(await makeRun({ id: 'places', target: 0.5, fixtures: [{ name: 'a', marks: ['pass'] }] }));
-    const there = await buildReport(await makeRun({ id: 'routes', target: 0.5, fixtures: [{ name: 'a', marks: ['pass'] }] }));
+    const here = await buildReport(
+      await makeRun({ id: 'places', target: 0.5, fixtures: [{ name: 'a', marks: ['pass'] }] }),
+    );
+    const there = await buildReport(
+      await makeRun({ id: 'routes', target: 0.5, fixtures: [{ name: 'a', marks: ['pass'] }] }),
+    );
     expect(() => compareReports(here, there)).toThrow(TurnkitError);
     expect(() => compareReports(here, there)).toThrow(/"routes".*"places"/);
   });
 
   it('gives delta and Fisher p per fixture and warns on rubric version and fixture bytes', async () => {
-    const here = await buildReport(await makeRun({ target: 0.8, fixtures: [{ name: 'a', marks: [...repeat('pass', 8), 'fail'] }, { name: 'b', marks: ['pass', 'pass', 'pass', 'fail', 'pass', 'pass', 'pass', 'pass', 'pass'] }] }));
-    const there = await buildReport(await makeRun({ target: 0.8, rubricVersion: '2', fixtures: [{ name: 'a', marks: ['pass', ...repeat('fail', 8)] }, { name: 'b', sha256: fakeSha('b2'), marks: repeat('pass', 9) }] }));
+    const here = await buildReport(
+      await makeRun({
+        target: 0.8,
+        fixtures: [
+          { name: 'a', marks: [...repeat('pass', 8), 'fail'] },
+          { name: 'b', marks: ['pass', 'pass', 'pass', 'fail', 'pass', 'pass', 'pass', 'pass', 'pass'] },
+        ],
+      }),
+    );
+    const there = await buildReport(
+      await makeRun({
+        target: 0.8,
+        rubricVersion: '2',
+        fixtures: [
+          { name: 'a', marks: ['pass', ...repeat('fail', 8)] },
+          { name: 'b', sha256: fakeSha('b2'), marks: repeat('pass', 9) },
+        ],
+      }),
+    );
     const comparison = compareReports(here, there);
     expect(comparison.warnings).toHaveLength(2);
     expect(comparison.warnings[0]).toBe('rubric versions differ: 1 here, 2 there; the marks may not mean the same');
     expect(comparison.warnings[1]).toMatch(/^b: the fixture file differs between the runs/);
     const [a, b] = comparison.fixtures;
-    expect(a).toMatchObject({ fixture: 'a', here: { pass: 8, fail: 1 }, there: { pass: 1, fail: 8 }, fixtureChanged: false });
+    expect(a).toMatchObject({
+      fixture: 'a',
+      here: { pass: 8, fail: 1 },
+      there: { pass: 1, fail: 8 },
+      fixtureChanged: false,
+    });
     expect(a!.delta).toBeCloseTo(7 / 9, 12);
     expect(a!.p).toBeCloseTo(0.0033730975, 8); // 41/12155, exact fractions
     expect(b).toMatchObject({ fixture: 'b', fixtureChanged: true });
@@ -248,20 +407,48 @@ describe('compareReports', () => {
 
 describe('compareReports: a fixture without pass or fail', () => {
   it('gives delta and p null when either run has no qualified reps of a fixture, and the text prints "-"', async () => {
-    const here = await buildReport(await makeRun({ target: 0.5, fixtures: [{ name: 'a', marks: ['pass', 'fail', 'pass'] }, { name: 'b', marks: ['pass', 'pass', 'pass'] }] }));
-    const there = await buildReport(await makeRun({ target: 0.5, fixtures: [{ name: 'a', marks: ['na', 'na', ''] }, { name: 'b', marks: ['pass', 'fail', 'fail'] }] }));
+    const here = await buildReport(
+      await makeRun({
+        target: 0.5,
+        fixtures: [
+          { name: 'a', marks: ['pass', 'fail', 'pass'] },
+          { name: 'b', marks: ['pass', 'pass', 'pass'] },
+        ],
+      }),
+    );
+    const there = await buildReport(
+      await makeRun({
+        target: 0.5,
+        fixtures: [
+          { name: 'a', marks: ['na', 'na', ''] },
+          { name: 'b', marks: ['pass', 'fail', 'fail'] },
+        ],
+      }),
+    );
     const comparison = compareReports(here, there);
     const [a, b] = comparison.fixtures;
-    expect(a).toMatchObject({ fixture: 'a', here: { pass: 2, fail: 1 }, there: { pass: 0, fail: 0, rate: null }, delta: null, p: null });
+    expect(a).toMatchObject({
+      fixture: 'a',
+      here: { pass: 2, fail: 1 },
+      there: { pass: 0, fail: 0, rate: null },
+      delta: null,
+      p: null,
+    });
     // The other fixture still gets its numbers.
     expect(b!.p).not.toBeNull();
     expect(b!.delta).toBeCloseTo(2 / 3, 12);
     // The other way round too.
     expect(compareReports(there, here).fixtures[0]).toMatchObject({ fixture: 'a', delta: null, p: null });
     const lines = formatComparison(comparison, 'text');
-    const row = lines.find((line) => line.startsWith('a '))!.trimEnd().split(/\s{2,}/);
+    const row = lines
+      .find((line) => line.startsWith('a '))!
+      .trimEnd()
+      .split(/\s{2,}/);
     expect(row).toEqual(['a', '0.67 (2/3)', '-', '-', '-']);
-    const rowB = lines.find((line) => line.startsWith('b '))!.trimEnd().split(/\s{2,}/);
+    const rowB = lines
+      .find((line) => line.startsWith('b '))!
+      .trimEnd()
+      .split(/\s{2,}/);
     expect(rowB.at(-1)).toBe(pValue(b!.p));
     expect(rowB.at(-1)).not.toBe('-');
   });
@@ -280,7 +467,10 @@ describe('planReps and shards', () => {
     const seen: string[] = [];
     for (let index = 1; index <= n; index++) {
       const slice = planReps(fixtures, reps, { index, count: n });
-      for (const key of all) expect(inShard(fixtures, { index, count: n }, key)).toBe(slice.some((k) => k.fixture === key.fixture && k.rep === key.rep));
+      for (const key of all)
+        expect(inShard(fixtures, { index, count: n }, key)).toBe(
+          slice.some((k) => k.fixture === key.fixture && k.rep === key.rep),
+        );
       seen.push(...slice.map(repId));
     }
     expect(seen).toHaveLength(all.length);
@@ -293,13 +483,17 @@ describe('planReps and shards', () => {
     expect(() => parseShard('0/2')).toThrow('--shard 0/2: the shard must be between 1 and 2');
     expect(() => parseShard('a/b')).toThrow('--shard a/b: expected I/N, for example 1/3 (shard 1 of 3)');
     expect(() => parseShard('1/0')).toThrow('--shard 1/0: the number of shards must be at least 1');
-    for (const text of ['3/2', '0/2', 'a/b', '1/0']) expect(() => parseShard(text)).toThrow(expect.objectContaining({ code: 'USAGE' }));
+    for (const text of ['3/2', '0/2', 'a/b', '1/0'])
+      expect(() => parseShard(text)).toThrow(expect.objectContaining({ code: 'USAGE' }));
   });
 });
 
 /** Writes a marks file of a run: a mark per rep of each fixture, in order ('' is blank). */
 async function writeMarksFile(dir: string, name: string, marks: Record<string, string[]>): Promise<void> {
-  const lines = ['fixture,rep,mark,note', ...Object.entries(marks).flatMap(([f, list]) => list.map((mark, i) => `${f},${i + 1},${mark},`))];
+  const lines = [
+    'fixture,rep,mark,note',
+    ...Object.entries(marks).flatMap(([f, list]) => list.map((mark, i) => `${f},${i + 1},${mark},`)),
+  ];
   await writeFile(join(dir, name), `${lines.join('\n')}\n`);
 }
 
@@ -339,7 +533,13 @@ describe('buildReport: agreement between graders (run-agreements)', () => {
   };
 
   async function gradedRun(others: Record<string, Record<string, string[]>> = OTHERS): Promise<string> {
-    const dir = await makeRun({ target: 0.5, fixtures: [{ name: 'a', marks: HUMAN.a }, { name: 'b', marks: HUMAN.b }] });
+    const dir = await makeRun({
+      target: 0.5,
+      fixtures: [
+        { name: 'a', marks: HUMAN.a },
+        { name: 'b', marks: HUMAN.b },
+      ],
+    });
     for (const [name, marks] of Object.entries(others)) await writeMarksFile(dir, name, marks);
     return dir;
   }
@@ -357,27 +557,48 @@ describe('buildReport: agreement between graders (run-agreements)', () => {
     const report = await buildReport(await gradedRun());
     expect(report.warnings).toEqual([]);
     expect(report.agreements.map(({ kappa, ...rest }) => rest)).toEqual(EXPECTED.map(({ kappa, ...rest }) => rest));
-    for (const [i, entry] of EXPECTED.entries()) expect(report.agreements[i]!.kappa, entry.file).toBeCloseTo(entry.kappa, 12);
+    for (const [i, entry] of EXPECTED.entries())
+      expect(report.agreements[i]!.kappa, entry.file).toBeCloseTo(entry.kappa, 12);
     // Only the blind re-marks are self-agreement.
-    expect(report.agreements.filter((entry) => entry.self).map((entry) => entry.file)).toEqual(['marks.ann.blind.csv', 'marks.blind.csv']);
+    expect(report.agreements.filter((entry) => entry.self).map((entry) => entry.file)).toEqual([
+      'marks.ann.blind.csv',
+      'marks.blind.csv',
+    ]);
   });
 
   it('lists a file with no rep marked pass or fail in common as such (matched 0, kappa null), not dropped', async () => {
-    const report = await buildReport(await gradedRun({
-      ...OTHERS,
-      // Every rep na or blank: nothing to match.
-      'marks.nothing.csv': { a: ['na', 'na', '', 'na'], b: ['', 'na', 'error', ''] },
-      // Pass and fail only where the human has na (a4) or leaves nothing: a4 only, none in common.
-      'marks.judge-y.csv': { a: ['', '', '', 'pass'], b: ['', '', '', ''] },
-    }));
+    const report = await buildReport(
+      await gradedRun({
+        ...OTHERS,
+        // Every rep na or blank: nothing to match.
+        'marks.nothing.csv': { a: ['na', 'na', '', 'na'], b: ['', 'na', 'error', ''] },
+        // Pass and fail only where the human has na (a4) or leaves nothing: a4 only, none in common.
+        'marks.judge-y.csv': { a: ['', '', '', 'pass'], b: ['', '', '', ''] },
+      }),
+    );
     await writeFile(join(report.dir, 'marks.header-only.csv'), 'fixture,rep,mark,note\n');
     const again = await buildReport(report.dir);
     const none = (file: string) => ({ file, against: 'marks.csv', self: false, matched: 0, agreed: 0, kappa: null });
     expect(again.warnings).toEqual([]);
-    expect(again.agreements.map((entry) => entry.file)).toEqual(['marks.ann.blind.csv', 'marks.ann.csv', 'marks.blind.csv', 'marks.checks.csv', 'marks.header-only.csv', 'marks.judge-x.csv', 'marks.judge-y.csv', 'marks.nothing.csv']);
-    for (const file of ['marks.header-only.csv', 'marks.judge-y.csv', 'marks.nothing.csv']) expect(again.agreements.find((entry) => entry.file === file)).toEqual(none(file));
+    expect(again.agreements.map((entry) => entry.file)).toEqual([
+      'marks.ann.blind.csv',
+      'marks.ann.csv',
+      'marks.blind.csv',
+      'marks.checks.csv',
+      'marks.header-only.csv',
+      'marks.judge-x.csv',
+      'marks.judge-y.csv',
+      'marks.nothing.csv',
+    ]);
+    for (const file of ['marks.header-only.csv', 'marks.judge-y.csv', 'marks.nothing.csv'])
+      expect(again.agreements.find((entry) => entry.file === file)).toEqual(none(file));
     const rows = agreementRows(formatReport(again, 'text'));
-    expect(rows.find((row) => row[0] === 'marks.judge-y.csv')).toEqual(['marks.judge-y.csv', 'marks.csv', 'no pass/fail in common', 'null']);
+    expect(rows.find((row) => row[0] === 'marks.judge-y.csv')).toEqual([
+      'marks.judge-y.csv',
+      'marks.csv',
+      'no pass/fail in common',
+      'null',
+    ]);
   });
 
   it('leaves every file out while marks.csv has no pass or fail: nothing to agree with yet', async () => {
@@ -395,7 +616,9 @@ describe('buildReport: agreement between graders (run-agreements)', () => {
     const report = await buildReport(dir);
     expect(report.agreements.map((entry) => entry.file)).toEqual(EXPECTED.map((entry) => entry.file));
     expect(report.warnings).toHaveLength(1);
-    expect(report.warnings[0]).toMatch(/^marks\.bad\.csv is left out of the agreements: .*marks\.bad\.csv:2: unknown mark "maybe" for a rep 1/);
+    expect(report.warnings[0]).toMatch(
+      /^marks\.bad\.csv is left out of the agreements: .*marks\.bad\.csv:2: unknown mark "maybe" for a rep 1/,
+    );
     // The report's own numbers come from marks.csv as ever.
     expect(fixture(report, 'b')).toMatchObject({ pass: 2, fail: 2 });
     const text = formatReport(report, 'text');
@@ -403,11 +626,15 @@ describe('buildReport: agreement between graders (run-agreements)', () => {
     expect(formatReport(report, 'md')).toContain(`warning: ${report.warnings[0]}`);
   });
 
-  it('a grader\'s file that does not read leaves out its blind re-mark too, with one warning naming the file', async () => {
+  it("a grader's file that does not read leaves out its blind re-mark too, with one warning naming the file", async () => {
     const dir = await gradedRun();
     await writeFile(join(dir, 'marks.ann.csv'), 'fixture,rep,mark,note\na,1,maybe,\n');
     const report = await buildReport(dir);
-    expect(report.agreements.map((entry) => entry.file)).toEqual(['marks.blind.csv', 'marks.checks.csv', 'marks.judge-x.csv']);
+    expect(report.agreements.map((entry) => entry.file)).toEqual([
+      'marks.blind.csv',
+      'marks.checks.csv',
+      'marks.judge-x.csv',
+    ]);
     expect(report.warnings).toHaveLength(1);
     expect(report.warnings[0]).toMatch(/^marks\.ann\.csv is left out of the agreements: .*unknown mark "maybe"/);
   });
@@ -416,7 +643,9 @@ describe('buildReport: agreement between graders (run-agreements)', () => {
     const dir = await gradedRun();
     await rm(join(dir, 'marks.csv'));
     const report = await buildReport(dir, { marks: 'marks.checks.csv' });
-    expect(report.agreements.map(({ kappa, ...rest }) => rest)).toEqual([{ file: 'marks.ann.blind.csv', against: 'marks.ann.csv', self: true, matched: 7, agreed: 6 }]);
+    expect(report.agreements.map(({ kappa, ...rest }) => rest)).toEqual([
+      { file: 'marks.ann.blind.csv', against: 'marks.ann.csv', self: true, matched: 7, agreed: 6 },
+    ]);
     expect(report.agreements[0]!.kappa).toBeCloseTo(10 / 17, 12);
     expect(report.warnings).toEqual([]);
     // With no blind re-mark of another grader either, there is no agreement at all, and no section.
@@ -447,7 +676,10 @@ describe('buildReport: agreement between graders (run-agreements)', () => {
     const at = md.indexOf('## Agreement between graders');
     expect(at).toBeGreaterThan(0);
     const cells = (line: string): string[] => line.replace(/^\| | \|$/g, '').split(' | ');
-    expect(md.slice(at + 2, at + 4)).toEqual(['| marks file | against | agreement | kappa |  |', '| --- | --- | ---: | ---: | --- |']);
+    expect(md.slice(at + 2, at + 4)).toEqual([
+      '| marks file | against | agreement | kappa |  |',
+      '| --- | --- | ---: | ---: | --- |',
+    ]);
     expect(md.slice(at + 4, at + 9).map(cells)).toEqual([
       ['marks.ann.blind.csv', 'marks.ann.csv', '6/7 = 0.857', '0.588', 'self-agreement: the ceiling for any judge'],
       ['marks.ann.csv', 'marks.csv', '4/7 = 0.571', '0.087', ''],
@@ -458,6 +690,8 @@ describe('buildReport: agreement between graders (run-agreements)', () => {
     // The table ends the report (no warnings, no comparison).
     expect(md).toHaveLength(at + 9);
     expect(md.filter((line) => line.includes('self-agreement: the ceiling for any judge'))).toHaveLength(2);
-    expect(formatReport(report, 'text').filter((line) => line.includes('self-agreement: the ceiling for any judge'))).toHaveLength(2);
+    expect(
+      formatReport(report, 'text').filter((line) => line.includes('self-agreement: the ceiling for any judge')),
+    ).toHaveLength(2);
   });
 });

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fisherExact, lowerMedian, nearestRank, passesNeeded, targetDemand, wilsonInterval } from '../../src/marks/stats.js';
+import {
+  fisherExact,
+  lowerMedian,
+  nearestRank,
+  passesNeeded,
+  targetDemand,
+  wilsonInterval,
+} from '../../src/marks/stats.js';
 
 describe('wilsonInterval', () => {
   // Expected bounds were computed independently with python3 from the closed-form Wilson score formula
@@ -99,13 +106,18 @@ describe('passesNeeded and targetDemand', () => {
 
   it('equals the integer ceil(k·n/10^d) for targets of up to 6 decimals, as a person computes it', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 0, max: 5000 }), (decimals, k, n) => {
-        const scale = 10 ** decimals;
-        fc.pre(k <= scale);
-        const target = Number(`${Math.floor(k / scale)}.${String(k % scale).padStart(decimals, '0')}`);
-        const exact = Number((BigInt(k) * BigInt(n) + BigInt(scale) - 1n) / BigInt(scale));
-        expect(passesNeeded(target, n)).toBe(exact);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 0, max: 5000 }),
+        (decimals, k, n) => {
+          const scale = 10 ** decimals;
+          fc.pre(k <= scale);
+          const target = Number(`${Math.floor(k / scale)}.${String(k % scale).padStart(decimals, '0')}`);
+          const exact = Number((BigInt(k) * BigInt(n) + BigInt(scale) - 1n) / BigInt(scale));
+          expect(passesNeeded(target, n)).toBe(exact);
+        },
+      ),
       { numRuns: 3000 },
     );
   });

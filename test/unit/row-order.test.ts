@@ -13,8 +13,16 @@ describe('row order', () => {
   });
 
   it('sorts rows by key columns numerically for bigint, by code unit for text, nulls first', () => {
-    const rows = [{ id: '10', t: 'b' }, { id: '9', t: 'a' }, { id: '100', t: 'C' }];
-    expect(sortRows([...rows], [{ name: 'id', codec: { kind: 'bigint' } }]).map((row) => row.id)).toEqual(['9', '10', '100']);
+    const rows = [
+      { id: '10', t: 'b' },
+      { id: '9', t: 'a' },
+      { id: '100', t: 'C' },
+    ];
+    expect(sortRows([...rows], [{ name: 'id', codec: { kind: 'bigint' } }]).map((row) => row.id)).toEqual([
+      '9',
+      '10',
+      '100',
+    ]);
     expect(sortRows([...rows], [{ name: 't', codec: { kind: 'text' } }]).map((row) => row.t)).toEqual(['C', 'a', 'b']);
     const withNull = [{ k: 2 }, { k: null }, { k: 1 }];
     expect(sortRows(withNull, [{ name: 'k', codec: { kind: 'int' } }]).map((row) => row.k)).toEqual([null, 1, 2]);

@@ -4,29 +4,80 @@ import { dependencyOrder } from '../../src/scratch/dependency-order.js';
 import { planKeys } from '../../src/scratch/key-plan.js';
 
 const column = (name: string, extra: Partial<ColumnInfo> = {}): ColumnInfo => ({
-  name, type: 'bigint', nullable: true, default: null, identity: null, generated: null, codec: { kind: 'bigint' }, ...extra,
+  name,
+  type: 'bigint',
+  nullable: true,
+  default: null,
+  identity: null,
+  generated: null,
+  codec: { kind: 'bigint' },
+  ...extra,
 });
-const fk = (columns: string[], table: string, references: string[], extra: Partial<ForeignKeyInfo> = {}): ForeignKeyInfo => ({
-  name: `${columns.join('_')}_fkey`, columns, references: { table, columns: references }, deferrable: false, initiallyDeferred: false, onDelete: 'no action', ...extra,
+const fk = (
+  columns: string[],
+  table: string,
+  references: string[],
+  extra: Partial<ForeignKeyInfo> = {},
+): ForeignKeyInfo => ({
+  name: `${columns.join('_')}_fkey`,
+  columns,
+  references: { table, columns: references },
+  deferrable: false,
+  initiallyDeferred: false,
+  onDelete: 'no action',
+  ...extra,
 });
-const table = (name: string, columns: ColumnInfo[], primaryKey: string[], foreignKeys: ForeignKeyInfo[] = [], uniqueKeys: string[][] = []): TableInfo => ({
-  name, schema: 'public', table: name, sql: `"public"."${name}"`, from: `ONLY "public"."${name}"`, columns, primaryKey, uniqueKeys, foreignKeys,
+const table = (
+  name: string,
+  columns: ColumnInfo[],
+  primaryKey: string[],
+  foreignKeys: ForeignKeyInfo[] = [],
+  uniqueKeys: string[][] = [],
+): TableInfo => ({
+  name,
+  schema: 'public',
+  table: name,
+  sql: `"public"."${name}"`,
+  from: `ONLY "public"."${name}"`,
+  columns,
+  primaryKey,
+  uniqueKeys,
+  foreignKeys,
 });
 const tables = (...list: TableInfo[]): Map<string, TableInfo> => new Map(list.map((info) => [info.name, info]));
 
 describe('planKeys', () => {
   it('allocates identity, serial and uuid keys and derives every foreign key that follows them, composite ones too', () => {
-    const plan = planKeys(tables(
-      table('campaigns', [column('id', { identity: 'always', nullable: false })], ['id']),
-      table('decks', [column('campaign_id'), column('deck_number', { type: 'integer' })], ['campaign_id', 'deck_number'], [fk(['campaign_id'], 'campaigns', ['id'])]),
-      table('rooms', [column('id', { default: "nextval('rooms_id_seq'::regclass)" }), column('campaign_id'), column('deck_number'), column('parent_id')], ['id'], [
-        fk(['campaign_id', 'deck_number'], 'decks', ['campaign_id', 'deck_number']),
-        fk(['parent_id'], 'rooms', ['id']),
-      ]),
-      table('npcs', [column('id', { type: 'uuid' }), column('room_id')], ['id'], [fk(['room_id'], 'rooms', ['id'])]),
-    ));
+    const plan = planKeys(
+      tables(
+        table('campaigns', [column('id', { identity: 'always', nullable: false })], ['id']),
+        table(
+          'decks',
+          [column('campaign_id'), column('deck_number', { type: 'integer' })],
+          ['campaign_id', 'deck_number'],
+          [fk(['campaign_id'], 'campaigns', ['id'])],
+        ),
+        table(
+          'rooms',
+          [
+            column('id', { default: "nextval('rooms_id_seq'::regclass)" }),
+            column('campaign_id'),
+            column('deck_number'),
+            column('parent_id'),
+          ],
+          ['id'],
+          [
+            fk(['campaign_id', 'deck_number'], 'decks', ['campaign_id', 'deck_number']),
+            fk(['parent_id'], 'rooms', ['id']),
+          ],
+        ),
+        table('npcs', [column('id', { type: 'uuid' }), column('room_id')], ['id'], [fk(['room_id'], 'rooms', ['id'])]),
+      ),
+    );
     expect([...plan.get('campaigns')!.allocated]).toEqual([['id', { kind: 'sequence' }]]);
-    expect([...plan.get('rooms')!.allocated]).toEqual([['id', { kind: 'default', expression: "nextval('rooms_id_seq'::regclass)" }]]);
+    expect([...plan.get('rooms')!.allocated]).toEqual([
+      ['id', { kind: 'default', expression: "nextval('rooms_id_seq'::regclass)" }],
+    ]);
     expect([...plan.get('npcs')!.allocated]).toEqual([['id', { kind: 'uuid' }]]);
     expect([...plan.get('decks')!.derived]).toEqual([['campaign_id', { table: 'campaigns', column: 'id' }]]);
     // Through decks to campaigns; deck_number is no key of its own and stays.
@@ -39,9 +90,16 @@ describe('planKeys', () => {
   it('refuses a unique key that nothing remaps, naming the table and the database strategy', () => {
     const game = tables(
       table('campaigns', [column('id', { identity: 'by default' })], ['id']),
-      table('spells', [column('slug', { type: 'text' }), column('campaign_id')], ['slug'], [fk(['campaign_id'], 'campaigns', ['id'])]),
+      table(
+        'spells',
+        [column('slug', { type: 'text' }), column('campaign_id')],
+        ['slug'],
+        [fk(['campaign_id'], 'campaigns', ['id'])],
+      ),
     );
-    expect(() => planKeys(game)).toThrow(/^table "spells": its primary key \(slug\) is not allocated by the database .* use --strategy database/);
+    expect(() => planKeys(game)).toThrow(
+      /^table "spells": its primary key \(slug\) is not allocated by the database .* use --strategy database/,
+    );
     const scoped = tables(game.get('campaigns')!, { ...game.get('spells')!, primaryKey: ['campaign_id', 'slug'] });
     expect(() => planKeys(scoped)).not.toThrow();
   });
@@ -49,11 +107,18 @@ describe('planKeys', () => {
 
 describe('dependencyOrder', () => {
   const campaigns = (deferrable: boolean, nullable: boolean) =>
-    table('campaigns', [column('id'), column('current_room_id', { nullable })], ['id'], [fk(['current_room_id'], 'rooms', ['id'], { deferrable })]);
-  const rooms = table('rooms', [column('id'), column('campaign_id', { nullable: false }), column('parent_id')], ['id'], [
-    fk(['campaign_id'], 'campaigns', ['id']),
-    fk(['parent_id'], 'rooms', ['id']),
-  ]);
+    table(
+      'campaigns',
+      [column('id'), column('current_room_id', { nullable })],
+      ['id'],
+      [fk(['current_room_id'], 'rooms', ['id'], { deferrable })],
+    );
+  const rooms = table(
+    'rooms',
+    [column('id'), column('campaign_id', { nullable: false }), column('parent_id')],
+    ['id'],
+    [fk(['campaign_id'], 'campaigns', ['id']), fk(['parent_id'], 'rooms', ['id'])],
+  );
 
   it('puts parents first, leaves self-references alone, and breaks a cycle at its deferrable edge', () => {
     const order = dependencyOrder(tables(rooms, campaigns(true, false)));
@@ -74,13 +139,17 @@ describe('dependencyOrder', () => {
 
 describe('planKeys and shared tables', () => {
   it('keeps a uuid key column that references a shared table (it names a user, not a row of the campaign)', () => {
-    const plan = planKeys(tables(
-      table('campaigns', [column('id', { identity: 'always' })], ['id']),
-      table('members', [column('campaign_id'), column('user_id', { type: 'uuid' })], ['campaign_id', 'user_id'], [
-        fk(['campaign_id'], 'campaigns', ['id']),
-        fk(['user_id'], 'users', ['id']),
-      ]),
-    ));
+    const plan = planKeys(
+      tables(
+        table('campaigns', [column('id', { identity: 'always' })], ['id']),
+        table(
+          'members',
+          [column('campaign_id'), column('user_id', { type: 'uuid' })],
+          ['campaign_id', 'user_id'],
+          [fk(['campaign_id'], 'campaigns', ['id']), fk(['user_id'], 'users', ['id'])],
+        ),
+      ),
+    );
     expect([...plan.get('members')!.allocated]).toEqual([]);
     expect([...plan.get('members')!.derived.keys()]).toEqual(['campaign_id']);
   });

@@ -38,8 +38,22 @@ afterAll(async () => {
 });
 
 /** A command SUT running a Node script given as text. */
-const nodeSut = (script: string, more: Partial<CommandSut> = {}): CommandSut => ({ type: 'command', command: [process.execPath, '-e', script], cwd: dir, timeout: 30, maxOutput: 131_072, ...more });
-const shSut = (script: string, more: Partial<CommandSut> = {}): CommandSut => ({ type: 'command', command: ['sh', '-c', script], cwd: dir, timeout: 30, maxOutput: 131_072, ...more });
+const nodeSut = (script: string, more: Partial<CommandSut> = {}): CommandSut => ({
+  type: 'command',
+  command: [process.execPath, '-e', script],
+  cwd: dir,
+  timeout: 30,
+  maxOutput: 131_072,
+  ...more,
+});
+const shSut = (script: string, more: Partial<CommandSut> = {}): CommandSut => ({
+  type: 'command',
+  command: ['sh', '-c', script],
+  cwd: dir,
+  timeout: 30,
+  maxOutput: 131_072,
+  ...more,
+});
 
 /** True once a process has exited: no such pid, or (Linux) a zombie waiting for an init that may never reap it. */
 function exited(pid: number): boolean {
@@ -58,7 +72,9 @@ function exited(pid: number): boolean {
 describe('command SUT', () => {
   it('gets the request as JSON on stdin, closed, so that a SUT reading to EOF finishes', async () => {
     const outcome = await runCommandSut(
-      nodeSut(`let text = ''; process.stdin.setEncoding('utf8'); process.stdin.on('data', (c) => (text += c)); process.stdin.on('end', () => process.stdout.write(JSON.stringify({ response: text })));`),
+      nodeSut(
+        `let text = ''; process.stdin.setEncoding('utf8'); process.stdin.on('data', (c) => (text += c)); process.stdin.on('end', () => process.stdout.write(JSON.stringify({ response: text })));`,
+      ),
       context(),
     );
     expect(outcome.error).toBeUndefined();
@@ -71,37 +87,75 @@ describe('command SUT', () => {
     expect(JSON.parse(await readFile(join(dir, 'request.json'), 'utf8'))).toEqual(REQUEST);
   });
 
-  it('runs with the scratch campaign and the rep in its environment, and the question\'s env with ${NAME} expanded', async () => {
+  it("runs with the scratch campaign and the rep in its environment, and the question's env with ${NAME} expanded", async () => {
     process.env.TURNKIT_TEST_TOKEN = 'tok-123';
     try {
       const outcome = await runCommandSut(
         nodeSut(
           `const e = process.env; process.stdout.write(JSON.stringify({ response: JSON.stringify([e.DATABASE_URL, e.TURNKIT_CAMPAIGN, e.TURNKIT_TURN, e.TURNKIT_FIXTURE, e.TURNKIT_REP, e.GREETING, e.UNSET_ONE, e.PLAIN, process.cwd()]) }))`,
-          { env: { GREETING: 'hi ${TURNKIT_TEST_TOKEN}!', UNSET_ONE: '<${TURNKIT_TEST_NOT_SET_ANYWHERE}>', PLAIN: 'as is', DATABASE_URL: 'postgres://not-this-one' } },
+          {
+            env: {
+              GREETING: 'hi ${TURNKIT_TEST_TOKEN}!',
+              UNSET_ONE: '<${TURNKIT_TEST_NOT_SET_ANYWHERE}>',
+              PLAIN: 'as is',
+              DATABASE_URL: 'postgres://not-this-one',
+            },
+          },
         ),
         context('postgres://u@127.0.0.1:5555/scratch'),
       );
       expect(outcome.error).toBeUndefined();
       // turnkit's own variables win over the question's env.
-      expect(JSON.parse(outcome.response!)).toEqual(['postgres://u@127.0.0.1:5555/scratch', '42', '23', 'meridian-turn-23', '7', 'hi tok-123!', '<>', 'as is', dir]);
+      expect(JSON.parse(outcome.response!)).toEqual([
+        'postgres://u@127.0.0.1:5555/scratch',
+        '42',
+        '23',
+        'meridian-turn-23',
+        '7',
+        'hi tok-123!',
+        '<>',
+        'as is',
+        dir,
+      ]);
     } finally {
       delete process.env.TURNKIT_TEST_TOKEN;
     }
-    expect(expandEnv({ A: '${HOME}/x', B: '$HOME', C: '${}' })).toEqual({ A: `${process.env.HOME}/x`, B: '$HOME', C: '${}' });
+    expect(expandEnv({ A: '${HOME}/x', B: '$HOME', C: '${}' })).toEqual({
+      A: `${process.env.HOME}/x`,
+      B: '$HOME',
+      C: '${}',
+    });
   });
 
   it('reads plain text (trimmed) or JSON with a string "response"', async () => {
-    expect((await runCommandSut(shSut('cat >/dev/null; printf "\\n  You take the lift.  \\n\\n"'), context())).response).toBe('You take the lift.');
-    expect((await runCommandSut(shSut(`cat >/dev/null; echo '{"response": "Deck 2.", "extra": 1}'`), context())).response).toBe('Deck 2.');
-    expect((await runCommandSut(shSut(`cat >/dev/null; echo '{"answer": "Deck 2."}'`), context())).error).toEqual({ cause: 'unparseable', message: 'stdout is JSON without a string "response" field' });
-    expect((await runCommandSut(shSut(`cat >/dev/null; echo '{not json'`), context())).error?.cause).toBe('unparseable');
-    expect((await runCommandSut(shSut('cat >/dev/null; echo "   "'), context())).error).toEqual({ cause: 'empty', message: 'the SUT printed nothing' });
+    expect(
+      (await runCommandSut(shSut('cat >/dev/null; printf "\\n  You take the lift.  \\n\\n"'), context())).response,
+    ).toBe('You take the lift.');
+    expect(
+      (await runCommandSut(shSut(`cat >/dev/null; echo '{"response": "Deck 2.", "extra": 1}'`), context())).response,
+    ).toBe('Deck 2.');
+    expect((await runCommandSut(shSut(`cat >/dev/null; echo '{"answer": "Deck 2."}'`), context())).error).toEqual({
+      cause: 'unparseable',
+      message: 'stdout is JSON without a string "response" field',
+    });
+    expect((await runCommandSut(shSut(`cat >/dev/null; echo '{not json'`), context())).error?.cause).toBe(
+      'unparseable',
+    );
+    expect((await runCommandSut(shSut('cat >/dev/null; echo "   "'), context())).error).toEqual({
+      cause: 'empty',
+      message: 'the SUT printed nothing',
+    });
     expect(parseSutOutput('[1, 2]')).toEqual({ response: '[1, 2]' });
   });
 
   it('records a nonzero exit and a signal as errors with the tails of both streams', async () => {
     const failed = await runCommandSut(shSut('cat >/dev/null; echo half an answer; echo boom >&2; exit 4'), context());
-    expect(failed).toMatchObject({ error: { cause: 'exit', message: 'exited with 4' }, exitCode: 4, stdoutTail: 'half an answer\n', stderrTail: 'boom\n' });
+    expect(failed).toMatchObject({
+      error: { cause: 'exit', message: 'exited with 4' },
+      exitCode: 4,
+      stdoutTail: 'half an answer\n',
+      stderrTail: 'boom\n',
+    });
     expect(failed.response).toBeUndefined();
     const killed = await runCommandSut(shSut('cat >/dev/null; kill -9 $$'), context());
     expect(killed).toMatchObject({ error: { cause: 'signal', message: 'killed by SIGKILL' }, signal: 'SIGKILL' });
@@ -109,7 +163,10 @@ describe('command SUT', () => {
 
   it('on a timeout kills the whole process group, including a background child', async () => {
     // The child keeps no pipe of turnkit's open, so only a group kill ends it before its 30 s are up.
-    const outcome = await runCommandSut(shSut('sleep 30 </dev/null >/dev/null 2>&1 & echo "child=$!" >&2; cat >/dev/null; wait', { timeout: 0.5 }), context());
+    const outcome = await runCommandSut(
+      shSut('sleep 30 </dev/null >/dev/null 2>&1 & echo "child=$!" >&2; cat >/dev/null; wait', { timeout: 0.5 }),
+      context(),
+    );
     expect(outcome.error).toEqual({ cause: 'timeout', message: 'no answer within 0.5 s' });
     expect(outcome.signal).toBe('SIGTERM');
     const pid = Number(/child=(\d+)/.exec(outcome.stderrTail ?? '')?.[1]);
@@ -129,7 +186,10 @@ describe('command SUT', () => {
     // A finished SUT is not counted.
     expect(killRunningSuts()).toBe(0);
     const pidFile = join(dir, 'running-child.pid');
-    const running = runCommandSut(shSut(`cat >/dev/null; sleep 300 </dev/null >/dev/null 2>&1 & echo $! > ${pidFile}; wait`), context());
+    const running = runCommandSut(
+      shSut(`cat >/dev/null; sleep 300 </dev/null >/dev/null 2>&1 & echo $! > ${pidFile}; wait`),
+      context(),
+    );
     let child = 0;
     for (let i = 0; i < 500 && !child; i++) {
       await sleep(10);
@@ -138,7 +198,10 @@ describe('command SUT', () => {
     expect(child).toBeGreaterThan(0);
     try {
       expect(killRunningSuts()).toBe(1);
-      expect(await running).toMatchObject({ error: { cause: 'signal', message: 'killed by SIGKILL' }, signal: 'SIGKILL' });
+      expect(await running).toMatchObject({
+        error: { cause: 'signal', message: 'killed by SIGKILL' },
+        signal: 'SIGKILL',
+      });
       for (let i = 0; i < 100 && !exited(child); i++) await sleep(20);
       expect(exited(child), `child ${child} still running`).toBe(true);
     } finally {
@@ -151,22 +214,36 @@ describe('command SUT', () => {
     // own timeout), so this test fails on a soft bound and passes when the answer is taken once the SUT has exited.
     const sleepers: number[] = [];
     try {
-      const answered = await runCommandSut(shSut('cat >/dev/null; setsid sleep 300 & echo "sleeper $!" >&2; echo answer'), context());
+      const answered = await runCommandSut(
+        shSut('cat >/dev/null; setsid sleep 300 & echo "sleeper $!" >&2; echo answer'),
+        context(),
+      );
       sleepers.push(Number(/sleeper (\d+)/.exec(answered.stderrTail ?? '')?.[1]));
       expect(answered).toMatchObject({ response: 'answer', exitCode: 0 });
       // Same sleeper, and the SUT itself never answers: a timeout, not a hang.
-      const hung = await runCommandSut({ ...shSut('cat >/dev/null; setsid sleep 300 & echo "sleeper $!" >&2; sleep 300'), timeout: 1 }, context());
+      const hung = await runCommandSut(
+        { ...shSut('cat >/dev/null; setsid sleep 300 & echo "sleeper $!" >&2; sleep 300'), timeout: 1 },
+        context(),
+      );
       sleepers.push(Number(/sleeper (\d+)/.exec(hung.stderrTail ?? '')?.[1]));
       expect(hung.error).toEqual({ cause: 'timeout', message: 'no answer within 1 s' });
     } finally {
       // Outside the SUT's group, so not turnkit's to kill: the test cleans up after itself.
-      for (const pid of sleepers) if (pid > 0) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+      for (const pid of sleepers)
+        if (pid > 0)
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            /* gone */
+          }
     }
   });
 
   it('keeps the end of stderr, bounded to maxOutput, without failing the rep', async () => {
     const outcome = await runCommandSut(
-      nodeSut(`process.stderr.write('a'.repeat(5000) + 'b'.repeat(500) + 'THE-END'); process.stdout.write('fine');`, { maxOutput: 1000 }),
+      nodeSut(`process.stderr.write('a'.repeat(5000) + 'b'.repeat(500) + 'THE-END'); process.stdout.write('fine');`, {
+        maxOutput: 1000,
+      }),
       context(),
     );
     expect(outcome.error).toBeUndefined();
@@ -175,12 +252,18 @@ describe('command SUT', () => {
   });
 
   it('stops a SUT whose stdout passes maxOutput', async () => {
-    const outcome = await runCommandSut(nodeSut(`process.stdout.write('x'.repeat(4096)); setTimeout(() => {}, 20000);`, { maxOutput: 1000 }), context());
+    const outcome = await runCommandSut(
+      nodeSut(`process.stdout.write('x'.repeat(4096)); setTimeout(() => {}, 20000);`, { maxOutput: 1000 }),
+      context(),
+    );
     expect(outcome.error).toEqual({ cause: 'output-too-large', message: 'stdout passed 1000 bytes' });
   });
 
   it('gives cause spawn for a program that does not exist', async () => {
-    const outcome = await runCommandSut({ type: 'command', command: 'turnkit-no-such-program --flag', cwd: dir, timeout: 5, maxOutput: 1000 }, context());
+    const outcome = await runCommandSut(
+      { type: 'command', command: 'turnkit-no-such-program --flag', cwd: dir, timeout: 5, maxOutput: 1000 },
+      context(),
+    );
     expect(outcome.error).toEqual({ cause: 'spawn', message: 'turnkit-no-such-program: command not found' });
     expect(outcome.response).toBeUndefined();
   });
@@ -192,17 +275,32 @@ describe('module SUT', () => {
     await writeFile(path, text);
     return path;
   };
-  const moduleSut = (path: string, more: Partial<ModuleSut> = {}): ModuleSut => ({ type: 'module', path, export: 'default', timeout: 5, ...more });
+  const moduleSut = (path: string, more: Partial<ModuleSut> = {}): ModuleSut => ({
+    type: 'module',
+    path,
+    export: 'default',
+    timeout: 5,
+    ...more,
+  });
   const run = async (name: string, text: string, more: Partial<ModuleSut> = {}, ctx = context()) => {
     const sut = moduleSut(await writeModule(name, text), more);
     return runModuleSut(await loadModuleSut(sut), sut, ctx);
   };
 
   it('takes a string or { response } as the answer and passes the request', async () => {
-    expect(await run('string.mjs', 'export default (request) => `turn ${request.turn} of ${request.campaign}, rep ${request.rep}: ${request.input.player_input}`;')).toMatchObject({
+    expect(
+      await run(
+        'string.mjs',
+        'export default (request) => `turn ${request.turn} of ${request.campaign}, rep ${request.rep}: ${request.input.player_input}`;',
+      ),
+    ).toMatchObject({
       response: 'turn 23 of 42, rep 7: I go to the mess hall. Which way?',
     });
-    const object = await run('object.mjs', 'export async function play(request) { return { response: request.caseFile, other: 1 }; }', { export: 'play' });
+    const object = await run(
+      'object.mjs',
+      'export async function play(request) { return { response: request.caseFile, other: 1 }; }',
+      { export: 'play' },
+    );
     expect(object.error).toBeUndefined();
     expect(object.response).toBe(REQUEST.caseFile);
     expect(object.ms).toBeGreaterThanOrEqual(0);
@@ -212,19 +310,35 @@ describe('module SUT', () => {
     // In an ES module package.
     await mkdir(join(dir, 'esm'), { recursive: true });
     await writeFile(join(dir, 'esm', 'package.json'), '{ "type": "module" }\n');
-    const outcome = await run('esm/typed.ts', 'interface R { turn: number }\nexport default function (request: R): string { const n: number = request.turn + 1; return `next ${n}`; }\n');
+    const outcome = await run(
+      'esm/typed.ts',
+      'interface R { turn: number }\nexport default function (request: R): string { const n: number = request.turn + 1; return `next ${n}`; }\n',
+    );
     expect(outcome.response).toBe('next 24');
     // Outside an ES module package tsx compiles it as CommonJS: the default export is still found.
-    const plain = await run('plain-typed.ts', 'export default function (request: { turn: number }): string { return `plain ${request.turn}`; }\n');
+    const plain = await run(
+      'plain-typed.ts',
+      'export default function (request: { turn: number }): string { return `plain ${request.turn}`; }\n',
+    );
     expect(plain.response).toBe('plain 23');
     // A named export works wherever the file is.
-    const named = await run('named-typed.ts', 'export function play(request: { rep: number }): string { return `rep ${request.rep}`; }\n', { export: 'play' });
+    const named = await run(
+      'named-typed.ts',
+      'export function play(request: { rep: number }): string { return `rep ${request.rep}`; }\n',
+      { export: 'play' },
+    );
     expect(named.response).toBe('rep 7');
   });
 
   it('turns a throw, a non-string, an empty answer and a hang into error causes', async () => {
-    expect((await run('throws.mjs', 'export default () => { throw new Error("no map of deck 2"); };')).error).toEqual({ cause: 'exception', message: 'no map of deck 2' });
-    expect((await run('rejects.mjs', 'export default async () => { throw new Error("async boom"); };')).error).toEqual({ cause: 'exception', message: 'async boom' });
+    expect((await run('throws.mjs', 'export default () => { throw new Error("no map of deck 2"); };')).error).toEqual({
+      cause: 'exception',
+      message: 'no map of deck 2',
+    });
+    expect((await run('rejects.mjs', 'export default async () => { throw new Error("async boom"); };')).error).toEqual({
+      cause: 'exception',
+      message: 'async boom',
+    });
     expect((await run('number.mjs', 'export default () => 42;')).error?.cause).toBe('unparseable');
     expect((await run('wrong-field.mjs', 'export default () => ({ response: 42 });')).error?.cause).toBe('unparseable');
     expect((await run('null.mjs', 'export default () => null;')).error?.cause).toBe('unparseable');
@@ -240,7 +354,7 @@ describe('module SUT', () => {
     await expect(loadModuleSut({ ...sut, export: 'other' })).resolves.toBeTypeOf('function');
   });
 
-  it('gets a pg Pool on the scratch campaign\'s database, ended after the rep', async () => {
+  it("gets a pg Pool on the scratch campaign's database, ended after the rep", async () => {
     const url = process.env.TEST_DATABASE_URL;
     const key = `__turnkitSutTools${Date.now()}`;
     const text = url
@@ -269,7 +383,12 @@ describe('http SUT (OpenAI-compatible)', () => {
   });
 
   /** A fake chat endpoint on 127.0.0.1; returns its base URL and what it received. */
-  const serve = async (handler: (request: IncomingMessage, body: string, response: ServerResponse) => void): Promise<{ baseUrl: string; seen: { url?: string; method?: string; headers?: IncomingMessage['headers']; body?: unknown }[] }> => {
+  const serve = async (
+    handler: (request: IncomingMessage, body: string, response: ServerResponse) => void,
+  ): Promise<{
+    baseUrl: string;
+    seen: { url?: string; method?: string; headers?: IncomingMessage['headers']; body?: unknown }[];
+  }> => {
     const seen: { url?: string; method?: string; headers?: IncomingMessage['headers']; body?: unknown }[] = [];
     server = createServer((request, response) => {
       let body = '';
@@ -284,17 +403,32 @@ describe('http SUT (OpenAI-compatible)', () => {
     await once(server, 'listening');
     return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/`, seen };
   };
-  const answer = (status: number, body: string) => (_request: IncomingMessage, _body: string, response: ServerResponse) => {
-    response.writeHead(status, { 'content-type': 'application/json' });
-    response.end(body);
-  };
-  const httpSut = (baseUrl: string, more: Partial<HttpSut> = {}): HttpSut => ({ type: 'http', baseUrl, model: 'gm-small', timeout: 5, ...more });
+  const answer =
+    (status: number, body: string) => (_request: IncomingMessage, _body: string, response: ServerResponse) => {
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(body);
+    };
+  const httpSut = (baseUrl: string, more: Partial<HttpSut> = {}): HttpSut => ({
+    type: 'http',
+    baseUrl,
+    model: 'gm-small',
+    timeout: 5,
+    ...more,
+  });
 
   it('posts the system prompt, the case file and the input, the temperature and the key from apiKeyEnv', async () => {
-    const { baseUrl, seen } = await serve(answer(200, JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'Take the lift to deck 2.' } }] })));
+    const { baseUrl, seen } = await serve(
+      answer(
+        200,
+        JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'Take the lift to deck 2.' } }] }),
+      ),
+    );
     process.env.TURNKIT_TEST_API_KEY = 'sk-test-abc';
     try {
-      const outcome = await runHttpSut(httpSut(baseUrl, { apiKeyEnv: 'TURNKIT_TEST_API_KEY', system: 'You are the game master.', temperature: 0.3 }), context());
+      const outcome = await runHttpSut(
+        httpSut(baseUrl, { apiKeyEnv: 'TURNKIT_TEST_API_KEY', system: 'You are the game master.', temperature: 0.3 }),
+        context(),
+      );
       expect(outcome.error).toBeUndefined();
       expect(outcome.response).toBe('Take the lift to deck 2.');
     } finally {
@@ -309,7 +443,10 @@ describe('http SUT (OpenAI-compatible)', () => {
       model: 'gm-small',
       messages: [
         { role: 'system', content: 'You are the game master.' },
-        { role: 'user', content: `${REQUEST.caseFile}\n\n---\n\nPlayer input for turn 23:\nI go to the mess hall. Which way?` },
+        {
+          role: 'user',
+          content: `${REQUEST.caseFile}\n\n---\n\nPlayer input for turn 23:\nI go to the mess hall. Which way?`,
+        },
       ],
       temperature: 0.3,
     });
@@ -322,10 +459,18 @@ describe('http SUT (OpenAI-compatible)', () => {
     const outcome = await runHttpSut(httpSut(baseUrl.replace(/\/$/, '')), context());
     expect(outcome.response).toBe('ok');
     expect(seen[0]!.headers!.authorization).toBeUndefined();
-    expect(seen[0]!.body).toEqual({ model: 'gm-small', messages: [{ role: 'user', content: `${REQUEST.caseFile}\n\n---\n\nPlayer input for turn 23:\nI go to the mess hall. Which way?` }] });
+    expect(seen[0]!.body).toEqual({
+      model: 'gm-small',
+      messages: [
+        {
+          role: 'user',
+          content: `${REQUEST.caseFile}\n\n---\n\nPlayer input for turn 23:\nI go to the mess hall. Which way?`,
+        },
+      ],
+    });
   });
 
-  it('makes a 500 an http error naming the status, with the body\'s tail', async () => {
+  it("makes a 500 an http error naming the status, with the body's tail", async () => {
     const { baseUrl } = await serve(answer(500, '{"error": "model overloaded"}'));
     const outcome = await runHttpSut(httpSut(baseUrl), context());
     expect(outcome.error?.cause).toBe('http');
@@ -341,7 +486,12 @@ describe('http SUT (OpenAI-compatible)', () => {
     expect(outcome.error?.cause).toBe('unparseable');
     expect(outcome.error?.message).toContain('not JSON');
     expect(outcome.stdoutTail).toBe('<html>gateway</html>');
-    for (const body of ['{"id": "x"}', '{"choices": []}', '{"choices": [{"message": {"content": null}}]}', '{"choices": [{"message": {"content": "  "}}]}']) {
+    for (const body of [
+      '{"id": "x"}',
+      '{"choices": []}',
+      '{"choices": [{"message": {"content": null}}]}',
+      '{"choices": [{"message": {"content": "  "}}]}',
+    ]) {
       server!.closeAllConnections();
       server!.close();
       await once(server!, 'close');
@@ -370,7 +520,17 @@ describe('prepareSut', () => {
   /** Loads a question whose sut is given as YAML lines (starting on line 9), in a project at `dir`. */
   const question = async (sutLines: string[]) => {
     const path = join(dir, `question-${++n}.yaml`);
-    const lines = ['id: q', 'question: q?', 'rubric: { path: r.md, version: 1 }', 'target: 0.9', 'reps: 1', 'fixtures: [f.json]', 'caseFile: c.md', 'sut:', ...sutLines.map((line) => `  ${line}`)];
+    const lines = [
+      'id: q',
+      'question: q?',
+      'rubric: { path: r.md, version: 1 }',
+      'target: 0.9',
+      'reps: 1',
+      'fixtures: [f.json]',
+      'caseFile: c.md',
+      'sut:',
+      ...sutLines.map((line) => `  ${line}`),
+    ];
     await writeFile(path, `${lines.join('\n')}\n`);
     return { loaded: await loadQuestion(path), shown: relative(process.cwd(), path) };
   };
@@ -401,16 +561,27 @@ describe('prepareSut', () => {
     expect(error.message).toBe(`${shown}:10:9: $.sut.path: gone.mjs: no such file`);
     await writeFile(join(dir, 'exports.mjs'), 'export const other = () => "x";\n');
     ({ error, shown } = await refusal(['type: module', 'path: exports.mjs', 'export: play']));
-    expect(error.message).toBe(`${shown}:11:11: $.sut.export: ${join(dir, 'exports.mjs')}: no function exported as "play"`);
+    expect(error.message).toBe(
+      `${shown}:11:11: $.sut.export: ${join(dir, 'exports.mjs')}: no function exported as "play"`,
+    );
     // No default export, and "export" left to its default: the place is the sut entry.
     ({ error, shown } = await refusal(['type: module', 'path: exports.mjs']));
-    expect(error.message).toBe(`${shown}:9:3: $.sut.export: ${join(dir, 'exports.mjs')}: no function exported as "default"`);
+    expect(error.message).toBe(
+      `${shown}:9:3: $.sut.export: ${join(dir, 'exports.mjs')}: no function exported as "default"`,
+    );
   });
 
   it('refuses an API key variable that is not set', async () => {
     delete process.env.TURNKIT_TEST_UNSET_KEY;
-    const { error, shown } = await refusal(['type: http', 'baseUrl: http://127.0.0.1:1/v1', 'model: m', 'apiKeyEnv: TURNKIT_TEST_UNSET_KEY']);
-    expect(error.message).toBe(`${shown}:12:14: $.sut.apiKeyEnv: the environment variable TURNKIT_TEST_UNSET_KEY is not set`);
+    const { error, shown } = await refusal([
+      'type: http',
+      'baseUrl: http://127.0.0.1:1/v1',
+      'model: m',
+      'apiKeyEnv: TURNKIT_TEST_UNSET_KEY',
+    ]);
+    expect(error.message).toBe(
+      `${shown}:12:14: $.sut.apiKeyEnv: the environment variable TURNKIT_TEST_UNSET_KEY is not set`,
+    );
   });
 
   it('returns a caller that runs a relative command in the project folder', async () => {

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { Key } from 'ink';
-import { backspace, bufferOf, cursorPosition, deleteForward, deleteToLineStart, insert, moveHorizontal, moveToLineEdge, moveVertical, wrap } from '../../src/tui/text-buffer.js';
+import {
+  backspace,
+  bufferOf,
+  cursorPosition,
+  deleteForward,
+  deleteToLineStart,
+  insert,
+  moveHorizontal,
+  moveToLineEdge,
+  moveVertical,
+  wrap,
+} from '../../src/tui/text-buffer.js';
 import { keyEvents } from '../../src/tui/key-events.js';
 
 describe('the text buffer of the editor', () => {
@@ -10,7 +21,11 @@ describe('the text buffer of the editor', () => {
     expect(lines.map((line) => line.text)).toEqual(['the mess ', 'hall is on ', 'deck 2']);
     expect(lines.map((line) => line.start)).toEqual([0, 9, 20]);
     expect(wrap('abcdefghijkl', 5).map((line) => line.text)).toEqual(['abcde', 'fghij', 'kl']);
-    expect(wrap('a\n\nb', 5).map((line) => [line.start, line.text])).toEqual([[0, 'a'], [2, ''], [3, 'b']]);
+    expect(wrap('a\n\nb', 5).map((line) => [line.start, line.text])).toEqual([
+      [0, 'a'],
+      [2, ''],
+      [3, 'b'],
+    ]);
   });
 
   it('inserts typed and pasted text at the cursor, turning \\r\\n into \\n', () => {
@@ -44,8 +59,24 @@ describe('the text buffer of the editor', () => {
 
 describe('key events from one terminal read', () => {
   const none: Key = {
-    upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
-    return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false, super: false, hyper: false,
+    upArrow: false,
+    downArrow: false,
+    leftArrow: false,
+    rightArrow: false,
+    pageDown: false,
+    pageUp: false,
+    home: false,
+    end: false,
+    return: false,
+    escape: false,
+    ctrl: false,
+    shift: false,
+    tab: false,
+    backspace: false,
+    delete: false,
+    meta: false,
+    super: false,
+    hyper: false,
   } as Key;
 
   it('splits text, Enter and Ctrl keys that arrived together', () => {

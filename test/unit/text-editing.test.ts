@@ -78,7 +78,10 @@ describe('undo history', () => {
 
 describe('reflowing hard-wrapped Markdown', () => {
   it('joins paragraph and list-item lines and keeps headings, tables, code and hard breaks', () => {
-    const text = '# Title\nfirst line\nsecond line\n\n- item one\n  goes on\n- item two\n\n| a | b |\n| - | - |\n\n```\ncode\nstays\n```\nbreak here  \nnext';
-    expect(reflowMarkdown(text)).toBe('# Title\nfirst line second line\n\n- item one goes on\n- item two\n\n| a | b |\n| - | - |\n\n```\ncode\nstays\n```\nbreak here  \nnext');
+    const text =
+      '# Title\nfirst line\nsecond line\n\n- item one\n  goes on\n- item two\n\n| a | b |\n| - | - |\n\n```\ncode\nstays\n```\nbreak here  \nnext';
+    expect(reflowMarkdown(text)).toBe(
+      '# Title\nfirst line second line\n\n- item one goes on\n- item two\n\n| a | b |\n| - | - |\n\n```\ncode\nstays\n```\nbreak here  \nnext',
+    );
   });
 });

@@ -11,12 +11,19 @@ describe('rows tied to a turn', () => {
   it('numbers turns by the order column, not by key or file order', () => {
     const shuffled = structuredClone(fixture);
     shuffled.tables.turns!.rows.reverse();
-    expect(turnsInOrder(shuffled).map((entry) => entry.row.turn_number)).toEqual(Array.from({ length: 22 }, (_, i) => i + 1));
+    expect(turnsInOrder(shuffled).map((entry) => entry.row.turn_number)).toEqual(
+      Array.from({ length: 22 }, (_, i) => i + 1),
+    );
   });
 
-  it('ties a turn\'s own row and the facts it introduced, and nothing campaign-level', () => {
-    expect(Object.fromEntries([...rowsTiedToTurn(fixture, 18)].map(([table, keys]) => [table, [...keys]]))).toEqual({ turns: ['18'], world_facts: ['7'] });
-    expect(Object.fromEntries([...rowsTiedToTurn(fixture, 19)].map(([table, keys]) => [table, [...keys]]))).toEqual({ turns: ['19'] });
+  it("ties a turn's own row and the facts it introduced, and nothing campaign-level", () => {
+    expect(Object.fromEntries([...rowsTiedToTurn(fixture, 18)].map(([table, keys]) => [table, [...keys]]))).toEqual({
+      turns: ['18'],
+      world_facts: ['7'],
+    });
+    expect(Object.fromEntries([...rowsTiedToTurn(fixture, 19)].map(([table, keys]) => [table, [...keys]]))).toEqual({
+      turns: ['19'],
+    });
   });
 
   it('finds the turn of any tied row by its foreign keys, agreeing with rowsTiedToTurn', () => {

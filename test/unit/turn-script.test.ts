@@ -22,10 +22,11 @@ describe('the sample session plan', () => {
     let scriptedOrFree = 0;
     for (let i = 1; i < turns.length; i++) {
       const [before, after] = [turns[i - 1]!, turns[i]!];
-      if (before.location === after.location || i >= 15 && i <= 23) continue;
+      if (before.location === after.location || (i >= 15 && i <= 23)) continue;
       expect(linked.has(`${before.location}|${after.location}`), `${before.location} -> ${after.location}`).toBe(true);
       const match = /from deck (\d) to deck (\d)/.exec(after.narration);
-      if (match) expect([Number(match[1]), Number(match[2])]).toEqual([deckOf.get(before.location), deckOf.get(after.location)]);
+      if (match)
+        expect([Number(match[1]), Number(match[2])]).toEqual([deckOf.get(before.location), deckOf.get(after.location)]);
       scriptedOrFree++;
     }
     expect(scriptedOrFree).toBeGreaterThan(100);

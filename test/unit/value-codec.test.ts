@@ -17,7 +17,9 @@ describe('decodeValue', () => {
   });
 
   it('writes timestamptz as ISO 8601 with a full offset and every fractional digit', () => {
-    expect(decodeValue('2024-05-01 12:00:00.123456+00', { kind: 'timestamptz' })).toBe('2024-05-01T12:00:00.123456+00:00');
+    expect(decodeValue('2024-05-01 12:00:00.123456+00', { kind: 'timestamptz' })).toBe(
+      '2024-05-01T12:00:00.123456+00:00',
+    );
     expect(isoTimestamptz('2024-05-01 12:00:00+05:30')).toBe('2024-05-01T12:00:00+05:30');
     expect(isoTimestamptz('1900-01-01 00:00:00-00:01:15')).toBe('1900-01-01T00:00:00-00:01:15');
     expect(isoTimestamptz('infinity')).toBe('infinity');
@@ -34,9 +36,14 @@ describe('decodeValue', () => {
 
   it('parses arrays, nested arrays, NULL elements and quoted elements by element type', () => {
     expect(decodeValue('{1,NULL,3}', { kind: 'array', element: 'int' })).toEqual([1, null, 3]);
-    expect(decodeValue('{{1,2},{3,4}}', { kind: 'array', element: 'int' })).toEqual([[1, 2], [3, 4]]);
+    expect(decodeValue('{{1,2},{3,4}}', { kind: 'array', element: 'int' })).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
     expect(decodeValue('{"a b","NULL",c}', { kind: 'array', element: 'text' })).toEqual(['a b', 'NULL', 'c']);
-    expect(decodeValue('{"2024-01-01 00:00:00+00"}', { kind: 'array', element: 'timestamptz' })).toEqual(['2024-01-01T00:00:00+00:00']);
+    expect(decodeValue('{"2024-01-01 00:00:00+00"}', { kind: 'array', element: 'timestamptz' })).toEqual([
+      '2024-01-01T00:00:00+00:00',
+    ]);
     expect(decodeValue('{}', { kind: 'array', element: 'text' })).toEqual([]);
   });
 });
@@ -46,7 +53,9 @@ describe('encodeValue', () => {
     expect(encodeValue({ $bytea: 'AP8Q' }, { kind: 'bytea' })).toBe('\\x00ff10');
     expect(encodeValue('just text', { kind: 'json' })).toBe('"just text"');
     expect(encodeValue(true, { kind: 'bool' })).toBe('t');
-    expect(encodeValue(['a "b"', null, 'c\\d'], { kind: 'array', element: 'text' })).toBe('{"a \\"b\\"",NULL,"c\\\\d"}');
+    expect(encodeValue(['a "b"', null, 'c\\d'], { kind: 'array', element: 'text' })).toBe(
+      '{"a \\"b\\"",NULL,"c\\\\d"}',
+    );
     expect(encodeValue(null, { kind: 'int' })).toBeNull();
   });
 

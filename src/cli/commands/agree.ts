@@ -6,15 +6,21 @@ import { printJson, type Output } from '../output.js';
 export function registerAgree(program: Command, output: Output): void {
   program
     .command('agree')
-    .description('agreement of two marks files: ratio, Cohen\'s kappa, confusion matrix, every disagreement')
-    .argument('<marks-a>', 'a marks file (a human\'s, say)')
-    .argument('<marks-b>', 'another marks file of the same run (a judge\'s, or a blind re-mark)')
+    .description("agreement of two marks files: ratio, Cohen's kappa, confusion matrix, every disagreement")
+    .argument('<marks-a>', "a marks file (a human's, say)")
+    .argument('<marks-b>', "another marks file of the same run (a judge's, or a blind re-mark)")
     .option('--json', 'print the result as JSON')
     .action(async (a: string, b: string, options) => {
       const { agree } = await import('../../marks/agree-command.js');
       const { formatAgreement } = await import('../../marks/format-agreement.js');
       const result = await agree({ a, b });
-      if (options.json) return printJson(output, { ...result, a: shownPath(result.a), b: shownPath(result.b), run: result.run && shownPath(result.run) });
+      if (options.json)
+        return printJson(output, {
+          ...result,
+          a: shownPath(result.a),
+          b: shownPath(result.b),
+          run: result.run && shownPath(result.run),
+        });
       for (const line of formatAgreement(result)) output.out(line);
     });
 }

@@ -8,30 +8,51 @@ import { printJson, type Output } from '../output.js';
 export function registerCapture(program: Command, output: Output): void {
   program
     .command('capture')
-    .description('capture a campaign at a turn into a fixture: state up to turn N-1 plus turn N\'s input')
+    .description("capture a campaign at a turn into a fixture: state up to turn N-1 plus turn N's input")
     .requiredOption('--campaign <key>', 'key of the campaign (root row)')
-    .addOption(new Option('--turn <n>', 'the turn whose input the fixture holds').argParser(positiveInt).conflicts(['turns', 'latest']))
-    .addOption(new Option('--turns <a..b>', 'one fixture per turn in an inclusive range').argParser(parseRange).conflicts('latest'))
-    .option('--latest', 'the campaign\'s last turn')
+    .addOption(
+      new Option('--turn <n>', 'the turn whose input the fixture holds')
+        .argParser(positiveInt)
+        .conflicts(['turns', 'latest']),
+    )
+    .addOption(
+      new Option('--turns <a..b>', 'one fixture per turn in an inclusive range')
+        .argParser(parseRange)
+        .conflicts('latest'),
+    )
+    .option('--latest', "the campaign's last turn")
     .option('--name <name>', 'fixture name (default campaign-KEY-turn-N)')
-    .option('--out <dir>', 'output folder (default: the config\'s fixtures folder)')
+    .option('--out <dir>', "output folder (default: the config's fixtures folder)")
     .option('--force', 'overwrite existing fixture files')
-    .option('--allow-sensitive', 'capture columns that look personal or secret without a scrub rule (recorded in the fixture)')
+    .option(
+      '--allow-sensitive',
+      'capture columns that look personal or secret without a scrub rule (recorded in the fixture)',
+    )
     .option('--json', 'print the result as JSON')
     .action(async (options, command: Command) => {
       const { capture } = await import('../../fixture/capture-command.js');
       const turns: TurnSelection | undefined = options.turn
         ? { turn: options.turn }
-        : options.turns ?? (options.latest ? { latest: true } : undefined);
+        : (options.turns ?? (options.latest ? { latest: true } : undefined));
       if (!turns) command.error('error: give one of --turn N, --turns A..B or --latest', { exitCode: 2 });
-      const result = await capture({ ...commonOptions(command), campaign: options.campaign, turns: turns!, name: options.name, out: options.out, force: options.force,
+      const result = await capture({
+        ...commonOptions(command),
+        campaign: options.campaign,
+        turns: turns!,
+        name: options.name,
+        out: options.out,
+        force: options.force,
         // The key comes from the environment variable the config names (TURNKIT_SCRUB_KEY by default).
-        scrubKey: (name: string) => process.env[name], allowSensitive: options.allowSensitive });
+        scrubKey: (name: string) => process.env[name],
+        allowSensitive: options.allowSensitive,
+      });
       if (options.json) printJson(output, result);
       else {
         result.files.forEach((file, i) => {
           const fixture = result.fixtures[i]!;
-          output.out(`wrote ${relative(process.cwd(), file) || file} (turn ${fixture.turn}, ${fixture.tables} tables, ${fixture.rows} rows)`);
+          output.out(
+            `wrote ${relative(process.cwd(), file) || file} (turn ${fixture.turn}, ${fixture.tables} tables, ${fixture.rows} rows)`,
+          );
         });
       }
       for (const warning of result.warnings) output.err(`warning: ${warning}`);

@@ -14,16 +14,16 @@ export function registerConstruct(program: Command, output: Output): void {
     .option('--from <file>', 'a whole edited copy of the fixture; its difference is recorded')
     .requiredOption('--name <name>', 'name of the constructed fixture (its file name)')
     .requiredOption('--why <text>', 'what the change tests, for the reviewer')
-    .option('--out <dir>', 'output folder (default: the config\'s constructed folder)')
+    .option('--out <dir>', "output folder (default: the config's constructed folder)")
     .option('--force', 'overwrite an existing constructed fixture of that name')
     .option('--json', 'print the result as JSON')
     .action(async (fixture: string, options, command: Command) => {
       const { construct } = await import('../../construct/construct-command.js');
-      if ((options.patch === undefined) === (options.from === undefined)) command.error('error: give exactly one of --patch FILE or --from EDITED.json', { exitCode: 2 });
+      if ((options.patch === undefined) === (options.from === undefined))
+        command.error('error: give exactly one of --patch FILE or --from EDITED.json', { exitCode: 2 });
       const saved = await construct({ ...commonOptions(command), fixture, ...options });
       if (options.json) return printJson(output, { file: shownPath(saved.file), ...saved.document });
       output.out(`wrote ${shownPath(saved.file)}: turn ${saved.document.turn}, ${saved.changes.length} change(s)`);
       for (const path of saved.paths) output.out(`  ${path}`);
     });
 }
-

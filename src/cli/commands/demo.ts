@@ -8,12 +8,17 @@ import { progressLine } from './run.js';
 export function registerDemo(program: Command, output: Output): void {
   program
     .command('demo')
-    .description('the whole loop on the embedded database: sample campaign, capture, constructed fixture, run, checks, report')
-    .option('--dir <dir>', 'the demo\'s folder (default .turnkit/demo/STAMP); must be new or empty')
+    .description(
+      'the whole loop on the embedded database: sample campaign, capture, constructed fixture, run, checks, report',
+    )
+    .option('--dir <dir>', "the demo's folder (default .turnkit/demo/STAMP); must be new or empty")
     .option('--reps <n>', 'reps per fixture', positiveInt, 10)
-    .option('--judge <file>', 'also mark the reps with an LLM judge (settings file, as for turnkit judge) and show its agreement with the checks')
-    .option('--model <name>', 'the judge\'s model (with --judge, overrides it; alone, an OpenAI-compatible judge)')
-    .option('--base-url <url>', 'the judge\'s OpenAI-compatible base URL')
+    .option(
+      '--judge <file>',
+      'also mark the reps with an LLM judge (settings file, as for turnkit judge) and show its agreement with the checks',
+    )
+    .option('--model <name>', "the judge's model (with --judge, overrides it; alone, an OpenAI-compatible judge)")
+    .option('--base-url <url>', "the judge's OpenAI-compatible base URL")
     .option('--json', 'print the result as JSON')
     .action(async (options, command: Command) => {
       const { demo } = await import('../../demo/demo-command.js');
@@ -22,17 +27,24 @@ export function registerDemo(program: Command, output: Output): void {
       const { loadJudgeSettings } = await import('../../marks/load-judge-settings.js');
       const { loadConfig } = await import('../../config/load.js');
       const globals = command.optsWithGlobals<{ databaseUrl?: string; config?: string }>();
-      if (globals.databaseUrl || process.env.DATABASE_URL) output.err('the demo runs on the embedded database; --database-url and DATABASE_URL are not used');
+      if (globals.databaseUrl || process.env.DATABASE_URL)
+        output.err('the demo runs on the embedded database; --database-url and DATABASE_URL are not used');
       const terminal = output.terminal;
       // A judge named by the flags, or by the config of the folder the demo is started from.
       const config = await loadConfig({ configPath: globals.config });
-      const judge = options.judge !== undefined || options.model !== undefined || config.judge !== undefined ? await loadJudgeSettings(options.judge, { model: options.model, baseUrl: options.baseUrl }, config.judge) : undefined;
+      const judge =
+        options.judge !== undefined || options.model !== undefined || config.judge !== undefined
+          ? await loadJudgeSettings(options.judge, { model: options.model, baseUrl: options.baseUrl }, config.judge)
+          : undefined;
       const result = await demo({
         dir: options.dir,
         judge,
         reps: options.reps,
         onStep: (line) => output.err(`- ${line}`),
-        onProgress: (progress) => (terminal ? terminal(`\r\x1b[2K  ${progressLine(progress)}${progress.done === progress.total ? '\n' : ''}`) : output.err(`  ${progressLine(progress)}`)),
+        onProgress: (progress) =>
+          terminal
+            ? terminal(`\r\x1b[2K  ${progressLine(progress)}${progress.done === progress.total ? '\n' : ''}`)
+            : output.err(`  ${progressLine(progress)}`),
       });
       if (options.json) {
         return printJson(output, {
@@ -42,7 +54,11 @@ export function registerDemo(program: Command, output: Output): void {
           constructed: shownPath(result.constructed),
           run: { ...result.run, dir: shownPath(result.run.dir) },
           checks: { ...result.checks, file: shownPath(result.checks.file) },
-          report: { ...result.report, dir: shownPath(result.report.dir), marksFile: shownPath(result.report.marksFile) },
+          report: {
+            ...result.report,
+            dir: shownPath(result.report.dir),
+            marksFile: shownPath(result.report.marksFile),
+          },
           html: shownPath(result.html),
         });
       }
@@ -51,14 +67,20 @@ export function registerDemo(program: Command, output: Output): void {
       output.out('');
       const pair = result.report.pairs[0];
       if (pair && pair.delta !== null && pair.p !== null) {
-        output.out(`The constructed fixture changes one upstream narration and nothing else; its rate moved by ${pair.delta > 0 ? '+' : ''}${pair.delta.toFixed(2)} (Fisher exact p ${pair.p < 0.001 ? '< 0.001' : `= ${pValue(pair.p)}`}).`);
+        output.out(
+          `The constructed fixture changes one upstream narration and nothing else; its rate moved by ${pair.delta > 0 ? '+' : ''}${pair.delta.toFixed(2)} (Fisher exact p ${pair.p < 0.001 ? '< 0.001' : `= ${pValue(pair.p)}`}).`,
+        );
       }
       if (result.judged) {
-        output.out(`The judge ${result.judged.result.grader} against the checks (the same reps, marked pass or fail by both):`);
-        for (const line of formatAgreement(result.judged.agreement)) output.out(line ? `  ${line}` : "");
+        output.out(
+          `The judge ${result.judged.result.grader} against the checks (the same reps, marked pass or fail by both):`,
+        );
+        for (const line of formatAgreement(result.judged.agreement)) output.out(line ? `  ${line}` : '');
         output.out('');
       }
-      output.out(`Everything is in ${shownPath(result.dir)}; read a rep in ${shownPath(result.run.dir)}/reps/, mark by hand in its marks.csv, and report again with:`);
+      output.out(
+        `Everything is in ${shownPath(result.dir)}; read a rep in ${shownPath(result.run.dir)}/reps/, mark by hand in its marks.csv, and report again with:`,
+      );
       output.out(`  turnkit report ${shownPath(result.run.dir)} --marks marks.checks.csv`);
       output.out(`The report as a page (open it in a browser): ${shownPath(result.html)}`);
       output.out(`Read and mark the reps in a browser: turnkit view ${shownPath(result.run.dir)}`);

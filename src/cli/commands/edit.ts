@@ -10,9 +10,13 @@ export function registerEdit(program: Command, output: Output): void {
     .command('edit')
     .description('terminal editor: change one upstream turn and save a constructed fixture')
     .argument('<fixture>', 'fixture or constructed fixture')
-    .option('--editor', 'open the turn\'s rows as JSON in $VISUAL or $EDITOR instead (needs --turn)')
-    .option('--turn <n>', 'open this turn (with --editor: the turn to edit; default a constructed fixture\'s own turn)', positiveInt)
-    .option('--out <dir>', 'output folder (default: the config\'s constructed folder)')
+    .option('--editor', "open the turn's rows as JSON in $VISUAL or $EDITOR instead (needs --turn)")
+    .option(
+      '--turn <n>',
+      "open this turn (with --editor: the turn to edit; default a constructed fixture's own turn)",
+      positiveInt,
+    )
+    .option('--out <dir>', "output folder (default: the config's constructed folder)")
     .option('--force', 'overwrite an existing constructed fixture of the chosen name')
     .action(async (fixture: string, options, command: Command) => {
       const { openEditSession } = await import('../../construct/edit-session.js');
@@ -27,7 +31,10 @@ export function registerEdit(program: Command, output: Output): void {
         return report(output, result.saved!);
       }
       if (!process.stdin.isTTY || !process.stdout.isTTY) {
-        throw new TurnkitError('USAGE', 'turnkit edit needs a terminal; use --editor, or turnkit construct --patch FILE');
+        throw new TurnkitError(
+          'USAGE',
+          'turnkit edit needs a terminal; use --editor, or turnkit construct --patch FILE',
+        );
       }
       // ink and its layout engine load only when the editor runs, not on every turnkit command.
       const { runEditor } = await loadTerminalApp(() => import('../../tui/editor/run-editor.js'));

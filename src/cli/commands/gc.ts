@@ -9,7 +9,9 @@ import { describeTeardown } from './describe-teardown.js';
 export function registerGc(program: Command, output: Output): void {
   program
     .command('gc')
-    .description('remove orphaned scratch campaigns: their process is gone, or (other hosts) they are older than the TTL')
+    .description(
+      'remove orphaned scratch campaigns: their process is gone, or (other hosts) they are older than the TTL',
+    )
     .option('--ttl <hours>', 'age after which a campaign seeded on another host counts as orphaned', parseHours, 24)
     .option('--all', 'remove every scratch campaign, including those seeded by hand and those of running processes')
     .option('--json', 'print the result as JSON')
@@ -22,7 +24,9 @@ export function registerGc(program: Command, output: Output): void {
         for (const kept of report.kept) output.out(`kept ${kept.id} (${kept.fixture}): ${kept.reason}`);
         for (const refused of report.refused) output.out(`kept ${refused.id} (${refused.fixture}): ${refused.reason}`);
         for (const temp of report.temps) output.out(`removed ${shownPath(temp)} (left by a killed merge)`);
-        output.out(`gc: removed ${report.removed.length}, kept ${report.kept.length + report.refused.length}${report.failed.length ? `, failed ${report.failed.length}` : ''}`);
+        output.out(
+          `gc: removed ${report.removed.length}, kept ${report.kept.length + report.refused.length}${report.failed.length ? `, failed ${report.failed.length}` : ''}`,
+        );
       }
       if (report.failed.length > 0) {
         const problems = report.failed.map((failed) => `gc: could not remove ${failed.id}: ${failed.error}`);
@@ -33,6 +37,7 @@ export function registerGc(program: Command, output: Output): void {
 
 function parseHours(value: string): number {
   const hours = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || hours <= 0) throw new InvalidArgumentError(`expected a positive number of hours, got "${value}"`);
+  if (!/^\d+(\.\d+)?$/.test(value) || hours <= 0)
+    throw new InvalidArgumentError(`expected a positive number of hours, got "${value}"`);
   return hours;
 }

@@ -4,20 +4,33 @@ import { SUT_LANGUAGES } from '../../init/starter-sut.js';
 import { commonOptions } from '../global-options.js';
 import type { Output } from '../output.js';
 
-const names = (value: string): string[] => value.split(',').map((name) => name.trim()).filter(Boolean);
+const names = (value: string): string[] =>
+  value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
 
 /** `turnkit init [--root T --turns T --order C --input C,...] [--sut node|python|shell] [--yes]`. */
 export function registerInit(program: Command, output: Output): void {
   program
     .command('init')
-    .description('scaffold a project that runs: a config naming your game\'s tables, a starter question, rubric, case file and SUT stub')
+    .description(
+      "scaffold a project that runs: a config naming your game's tables, a starter question, rubric, case file and SUT stub",
+    )
     .option('--root <table>', 'the table one row of which is one campaign (default: guessed from the database)')
-    .option('--key <column>', 'the root table\'s key column (default: its primary key)')
-    .option('--turns <table>', 'the table of turns (default: guessed: a table with a foreign key to the root and an order column)')
-    .option('--order <column>', 'the turns\' order column, an integer or timestamp (default: guessed)')
-    .option('--input <columns>', 'the player\'s input columns of a turn, comma-separated (default: guessed)', names)
-    .option('--shared <tables>', 'tables captured when referenced, never owned (players, accounts), comma-separated', names)
-    .addOption(new Option('--sut <language>', 'the SUT stub\'s language').choices([...SUT_LANGUAGES]).default('node'))
+    .option('--key <column>', "the root table's key column (default: its primary key)")
+    .option(
+      '--turns <table>',
+      'the table of turns (default: guessed: a table with a foreign key to the root and an order column)',
+    )
+    .option('--order <column>', "the turns' order column, an integer or timestamp (default: guessed)")
+    .option('--input <columns>', "the player's input columns of a turn, comma-separated (default: guessed)", names)
+    .option(
+      '--shared <tables>',
+      'tables captured when referenced, never owned (players, accounts), comma-separated',
+      names,
+    )
+    .addOption(new Option('--sut <language>', "the SUT stub's language").choices([...SUT_LANGUAGES]).default('node'))
     .option('--yes', 'take every guess without asking (the default when stdin is not a terminal)')
     .option('--force', 'overwrite an existing config file')
     .action(async (options, command: Command) => {
@@ -44,7 +57,11 @@ export function registerInit(program: Command, output: Output): void {
       for (const item of result.created) output.out(`created ${item}`);
       for (const item of result.kept) output.out(`kept ${item} (already there)`);
       const { root, turns } = result.answers;
-      output.out(`game: campaigns in ${root.table} (key ${root.key}), turns in ${turns.table} ordered by ${turns.order}, input ${turns.input.join(', ')}`);
-      output.out(`next: turnkit capture --campaign KEY --latest, then turnkit run questions/starter.yaml (the config says more)`);
+      output.out(
+        `game: campaigns in ${root.table} (key ${root.key}), turns in ${turns.table} ordered by ${turns.order}, input ${turns.input.join(', ')}`,
+      );
+      output.out(
+        `next: turnkit capture --campaign KEY --latest, then turnkit run questions/starter.yaml (the config says more)`,
+      );
     });
 }

@@ -10,16 +10,24 @@ import { printJson, type Output } from '../output.js';
 export function registerJudge(program: Command, output: Output): void {
   program
     .command('judge')
-    .description('mark a run automatically into files of its own (never marks.csv): deterministic checks and/or an LLM judge')
+    .description(
+      'mark a run automatically into files of its own (never marks.csv): deterministic checks and/or an LLM judge',
+    )
     .argument('<run-dir>', 'a run directory (runs/QUESTION/STAMP)')
-    .option('--checks', 'apply the question\'s deterministic checks; writes marks.checks.csv with a reason per rep')
+    .option('--checks', "apply the question's deterministic checks; writes marks.checks.csv with a reason per rep")
     .option('--model <name>', 'an LLM judge: writes marks.judge-MODEL.csv and judge-MODEL.jsonl')
-    .option('--judge <file>', 'judge settings (YAML or JSON: provider, model, baseUrl, apiKeyEnv, ...); flags override them')
-    .addOption(new Option('--provider <provider>', 'the judge\'s API').choices([...JUDGE_PROVIDERS]))
+    .option(
+      '--judge <file>',
+      'judge settings (YAML or JSON: provider, model, baseUrl, apiKeyEnv, ...); flags override them',
+    )
+    .addOption(new Option('--provider <provider>', "the judge's API").choices([...JUDGE_PROVIDERS]))
     .option('--base-url <url>', 'an OpenAI-compatible base URL, such as http://127.0.0.1:11434/v1 (Ollama)')
-    .option('--api-key-env <name>', 'the environment variable holding the judge\'s API key')
+    .option('--api-key-env <name>', "the environment variable holding the judge's API key")
     .option('--concurrency <n>', 'verdicts requested at a time', positiveInt)
-    .option('--question <file>', 'use this question file\'s current checks and rubric instead of the ones the run recorded')
+    .option(
+      '--question <file>',
+      "use this question file's current checks and rubric instead of the ones the run recorded",
+    )
     .option('--json', 'print the result as JSON')
     .action(async (dir: string, options, command: Command) => {
       const { judgeChecks } = await import('../../marks/judge-checks.js');
@@ -28,40 +36,67 @@ export function registerJudge(program: Command, output: Output): void {
       const { loadConfig } = await import('../../config/load.js');
       const config = await loadConfig({ configPath: commonOptions(command).configPath });
       // With neither flag, the judge the config names is the one meant.
-      const model = options.model !== undefined || options.judge !== undefined || (!options.checks && config.judge !== undefined);
-      if (!options.checks && !model) throw new TurnkitError('USAGE', 'say how to judge: --checks (the question\'s deterministic checks) and/or --model NAME or --judge FILE (an LLM), or name a judge in the config');
+      const model =
+        options.model !== undefined || options.judge !== undefined || (!options.checks && config.judge !== undefined);
+      if (!options.checks && !model)
+        throw new TurnkitError(
+          'USAGE',
+          "say how to judge: --checks (the question's deterministic checks) and/or --model NAME or --judge FILE (an LLM), or name a judge in the config",
+        );
       const results: Record<string, unknown> = {};
       const written: string[] = [];
       if (options.checks) {
         const result = await judgeChecks({ dir, question: options.question });
         results.checks = { ...result, file: shownPath(result.file) };
         written.push(basename(result.file));
-        if (!options.json) output.out(`wrote ${shownPath(result.file)}: ${result.pass} pass, ${result.fail} fail, ${result.error} error${result.notRun > 0 ? `, ${result.notRun} not run` : ''}`);
+        if (!options.json)
+          output.out(
+            `wrote ${shownPath(result.file)}: ${result.pass} pass, ${result.fail} fail, ${result.error} error${result.notRun > 0 ? `, ${result.notRun} not run` : ''}`,
+          );
       }
       if (model) {
-        const settings = await loadJudgeSettings(options.judge, { model: options.model, provider: options.provider, baseUrl: options.baseUrl, apiKeyEnv: options.apiKeyEnv, concurrency: options.concurrency }, config.judge);
+        const settings = await loadJudgeSettings(
+          options.judge,
+          {
+            model: options.model,
+            provider: options.provider,
+            baseUrl: options.baseUrl,
+            apiKeyEnv: options.apiKeyEnv,
+            concurrency: options.concurrency,
+          },
+          config.judge,
+        );
         const terminal = options.json ? undefined : output.terminal;
         const result = await judgeWithModel({
           dir,
           settings,
           question: options.question,
           configPath: commonOptions(command).configPath,
-          onProgress: terminal ? (done, total) => terminal(`\r\x1b[2K[${done}/${total}] judged${done === total ? '\n' : ''}`) : undefined,
+          onProgress: terminal
+            ? (done, total) => terminal(`\r\x1b[2K[${done}/${total}] judged${done === total ? '\n' : ''}`)
+            : undefined,
         });
         for (const warning of result.warnings) output.err(`warning: ${warning}`);
         results.model = { ...result, file: shownPath(result.file), verdictsFile: shownPath(result.verdictsFile) };
         written.push(basename(result.file));
         if (!options.json) {
-          output.out(`wrote ${shownPath(result.file)}: ${result.pass} pass, ${result.fail} fail, ${result.na} na, ${result.error} error${result.notRun > 0 ? `, ${result.notRun} not run` : ''} (${result.cached} from the cache); reasons in ${shownPath(result.verdictsFile)}`);
+          output.out(
+            `wrote ${shownPath(result.file)}: ${result.pass} pass, ${result.fail} fail, ${result.na} na, ${result.error} error${result.notRun > 0 ? `, ${result.notRun} not run` : ''} (${result.cached} from the cache); reasons in ${shownPath(result.verdictsFile)}`,
+          );
         }
         // Failing closed goes as far as the exit code: a script must not go on to report as if every rep were judged.
         if (result.judgeErrors > 0) {
           if (options.json) printJson(output, results);
-          throw new TurnkitError('FIXTURE', `${result.judgeErrors} rep(s) could not be judged (marked error in ${shownPath(result.file)}): run the judge again to retry them; verdicts received are cached`);
+          throw new TurnkitError(
+            'FIXTURE',
+            `${result.judgeErrors} rep(s) could not be judged (marked error in ${shownPath(result.file)}): run the judge again to retry them; verdicts received are cached`,
+          );
         }
       }
       if (options.json) return printJson(output, results);
       const last = written[written.length - 1]!;
-      output.out(`report from it: turnkit report ${shownPath(dir)} --marks ${last}; agreement with your marks: turnkit agree ${join(shownPath(dir), 'marks.csv')} ${join(shownPath(dir), last)}`);
+      output.out(
+        `report from it: turnkit report ${shownPath(dir)} --marks ${last}; agreement with your marks: turnkit agree ${join(shownPath(dir), 'marks.csv')} ${join(shownPath(dir), last)}`,
+      );
     });
 }

@@ -11,18 +11,35 @@ export function registerMark(program: Command, output: Output): void {
     .description('terminal marker: one rep at a time with its case file and the rubric; every mark saved at once')
     .argument('<run-dir>', 'a run directory (runs/QUESTION/STAMP)')
     .option('--grader <name>', 'write marks.NAME.csv instead of marks.csv')
-    .option('--blind', 're-mark for self-agreement: shuffled order, earlier marks hidden, its own file (marks[.NAME].blind.csv)')
-    .option('--seed <n>', 'the blind order\'s seed (default: the one recorded for the file, else a new one)', (value) => {
-      if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected a whole number, got "${value}"`);
-      return Number(value);
-    })
+    .option(
+      '--blind',
+      're-mark for self-agreement: shuffled order, earlier marks hidden, its own file (marks[.NAME].blind.csv)',
+    )
+    .option(
+      '--seed <n>',
+      "the blind order's seed (default: the one recorded for the file, else a new one)",
+      (value) => {
+        if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected a whole number, got "${value}"`);
+        return Number(value);
+      },
+    )
     .action(async (dir: string, options) => {
       const { MarkingSession } = await import('../../marks/marking-session.js');
       const { loadTerminalApp } = await import('../../tui/load-terminal-app.js');
-      if (options.seed !== undefined && !options.blind) throw new TurnkitError('USAGE', '--seed orders a blind re-mark: use it with --blind');
-      if (!process.stdin.isTTY || !process.stdout.isTTY) throw new TurnkitError('USAGE', 'turnkit mark needs a terminal; or mark the reps in marks.csv with a spreadsheet or an editor');
+      if (options.seed !== undefined && !options.blind)
+        throw new TurnkitError('USAGE', '--seed orders a blind re-mark: use it with --blind');
+      if (!process.stdin.isTTY || !process.stdout.isTTY)
+        throw new TurnkitError(
+          'USAGE',
+          'turnkit mark needs a terminal; or mark the reps in marks.csv with a spreadsheet or an editor',
+        );
       const { acquireMarksLock } = await import('../../marks/marks-lock.js');
-      const session = await MarkingSession.open({ dir, grader: options.grader, blind: options.blind, seed: options.seed });
+      const session = await MarkingSession.open({
+        dir,
+        grader: options.grader,
+        blind: options.blind,
+        seed: options.seed,
+      });
       // A browser marker (turnkit view) or another terminal on the same file is refused, not overwritten.
       await using _lock = await acquireMarksLock(session.file, 'turnkit mark');
       // ink and its layout engine load only when the marker runs.
@@ -31,6 +48,8 @@ export function registerMark(program: Command, output: Output): void {
       process.stdin.on('error', quitWhenGone);
       const release = finishBeforeQuit(() => session.flush());
       const result = await runMarker(session).finally(release);
-      output.out(`${shownPath(session.file)}: ${result.marked} of ${result.total} rep(s) marked${session.blind ? ` (blind, seed ${session.blind.seed})` : ''}`);
+      output.out(
+        `${shownPath(session.file)}: ${result.marked} of ${result.total} rep(s) marked${session.blind ? ` (blind, seed ${session.blind.seed})` : ''}`,
+      );
     });
 }

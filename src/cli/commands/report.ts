@@ -15,18 +15,29 @@ interface ReportFlags {
 
 /** `--html [FILE]`: the page is written whatever the run's state; the exit code is then decided as for the text. */
 async function htmlReport(dir: string, options: ReportFlags, output: Output): Promise<void> {
-  if (options.json || options.md) throw new TurnkitError('USAGE', `--html writes a page; use it without ${options.json ? '--json' : '--md'}`);
+  if (options.json || options.md)
+    throw new TurnkitError('USAGE', `--html writes a page; use it without ${options.json ? '--json' : '--md'}`);
   const { writeHtmlReport } = await import('../../view/write-html-report.js');
   const { incompleteRun, targetProblems } = await import('../../marks/report-command.js');
   const { shownPath } = await import('../../util/shown-path.js');
   const file = options.html === true ? undefined : options.html;
-  const result = await writeHtmlReport({ dir, file, marks: options.marks, compare: options.compare, compareMarks: options.compareMarks });
+  const result = await writeHtmlReport({
+    dir,
+    file,
+    marks: options.marks,
+    compare: options.compare,
+    compareMarks: options.compareMarks,
+  });
   output.out(shownPath(result.file));
   const incomplete = incompleteRun(result.run.report);
   if (incomplete) throw incomplete;
   if (options.check) {
     const problems = targetProblems(result.run.report);
-    if (problems.length > 0) throw new TurnkitError('FIXTURE', `--check: ${problems.length} of ${result.run.report.fixtures.length} fixture(s) did not meet the target: ${problems[0]}`);
+    if (problems.length > 0)
+      throw new TurnkitError(
+        'FIXTURE',
+        `--check: ${problems.length} of ${result.run.report.fixtures.length} fixture(s) did not meet the target: ${problems[0]}`,
+      );
   }
 }
 
@@ -34,29 +45,51 @@ async function htmlReport(dir: string, options: ReportFlags, output: Output): Pr
 export function registerReport(program: Command, output: Output): void {
   program
     .command('report')
-    .description('per fixture pass, fail, na, error, blank, rate against the target, Wilson interval, latency; per tag totals')
+    .description(
+      'per fixture pass, fail, na, error, blank, rate against the target, Wilson interval, latency; per tag totals',
+    )
     .argument('<run-dir>', 'a run directory (runs/QUESTION/STAMP)')
-    .option('--marks <file>', 'the marks file to read (default marks.csv; a bare name is looked up in the run directory)')
+    .option(
+      '--marks <file>',
+      'the marks file to read (default marks.csv; a bare name is looked up in the run directory)',
+    )
     .option('--compare <run-dir>', 'another run of the same question: per-fixture deltas with Fisher exact p-values')
-    .option('--compare-marks <file>', 'the other run\'s marks file (default: the same name as --marks, else marks.csv)')
+    .option('--compare-marks <file>', "the other run's marks file (default: the same name as --marks, else marks.csv)")
     .option('--md', 'print Markdown')
     // One format at a time: --md --json printed JSON and quietly dropped the Markdown.
     .addOption(new Option('--json', 'print the report as JSON').conflicts('md'))
     .option('--check', 'exit 1 when a fixture has not met the target (missed, or reps not marked)')
-    .option('--html [file]', 'write one self-contained HTML page (default: report.html in the run directory) and print its path')
+    .option(
+      '--html [file]',
+      'write one self-contained HTML page (default: report.html in the run directory) and print its path',
+    )
     .action(async (dir: string, options) => {
       if (options.html !== undefined) return htmlReport(dir, options, output);
       const { formatReport } = await import('../../marks/format-report.js');
       const { incompleteRun, report, targetProblems } = await import('../../marks/report-command.js');
-      const result = await report({ dir, marks: options.marks, compare: options.compare, compareMarks: options.compareMarks });
+      const result = await report({
+        dir,
+        marks: options.marks,
+        compare: options.compare,
+        compareMarks: options.compareMarks,
+      });
       if (options.json) printJson(output, result);
-      else for (const line of formatReport(result.report, options.md ? 'md' : 'text', result.comparison)) output.out(line);
+      else
+        for (const line of formatReport(result.report, options.md ? 'md' : 'text', result.comparison)) output.out(line);
       // The numbers are printed either way; an incomplete run or a missed target then decides the exit code.
       const incomplete = incompleteRun(result.report);
       if (incomplete) throw incomplete;
       if (options.check) {
         const problems = targetProblems(result.report);
-        if (problems.length > 0) throw new TurnkitError('FIXTURE', `--check: ${problems.length} of ${result.report.fixtures.length} fixture(s) did not meet the target: ${problems[0]}`, [`--check: ${problems.length} of ${result.report.fixtures.length} fixture(s) did not meet the target`, ...problems]);
+        if (problems.length > 0)
+          throw new TurnkitError(
+            'FIXTURE',
+            `--check: ${problems.length} of ${result.report.fixtures.length} fixture(s) did not meet the target: ${problems[0]}`,
+            [
+              `--check: ${problems.length} of ${result.report.fixtures.length} fixture(s) did not meet the target`,
+              ...problems,
+            ],
+          );
       }
     });
 }

@@ -10,12 +10,22 @@ export function registerRun(program: Command, output: Output): void {
   program
     .command('run')
     .description('run a question: N reps per fixture, each in a fresh scratch campaign; writes runs/QUESTION/STAMP/')
-    .argument('[question]', 'question file (questions/ID.yaml or .json); with --resume, the run\'s own by default')
-    .option('--reps <n>', 'reps per fixture (default: the question\'s)', positiveInt)
+    .argument('[question]', "question file (questions/ID.yaml or .json); with --resume, the run's own by default")
+    .option('--reps <n>', "reps per fixture (default: the question's)", positiveInt)
     .option('--concurrency <k>', 'SUT calls at a time (default 4)', positiveInt)
-    .option('--shard <i/n>', 'run one deterministic slice of the reps (1/3, 2/3, 3/3 on three machines; then turnkit merge)', shardSpec)
+    .option(
+      '--shard <i/n>',
+      'run one deterministic slice of the reps (1/3, 2/3, 3/3 on three machines; then turnkit merge)',
+      shardSpec,
+    )
     .option('--resume <run-dir>', 'complete an interrupted run: only missing or errored reps run again')
-    .addOption(new Option('--strategy <strategy>', 'how each rep\'s scratch campaign is made').choices(['remap', 'database', 'auto']))
+    .addOption(
+      new Option('--strategy <strategy>', "how each rep's scratch campaign is made").choices([
+        'remap',
+        'database',
+        'auto',
+      ]),
+    )
     .option('--json', 'print the result as JSON')
     .action(async (question: string | undefined, options, command: Command) => {
       const { runQuestion } = await import('../../pipeline/run-question.js');
@@ -30,7 +40,9 @@ export function registerRun(program: Command, output: Output): void {
           return;
         }
         abort.abort();
-        output.err('stopping: no new reps; the running ones finish and tear down (Ctrl-C again to quit at once; turnkit gc cleans up)');
+        output.err(
+          'stopping: no new reps; the running ones finish and tear down (Ctrl-C again to quit at once; turnkit gc cleans up)',
+        );
       };
       process.on('SIGINT', onSigint);
       process.on('SIGTERM', onSigint);
@@ -47,14 +59,18 @@ export function registerRun(program: Command, output: Output): void {
           signal: abort.signal,
           quit: quit.signal,
           onWarning: (message) => output.err(`warning: ${message}`),
-          onProgress: (progress) => (terminal ? terminal(`\r\x1b[2K${progressLine(progress)}`) : output.err(progressLine(progress))),
+          onProgress: (progress) =>
+            terminal ? terminal(`\r\x1b[2K${progressLine(progress)}`) : output.err(progressLine(progress)),
         });
         terminal?.('\n');
         if (quit.signal.aborted) process.exit(130);
         if (options.json) printJson(output, { ...result, dir: shownPath(result.dir) });
         else {
           output.out(`${shownPath(result.dir)}: ${result.status}, ${result.ran} rep(s) run, ${result.errors} error(s)`);
-          if (result.seedErrors.count === 0 && result.errors < result.total) output.out(`mark the reps: turnkit mark ${shownPath(result.dir)} (or edit its marks.csv: pass, fail or na; errored reps are marked error)`);
+          if (result.seedErrors.count === 0 && result.errors < result.total)
+            output.out(
+              `mark the reps: turnkit mark ${shownPath(result.dir)} (or edit its marks.csv: pass, fail or na; errored reps are marked error)`,
+            );
         }
         const failure = runFailure(result, question);
         if (failure) throw failure;

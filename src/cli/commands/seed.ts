@@ -9,7 +9,14 @@ export function registerSeed(program: Command, output: Output): void {
     .command('seed')
     .description('create a scratch campaign from a fixture; prints its key and DATABASE_URL')
     .argument('<fixture>', 'fixture file')
-    .addOption(new Option('--strategy <strategy>', 'remap: new keys in the same database; database: a database of its own (real Postgres); auto: whichever is faster').choices(['remap', 'database', 'auto']).default('remap'))
+    .addOption(
+      new Option(
+        '--strategy <strategy>',
+        'remap: new keys in the same database; database: a database of its own (real Postgres); auto: whichever is faster',
+      )
+        .choices(['remap', 'database', 'auto'])
+        .default('remap'),
+    )
     .option('--check', 're-capture the scratch campaign and compare it with the fixture (exit 1 when they differ)')
     .option('--json', 'print the result as JSON')
     .action(async (fixture: string, options, command: Command) => {
@@ -26,9 +33,13 @@ export function registerSeed(program: Command, output: Output): void {
         output.out(`key=${result.key}`);
         output.out(`DATABASE_URL=${result.databaseUrl}`);
         output.out(`id=${result.id}`);
-        output.err(`seeded ${result.fixture} as ${result.id} (${result.strategy}); remove it with: turnkit teardown ${result.id}`);
+        output.err(
+          `seeded ${result.fixture} as ${result.id} (${result.strategy}); remove it with: turnkit teardown ${result.id}`,
+        );
         if (result.serverStopsOnExit) {
-          output.err('note: the embedded server stops when this command exits; run `turnkit db start` in another terminal to keep it up for your game');
+          output.err(
+            'note: the embedded server stops when this command exits; run `turnkit db start` in another terminal to keep it up for your game',
+          );
         }
       }
       if (result.check && !result.check.equal) {

@@ -13,29 +13,42 @@ export function registerShow(program: Command, output: Output): void {
       const { formatTable } = await import('../../util/text-table.js');
       const summary = await show({ fixture });
       if (options.json) return printJson(output, summary);
-      output.out(`${summary.name}: ${summary.root.table} ${summary.root.key}=${summary.root.value}, turn ${summary.turn} of ${summary.latestTurn}`);
-      output.out(`captured ${summary.capturedAt} from ${summary.database}; ${summary.turnsKept} turns kept (1..${summary.turn - 1})`);
+      output.out(
+        `${summary.name}: ${summary.root.table} ${summary.root.key}=${summary.root.value}, turn ${summary.turn} of ${summary.latestTurn}`,
+      );
+      output.out(
+        `captured ${summary.capturedAt} from ${summary.database}; ${summary.turnsKept} turns kept (1..${summary.turn - 1})`,
+      );
       output.out('');
       output.out(`input of turn ${summary.turn}:`);
       for (const [column, value] of Object.entries(summary.input)) output.out(`  ${column}: ${JSON.stringify(value)}`);
       output.out('');
-      const rows = summary.tables.map((table) => [table.name, table.role, String(table.rows), table.sharedRows ? `+${table.sharedRows} shared` : '']);
+      const rows = summary.tables.map((table) => [
+        table.name,
+        table.role,
+        String(table.rows),
+        table.sharedRows ? `+${table.sharedRows} shared` : '',
+      ]);
       for (const line of formatTable([['table', 'role', 'rows', ''], ...rows])) output.out(line);
       if (summary.scrub) {
         const { rules, key, demoKey, allowSensitive } = summary.scrub;
         output.out('');
-        output.out(`scrubbed at capture${key ? ` with key ${key}${demoKey ? ' (the demo\'s public key)' : ''}` : ''}:`);
+        output.out(`scrubbed at capture${key ? ` with key ${key}${demoKey ? " (the demo's public key)" : ''}` : ''}:`);
         for (const line of formatTable([['column', 'transform'], ...Object.entries(rules)])) output.out(`  ${line}`);
         for (const line of allowSensitive) output.out(`  captured without a rule (--allow-sensitive): ${line}`);
       }
       if (summary.constructed) {
         output.out('');
-        output.out(`constructed from ${summary.constructed.base}, turn ${summary.constructed.turn}: ${summary.constructed.why}`);
+        output.out(
+          `constructed from ${summary.constructed.base}, turn ${summary.constructed.turn}: ${summary.constructed.why}`,
+        );
         for (const path of summary.constructed.changes) output.out(`  changed ${path}`);
       }
       if (summary.reflectsPresent.length > 0) {
         output.out('');
-        output.out(`rows of ${summary.reflectsPresent.join(', ')} show the database after turn ${summary.latestTurn}, not before turn ${summary.turn}`);
+        output.out(
+          `rows of ${summary.reflectsPresent.join(', ')} show the database after turn ${summary.latestTurn}, not before turn ${summary.turn}`,
+        );
       }
     });
 }

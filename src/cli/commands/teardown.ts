@@ -8,7 +8,7 @@ export function registerTeardown(program: Command, output: Output): void {
   program
     .command('teardown')
     .description('remove one scratch campaign (by registry id or campaign key), with every row the game added under it')
-    .argument('<key>', 'registry id (scratch-...) or the scratch campaign\'s key')
+    .argument('<key>', "registry id (scratch-...) or the scratch campaign's key")
     .option('--json', 'print the result as JSON')
     .action(async (key: string, options, command: Command) => {
       const { teardownCommand } = await import('../../scratch/scratch-commands.js');

@@ -7,7 +7,9 @@ import { printJson, type Output } from '../output.js';
 export function registerVerify(program: Command, output: Output): void {
   program
     .command('verify')
-    .description('validate fixtures, constructed fixtures and questions (default: their folders); exit 1 on any problem')
+    .description(
+      'validate fixtures, constructed fixtures and questions (default: their folders); exit 1 on any problem',
+    )
     .argument('[paths...]', 'files or folders')
     .option('--database', 'also check tables and columns against the connected database')
     .option('--json', 'print the result as JSON')
@@ -15,7 +17,9 @@ export function registerVerify(program: Command, output: Output): void {
       const { verifyProject } = await import('../../pipeline/verify-project.js');
       const result = await verifyProject({ ...commonOptions(command), paths, database: options.database });
       if (options.json) printJson(output, result);
-      else for (const file of result.files.filter((entry) => entry.ok)) output.out(`ok ${file.file}${file.note ? ` (${file.note})` : ''}`);
+      else
+        for (const file of result.files.filter((entry) => entry.ok))
+          output.out(`ok ${file.file}${file.note ? ` (${file.note})` : ''}`);
       if (result.problems.length > 0) throw new TurnkitError('BAD_INPUT', result.problems[0]!, result.problems);
       if (!options.json) output.out(`${result.files.length} file(s) verified`);
     });

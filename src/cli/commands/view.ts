@@ -6,22 +6,40 @@ import type { Output } from '../output.js';
 export function registerView(program: Command, output: Output): void {
   program
     .command('view')
-    .description('local web viewer and browser marker on 127.0.0.1: the report, every rep, runs side by side; marks saved as turnkit mark saves them')
+    .description(
+      'local web viewer and browser marker on 127.0.0.1: the report, every rep, runs side by side; marks saved as turnkit mark saves them',
+    )
     .argument('[run-dir...]', 'run directories (default: every run under runs/)')
     .option('--grader <name>', 'write marks.NAME.csv instead of marks.csv')
-    .option('--blind', 're-mark for self-agreement: shuffled order, other marks hidden, its own file (marks[.NAME].blind.csv)')
-    .option('--seed <n>', 'the blind order\'s seed (default: the one recorded for the file, else a new one)', wholeNumber)
+    .option(
+      '--blind',
+      're-mark for self-agreement: shuffled order, other marks hidden, its own file (marks[.NAME].blind.csv)',
+    )
+    .option(
+      '--seed <n>',
+      "the blind order's seed (default: the one recorded for the file, else a new one)",
+      wholeNumber,
+    )
     .option('--port <n>', 'the port to listen on (default: a free one)', (value) => {
       const port = wholeNumber(value);
       if (port < 1 || port > 65535) throw new InvalidArgumentError(`expected a port from 1 to 65535, got "${value}"`);
       return port;
     })
     .action(async (dirs: string[], options) => {
-      if (options.seed !== undefined && !options.blind) throw new TurnkitError('USAGE', '--seed orders a blind re-mark: use it with --blind');
+      if (options.seed !== undefined && !options.blind)
+        throw new TurnkitError('USAGE', '--seed orders a blind re-mark: use it with --blind');
       const { view } = await import('../../view/view-command.js');
-      const server = await view({ dirs, grader: options.grader, blind: options.blind, seed: options.seed, port: options.port });
+      const server = await view({
+        dirs,
+        grader: options.grader,
+        blind: options.blind,
+        seed: options.seed,
+        port: options.port,
+      });
       output.out(`turnkit view: ${server.url}`);
-      output.err(`serving ${server.runs.length} run(s) on 127.0.0.1 only; open the URL above (its token is the key); Ctrl-C stops`);
+      output.err(
+        `serving ${server.runs.length} run(s) on 127.0.0.1 only; open the URL above (its token is the key); Ctrl-C stops`,
+      );
       // The edge owns the signals: the viewer stops, every mark given is on disk, the locks are let go.
       await new Promise<void>((done) => {
         const stop = (): void => {

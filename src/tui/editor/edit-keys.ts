@@ -1,5 +1,14 @@
 import type { Key } from 'ink';
-import { backspace, deleteForward, deleteToLineStart, insert, moveHorizontal, moveToLineEdge, moveVertical, type TextBuffer } from '../text-buffer.js';
+import {
+  backspace,
+  deleteForward,
+  deleteToLineStart,
+  insert,
+  moveHorizontal,
+  moveToLineEdge,
+  moveVertical,
+  type TextBuffer,
+} from '../text-buffer.js';
 import { deleteWord, moveToTextEdge, moveWord } from '../text-words.js';
 
 /** How a buffer is laid out: the width it wraps to, the lines a page moves, and whether Enter is a new line. */

@@ -24,7 +24,15 @@ export type Mode =
   | ({ name: 'text'; turn: number; field: FieldRef } & FieldText)
   | ({ name: 'inline'; turn: number; field: FieldRef; error?: string } & FieldText)
   | { name: 'diff'; scroll: number; back: Mode }
-  | { name: 'save'; focus: 'name' | 'why'; nameBuffer: TextBuffer; whyBuffer: TextBuffer; back: Mode; error?: string; confirmOverwrite?: boolean }
+  | {
+      name: 'save';
+      focus: 'name' | 'why';
+      nameBuffer: TextBuffer;
+      whyBuffer: TextBuffer;
+      back: Mode;
+      error?: string;
+      confirmOverwrite?: boolean;
+    }
   | { name: 'quit'; back: Mode };
 
 /** The editor's whole state besides the session: mode, selections and a one-line message. */
@@ -79,15 +87,23 @@ export function reduce(state: EditorState, session: EditSession, input: string, 
   const { message: _shown, ...next } = state;
   const mode = state.mode;
   // Ctrl-C means quit wherever it is pressed; with unsaved changes the user confirms first.
-  if (key.ctrl && input === 'c' && mode.name !== 'quit') return hasUnsaved(state, session) ? { ...next, mode: { name: 'quit', back: mode } } : { ...next, quit: true };
+  if (key.ctrl && input === 'c' && mode.name !== 'quit')
+    return hasUnsaved(state, session) ? { ...next, mode: { name: 'quit', back: mode } } : { ...next, quit: true };
   switch (mode.name) {
-    case 'turns': return onTurns(next, session, input, key, layout);
-    case 'turn': return onTurn(next, mode, session, input, key, layout);
-    case 'text': return onText(next, mode, session, input, key, layout);
-    case 'inline': return onInline(next, mode, session, input, key);
-    case 'diff': return onDiff(next, mode, input, key);
-    case 'save': return onSave(next, mode, input, key, layout);
-    case 'quit': return input === 'y' ? { ...next, quit: true } : { ...next, mode: mode.back };
+    case 'turns':
+      return onTurns(next, session, input, key, layout);
+    case 'turn':
+      return onTurn(next, mode, session, input, key, layout);
+    case 'text':
+      return onText(next, mode, session, input, key, layout);
+    case 'inline':
+      return onInline(next, mode, session, input, key);
+    case 'diff':
+      return onDiff(next, mode, input, key);
+    case 'save':
+      return onSave(next, mode, input, key, layout);
+    case 'quit':
+      return input === 'y' ? { ...next, quit: true } : { ...next, mode: mode.back };
   }
 }
 
@@ -102,16 +118,26 @@ function onTurns(state: EditorState, session: EditSession, input: string, key: K
   if (key.end) return { ...state, turnIndex: count - 1 };
   if (key.return || key.rightArrow) {
     const turn = session.turns()[state.turnIndex]?.turn;
-    return turn === undefined ? state : { ...state, mode: { name: 'turn', turn }, fieldIndex: firstEditable(session, turn) };
+    return turn === undefined
+      ? state
+      : { ...state, mode: { name: 'turn', turn }, fieldIndex: firstEditable(session, turn) };
   }
   return common(state, session, input, key);
 }
 
-function onTurn(state: EditorState, mode: Extract<Mode, { name: 'turn' }>, session: EditSession, input: string, key: Key, layout: Layout): EditorState {
+function onTurn(
+  state: EditorState,
+  mode: Extract<Mode, { name: 'turn' }>,
+  session: EditSession,
+  input: string,
+  key: Key,
+  layout: Layout,
+): EditorState {
   const fields = fieldsOf(session.rowsOfTurn(mode.turn));
   const selected = fields[state.fieldIndex];
   if (key.upArrow || input === 'k') return { ...state, fieldIndex: Math.max(0, state.fieldIndex - 1) };
-  if (key.downArrow || input === 'j') return { ...state, fieldIndex: Math.min(fields.length - 1, state.fieldIndex + 1) };
+  if (key.downArrow || input === 'j')
+    return { ...state, fieldIndex: Math.min(fields.length - 1, state.fieldIndex + 1) };
   // A turn with many tied rows is taller than the screen: the list scrolls with the selection, a page or all the way.
   const page = Math.max(1, layout.height - 16);
   if (key.pageUp) return { ...state, fieldIndex: Math.max(0, state.fieldIndex - page) };
@@ -120,7 +146,13 @@ function onTurn(state: EditorState, mode: Extract<Mode, { name: 'turn' }>, sessi
   if (key.end) return { ...state, fieldIndex: Math.max(0, fields.length - 1) };
   if (key.escape || key.leftArrow) return { ...state, mode: { name: 'turns' } };
   if (!selected) return common(state, session, input, key);
-  const ref: FieldRef = { table: selected.row.table, key: selected.row.key, column: selected.field.column, label: `${selected.row.label}.${selected.field.column}`, original: selected.field.value };
+  const ref: FieldRef = {
+    table: selected.row.table,
+    key: selected.row.key,
+    column: selected.field.column,
+    label: `${selected.row.label}.${selected.field.column}`,
+    original: selected.field.value,
+  };
   // `/` opens a text field with its search line open: the quickest way to one word of a long narration.
   if (key.return || (input === '/' && selected.field.kind === 'text')) {
     if (selected.field.locked) return { ...state, message: `${ref.label} is ${selected.field.locked}` };
@@ -131,16 +163,38 @@ function onTurn(state: EditorState, mode: Extract<Mode, { name: 'turn' }>, sessi
     if (selected.field.kind === 'text') {
       const text = typeof value === 'string' ? value : '';
       const history = kept?.text === text ? kept.history : EMPTY_HISTORY;
-      return { ...state, mode: { name: 'text', turn: mode.turn, field: ref, ...openFieldText(text, history, input === '/' ? (state.lastQuery ?? '') : undefined) } };
+      return {
+        ...state,
+        mode: {
+          name: 'text',
+          turn: mode.turn,
+          field: ref,
+          ...openFieldText(text, history, input === '/' ? (state.lastQuery ?? '') : undefined),
+        },
+      };
     }
     // A JSON value is short: the cursor at its end, where a number or a closing quote is changed.
     const json = JSON.stringify(value) ?? 'null';
-    return { ...state, mode: { name: 'inline', turn: mode.turn, field: ref, buffer: bufferOf(json), history: kept?.text === json ? kept.history : EMPTY_HISTORY } };
+    return {
+      ...state,
+      mode: {
+        name: 'inline',
+        turn: mode.turn,
+        field: ref,
+        buffer: bufferOf(json),
+        history: kept?.text === json ? kept.history : EMPTY_HISTORY,
+      },
+    };
   }
-  if (input === 'r') return attempt(state, () => session.revert(mode.turn, ref.table, ref.key, ref.column), `${ref.label} reverted`);
+  if (input === 'r')
+    return attempt(state, () => session.revert(mode.turn, ref.table, ref.key, ref.column), `${ref.label} reverted`);
   if (input === 'n') {
     if (!selected.field.nullable) return { ...state, message: `${ref.label} is NOT NULL` };
-    return attempt(state, () => session.setValue(mode.turn, ref.table, ref.key, ref.column, null), `${ref.label} set to null`);
+    return attempt(
+      state,
+      () => session.setValue(mode.turn, ref.table, ref.key, ref.column, null),
+      `${ref.label} set to null`,
+    );
   }
   return common(state, session, input, key);
 }
@@ -158,35 +212,72 @@ export function textWrapWidth(layout: Layout): number {
   return Math.max(1, layout.width - 1);
 }
 
-function onText(state: EditorState, mode: Extract<Mode, { name: 'text' }>, session: EditSession, input: string, key: Key, layout: Layout): EditorState {
+function onText(
+  state: EditorState,
+  mode: Extract<Mode, { name: 'text' }>,
+  session: EditSession,
+  input: string,
+  key: Key,
+  layout: Layout,
+): EditorState {
   if (!mode.search && key.ctrl && input === 's') {
     const value = mode.buffer.text === '' && mode.field.original === null ? null : mode.buffer.text;
     return apply(state, mode, session, value);
   }
-  if (!mode.search && key.escape) return { ...state, mode: { name: 'turn', turn: mode.turn }, message: 'edit cancelled' };
-  const step = fieldTextKey(mode, input, key, { width: textWrapWidth(layout), page: Math.max(1, textAreaHeight(layout) - 1), multiline: true });
+  if (!mode.search && key.escape)
+    return { ...state, mode: { name: 'turn', turn: mode.turn }, message: 'edit cancelled' };
+  const step = fieldTextKey(mode, input, key, {
+    width: textWrapWidth(layout),
+    page: Math.max(1, textAreaHeight(layout) - 1),
+    multiline: true,
+  });
   const query = mode.search && !step.text.search ? mode.search.query.text : undefined;
-  return { ...state, ...(query ? { lastQuery: query } : {}), mode: { ...mode, ...step.text, search: step.text.search }, ...(step.message ? { message: step.message } : {}) };
+  return {
+    ...state,
+    ...(query ? { lastQuery: query } : {}),
+    mode: { ...mode, ...step.text, search: step.text.search },
+    ...(step.message ? { message: step.message } : {}),
+  };
 }
 
-function onInline(state: EditorState, mode: Extract<Mode, { name: 'inline' }>, session: EditSession, input: string, key: Key): EditorState {
+function onInline(
+  state: EditorState,
+  mode: Extract<Mode, { name: 'inline' }>,
+  session: EditSession,
+  input: string,
+  key: Key,
+): EditorState {
   if (key.return && !mode.search) {
     const parsed = parseInline(mode.buffer.text);
     if ('error' in parsed) return { ...state, mode: { ...mode, error: parsed.error } };
     return apply(state, mode, session, parsed.value);
   }
-  if (key.escape && !mode.search) return { ...state, mode: { name: 'turn', turn: mode.turn }, message: 'edit cancelled' };
+  if (key.escape && !mode.search)
+    return { ...state, mode: { name: 'turn', turn: mode.turn }, message: 'edit cancelled' };
   const step = fieldTextKey(mode, input, key, { width: Number.MAX_SAFE_INTEGER, page: 1, multiline: false });
   // The error said what was wrong with the value; once the value changes it no longer applies.
   const { error, ...rest } = mode;
   const kept = step.text.buffer.text === mode.buffer.text && error !== undefined ? { error } : {};
-  return { ...state, mode: { ...rest, ...kept, ...step.text, search: step.text.search }, ...(step.message ? { message: step.message } : {}) };
+  return {
+    ...state,
+    mode: { ...rest, ...kept, ...step.text, search: step.text.search },
+    ...(step.message ? { message: step.message } : {}),
+  };
 }
 
 // Sets the field and goes back to the turn; its undo history is kept for when the field is opened again.
-function apply(state: EditorState, mode: Extract<Mode, { name: 'text' | 'inline' }>, session: EditSession, value: unknown): EditorState {
+function apply(
+  state: EditorState,
+  mode: Extract<Mode, { name: 'text' | 'inline' }>,
+  session: EditSession,
+  value: unknown,
+): EditorState {
   const histories = { ...state.histories, [fieldId(mode.field)]: { text: mode.buffer.text, history: mode.history } };
-  return attempt({ ...state, histories, mode: { name: 'turn', turn: mode.turn } }, () => session.setValue(mode.turn, mode.field.table, mode.field.key, mode.field.column, value), `${mode.field.label} changed`);
+  return attempt(
+    { ...state, histories, mode: { name: 'turn', turn: mode.turn } },
+    () => session.setValue(mode.turn, mode.field.table, mode.field.key, mode.field.column, value),
+    `${mode.field.label} changed`,
+  );
 }
 
 function fieldId(field: Pick<FieldRef, 'table' | 'key' | 'column'>): string {
@@ -200,21 +291,38 @@ function onDiff(state: EditorState, mode: Extract<Mode, { name: 'diff' }>, input
   return state;
 }
 
-function onSave(state: EditorState, mode: Extract<Mode, { name: 'save' }>, input: string, key: Key, layout: Layout): EditorState {
+function onSave(
+  state: EditorState,
+  mode: Extract<Mode, { name: 'save' }>,
+  input: string,
+  key: Key,
+  layout: Layout,
+): EditorState {
   if (mode.confirmOverwrite) {
-    if (input === 'y') return { ...state, saveRequest: { name: mode.nameBuffer.text.trim(), why: mode.whyBuffer.text, force: true } };
+    if (input === 'y')
+      return { ...state, saveRequest: { name: mode.nameBuffer.text.trim(), why: mode.whyBuffer.text, force: true } };
     const { confirmOverwrite: _confirm, error: _error, ...rest } = mode;
     return { ...state, mode: { ...rest, focus: 'name' } };
   }
-  if (key.escape) return { ...state, mode: mode.back, message: 'not saved', draft: { name: mode.nameBuffer.text, why: mode.whyBuffer.text } };
-  if (key.tab || key.upArrow || key.downArrow) return { ...state, mode: { ...mode, focus: mode.focus === 'name' ? 'why' : 'name' } };
+  if (key.escape)
+    return {
+      ...state,
+      mode: mode.back,
+      message: 'not saved',
+      draft: { name: mode.nameBuffer.text, why: mode.whyBuffer.text },
+    };
+  if (key.tab || key.upArrow || key.downArrow)
+    return { ...state, mode: { ...mode, focus: mode.focus === 'name' ? 'why' : 'name' } };
   // Only Ctrl-S saves: an Enter inside pasted text must never write the file half-typed. Saving again under the
   // name this session last wrote replaces that file without asking: it is the same fixture, further along.
   if (key.ctrl && input === 's') {
     const name = mode.nameBuffer.text.trim();
     return { ...state, saveRequest: { name, why: mode.whyBuffer.text, force: state.saved?.name === name } };
   }
-  if (key.return) return mode.focus === 'name' ? { ...state, mode: { ...mode, focus: 'why' } } : { ...state, message: 'Ctrl-S saves' };
+  if (key.return)
+    return mode.focus === 'name'
+      ? { ...state, mode: { ...mode, focus: 'why' } }
+      : { ...state, message: 'Ctrl-S saves' };
   const field = mode.focus === 'name' ? 'nameBuffer' : 'whyBuffer';
   const buffer = editBuffer(mode[field], input, key, { width: layout.width - 8, page: 1, multiline: false });
   // An error is about what was typed: once the text changes it may no longer hold, so it goes.
@@ -226,11 +334,24 @@ function onSave(state: EditorState, mode: Extract<Mode, { name: 'save' }>, input
 function common(state: EditorState, session: EditSession, input: string, key: Key): EditorState {
   if (input === 'd') return { ...state, mode: { name: 'diff', scroll: 0, back: state.mode } };
   if (input === 's' || (key.ctrl && input === 's')) {
-    if (session.changes().length === 0) return { ...state, message: 'nothing to save: change a field of one turn first' };
+    if (session.changes().length === 0)
+      return { ...state, message: 'nothing to save: change a field of one turn first' };
     const defaults = state.draft ?? session.defaults();
-    return { ...state, mode: { name: 'save', focus: 'name', nameBuffer: bufferOf(defaults.name), whyBuffer: bufferOf(defaults.why), back: state.mode } };
+    return {
+      ...state,
+      mode: {
+        name: 'save',
+        focus: 'name',
+        nameBuffer: bufferOf(defaults.name),
+        whyBuffer: bufferOf(defaults.why),
+        back: state.mode,
+      },
+    };
   }
-  if (input === 'q') return hasUnsaved(state, session) ? { ...state, mode: { name: 'quit', back: state.mode } } : { ...state, quit: true };
+  if (input === 'q')
+    return hasUnsaved(state, session)
+      ? { ...state, mode: { name: 'quit', back: state.mode } }
+      : { ...state, quit: true };
   return state;
 }
 
@@ -255,6 +376,8 @@ function attempt(state: EditorState, action: () => void, success: string): Edito
 }
 
 function firstEditable(session: EditSession, turn: number): number {
-  const index = fieldsOf(session.rowsOfTurn(turn)).findIndex((entry) => !entry.field.locked && entry.field.kind === 'text');
+  const index = fieldsOf(session.rowsOfTurn(turn)).findIndex(
+    (entry) => !entry.field.locked && entry.field.kind === 'text',
+  );
   return Math.max(0, index);
 }

@@ -58,7 +58,8 @@ function searchKey(text: FieldText, search: FieldSearch, input: string, key: Key
   const { search: _closed, ...closed } = text;
   if (key.escape) return { text: { ...closed, buffer: { ...text.buffer, cursor: search.origin } } };
   if (key.return) {
-    if (search.match === undefined && search.query.text !== '') return { text: closed, message: `not found: ${search.query.text}` };
+    if (search.match === undefined && search.query.text !== '')
+      return { text: closed, message: `not found: ${search.query.text}` };
     return { text: closed };
   }
   if ((key.ctrl && input === 'f') || key.downArrow || key.upArrow) {

@@ -18,9 +18,16 @@ export function paneLines(session: MarkingSession, index: number, pane: Pane, wi
   let text: string;
   // Hard-wrapped Markdown reads as paragraphs wrapped to the pane, not as lines cut at the author's column.
   if (pane === 'case') text = reflowMarkdown(rep.caseFile);
-  else if (pane === 'rubric') text = reflowMarkdown(`${session.manifest.question.text}\n\nRubric version ${session.manifest.rubric.version}\n\n${session.rubric}`);
+  else if (pane === 'rubric')
+    text = reflowMarkdown(
+      `${session.manifest.question.text}\n\nRubric version ${session.manifest.rubric.version}\n\n${session.rubric}`,
+    );
   else text = responseText(rep.record);
-  return session.shown(text).replace(/\t/g, '  ').split('\n').flatMap((line) => wrapAnsi(line, Math.max(10, width), { hard: true, trim: false }).split('\n'));
+  return session
+    .shown(text)
+    .replace(/\t/g, '  ')
+    .split('\n')
+    .flatMap((line) => wrapAnsi(line, Math.max(10, width), { hard: true, trim: false }).split('\n'));
 }
 
 function responseText(record: MarkingSession['reps'][number]['record']): string {

@@ -40,13 +40,21 @@ export function bodyHeightOf(layout: MarkerLayout): number {
  * Applies one key press. A mark is given to the session here (it counts at once and is written in order behind the
  * others); `onWrite` hears of each write so that the app can show a failed one.
  */
-export function reduceMarker(state: MarkerState, session: MarkingSession, input: string, key: Key, layout: MarkerLayout, onWrite: (write: Promise<unknown>) => void): MarkerState {
+export function reduceMarker(
+  state: MarkerState,
+  session: MarkingSession,
+  input: string,
+  key: Key,
+  layout: MarkerLayout,
+  onWrite: (write: Promise<unknown>) => void,
+): MarkerState {
   if (state.quit) return state;
   if (state.note !== undefined) return onNote(state, state.note, session, input, key, onWrite);
   if (key.ctrl && input === 'c') return { ...state, quit: true };
   // Text arriving in one chunk outside the note line is a paste (or keys far faster than a person types): taken
   // letter by letter it would mark reps at random ("fine" would fail one rep and na the next), so it does nothing.
-  if (input.length > 1 && !key.ctrl && !key.meta) return { ...state, message: 'pasted text ignored: press e to write a note' };
+  if (input.length > 1 && !key.ctrl && !key.meta)
+    return { ...state, message: 'pasted text ignored: press e to write a note' };
   // A message lives until the next key press.
   const { message: _shown, ...rest } = state;
   const next: MarkerState = rest;
@@ -55,13 +63,17 @@ export function reduceMarker(state: MarkerState, session: MarkingSession, input:
   const mark = MARK_KEYS[input];
   if (mark) return save(next, session, mark, undefined, true, onWrite);
   if (input === 'u') return save(next, session, '', undefined, false, onWrite);
-  if (input === 'e') return rep.skipped ? { ...next, message: keepsItsMark(rep) } : { ...next, note: session.markOf(state.index).note };
-  if (input === 'a') return { ...next, showAll: !state.showAll, message: state.showAll ? 'errored reps skipped' : 'errored reps shown' };
+  if (input === 'e')
+    return rep.skipped ? { ...next, message: keepsItsMark(rep) } : { ...next, note: session.markOf(state.index).note };
+  if (input === 'a')
+    return { ...next, showAll: !state.showAll, message: state.showAll ? 'errored reps skipped' : 'errored reps shown' };
   if (key.rightArrow || input === 'l') return go(next, session.step(state.index, 1, state.showAll));
   if (key.leftArrow || input === 'h') return go(next, session.step(state.index, -1, state.showAll));
   if (key.tab || ['1', '2', '3'].includes(input)) {
     const position = PANES.findIndex((entry) => entry.pane === state.pane);
-    const pane = key.tab ? PANES[(position + (key.shift ? PANES.length - 1 : 1)) % PANES.length]! : PANES[Number(input) - 1]!;
+    const pane = key.tab
+      ? PANES[(position + (key.shift ? PANES.length - 1 : 1)) % PANES.length]!
+      : PANES[Number(input) - 1]!;
     return { ...next, pane: pane.pane, scroll: 0 };
   }
   const bodyHeight = bodyHeightOf(layout);
@@ -77,29 +89,52 @@ export function reduceMarker(state: MarkerState, session: MarkingSession, input:
 }
 
 /** Keys while the note line is open: text goes into the note, Enter saves it, Esc drops it. */
-function onNote(state: MarkerState, note: string, session: MarkingSession, input: string, key: Key, onWrite: (write: Promise<unknown>) => void): MarkerState {
+function onNote(
+  state: MarkerState,
+  note: string,
+  session: MarkingSession,
+  input: string,
+  key: Key,
+  onWrite: (write: Promise<unknown>) => void,
+): MarkerState {
   if (key.ctrl && input === 'c') return { ...state, quit: true };
   if (key.escape) return { ...state, note: undefined };
   if (key.return) {
     const current = session.markOf(state.index);
-    return save({ ...state, note: undefined }, session, current.mark === 'error' ? '' : current.mark, note, false, onWrite);
+    return save(
+      { ...state, note: undefined },
+      session,
+      current.mark === 'error' ? '' : current.mark,
+      note,
+      false,
+      onWrite,
+    );
   }
   if (key.backspace || key.delete) return { ...state, note: note.slice(0, -1) };
   if (input && !key.ctrl && !key.meta) return { ...state, note: note + input.replace(/[\r\n]/g, ' ') };
   return state;
 }
 
-function save(state: MarkerState, session: MarkingSession, mark: Exclude<Mark, 'error'>, note: string | undefined, advance: boolean, onWrite: (write: Promise<unknown>) => void): MarkerState {
+function save(
+  state: MarkerState,
+  session: MarkingSession,
+  mark: Exclude<Mark, 'error'>,
+  note: string | undefined,
+  advance: boolean,
+  onWrite: (write: Promise<unknown>) => void,
+): MarkerState {
   const rep = session.reps[state.index]!;
   if (rep.skipped) return { ...state, message: keepsItsMark(rep) };
   const before = session.markOf(state.index);
-  if (!advance && before.mark === mark && (note === undefined || note === before.note)) return { ...state, message: 'unchanged' };
+  if (!advance && before.mark === mark && (note === undefined || note === before.note))
+    return { ...state, message: 'unchanged' };
   onWrite(session.setMark(state.index, mark, note));
   const file = session.file.slice(session.file.lastIndexOf('/') + 1);
   if (!advance) return { ...state, message: `saved in ${file}` };
   const { marked, total } = session.progress();
   const next = session.step(state.index, 1, state.showAll);
-  const message = marked === total ? `all ${total} reps marked; saved in ${file}` : next === state.index ? 'last rep' : undefined;
+  const message =
+    marked === total ? `all ${total} reps marked; saved in ${file}` : next === state.index ? 'last rep' : undefined;
   return next === state.index ? { ...state, message } : { ...state, index: next, scroll: 0, message };
 }
 

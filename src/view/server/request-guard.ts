@@ -30,11 +30,15 @@ export function refusal(request: IncomingMessage, url: URL, secrets: GuardSecret
   if (request.method === 'GET' || request.method === 'HEAD') return undefined;
   if (request.method !== 'POST') return `${request.method} is not allowed`;
   const origin = header(request, 'origin');
-  if (origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`) return 'a change must come from the viewer\'s own page (Origin)';
+  if (origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`)
+    return "a change must come from the viewer's own page (Origin)";
   const site = header(request, 'sec-fetch-site');
-  if (site !== undefined && site !== 'same-origin') return 'a change must come from the viewer\'s own page (Sec-Fetch-Site)';
-  if (!sameSecret(header(request, 'x-turnkit-csrf'), secrets.csrf)) return 'the page\'s CSRF token is missing or wrong: reload the page';
-  if (!(header(request, 'content-type') ?? '').startsWith('application/json')) return 'a change is sent as application/json';
+  if (site !== undefined && site !== 'same-origin')
+    return "a change must come from the viewer's own page (Sec-Fetch-Site)";
+  if (!sameSecret(header(request, 'x-turnkit-csrf'), secrets.csrf))
+    return "the page's CSRF token is missing or wrong: reload the page";
+  if (!(header(request, 'content-type') ?? '').startsWith('application/json'))
+    return 'a change is sent as application/json';
   return undefined;
 }
 

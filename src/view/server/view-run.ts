@@ -75,10 +75,17 @@ export class ViewRun {
     const parts: string[] = [];
     const reps = join(this.dir, 'reps');
     if (existsSync(reps)) {
-      for (const fixture of (await readdir(reps)).sort()) parts.push(`${fixture}:${(await readdir(join(reps, fixture))).filter((name) => /^rep-\d+\.json$/.test(name)).length}`);
+      for (const fixture of (await readdir(reps)).sort())
+        parts.push(
+          `${fixture}:${(await readdir(join(reps, fixture))).filter((name) => /^rep-\d+\.json$/.test(name)).length}`,
+        );
     }
     const own = this.session ? basename(this.session.file) : '';
-    const files = ['manifest.json', 'order.jsonl', ...(await readdir(this.dir)).filter((name) => /^marks(\.[\w.-]+)?\.csv$/.test(name) && name !== own).sort()];
+    const files = [
+      'manifest.json',
+      'order.jsonl',
+      ...(await readdir(this.dir)).filter((name) => /^marks(\.[\w.-]+)?\.csv$/.test(name) && name !== own).sort(),
+    ];
     for (const name of files) {
       const info = await stat(join(this.dir, name)).catch(() => undefined);
       parts.push(`${name}:${info ? `${info.size}:${info.mtimeMs}` : '-'}`);
@@ -95,7 +102,9 @@ export class ViewRun {
       const session = this.session!;
       const blind = this.marking.blind === true;
       const run = blind ? null : await buildRunView({ dir: this.dir, cwd: this.cwd });
-      const positions = run ? new Map(run.reps.map((rep, i) => [`${run.fixtures[rep.f]!.name}\u0000${rep.rep}`, i])) : undefined;
+      const positions = run
+        ? new Map(run.reps.map((rep, i) => [`${run.fixtures[rep.f]!.name}\u0000${rep.rep}`, i]))
+        : undefined;
       const marker: MarkerView = {
         file: basename(session.file),
         blind: session.blind ?? null,
@@ -118,12 +127,17 @@ export class ViewRun {
    * is on disk. When the marks file's bytes are not the ones this viewer last saw (a spreadsheet, a hand edit), the
    * session is opened again first, so that those marks are merged in, never overwritten blindly.
    */
-  async mark(position: number, mark: Exclude<Mark, 'error'>, note: string | undefined): Promise<{ marks: [string, string][]; merged: boolean }> {
+  async mark(
+    position: number,
+    mark: Exclude<Mark, 'error'>,
+    note: string | undefined,
+  ): Promise<{ marks: [string, string][]; merged: boolean }> {
     return this.serial(async () => {
       await this.takeMarks(false);
       if (this.readOnly) throw new TurnkitError('EXISTS', this.readOnly);
       const session = this.session!;
-      if (!Number.isInteger(position) || position < 0 || position >= session.reps.length) throw new TurnkitError('BAD_INPUT', `no rep at position ${position}`);
+      if (!Number.isInteger(position) || position < 0 || position >= session.reps.length)
+        throw new TurnkitError('BAD_INPUT', `no rep at position ${position}`);
       let merged = false;
       if ((await contentHash(session.file)) !== this.known) {
         await this.reopen(await this.version());
@@ -176,12 +190,20 @@ function markPair(session: MarkingSession, index: number): [string, string] {
 function errorText(record: MarkingSession['reps'][number]['record']): string | null {
   if (!record) return 'NOT RUN: this rep has no record yet.';
   if (!record.error) return null;
-  return [`ERROR (${record.error.stage}: ${record.error.cause}): ${record.error.message}`, record.stdoutTail ? `stdout (end):\n${record.stdoutTail}` : '', record.stderrTail ? `stderr (end):\n${record.stderrTail}` : ''].filter(Boolean).join('\n\n');
+  return [
+    `ERROR (${record.error.stage}: ${record.error.cause}): ${record.error.message}`,
+    record.stdoutTail ? `stdout (end):\n${record.stdoutTail}` : '',
+    record.stderrTail ? `stderr (end):\n${record.stderrTail}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
 }
 
 async function contentHash(file: string): Promise<string | null> {
   try {
-    return createHash('sha256').update(await readFile(file)).digest('hex');
+    return createHash('sha256')
+      .update(await readFile(file))
+      .digest('hex');
   } catch {
     return null;
   }

@@ -35,12 +35,14 @@ export interface ViewServer {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-const markBody = z.object({
-  run: z.number().int().nonnegative(),
-  position: z.number().int().nonnegative(),
-  mark: z.enum(['pass', 'fail', 'na', '']),
-  note: z.string().max(10_000).optional(),
-}).strict();
+const markBody = z
+  .object({
+    run: z.number().int().nonnegative(),
+    position: z.number().int().nonnegative(),
+    mark: z.enum(['pass', 'fail', 'na', '']),
+    note: z.string().max(10_000).optional(),
+  })
+  .strict();
 
 /**
  * Starts the local viewer on 127.0.0.1 (never another interface): the runs' page, their data, their files (and no
@@ -65,17 +67,23 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   const csrf = randomBytes(32).toString('base64url');
   let port = 0;
   const secrets = { token, csrf, port: () => port };
-  const page = renderPage({
-    mode: 'view',
-    token,
-    csrf,
-    blind: options.blind === true,
-    runs: runs.map((run) => ({ id: run.id, dir: shownPath(run.dir), question: run.question, stamp: run.stamp })),
-  }, options.blind ? 'turnkit view: blind re-mark' : 'turnkit view');
+  const page = renderPage(
+    {
+      mode: 'view',
+      token,
+      csrf,
+      blind: options.blind === true,
+      runs: runs.map((run) => ({ id: run.id, dir: shownPath(run.dir), question: run.question, stamp: run.stamp })),
+    },
+    options.blind ? 'turnkit view: blind re-mark' : 'turnkit view',
+  );
 
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      const status = error instanceof TurnkitError ? ({ EXISTS: 409, NOT_FOUND: 404 } as Record<string, number>)[error.code] ?? 400 : 500;
+      const status =
+        error instanceof TurnkitError
+          ? (({ EXISTS: 409, NOT_FOUND: 404 } as Record<string, number>)[error.code] ?? 400)
+          : 500;
       send(response, status, { error: error instanceof TurnkitError ? error.message : 'internal error' });
     });
   });
@@ -97,7 +105,8 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
         return send(response, 400, { error: 'bad mark: not JSON' });
       }
       const parsed = markBody.safeParse(json);
-      if (!parsed.success) return send(response, 400, { error: `bad mark: ${parsed.error.issues[0]?.message ?? 'invalid'}` });
+      if (!parsed.success)
+        return send(response, 400, { error: `bad mark: ${parsed.error.issues[0]?.message ?? 'invalid'}` });
       const { run, position, mark, note } = parsed.data;
       // A note is one line in marks.csv's spirit, as the terminal marker keeps it.
       const result = await runOf(run).mark(position, mark, note?.replace(/[\r\n]+/g, ' '));
@@ -105,11 +114,16 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     }
     if (request.method !== 'GET') return send(response, 404, { error: 'not found' });
     if (url.pathname === '/') {
-      response.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': `${contentSecurityPolicy('view')}; frame-ancestors 'none'` });
+      response.writeHead(200, {
+        ...SECURITY_HEADERS,
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': `${contentSecurityPolicy('view')}; frame-ancestors 'none'`,
+      });
       return void response.end(page);
     }
     if (url.pathname === '/api/run') return send(response, 200, await runOf(url.searchParams.get('run')).data());
-    if (url.pathname === '/api/version') return send(response, 200, { version: await runOf(url.searchParams.get('run')).version() });
+    if (url.pathname === '/api/version')
+      return send(response, 200, { version: await runOf(url.searchParams.get('run')).version() });
     if (url.pathname === '/api/compare') {
       if (options.blind) return send(response, 403, { error: 'forbidden: a blind re-mark shows no other marks' });
       const a = await runOf(url.searchParams.get('a')).data();
@@ -135,7 +149,11 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       const path = await fileInRun(runOf(file[1]).dir, relative);
       if (!path) return send(response, 403, { error: 'forbidden: not a file of this run' });
       // Every file as plain text in a sandbox: a response saved as .html is still text here.
-      response.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Security-Policy': "default-src 'none'; sandbox" });
+      response.writeHead(200, {
+        ...SECURITY_HEADERS,
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Content-Security-Policy': "default-src 'none'; sandbox",
+      });
       return void createReadStream(path).pipe(response);
     }
     return send(response, 404, { error: 'not found' });
@@ -143,7 +161,14 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
 
   await new Promise<void>((resolveListen, rejectListen) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      rejectListen(error.code === 'EADDRINUSE' ? new TurnkitError('BAD_INPUT', `--port ${options.port}: in use by another program; choose another, or leave --port out for a free one`) : error);
+      rejectListen(
+        error.code === 'EADDRINUSE'
+          ? new TurnkitError(
+              'BAD_INPUT',
+              `--port ${options.port}: in use by another program; choose another, or leave --port out for a free one`,
+            )
+          : error,
+      );
     });
     server.listen(options.port ?? 0, '127.0.0.1', () => resolveListen());
   }).catch(async (error) => {
