@@ -15,6 +15,10 @@ import {
 } from '../helpers/browser.js';
 import { makeReportRun } from '../helpers/report-run.js';
 import { makeMarkRun } from '../helpers/mark-run.js';
+import { copySampleFiles } from '../helpers/sample-project.js';
+import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
+import { createSampleCampaign } from '../../src/sample/create-sample.js';
+import { symlink } from 'node:fs/promises';
 import type { Report } from '../../src/marks/build-report.js';
 
 // page.evaluate and waitForFunction run these callbacks in the page, where document is the page's.
@@ -255,4 +259,45 @@ describe('report --html in a real browser', () => {
       await page.close();
     },
   );
+});
+
+// A run made on each backend (the sample question over the committed fixtures, marked by its checks), read as a page.
+describe.each(BACKENDS)('report --html of a run on %s', (backend) => {
+  let t: TestDb;
+  let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
+
+  beforeAll(async () => {
+    t = await createSampleTestDb(backend);
+    await copySampleFiles(t.dir);
+    // The sample SUT imports pg.
+    await symlink(join(REPO, 'node_modules'), join(t.dir, 'node_modules'), 'dir');
+    await createSampleCampaign(t.db, { turns: 30 });
+    if (hasBrowser) browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.cleanup();
+  });
+
+  it.runIf(hasBrowser)('shows the numbers report --json prints', async () => {
+    const db = t.databaseUrl ? ['--database-url', t.databaseUrl] : [];
+    const ran = await runInProcess(['run', 'questions/places.yaml', '--reps', '3', '--json', ...db], { cwd: t.dir });
+    expect(ran.code, ran.stderr).toBe(0);
+    const runDir = (JSON.parse(ran.stdout) as { dir: string }).dir;
+    expect((await runInProcess(['judge', runDir, '--checks'], { cwd: t.dir })).code).toBe(0);
+    const written = await runInProcess(['report', runDir, '--marks', 'marks.checks.csv', '--html'], { cwd: t.dir });
+    expect(written, written.stderr).toMatchObject({ code: 0, stdout: `${runDir}/report.html\n` });
+    const json = await runInProcess(['report', runDir, '--marks', 'marks.checks.csv', '--json'], { cwd: t.dir });
+    const report = (JSON.parse(json.stdout) as { report: Report }).report;
+    expect(report.fixtures.map((f) => f.pass + f.fail)).toEqual([3, 3]);
+    const { page, problems } = await watchedPage(browser!.context);
+    await page.goto(pathToFileURL(join(t.dir, runDir, 'report.html')).href);
+    await page.waitForSelector('body[data-ready=true]');
+    expect(await fixtureRows(page)).toEqual(expectedRows(report));
+    expect(await page.textContent('[data-pair="meridian-turn-23-deck-fixed"] [data-k=delta]')).toBe(
+      signed(report.pairs[0]!.delta),
+    );
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 });
