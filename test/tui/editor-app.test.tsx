@@ -14,30 +14,9 @@ const BASE = join(REPO, 'fixtures/meridian-turn-23.json');
 const EXAMPLE = join(REPO, 'constructed/meridian-turn-23-deck-fixed.json');
 
 const KEYS = {
-  up: '\u001B[A',
-  down: '\u001B[B',
-  left: '\u001B[D',
-  right: '\u001B[C',
-  enter: '\r',
-  escape: '\u001B',
-  ctrlS: '\u0013',
-  end: '\u001B[F',
-  backspace: '\u007F',
-  ctrlEnd: '\u001B[1;5F',
-  ctrlHome: '\u001B[1;5H',
-  ctrlLeft: '\u001B[1;5D',
-  ctrlRight: '\u001B[1;5C',
-  altLeft: '\u001B[1;3D',
-  altB: '\u001Bb',
-  altF: '\u001Bf',
-  altD: '\u001Bd',
-  altBackspace: '\u001B\u007F',
-  ctrlW: '\u0017',
-  ctrlF: '\u0006',
-  ctrlZ: '\u001A',
-  ctrlY: '\u0019',
-  pageDown: '\u001B[6~',
-  pageUp: '\u001B[5~',
+  up: '\u001B[A', down: '\u001B[B', left: '\u001B[D', right: '\u001B[C', enter: '\r', escape: '\u001B', ctrlS: '\u0013', end: '\u001B[F', backspace: '\u007F',
+  ctrlEnd: '\u001B[1;5F', ctrlHome: '\u001B[1;5H', ctrlLeft: '\u001B[1;5D', ctrlRight: '\u001B[1;5C', altLeft: '\u001B[1;3D', altB: '\u001Bb', altF: '\u001Bf',
+  altD: '\u001Bd', altBackspace: '\u001B\u007F', ctrlW: '\u0017', ctrlF: '\u0006', ctrlZ: '\u001A', ctrlY: '\u0019', pageDown: '\u001B[6~', pageUp: '\u001B[5~',
 };
 const tick = (ms = 30): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -55,9 +34,7 @@ async function until<T>(probe: () => T | undefined, what: string): Promise<T> {
 async function openEditor(file: string, outDir: string) {
   const session = new EditSession(await loadFixture(file));
   let result: EditorResult | undefined;
-  const app = render(
-    <EditorApp session={session} outDir={outDir} width={80} height={24} onDone={(done) => (result = done)} />,
-  );
+  const app = render(<EditorApp session={session} outDir={outDir} width={80} height={24} onDone={(done) => (result = done)} />);
   await tick();
   const press = async (...keys: string[]): Promise<void> => {
     for (const key of keys) {
@@ -66,8 +43,7 @@ async function openEditor(file: string, outDir: string) {
     }
   };
   const frame = (): string => app.lastFrame() ?? '';
-  const shows = (text: string): Promise<string> =>
-    until(() => (frame().includes(text) ? frame() : undefined), JSON.stringify(text));
+  const shows = (text: string): Promise<string> => until(() => (frame().includes(text) ? frame() : undefined), JSON.stringify(text));
   return { app, session, press, frame, shows, result: () => result };
 }
 
@@ -126,12 +102,7 @@ describe('turnkit edit (ink)', () => {
     expect((await until(() => editor.result(), 'the quit')).saved?.file).toBe(file);
     expect(editor.result()!.written!.map((saved) => saved.file)).toEqual([file]);
     const written = JSON.parse(await readFile(file, 'utf8'));
-    expect(written).toMatchObject({
-      format: 'turnkit.constructed/1',
-      name: 'meridian-turn-23-turn-19',
-      why: 'An extra sentence',
-      turn: 19,
-    });
+    expect(written).toMatchObject({ format: 'turnkit.constructed/1', name: 'meridian-turn-23-turn-19', why: 'An extra sentence', turn: 19 });
     const leaf = written.changeset[0].changes[0].changes[0].changes[0].changes[0];
     expect(leaf.key).toBe('narration');
     expect(leaf.value).toBe(`${leaf.oldValue} Extra words.`);
@@ -171,7 +142,7 @@ describe('turnkit edit (ink)', () => {
     expect(await until(() => editor.result(), 'the quit')).toEqual({});
   });
 
-  it("continues a constructed fixture's diff: a second edit of its turn records both against the original base", async () => {
+  it('continues a constructed fixture\'s diff: a second edit of its turn records both against the original base', async () => {
     const editor = await openEditor(EXAMPLE, out);
     await editor.shows('turn 19 · 1 change(s)');
     await editor.shows('diff against meridian-turn-23 ');
@@ -189,9 +160,7 @@ describe('turnkit edit (ink)', () => {
     // Continued, not chained: the base is the example's own base, not the example.
     expect(written.base.path).toMatch(/(^|\/)fixtures\/meridian-turn-23\.json$/);
     expect(written.base.sha256).toBe(example.base.sha256);
-    const columns = written.changeset[0].changes[0].changes[0].changes[0].changes.map(
-      (change: { key: string }) => change.key,
-    );
+    const columns = written.changeset[0].changes[0].changes[0].changes[0].changes.map((change: { key: string }) => change.key);
     expect(columns.sort()).toEqual(['narration', 'player_input']);
     expect(written.why).toContain('deck 3');
   });
@@ -205,9 +174,7 @@ describe('turnkit edit (ink)', () => {
     await editor.press(KEYS.backspace, KEYS.backspace, 'x', KEYS.enter);
     await editor.shows('invalid JSON');
     await editor.press(KEYS.backspace, '7', KEYS.enter);
-    expect(editor.session.changes().map((change) => [change.path, change.change.value])).toEqual([
-      ['turns[id=19].ship_minute', 7],
-    ]);
+    expect(editor.session.changes().map((change) => [change.path, change.change.value])).toEqual([['turns[id=19].ship_minute', 7]]);
     editor.app.unmount();
   });
 });

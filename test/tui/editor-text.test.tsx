@@ -9,31 +9,10 @@ import { EditorApp, type EditorResult } from '../../src/tui/editor/editor-app.js
 import { LONG_NARRATION, MIDDLE_WORD, writeLongTurnFixture } from '../helpers/long-turn-fixture.js';
 
 const KEYS = {
-  up: '\u001B[A',
-  down: '\u001B[B',
-  left: '\u001B[D',
-  right: '\u001B[C',
-  enter: '\r',
-  escape: '\u001B',
-  ctrlS: '\u0013',
-  backspace: '\u007F',
-  ctrlEnd: '\u001B[1;5F',
-  ctrlHome: '\u001B[1;5H',
-  ctrlLeft: '\u001B[1;5D',
-  ctrlRight: '\u001B[1;5C',
-  altLeft: '\u001B[1;3D',
-  altRight: '\u001B[1;3C',
-  altB: '\u001Bb',
-  altF: '\u001Bf',
-  altD: '\u001Bd',
-  altBackspace: '\u001B\u007F',
-  ctrlW: '\u0017',
-  ctrlF: '\u0006',
-  ctrlZ: '\u001A',
-  ctrlY: '\u0019',
-  pageDown: '\u001B[6~',
-  pageUp: '\u001B[5~',
-  ctrlU: '\u0015',
+  up: '\u001B[A', down: '\u001B[B', left: '\u001B[D', right: '\u001B[C', enter: '\r', escape: '\u001B', ctrlS: '\u0013', backspace: '\u007F',
+  ctrlEnd: '\u001B[1;5F', ctrlHome: '\u001B[1;5H', ctrlLeft: '\u001B[1;5D', ctrlRight: '\u001B[1;5C', altLeft: '\u001B[1;3D', altRight: '\u001B[1;3C',
+  altB: '\u001Bb', altF: '\u001Bf', altD: '\u001Bd', altBackspace: '\u001B\u007F', ctrlW: '\u0017', ctrlF: '\u0006', ctrlZ: '\u001A', ctrlY: '\u0019',
+  pageDown: '\u001B[6~', pageUp: '\u001B[5~', ctrlU: '\u0015',
 };
 const tick = (ms = 30): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -50,16 +29,7 @@ async function until<T>(probe: () => T | undefined, what: () => string): Promise
 async function openEditor(file: string, outDir: string, turn: number) {
   const session = new EditSession(await loadFixture(file));
   let result: EditorResult | undefined;
-  const app = render(
-    <EditorApp
-      session={session}
-      outDir={outDir}
-      width={80}
-      height={24}
-      openTurn={turn}
-      onDone={(done) => (result = done)}
-    />,
-  );
+  const app = render(<EditorApp session={session} outDir={outDir} width={80} height={24} openTurn={turn} onDone={(done) => (result = done)} />);
   await tick();
   const press = async (...keys: string[]): Promise<void> => {
     for (const key of keys) {
@@ -68,14 +38,9 @@ async function openEditor(file: string, outDir: string, turn: number) {
     }
   };
   const frame = (): string => app.lastFrame() ?? '';
-  const shows = (text: string): Promise<string> =>
-    until(
-      () => (frame().includes(text) ? frame() : undefined),
-      () => `${JSON.stringify(text)} in:\n${frame()}`,
-    );
+  const shows = (text: string): Promise<string> => until(() => (frame().includes(text) ? frame() : undefined), () => `${JSON.stringify(text)} in:\n${frame()}`);
   /** The narration as it would be applied now: the session's value after Ctrl-S, or the text being typed. */
-  const narration = (): string =>
-    session.current.tables.turns!.rows.find((row) => row.id === '19')!.narration as string;
+  const narration = (): string => session.current.tables.turns!.rows.find((row) => row.id === '19')!.narration as string;
   return { app, session, press, frame, shows, narration, result: () => result };
 }
 
@@ -84,12 +49,7 @@ function typed(editor: Awaited<ReturnType<typeof openEditor>>): string {
   const lines = editor.frame().split('\n');
   const start = lines.findIndex((line) => line.startsWith('editing '));
   const end = lines.findIndex((line) => line.startsWith('── diff'));
-  return lines
-    .slice(start + 1, end)
-    .filter((line) => !line.startsWith('find:'))
-    .join(' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return lines.slice(start + 1, end).filter((line) => !line.startsWith('find:')).join(' ').replace(/\s+/g, ' ').trim();
 }
 
 describe('the field editor edits text well (ink, 80x24)', () => {
@@ -194,11 +154,9 @@ describe('the field editor edits text well (ink, 80x24)', () => {
     editor.app.unmount();
   });
 
-  it("scrolls a long turn's fields with the selection: the selected field is on screen at every step", async () => {
+  it('scrolls a long turn\'s fields with the selection: the selected field is on screen at every step', async () => {
     const editor = await openEditor(file, project, 19);
-    const fields = editor.session
-      .rowsOfTurn(19)
-      .flatMap((row) => row.fields.map((field) => `${row.label}.${field.column}`));
+    const fields = editor.session.rowsOfTurn(19).flatMap((row) => row.fields.map((field) => `${row.label}.${field.column}`));
     expect(fields.length).toBeGreaterThan(30);
     // To the first field (the turn opens on its first text field), then down through every one.
     await editor.press(...fields.map(() => KEYS.up));
@@ -217,8 +175,7 @@ describe('the field editor edits text well (ink, 80x24)', () => {
 
   it('keeps one screen line per field when a value is wide (CJK), so the selection stays on screen', async () => {
     const fixture = JSON.parse(await readFile(file, 'utf8'));
-    fixture.tables.turns.rows.find((row: { id: string }) => row.id === '19').narration =
-      '食堂は第二デッキにあります。'.repeat(10);
+    fixture.tables.turns.rows.find((row: { id: string }) => row.id === '19').narration = '食堂は第二デッキにあります。'.repeat(10);
     await writeFile(file, JSON.stringify(fixture));
     const editor = await openEditor(file, project, 19);
     const fields = editor.session.rowsOfTurn(19).flatMap((row) => row.fields.map((field) => field.column));
@@ -247,10 +204,7 @@ describe('the field editor edits text well (ink, 80x24)', () => {
     await editor.press(KEYS.up);
     expect(editor.frame()).toContain('name "bad/name"');
     await editor.press(KEYS.ctrlU);
-    await until(
-      () => (!editor.frame().includes('name "bad/name"') ? true : undefined),
-      () => editor.frame(),
-    );
+    await until(() => (!editor.frame().includes('name "bad/name"') ? true : undefined), () => editor.frame());
     await editor.press(...'fixed-blue'.split(''), KEYS.ctrlS);
     await editor.shows('wrote ');
     expect(editor.frame().split('\n')[0]).toContain(' · saved ');
@@ -261,22 +215,15 @@ describe('the field editor edits text well (ink, 80x24)', () => {
     await editor.press('s');
     await editor.shows('fixed-blue');
     await editor.press(KEYS.ctrlS);
-    await until(
-      () => (editor.frame().split('\n')[0]!.includes(' · saved ') ? true : undefined),
-      () => editor.frame(),
-    );
+    await until(() => (editor.frame().split('\n')[0]!.includes(' · saved ') ? true : undefined), () => editor.frame());
     expect(editor.frame()).not.toContain('overwrite');
     await editor.press('q');
-    const result = await until(
-      () => editor.result(),
-      () => 'the quit',
-    );
+    const result = await until(() => editor.result(), () => 'the quit');
     const target = join(project, 'fixed-blue.json');
     expect(result.written?.map((saved) => saved.file)).toEqual([target, target]);
     const written = await loadFixture(target);
-    expect(
-      (written.fixture.tables.turns!.rows.find((row) => row.id === '19')!.narration as string).startsWith('YXYou'),
-    ).toBe(true);
+    expect((written.fixture.tables.turns!.rows.find((row) => row.id === '19')!.narration as string).startsWith('YXYou')).toBe(true);
     editor.app.unmount();
   });
 });
+

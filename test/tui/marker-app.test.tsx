@@ -8,26 +8,11 @@ import { MarkingSession } from '../../src/marks/marking-session.js';
 import { MarkerApp } from '../../src/tui/marker/marker-app.js';
 import { demoLikeRun, makeMarkRun, readMarks, standardRun, tempFiles } from '../helpers/mark-run.js';
 
-const KEYS = {
-  right: '\u001B[C',
-  left: '\u001B[D',
-  up: '\u001B[A',
-  down: '\u001B[B',
-  enter: '\r',
-  escape: '\u001B',
-  tab: '\t',
-  pageDown: '\u001B[6~',
-  pageUp: '\u001B[5~',
-  backspace: '\u007F',
-  ctrlC: '\u0003',
-};
+const KEYS = { right: '\u001B[C', left: '\u001B[D', up: '\u001B[A', down: '\u001B[B', enter: '\r', escape: '\u001B', tab: '\t', pageDown: '\u001B[6~', pageUp: '\u001B[5~', backspace: '\u007F', ctrlC: '\u0003' };
 const tick = (ms = 30): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits until a condition holds (a render or a file write landed); the deadline only bounds a hang. */
-async function until<T>(
-  probe: () => T | undefined | false | Promise<T | undefined | false>,
-  what: string | (() => string),
-): Promise<T> {
+async function until<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, what: string | (() => string)): Promise<T> {
   for (let i = 0; i < 800; i++) {
     const value = await probe();
     if (value !== undefined && value !== false) return value;
@@ -45,8 +30,7 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const newRun = (options: Parameters<typeof standardRun>[1] = {}): Promise<string> =>
-  makeMarkRun(standardRun(join(root, `run-${++count}`), options));
+const newRun = (options: Parameters<typeof standardRun>[1] = {}): Promise<string> => makeMarkRun(standardRun(join(root, `run-${++count}`), options));
 
 /** Renders the marker at 80x24 on a session and returns helpers that type like a person. */
 async function openMarker(session: MarkingSession) {
@@ -66,18 +50,11 @@ async function openMarker(session: MarkingSession) {
   await tick();
   const frame = (): string => app.lastFrame() ?? '';
   const header = (): string => frame().split('\n')[0] ?? '';
-  const shows = (text: string): Promise<string> =>
-    until(
-      () => (frame().includes(text) ? frame() : undefined),
-      () => `the frame to show ${JSON.stringify(text)}; it shows:\n${frame()}`,
-    );
+  const shows = (text: string): Promise<string> => until(() => (frame().includes(text) ? frame() : undefined), () => `the frame to show ${JSON.stringify(text)}; it shows:\n${frame()}`);
   /** Every mark on disk, and the screen no longer saying "saving". */
   const saved = async (): Promise<void> => {
     await session.flush();
-    await until(
-      () => !frame().includes(' · saving'),
-      () => `the frame to stop saying saving; it shows:\n${frame()}`,
-    );
+    await until(() => !frame().includes(' · saving'), () => `the frame to stop saying saving; it shows:\n${frame()}`);
   };
   const press = async (...keys: string[]): Promise<void> => {
     for (const key of keys) {
@@ -99,8 +76,7 @@ async function openMarker(session: MarkingSession) {
   return { app, session, frame, header, shows, press, pressUntil, saved, result: () => result, doneCalls: () => done };
 }
 
-const open = (dir: string, options: { grader?: string; blind?: boolean; seed?: number } = {}) =>
-  MarkingSession.open({ dir, who: 'ann', ...options });
+const open = (dir: string, options: { grader?: string; blind?: boolean; seed?: number } = {}) => MarkingSession.open({ dir, who: 'ann', ...options });
 
 describe('turnkit mark (ink)', () => {
   it('first frame: header with the rep, its position and progress, the response, the mark line and the keys, within 80x24', async () => {
@@ -162,14 +138,7 @@ describe('turnkit mark (ink)', () => {
     expect(marker.header()).toBe('places · rep 5 of 6 · alpha rep 3 · marked 4/4');
     expect(marker.frame()).toContain('all 4 reps marked; saved in marks.csv');
     const marks = await readMarks(file);
-    expect(Object.fromEntries(Object.entries(marks).map(([id, row]) => [id, row.mark]))).toEqual({
-      'alpha/1': 'pass',
-      'beta/1': 'fail',
-      'alpha/2': 'error',
-      'beta/2': 'na',
-      'alpha/3': 'pass',
-      'beta/3': '',
-    });
+    expect(Object.fromEntries(Object.entries(marks).map(([id, row]) => [id, row.mark]))).toEqual({ 'alpha/1': 'pass', 'beta/1': 'fail', 'alpha/2': 'error', 'beta/2': 'na', 'alpha/3': 'pass', 'beta/3': '' });
     expect(await tempFiles(dir)).toEqual([]);
     marker.app.unmount();
   });
@@ -202,14 +171,8 @@ describe('turnkit mark (ink)', () => {
     await until(async () => (await readMarks(join(dir, 'marks.csv')))['alpha/1']!.mark === 'fail', 'the changed mark');
     await marker.shows('rep 2 of 6');
     expect(marker.header()).toContain('marked 1/4');
-    const history = (await readFile(session.historyFile, 'utf8'))
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
-    expect(history.map((line) => [line.fixture, line.rep, line.from.mark, line.to.mark])).toEqual([
-      ['alpha', 1, '', 'pass'],
-      ['alpha', 1, 'pass', 'fail'],
-    ]);
+    const history = (await readFile(session.historyFile, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+    expect(history.map((line) => [line.fixture, line.rep, line.from.mark, line.to.mark])).toEqual([['alpha', 1, '', 'pass'], ['alpha', 1, 'pass', 'fail']]);
     marker.app.unmount();
   });
 
@@ -310,11 +273,7 @@ describe('turnkit mark (ink)', () => {
 
   it('keeps the count and "saving" in a header too long for the screen, cutting the fixture name instead', async () => {
     const long = 'meridian-turn-23-deck-fixed-with-a-much-longer-name-than-fits';
-    const dir = await makeMarkRun({
-      dir: join(root, `run-${++count}`),
-      rubricVersion: 'v3',
-      fixtures: [{ name: long, reps: ['R1 deck 2.', 'R2 deck 2.'] }],
-    });
+    const dir = await makeMarkRun({ dir: join(root, `run-${++count}`), rubricVersion: 'v3', fixtures: [{ name: long, reps: ['R1 deck 2.', 'R2 deck 2.'] }] });
     const session = await open(dir);
     const app = render(<MarkerApp session={session} width={60} height={20} onDone={() => {}} />);
     await tick();
@@ -324,17 +283,11 @@ describe('turnkit mark (ink)', () => {
     expect(header()).toBe('places · rep 1 of 2 · meridian-turn-23-deck-fi… · marked 0/2');
     expect(header()).toContain('…');
     app.stdin.write('p');
-    await until(
-      () => header().includes('marked 1/2'),
-      () => header(),
-    );
+    await until(() => header().includes('marked 1/2'), () => header());
     // Counted at once; "saving" (or, once written, nothing) at the end, never cut.
     expect(header()).toMatch(/· marked 1\/2( · saving)?$/);
     await session.flush();
-    await until(
-      () => header().endsWith('· marked 1/2'),
-      () => header(),
-    );
+    await until(() => header().endsWith('· marked 1/2'), () => header());
     app.unmount();
   });
 
@@ -434,9 +387,7 @@ describe('turnkit mark (ink)', () => {
     await first.press('p', 'q');
     expect(first.doneCalls()).toBe(1);
     first.app.unmount();
-    expect(
-      Object.fromEntries(Object.entries(await readMarks(join(dir, 'marks.csv'))).map(([id, row]) => [id, row.mark])),
-    ).toMatchObject({ 'alpha/1': 'pass', 'beta/1': 'fail', 'beta/2': '' });
+    expect(Object.fromEntries(Object.entries(await readMarks(join(dir, 'marks.csv'))).map(([id, row]) => [id, row.mark]))).toMatchObject({ 'alpha/1': 'pass', 'beta/1': 'fail', 'beta/2': '' });
 
     const second = await openMarker(await open(dir));
     await second.shows('RESP-BETA-2 no idea.');
@@ -516,24 +467,13 @@ describe('turnkit mark (ink)', () => {
     const recorded = JSON.parse(await readFile(join(dir, 'marks.blind.seed.json'), 'utf8'));
     expect(recorded.seed).toBe(11);
     expect(recorded.labels).toHaveLength(6);
-    expect(recorded.labels.map((entry: { label: string }) => entry.label)).toEqual(
-      session.reps.map((rep) => rep.label),
-    );
-    expect(
-      new Set(recorded.labels.map((entry: { fixture: string; rep: number }) => `${entry.fixture}/${entry.rep}`)).size,
-    ).toBe(6);
-    expect(recorded.labels[0]).toEqual({
-      label: 'case 1 · item 1 of 6',
-      case: 1,
-      item: 1,
-      fixture: session.reps[0]!.fixture,
-      rep: session.reps[0]!.rep,
-    });
+    expect(recorded.labels.map((entry: { label: string }) => entry.label)).toEqual(session.reps.map((rep) => rep.label));
+    expect(new Set(recorded.labels.map((entry: { fixture: string; rep: number }) => `${entry.fixture}/${entry.rep}`)).size).toBe(6);
+    expect(recorded.labels[0]).toEqual({ label: 'case 1 · item 1 of 6', case: 1, item: 1, fixture: session.reps[0]!.fixture, rep: session.reps[0]!.rep });
   });
 
   it('reflows a hard-wrapped rubric into paragraphs wrapped to the pane', async () => {
-    const rubric =
-      '# Rubric\n\nPass when the route agrees with the world facts: the mess hall is on deck 2, engineering\non deck 3, and getting there means changing decks.\n\n- **fail**: the response puts the mess hall on\n  deck 3.\n';
+    const rubric = '# Rubric\n\nPass when the route agrees with the world facts: the mess hall is on deck 2, engineering\non deck 3, and getting there means changing decks.\n\n- **fail**: the response puts the mess hall on\n  deck 3.\n';
     const dir = await makeMarkRun({ ...standardRun(join(root, `run-${++count}`)), rubric });
     const marker = await openMarker(await open(dir));
     await marker.press('3');

@@ -20,20 +20,11 @@ type Line = { path: string } | { chunks: DiffSegment[] };
  * The changes as path lines and word diffs, wrapped to the width. Removed text is red and wrapped in [-...-], added
  * text green in {+...+}, so the diff reads the same without color.
  */
-export function DiffLines({
-  changes,
-  width,
-  height,
-  scroll = 0,
-  trim = true,
-  empty = 'no changes yet',
-}: DiffLinesProps) {
+export function DiffLines({ changes, width, height, scroll = 0, trim = true, empty = 'no changes yet' }: DiffLinesProps) {
   if (changes.length === 0) return <Text dimColor>{empty}</Text>;
   const lines: Line[] = changes.flatMap((change) => [
     { path: change.path },
-    ...wrapChunks(marked(trim ? trimSame(change.segments) : change.segments), Math.max(10, width - 2)).map(
-      (chunks) => ({ chunks }),
-    ),
+    ...wrapChunks(marked(trim ? trimSame(change.segments) : change.segments), Math.max(10, width - 2)).map((chunks) => ({ chunks })),
   ]);
   const fits = lines.length <= height;
   const shown = lines.slice(scroll, scroll + (fits ? height : height - 1));
@@ -47,9 +38,7 @@ export function DiffLines({
           <Text key={i}>
             {'  '}
             {line.chunks.map((chunk, j) => (
-              <Text key={j} color={chunk.kind === 'removed' ? 'red' : chunk.kind === 'added' ? 'green' : undefined}>
-                {chunk.text}
-              </Text>
+              <Text key={j} color={chunk.kind === 'removed' ? 'red' : chunk.kind === 'added' ? 'green' : undefined}>{chunk.text}</Text>
             ))}
           </Text>
         ),
@@ -63,10 +52,7 @@ export function DiffLines({
 function marked(segments: readonly DiffSegment[]): DiffSegment[] {
   return segments.map((segment) => {
     const text = segment.text.replace(/\n/g, '⏎');
-    return {
-      kind: segment.kind,
-      text: segment.kind === 'removed' ? `[-${text}-]` : segment.kind === 'added' ? `{+${text}+}` : text,
-    };
+    return { kind: segment.kind, text: segment.kind === 'removed' ? `[-${text}-]` : segment.kind === 'added' ? `{+${text}+}` : text };
   });
 }
 

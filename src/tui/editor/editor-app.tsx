@@ -5,15 +5,7 @@ import type { EditSession, ShownChange } from '../../construct/edit-session.js';
 import type { SavedConstructed } from '../../construct/save-constructed.js';
 import { isTurnkitError } from '../../errors.js';
 import { DiffLines } from './diff-lines.js';
-import {
-  hasUnsaved,
-  initialState,
-  parseInline,
-  reduce,
-  textAreaHeight,
-  type EditorState,
-  type Mode,
-} from './editor-state.js';
+import { hasUnsaved, initialState, parseInline, reduce, textAreaHeight, type EditorState, type Mode } from './editor-state.js';
 import { matchCount } from '../text-search.js';
 import { keyEvents } from '../key-events.js';
 import { keyHelp, SaveDialog, SearchLine, TurnList, TurnView } from './editor-views.js';
@@ -92,9 +84,7 @@ export function EditorApp({ session, outDir, width, height, openTurn, onDone }: 
         const { saveRequest: _done, ...previous } = latest.current;
         if (previous.mode.name !== 'save') return setState(previous);
         const exists = isTurnkitError(error) && error.code === 'EXISTS';
-        const message = exists
-          ? `${relative(process.cwd(), join(outDir, `${request.name}.json`))} already exists`
-          : (error as Error).message;
+        const message = exists ? `${relative(process.cwd(), join(outDir, `${request.name}.json`))} already exists` : (error as Error).message;
         setState({ ...previous, mode: { ...previous.mode, error: message, confirmOverwrite: exists } });
       },
     );
@@ -109,91 +99,31 @@ export function EditorApp({ session, outDir, width, height, openTurn, onDone }: 
   // Most telling first: the header is cut at the terminal's width, and a long path is the least needed part.
   const saveState = hasUnsaved(state, session) ? ' · unsaved' : state.saved ? ` · saved as ${state.saved.name}` : '';
   const header = `turnkit edit · ${edited !== undefined ? `turn ${edited}` : 'no turn edited'} · ${changes.length} change(s)${saveState} · ${session.opened.shown}`;
-  const emptyDiff = session.isDirty()
-    ? 'no change against the base: a constructed fixture needs at least one (q discards)'
-    : 'no changes yet';
+  const emptyDiff = session.isDirty() ? 'no change against the base: a constructed fixture needs at least one (q discards)' : 'no changes yet';
   return (
     <Box flexDirection="column" width={width}>
-      <Text inverse wrap="truncate-end">
-        {header.padEnd(width)}
-      </Text>
+      <Text inverse wrap="truncate-end">{header.padEnd(width)}</Text>
       <Box flexDirection="column" height={mainHeight}>
-        {mode.name === 'turns' ? (
-          <TurnList turns={session.turns()} selected={state.turnIndex} width={width} height={mainHeight} />
-        ) : null}
-        {mode.name === 'turn' ? (
-          <TurnView
-            rows={session.rowsOfTurn(mode.turn)}
-            selected={state.fieldIndex}
-            width={width}
-            height={mainHeight}
-          />
-        ) : null}
+        {mode.name === 'turns' ? <TurnList turns={session.turns()} selected={state.turnIndex} width={width} height={mainHeight} /> : null}
+        {mode.name === 'turn' ? <TurnView rows={session.rowsOfTurn(mode.turn)} selected={state.fieldIndex} width={width} height={mainHeight} /> : null}
         {mode.name === 'text' || mode.name === 'inline' ? (
           <Box flexDirection="column">
-            <Text
-              bold
-              wrap="truncate-end"
-            >{`editing ${mode.field.label}${mode.name === 'inline' ? ' (JSON)' : ''}`}</Text>
-            <TextArea
-              buffer={mode.buffer}
-              width={width}
-              height={textAreaHeight(layout)}
-              match={
-                mode.search?.match !== undefined
-                  ? { start: mode.search.match, length: mode.search.query.text.length }
-                  : undefined
-              }
-            />
-            {mode.search ? (
-              <SearchLine
-                query={mode.search.query.text}
-                found={matchCount(mode.buffer.text, mode.search.query.text, mode.search.match)}
-              />
-            ) : null}
-            {mode.name === 'inline' && mode.error ? (
-              <Text color="red" wrap="truncate-end">
-                {mode.error}
-              </Text>
-            ) : null}
+            <Text bold wrap="truncate-end">{`editing ${mode.field.label}${mode.name === 'inline' ? ' (JSON)' : ''}`}</Text>
+            <TextArea buffer={mode.buffer} width={width} height={textAreaHeight(layout)} match={mode.search?.match !== undefined ? { start: mode.search.match, length: mode.search.query.text.length } : undefined} />
+            {mode.search ? <SearchLine query={mode.search.query.text} found={matchCount(mode.buffer.text, mode.search.query.text, mode.search.match)} /> : null}
+            {mode.name === 'inline' && mode.error ? <Text color="red" wrap="truncate-end">{mode.error}</Text> : null}
           </Box>
         ) : null}
-        {mode.name === 'diff' ? (
-          <DiffLines
-            changes={changes}
-            width={width}
-            height={mainHeight}
-            scroll={mode.scroll}
-            trim={false}
-            empty={emptyDiff}
-          />
-        ) : null}
-        {mode.name === 'save' ? (
-          <SaveDialog
-            mode={mode}
-            width={width}
-            target={relative(process.cwd(), join(outDir, `${mode.nameBuffer.text.trim() || '…'}.json`))}
-          />
-        ) : null}
+        {mode.name === 'diff' ? <DiffLines changes={changes} width={width} height={mainHeight} scroll={mode.scroll} trim={false} empty={emptyDiff} /> : null}
+        {mode.name === 'save' ? <SaveDialog mode={mode} width={width} target={relative(process.cwd(), join(outDir, `${mode.nameBuffer.text.trim() || '…'}.json`))} /> : null}
         {mode.name === 'quit' ? <Text color="yellow">{`Discard your unsaved edits and quit? (y/n)`}</Text> : null}
       </Box>
-      <Text
-        dimColor
-        wrap="truncate-end"
-      >{`── diff against ${baseName} ${'─'.repeat(Math.max(0, width - baseName.length - 18))}`}</Text>
+      <Text dimColor wrap="truncate-end">{`── diff against ${baseName} ${'─'.repeat(Math.max(0, width - baseName.length - 18))}`}</Text>
       <Box height={DIFF_HEIGHT} flexDirection="column">
-        {mode.name === 'diff' ? (
-          <Text dimColor>(shown above)</Text>
-        ) : (
-          <DiffLines changes={changes} width={width} height={DIFF_HEIGHT} empty={emptyDiff} />
-        )}
+        {mode.name === 'diff' ? <Text dimColor>(shown above)</Text> : <DiffLines changes={changes} width={width} height={DIFF_HEIGHT} empty={emptyDiff} />}
       </Box>
-      <Text color="cyan" wrap="truncate-end">
-        {state.message ?? ' '}
-      </Text>
-      <Text dimColor wrap="truncate-end">
-        {keyHelp(mode)}
-      </Text>
+      <Text color="cyan" wrap="truncate-end">{state.message ?? ' '}</Text>
+      <Text dimColor wrap="truncate-end">{keyHelp(mode)}</Text>
     </Box>
   );
 }
@@ -206,8 +136,7 @@ function liveChanges(session: EditSession, mode: Mode): ShownChange[] {
   }
   if (mode.name === 'inline') {
     const parsed = parseInline(mode.buffer.text);
-    if ('value' in parsed)
-      return session.previewChanges(mode.turn, mode.field.table, mode.field.key, mode.field.column, parsed.value);
+    if ('value' in parsed) return session.previewChanges(mode.turn, mode.field.table, mode.field.key, mode.field.column, parsed.value);
   }
   return session.changes();
 }

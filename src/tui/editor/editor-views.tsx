@@ -16,8 +16,7 @@ const KEY_HELP: Record<Mode['name'], string> = {
 /** Keys shown at the bottom of each screen: the editor works from the keyboard alone. */
 export function keyHelp(mode: Mode): string {
   if (mode.name === 'save' && mode.confirmOverwrite) return 'y overwrite · any other key: back to the name';
-  if ((mode.name === 'text' || mode.name === 'inline') && mode.search)
-    return 'type to find · Enter go there · Ctrl-F/↓ next · ↑ previous · Esc back';
+  if ((mode.name === 'text' || mode.name === 'inline') && mode.search) return 'type to find · Enter go there · Ctrl-F/↓ next · ↑ previous · Esc back';
   return KEY_HELP[mode.name];
 }
 
@@ -40,11 +39,7 @@ export function TurnList({ turns, selected, width, height }: TurnListProps) {
       {turns.slice(top, top + height - 1).map((entry, i) => {
         const here = top + i === selected;
         const line = `${here ? '▸' : ' '} ${String(entry.turn).padStart(4)}${entry.changed ? '*' : ' '} ${pad(entry.input, inputWidth)} │ ${cut(entry.narration, narrationWidth)}`;
-        return (
-          <Text key={entry.turn} inverse={here} color={entry.changed ? 'yellow' : undefined} wrap="truncate-end">
-            {line}
-          </Text>
-        );
+        return <Text key={entry.turn} inverse={here} color={entry.changed ? 'yellow' : undefined} wrap="truncate-end">{line}</Text>;
       })}
     </Box>
   );
@@ -69,18 +64,9 @@ export function TurnView({ rows, selected, width, height }: TurnViewProps) {
     lines.push({ key: `h:${row.label}`, text: row.label, here: false, bold: true });
     for (const field of row.fields) {
       const here = index === selected;
-      const value =
-        field.kind === 'text' && typeof field.value === 'string'
-          ? field.value.replace(/\n/g, '⏎')
-          : JSON.stringify(field.value);
+      const value = field.kind === 'text' && typeof field.value === 'string' ? field.value.replace(/\n/g, '⏎') : JSON.stringify(field.value);
       const mark = field.locked ? '#' : field.changed ? '*' : ' ';
-      lines.push({
-        key: `f:${row.label}.${field.column}`,
-        text: `${here ? '▸' : ' '}${mark} ${pad(field.column, 18)} ${cut(value ?? '', width - 24)}`,
-        here,
-        dim: field.locked !== undefined,
-        changed: field.changed,
-      });
+      lines.push({ key: `f:${row.label}.${field.column}`, text: `${here ? '▸' : ' '}${mark} ${pad(field.column, 18)} ${cut(value ?? '', width - 24)}`, here, dim: field.locked !== undefined, changed: field.changed });
       index++;
     }
   }
@@ -88,26 +74,13 @@ export function TurnView({ rows, selected, width, height }: TurnViewProps) {
   const selectedLine = lines.findIndex((line) => line.here);
   const top = windowTop(selectedLine, lines.length, listHeight);
   // Text fields show their text; every other value shows as JSON, so a jsonb string reads "3" and a number 3.
-  const preview = !current
-    ? ''
-    : current.field.locked
-      ? `# ${current.field.column} is ${current.field.locked}`
-      : current.field.kind === 'text' && typeof current.field.value === 'string'
-        ? current.field.value
-        : JSON.stringify(current.field.value);
+  const preview = !current ? '' : current.field.locked ? `# ${current.field.column} is ${current.field.locked}` : current.field.kind === 'text' && typeof current.field.value === 'string' ? current.field.value : JSON.stringify(current.field.value);
   return (
     <Box flexDirection="column">
       {lines.slice(top, top + listHeight).map((line) => (
         // One screen line per field, whatever its characters' widths (CJK, emoji): a line that wrapped would push the
         // selection off the bottom of the list.
-        <Text
-          key={line.key}
-          inverse={line.here}
-          bold={line.bold}
-          dimColor={line.dim}
-          color={line.changed ? 'yellow' : undefined}
-          wrap="truncate-end"
-        >
+        <Text key={line.key} inverse={line.here} bold={line.bold} dimColor={line.dim} color={line.changed ? 'yellow' : undefined} wrap="truncate-end">
           {line.text}
         </Text>
       ))}
@@ -154,9 +127,7 @@ export function SaveDialog({ mode, width, target }: SaveDialogProps) {
       <Text>{mode.focus === 'why' ? '▸ why (what this fixture tests)' : '  why (what this fixture tests)'}</Text>
       <TextArea buffer={mode.whyBuffer} width={width - 6} height={3} focused={mode.focus === 'why'} />
       {mode.error ? <Text color="red">{mode.error}</Text> : null}
-      {mode.confirmOverwrite ? (
-        <Text color="yellow">overwrite it? y overwrites · any other key goes back to the name</Text>
-      ) : null}
+      {mode.confirmOverwrite ? <Text color="yellow">overwrite it? y overwrites · any other key goes back to the name</Text> : null}
     </Box>
   );
 }

@@ -10,9 +10,7 @@ const MIN_HEIGHT = 20;
 /** Runs the editor on the terminal until the user saves or quits; `openTurn` opens that turn at once. */
 export async function runEditor(session: EditSession, outDir: string, openTurn?: number): Promise<EditorResult> {
   let result: EditorResult = {};
-  await runFullScreen(
-    <SizedEditor session={session} outDir={outDir} openTurn={openTurn} onDone={(done) => (result = done)} />,
-  );
+  await runFullScreen(<SizedEditor session={session} outDir={outDir} openTurn={openTurn} onDone={(done) => (result = done)} />);
   return result;
 }
 

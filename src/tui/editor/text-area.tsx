@@ -21,9 +21,7 @@ export function TextArea({ buffer, width, height, focused = true, match }: TextA
     <Box flexDirection="column">
       {shown.map((line, i) => {
         const cursor = focused && top + i === row ? column : undefined;
-        return (
-          <Text key={top + i}>{line.text === '' && cursor === undefined ? ' ' : styled(line, cursor, match)}</Text>
-        );
+        return <Text key={top + i}>{line.text === '' && cursor === undefined ? ' ' : styled(line, cursor, match)}</Text>;
       })}
     </Box>
   );
@@ -34,22 +32,12 @@ function styled(line: { start: number; text: string }, cursor: number | undefine
   const text = cursor !== undefined && cursor >= line.text.length ? `${line.text} ` : line.text;
   const from = match ? match.start - line.start : -1;
   const to = match ? from + match.length : -1;
-  const cuts = [
-    ...new Set(
-      [0, text.length, ...(cursor !== undefined ? [cursor, cursor + 1] : []), from, to].filter(
-        (at) => at >= 0 && at <= text.length,
-      ),
-    ),
-  ].sort((a, b) => a - b);
+  const cuts = [...new Set([0, text.length, ...(cursor !== undefined ? [cursor, cursor + 1] : []), from, to].filter((at) => at >= 0 && at <= text.length))].sort((a, b) => a - b);
   const parts = [];
   for (let i = 0; i + 1 < cuts.length; i++) {
     const start = cuts[i]!;
     const piece = text.slice(start, cuts[i + 1]);
-    parts.push(
-      <Text key={start} inverse={start === cursor} underline={start >= from && start < to}>
-        {piece}
-      </Text>,
-    );
+    parts.push(<Text key={start} inverse={start === cursor} underline={start >= from && start < to}>{piece}</Text>);
   }
   return parts;
 }

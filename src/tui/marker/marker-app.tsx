@@ -52,44 +52,30 @@ export function MarkerApp({ session, width, height, onDone }: MarkerAppProps) {
 
   useInput((input, key) => {
     let next = latest.current;
-    for (const event of keyEvents(input, key))
-      next = reduceMarker(next, session, event.input, event.key, { width, height }, onWrite);
+    for (const event of keyEvents(input, key)) next = reduceMarker(next, session, event.input, event.key, { width, height }, onWrite);
     if (next !== latest.current) setState(next);
   });
 
   const { marked, total } = session.progress();
   // Blind, the rep's neutral label is all that says where the grader is: its position and its case, never its name.
   const where = session.blind ? rep.label : `rep ${index + 1} of ${session.reps.length} · ${rep.label}`;
-  const header = fitHeader(
-    `${session.manifest.question.id} · ${where}`,
-    ` · marked ${marked}/${total}${session.blind ? ' · blind' : ''}${session.saving ? ' · saving' : ''}`,
-    width,
-  );
+  const header = fitHeader(`${session.manifest.question.id} · ${where}`, ` · marked ${marked}/${total}${session.blind ? ' · blind' : ''}${session.saving ? ' · saving' : ''}`, width);
   const shown = lines.slice(scroll, scroll + bodyHeight);
-  const more =
-    lines.length > bodyHeight
-      ? ` (lines ${scroll + 1}-${Math.min(lines.length, scroll + bodyHeight)} of ${lines.length})`
-      : '';
+  const more = lines.length > bodyHeight ? ` (lines ${scroll + 1}-${Math.min(lines.length, scroll + bodyHeight)} of ${lines.length})` : '';
   return (
     <Box flexDirection="column" width={width} height={height}>
-      <Text bold wrap="truncate">
-        {header}
-      </Text>
+      <Text bold wrap="truncate">{header}</Text>
       <Text wrap="truncate">
-        {PANES.map((entry, i) =>
-          entry.pane === pane ? `[${i + 1} ${entry.title}]` : ` ${i + 1} ${entry.title} `,
-        ).join(' ')}
+        {PANES.map((entry, i) => (entry.pane === pane ? `[${i + 1} ${entry.title}]` : ` ${i + 1} ${entry.title} `)).join(' ')}
         {more}
       </Text>
       <Box flexDirection="column" height={bodyHeight}>
         {shown.map((line, i) => (
-          <Text key={i} wrap="truncate">
-            {line === '' ? ' ' : line}
-          </Text>
+          <Text key={i} wrap="truncate">{line === '' ? ' ' : line}</Text>
         ))}
       </Box>
       {note !== undefined ? (
-        <Text wrap="truncate">note: {note}█ (Enter save · Esc cancel)</Text>
+        <Text wrap="truncate">note: {note}█  (Enter save · Esc cancel)</Text>
       ) : (
         <Text wrap="truncate">
           <Text bold color={markColor(current.mark)}>{`mark: ${current.mark || '(none)'}`}</Text>
@@ -97,9 +83,7 @@ export function MarkerApp({ session, width, height, onDone }: MarkerAppProps) {
           {message ? ` · ${message}` : ''}
         </Text>
       )}
-      <Text dimColor wrap="truncate">
-        {width >= 80 ? KEY_HELP : KEY_HELP_SHORT}
-      </Text>
+      <Text dimColor wrap="truncate">{width >= 80 ? KEY_HELP : KEY_HELP_SHORT}</Text>
     </Box>
   );
 }
@@ -111,13 +95,5 @@ function fitHeader(where: string, state: string, width: number): string {
 }
 
 function markColor(mark: Mark): string | undefined {
-  return mark === 'pass'
-    ? 'green'
-    : mark === 'fail'
-      ? 'red'
-      : mark === 'error'
-        ? 'magenta'
-        : mark === 'na'
-          ? 'yellow'
-          : undefined;
+  return mark === 'pass' ? 'green' : mark === 'fail' ? 'red' : mark === 'error' ? 'magenta' : mark === 'na' ? 'yellow' : undefined;
 }
