@@ -1,0 +1,2 @@
+import { configReference } from './config-reference.js';
+process.stdout.write(configReference());
