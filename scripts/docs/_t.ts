@@ -1,2 +1,0 @@
-import { configReference } from './config-reference.js';
-process.stdout.write(configReference());
