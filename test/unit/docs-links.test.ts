@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { glob } from 'tinyglobby';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,18 @@ describe('links between the documentation pages', () => {
       (link) => `${link.file}:${link.line}: ${link.target}: ${link.reason}`,
     );
     expect(dead).toEqual([]);
+  });
+});
+
+describe('the documentation index', () => {
+  it('links every page under docs/ from docs/README.md, and the README stays short', async () => {
+    const pages = await glob(['docs/**/*.md'], { cwd: ROOT, ignore: ['docs/README.md'] });
+    const index = join(ROOT, 'docs', 'README.md');
+    const linked = new Set(
+      linksOf(read(index)).map((link) => relative(ROOT, resolve(dirname(index), link.target.split('#')[0]!))),
+    );
+    expect(pages.filter((page) => !linked.has(page)).sort()).toEqual([]);
+    expect(read(join(ROOT, 'README.md')).split('\n').length).toBeLessThanOrEqual(250);
   });
 });
 
