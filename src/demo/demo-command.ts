@@ -114,7 +114,7 @@ async function demoSteps(
   );
   if (run.status !== 'complete')
     throw new TurnkitError(
-      'FIXTURE',
+      'INCOMPLETE_RUN',
       `${shownPath(run.dir)}: the demo's run did not complete (${run.pending} rep(s) not run)`,
     );
 
