@@ -8,7 +8,7 @@ import { compareReports } from '../../src/marks/compare-runs.js';
 import { formatComparison, formatReport, pValue } from '../../src/marks/format-report.js';
 import { incompleteRun, targetProblems } from '../../src/marks/report-command.js';
 import { outcomeError } from '../../src/marks/outcome.js';
-import type { RunResult } from '../../src/pipeline/run-question.js';
+import type { RunResult } from '../../src/app/run-question.js';
 import { manifestSchema } from '../../src/pipeline/manifest.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
 import { inShard, interleave, parseShard, planReps } from '../../src/pipeline/run-plan.js';

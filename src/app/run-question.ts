@@ -3,17 +3,17 @@ import type { CommonOptions } from '../config/common-options.js';
 import { loadConfig } from '../config/load.js';
 import { usingDb } from '../db/connect.js';
 import { projectPaths } from '../project/open-project.js';
-import type { RunResult } from './finish-run.js';
-import { prepareRun } from './prepare-run.js';
-import type { RunInput } from './run-input.js';
-import { checkRepsOption } from './run-limits.js';
-import { workersFor } from './run-reps.js';
-import { defaultConcurrency, runPlanned } from './run.js';
+import type { RunResult } from '../pipeline/finish-run.js';
+import { prepareRun } from '../pipeline/prepare-run.js';
+import type { RunInput } from '../pipeline/run-input.js';
+import { checkRepsOption } from '../pipeline/run-limits.js';
+import { workersFor } from '../pipeline/run-reps.js';
+import { defaultConcurrency, runPlanned } from '../pipeline/run.js';
 
-export type { RunResult } from './finish-run.js';
-export type { RunProgress } from './run-input.js';
-export { defaultConcurrency } from './run.js';
-export { workersFor } from './run-reps.js';
+export type { RunResult } from '../pipeline/finish-run.js';
+export type { RunProgress } from '../pipeline/run-input.js';
+export { defaultConcurrency } from '../pipeline/run.js';
+export { workersFor } from '../pipeline/run-reps.js';
 
 /** Options of `turnkit run`: a run's input, with paths relative to `cwd` and the config and database to load. */
 export interface RunOptions extends CommonOptions, Omit<RunInput, 'question'> {
