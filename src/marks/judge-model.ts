@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { loadConfig, resolveFromConfig } from '../config/load.js';
+import { loadConfig } from '../config/load.js';
 import { shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import { loadQuestion } from '../pipeline/load-question.js';
@@ -25,6 +25,8 @@ export interface JudgeModelOptions {
   question?: string | undefined;
   cwd?: string | undefined;
   configPath?: string | undefined;
+  /** The project folder a question's rubric path is relative to (default: the folder of the config found from cwd). */
+  projectDir?: string | undefined;
   /** The model call (tests and other transports); the provider's SDK when absent. */
   call?: JudgeCall;
   onProgress?: (done: number, total: number) => void;
@@ -208,8 +210,8 @@ async function rubricFor(
         'BAD_INPUT',
         `${question.shown}: question "${question.question.id}", but ${shownPath(dir)} is a run of "${manifest.question.id}"`,
       );
-    const config = await loadConfig({ configPath: options.configPath, cwd });
-    const path = resolveFromConfig(config, question.question.rubric.path);
+    const projectDir = options.projectDir ?? (await loadConfig({ configPath: options.configPath, cwd })).baseDir;
+    const path = resolve(projectDir, question.question.rubric.path);
     const text = await readFile(path, 'utf8').catch(() => {
       throw new TurnkitError('NOT_FOUND', `${question.at(['rubric', 'path'])}: ${shownPath(path)}: no such file`);
     });

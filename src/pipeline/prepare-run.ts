@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
-import type { Project } from '../project/open-project.js';
+import type { ProjectContext } from '../project/project-context.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
 import { prepareSut, type SutCaller } from './call-sut.js';
 import { caseFileSource } from './case-file-source.js';
@@ -33,14 +33,14 @@ export interface RunPlan {
  * Step 1 of a run: reads and checks the question (a file, the resumed run's own, or an object), its fixtures, rubric
  * and case files, and prepares the SUT, so that every mistake is said before a database is opened or a rep runs.
  */
-export async function prepareRun(project: Pick<Project, 'config' | 'paths'>, input: RunInput): Promise<RunPlan> {
+export async function prepareRun(project: ProjectContext, input: RunInput): Promise<RunPlan> {
   checkRepsOption(input.reps);
   const { config } = project;
   const projectDir = project.paths.baseDir;
   const question =
     typeof input.question === 'object'
       ? questionFromObject(input.question)
-      : await loadQuestion(await questionFileOf(input.question, input.resume, projectDir, projectDir));
+      : await loadQuestion(await questionFileOf(input.question, input.resume, project.cwd ?? projectDir, projectDir));
   const q = question.question;
   const fixtures = await resolveFixtures(question, projectDir);
   // Said before a plan of every rep is made (a resume is bounded by the run it continues, checked the same way).
