@@ -17,7 +17,13 @@ export async function commandContext(
     config,
     paths: projectPaths(config),
     cwd,
-    usingDb: (fn) => usingDb(config, options, fn),
+    // The command line's environment is the process's, unless a caller gives another.
+    usingDb: (fn) => usingDb(config, { ...options, env: commandEnv(options) }, fn),
     onWarning: options.onWarning,
   };
+}
+
+/** The environment of a command: the one given, else the process's (read here, at the edge, never below). */
+export function commandEnv(options: Pick<CommonOptions, 'env'>): Readonly<Record<string, string | undefined>> {
+  return options.env ?? process.env;
 }

@@ -4,7 +4,7 @@ import type { RunInput } from '../pipeline/run-input.js';
 import { checkRepsOption } from '../pipeline/run-limits.js';
 import { workersFor } from '../pipeline/run-reps.js';
 import { defaultConcurrency, run } from '../pipeline/run.js';
-import { commandContext } from './command-context.js';
+import { commandContext, commandEnv } from './command-context.js';
 
 export type { RunResult } from '../pipeline/finish-run.js';
 export type { RunProgress } from '../pipeline/run-input.js';
@@ -32,5 +32,5 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
       `the embedded database stays up until ${connections} other connection(s) to it close (another turnkit process using it)`,
     );
   const context = await commandContext({ ...options, poolSize, leaveSignals: options.signal !== undefined, onGuests });
-  return run(context, options);
+  return run(context, { ...options, env: commandEnv(options) });
 }

@@ -17,6 +17,8 @@ export interface VerifyInput {
   paths?: string[] | undefined;
   /** Also check every table and column against the connected database. */
   database?: boolean | undefined;
+  /** The environment a question's command SUT would be looked up on PATH in (the command line's is the process's). */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 /** Per-file outcome and every problem found, one line each. */

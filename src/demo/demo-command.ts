@@ -123,7 +123,7 @@ async function demoSteps(
   let judged: DemoResult['judged'];
   if (options.judge) {
     step(`marking every rep with the judge ${options.judge.model}`);
-    const result = await judgeWithModel({ dir: run.dir, settings: options.judge });
+    const result = await judgeWithModel({ dir: run.dir, settings: options.judge, env: process.env });
     judged = { result, agreement: await agree({ a: checks.file, b: result.file }) };
   }
   const { report: result } = await report({ dir: run.dir, marks: CHECKS_MARKS_FILE });

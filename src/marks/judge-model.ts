@@ -27,6 +27,8 @@ export interface JudgeModelOptions {
   configPath?: string | undefined;
   /** The project folder a question's rubric path is relative to (default: the folder of the config found from cwd). */
   projectDir?: string | undefined;
+  /** Where the judge's API key variable is read (the command line passes the process's environment). */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
   /** The model call (tests and other transports); the provider's SDK when absent. */
   call?: JudgeCall;
   onProgress?: (done: number, total: number) => void;
@@ -63,7 +65,7 @@ export async function judgeWithModel(options: JudgeModelOptions): Promise<JudgeM
   const { manifest } = state;
   const rubric = await rubricFor(options, manifest, dir, cwd);
   const settings = options.settings;
-  const call = options.call ?? createJudgeCall(settings);
+  const call = options.call ?? createJudgeCall(settings, options.env);
   const grader = `judge-${settings.model}`;
   const slug = judgeFileSlug(settings.model);
   const warnings: string[] = [];

@@ -54,12 +54,13 @@ export async function prepareRun(project: ProjectContext, input: RunInput): Prom
   const source = await caseFileSource(question, config);
   const caseFiles = new Map<string, string>();
   for (const { loaded } of fixtures) caseFiles.set(loaded.fixture.name, await source.render(loaded.fixture));
-  const prepared = await prepareSut(question, projectDir);
+  const env = input.env ?? {};
+  const prepared = await prepareSut(question, projectDir, env);
   // After a quit no SUT starts, and a command SUT running then is killed with everything it started.
   const callSut: SutCaller = (context) =>
     input.quit?.aborted
       ? Promise.resolve({ error: { cause: 'exception', message: 'turnkit quit before the SUT ran' }, ms: 0 })
-      : prepared({ ...context, quit: input.quit });
+      : prepared({ ...context, quit: input.quit, env });
   return {
     question,
     fixtures,
@@ -69,7 +70,7 @@ export async function prepareRun(project: ProjectContext, input: RunInput): Prom
     templatePath: source.path,
     caseFiles,
     callSut,
-    secrets: sutSecrets(q.sut),
+    secrets: sutSecrets(q.sut, env),
   };
 }
 

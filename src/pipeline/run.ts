@@ -1,4 +1,5 @@
 import type { Backend } from '../db/connect.js';
+import { canCreateDatabases } from '../db/backend-traits.js';
 import { TurnkitError } from '../errors.js';
 import { inputPath, withProjectDb, type ProjectContext } from '../project/project-context.js';
 import { collectGarbage } from '../scratch/gc.js';
@@ -35,7 +36,7 @@ export async function runPlanned(
   const { db } = project;
   const concurrency = input.concurrency ?? defaultConcurrency(db.backend);
   // Said once, before the run directory exists, rather than as every rep's seed error.
-  if (db.backend === 'embedded' && input.strategy === 'database')
+  if (!canCreateDatabases(db) && input.strategy === 'database')
     throw new TurnkitError('USAGE', `--strategy database: ${EMBEDDED_HAS_NO_DATABASES}`);
   // Orphans of a killed run go before this one starts, so that nothing of theirs is mistaken for this run's.
   await collectGarbage(db);

@@ -58,7 +58,7 @@ export async function verify(project: ProjectContext, options: VerifyInput): Pro
       if (!existsSync(resolve(config.baseDir, rubric)))
         throw new TurnkitError('NOT_FOUND', `${question.at(['rubric', 'path'])}: ${rubric}: no such file`);
       await caseFileSource(question, config);
-      checkSutFound(question, config.baseDir);
+      checkSutFound(question, config.baseDir, options.env);
       result.files.push({ file: shown, ok: true, ...(notes.length > 0 ? { note: notes.join('; ') } : {}) });
     } catch (error) {
       if (!isTurnkitError(error)) throw error;

@@ -55,7 +55,7 @@ export class ViewRun {
    */
   async takeMarks(strict: boolean): Promise<void> {
     if (this.session || this.readOnly) return;
-    const session = await MarkingSession.open({ dir: this.dir, ...this.marking, cwd: this.cwd });
+    const session = await MarkingSession.open({ dir: this.dir, user: process.env.USER, ...this.marking, cwd: this.cwd });
     try {
       this.lock = await acquireMarksLock(session.file, 'turnkit view');
     } catch (error) {
@@ -158,7 +158,7 @@ export class ViewRun {
 
   private async reopen(version: string): Promise<void> {
     await this.session?.flush();
-    this.session = await MarkingSession.open({ dir: this.dir, ...this.marking, cwd: this.cwd });
+    this.session = await MarkingSession.open({ dir: this.dir, user: process.env.USER, ...this.marking, cwd: this.cwd });
     this.known = await contentHash(this.session.file);
     this.sessionVersion = version;
   }
