@@ -4,7 +4,7 @@ import { parseFixtureText } from '../fixture/read-fixture.js';
 import { inputPath, type ProjectContext } from '../project/project-context.js';
 import { parseJsonText } from '../util/json-source.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
-import { loadFixture } from './load-fixture.js';
+import { loadFixture } from '../fixture/load-fixture.js';
 import { applyPatch } from './patch.js';
 import { saveConstructed, type SavedConstructed } from './save-constructed.js';
 

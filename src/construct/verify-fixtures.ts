@@ -7,7 +7,7 @@ import { checkAgainstCatalog } from '../fixture/check-catalog.js';
 import type { Fixture } from '../fixture/format.js';
 import { problemsBeyondSchema } from '../fixture/partial-check.js';
 import { parseJsonText } from '../util/json-source.js';
-import { loadFixture } from './load-fixture.js';
+import { loadFixture } from '../fixture/load-fixture.js';
 import { withProjectDb, type ProjectContext } from '../project/project-context.js';
 import { checkScrubbed } from '../fixture/scrub/verify-scrubbed.js';
 

@@ -3,7 +3,7 @@ import { copyFile, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/pro
 import { join, relative, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { capture } from '../app/capture-command.js';
-import { loadFixture } from '../construct/load-fixture.js';
+import { loadFixture } from '../fixture/load-fixture.js';
 import { shownPath } from '../util/shown-path.js';
 import { saveConstructed } from '../construct/save-constructed.js';
 import { TurnkitError } from '../errors.js';

@@ -2,7 +2,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { Manifest } from '../pipeline/manifest.js';
 import { planReps } from '../pipeline/run-plan.js';
 import { readRunState, repId, type RunState } from '../pipeline/run-state.js';
-import { readMarksFile, scopeOfRun, type ReadMark } from '../pipeline/read-marks.js';
+import { readMarksFile, scopeOfRun, type ReadMark } from './read-marks.js';
 import { runAgreements, type RunAgreement } from './run-agreements.js';
 import {
   fisherExact,

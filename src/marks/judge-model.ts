@@ -6,7 +6,7 @@ import { shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import { loadQuestion } from '../pipeline/load-question.js';
 import { sha256, type Manifest } from '../pipeline/manifest.js';
-import { formatMarks, type MarkRow } from '../pipeline/marks-file.js';
+import { formatMarks, type MarkRow } from './marks-file.js';
 import { RUBRIC_FILE, writeRunFile } from '../pipeline/run-dir.js';
 import { planReps } from '../pipeline/run-plan.js';
 import { readRunState, repId } from '../pipeline/run-state.js';

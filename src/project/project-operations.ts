@@ -8,7 +8,7 @@ import { judgeWithModel, type JudgeModelOptions, type JudgeModelResult } from '.
 import { report as reportRun, type ReportCommandOptions, type ReportResult } from '../marks/report-command.js';
 import { materialize as materializeFile, type MaterializeOptions } from '../construct/materialize-command.js';
 import { rebase as rebaseFile, type RebaseOptions, type RebaseResult } from '../construct/rebase-command.js';
-import { show as showFile, type FixtureSummary, type ShowOptions } from '../construct/show-command.js';
+import { show as showFile, type FixtureSummary, type ShowOptions } from '../fixture/show-fixture.js';
 import type { Fixture } from '../fixture/format.js';
 import { mergeRuns, type MergeOptions, type MergeResult } from '../pipeline/merge-runs.js';
 import type { ProjectContext } from './project-context.js';

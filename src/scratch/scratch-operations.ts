@@ -5,7 +5,7 @@ import { TurnkitError } from '../errors.js';
 import { inputPath, withProjectDb, type ProjectContext } from '../project/project-context.js';
 import { removeStaleTemps } from '../util/temp-names.js';
 // The one import from beside: `turnkit seed` takes constructed fixtures too, and construct/ never imports scratch/.
-import { loadFixture } from '../construct/load-fixture.js';
+import { loadFixture } from '../fixture/load-fixture.js';
 import type { ScratchCheck } from './check-scratch.js';
 import { collectGarbage, type GcOptions, type GcReport } from './gc.js';
 import type { ScratchStrategy } from './registry.js';

@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import type { CliResult } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/cli-in-process.js';
 import { sampleProject } from '../helpers/sample-project.js';
-import { formatMarks, parseMarks, type MarkRow } from '../../src/pipeline/marks-file.js';
+import { formatMarks, parseMarks, type MarkRow } from '../../src/marks/marks-file.js';
 import type { Manifest } from '../../src/pipeline/manifest.js';
 import type { Report } from '../../src/marks/build-report.js';
 import type { Comparison } from '../../src/marks/compare-runs.js';
