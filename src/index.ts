@@ -119,7 +119,8 @@ export { interleave, planReps, parseShard, inShard, type ShardSpec } from './pip
 export { loadQuestion, type LoadedQuestion } from './pipeline/load-question.js';
 export { questionSchema, sutSchema, type Question, type SutConfig } from './pipeline/question-format.js';
 export { renderCaseFile, PLACEHOLDERS } from './pipeline/case-file.js';
-export { formatMarks, parseMarks, MARKS_COLUMNS, type Mark, type MarkRow } from './marks/marks-file.js';
+export { formatMarks, MARKS_COLUMNS, type Mark, type MarkRow } from './marks/marks-file.js';
+export { parseMarks } from './marks/read-marks.js';
 export { manifestSchema, RUN_FORMAT, type Manifest } from './pipeline/manifest.js';
 export { readRunState, readManifest, type RunState, type RepKey } from './pipeline/run-state.js';
 export type { RepRecord, RepEffects } from './pipeline/rep-record.js';

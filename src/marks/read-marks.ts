@@ -54,6 +54,14 @@ export async function readMarksFile(path: string, scope: MarksScope | undefined)
   return parseMarksText(text, shown, scope);
 }
 
+/**
+ * Reads marks.csv text as written here or by a spreadsheet (quoted fields, CRLF, a BOM), checked as every marks
+ * file is (`parseMarksText`) but for no run in particular: its rows in the file's order.
+ */
+export function parseMarks(text: string, shown = 'marks.csv'): MarkRow[] {
+  return [...parseMarksText(text, shown, undefined).values()].map(({ line: _line, ...row }) => row);
+}
+
 /** The checks of `readMarksFile` on text already read; without a scope, any fixture and rep is accepted. */
 export function parseMarksText(raw: string, shown: string, scope: MarksScope | undefined): Map<string, ReadMark> {
   const text = withLineFeeds(raw);

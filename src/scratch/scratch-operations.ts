@@ -4,7 +4,7 @@ import { redactUrl } from '../db/url.js';
 import { TurnkitError } from '../errors.js';
 import { inputPath, withProjectDb, type ProjectContext } from '../project/project-context.js';
 import { removeStaleTemps } from '../util/temp-names.js';
-// The one import from beside: `turnkit seed` takes constructed fixtures too, and construct/ never imports scratch/.
+// `turnkit seed` takes constructed fixtures too: the loader (fixture/) materializes them.
 import { loadFixture } from '../fixture/load-fixture.js';
 import type { ScratchCheck } from './check-scratch.js';
 import { collectGarbage, type GcOptions, type GcReport } from './gc.js';

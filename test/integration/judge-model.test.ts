@@ -9,7 +9,8 @@ import { judgeWithModel } from '../../src/marks/judge-model.js';
 import { judgeSettingsSchema, type JudgeSettings, type JudgeSettingsInput } from '../../src/config/judge-settings.js';
 import { loadJudgeSettings } from '../../src/marks/load-judge-settings.js';
 import { sha256 } from '../../src/pipeline/manifest.js';
-import { parseMarks, type MarkRow } from '../../src/marks/marks-file.js';
+import type { MarkRow } from '../../src/marks/marks-file.js';
+import { parseMarks } from '../../src/marks/read-marks.js';
 import {
   closedPort,
   RETRY_NOW,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MARKS_COLUMNS, formatMarks, isRunsOwnRow, parseMarks, type MarkRow } from '../../src/marks/marks-file.js';
+import { MARKS_COLUMNS, formatMarks, isRunsOwnRow, type MarkRow } from '../../src/marks/marks-file.js';
+import { parseMarks } from '../../src/marks/read-marks.js';
 import { marksFor } from '../../src/marks/run-marks.js';
 import { repId, type RunState } from '../../src/pipeline/run-state.js';
 
