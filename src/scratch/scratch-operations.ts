@@ -1,13 +1,11 @@
 import { readdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import type { CommonOptions } from '../config/common-options.js';
-import { loadConfig, resolveFromConfig } from '../config/load.js';
-import { usingDb } from '../db/connect.js';
+import { join } from 'node:path';
 import { redactUrl } from '../db/url.js';
 import { TurnkitError } from '../errors.js';
+import { inputPath, withProjectDb, type ProjectContext } from '../project/project-context.js';
 import { removeStaleTemps } from '../util/temp-names.js';
-// The one import from beside: `turnkit seed` takes constructed fixtures too, and construct/ never imports scratch/.
-import { loadFixture } from '../construct/load-fixture.js';
+// `turnkit seed` takes constructed fixtures too: the loader (fixture/) materializes them.
+import { loadFixture } from '../fixture/load-fixture.js';
 import type { ScratchCheck } from './check-scratch.js';
 import { collectGarbage, type GcOptions, type GcReport } from './gc.js';
 import type { ScratchStrategy } from './registry.js';
@@ -15,18 +13,18 @@ import { ScratchSession } from './scratch-session.js';
 import type { StrategyChoice } from './strategy-chooser.js';
 import type { TeardownReport } from './teardown-remap.js';
 
-/** Options of `turnkit seed`. */
-export interface SeedCommandOptions extends CommonOptions {
+/** What to seed: a fixture file as a scratch campaign that outlives the call. */
+export interface SeedInput {
   fixture: string;
-  /** Hears warnings (foreign keys without an index). */
-  onWarning?: (message: string) => void;
+  /** Hears warnings (foreign keys without an index); the project's `onWarning` when absent. */
+  onWarning?: ((message: string) => void) | undefined;
   strategy?: StrategyChoice | undefined;
   /** Re-capture the scratch campaign and compare it with the fixture. */
   check?: boolean | undefined;
 }
 
-/** What `turnkit seed` made: point the game at `databaseUrl` and `key`. */
-export interface SeedCommandResult {
+/** What `seed` made: point the game at `databaseUrl` and `key`. */
+export interface SeedResult {
   id: string;
   key: string;
   /** The URL with any password removed (the password stays where the user keeps it). */
@@ -39,22 +37,23 @@ export interface SeedCommandResult {
 }
 
 /**
- * Seeds a fixture file as a scratch campaign that outlives the command (no owning process: only `teardown` or
+ * Seeds a fixture file as a scratch campaign that outlives the call (no owning process: only `teardown` or
  * `gc --all` removes it). With `check`, the campaign is re-captured and compared with the fixture.
+ * @example
+ * const { id, key } = await seed(project, { fixture: 'fixtures/meridian-turn-23.json' });
  */
-export async function seedCommand(options: SeedCommandOptions): Promise<SeedCommandResult> {
-  const config = await loadConfig({ configPath: options.configPath, cwd: options.cwd });
+export async function seed(project: ProjectContext, input: SeedInput): Promise<SeedResult> {
   // A constructed fixture is materialized first (its base's hash and every old value checked).
-  const { fixture, shown, sha256 } = await loadFixture(resolve(options.cwd ?? process.cwd(), options.fixture));
-  return usingDb(config, options, async (db) => {
+  const { fixture, shown, sha256 } = await loadFixture(inputPath(project, input.fixture));
+  return withProjectDb(project, async (db) => {
     const session = new ScratchSession(db, {
-      game: config.game,
-      strategy: options.strategy,
+      game: project.config.game,
+      strategy: input.strategy,
       owner: null,
-      onWarning: options.onWarning,
+      onWarning: input.onWarning ?? project.onWarning,
     });
     const scratch = await session.seed(fixture, { file: shown, sha256 }).finally(() => session.close());
-    const result: SeedCommandResult = {
+    const result: SeedResult = {
       id: scratch.id,
       key: scratch.key,
       databaseUrl: redactUrl(scratch.databaseUrl),
@@ -62,7 +61,7 @@ export async function seedCommand(options: SeedCommandOptions): Promise<SeedComm
       strategy: scratch.strategy,
       serverStopsOnExit: db.embedded?.owner ?? false,
     };
-    if (options.check) {
+    if (input.check) {
       result.check = await session.check(scratch, fixture).catch((error: unknown) => {
         // The campaign exists: say which, so it can be torn down.
         throw new TurnkitError(
@@ -75,24 +74,30 @@ export async function seedCommand(options: SeedCommandOptions): Promise<SeedComm
   });
 }
 
-/** Options of `turnkit teardown`. */
-export interface TeardownCommandOptions extends CommonOptions {
+/** Which scratch campaign to tear down. */
+export interface TeardownInput {
   /** Registry id, or the scratch campaign's key. */
   key: string;
 }
 
-/** Tears down one scratch campaign. */
-export async function teardownCommand(options: TeardownCommandOptions): Promise<TeardownReport> {
-  const config = await loadConfig({ configPath: options.configPath, cwd: options.cwd });
-  return usingDb(config, options, (db) => new ScratchSession(db, {}).teardown(options.key));
+/**
+ * Tears down one scratch campaign.
+ * @example
+ * await teardown(project, { key: seeded.id });
+ */
+export async function teardown(project: ProjectContext, input: TeardownInput): Promise<TeardownReport> {
+  return withProjectDb(project, (db) => new ScratchSession(db, {}).teardown(input.key));
 }
 
-/** Removes orphaned scratch campaigns, and what killed merges left in the runs folder. */
-export async function gcCommand(options: CommonOptions & GcOptions): Promise<GcReport & { temps: string[] }> {
-  const config = await loadConfig({ configPath: options.configPath, cwd: options.cwd });
-  const report = await usingDb(config, options, (db) => collectGarbage(db, options));
+/**
+ * Removes orphaned scratch campaigns, and what killed merges left in the runs folder.
+ * @example
+ * const { removed } = await gc(project, {});
+ */
+export async function gc(project: ProjectContext, input: GcOptions = {}): Promise<GcReport & { temps: string[] }> {
+  const report = await withProjectDb(project, (db) => collectGarbage(db, input));
   // A merge builds its run in a hidden folder beside the target (runs/QUESTION/ by default); a killed one stays.
-  const runs = resolveFromConfig(config, config.paths.runs);
+  const runs = project.paths.runs;
   const temps: string[] = [];
   for (const question of await readdir(runs, { withFileTypes: true }).catch(() => [])) {
     if (!question.isDirectory()) continue;

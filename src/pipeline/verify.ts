@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { extname, join, relative, resolve } from 'node:path';
-import { loadConfig, resolveFromConfig } from '../config/load.js';
 import { isTurnkitError, TurnkitError } from '../errors.js';
-import { verify, type VerifyOptions, type VerifyResult } from '../construct/verify-command.js';
+import { verifyFixtures, type VerifyInput, type VerifyResult } from '../construct/verify-fixtures.js';
+import type { ProjectContext } from '../project/project-context.js';
 import { loadQuestion } from './load-question.js';
 import { resolveFixtures } from './resolve-fixtures.js';
 import { caseFileSource } from './case-file-source.js';
@@ -15,13 +15,15 @@ import { checkRunSize } from './run-limits.js';
  * before its first rep: the file's schema, its fixtures (paths, globs, each one loading), its rubric and template,
  * and that its SUT's command or module is there.
  * Default: the fixtures, constructed and questions folders.
+ * @example
+ * const { problems } = await verify(project, { database: true });
  */
-export async function verifyProject(options: VerifyOptions): Promise<VerifyResult> {
-  const cwd = options.cwd ?? process.cwd();
-  const config = await loadConfig({ configPath: options.configPath, cwd });
-  const defaults = [config.paths.fixtures, config.paths.constructed, config.paths.questions]
-    .map((path) => resolveFromConfig(config, path))
-    .filter((path) => existsSync(path));
+export async function verify(project: ProjectContext, options: VerifyInput): Promise<VerifyResult> {
+  const { config } = project;
+  const cwd = project.cwd ?? project.paths.baseDir;
+  const defaults = [project.paths.fixtures, project.paths.constructed, project.paths.questions].filter((path) =>
+    existsSync(path),
+  );
   const targets =
     options.paths && options.paths.length > 0 ? options.paths.map((path) => resolve(cwd, path)) : defaults;
   const problems: string[] = [];
@@ -41,7 +43,9 @@ export async function verifyProject(options: VerifyOptions): Promise<VerifyResul
     }
   }
   const result: VerifyResult =
-    fixtureFiles.length > 0 ? await verify({ ...options, paths: fixtureFiles }) : { files: [], problems: [] };
+    fixtureFiles.length > 0
+      ? await verifyFixtures(project, { ...options, paths: fixtureFiles })
+      : { files: [], problems: [] };
   result.problems.unshift(...problems);
   for (const file of questionFiles) {
     const shown = relative(cwd, file) || file;
@@ -54,7 +58,7 @@ export async function verifyProject(options: VerifyOptions): Promise<VerifyResul
       if (!existsSync(resolve(config.baseDir, rubric)))
         throw new TurnkitError('NOT_FOUND', `${question.at(['rubric', 'path'])}: ${rubric}: no such file`);
       await caseFileSource(question, config);
-      checkSutFound(question, config.baseDir);
+      checkSutFound(question, config.baseDir, options.env);
       result.files.push({ file: shown, ok: true, ...(notes.length > 0 ? { note: notes.join('; ') } : {}) });
     } catch (error) {
       if (!isTurnkitError(error)) throw error;

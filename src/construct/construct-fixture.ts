@@ -1,17 +1,15 @@
-import { resolve } from 'node:path';
-import type { CommonOptions } from '../config/common-options.js';
-import { loadConfig, resolveFromConfig } from '../config/load.js';
+import { readFile } from 'node:fs/promises';
 import { TurnkitError } from '../errors.js';
 import { parseFixtureText } from '../fixture/read-fixture.js';
+import { inputPath, type ProjectContext } from '../project/project-context.js';
 import { parseJsonText } from '../util/json-source.js';
-import { readFile } from 'node:fs/promises';
-import { loadFixture } from './load-fixture.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
+import { loadFixture } from '../fixture/load-fixture.js';
 import { applyPatch } from './patch.js';
 import { saveConstructed, type SavedConstructed } from './save-constructed.js';
 
-/** Options of `turnkit construct`. */
-export interface ConstructOptions extends CommonOptions {
+/** What to construct: a base fixture, the turn it changes, and a patch or an edited copy. */
+export interface ConstructInput {
   /** The base fixture (captured or constructed). */
   fixture: string;
   turn: number;
@@ -26,29 +24,35 @@ export interface ConstructOptions extends CommonOptions {
   force?: boolean | undefined;
 }
 
-/** Builds a constructed fixture from a base and a patch or an edited copy, and writes `constructed/NAME.json`. */
-export async function construct(options: ConstructOptions): Promise<SavedConstructed> {
-  if ((options.patch === undefined) === (options.from === undefined))
+/** Refuses anything but exactly one of a patch and an edited copy, before anything is read. */
+export function checkConstructSource(input: Pick<ConstructInput, 'patch' | 'from'>): void {
+  if ((input.patch === undefined) === (input.from === undefined))
     throw new TurnkitError('USAGE', 'give exactly one of --patch FILE or --from EDITED.json');
-  const cwd = options.cwd ?? process.cwd();
-  const config = await loadConfig({ configPath: options.configPath, cwd });
-  const base = await loadFixture(resolve(cwd, options.fixture));
-  const source = resolve(cwd, (options.patch ?? options.from)!);
+}
+
+/**
+ * Builds a constructed fixture from a base and a patch or an edited copy, and writes `constructed/NAME.json`.
+ * @example
+ * await construct(project, { fixture: 'fixtures/t23.json', turn: 22, patch: 'fix.json', name: 'fixed', why: 'typo' });
+ */
+export async function construct(project: ProjectContext, input: ConstructInput): Promise<SavedConstructed> {
+  checkConstructSource(input);
+  const base = await loadFixture(inputPath(project, input.fixture));
+  const source = inputPath(project, (input.patch ?? input.from)!);
   const text = await readText(source);
   const edited =
-    options.patch !== undefined
+    input.patch !== undefined
       ? applyPatch(base.fixture, parseJsonText(text, shownPath(source)), shownPath(source))
       : parseFixtureText(text, shownPath(source));
-  const dir =
-    options.out !== undefined ? resolve(cwd, options.out) : resolveFromConfig(config, config.paths.constructed);
+  const dir = input.out !== undefined ? inputPath(project, input.out) : project.paths.constructed;
   return saveConstructed({
     base,
     edited,
-    turn: options.turn,
-    name: options.name,
-    why: options.why,
+    turn: input.turn,
+    name: input.name,
+    why: input.why,
     dir,
-    force: options.force,
+    force: input.force,
     source: shownPath(source),
   });
 }
