@@ -43,6 +43,8 @@ export interface OpenDbOptions {
    * migrated already, for data directories that hold the sample game only (`turnkit demo`, tests).
    */
   template?: PgdataTemplateKind | undefined;
+  /** When this process starts the embedded server: load PGlite's contrib extensions (default true; embedded.ts). */
+  extensions?: boolean | undefined;
   /** Hears, as this process closes the embedded server it owns, how many other connections it waits for first. */
   onGuests?: ((connections: number) => void) | undefined;
 }
@@ -78,6 +80,7 @@ export async function openDb(config: DatabaseSettings, options: OpenDbOptions = 
       handleSignals: !options.leaveSignals,
       // A project with migrations of its own is not the sample game, whatever it asks for.
       template: templateArchive(config.migrations ? 'empty' : (options.template ?? 'empty')),
+      extensions: options.extensions,
       onGuests: options.onGuests,
     }),
     options.env,

@@ -46,6 +46,11 @@ export interface EmbeddedOptions {
   handleSignals?: boolean;
   /** A pre-initialized data directory (pgdata-template.ts) that a new, empty `dataDir` starts from, not initdb. */
   template?: string | undefined;
+  /**
+   * Load PGlite's contrib extensions (uuid-ossp, pgcrypto, citext) as the server starts (default true). Off only
+   * for a data directory known to use none of them, such as the demo's sample game: they can only be loaded at start.
+   */
+  extensions?: boolean | undefined;
   /** Hears, as the owner closes, how many other connections it waits for (another turnkit process's, say). */
   onGuests?: ((connections: number) => void) | undefined;
 }
@@ -91,7 +96,7 @@ async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promi
     // Under the lock: no other process opens or fills this data directory meanwhile. PGlite loads meanwhile.
     preloadPglite();
     if (options.template) await seedDataDir(options.dataDir, options.template);
-    db = await openPglite(options.dataDir);
+    db = await openPglite(options.dataDir, { extensions: options.extensions !== false });
     const { PGLiteSocketServer } = await socketModule;
     // The default of one connection would refuse the SUT while turnkit is connected; another turnkit process using
     // this server (a guest) brings its own connection and its SUTs'.

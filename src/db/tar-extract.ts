@@ -1,6 +1,10 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+
+// On the thread pool rather than the main thread: PGlite's modules and the caller's load meanwhile (embedded.ts).
+const gunzipAsync = promisify(gunzip);
 
 const BLOCK = 512;
 
@@ -17,7 +21,8 @@ export async function extractTarGz(
   dest: string,
   skip: ReadonlySet<string> = new Set(),
 ): Promise<void> {
-  const bytes = gunzipSync(await readFile(archive));
+  // Large chunks: a few round trips to the pool for the ~40 MB, not one per 16 KB.
+  const bytes = await gunzipAsync(await readFile(archive), { chunkSize: 1 << 22 });
   const folders = new Set<string>([dest]);
   const files: { path: string; body: Uint8Array }[] = [];
   let ended = false;

@@ -1,26 +1,17 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
-import { parseDocument } from 'yaml';
-import { capture } from '../app/capture-command.js';
-import { loadFixture } from '../fixture/load-fixture.js';
+import { mkdir, readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { shownPath } from '../util/shown-path.js';
-import { saveConstructed } from '../construct/save-constructed.js';
 import { TurnkitError } from '../errors.js';
-import { judgeChecks, CHECKS_MARKS_FILE, type JudgeChecksResult } from '../marks/judge-checks.js';
-import { report, type ReportResult } from '../marks/report-command.js';
-import { agree, type AgreeResult } from '../marks/agree-command.js';
-import { judgeWithModel, type JudgeModelResult } from '../marks/judge-model.js';
+import type { JudgeChecksResult } from '../marks/judge-checks.js';
+import type { ReportResult } from '../marks/report-command.js';
+import type { AgreeResult } from '../marks/agree-command.js';
+import type { JudgeModelResult } from '../marks/judge-model.js';
 import type { JudgeSettings } from '../config/judge-settings.js';
-import { runQuestion, type RunProgress, type RunResult } from '../app/run-question.js';
+import type { RunProgress, RunResult } from '../app/run-question.js';
 import { runStamp } from '../pipeline/run-dir.js';
-import { sample } from '../sample/sample-command.js';
-import { CORRECTED_NARRATION, MISLEADING_NARRATION, MISLEADING_TURN, PROBE_TURN } from '../sample/turn-script.js';
-import { PACKAGE_ROOT } from '../version.js';
-import { DEMO_SCRUB_KEY } from '../fixture/scrub/demo-key.js';
 import { loadConfig } from '../config/load.js';
 import { openDb } from '../db/connect.js';
-import { writeHtmlReport } from '../view/write-html-report.js';
 
 /** Options of `turnkit demo`. */
 export interface DemoOptions {
@@ -53,9 +44,6 @@ export interface DemoResult {
   timings: { sampleMs: number; captureMs: number; runMs: number };
 }
 
-/** The name of the sample question the demo runs. */
-const QUESTION = 'places';
-
 /**
  * The whole loop on the embedded database, in a folder of its own: migrate the sample game and create a campaign
  * (a live session stand-in), capture the turn where the sample SUT goes wrong, construct the fixture that corrects
@@ -73,111 +61,17 @@ export async function demo(options: DemoOptions = {}): Promise<DemoResult> {
   const step = options.onStep ?? (() => {});
   // No config file in the folder: the sample game's config applies, and its embedded database lives in the folder.
   const common = { cwd: dir, embedded: true as const };
+  // The steps' modules (capture, run, report, ...) load while the database opens, rather than before it.
+  const steps = import('./demo-steps.js');
+  steps.catch(() => {}); // seen below, once the database is open (and closed again whatever happens)
   // One embedded server for the whole demo, its data directory the sample game's template (already migrated): each
-  // step below joins it as a guest rather than opening PGlite again (about a second each).
-  const db = await openDb(await loadConfig({ cwd: dir }), { embedded: true, template: 'sample' });
+  // step joins it as a guest rather than opening PGlite again (about a second each). The sample game uses none of
+  // PGlite's contrib extensions, whose linking is a fifth of its start.
+  const db = await openDb(await loadConfig({ cwd: dir }), { embedded: true, template: 'sample', extensions: false });
   try {
+    const { demoSteps } = await steps;
     return await demoSteps(dir, common, step, options);
   } finally {
     await db.close();
   }
-}
-
-async function demoSteps(
-  dir: string,
-  common: { cwd: string; embedded: true },
-  step: (line: string) => void,
-  options: DemoOptions,
-): Promise<DemoResult> {
-  const timed = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
-    const started = performance.now();
-    const result = await work();
-    return [result, performance.now() - started];
-  };
-  step('creating a sample campaign on the embedded database (a stand-in for a live session)');
-  const [{ campaign }, sampleMs] = await timed(() => sample({ ...common, turns: 40 }));
-
-  const name = 'meridian-turn-23';
-  step(`capturing turn ${PROBE_TURN} of campaign ${campaign}, where the SUT goes wrong, as fixtures/${name}.json`);
-  const [captured, captureMs] = await timed(() =>
-    capture({ ...common, campaign, turns: { turn: PROBE_TURN }, name, scrubKey: DEMO_SCRUB_KEY }),
-  );
-  const fixtureFile = captured.files[0]!;
-
-  step(`constructing ${name}-deck-fixed: turn ${MISLEADING_TURN}'s narration corrected, everything else the same`);
-  const constructedFile = await constructFix(fixtureFile, join(dir, 'constructed'), name);
-
-  const questionFile = await writeQuestion(dir, [fixtureFile, constructedFile], options.reps);
-  step(`running questions/${QUESTION}.yaml: ${options.reps ?? 10} reps per fixture against examples/sample-sut.mjs`);
-  const [run, runMs] = await timed(() =>
-    runQuestion({ ...common, question: questionFile, onProgress: options.onProgress }),
-  );
-  if (run.status !== 'complete')
-    throw new TurnkitError(
-      'INCOMPLETE_RUN',
-      `${shownPath(run.dir)}: the demo's run did not complete (${run.pending} rep(s) not run)`,
-    );
-
-  step(`marking every rep with the question's deterministic checks (${CHECKS_MARKS_FILE})`);
-  const checks = await judgeChecks({ dir: run.dir });
-  let judged: DemoResult['judged'];
-  if (options.judge) {
-    step(`marking every rep with the judge ${options.judge.model}`);
-    const result = await judgeWithModel({ dir: run.dir, settings: options.judge, env: process.env });
-    judged = { result, agreement: await agree({ a: checks.file, b: result.file }) };
-  }
-  const { report: result } = await report({ dir: run.dir, marks: CHECKS_MARKS_FILE });
-  const html = await writeHtmlReport({ dir: run.dir, marks: CHECKS_MARKS_FILE });
-  return {
-    dir,
-    campaign,
-    fixture: fixtureFile,
-    constructed: constructedFile,
-    run,
-    checks,
-    report: result,
-    html: html.file,
-    judged,
-    timings: { sampleMs, captureMs, runMs },
-  };
-}
-
-// The sample's turn 19 puts the mess hall on deck 3; the world facts put it on deck 2. The fix is that one value.
-async function constructFix(fixtureFile: string, outDir: string, name: string): Promise<string> {
-  const base = await loadFixture(fixtureFile);
-  const edited = structuredClone(base.fixture);
-  const row = edited.tables.turns?.rows.find((candidate) => candidate.turn_number === MISLEADING_TURN);
-  if (!row || row.narration !== MISLEADING_NARRATION)
-    throw new TurnkitError(
-      'FIXTURE',
-      `${shownPath(fixtureFile)}: turn ${MISLEADING_TURN} does not hold the sample's misleading narration`,
-    );
-  row.narration = CORRECTED_NARRATION;
-  const saved = await saveConstructed({
-    base,
-    edited,
-    turn: MISLEADING_TURN,
-    name: `${name}-deck-fixed`,
-    why: `Turn ${MISLEADING_TURN}'s narration put the mess hall on deck 3; the world facts put it on deck 2. Does the SUT still give the wrong route once that upstream narration is right?`,
-    dir: outDir,
-  });
-  return saved.file;
-}
-
-// The package's sample question, rubric and template, pointed at the demo's fixtures and the package's sample SUT.
-async function writeQuestion(dir: string, fixtures: readonly string[], reps: number | undefined): Promise<string> {
-  const questions = join(dir, 'questions');
-  await mkdir(questions, { recursive: true });
-  const source = join(PACKAGE_ROOT, 'questions');
-  const document = parseDocument(await readFile(join(source, `${QUESTION}.yaml`), 'utf8'));
-  document.set(
-    'fixtures',
-    fixtures.map((file) => ({ path: relative(dir, file), tag: 'dev' })),
-  );
-  document.setIn(['sut', 'command'], [process.execPath, join(PACKAGE_ROOT, 'examples', 'sample-sut.mjs')]);
-  if (reps !== undefined) document.set('reps', reps);
-  for (const file of ['places-rubric.md', 'case-file.md']) await copyFile(join(source, file), join(questions, file));
-  const file = join(questions, `${QUESTION}.yaml`);
-  await writeFile(file, document.toString());
-  return file;
 }

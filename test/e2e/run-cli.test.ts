@@ -263,6 +263,8 @@ describe('turnkit run stopped by a real signal on the embedded database, then re
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
     let sut = 0;
     for (let i = 0; i < 2000 && !sut; i++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -270,9 +272,11 @@ describe('turnkit run stopped by a real signal on the embedded database, then re
     }
     expect(sut).toBeGreaterThan(0);
     child.kill('SIGINT');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The second Ctrl-C only once the first was heard: two signals sent before the process runs again are one.
+    while (!stderr.includes('stopping: no new reps') && child.exitCode === null)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     child.kill('SIGINT');
-    expect(await exited).toBe(130);
+    expect(await exited, stderr).toBe(130);
     const alive = (): boolean => {
       try {
         process.kill(sut, 0);
@@ -281,7 +285,9 @@ describe('turnkit run stopped by a real signal on the embedded database, then re
         return false;
       }
     };
-    for (let i = 0; i < 100 && alive(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    // The kernel finishes the SUT's exit a moment after turnkit's; 30 s bound a hang on a loaded machine.
+    for (const end = Date.now() + 30_000; alive() && Date.now() < end; )
+      await new Promise((resolve) => setTimeout(resolve, 20));
     try {
       expect(alive(), `SUT ${sut} still running`).toBe(false);
     } finally {

@@ -46,7 +46,9 @@ describe('a double Ctrl-C during turnkit run', () => {
     }
     // One SUT with its child at least: the first rep's (the second may be seeding still, or running too).
     child.kill('SIGINT');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The second Ctrl-C only once the first was heard: two signals sent before the process runs again are one.
+    while (!stderr.includes('stopping: no new reps') && child.exitCode === null)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     child.kill('SIGINT');
     expect(await exited, stderr).toBe(130);
     pids = (await readFile(join(p.t.dir, 'pids'), 'utf8')).split('\n').filter(Boolean).map(Number);

@@ -17,6 +17,17 @@ const turnkitDatabases = async (): Promise<string[]> =>
     )
   ).rows.map((row) => row.datname);
 
+// The server is shared: other test files, and other suites on the same machine, create and drop databases of their
+// own meanwhile. So each test follows the databases its game's registry says it made, not the server's whole list.
+const registeredDatabases = async (t: TestDb): Promise<string[]> =>
+  (
+    await t.db.pool.query<{ name: string }>(
+      'SELECT database_name AS name FROM turnkit.scratch_campaigns WHERE database_name IS NOT NULL ORDER BY 1',
+    )
+  ).rows.map((row) => row.name);
+const existing = async (names: readonly string[]): Promise<string[]> =>
+  (await turnkitDatabases()).filter((name) => names.includes(name));
+
 describe.runIf(BACKENDS.includes('postgres'))('strategy "database" on postgres', () => {
   let t: TestDb;
   let fixture: Fixture;
@@ -52,7 +63,11 @@ describe.runIf(BACKENDS.includes('postgres'))('strategy "database" on postgres',
     expect(other.rows[0].n).toBe(1);
     // Left connected on purpose: teardown must still drop the database.
 
-    expect((await turnkitDatabases()).length).toBe(databasesBefore.length + 3);
+    // The template and a clone per rep, registered and on the server.
+    const made = await registeredDatabases(t);
+    expect(made).toHaveLength(3);
+    expect(await existing(made)).toEqual(made);
+    expect(databasesBefore.filter((name) => made.includes(name))).toEqual([]);
     const report = await first.teardown();
     expect(report.droppedDatabase).toMatch(/^turnkit_scratch_/);
     // What `turnkit teardown` prints for it: the database it dropped, not "0 rows".
@@ -62,7 +77,8 @@ describe.runIf(BACKENDS.includes('postgres'))('strategy "database" on postgres',
     await second.teardown();
     await session.close();
     await sut.end().catch(() => {});
-    expect(await turnkitDatabases()).toEqual(databasesBefore);
+    expect(await existing(made)).toEqual([]);
+    expect(await registeredDatabases(t)).toEqual([]);
     expect(await tableChecksums(t.db)).toEqual(before);
     expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
   });
@@ -96,10 +112,13 @@ describe.runIf(BACKENDS.includes('postgres'))('strategy "database" on postgres',
       },
     });
     await session.seed(fixture);
-    expect((await turnkitDatabases()).length).toBe(databasesBefore.length + 2);
+    const made = await registeredDatabases(t);
+    expect(made).toHaveLength(2);
+    expect(await existing(made)).toEqual(made);
+    expect(databasesBefore.filter((name) => made.includes(name))).toEqual([]);
     const report = await collectGarbage(t.db);
     expect(report.removed.map((removed) => removed.id.split('-')[0]).sort()).toEqual(['scratch', 'template']);
-    expect(await turnkitDatabases()).toEqual(databasesBefore);
+    expect(await existing(made)).toEqual([]);
     expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
   });
 

@@ -38,6 +38,12 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
+/** Polls until `check` holds or 30 s pass (a bound on a hang, not a speed: the caller's expect says what failed). */
+async function until(check: () => boolean): Promise<void> {
+  const end = Date.now() + 30_000;
+  while (!check() && Date.now() < end) await sleep(20);
+}
+
 /** A command SUT running a Node script given as text. */
 const nodeSut = (script: string, more: Partial<CommandSut> = {}): CommandSut => ({
   type: 'command',
@@ -165,16 +171,17 @@ describe('command SUT', () => {
   it('on a timeout kills the whole process group, including a background child', async () => {
     // The child keeps no pipe of turnkit's open, so only a group kill ends it before its 30 s are up.
     const outcome = await runCommandSut(
-      shSut('sleep 30 </dev/null >/dev/null 2>&1 & echo "child=$!" >&2; cat >/dev/null; wait', { timeout: 0.5 }),
+      // Long enough for a loaded machine's shell to start its child and say so before the timeout.
+      shSut('sleep 30 </dev/null >/dev/null 2>&1 & echo "child=$!" >&2; cat >/dev/null; wait', { timeout: 2 }),
       context(),
     );
-    expect(outcome.error).toEqual({ cause: 'timeout', message: 'no answer within 0.5 s' });
+    expect(outcome.error).toEqual({ cause: 'timeout', message: 'no answer within 2 s' });
     expect(outcome.signal).toBe('SIGTERM');
     const pid = Number(/child=(\d+)/.exec(outcome.stderrTail ?? '')?.[1]);
     expect(pid).toBeGreaterThan(0);
     try {
       // SIGTERM went to the group with the shell's; give the kernel a moment to finish the child's exit.
-      for (let i = 0; i < 100 && !exited(pid); i++) await sleep(20);
+      await until(() => exited(pid));
       expect(exited(pid), `child ${pid} still running`).toBe(true);
     } finally {
       if (!exited(pid)) process.kill(pid, 'SIGKILL');
@@ -192,10 +199,10 @@ describe('command SUT', () => {
       context(),
     );
     let child = 0;
-    for (let i = 0; i < 500 && !child; i++) {
-      await sleep(10);
+    await until(() => {
       child = Number(readFileSync(pidFile, { encoding: 'utf8', flag: 'a+' }).trim());
-    }
+      return child > 0;
+    });
     expect(child).toBeGreaterThan(0);
     try {
       expect(killRunningSuts()).toBe(1);
@@ -203,7 +210,7 @@ describe('command SUT', () => {
         error: { cause: 'signal', message: 'killed by SIGKILL' },
         signal: 'SIGKILL',
       });
-      for (let i = 0; i < 100 && !exited(child); i++) await sleep(20);
+      await until(() => exited(child));
       expect(exited(child), `child ${child} still running`).toBe(true);
     } finally {
       if (!exited(child)) process.kill(child, 'SIGKILL');
