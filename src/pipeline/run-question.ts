@@ -296,7 +296,7 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
         if (options.quit?.aborted) continue;
         // A rep that failed because the database went away (its SUT refused a connection, its teardown too) is not a
         // SUT error: it is not recorded (--resume runs it again), its scratch campaign is left to gc, the run fails.
-        const gone = record.error ? await databaseGone(db) : undefined;
+        const gone = record.error ? await databaseGone(db, Date.now() - Date.parse(record.startedAt)) : undefined;
         if (gone !== undefined) {
           lost ??= `${repFileBase(key.fixture, key.rep)}: the database went away during the rep (${gone}); the rep is not recorded and its scratch campaign is left to turnkit gc; when the database is back, finish the run with --resume`;
           continue;
