@@ -1,5 +1,14 @@
 /** Machine-readable reasons a turnkit operation failed as expected (bad input, unreachable database, ...). */
-export type TurnkitErrorCode = 'BAD_INPUT' | 'CONFIG' | 'DATABASE' | 'NOT_FOUND' | 'EXISTS' | 'FIXTURE' | 'USAGE';
+export type TurnkitErrorCode =
+  | 'BAD_INPUT'
+  | 'CONFIG'
+  | 'DATABASE'
+  | 'NOT_FOUND'
+  | 'EXISTS'
+  | 'FIXTURE'
+  | 'USAGE'
+  /** A file could not be written (a full disk, a read-only file system). */
+  | 'IO';
 
 /** An expected failure: printed as one line, mapped to an exit code, never shown with a stack unless --debug. */
 export class TurnkitError extends Error {

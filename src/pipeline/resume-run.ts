@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { appendFile, readFile, rename } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
-import { shownPath } from '../util/shown-path.js';
+import { describeWriteError, shownPath } from '../util/shown-path.js';
 import { sha256, type Manifest } from './manifest.js';
 import type { RepRecord } from './rep-record.js';
 import { repFileBase } from './run-dir.js';
@@ -56,7 +56,10 @@ export async function appendOrder(
   dir: string,
   entry: { fixture: string; rep: number; attempt: number },
 ): Promise<void> {
-  await appendFile(join(dir, ORDER_FILE), `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+  const file = join(dir, ORDER_FILE);
+  await appendFile(file, `${JSON.stringify(entry)}\n`, { mode: 0o600 }).catch((error: NodeJS.ErrnoException) => {
+    throw new TurnkitError('IO', `${shownPath(file)}: ${describeWriteError(error)}`);
+  });
 }
 
 /** Moves an earlier record of a rep aside (rep-NN.attempt-K): evidence of a failure is never overwritten. */

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import type { CommonOptions } from '../config/common-options.js';
 import { loadConfig, resolveFromConfig } from '../config/load.js';
@@ -306,7 +306,9 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
         } catch (error) {
           // The rep is lost but the run goes on: the others finish, tear down, and --resume runs this one again.
           failures.push(
-            `${repFileBase(key.fixture, key.rep)}.json: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+            error instanceof TurnkitError
+              ? error.message
+              : `${repFileBase(key.fixture, key.rep)}.json: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
           );
           continue;
         }
@@ -402,8 +404,12 @@ export function workersFor(concurrency: number): number {
 
 async function writeRep(dir: string, record: RepRecord): Promise<void> {
   const base = repFileBase(record.fixture, record.rep);
-  await writeRunFile(dir, `${base}.json`, serializeDocument(record), { durable: false });
+  // The .json is what makes a rep done: written last, so that a full disk never leaves a rep without its .md.
   await writeRunFile(dir, `${base}.md`, repMarkdown(record), { durable: false });
+  await writeRunFile(dir, `${base}.json`, serializeDocument(record), { durable: false }).catch(async (error) => {
+    await rm(join(dir, `${base}.md`), { force: true });
+    throw error;
+  });
 }
 
 async function readOrFail(path: string, at: string): Promise<string> {
