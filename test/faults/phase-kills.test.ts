@@ -117,8 +117,8 @@ describe.each(BACKENDS)(`kills during capture, seed and teardown (seed ${SEED}),
     const teardownWindow = await timed(p, ['teardown', probe.id]);
     for (let round = 0; round < 3; round++) {
       const signal = pick(SIGNALS);
-      // The last part of the command's life is where it writes: the start is Node, the config and the connection.
-      const seedDelay = Math.floor((0.4 + 0.6 * random()) * seedWindow);
+      // Mid-life is where it writes: first come Node, the config and the connection; last, the exit.
+      const seedDelay = Math.floor((0.25 + 0.5 * random()) * seedWindow);
       const seeding = spawnTurnkit(p, ['seed', 'fixtures/base.json']);
       await sleep(seedDelay);
       seeding.child.kill(signal);
