@@ -17,10 +17,10 @@ import { runQuestion } from '../../src/pipeline/run-question.js';
 import { parseMarks } from '../../src/pipeline/marks-file.js';
 
 // Kills at the steps other than a run's SUT call: a capture writing its files, `turnkit seed`, `turnkit teardown`,
-// and a run's own seed and teardown of a rep. The moment within the step is random, the signal too (SIGKILL, or
-// SIGINT as a Ctrl-C); replay a failure with TURNKIT_FAULT_SEED=<the seed in its message>.
+// and a run's own seed and teardown of a rep. The moment within the step is random, the signal too (SIGKILL, SIGINT
+// as a Ctrl-C, or SIGTERM); replay a failure with TURNKIT_FAULT_SEED=<the seed in its message>.
 const SEED = Number(process.env.TURNKIT_FAULT_SEED ?? Date.now() % 2 ** 31);
-const SIGNALS = ['SIGKILL', 'SIGINT'] as const;
+const SIGNALS = ['SIGKILL', 'SIGINT', 'SIGTERM'] as const;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The built binary in the project, with its stderr collected and its end awaited. */
@@ -115,7 +115,7 @@ describe.each(BACKENDS)(`kills during capture, seed and teardown (seed ${SEED}),
     await collectGarbage(p.t.db, { all: true });
     const probe = await session.seed(p.fixture);
     const teardownWindow = await timed(p, ['teardown', probe.id]);
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < 2; round++) {
       const signal = pick(SIGNALS);
       // Mid-life is where it writes: first come Node, the config and the connection; last, the exit.
       const seedDelay = Math.floor((0.25 + 0.5 * random()) * seedWindow);

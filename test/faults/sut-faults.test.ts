@@ -108,6 +108,28 @@ echo gone
     expect(await tableChecksums(p.t.db)).toEqual(before);
   });
 
+  // A database of its own exists on real Postgres only.
+  if (backend === 'postgres')
+    it('a SUT that drops a table of its own database (--strategy database): the rep says so, the database is dropped all the same', async () => {
+      const question = await p.question(
+        'dropper',
+        '#!/bin/sh\ncat > /dev/null\npsql "$DATABASE_URL" -qc "DROP TABLE world_facts"\necho dropped\n',
+        { reps: 1 },
+      );
+      const before = await tableChecksums(p.t.db);
+      const result = await runQuestion({ question, cwd: p.t.dir, databaseUrl: databaseUrl(), strategy: 'database' });
+      expect(result).toMatchObject({ status: 'complete', total: 1, errors: 1, failures: [] });
+      // What it changed cannot be read from a database that lost a table; the teardown drops the database anyway.
+      expect(result.firstError).toMatch(/^base rep 1: teardown: teardown: .*world_facts/);
+      expect(await registryCounts(p.t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
+      const record = JSON.parse(await readFile(join(result.dir, 'reps/base/rep-01.json'), 'utf8')) as RepRecord;
+      const { rows } = await p.t.db.pool.query('SELECT count(*)::int AS n FROM pg_database WHERE datname LIKE $1', [
+        `turnkit_scratch_${record.scratch!.id.slice('scratch-'.length)}%`,
+      ]);
+      expect(rows[0].n).toBe(0);
+      expect(await tableChecksums(p.t.db)).toEqual(before);
+    });
+
   it('a SUT that fails on some reps only: the run succeeds, the errors are marked', async () => {
     const question = await p.question(
       'some',
