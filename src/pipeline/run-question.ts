@@ -238,12 +238,18 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
         shard,
       });
     }
-    await writeRunFile(dir, 'manifest.json', serializeDocument(manifest));
-    // A resumed run keeps the case files its reps were given (the template's hash was checked to be the same).
-    if (options.resume === undefined) {
-      for (const [name, text] of caseFiles) await writeRunFile(dir, join('case-files', `${name}.md`), text);
-      // The rubric as the run used it, beside the reps: the marker shows it and judges read it from here.
-      await writeRunFile(dir, RUBRIC_FILE, rubricText);
+    try {
+      await writeRunFile(dir, 'manifest.json', serializeDocument(manifest));
+      // A resumed run keeps the case files its reps were given (the template's hash was checked to be the same).
+      if (options.resume === undefined) {
+        for (const [name, text] of caseFiles) await writeRunFile(dir, join('case-files', `${name}.md`), text);
+        // The rubric as the run used it, beside the reps: the marker shows it and judges read it from here.
+        await writeRunFile(dir, RUBRIC_FILE, rubricText);
+      }
+    } catch (error) {
+      // A new run that cannot write its first files (a full disk) has no rep to resume: it goes whole, not half made.
+      if (options.resume === undefined) await rm(dir, { recursive: true, force: true });
+      throw error;
     }
 
     const session = new ScratchSession(db, {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, statfs, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { userInfo } from 'node:os';
@@ -81,8 +81,17 @@ describe.each(BACKENDS)(`a full disk under the run directory (seed ${SEED}), on 
         (name) => !name.startsWith('.'),
       );
       await rm(filler);
-      if (made.length === 0) return; // The disk was full before the run directory could be made: nothing to resume.
+      if (made.length === 0) {
+        // Full before the run had its manifest, case file and rubric: no half-made run is left; a new one completes.
+        const again = await runCli(['run', question, ...databaseArgs], { cwd: p.t.dir });
+        expect(again.code, say(`${moment}: a new run: ${again.stderr}`)).toBe(0);
+        expect(await tableChecksums(p.t.db), say(moment)).toEqual(before);
+        return;
+      }
       const dir = join(runs, 'full', made[0]!);
+      // Made, the run has what its reps are read with.
+      for (const name of ['manifest.json', 'case-files/base.md', 'rubric.md'])
+        expect(existsSync(join(dir, name)), say(`${moment}: ${name}`)).toBe(true);
       // Whole or absent: no temporary file left, every JSON file parses, every rep's .json has its .md.
       const files = await filesUnder(dir);
       expect(
