@@ -1,4 +1,10 @@
-/** Machine-readable reasons a turnkit operation failed as expected (bad input, unreachable database, ...). */
+/**
+ * Machine-readable reasons a turnkit operation failed as expected (bad input, unreachable database, ...). The
+ * outcomes of a finished operation that did not succeed have codes of their own: a run that is not complete
+ * (`INCOMPLETE_RUN`), reps that could not be seeded (`SEED_FAILED`), a SUT that errored on every rep (`SUT_FAILED`),
+ * a fixture that did not meet its target under `--check` (`TARGET_MISSED`), a judge that could not judge
+ * (`JUDGE_FAILED`).
+ */
 export type TurnkitErrorCode =
   | 'BAD_INPUT'
   | 'CONFIG'
@@ -8,7 +14,12 @@ export type TurnkitErrorCode =
   | 'FIXTURE'
   | 'USAGE'
   /** A file could not be written (a full disk, a read-only file system). */
-  | 'IO';
+  | 'IO'
+  | 'INCOMPLETE_RUN'
+  | 'SEED_FAILED'
+  | 'SUT_FAILED'
+  | 'TARGET_MISSED'
+  | 'JUDGE_FAILED';
 
 /** An expected failure: printed as one line, mapped to an exit code, never shown with a stack unless --debug. */
 export class TurnkitError extends Error {

@@ -9,7 +9,7 @@ import { privatePostgresMissing, startPrivatePostgres, type PrivatePostgres } fr
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
 import { mulberry32 } from '../../src/util/seeded-random.js';
 import { collectGarbage } from '../../src/scratch/gc.js';
-import { parseMarks } from '../../src/pipeline/marks-file.js';
+import { parseMarks } from '../../src/marks/read-marks.js';
 import type { Manifest } from '../../src/pipeline/manifest.js';
 
 // A restart cuts every connection of the server, other agents' and CI's too: never the shared one at 5432, a cluster
