@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, statfs, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { userInfo } from 'node:os';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/cli-in-process.js';
 import { BACKENDS } from '../helpers/test-db.js';
 import { faultProject, type FaultProject } from '../helpers/fault-project.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
@@ -16,7 +16,8 @@ import { parseMarks } from '../../src/marks/read-marks.js';
 // mount), filled to a random level, so that the run meets ENOSPC where the kernel puts it (a rep file, order.jsonl,
 // the manifest, marks.csv) rather than where a test would choose to inject it.
 // Replay a failure with TURNKIT_FAULT_SEED=<the seed in its message>.
-// Mounting needs root: elsewhere the case is said to be passed over, not silently dropped.
+// Mounting needs root: elsewhere the case is said to be passed over, not silently dropped. The CLI runs in this
+// process (the same exit code and lines as the binary): a full disk is the file system's doing, not a process's.
 const canMount = userInfo().uid === 0;
 if (!canMount) console.warn('full-disk fault test skipped: mounting its small tmpfs needs root (as in .ci/run)');
 const SEED = Number(process.env.TURNKIT_FAULT_SEED ?? Date.now() % 2 ** 31);
@@ -62,7 +63,9 @@ describe.each(BACKENDS)(`a full disk under the run directory (seed ${SEED}), on 
       const moment = `${room} bytes free at the start`;
 
       const databaseArgs = p.t.databaseUrl ? ['--database-url', p.t.databaseUrl] : [];
-      const run = await runCli(['run', question, ...databaseArgs], { cwd: p.t.dir });
+      // As the binary is run: no DATABASE_URL of the environment's.
+      const cli = { cwd: p.t.dir, env: { DATABASE_URL: '' } };
+      const run = await runInProcess(['run', question, ...databaseArgs], cli);
       expect(run.code, say(`${moment}: ${run.stderr}`)).toBe(1);
       // Besides the progress lines, one line: the file it could not write, and why; no stack trace.
       const said = run.stderr.split('\n').filter((line) => line !== '' && !/^\[\d+\/\d+\] /.test(line));
@@ -83,7 +86,7 @@ describe.each(BACKENDS)(`a full disk under the run directory (seed ${SEED}), on 
       await rm(filler);
       if (made.length === 0) {
         // Full before the run had its manifest, case file and rubric: no half-made run is left; a new one completes.
-        const again = await runCli(['run', question, ...databaseArgs], { cwd: p.t.dir });
+        const again = await runInProcess(['run', question, ...databaseArgs], cli);
         expect(again.code, say(`${moment}: a new run: ${again.stderr}`)).toBe(0);
         expect(await tableChecksums(p.t.db), say(moment)).toEqual(before);
         return;
@@ -108,9 +111,7 @@ describe.each(BACKENDS)(`a full disk under the run directory (seed ${SEED}), on 
         expect(() => JSON.parse(line), say(`${moment}: order.jsonl`)).not.toThrow();
 
       // Room again: --resume completes the run to every rep.
-      const resumed = await runCli(['run', question, '--resume', `runs/full/${made[0]}`, ...databaseArgs], {
-        cwd: p.t.dir,
-      });
+      const resumed = await runInProcess(['run', question, '--resume', `runs/full/${made[0]}`, ...databaseArgs], cli);
       expect(resumed.code, say(`${moment}: resume: ${resumed.stderr}`)).toBe(0);
       expect(resumed.stdout).toContain(`runs/full/${made[0]}: complete`);
       const marks = parseMarks(await readFile(join(dir, 'marks.csv'), 'utf8'));

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BIN, runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/cli-in-process.js';
 import { adminQuery } from '../helpers/test-db.js';
 import { faultProject, type FaultProject } from '../helpers/fault-project.js';
 import { privatePostgresMissing, startPrivatePostgres, type PrivatePostgres } from '../helpers/private-postgres.js';
@@ -52,15 +51,14 @@ describe(`a Postgres restart during turnkit run (seed ${SEED})`, () => {
         { reps: REPS },
       );
       const before = await tableChecksums(p.t.db);
-      const child = spawn(
-        process.execPath,
-        [BIN, 'run', question, '--concurrency', '2', '--database-url', p.t.databaseUrl!],
-        { cwd: p.t.dir, env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
-      );
-      let stderr = '';
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      child.stdout.resume();
-      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      // The CLI in this process (the same exit code and lines as the binary): it is the server that restarts.
+      const cli = { cwd: p.t.dir, env: { DATABASE_URL: '' } };
+      let finished = false;
+      const running = runInProcess(['run', question, '--concurrency', '2', '--database-url', p.t.databaseUrl!], cli);
+      const end = (): void => {
+        finished = true;
+      };
+      running.then(end, end);
       // The moment: a SUT in its query (so the restart surely cuts a rep), then a random delay within that query.
       const thinking = async (): Promise<number> =>
         (
@@ -69,11 +67,11 @@ describe(`a Postgres restart during turnkit run (seed ${SEED})`, () => {
             "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND pid <> pg_backend_pid()",
           )
         ).rows[0].n;
-      while ((await thinking()) < 1 && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 10));
+      while ((await thinking()) < 1 && !finished) await new Promise((resolve) => setTimeout(resolve, 10));
       const delay = Math.floor(random() * 300);
       await new Promise((resolve) => setTimeout(resolve, delay));
       await server!.restart();
-      const code = await exited;
+      const { code, stderr } = await running;
       const moment = `restart ${delay} ms after a SUT began its query`;
 
       // The run fails: exit 1, its last words one line, no stack trace.
@@ -89,9 +87,9 @@ describe(`a Postgres restart during turnkit run (seed ${SEED})`, () => {
       expect(manifest.status, say(moment)).toBe('interrupted');
 
       // Resumed (the server is back), the run has every rep, none errored; gc leaves the database as it was.
-      const resumed = await runCli(
+      const resumed = await runInProcess(
         ['run', question, '--resume', `runs/restarted/${name}`, '--database-url', p.t.databaseUrl!],
-        { cwd: p.t.dir },
+        cli,
       );
       expect(resumed.code, say(`resume: ${resumed.stderr}`)).toBe(0);
       expect(resumed.stdout).toContain(`runs/restarted/${name}: complete`);
