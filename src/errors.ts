@@ -13,6 +13,8 @@ export type TurnkitErrorCode =
   | 'EXISTS'
   | 'FIXTURE'
   | 'USAGE'
+  /** A file could not be written (a full disk, a read-only file system). */
+  | 'IO'
   | 'INCOMPLETE_RUN'
   | 'SEED_FAILED'
   | 'SUT_FAILED'

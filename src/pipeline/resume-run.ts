@@ -3,7 +3,7 @@ import { appendFile, readFile, rename } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument } from '../fixture/format.js';
-import { shownPath } from '../util/shown-path.js';
+import { describeWriteError, shownPath } from '../util/shown-path.js';
 import { QUESTION_OBJECT } from './load-question.js';
 import { sha256, type Manifest } from './manifest.js';
 import { appendMarkHistory, historyFileOf } from '../marks/marks-history.js';
@@ -152,7 +152,10 @@ export async function appendOrder(
   dir: string,
   entry: { fixture: string; rep: number; attempt: number },
 ): Promise<void> {
-  await appendFile(join(dir, ORDER_FILE), `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+  const file = join(dir, ORDER_FILE);
+  await appendFile(file, `${JSON.stringify(entry)}\n`, { mode: 0o600 }).catch((error: NodeJS.ErrnoException) => {
+    throw new TurnkitError('IO', `${shownPath(file)}: ${describeWriteError(error)}`);
+  });
 }
 
 /** Moves an earlier record of a rep aside (rep-NN.attempt-K): evidence of a failure is never overwritten. */

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { shownPath } from '../util/shown-path.js';
+import { describeWriteError, shownPath } from '../util/shown-path.js';
 
 /** A run's folder name: the UTC time to the millisecond, sortable and free of ":" (Windows). */
 export function runStamp(now: Date): string {
@@ -15,14 +15,14 @@ export function runStamp(now: Date): string {
  */
 export async function createRunDir(runsRoot: string, questionId: string, now: Date, suffix = ''): Promise<string> {
   const parent = join(runsRoot, questionId);
-  await mkdir(parent, { recursive: true, mode: 0o700 });
   const dir = join(parent, `${runStamp(now)}${suffix}`);
   try {
+    await mkdir(parent, { recursive: true, mode: 0o700 });
     await mkdir(dir, { mode: 0o700 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST')
       throw new TurnkitError('EXISTS', `${shownPath(dir)}: a run directory of that name exists; runs are never reused`);
-    throw error;
+    throw new TurnkitError('IO', `${shownPath(dir)}: ${describeWriteError(error as NodeJS.ErrnoException)}`);
   }
   return dir;
 }
@@ -38,8 +38,13 @@ export async function writeRunFile(
   options: { durable?: boolean } = {},
 ): Promise<void> {
   const path = join(dir, relative);
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(path, content, { mode: 0o600, durable: options.durable ?? true });
+  try {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await writeFileAtomic(path, content, { mode: 0o600, durable: options.durable ?? true });
+  } catch (error) {
+    // A full disk names the file it stopped at (the atomic write left the old bytes or nothing).
+    throw new TurnkitError('IO', `${shownPath(path)}: ${describeWriteError(error as NodeJS.ErrnoException)}`);
+  }
 }
 
 /** A fixture name as a file name inside the run (names are already restricted to letters, digits, ".", "_", "-"). */

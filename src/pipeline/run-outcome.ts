@@ -13,7 +13,11 @@ export function runFailure(result: RunResult, question: string | undefined): Tur
   // The manifest names the question, so resuming needs only the run directory; the question is shown when given.
   const resume = `turnkit run ${question !== undefined ? `${question} ` : ''}--resume ${dir}`;
   // Not done is not success: a script must not go on to mark or report an incomplete run.
-  if (result.failures.length > 0) return new TurnkitError('INCOMPLETE_RUN', result.failures[0]!, result.failures);
+  // One line: the first failure (a full disk fails every rep after it the same way), and how many more there were.
+  if (result.failures.length > 0) {
+    const more = result.failures.length > 1 ? ` (and ${result.failures.length - 1} more failure(s) like it)` : '';
+    return new TurnkitError('INCOMPLETE_RUN', `${result.failures[0]!}${more}`);
+  }
   // A rep that could not be seeded never reached the SUT: the database needs fixing, then --resume.
   if (result.seedErrors.count > 0) {
     return new TurnkitError(

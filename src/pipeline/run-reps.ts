@@ -1,4 +1,5 @@
-import { relative } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { databaseGone } from '../db/database-gone.js';
 import { serializeDocument } from '../fixture/format.js';
 import type { Db } from '../db/connect.js';
@@ -9,6 +10,7 @@ import type { OpenedRun } from './opened-run.js';
 import type { RunPlan } from './prepare-run.js';
 import { repMarkdown, type RepRecord } from './rep-record.js';
 import { appendOrder, keepEarlierAttempt } from './resume-run.js';
+import { TurnkitError } from '../errors.js';
 import { repFileBase, writeRunFile } from './run-dir.js';
 import type { RunInput } from './run-input.js';
 import { runRep } from './run-rep.js';
@@ -86,7 +88,7 @@ export async function runReps(
       if (input.quit?.aborted) continue;
       // A rep that failed because the database went away (its SUT refused a connection, its teardown too) is not a
       // SUT error: it is not recorded (--resume runs it again), its scratch campaign is left to gc, the run fails.
-      const gone = record.error ? await databaseGone(db) : undefined;
+      const gone = record.error ? await databaseGone(db, Date.now() - Date.parse(record.startedAt)) : undefined;
       if (gone !== undefined) {
         lost ??= `${repFileBase(key.fixture, key.rep)}: the database went away during the rep (${gone}); the rep is not recorded and its scratch campaign is left to turnkit gc; when the database is back, finish the run with --resume`;
         continue;
@@ -96,7 +98,9 @@ export async function runReps(
       } catch (error) {
         // The rep is lost but the run goes on: the others finish, tear down, and --resume runs this one again.
         failures.push(
-          `${repFileBase(key.fixture, key.rep)}.json: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+          error instanceof TurnkitError
+            ? error.message
+            : `${repFileBase(key.fixture, key.rep)}.json: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
         );
         continue;
       }
@@ -147,6 +151,10 @@ export function workersFor(concurrency: number): number {
 
 async function writeRep(dir: string, record: RepRecord): Promise<void> {
   const base = repFileBase(record.fixture, record.rep);
-  await writeRunFile(dir, `${base}.json`, serializeDocument(record), { durable: false });
+  // The .json is what makes a rep done: written last, so that a full disk never leaves a rep without its .md.
   await writeRunFile(dir, `${base}.md`, repMarkdown(record), { durable: false });
+  await writeRunFile(dir, `${base}.json`, serializeDocument(record), { durable: false }).catch(async (error) => {
+    await rm(join(dir, `${base}.md`), { force: true });
+    throw error;
+  });
 }

@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serializeDocument } from '../fixture/format.js';
 import type { ProjectContext } from '../project/project-context.js';
@@ -10,7 +11,7 @@ import { planReps } from './run-plan.js';
 
 /**
  * Step 2 of a new run: creates `runs/QUESTION/STAMP/` and writes its manifest first, then the case files and the
- * rubric as the reps are given them.
+ * rubric as the reps are given them. When those first files cannot be written (a full disk) the folder is removed.
  */
 export async function startRunDir(
   project: Pick<ProjectContext, 'paths'>,
@@ -48,9 +49,15 @@ export async function startRunDir(
     strategy: input.strategy ?? 'remap',
     shard,
   });
-  await writeRunFile(dir, 'manifest.json', serializeDocument(manifest));
-  for (const [name, text] of plan.caseFiles) await writeRunFile(dir, join('case-files', `${name}.md`), text);
-  // The rubric as the run used it, beside the reps: the marker shows it and judges read it from here.
-  await writeRunFile(dir, RUBRIC_FILE, plan.rubricText);
+  try {
+    await writeRunFile(dir, 'manifest.json', serializeDocument(manifest));
+    for (const [name, text] of plan.caseFiles) await writeRunFile(dir, join('case-files', `${name}.md`), text);
+    // The rubric as the run used it, beside the reps: the marker shows it and judges read it from here.
+    await writeRunFile(dir, RUBRIC_FILE, plan.rubricText);
+  } catch (error) {
+    // A new run that cannot write its first files (a full disk) has no rep to resume: it goes whole, not half made.
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
   return { dir, manifest, all, pending: all, attempt: 1, warnings: [] };
 }

@@ -6,7 +6,8 @@ import { decodeValue, type JsonValue } from '../fixture/value-codec.js';
 import { canonical, canonicalRow, fixtureColumns, fixtureValues, inverseKeyMap } from './fixture-values.js';
 import type { SerializedKeyMap } from './seed-remap.js';
 import type { SeedPlan } from './seed-plan.js';
-import type { CollectedRows } from '../fixture/collect-owned.js';
+import { emptyCollected, type CollectedRows } from '../fixture/collect-owned.js';
+import { TurnkitError } from '../errors.js';
 import { walkCampaignKeys } from './walk-keys.js';
 
 /** What happened to one table of a scratch campaign since it was seeded. */
@@ -35,7 +36,14 @@ export async function scratchEffects(
 ): Promise<TableEffects[]> {
   const graph = resolveGameGraph({ game, file: undefined }, catalog);
   // The teardown's walk with whole rows: a few round trips (one UNION per round) instead of one query per edge.
-  return effectsOf(await walkCampaignKeys(client, graph, entry.rootKey, { wholeRows: true }), plan, entry.keyMap);
+  const collected = await walkCampaignKeys(client, graph, entry.rootKey, { wholeRows: true }).catch(
+    (error: unknown) => {
+      // The SUT deleted its campaign row itself (and so every row under it): every seeded row counts as deleted.
+      if (!(error instanceof TurnkitError && error.code === 'NOT_FOUND')) throw error;
+      return new Map([...graph.owned].map((name) => [name, emptyCollected(graph.catalog.tables.get(name)!)]));
+    },
+  );
+  return effectsOf(collected, plan, entry.keyMap);
 }
 
 /** The effects found in a campaign's rows as a whole-row walk read them (the teardown's, when it is asked to). */

@@ -169,8 +169,12 @@ export class ScratchSession {
           };
           report = await this.teardownById(entry.id, entry.id, inspect);
         } else {
-          if (options.effects) effects = await this.effects(campaign, fixture);
-          report = await this.teardown(entry.id);
+          // Read first (the database goes with the teardown), but the teardown runs whatever the reading did.
+          try {
+            if (options.effects) effects = await this.effects(campaign, fixture);
+          } finally {
+            report = await this.teardown(entry.id);
+          }
         }
         this.chooser.record(fixture, strategy, seedMs + performance.now() - begun);
         return effects ? { ...report, effects } : report;

@@ -13,3 +13,16 @@ export function describeReadError(error: NodeJS.ErrnoException): string {
       ? 'is a folder, not a file'
       : `cannot read (${error.code})`;
 }
+
+/** Why a file could not be written, in words (the code kept for searching): a full disk says so. */
+export function describeWriteError(error: NodeJS.ErrnoException): string {
+  const words: Record<string, string> = {
+    ENOSPC: 'no space left on the disk',
+    EDQUOT: 'disk quota exceeded',
+    EROFS: 'the file system is read-only',
+    EACCES: 'permission denied',
+    EIO: 'input/output error',
+  };
+  const code = error?.code;
+  return code ? `${words[code] ?? 'cannot write'} (${code})` : (error?.message ?? String(error)).split('\n')[0]!;
+}

@@ -17,12 +17,14 @@ export interface FaultProject {
 /** A project for fault tests on a backend: the sample game with another campaign, and `fixtures/base.json`. */
 export async function faultProject(
   backend: 'embedded' | 'postgres',
-  options: { turns?: number } = {},
+  /** `admin`: the server to make the database on (default TEST_DATABASE_URL's). */
+  options: { turns?: number; admin?: string } = {},
 ): Promise<FaultProject> {
   const { t, fixture, campaign } = await sampleGameWithFixture(backend, {
     turns: options.turns ?? 12,
     turn: 8,
     otherTurns: 6,
+    admin: options.admin,
   });
   for (const folder of ['fixtures', 'questions']) await mkdir(join(t.dir, folder), { recursive: true });
   await writeFile(join(t.dir, 'fixtures/base.json'), serializeDocument({ ...fixture, name: 'base' }));

@@ -7,9 +7,9 @@ import type { Fixture } from '../../src/fixture/format.js';
 /** A test database of the sample game with another campaign in it, and a fixture captured from a second one. */
 export async function sampleGameWithFixture(
   backend: 'embedded' | 'postgres',
-  options: { turns: number; turn: number; otherTurns?: number },
+  options: { turns: number; turn: number; otherTurns?: number; admin?: string },
 ): Promise<{ t: TestDb; fixture: Fixture; campaign: string }> {
-  const t = await createSampleTestDb(backend);
+  const t = await createSampleTestDb(backend, { admin: options.admin });
   // Another campaign first, so the captured one's rows are not simply "all rows".
   if (options.otherTurns) await createSampleCampaign(t.db, { turns: options.otherTurns, seed: 3 });
   const campaign = await createSampleCampaign(t.db, { turns: options.turns });

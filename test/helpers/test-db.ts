@@ -42,7 +42,7 @@ export interface TestDb {
 export async function createTestDb(
   backend: 'embedded' | 'postgres',
   game: TurnkitConfigInput = sampleGameConfig,
-  options: { template?: string } = {},
+  options: { template?: string; admin?: string } = {},
 ): Promise<TestDb> {
   const dir = await mkdtemp(join(tmpdir(), 'turnkit-test-'));
   let databaseUrl: string | undefined;
@@ -52,7 +52,7 @@ export async function createTestDb(
     const template = game === sampleGameConfig ? inject('pgdataSampleTemplate') : inject('pgdataTemplate');
     await cp(template, join(dir, '.turnkit', 'pgdata'), { recursive: true });
   } else {
-    const admin = process.env.TEST_DATABASE_URL!;
+    const admin = options.admin ?? process.env.TEST_DATABASE_URL!;
     const name = `turnkit_test_${randomBytes(6).toString('hex')}`;
     await adminQuery(
       admin,
@@ -90,13 +90,18 @@ export async function createTestDb(
  * CREATE DATABASE, not a migration. On the embedded database the data directory is copied from the migrated
  * sample template (migrating it again finds nothing to do).
  */
-export async function createSampleTestDb(backend: 'embedded' | 'postgres'): Promise<TestDb> {
+export async function createSampleTestDb(
+  backend: 'embedded' | 'postgres',
+  options: { admin?: string } = {},
+): Promise<TestDb> {
   if (backend === 'embedded') {
     const t = await createTestDb(backend);
     await migrate(t.db, SAMPLE_MIGRATIONS_DIR);
     return t;
   }
-  return createTestDb(backend, sampleGameConfig, { template: await sampleTemplate(process.env.TEST_DATABASE_URL!) });
+  // `admin`: another server than TEST_DATABASE_URL's (a test's private cluster).
+  const admin = options.admin ?? process.env.TEST_DATABASE_URL!;
+  return createTestDb(backend, sampleGameConfig, { template: await sampleTemplate(admin), admin });
 }
 
 async function sampleTemplate(admin: string): Promise<string> {
