@@ -3,7 +3,12 @@ import { readdir } from 'node:fs/promises';
 import { extname, join, relative, resolve } from 'node:path';
 import { loadConfig, resolveFromConfig } from '../config/load.js';
 import { isTurnkitError, TurnkitError } from '../errors.js';
-import { verify, type VerifyOptions, type VerifyResult } from '../construct/verify-command.js';
+import {
+  verify,
+  verifyConfigAgainstDatabase,
+  type VerifyOptions,
+  type VerifyResult,
+} from '../construct/verify-command.js';
 import { loadQuestion } from './load-question.js';
 import { resolveFixtures } from './resolve-fixtures.js';
 import { caseFileSource } from './case-file-source.js';
@@ -41,7 +46,9 @@ export async function verifyProject(options: VerifyOptions): Promise<VerifyResul
     }
   }
   const result: VerifyResult =
-    fixtureFiles.length > 0 ? await verify({ ...options, paths: fixtureFiles }) : { files: [], problems: [] };
+    fixtureFiles.length > 0
+      ? await verify({ ...options, paths: fixtureFiles })
+      : { files: [], problems: options.database ? await verifyConfigAgainstDatabase(options) : [] };
   result.problems.unshift(...problems);
   for (const file of questionFiles) {
     const shown = relative(cwd, file) || file;

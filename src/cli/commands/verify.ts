@@ -11,7 +11,7 @@ export function registerVerify(program: Command, output: Output): void {
       'validate fixtures, constructed fixtures and questions (default: their folders); exit 1 on any problem',
     )
     .argument('[paths...]', 'files or folders')
-    .option('--database', 'also check tables and columns against the connected database')
+    .option('--database', "also check the fixtures' and the config's tables and columns against the connected database")
     .option('--json', 'print the result as JSON')
     .action(async (paths: string[], options, command: Command) => {
       const { verifyProject } = await import('../../pipeline/verify-project.js');
