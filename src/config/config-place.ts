@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { closest, distance } from 'fastest-levenshtein';
+import { distance } from 'fastest-levenshtein';
 import { formatJsonPath, positionAt } from '../util/json-source.js';
 import { locateConfigKey } from './config-issues.js';
 
@@ -52,10 +52,13 @@ export function didYouMean(name: string, known: readonly string[]): string {
   const prefixed = known.filter((candidate) => shared(candidate) >= 4 && shared(candidate) * 2 > name.length);
   if (prefixed.length === 1) return ` (did you mean "${prefixed[0]}"?)`;
   if (known.length === 0) return '';
-  const near = closest(bare(name), known.map(bare));
-  const index = known.map(bare).indexOf(near);
+  // The nearest by edit distance; of equals, the one closest in length ("siad" is "said" swapped, not "id").
+  const scored = known.map((candidate) => ({
+    candidate,
+    edits: distance(bare(name), bare(candidate)),
+    length: Math.abs(candidate.length - name.length),
+  }));
+  const best = scored.sort((a, b) => a.edits - b.edits || a.length - b.length)[0]!;
   // A third of the name's length (at least two edits): "campains" finds "campaigns", "xyz" finds nothing.
-  return distance(bare(name), near) <= Math.max(2, Math.floor(name.length / 3))
-    ? ` (did you mean "${known[index]}"?)`
-    : '';
+  return best.edits <= Math.max(2, Math.floor(name.length / 3)) ? ` (did you mean "${best.candidate}"?)` : '';
 }
