@@ -3,6 +3,7 @@ import type { RebaseConflictError, RebaseResult } from '../../construct/rebase-c
 import type { KeepChoice } from '../../construct/resolve-conflicts.js';
 import { TurnkitError } from '../../errors.js';
 import { printJson, type Output } from '../output.js';
+import { examples } from '../help-examples.js';
 
 /** `turnkit rebase CONSTRUCTED [--onto FIXTURE]`. */
 export function registerRebase(program: Command, output: Output): void {
@@ -24,6 +25,14 @@ export function registerRebase(program: Command, output: Output): void {
       "on conflicts, open a terminal screen that shows each path's old base, new base and change values and keeps one side per path",
     )
     .option('--json', 'print the result as JSON')
+    .addHelpText(
+      'after',
+      examples(
+        'turnkit rebase constructed/meridian-turn-23-deck-fixed.json               # after a recapture of its base',
+        'turnkit rebase constructed/meridian-turn-23-deck-fixed.json --interactive # choose per conflicting path',
+        'turnkit rebase constructed/meridian-turn-23-deck-fixed.json --keep change --json',
+      ),
+    )
     .action(async (constructed: string, options) => {
       const { rebase, RebaseConflictError } = await import('../../construct/rebase-command.js');
       if (options.interactive && options.json)
