@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { captureFromDb } from '../../src/fixture/capture.js';
 import { checkConfigAgainstCatalog } from '../../src/fixture/check-config-catalog.js';
 import { introspect } from '../../src/db/introspect.js';
+import { createSampleCampaign } from '../../src/sample/create-sample.js';
 
 // A JSON config whose game names a mistyped turns table and whose scrub names a mistyped column, one per line, so
 // the line and column of each is known.
@@ -61,6 +62,18 @@ describe.each(BACKENDS)('config problems only the database shows, on %s', (backe
     expect(checkConfigAgainstCatalog(config, await introspect(t.db.pool))).toEqual([
       `${shown('turnkit.config.ts')}:4:30: $.game.turns.order: table "turns" has no column "turn_nmuber" (did you mean "turn_number"?)`,
     ]);
+  });
+
+  it('names the config place of a root key the database holds twice', async () => {
+    // Two sample campaigns share their ship's name: as the campaign's key it names two rows.
+    await createSampleCampaign(t.db, { turns: 3 });
+    await createSampleCampaign(t.db, { turns: 3 });
+    const text = JSON_CONFIG.replace('"turn"', '"turns"').replace('"key": "id"', '"key": "ship_name"');
+    await writeFile(join(t.dir, 'ship.config.json'), text);
+    const config = { ...(await loadConfig({ configPath: join(t.dir, 'ship.config.json') })), scrub: {} };
+    await expect(captureFromDb(t.db, config, { campaign: 'Meridian', turns: { latest: true } })).rejects.toThrow(
+      `${shown('ship.config.json')}:3:37: $.game.root.key: 2 rows of "campaigns" have ship_name = Meridian; the key must be unique`,
+    );
   });
 
   it('finds nothing to say about a config the database agrees with', async () => {
