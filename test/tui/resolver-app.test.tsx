@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { render } from 'ink-testing-library';
-import type { ChangeConflict } from '../../src/construct/apply-changes.js';
+import type { ChangeConflict } from '../../src/fixture/apply-changes.js';
 import type { KeepChoice } from '../../src/construct/resolve-conflicts.js';
 import { ResolverApp } from '../../src/tui/rebase/resolver-app.js';
 

@@ -14,7 +14,7 @@ export function registerDb(program: Command, output: Output): void {
       examples('turnkit db start                         # serve the embedded database until Ctrl-C'),
     )
     .action(async (_options, command: Command) => {
-      const { dbStart } = await import('../../db/db-commands.js');
+      const { dbStart } = await import('../../app/db-commands.js');
       const server = await dbStart(commonOptions(command));
       if (!server.owner) {
         output.out(server.url);
@@ -34,7 +34,7 @@ export function registerDb(program: Command, output: Output): void {
       examples('turnkit db url                           # while db start runs: the DATABASE_URL a SUT connects with'),
     )
     .action(async (_options, command: Command) => {
-      const { dbUrl } = await import('../../db/db-commands.js');
+      const { dbUrl } = await import('../../app/db-commands.js');
       output.out(await dbUrl(commonOptions(command)));
     });
 
@@ -43,7 +43,7 @@ export function registerDb(program: Command, output: Output): void {
     .option('--json', 'print the result as JSON')
     .addHelpText('after', examples("turnkit db migrate                       # the sample game's migrations/"))
     .action(async (options, command: Command) => {
-      const { dbMigrate } = await import('../../db/db-commands.js');
+      const { dbMigrate } = await import('../../app/db-commands.js');
       const result = await dbMigrate(commonOptions(command));
       if (options.json) return printJson(output, result);
       if (result.applied.length === 0) output.out('nothing to migrate: the schema is up to date');
@@ -54,7 +54,7 @@ export function registerDb(program: Command, output: Output): void {
     .description('stop the embedded database another turnkit process runs')
     .addHelpText('after', examples('turnkit db stop                          # stops the db start of this project'))
     .action(async (_options, command: Command) => {
-      const { dbStop } = await import('../../db/db-commands.js');
+      const { dbStop } = await import('../../app/db-commands.js');
       const stopped = await dbStop(commonOptions(command));
       output.out(stopped ? `stopped process ${stopped.pid}` : 'no embedded database is running');
     });

@@ -24,7 +24,7 @@ export function registerGc(program: Command, output: Output): void {
       ),
     )
     .action(async (options, command: Command) => {
-      const { gcCommand } = await import('../../scratch/scratch-commands.js');
+      const { gcCommand } = await import('../../app/scratch-commands.js');
       const report = await gcCommand({ ...commonOptions(command), ttlMs: options.ttl * 3_600_000, all: options.all });
       if (options.json) printJson(output, report);
       else {

@@ -28,7 +28,7 @@ export function registerSeed(program: Command, output: Output): void {
       ),
     )
     .action(async (fixture: string, options, command: Command) => {
-      const { seedCommand } = await import('../../scratch/scratch-commands.js');
+      const { seedCommand } = await import('../../app/scratch-commands.js');
       const result = await seedCommand({
         ...commonOptions(command),
         fixture,

@@ -17,7 +17,7 @@ export function registerShow(program: Command, output: Output): void {
       ),
     )
     .action(async (fixture: string, options) => {
-      const { show } = await import('../../construct/show-command.js');
+      const { show } = await import('../../fixture/show-fixture.js');
       const { formatTable } = await import('../../util/text-table.js');
       const summary = await show({ fixture });
       if (options.json) return printJson(output, summary);

@@ -13,7 +13,7 @@ export function registerTeardown(program: Command, output: Output): void {
     .option('--json', 'print the result as JSON')
     .addHelpText('after', examples('turnkit teardown KEY                     # the key turnkit seed printed'))
     .action(async (key: string, options, command: Command) => {
-      const { teardownCommand } = await import('../../scratch/scratch-commands.js');
+      const { teardownCommand } = await import('../../app/scratch-commands.js');
       const report = await teardownCommand({ ...commonOptions(command), key });
       if (options.json) printJson(output, report);
       else output.out(describeTeardown(report));

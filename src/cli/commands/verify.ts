@@ -23,7 +23,7 @@ export function registerVerify(program: Command, output: Output): void {
       ),
     )
     .action(async (paths: string[], options, command: Command) => {
-      const { verifyProject } = await import('../../pipeline/verify-project.js');
+      const { verifyProject } = await import('../../app/verify-project.js');
       const result = await verifyProject({ ...commonOptions(command), paths, database: options.database });
       if (options.json) printJson(output, result);
       else

@@ -1,6 +1,6 @@
 import { Box, Text, useApp, useInput } from 'ink';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ChangeConflict } from '../../construct/apply-changes.js';
+import type { ChangeConflict } from '../../fixture/apply-changes.js';
 import type { KeepChoice } from '../../construct/resolve-conflicts.js';
 import { keyEvents } from '../key-events.js';
 import { choiceLabel, detailLines } from './resolver-content.js';

@@ -1,4 +1,4 @@
-import type { ChangeConflict } from '../../construct/apply-changes.js';
+import type { ChangeConflict } from '../../fixture/apply-changes.js';
 import type { KeepSide } from '../../construct/resolve-conflicts.js';
 import { wrap } from '../text-buffer.js';
 

@@ -1,4 +1,4 @@
-import type { ChangeConflict } from '../../construct/apply-changes.js';
+import type { ChangeConflict } from '../../fixture/apply-changes.js';
 import type { KeepChoice } from '../../construct/resolve-conflicts.js';
 import { runFullScreen } from '../full-screen.js';
 import { useTerminalSize } from '../use-terminal-size.js';
