@@ -1,13 +1,13 @@
-import { execFile, spawn } from 'node:child_process';
-import { chmod, cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
-import { BIN } from '../helpers/cli.js';
-import { sampleProject } from '../helpers/sample-project.js';
+import { BIN, type CliResult } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/cli-in-process.js';
+import { exampleCommand } from '../helpers/example-words.js';
+import { unsampledProject } from '../helpers/sample-project.js';
 
 /** Every command's help examples, by its full name (`db url`), as `--help` prints them. */
 async function helpExamples(): Promise<Map<string, string[]>> {
@@ -45,12 +45,13 @@ const NOT_RUN_HERE = [
   / --judge examples\/judge\.yaml/,
 ];
 
-// The order a person would try them in: each command's examples after those whose output it reads.
+// The order a person would try them in: each command's examples after those whose output it reads. `db start`
+// serves the project's embedded database to every example after it, each joining it as another turnkit process
+// does (the way its help suggests working: db start in one terminal), until `db stop` at the end.
 const ORDER = [
   'db start',
   'db url',
   'db migrate',
-  'db stop',
   'sample',
   'capture',
   'show',
@@ -71,26 +72,20 @@ const ORDER = [
   'mark',
   'view',
   'demo',
+  'db stop',
 ];
-
-const sh = promisify(execFile);
 
 describe("every command's --help examples", () => {
   let examples: Map<string, string[]>;
   let project: string;
-  let shimDir: string;
 
   beforeAll(async () => {
     examples = await helpExamples();
-    project = await sampleProject('turnkit-help-examples-');
-    // `turnkit` on PATH is the built binary, so the lines run exactly as printed.
-    shimDir = await mkdtemp(join(tmpdir(), 'turnkit-shim-'));
-    await writeFile(join(shimDir, 'turnkit'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-    await chmod(join(shimDir, 'turnkit'), 0o755);
+    // No campaign yet: the `sample --turns 40` example makes campaign 1, which the capture examples read.
+    project = await unsampledProject('turnkit-help-examples-');
   }, 300_000);
   afterAll(async () => {
     if (project) await rm(project, { recursive: true, force: true });
-    if (shimDir) await rm(shimDir, { recursive: true, force: true });
   });
 
   it('exist for every command, each showing the command itself', () => {
@@ -105,19 +100,29 @@ describe("every command's --help examples", () => {
   });
 
   it('run as printed in the sample project (STAMP and KEY filled in from what the commands printed)', async () => {
-    const env = { ...process.env, PATH: `${shimDir}:${process.env.PATH}`, DATABASE_URL: '', CI: '' };
-    const runLine = async (line: string, cwd: string): Promise<{ code: number; stdout: string; stderr: string }> => {
-      try {
-        const { stdout, stderr } = await sh('sh', ['-c', line], { cwd, env, maxBuffer: 64 * 1024 * 1024 });
-        return { code: 0, stdout, stderr };
-      } catch (error) {
-        const failed = error as { code?: number; stdout?: string; stderr?: string };
-        return { code: failed.code ?? 1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+    // Each line runs in this process, as the binary runs it (a process's start-up costs seconds here), split into
+    // words as sh would; `db start` is the one that needs a process of its own: it serves until `db stop` signals it.
+    const env = { DATABASE_URL: '', CI: '' };
+    // A `> FILE` outside the project lands in the project, beside the files the examples read (not a shared /tmp).
+    const redirected = (file: string): string => (isAbsolute(file) ? join(project, 'out', basename(file)) : file);
+    const runLine = async (line: string, cwd: string, lineEnv = env): Promise<CliResult> => {
+      const { program, args, stdoutTo } = exampleCommand(line);
+      const result =
+        program === 'echo'
+          ? { code: 0, stdout: `${args.join(' ')}\n`, stderr: '' }
+          : await runInProcess(args, { cwd, env: lineEnv });
+      if (stdoutTo !== undefined) {
+        const file = resolve(cwd, redirected(stdoutTo));
+        await mkdir(dirname(file), { recursive: true });
+        await writeFile(file, result.stdout);
+        return { ...result, stdout: '' };
       }
+      return result;
     };
     const runs = async (): Promise<string[]> => (await readdir(join(project, 'runs', 'places'))).sort();
     const fill: Record<string, string> = {};
     let stopped: Promise<number | null> = Promise.resolve(null);
+    let databaseUrl = '';
     const ran: string[] = [];
     const skipped: string[] = [];
     for (const name of ORDER) {
@@ -131,14 +136,22 @@ describe("every command's --help examples", () => {
         for (const [placeholder, value] of Object.entries(fill).sort(([a], [b]) => b.length - a.length))
           filled = filled.replaceAll(placeholder, value);
         let cwd = project;
+        let lineEnv = env;
         if (name === 'init') {
-          // init writes a project: each line in an empty folder of its own over the sample game's database.
+          // init writes a project: each line in an empty folder of its own, reading the sample game's catalog from
+          // the database db start serves, through the DATABASE_URL db url printed (as a game's own database is
+          // reached). init over an embedded database of its own is tested in init-sut-stubs and init tests.
           cwd = await mkdtemp(join(project, 'init-'));
-          await cp(inject('pgdataSampleTemplate'), join(cwd, '.turnkit', 'pgdata'), { recursive: true });
+          lineEnv = { ...env, DATABASE_URL: databaseUrl };
         }
         if (name === 'db start') {
           // It serves until stopped: in the background, until db url has printed its URL and db stop has stopped it.
-          const server = spawn('sh', ['-c', filled], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+          expect(exampleCommand(filled).program).toBe('turnkit');
+          const server = spawn(process.execPath, [BIN, ...exampleCommand(filled).args], {
+            cwd,
+            env: { ...process.env, ...env },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
           let printed = '';
           server.stdout.on('data', (chunk) => (printed += chunk));
           const exited = new Promise<number | null>((resolve) => server.on('close', resolve));
@@ -150,11 +163,19 @@ describe("every command's --help examples", () => {
           continue;
         }
         const before = name === 'run' ? await runs().catch(() => []) : [];
-        const result = await runLine(filled, cwd);
+        const result = await runLine(filled, cwd, lineEnv);
         expect(result.code, `${filled}\n${result.stderr}\n${result.stdout.slice(0, 2000)}`).toBe(0);
         ran.push(line);
         // Stopped by SIGTERM, which the server's handler answers by closing the database and exiting 128 + 15.
         if (name === 'db stop') expect(await stopped, 'db start exits once db stop asked it to').toBe(143);
+        if (name === 'materialize') {
+          const written = JSON.parse(await readFile(join(project, 'out', 'deck-fixed.json'), 'utf8'));
+          expect(written.format, filled).toMatch(/^turnkit\.fixture\//);
+        }
+        // The first campaign of the project, which the capture examples name.
+        if (name === 'sample' && ran.filter((done) => done.startsWith('turnkit sample')).length === 1)
+          expect(result.stdout, filled).toBe('1\n');
+        if (name === 'db url') databaseUrl = result.stdout.trim();
         if (name === 'seed' && fill.KEY === undefined) fill.KEY = /\bkey=(\S+)/.exec(result.stdout)![1]!;
         if (name === 'run') {
           const made = (await runs()).filter((dir) => !before.includes(dir));
