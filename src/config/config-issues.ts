@@ -41,6 +41,20 @@ export function parseConfigValue(
   throw new TurnkitError('BAD_INPUT', problems[0]!, problems);
 }
 
+/**
+ * Where a path is written in a config's text: its key (an array item: the item), or the nearest enclosing place that
+ * can be found; undefined when none can. A .ts or .js config is read as one object literal, as for schema problems.
+ */
+export function locateConfigKey(text: string, json: boolean, path: readonly PropertyKey[]): number | undefined {
+  if (!json) return nearest(sourceLocator(text), path);
+  const tree = parseTree(text);
+  for (let depth = path.length; tree && depth >= 0; depth--) {
+    const node = findNodeAtLocation(tree, path.slice(0, depth) as (string | number)[]);
+    if (node) return node.parent?.type === 'property' ? node.parent.offset : node.offset;
+  }
+  return undefined;
+}
+
 type Locator = (path: readonly PropertyKey[], key?: string) => number | undefined;
 
 // The nearest enclosing value that can be found (a missing key points at its parent object).

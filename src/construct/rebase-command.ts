@@ -79,10 +79,22 @@ export async function rebase(options: RebaseOptions): Promise<RebaseResult> {
 export class RebaseConflictError extends TurnkitError {
   /** Every conflicting change with the base, old and new values. */
   readonly conflicts: readonly ChangeConflict[];
+  /** Problems no choice of side resolves (a change outside the turn, a key changed): a resolver cannot help. */
+  readonly unresolvable: readonly string[];
+  /** The constructed fixture and the new base, as messages show them. */
+  readonly files: { readonly file: string; readonly base: string };
 
-  constructor(message: string, problems: readonly string[], conflicts: readonly ChangeConflict[]) {
+  constructor(
+    message: string,
+    problems: readonly string[],
+    conflicts: readonly ChangeConflict[],
+    unresolvable: readonly string[] = [],
+    files: { file: string; base: string } = { file: '', base: '' },
+  ) {
     super('FIXTURE', message, problems);
     this.conflicts = conflicts;
+    this.unresolvable = unresolvable;
+    this.files = files;
   }
 }
 
@@ -94,6 +106,6 @@ function conflictError(
 ): RebaseConflictError {
   const ruleLines = rule.filter((line) => !conflicts.some((conflict) => line.startsWith(`${conflict.path}:`)));
   const lines = [...ruleLines, ...conflicts.map(describeConflict)].map((line) => `${file}: ${line}`);
-  const summary = `${file}: cannot rebase onto ${base}: ${lines.length} conflicting path(s); nothing written (--keep PATH=base or PATH=change resolves one)`;
-  return new RebaseConflictError(summary, [summary, ...lines], conflicts);
+  const summary = `${file}: cannot rebase onto ${base}: ${lines.length} conflicting path(s); nothing written (--keep PATH=base or PATH=change resolves one; --interactive chooses on screen)`;
+  return new RebaseConflictError(summary, [summary, ...lines], conflicts, ruleLines, { file, base });
 }

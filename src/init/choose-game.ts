@@ -1,5 +1,6 @@
 import type { Catalog, TableInfo } from '../db/catalog-types.js';
 import { quoteIdent } from '../db/quote.js';
+import { didYouMean } from '../config/config-place.js';
 import { TurnkitError } from '../errors.js';
 import { guessGame, guessInput, guessOutput, type GameGuess } from './guess-game.js';
 import type { SutLanguage } from './starter-sut.js';
@@ -96,7 +97,7 @@ function tableNamed(catalog: Catalog, name: string, flag: string): TableInfo {
   if (!table)
     throw new TurnkitError(
       'USAGE',
-      `init ${flag} ${name}: no such table in the database (it has ${[...catalog.tables.keys()].join(', ') || 'no tables'})`,
+      `init ${flag} ${name}: no such table in the database${didYouMean(name, [...catalog.tables.keys()])} (it has ${[...catalog.tables.keys()].join(', ') || 'no tables'})`,
     );
   return table;
 }
@@ -105,7 +106,10 @@ function columnNamed(table: TableInfo, name: string, flag: string): void {
   if (!table.columns.some((column) => column.name === name)) {
     throw new TurnkitError(
       'USAGE',
-      `init ${flag} ${name}: ${table.name} has no such column (it has ${table.columns.map((column) => column.name).join(', ')})`,
+      `init ${flag} ${name}: ${table.name} has no such column${didYouMean(
+        name,
+        table.columns.map((column) => column.name),
+      )} (it has ${table.columns.map((column) => column.name).join(', ')})`,
     );
   }
 }

@@ -2,7 +2,12 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { extname, join, relative, resolve } from 'node:path';
 import { isTurnkitError, TurnkitError } from '../errors.js';
-import { verifyFixtures, type VerifyInput, type VerifyResult } from '../construct/verify-fixtures.js';
+import {
+  verifyConfigAgainstDatabase,
+  verifyFixtures,
+  type VerifyInput,
+  type VerifyResult,
+} from '../construct/verify-fixtures.js';
 import type { ProjectContext } from '../project/project-context.js';
 import { loadQuestion } from './load-question.js';
 import { resolveFixtures } from './resolve-fixtures.js';
@@ -45,7 +50,7 @@ export async function verify(project: ProjectContext, options: VerifyInput): Pro
   const result: VerifyResult =
     fixtureFiles.length > 0
       ? await verifyFixtures(project, { ...options, paths: fixtureFiles })
-      : { files: [], problems: [] };
+      : { files: [], problems: options.database ? await verifyConfigAgainstDatabase(project) : [] };
   result.problems.unshift(...problems);
   for (const file of questionFiles) {
     const shown = relative(cwd, file) || file;

@@ -7,6 +7,7 @@ import { formatJsonPath } from '../util/json-source.js';
 import { canonical, canonicalRow, fixtureColumns, fixtureValues, inverseKeyMap } from './fixture-values.js';
 import type { SerializedKeyMap } from './seed-remap.js';
 import type { SeedPlan } from './seed-plan.js';
+import { sharedRowDifferences } from './shared-row-check.js';
 import { readSharedRows } from './shared-snapshot.js';
 
 /** How a scratch campaign differs from its fixture once keys are mapped back; empty when they are equal. */
@@ -18,7 +19,7 @@ export interface ScratchCheck {
 /**
  * Re-captures a scratch campaign and compares it with its fixture modulo key values: every remapped key is
  * translated back through the seed's key map, then each table's rows must be the same multiset, and every
- * shared row must be present with the fixture's values.
+ * shared row must be present under its key with the fixture's values (scrubbed columns aside).
  */
 export async function checkScratch(
   client: Queryable,
@@ -52,17 +53,11 @@ export async function checkScratch(
   const live = await readSharedRows(client, plan, scrubbed);
   for (const [name, rows] of live) {
     const planned = plan.tables.get(name)!;
-    const sharedRows = planned.table.role === 'shared' ? planned.table.rows : (planned.table.sharedRows ?? []);
     const columns = fixtureColumns(
       planned.info,
       planned.table.columns.map((column) => column.name),
     ).filter((column) => !scrubbed.get(name)?.has(column.name));
-    const present = new Set(rows.values());
-    const missing = sharedRows.map((row) => canonicalRow(row, columns)).filter((row) => !present.has(row));
-    if (missing.length > 0)
-      differences.push(
-        `${formatJsonPath(['tables', planned.fixtureName])}: ${missing.length} shared row(s) absent or different in the database`,
-      );
+    differences.push(...sharedRowDifferences(planned, rows, columns));
   }
   return { equal: differences.length === 0, differences };
 }

@@ -14,6 +14,7 @@ import {
 import type { GameGraph } from '../fixture/game-graph.js';
 import { needsRowAddress, ROW_ADDRESS_SQL } from '../fixture/row-identity.js';
 import { columnIndexes, guardClause, RAW_TEXT_TYPES, whereIn, type RawRow } from '../fixture/row-query.js';
+import { rootKeyPlace } from '../fixture/root-key-place.js';
 
 /**
  * Walks a campaign's owned subgraph like capture does (same ownership rules, same root guards), but reads only
@@ -39,7 +40,7 @@ export async function walkCampaignKeys(
   if (rootRows.length > 1)
     throw new TurnkitError(
       'CONFIG',
-      `game.root.key: ${rootRows.length} rows of "${graph.root.name}" have key ${rootValue}; the key must be unique`,
+      `${rootKeyPlace(graph)}: ${rootRows.length} rows of "${graph.root.name}" have key ${rootValue}; the key must be unique`,
     );
   addRow(collected.get(graph.root.name)!, rootRows[0]!);
 

@@ -153,7 +153,7 @@ describe('constructed fixtures through the CLI', () => {
     const refused = await cli('rebase', 'conflict/fixed.json');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
-      'conflict/fixed.json: cannot rebase onto conflict/base.json: 1 conflicting path(s); nothing written (--keep PATH=base or PATH=change resolves one)\n' +
+      'conflict/fixed.json: cannot rebase onto conflict/base.json: 1 conflicting path(s); nothing written (--keep PATH=base or PATH=change resolves one; --interactive chooses on screen)\n' +
         `conflict/fixed.json: turns[id=19].narration: base has "Recaptured: the mess hall is two decks up.", the change expected ${narration} (new value ${JSON.stringify(FIXED)})\n`,
     );
     expect(await readFile(join(project, 'conflict', 'fixed.json'), 'utf8')).toBe(before);
@@ -197,7 +197,7 @@ describe('constructed fixtures through the CLI', () => {
     const half = await cli('rebase', 'keep/two.json', '--keep', 'turns[id=19].narration=change');
     expect(half.code).toBe(1);
     expect(half.stderr.split('\n')[0]).toBe(
-      'keep/two.json: cannot rebase onto keep/base.json: 1 conflicting path(s); nothing written (--keep PATH=base or PATH=change resolves one)',
+      'keep/two.json: cannot rebase onto keep/base.json: 1 conflicting path(s); nothing written (--keep PATH=base or PATH=change resolves one; --interactive chooses on screen)',
     );
     expect(half.stderr).toContain('turns[id=19].player_input: base has "Recaptured input."');
     expect(await readFile(join(project, 'keep', 'two.json'), 'utf8')).toBe(before);

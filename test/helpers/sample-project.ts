@@ -33,11 +33,20 @@ export async function copySampleFiles(project: string): Promise<void> {
  * A project with the embedded database, the sample campaign, and the repo's fixtures, questions and sample SUT.
  */
 export async function sampleProject(prefix: string): Promise<string> {
+  const project = await unsampledProject(prefix);
+  expect(await runCli(['sample', '--turns', '40'], { cwd: project })).toMatchObject({ code: 0, stdout: '1\n' });
+  return project;
+}
+
+/**
+ * The same project before `turnkit sample` has run: the sample game's schema and no campaign yet (for a test that
+ * runs `turnkit sample` itself).
+ */
+export async function unsampledProject(prefix: string): Promise<string> {
   const project = await mkdtemp(join(tmpdir(), prefix));
   await cp(inject('pgdataSampleTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
   await copySampleFiles(project);
   // The sample SUT imports pg.
   await symlink(join(REPO, 'node_modules'), join(project, 'node_modules'), 'dir');
-  expect(await runCli(['sample', '--turns', '40'], { cwd: project })).toMatchObject({ code: 0, stdout: '1\n' });
   return project;
 }

@@ -59,7 +59,7 @@ describe.each(BACKENDS)('capture of a differently shaped schema on %s', (backend
   it('names the config path of a table or column the database does not have', async () => {
     const bad = { ...t.config, game: { ...t.config.game, turns: { ...t.config.game.turns, order: 'turn_number' } } };
     await expect(captureFromDb(t.db, bad, { campaign: A, turns: { turn: 1 } })).rejects.toThrow(
-      '<sample game config>: game.turns.order: table "saga.moves" has no column "turn_number"',
+      '<sample game config>: $.game.turns.order: table "saga.moves" has no column "turn_number"',
     );
     const missing = { ...t.config, game: { ...t.config.game, shared: ['saga.players'] } };
     await expect(captureFromDb(t.db, missing, { campaign: A, turns: { turn: 1 } })).rejects.toThrow(

@@ -200,7 +200,7 @@ describe.each(BACKENDS)('scrubbing at capture on %s', (backend) => {
       /^<sample game config>: \$\.scrub\.audit_logs\.user_id: audit_logs\.user_id is a foreign key \(audit_logs_user_id_fkey\)/,
     );
     expect(await rule({ 'users.emial': 'email' })).toBe(
-      '<sample game config>: $.scrub["users.emial"]: table "users" has no column "emial"',
+      '<sample game config>: $.scrub["users.emial"]: table "users" has no column "emial" (did you mean "email"?)',
     );
     expect(await rule({ 'players.email': 'email' })).toBe(
       '<sample game config>: $.scrub["players.email"]: no table "players" in the database',

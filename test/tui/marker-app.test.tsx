@@ -485,4 +485,20 @@ describe('turnkit mark (ink)', () => {
     expect(lines).toContain('- **fail**: the response puts the mess hall on deck 3.');
     marker.app.unmount();
   });
+
+  it('reflows a hard-wrapped case file into paragraphs wrapped to the pane, keeping its list and headings', async () => {
+    const spec = standardRun(join(root, `run-${++count}`));
+    spec.fixtures[0]!.caseFile =
+      '# Case alpha\n\nCASE-ALPHA: the mess is on deck 2, beside the\nmedbay.\n\n## Facts\n\n- the lift runs\n  between decks 1 and 4\n- deck 3 is engineering\n';
+    const marker = await openMarker(await open(await makeMarkRun(spec)));
+    await marker.press('2');
+    await marker.shows('CASE-ALPHA');
+    const lines = marker.frame().split('\n');
+    // The author's line break after "the" is gone: one paragraph, one list item per line, the headings as they were.
+    expect(lines).toContain('CASE-ALPHA: the mess is on deck 2, beside the medbay.');
+    expect(lines).toContain('## Facts');
+    expect(lines).toContain('- the lift runs between decks 1 and 4');
+    expect(lines).toContain('- deck 3 is engineering');
+    marker.app.unmount();
+  });
 });

@@ -371,7 +371,7 @@ describe('rebase', () => {
     ]);
     const file = shown(fixedPath);
     expect(error.problems).toEqual([
-      `${file}: cannot rebase onto ${shown(join(dir, 'base.json'))}: 1 conflicting path(s); nothing written (--keep PATH=base or PATH=change resolves one)`,
+      `${file}: cannot rebase onto ${shown(join(dir, 'base.json'))}: 1 conflicting path(s); nothing written (--keep PATH=base or PATH=change resolves one; --interactive chooses on screen)`,
       `${file}: turns[id=19].narration: base has "A recaptured narration.", the change expected ${JSON.stringify(NARRATION_19)} (new value ${JSON.stringify(FIXED_19)})`,
     ]);
     expect((await readFile(fixedPath)).equals(before)).toBe(true);

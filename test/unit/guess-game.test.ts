@@ -123,6 +123,13 @@ describe('init guesses the game from the catalog', () => {
     expect(() => chooseGame(catalog, { order: 'turn_no' })).toThrow(
       'init --order turn_no: turns has no such column (it has id, campaign_id, n, said)',
     );
+    // A near name is suggested, as config errors do.
+    expect(() => chooseGame(catalog, { turns: 'turn' })).toThrow(
+      'init --turns turn: no such table in the database (did you mean "turns"?) (it has campaigns, turns)',
+    );
+    expect(() => chooseGame(catalog, { order: 'siad' })).toThrow(
+      'init --order siad: turns has no such column (did you mean "said"?) (it has id, campaign_id, n, said)',
+    );
     expect(() => chooseGame(catalogOf(table('things', [column('id', 'bigint', 'bigint')])), {})).toThrow(
       /no table of the database looks like turns of a campaign/,
     );

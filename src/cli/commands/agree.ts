@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { shownPath } from '../../util/shown-path.js';
 import { printJson, type Output } from '../output.js';
+import { examples } from '../help-examples.js';
 
 /** `turnkit agree MARKS_A MARKS_B`. */
 export function registerAgree(program: Command, output: Output): void {
@@ -10,6 +11,7 @@ export function registerAgree(program: Command, output: Output): void {
     .argument('<marks-a>', "a marks file (a human's, say)")
     .argument('<marks-b>', "another marks file of the same run (a judge's, or a blind re-mark)")
     .option('--json', 'print the result as JSON')
+    .addHelpText('after', examples('turnkit agree runs/places/STAMP/marks.csv runs/places/STAMP/marks.checks.csv'))
     .action(async (a: string, b: string, options) => {
       const { agree } = await import('../../marks/agree-command.js');
       const { formatAgreement } = await import('../../marks/format-agreement.js');

@@ -3,6 +3,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { TurnSelection } from '../../fixture/capture.js';
 import { commonOptions, positiveInt } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
+import { examples } from '../help-examples.js';
 
 /** `turnkit capture --campaign KEY (--turn N | --turns A..B | --latest)`. */
 export function registerCapture(program: Command, output: Output): void {
@@ -29,6 +30,14 @@ export function registerCapture(program: Command, output: Output): void {
       'capture columns that look personal or secret without a scrub rule (recorded in the fixture)',
     )
     .option('--json', 'print the result as JSON')
+    .addHelpText(
+      'after',
+      examples(
+        'turnkit capture --campaign 1 --turn 23                 # fixtures/campaign-1-turn-23.json',
+        'turnkit capture --campaign 1 --turns 21..23 --out fixtures/range',
+        'turnkit capture --campaign 1 --latest --name campaign-1-latest --json',
+      ),
+    )
     .action(async (options, command: Command) => {
       const { capture } = await import('../../app/capture-command.js');
       const turns: TurnSelection | undefined = options.turn

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { shownPath } from '../../util/shown-path.js';
 import { commonOptions, positiveInt } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
+import { examples } from '../help-examples.js';
 
 /** `turnkit construct FIXTURE --turn N (--patch FILE | --from EDITED.json) --name NAME --why TEXT`. */
 export function registerConstruct(program: Command, output: Output): void {
@@ -17,6 +18,13 @@ export function registerConstruct(program: Command, output: Output): void {
     .option('--out <dir>', "output folder (default: the config's constructed folder)")
     .option('--force', 'overwrite an existing constructed fixture of that name')
     .option('--json', 'print the result as JSON')
+    .addHelpText(
+      'after',
+      examples(
+        'echo \'{"turns": [{"id": "19", "narration": "The mess hall is on deck 2."}]}\' > patch.json',
+        "turnkit construct fixtures/meridian-turn-23.json --turn 19 --patch patch.json --name deck-2 --why 'is the route right when turn 19 is?'",
+      ),
+    )
     .action(async (fixture: string, options, command: Command) => {
       const { construct } = await import('../../app/construct-command.js');
       if ((options.patch === undefined) === (options.from === undefined))

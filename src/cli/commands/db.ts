@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { commonOptions } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
+import { examples } from '../help-examples.js';
 
 /** `turnkit db start | url | migrate | stop`. */
 export function registerDb(program: Command, output: Output): void {
@@ -8,6 +9,10 @@ export function registerDb(program: Command, output: Output): void {
 
   db.command('start')
     .description('run the embedded database in the foreground and print its URL (Ctrl-C stops it)')
+    .addHelpText(
+      'after',
+      examples('turnkit db start                         # serve the embedded database until Ctrl-C'),
+    )
     .action(async (_options, command: Command) => {
       const { dbStart } = await import('../../app/db-commands.js');
       const server = await dbStart(commonOptions(command));
@@ -24,6 +29,10 @@ export function registerDb(program: Command, output: Output): void {
 
   db.command('url')
     .description('print the database URL (any password removed)')
+    .addHelpText(
+      'after',
+      examples('turnkit db url                           # while db start runs: the DATABASE_URL a SUT connects with'),
+    )
     .action(async (_options, command: Command) => {
       const { dbUrl } = await import('../../app/db-commands.js');
       output.out(await dbUrl(commonOptions(command)));
@@ -32,6 +41,7 @@ export function registerDb(program: Command, output: Output): void {
   db.command('migrate')
     .description('apply pending migrations of the game schema')
     .option('--json', 'print the result as JSON')
+    .addHelpText('after', examples("turnkit db migrate                       # the sample game's migrations/"))
     .action(async (options, command: Command) => {
       const { dbMigrate } = await import('../../app/db-commands.js');
       const result = await dbMigrate(commonOptions(command));
@@ -42,6 +52,7 @@ export function registerDb(program: Command, output: Output): void {
 
   db.command('stop')
     .description('stop the embedded database another turnkit process runs')
+    .addHelpText('after', examples('turnkit db stop                          # stops the db start of this project'))
     .action(async (_options, command: Command) => {
       const { dbStop } = await import('../../app/db-commands.js');
       const stopped = await dbStop(commonOptions(command));

@@ -3,6 +3,7 @@ import { shownPath } from '../../util/shown-path.js';
 import { positiveInt } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 import { progressLine } from './run.js';
+import { examples } from '../help-examples.js';
 
 /** `turnkit demo [--dir DIR] [--reps N]`. */
 export function registerDemo(program: Command, output: Output): void {
@@ -20,6 +21,13 @@ export function registerDemo(program: Command, output: Output): void {
     .option('--model <name>', "the judge's model (with --judge, overrides it; alone, an OpenAI-compatible judge)")
     .option('--base-url <url>', "the judge's OpenAI-compatible base URL")
     .option('--json', 'print the result as JSON')
+    .addHelpText(
+      'after',
+      examples(
+        'turnkit demo                            # the whole loop on the embedded database',
+        'turnkit demo --reps 3 --dir /tmp/turnkit-demo',
+      ),
+    )
     .action(async (options, command: Command) => {
       const { demo } = await import('../../demo/demo-command.js');
       const { formatReport, pValue } = await import('../../marks/format-report.js');

@@ -3,6 +3,7 @@ import { shownPath } from '../../util/shown-path.js';
 import { TurnkitError } from '../../errors.js';
 import { commonOptions, positiveInt } from '../global-options.js';
 import type { Output } from '../output.js';
+import { examples } from '../help-examples.js';
 
 /** `turnkit edit FIXTURE [--editor --turn N]`. */
 export function registerEdit(program: Command, output: Output): void {
@@ -18,6 +19,13 @@ export function registerEdit(program: Command, output: Output): void {
     )
     .option('--out <dir>', "output folder (default: the config's constructed folder)")
     .option('--force', 'overwrite an existing constructed fixture of the chosen name')
+    .addHelpText(
+      'after',
+      examples(
+        'turnkit edit fixtures/meridian-turn-23.json                     # the terminal editor',
+        'turnkit edit constructed/meridian-turn-23-deck-fixed.json --turn 19 --editor   # as JSON in $EDITOR',
+      ),
+    )
     .action(async (fixture: string, options, command: Command) => {
       const { openEditSession } = await import('../../construct/edit-session.js');
       const { editInExternalEditor } = await import('../../construct/external-edit.js');

@@ -4,6 +4,7 @@ import { commonOptions } from '../global-options.js';
 import { shownPath } from '../../util/shown-path.js';
 import { printJson, type Output } from '../output.js';
 import { describeTeardown } from './describe-teardown.js';
+import { examples } from '../help-examples.js';
 
 /** `turnkit gc [--ttl HOURS] [--all]`. */
 export function registerGc(program: Command, output: Output): void {
@@ -15,6 +16,13 @@ export function registerGc(program: Command, output: Output): void {
     .option('--ttl <hours>', 'age after which a campaign seeded on another host counts as orphaned', parseHours, 24)
     .option('--all', 'remove every scratch campaign, including those seeded by hand and those of running processes')
     .option('--json', 'print the result as JSON')
+    .addHelpText(
+      'after',
+      examples(
+        'turnkit gc                               # every orphaned scratch campaign',
+        'turnkit gc --ttl 1 --json',
+      ),
+    )
     .action(async (options, command: Command) => {
       const { gcCommand } = await import('../../app/scratch-commands.js');
       const report = await gcCommand({ ...commonOptions(command), ttlMs: options.ttl * 3_600_000, all: options.all });

@@ -3,6 +3,7 @@ import type { GameChoices } from '../../init/choose-game.js';
 import { SUT_LANGUAGES } from '../../init/starter-sut.js';
 import { commonOptions } from '../global-options.js';
 import type { Output } from '../output.js';
+import { examples } from '../help-examples.js';
 
 const names = (value: string): string[] =>
   value
@@ -33,6 +34,13 @@ export function registerInit(program: Command, output: Output): void {
     .addOption(new Option('--sut <language>', "the SUT stub's language").choices([...SUT_LANGUAGES]).default('node'))
     .option('--yes', 'take every guess without asking (the default when stdin is not a terminal)')
     .option('--force', 'overwrite an existing config file')
+    .addHelpText(
+      'after',
+      examples(
+        'turnkit init --yes                      # guess the game from the database, write config, question, SUT stub',
+        'turnkit init --yes --turns turns --order turn_number --input player_input --sut python',
+      ),
+    )
     .action(async (options, command: Command) => {
       const { readInitCatalog } = await import('../../init/read-catalog.js');
       const { init } = await import('../../config/init.js');

@@ -5,6 +5,7 @@ import { TurnkitError } from '../../errors.js';
 import { JUDGE_PROVIDERS } from '../../config/judge-providers.js';
 import { commonOptions, positiveInt } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
+import { examples } from '../help-examples.js';
 
 /** `turnkit judge RUN_DIR [--checks] [--model NAME | --judge FILE]`. */
 export function registerJudge(program: Command, output: Output): void {
@@ -29,6 +30,13 @@ export function registerJudge(program: Command, output: Output): void {
       "use this question file's current checks and rubric instead of the ones the run recorded",
     )
     .option('--json', 'print the result as JSON')
+    .addHelpText(
+      'after',
+      examples(
+        'turnkit judge runs/places/STAMP --checks               # marks.checks.csv',
+        'turnkit judge runs/places/STAMP --judge examples/judge.yaml',
+      ),
+    )
     .action(async (dir: string, options, command: Command) => {
       const { judgeChecks } = await import('../../marks/judge-checks.js');
       const { judgeWithModel } = await import('../../marks/judge-model.js');

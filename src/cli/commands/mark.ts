@@ -3,6 +3,7 @@ import { shownPath } from '../../util/shown-path.js';
 import { TurnkitError } from '../../errors.js';
 import type { Output } from '../output.js';
 import { finishBeforeQuit, quitWhenGone } from '../streams-gone.js';
+import { examples } from '../help-examples.js';
 
 /** `turnkit mark RUN_DIR [--grader NAME] [--blind [--seed N]]`. */
 export function registerMark(program: Command, output: Output): void {
@@ -22,6 +23,13 @@ export function registerMark(program: Command, output: Output): void {
         if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected a whole number, got "${value}"`);
         return Number(value);
       },
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'turnkit mark runs/places/STAMP',
+        'turnkit mark runs/places/STAMP --blind                  # a blind re-mark for self-agreement',
+      ),
     )
     .action(async (dir: string, options) => {
       const { MarkingSession } = await import('../../marks/marking-session.js');

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Output } from '../output.js';
+import { examples } from '../help-examples.js';
 
 /** `turnkit materialize CONSTRUCTED`. */
 export function registerMaterialize(program: Command, output: Output): void {
@@ -7,6 +8,10 @@ export function registerMaterialize(program: Command, output: Output): void {
     .command('materialize')
     .description('print the fixture a constructed fixture stands for (base hash and old values checked)')
     .argument('<constructed>', 'constructed fixture file')
+    .addHelpText(
+      'after',
+      examples('turnkit materialize constructed/meridian-turn-23-deck-fixed.json > /tmp/deck-fixed.json'),
+    )
     .action(async (constructed: string) => {
       const { materialize } = await import('../../construct/materialize-command.js');
       const { serializeDocument } = await import('../../fixture/format.js');

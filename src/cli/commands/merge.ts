@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { shownPath } from '../../util/shown-path.js';
 import { printJson, type Output } from '../output.js';
+import { examples } from '../help-examples.js';
 
 /** `turnkit merge RUN_DIR... [--out DIR]`. */
 export function registerMerge(program: Command, output: Output): void {
@@ -10,6 +11,7 @@ export function registerMerge(program: Command, output: Output): void {
     .argument('<run-dirs...>', 'every shard directory of the run')
     .option('--out <dir>', 'the merged run directory (default: beside the first shard, STAMP-merged)')
     .option('--json', 'print the result as JSON')
+    .addHelpText('after', examples('turnkit merge runs/places/STAMP-1 runs/places/STAMP-2   # the shards of one run'))
     .action(async (dirs: string[], options) => {
       const { mergeRuns } = await import('../../pipeline/merge-runs.js');
       const result = await mergeRuns({ dirs, out: options.out });

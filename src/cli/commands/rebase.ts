@@ -1,7 +1,9 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import type { RebaseResult } from '../../construct/rebase-command.js';
+import type { RebaseConflictError, RebaseResult } from '../../construct/rebase-command.js';
 import type { KeepChoice } from '../../construct/resolve-conflicts.js';
+import { TurnkitError } from '../../errors.js';
 import { printJson, type Output } from '../output.js';
+import { examples } from '../help-examples.js';
 
 /** `turnkit rebase CONSTRUCTED [--onto FIXTURE]`. */
 export function registerRebase(program: Command, output: Output): void {
@@ -18,9 +20,28 @@ export function registerRebase(program: Command, output: Output): void {
       collectKeep,
       [],
     )
+    .option(
+      '-i, --interactive',
+      "on conflicts, open a terminal screen that shows each path's old base, new base and change values and keeps one side per path",
+    )
     .option('--json', 'print the result as JSON')
+    .addHelpText(
+      'after',
+      examples(
+        'turnkit rebase constructed/meridian-turn-23-deck-fixed.json               # after a recapture of its base',
+        'turnkit rebase constructed/meridian-turn-23-deck-fixed.json --interactive # choose per conflicting path',
+        'turnkit rebase constructed/meridian-turn-23-deck-fixed.json --keep change --json',
+      ),
+    )
     .action(async (constructed: string, options) => {
       const { rebase, RebaseConflictError } = await import('../../construct/rebase-command.js');
+      if (options.interactive && options.json)
+        throw new TurnkitError(
+          'USAGE',
+          '--interactive and --json: choose one (--json with --keep resolves without a terminal)',
+        );
+      if (options.interactive && (!process.stdin.isTTY || !process.stdout.isTTY))
+        throw new TurnkitError('USAGE', 'rebase --interactive needs a terminal; resolve with --keep PATH=base|change');
       let result: RebaseResult;
       try {
         result = await rebase({ constructed, onto: options.onto, keep: options.keep });
@@ -28,7 +49,16 @@ export function registerRebase(program: Command, output: Output): void {
         // --json callers get the conflicts as data as well as the one-line errors.
         if (options.json && error instanceof RebaseConflictError)
           printJson(output, { rewritten: false, conflicts: error.conflicts });
-        throw error;
+        if (!options.interactive || !(error instanceof RebaseConflictError) || error.unresolvable.length > 0)
+          throw error;
+        const resolved = await resolveInTerminal(error, (keep) =>
+          rebase({ constructed, onto: options.onto, keep: [...options.keep, ...keep] }),
+        );
+        if (!resolved) {
+          output.err(`${error.conflicts.length} conflicting path(s) left as they were; nothing written`);
+          return;
+        }
+        result = resolved;
       }
       if (options.json) return printJson(output, result);
       if (!result.rewritten)
@@ -42,6 +72,17 @@ export function registerRebase(program: Command, output: Output): void {
           `  ${kept.path}: kept ${kept.keep === 'base' ? "the new base's value (change dropped)" : 'the change'}`,
         );
     });
+}
+
+/** The conflicts on the terminal; the save re-runs the rebase with the choices, which writes the file atomically. */
+async function resolveInTerminal(
+  error: RebaseConflictError,
+  save: (keep: KeepChoice[]) => Promise<RebaseResult>,
+): Promise<RebaseResult | undefined> {
+  const { loadTerminalApp } = await import('../../tui/load-terminal-app.js');
+  // ink and its layout engine load only when the resolver runs.
+  const { runResolver } = await loadTerminalApp(() => import('../../tui/rebase/run-resolver.js'));
+  return runResolver({ ...error.files, conflicts: error.conflicts, save });
 }
 
 // `PATH=base`, `PATH=change`, or `base` / `change` for every conflict; a path may itself hold "=" (`turns[id=19]`).

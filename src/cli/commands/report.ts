@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { TurnkitError } from '../../errors.js';
 import { printJson, type Output } from '../output.js';
+import { examples } from '../help-examples.js';
 
 /** Options of the report command as commander gives them. */
 interface ReportFlags {
@@ -54,6 +55,14 @@ export function registerReport(program: Command, output: Output): void {
     .option(
       '--html [file]',
       'write one self-contained HTML page (default: report.html in the run directory) and print its path',
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'turnkit report runs/places/STAMP',
+        'turnkit report runs/places/STAMP --marks marks.checks.csv --md',
+        'turnkit report runs/places/STAMP --html                 # runs/places/STAMP/report.html',
+      ),
     )
     .action(async (dir: string, options) => {
       if (options.html !== undefined) return htmlReport(dir, options, output);

@@ -3,6 +3,7 @@ import type { RunProgress } from '../../app/run-question.js';
 import { shownPath } from '../../util/shown-path.js';
 import { commonOptions, positiveInt, shardSpec } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
+import { examples } from '../help-examples.js';
 
 /** `turnkit run QUESTION [--reps N] [--concurrency K] [--shard I/N] [--resume RUN_DIR]`. */
 export function registerRun(program: Command, output: Output): void {
@@ -26,6 +27,14 @@ export function registerRun(program: Command, output: Output): void {
       ]),
     )
     .option('--json', 'print the result as JSON')
+    .addHelpText(
+      'after',
+      examples(
+        'turnkit run questions/places.yaml --reps 2             # writes runs/places/STAMP',
+        'turnkit run questions/places.yaml --reps 2 --shard 1/2  # then --shard 2/2, and turnkit merge',
+        'turnkit run --resume runs/places/STAMP                  # finish an interrupted run',
+      ),
+    )
     .action(async (question: string | undefined, options, command: Command) => {
       const { runQuestion } = await import('../../app/run-question.js');
       const { outcomeError } = await import('../../marks/outcome.js');

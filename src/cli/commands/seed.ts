@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { TurnkitError } from '../../errors.js';
 import { commonOptions } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
+import { examples } from '../help-examples.js';
 
 /** `turnkit seed FIXTURE [--strategy remap|database] [--check]`. */
 export function registerSeed(program: Command, output: Output): void {
@@ -19,6 +20,13 @@ export function registerSeed(program: Command, output: Output): void {
     )
     .option('--check', 're-capture the scratch campaign and compare it with the fixture (exit 1 when they differ)')
     .option('--json', 'print the result as JSON')
+    .addHelpText(
+      'after',
+      examples(
+        'turnkit seed fixtures/meridian-turn-23.json                  # prints KEY and its DATABASE_URL',
+        'turnkit seed constructed/meridian-turn-23-deck-fixed.json --strategy remap --json',
+      ),
+    )
     .action(async (fixture: string, options, command: Command) => {
       const { seedCommand } = await import('../../app/scratch-commands.js');
       const result = await seedCommand({

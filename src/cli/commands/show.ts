@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { printJson, type Output } from '../output.js';
+import { examples } from '../help-examples.js';
 
 /** `turnkit show FIXTURE`. */
 export function registerShow(program: Command, output: Output): void {
@@ -8,6 +9,13 @@ export function registerShow(program: Command, output: Output): void {
     .description('print what a fixture holds: tables, row counts, turns, input')
     .argument('<fixture>', 'fixture file')
     .option('--json', 'print the summary as JSON')
+    .addHelpText(
+      'after',
+      examples(
+        'turnkit show fixtures/meridian-turn-23.json',
+        'turnkit show constructed/meridian-turn-23-deck-fixed.json --json',
+      ),
+    )
     .action(async (fixture: string, options) => {
       const { show } = await import('../../fixture/show-fixture.js');
       const { formatTable } = await import('../../util/text-table.js');

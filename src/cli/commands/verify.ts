@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { TurnkitError } from '../../errors.js';
 import { commonOptions } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
+import { examples } from '../help-examples.js';
 
 /** `turnkit verify [PATH...]`. */
 export function registerVerify(program: Command, output: Output): void {
@@ -11,8 +12,16 @@ export function registerVerify(program: Command, output: Output): void {
       'validate fixtures, constructed fixtures and questions (default: their folders); exit 1 on any problem',
     )
     .argument('[paths...]', 'files or folders')
-    .option('--database', 'also check tables and columns against the connected database')
+    .option('--database', "also check the fixtures' and the config's tables and columns against the connected database")
     .option('--json', 'print the result as JSON')
+    .addHelpText(
+      'after',
+      examples(
+        'turnkit verify                          # fixtures/, constructed/ and questions/',
+        'turnkit verify fixtures/meridian-turn-23.json questions/places.yaml',
+        'turnkit verify --database               # also against the connected database',
+      ),
+    )
     .action(async (paths: string[], options, command: Command) => {
       const { verifyProject } = await import('../../app/verify-project.js');
       const result = await verifyProject({ ...commonOptions(command), paths, database: options.database });

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { TurnkitError } from '../../errors.js';
 import type { Output } from '../output.js';
+import { examples } from '../help-examples.js';
 
 /** `turnkit view [RUN_DIR...] [--blind [--seed N]] [--grader NAME] [--port N]`. */
 export function registerView(program: Command, output: Output): void {
@@ -25,6 +26,13 @@ export function registerView(program: Command, output: Output): void {
       if (port < 1 || port > 65535) throw new InvalidArgumentError(`expected a port from 1 to 65535, got "${value}"`);
       return port;
     })
+    .addHelpText(
+      'after',
+      examples(
+        'turnkit view                             # every run under runs/, in the browser',
+        'turnkit view runs/places/STAMP --blind',
+      ),
+    )
     .action(async (dirs: string[], options) => {
       if (options.seed !== undefined && !options.blind)
         throw new TurnkitError('USAGE', '--seed orders a blind re-mark: use it with --blind');
