@@ -11,6 +11,14 @@ interface ReportFlags {
   json?: boolean;
   check?: boolean;
   html?: string | true;
+  junit?: string;
+}
+
+/** `--junit FILE`: the JUnit XML written beside whatever the command prints (CI reads the file, a person the log). */
+async function junitReport(report: import('../../marks/build-report.js').Report, file: string): Promise<void> {
+  const { writeJunitReport } = await import('../../marks/write-junit-report.js');
+  const { resolve } = await import('node:path');
+  await writeJunitReport(report, resolve(file));
 }
 
 /** `--html [FILE]`: the page is written whatever the run's state; the exit code is then decided as for the text. */
@@ -29,6 +37,7 @@ async function htmlReport(dir: string, options: ReportFlags, output: Output): Pr
     compareMarks: options.compareMarks,
   });
   output.out(shownPath(result.file));
+  if (options.junit !== undefined) await junitReport(result.run.report, options.junit);
   const incomplete = incompleteRun(result.run.report);
   if (incomplete) throw incomplete;
   if (options.check) {
@@ -63,6 +72,7 @@ export function registerReport(program: Command, output: Output): void {
       '--html [file]',
       'write one self-contained HTML page (default: report.html in the run directory) and print its path',
     )
+    .option('--junit <file>', 'also write the report as JUnit XML (a test case per fixture, failed when missed)')
     .action(async (dir: string, options) => {
       if (options.html !== undefined) return htmlReport(dir, options, output);
       const { formatReport } = await import('../../marks/format-report.js');
@@ -73,6 +83,7 @@ export function registerReport(program: Command, output: Output): void {
         compare: options.compare,
         compareMarks: options.compareMarks,
       });
+      if (options.junit !== undefined) await junitReport(result.report, options.junit);
       if (options.json) printJson(output, result);
       else
         for (const line of formatReport(result.report, options.md ? 'md' : 'text', result.comparison)) output.out(line);
