@@ -46,6 +46,13 @@ export const configSchema = z
     scrubKeyEnv: envNameSchema.default(DEFAULT_SCRUB_KEY_ENV),
     /** The LLM judge `turnkit judge` and `turnkit demo` use when no --model or --judge is given. */
     judge: judgeSettingsSchema.partial().optional(),
+    /** Prices of models by name (SUT and judges): currency units per million input and output tokens. */
+    prices: z
+      .record(
+        z.string().min(1),
+        z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() }).strict(),
+      )
+      .default({}),
     /** Case-file functions a question names as `caseFile: config:NAME` (a .ts or .js config only). */
     caseFiles: z
       .record(

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { importModule } from '../util/import-module.js';
 import type { SutConfig } from './question-format.js';
 import type { SutContext, SutOutcome, SutRequest } from './sut-request.js';
+import { answerSpend } from './spend.js';
 
 /** A module SUT's settings with its path resolved. */
 export type ModuleSut = Extract<SutConfig, { type: 'module' }>;
@@ -29,7 +30,10 @@ export async function loadModuleSut(sut: ModuleSut): Promise<ModuleSutFunction> 
   return fn as ModuleSutFunction;
 }
 
-/** Calls a module SUT for one rep: a string (or `{ response }`) is the answer; a throw or a timeout is an error. */
+/**
+ * Calls a module SUT for one rep: a string (or `{ response, usage?, cost? }`) is the answer; a throw or a timeout is
+ * an error.
+ */
 export async function runModuleSut(fn: ModuleSutFunction, sut: ModuleSut, context: SutContext): Promise<SutOutcome> {
   const started = performance.now();
   const db = new pg.Pool({ connectionString: context.databaseUrl, max: 2 });
@@ -54,7 +58,13 @@ export async function runModuleSut(fn: ModuleSutFunction, sut: ModuleSut, contex
         error: { cause: 'empty', message: 'the function returned an empty response' },
         ms: performance.now() - started,
       };
-    return { response, ms: performance.now() - started };
+    const spend = typeof value === 'string' ? {} : answerSpend(value);
+    if ('error' in spend)
+      return {
+        error: { cause: 'unparseable', message: `the function's answer: ${spend.error}` },
+        ms: performance.now() - started,
+      };
+    return { response, ...spend, ms: performance.now() - started };
   } catch (error) {
     const cause = error instanceof TimeoutError ? 'timeout' : 'exception';
     return { error: { cause, message: (error as Error)?.message ?? String(error) }, ms: performance.now() - started };

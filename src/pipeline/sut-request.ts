@@ -1,4 +1,5 @@
 import { passwordForms, withoutSecrets } from './redact-password.js';
+import { answerSpend, type Usage } from './spend.js';
 /** What the SUT is asked for one rep: on stdin as JSON for a command, as the argument of a module's function. */
 export interface SutRequest {
   /** The scratch campaign's root key: the campaign the SUT plays. */
@@ -33,6 +34,10 @@ export interface SutOutcome {
   stdoutTail?: string;
   stderrTail?: string;
   ms: number;
+  /** Tokens the SUT's model used, when the SUT reported them (the http SUT: the API's `usage`). */
+  usage?: Usage;
+  /** What the call cost, when the SUT said (else it is priced from the config's prices for its model). */
+  cost?: number;
 }
 
 /** Where the SUT finds its scratch campaign, besides the request. */
@@ -54,10 +59,13 @@ export function recordedTail(text: string, context: SutContext): string {
   return tail(withoutSecrets(text, [...passwordForms(context.databaseUrl), ...(context.secrets ?? [])]));
 }
 
-/** Reads a SUT's stdout: plain text, or JSON with a string `response`; anything else is unparseable. */
+/**
+ * Reads a SUT's stdout: plain text, or JSON with a string `response` (and optionally `usage` and `cost`); anything
+ * else is unparseable.
+ */
 export function parseSutOutput(
   stdout: string,
-): { response: string } | { error: { cause: SutErrorCause; message: string } } {
+): { response: string; usage?: Usage; cost?: number } | { error: { cause: SutErrorCause; message: string } } {
   const text = stdout.trim();
   if (text === '') return { error: { cause: 'empty', message: 'the SUT printed nothing' } };
   if (!text.startsWith('{')) return { response: text };
@@ -72,7 +80,9 @@ export function parseSutOutput(
   const response = (value as { response?: unknown }).response;
   if (typeof response !== 'string')
     return { error: { cause: 'unparseable', message: 'stdout is JSON without a string "response" field' } };
-  return { response };
+  const spend = answerSpend(value);
+  if ('error' in spend) return { error: { cause: 'unparseable', message: `stdout JSON: ${spend.error}` } };
+  return { response, ...spend };
 }
 
 /** The last `limit` characters of a text, marked when cut. */
