@@ -15,6 +15,13 @@ export function positiveInt(value: string): number {
   return Number(value);
 }
 
+/** A commander option parser for an amount such as `--max-cost 2.50`: a finite number above zero. */
+export function positiveAmount(value: string): number {
+  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(value.trim()) || !(Number(value) > 0))
+    throw new InvalidArgumentError(`expected an amount above zero such as 2.50, got "${value}"`);
+  return Number(value);
+}
+
 /** A commander option parser for `--shard I/N`; a bad spec is a usage error (exit 2) saying what is wrong. */
 export function shardSpec(value: string): ShardSpec {
   try {

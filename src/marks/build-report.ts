@@ -4,6 +4,7 @@ import { planReps } from '../pipeline/run-plan.js';
 import { readRunState, repId, type RunState } from '../pipeline/run-state.js';
 import { readMarksFile, scopeOfRun, type ReadMark } from '../pipeline/read-marks.js';
 import { runAgreements, type RunAgreement } from './run-agreements.js';
+import { readJudgeSpends, repsSpend, totalSpend, type RunSpend, type SpendSplit } from './report-spend.js';
 import {
   fisherExact,
   lowerMedian,
@@ -48,6 +49,8 @@ export interface FixtureReport extends MarkCounts {
   failsTolerated: number;
   /** Milliseconds the SUT took, over every rep that called it (errors included). */
   latency: { median: number | null; p95: number | null; reps: number };
+  /** Tokens and cost of the fixture's reps: the SUT's calls and the judges' apart. */
+  spend: SpendSplit;
 }
 
 /** Totals of one tag's fixtures, pooled (never pooled across tags). */
@@ -88,6 +91,8 @@ export interface Report {
   pairs: BasePair[];
   /** The run's other marks files against the human's (a blind re-mark: the human against themself). */
   agreements: RunAgreement[];
+  /** Tokens and cost of the run: the SUT's calls, the judges', and both. */
+  spend: RunSpend;
   warnings: string[];
 }
 
@@ -110,12 +115,18 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
   const marks = await readMarksFile(marksFile, scopeOfRun(manifest));
   const keys = planReps(names, manifest.question.reps, shard);
   const target = manifest.question.target;
+  const judgeSpends = await readJudgeSpends(dir);
   // A shard may hold no rep of a fixture (fewer reps than shards): it has nothing to say about it.
   const fixtures = manifest.fixtures.flatMap((entry) => {
     const ids = keys.filter((key) => key.fixture === entry.name).map((key) => repId(key));
     return ids.length === 0
       ? []
-      : [fixtureReport(entry.name, entry.file.sha256, entry.tag ?? null, ids, marks, state, target)];
+      : [
+          {
+            ...fixtureReport(entry.name, entry.file.sha256, entry.tag ?? null, ids, marks, state, target),
+            spend: repsSpend(ids, state, judgeSpends),
+          },
+        ];
   });
   const missing = keys.filter((key) => !state.records.has(repId(key))).length;
   const { agreements, warnings } = await runAgreements(dir, manifest);
@@ -136,6 +147,7 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
       .map((lost) => ({ lost, ...targetDemand(target, manifest.question.reps - lost) })),
     pairs: basePairs(manifest, fixtures),
     agreements,
+    spend: totalSpend(fixtures),
     warnings,
   };
 }
@@ -163,7 +175,7 @@ function fixtureReport(
   marks: Map<string, ReadMark>,
   state: RunState,
   target: number,
-): FixtureReport {
+): Omit<FixtureReport, 'spend'> {
   const counts = countMarks(ids.map((id) => marks.get(id)));
   const open = counts.pass + counts.fail + counts.blank;
   const needed = passesNeeded(target, open);

@@ -16,6 +16,7 @@ import { createJudgeCall, JudgeCallError, withoutSecrets, type JudgeCall } from 
 import { judgePrompt } from './judge-prompt.js';
 import { judgeFileSlug, type JudgeSettings } from '../config/judge-settings.js';
 import { parseVerdict } from './judge-verdict.js';
+import { callSpend, type CallSpend, type Price } from '../pipeline/spend.js';
 
 /** Options of `turnkit judge RUN_DIR --model NAME`. */
 export interface JudgeModelOptions {
@@ -25,6 +26,8 @@ export interface JudgeModelOptions {
   question?: string | undefined;
   cwd?: string | undefined;
   configPath?: string | undefined;
+  /** The judge model's price (the config's), for the cost of the tokens its answers report. */
+  price?: Price | undefined;
   /** The model call (tests and other transports); the provider's SDK when absent. */
   call?: JudgeCall;
   onProgress?: (done: number, total: number) => void;
@@ -133,12 +136,14 @@ export async function judgeWithModel(options: JudgeModelOptions): Promise<JudgeM
       });
       let answer: string | Error | undefined = cache.get(cacheKey);
       const cached = answer !== undefined;
+      // A cached verdict cost nothing now: only answers received in this judging carry a spend.
+      let spend: CallSpend | undefined;
       if (answer === undefined) {
         answer = await slots
           .run(async () => {
             if (fatal) return undefined;
             try {
-              return await call(
+              const reply = await call(
                 judgePrompt({
                   question: manifest.question.text,
                   rubric: rubric.text,
@@ -146,6 +151,9 @@ export async function judgeWithModel(options: JudgeModelOptions): Promise<JudgeM
                   response: record.response!,
                 }),
               );
+              if (typeof reply === 'string') return reply;
+              if (reply.usage) spend = callSpend(reply.usage, undefined, options.price);
+              return reply.text;
             } catch (error) {
               if (error instanceof JudgeCallError && error.fatal) fatal ??= error;
               return error instanceof Error ? new Error(error.message) : new Error(String(error));
@@ -180,6 +188,7 @@ export async function judgeWithModel(options: JudgeModelOptions): Promise<JudgeM
         rubricVersion: rubric.version,
         rubricSha256: rubric.sha256,
         cached,
+        ...(spend ? { spend } : {}),
       });
       return row(verdict.mark, verdict.reason);
     }),

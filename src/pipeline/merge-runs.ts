@@ -6,6 +6,7 @@ import { removeStaleTemps, tempSibling } from '../util/temp-names.js';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument } from '../fixture/format.js';
 import type { Manifest } from './manifest.js';
+import { sumSpend } from './spend.js';
 import { formatMarks, type MarkRow } from './marks-file.js';
 import { parseMarksText } from './read-marks.js';
 import { RUBRIC_FILE, runStamp, writeRunFile } from './run-dir.js';
@@ -130,7 +131,8 @@ async function writeMerged(temp: string, out: string, shards: readonly Shard[], 
   const all = planReps(names, first.question.reps);
   const starts = shards.map((shard) => shard.state.manifest.startedAt).sort();
   const ends = shards.map((shard) => shard.state.manifest.finishedAt ?? '').sort();
-  const { shard: _shard, resumed: _resumed, ...rest } = first;
+  const { shard: _shard, resumed: _resumed, spend: _spend, ...rest } = first;
+  const spends = shards.flatMap((shard) => (shard.state.manifest.spend ? [shard.state.manifest.spend.sut] : []));
   const manifest: Manifest = {
     ...rest,
     status: 'complete',
@@ -145,6 +147,8 @@ async function writeMerged(temp: string, out: string, shards: readonly Shard[], 
       ...(state.manifest.finishedAt ? { finishedAt: state.manifest.finishedAt } : {}),
       database: state.manifest.database,
     })),
+    // The shards' SUT spends add up: each holds its own reps' calls.
+    ...(spends.length > 0 ? { spend: { sut: sumSpend(spends) } } : {}),
   };
   // The manifest goes first, as in a run: a directory without one is plainly not a finished merge.
   await writeRunFile(temp, 'manifest.json', serializeDocument(manifest));

@@ -29,6 +29,7 @@ import { resolveFixtures } from './resolve-fixtures.js';
 import { runRep } from './run-rep.js';
 import { planReps, type ShardSpec } from './run-plan.js';
 import { checkRepsOption, checkRunSize } from './run-limits.js';
+import { runSpend, sutPrice } from './run-spend.js';
 
 /** Options of `turnkit run`. */
 export interface RunOptions extends CommonOptions {
@@ -43,6 +44,8 @@ export interface RunOptions extends CommonOptions {
   strategy?: StrategyChoice | undefined;
   /** Run one deterministic slice of the reps (`--shard I/N`); `turnkit merge` combines the slices. */
   shard?: ShardSpec | undefined;
+  /** Stop launching reps once the SUT calls of this invocation have cost this much (an interrupted run, resumable). */
+  maxCost?: number | undefined;
   /** Aborting stops launching reps; running ones finish and tear down. */
   signal?: AbortSignal | undefined;
   /**
@@ -87,6 +90,8 @@ export interface RunResult {
   firstError?: string;
   /** What was said before the reps ran (a resume on another database server than the run started on). */
   warnings: string[];
+  /** With --max-cost: what this invocation's reps cost, and whether that stopped the run. */
+  budget?: { maxCost: number; spent: number; reached: boolean };
 }
 
 /**
@@ -262,7 +267,10 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
     const workers = Math.max(1, Math.min(workersFor(concurrency), pending.length));
     const slots = new Semaphore(concurrency);
     const sutSlot = <T>(call: () => Promise<T>): Promise<T> => slots.run(call);
-    const stopped = (): boolean => options.signal?.aborted === true || options.quit?.aborted === true;
+    let spent = 0;
+    const overBudget = (): boolean => options.maxCost !== undefined && spent >= options.maxCost;
+    const stopped = (): boolean => options.signal?.aborted === true || options.quit?.aborted === true || overBudget();
+    const price = sutPrice(config.prices, q.sut);
     let quitWrite: Promise<void> | undefined;
     const onQuit = (): void => {
       quitWrite = writeRunFile(
@@ -291,7 +299,9 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
           concurrent: workers > 1,
           sutSlot,
           secrets,
+          price,
         });
+        spent += record.spend?.cost ?? 0;
         // A SUT killed because the user quit says nothing about the SUT: the rep stays not run, for --resume.
         if (options.quit?.aborted) continue;
         // A rep that failed because the database went away (its SUT refused a connection, its teardown too) is not a
@@ -343,10 +353,12 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
       await quitWrite;
       const state = await readRunState(dir, manifest);
       const missing = all.filter((key) => !state.completed.has(repId(key)) && !state.errored.has(repId(key)));
+      const spend = runSpend(all, state);
       manifest = {
         ...manifest,
         status: missing.length > 0 ? 'interrupted' : 'complete',
         finishedAt: new Date().toISOString(),
+        ...(spend ? { spend } : {}),
       };
       await writeRunFile(dir, 'manifest.json', serializeDocument(manifest));
       await writeRunFile(dir, 'marks.csv', formatMarks(marksFor(all, state, await previousMarks(dir, manifest)).rows));
@@ -377,6 +389,9 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
       seedErrors,
       ...(firstError ? { firstError } : {}),
       warnings,
+      ...(options.maxCost !== undefined
+        ? { budget: { maxCost: options.maxCost, spent, reached: overBudget() && missing > 0 } }
+        : {}),
     };
   });
 }

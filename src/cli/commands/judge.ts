@@ -70,6 +70,7 @@ export function registerJudge(program: Command, output: Output): void {
         const result = await judgeWithModel({
           dir,
           settings,
+          price: config.prices[settings.model],
           question: options.question,
           configPath: commonOptions(command).configPath,
           onProgress: terminal

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import type { RunProgress } from '../../pipeline/run-question.js';
 import { shownPath } from '../../util/shown-path.js';
 import { runFailure } from '../../pipeline/run-outcome.js';
-import { commonOptions, positiveInt, shardSpec } from '../global-options.js';
+import { commonOptions, positiveAmount, positiveInt, shardSpec } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 
 /** `turnkit run QUESTION [--reps N] [--concurrency K] [--shard I/N] [--resume RUN_DIR]`. */
@@ -17,6 +17,11 @@ export function registerRun(program: Command, output: Output): void {
       '--shard <i/n>',
       'run one deterministic slice of the reps (1/3, 2/3, 3/3 on three machines; then turnkit merge)',
       shardSpec,
+    )
+    .option(
+      '--max-cost <amount>',
+      "stop launching reps once this invocation's SUT calls cost this much (config prices); resume later",
+      positiveAmount,
     )
     .option('--resume <run-dir>', 'complete an interrupted run: only missing or errored reps run again')
     .addOption(
@@ -56,6 +61,7 @@ export function registerRun(program: Command, output: Output): void {
           resume: options.resume,
           strategy: options.strategy,
           shard: options.shard,
+          maxCost: options.maxCost,
           signal: abort.signal,
           quit: quit.signal,
           onWarning: (message) => output.err(`warning: ${message}`),
