@@ -4,6 +4,7 @@ import { planReps } from '../pipeline/run-plan.js';
 import { readRunState, repId, type RunState } from '../pipeline/run-state.js';
 import { readMarksFile, scopeOfRun, type ReadMark } from '../pipeline/read-marks.js';
 import { runAgreements, type RunAgreement } from './run-agreements.js';
+import { passPowers, tagConsistency, type TagConsistency } from './consistency.js';
 import { readJudgeSpends, repsSpend, totalSpend, type RunSpend, type SpendSplit } from './report-spend.js';
 import {
   fisherExact,
@@ -51,6 +52,8 @@ export interface FixtureReport extends MarkCounts {
   latency: { median: number | null; p95: number | null; reps: number };
   /** Tokens and cost of the fixture's reps: the SUT's calls and the judges' apart. */
   spend: SpendSplit;
+  /** pass^k for k = 1..reps (index k - 1): all of k reps drawn without replacement pass; null when k > pass + fail. */
+  passK: (number | null)[];
 }
 
 /** Totals of one tag's fixtures, pooled (never pooled across tags). */
@@ -60,6 +63,8 @@ export interface TagTotals extends MarkCounts {
   met: number;
   missed: number;
   pending: number;
+  /** The share of the tag's fixtures whose every qualified rep passed. */
+  consistency: TagConsistency;
 }
 
 /** A constructed fixture beside its base in the same run: the controlled experiment's result. */
@@ -199,6 +204,7 @@ function fixtureReport(
     uncertain: counts.wilson !== null && counts.wilson.low <= target && target <= counts.wilson.high,
     passesNeeded: needed,
     failsTolerated: Math.max(0, open - needed),
+    passK: passPowers(counts.pass, counts.fail, ids.length),
     latency: {
       median: lowerMedian(latencies) ?? null,
       p95: nearestRank(latencies, 0.95) ?? null,
@@ -208,7 +214,7 @@ function fixtureReport(
 }
 
 /** Pooled counts per tag, in the order dev, heldout, untagged; a tag with no fixtures is left out. */
-export function tagTotals(fixtures: readonly FixtureReport[]): TagTotals[] {
+export function tagTotals(fixtures: readonly Omit<FixtureReport, 'spend'>[]): TagTotals[] {
   const order: TagTotals['tag'][] = ['dev', 'heldout', 'untagged'];
   return order.flatMap((tag) => {
     const members = fixtures.filter((fixture) => (fixture.tag ?? 'untagged') === tag);
@@ -224,6 +230,7 @@ export function tagTotals(fixtures: readonly FixtureReport[]): TagTotals[] {
         met: members.filter((fixture) => fixture.verdict === 'met').length,
         missed: members.filter((fixture) => fixture.verdict === 'missed').length,
         pending: members.filter((fixture) => fixture.verdict === 'pending').length,
+        consistency: tagConsistency(members),
         pass,
         fail: sum('fail'),
         na: sum('na'),
