@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { parseAutoShard, type AutoShard } from '../pipeline/shard-env.js';
 import type { CommonOptions } from '../config/common-options.js';
 import { parseShard, type ShardSpec } from '../pipeline/run-plan.js';
 
@@ -22,10 +23,13 @@ export function positiveAmount(value: string): number {
   return Number(value);
 }
 
-/** A commander option parser for `--shard I/N`; a bad spec is a usage error (exit 2) saying what is wrong. */
-export function shardSpec(value: string): ShardSpec {
+/**
+ * A commander option parser for `--shard I/N` or `--shard auto[/N]` (resolved from the environment by the command);
+ * a bad spec is a usage error (exit 2) saying what is wrong.
+ */
+export function shardSpec(value: string): ShardSpec | AutoShard {
   try {
-    return parseShard(value);
+    return parseAutoShard(value) ?? parseShard(value);
   } catch (error) {
     throw new InvalidArgumentError((error as Error).message.replace(/^--shard \S+: /, ''));
   }

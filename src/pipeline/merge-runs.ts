@@ -7,6 +7,7 @@ import { TurnkitError } from '../errors.js';
 import { serializeDocument } from '../fixture/format.js';
 import type { Manifest } from './manifest.js';
 import { sumSpend } from './spend.js';
+import { findShardDirs } from './find-shards.js';
 import { formatMarks, type MarkRow } from './marks-file.js';
 import { parseMarksText } from './read-marks.js';
 import { RUBRIC_FILE, runStamp, writeRunFile } from './run-dir.js';
@@ -15,7 +16,7 @@ import { ORDER_FILE, readRunState, repId, type RunState } from './run-state.js';
 
 /** Options of `turnkit merge`. */
 export interface MergeOptions {
-  /** The shard directories, one per shard, in any order. */
+  /** The shard directories, one per shard, in any order; or folders or globs holding them (found inside). */
   dirs: readonly string[];
   /** The merged run's directory (default: beside the first shard, `STAMP-merged`). */
   out?: string | undefined;
@@ -42,7 +43,7 @@ export interface MergeResult {
 export async function mergeRuns(options: MergeOptions): Promise<MergeResult> {
   const cwd = options.cwd ?? process.cwd();
   if (options.dirs.length === 0) throw new TurnkitError('USAGE', 'name the shard directories to merge');
-  const dirs = options.dirs.map((dir) => resolve(cwd, dir));
+  const dirs = await findShardDirs(options.dirs, cwd);
   const states = await Promise.all(dirs.map((dir) => readRunState(dir)));
   const shards = checkShards(dirs, states);
   const first = states[0]!.manifest;
@@ -77,6 +78,7 @@ interface Shard {
 function checkShards(dirs: readonly string[], states: readonly RunState[]): Shard[] {
   const first = states[0]!.manifest;
   const seen = new Map<number, string>();
+  const incomplete: string[] = [];
   const shards = states.map((state, i) => {
     const dir = dirs[i]!;
     const shown = shownPath(dir);
@@ -95,19 +97,23 @@ function checkShards(dirs: readonly string[], states: readonly RunState[]): Shar
     }
     seen.set(manifest.shard.index, dir);
     if (manifest.status !== 'complete')
-      throw new TurnkitError(
-        'BAD_INPUT',
+      incomplete.push(
         `${shown}: shard ${manifest.shard.index}/${manifest.shard.count} is ${manifest.status}; finish it with turnkit run --resume ${shown} first`,
       );
     return { dir, state };
   });
   const count = first.shard!.count;
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !seen.has(index));
-  if (missing.length > 0)
-    throw new TurnkitError(
-      'BAD_INPUT',
-      `shard${missing.length > 1 ? 's' : ''} ${missing.map((index) => `${index}/${count}`).join(', ')} missing: merge needs every shard of the run`,
-    );
+  // Every shard that is missing or unfinished at once, so that one look says what is left to do.
+  const problems = [
+    ...(missing.length > 0
+      ? [
+          `shard${missing.length > 1 ? 's' : ''} ${missing.map((index) => `${index}/${count}`).join(', ')} missing: merge needs every shard of the run`,
+        ]
+      : []),
+    ...incomplete,
+  ];
+  if (problems.length > 0) throw new TurnkitError('BAD_INPUT', problems.join('; '));
   return shards.sort((a, b) => a.state.manifest.shard!.index - b.state.manifest.shard!.index);
 }
 

@@ -44,6 +44,11 @@ export interface RunOptions extends CommonOptions {
   strategy?: StrategyChoice | undefined;
   /** Run one deterministic slice of the reps (`--shard I/N`); `turnkit merge` combines the slices. */
   shard?: ShardSpec | undefined;
+  /**
+   * A shard's run directory is `NAME-shard-I-of-N` instead of `STAMP-shard-I-of-N`: the shards of one CI run (or
+   * Kubernetes Job) share the name, and a folder holding them all is one run's.
+   */
+  runName?: string | undefined;
   /** Stop launching reps once the SUT calls of this invocation have cost this much (an interrupted run, resumable). */
   maxCost?: number | undefined;
   /** Aborting stops launching reps; running ones finish and tear down. */
@@ -223,6 +228,7 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
         q.id,
         now,
         shard ? `-shard-${shard.index}-of-${shard.count}` : '',
+        shard ? options.runName : undefined,
       );
       attempt = 1;
       pending = all;

@@ -15,7 +15,7 @@ export function registerRun(program: Command, output: Output): void {
     .option('--concurrency <k>', 'SUT calls at a time (default 4)', positiveInt)
     .option(
       '--shard <i/n>',
-      'run one deterministic slice of the reps (1/3, 2/3, 3/3 on three machines; then turnkit merge)',
+      'run one deterministic slice of the reps (1/3, 2/3, 3/3 on three machines; then turnkit merge); auto[/N]: from JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or TURNKIT_SHARD=I/N',
       shardSpec,
     )
     .option(
@@ -34,6 +34,10 @@ export function registerRun(program: Command, output: Output): void {
     .option('--json', 'print the result as JSON')
     .action(async (question: string | undefined, options, command: Command) => {
       const { runQuestion } = await import('../../pipeline/run-question.js');
+      const { shardFromEnvironment, shardRunName } = await import('../../pipeline/shard-env.js');
+      // The CI engine's variables are read here, at the edge; the library is given the shard and the run's name.
+      const shard = options.shard?.auto ? shardFromEnvironment(options.shard, process.env) : options.shard;
+      const runName = shard ? shardRunName(process.env) : undefined;
       const abort = new AbortController();
       const quit = new AbortController();
       const onSigint = (): void => {
@@ -60,7 +64,8 @@ export function registerRun(program: Command, output: Output): void {
           concurrency: options.concurrency,
           resume: options.resume,
           strategy: options.strategy,
-          shard: options.shard,
+          shard,
+          runName,
           maxCost: options.maxCost,
           signal: abort.signal,
           quit: quit.signal,
