@@ -34,10 +34,14 @@ export async function findShardDirs(args: readonly string[], cwd: string): Promi
     }
     const found = await shardsIn(dir, DEPTH);
     if (found.length === 0)
-      throw new TurnkitError('NOT_FOUND', `${shownPath(dir)}: holds no shard directory (turnkit run --shard I/N)`);
+      throw new TurnkitError(
+        'NOT_FOUND',
+        `${shownPath(dir)}: holds no shard directory (turnkit run --shard I/N), and is not a run directory (no manifest.json)`,
+      );
     dirs.push(...found);
   }
-  return [...new Set(dirs)];
+  // A directory named twice stays twice: merge says so rather than merging it once.
+  return dirs;
 }
 
 // Directories with a manifest of a shard, under `dir` (itself included), sorted; merged runs and unsharded ones left.
