@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cp, mkdir, readdir, rm } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runInProcess } from '../helpers/cli-in-process.js';
 import { sampleProject } from '../helpers/sample-project.js';
@@ -60,6 +60,23 @@ describe('run --shard auto and merge of a folder of shards', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
       'artifacts/shard-2-retry/job-a-shard-2-of-3: shard 2/3 is also runs/places/job-a-shard-2-of-3\n',
+    );
+  });
+
+  it('names, in one line, every shard a folder lacks and every one there unfinished', async () => {
+    for (const index of [1, 2])
+      await cp(
+        join(project, `runs/places/job-a-shard-${index}-of-3`),
+        join(project, `partial/job-a-shard-${index}-of-3`),
+        { recursive: true },
+      );
+    const manifestFile = join(project, 'partial/job-a-shard-1-of-3/manifest.json');
+    const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
+    await writeFile(manifestFile, `${JSON.stringify({ ...manifest, status: 'interrupted' }, null, 2)}\n`);
+    const result = await cli(['merge', 'partial']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'shard 3/3 missing: merge needs every shard of the run; partial/job-a-shard-1-of-3: shard 1/3 is interrupted; finish it with turnkit run --resume partial/job-a-shard-1-of-3 first\n',
     );
   });
 
