@@ -16,7 +16,7 @@ import { createJudgeCall, JudgeCallError, withoutSecrets, type JudgeCall } from 
 import { judgePrompt } from './judge-prompt.js';
 import { judgeFileSlug, type JudgeSettings } from '../config/judge-settings.js';
 import { parseVerdict } from './judge-verdict.js';
-import { callSpend, type CallSpend, type Price } from '../pipeline/spend.js';
+import { callSpend, callSpendSchema, type CallSpend, type Price } from '../pipeline/spend.js';
 
 /** Options of `turnkit judge RUN_DIR --model NAME`. */
 export interface JudgeModelOptions {
@@ -136,8 +136,9 @@ export async function judgeWithModel(options: JudgeModelOptions): Promise<JudgeM
       });
       let answer: string | Error | undefined = cache.get(cacheKey);
       const cached = answer !== undefined;
-      // A cached verdict cost nothing now: only answers received in this judging carry a spend.
-      let spend: CallSpend | undefined;
+      // A cached verdict keeps what it cost when it was received (cached: true says it was not paid again).
+      const kept = cached ? callSpendSchema.safeParse(cache.spendOf(cacheKey)) : undefined;
+      let spend: CallSpend | undefined = kept?.success ? kept.data : undefined;
       if (answer === undefined) {
         answer = await slots
           .run(async () => {
@@ -173,6 +174,7 @@ export async function judgeWithModel(options: JudgeModelOptions): Promise<JudgeM
           model: settings.model,
           provider: settings.provider,
           rubricVersion: rubric.version,
+          ...(spend ? { spend } : {}),
         });
       }
       if (cached) result.cached++;

@@ -17,8 +17,8 @@ export interface RunSpend extends SpendSplit {
 }
 
 /**
- * The spend of every judge verdict in a run directory (`judge-MODEL.jsonl`), by rep: what each answer received in
- * its judging cost (a verdict taken from the cache cost nothing then and carries none).
+ * The spend of every judge verdict in a run directory (`judge-MODEL.jsonl`), by rep: what each answer cost when it
+ * was received (a verdict taken from the cache carries the spend kept with it: the cost of the marks, paid once).
  */
 export async function readJudgeSpends(dir: string): Promise<Map<string, CallSpend[]>> {
   const spends = new Map<string, CallSpend[]>();

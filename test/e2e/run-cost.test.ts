@@ -128,6 +128,13 @@ describe('tokens and cost through run, judge and report', () => {
       judges: { calls: 8, inputTokens: 1_600, outputTokens: 56, cost: 0.00456, unpriced: 0 },
       total: { calls: 16, inputTokens: 9_620, outputTokens: 256, cost: 1.00456, unpriced: 0 },
     });
+    // Judging again takes every verdict from the cache: no request, and the marks keep what they cost once.
+    const requests = server.requests.length;
+    const again = await cli(['judge', run, '--model', 'fake-judge', '--base-url', server.openaiBaseUrl]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(server.requests).toHaveLength(requests);
+    const rejudged = JSON.parse((await cli(['report', run, '--json'])).stdout).report as Report;
+    expect(rejudged.spend).toEqual(report.spend);
     const text = await cli(['report', run]);
     expect(text.stdout).toMatch(/\ntotal\s+8020\/200\s+1\s+1600\/56\s+0\.00456\n/);
   });
