@@ -1,5 +1,5 @@
 import { readManifest, repId } from '../pipeline/run-state.js';
-import { readMarksFile, scopeOfRun } from '../pipeline/read-marks.js';
+import { readMarksFile, scopeOfRun } from './read-marks.js';
 import { planReps } from '../pipeline/run-plan.js';
 import type { Report } from './build-report.js';
 

@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { passwordForms, withoutSecrets } from './redact-password.js';
 import { answerSpend, type Usage } from './spend.js';
 /** What the SUT is asked for one rep: on stdin as JSON for a command, as the argument of a module's function. */
@@ -49,6 +50,11 @@ export interface SutContext {
   secrets?: readonly string[];
   /** Aborted when turnkit quits: a command SUT is killed at once, with everything it started. */
   quit?: AbortSignal | undefined;
+  /**
+   * The environment a command SUT inherits and `${NAME}` in its `env` expands from (the command line's is the
+   * process's; the library reads none itself, so without one a command SUT gets only turnkit's variables).
+   */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 /**
@@ -89,3 +95,21 @@ export function parseSutOutput(
 export function tail(text: string, limit = 2_000): string {
   return text.length <= limit ? text : `…${text.slice(-limit)}`;
 }
+
+/** What a SUT function receives besides the request: its scratch campaign's database and a signal to stop on. */
+export interface SutTools {
+  /** A pool on the scratch campaign's database, closed after the rep. */
+  db: pg.Pool;
+  databaseUrl: string;
+  /** Aborted when the rep times out or turnkit quits: stop, the rep is over. */
+  signal: AbortSignal;
+}
+
+/**
+ * A SUT as a function (a module's export, or a library caller's own): a string or `{ response }` is the answer, with
+ * the model's `usage` and the call's `cost` when it knows them.
+ */
+export type SutFunction = (request: SutRequest, tools: SutTools) => SutFunctionAnswer | Promise<SutFunctionAnswer>;
+
+/** What a SUT function returns. */
+export type SutFunctionAnswer = string | { response: string; usage?: Usage; cost?: number };

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { BACKENDS } from '../helpers/test-db.js';
 import { faultProject, type FaultProject } from '../helpers/fault-project.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
-import { runQuestion } from '../../src/pipeline/run-question.js';
+import { runQuestion } from '../../src/app/run-question.js';
 import { collectGarbage } from '../../src/scratch/gc.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
 import { judgeChecks } from '../../src/marks/judge-checks.js';
-import { parseMarks } from '../../src/pipeline/marks-file.js';
+import { parseMarks } from '../../src/marks/read-marks.js';
 
 const CHECKS = 'checks:\n  effects:\n    noOutsideChanges: true';
 

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { formatMarks, type MarkRow } from '../../src/pipeline/marks-file.js';
+import { formatMarks, type MarkRow } from '../../src/marks/marks-file.js';
 import { makeReportRun } from './report-run.js';
 
 /** Marks of one fixture: [mark, note] per rep. */

@@ -8,13 +8,13 @@ import { BACKENDS, type TestDb } from '../helpers/test-db.js';
 import { sampleGameWithFixture } from '../helpers/sample-fixture.js';
 import { registryCounts } from '../helpers/table-checksums.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
-import { construct } from '../../src/construct/construct-command.js';
+import { construct } from '../../src/app/construct-command.js';
 import { CORRECTED_NARRATION, MISLEADING_NARRATION, MISLEADING_TURN } from '../../src/sample/turn-script.js';
-import { runQuestion, type RunResult } from '../../src/pipeline/run-question.js';
+import { runQuestion, type RunResult } from '../../src/app/run-question.js';
 import { mergeRuns } from '../../src/pipeline/merge-runs.js';
 import { judgeChecks } from '../../src/marks/judge-checks.js';
 import { buildReport, type Report } from '../../src/marks/build-report.js';
-import { parseMarks } from '../../src/pipeline/marks-file.js';
+import { parseMarks } from '../../src/marks/read-marks.js';
 import { manifestSchema, type Manifest } from '../../src/pipeline/manifest.js';
 import { TurnkitError } from '../../src/errors.js';
 

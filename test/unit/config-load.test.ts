@@ -108,15 +108,12 @@ describe('loadConfig', () => {
       }),
     );
     const config = await loadConfig({ cwd });
-    const saved = process.env.DATABASE_URL;
-    try {
-      process.env.DATABASE_URL = 'postgres://env@h/db';
-      expect(chooseDatabaseUrl(config, { databaseUrl: 'postgres://flag@h/db' })).toBe('postgres://flag@h/db');
-      expect(chooseDatabaseUrl(config, {})).toBe('postgres://env@h/db');
-      process.env.DATABASE_URL = '';
-      expect(chooseDatabaseUrl(config, {})).toBe('postgres://c@h/db');
-    } finally {
-      process.env.DATABASE_URL = saved;
-    }
+    // The environment is passed in (the CLI passes the process's): the library reads none itself.
+    const env = { DATABASE_URL: 'postgres://env@h/db' };
+    expect(chooseDatabaseUrl(config, { databaseUrl: 'postgres://flag@h/db', env })).toBe('postgres://flag@h/db');
+    expect(chooseDatabaseUrl(config, { env })).toBe('postgres://env@h/db');
+    expect(chooseDatabaseUrl(config, { env, fromEnvironment: false })).toBe('postgres://c@h/db');
+    expect(chooseDatabaseUrl(config, { env: { DATABASE_URL: '' } })).toBe('postgres://c@h/db');
+    expect(chooseDatabaseUrl(config, {})).toBe('postgres://c@h/db');
   });
 });

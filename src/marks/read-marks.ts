@@ -1,0 +1,163 @@
+import { readFile } from 'node:fs/promises';
+import { parse } from 'csv-parse/sync';
+import { TurnkitError } from '../errors.js';
+import { describeReadError, shownPath } from '../util/shown-path.js';
+import {
+  MARKS_COLUMNS,
+  provenanceColumns,
+  provenanceOf,
+  withLineFeeds,
+  type Mark,
+  type MarkRow,
+} from './marks-file.js';
+import { repId, type RepKey } from '../pipeline/run-state.js';
+import type { Manifest } from '../pipeline/manifest.js';
+import { inShard } from '../pipeline/run-plan.js';
+
+/** The marks a file may hold; blank is "not marked yet". */
+export const MARKS = ['pass', 'fail', 'na', 'error', ''] as const;
+
+/** A mark as read, with the line it came from (for the errors that point at it). */
+export interface ReadMark extends MarkRow {
+  line: number;
+}
+
+/** The reps a marks file may name: a run's fixtures and reps (a shard's slice when `inRun` is given). */
+export interface MarksScope {
+  fixtures: readonly string[];
+  reps: number;
+  /** Whether a rep belongs to this run (a shard holds a slice); every rep 1..reps of a fixture when absent. */
+  inRun?: (key: RepKey) => boolean;
+}
+
+/** The reps of a run as a marks file may name them: its fixtures, its reps, and its slice when it is a shard. */
+export function scopeOfRun(manifest: Manifest): MarksScope {
+  const fixtures = manifest.fixtures.map((fixture) => fixture.name);
+  const shard = manifest.shard;
+  return {
+    fixtures,
+    reps: manifest.question.reps,
+    ...(shard ? { inRun: (key: RepKey) => inShard(fixtures, shard, key) } : {}),
+  };
+}
+
+/**
+ * Reads and checks a marks file against a run: the header, every mark, no rep twice, no rep the run does not have.
+ * Each problem is `file:line: message`; all are reported, the first as the message. Reps the file leaves out are
+ * simply not marked yet.
+ */
+export async function readMarksFile(path: string, scope: MarksScope | undefined): Promise<Map<string, ReadMark>> {
+  const shown = shownPath(path);
+  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new TurnkitError('NOT_FOUND', `${shown}: ${describeReadError(error)}`);
+  });
+  return parseMarksText(text, shown, scope);
+}
+
+/**
+ * Reads marks.csv text as written here or by a spreadsheet (quoted fields, CRLF, a BOM), checked as every marks
+ * file is (`parseMarksText`) but for no run in particular: its rows in the file's order.
+ */
+export function parseMarks(text: string, shown = 'marks.csv'): MarkRow[] {
+  return [...parseMarksText(text, shown, undefined).values()].map(({ line: _line, ...row }) => row);
+}
+
+/** The checks of `readMarksFile` on text already read; without a scope, any fixture and rep is accepted. */
+export function parseMarksText(raw: string, shown: string, scope: MarksScope | undefined): Map<string, ReadMark> {
+  const text = withLineFeeds(raw);
+  let records: { record: string[]; info: { bytes: number } }[];
+  try {
+    records = parse(text, {
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      info: true,
+    }) as unknown as typeof records;
+  } catch (error) {
+    const err = error as Error & { lines?: number };
+    throw new TurnkitError('BAD_INPUT', `${shown}:${err.lines ?? 1}: not valid CSV: ${err.message.split('\n')[0]}`);
+  }
+  const first = records[0];
+  const header = first?.record.slice(0, MARKS_COLUMNS.length).map((cell) => cell.trim().toLowerCase());
+  if (!first || header!.join(',') !== MARKS_COLUMNS.join(',')) {
+    const got = first ? ` (it is "${first.record.join(',').slice(0, 60)}")` : ' (the file is empty)';
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `${shown}:1: missing header: the first line must be ${MARKS_COLUMNS.join(',')}${got}`,
+    );
+  }
+  const fixtures = new Set(scope?.fixtures ?? []);
+  const provenance = provenanceColumns(first.record);
+  const marks = new Map<string, ReadMark>();
+  const problems: string[] = [];
+  const lines = recordLines(text, records);
+  for (const [index, entry] of records.entries()) {
+    // A spreadsheet leaves rows of empty cells below the data: they say nothing.
+    if (index === 0 || entry.record.every((cell) => cell.trim() === '')) continue;
+    const line = lines[index]!;
+    const [rawFixture = '', repText = '', markText = '', note = ''] = entry.record;
+    // Fixture names hold no spaces: a spreadsheet's padding is not part of the name.
+    const fixture = rawFixture.trim();
+    const at = `${shown}:${line}`;
+    const mark = markText.trim().toLowerCase();
+    if (!/^\d+$/.test(repText.trim())) {
+      problems.push(`${at}: rep "${repText}" is not a whole number`);
+      continue;
+    }
+    const rep = Number(repText.trim());
+    if (!(MARKS as readonly string[]).includes(mark)) {
+      problems.push(
+        `${at}: unknown mark "${markText}" for ${fixture} rep ${rep} (use pass, fail, na, error or leave it blank)`,
+      );
+      continue;
+    }
+    const key = { fixture, rep };
+    if (fixture === '') {
+      problems.push(`${at}: the fixture column is empty`);
+      continue;
+    }
+    if (scope && !fixtures.has(fixture)) {
+      problems.push(`${at}: no fixture "${fixture}" in this run (it has ${scope.fixtures.join(', ')})`);
+      continue;
+    }
+    if (scope && (rep < 1 || rep > scope.reps || (scope.inRun && !scope.inRun(key)))) {
+      problems.push(
+        `${at}: ${fixture} rep ${rep} is not a rep of this run (${scope.inRun ? 'a shard of ' : ''}${scope.reps} reps per fixture)`,
+      );
+      continue;
+    }
+    const earlier = marks.get(repId(key));
+    if (earlier) {
+      problems.push(`${at}: ${fixture} rep ${rep} is marked twice (first on line ${earlier.line})`);
+      continue;
+    }
+    marks.set(repId(key), { fixture, rep, mark: mark as Mark, note, ...provenanceOf(entry.record, provenance), line });
+  }
+  if (problems.length > 0) throw new TurnkitError('BAD_INPUT', problems[0]!, problems);
+  return marks;
+}
+
+/**
+ * The line each record starts on, as an editor numbers lines. csv-parse's own count is the line a record ends on,
+ * and it counts a CRLF inside a quoted note as two; its byte offsets are exact, so lines are counted from those.
+ */
+function recordLines(text: string, records: readonly { info: { bytes: number } }[]): number[] {
+  const bytes = Buffer.from(text, 'utf8');
+  const lines: number[] = [];
+  let line = 1;
+  let at = 0;
+  const advanceTo = (end: number): void => {
+    for (; at < end; at++) {
+      if (bytes[at] === 0x0a || (bytes[at] === 0x0d && bytes[at + 1] !== 0x0a)) line++;
+    }
+  };
+  let start = 0;
+  for (const record of records) {
+    // Blank lines before a record are skipped by the parser: the record starts at its first other byte.
+    while (bytes[start] === 0x0a || bytes[start] === 0x0d) start++;
+    advanceTo(start);
+    lines.push(line);
+    start = record.info.bytes;
+  }
+  return lines;
+}
