@@ -24,6 +24,28 @@ const CLEAN = {
   GITHUB_STEP_SUMMARY: '',
 };
 
+// The sample SUT's game master as a module SUT: the same reads and the same turn played, through the scratch
+// campaign's pool it is given, without a node process per rep (eight of them made this file twice as slow). The
+// recipes do not depend on the kind of SUT; examples/sample-sut.mjs as a process is covered by the run tests.
+const MODULE_SUT = `
+export default async function gameMaster(request, { db }) {
+  const recent = await db.query(
+    'SELECT turn_number, narration FROM turns WHERE campaign_id = $1 ORDER BY turn_number DESC LIMIT 8',
+    [request.campaign],
+  );
+  const misled = recent.rows.some((row) => /mess hall[^.]*deck 3/i.test(row.narration ?? ''));
+  const response = misled && request.rep === 1
+    ? 'The mess hall is right here on deck 3.'
+    : 'You take the lift up to deck 2 and walk past the crew berths to the mess hall.';
+  await db.query(
+    'INSERT INTO turns (campaign_id, turn_number, player_input, narration, played_at, ship_minute) VALUES ($1, $2, $3, $4, now(), 0)',
+    [request.campaign, (recent.rows[0]?.turn_number ?? 0) + 1, Object.values(request.input).join(' '), response],
+  );
+  return response;
+}
+`;
+const COMMAND_SUT = '\nsut:\n  type: command\n  command: [node, examples/sample-sut.mjs]\n  timeout: 130\n';
+
 /** A workflow step: an action it uses, or a command it runs. */
 interface Step {
   uses?: string;
@@ -35,7 +57,10 @@ describe('the CI recipes of examples/ci run as written', () => {
   let root: string;
   let n = 0;
 
-  /** A runner's (or pod's) checkout of the sample project, with its own embedded database; the question at 2 reps. */
+  /**
+   * A runner's (or pod's) checkout of the sample project, with its own embedded database; the question at 2 reps,
+   * its SUT in process.
+   */
   const runner = async (): Promise<string> => {
     const dir = join(root, `runner-${++n}`);
     await mkdir(dir, { recursive: true });
@@ -44,7 +69,14 @@ describe('the CI recipes of examples/ci run as written', () => {
     await symlink(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
     const question = await readFile(join(dir, 'questions/places.yaml'), 'utf8');
     expect(question).toContain('\nreps: 10\n');
-    await writeFile(join(dir, 'questions/places.yaml'), question.replace('\nreps: 10\n', '\nreps: 2\n'));
+    expect(question).toContain(COMMAND_SUT);
+    await writeFile(join(dir, 'game-master.mjs'), MODULE_SUT);
+    await writeFile(
+      join(dir, 'questions/places.yaml'),
+      question
+        .replace('\nreps: 10\n', '\nreps: 2\n')
+        .replace(COMMAND_SUT, '\nsut:\n  type: module\n  path: game-master.mjs\n  export: default\n'),
+    );
     return dir;
   };
 

@@ -9,15 +9,14 @@ import type { Report } from '../../src/marks/build-report.js';
 import type { Manifest } from '../../src/pipeline/manifest.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
 
-// Answers with usage that depends on the rep (so that sums are checked, not counts) and a cost of its own.
+// Answers with usage that depends on the rep (so that sums are checked, not counts) and a cost of its own. A module
+// SUT: its answer's usage and cost are read as a command SUT's are (test/unit/sut-adapters.test.ts reads a command's
+// stdout), without a node process per rep.
 const SPEND_SUT = `
-let text = '';
-process.stdin.on('data', (chunk) => (text += chunk));
-process.stdin.on('end', () => {
-  const request = JSON.parse(text);
+export default function spend(request) {
   const usage = { input_tokens: 1000 + request.rep, output_tokens: 10 * request.rep };
-  process.stdout.write(JSON.stringify({ response: 'Take the lift to deck 2.', usage, cost: 0.125 }));
-});
+  return { response: 'Take the lift to deck 2.', usage, cost: 0.125 };
+}
 `;
 
 const question = (id: string, sut: string[], reps: number): string =>
@@ -57,7 +56,7 @@ describe('tokens and cost through run, judge and report', () => {
     );
     await writeFile(
       join(project, 'questions/spend.yaml'),
-      question('spend', ['type: command', 'command: [node, spend-sut.mjs]'], 4),
+      question('spend', ['type: module', 'path: spend-sut.mjs', 'export: default'], 4),
     );
     await writeFile(
       join(project, 'questions/chat.yaml'),

@@ -151,6 +151,18 @@ describe('command SUT', () => {
     expect(parseSutOutput('[1, 2]')).toEqual({ response: '[1, 2]' });
   });
 
+  it("reads a command SUT's usage and cost from its JSON answer; a malformed one is the rep's error", async () => {
+    const answer = '{"response": "Deck 2.", "usage": {"input_tokens": 1003, "output_tokens": 30}, "cost": 0.125}';
+    expect(await runCommandSut(shSut(`cat >/dev/null; echo '${answer}'`), context())).toMatchObject({
+      response: 'Deck 2.',
+      usage: { inputTokens: 1_003, outputTokens: 30 },
+      cost: 0.125,
+    });
+    expect(parseSutOutput('{"response": "x", "cost": -1}')).toEqual({
+      error: { cause: 'unparseable', message: 'stdout JSON: "cost" must be a number >= 0' },
+    });
+  });
+
   it('records a nonzero exit and a signal as errors with the tails of both streams', async () => {
     const failed = await runCommandSut(shSut('cat >/dev/null; echo half an answer; echo boom >&2; exit 4'), context());
     expect(failed).toMatchObject({
