@@ -3,7 +3,7 @@ import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runInProcess } from '../helpers/cli-in-process.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-server.js';
-import { sampleProject } from '../helpers/sample-project.js';
+import { sampleRunProject } from '../helpers/sample-project.js';
 import { sampleGameConfig } from '../../src/config/sample-config.js';
 import type { Report } from '../../src/marks/build-report.js';
 import type { Manifest } from '../../src/pipeline/manifest.js';
@@ -44,7 +44,7 @@ describe('tokens and cost through run, judge and report', () => {
   const json = async <T>(path: string): Promise<T> => JSON.parse(await readFile(join(project, path), 'utf8')) as T;
 
   beforeAll(async () => {
-    project = await sampleProject('turnkit-cost-');
+    project = await sampleRunProject('turnkit-cost-');
     server = await startFakeLlmServer();
     await writeFile(join(project, 'spend-sut.mjs'), SPEND_SUT);
     await writeFile(

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runInProcess } from '../helpers/cli-in-process.js';
-import { sampleProject } from '../helpers/sample-project.js';
+import { sampleRunProject } from '../helpers/sample-project.js';
 import type { Report } from '../../src/marks/build-report.js';
 
 // Every variable a shard may be read from, unset unless a case sets it.
@@ -19,7 +19,16 @@ describe('run --shard auto and merge of a folder of shards', () => {
   };
 
   beforeAll(async () => {
-    project = await sampleProject('turnkit-shard-auto-');
+    project = await sampleRunProject('turnkit-shard-auto-');
+    // Shards are what is tested, not the SUT: one answering in process rather than a node process per rep.
+    await writeFile(join(project, 'answer.mjs'), "export default () => 'Take the lift to deck 2.';\n");
+    const question = await readFile(join(project, 'questions/places.yaml'), 'utf8');
+    const command = '\nsut:\n  type: command\n  command: [node, examples/sample-sut.mjs]\n  timeout: 130\n';
+    expect(question).toContain(command);
+    await writeFile(
+      join(project, 'questions/places.yaml'),
+      question.replace(command, '\nsut:\n  type: module\n  path: answer.mjs\n  export: default\n'),
+    );
   });
   afterAll(async () => {
     if (project) await rm(project, { recursive: true, force: true });
