@@ -3,7 +3,7 @@ import { TurnkitError } from '../errors.js';
 import { shownPath } from '../util/shown-path.js';
 import { describeWriteError } from '../util/write-error.js';
 import type { FixtureReport, Report } from './build-report.js';
-import type { CiFixtureDetail } from './ci-details.js';
+import { ciFixtureDetails, type CiFixtureDetail } from './ci-details.js';
 import type { Comparison } from './compare-runs.js';
 import { formatReport } from './format-report.js';
 import { countsLine } from './junit-report.js';
@@ -50,6 +50,11 @@ export function githubAnnotations(report: Report, details: ReadonlyMap<string, C
     `${report.question.id}: ${count('met')} met, ${count('missed')} missed, ${count('pending')} pending of ${report.fixtures.length} fixture(s); target ${report.target}`,
   );
   return lines;
+}
+
+/** `githubAnnotations` with the failing reps' notes read from the report's run directory (what `--format github` prints). */
+export async function githubReportLines(report: Report): Promise<string[]> {
+  return githubAnnotations(report, await ciFixtureDetails(report));
 }
 
 function missedMessage(fixture: FixtureReport, report: Report, detail: CiFixtureDetail | undefined): string {

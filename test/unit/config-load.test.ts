@@ -108,12 +108,18 @@ describe('loadConfig', () => {
       }),
     );
     const config = await loadConfig({ cwd });
-    // The environment is passed in (the CLI passes the process's): the library reads none itself.
-    const env = { DATABASE_URL: 'postgres://env@h/db' };
-    expect(chooseDatabaseUrl(config, { databaseUrl: 'postgres://flag@h/db', env })).toBe('postgres://flag@h/db');
-    expect(chooseDatabaseUrl(config, { env })).toBe('postgres://env@h/db');
-    expect(chooseDatabaseUrl(config, { env, fromEnvironment: false })).toBe('postgres://c@h/db');
-    expect(chooseDatabaseUrl(config, { env: { DATABASE_URL: '' } })).toBe('postgres://c@h/db');
-    expect(chooseDatabaseUrl(config, {})).toBe('postgres://c@h/db');
+    const saved = process.env.DATABASE_URL;
+    try {
+      process.env.DATABASE_URL = 'postgres://env@h/db';
+      // The environment is the caller's to pass (the command line passes the process's); db/ reads none itself.
+      const env = process.env;
+      expect(chooseDatabaseUrl(config, { databaseUrl: 'postgres://flag@h/db', env })).toBe('postgres://flag@h/db');
+      expect(chooseDatabaseUrl(config, { env })).toBe('postgres://env@h/db');
+      expect(chooseDatabaseUrl(config, {})).toBe('postgres://c@h/db');
+      process.env.DATABASE_URL = '';
+      expect(chooseDatabaseUrl(config, { env })).toBe('postgres://c@h/db');
+    } finally {
+      process.env.DATABASE_URL = saved;
+    }
   });
 });

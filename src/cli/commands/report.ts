@@ -22,9 +22,8 @@ interface ReportFlags {
  * here at the edge), the Markdown report appended to it.
  */
 async function githubReport(result: ReportResult, output: Output): Promise<void> {
-  const { ciFixtureDetails } = await import('../../marks/ci-details.js');
-  const { appendStepSummary, githubAnnotations } = await import('../../marks/github-annotations.js');
-  for (const line of githubAnnotations(result.report, await ciFixtureDetails(result.report))) output.out(line);
+  const { appendStepSummary, githubReportLines } = await import('../../marks/github-annotations.js');
+  for (const line of await githubReportLines(result.report)) output.out(line);
   const summary = process.env.GITHUB_STEP_SUMMARY;
   if (summary) await appendStepSummary(summary, result.report, result.comparison);
 }
