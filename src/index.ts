@@ -177,6 +177,41 @@ export { formatReport } from './marks/format-report.js';
 export { wilsonInterval, passesNeeded, fisherExact } from './marks/stats.js';
 
 /**
+ * pass^k of a fixture for k = 1..reps: the chance that k of its qualified reps all pass (null where k > pass + fail).
+ * @example
+ * passPowers(9, 1, 5); // [0.9, 0.8, 0.7, 0.6, 0.5]
+ */
+export { passPowers } from './marks/consistency.js';
+
+/**
+ * For CI: a report as JUnit XML (a test suite per tag, a test case per fixture, a failure per missed one with the
+ * failing reps' notes), written atomically.
+ * @example
+ * const { report: numbers } = await report(project, { dir: result.dir, marks: 'marks.checks.csv' });
+ * await writeJunitReport(numbers, '/tmp/turnkit-junit.xml');
+ */
+export { writeJunitReport } from './marks/write-junit-report.js';
+
+/**
+ * For GitHub Actions: a report as workflow commands (an `::error` per missed fixture, a `::warning` per uncertain
+ * verdict, a summary line; every value escaped), the failing reps' notes read from the run directory.
+ * @example
+ * for (const line of await githubReportLines(numbers)) console.log(line);
+ */
+export { githubReportLines } from './marks/github-annotations.js';
+
+/**
+ * The shard of `--shard auto[/N]` from an environment you pass: a Kubernetes Indexed Job's `JOB_COMPLETION_INDEX`
+ * (with N or `TURNKIT_SHARD_COUNT`), else `TURNKIT_SHARD=I/N`; a usage error saying what to set otherwise.
+ * @example
+ * const shard = shardFromEnvironment({ auto: true, count: 3 }, process.env);
+ * await run(project, { question: 'questions/places.yaml', shard });
+ */
+export { shardFromEnvironment } from './pipeline/shard-env.js';
+export type { AutoShard, ShardEnvironment } from './pipeline/shard-env.js';
+export type { ShardSpec } from './pipeline/run-plan.js';
+
+/**
  * Opens a database from a config (a URL given, else the embedded one), or runs a function with one and closes it.
  * @example
  * const db = await openDb(config, { databaseUrl: 'postgres://localhost/game' });

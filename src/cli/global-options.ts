@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { parseAutoShard, type AutoShard } from '../pipeline/shard-env.js';
 import type { CommonOptions } from '../config/common-options.js';
 import { parseShard, type ShardSpec } from '../pipeline/run-plan.js';
 
@@ -15,10 +16,20 @@ export function positiveInt(value: string): number {
   return Number(value);
 }
 
-/** A commander option parser for `--shard I/N`; a bad spec is a usage error (exit 2) saying what is wrong. */
-export function shardSpec(value: string): ShardSpec {
+/** A commander option parser for an amount such as `--max-cost 2.50`: a finite number above zero. */
+export function positiveAmount(value: string): number {
+  if (!/^\d+(\.\d+)?$|^\.\d+$/.test(value.trim()) || !(Number(value) > 0))
+    throw new InvalidArgumentError(`expected an amount above zero such as 2.50, got "${value}"`);
+  return Number(value);
+}
+
+/**
+ * A commander option parser for `--shard I/N` or `--shard auto[/N]` (resolved from the environment by the command);
+ * a bad spec is a usage error (exit 2) saying what is wrong.
+ */
+export function shardSpec(value: string): ShardSpec | AutoShard {
   try {
-    return parseShard(value);
+    return parseAutoShard(value) ?? parseShard(value);
   } catch (error) {
     throw new InvalidArgumentError((error as Error).message.replace(/^--shard \S+: /, ''));
   }

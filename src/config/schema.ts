@@ -56,6 +56,20 @@ export const configSchema = z
     scrubKeyEnv: envNameSchema.default(DEFAULT_SCRUB_KEY_ENV).describe('Where the CLI reads the scrub key.'),
     /** The LLM judge `turnkit judge` and `turnkit demo` use when no --model or --judge is given. */
     judge: judgeSettingsSchema.partial().optional().describe('The judge of turnkit judge and demo without --model.'),
+    /** Prices of models by name (SUT and judges): currency units per million input and output tokens. */
+    prices: z
+      .record(
+        z.string().min(1),
+        z
+          .object({
+            input: z.number().nonnegative().describe('Price of a million input (prompt) tokens.'),
+            output: z.number().nonnegative().describe('Price of a million output (completion) tokens.'),
+          })
+          .strict()
+          .describe("One model's price, by the model's name."),
+      )
+      .default({})
+      .describe('Model prices (SUT and judges), per million tokens: the cost in reps, manifests, reports, --max-cost.'),
     /** Case-file functions a question names as `caseFile: config:NAME` (a .ts or .js config only). */
     caseFiles: z
       .record(

@@ -4,6 +4,8 @@ import { planReps } from '../pipeline/run-plan.js';
 import { readRunState, repId, type RunState } from '../pipeline/run-state.js';
 import { readMarksFile, scopeOfRun, type ReadMark } from './read-marks.js';
 import { runAgreements, type RunAgreement } from './run-agreements.js';
+import { passPowers, tagConsistency, type TagConsistency } from './consistency.js';
+import { readJudgeSpends, repsSpend, totalSpend, type RunSpend, type SpendSplit } from './report-spend.js';
 import {
   fisherExact,
   lowerMedian,
@@ -48,6 +50,10 @@ export interface FixtureReport extends MarkCounts {
   failsTolerated: number;
   /** Milliseconds the SUT took, over every rep that called it (errors included). */
   latency: { median: number | null; p95: number | null; reps: number };
+  /** Tokens and cost of the fixture's reps: the SUT's calls and the judges' apart. */
+  spend: SpendSplit;
+  /** pass^k for k = 1..reps (index k - 1): all of k reps drawn without replacement pass; null when k > pass + fail. */
+  passK: (number | null)[];
 }
 
 /** Totals of one tag's fixtures, pooled (never pooled across tags). */
@@ -57,6 +63,8 @@ export interface TagTotals extends MarkCounts {
   met: number;
   missed: number;
   pending: number;
+  /** The share of the tag's fixtures whose every qualified rep passed. */
+  consistency: TagConsistency;
 }
 
 /** A constructed fixture beside its base in the same run: the controlled experiment's result. */
@@ -91,6 +99,8 @@ export interface Report {
   pairs: BasePair[];
   /** The run's other marks files against the human's (a blind re-mark: the human against themself). */
   agreements: RunAgreement[];
+  /** Tokens and cost of the run: the SUT's calls, the judges', and both. */
+  spend: RunSpend;
   warnings: string[];
 }
 
@@ -113,12 +123,18 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
   const marks = await readMarksFile(marksFile, scopeOfRun(manifest));
   const keys = planReps(names, manifest.question.reps, shard);
   const target = manifest.question.target;
+  const judgeSpends = await readJudgeSpends(dir);
   // A shard may hold no rep of a fixture (fewer reps than shards): it has nothing to say about it.
   const fixtures = manifest.fixtures.flatMap((entry) => {
     const ids = keys.filter((key) => key.fixture === entry.name).map((key) => repId(key));
     return ids.length === 0
       ? []
-      : [fixtureReport(entry.name, entry.file.sha256, entry.tag ?? null, ids, marks, state, target)];
+      : [
+          {
+            ...fixtureReport(entry.name, entry.file.sha256, entry.tag ?? null, ids, marks, state, target),
+            spend: repsSpend(ids, state, judgeSpends),
+          },
+        ];
   });
   const missing = keys.filter((key) => !state.records.has(repId(key))).length;
   const { agreements, warnings } = await runAgreements(dir, manifest);
@@ -139,6 +155,7 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
       .map((lost) => ({ lost, ...targetDemand(target, manifest.question.reps - lost) })),
     pairs: basePairs(manifest, fixtures),
     agreements,
+    spend: totalSpend(fixtures),
     warnings,
   };
 }
@@ -166,7 +183,7 @@ function fixtureReport(
   marks: Map<string, ReadMark>,
   state: RunState,
   target: number,
-): FixtureReport {
+): Omit<FixtureReport, 'spend'> {
   const counts = countMarks(ids.map((id) => marks.get(id)));
   const open = counts.pass + counts.fail + counts.blank;
   const needed = passesNeeded(target, open);
@@ -190,6 +207,7 @@ function fixtureReport(
     uncertain: counts.wilson !== null && counts.wilson.low <= target && target <= counts.wilson.high,
     passesNeeded: needed,
     failsTolerated: Math.max(0, open - needed),
+    passK: passPowers(counts.pass, counts.fail, ids.length),
     latency: {
       median: lowerMedian(latencies) ?? null,
       p95: nearestRank(latencies, 0.95) ?? null,
@@ -199,7 +217,7 @@ function fixtureReport(
 }
 
 /** Pooled counts per tag, in the order dev, heldout, untagged; a tag with no fixtures is left out. */
-export function tagTotals(fixtures: readonly FixtureReport[]): TagTotals[] {
+export function tagTotals(fixtures: readonly Omit<FixtureReport, 'spend'>[]): TagTotals[] {
   const order: TagTotals['tag'][] = ['dev', 'heldout', 'untagged'];
   return order.flatMap((tag) => {
     const members = fixtures.filter((fixture) => (fixture.tag ?? 'untagged') === tag);
@@ -215,6 +233,7 @@ export function tagTotals(fixtures: readonly FixtureReport[]): TagTotals[] {
         met: members.filter((fixture) => fixture.verdict === 'met').length,
         missed: members.filter((fixture) => fixture.verdict === 'missed').length,
         pending: members.filter((fixture) => fixture.verdict === 'pending').length,
+        consistency: tagConsistency(members),
         pass,
         fail: sum('fail'),
         na: sum('na'),

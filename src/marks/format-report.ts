@@ -3,6 +3,8 @@ import { shownPath } from '../util/shown-path.js';
 import { formatTable, markdownTable, type Align } from '../util/text-table.js';
 import type { FixtureReport, MarkCounts, Report, TagTotals } from './build-report.js';
 import type { Comparison } from './compare-runs.js';
+import { spendRows } from './format-spend.js';
+import { consistencyLines } from './consistency.js';
 
 /** Plain text for a terminal, or Markdown for a pull request or a notebook. */
 export type ReportStyle = 'text' | 'md';
@@ -62,6 +64,13 @@ export function formatReport(report: Report, style: ReportStyle, comparison?: Co
     ),
     '',
   );
+  const consistency = consistencyLines(report, table);
+  if (consistency.length > 0) lines.push(heading('Consistency'), '', ...consistency, '');
+  const spend = spendRows(report);
+  if (spend.length > 0) {
+    lines.push(heading('Tokens and cost'), '');
+    lines.push(...table(spend, ['left', 'right', 'right', 'right', 'right']), '');
+  }
   if (report.agreements.length > 0) {
     lines.push(heading('Agreement between graders'), '');
     const rows = [

@@ -28,23 +28,28 @@ export class JudgeCache {
   private constructor(
     private readonly file: string,
     private readonly answers: Map<string, string>,
+    private readonly spends: Map<string, unknown>,
   ) {}
 
   /** Opens the cache of a run directory. */
   static async open(dir: string): Promise<JudgeCache> {
     const file = join(dir, JUDGE_CACHE_FILE);
     const answers = new Map<string, string>();
+    const spends = new Map<string, unknown>();
     if (existsSync(file)) {
       for (const line of (await readFile(file, 'utf8')).split('\n')) {
         try {
-          const entry = JSON.parse(line) as { key?: unknown; answer?: unknown };
-          if (typeof entry.key === 'string' && typeof entry.answer === 'string') answers.set(entry.key, entry.answer);
+          const entry = JSON.parse(line) as { key?: unknown; answer?: unknown; spend?: unknown };
+          if (typeof entry.key === 'string' && typeof entry.answer === 'string') {
+            answers.set(entry.key, entry.answer);
+            if (entry.spend !== undefined) spends.set(entry.key, entry.spend);
+          }
         } catch {
           // A torn or empty line.
         }
       }
     }
-    return new JudgeCache(file, answers);
+    return new JudgeCache(file, answers, spends);
   }
 
   /** The cache key of a request. */
@@ -68,9 +73,15 @@ export class JudgeCache {
     return this.answers.get(key);
   }
 
+  /** What the answer kept for a request cost when it was received (as kept with it; unchecked). */
+  spendOf(key: string): unknown {
+    return this.spends.get(key);
+  }
+
   /** Keeps an answer (appended to the file at once). */
   async put(key: string, answer: string, about: Record<string, unknown>): Promise<void> {
     this.answers.set(key, answer);
+    if (about.spend !== undefined) this.spends.set(key, about.spend);
     await appendFile(this.file, `${JSON.stringify({ key, ...about, answer, at: new Date().toISOString() })}\n`, {
       mode: 0o600,
     });

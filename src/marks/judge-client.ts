@@ -2,10 +2,17 @@ import type AnthropicClient from '@anthropic-ai/sdk';
 import type OpenAIClient from 'openai';
 import { TurnkitError } from '../errors.js';
 import type { JudgePrompt } from './judge-prompt.js';
+import type { Usage } from '../pipeline/spend.js';
 import { defaultKeyVariable, type JudgeSettings } from '../config/judge-settings.js';
 
-/** Asks the judge model one prompt and returns its text; throws a `JudgeCallError`. */
-export type JudgeCall = (prompt: JudgePrompt) => Promise<string>;
+/** A judge model's answer with the tokens it used, when the API said. */
+export interface JudgeAnswer {
+  text: string;
+  usage?: Usage | undefined;
+}
+
+/** Asks the judge model one prompt and returns its text (or its answer with usage); throws a `JudgeCallError`. */
+export type JudgeCall = (prompt: JudgePrompt) => Promise<string | JudgeAnswer>;
 
 /** A judge request that failed after the SDK's retries; `fatal` when every other request would fail the same way. */
 export class JudgeCallError extends Error {
@@ -96,9 +103,10 @@ export function createJudgeCall(
           messages: [{ role: 'user', content: prompt.user }],
         });
         // A reply of another shape reads as no answer, which the verdict parser marks error.
-        return (Array.isArray(reply?.content) ? reply.content : [])
+        const text = (Array.isArray(reply?.content) ? reply.content : [])
           .flatMap((block) => (block?.type === 'text' ? [block.text] : []))
           .join('');
+        return { text, usage: tokens(reply?.usage?.input_tokens, reply?.usage?.output_tokens) };
       } catch (error) {
         throw failed(loaded, error);
       }
@@ -118,11 +126,18 @@ export function createJudgeCall(
           { role: 'user', content: prompt.user },
         ],
       });
-      return (Array.isArray(reply?.choices) ? reply.choices[0]?.message?.content : undefined) ?? '';
+      const text = (Array.isArray(reply?.choices) ? reply.choices[0]?.message?.content : undefined) ?? '';
+      return { text, usage: tokens(reply?.usage?.prompt_tokens, reply?.usage?.completion_tokens) };
     } catch (error) {
       throw failed(loaded, error);
     }
   };
+}
+
+// Usage as the API reported it; none when either count is missing or not a whole number.
+function tokens(input: unknown, output: unknown): Usage | undefined {
+  const count = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
+  return count(input) && count(output) ? { inputTokens: input, outputTokens: output } : undefined;
 }
 
 /** A base URL as it may be shown or written: origin and path, never a user, password or query (tokens live there). */

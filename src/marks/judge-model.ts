@@ -16,6 +16,7 @@ import { createJudgeCall, JudgeCallError, withoutSecrets, type JudgeCall } from 
 import { judgePrompt } from './judge-prompt.js';
 import { judgeFileSlug, type JudgeSettings } from '../config/judge-settings.js';
 import { parseVerdict } from './judge-verdict.js';
+import { callSpend, callSpendSchema, type CallSpend, type Price } from '../pipeline/spend.js';
 
 /** Options of `turnkit judge RUN_DIR --model NAME`. */
 export interface JudgeModelOptions {
@@ -25,6 +26,8 @@ export interface JudgeModelOptions {
   question?: string | undefined;
   cwd?: string | undefined;
   configPath?: string | undefined;
+  /** The judge model's price (the config's), for the cost of the tokens its answers report. */
+  price?: Price | undefined;
   /** The project folder a question's rubric path is relative to (default: the folder of the config found from cwd). */
   projectDir?: string | undefined;
   /** Where the judge's API key variable is read (the command line passes the process's environment). */
@@ -137,12 +140,15 @@ export async function judgeWithModel(options: JudgeModelOptions): Promise<JudgeM
       });
       let answer: string | Error | undefined = cache.get(cacheKey);
       const cached = answer !== undefined;
+      // A cached verdict keeps what it cost when it was received (cached: true says it was not paid again).
+      const kept = cached ? callSpendSchema.safeParse(cache.spendOf(cacheKey)) : undefined;
+      let spend: CallSpend | undefined = kept?.success ? kept.data : undefined;
       if (answer === undefined) {
         answer = await slots
           .run(async () => {
             if (fatal) return undefined;
             try {
-              return await call(
+              const reply = await call(
                 judgePrompt({
                   question: manifest.question.text,
                   rubric: rubric.text,
@@ -150,6 +156,9 @@ export async function judgeWithModel(options: JudgeModelOptions): Promise<JudgeM
                   response: record.response!,
                 }),
               );
+              if (typeof reply === 'string') return reply;
+              if (reply.usage) spend = callSpend(reply.usage, undefined, options.price);
+              return reply.text;
             } catch (error) {
               if (error instanceof JudgeCallError && error.fatal) fatal ??= error;
               return error instanceof Error ? new Error(error.message) : new Error(String(error));
@@ -169,6 +178,7 @@ export async function judgeWithModel(options: JudgeModelOptions): Promise<JudgeM
           model: settings.model,
           provider: settings.provider,
           rubricVersion: rubric.version,
+          ...(spend ? { spend } : {}),
         });
       }
       if (cached) result.cached++;
@@ -184,6 +194,7 @@ export async function judgeWithModel(options: JudgeModelOptions): Promise<JudgeM
         rubricVersion: rubric.version,
         rubricSha256: rubric.sha256,
         cached,
+        ...(spend ? { spend } : {}),
       });
       return row(verdict.mark, verdict.reason);
     }),

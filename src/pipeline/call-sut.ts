@@ -3,7 +3,7 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import type { LoadedQuestion } from './load-question.js';
 import { commandLine, runCommandSut } from './sut-command.js';
-import { runHttpSut } from './sut-http.js';
+import { httpSutCaller } from './sut-http.js';
 import { loadModuleSut, runModuleSut } from './sut-module.js';
 import type { SutContext, SutOutcome } from './sut-request.js';
 
@@ -39,7 +39,7 @@ export async function prepareSut(
           'BAD_INPUT',
           `${question.at(['sut', 'apiKeyEnv'])}: the environment variable ${sut.apiKeyEnv} is not set`,
         );
-      return (context) => runHttpSut(sut, context);
+      return httpSutCaller(sut, { apiKey: sut.apiKeyEnv ? env[sut.apiKeyEnv] : undefined });
     }
     case 'function': {
       const { fn } = sut;

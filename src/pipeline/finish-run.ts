@@ -5,6 +5,7 @@ import type { OpenedRun } from './opened-run.js';
 import { writeRunFile } from './run-dir.js';
 import { marksFor, previousMarks } from '../marks/run-marks.js';
 import { readRunState, repId } from './run-state.js';
+import { runSpend } from './run-spend.js';
 
 /** How a run ended. */
 export interface RunResult {
@@ -26,6 +27,8 @@ export interface RunResult {
   firstError?: string;
   /** What was said before the reps ran (a resume on another database server than the run started on). */
   warnings: string[];
+  /** With --max-cost: what this invocation's reps cost, and whether that stopped the run. */
+  budget?: { maxCost: number; spent: number; reached: boolean };
 }
 
 /**
@@ -36,10 +39,12 @@ export async function finishRunDir(opened: OpenedRun): Promise<void> {
   const { dir, all } = opened;
   const state = await readRunState(dir, opened.manifest);
   const missing = all.filter((key) => !state.completed.has(repId(key)) && !state.errored.has(repId(key)));
+  const spend = runSpend(all, state);
   opened.manifest = {
     ...opened.manifest,
     status: missing.length > 0 ? 'interrupted' : 'complete',
     finishedAt: new Date().toISOString(),
+    ...(spend ? { spend } : {}),
   };
   await writeRunFile(dir, 'manifest.json', serializeDocument(opened.manifest));
   await writeRunFile(
@@ -50,7 +55,12 @@ export async function finishRunDir(opened: OpenedRun): Promise<void> {
 }
 
 /** What a finished run directory says about the run, as its result. */
-export async function runResult(opened: OpenedRun, ran: number, failures: string[]): Promise<RunResult> {
+export async function runResult(
+  opened: OpenedRun,
+  ran: number,
+  failures: string[],
+  budget?: { maxCost: number; spent: number } | undefined,
+): Promise<RunResult> {
   const { dir, all, manifest } = opened;
   const state = await readRunState(dir, manifest);
   const missing = all.length - state.completed.size - state.errored.size;
@@ -78,5 +88,6 @@ export async function runResult(opened: OpenedRun, ran: number, failures: string
     seedErrors,
     ...(firstError ? { firstError } : {}),
     warnings: opened.warnings,
+    ...(budget ? { budget: { ...budget, reached: budget.spent >= budget.maxCost && missing > 0 } } : {}),
   };
 }

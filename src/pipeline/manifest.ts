@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { checksSchema } from './checks-format.js';
 import type { SutConfig } from './question-format.js';
+import { spendSchema } from './spend.js';
 
 /** The version tag of a run's manifest. */
 export const RUN_FORMAT = 'turnkit.run/1';
@@ -66,6 +67,8 @@ export const manifestSchema = z
           .strict(),
       )
       .optional(),
+    /** What the SUT's calls spent over the run's reps (their latest attempts), when any reported usage or cost. */
+    spend: z.object({ sut: spendSchema }).strict().optional(),
     /** The shard directories `turnkit merge` combined into this run, each with where and when it ran. */
     merged: z
       .array(

@@ -6,6 +6,8 @@ import { removeStaleTemps, tempSibling } from '../util/temp-names.js';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument } from '../fixture/format.js';
 import type { Manifest } from './manifest.js';
+import { sumSpend } from './spend.js';
+import { findShardDirs } from './find-shards.js';
 import { formatMarks, type MarkRow } from '../marks/marks-file.js';
 import { parseMarksText } from '../marks/read-marks.js';
 import { RUBRIC_FILE, runStamp, writeRunFile } from './run-dir.js';
@@ -14,7 +16,7 @@ import { ORDER_FILE, readRunState, repId, type RunState } from './run-state.js';
 
 /** Options of `turnkit merge`. */
 export interface MergeOptions {
-  /** The shard directories, one per shard, in any order. */
+  /** The shard directories, one per shard, in any order; or folders or globs holding them (found inside). */
   dirs: readonly string[];
   /** The merged run's directory (default: beside the first shard, `STAMP-merged`). */
   out?: string | undefined;
@@ -41,7 +43,7 @@ export interface MergeResult {
 export async function mergeRuns(options: MergeOptions): Promise<MergeResult> {
   const cwd = options.cwd ?? process.cwd();
   if (options.dirs.length === 0) throw new TurnkitError('USAGE', 'name the shard directories to merge');
-  const dirs = options.dirs.map((dir) => resolve(cwd, dir));
+  const dirs = await findShardDirs(options.dirs, cwd);
   const states = await Promise.all(dirs.map((dir) => readRunState(dir)));
   const shards = checkShards(dirs, states);
   const first = states[0]!.manifest;
@@ -76,6 +78,7 @@ interface Shard {
 function checkShards(dirs: readonly string[], states: readonly RunState[]): Shard[] {
   const first = states[0]!.manifest;
   const seen = new Map<number, string>();
+  const incomplete: string[] = [];
   const shards = states.map((state, i) => {
     const dir = dirs[i]!;
     const shown = shownPath(dir);
@@ -94,19 +97,23 @@ function checkShards(dirs: readonly string[], states: readonly RunState[]): Shar
     }
     seen.set(manifest.shard.index, dir);
     if (manifest.status !== 'complete')
-      throw new TurnkitError(
-        'BAD_INPUT',
+      incomplete.push(
         `${shown}: shard ${manifest.shard.index}/${manifest.shard.count} is ${manifest.status}; finish it with turnkit run --resume ${shown} first`,
       );
     return { dir, state };
   });
   const count = first.shard!.count;
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !seen.has(index));
-  if (missing.length > 0)
-    throw new TurnkitError(
-      'BAD_INPUT',
-      `shard${missing.length > 1 ? 's' : ''} ${missing.map((index) => `${index}/${count}`).join(', ')} missing: merge needs every shard of the run`,
-    );
+  // Every shard that is missing or unfinished at once, so that one look says what is left to do.
+  const problems = [
+    ...(missing.length > 0
+      ? [
+          `shard${missing.length > 1 ? 's' : ''} ${missing.map((index) => `${index}/${count}`).join(', ')} missing: merge needs every shard of the run`,
+        ]
+      : []),
+    ...incomplete,
+  ];
+  if (problems.length > 0) throw new TurnkitError('BAD_INPUT', problems.join('; '));
   return shards.sort((a, b) => a.state.manifest.shard!.index - b.state.manifest.shard!.index);
 }
 
@@ -130,7 +137,8 @@ async function writeMerged(temp: string, out: string, shards: readonly Shard[], 
   const all = planReps(names, first.question.reps);
   const starts = shards.map((shard) => shard.state.manifest.startedAt).sort();
   const ends = shards.map((shard) => shard.state.manifest.finishedAt ?? '').sort();
-  const { shard: _shard, resumed: _resumed, ...rest } = first;
+  const { shard: _shard, resumed: _resumed, spend: _spend, ...rest } = first;
+  const spends = shards.flatMap((shard) => (shard.state.manifest.spend ? [shard.state.manifest.spend.sut] : []));
   const manifest: Manifest = {
     ...rest,
     status: 'complete',
@@ -145,6 +153,8 @@ async function writeMerged(temp: string, out: string, shards: readonly Shard[], 
       ...(state.manifest.finishedAt ? { finishedAt: state.manifest.finishedAt } : {}),
       database: state.manifest.database,
     })),
+    // The shards' SUT spends add up: each holds its own reps' calls.
+    ...(spends.length > 0 ? { spend: { sut: sumSpend(spends) } } : {}),
   };
   // The manifest goes first, as in a run: a directory without one is plainly not a finished merge.
   await writeRunFile(temp, 'manifest.json', serializeDocument(manifest));

@@ -64,7 +64,10 @@ const httpSut = z
     /** The system prompt; the case file and the player's input follow as the user message. */
     system: z.string().optional(),
     temperature: z.number().min(0).max(2).optional(),
+    /** Seconds per attempt. */
     timeout: z.number().positive().default(130),
+    /** Attempts after the first on a 429, a 5xx, a timeout or a lost connection, with exponential backoff. */
+    retries: z.number().int().min(0).max(10).default(2),
   })
   .strict();
 

@@ -1,3 +1,4 @@
+import type { CallSpend } from './spend.js';
 import type { SutRequest } from './sut-request.js';
 
 /** What the SUT changed in its scratch campaign, per table (found by diffing the campaign before teardown). */
@@ -21,6 +22,8 @@ export interface RepRecord {
   exit: { code: number | null; signal: string | null } | null;
   stdoutTail?: string;
   stderrTail?: string;
+  /** Tokens and cost of the SUT's call, when it reported usage or a cost. */
+  spend?: CallSpend;
   /** Milliseconds; teardown includes reading what the SUT changed (one transaction). */
   timings: { seedMs: number; sutMs: number; teardownMs: number; totalMs: number };
   scratch: { id: string; strategy: string } | null;
@@ -53,6 +56,11 @@ export function repMarkdown(record: RepRecord): string {
     if (record.stderrTail) lines.push('stderr (end):', '', fence(record.stderrTail), '');
   }
   if (record.response !== null) lines.push('## Response', '', record.response, '');
+  if (record.spend)
+    lines.push(
+      `SUT usage: ${record.spend.inputTokens} input and ${record.spend.outputTokens} output tokens${record.spend.cost !== null ? `, cost ${record.spend.cost}` : ''}.`,
+      '',
+    );
   if (record.effects) {
     const counts = (label: string, values: Record<string, number>): string[] =>
       Object.entries(values).map(([table, count]) => `- ${label} ${count} row(s) of ${table}`);

@@ -10,12 +10,19 @@ export function runStamp(now: Date): string {
 }
 
 /**
- * Creates `runs/QUESTION/STAMP[SUFFIX]/` with mode 0700 (a shard's suffix is `-shard-I-of-N`). The folder is never reused: an existing one is an error, and
- * nothing in it is touched.
+ * Creates `runs/QUESTION/STAMP[SUFFIX]/` with mode 0700 (a shard's suffix is `-shard-I-of-N`; a shard of a named
+ * run uses the name instead of the time). The folder is never reused: an existing one is an error, and nothing in
+ * it is touched.
  */
-export async function createRunDir(runsRoot: string, questionId: string, now: Date, suffix = ''): Promise<string> {
+export async function createRunDir(
+  runsRoot: string,
+  questionId: string,
+  now: Date,
+  suffix = '',
+  name?: string,
+): Promise<string> {
   const parent = join(runsRoot, questionId);
-  const dir = join(parent, `${runStamp(now)}${suffix}`);
+  const dir = join(parent, `${name ?? runStamp(now)}${suffix}`);
   try {
     await mkdir(parent, { recursive: true, mode: 0o700 });
     await mkdir(dir, { mode: 0o700 });

@@ -18,6 +18,13 @@ export interface RunInput {
   strategy?: StrategyChoice | undefined;
   /** Run one deterministic slice of the reps (`--shard I/N`); `turnkit merge` combines the slices. */
   shard?: ShardSpec | undefined;
+  /**
+   * A shard's run directory is `NAME-shard-I-of-N` instead of `STAMP-shard-I-of-N`: the shards of one CI run (or
+   * Kubernetes Job) share the name, and a folder holding them all is one run's.
+   */
+  runName?: string | undefined;
+  /** Stop launching reps once the SUT calls of this invocation have cost this much (an interrupted run, resumable). */
+  maxCost?: number | undefined;
   /** Aborting stops launching reps; running ones finish and tear down. */
   signal?: AbortSignal | undefined;
   /**

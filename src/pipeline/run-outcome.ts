@@ -32,6 +32,11 @@ export function runFailure(result: RunResult, question: string | undefined): Tur
       `${dir}: all ${result.total} rep(s) errored, so there is nothing to mark (first: ${result.firstError ?? 'unknown'}); fix the SUT, then: ${resume}`,
     );
   }
+  if (result.pending > 0 && result.budget?.reached)
+    return new TurnkitError(
+      'INCOMPLETE_RUN',
+      `${dir}: stopped at --max-cost ${result.budget.maxCost} (this run spent ${result.budget.spent}) with ${result.pending} rep(s) not run; finish it with: ${resume}`,
+    );
   if (result.pending > 0)
     return new TurnkitError(
       'INCOMPLETE_RUN',

@@ -6,6 +6,7 @@ import type { SutCaller } from './call-sut.js';
 import { passwordForms, withoutSecrets } from './redact-password.js';
 import type { RepEffects, RepRecord } from './rep-record.js';
 import type { SutOutcome, SutRequest } from './sut-request.js';
+import { callSpend, type Price } from './spend.js';
 
 /** One rep to run: the fixture, its rendered case file, which rep and which attempt. */
 export interface RepJob {
@@ -20,6 +21,8 @@ export interface RepJob {
   sutSlot?: <T>(call: () => Promise<T>) => Promise<T>;
   /** Secrets the SUT can see (API keys, tokens), removed from the record with the database password. */
   secrets?: readonly string[];
+  /** The price of the SUT's model, for a call that reports tokens but no cost. */
+  price?: Price | undefined;
 }
 
 /**
@@ -90,6 +93,7 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
     const outcome: SutOutcome = await (job.sutSlot ? job.sutSlot(call) : call());
     timings.sutMs = outcome.ms;
     record.response = outcome.response ?? null;
+    if (outcome.usage || outcome.cost !== undefined) record.spend = callSpend(outcome.usage, outcome.cost, job.price);
     if (outcome.error) record.error = { stage: 'sut', ...outcome.error };
     if (outcome.exitCode !== undefined || outcome.signal !== undefined)
       record.exit = { code: outcome.exitCode ?? null, signal: outcome.signal ?? null };

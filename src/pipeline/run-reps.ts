@@ -14,6 +14,7 @@ import { TurnkitError } from '../errors.js';
 import { repFileBase, writeRunFile } from './run-dir.js';
 import type { RunInput } from './run-input.js';
 import { runRep } from './run-rep.js';
+import { sutPrice } from './run-spend.js';
 
 /** What the rep loop did. */
 export interface RepsRun {
@@ -21,6 +22,8 @@ export interface RepsRun {
   ran: number;
   /** What went wrong outside any rep (a rep file that could not be written, the database gone). */
   failures: string[];
+  /** What the SUT calls of this invocation's reps cost (0 when none reported a cost). */
+  spent: number;
 }
 
 /**
@@ -54,7 +57,11 @@ export async function runReps(
   const workers = Math.max(1, Math.min(workersFor(concurrency), pending.length));
   const slots = new Semaphore(concurrency);
   const sutSlot = <T>(call: () => Promise<T>): Promise<T> => slots.run(call);
-  const stopped = (): boolean => input.signal?.aborted === true || input.quit?.aborted === true;
+  let spent = 0;
+  // --max-cost stops launching reps as a signal does: the reps running finish, the run is interrupted and resumable.
+  const overBudget = (): boolean => input.maxCost !== undefined && spent >= input.maxCost;
+  const stopped = (): boolean => input.signal?.aborted === true || input.quit?.aborted === true || overBudget();
+  const price = sutPrice(config.prices, q.sut);
   let quitWrite: Promise<void> | undefined;
   const onQuit = (): void => {
     quitWrite = writeRunFile(
@@ -83,7 +90,9 @@ export async function runReps(
         concurrent: workers > 1,
         sutSlot,
         secrets: plan.secrets,
+        price,
       });
+      spent += record.spend?.cost ?? 0;
       // A SUT killed because the user quit says nothing about the SUT: the rep stays not run, for --resume.
       if (input.quit?.aborted) continue;
       // A rep that failed because the database went away (its SUT refused a connection, its teardown too) is not a
@@ -136,7 +145,7 @@ export async function runReps(
     // The early "interrupted" lands before the final manifest, never over it.
     await quitWrite;
   }
-  return { ran: done, failures };
+  return { ran: done, failures, spent };
 }
 
 /**

@@ -53,7 +53,12 @@ export async function runPlanned(
   } finally {
     await finishRunDir(opened);
   }
-  return runResult(opened, reps.ran, reps.failures);
+  return runResult(
+    opened,
+    reps.ran,
+    reps.failures,
+    input.maxCost !== undefined ? { maxCost: input.maxCost, spent: reps.spent } : undefined,
+  );
 }
 
 /**

@@ -32,6 +32,7 @@ export async function startRunDir(
     q.id,
     setting.now,
     shard ? `-shard-${shard.index}-of-${shard.count}` : '',
+    shard ? input.runName : undefined,
   );
   const manifest = buildManifest({
     question: plan.question,

@@ -145,7 +145,7 @@ export function runCommandSut(sut: CommandSut, context: SutContext): Promise<Sut
       const parsed = parseSutOutput(stdout);
       finish(
         'response' in parsed
-          ? { response: parsed.response, exitCode: 0, signal: null }
+          ? { ...parsed, exitCode: 0, signal: null }
           : { error: parsed.error, exitCode: 0, signal: null },
       );
     };

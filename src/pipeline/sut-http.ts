@@ -1,76 +1,112 @@
+import type OpenAIClient from 'openai';
 import type { SutConfig } from './question-format.js';
 import { recordedTail, type SutContext, type SutOutcome } from './sut-request.js';
 
 /** An OpenAI-compatible chat SUT's settings. */
 export type HttpSut = Extract<SutConfig, { type: 'http' }>;
 
+/** What the http SUT is given besides its settings: the API key, read by the caller (never from here). */
+export interface HttpSutTools {
+  apiKey?: string | undefined;
+}
+
+let sdk: Promise<typeof OpenAIClient> | undefined;
+
+// The SDK loads at the first request, not with every turnkit command.
+function loadSdk(): Promise<typeof OpenAIClient> {
+  sdk ??= import('openai').then((module) => module.default);
+  return sdk;
+}
+
 /**
- * Asks an OpenAI-compatible `/chat/completions` endpoint for one rep: the system prompt, then the case file and the
- * player's input as the user message. A non-2xx status, a timeout, or a body without a message is an error outcome.
- * The API key comes from the variable the question names, in the context's environment, and goes nowhere but the
- * request header.
+ * A caller of an OpenAI-compatible `/chat/completions` endpoint through the official SDK, one client per run: it
+ * retries 429 and 5xx answers, timeouts and lost connections with exponential backoff (honouring retry-after), each
+ * attempt bounded by the question's timeout. The system prompt, then the case file and the player's input as the
+ * user message. The key goes nowhere but the request header; the response's `usage` is recorded.
  */
-export async function runHttpSut(sut: HttpSut, context: SutContext): Promise<SutOutcome> {
-  const started = performance.now();
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  const key = sut.apiKeyEnv ? context.env?.[sut.apiKeyEnv] : undefined;
-  if (key) headers.authorization = `Bearer ${key}`;
-  const input = Object.values(context.request.input)
-    .filter((value) => typeof value === 'string')
-    .join('\n');
-  const body = {
-    model: sut.model,
-    messages: [
-      ...(sut.system ? [{ role: 'system', content: sut.system }] : []),
-      {
-        role: 'user',
-        content: `${context.request.caseFile}\n\n---\n\nPlayer input for turn ${context.request.turn}:\n${input}`,
-      },
-    ],
-    ...(sut.temperature !== undefined ? { temperature: sut.temperature } : {}),
-  };
+export function httpSutCaller(sut: HttpSut, tools: HttpSutTools = {}): (context: SutContext) => Promise<SutOutcome> {
+  let client: OpenAIClient | undefined;
   const url = `${sut.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-  try {
-    const reply = await fetch(url, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(sut.timeout * 1_000),
+  return async (context) => {
+    const started = performance.now();
+    const OpenAI = await loadSdk();
+    client ??= new OpenAI({
+      // Local servers (Ollama, llama.cpp) take no key; the SDK insists on one.
+      apiKey: tools.apiKey || 'unused',
+      baseURL: sut.baseUrl,
+      maxRetries: sut.retries,
+      timeout: sut.timeout * 1_000,
+      // Without a key no Authorization header at all, rather than a made-up one.
+      ...(tools.apiKey ? {} : { defaultHeaders: { authorization: null } }),
     });
-    const text = await reply.text();
-    const ms = performance.now() - started;
-    if (!reply.ok)
-      return {
-        error: { cause: 'http', message: `${url} answered ${reply.status}` },
-        stdoutTail: recordedTail(text, context),
-        ms,
-      };
-    let content: unknown;
+    const input = Object.values(context.request.input)
+      .filter((value) => typeof value === 'string')
+      .join('\n');
     try {
-      content = (JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message
-        ?.content;
-    } catch {
-      return {
-        error: { cause: 'unparseable', message: `${url} answered with a body that is not JSON` },
-        stdoutTail: recordedTail(text, context),
-        ms,
+      const reply = await client.chat.completions.create(
+        {
+          model: sut.model,
+          messages: [
+            ...(sut.system ? [{ role: 'system' as const, content: sut.system }] : []),
+            {
+              role: 'user' as const,
+              content: `${context.request.caseFile}\n\n---\n\nPlayer input for turn ${context.request.turn}:\n${input}`,
+            },
+          ],
+          ...(sut.temperature !== undefined ? { temperature: sut.temperature } : {}),
+        },
+        context.quit ? { signal: context.quit } : {},
+      );
+      const ms = performance.now() - started;
+      // The SDK hands back whatever JSON (or text) came: the shape is checked here.
+      const body = reply as unknown as {
+        choices?: { message?: { content?: unknown } }[];
+        usage?: { prompt_tokens?: unknown; completion_tokens?: unknown };
       };
+      const content =
+        typeof body === 'object' && body !== null && Array.isArray(body.choices)
+          ? body.choices[0]?.message?.content
+          : undefined;
+      if (typeof content !== 'string' || content.trim() === '')
+        return {
+          error: { cause: 'unparseable', message: `${url} answered without choices[0].message.content` },
+          stdoutTail: recordedTail(typeof reply === 'string' ? reply : JSON.stringify(reply), context),
+          ms,
+        };
+      const usage = usageOf(body.usage);
+      return { response: content, ms, ...(usage ? { usage } : {}) };
+    } catch (error) {
+      return { ...failure(OpenAI, error, url, sut, context), ms: performance.now() - started };
     }
-    if (typeof content !== 'string' || content.trim() === '')
-      return {
-        error: { cause: 'unparseable', message: `${url} answered without choices[0].message.content` },
-        stdoutTail: recordedTail(text, context),
-        ms,
-      };
-    return { response: content, ms };
-  } catch (error) {
-    const timedOut = (error as Error).name === 'TimeoutError';
+  };
+}
+
+function usageOf(usage: { prompt_tokens?: unknown; completion_tokens?: unknown } | undefined) {
+  const count = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
+  if (!usage || !count(usage.prompt_tokens) || !count(usage.completion_tokens)) return undefined;
+  return { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens };
+}
+
+function failure(
+  OpenAI: typeof OpenAIClient,
+  error: unknown,
+  url: string,
+  sut: HttpSut,
+  context: SutContext,
+): Omit<SutOutcome, 'ms'> {
+  const attempts = sut.retries === 0 ? '1 attempt' : `${sut.retries + 1} attempts`;
+  if (error instanceof OpenAI.APIConnectionTimeoutError)
+    return { error: { cause: 'timeout', message: `no answer within ${sut.timeout} s (${attempts})` } };
+  if (error instanceof OpenAI.APIError && error.status !== undefined)
     return {
-      error: {
-        cause: timedOut ? 'timeout' : 'http',
-        message: timedOut ? `no answer within ${sut.timeout} s` : `${url}: ${(error as Error).message}`,
-      },
-      ms: performance.now() - started,
+      error: { cause: 'http', message: `${url} answered ${error.status} (${attempts})` },
+      stdoutTail: recordedTail(JSON.stringify(error.error ?? null), context),
     };
-  }
+  if (error instanceof OpenAI.APIConnectionError)
+    return { error: { cause: 'http', message: `${url}: cannot connect (${attempts})` } };
+  // A body the SDK could not read as JSON (garbage with a 200), or anything else it threw.
+  const message = (error as Error)?.message?.split('\n')[0] ?? String(error);
+  if (error instanceof SyntaxError)
+    return { error: { cause: 'unparseable', message: `${url} answered with a body that is not JSON: ${message}` } };
+  return { error: { cause: 'exception', message: `${url}: ${message}` } };
 }

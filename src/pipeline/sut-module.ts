@@ -2,6 +2,7 @@ import pg from 'pg';
 import { importModule } from '../util/import-module.js';
 import type { SutConfig } from './question-format.js';
 import type { SutContext, SutOutcome, SutRequest, SutTools } from './sut-request.js';
+import { answerSpend } from './spend.js';
 
 /** A module SUT's settings with its path resolved. */
 export type ModuleSut = Extract<SutConfig, { type: 'module' }>;
@@ -26,8 +27,8 @@ export async function loadModuleSut(sut: ModuleSut): Promise<ModuleSutFunction> 
 }
 
 /**
- * Calls a module SUT (or a function SUT) for one rep: a string (or `{ response }`) is the answer; a throw or a
- * timeout is an error. The function's signal aborts at its timeout and when turnkit quits.
+ * Calls a module SUT (or a function SUT) for one rep: a string (or `{ response, usage?, cost? }`) is the answer; a
+ * throw or a timeout is an error. The function's signal aborts at its timeout and when turnkit quits.
  */
 export async function runModuleSut(
   fn: ModuleSutFunction,
@@ -64,7 +65,13 @@ export async function runModuleSut(
         error: { cause: 'empty', message: 'the function returned an empty response' },
         ms: performance.now() - started,
       };
-    return { response, ms: performance.now() - started };
+    const spend = typeof value === 'string' ? {} : answerSpend(value);
+    if ('error' in spend)
+      return {
+        error: { cause: 'unparseable', message: `the function's answer: ${spend.error}` },
+        ms: performance.now() - started,
+      };
+    return { response, ...spend, ms: performance.now() - started };
   } catch (error) {
     const cause = error instanceof TimeoutError ? 'timeout' : 'exception';
     return { error: { cause, message: (error as Error)?.message ?? String(error) }, ms: performance.now() - started };

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { passwordForms, withoutSecrets } from './redact-password.js';
+import { answerSpend, type Usage } from './spend.js';
 /** What the SUT is asked for one rep: on stdin as JSON for a command, as the argument of a module's function. */
 export interface SutRequest {
   /** The scratch campaign's root key: the campaign the SUT plays. */
@@ -34,6 +35,10 @@ export interface SutOutcome {
   stdoutTail?: string;
   stderrTail?: string;
   ms: number;
+  /** Tokens the SUT's model used, when the SUT reported them (the http SUT: the API's `usage`). */
+  usage?: Usage;
+  /** What the call cost, when the SUT said (else it is priced from the config's prices for its model). */
+  cost?: number;
 }
 
 /** Where the SUT finds its scratch campaign, besides the request. */
@@ -60,10 +65,13 @@ export function recordedTail(text: string, context: SutContext): string {
   return tail(withoutSecrets(text, [...passwordForms(context.databaseUrl), ...(context.secrets ?? [])]));
 }
 
-/** Reads a SUT's stdout: plain text, or JSON with a string `response`; anything else is unparseable. */
+/**
+ * Reads a SUT's stdout: plain text, or JSON with a string `response` (and optionally `usage` and `cost`); anything
+ * else is unparseable.
+ */
 export function parseSutOutput(
   stdout: string,
-): { response: string } | { error: { cause: SutErrorCause; message: string } } {
+): { response: string; usage?: Usage; cost?: number } | { error: { cause: SutErrorCause; message: string } } {
   const text = stdout.trim();
   if (text === '') return { error: { cause: 'empty', message: 'the SUT printed nothing' } };
   if (!text.startsWith('{')) return { response: text };
@@ -78,7 +86,9 @@ export function parseSutOutput(
   const response = (value as { response?: unknown }).response;
   if (typeof response !== 'string')
     return { error: { cause: 'unparseable', message: 'stdout is JSON without a string "response" field' } };
-  return { response };
+  const spend = answerSpend(value);
+  if ('error' in spend) return { error: { cause: 'unparseable', message: `stdout JSON: ${spend.error}` } };
+  return { response, ...spend };
 }
 
 /** The last `limit` characters of a text, marked when cut. */
@@ -95,8 +105,11 @@ export interface SutTools {
   signal: AbortSignal;
 }
 
-/** A SUT as a function (a module's export, or a library caller's own): a string or `{ response }` is the answer. */
-export type SutFunction = (
-  request: SutRequest,
-  tools: SutTools,
-) => string | { response: string } | Promise<string | { response: string }>;
+/**
+ * A SUT as a function (a module's export, or a library caller's own): a string or `{ response }` is the answer, with
+ * the model's `usage` and the call's `cost` when it knows them.
+ */
+export type SutFunction = (request: SutRequest, tools: SutTools) => SutFunctionAnswer | Promise<SutFunctionAnswer>;
+
+/** What a SUT function returns. */
+export type SutFunctionAnswer = string | { response: string; usage?: Usage; cost?: number };

@@ -140,6 +140,20 @@ describe('report --html in a real browser', () => {
         ['passes needed', ...report.demands.map((d) => String(d.passesNeeded))],
         ['fails tolerated', ...report.demands.map((d) => String(d.failsTolerated))],
       ]);
+      // Consistency: pass^k as --json gives it (k = 1, 2, 3, 5, 6 of 6 reps), "undefined" where k > qualified reps.
+      const consistency = await page.$$eval('#consistency tr[data-consistency]', (rows) =>
+        rows.map((row) => [...row.children].map((cell) => cell.textContent)),
+      );
+      expect(consistency).toEqual(
+        report.fixtures.map((f) => [
+          f.fixture,
+          ...[1, 2, 3, 5, 6].map((k) => (f.passK[k - 1] === null ? 'undefined' : f.passK[k - 1]!.toFixed(3))),
+        ]),
+      );
+      expect(consistency.flat()).toContain('undefined');
+      expect(await page.textContent('[data-consistency-tag="dev"]')).toBe(
+        `dev: ${report.tags[0]!.consistency.allPassed} of ${report.tags[0]!.consistency.of} fixture(s) with qualified reps passed every one (${report.tags[0]!.consistency.share!.toFixed(2)})`,
+      );
       expect(report.agreements.map((a) => a.file)).toEqual(['marks.blind.csv', 'marks.checks.csv']);
       for (const entry of report.agreements) {
         expect(await page.textContent(`[data-agreement="${entry.file}"] [data-k=ratio]`)).toBe(

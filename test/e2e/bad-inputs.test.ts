@@ -18,6 +18,8 @@ interface BadInputCase {
   stderrPrefix?: boolean;
   /** Files (in the case folder) whose bytes must survive the failed command. */
   unchanged?: string[];
+  /** Environment variables the command sees (a CI engine's, such as JOB_COMPLETION_INDEX). */
+  env?: Record<string, string>;
   /** A string that must appear nowhere in the output (a password). */
   secret?: string;
   /** A file made from a committed fixture: a table renamed and/or values set at JSON paths. */
@@ -90,7 +92,7 @@ describe('the bad-input corpus', () => {
       await writeFile(join(project, caseDir, file), fill(content));
     }
     if (spec.derive) await deriveFile(spec.derive, join(project, caseDir));
-    const result = await runInProcess(spec.args.map(fill), { cwd: project });
+    const result = await runInProcess(spec.args.map(fill), { cwd: project, ...(spec.env ? { env: spec.env } : {}) });
     if (THROUGH_THE_BINARY.has(name)) expect(await runCli(spec.args.map(fill), { cwd: project })).toEqual(result);
     check(spec, result, fill);
     for (const file of spec.unchanged ?? []) {

@@ -24,7 +24,7 @@ export interface RecordedRequest {
  * `delayMs` holds the answer back that long (to let requests overlap; never asserted on).
  */
 export type Reply =
-  | { content: string; delayMs?: number; model?: string }
+  | { content: string; delayMs?: number; model?: string; usage?: { input: number; output: number } }
   | { status: number; headers?: Record<string, string>; body?: string; delayMs?: number }
   | { raw: string; status?: number; contentType?: string; delayMs?: number }
   | { destroy: true };
@@ -55,7 +55,11 @@ export interface FakeLlmServer {
 export const RETRY_NOW = { 'retry-after': '0', 'retry-after-ms': '1' } as const;
 
 /** An OpenAI chat completion carrying `content`. */
-export function openaiCompletion(content: string, model: string): Record<string, unknown> {
+export function openaiCompletion(
+  content: string,
+  model: string,
+  usage = { input: 100, output: 20 },
+): Record<string, unknown> {
   return {
     id: `chatcmpl-${Math.random().toString(36).slice(2)}`,
     object: 'chat.completion',
@@ -64,12 +68,16 @@ export function openaiCompletion(content: string, model: string): Record<string,
     choices: [
       { index: 0, finish_reason: 'stop', logprobs: null, message: { role: 'assistant', content, refusal: null } },
     ],
-    usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
+    usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
   };
 }
 
 /** An Anthropic Messages answer carrying `text`. */
-export function anthropicMessage(text: string, model: string): Record<string, unknown> {
+export function anthropicMessage(
+  text: string,
+  model: string,
+  usage = { input: 100, output: 20 },
+): Record<string, unknown> {
   return {
     id: `msg_${Math.random().toString(36).slice(2)}`,
     type: 'message',
@@ -78,7 +86,7 @@ export function anthropicMessage(text: string, model: string): Record<string, un
     content: [{ type: 'text', text }],
     stop_reason: 'end_turn',
     stop_sequence: null,
-    usage: { input_tokens: 100, output_tokens: 20 },
+    usage: { input_tokens: usage.input, output_tokens: usage.output },
   };
 }
 
@@ -150,9 +158,10 @@ export async function startFakeLlmServer(responder?: Responder): Promise<FakeLlm
             (typeof (body as { model?: unknown })?.model === 'string'
               ? (body as { model: string }).model
               : 'fake-model');
-          if (recorded.api === 'openai') return send(res, 200, JSON.stringify(openaiCompletion(reply.content, model)));
+          if (recorded.api === 'openai')
+            return send(res, 200, JSON.stringify(openaiCompletion(reply.content, model, reply.usage)));
           if (recorded.api === 'anthropic')
-            return send(res, 200, JSON.stringify(anthropicMessage(reply.content, model)));
+            return send(res, 200, JSON.stringify(anthropicMessage(reply.content, model, reply.usage)));
           return send(res, 404, JSON.stringify({ error: { message: `no route ${path}` } }));
         }
         if ('raw' in reply)

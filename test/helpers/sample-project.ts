@@ -50,3 +50,16 @@ export async function unsampledProject(prefix: string): Promise<string> {
   await symlink(join(REPO, 'node_modules'), join(project, 'node_modules'), 'dir');
   return project;
 }
+
+/**
+ * A project that runs the sample questions (the embedded database with the sample game's migrations, the sample
+ * files) but has no live campaign to capture: no process is started to make it, unlike `sampleProject`.
+ */
+export async function sampleRunProject(prefix: string): Promise<string> {
+  const project = await mkdtemp(join(tmpdir(), prefix));
+  await cp(inject('pgdataSampleTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
+  await copySampleFiles(project);
+  // A module or command SUT may import pg.
+  await symlink(join(REPO, 'node_modules'), join(project, 'node_modules'), 'dir');
+  return project;
+}

@@ -197,7 +197,15 @@ describe.each(['openai', 'anthropic'] as const)('judgeWithModel through the %s S
     expect([...stamps][0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
     const verdicts = await readVerdicts(result.verdictsFile);
-    const common = { model: MODEL, provider, rubricVersion: '1', rubricSha256: sha256(DEFAULT_RUBRIC), cached: false };
+    // Each answer's usage as the API reported it (the fake server's 100 in, 20 out); no price given, so no cost.
+    const common = {
+      model: MODEL,
+      provider,
+      rubricVersion: '1',
+      rubricSha256: sha256(DEFAULT_RUBRIC),
+      cached: false,
+      spend: { inputTokens: 100, outputTokens: 20, cost: null },
+    };
     expect(verdicts).toEqual([
       { fixture: 'alpha', rep: 1, mark: 'pass', reason: 'Names deck 2 as the rubric asks.', ...common },
       { fixture: 'alpha', rep: 2, mark: 'fail', reason: 'Puts the mess hall on deck 3.', ...common },
@@ -941,7 +949,10 @@ describe('createJudgeCall: API keys', () => {
   it('with a base URL and no variable named, needs no key (a local server) and still gets answers', async () => {
     const call = createJudgeCall(base({ baseUrl: server.openaiBaseUrl, retries: 0 }), process.env);
     server.respond(() => verdict('na', 'local'));
-    expect(await call({ system: 'sys', user: 'usr' })).toBe('{"verdict":"na","reason":"local"}');
+    expect(await call({ system: 'sys', user: 'usr' })).toEqual({
+      text: '{"verdict":"na","reason":"local"}',
+      usage: { inputTokens: 100, outputTokens: 20 },
+    });
     expect(server.requests).toHaveLength(1);
     expect(sentKey(server.requests[0]!)).not.toBe(KEY);
   });
@@ -957,7 +968,10 @@ describe('createJudgeCall: API keys', () => {
       }),
       process.env,
     );
-    expect(await call({ system: 'sys', user: 'usr' })).toBe('{"verdict":"pass","reason":"default"}');
+    expect(await call({ system: 'sys', user: 'usr' })).toEqual({
+      text: '{"verdict":"pass","reason":"default"}',
+      usage: { inputTokens: 100, outputTokens: 20 },
+    });
     expect(sentKey(server.requests[0]!)).toBe('sk-other-key-000111');
     expect(server.requests[0]!.body).toMatchObject({
       model: MODEL,

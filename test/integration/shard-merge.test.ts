@@ -404,7 +404,7 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
     it('a directory that is not a run, and no directory at all', async () => {
       await refuses(
         async () => [shards[0]!, join(t.dir, 'fixtures')],
-        /fixtures: not a run directory \(no manifest\.json\)$/,
+        /fixtures: holds no shard directory \(turnkit run --shard I\/N\), and is not a run directory \(no manifest\.json\)$/,
       );
       const error = await mergeRuns({ dirs: [], cwd: t.dir }).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'USAGE', message: 'name the shard directories to merge' });

@@ -10,7 +10,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { runCommandSut, expandEnv, killRunningSuts, type CommandSut } from '../../src/pipeline/sut-command.js';
 import { loadModuleSut, runModuleSut, type ModuleSut, type ModuleSutTools } from '../../src/pipeline/sut-module.js';
-import { runHttpSut, type HttpSut } from '../../src/pipeline/sut-http.js';
+import { httpSutCaller, type HttpSut, type HttpSutTools } from '../../src/pipeline/sut-http.js';
+
+const runHttpSut = (sut: HttpSut, context: SutContext, tools?: HttpSutTools) => httpSutCaller(sut, tools)(context);
 import { prepareSut } from '../../src/pipeline/call-sut.js';
 import { loadQuestion } from '../../src/pipeline/load-question.js';
 import { parseSutOutput } from '../../src/pipeline/sut-request.js';
@@ -153,6 +155,18 @@ describe('command SUT', () => {
       message: 'the SUT printed nothing',
     });
     expect(parseSutOutput('[1, 2]')).toEqual({ response: '[1, 2]' });
+  });
+
+  it("reads a command SUT's usage and cost from its JSON answer; a malformed one is the rep's error", async () => {
+    const answer = '{"response": "Deck 2.", "usage": {"input_tokens": 1003, "output_tokens": 30}, "cost": 0.125}';
+    expect(await runCommandSut(shSut(`cat >/dev/null; echo '${answer}'`), context())).toMatchObject({
+      response: 'Deck 2.',
+      usage: { inputTokens: 1_003, outputTokens: 30 },
+      cost: 0.125,
+    });
+    expect(parseSutOutput('{"response": "x", "cost": -1}')).toEqual({
+      error: { cause: 'unparseable', message: 'stdout JSON: "cost" must be a number >= 0' },
+    });
   });
 
   it('records a nonzero exit and a signal as errors with the tails of both streams', async () => {
@@ -421,6 +435,7 @@ describe('http SUT (OpenAI-compatible)', () => {
     baseUrl,
     model: 'gm-small',
     timeout: 5,
+    retries: 0,
     ...more,
   });
 
@@ -431,17 +446,13 @@ describe('http SUT (OpenAI-compatible)', () => {
         JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'Take the lift to deck 2.' } }] }),
       ),
     );
-    process.env.TURNKIT_TEST_API_KEY = 'sk-test-abc';
-    try {
-      const outcome = await runHttpSut(
-        httpSut(baseUrl, { apiKeyEnv: 'TURNKIT_TEST_API_KEY', system: 'You are the game master.', temperature: 0.3 }),
-        context(),
-      );
-      expect(outcome.error).toBeUndefined();
-      expect(outcome.response).toBe('Take the lift to deck 2.');
-    } finally {
-      delete process.env.TURNKIT_TEST_API_KEY;
-    }
+    const outcome = await runHttpSut(
+      httpSut(baseUrl, { apiKeyEnv: 'TURNKIT_TEST_API_KEY', system: 'You are the game master.', temperature: 0.3 }),
+      context(),
+      { apiKey: 'sk-test-abc' },
+    );
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.response).toBe('Take the lift to deck 2.');
     expect(seen).toHaveLength(1);
     expect(seen[0]!.method).toBe('POST');
     expect(seen[0]!.url).toBe('/v1/chat/completions');
@@ -484,7 +495,8 @@ describe('http SUT (OpenAI-compatible)', () => {
     expect(outcome.error?.cause).toBe('http');
     expect(outcome.error?.message).toContain('500');
     expect(outcome.error?.message).toContain('/v1/chat/completions');
-    expect(outcome.stdoutTail).toBe('{"error": "model overloaded"}');
+    // The SDK keeps the body's "error" field.
+    expect(outcome.stdoutTail).toBe('"model overloaded"');
     expect(outcome.response).toBeUndefined();
   });
 
@@ -492,8 +504,8 @@ describe('http SUT (OpenAI-compatible)', () => {
     let { baseUrl } = await serve(answer(200, '<html>gateway</html>'));
     let outcome = await runHttpSut(httpSut(baseUrl), context());
     expect(outcome.error?.cause).toBe('unparseable');
-    expect(outcome.error?.message).toContain('not JSON');
-    expect(outcome.stdoutTail).toBe('<html>gateway</html>');
+    expect(outcome.error?.message).toContain('answered with a body that is not JSON');
+    expect(outcome.error?.message).toContain('<html>gateway');
     for (const body of [
       '{"id": "x"}',
       '{"choices": []}',
@@ -513,7 +525,7 @@ describe('http SUT (OpenAI-compatible)', () => {
   it('times out on a server that never answers', async () => {
     const { baseUrl } = await serve(() => {});
     const outcome = await runHttpSut(httpSut(baseUrl, { timeout: 0.2 }), context());
-    expect(outcome.error).toEqual({ cause: 'timeout', message: 'no answer within 0.2 s' });
+    expect(outcome.error).toEqual({ cause: 'timeout', message: 'no answer within 0.2 s (1 attempt)' });
   });
 
   it('makes a refused connection an http error', async () => {

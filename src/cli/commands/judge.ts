@@ -79,6 +79,7 @@ export function registerJudge(program: Command, output: Output): void {
         const result = await judgeWithModel({
           dir,
           settings,
+          price: config.prices[settings.model],
           env: process.env,
           question: options.question,
           configPath: commonOptions(command).configPath,

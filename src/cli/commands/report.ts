@@ -2,6 +2,8 @@ import { Option, type Command } from 'commander';
 import { TurnkitError } from '../../errors.js';
 import { printJson, type Output } from '../output.js';
 import { examples } from '../help-examples.js';
+import type { Report } from '../../marks/build-report.js';
+import type { ReportResult } from '../../marks/report-command.js';
 
 /** Options of the report command as commander gives them. */
 interface ReportFlags {
@@ -12,12 +14,35 @@ interface ReportFlags {
   json?: boolean;
   check?: boolean;
   html?: string | true;
+  junit?: string;
+  format?: 'text' | 'md' | 'json' | 'github';
+}
+
+/**
+ * `--format github`: workflow commands on stdout and, when the job has a step summary file (GITHUB_STEP_SUMMARY, read
+ * here at the edge), the Markdown report appended to it.
+ */
+async function githubReport(result: ReportResult, output: Output): Promise<void> {
+  const { appendStepSummary, githubReportLines } = await import('../../marks/github-annotations.js');
+  for (const line of await githubReportLines(result.report)) output.out(line);
+  const summary = process.env.GITHUB_STEP_SUMMARY;
+  if (summary) await appendStepSummary(summary, result.report, result.comparison);
+}
+
+/** `--junit FILE`: the JUnit XML written beside whatever the command prints (CI reads the file, a person the log). */
+async function junitReport(report: Report, file: string): Promise<void> {
+  const { writeJunitReport } = await import('../../marks/write-junit-report.js');
+  const { resolve } = await import('node:path');
+  await writeJunitReport(report, resolve(file));
 }
 
 /** `--html [FILE]`: the page is written whatever the run's state; the exit code is then decided as for the text. */
 async function htmlReport(dir: string, options: ReportFlags, output: Output): Promise<void> {
-  if (options.json || options.md)
-    throw new TurnkitError('USAGE', `--html writes a page; use it without ${options.json ? '--json' : '--md'}`);
+  if (options.json || options.md || options.format)
+    throw new TurnkitError(
+      'USAGE',
+      `--html writes a page; use it without ${options.json ? '--json' : options.md ? '--md' : '--format'}`,
+    );
   const { writeHtmlReport } = await import('../../view/write-html-report.js');
   const { outcomeError } = await import('../../marks/outcome.js');
   const { shownPath } = await import('../../util/shown-path.js');
@@ -30,6 +55,7 @@ async function htmlReport(dir: string, options: ReportFlags, output: Output): Pr
     compareMarks: options.compareMarks,
   });
   output.out(shownPath(result.file));
+  if (options.junit !== undefined) await junitReport(result.run.report, options.junit);
   const failure = outcomeError({ report: result.run.report, check: options.check });
   if (failure) throw failure;
 }
@@ -56,6 +82,12 @@ export function registerReport(program: Command, output: Output): void {
       '--html [file]',
       'write one self-contained HTML page (default: report.html in the run directory) and print its path',
     )
+    .addOption(
+      new Option('--format <format>', 'text, md, json, or github (workflow commands and the step summary)')
+        .choices(['text', 'md', 'json', 'github'])
+        .conflicts(['md', 'json']),
+    )
+    .option('--junit <file>', 'also write the report as JUnit XML (a test case per fixture, failed when missed)')
     .addHelpText(
       'after',
       examples(
@@ -75,9 +107,11 @@ export function registerReport(program: Command, output: Output): void {
         compare: options.compare,
         compareMarks: options.compareMarks,
       });
-      if (options.json) printJson(output, result);
-      else
-        for (const line of formatReport(result.report, options.md ? 'md' : 'text', result.comparison)) output.out(line);
+      if (options.junit !== undefined) await junitReport(result.report, options.junit);
+      const format = options.format ?? (options.json ? 'json' : options.md ? 'md' : 'text');
+      if (format === 'json') printJson(output, result);
+      else if (format === 'github') await githubReport(result, output);
+      else for (const line of formatReport(result.report, format, result.comparison)) output.out(line);
       // The numbers are printed either way; an incomplete run or a missed target then decides the exit code.
       const failure = outcomeError({ report: result.report, check: options.check });
       if (failure) throw failure;

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { RunProgress } from '../../app/run-question.js';
 import { shownPath } from '../../util/shown-path.js';
-import { commonOptions, positiveInt, shardSpec } from '../global-options.js';
+import { commonOptions, positiveAmount, positiveInt, shardSpec } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 import { examples } from '../help-examples.js';
 
@@ -15,8 +15,13 @@ export function registerRun(program: Command, output: Output): void {
     .option('--concurrency <k>', 'SUT calls at a time (default 4)', positiveInt)
     .option(
       '--shard <i/n>',
-      'run one deterministic slice of the reps (1/3, 2/3, 3/3 on three machines; then turnkit merge)',
+      'run one deterministic slice of the reps (1/3, 2/3, 3/3 on three machines; then turnkit merge); auto[/N]: from JOB_COMPLETION_INDEX (Kubernetes Indexed Job) or TURNKIT_SHARD=I/N',
       shardSpec,
+    )
+    .option(
+      '--max-cost <amount>',
+      "stop launching reps once this invocation's SUT calls cost this much (config prices); resume later",
+      positiveAmount,
     )
     .option('--resume <run-dir>', 'complete an interrupted run: only missing or errored reps run again')
     .addOption(
@@ -38,6 +43,10 @@ export function registerRun(program: Command, output: Output): void {
     .action(async (question: string | undefined, options, command: Command) => {
       const { runQuestion } = await import('../../app/run-question.js');
       const { outcomeError } = await import('../../marks/outcome.js');
+      const { shardFromEnvironment, shardRunName } = await import('../../pipeline/shard-env.js');
+      // The CI engine's variables are read here, at the edge; the library is given the shard and the run's name.
+      const shard = options.shard?.auto ? shardFromEnvironment(options.shard, process.env) : options.shard;
+      const runName = shard ? shardRunName(process.env) : undefined;
       const abort = new AbortController();
       const quit = new AbortController();
       const onSigint = (): void => {
@@ -64,7 +73,9 @@ export function registerRun(program: Command, output: Output): void {
           concurrency: options.concurrency,
           resume: options.resume,
           strategy: options.strategy,
-          shard: options.shard,
+          shard,
+          runName,
+          maxCost: options.maxCost,
           signal: abort.signal,
           quit: quit.signal,
           onWarning: (message) => output.err(`warning: ${message}`),

@@ -82,11 +82,31 @@ function renderReport(run, root) {
       { cells: ['passes needed'].concat(r.demands.map(function (d) { return String(d.passesNeeded); })) },
       { cells: ['fails tolerated'].concat(r.demands.map(function (d) { return String(d.failsTolerated); })) },
     ])]));
+  root.appendChild(renderConsistency(r));
   if (run.agreements.length > 0) root.appendChild(renderAgreements(run.agreements));
   if (run.comparison) root.appendChild(renderComparison(run.comparison));
   if (r.warnings.length > 0) root.appendChild(h('section', { id: 'warnings' }, [h('h2', { text: 'Warnings' }), h('ul', null, r.warnings.map(function (w) { return h('li', { text: w }); }))]));
   var diffs = run.fixtures.filter(function (f) { return f.diff !== null; });
   if (diffs.length > 0) root.appendChild(h('section', { id: 'diffs' }, [h('h2', { text: 'Constructed fixtures: the recorded diff' })].concat(diffs.map(renderDiff))));
+}
+
+// pass^k for k = 1, 2, 3, 5, 10, ... and the reps (as the text report shows them); undefined where k > qualified.
+function renderConsistency(r) {
+  var most = Math.max.apply(null, [1].concat(r.fixtures.map(function (f) { return f.passK.length; })));
+  var ks = [1, 2, 3, 5];
+  for (var k = 10; k < most; k *= 10) ks.push(k);
+  ks.push(most);
+  ks = ks.filter(function (k, i) { return k <= most && ks.indexOf(k) === i; }).sort(function (a, b) { return a - b; });
+  var cell = function (v) { return v === null || v === undefined ? 'undefined' : v.toFixed(3); };
+  return h('section', { id: 'consistency' }, [h('h2', { text: 'Consistency' }),
+    table('pass^k: the chance that k reps drawn from the qualified ones all pass', ['fixture'].concat(ks.map(function (k) { return 'pass^' + k; })),
+      r.fixtures.map(function (f) {
+        return { attrs: { 'data-consistency': f.fixture }, cells: [f.fixture].concat(ks.map(function (k) { return cell(f.passK[k - 1]); })) };
+      })),
+    h('ul', null, r.tags.map(function (t) {
+      var c = t.consistency;
+      return h('li', { 'data-consistency-tag': t.tag, text: t.tag + ': ' + c.allPassed + ' of ' + c.of + ' fixture(s) with qualified reps passed every one' + (c.share === null ? '' : ' (' + c.share.toFixed(2) + ')') });
+    }))]);
 }
 
 function renderAgreements(list) {

@@ -1,0 +1,98 @@
+import { create } from 'xmlbuilder2';
+
+/** An element being built. */
+type XMLBuilder = ReturnType<typeof create>;
+import type { FixtureReport, Report } from './build-report.js';
+import type { CiFixtureDetail } from './ci-details.js';
+import { passesNeeded } from './stats.js';
+
+/**
+ * The report as JUnit XML, the format every CI system reads: one test suite per tag (tags are never pooled), one
+ * test case per fixture, failed when the fixture missed its target, skipped while reps are unmarked. The failure
+ * message carries the counts, rate and interval; its body the failing reps' notes. Notes are untrusted text: the
+ * XML builder escapes them, and characters XML 1.0 cannot hold are dropped.
+ */
+export function junitXml(report: Report, details: ReadonlyMap<string, CiFixtureDetail>): string {
+  const count = (verdict: FixtureReport['verdict']): number =>
+    report.fixtures.filter((fixture) => fixture.verdict === verdict).length;
+  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele('testsuites', {
+    name: cleanAttribute(report.question.id),
+    tests: String(report.fixtures.length),
+    failures: String(count('missed')),
+    errors: '0',
+    skipped: String(count('pending')),
+  });
+  for (const totals of report.tags) {
+    const members = report.fixtures.filter((fixture) => (fixture.tag ?? 'untagged') === totals.tag);
+    const suite = root.ele('testsuite', {
+      name: cleanAttribute(`${report.question.id} (${totals.tag})`),
+      tests: String(members.length),
+      failures: String(totals.missed),
+      errors: '0',
+      skipped: String(totals.pending),
+    });
+    const properties = suite.ele('properties');
+    const property = (name: string, value: string): void => {
+      properties.ele('property', { name, value: cleanAttribute(value) });
+    };
+    property('question', report.question.text);
+    property('target', String(report.target));
+    property('reps', String(report.reps));
+    property('rubricVersion', report.rubricVersion);
+    property('marksFile', report.marksFile);
+    for (const fixture of members) testCase(suite, report, fixture, details.get(fixture.fixture));
+  }
+  return root.end({ prettyPrint: true });
+}
+
+function testCase(
+  suite: XMLBuilder,
+  report: Report,
+  fixture: FixtureReport,
+  detail: CiFixtureDetail | undefined,
+): void {
+  const element = suite.ele('testcase', {
+    name: cleanAttribute(fixture.fixture),
+    classname: cleanAttribute(`turnkit.${report.question.id}.${fixture.tag ?? 'untagged'}`),
+    ...(detail ? { file: cleanAttribute(detail.file) } : {}),
+  });
+  const summary = countsLine(fixture, report.target);
+  if (fixture.verdict === 'missed') {
+    const notes = (detail?.failed ?? []).map(
+      (failed) => `rep ${failed.rep}: ${failed.note === '' ? '(no note)' : failed.note}`,
+    );
+    element
+      .ele('failure', { type: 'missed', message: cleanAttribute(`missed: ${summary}`) })
+      .txt(clean(notes.join('\n')));
+  } else if (fixture.verdict === 'pending') {
+    element.ele('skipped', { message: cleanAttribute(`pending: ${fixture.blank} rep(s) not marked; ${summary}`) });
+  }
+  element.ele('system-out').txt(clean(`${fixture.verdict}${fixture.uncertain ? ' (uncertain)' : ''}: ${summary}`));
+}
+
+/** Counts, rate, interval and what the target demands, on one line. */
+export function countsLine(fixture: FixtureReport, target: number): string {
+  const qualified = fixture.pass + fixture.fail;
+  const rate = fixture.rate === null ? 'no rate' : `rate ${fixture.rate.toFixed(2)} (${fixture.pass}/${qualified})`;
+  const interval = fixture.wilson
+    ? `, 95% interval [${fixture.wilson.low.toFixed(2)}, ${fixture.wilson.high.toFixed(2)}]`
+    : '';
+  const needed = qualified > 0 ? `, ${passesNeeded(target, qualified)} passes needed` : '';
+  return `${fixture.pass} pass, ${fixture.fail} fail, ${fixture.na} na, ${fixture.error} error, ${fixture.blank} blank; ${rate}${interval}${needed} for target ${target}`;
+}
+
+// XML 1.0 has no way to write most control characters or lone surrogates, escaped or not.
+const UNWRITABLE =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+// xmlbuilder2 leaves what looks like an entity (`&foo;`, `&#10;`) unescaped, so that untrusted text could name an
+// undefined entity: every & is escaped here first, and a carriage return as a character reference (a parser would
+// turn a bare one into a line feed). Its own escaping then does the rest and leaves these references alone.
+function clean(text: string): string {
+  return text.replace(UNWRITABLE, '').replace(/&/g, '&amp;').replace(/\r/g, '&#13;');
+}
+
+// In an attribute a parser turns line feeds and tabs into spaces unless they are references.
+function cleanAttribute(text: string): string {
+  return clean(text).replace(/\n/g, '&#10;').replace(/\t/g, '&#9;');
+}

@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { JUDGE_CACHE_FILE } from './judge-cache.js';
+import { repId, type RunState } from '../pipeline/run-state.js';
+import { addSpend, callSpendSchema, NO_SPEND, sumSpend, type CallSpend, type Spend } from '../pipeline/spend.js';
+
+/** What a fixture's reps (or a whole run) spent: the SUT's calls and the judges' apart. */
+export interface SpendSplit {
+  sut: Spend;
+  judges: Spend;
+}
+
+/** A run's spend: SUT and judges apart, and their total. */
+export interface RunSpend extends SpendSplit {
+  total: Spend;
+}
+
+/**
+ * The spend of every judge verdict in a run directory (`judge-MODEL.jsonl`), by rep: what each answer cost when it
+ * was received (a verdict taken from the cache carries the spend kept with it: the cost of the marks, paid once).
+ */
+export async function readJudgeSpends(dir: string): Promise<Map<string, CallSpend[]>> {
+  const spends = new Map<string, CallSpend[]>();
+  if (!existsSync(dir)) return spends;
+  for (const name of (await readdir(dir)).sort()) {
+    if (!/^judge-.+\.jsonl$/.test(name) || name === JUDGE_CACHE_FILE) continue;
+    const text = await readFile(join(dir, name), 'utf8').catch(() => '');
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      let entry: { fixture?: unknown; rep?: unknown; spend?: unknown };
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      const spend = callSpendSchema.safeParse(entry.spend);
+      if (!spend.success || typeof entry.fixture !== 'string' || typeof entry.rep !== 'number') continue;
+      const id = repId({ fixture: entry.fixture, rep: entry.rep });
+      spends.set(id, [...(spends.get(id) ?? []), spend.data]);
+    }
+  }
+  return spends;
+}
+
+/** What the reps `ids` spent: their records' SUT calls and their judges' verdicts. */
+export function repsSpend(
+  ids: readonly string[],
+  state: RunState,
+  judges: ReadonlyMap<string, CallSpend[]>,
+): SpendSplit {
+  return {
+    sut: sumSpend(ids.map((id) => state.records.get(id)?.spend)),
+    judges: sumSpend(ids.flatMap((id) => judges.get(id) ?? [])),
+  };
+}
+
+/** A run's spend from its fixtures'. */
+export function totalSpend(fixtures: readonly { spend: SpendSplit }[]): RunSpend {
+  const sut = sumSpend(fixtures.map((fixture) => fixture.spend.sut));
+  const judges = sumSpend(fixtures.map((fixture) => fixture.spend.judges));
+  return { sut, judges, total: addSpend(addSpend({ ...NO_SPEND }, sut), judges) };
+}

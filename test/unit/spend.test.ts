@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { answerSpend, callSpend, costOf, sumSpend } from '../../src/pipeline/spend.js';
+
+describe('tokens and cost', () => {
+  it('prices tokens per million, and sums calls exactly (rounded to 1e-9, so 0.1 + 0.2 is 0.3)', () => {
+    expect(costOf({ inputTokens: 1_000, outputTokens: 100 }, { input: 0.5, output: 2 })).toBe(0.0007);
+    expect(costOf({ inputTokens: 1_000, outputTokens: 100 }, undefined)).toBeUndefined();
+    const calls = [
+      callSpend(undefined, 0.1, undefined),
+      callSpend({ inputTokens: 3, outputTokens: 4 }, 0.2, { input: 1, output: 1 }),
+      callSpend({ inputTokens: 5, outputTokens: 6 }, undefined, undefined),
+    ];
+    expect(calls[1]).toEqual({ inputTokens: 3, outputTokens: 4, cost: 0.2 });
+    expect(sumSpend(calls)).toEqual({ calls: 3, inputTokens: 8, outputTokens: 10, cost: 0.3, unpriced: 1 });
+    expect(sumSpend([])).toEqual({ calls: 0, inputTokens: 0, outputTokens: 0, cost: null, unpriced: 0 });
+    // 8 calls of 200 in and 7 out at 2.5 and 10 per million: 8 x 0.00057.
+    const judge = callSpend({ inputTokens: 200, outputTokens: 7 }, undefined, { input: 2.5, output: 10 });
+    expect(sumSpend(Array.from({ length: 8 }, () => judge))).toEqual({
+      calls: 8,
+      inputTokens: 1_600,
+      outputTokens: 56,
+      cost: 0.00456,
+      unpriced: 0,
+    });
+  });
+
+  it("reads a SUT answer's usage and cost, and says what is wrong with a malformed one", () => {
+    expect(answerSpend({ response: 'x', usage: { input_tokens: 5, output_tokens: 2 }, cost: 0.01 })).toEqual({
+      usage: { inputTokens: 5, outputTokens: 2 },
+      cost: 0.01,
+    });
+    expect(answerSpend({ response: 'x' })).toEqual({});
+    expect(answerSpend({ response: 'x', usage: { input_tokens: 1.5, output_tokens: 2 } })).toEqual({
+      error: '"usage" must be { "input_tokens": n, "output_tokens": m } with whole numbers n, m >= 0',
+    });
+    expect(answerSpend({ response: 'x', cost: '0.1' })).toEqual({ error: '"cost" must be a number >= 0' });
+  });
+});
