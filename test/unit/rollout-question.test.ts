@@ -80,6 +80,6 @@ describe('a rollout question', () => {
     await expect(load(['players: { type: script }'])).rejects.toThrow(/\$\.players: give inputs/);
     await expect(
       load(['players: { type: simulated, baseUrl: "http://x/v1", model: m, persona: p, temperatur: 1 }']),
-    ).rejects.toThrow(/unknown key "tempo" \(did you mean "temperature"\?\)/);
+    ).rejects.toThrow(/unknown key "temperatur" \(did you mean "temperature"\?\)/);
   });
 });
