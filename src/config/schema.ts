@@ -34,6 +34,11 @@ export const configSchema = z
             table: tableName,
             order: columnName,
             input: z.array(columnName).min(1, 'name at least one input column'),
+            /**
+             * Columns a response fills, for a SUT that only answers: in a rollout turnkit then writes each played turn's
+             * row itself (order advanced, input and these columns set) when the SUT wrote none.
+             */
+            output: z.array(columnName).min(1, 'name at least one output column').optional(),
           })
           .strict(),
         shared: z.array(tableName).default([]),

@@ -1,4 +1,5 @@
 import type { SutRequest } from './sut-request.js';
+import type { RolloutRecord, TurnRecord } from './rollout-record.js';
 
 /** What the SUT changed in its scratch campaign, per table (found by diffing the campaign before teardown). */
 export interface RepEffects {
@@ -17,7 +18,13 @@ export interface RepRecord {
   startedAt: string;
   request: SutRequest;
   response: string | null;
-  error: { cause: string; message: string; stage: 'seed' | 'sut' | 'teardown' } | null;
+  /** In a rollout `turn` says which turn ended it (the player's input, the SUT's call or its case file). */
+  error: {
+    cause: string;
+    message: string;
+    stage: 'seed' | 'sut' | 'teardown' | 'player' | 'case-file';
+    turn?: number;
+  } | null;
   exit: { code: number | null; signal: string | null } | null;
   stdoutTail?: string;
   stderrTail?: string;
@@ -29,6 +36,10 @@ export interface RepRecord {
   outside?: string[];
   /** Why changes outside the campaign could not be checked (the shared rows could not be read before the SUT). */
   outsideUnchecked?: string;
+  /** A rollout (`turns: K` in the question): how far it went; `response` then holds the whole transcript. */
+  rollout?: RolloutRecord;
+  /** A rollout's turns as played, in order. */
+  turns?: TurnRecord[];
 }
 
 /** The rep as a person reads it: what was asked, what came back, and what went wrong. */

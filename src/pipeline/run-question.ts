@@ -27,6 +27,7 @@ import { formatMarks } from './marks-file.js';
 import { repMarkdown, type RepRecord } from './rep-record.js';
 import { resolveFixtures } from './resolve-fixtures.js';
 import { runRep } from './run-rep.js';
+import { planRollout } from './rollout-plan.js';
 import { planReps, type ShardSpec } from './run-plan.js';
 import { checkRepsOption, checkRunSize } from './run-limits.js';
 
@@ -114,6 +115,14 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
   const template = source.text;
   const caseFiles = new Map<string, string>();
   for (const { loaded } of fixtures) caseFiles.set(loaded.fixture.name, await source.render(loaded.fixture));
+  const rollout = planRollout(
+    question,
+    config,
+    source,
+    fixtures.map(({ loaded }) => loaded.fixture),
+    projectDir,
+    options.quit,
+  );
   const prepared = await prepareSut(question, projectDir);
   // After a quit no SUT starts, and a command SUT running then is killed with everything it started.
   const callSut: SutCaller = (context) =>
@@ -291,6 +300,7 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
           concurrent: workers > 1,
           sutSlot,
           secrets,
+          ...(rollout ? { rollout: await rollout.spec(session, fixture.loaded.fixture, key.rep) } : {}),
         });
         // A SUT killed because the user quit says nothing about the SUT: the rep stays not run, for --resume.
         if (options.quit?.aborted) continue;
