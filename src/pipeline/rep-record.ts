@@ -1,5 +1,5 @@
 import type { SutRequest } from './sut-request.js';
-import type { RolloutRecord, TurnRecord } from './rollout-record.js';
+import { turnsMarkdown, type RolloutRecord, type TurnRecord } from './rollout-record.js';
 
 /** What the SUT changed in its scratch campaign, per table (found by diffing the campaign before teardown). */
 export interface RepEffects {
@@ -63,7 +63,9 @@ export function repMarkdown(record: RepRecord): string {
     if (record.stdoutTail) lines.push('stdout (end):', '', fence(record.stdoutTail), '');
     if (record.stderrTail) lines.push('stderr (end):', '', fence(record.stderrTail), '');
   }
-  if (record.response !== null) lines.push('## Response', '', record.response, '');
+  // A rollout shows its turns one by one (its response is the same transcript, joined).
+  if (record.turns) lines.push(...turnsMarkdown(record.turns, record.rollout));
+  else if (record.response !== null) lines.push('## Response', '', record.response, '');
   if (record.effects) {
     const counts = (label: string, values: Record<string, number>): string[] =>
       Object.entries(values).map(([table, count]) => `- ${label} ${count} row(s) of ${table}`);

@@ -29,3 +29,32 @@ export interface RolloutRecord {
   /** Owned tables whose per-turn effects are not told apart (no key, or no path to the root row). */
   untracked?: string[];
 }
+
+/** A rollout's turns as the rep's Markdown shows them: input, response, error, check and effects per turn. */
+export function turnsMarkdown(turns: readonly TurnRecord[], rollout: RolloutRecord | undefined): string[] {
+  const lines = [
+    `## Rollout: ${turns.length} of ${rollout?.turns ?? turns.length} turns played${rollout?.stopped ? ` (stopped: ${rollout.stopped === 'fail' ? 'a turn failed its checks' : 'a turn errored'})` : ''}`,
+    '',
+  ];
+  for (const turn of turns) {
+    const input = Object.values(turn.input)
+      .map((value) => (typeof value === 'string' ? value : JSON.stringify(value)))
+      .join(' / ');
+    lines.push(`### Turn ${turn.turn}`, '', `Player: ${input}`, '');
+    if (turn.response !== null) lines.push(turn.response, '');
+    if (turn.error) lines.push(`Error: ${turn.error.cause}: ${turn.error.message}`, '');
+    if (turn.check) lines.push(`Checks: ${turn.check.mark} (${turn.check.reason})`, '');
+    const changed = turn.effects
+      ? [
+          ...Object.entries(turn.effects.inserted).map(([table, count]) => `inserted ${count} ${table}`),
+          ...Object.entries(turn.effects.updated).map(([table, count]) => `updated ${count} ${table}`),
+          ...Object.entries(turn.effects.deleted).map(([table, count]) => `deleted ${count} ${table}`),
+        ]
+      : [];
+    lines.push(
+      `Changed: ${changed.length > 0 ? changed.join(', ') : 'nothing'}; turn row written by ${turn.turnRow}.`,
+      '',
+    );
+  }
+  return lines;
+}

@@ -11,6 +11,7 @@ import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
 import { runQuestion } from '../../src/pipeline/run-question.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
 import { sampleGameConfig } from '../../src/config/sample-config.js';
+import { mergeRuns } from '../../src/pipeline/merge-runs.js';
 
 // A game master that plays its own turns: it reads the campaign's last turn, writes this one, and answers with both.
 // At turn $FAIL_AT it fails; it says "deck 3" at turn $WRONG_AT.
@@ -142,6 +143,9 @@ describe.each(BACKENDS)('rollouts on %s', (backend) => {
     // The whole rep's effects: five turns written.
     expect(record.effects!.inserted).toEqual({ turns: 5 });
     expect(record.response).toContain('**Turn 27.**');
+    const markdown = await readFile(join(result.dir, 'reps/base/rep-01.md'), 'utf8');
+    expect(markdown).toContain('## Rollout: 5 of 5 turns played\n\n### Turn 23\n');
+    expect(markdown).toContain(`### Turn 24\n\nPlayer: ${recorded[0]}\n\nturn 24 after [23:gm turn 23 on deck 2] deck 2\n\nChecks: pass`);
     expect(await tableChecksums(t.db)).toEqual(before);
     expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
   });
@@ -239,6 +243,43 @@ describe.each(BACKENDS)('rollouts on %s', (backend) => {
     expect(record.error).toBeNull();
     expect(record.rollout).toEqual({ turns: 5, played: 2, stopped: 'fail' });
     expect(record.turns!.map((turn) => turn.check?.mark)).toEqual(['pass', 'fail']);
+  });
+
+  it('resumes an interrupted rollout run by running whole reps again', async () => {
+    const before = await tableChecksums(t.db);
+    const file = await question('resumed', ['turns: 5', 'sut: { type: command, command: ["./gm.sh"] }']);
+    await writeFile(join(t.dir, file), (await readFile(join(t.dir, file), 'utf8')).replace('reps: 2', 'reps: 3'));
+    const quit = new AbortController();
+    // One worker's rep finishes while the next is in the middle of its rollout: quitting kills that one's SUT.
+    const first = await run(file, { concurrency: 1, quit: quit.signal, onProgress: () => quit.abort() });
+    expect(first.status).toBe('interrupted');
+    const done = first.ran;
+    expect(done).toBeGreaterThanOrEqual(1);
+    expect(first.pending).toBe(3 - done);
+    const resumed = await run(file, { resume: first.dir });
+    expect(resumed).toMatchObject({ status: 'complete', ran: 3 - done, errors: 0, pending: 0 });
+    const records = await Promise.all([1, 2, 3].map((n) => rep(first.dir, n)));
+    // Every rep, first run's or resumed, is a whole rollout of five turns from turn 23.
+    for (const record of records) {
+      expect(record.turns!.map((turn) => turn.turn)).toEqual([23, 24, 25, 26, 27]);
+      expect(record.rollout).toEqual({ turns: 5, played: 5 });
+    }
+    expect(records.filter((record) => record.attempt === 2)).toHaveLength(3 - done);
+    expect(await tableChecksums(t.db)).toEqual(before);
+    expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
+  });
+
+  it('shards a rollout run and merges the shards', async () => {
+    const file = await question('sharded', ['turns: 3', 'sut: { type: command, command: ["./gm.sh"] }']);
+    const shards = [];
+    for (const index of [1, 2]) shards.push((await run(file, { shard: { index, count: 2 } })).dir);
+    const merged = await mergeRuns({ dirs: shards, cwd: t.dir });
+    const records = await Promise.all([1, 2].map((n) => rep(merged.dir, n)));
+    expect(records.map((record) => record.turns!.map((turn) => turn.turn))).toEqual([
+      [23, 24, 25],
+      [23, 24, 25],
+    ]);
+    expect(records.map((record) => record.rep)).toEqual([1, 2]);
   });
 
   it('refuses a rollout whose fixture has too few recorded inputs before any rep runs', async () => {
