@@ -1,3 +1,4 @@
+import { rolloutReport, type RolloutReport } from './rollout-report.js';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Manifest } from '../pipeline/manifest.js';
 import { planReps } from '../pipeline/run-plan.js';
@@ -89,6 +90,8 @@ export interface Report {
   /** The run's other marks files against the human's (a blind re-mark: the human against themself). */
   agreements: RunAgreement[];
   warnings: string[];
+  /** A rollout run (`turns: K`): survival per fixture and per turn; absent for one-turn runs. */
+  rollout?: RolloutReport;
 }
 
 /** Options of `buildReport`. */
@@ -119,6 +122,8 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
   });
   const missing = keys.filter((key) => !state.records.has(repId(key))).length;
   const { agreements, warnings } = await runAgreements(dir, manifest);
+  const pairs = basePairs(manifest, fixtures);
+  const rollout = rolloutReport(state, keys, names, pairs);
   return {
     dir,
     question: { id: manifest.question.id, text: manifest.question.text },
@@ -134,9 +139,10 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
     demands: [0, 1, 2, 3]
       .filter((lost) => lost < manifest.question.reps)
       .map((lost) => ({ lost, ...targetDemand(target, manifest.question.reps - lost) })),
-    pairs: basePairs(manifest, fixtures),
+    pairs,
     agreements,
     warnings,
+    ...(rollout ? { rollout } : {}),
   };
 }
 

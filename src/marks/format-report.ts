@@ -3,6 +3,7 @@ import { shownPath } from '../util/shown-path.js';
 import { formatTable, markdownTable, type Align } from '../util/text-table.js';
 import type { FixtureReport, MarkCounts, Report, TagTotals } from './build-report.js';
 import type { Comparison } from './compare-runs.js';
+import { formatSurvival } from './format-survival.js';
 
 /** Plain text for a terminal, or Markdown for a pull request or a notebook. */
 export type ReportStyle = 'text' | 'md';
@@ -49,6 +50,7 @@ export function formatReport(report: Report, style: ReportStyle, comparison?: Co
     ];
     lines.push(...table(rows, ['left', 'left', 'left', 'right', 'right']), '');
   }
+  if (report.rollout) lines.push(...formatSurvival(report.rollout, style));
   lines.push(heading(`What ${report.target} demands of ${report.reps} reps`), '');
   lines.push(
     ...table(

@@ -1,3 +1,4 @@
+import { applyRolloutChecks } from './rollout-checks.js';
 import { resolve } from 'node:path';
 import { shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
@@ -45,7 +46,10 @@ export async function judgeChecks(options: JudgeChecksOptions): Promise<JudgeChe
       result.notRun++;
       return { ...key, mark: '', note: 'not run' };
     }
-    const verdict = applyChecks(checks, record);
+    // A rollout is judged turn by turn and as a transcript (the run's transcriptChecks).
+    const verdict = record.turns
+      ? applyRolloutChecks(checks, state.manifest.rollout?.transcriptChecks, record)
+      : applyChecks(checks, record);
     result[verdict.mark]++;
     return { ...key, mark: verdict.mark, note: verdict.reason };
   });

@@ -12,6 +12,10 @@ import { runQuestion } from '../../src/pipeline/run-question.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
 import { sampleGameConfig } from '../../src/config/sample-config.js';
 import { mergeRuns } from '../../src/pipeline/merge-runs.js';
+import { judgeChecks } from '../../src/marks/judge-checks.js';
+import { buildReport } from '../../src/marks/build-report.js';
+import { formatReport } from '../../src/marks/format-report.js';
+import { parseMarks } from '../../src/pipeline/marks-file.js';
 
 // A game master that plays its own turns: it reads the campaign's last turn, writes this one, and answers with both.
 // At turn $FAIL_AT it fails; it says "deck 3" at turn $WRONG_AT.
@@ -20,7 +24,7 @@ set -e
 request=$(cat)
 [ "$TURNKIT_TURN" = "\${FAIL_AT:-0}" ] && { echo "broke at $TURNKIT_TURN" >&2; exit 4; }
 last=$(psql "$DATABASE_URL" -Atc "SELECT turn_number || ':' || narration FROM turns WHERE campaign_id = $TURNKIT_CAMPAIGN ORDER BY turn_number DESC LIMIT 1")
-deck=2; [ "$TURNKIT_TURN" = "\${WRONG_AT:-0}" ] && deck=3
+deck=2; [ "$TURNKIT_TURN" = "\${WRONG_AT:-0}" ] && [ -z "$WRONG_REP" -o "$TURNKIT_REP" = "$WRONG_REP" ] && deck=3
 psql "$DATABASE_URL" -qc "INSERT INTO turns (campaign_id, turn_number, player_input, narration, played_at, ship_minute) VALUES ($TURNKIT_CAMPAIGN, $TURNKIT_TURN, 'typed', 'gm turn $TURNKIT_TURN on deck $deck', now(), 0)"
 echo "turn $TURNKIT_TURN after [$last] deck $deck"
 `;
@@ -282,6 +286,49 @@ describe.each(BACKENDS)('rollouts on %s', (backend) => {
       [23, 24, 25],
     ]);
     expect(records.map((record) => record.rep)).toEqual([1, 2]);
+  });
+
+  it('judges each turn and the transcript, and reports survival per turn', async () => {
+    const result = await run(
+      await question('judged', [
+        'turns: 4',
+        'sut: { type: command, command: ["./gm.sh"], env: { WRONG_AT: "25", WRONG_REP: "2" } }',
+        'checks: { mustNotContain: [deck 3] }',
+        'transcriptChecks: { mustContain: [turn 26] }',
+      ]),
+    );
+    const judged = await judgeChecks({ dir: result.dir, cwd: t.dir });
+    expect(judged).toMatchObject({ pass: 1, fail: 1, error: 0 });
+    const marks = parseMarks(await readFile(join(result.dir, 'marks.checks.csv'), 'utf8'), 'marks.checks.csv');
+    expect(marks.map((row) => [row.rep, row.mark, row.note])).toEqual([
+      [1, 'pass', '5 turn and transcript check set(s) passed'],
+      // Turn 26 repeats turn 25's wrong deck (it read it from the campaign): the error compounds.
+      [2, 'fail', 'turn 25: contains "deck 3"; turn 26: contains "deck 3"'],
+    ]);
+    const report = await buildReport(result.dir, { marks: 'marks.checks.csv' });
+    expect(report.fixtures[0]).toMatchObject({ pass: 1, fail: 1 });
+    expect(report.rollout).toEqual({
+      turns: 4,
+      fixtures: [
+        {
+          fixture: 'base',
+          reps: 2,
+          left: 0,
+          failed: 1,
+          medianFirstFailingTurn: 25,
+          steps: [
+            { step: 1, turn: 23, surviving: 2, share: 1 },
+            { step: 2, turn: 24, surviving: 2, share: 1 },
+            { step: 3, turn: 25, surviving: 1, share: 0.5 },
+            { step: 4, turn: 26, surviving: 1, share: 0.5 },
+          ],
+        },
+      ],
+      pairs: [],
+    });
+    const text = formatReport(report, 'text').join('\n');
+    expect(text).toContain('Survival over 4 turns');
+    expect(text).toMatch(/base\s+2\/2\s+2\/2\s+1\/2\s+1\/2\s+turn 25/);
   });
 
   it('refuses a rollout whose fixture has too few recorded inputs before any rep runs', async () => {
