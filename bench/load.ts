@@ -10,7 +10,7 @@ import { withBenchDatabase } from './bench-database.js';
 import { createSampleCampaign } from '../src/sample/create-sample.js';
 import { captureFromDb } from '../src/fixture/capture.js';
 import { serializeDocument } from '../src/fixture/format.js';
-import { runQuestion } from '../src/pipeline/run-question.js';
+import { runQuestion } from '../src/app/run-question.js';
 import { readRunState } from '../src/pipeline/run-state.js';
 import { registryCounts, tableChecksums } from '../test/helpers/table-checksums.js';
 

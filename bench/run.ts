@@ -17,7 +17,7 @@ import { createSampleCampaign } from '../src/sample/create-sample.js';
 import { captureFromDb } from '../src/fixture/capture.js';
 import { serializeDocument } from '../src/fixture/format.js';
 import { ScratchSession } from '../src/scratch/scratch-session.js';
-import { defaultConcurrency, runQuestion } from '../src/pipeline/run-question.js';
+import { defaultConcurrency, runQuestion } from '../src/app/run-question.js';
 
 const REPS = Number(process.env.BENCH_REPS ?? 30);
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;

@@ -1,5 +1,23 @@
-/** Machine-readable reasons a turnkit operation failed as expected (bad input, unreachable database, ...). */
-export type TurnkitErrorCode = 'BAD_INPUT' | 'CONFIG' | 'DATABASE' | 'NOT_FOUND' | 'EXISTS' | 'FIXTURE' | 'USAGE';
+/**
+ * Machine-readable reasons a turnkit operation failed as expected (bad input, unreachable database, ...). The
+ * outcomes of a finished operation that did not succeed have codes of their own: a run that is not complete
+ * (`INCOMPLETE_RUN`), reps that could not be seeded (`SEED_FAILED`), a SUT that errored on every rep (`SUT_FAILED`),
+ * a fixture that did not meet its target under `--check` (`TARGET_MISSED`), a judge that could not judge
+ * (`JUDGE_FAILED`).
+ */
+export type TurnkitErrorCode =
+  | 'BAD_INPUT'
+  | 'CONFIG'
+  | 'DATABASE'
+  | 'NOT_FOUND'
+  | 'EXISTS'
+  | 'FIXTURE'
+  | 'USAGE'
+  | 'INCOMPLETE_RUN'
+  | 'SEED_FAILED'
+  | 'SUT_FAILED'
+  | 'TARGET_MISSED'
+  | 'JUDGE_FAILED';
 
 /** An expected failure: printed as one line, mapped to an exit code, never shown with a stack unless --debug. */
 export class TurnkitError extends Error {

@@ -27,13 +27,13 @@ export { openEmbedded, type EmbeddedServer, type EmbeddedOptions } from './db/em
 export { migrate, migrationsFolder, SAMPLE_MIGRATIONS_DIR, TURNKIT_SCHEMA, type MigrateResult } from './db/migrate.js';
 export { introspect } from './db/introspect.js';
 export type { Catalog, TableInfo, ColumnInfo, ForeignKeyInfo, Codec, ValueKind } from './db/catalog-types.js';
-export { dbStart, dbUrl, dbMigrate, dbStop } from './db/db-commands.js';
+export { dbStart, dbUrl, dbMigrate, dbStop } from './app/db-commands.js';
 export { redactUrl } from './db/url.js';
 export { createSampleCampaign, type SampleOptions } from './sample/create-sample.js';
 export { sample, type SampleCommandOptions } from './sample/sample-command.js';
 export { MISLEADING_TURN, PROBE_TURN, MISLEADING_NARRATION, CORRECTED_NARRATION } from './sample/turn-script.js';
 export { captureFromDb, type CaptureRequest, type CaptureOutcome, type TurnSelection } from './fixture/capture.js';
-export { capture, type CaptureOptions, type CaptureResult } from './fixture/capture-command.js';
+export { capture, type CaptureOptions, type CaptureResult } from './app/capture-command.js';
 export type {
   ScrubConfigInput,
   ScrubTransformInput,
@@ -45,10 +45,10 @@ export { DEMO_SCRUB_KEY } from './fixture/scrub/demo-key.js';
 export { resolveGameGraph, type GameGraph } from './fixture/game-graph.js';
 export { writeFixtures, writeSchemaFile } from './fixture/write-fixtures.js';
 export { readFixture, parseFixtureText } from './fixture/read-fixture.js';
-export { verify, type VerifyOptions, type VerifyResult } from './construct/verify-command.js';
+export { verify, type VerifyOptions, type VerifyResult } from './app/verify-command.js';
 export { show, summarizeFixture, type FixtureSummary } from './construct/show-command.js';
 export { loadFixture, readConstructed, type LoadedFixture, type ConstructedFile } from './construct/load-fixture.js';
-export { construct, type ConstructOptions } from './construct/construct-command.js';
+export { construct, type ConstructOptions } from './app/construct-command.js';
 export { materialize, type MaterializeOptions } from './construct/materialize-command.js';
 export { rebase, RebaseConflictError, type RebaseOptions, type RebaseResult } from './construct/rebase-command.js';
 export {
@@ -108,13 +108,13 @@ export {
   type SeedCommandOptions,
   type SeedCommandResult,
   type TeardownCommandOptions,
-} from './scratch/scratch-commands.js';
+} from './app/scratch-commands.js';
 export { collectGarbage, DEFAULT_GC_TTL_MS, type GcOptions, type GcReport } from './scratch/gc.js';
 export { checkScratch, type ScratchCheck } from './scratch/check-scratch.js';
 export type { TeardownReport } from './scratch/teardown-remap.js';
 export type { RegistryEntry, ScratchStrategy } from './scratch/registry.js';
 export { currentProcess, type ProcessIdentity } from './scratch/process-identity.js';
-export { runQuestion, type RunOptions, type RunResult, type RunProgress } from './pipeline/run-question.js';
+export { runQuestion, type RunOptions, type RunResult, type RunProgress } from './app/run-question.js';
 export { interleave, planReps, parseShard, inShard, type ShardSpec } from './pipeline/run-plan.js';
 export { loadQuestion, type LoadedQuestion } from './pipeline/load-question.js';
 export { questionSchema, sutSchema, type Question, type SutConfig } from './pipeline/question-format.js';
@@ -125,7 +125,7 @@ export { readRunState, readManifest, type RunState, type RepKey } from './pipeli
 export type { RepRecord, RepEffects } from './pipeline/rep-record.js';
 export type { SutRequest, SutOutcome } from './pipeline/sut-request.js';
 export type { ModuleSutFunction, ModuleSutTools } from './pipeline/sut-module.js';
-export { verifyProject } from './pipeline/verify-project.js';
+export { verifyProject } from './app/verify-project.js';
 export {
   readMarksFile,
   parseMarksText,

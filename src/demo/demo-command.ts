@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
-import { capture } from '../fixture/capture-command.js';
+import { capture } from '../app/capture-command.js';
 import { loadFixture } from '../construct/load-fixture.js';
 import { shownPath } from '../util/shown-path.js';
 import { saveConstructed } from '../construct/save-constructed.js';
@@ -12,7 +12,7 @@ import { report, type ReportResult } from '../marks/report-command.js';
 import { agree, type AgreeResult } from '../marks/agree-command.js';
 import { judgeWithModel, type JudgeModelResult } from '../marks/judge-model.js';
 import type { JudgeSettings } from '../config/judge-settings.js';
-import { runQuestion, type RunProgress, type RunResult } from '../pipeline/run-question.js';
+import { runQuestion, type RunProgress, type RunResult } from '../app/run-question.js';
 import { runStamp } from '../pipeline/run-dir.js';
 import { sample } from '../sample/sample-command.js';
 import { CORRECTED_NARRATION, MISLEADING_NARRATION, MISLEADING_TURN, PROBE_TURN } from '../sample/turn-script.js';
@@ -114,7 +114,7 @@ async function demoSteps(
   );
   if (run.status !== 'complete')
     throw new TurnkitError(
-      'FIXTURE',
+      'INCOMPLETE_RUN',
       `${shownPath(run.dir)}: the demo's run did not complete (${run.pending} rep(s) not run)`,
     );
 

@@ -185,7 +185,7 @@ export async function judgeWithModel(options: JudgeModelOptions): Promise<JudgeM
     }),
   );
   if (fatal)
-    throw new TurnkitError('FIXTURE', `${fatal.message}; nothing written (verdicts already received are cached)`);
+    throw new TurnkitError('JUDGE_FAILED', `${fatal.message}; nothing written (verdicts already received are cached)`);
   verdicts.sort((a, b) =>
     a.fixture === b.fixture ? (a.rep as number) - (b.rep as number) : String(a.fixture) < String(b.fixture) ? -1 : 1,
   );

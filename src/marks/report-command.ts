@@ -44,7 +44,7 @@ export function incompleteRun(report: Report): TurnkitError | undefined {
   const missing = report.fixtures.reduce((sum, fixture) => sum + fixture.notRun, 0);
   const dir = shownPath(report.dir);
   return new TurnkitError(
-    'FIXTURE',
+    'INCOMPLETE_RUN',
     `${dir}: the run is ${report.status} with ${missing} rep(s) not run; finish it with: turnkit run --resume ${dir}`,
   );
 }

@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import type { LoadedFixture } from '../construct/load-fixture.js';
 import type { Backend } from '../db/connect.js';
-import type { LoadedQuestion } from './load-question.js';
+import { QUESTION_OBJECT, type LoadedQuestion } from './load-question.js';
 import { TURNKIT_VERSION } from '../version.js';
 import { gitState, redactSut, sha256, type Manifest } from './manifest.js';
 import type { QuestionFixture } from './resolve-fixtures.js';
@@ -41,7 +41,10 @@ export function buildManifest(inputs: ManifestInputs): Manifest {
     question: {
       id: q.id,
       text: q.question,
-      file: { path: portable(projectDir, question.path), sha256: sha256(question.text) },
+      file: {
+        path: question.path === QUESTION_OBJECT ? QUESTION_OBJECT : portable(projectDir, question.path),
+        sha256: sha256(question.text),
+      },
       target: q.target,
       reps: inputs.reps,
     },

@@ -37,6 +37,10 @@ export async function prepareSut(question: LoadedQuestion, projectDir: string): 
         );
       return (context) => runHttpSut(sut, context);
     }
+    case 'function': {
+      const { fn } = sut;
+      return (context) => runModuleSut(fn, sut, context);
+    }
   }
 }
 

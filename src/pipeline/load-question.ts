@@ -8,7 +8,7 @@ import { TurnkitError } from '../errors.js';
 import { formatJsonPath, parseJsonText, positionAt } from '../util/json-source.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
 import { yamlValue } from '../util/yaml-value.js';
-import { questionSchema, type Question } from './question-format.js';
+import { questionObjectSchema, questionSchema, type Question } from './question-format.js';
 
 /** A question read and checked, with the file it came from. */
 export interface LoadedQuestion {
@@ -42,6 +42,24 @@ export async function loadQuestion(path: string): Promise<LoadedQuestion> {
     throw new TurnkitError('BAD_INPUT', problems[0]!, problems);
   }
   return { question: result.data, path, shown, text, at: (at) => `${where(source, shown, at)}: ${formatJsonPath(at)}` };
+}
+
+/** Where a question given as an object says it came from, in messages and in the manifest. */
+export const QUESTION_OBJECT = '<question object>';
+
+/**
+ * Checks a question given as an object (a library caller's), as a file is checked; its SUT may be a function. Its
+ * "text", hashed into the manifest so that a resume sees a changed question, is its JSON with functions as source.
+ */
+export function questionFromObject(value: unknown): LoadedQuestion {
+  const result = questionObjectSchema.safeParse(value);
+  const at = (path: readonly PropertyKey[]): string => `${QUESTION_OBJECT}: ${formatJsonPath(path)}`;
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${at(issue.path as PropertyKey[])}: ${issue.message}`);
+    throw new TurnkitError('BAD_INPUT', problems[0]!, problems);
+  }
+  const text = JSON.stringify(value, (_key, item: unknown) => (typeof item === 'function' ? String(item) : item), 2);
+  return { question: result.data, path: QUESTION_OBJECT, shown: QUESTION_OBJECT, text, at };
 }
 
 /** A parsed document and a way to find where a path sits in its text. */

@@ -105,6 +105,8 @@ export function sha256(content: string | Uint8Array): string {
 
 /** The SUT config as the manifest records it: literal env values (maybe secrets) replaced, references kept. */
 export function redactSut(sut: SutConfig): Record<string, unknown> {
+  // A function is code of the caller's process: the manifest says which one by name, as JSON can hold.
+  if (sut.type === 'function') return { type: 'function', name: sut.fn.name, timeout: sut.timeout };
   if (sut.type !== 'command' || !sut.env) return { ...sut };
   const env = Object.fromEntries(
     Object.entries(sut.env).map(([name, value]) => [name, /^\$\{\w+\}$/.test(value) ? value : '<set>']),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { checksSchema } from './checks-format.js';
 import { MAX_REPS, TOO_MANY_REPS } from './run-limits.js';
 import { rolloutFields } from './rollout-format.js';
+import type { SutFunction } from './sut-request.js';
 
 /** A question id becomes a folder name under runs/: no separators or spaces. */
 export const QUESTION_ID = /^[\w.-]+$/;
@@ -71,6 +72,21 @@ const httpSut = z
 /** The system under test: a command per rep, a JS/TS function, or an OpenAI-compatible chat endpoint. */
 export const sutSchema = z.discriminatedUnion('type', [commandSut, moduleSut, httpSut]);
 
+// A function in this process: only a question given as an object can hold one (a file cannot).
+const functionSut = z
+  .object({
+    type: z.literal('function'),
+    fn: z.custom<SutFunction>((value) => typeof value === 'function', 'expected a function'),
+    timeout: z.number().positive().default(130),
+  })
+  .strict();
+
+/** A SUT of a question given as an object: a file's kinds, or a function (bare, or as `{ type: 'function', fn }`). */
+export const sutObjectSchema = z.preprocess(
+  (value) => (typeof value === 'function' ? { type: 'function', fn: value } : value),
+  z.discriminatedUnion('type', [commandSut, moduleSut, httpSut, functionSut]),
+);
+
 /** A question file (`questions/ID.yaml` or `.json`). */
 export const questionSchema = z
   .object({
@@ -97,7 +113,12 @@ export const questionSchema = z
   })
   .strict();
 
-/** A question as written in its file. */
-export type Question = z.output<typeof questionSchema>;
+/** A question given as an object (to the library): a file's, whose SUT may be a function of the caller's. */
+export const questionObjectSchema = questionSchema.extend({ sut: sutObjectSchema });
+
+/** A question, read from its file or given as an object. */
+export type Question = z.output<typeof questionObjectSchema>;
+/** A question as a library caller writes it (defaults may be left out). */
+export type QuestionInput = z.input<typeof questionObjectSchema>;
 /** The SUT part of a question. */
-export type SutConfig = z.output<typeof sutSchema>;
+export type SutConfig = Question['sut'];

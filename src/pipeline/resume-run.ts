@@ -2,12 +2,104 @@ import { existsSync } from 'node:fs';
 import { appendFile, readFile, rename } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
+import { serializeDocument } from '../fixture/format.js';
 import { shownPath } from '../util/shown-path.js';
+import { QUESTION_OBJECT } from './load-question.js';
 import { sha256, type Manifest } from './manifest.js';
+import { appendMarkHistory, historyFileOf } from './marks-history.js';
+import { formatMarks } from './marks-file.js';
+import type { OpenedRun, RunSetting } from './opened-run.js';
+import type { RunPlan } from './prepare-run.js';
 import type { RepRecord } from './rep-record.js';
-import { repFileBase } from './run-dir.js';
-import { ORDER_FILE, readManifest, type RepKey } from './run-state.js';
+import type { RunInput } from './run-input.js';
+import { repFileBase, writeRunFile } from './run-dir.js';
+import { marksFor, previousMarks } from './run-marks.js';
+import { planReps } from './run-plan.js';
+import { ORDER_FILE, readManifest, readRunState, repId, type RepKey } from './run-state.js';
 import type { QuestionFixture } from './resolve-fixtures.js';
+
+/**
+ * Step 2 of a resumed run: checks that the run directory is the same experiment (question, rubric, template,
+ * fixtures, reps, shard), takes back the marks of reps that run again into the history file, and records the resume
+ * in the manifest. Only missing or errored reps are pending; the case files and rubric stay as the run wrote them.
+ */
+export async function resumeRunDir(
+  dir: string,
+  plan: RunPlan,
+  input: RunInput,
+  setting: RunSetting,
+  onWarning?: (message: string) => void,
+): Promise<OpenedRun> {
+  const state = await readRunState(dir);
+  let manifest = state.manifest;
+  // A resumed run keeps its own number of reps: a different one would drop or invent rows of marks.csv.
+  if (input.reps !== undefined && input.reps !== manifest.question.reps) {
+    throw new TurnkitError(
+      'USAGE',
+      `--reps ${input.reps}: ${shownPath(dir)} was started with ${manifest.question.reps} reps; resume it without --reps`,
+    );
+  }
+  // A shard resumes as the slice it is: another spec would run reps that belong to another machine.
+  const recordedShard = manifest.shard;
+  if (input.shard && (input.shard.index !== recordedShard?.index || input.shard.count !== recordedShard?.count)) {
+    throw new TurnkitError(
+      'USAGE',
+      `--shard ${input.shard.index}/${input.shard.count}: ${shownPath(dir)} was started ${recordedShard ? `as shard ${recordedShard.index}/${recordedShard.count}` : 'unsharded'}; resume it without --shard`,
+    );
+  }
+  const all = planReps(
+    plan.fixtures.map(({ loaded }) => loaded.fixture.name),
+    manifest.question.reps,
+    recordedShard,
+  );
+  checkUnchanged(
+    manifest,
+    { question: plan.question.text, rubric: plan.rubricText, template: plan.template },
+    plan.fixtures,
+    dir,
+  );
+  // A marks.csv that does not read stops the resume here, before a rep runs, rather than after all of them.
+  const previous = await previousMarks(dir, manifest);
+  const pending = all.filter((key) => !state.completed.has(repId(key)));
+  // A mark a person gave a rep that runs again judged a response that will not be the rep's: it goes to the
+  // history file now, before any rep runs, so that no way this resume ends can leave it on the new response.
+  const takenBack = marksFor(all, state, previous, new Set(pending.map(repId)));
+  if (takenBack.replaced.length > 0) {
+    await appendMarkHistory(
+      historyFileOf(join(dir, 'marks.csv')),
+      takenBack.replaced.map((change) => ({ ...change, by: 'turnkit run --resume: the rep runs again' })),
+    );
+    await writeRunFile(dir, 'marks.csv', formatMarks(takenBack.rows));
+  }
+  const attempt = Math.max(0, ...state.order.map((entry) => entry.attempt)) + 1;
+  const warnings: string[] = [];
+  // Reps on another server than the run's first ones are said and recorded: their numbers may not pool.
+  const { backend, serverVersion } = setting;
+  const elsewhere = manifest.database.backend !== backend || manifest.database.serverVersion !== serverVersion;
+  if (elsewhere) {
+    warnings.push(
+      `${shownPath(dir)} was started on ${manifest.database.backend} ${manifest.database.serverVersion}; its remaining reps run on ${backend} ${serverVersion} (recorded in the manifest)`,
+    );
+    onWarning?.(warnings.at(-1)!);
+  }
+  manifest = {
+    ...manifest,
+    status: 'running',
+    order: state.order,
+    resumed: [
+      ...(manifest.resumed ?? []),
+      {
+        at: setting.now.toISOString(),
+        reps: pending.length,
+        concurrency: setting.concurrency,
+        strategy: input.strategy ?? 'remap',
+        ...(elsewhere ? { database: { backend, serverVersion } } : {}),
+      },
+    ],
+  };
+  await writeRunFile(dir, 'manifest.json', serializeDocument(manifest));
+  return { dir, manifest, all, pending, attempt, warnings };
+}
 
 /**
  * The question file a run uses: the one named, else, resuming, the one the run's manifest recorded (relative to the
@@ -22,7 +114,11 @@ export async function questionFileOf(
   if (question !== undefined) return resolve(cwd, question);
   if (resume === undefined)
     throw new TurnkitError('USAGE', 'turnkit run: name the question file (questions/ID.yaml), or --resume RUN_DIR');
-  const manifest = await readManifest(resolve(cwd, resume));
+  const dir = resolve(cwd, resume);
+  const manifest = await readManifest(dir);
+  // Nothing on disk holds a question that was given as an object: its caller gives it again.
+  if (manifest.question.file.path === QUESTION_OBJECT)
+    throw new TurnkitError('USAGE', `${shownPath(dir)}: its question was given as an object; give it again to resume`);
   return resolve(projectDir, manifest.question.file.path);
 }
 

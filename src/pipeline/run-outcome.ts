@@ -1,6 +1,6 @@
 import { TurnkitError } from '../errors.js';
 import { shownPath } from '../util/shown-path.js';
-import type { RunResult } from './run-question.js';
+import type { RunResult } from '../app/run-question.js';
 
 /**
  * What a finished `turnkit run` deserves: undefined when it succeeded, else the error to exit 1 with. A run fails
@@ -13,24 +13,24 @@ export function runFailure(result: RunResult, question: string | undefined): Tur
   // The manifest names the question, so resuming needs only the run directory; the question is shown when given.
   const resume = `turnkit run ${question !== undefined ? `${question} ` : ''}--resume ${dir}`;
   // Not done is not success: a script must not go on to mark or report an incomplete run.
-  if (result.failures.length > 0) return new TurnkitError('FIXTURE', result.failures[0]!, result.failures);
+  if (result.failures.length > 0) return new TurnkitError('INCOMPLETE_RUN', result.failures[0]!, result.failures);
   // A rep that could not be seeded never reached the SUT: the database needs fixing, then --resume.
   if (result.seedErrors.count > 0) {
     return new TurnkitError(
-      'FIXTURE',
+      'SEED_FAILED',
       `${dir}: ${result.seedErrors.count} rep(s) could not be seeded, so the SUT never ran on them (${result.seedErrors.first}); fix the database, then: ${resume}`,
     );
   }
   // Nothing to mark: a SUT that hangs, floods or exits nonzero on every rep is a broken run, not a finished one.
   if (result.total > 0 && result.errors === result.total) {
     return new TurnkitError(
-      'FIXTURE',
+      'SUT_FAILED',
       `${dir}: all ${result.total} rep(s) errored, so there is nothing to mark (first: ${result.firstError ?? 'unknown'}); fix the SUT, then: ${resume}`,
     );
   }
   if (result.pending > 0)
     return new TurnkitError(
-      'FIXTURE',
+      'INCOMPLETE_RUN',
       `${dir}: interrupted with ${result.pending} rep(s) not run; finish it with: ${resume}`,
     );
   return undefined;

@@ -1,19 +1,15 @@
 import pg from 'pg';
 import { importModule } from '../util/import-module.js';
 import type { SutConfig } from './question-format.js';
-import type { SutContext, SutOutcome, SutRequest } from './sut-request.js';
+import type { SutContext, SutOutcome, SutRequest, SutTools } from './sut-request.js';
 
 /** A module SUT's settings with its path resolved. */
 export type ModuleSut = Extract<SutConfig, { type: 'module' }>;
 
-/** What a module SUT's function receives besides the request: its scratch campaign's database. */
-export interface ModuleSutTools {
-  /** A pool on the scratch campaign's database, closed after the rep. */
-  db: pg.Pool;
-  databaseUrl: string;
-}
+/** What a module SUT's function receives besides the request: its scratch campaign's database, a signal to stop. */
+export type ModuleSutTools = SutTools;
 
-/** The function a module SUT exports. */
+/** The function a module SUT exports (or a library caller's function SUT). */
 export type ModuleSutFunction = (request: SutRequest, tools: ModuleSutTools) => unknown;
 
 /** Loads a module SUT's function once per run; a missing export is an error naming the file. */
@@ -29,18 +25,32 @@ export async function loadModuleSut(sut: ModuleSut): Promise<ModuleSutFunction> 
   return fn as ModuleSutFunction;
 }
 
-/** Calls a module SUT for one rep: a string (or `{ response }`) is the answer; a throw or a timeout is an error. */
-export async function runModuleSut(fn: ModuleSutFunction, sut: ModuleSut, context: SutContext): Promise<SutOutcome> {
+/**
+ * Calls a module SUT (or a function SUT) for one rep: a string (or `{ response }`) is the answer; a throw or a
+ * timeout is an error. The function's signal aborts at its timeout and when turnkit quits.
+ */
+export async function runModuleSut(
+  fn: ModuleSutFunction,
+  sut: { timeout: number },
+  context: SutContext,
+): Promise<SutOutcome> {
   const started = performance.now();
   const db = new pg.Pool({ connectionString: context.databaseUrl, max: 2 });
   db.on('error', () => {});
   let timer: NodeJS.Timeout | undefined;
+  const stop = new AbortController();
+  const onQuit = (): void => stop.abort(context.quit?.reason);
+  context.quit?.addEventListener('abort', onQuit, { once: true });
   try {
     const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new TimeoutError(`no answer within ${sut.timeout} s`)), sut.timeout * 1_000);
+      timer = setTimeout(() => {
+        const error = new TimeoutError(`no answer within ${sut.timeout} s`);
+        stop.abort(error);
+        reject(error);
+      }, sut.timeout * 1_000);
     });
     const value = await Promise.race([
-      Promise.resolve(fn(context.request, { db, databaseUrl: context.databaseUrl })),
+      Promise.resolve(fn(context.request, { db, databaseUrl: context.databaseUrl, signal: stop.signal })),
       timeout,
     ]);
     const response = typeof value === 'string' ? value : (value as { response?: unknown } | null)?.response;
@@ -60,6 +70,7 @@ export async function runModuleSut(fn: ModuleSutFunction, sut: ModuleSut, contex
     return { error: { cause, message: (error as Error)?.message ?? String(error) }, ms: performance.now() - started };
   } finally {
     clearTimeout(timer);
+    context.quit?.removeEventListener('abort', onQuit);
     // A function that timed out may still hold a client: closing the pool then never ends, so do not wait long.
     await Promise.race([db.end().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
   }

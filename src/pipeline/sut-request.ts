@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { passwordForms, withoutSecrets } from './redact-password.js';
 /** What the SUT is asked for one rep: on stdin as JSON for a command, as the argument of a module's function. */
 export interface SutRequest {
@@ -81,3 +82,18 @@ export function parseSutOutput(
 export function tail(text: string, limit = 2_000): string {
   return text.length <= limit ? text : `…${text.slice(-limit)}`;
 }
+
+/** What a SUT function receives besides the request: its scratch campaign's database and a signal to stop on. */
+export interface SutTools {
+  /** A pool on the scratch campaign's database, closed after the rep. */
+  db: pg.Pool;
+  databaseUrl: string;
+  /** Aborted when the rep times out or turnkit quits: stop, the rep is over. */
+  signal: AbortSignal;
+}
+
+/** A SUT as a function (a module's export, or a library caller's own): a string or `{ response }` is the answer. */
+export type SutFunction = (
+  request: SutRequest,
+  tools: SutTools,
+) => string | { response: string } | Promise<string | { response: string }>;

@@ -4,7 +4,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BACKENDS } from '../helpers/test-db.js';
 import { faultProject, type FaultProject } from '../helpers/fault-project.js';
-import { capture } from '../../src/fixture/capture-command.js';
+import { capture } from '../../src/app/capture-command.js';
 import { TEST_SCRUB_KEY } from '../helpers/scrub-key.js';
 
 /** A pid that is surely gone: a process that has exited. */

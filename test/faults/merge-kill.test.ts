@@ -5,10 +5,10 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { BIN } from '../helpers/cli.js';
 import { faultProject, type FaultProject } from '../helpers/fault-project.js';
-import { runQuestion } from '../../src/pipeline/run-question.js';
+import { runQuestion } from '../../src/app/run-question.js';
 import { mergeRuns } from '../../src/pipeline/merge-runs.js';
 import { buildReport } from '../../src/marks/build-report.js';
-import { gcCommand } from '../../src/scratch/scratch-commands.js';
+import { gcCommand } from '../../src/app/scratch-commands.js';
 
 // Merging is file work only: the shards are made once on the embedded database.
 describe('a merge killed part-way', () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { BACKENDS } from '../helpers/test-db.js';
 import { faultProject, type FaultProject } from '../helpers/fault-project.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
-import { runQuestion } from '../../src/pipeline/run-question.js';
+import { runQuestion } from '../../src/app/run-question.js';
 import { collectGarbage } from '../../src/scratch/gc.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';

@@ -9,7 +9,7 @@ import { faultProject, type FaultProject } from '../helpers/fault-project.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
 import { mulberry32 } from '../../src/util/seeded-random.js';
 import { collectGarbage } from '../../src/scratch/gc.js';
-import { runQuestion } from '../../src/pipeline/run-question.js';
+import { runQuestion } from '../../src/app/run-question.js';
 import { parseMarks } from '../../src/pipeline/marks-file.js';
 
 // Replay a failure with TURNKIT_FAULT_SEED=<the seed in its message>.

@@ -4,8 +4,8 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runQuestion } from '../../src/pipeline/run-question.js';
-import { verifyProject } from '../../src/pipeline/verify-project.js';
+import { runQuestion } from '../../src/app/run-question.js';
+import { verifyProject } from '../../src/app/verify-project.js';
 import { shownPath } from '../../src/util/shown-path.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));

@@ -3,7 +3,7 @@ import { BACKENDS } from '../helpers/test-db.js';
 import { faultProject, type FaultProject } from '../helpers/fault-project.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
 import { runCli } from '../helpers/cli.js';
-import { runQuestion } from '../../src/pipeline/run-question.js';
+import { runQuestion } from '../../src/app/run-question.js';
 import { runFailure } from '../../src/pipeline/run-outcome.js';
 import { shownPath } from '../../src/util/shown-path.js';
 

@@ -7,8 +7,8 @@ import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { captureFromDb } from '../../src/fixture/capture.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
 import { show } from '../../src/construct/show-command.js';
-import { verify } from '../../src/construct/verify-command.js';
-import { construct } from '../../src/construct/construct-command.js';
+import { verify } from '../../src/app/verify-command.js';
+import { construct } from '../../src/app/construct-command.js';
 import { loadFixture } from '../../src/construct/load-fixture.js';
 
 describe.each(BACKENDS)('capture --ahead on %s', (backend) => {

@@ -10,7 +10,7 @@ import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
 import type { LoadedConfig } from '../../src/config/load.js';
 import type { TurnkitError } from '../../src/errors.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
-import { runQuestion } from '../../src/pipeline/run-question.js';
+import { runQuestion } from '../../src/app/run-question.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
 
 /** What the detector reports on the privacy schema when the config has no rule. */

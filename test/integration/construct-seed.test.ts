@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { BACKENDS, type TestDb } from '../helpers/test-db.js';
 import { sampleGameWithFixture } from '../helpers/sample-fixture.js';
 import { sha256Of } from '../helpers/construct-fixtures.js';
-import { construct } from '../../src/construct/construct-command.js';
+import { construct } from '../../src/app/construct-command.js';
 import { loadFixture } from '../../src/construct/load-fixture.js';
 import { turnsInOrder } from '../../src/construct/turn-rows.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';

@@ -8,7 +8,7 @@ import { startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-serv
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { captureFromDb } from '../../src/fixture/capture.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
-import { runQuestion } from '../../src/pipeline/run-question.js';
+import { runQuestion } from '../../src/app/run-question.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
 import { sampleGameConfig } from '../../src/config/sample-config.js';
 import { mergeRuns } from '../../src/pipeline/merge-runs.js';
@@ -299,7 +299,7 @@ describe.each(BACKENDS)('rollouts on %s', (backend) => {
     );
     const judged = await judgeChecks({ dir: result.dir, cwd: t.dir });
     expect(judged).toMatchObject({ pass: 1, fail: 1, error: 0 });
-    const marks = parseMarks(await readFile(join(result.dir, 'marks.checks.csv'), 'utf8'), 'marks.checks.csv');
+    const marks = parseMarks(await readFile(join(result.dir, 'marks.checks.csv'), 'utf8'));
     expect(marks.map((row) => [row.rep, row.mark, row.note])).toEqual([
       [1, 'pass', '5 turn and transcript check set(s) passed'],
       // Turn 26 repeats turn 25's wrong deck (it read it from the campaign): the error compounds.

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { changesetOf, type ColumnChange } from '../../src/construct/column-change.js';
-import { construct } from '../../src/construct/construct-command.js';
+import { construct } from '../../src/app/construct-command.js';
 import { diffFixtures } from '../../src/construct/diff-fixtures.js';
 import { EditSession } from '../../src/construct/edit-session.js';
 import type { ConstructedFixture } from '../../src/construct/format.js';

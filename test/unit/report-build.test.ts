@@ -7,6 +7,8 @@ import { buildReport, type Report } from '../../src/marks/build-report.js';
 import { compareReports } from '../../src/marks/compare-runs.js';
 import { formatComparison, formatReport, pValue } from '../../src/marks/format-report.js';
 import { incompleteRun, targetProblems } from '../../src/marks/report-command.js';
+import { outcomeError } from '../../src/marks/outcome.js';
+import type { RunResult } from '../../src/app/run-question.js';
 import { manifestSchema } from '../../src/pipeline/manifest.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
 import { inShard, interleave, parseShard, planReps } from '../../src/pipeline/run-plan.js';
@@ -693,5 +695,50 @@ describe('buildReport: agreement between graders (run-agreements)', () => {
     expect(
       formatReport(report, 'text').filter((line) => line.includes('self-agreement: the ceiling for any judge')),
     ).toHaveLength(2);
+  });
+});
+
+describe('outcomeError: one policy for every caller', () => {
+  const result = (over: Partial<RunResult>): RunResult => ({
+    dir: '/tmp/runs/q/1',
+    status: 'complete',
+    total: 4,
+    ran: 4,
+    errors: 0,
+    pending: 0,
+    failures: [],
+    seedErrors: { count: 0 },
+    warnings: [],
+    ...over,
+  });
+
+  it('gives a failed run, an incomplete report, a missed target and a judge failure codes of their own', async () => {
+    expect(outcomeError({ run: result({}) })).toBeUndefined();
+    const codes = [
+      outcomeError({ run: result({ failures: ['reps/a/rep-01.json: cannot write (ENOSPC)'] }) }),
+      outcomeError({ run: result({ pending: 2, status: 'interrupted' }) }),
+      outcomeError({ run: result({ seedErrors: { count: 1, first: 'a rep 1: no table' } }) }),
+      outcomeError({ run: result({ errors: 4, firstError: 'a rep 1: sut: exit' }) }),
+      outcomeError({ judge: { judgeErrors: 2, file: '/tmp/runs/q/1/marks.judge-m.csv' } }),
+    ].map((error) => error?.code);
+    expect(codes).toEqual(['INCOMPLETE_RUN', 'INCOMPLETE_RUN', 'SEED_FAILED', 'SUT_FAILED', 'JUDGE_FAILED']);
+    expect(outcomeError({ judge: { judgeErrors: 0, file: 'x' } })).toBeUndefined();
+
+    const missed = await buildReport(
+      await makeRun({ target: 0.9, fixtures: [{ name: 'a', marks: ['pass', 'fail'] }] }),
+    );
+    expect(outcomeError({ report: missed })).toBeUndefined();
+    const error = outcomeError({ report: missed, check: true });
+    expect(error?.code).toBe('TARGET_MISSED');
+    expect(error?.problems).toEqual(['--check: 1 of 1 fixture(s) did not meet the target', ...targetProblems(missed)]);
+    const interrupted = await buildReport(
+      await makeRun({
+        target: 0.5,
+        status: 'interrupted',
+        fixtures: [{ name: 'a', marks: ['pass', ''] }],
+        notRun: [repId({ fixture: 'a', rep: 2 })],
+      }),
+    );
+    expect(outcomeError({ report: interrupted, check: true })?.code).toBe('INCOMPLETE_RUN');
   });
 });

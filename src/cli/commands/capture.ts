@@ -36,7 +36,7 @@ export function registerCapture(program: Command, output: Output): void {
     )
     .option('--json', 'print the result as JSON')
     .action(async (options, command: Command) => {
-      const { capture } = await import('../../fixture/capture-command.js');
+      const { capture } = await import('../../app/capture-command.js');
       const turns: TurnSelection | undefined = options.turn
         ? { turn: options.turn }
         : (options.turns ?? (options.latest ? { latest: true } : undefined));

@@ -18,7 +18,7 @@ export function registerConstruct(program: Command, output: Output): void {
     .option('--force', 'overwrite an existing constructed fixture of that name')
     .option('--json', 'print the result as JSON')
     .action(async (fixture: string, options, command: Command) => {
-      const { construct } = await import('../../construct/construct-command.js');
+      const { construct } = await import('../../app/construct-command.js');
       if ((options.patch === undefined) === (options.from === undefined))
         command.error('error: give exactly one of --patch FILE or --from EDITED.json', { exitCode: 2 });
       const saved = await construct({ ...commonOptions(command), fixture, ...options });

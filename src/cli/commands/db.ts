@@ -9,7 +9,7 @@ export function registerDb(program: Command, output: Output): void {
   db.command('start')
     .description('run the embedded database in the foreground and print its URL (Ctrl-C stops it)')
     .action(async (_options, command: Command) => {
-      const { dbStart } = await import('../../db/db-commands.js');
+      const { dbStart } = await import('../../app/db-commands.js');
       const server = await dbStart(commonOptions(command));
       if (!server.owner) {
         output.out(server.url);
@@ -25,7 +25,7 @@ export function registerDb(program: Command, output: Output): void {
   db.command('url')
     .description('print the database URL (any password removed)')
     .action(async (_options, command: Command) => {
-      const { dbUrl } = await import('../../db/db-commands.js');
+      const { dbUrl } = await import('../../app/db-commands.js');
       output.out(await dbUrl(commonOptions(command)));
     });
 
@@ -33,7 +33,7 @@ export function registerDb(program: Command, output: Output): void {
     .description('apply pending migrations of the game schema')
     .option('--json', 'print the result as JSON')
     .action(async (options, command: Command) => {
-      const { dbMigrate } = await import('../../db/db-commands.js');
+      const { dbMigrate } = await import('../../app/db-commands.js');
       const result = await dbMigrate(commonOptions(command));
       if (options.json) return printJson(output, result);
       if (result.applied.length === 0) output.out('nothing to migrate: the schema is up to date');
@@ -43,7 +43,7 @@ export function registerDb(program: Command, output: Output): void {
   db.command('stop')
     .description('stop the embedded database another turnkit process runs')
     .action(async (_options, command: Command) => {
-      const { dbStop } = await import('../../db/db-commands.js');
+      const { dbStop } = await import('../../app/db-commands.js');
       const stopped = await dbStop(commonOptions(command));
       output.out(stopped ? `stopped process ${stopped.pid}` : 'no embedded database is running');
     });

@@ -16,7 +16,7 @@ export function registerGc(program: Command, output: Output): void {
     .option('--all', 'remove every scratch campaign, including those seeded by hand and those of running processes')
     .option('--json', 'print the result as JSON')
     .action(async (options, command: Command) => {
-      const { gcCommand } = await import('../../scratch/scratch-commands.js');
+      const { gcCommand } = await import('../../app/scratch-commands.js');
       const report = await gcCommand({ ...commonOptions(command), ttlMs: options.ttl * 3_600_000, all: options.all });
       if (options.json) printJson(output, report);
       else {

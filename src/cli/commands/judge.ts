@@ -34,6 +34,7 @@ export function registerJudge(program: Command, output: Output): void {
       const { judgeWithModel } = await import('../../marks/judge-model.js');
       const { loadJudgeSettings } = await import('../../marks/load-judge-settings.js');
       const { loadConfig } = await import('../../config/load.js');
+      const { outcomeError } = await import('../../marks/outcome.js');
       const config = await loadConfig({ configPath: commonOptions(command).configPath });
       // With neither flag, the judge the config names is the one meant.
       const model =
@@ -85,12 +86,10 @@ export function registerJudge(program: Command, output: Output): void {
           );
         }
         // Failing closed goes as far as the exit code: a script must not go on to report as if every rep were judged.
-        if (result.judgeErrors > 0) {
+        const failure = outcomeError({ judge: result });
+        if (failure) {
           if (options.json) printJson(output, results);
-          throw new TurnkitError(
-            'FIXTURE',
-            `${result.judgeErrors} rep(s) could not be judged (marked error in ${shownPath(result.file)}): run the judge again to retry them; verdicts received are cached`,
-          );
+          throw failure;
         }
       }
       if (options.json) return printJson(output, results);

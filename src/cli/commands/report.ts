@@ -18,7 +18,7 @@ async function htmlReport(dir: string, options: ReportFlags, output: Output): Pr
   if (options.json || options.md)
     throw new TurnkitError('USAGE', `--html writes a page; use it without ${options.json ? '--json' : '--md'}`);
   const { writeHtmlReport } = await import('../../view/write-html-report.js');
-  const { incompleteRun, targetProblems } = await import('../../marks/report-command.js');
+  const { outcomeError } = await import('../../marks/outcome.js');
   const { shownPath } = await import('../../util/shown-path.js');
   const file = options.html === true ? undefined : options.html;
   const result = await writeHtmlReport({
@@ -29,16 +29,8 @@ async function htmlReport(dir: string, options: ReportFlags, output: Output): Pr
     compareMarks: options.compareMarks,
   });
   output.out(shownPath(result.file));
-  const incomplete = incompleteRun(result.run.report);
-  if (incomplete) throw incomplete;
-  if (options.check) {
-    const problems = targetProblems(result.run.report);
-    if (problems.length > 0)
-      throw new TurnkitError(
-        'FIXTURE',
-        `--check: ${problems.length} of ${result.run.report.fixtures.length} fixture(s) did not meet the target: ${problems[0]}`,
-      );
-  }
+  const failure = outcomeError({ report: result.run.report, check: options.check });
+  if (failure) throw failure;
 }
 
 /** `turnkit report RUN_DIR [--marks FILE] [--compare RUN_DIR] [--md] [--json] [--check] [--html [FILE]]`. */
@@ -66,7 +58,8 @@ export function registerReport(program: Command, output: Output): void {
     .action(async (dir: string, options) => {
       if (options.html !== undefined) return htmlReport(dir, options, output);
       const { formatReport } = await import('../../marks/format-report.js');
-      const { incompleteRun, report, targetProblems } = await import('../../marks/report-command.js');
+      const { report } = await import('../../marks/report-command.js');
+      const { outcomeError } = await import('../../marks/outcome.js');
       const result = await report({
         dir,
         marks: options.marks,
@@ -77,19 +70,7 @@ export function registerReport(program: Command, output: Output): void {
       else
         for (const line of formatReport(result.report, options.md ? 'md' : 'text', result.comparison)) output.out(line);
       // The numbers are printed either way; an incomplete run or a missed target then decides the exit code.
-      const incomplete = incompleteRun(result.report);
-      if (incomplete) throw incomplete;
-      if (options.check) {
-        const problems = targetProblems(result.report);
-        if (problems.length > 0)
-          throw new TurnkitError(
-            'FIXTURE',
-            `--check: ${problems.length} of ${result.report.fixtures.length} fixture(s) did not meet the target: ${problems[0]}`,
-            [
-              `--check: ${problems.length} of ${result.report.fixtures.length} fixture(s) did not meet the target`,
-              ...problems,
-            ],
-          );
-      }
+      const failure = outcomeError({ report: result.report, check: options.check });
+      if (failure) throw failure;
     });
 }

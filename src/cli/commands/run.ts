@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
-import type { RunProgress } from '../../pipeline/run-question.js';
+import type { RunProgress } from '../../app/run-question.js';
 import { shownPath } from '../../util/shown-path.js';
-import { runFailure } from '../../pipeline/run-outcome.js';
+import { outcomeError } from '../../marks/outcome.js';
 import { commonOptions, positiveInt, shardSpec } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 
@@ -28,7 +28,7 @@ export function registerRun(program: Command, output: Output): void {
     )
     .option('--json', 'print the result as JSON')
     .action(async (question: string | undefined, options, command: Command) => {
-      const { runQuestion } = await import('../../pipeline/run-question.js');
+      const { runQuestion } = await import('../../app/run-question.js');
       const abort = new AbortController();
       const quit = new AbortController();
       const onSigint = (): void => {
@@ -72,7 +72,7 @@ export function registerRun(program: Command, output: Output): void {
               `mark the reps: turnkit mark ${shownPath(result.dir)} (or edit its marks.csv: pass, fail or na; errored reps are marked error)`,
             );
         }
-        const failure = runFailure(result, question);
+        const failure = outcomeError({ run: result, question });
         if (failure) throw failure;
       } finally {
         process.off('SIGINT', onSigint);

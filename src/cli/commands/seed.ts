@@ -20,7 +20,7 @@ export function registerSeed(program: Command, output: Output): void {
     .option('--check', 're-capture the scratch campaign and compare it with the fixture (exit 1 when they differ)')
     .option('--json', 'print the result as JSON')
     .action(async (fixture: string, options, command: Command) => {
-      const { seedCommand } = await import('../../scratch/scratch-commands.js');
+      const { seedCommand } = await import('../../app/scratch-commands.js');
       const result = await seedCommand({
         ...commonOptions(command),
         fixture,

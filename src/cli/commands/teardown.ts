@@ -11,7 +11,7 @@ export function registerTeardown(program: Command, output: Output): void {
     .argument('<key>', "registry id (scratch-...) or the scratch campaign's key")
     .option('--json', 'print the result as JSON')
     .action(async (key: string, options, command: Command) => {
-      const { teardownCommand } = await import('../../scratch/scratch-commands.js');
+      const { teardownCommand } = await import('../../app/scratch-commands.js');
       const report = await teardownCommand({ ...commonOptions(command), key });
       if (options.json) printJson(output, report);
       else output.out(describeTeardown(report));

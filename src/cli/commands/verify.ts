@@ -14,7 +14,7 @@ export function registerVerify(program: Command, output: Output): void {
     .option('--database', 'also check tables and columns against the connected database')
     .option('--json', 'print the result as JSON')
     .action(async (paths: string[], options, command: Command) => {
-      const { verifyProject } = await import('../../pipeline/verify-project.js');
+      const { verifyProject } = await import('../../app/verify-project.js');
       const result = await verifyProject({ ...commonOptions(command), paths, database: options.database });
       if (options.json) printJson(output, result);
       else

@@ -8,12 +8,12 @@ import { TurnkitError } from '../errors.js';
 import { removeStaleTemps } from '../util/temp-names.js';
 // The one import from beside: `turnkit seed` takes constructed fixtures too, and construct/ never imports scratch/.
 import { loadFixture } from '../construct/load-fixture.js';
-import type { ScratchCheck } from './check-scratch.js';
-import { collectGarbage, type GcOptions, type GcReport } from './gc.js';
-import type { ScratchStrategy } from './registry.js';
-import { ScratchSession } from './scratch-session.js';
-import type { StrategyChoice } from './strategy-chooser.js';
-import type { TeardownReport } from './teardown-remap.js';
+import type { ScratchCheck } from '../scratch/check-scratch.js';
+import { collectGarbage, type GcOptions, type GcReport } from '../scratch/gc.js';
+import type { ScratchStrategy } from '../scratch/registry.js';
+import { ScratchSession } from '../scratch/scratch-session.js';
+import type { StrategyChoice } from '../scratch/strategy-chooser.js';
+import type { TeardownReport } from '../scratch/teardown-remap.js';
 
 /** Options of `turnkit seed`. */
 export interface SeedCommandOptions extends CommonOptions {

@@ -5,10 +5,10 @@ import { TurnkitError } from '../errors.js';
 import { parseFixtureText } from '../fixture/read-fixture.js';
 import { parseJsonText } from '../util/json-source.js';
 import { readFile } from 'node:fs/promises';
-import { loadFixture } from './load-fixture.js';
+import { loadFixture } from '../construct/load-fixture.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
-import { applyPatch } from './patch.js';
-import { saveConstructed, type SavedConstructed } from './save-constructed.js';
+import { applyPatch } from '../construct/patch.js';
+import { saveConstructed, type SavedConstructed } from '../construct/save-constructed.js';
 
 /** Options of `turnkit construct`. */
 export interface ConstructOptions extends CommonOptions {

@@ -3,12 +3,12 @@ import { readdir } from 'node:fs/promises';
 import { extname, join, relative, resolve } from 'node:path';
 import { loadConfig, resolveFromConfig } from '../config/load.js';
 import { isTurnkitError, TurnkitError } from '../errors.js';
-import { verify, type VerifyOptions, type VerifyResult } from '../construct/verify-command.js';
-import { loadQuestion } from './load-question.js';
-import { resolveFixtures } from './resolve-fixtures.js';
-import { caseFileSource } from './case-file-source.js';
-import { checkSutFound } from './call-sut.js';
-import { checkRunSize } from './run-limits.js';
+import { verify, type VerifyOptions, type VerifyResult } from './verify-command.js';
+import { loadQuestion } from '../pipeline/load-question.js';
+import { resolveFixtures } from '../pipeline/resolve-fixtures.js';
+import { caseFileSource } from '../pipeline/case-file-source.js';
+import { checkSutFound } from '../pipeline/call-sut.js';
+import { checkRunSize } from '../pipeline/run-limits.js';
 
 /**
  * `turnkit verify`: fixtures and constructed fixtures (see `verify`) and questions, each checked as `run` would

@@ -2,11 +2,11 @@ import { relative } from 'node:path';
 import type { CommonOptions } from '../config/common-options.js';
 import { loadConfig } from '../config/load.js';
 import { TurnkitError } from '../errors.js';
-import { chooseDatabaseUrl, embeddedDataDir, usingDb } from './connect.js';
-import { embeddedUrl, openEmbedded, type EmbeddedServer } from './embedded.js';
-import { migrate, migrationsFolder, type MigrateResult } from './migrate.js';
-import { lockOwnerAlive, lockPathFor, readLock } from './server-lock.js';
-import { redactUrl } from './url.js';
+import { chooseDatabaseUrl, embeddedDataDir, usingDb } from '../db/connect.js';
+import { embeddedUrl, openEmbedded, type EmbeddedServer } from '../db/embedded.js';
+import { migrate, migrationsFolder, type MigrateResult } from '../db/migrate.js';
+import { lockOwnerAlive, lockPathFor, readLock } from '../db/server-lock.js';
+import { redactUrl } from '../db/url.js';
 
 /** Starts the embedded server (or finds the one another turnkit process runs) for `turnkit db start`. */
 export async function dbStart(options: CommonOptions): Promise<EmbeddedServer> {

@@ -1,0 +1,50 @@
+import { resolve } from 'node:path';
+import type { CommonOptions } from '../config/common-options.js';
+import { loadConfig } from '../config/load.js';
+import { usingDb } from '../db/connect.js';
+import { projectPaths } from '../project/open-project.js';
+import type { RunResult } from '../pipeline/finish-run.js';
+import { prepareRun } from '../pipeline/prepare-run.js';
+import type { RunInput } from '../pipeline/run-input.js';
+import { checkRepsOption } from '../pipeline/run-limits.js';
+import { workersFor } from '../pipeline/run-reps.js';
+import { defaultConcurrency, runPlanned } from '../pipeline/run.js';
+
+export type { RunResult } from '../pipeline/finish-run.js';
+export type { RunProgress } from '../pipeline/run-input.js';
+export { defaultConcurrency } from '../pipeline/run.js';
+export { workersFor } from '../pipeline/run-reps.js';
+
+/** Options of `turnkit run`: a run's input, with paths relative to `cwd` and the config and database to load. */
+export interface RunOptions extends CommonOptions, Omit<RunInput, 'question'> {
+  /** The question file (resuming, the run's own when absent). */
+  question?: string | undefined;
+}
+
+/**
+ * `turnkit run` as the command line calls it: loads the config, makes the run plan (so that a bad question is said
+ * before a database starts), opens the database with a connection per running rep, and runs (see `run`).
+ */
+export async function runQuestion(options: RunOptions): Promise<RunResult> {
+  const cwd = options.cwd ?? process.cwd();
+  checkRepsOption(options.reps);
+  const config = await loadConfig({ configPath: options.configPath, cwd });
+  const paths = projectPaths(config);
+  const input: RunInput = {
+    ...options,
+    question: options.question !== undefined ? resolve(cwd, options.question) : undefined,
+    resume: options.resume !== undefined ? resolve(cwd, options.resume) : undefined,
+  };
+  const plan = await prepareRun({ config, paths }, input);
+  // A connection per running rep and one for the run itself, so that reps never queue for the pool.
+  // With a signal to stop on, the run itself handles Ctrl-C: the embedded server must not exit under running reps.
+  const poolSize = workersFor(options.concurrency ?? defaultConcurrency('postgres')) + 1;
+  // An owner of the embedded server waits, as it closes, for another turnkit process still using it: said, not silent.
+  const onGuests = (connections: number): void =>
+    options.onWarning?.(
+      `the embedded database stays up until ${connections} other connection(s) to it close (another turnkit process using it)`,
+    );
+  return usingDb(config, { ...options, poolSize, leaveSignals: options.signal !== undefined, onGuests }, (db) =>
+    runPlanned({ config, paths, db }, plan, input),
+  );
+}

@@ -1,0 +1,82 @@
+import { serializeDocument } from '../fixture/format.js';
+import type { Manifest } from './manifest.js';
+import { formatMarks } from './marks-file.js';
+import type { OpenedRun } from './opened-run.js';
+import { writeRunFile } from './run-dir.js';
+import { marksFor, previousMarks } from './run-marks.js';
+import { readRunState, repId } from './run-state.js';
+
+/** How a run ended. */
+export interface RunResult {
+  dir: string;
+  status: Manifest['status'];
+  total: number;
+  ran: number;
+  errors: number;
+  /** Reps still missing (an interrupted run): `--resume` runs them. */
+  pending: number;
+  /** What went wrong outside any rep (a rep file that could not be written): the run is incomplete. */
+  failures: string[];
+  /**
+   * Reps whose scratch campaign could not be seeded (an unmigrated database, a shared row in conflict): the SUT was
+   * never called, so they say nothing about it. The first one's message, to show.
+   */
+  seedErrors: { count: number; first?: string };
+  /** The first errored rep in the run's order, as `FIXTURE rep N: stage: cause: message` (when any errored). */
+  firstError?: string;
+  /** What was said before the reps ran (a resume on another database server than the run started on). */
+  warnings: string[];
+}
+
+/**
+ * Step 4 of a run, whatever the reps did: the final manifest (`complete`, or `interrupted` with reps missing) and
+ * marks.csv (errored reps marked `error`, the rest blank, earlier marks kept).
+ */
+export async function finishRunDir(opened: OpenedRun): Promise<void> {
+  const { dir, all } = opened;
+  const state = await readRunState(dir, opened.manifest);
+  const missing = all.filter((key) => !state.completed.has(repId(key)) && !state.errored.has(repId(key)));
+  opened.manifest = {
+    ...opened.manifest,
+    status: missing.length > 0 ? 'interrupted' : 'complete',
+    finishedAt: new Date().toISOString(),
+  };
+  await writeRunFile(dir, 'manifest.json', serializeDocument(opened.manifest));
+  await writeRunFile(
+    dir,
+    'marks.csv',
+    formatMarks(marksFor(all, state, await previousMarks(dir, opened.manifest)).rows),
+  );
+}
+
+/** What a finished run directory says about the run, as its result. */
+export async function runResult(opened: OpenedRun, ran: number, failures: string[]): Promise<RunResult> {
+  const { dir, all, manifest } = opened;
+  const state = await readRunState(dir, manifest);
+  const missing = all.length - state.completed.size - state.errored.size;
+  const seedFailed = all
+    .map((key) => state.records.get(repId(key)))
+    .filter((record) => record?.error?.stage === 'seed');
+  const seedErrors = {
+    count: seedFailed.length,
+    ...(seedFailed[0]
+      ? { first: `${seedFailed[0].fixture} rep ${seedFailed[0].rep}: ${seedFailed[0].error!.message}` }
+      : {}),
+  };
+  const firstErrored = all.find((key) => state.errored.has(repId(key)));
+  const firstError = firstErrored
+    ? `${firstErrored.fixture} rep ${firstErrored.rep}: ${state.errored.get(repId(firstErrored))}`
+    : undefined;
+  return {
+    dir,
+    status: manifest.status,
+    total: all.length,
+    ran,
+    errors: state.errored.size,
+    pending: missing,
+    failures,
+    seedErrors,
+    ...(firstError ? { firstError } : {}),
+    warnings: opened.warnings,
+  };
+}

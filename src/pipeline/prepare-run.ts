@@ -1,0 +1,92 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { TurnkitError } from '../errors.js';
+import type { Project } from '../project/open-project.js';
+import { describeReadError, shownPath } from '../util/shown-path.js';
+import { prepareSut, type SutCaller } from './call-sut.js';
+import { caseFileSource } from './case-file-source.js';
+import { loadQuestion, questionFromObject, type LoadedQuestion } from './load-question.js';
+import { questionFileOf } from './resume-run.js';
+import { resolveFixtures, type QuestionFixture } from './resolve-fixtures.js';
+import type { RunInput } from './run-input.js';
+import { checkRepsOption, checkRunSize } from './run-limits.js';
+import { sutSecrets } from './sut-secrets.js';
+import { planRollout, type RolloutPlan } from './rollout-plan.js';
+
+/** Everything a run needs before it touches the database: the question, its fixtures, texts and SUT, all checked. */
+export interface RunPlan {
+  question: LoadedQuestion;
+  fixtures: QuestionFixture[];
+  rubricPath: string;
+  rubricText: string;
+  /** The case-file template's text (or a config function's source) and its path relative to the project. */
+  template: string;
+  templatePath: string;
+  /** Each fixture's case file, by fixture name. */
+  caseFiles: Map<string, string>;
+  /** Calls the SUT for a rep; after a quit it refuses to start one. */
+  callSut: SutCaller;
+  /** Secrets the SUT can see, kept out of what a rep records. */
+  secrets: string[];
+  /** A rollout question's turns (`turns: K` above 1), checked; absent for one turn per rep. */
+  rollout?: RolloutPlan;
+}
+
+/**
+ * Step 1 of a run: reads and checks the question (a file, the resumed run's own, or an object), its fixtures, rubric
+ * and case files, and prepares the SUT, so that every mistake is said before a database is opened or a rep runs.
+ */
+export async function prepareRun(project: Pick<Project, 'config' | 'paths'>, input: RunInput): Promise<RunPlan> {
+  checkRepsOption(input.reps);
+  const { config } = project;
+  const projectDir = project.paths.baseDir;
+  const question =
+    typeof input.question === 'object'
+      ? questionFromObject(input.question)
+      : await loadQuestion(await questionFileOf(input.question, input.resume, projectDir, projectDir));
+  const q = question.question;
+  const fixtures = await resolveFixtures(question, projectDir);
+  // Said before a plan of every rep is made (a resume is bounded by the run it continues, checked the same way).
+  checkRunSize(
+    fixtures.length,
+    input.reps ?? q.reps,
+    input.reps !== undefined ? `--reps ${input.reps}` : question.at(['reps']),
+  );
+  const rubricPath = resolve(projectDir, q.rubric.path);
+  const rubricText = await readOrFail(rubricPath, question.at(['rubric', 'path']));
+  const source = await caseFileSource(question, config);
+  const caseFiles = new Map<string, string>();
+  for (const { loaded } of fixtures) caseFiles.set(loaded.fixture.name, await source.render(loaded.fixture));
+  const rollout = planRollout(
+    question,
+    config,
+    source,
+    fixtures.map(({ loaded }) => loaded.fixture),
+    projectDir,
+    input.quit,
+  );
+  const prepared = await prepareSut(question, projectDir);
+  // After a quit no SUT starts, and a command SUT running then is killed with everything it started.
+  const callSut: SutCaller = (context) =>
+    input.quit?.aborted
+      ? Promise.resolve({ error: { cause: 'exception', message: 'turnkit quit before the SUT ran' }, ms: 0 })
+      : prepared({ ...context, quit: input.quit });
+  return {
+    question,
+    fixtures,
+    rubricPath,
+    rubricText,
+    template: source.text,
+    templatePath: source.path,
+    caseFiles,
+    callSut,
+    secrets: sutSecrets(q.sut),
+    ...(rollout ? { rollout } : {}),
+  };
+}
+
+async function readOrFail(path: string, at: string): Promise<string> {
+  return readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new TurnkitError('NOT_FOUND', `${at}: ${shownPath(path)}: ${describeReadError(error)}`);
+  });
+}

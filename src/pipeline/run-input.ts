@@ -1,0 +1,43 @@
+import type { StrategyChoice } from '../scratch/strategy-chooser.js';
+import type { QuestionInput } from './question-format.js';
+import type { ShardSpec } from './run-plan.js';
+
+/** What to run and how: the input of `run(project, input)`. */
+export interface RunInput {
+  /**
+   * The question: a file (relative to the project folder), or an object whose SUT may be a function
+   * `(request, { db, databaseUrl, signal }) => string | { response }`. Resuming, the run's own file when absent.
+   */
+  question?: string | QuestionInput | undefined;
+  /** Reps per fixture (default: the question's). */
+  reps?: number | undefined;
+  /** SUT calls at a time (default 4 on either backend; on the embedded one seeds and teardowns take turns). */
+  concurrency?: number | undefined;
+  /** Continue this run directory (relative to the project folder): only missing or errored reps run, each fresh. */
+  resume?: string | undefined;
+  strategy?: StrategyChoice | undefined;
+  /** Run one deterministic slice of the reps (`--shard I/N`); `turnkit merge` combines the slices. */
+  shard?: ShardSpec | undefined;
+  /** Aborting stops launching reps; running ones finish and tear down. */
+  signal?: AbortSignal | undefined;
+  /**
+   * Aborting quits: no new reps, the command SUTs running now are killed with everything they started, their reps
+   * are not recorded (so `--resume` runs them), their campaigns are torn down, and the manifest says `interrupted`
+   * at once (before the teardowns, in case the process is stopped while they run). A second Ctrl-C.
+   */
+  quit?: AbortSignal | undefined;
+  onProgress?: (progress: RunProgress) => void;
+  /** Hears each warning as it arises, before the reps run (they are in the result too). */
+  onWarning?: (message: string) => void;
+}
+
+/** Where a run stands, after each rep. */
+export interface RunProgress {
+  done: number;
+  total: number;
+  errors: number;
+  elapsedMs: number;
+  /** Estimated time left, from the mean time per finished rep and the concurrency. */
+  etaMs: number | undefined;
+  last: { fixture: string; rep: number; error?: string; ms: number };
+}

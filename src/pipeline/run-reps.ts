@@ -1,0 +1,152 @@
+import { relative } from 'node:path';
+import { databaseGone } from '../db/database-gone.js';
+import { serializeDocument } from '../fixture/format.js';
+import type { Project } from '../project/open-project.js';
+import { ScratchSession } from '../scratch/scratch-session.js';
+import { Semaphore } from '../util/semaphore.js';
+import type { OpenedRun } from './opened-run.js';
+import type { RunPlan } from './prepare-run.js';
+import { repMarkdown, type RepRecord } from './rep-record.js';
+import { appendOrder, keepEarlierAttempt } from './resume-run.js';
+import { repFileBase, writeRunFile } from './run-dir.js';
+import type { RunInput } from './run-input.js';
+import { runRep } from './run-rep.js';
+
+/** What the rep loop did. */
+export interface RepsRun {
+  /** Reps run and recorded by this invocation. */
+  ran: number;
+  /** What went wrong outside any rep (a rep file that could not be written, the database gone). */
+  failures: string[];
+}
+
+/**
+ * Step 3 of a run: runs the pending reps, `concurrency` SUT calls at a time, each rep in a fresh scratch campaign,
+ * recording each as it ends. Stops launching reps on `input.signal`; on `input.quit` marks the manifest interrupted
+ * at once. Every rep settles and the scratch session closes before this returns.
+ */
+export async function runReps(
+  project: Pick<Project, 'config' | 'paths' | 'db'>,
+  plan: RunPlan,
+  opened: OpenedRun,
+  input: RunInput,
+  concurrency: number,
+): Promise<RepsRun> {
+  const { db, config } = project;
+  const { dir, manifest, pending, attempt } = opened;
+  const q = plan.question.question;
+  const session = new ScratchSession(db, {
+    game: config.game,
+    strategy: input.strategy,
+    runId: `${q.id}/${relative(project.paths.runs, dir)}`,
+  });
+  const byName = new Map(plan.fixtures.map((entry) => [entry.loaded.fixture.name, entry]));
+  const started = performance.now();
+  let done = 0;
+  let errors = 0;
+  let next = 0;
+  const failures: string[] = [];
+  // Set when a rep found the database gone: no rep starts after it, and the run fails.
+  let lost: string | undefined;
+  const workers = Math.max(1, Math.min(workersFor(concurrency), pending.length));
+  const slots = new Semaphore(concurrency);
+  const sutSlot = <T>(call: () => Promise<T>): Promise<T> => slots.run(call);
+  const stopped = (): boolean => input.signal?.aborted === true || input.quit?.aborted === true;
+  let quitWrite: Promise<void> | undefined;
+  const onQuit = (): void => {
+    quitWrite = writeRunFile(
+      dir,
+      'manifest.json',
+      serializeDocument({ ...manifest, status: 'interrupted', finishedAt: new Date().toISOString() }),
+    ).catch(() => {});
+  };
+  if (input.quit?.aborted) onQuit();
+  else input.quit?.addEventListener('abort', onQuit, { once: true });
+  const worker = async (): Promise<void> => {
+    while (next < pending.length && !stopped() && lost === undefined) {
+      const key = pending[next++]!;
+      const fixture = byName.get(key.fixture)!;
+      const begun = { fixture: key.fixture, rep: key.rep, attempt };
+      manifest.order.push(begun);
+      // On disk as it starts: a run killed outright still shows what it had begun.
+      await appendOrder(dir, begun);
+      await keepEarlierAttempt(dir, key);
+      const record = await runRep(session, plan.callSut, {
+        fixture: fixture.loaded.fixture,
+        fixtureFile: fixture.loaded.shown,
+        caseFile: plan.caseFiles.get(key.fixture)!,
+        rep: key.rep,
+        attempt,
+        concurrent: workers > 1,
+        sutSlot,
+        secrets: plan.secrets,
+        ...(plan.rollout ? { rollout: await plan.rollout.spec(session, fixture.loaded.fixture, key.rep) } : {}),
+      });
+      // A SUT killed because the user quit says nothing about the SUT: the rep stays not run, for --resume.
+      if (input.quit?.aborted) continue;
+      // A rep that failed because the database went away (its SUT refused a connection, its teardown too) is not a
+      // SUT error: it is not recorded (--resume runs it again), its scratch campaign is left to gc, the run fails.
+      const gone = record.error ? await databaseGone(db) : undefined;
+      if (gone !== undefined) {
+        lost ??= `${repFileBase(key.fixture, key.rep)}: the database went away during the rep (${gone}); the rep is not recorded and its scratch campaign is left to turnkit gc; when the database is back, finish the run with --resume`;
+        continue;
+      }
+      try {
+        await writeRep(dir, record);
+      } catch (error) {
+        // The rep is lost but the run goes on: the others finish, tear down, and --resume runs this one again.
+        failures.push(
+          `${repFileBase(key.fixture, key.rep)}.json: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        );
+        continue;
+      }
+      done++;
+      if (record.error) errors++;
+      const elapsedMs = performance.now() - started;
+      const left = pending.length - done;
+      input.onProgress?.({
+        done,
+        total: pending.length,
+        errors,
+        elapsedMs,
+        etaMs: left > 0 ? (elapsedMs / done) * left : 0,
+        last: {
+          fixture: key.fixture,
+          rep: key.rep,
+          ms: record.timings.totalMs,
+          ...(record.error ? { error: record.error.cause } : {}),
+        },
+      });
+    }
+  };
+  try {
+    // Every worker settles before the session and the pool close: none is cut off while it holds a campaign.
+    const settled = await Promise.allSettled(Array.from({ length: workers }, worker));
+    for (const outcome of settled)
+      if (outcome.status === 'rejected')
+        failures.push(`a worker stopped: ${(outcome.reason as Error)?.message ?? String(outcome.reason)}`);
+    if (lost !== undefined) failures.unshift(lost);
+  } finally {
+    input.quit?.removeEventListener('abort', onQuit);
+    await session.close();
+    // The early "interrupted" lands before the final manifest, never over it.
+    await quitWrite;
+  }
+  return { ran: done, failures };
+}
+
+/**
+ * Reps in flight for K SUT calls at a time: a few more than K, so that the next reps' seeds and the last reps'
+ * teardowns happen while SUTs run, off the SUT slots' critical path. On the embedded database too: there the seeds
+ * and teardowns queue for turnkit's one connection, so a SUT slot that frees finds a rep seeded and waiting rather
+ * than waiting for its worker's teardown and next seed behind every other worker's.
+ */
+export function workersFor(concurrency: number): number {
+  return concurrency + Math.ceil(concurrency / 2);
+}
+
+async function writeRep(dir: string, record: RepRecord): Promise<void> {
+  const base = repFileBase(record.fixture, record.rep);
+  await writeRunFile(dir, `${base}.json`, serializeDocument(record), { durable: false });
+  await writeRunFile(dir, `${base}.md`, repMarkdown(record), { durable: false });
+}

@@ -1,0 +1,64 @@
+import { resolve } from 'node:path';
+import type { Backend } from '../db/connect.js';
+import { TurnkitError } from '../errors.js';
+import type { Project } from '../project/open-project.js';
+import { collectGarbage } from '../scratch/gc.js';
+import { EMBEDDED_HAS_NO_DATABASES } from '../scratch/template-database.js';
+import { finishRunDir, runResult, type RunResult } from './finish-run.js';
+import type { OpenedRun, RunSetting } from './opened-run.js';
+import { prepareRun, type RunPlan } from './prepare-run.js';
+import { resumeRunDir } from './resume-run.js';
+import type { RunInput } from './run-input.js';
+import { runReps, type RepsRun } from './run-reps.js';
+import { startRunDir } from './start-run-dir.js';
+
+/**
+ * Runs a question as ev2 does: for each fixture its case file; for each rep a scratch campaign seeded, the SUT
+ * called, the response and the SUT's effects recorded, the campaign torn down. Writes `runs/QUESTION/STAMP/`:
+ * manifest.json first, then case files, reps and marks.csv (errored reps marked `error`, the rest blank).
+ * The steps, in order: prepare the run plan, open (or resume) the run directory, run the reps, finish.
+ * @example
+ * await using project = await openProject({ cwd: 'my-game', databaseUrl: 'postgres://localhost/game' });
+ * const result = await run(project, { question: { ...question, sut: async (request) => 'I look around.' } });
+ */
+export async function run(project: Project, input: RunInput): Promise<RunResult> {
+  return runPlanned(project, await prepareRun(project, input), input);
+}
+
+/** A run whose plan is made (`prepareRun`): steps 2 to 4, on the project's database. */
+export async function runPlanned(
+  project: Pick<Project, 'config' | 'paths' | 'db'>,
+  plan: RunPlan,
+  input: RunInput,
+): Promise<RunResult> {
+  const { db } = project;
+  const concurrency = input.concurrency ?? defaultConcurrency(db.backend);
+  // Said once, before the run directory exists, rather than as every rep's seed error.
+  if (db.backend === 'embedded' && input.strategy === 'database')
+    throw new TurnkitError('USAGE', `--strategy database: ${EMBEDDED_HAS_NO_DATABASES}`);
+  // Orphans of a killed run go before this one starts, so that nothing of theirs is mistaken for this run's.
+  await collectGarbage(db);
+  const serverVersion =
+    (await db.pool.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]?.v ?? '';
+  const setting: RunSetting = { backend: db.backend, serverVersion, now: new Date(), concurrency };
+  const opened: OpenedRun =
+    input.resume !== undefined
+      ? await resumeRunDir(resolve(project.paths.baseDir, input.resume), plan, input, setting, input.onWarning)
+      : await startRunDir(project, plan, input, setting);
+  let reps: RepsRun;
+  try {
+    reps = await runReps(project, plan, opened, input, concurrency);
+  } finally {
+    await finishRunDir(opened);
+  }
+  return runResult(opened, reps.ran, reps.failures);
+}
+
+/**
+ * SUT calls at a time when `--concurrency` is not given. The same on the embedded database: a real SUT waits seconds
+ * for a model, and its calls overlap while turnkit's own database work (seeds, teardowns) takes turns on its one
+ * connection, which costs a rep tens of milliseconds.
+ */
+export function defaultConcurrency(_backend: Backend): number {
+  return 4;
+}
