@@ -144,6 +144,7 @@ export async function judgeWithModel(options: JudgeModelOptions): Promise<JudgeM
                   rubric: rubric.text,
                   caseFile,
                   response: record.response!,
+                  ...(record.turns ? { turns: record.turns.length } : {}),
                 }),
               );
             } catch (error) {
