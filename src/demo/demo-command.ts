@@ -21,6 +21,7 @@ import { DEMO_SCRUB_KEY } from '../fixture/scrub/demo-key.js';
 import { loadConfig } from '../config/load.js';
 import { openDb } from '../db/connect.js';
 import { writeHtmlReport } from '../view/write-html-report.js';
+import { DEMO_ROLLOUT_TURNS, demoRollout, type DemoRollout } from './demo-rollout.js';
 
 /** Options of `turnkit demo`. */
 export interface DemoOptions {
@@ -49,8 +50,10 @@ export interface DemoResult {
   html: string;
   /** With a judge: what it wrote and how far it agrees with the checks. */
   judged?: { result: JudgeModelResult; agreement: AgreeResult } | undefined;
+  /** The short rollout: several turns per rep from the same fixtures, and how many reps survive each turn. */
+  rollout: DemoRollout;
   /** How long the steps that do the demo's work took (ms), against which its fixed costs are measured. */
-  timings: { sampleMs: number; captureMs: number; runMs: number };
+  timings: { sampleMs: number; captureMs: number; runMs: number; rolloutMs: number };
 }
 
 /** The name of the sample question the demo runs. */
@@ -100,7 +103,15 @@ async function demoSteps(
   const name = 'meridian-turn-23';
   step(`capturing turn ${PROBE_TURN} of campaign ${campaign}, where the SUT goes wrong, as fixtures/${name}.json`);
   const [captured, captureMs] = await timed(() =>
-    capture({ ...common, campaign, turns: { turn: PROBE_TURN }, name, scrubKey: DEMO_SCRUB_KEY }),
+    // The live session's next inputs too (their input columns only), for the rollout.
+    capture({
+      ...common,
+      campaign,
+      turns: { turn: PROBE_TURN },
+      name,
+      scrubKey: DEMO_SCRUB_KEY,
+      ahead: DEMO_ROLLOUT_TURNS,
+    }),
   );
   const fixtureFile = captured.files[0]!;
 
@@ -128,6 +139,10 @@ async function demoSteps(
   }
   const { report: result } = await report({ dir: run.dir, marks: CHECKS_MARKS_FILE });
   const html = await writeHtmlReport({ dir: run.dir, marks: CHECKS_MARKS_FILE });
+  step(
+    `rolling out ${DEMO_ROLLOUT_TURNS} turns from turn ${PROBE_TURN} with the session's recorded inputs (questions/places-rollout.yaml), each turn checked`,
+  );
+  const [rollout, rolloutMs] = await timed(() => demoRollout(dir, common, questionFile));
   return {
     dir,
     campaign,
@@ -138,7 +153,8 @@ async function demoSteps(
     report: result,
     html: html.file,
     judged,
-    timings: { sampleMs, captureMs, runMs },
+    rollout,
+    timings: { sampleMs, captureMs, runMs, rolloutMs },
   };
 }
 
