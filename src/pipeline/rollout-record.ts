@@ -8,8 +8,11 @@ export interface TurnRecord {
   caseFile: string;
   response: string | null;
   error: { cause: string; message: string } | null;
-  /** Milliseconds: the player's input, the SUT's call, and turnkit's own work of the turn (effects, turn row). */
-  timings: { playerMs: number; sutMs: number; turnkitMs: number };
+  /**
+   * Milliseconds: the player's input, the SUT's call, the wait for a SUT slot (other reps' calls at `--concurrency`),
+   * and turnkit's own work of the turn (case file, effects, turn row).
+   */
+  timings: { playerMs: number; sutMs: number; waitMs?: number; turnkitMs: number };
   /** What the turn changed in the campaign (per-turn deltas, not a walk of the campaign). */
   effects: TurnEffects | null;
   /** Who wrote the turn's row: the SUT, turnkit (`game.turns.output`), or nobody. */

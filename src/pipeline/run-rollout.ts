@@ -3,7 +3,7 @@ import type { Fixture, FixtureRow } from '../fixture/format.js';
 import type { GameGraph } from '../fixture/game-graph.js';
 import { applyChecks } from '../marks/run-checks.js';
 import type { ScratchCampaign, ScratchSession } from '../scratch/scratch-session.js';
-import { TurnEffectsReader, type TurnEffects } from '../scratch/turn-effects.js';
+import { TurnEffectsReader } from '../scratch/turn-effects.js';
 import type { SutCaller } from './call-sut.js';
 import type { RepRecord } from './rep-record.js';
 import { transcriptText, type PlayerSource, type TranscriptTurn } from './rollout-inputs.js';
@@ -106,7 +106,6 @@ export async function playRollout(
       transcript: [...transcript],
     };
     if (index === 0) record.request = { ...request, transcript: [] };
-    await reader.startTurn(pool);
     let own = performance.now() - ownStarted;
     const call = async (): Promise<SutOutcome> => {
       const callStarted = performance.now();
@@ -120,8 +119,16 @@ export async function playRollout(
         return { error: { cause: 'exception', message: messageOf(error) }, ms: performance.now() - callStarted };
       }
     };
-    const outcome = await (job.sutSlot ? job.sutSlot(call) : call());
+    const slotStarted = performance.now();
+    let waited = 0;
+    const outcome = await (job.sutSlot
+      ? job.sutSlot(() => {
+          waited = performance.now() - slotStarted;
+          return call();
+        })
+      : call());
     entry.timings.sutMs = outcome.ms;
+    entry.timings.waitMs = waited;
     record.timings.sutMs += outcome.ms;
     entry.response = outcome.response ?? null;
     const afterStarted = performance.now();
@@ -132,15 +139,13 @@ export async function playRollout(
         entry.turnRow = 'sut';
         played.push(...delta.turnRows);
       } else if (rollout.output && entry.response !== null && !outcome.error) {
-        await reader.startTurn(pool);
-        const row = await writeTurnRow(pool, rollout.graph, scratch.key, {
+        const { row, horizon } = await writeTurnRow(pool, rollout.graph, scratch.key, {
           input: entry.input,
           response: entry.response,
           output: rollout.output,
         });
-        // The row turnkit wrote is the turn's too; read as a delta so the campaign's keys and counts stay right.
-        const written = await reader.read(pool);
-        entry.effects = mergeEffects(delta.effects, written.effects);
+        // The row turnkit wrote is the turn's too, counted without reading the campaign again.
+        reader.recordInsert(delta.effects, rollout.graph.turns.name, row, horizon);
         entry.turnRow = 'turnkit';
         played.push(row);
       }
@@ -187,23 +192,6 @@ export function viewAt(
 function turnAsRecord(record: RepRecord, entry: TurnRecord): RepRecord {
   const effects = entry.effects ?? { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
   return { ...record, response: entry.response, error: null, effects, outside: record.outside ?? [] };
-}
-
-function mergeEffects(a: TurnEffects, b: TurnEffects): TurnEffects {
-  const add = (x: Record<string, number>, y: Record<string, number>): Record<string, number> => {
-    const sum = { ...x };
-    for (const [table, count] of Object.entries(y)) sum[table] = (sum[table] ?? 0) + count;
-    return sum;
-  };
-  const rows = { ...a.insertedRows };
-  for (const [table, list] of Object.entries(b.insertedRows))
-    rows[table] = [...(rows[table] ?? []), ...list].slice(0, 3);
-  return {
-    inserted: add(a.inserted, b.inserted),
-    updated: add(a.updated, b.updated),
-    deleted: add(a.deleted, b.deleted),
-    insertedRows: rows,
-  };
 }
 
 function messageOf(error: unknown): string {

@@ -6,14 +6,15 @@ import type { GameGraph } from '../fixture/game-graph.js';
  * Writes a played turn's row for a SUT that only answers (`game.turns.output` in the config), so that the next turn
  * of a rollout finds it: the order column one past the campaign's last turn (now() for a timestamp order), the input
  * columns, the output columns from the response, and every other column as the turn before had it (a column with a
- * default takes its default; identity and generated columns are the database's). Returns the row as written.
+ * default takes its default; identity and generated columns are the database's). Returns the row as written, and
+ * the write horizon just past its transaction.
  */
 export async function writeTurnRow(
   client: Queryable,
   graph: GameGraph,
   rootKey: string,
   turn: { input: Record<string, unknown>; response: string; output: readonly string[] },
-): Promise<Record<string, unknown>> {
+): Promise<{ row: Record<string, unknown>; horizon: string }> {
   const table = graph.turns;
   const fk = table.foreignKeys.find(
     (candidate) => candidate.references.table === graph.root.name && candidate.columns.length === 1,
@@ -46,11 +47,12 @@ export async function writeTurnRow(
     expressions.push(`${expression}::${column.type}`);
   }
   const previous = `WITH previous AS (SELECT * FROM ${table.from} AS p WHERE p.${quoteIdent(campaignColumn)} = $1 ORDER BY p.${quoteIdent(order.name)} DESC LIMIT 1)`;
-  const { rows } = await client.query<{ r: string }>({
-    text: `${previous} INSERT INTO ${table.sql} AS t (${names.join(', ')}) VALUES (${expressions.join(', ')}) RETURNING to_jsonb(t)::text AS r`,
+  // The inserting transaction's id + 1 is where the next turn's writes begin (its own row is this turn's).
+  const { rows } = await client.query<{ r: string; h: string }>({
+    text: `${previous} INSERT INTO ${table.sql} AS t (${names.join(', ')}) VALUES (${expressions.join(', ')}) RETURNING to_jsonb(t)::text AS r, ((pg_current_xact_id()::text::bigint + 1) % 4294967296)::text AS h`,
     values,
   });
-  return JSON.parse(rows[0]!.r) as Record<string, unknown>;
+  return { row: JSON.parse(rows[0]!.r) as Record<string, unknown>, horizon: rows[0]!.h };
 }
 
 // One output column gets the response as it is; several take a JSON object's fields of their names when the response

@@ -54,21 +54,47 @@ export class TurnEffectsReader {
   static async open(client: Queryable, graph: GameGraph, rootKey: string): Promise<TurnEffectsReader> {
     const { tracked, untracked } = trackedTables(graph);
     const reader = new TurnEffectsReader(tracked, untracked, graph.turns.name, rootKey);
-    for (const table of tracked) {
-      const { rows } = await client.query<{ k: string }>({
-        text: `SELECT ${table.key} AS k FROM ${table.info.from} AS t WHERE ${table.filter}`,
-        values: [rootKey],
-      });
-      reader.known.set(table.info.name, new Set(rows.map((row) => row.k)));
-      reader.counts.set(table.info.name, rows.length);
+    // Every table's keys and the horizon in one statement (one snapshot, one round trip).
+    const parts = tracked.map(
+      (table, i) => `(SELECT ${i} AS i, ${table.key} AS k FROM ${table.info.from} AS t WHERE ${table.filter})`,
+    );
+    parts.push(`(SELECT -1, (pg_snapshot_xmax(pg_current_snapshot())::text::bigint % 4294967296)::text)`);
+    const { rows } = await client.query<{ i: number; k: string }>({
+      text: parts.join('\nUNION ALL\n'),
+      values: tracked.length > 0 ? [rootKey] : [],
+    });
+    for (const table of tracked) reader.known.set(table.info.name, new Set());
+    for (const row of rows) {
+      if (row.i === -1) reader.horizon = row.k;
+      else reader.known.get(tracked[row.i]!.info.name)!.add(row.k);
     }
-    reader.horizon = await readWriteHorizon(client);
+    for (const table of tracked) reader.counts.set(table.info.name, reader.known.get(table.info.name)!.size);
     return reader;
   }
 
-  /** Marks the start of a turn: rows written from now on are its. */
+  /** Marks the start of a turn: rows written from now on are its (`read` also moves the mark on). */
   async startTurn(client: Queryable): Promise<void> {
     this.horizon = await readWriteHorizon(client);
+  }
+
+  /**
+   * Counts a row turnkit itself inserted (a turn row for a SUT that only answers) as part of the turn, without
+   * reading again: its key joins the campaign's, its table's count grows, and rows written from after the inserting
+   * transaction on (`horizon`, its id + 1) are the next turn's.
+   */
+  recordInsert(effects: TurnEffects, table: string, row: Record<string, unknown>, horizon: string): void {
+    const tracked = this.tracked.find((entry) => entry.info.name === table);
+    this.horizon = horizon;
+    if (!tracked) return;
+    this.known.get(table)!.add(
+      identityColumns(tracked.info)
+        .map((column) => String(row[column]))
+        .join(','),
+    );
+    this.counts.set(table, this.counts.get(table)! + 1);
+    effects.inserted[table] = (effects.inserted[table] ?? 0) + 1;
+    const sample = (effects.insertedRows[table] ??= []);
+    if (sample.length < SAMPLE_ROWS) sample.push(row);
   }
 
   /** What was written since the turn started; the campaign's keys and counts move on to include it. */
@@ -82,6 +108,10 @@ export class TurnEffectsReader {
         `(SELECT ${i} AS i, ${table.key} AS k, to_jsonb(t)::text AS r, NULL::bigint AS n FROM ${table.info.from} AS t WHERE ${table.filter} AND ${written})
 UNION ALL (SELECT ${i}, NULL, NULL, count(*) FROM ${table.info.from} AS t WHERE ${table.filter})`,
     );
+    // The next turn's horizon in the same statement: one round trip per turn.
+    parts.push(
+      `(SELECT -1, NULL, NULL, (pg_snapshot_xmax(pg_current_snapshot())::text::bigint % 4294967296) FROM (SELECT 1) AS t)`,
+    );
     const { rows } = await client.query<{ i: number; k: string | null; r: string | null; n: string | null }>({
       text: parts.join('\nUNION ALL\n'),
       values: [this.rootKey, this.horizon],
@@ -89,7 +119,8 @@ UNION ALL (SELECT ${i}, NULL, NULL, count(*) FROM ${table.info.from} AS t WHERE 
     const changed = new Map<number, { k: string; r: string }[]>();
     const counted = new Map<number, number>();
     for (const row of rows) {
-      if (row.n !== null) counted.set(row.i, Number(row.n));
+      if (row.i === -1) this.horizon = row.n!;
+      else if (row.n !== null) counted.set(row.i, Number(row.n));
       else changed.set(row.i, [...(changed.get(row.i) ?? []), { k: row.k!, r: row.r! }]);
     }
     this.tracked.forEach((table, i) => {
