@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { loadFixture } from '../src/construct/load-fixture.js';
+import { loadFixture } from '../src/fixture/load-fixture.js';
 import { diff } from 'json-diff-ts';
 import { diffFixtures } from '../src/construct/diff-fixtures.js';
 import { saveConstructed } from '../src/construct/save-constructed.js';

@@ -46,8 +46,8 @@ export { resolveGameGraph, type GameGraph } from './fixture/game-graph.js';
 export { writeFixtures, writeSchemaFile } from './fixture/write-fixtures.js';
 export { readFixture, parseFixtureText } from './fixture/read-fixture.js';
 export { verify, type VerifyOptions, type VerifyResult } from './app/verify-command.js';
-export { show, summarizeFixture, type FixtureSummary } from './construct/show-command.js';
-export { loadFixture, readConstructed, type LoadedFixture, type ConstructedFile } from './construct/load-fixture.js';
+export { show, summarizeFixture, type FixtureSummary } from './fixture/show-fixture.js';
+export { loadFixture, readConstructed, type LoadedFixture, type ConstructedFile } from './fixture/load-fixture.js';
 export { construct, type ConstructOptions } from './app/construct-command.js';
 export { materialize, type MaterializeOptions } from './construct/materialize-command.js';
 export { rebase, RebaseConflictError, type RebaseOptions, type RebaseResult } from './construct/rebase-command.js';
@@ -73,16 +73,16 @@ export {
   type ExternalEditOptions,
   type ExternalEditResult,
 } from './construct/external-edit.js';
-export { applyChanges, type ChangeConflict, type AppliedChanges } from './construct/apply-changes.js';
+export { applyChanges, type ChangeConflict, type AppliedChanges } from './fixture/apply-changes.js';
 export { applyPatch } from './construct/patch.js';
-export { rowsTiedToTurn, turnsInOrder, type TurnEntry } from './construct/turn-rows.js';
+export { rowsTiedToTurn, turnsInOrder, type TurnEntry } from './fixture/turn-rows.js';
 export {
   constructedSchema,
   constructedJsonSchema,
   CONSTRUCTED_FORMAT,
   type ConstructedFixture,
-} from './construct/format.js';
-export type { ColumnChange } from './construct/column-change.js';
+} from './fixture/constructed-format.js';
+export type { ColumnChange } from './fixture/column-change.js';
 export { decodeValue, encodeValue, type JsonValue } from './fixture/value-codec.js';
 export {
   fixtureSchema,
@@ -119,7 +119,8 @@ export { interleave, planReps, parseShard, inShard, type ShardSpec } from './pip
 export { loadQuestion, type LoadedQuestion } from './pipeline/load-question.js';
 export { questionSchema, sutSchema, type Question, type SutConfig } from './pipeline/question-format.js';
 export { renderCaseFile, PLACEHOLDERS } from './pipeline/case-file.js';
-export { formatMarks, parseMarks, MARKS_COLUMNS, type Mark, type MarkRow } from './pipeline/marks-file.js';
+export { formatMarks, MARKS_COLUMNS, type Mark, type MarkRow } from './marks/marks-file.js';
+export { parseMarks } from './marks/read-marks.js';
 export { manifestSchema, RUN_FORMAT, type Manifest } from './pipeline/manifest.js';
 export { readRunState, readManifest, type RunState, type RepKey } from './pipeline/run-state.js';
 export type { RepRecord, RepEffects } from './pipeline/rep-record.js';
@@ -133,7 +134,7 @@ export {
   MARKS,
   type ReadMark,
   type MarksScope,
-} from './pipeline/read-marks.js';
+} from './marks/read-marks.js';
 export { mergeRuns, type MergeOptions, type MergeResult } from './pipeline/merge-runs.js';
 export { checksSchema, type Checks } from './pipeline/checks-format.js';
 export {

@@ -7,6 +7,7 @@ import { embeddedUrl, openEmbedded, type EmbeddedServer } from '../db/embedded.j
 import { migrate, migrationsFolder, type MigrateResult } from '../db/migrate.js';
 import { lockOwnerAlive, lockPathFor, readLock } from '../db/server-lock.js';
 import { redactUrl } from '../db/url.js';
+import { commandEnv } from './command-context.js';
 
 /** Starts the embedded server (or finds the one another turnkit process runs) for `turnkit db start`. */
 export async function dbStart(options: CommonOptions): Promise<EmbeddedServer> {
@@ -17,7 +18,7 @@ export async function dbStart(options: CommonOptions): Promise<EmbeddedServer> {
 /** The URL turnkit connects to: the running embedded server's, or the configured server's with the password removed. */
 export async function dbUrl(options: CommonOptions): Promise<string> {
   const config = await loadConfig({ configPath: options.configPath, cwd: options.cwd });
-  const url = chooseDatabaseUrl(config, options);
+  const url = chooseDatabaseUrl(config, { ...options, env: commandEnv(options) });
   if (url) return redactUrl(url);
   const dataDir = embeddedDataDir(config);
   const lock = await readLock(lockPathFor(dataDir));
@@ -33,7 +34,7 @@ export async function dbUrl(options: CommonOptions): Promise<string> {
 /** Applies the game's migrations (the project's folder, or the sample game's). */
 export async function dbMigrate(options: CommonOptions): Promise<MigrateResult> {
   const config = await loadConfig({ configPath: options.configPath, cwd: options.cwd });
-  return usingDb(config, options, (db) => migrate(db, migrationsFolder(config)));
+  return usingDb(config, { ...options, env: commandEnv(options) }, (db) => migrate(db, migrationsFolder(config)));
 }
 
 /** Asks the process that runs the embedded server to stop, and waits until it has closed the data directory. */

@@ -1,14 +1,10 @@
-import { resolve } from 'node:path';
 import type { CommonOptions } from '../config/common-options.js';
-import { loadConfig } from '../config/load.js';
-import { usingDb } from '../db/connect.js';
-import { projectPaths } from '../project/open-project.js';
 import type { RunResult } from '../pipeline/finish-run.js';
-import { prepareRun } from '../pipeline/prepare-run.js';
 import type { RunInput } from '../pipeline/run-input.js';
 import { checkRepsOption } from '../pipeline/run-limits.js';
 import { workersFor } from '../pipeline/run-reps.js';
-import { defaultConcurrency, runPlanned } from '../pipeline/run.js';
+import { defaultConcurrency, run } from '../pipeline/run.js';
+import { commandContext, commandEnv } from './command-context.js';
 
 export type { RunResult } from '../pipeline/finish-run.js';
 export type { RunProgress } from '../pipeline/run-input.js';
@@ -26,16 +22,7 @@ export interface RunOptions extends CommonOptions, Omit<RunInput, 'question'> {
  * before a database starts), opens the database with a connection per running rep, and runs (see `run`).
  */
 export async function runQuestion(options: RunOptions): Promise<RunResult> {
-  const cwd = options.cwd ?? process.cwd();
   checkRepsOption(options.reps);
-  const config = await loadConfig({ configPath: options.configPath, cwd });
-  const paths = projectPaths(config);
-  const input: RunInput = {
-    ...options,
-    question: options.question !== undefined ? resolve(cwd, options.question) : undefined,
-    resume: options.resume !== undefined ? resolve(cwd, options.resume) : undefined,
-  };
-  const plan = await prepareRun({ config, paths }, input);
   // A connection per running rep and one for the run itself, so that reps never queue for the pool.
   // With a signal to stop on, the run itself handles Ctrl-C: the embedded server must not exit under running reps.
   const poolSize = workersFor(options.concurrency ?? defaultConcurrency('postgres')) + 1;
@@ -44,7 +31,6 @@ export async function runQuestion(options: RunOptions): Promise<RunResult> {
     options.onWarning?.(
       `the embedded database stays up until ${connections} other connection(s) to it close (another turnkit process using it)`,
     );
-  return usingDb(config, { ...options, poolSize, leaveSignals: options.signal !== undefined, onGuests }, (db) =>
-    runPlanned({ config, paths, db }, plan, input),
-  );
+  const context = await commandContext({ ...options, poolSize, leaveSignals: options.signal !== undefined, onGuests });
+  return run(context, { ...options, env: commandEnv(options) });
 }

@@ -1,79 +1,9 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import { extname, join, relative, resolve } from 'node:path';
-import { loadConfig, resolveFromConfig } from '../config/load.js';
-import { isTurnkitError, TurnkitError } from '../errors.js';
-import { verify, type VerifyOptions, type VerifyResult } from './verify-command.js';
-import { loadQuestion } from '../pipeline/load-question.js';
-import { resolveFixtures } from '../pipeline/resolve-fixtures.js';
-import { caseFileSource } from '../pipeline/case-file-source.js';
-import { checkSutFound } from '../pipeline/call-sut.js';
-import { checkRunSize } from '../pipeline/run-limits.js';
+import type { VerifyResult } from '../construct/verify-fixtures.js';
+import { verify } from '../pipeline/verify.js';
+import { commandContext, commandEnv } from './command-context.js';
+import type { VerifyOptions } from './verify-command.js';
 
-/**
- * `turnkit verify`: fixtures and constructed fixtures (see `verify`) and questions, each checked as `run` would
- * before its first rep: the file's schema, its fixtures (paths, globs, each one loading), its rubric and template,
- * and that its SUT's command or module is there.
- * Default: the fixtures, constructed and questions folders.
- */
+/** `turnkit verify`: fixtures, constructed fixtures and questions (see `verify`); paths are relative to `cwd`. */
 export async function verifyProject(options: VerifyOptions): Promise<VerifyResult> {
-  const cwd = options.cwd ?? process.cwd();
-  const config = await loadConfig({ configPath: options.configPath, cwd });
-  const defaults = [config.paths.fixtures, config.paths.constructed, config.paths.questions]
-    .map((path) => resolveFromConfig(config, path))
-    .filter((path) => existsSync(path));
-  const targets =
-    options.paths && options.paths.length > 0 ? options.paths.map((path) => resolve(cwd, path)) : defaults;
-  const problems: string[] = [];
-  const fixtureFiles: string[] = [];
-  const questionFiles: string[] = [];
-  for (const target of targets) {
-    if (!existsSync(target)) {
-      problems.push(`${relative(cwd, target) || target}: no such file or folder`);
-      continue;
-    }
-    const files = statSync(target).isDirectory()
-      ? (await readdir(target)).sort().map((name) => join(target, name))
-      : [target];
-    for (const file of files) {
-      if (file.endsWith('.schema.json') || (files.length > 1 && !/\.(json|ya?ml)$/i.test(file))) continue;
-      (isQuestionFile(file) ? questionFiles : fixtureFiles).push(file);
-    }
-  }
-  const result: VerifyResult =
-    fixtureFiles.length > 0 ? await verify({ ...options, paths: fixtureFiles }) : { files: [], problems: [] };
-  result.problems.unshift(...problems);
-  for (const file of questionFiles) {
-    const shown = relative(cwd, file) || file;
-    try {
-      const question = await loadQuestion(file);
-      const notes: string[] = [];
-      const fixtures = await resolveFixtures(question, config.baseDir, { onEmptyGlob: (note) => notes.push(note) });
-      checkRunSize(fixtures.length, question.question.reps, question.at(['reps']));
-      const rubric = question.question.rubric.path;
-      if (!existsSync(resolve(config.baseDir, rubric)))
-        throw new TurnkitError('NOT_FOUND', `${question.at(['rubric', 'path'])}: ${rubric}: no such file`);
-      await caseFileSource(question, config);
-      checkSutFound(question, config.baseDir);
-      result.files.push({ file: shown, ok: true, ...(notes.length > 0 ? { note: notes.join('; ') } : {}) });
-    } catch (error) {
-      if (!isTurnkitError(error)) throw error;
-      result.files.push({ file: shown, ok: false });
-      result.problems.push(...error.problems);
-    }
-  }
-  return result;
-}
-
-// YAML is always a question; a JSON file is one when it has a question and no format (fixtures declare theirs).
-function isQuestionFile(file: string): boolean {
-  const extension = extname(file).toLowerCase();
-  if (extension === '.yaml' || extension === '.yml') return true;
-  if (extension !== '.json') return false;
-  try {
-    const value = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    return typeof value === 'object' && value !== null && !('format' in value) && 'question' in value;
-  } catch {
-    return false;
-  }
+  return verify(await commandContext(options), { ...options, env: commandEnv(options) });
 }

@@ -8,4 +8,6 @@ export interface CommonOptions {
   embedded?: boolean | undefined;
   /** Working directory (default: the process's). */
   cwd?: string | undefined;
+  /** The environment (DATABASE_URL, a SUT's variables and API keys): the command line's is the process's. */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
 }

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Fixture, FixtureRow, FixtureTable } from '../fixture/format.js';
 import { formatJsonPath } from '../util/json-source.js';
-import type { ColumnChange } from './column-change.js';
-import { describeRow, rowKey } from './row-key.js';
+import type { ColumnChange } from '../fixture/column-change.js';
+import { describeRow, rowKey } from '../fixture/row-key.js';
 
 /** What changed from a base fixture to an edited copy, and the changes that cannot be recorded. */
 export interface FixtureDiff {

@@ -4,14 +4,14 @@ import type { CommonOptions } from '../config/common-options.js';
 import { loadConfig, resolveFromConfig } from '../config/load.js';
 import { TurnkitError } from '../errors.js';
 import type { Fixture, FixtureColumn } from '../fixture/format.js';
-import { changePath, type ColumnChange } from './column-change.js';
+import { changePath, type ColumnChange } from '../fixture/column-change.js';
 import { diffFixtures } from './diff-fixtures.js';
-import { loadFixture, type LoadedFixture } from './load-fixture.js';
-import { describeRow, findRow, rowKey } from './row-key.js';
+import { loadFixture, type LoadedFixture } from '../fixture/load-fixture.js';
+import { describeRow, findRow, rowKey } from '../fixture/row-key.js';
 import { saveConstructed, type SavedConstructed } from './save-constructed.js';
-import { lockReason } from './single-turn-rule.js';
-import { valueProblem } from './column-values.js';
-import { rowsTiedToTurn, turnOfTiedRow, turnsInOrder } from './turn-rows.js';
+import { lockReason } from '../fixture/single-turn-rule.js';
+import { valueProblem } from '../fixture/column-values.js';
+import { rowsTiedToTurn, turnOfTiedRow, turnsInOrder } from '../fixture/turn-rows.js';
 import { valueDiff, type DiffSegment } from './word-diff.js';
 
 /** One kept turn as the editor lists it. */

@@ -12,7 +12,7 @@ import type { SavedConstructed } from './save-constructed.js';
 /** Options of `turnkit edit --editor`. */
 export interface ExternalEditOptions {
   turn: number;
-  /** The editor command line (default: $VISUAL, $EDITOR, else vi). */
+  /** The editor command line (the command line gives $VISUAL, else $EDITOR; default vi). */
   editor?: string | undefined;
   dir: string;
   force?: boolean | undefined;
@@ -62,7 +62,7 @@ export async function editInExternalEditor(
   let keep = false;
   try {
     await writeFile(file, original, { mode: 0o600 });
-    const editor = options.editor ?? process.env.VISUAL ?? process.env.EDITOR ?? 'vi';
+    const editor = options.editor ?? 'vi';
     const run = spawnSync(`${editor} ${JSON.stringify(file)}`, { shell: true, stdio: 'inherit' });
     if (run.error) throw new TurnkitError('BAD_INPUT', `editor "${editor}" could not start: ${run.error.message}`);
     if (run.status !== 0)

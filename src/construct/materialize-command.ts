@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Fixture } from '../fixture/format.js';
-import { loadFixture } from './load-fixture.js';
+import { loadFixture } from '../fixture/load-fixture.js';
 
 /** Options of `turnkit materialize`. */
 export interface MaterializeOptions {

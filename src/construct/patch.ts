@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { TurnkitError } from '../errors.js';
 import type { Fixture, FixtureRow } from '../fixture/format.js';
 import { formatJsonPath } from '../util/json-source.js';
-import { tableNamed } from './row-key.js';
+import { tableNamed } from '../fixture/row-key.js';
 
 /**
  * Applies a patch file's new values to a copy of a fixture. A patch maps table names to rows; each row names itself

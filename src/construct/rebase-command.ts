@@ -2,11 +2,11 @@ import { dirname, relative, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument } from '../fixture/format.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { applyChanges, describeConflict, type ChangeConflict } from './apply-changes.js';
-import { changesetOf } from './column-change.js';
-import type { ConstructedFixture } from './format.js';
-import { loadBase, loadFixture, portablePath, readConstructed } from './load-fixture.js';
-import { checkSingleTurn } from './single-turn-rule.js';
+import { applyChanges, describeConflict, type ChangeConflict } from '../fixture/apply-changes.js';
+import { changesetOf } from '../fixture/column-change.js';
+import type { ConstructedFixture } from '../fixture/constructed-format.js';
+import { loadBase, loadFixture, portablePath, readConstructed } from '../fixture/load-fixture.js';
+import { checkSingleTurn } from '../fixture/single-turn-rule.js';
 import { resolveConflicts, type KeepChoice, type KeepSide } from './resolve-conflicts.js';
 
 /** Options of `turnkit rebase`. */

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { TurnkitError } from '../errors.js';
 import type { Fixture } from '../fixture/format.js';
-import type { ChangeConflict } from './apply-changes.js';
-import { changePath, type ColumnChange } from './column-change.js';
+import type { ChangeConflict } from '../fixture/apply-changes.js';
+import { changePath, type ColumnChange } from '../fixture/column-change.js';
 
 /** Which side of a conflict a rebase keeps: the new base's value (the change is dropped) or the change's value. */
 export type KeepSide = 'base' | 'change';

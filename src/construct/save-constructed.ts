@@ -4,17 +4,17 @@ import { join, relative } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { FIXTURE_NAME, FIXTURE_NAME_RULE, serializeDocument, type Fixture } from '../fixture/format.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { changePath, changesetOf, type ColumnChange } from './column-change.js';
+import { changePath, changesetOf, type ColumnChange } from '../fixture/column-change.js';
 import { diffFixtures } from './diff-fixtures.js';
 import {
   CONSTRUCTED_FORMAT,
   CONSTRUCTED_SCHEMA_FILE,
   constructedJsonSchema,
   type ConstructedFixture,
-} from './format.js';
-import { portablePath, type LoadedFixture } from './load-fixture.js';
+} from '../fixture/constructed-format.js';
+import { portablePath, type LoadedFixture } from '../fixture/load-fixture.js';
 import { shownPath } from '../util/shown-path.js';
-import { checkSingleTurn, turnProblem } from './single-turn-rule.js';
+import { checkSingleTurn, turnProblem } from '../fixture/single-turn-rule.js';
 
 /** What a constructed fixture is made of before it is written. */
 export interface ConstructRequest {

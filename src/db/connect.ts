@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import pg from 'pg';
 import { TurnkitError } from '../errors.js';
-import type { LoadedConfig } from '../config/load.js';
+import type { DatabaseSettings } from './database-settings.js';
 import { openEmbedded, type EmbeddedOptions, type EmbeddedServer } from './embedded.js';
 import { templateArchive, type PgdataTemplateKind } from './pgdata-template.js';
 import { redactUrl, scrubSecret } from './url.js';
@@ -19,6 +19,8 @@ export interface Db {
   pool: pg.Pool;
   /** The embedded server when backend is embedded. */
   embedded: EmbeddedServer | undefined;
+  /** The environment of the programs db/ runs (pg_dump): the opener's (the command line's), else none. */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
   close(): Promise<void>;
 }
 
@@ -32,8 +34,10 @@ export interface OpenDbOptions {
   embedded?: boolean | undefined;
   /** The caller handles SIGINT/SIGTERM and closes the database itself (a run that stops gracefully). */
   leaveSignals?: boolean | undefined;
-  /** Consult DATABASE_URL (the CLI's default); a library caller passes its URL explicitly instead. */
+  /** Consult DATABASE_URL (default true, when `env` is given); a library caller passes its URL explicitly instead. */
   fromEnvironment?: boolean | undefined;
+  /** The environment whose DATABASE_URL is consulted (the CLI passes the process's; db/ never reads it itself). */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
   /**
    * What a new embedded data directory starts from (default `empty`); `sample` has the sample game's schema
    * migrated already, for data directories that hold the sample game only (`turnkit demo`, tests).
@@ -44,20 +48,20 @@ export interface OpenDbOptions {
 }
 
 /** The real-Postgres URL to use, or undefined for the embedded database (flag, then DATABASE_URL, then config). */
-export function chooseDatabaseUrl(config: LoadedConfig, options: OpenDbOptions = {}): string | undefined {
+export function chooseDatabaseUrl(config: DatabaseSettings, options: OpenDbOptions = {}): string | undefined {
   if (options.embedded) return undefined;
-  const fromEnvironment = options.fromEnvironment === false ? undefined : process.env.DATABASE_URL;
+  const fromEnvironment = options.fromEnvironment === false ? undefined : options.env?.DATABASE_URL;
   return options.databaseUrl || fromEnvironment || config.database.url || undefined;
 }
 
 /** Absolute path of the embedded data directory. */
-export function embeddedDataDir(config: LoadedConfig): string {
+export function embeddedDataDir(config: DatabaseSettings): string {
   const dir = config.database.embedded.dataDir;
   return isAbsolute(dir) ? dir : resolve(config.baseDir, dir);
 }
 
 /** Connects to the configured database, starting the embedded one when no URL is given. */
-export async function openDb(config: LoadedConfig, options: OpenDbOptions = {}): Promise<Db> {
+export async function openDb(config: DatabaseSettings, options: OpenDbOptions = {}): Promise<Db> {
   const url = chooseDatabaseUrl(config, options);
   if (url && !/^postgres(ql)?:\/\//.test(url)) {
     // A libpq "host=... password=..." string would be misread as a socket path; never echo it, it may hold a secret.
@@ -66,15 +70,23 @@ export async function openDb(config: LoadedConfig, options: OpenDbOptions = {}):
       'the database URL must start with postgres:// or postgresql:// (key=value connection strings are not supported)',
     );
   }
-  if (url) return connectPool(url, 'postgres', undefined, options.poolSize);
-  return connectEmbedded({
-    dataDir: embeddedDataDir(config),
-    port: config.database.embedded.port,
-    handleSignals: !options.leaveSignals,
-    // A project with migrations of its own is not the sample game, whatever it asks for.
-    template: templateArchive(config.migrations ? 'empty' : (options.template ?? 'empty')),
-    onGuests: options.onGuests,
-  });
+  if (url) return withEnv(await connectPool(url, 'postgres', undefined, options.poolSize), options.env);
+  return withEnv(
+    await connectEmbedded({
+      dataDir: embeddedDataDir(config),
+      port: config.database.embedded.port,
+      handleSignals: !options.leaveSignals,
+      // A project with migrations of its own is not the sample game, whatever it asks for.
+      template: templateArchive(config.migrations ? 'empty' : (options.template ?? 'empty')),
+      onGuests: options.onGuests,
+    }),
+    options.env,
+  );
+}
+
+function withEnv(db: Db, env: OpenDbOptions['env']): Db {
+  if (env !== undefined) db.env = env;
+  return db;
 }
 
 /** Opens (or joins) the embedded database at a data directory and connects turnkit's one-connection pool to it. */
@@ -95,7 +107,11 @@ export async function connectEmbedded(options: EmbeddedOptions): Promise<Db> {
 }
 
 /** Runs `fn` with an open database and closes it afterwards, whatever happens. */
-export async function usingDb<T>(config: LoadedConfig, options: OpenDbOptions, fn: (db: Db) => Promise<T>): Promise<T> {
+export async function usingDb<T>(
+  config: DatabaseSettings,
+  options: OpenDbOptions,
+  fn: (db: Db) => Promise<T>,
+): Promise<T> {
   const db = await openDb(config, options);
   try {
     return await fn(db);

@@ -10,13 +10,17 @@ const run = promisify(execFile);
  * (`\restrict`, added by recent pg_dump releases), ready to run through a plain connection. The password travels
  * in the environment, never on the command line where `ps` shows it.
  */
-export async function dumpSchema(url: string): Promise<string> {
+export async function dumpSchema(
+  url: string,
+  environment: Readonly<Record<string, string | undefined>> = {},
+): Promise<string> {
   const parsed = new URL(url);
   // The password may sit in the authority or in ?password=: either way it leaves the URL for the environment.
   const password = decodeURIComponent(parsed.password) || parsed.searchParams.get('password') || '';
   parsed.password = '';
   parsed.searchParams.delete('password');
-  const env = { ...process.env, ...(password ? { PGPASSWORD: password } : {}) };
+  // The opener's environment (PATH to find pg_dump, libpq's PG* settings); db/ reads none of its own.
+  const env = { ...environment, ...(password ? { PGPASSWORD: password } : {}) };
   try {
     const { stdout } = await run(
       'pg_dump',

@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { TurnkitError } from '../errors.js';
+import { embeddedOwnerHook } from './owner-hooks.js';
 import { atomicExtendedProtocol } from './atomic-extended-protocol.js';
 import { openPglite, preloadPglite } from './pglite-open.js';
 import { seedDataDir } from './pgdata-template.js';
@@ -38,7 +39,10 @@ export interface EmbeddedOptions {
   port: number;
   /** How long to wait for another process that holds the lock to publish its port. */
   waitMs?: number;
-  /** Close and exit on SIGINT/SIGTERM (default). Off when the command stops itself gracefully and closes after. */
+  /**
+   * Close and exit on SIGINT/SIGTERM when the command line asked for it (setEmbeddedOwnerHook; default on). Off when
+   * the command stops itself gracefully and closes after.
+   */
   handleSignals?: boolean;
   /** A pre-initialized data directory (pgdata-template.ts) that a new, empty `dataDir` starts from, not initdb. */
   template?: string | undefined;
@@ -127,7 +131,9 @@ async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promi
       interrupted = true;
       return close();
     };
-    const detachSignals = options.handleSignals === false ? () => {} : closeOnSignals(interrupt);
+    // The process's signals are the command line's: it hooks in to close the server on Ctrl-C (a library never).
+    const hook = options.handleSignals === false ? undefined : embeddedOwnerHook();
+    const detachSignals = hook ? hook(interrupt) : () => {};
     return { url: embeddedUrl(port), port, owner: true, close };
   } catch (error) {
     await server?.stop().catch(() => {});
@@ -139,22 +145,6 @@ async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promi
       `${options.dataDir}: cannot start the embedded database: ${message.split('\n')[0]}`,
     );
   }
-}
-
-/** Closes PGlite cleanly when the process is interrupted, then exits with the signal's conventional code. */
-function closeOnSignals(close: () => Promise<void>): () => void {
-  const handlers = new Map<NodeJS.Signals, () => void>();
-  for (const [signal, code] of [
-    ['SIGINT', 130],
-    ['SIGTERM', 143],
-  ] as const) {
-    const handler = (): void => {
-      void close().finally(() => process.exit(code));
-    };
-    handlers.set(signal, handler);
-    process.once(signal, handler);
-  }
-  return () => handlers.forEach((handler, signal) => process.off(signal, handler));
 }
 
 /** Waits until no connection to the server is open, or `stop()` says to go now; tells `onGuests` once. */

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Migration, MigrationProvider } from 'kysely';
 import { TurnkitError } from '../errors.js';
 import { importModule } from '../util/import-module.js';
-import type { LoadedConfig } from '../config/load.js';
+import type { DatabaseSettings } from './database-settings.js';
 import type { Db } from './connect.js';
 
 /** turnkit's bookkeeping (kysely's migration tables among it) lives here, out of the game's schema. */
@@ -41,7 +41,7 @@ export class FolderMigrationProvider implements MigrationProvider {
 }
 
 /** The migrations folder a project uses: its configured one, or the sample game's. */
-export function migrationsFolder(config: LoadedConfig): string {
+export function migrationsFolder(config: DatabaseSettings): string {
   return config.migrations ? resolve(config.baseDir, config.migrations) : SAMPLE_MIGRATIONS_DIR;
 }
 

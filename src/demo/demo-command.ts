@@ -3,7 +3,7 @@ import { copyFile, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/pro
 import { join, relative, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { capture } from '../app/capture-command.js';
-import { loadFixture } from '../construct/load-fixture.js';
+import { loadFixture } from '../fixture/load-fixture.js';
 import { shownPath } from '../util/shown-path.js';
 import { saveConstructed } from '../construct/save-constructed.js';
 import { TurnkitError } from '../errors.js';
@@ -134,7 +134,7 @@ async function demoSteps(
   let judged: DemoResult['judged'];
   if (options.judge) {
     step(`marking every rep with the judge ${options.judge.model}`);
-    const result = await judgeWithModel({ dir: run.dir, settings: options.judge });
+    const result = await judgeWithModel({ dir: run.dir, settings: options.judge, env: process.env });
     judged = { result, agreement: await agree({ a: checks.file, b: result.file }) };
   }
   const { report: result } = await report({ dir: run.dir, marks: CHECKS_MARKS_FILE });

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import type { Manifest } from '../pipeline/manifest.js';
-import { readMarksFile, scopeOfRun } from '../pipeline/read-marks.js';
+import { readMarksFile, scopeOfRun } from './read-marks.js';
 import { readManifest } from '../pipeline/run-state.js';
 import { agreement, type Agreement } from './agreement.js';
 

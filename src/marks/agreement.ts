@@ -1,4 +1,4 @@
-import type { ReadMark } from '../pipeline/read-marks.js';
+import type { ReadMark } from './read-marks.js';
 
 /** One rep the two graders marked differently (both pass or fail). */
 export interface Disagreement {
@@ -10,7 +10,10 @@ export interface Disagreement {
   noteB: string;
 }
 
-/** How far two sets of marks agree on the reps both marked pass or fail (DESIGN.md: agreement). */
+/**
+ * How far two sets of marks agree on the reps both marked pass or fail: the matched count, the agreement ratio,
+ * Cohen's kappa (null, not 0, when nothing matches), the confusion matrix and the disagreements.
+ */
 export interface Agreement {
   /** Reps marked pass or fail by both. */
   matched: number;

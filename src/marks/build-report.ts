@@ -3,7 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { Manifest } from '../pipeline/manifest.js';
 import { planReps } from '../pipeline/run-plan.js';
 import { readRunState, repId, type RunState } from '../pipeline/run-state.js';
-import { readMarksFile, scopeOfRun, type ReadMark } from '../pipeline/read-marks.js';
+import { readMarksFile, scopeOfRun, type ReadMark } from './read-marks.js';
 import { runAgreements, type RunAgreement } from './run-agreements.js';
 import {
   fisherExact,
@@ -70,7 +70,10 @@ export interface BasePair {
   p: number | null;
 }
 
-/** A run read for its numbers (DESIGN.md, "Numbers the report uses"). */
+/**
+ * A run read for its numbers: per fixture the rate pass / (pass + fail) (na, error and blank counted, never in it),
+ * the verdict (pending while a rep is unmarked, else met when rate >= target, else missed) and the Wilson interval.
+ */
 export interface Report {
   dir: string;
   question: { id: string; text: string };

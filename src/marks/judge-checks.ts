@@ -5,7 +5,7 @@ import { TurnkitError } from '../errors.js';
 import type { Checks } from '../pipeline/checks-format.js';
 import type { Manifest } from '../pipeline/manifest.js';
 import { loadQuestion } from '../pipeline/load-question.js';
-import { formatMarks, type MarkRow } from '../pipeline/marks-file.js';
+import { formatMarks, type MarkRow } from './marks-file.js';
 import { writeRunFile } from '../pipeline/run-dir.js';
 import { planReps } from '../pipeline/run-plan.js';
 import { readRunState, repId } from '../pipeline/run-state.js';

@@ -37,12 +37,16 @@ function loadSdks(): Promise<Sdks> {
 
 /**
  * A client for the judge's provider through its official SDK, which retries 429 and 5xx answers and lost
- * connections with exponential backoff (honouring retry-after). The key is read from its environment variable and
+ * connections with exponential backoff (honouring retry-after). The key is read from its variable in `env` (the
+ * command line passes the process's environment) and
  * goes nowhere but the request; a local OpenAI-compatible server (a base URL) may need none.
  */
-export function createJudgeCall(settings: JudgeSettings): JudgeCall {
+export function createJudgeCall(
+  settings: JudgeSettings,
+  env: Readonly<Record<string, string | undefined>> = {},
+): JudgeCall {
   const variable = settings.apiKeyEnv ?? defaultKeyVariable(settings.provider);
-  const key = process.env[variable];
+  const key = env[variable];
   // Ollama and llama.cpp ignore the key; a hosted API without one would answer 401 on every rep.
   if (!key && (settings.apiKeyEnv !== undefined || settings.baseUrl === undefined)) {
     throw new TurnkitError(

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { loadConfig, resolveFromConfig } from '../config/load.js';
+import { loadConfig } from '../config/load.js';
 import { shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import { loadQuestion } from '../pipeline/load-question.js';
 import { sha256, type Manifest } from '../pipeline/manifest.js';
-import { formatMarks, type MarkRow } from '../pipeline/marks-file.js';
+import { formatMarks, type MarkRow } from './marks-file.js';
 import { RUBRIC_FILE, writeRunFile } from '../pipeline/run-dir.js';
 import { planReps } from '../pipeline/run-plan.js';
 import { readRunState, repId } from '../pipeline/run-state.js';
@@ -25,6 +25,10 @@ export interface JudgeModelOptions {
   question?: string | undefined;
   cwd?: string | undefined;
   configPath?: string | undefined;
+  /** The project folder a question's rubric path is relative to (default: the folder of the config found from cwd). */
+  projectDir?: string | undefined;
+  /** Where the judge's API key variable is read (the command line passes the process's environment). */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
   /** The model call (tests and other transports); the provider's SDK when absent. */
   call?: JudgeCall;
   onProgress?: (done: number, total: number) => void;
@@ -61,7 +65,7 @@ export async function judgeWithModel(options: JudgeModelOptions): Promise<JudgeM
   const { manifest } = state;
   const rubric = await rubricFor(options, manifest, dir, cwd);
   const settings = options.settings;
-  const call = options.call ?? createJudgeCall(settings);
+  const call = options.call ?? createJudgeCall(settings, options.env);
   const grader = `judge-${settings.model}`;
   const slug = judgeFileSlug(settings.model);
   const warnings: string[] = [];
@@ -209,8 +213,8 @@ async function rubricFor(
         'BAD_INPUT',
         `${question.shown}: question "${question.question.id}", but ${shownPath(dir)} is a run of "${manifest.question.id}"`,
       );
-    const config = await loadConfig({ configPath: options.configPath, cwd });
-    const path = resolveFromConfig(config, question.question.rubric.path);
+    const projectDir = options.projectDir ?? (await loadConfig({ configPath: options.configPath, cwd })).baseDir;
+    const path = resolve(projectDir, question.question.rubric.path);
     const text = await readFile(path, 'utf8').catch(() => {
       throw new TurnkitError('NOT_FOUND', `${question.at(['rubric', 'path'])}: ${shownPath(path)}: no such file`);
     });

@@ -4,10 +4,10 @@ import { userInfo } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { shownPath } from '../util/shown-path.js';
-import { formatMarks, isRunsOwnRow, type Mark, type MarkRow } from '../pipeline/marks-file.js';
+import { formatMarks, isRunsOwnRow, type Mark, type MarkRow } from './marks-file.js';
 import type { Manifest } from '../pipeline/manifest.js';
-import { appendMarkHistory, historyFileOf } from '../pipeline/marks-history.js';
-import { readMarksFile, scopeOfRun } from '../pipeline/read-marks.js';
+import { appendMarkHistory, historyFileOf } from './marks-history.js';
+import { readMarksFile, scopeOfRun } from './read-marks.js';
 import type { RepRecord } from '../pipeline/rep-record.js';
 import { RUBRIC_FILE, writeRunFile } from '../pipeline/run-dir.js';
 import { planReps } from '../pipeline/run-plan.js';
@@ -24,8 +24,10 @@ export interface MarkingOptions {
   blind?: boolean | undefined;
   /** The blind order's seed (default: the one recorded for this file, else a new random one). */
   seed?: number | undefined;
-  /** Who marks (default: the login name). */
+  /** Who marks (default: `user`, else the login name). */
   who?: string | undefined;
+  /** The user's name as the environment says it ($USER; the command line passes it). */
+  user?: string | undefined;
   cwd?: string | undefined;
 }
 
@@ -122,7 +124,16 @@ export class MarkingSession {
     const rubric = await readFile(join(dir, RUBRIC_FILE), 'utf8').catch(
       () => `(the rubric ${manifest.rubric.path} is not in the run directory)`,
     );
-    return new MarkingSession(file, manifest, rubric, reps, marks, options.who ?? defaultWho(), blind, scrub);
+    return new MarkingSession(
+      file,
+      manifest,
+      rubric,
+      reps,
+      marks,
+      options.who ?? defaultWho(options.user),
+      blind,
+      scrub,
+    );
   }
 
   /**
@@ -240,9 +251,9 @@ async function recordedSeed(dir: string, base: string): Promise<number | undefin
   }
 }
 
-function defaultWho(): string {
+function defaultWho(user: string | undefined): string {
   try {
-    return process.env.USER || userInfo().username || 'grader';
+    return user || userInfo().username || 'grader';
   } catch {
     return 'grader';
   }

@@ -1,4 +1,7 @@
-// The numbers a report rests on, each defined as DESIGN.md's "Numbers the report uses" says.
+// The numbers a report rests on. The rules: rate = pass / (pass + fail), na, error and blank counted but never in
+// the rate; a Wilson 95% interval beside it; passes needed = ceil(target * n) of n qualified reps; latency median =
+// the lower middle observation, p95 = nearest rank; runs compared per fixture with a two-sided Fisher exact p;
+// pass^k = C(pass, k) / C(pass + fail, k).
 
 /** z for a two-sided 95% interval. */
 const Z95 = 1.959963984540054;
@@ -56,7 +59,7 @@ export function targetDemand(target: number, n: number): { n: number; passesNeed
   return { n, passesNeeded: needed, failsTolerated: Math.max(0, n - needed) };
 }
 
-/** The lower middle observation (DESIGN.md's median: an observed value, never an average of two); undefined when empty. */
+/** The lower middle observation (the report's median: an observed value, never an average of two); undefined if empty. */
 export function lowerMedian(values: readonly number[]): number | undefined {
   if (values.length === 0) return undefined;
   const sorted = [...values].sort((a, b) => a - b);

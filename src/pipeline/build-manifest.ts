@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import type { LoadedFixture } from '../construct/load-fixture.js';
+import type { LoadedFixture } from '../fixture/load-fixture.js';
 import type { Backend } from '../db/connect.js';
 import { QUESTION_OBJECT, type LoadedQuestion } from './load-question.js';
 import { TURNKIT_VERSION } from '../version.js';

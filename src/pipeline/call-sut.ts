@@ -14,8 +14,12 @@ export type SutCaller = (context: SutContext) => Promise<SutOutcome>;
  * Prepares the question's SUT before any rep runs: a command that cannot be found, a module without the export, or
  * an API key variable that is unset is an error naming the question file and the place, not 10 errored reps.
  */
-export async function prepareSut(question: LoadedQuestion, projectDir: string): Promise<SutCaller> {
-  checkSutFound(question, projectDir);
+export async function prepareSut(
+  question: LoadedQuestion,
+  projectDir: string,
+  env: Readonly<Record<string, string | undefined>> = {},
+): Promise<SutCaller> {
+  checkSutFound(question, projectDir, env);
   const sut = question.question.sut;
   switch (sut.type) {
     case 'command': {
@@ -30,7 +34,7 @@ export async function prepareSut(question: LoadedQuestion, projectDir: string): 
       return (context) => runModuleSut(fn, resolved, context);
     }
     case 'http': {
-      if (sut.apiKeyEnv && !process.env[sut.apiKeyEnv])
+      if (sut.apiKeyEnv && !env[sut.apiKeyEnv])
         throw new TurnkitError(
           'BAD_INPUT',
           `${question.at(['sut', 'apiKeyEnv'])}: the environment variable ${sut.apiKeyEnv} is not set`,
@@ -48,14 +52,18 @@ export async function prepareSut(question: LoadedQuestion, projectDir: string): 
  * What `turnkit verify` can check of a question's SUT without running any of it: the command's folder and program,
  * the module's file. (Loading the module and the API key variable are checked when a run starts.)
  */
-export function checkSutFound(question: LoadedQuestion, projectDir: string): void {
+export function checkSutFound(
+  question: LoadedQuestion,
+  projectDir: string,
+  env: Readonly<Record<string, string | undefined>> = {},
+): void {
   const sut = question.question.sut;
   if (sut.type === 'command') {
     const cwd = resolve(projectDir, sut.cwd ?? '.');
     if (!existsSync(cwd))
       throw new TurnkitError('NOT_FOUND', `${question.at(['sut', 'cwd'])}: ${sut.cwd}: no such folder`);
     const program = commandLine(sut)[0]!;
-    if (!findProgram(program, cwd))
+    if (!findProgram(program, cwd, env.PATH))
       throw new TurnkitError('BAD_INPUT', `${question.at(['sut', 'command'])}: ${program}: command not found`);
   } else if (sut.type === 'module') {
     if (!existsSync(resolve(projectDir, sut.path)))
@@ -64,9 +72,9 @@ export function checkSutFound(question: LoadedQuestion, projectDir: string): voi
 }
 
 // A program with a slash is a path (relative to the SUT's folder); otherwise it is looked up on PATH, as spawn does.
-function findProgram(program: string, cwd: string): boolean {
+function findProgram(program: string, cwd: string, path: string | undefined): boolean {
   if (program.includes('/') || isAbsolute(program)) return isFile(resolve(cwd, program));
-  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && isFile(join(dir, program)));
+  return (path ?? '').split(delimiter).some((dir) => dir !== '' && isFile(join(dir, program)));
 }
 
 // A folder of that name is not a program (spawning it fails every rep with EACCES).

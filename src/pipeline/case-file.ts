@@ -1,7 +1,7 @@
 import { TurnkitError } from '../errors.js';
 import type { Fixture, FixtureRow, FixtureTable } from '../fixture/format.js';
 import { positionAt } from '../util/json-source.js';
-import { turnsInOrder } from '../construct/turn-rows.js';
+import { turnsInOrder } from '../fixture/turn-rows.js';
 
 /**
  * The placeholders a case-file template may use. Anything else in `{{ }}` is an error naming its line and column,

@@ -1,9 +1,9 @@
 import { serializeDocument } from '../fixture/format.js';
 import type { Manifest } from './manifest.js';
-import { formatMarks } from './marks-file.js';
+import { formatMarks } from '../marks/marks-file.js';
 import type { OpenedRun } from './opened-run.js';
 import { writeRunFile } from './run-dir.js';
-import { marksFor, previousMarks } from './run-marks.js';
+import { marksFor, previousMarks } from '../marks/run-marks.js';
 import { readRunState, repId } from './run-state.js';
 
 /** How a run ended. */

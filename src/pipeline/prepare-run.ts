@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
-import type { Project } from '../project/open-project.js';
+import type { ProjectContext } from '../project/project-context.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
 import { prepareSut, type SutCaller } from './call-sut.js';
 import { caseFileSource } from './case-file-source.js';
@@ -36,14 +36,14 @@ export interface RunPlan {
  * Step 1 of a run: reads and checks the question (a file, the resumed run's own, or an object), its fixtures, rubric
  * and case files, and prepares the SUT, so that every mistake is said before a database is opened or a rep runs.
  */
-export async function prepareRun(project: Pick<Project, 'config' | 'paths'>, input: RunInput): Promise<RunPlan> {
+export async function prepareRun(project: ProjectContext, input: RunInput): Promise<RunPlan> {
   checkRepsOption(input.reps);
   const { config } = project;
   const projectDir = project.paths.baseDir;
   const question =
     typeof input.question === 'object'
       ? questionFromObject(input.question)
-      : await loadQuestion(await questionFileOf(input.question, input.resume, projectDir, projectDir));
+      : await loadQuestion(await questionFileOf(input.question, input.resume, project.cwd ?? projectDir, projectDir));
   const q = question.question;
   const fixtures = await resolveFixtures(question, projectDir);
   // Said before a plan of every rep is made (a resume is bounded by the run it continues, checked the same way).
@@ -57,20 +57,22 @@ export async function prepareRun(project: Pick<Project, 'config' | 'paths'>, inp
   const source = await caseFileSource(question, config);
   const caseFiles = new Map<string, string>();
   for (const { loaded } of fixtures) caseFiles.set(loaded.fixture.name, await source.render(loaded.fixture));
+  const env = input.env ?? {};
   const rollout = planRollout(
     question,
     config,
     source,
     fixtures.map(({ loaded }) => loaded.fixture),
     projectDir,
+    env,
     input.quit,
   );
-  const prepared = await prepareSut(question, projectDir);
+  const prepared = await prepareSut(question, projectDir, env);
   // After a quit no SUT starts, and a command SUT running then is killed with everything it started.
   const callSut: SutCaller = (context) =>
     input.quit?.aborted
       ? Promise.resolve({ error: { cause: 'exception', message: 'turnkit quit before the SUT ran' }, ms: 0 })
-      : prepared({ ...context, quit: input.quit });
+      : prepared({ ...context, quit: input.quit, env });
   return {
     question,
     fixtures,
@@ -80,7 +82,7 @@ export async function prepareRun(project: Pick<Project, 'config' | 'paths'>, inp
     templatePath: source.path,
     caseFiles,
     callSut,
-    secrets: sutSecrets(q.sut),
+    secrets: sutSecrets(q.sut, env),
     ...(rollout ? { rollout } : {}),
   };
 }

@@ -118,7 +118,13 @@ export const questionObjectSchema = questionSchema.extend({ sut: sutObjectSchema
 
 /** A question, read from its file or given as an object. */
 export type Question = z.output<typeof questionObjectSchema>;
+/** A SUT as a library caller writes it: a file's kinds, a function, or `{ type: 'function', fn, timeout? }`. */
+export type SutInput =
+  | z.input<typeof sutSchema>
+  | SutFunction
+  | { type: 'function'; fn: SutFunction; timeout?: number | undefined };
+
 /** A question as a library caller writes it (defaults may be left out). */
-export type QuestionInput = z.input<typeof questionObjectSchema>;
+export type QuestionInput = Omit<z.input<typeof questionSchema>, 'sut'> & { sut: SutInput };
 /** The SUT part of a question. */
 export type SutConfig = Question['sut'];

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { TurnkitError } from '../errors.js';
-import { loadFixture, type LoadedFixture } from '../construct/load-fixture.js';
+import { loadFixture, type LoadedFixture } from '../fixture/load-fixture.js';
 import type { LoadedQuestion } from './load-question.js';
 
 /** One fixture of a question, loaded (a constructed one materialized) with its tag. */

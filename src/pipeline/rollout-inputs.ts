@@ -28,6 +28,8 @@ export interface PlayersContext {
   /** The place of `players` in the question file, for errors. */
   at: (path: readonly PropertyKey[]) => string;
   projectDir: string;
+  /** The environment players see: a command player inherits it; a simulated one's `apiKeyEnv` is read from it. */
+  env: Readonly<Record<string, string | undefined>>;
   fixture: Fixture;
   rep: number;
   signal?: AbortSignal | undefined;
@@ -63,9 +65,9 @@ export function playerFor(context: PlayersContext): PlayerSource {
       return { next: async (_turn, index) => ({ values: values[index - 1]!, ms: 0 }) };
     }
     case 'simulated':
-      return simulatedPlayer(players, columns, context.signal);
+      return simulatedPlayer(players, columns, context.env, context.signal);
     case 'command':
-      return commandPlayer(players, columns, context.projectDir, context.fixture.name, context.rep, context.signal);
+      return commandPlayer(players, columns, context, context.signal);
   }
 }
 

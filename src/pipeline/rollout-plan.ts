@@ -25,6 +25,7 @@ export function planRollout(
   source: CaseFileSource,
   fixtures: readonly Fixture[],
   projectDir: string,
+  env: Readonly<Record<string, string | undefined>>,
   signal?: AbortSignal,
 ): RolloutPlan | undefined {
   const q = question.question;
@@ -35,7 +36,7 @@ export function planRollout(
   const players = q.players ?? { type: 'recorded' as const };
   const at = (path: readonly PropertyKey[]): string => question.at(path);
   // Said now for every fixture: a missing input would otherwise be every rep's error at the same turn.
-  for (const fixture of fixtures) playerFor({ players, turns, at, projectDir, fixture, rep: 0, signal });
+  for (const fixture of fixtures) playerFor({ players, turns, at, projectDir, env, fixture, rep: 0, signal });
   let graph: GameGraph | undefined;
   return {
     turns,
@@ -43,7 +44,7 @@ export function planRollout(
       graph ??= resolveGameGraph(config, await session.currentCatalog());
       return {
         turns,
-        player: playerFor({ players, turns, at, projectDir, fixture, rep, signal }),
+        player: playerFor({ players, turns, at, projectDir, env, fixture, rep, signal }),
         render: (view) => source.render(view),
         graph,
         output: config.game.turns.output,

@@ -26,6 +26,12 @@ export interface RunInput {
    * at once (before the teardowns, in case the process is stopped while they run). A second Ctrl-C.
    */
   quit?: AbortSignal | undefined;
+  /**
+   * The environment SUTs see: a command SUT inherits it, `${NAME}` in its `env` and an http SUT's `apiKeyEnv` are
+   * read from it, and its secret-named values are kept out of what reps record. The command line passes the
+   * process's; without one a command SUT gets only turnkit's variables (and no PATH to find its program on).
+   */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
   onProgress?: (progress: RunProgress) => void;
   /** Hears each warning as it arises, before the reps run (they are in the result too). */
   onWarning?: (message: string) => void;

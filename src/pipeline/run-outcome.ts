@@ -1,6 +1,6 @@
 import { TurnkitError } from '../errors.js';
 import { shownPath } from '../util/shown-path.js';
-import type { RunResult } from '../app/run-question.js';
+import type { RunResult } from './finish-run.js';
 
 /**
  * What a finished `turnkit run` deserves: undefined when it succeeded, else the error to exit 1 with. A run fails

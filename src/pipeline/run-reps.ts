@@ -1,7 +1,8 @@
 import { relative } from 'node:path';
 import { databaseGone } from '../db/database-gone.js';
 import { serializeDocument } from '../fixture/format.js';
-import type { Project } from '../project/open-project.js';
+import type { Db } from '../db/connect.js';
+import type { ProjectContext } from '../project/project-context.js';
 import { ScratchSession } from '../scratch/scratch-session.js';
 import { Semaphore } from '../util/semaphore.js';
 import type { OpenedRun } from './opened-run.js';
@@ -26,7 +27,7 @@ export interface RepsRun {
  * at once. Every rep settles and the scratch session closes before this returns.
  */
 export async function runReps(
-  project: Pick<Project, 'config' | 'paths' | 'db'>,
+  project: ProjectContext & { db: Db },
   plan: RunPlan,
   opened: OpenedRun,
   input: RunInput,

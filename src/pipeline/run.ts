@@ -1,7 +1,7 @@
-import { resolve } from 'node:path';
 import type { Backend } from '../db/connect.js';
+import { canCreateDatabases } from '../db/backend-traits.js';
 import { TurnkitError } from '../errors.js';
-import type { Project } from '../project/open-project.js';
+import { inputPath, withProjectDb, type ProjectContext } from '../project/project-context.js';
 import { collectGarbage } from '../scratch/gc.js';
 import { EMBEDDED_HAS_NO_DATABASES } from '../scratch/template-database.js';
 import { finishRunDir, runResult, type RunResult } from './finish-run.js';
@@ -21,20 +21,22 @@ import { startRunDir } from './start-run-dir.js';
  * await using project = await openProject({ cwd: 'my-game', databaseUrl: 'postgres://localhost/game' });
  * const result = await run(project, { question: { ...question, sut: async (request) => 'I look around.' } });
  */
-export async function run(project: Project, input: RunInput): Promise<RunResult> {
-  return runPlanned(project, await prepareRun(project, input), input);
+export async function run(project: ProjectContext, input: RunInput): Promise<RunResult> {
+  // The plan is made before the database is reached: a bad question is said without starting one.
+  const plan = await prepareRun(project, input);
+  return withProjectDb(project, (db) => runPlanned({ ...project, db }, plan, input));
 }
 
 /** A run whose plan is made (`prepareRun`): steps 2 to 4, on the project's database. */
 export async function runPlanned(
-  project: Pick<Project, 'config' | 'paths' | 'db'>,
+  project: ProjectContext & { db: NonNullable<ProjectContext['db']> },
   plan: RunPlan,
   input: RunInput,
 ): Promise<RunResult> {
   const { db } = project;
   const concurrency = input.concurrency ?? defaultConcurrency(db.backend);
   // Said once, before the run directory exists, rather than as every rep's seed error.
-  if (db.backend === 'embedded' && input.strategy === 'database')
+  if (!canCreateDatabases(db) && input.strategy === 'database')
     throw new TurnkitError('USAGE', `--strategy database: ${EMBEDDED_HAS_NO_DATABASES}`);
   // Orphans of a killed run go before this one starts, so that nothing of theirs is mistaken for this run's.
   await collectGarbage(db);
@@ -43,7 +45,7 @@ export async function runPlanned(
   const setting: RunSetting = { backend: db.backend, serverVersion, now: new Date(), concurrency };
   const opened: OpenedRun =
     input.resume !== undefined
-      ? await resumeRunDir(resolve(project.paths.baseDir, input.resume), plan, input, setting, input.onWarning)
+      ? await resumeRunDir(inputPath(project, input.resume), plan, input, setting, input.onWarning)
       : await startRunDir(project, plan, input, setting);
   let reps: RepsRun;
   try {

@@ -18,13 +18,14 @@ const MAX_INPUT = 4_000;
 export function simulatedPlayer(
   players: SimulatedPlayers,
   columns: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
   signal?: AbortSignal,
 ): PlayerSource {
   return {
     async next(turn, _index, transcript) {
       const started = performance.now();
       const headers: Record<string, string> = { 'content-type': 'application/json' };
-      const key = players.apiKeyEnv ? process.env[players.apiKeyEnv] : undefined;
+      const key = players.apiKeyEnv ? env[players.apiKeyEnv] : undefined;
       if (key) headers.authorization = `Bearer ${key}`;
       const url = `${players.baseUrl.replace(/\/+$/, '')}/chat/completions`;
       const body = {
@@ -82,11 +83,20 @@ export function simulatedPlayer(
 export function commandPlayer(
   players: CommandPlayers,
   columns: readonly string[],
-  projectDir: string,
-  fixture: string,
-  rep: number,
+  where: {
+    projectDir: string;
+    env: Readonly<Record<string, string | undefined>>;
+    fixture: { name: string };
+    rep: number;
+  },
   signal?: AbortSignal,
 ): PlayerSource {
+  const { projectDir, rep } = where;
+  const fixture = where.fixture.name;
+  // The environment the run was given, as the player's own (the library never reads process.env).
+  const env = Object.fromEntries(
+    Object.entries(where.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
   const [program, ...args] =
     typeof players.command === 'string' ? players.command.split(' ').filter(Boolean) : players.command;
   const cwd = resolve(projectDir, players.cwd ?? '.');
@@ -95,7 +105,7 @@ export function commandPlayer(
       runPlayer(
         program!,
         args,
-        cwd,
+        { cwd, env },
         players.timeout,
         JSON.stringify({ fixture, rep, turn, transcript }),
         columns,
@@ -107,7 +117,7 @@ export function commandPlayer(
 function runPlayer(
   program: string,
   args: string[],
-  cwd: string,
+  where: { cwd: string; env: Record<string, string> },
   timeout: number,
   stdin: string,
   columns: readonly string[],
@@ -117,7 +127,7 @@ function runPlayer(
   return new Promise((done) => {
     const fail = (message: string): void =>
       done({ error: { cause: 'player', message }, ms: performance.now() - started });
-    const child = spawn(program, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'], signal });
+    const child = spawn(program, args, { cwd: where.cwd, env: where.env, stdio: ['pipe', 'pipe', 'pipe'], signal });
     let stdout = '';
     let stderr = '';
     let timedOut = false;

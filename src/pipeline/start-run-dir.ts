@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { serializeDocument } from '../fixture/format.js';
-import type { Project } from '../project/open-project.js';
+import type { ProjectContext } from '../project/project-context.js';
 import { buildManifest } from './build-manifest.js';
 import type { OpenedRun, RunSetting } from './opened-run.js';
 import type { RunPlan } from './prepare-run.js';
@@ -13,7 +13,7 @@ import { planReps } from './run-plan.js';
  * rubric as the reps are given them.
  */
 export async function startRunDir(
-  project: Pick<Project, 'paths'>,
+  project: Pick<ProjectContext, 'paths'>,
   plan: RunPlan,
   input: RunInput,
   setting: RunSetting,

@@ -41,8 +41,8 @@ export function runCommandSut(sut: CommandSut, context: SutContext): Promise<Sut
   const [program, ...args] = commandLine(sut);
   const started = performance.now();
   const env = {
-    ...process.env,
-    ...expandEnv(sut.env ?? {}),
+    ...context.env,
+    ...expandEnv(sut.env ?? {}, context.env),
     DATABASE_URL: context.databaseUrl,
     TURNKIT_CAMPAIGN: context.request.campaign,
     TURNKIT_TURN: String(context.request.turn),
@@ -152,12 +152,15 @@ export function runCommandSut(sut: CommandSut, context: SutContext): Promise<Sut
   });
 }
 
-/** Expands `${NAME}` in env values from turnkit's own environment (an unset name becomes empty). */
-export function expandEnv(env: Record<string, string>): Record<string, string> {
+/** Expands `${NAME}` in env values from turnkit's own environment, `from` (an unset name becomes empty). */
+export function expandEnv(
+  env: Record<string, string>,
+  from: Readonly<Record<string, string | undefined>> = {},
+): Record<string, string> {
   return Object.fromEntries(
     Object.entries(env).map(([name, value]) => [
       name,
-      value.replace(/\$\{(\w+)\}/g, (_all, variable: string) => process.env[variable] ?? ''),
+      value.replace(/\$\{(\w+)\}/g, (_all, variable: string) => from[variable] ?? ''),
     ]),
   );
 }

@@ -7,12 +7,13 @@ export type HttpSut = Extract<SutConfig, { type: 'http' }>;
 /**
  * Asks an OpenAI-compatible `/chat/completions` endpoint for one rep: the system prompt, then the case file and the
  * player's input as the user message. A non-2xx status, a timeout, or a body without a message is an error outcome.
- * The API key comes from the environment variable the question names and goes nowhere but the request header.
+ * The API key comes from the variable the question names, in the context's environment, and goes nowhere but the
+ * request header.
  */
 export async function runHttpSut(sut: HttpSut, context: SutContext): Promise<SutOutcome> {
   const started = performance.now();
   const headers: Record<string, string> = { 'content-type': 'application/json' };
-  const key = sut.apiKeyEnv ? process.env[sut.apiKeyEnv] : undefined;
+  const key = sut.apiKeyEnv ? context.env?.[sut.apiKeyEnv] : undefined;
   if (key) headers.authorization = `Bearer ${key}`;
   const input = Object.values(context.request.input)
     .filter((value) => typeof value === 'string')

@@ -47,6 +47,11 @@ export interface SutContext {
   secrets?: readonly string[];
   /** Aborted when turnkit quits: a command SUT is killed at once, with everything it started. */
   quit?: AbortSignal | undefined;
+  /**
+   * The environment a command SUT inherits and `${NAME}` in its `env` expands from (the command line's is the
+   * process's; the library reads none itself, so without one a command SUT gets only turnkit's variables).
+   */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 /**

@@ -16,7 +16,7 @@ const MIN_SECRET_LENGTH = 6;
  * turnkit's environment (a command SUT inherits them), of the question's `sut.env` (after `${NAME}` expansion),
  * and the http SUT's API key.
  */
-export function sutSecrets(sut: SutConfig, env: NodeJS.ProcessEnv = process.env): string[] {
+export function sutSecrets(sut: SutConfig, env: Readonly<Record<string, string | undefined>>): string[] {
   const secrets = new Set<string>();
   const add = (name: string, value: string | undefined): void => {
     if (value === undefined) return;
@@ -25,7 +25,8 @@ export function sutSecrets(sut: SutConfig, env: NodeJS.ProcessEnv = process.env)
     if (value.length >= MIN_SECRET_LENGTH && SECRET_NAME.test(name) && !NOT_SECRET_NAME.test(name)) secrets.add(value);
   };
   for (const [name, value] of Object.entries(env)) add(name, value);
-  if (sut.type === 'command') for (const [name, value] of Object.entries(expandEnv(sut.env ?? {}))) add(name, value);
+  if (sut.type === 'command')
+    for (const [name, value] of Object.entries(expandEnv(sut.env ?? {}, env))) add(name, value);
   if (sut.type === 'http' && sut.apiKeyEnv) {
     const key = env[sut.apiKeyEnv];
     if (key) secrets.add(key);

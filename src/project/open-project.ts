@@ -37,6 +37,8 @@ export interface OpenProjectOptions {
   db?: Db;
   /** A real Postgres server; wins over the config's `database.url`. Without either: the embedded database. */
   databaseUrl?: string;
+  /** The environment of the programs turnkit runs for the database (pg_dump for `strategy: database`); none read. */
+  env?: Readonly<Record<string, string | undefined>>;
   onWarning?: (message: string) => void;
 }
 
@@ -53,7 +55,12 @@ export async function openProject(options: OpenProjectOptions = {}): Promise<Pro
     : await loadConfig({ cwd, configPath: options.configPath });
   const db =
     options.db ??
-    (await openDb(config, { databaseUrl: options.databaseUrl, fromEnvironment: false, leaveSignals: true }));
+    (await openDb(config, {
+      databaseUrl: options.databaseUrl,
+      fromEnvironment: false,
+      leaveSignals: true,
+      env: options.env,
+    }));
   const owned = options.db === undefined;
   let closed = false;
   const close = async (): Promise<void> => {

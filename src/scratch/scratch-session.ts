@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { canCreateDatabases } from '../db/backend-traits.js';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { Db } from '../db/connect.js';
@@ -115,9 +116,9 @@ export class ScratchSession {
     readonly db: Db,
     readonly options: ScratchOptions,
   ) {
-    if (options.strategy === 'database' && db.backend === 'embedded')
+    if (options.strategy === 'database' && !canCreateDatabases(db))
       throw new TurnkitError('CONFIG', EMBEDDED_HAS_NO_DATABASES);
-    this.chooser = new StrategyChooser(options.strategy ?? 'remap', db.backend === 'embedded');
+    this.chooser = new StrategyChooser(options.strategy ?? 'remap', !canCreateDatabases(db));
     this.templates = new TemplatePool(db);
   }
 

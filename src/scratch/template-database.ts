@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { canCreateDatabases } from '../db/backend-traits.js';
 import pg from 'pg';
 import type { Db } from '../db/connect.js';
 import { dumpSchema, urlForDatabase } from '../db/dump-schema.js';
@@ -23,8 +24,8 @@ export function scratchDatabaseName(kind: 'tpl' | 'scratch', hint: string): stri
  * do not collide. The connection to it is closed afterwards: Postgres clones only a template no one is connected to.
  */
 export async function buildTemplate(db: Db, plan: SeedPlan, name: string): Promise<void> {
-  if (db.backend === 'embedded') throw new TurnkitError('CONFIG', EMBEDDED_HAS_NO_DATABASES);
-  const schema = await dumpSchema(db.url);
+  if (!canCreateDatabases(db)) throw new TurnkitError('CONFIG', EMBEDDED_HAS_NO_DATABASES);
+  const schema = await dumpSchema(db.url, db.env);
   // template0 takes any encoding and locale: give the copy the source's, so text sorts and compares the same.
   const source = (
     await db.pool.query(

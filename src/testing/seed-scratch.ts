@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { loadFixture } from '../construct/load-fixture.js';
+import { loadFixture } from '../fixture/load-fixture.js';
 import type { Db } from '../db/connect.js';
 import type { Fixture } from '../fixture/format.js';
 import type { Project } from '../project/open-project.js';

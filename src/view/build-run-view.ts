@@ -3,7 +3,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
 import { report } from '../marks/report-command.js';
 import { agreement } from '../marks/agreement.js';
-import { readMarksFile, scopeOfRun, type ReadMark } from '../pipeline/read-marks.js';
+import { readMarksFile, scopeOfRun, type ReadMark } from '../marks/read-marks.js';
 import { readRunState, repId } from '../pipeline/run-state.js';
 import { RUBRIC_FILE } from '../pipeline/run-dir.js';
 import { planReps } from '../pipeline/run-plan.js';

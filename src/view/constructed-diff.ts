@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { loadFixture, readConstructed } from '../construct/load-fixture.js';
-import { changePath } from '../construct/column-change.js';
+import { loadFixture, readConstructed } from '../fixture/load-fixture.js';
+import { changePath } from '../fixture/column-change.js';
 import { valueDiff } from '../construct/word-diff.js';
 import { sha256 } from '../pipeline/manifest.js';
 import type { DiffView } from './view-data.js';

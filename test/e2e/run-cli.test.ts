@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { BIN } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/cli-in-process.js';
 import { copySampleFiles, sampleProject } from '../helpers/sample-project.js';
-import { parseMarks } from '../../src/pipeline/marks-file.js';
+import { parseMarks } from '../../src/marks/read-marks.js';
 import type { Manifest } from '../../src/pipeline/manifest.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
 

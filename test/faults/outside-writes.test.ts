@@ -9,7 +9,7 @@ import { collectGarbage } from '../../src/scratch/gc.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
 import { judgeChecks } from '../../src/marks/judge-checks.js';
-import { parseMarks } from '../../src/pipeline/marks-file.js';
+import { parseMarks } from '../../src/marks/read-marks.js';
 
 const CHECKS = 'checks:\n  effects:\n    noOutsideChanges: true';
 

@@ -10,7 +10,7 @@ import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
 import { mulberry32 } from '../../src/util/seeded-random.js';
 import { collectGarbage } from '../../src/scratch/gc.js';
 import { runQuestion } from '../../src/app/run-question.js';
-import { parseMarks } from '../../src/pipeline/marks-file.js';
+import { parseMarks } from '../../src/marks/read-marks.js';
 
 // Replay a failure with TURNKIT_FAULT_SEED=<the seed in its message>.
 const SEED = Number(process.env.TURNKIT_FAULT_SEED ?? Date.now() % 2 ** 31);

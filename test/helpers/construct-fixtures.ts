@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LoadedFixture } from '../../src/construct/load-fixture.js';
+import type { LoadedFixture } from '../../src/fixture/load-fixture.js';
 import type { Fixture, FixtureRow } from '../../src/fixture/format.js';
 import { parseFixtureText } from '../../src/fixture/read-fixture.js';
 

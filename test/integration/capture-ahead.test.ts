@@ -6,10 +6,10 @@ import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { captureFromDb } from '../../src/fixture/capture.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
-import { show } from '../../src/construct/show-command.js';
+import { show } from '../../src/fixture/show-fixture.js';
 import { verify } from '../../src/app/verify-command.js';
 import { construct } from '../../src/app/construct-command.js';
-import { loadFixture } from '../../src/construct/load-fixture.js';
+import { loadFixture } from '../../src/fixture/load-fixture.js';
 
 describe.each(BACKENDS)('capture --ahead on %s', (backend) => {
   let t: TestDb;

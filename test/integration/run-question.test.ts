@@ -8,7 +8,7 @@ import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
 import { construct } from '../../src/app/construct-command.js';
 import { runQuestion, type RunProgress } from '../../src/app/run-question.js';
-import { parseMarks } from '../../src/pipeline/marks-file.js';
+import { parseMarks } from '../../src/marks/read-marks.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
 import type { Manifest } from '../../src/pipeline/manifest.js';
 

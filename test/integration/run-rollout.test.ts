@@ -15,7 +15,7 @@ import { mergeRuns } from '../../src/pipeline/merge-runs.js';
 import { judgeChecks } from '../../src/marks/judge-checks.js';
 import { buildReport } from '../../src/marks/build-report.js';
 import { formatReport } from '../../src/marks/format-report.js';
-import { parseMarks } from '../../src/pipeline/marks-file.js';
+import { parseMarks } from '../../src/marks/read-marks.js';
 
 // A game master that plays its own turns: it reads the campaign's last turn, writes this one, and answers with both.
 // At turn $FAIL_AT it fails; it says "deck 3" at turn $WRONG_AT.

@@ -14,7 +14,7 @@ import { runQuestion, type RunResult } from '../../src/app/run-question.js';
 import { mergeRuns } from '../../src/pipeline/merge-runs.js';
 import { judgeChecks } from '../../src/marks/judge-checks.js';
 import { buildReport, type Report } from '../../src/marks/build-report.js';
-import { parseMarks } from '../../src/pipeline/marks-file.js';
+import { parseMarks } from '../../src/marks/read-marks.js';
 import { manifestSchema, type Manifest } from '../../src/pipeline/manifest.js';
 import { TurnkitError } from '../../src/errors.js';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EditSession } from '../../src/construct/edit-session.js';
-import { loadFixture } from '../../src/construct/load-fixture.js';
+import { loadFixture } from '../../src/fixture/load-fixture.js';
 import { EditorApp, type EditorResult } from '../../src/tui/editor/editor-app.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { agreement, cohensKappa } from '../../src/marks/agreement.js';
-import type { Mark } from '../../src/pipeline/marks-file.js';
-import { parseMarksText, type ReadMark } from '../../src/pipeline/read-marks.js';
+import type { Mark } from '../../src/marks/marks-file.js';
+import { parseMarksText, type ReadMark } from '../../src/marks/read-marks.js';
 import { repId } from '../../src/pipeline/run-state.js';
 
 type Row = [fixture: string, rep: number, mark: Mark, note?: string];

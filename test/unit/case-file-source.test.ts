@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config/load.js';
-import { loadFixture } from '../../src/construct/load-fixture.js';
+import { loadFixture } from '../../src/fixture/load-fixture.js';
 import { caseFileSource } from '../../src/pipeline/case-file-source.js';
 import { loadQuestion } from '../../src/pipeline/load-question.js';
 import { TurnkitError } from '../../src/errors.js';

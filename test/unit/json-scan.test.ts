@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scanJson } from '../../src/util/json-scan.js';
 import { parseJsonText } from '../../src/util/json-source.js';
-import { loadFixture } from '../../src/construct/load-fixture.js';
+import { loadFixture } from '../../src/fixture/load-fixture.js';
 import { shownPath } from '../../src/util/shown-path.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MARKS_COLUMNS, formatMarks, isRunsOwnRow, parseMarks, type MarkRow } from '../../src/pipeline/marks-file.js';
-import { marksFor } from '../../src/pipeline/run-marks.js';
+import { MARKS_COLUMNS, formatMarks, isRunsOwnRow, type MarkRow } from '../../src/marks/marks-file.js';
+import { parseMarks } from '../../src/marks/read-marks.js';
+import { marksFor } from '../../src/marks/run-marks.js';
 import { repId, type RunState } from '../../src/pipeline/run-state.js';
 
 describe('marks.csv', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TurnkitError } from '../../src/errors.js';
-import { parseMarksText, type MarksScope } from '../../src/pipeline/read-marks.js';
-import { parseMarks } from '../../src/pipeline/marks-file.js';
+import { parseMarksText, type MarksScope } from '../../src/marks/read-marks.js';
+import { parseMarks } from '../../src/marks/read-marks.js';
 import { repId } from '../../src/pipeline/run-state.js';
 
 const FILE = 'runs/q1/marks.csv';

@@ -70,7 +70,8 @@ describe('the secrets a SUT can see never reach a rep record', () => {
             maxOutput: 1000,
             env: { SERVICE_TOKEN: '${TURNKIT_UNIT_VALUE}', MODE: 'fast-and-loose' },
           },
-          {},
+          // ${NAME} expands from the environment turnkit was given (the command line's is the process's).
+          { TURNKIT_UNIT_VALUE: process.env.TURNKIT_UNIT_VALUE },
         ),
       ).toEqual(['expanded-secret-value']);
     } finally {

@@ -27,7 +27,8 @@ const REQUEST: SutRequest = {
 };
 // Nothing listens on port 1: a pool on it can be made but never used.
 const CLOSED_URL = 'postgres://turnkit:secret@127.0.0.1:1/nowhere';
-const context = (databaseUrl = CLOSED_URL): SutContext => ({ databaseUrl, request: REQUEST });
+// The environment is the test process's, as the command line gives a SUT its own.
+const context = (databaseUrl = CLOSED_URL): SutContext => ({ databaseUrl, request: REQUEST, env: process.env });
 
 let dir: string;
 beforeAll(async () => {
@@ -120,7 +121,7 @@ describe('command SUT', () => {
     } finally {
       delete process.env.TURNKIT_TEST_TOKEN;
     }
-    expect(expandEnv({ A: '${HOME}/x', B: '$HOME', C: '${}' })).toEqual({
+    expect(expandEnv({ A: '${HOME}/x', B: '$HOME', C: '${}' }, process.env)).toEqual({
       A: `${process.env.HOME}/x`,
       B: '$HOME',
       C: '${}',
@@ -536,7 +537,7 @@ describe('prepareSut', () => {
   };
   const refusal = async (sutLines: string[]): Promise<{ error: TurnkitError; shown: string }> => {
     const { loaded, shown } = await question(sutLines);
-    const error = await prepareSut(loaded, dir).then(
+    const error = await prepareSut(loaded, dir, process.env).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -588,7 +589,7 @@ describe('prepareSut', () => {
     await writeFile(join(dir, 'answer.sh'), '#!/bin/sh\ncat >/dev/null\necho "rep $TURNKIT_REP in $(pwd)"\n');
     await chmod(join(dir, 'answer.sh'), 0o755);
     const { loaded } = await question(['type: command', 'command: ./answer.sh']);
-    const call = await prepareSut(loaded, dir);
+    const call = await prepareSut(loaded, dir, process.env);
     expect((await call(context())).response).toBe(`rep 7 in ${dir}`);
   });
 });

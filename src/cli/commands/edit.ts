@@ -26,7 +26,12 @@ export function registerEdit(program: Command, output: Output): void {
       if (options.editor) {
         const turn: number | undefined = options.turn ?? session.opened.constructed?.document.turn;
         if (turn === undefined) throw new TurnkitError('USAGE', 'edit --editor: say which turn with --turn N');
-        const result = await editInExternalEditor(session, { turn, dir: outDir, force: options.force });
+        const result = await editInExternalEditor(session, {
+          turn,
+          dir: outDir,
+          force: options.force,
+          editor: process.env.VISUAL ?? process.env.EDITOR,
+        });
         if (result.aborted) throw new TurnkitError('BAD_INPUT', `edit aborted: ${result.aborted}`);
         return report(output, result.saved!);
       }

@@ -71,6 +71,7 @@ export function registerJudge(program: Command, output: Output): void {
         const result = await judgeWithModel({
           dir,
           settings,
+          env: process.env,
           question: options.question,
           configPath: commonOptions(command).configPath,
           onProgress: terminal

@@ -36,6 +36,7 @@ export function registerMark(program: Command, output: Output): void {
       const { acquireMarksLock } = await import('../../marks/marks-lock.js');
       const session = await MarkingSession.open({
         dir,
+        user: process.env.USER,
         grader: options.grader,
         blind: options.blind,
         seed: options.seed,

@@ -9,7 +9,7 @@ export function registerShow(program: Command, output: Output): void {
     .argument('<fixture>', 'fixture file')
     .option('--json', 'print the summary as JSON')
     .action(async (fixture: string, options) => {
-      const { show } = await import('../../construct/show-command.js');
+      const { show } = await import('../../fixture/show-fixture.js');
       const { formatTable } = await import('../../util/text-table.js');
       const summary = await show({ fixture });
       if (options.json) return printJson(output, summary);

@@ -4,7 +4,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { MarkingSession } from '../../marks/marking-session.js';
 import { acquireMarksLock, type MarksLock } from '../../marks/marks-lock.js';
-import type { Mark } from '../../pipeline/marks-file.js';
+import type { Mark } from '../../marks/marks-file.js';
 import { readManifest } from '../../pipeline/run-state.js';
 import { TurnkitError } from '../../errors.js';
 import { buildRunView } from '../build-run-view.js';
@@ -55,7 +55,12 @@ export class ViewRun {
    */
   async takeMarks(strict: boolean): Promise<void> {
     if (this.session || this.readOnly) return;
-    const session = await MarkingSession.open({ dir: this.dir, ...this.marking, cwd: this.cwd });
+    const session = await MarkingSession.open({
+      dir: this.dir,
+      user: process.env.USER,
+      ...this.marking,
+      cwd: this.cwd,
+    });
     try {
       this.lock = await acquireMarksLock(session.file, 'turnkit view');
     } catch (error) {
@@ -158,7 +163,7 @@ export class ViewRun {
 
   private async reopen(version: string): Promise<void> {
     await this.session?.flush();
-    this.session = await MarkingSession.open({ dir: this.dir, ...this.marking, cwd: this.cwd });
+    this.session = await MarkingSession.open({ dir: this.dir, user: process.env.USER, ...this.marking, cwd: this.cwd });
     this.known = await contentHash(this.session.file);
     this.sessionVersion = version;
   }

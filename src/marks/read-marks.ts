@@ -10,9 +10,9 @@ import {
   type Mark,
   type MarkRow,
 } from './marks-file.js';
-import { repId, type RepKey } from './run-state.js';
-import type { Manifest } from './manifest.js';
-import { inShard } from './run-plan.js';
+import { repId, type RepKey } from '../pipeline/run-state.js';
+import type { Manifest } from '../pipeline/manifest.js';
+import { inShard } from '../pipeline/run-plan.js';
 
 /** The marks a file may hold; blank is "not marked yet". */
 export const MARKS = ['pass', 'fail', 'na', 'error', ''] as const;
@@ -52,6 +52,14 @@ export async function readMarksFile(path: string, scope: MarksScope | undefined)
     throw new TurnkitError('NOT_FOUND', `${shown}: ${describeReadError(error)}`);
   });
   return parseMarksText(text, shown, scope);
+}
+
+/**
+ * Reads marks.csv text as written here or by a spreadsheet (quoted fields, CRLF, a BOM), checked as every marks
+ * file is (`parseMarksText`) but for no run in particular: its rows in the file's order.
+ */
+export function parseMarks(text: string, shown = 'marks.csv'): MarkRow[] {
+  return [...parseMarksText(text, shown, undefined).values()].map(({ line: _line, ...row }) => row);
 }
 
 /** The checks of `readMarksFile` on text already read; without a scope, any fixture and rep is accepted. */

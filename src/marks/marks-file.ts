@@ -1,4 +1,3 @@
-import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 
 /** The marks a grader can give; blank means not yet marked. */
@@ -71,23 +70,6 @@ export function formatMarks(rows: readonly MarkRow[]): string {
     return provenance ? [...base, row.grader ?? '', row.markedAt ?? '', row.rubricVersion ?? ''] : base;
   };
   return stringify([header, ...sorted.map(cells)]);
-}
-
-/** Reads marks.csv text as written here or by a spreadsheet (quoted fields, CRLF, a BOM); checking is the reader's. */
-export function parseMarks(text: string): MarkRow[] {
-  const records = parse(withLineFeeds(text), {
-    bom: true,
-    relax_column_count: true,
-    skip_empty_lines: true,
-  }) as string[][];
-  const provenance = provenanceColumns(records[0] ?? []);
-  return records.slice(1).map((record) => ({
-    fixture: (record[0] ?? '').trim(),
-    rep: Number(record[1]),
-    mark: (record[2] ?? '').trim().toLowerCase() as Mark,
-    note: record[3] ?? '',
-    ...provenanceOf(record, provenance),
-  }));
 }
 
 /** Where a header puts the provenance columns (by name, anywhere after the four required ones). */

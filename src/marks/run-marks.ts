@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { shownPath } from '../util/shown-path.js';
-import type { Manifest } from './manifest.js';
-import { isRunsOwnRow, parseMarks, type MarkRow } from './marks-file.js';
+import type { Manifest } from '../pipeline/manifest.js';
+import { isRunsOwnRow, type MarkRow } from './marks-file.js';
 import { parseMarksText, scopeOfRun } from './read-marks.js';
-import { repId, type RepKey, type RunState } from './run-state.js';
+import { repId, type RepKey, type RunState } from '../pipeline/run-state.js';
 
 /** The note of a rep an interrupted run did not run. */
 export const NOT_RUN = 'not run yet (turnkit run --resume)';
@@ -48,7 +48,7 @@ export function marksFor(
 export async function previousMarks(dir: string, manifest: Manifest): Promise<Map<string, MarkRow>> {
   const file = join(dir, 'marks.csv');
   if (!existsSync(file)) return new Map();
-  const text = await readFile(file, 'utf8');
-  parseMarksText(text, shownPath(file), scopeOfRun(manifest));
-  return new Map(parseMarks(text).map((row) => [repId(row), row]));
+  // One reader: the file is checked as this run's marks as it is read.
+  const checked = parseMarksText(await readFile(file, 'utf8'), shownPath(file), scopeOfRun(manifest));
+  return new Map([...checked].map(([id, { line: _line, ...row }]) => [id, row]));
 }

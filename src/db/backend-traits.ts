@@ -1,0 +1,13 @@
+import type { Db } from './connect.js';
+
+// What differs between the backends, said once here so that no code above db/ branches on which one it is.
+
+/** Whether the server can hold databases besides the one turnkit connects to (the embedded one has no CREATE DATABASE). */
+export function canCreateDatabases(db: Pick<Db, 'backend'>): boolean {
+  return db.backend !== 'embedded';
+}
+
+/** How a fixture names the database it was captured from: `embedded`, or the server's URL without its password. */
+export function databaseLabel(db: Pick<Db, 'backend' | 'displayUrl'>): string {
+  return db.backend === 'embedded' ? 'embedded' : db.displayUrl;
+}

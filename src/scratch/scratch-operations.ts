@@ -1,0 +1,107 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { redactUrl } from '../db/url.js';
+import { TurnkitError } from '../errors.js';
+import { inputPath, withProjectDb, type ProjectContext } from '../project/project-context.js';
+import { removeStaleTemps } from '../util/temp-names.js';
+// `turnkit seed` takes constructed fixtures too: the loader (fixture/) materializes them.
+import { loadFixture } from '../fixture/load-fixture.js';
+import type { ScratchCheck } from './check-scratch.js';
+import { collectGarbage, type GcOptions, type GcReport } from './gc.js';
+import type { ScratchStrategy } from './registry.js';
+import { ScratchSession } from './scratch-session.js';
+import type { StrategyChoice } from './strategy-chooser.js';
+import type { TeardownReport } from './teardown-remap.js';
+
+/** What to seed: a fixture file as a scratch campaign that outlives the call. */
+export interface SeedInput {
+  fixture: string;
+  /** Hears warnings (foreign keys without an index); the project's `onWarning` when absent. */
+  onWarning?: ((message: string) => void) | undefined;
+  strategy?: StrategyChoice | undefined;
+  /** Re-capture the scratch campaign and compare it with the fixture. */
+  check?: boolean | undefined;
+}
+
+/** What `seed` made: point the game at `databaseUrl` and `key`. */
+export interface SeedResult {
+  id: string;
+  key: string;
+  /** The URL with any password removed (the password stays where the user keeps it). */
+  databaseUrl: string;
+  fixture: string;
+  strategy: ScratchStrategy;
+  /** True when the embedded server stops as soon as the command exits (no `turnkit db start` running). */
+  serverStopsOnExit: boolean;
+  check?: ScratchCheck;
+}
+
+/**
+ * Seeds a fixture file as a scratch campaign that outlives the call (no owning process: only `teardown` or
+ * `gc --all` removes it). With `check`, the campaign is re-captured and compared with the fixture.
+ * @example
+ * const { id, key } = await seed(project, { fixture: 'fixtures/meridian-turn-23.json' });
+ */
+export async function seed(project: ProjectContext, input: SeedInput): Promise<SeedResult> {
+  // A constructed fixture is materialized first (its base's hash and every old value checked).
+  const { fixture, shown, sha256 } = await loadFixture(inputPath(project, input.fixture));
+  return withProjectDb(project, async (db) => {
+    const session = new ScratchSession(db, {
+      game: project.config.game,
+      strategy: input.strategy,
+      owner: null,
+      onWarning: input.onWarning ?? project.onWarning,
+    });
+    const scratch = await session.seed(fixture, { file: shown, sha256 }).finally(() => session.close());
+    const result: SeedResult = {
+      id: scratch.id,
+      key: scratch.key,
+      databaseUrl: redactUrl(scratch.databaseUrl),
+      fixture: scratch.fixture,
+      strategy: scratch.strategy,
+      serverStopsOnExit: db.embedded?.owner ?? false,
+    };
+    if (input.check) {
+      result.check = await session.check(scratch, fixture).catch((error: unknown) => {
+        // The campaign exists: say which, so it can be torn down.
+        throw new TurnkitError(
+          'DATABASE',
+          `seeded ${scratch.id} (key ${scratch.key}; remove it with turnkit teardown ${scratch.id}), but the check failed: ${(error as Error).message}`,
+        );
+      });
+    }
+    return result;
+  });
+}
+
+/** Which scratch campaign to tear down. */
+export interface TeardownInput {
+  /** Registry id, or the scratch campaign's key. */
+  key: string;
+}
+
+/**
+ * Tears down one scratch campaign.
+ * @example
+ * await teardown(project, { key: seeded.id });
+ */
+export async function teardown(project: ProjectContext, input: TeardownInput): Promise<TeardownReport> {
+  return withProjectDb(project, (db) => new ScratchSession(db, {}).teardown(input.key));
+}
+
+/**
+ * Removes orphaned scratch campaigns, and what killed merges left in the runs folder.
+ * @example
+ * const { removed } = await gc(project, {});
+ */
+export async function gc(project: ProjectContext, input: GcOptions = {}): Promise<GcReport & { temps: string[] }> {
+  const report = await withProjectDb(project, (db) => collectGarbage(db, input));
+  // A merge builds its run in a hidden folder beside the target (runs/QUESTION/ by default); a killed one stays.
+  const runs = project.paths.runs;
+  const temps: string[] = [];
+  for (const question of await readdir(runs, { withFileTypes: true }).catch(() => [])) {
+    if (!question.isDirectory()) continue;
+    for (const name of await removeStaleTemps(join(runs, question.name))) temps.push(join(runs, question.name, name));
+  }
+  return { ...report, temps };
+}
