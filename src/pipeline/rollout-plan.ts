@@ -11,6 +11,8 @@ import type { RolloutSpec } from './run-rollout.js';
 /** A question's rollout, ready to give each rep its spec. */
 export interface RolloutPlan {
   turns: number;
+  /** Resolves the game against the database (`game.turns.output` included): a mistake is said before any rep runs. */
+  prepare(session: ScratchSession): Promise<void>;
   /** The spec of one rep of a fixture (its player is the rep's own: a simulated one keeps no state across reps). */
   spec(session: ScratchSession, fixture: Fixture, rep: number): Promise<RolloutSpec>;
 }
@@ -40,6 +42,9 @@ export function planRollout(
   let graph: GameGraph | undefined;
   return {
     turns,
+    async prepare(session) {
+      graph ??= resolveGameGraph(config, await session.currentCatalog());
+    },
     async spec(session, fixture, rep) {
       graph ??= resolveGameGraph(config, await session.currentCatalog());
       return {

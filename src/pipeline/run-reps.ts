@@ -41,6 +41,8 @@ export async function runReps(
     strategy: input.strategy,
     runId: `${q.id}/${relative(project.paths.runs, dir)}`,
   });
+  // A rollout's game (the columns turnkit writes turns into) is checked once, before the first rep.
+  if (plan.rollout) await plan.rollout.prepare(session);
   const byName = new Map(plan.fixtures.map((entry) => [entry.loaded.fixture.name, entry]));
   const started = performance.now();
   let done = 0;

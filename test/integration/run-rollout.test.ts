@@ -331,6 +331,34 @@ describe.each(BACKENDS)('rollouts on %s', (backend) => {
     expect(text).toMatch(/base\s+2\/2\s+2\/2\s+1\/2\s+1\/2\s+turn 25/);
   });
 
+  it('judges a rollout by its transcript alone, and refuses an output column the turns table lacks', async () => {
+    const result = await run(
+      await question('transcript-only', [
+        'turns: 3',
+        'sut: { type: command, command: ["./gm.sh"], env: { WRONG_AT: "24", WRONG_REP: "1" } }',
+        'transcriptChecks: { mustNotContain: [deck 3] }',
+      ]),
+    );
+    expect(await judgeChecks({ dir: result.dir, cwd: t.dir })).toMatchObject({ pass: 1, fail: 1 });
+    const game = sampleGameConfig.game!;
+    await writeFile(
+      join(t.dir, 'typo.config.json'),
+      JSON.stringify({ ...sampleGameConfig, game: { ...game, turns: { ...game.turns, output: ['naration'] } } }),
+    );
+    await expect(
+      run(
+        await question('typo', [
+          'turns: 2',
+          'sut: { type: command, command: ["./answer.sh"] }',
+          'players: { type: script, inputs: [go] }',
+        ]),
+        {
+          configPath: 'typo.config.json',
+        },
+      ),
+    ).rejects.toThrow(/typo\.config\.json: game\.turns\.output\[0\]: table "turns" has no column "naration"/);
+  });
+
   it('refuses a rollout whose fixture has too few recorded inputs before any rep runs', async () => {
     await expect(
       run(await question('too-long', ['turns: 7', 'sut: { type: command, command: ["./gm.sh"] }'])),
