@@ -1,185 +1,199 @@
-// turnkit's library API: every CLI command is one of these functions first.
-export {
-  defineConfig,
-  configSchema,
-  type TurnkitConfig,
-  type TurnkitConfigInput,
-  type GameConfig,
-  type CaseFileFunction,
-  type CaseFileContext,
-  type CaseFileFixture,
-} from './config/schema.js';
-export { caseFileSource, CONFIG_CASE_FILE, type CaseFileSource } from './pipeline/case-file-source.js';
-export { loadConfig, type LoadedConfig, type LoadConfigOptions } from './config/load.js';
-export { sampleGameConfig } from './config/sample-config.js';
-export { init, type InitResult } from './config/init.js';
-export type { CommonOptions } from './config/common-options.js';
-export { TurnkitError, type TurnkitErrorCode, exitCodeFor } from './errors.js';
-export {
-  openProject,
-  projectPaths,
-  type Project,
-  type ProjectPaths,
-  type OpenProjectOptions,
-} from './project/open-project.js';
-export { openDb, usingDb, chooseDatabaseUrl, type Db, type Backend, type OpenDbOptions } from './db/connect.js';
-export { openEmbedded, type EmbeddedServer, type EmbeddedOptions } from './db/embedded.js';
-export { migrate, migrationsFolder, SAMPLE_MIGRATIONS_DIR, TURNKIT_SCHEMA, type MigrateResult } from './db/migrate.js';
-export { introspect } from './db/introspect.js';
-export type { Catalog, TableInfo, ColumnInfo, ForeignKeyInfo, Codec, ValueKind } from './db/catalog-types.js';
-export { dbStart, dbUrl, dbMigrate, dbStop } from './app/db-commands.js';
-export { redactUrl } from './db/url.js';
-export { createSampleCampaign, type SampleOptions } from './sample/create-sample.js';
-export { sample, type SampleCommandOptions } from './sample/sample-command.js';
-export { MISLEADING_TURN, PROBE_TURN, MISLEADING_NARRATION, CORRECTED_NARRATION } from './sample/turn-script.js';
-export { captureFromDb, type CaptureRequest, type CaptureOutcome, type TurnSelection } from './fixture/capture.js';
-export { capture, type CaptureOptions, type CaptureResult } from './app/capture-command.js';
+// turnkit's library: a project opened once, then the operations every command is, each taking (project, input).
+// The command line is one front door over these, turnkit/testing another. Internals stay internal.
+
+/**
+ * Opens a project: its config (a file, or an object), its paths, and its database (a URL given, or the embedded
+ * one). Reads no environment variable and installs no signal handler; close it, or `await using` it.
+ * @example
+ * await using project = await openProject({ cwd: 'my-game', databaseUrl: 'postgres://localhost/game' });
+ */
+export { openProject } from './project/open-project.js';
+export type { OpenProjectOptions, Project, ProjectPaths } from './project/open-project.js';
+export type { ProjectContext } from './project/project-context.js';
+
+/**
+ * Types a `turnkit.config.ts`: the game's tables, scrub rules, case-file functions.
+ * @example
+ * export default defineConfig({ game: { campaigns: { table: 'campaigns' }, turns: { table: 'turns' } } });
+ */
+export { defineConfig } from './config/schema.js';
 export type {
-  ScrubConfigInput,
-  ScrubTransformInput,
-  ScrubFunction,
-  ScrubFunctionContext,
-} from './config/scrub-schema.js';
-export type { ScrubOptions } from './fixture/scrub/scrubber.js';
-export { DEMO_SCRUB_KEY } from './fixture/scrub/demo-key.js';
-export { resolveGameGraph, type GameGraph } from './fixture/game-graph.js';
-export { writeFixtures, writeSchemaFile } from './fixture/write-fixtures.js';
-export { readFixture, parseFixtureText } from './fixture/read-fixture.js';
-export { verify, type VerifyOptions, type VerifyResult } from './app/verify-command.js';
-export { show, summarizeFixture, type FixtureSummary } from './fixture/show-fixture.js';
-export { loadFixture, readConstructed, type LoadedFixture, type ConstructedFile } from './fixture/load-fixture.js';
-export { construct, type ConstructOptions } from './app/construct-command.js';
-export { materialize, type MaterializeOptions } from './construct/materialize-command.js';
-export { rebase, RebaseConflictError, type RebaseOptions, type RebaseResult } from './construct/rebase-command.js';
-export {
-  saveConstructed,
-  buildConstructed,
-  type ConstructRequest,
-  type SavedConstructed,
-} from './construct/save-constructed.js';
-export { diffFixtures, type FixtureDiff } from './construct/diff-fixtures.js';
-export {
-  EditSession,
-  openEditSession,
-  type OpenEditOptions,
-  type TurnListing,
-  type EditableRow,
-  type EditableField,
-  type ShownChange,
-} from './construct/edit-session.js';
-export {
-  editInExternalEditor,
-  KeptEditError,
-  type ExternalEditOptions,
-  type ExternalEditResult,
-} from './construct/external-edit.js';
-export { applyChanges, type ChangeConflict, type AppliedChanges } from './fixture/apply-changes.js';
-export { applyPatch } from './construct/patch.js';
-export { rowsTiedToTurn, turnsInOrder, type TurnEntry } from './fixture/turn-rows.js';
-export {
-  constructedSchema,
-  constructedJsonSchema,
-  CONSTRUCTED_FORMAT,
-  type ConstructedFixture,
-} from './fixture/constructed-format.js';
-export type { ColumnChange } from './fixture/column-change.js';
-export { decodeValue, encodeValue, type JsonValue } from './fixture/value-codec.js';
-export {
-  fixtureSchema,
-  fixtureJsonSchema,
-  serializeDocument,
-  FIXTURE_FORMAT,
-  type Fixture,
-  type FixtureTable,
-  type FixtureRow,
-} from './fixture/format.js';
-export {
-  ScratchSession,
-  seed,
-  teardown,
-  type ScratchCampaign,
-  type ScratchOptions,
-  type FixtureSource,
-} from './scratch/scratch-session.js';
-export {
-  seedCommand,
-  teardownCommand,
-  gcCommand,
-  type SeedCommandOptions,
-  type SeedCommandResult,
-  type TeardownCommandOptions,
-} from './app/scratch-commands.js';
-export { collectGarbage, DEFAULT_GC_TTL_MS, type GcOptions, type GcReport } from './scratch/gc.js';
-export { checkScratch, type ScratchCheck } from './scratch/check-scratch.js';
-export type { TeardownReport } from './scratch/teardown-remap.js';
-export type { RegistryEntry, ScratchStrategy } from './scratch/registry.js';
-export { currentProcess, type ProcessIdentity } from './scratch/process-identity.js';
-export { runQuestion, type RunOptions, type RunResult, type RunProgress } from './app/run-question.js';
-export { interleave, planReps, parseShard, inShard, type ShardSpec } from './pipeline/run-plan.js';
-export { loadQuestion, type LoadedQuestion } from './pipeline/load-question.js';
-export { questionSchema, sutSchema, type Question, type SutConfig } from './pipeline/question-format.js';
-export { renderCaseFile, PLACEHOLDERS } from './pipeline/case-file.js';
-export { formatMarks, MARKS_COLUMNS, type Mark, type MarkRow } from './marks/marks-file.js';
-export { parseMarks } from './marks/read-marks.js';
-export { manifestSchema, RUN_FORMAT, type Manifest } from './pipeline/manifest.js';
-export { readRunState, readManifest, type RunState, type RepKey } from './pipeline/run-state.js';
-export type { RepRecord, RepEffects } from './pipeline/rep-record.js';
-export type { SutRequest, SutOutcome } from './pipeline/sut-request.js';
-export type { ModuleSutFunction, ModuleSutTools } from './pipeline/sut-module.js';
-export { verifyProject } from './app/verify-project.js';
-export {
-  readMarksFile,
-  parseMarksText,
-  scopeOfRun,
-  MARKS,
-  type ReadMark,
-  type MarksScope,
-} from './marks/read-marks.js';
-export { mergeRuns, type MergeOptions, type MergeResult } from './pipeline/merge-runs.js';
-export { checksSchema, type Checks } from './pipeline/checks-format.js';
-export {
-  buildReport,
-  countMarks,
-  tagTotals,
-  type Report,
-  type ReportOptions,
-  type FixtureReport,
-  type TagTotals,
-  type BasePair,
-  type MarkCounts,
-  type Verdict,
-} from './marks/build-report.js';
-export { compareReports, type Comparison, type FixtureDelta } from './marks/compare-runs.js';
-export { formatReport, formatComparison, type ReportStyle } from './marks/format-report.js';
-export {
-  report,
-  incompleteRun,
-  targetProblems,
-  type ReportCommandOptions,
-  type ReportResult,
-} from './marks/report-command.js';
-export {
-  judgeChecks,
-  CHECKS_MARKS_FILE,
-  type JudgeChecksOptions,
-  type JudgeChecksResult,
-} from './marks/judge-checks.js';
-export { applyChecks, containsTerm, type CheckVerdict } from './marks/run-checks.js';
-export {
-  wilsonInterval,
-  fisherExact,
-  passesNeeded,
-  targetDemand,
-  lowerMedian,
-  nearestRank,
-  type Interval,
-} from './marks/stats.js';
-export { demo, type DemoOptions, type DemoResult } from './demo/demo-command.js';
-export { agreement, cohensKappa, type Agreement, type Disagreement } from './marks/agreement.js';
-export { agree, type AgreeOptions, type AgreeResult } from './marks/agree-command.js';
-export { formatAgreement } from './marks/format-agreement.js';
-export { MarkingSession, type MarkingOptions, type MarkingRep } from './marks/marking-session.js';
-export { judgeWithModel, type JudgeModelOptions, type JudgeModelResult } from './marks/judge-model.js';
-export { judgeSettingsSchema, type JudgeSettings, type JudgeSettingsInput } from './config/judge-settings.js';
-export { loadJudgeSettings } from './marks/load-judge-settings.js';
-export { parseVerdict, verdictSchema, type ParsedVerdict } from './marks/judge-verdict.js';
+  TurnkitConfig,
+  TurnkitConfigInput,
+  GameConfig,
+  CaseFileFunction,
+  CaseFileContext,
+} from './config/schema.js';
+
+/**
+ * Finds and loads a project's config file (turnkit.config.ts, .js or .json), checked.
+ * @example
+ * const config = await loadConfig({ cwd: 'my-game' });
+ */
+export { loadConfig } from './config/load.js';
+export type { LoadedConfig } from './config/load.js';
+
+/**
+ * The sample game's config (the game `turnkit demo` and `turnkit sample` make).
+ * @example
+ * await using project = await openProject({ config: sampleGameConfig });
+ */
+export { sampleGameConfig } from './config/sample-config.js';
+
+/**
+ * The error every expected failure is: a one-line `message`, every problem in `problems`, a `code` to branch on.
+ * @example
+ * try { await run(project, { question }); } catch (error) { if (error instanceof TurnkitError) console.error(error.code); }
+ */
+export { TurnkitError } from './errors.js';
+export type { TurnkitErrorCode } from './errors.js';
+
+/**
+ * Captures fixtures of a campaign from the project's database and writes them.
+ * @example
+ * const { files } = await capture(project, { campaign: '42', turns: { turn: 23 }, scrubKey: 'a-long-secret' });
+ */
+export { capture } from './fixture/capture-fixtures.js';
+export type { CaptureInput, CaptureResult } from './fixture/capture-fixtures.js';
+export type { TurnSelection } from './fixture/capture.js';
+
+/**
+ * Reads a captured fixture file, checked against the format (no constructed fixture: see `loadFixture`).
+ * @example
+ * const fixture = await readFixture('fixtures/meridian-turn-23.json');
+ */
+export { readFixture } from './fixture/read-fixture.js';
+export type { Fixture } from './fixture/format.js';
+
+/**
+ * Reads any fixture file: a captured one, or a constructed one materialized (its base's hash and old values checked).
+ * @example
+ * const { fixture, constructed } = await loadFixture('constructed/meridian-turn-23-deck-fixed.json');
+ */
+export { loadFixture } from './fixture/load-fixture.js';
+export type { LoadedFixture } from './fixture/load-fixture.js';
+
+/**
+ * Verifies fixtures, constructed fixtures and questions as a run would before its first rep.
+ * @example
+ * const { problems } = await verify(project, { database: true });
+ */
+export { verify } from './pipeline/verify.js';
+export type { VerifyInput, VerifyResult } from './construct/verify-fixtures.js';
+
+/**
+ * Builds a constructed fixture from a base and a patch or an edited copy, and writes constructed/NAME.json.
+ * @example
+ * await construct(project, { fixture: 'fixtures/t23.json', turn: 22, patch: 'fix.json', name: 'fixed', why: 'typo' });
+ */
+export { construct } from './construct/construct-fixture.js';
+export type { ConstructInput } from './construct/construct-fixture.js';
+export type { SavedConstructed } from './construct/save-constructed.js';
+
+/**
+ * The difference between two fixtures, row by row and column by column.
+ * @example
+ * const { changes } = diffFixtures(base.fixture, edited);
+ */
+export { diffFixtures } from './construct/diff-fixtures.js';
+export type { FixtureDiff } from './construct/diff-fixtures.js';
+
+/**
+ * Operations on files of a project: materialize and rebase a constructed fixture, show a fixture, report a run,
+ * judge it (with its checks or a model), measure the agreement of two marks files, merge shards.
+ * @example
+ * const { report: numbers } = await report(project, { dir: result.dir, marks: 'marks.checks.csv' });
+ */
+export { materialize, rebase, show, report, judge, judgeChecks, agree, merge } from './project/project-operations.js';
+export type { RebaseResult } from './construct/rebase-command.js';
+export type { FixtureSummary } from './fixture/show-fixture.js';
+export type { ReportResult } from './marks/report-command.js';
+export type { Report } from './marks/build-report.js';
+export type { JudgeModelResult } from './marks/judge-model.js';
+export type { JudgeChecksResult } from './marks/judge-checks.js';
+export type { JudgeSettings } from './config/judge-settings.js';
+export type { AgreeResult } from './marks/agree-command.js';
+export type { MergeResult } from './pipeline/merge-runs.js';
+
+/**
+ * Seeds a fixture as a scratch campaign that outlives the call; `teardown` removes it; `gc` removes orphans.
+ * @example
+ * const seeded = await seed(project, { fixture: 'fixtures/meridian-turn-23.json' });
+ * await teardown(project, { key: seeded.id });
+ */
+export { seed, teardown, gc } from './scratch/scratch-operations.js';
+export type { SeedInput, SeedResult, TeardownInput } from './scratch/scratch-operations.js';
+
+/**
+ * A scratch session on an open database, for seeding many fixtures and tearing each down (what a run does per rep).
+ * @example
+ * const session = new ScratchSession(project.db, { game: project.config.game });
+ * const scratch = await session.seed(fixture);
+ * try { await play(scratch.databaseUrl, scratch.key); } finally { await scratch.teardown(); await session.close(); }
+ */
+export { ScratchSession } from './scratch/scratch-session.js';
+
+/**
+ * Runs a question (a file, or an object whose SUT may be a function of this process): N reps per fixture, each in a
+ * fresh scratch campaign; writes runs/QUESTION/STAMP/.
+ * @example
+ * const result = await run(project, { question: { ...question, sut: async (request) => 'I look around.' } });
+ */
+export { run } from './pipeline/run.js';
+export type { RunInput, RunProgress } from './pipeline/run-input.js';
+export type { RunResult } from './pipeline/finish-run.js';
+export type { Question, QuestionInput, SutInput } from './pipeline/question-format.js';
+export type { SutFunction, SutRequest, SutTools } from './pipeline/sut-request.js';
+export type { ModuleSutFunction } from './pipeline/sut-module.js';
+
+/**
+ * Reads and checks a question file (`questions/ID.yaml` or `.json`), every problem with its line and column.
+ * @example
+ * const { question } = await loadQuestion('questions/places.yaml');
+ */
+export { loadQuestion } from './pipeline/load-question.js';
+
+/**
+ * The one outcome policy: undefined when a run, a report (with `check`) or a judge succeeded, else the error.
+ * @example
+ * const failure = outcomeError({ run: result });
+ * if (failure) throw failure;
+ */
+export { outcomeError } from './marks/outcome.js';
+export type { Outcome } from './marks/outcome.js';
+
+/**
+ * A report as text or Markdown lines, as `turnkit report` prints it.
+ * @example
+ * for (const line of formatReport(numbers, 'md')) console.log(line);
+ */
+export { formatReport } from './marks/format-report.js';
+
+/**
+ * The report's numbers: the Wilson 95% interval of a pass rate, the passes a target needs, Fisher's exact p.
+ * @example
+ * wilsonInterval(8, 9); passesNeeded(0.88, 9); fisherExact(8, 1, 4, 5);
+ */
+export { wilsonInterval, passesNeeded, fisherExact } from './marks/stats.js';
+
+/**
+ * Opens a database from a config (a URL given, else the embedded one), or runs a function with one and closes it.
+ * @example
+ * const db = await openDb(config, { databaseUrl: 'postgres://localhost/game' });
+ */
+export { openDb, usingDb } from './db/connect.js';
+export type { Db, Backend, OpenDbOptions } from './db/connect.js';
+
+/**
+ * Applies a folder of SQL migrations (the sample game's: SAMPLE_MIGRATIONS_DIR), each once.
+ * @example
+ * await migrate(project.db, SAMPLE_MIGRATIONS_DIR);
+ */
+export { migrate, SAMPLE_MIGRATIONS_DIR } from './db/migrate.js';
+
+/**
+ * Creates a campaign of the sample game with N turns (for tests and demos).
+ * @example
+ * const campaign = await createSampleCampaign(project.db, { turns: 30 });
+ */
+export { createSampleCampaign } from './sample/create-sample.js';

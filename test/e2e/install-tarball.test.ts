@@ -164,5 +164,107 @@ describe('turnkit installed from its packed tarball into an existing game projec
       };
       expect(rep.response).toMatch(/^Turn 10, after 9 turns: you said ".+"\. The story goes on\.$/);
     });
+
+    // A user's own TypeScript file outside the repository, with turnkit from the tarball: open a project on a URL
+    // (the embedded database without one), capture, seed, run a question object with a function SUT, read the
+    // report. Spawned with no environment variable at all, and checked to leave no signal handler behind.
+    it('works as a library from a TypeScript file: no environment, no signal handler left', async () => {
+      await writeFile(join(project, 'library.ts'), LIBRARY_SCRIPT);
+      const databaseUrl = env.DATABASE_URL ?? '';
+      // Type-checked against the installed package's declarations, as the user's editor would.
+      const checked = await sh(
+        process.execPath,
+        [
+          join(REPO, 'node_modules/typescript/bin/tsc'),
+          ...['--noEmit', '--strict', '--skipLibCheck', '--module', 'nodenext', '--target', 'es2022'],
+          ...['--lib', 'es2022,esnext.disposable', '--types', 'node', '--typeRoots', join(REPO, 'node_modules/@types')],
+          'library.ts',
+        ],
+        project,
+      );
+      expect(checked.code, checked.stdout + checked.stderr).toBe(0);
+      const ran = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+        execFile(
+          process.execPath,
+          [join(REPO, 'node_modules/tsx/dist/cli.mjs'), 'library.ts', databaseUrl, campaign],
+          { cwd: project, env: {}, maxBuffer: 16 * 1024 * 1024 },
+          (error, stdout, stderr) =>
+            done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        );
+      });
+      expect(ran.code, ran.stderr).toBe(0);
+      const out = JSON.parse(ran.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
+      expect(out).toMatchObject({
+        captured: ['lib-11.json'],
+        seededTurnsBefore: 10,
+        registryAfterTeardown: 0,
+        status: 'complete',
+        outcome: null,
+        fixtures: [{ fixture: 'lib-11', blank: 2, error: 0 }],
+        responses: ['lib-11 rep 1: 10 turns before', 'lib-11 rep 2: 10 turns before'],
+        listeners: { before: [0, 0], after: [0, 0] },
+      });
+    });
   });
 });
+
+// The user's file: imports turnkit by name and takes the database URL (empty on embedded) and campaign as arguments.
+const LIBRARY_SCRIPT = `import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { capture, openProject, outcomeError, report, run, seed, teardown } from 'turnkit';
+
+const [databaseUrl, campaign] = process.argv.slice(2) as [string, string];
+const listeners = () => [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
+const before = listeners();
+let result: Record<string, unknown>;
+{
+  await using project = await openProject({ databaseUrl: databaseUrl || undefined });
+  const captured = await capture(project, {
+    campaign,
+    turns: { turn: 11 },
+    name: 'lib-11',
+    scrubKey: 'a scrub key of the user, not a secret',
+  });
+  const seeded = await seed(project, { fixture: 'fixtures/lib-11.json' });
+  const seededTurnsBefore = (
+    await project.db.pool.query('SELECT count(*)::int AS n FROM moves WHERE campaign_id = $1 AND turn_number < 11', [
+      seeded.key,
+    ])
+  ).rows[0].n as number;
+  await teardown(project, { key: seeded.id });
+  const registryAfterTeardown = (await project.db.pool.query('SELECT count(*)::int AS n FROM turnkit.scratch_campaigns'))
+    .rows[0].n as number;
+  const ran = await run(project, {
+    question: {
+      id: 'library',
+      question: 'Does a function SUT see its own campaign?',
+      rubric: { path: 'questions/starter-rubric.md', version: '1' },
+      target: 0.5,
+      reps: 2,
+      fixtures: ['fixtures/lib-11.json'],
+      caseFile: 'questions/starter-case-file.md',
+      sut: async (request, { db }) => {
+        const { rows } = await db.query('SELECT count(*)::int AS n FROM moves WHERE campaign_id = $1 AND turn_number < $2', [
+          request.campaign,
+          request.turn,
+        ]);
+        return request.fixture + ' rep ' + request.rep + ': ' + rows[0].n + ' turns before';
+      },
+    },
+  });
+  const { report: numbers } = await report(project, { dir: ran.dir });
+  const responses: string[] = [];
+  for (const name of (await readdir(join(ran.dir, 'reps/lib-11'))).filter((file) => file.endsWith('.json')).sort())
+    responses.push(JSON.parse(await readFile(join(ran.dir, 'reps/lib-11', name), 'utf8')).response);
+  result = {
+    captured: captured.files.map((file) => file.split('/').at(-1)),
+    seededTurnsBefore,
+    registryAfterTeardown,
+    status: ran.status,
+    outcome: outcomeError({ run: ran })?.message ?? null,
+    fixtures: numbers.fixtures.map(({ fixture, blank, error }) => ({ fixture, blank, error })),
+    responses,
+  };
+}
+console.log(JSON.stringify({ ...result, listeners: { before, after: listeners() } }));
+`;

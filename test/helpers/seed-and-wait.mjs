@@ -1,6 +1,9 @@
 // A process that seeds a scratch campaign it owns, prints its id, and waits to be killed (the orphan test).
 import { readFile } from 'node:fs/promises';
-import { configSchema, openDb, parseFixtureText, ScratchSession } from '../../dist/src/index.js';
+import { configSchema } from '../../dist/src/config/schema.js';
+import { openDb } from '../../dist/src/db/connect.js';
+import { parseFixtureText } from '../../dist/src/fixture/read-fixture.js';
+import { ScratchSession } from '../../dist/src/scratch/scratch-session.js';
 
 const [databaseUrl, fixturePath, gameJson] = process.argv.slice(2);
 const config = {

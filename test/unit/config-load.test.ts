@@ -111,10 +111,13 @@ describe('loadConfig', () => {
     const saved = process.env.DATABASE_URL;
     try {
       process.env.DATABASE_URL = 'postgres://env@h/db';
-      expect(chooseDatabaseUrl(config, { databaseUrl: 'postgres://flag@h/db' })).toBe('postgres://flag@h/db');
-      expect(chooseDatabaseUrl(config, {})).toBe('postgres://env@h/db');
-      process.env.DATABASE_URL = '';
+      // The environment is the caller's to pass (the command line passes the process's); db/ reads none itself.
+      const env = process.env;
+      expect(chooseDatabaseUrl(config, { databaseUrl: 'postgres://flag@h/db', env })).toBe('postgres://flag@h/db');
+      expect(chooseDatabaseUrl(config, { env })).toBe('postgres://env@h/db');
       expect(chooseDatabaseUrl(config, {})).toBe('postgres://c@h/db');
+      process.env.DATABASE_URL = '';
+      expect(chooseDatabaseUrl(config, { env })).toBe('postgres://c@h/db');
     } finally {
       process.env.DATABASE_URL = saved;
     }
