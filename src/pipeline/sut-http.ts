@@ -22,6 +22,8 @@ export async function runHttpSut(sut: HttpSut, context: SutContext): Promise<Sut
     model: sut.model,
     messages: [
       ...(sut.system ? [{ role: 'system', content: sut.system }] : []),
+      // A rollout's turns so far, as the conversation they were (the case file below also renders them).
+      ...transcriptMessages(context.request.transcript),
       {
         role: 'user',
         content: `${context.request.caseFile}\n\n---\n\nPlayer input for turn ${context.request.turn}:\n${input}`,
@@ -73,4 +75,16 @@ export async function runHttpSut(sut: HttpSut, context: SutContext): Promise<Sut
       ms: performance.now() - started,
     };
   }
+}
+
+function transcriptMessages(transcript: SutContext['request']['transcript']): { role: string; content: string }[] {
+  return (transcript ?? []).flatMap((turn) => [
+    {
+      role: 'user',
+      content: `Player input for turn ${turn.turn}:\n${Object.values(turn.input)
+        .filter((value) => typeof value === 'string')
+        .join('\n')}`,
+    },
+    ...(turn.response !== null ? [{ role: 'assistant', content: turn.response }] : []),
+  ]);
 }
