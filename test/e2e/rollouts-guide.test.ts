@@ -8,8 +8,9 @@ import { sampleProject } from '../helpers/sample-project.js';
 const GUIDE = fileURLToPath(new URL('../../docs/guides/rollouts.md', import.meta.url));
 
 /** The guide's fenced blocks of one language, in order. */
+const FENCE = '```';
 function blocks(text: string, language: string): string[] {
-  return [...text.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((match) => match[1]!);
+  return [...text.matchAll(new RegExp(`${FENCE}${language}\\n([\\s\\S]*?)${FENCE}`, 'g'))].map((match) => match[1]!);
 }
 
 /** A block's commands as argv lists: comments dropped, `npx turnkit` removed, `$(...)` and STAMP filled in. */
