@@ -1,7 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { RunProgress } from '../../app/run-question.js';
 import { shownPath } from '../../util/shown-path.js';
-import { outcomeError } from '../../marks/outcome.js';
 import { commonOptions, positiveInt, shardSpec } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 
@@ -29,6 +28,7 @@ export function registerRun(program: Command, output: Output): void {
     .option('--json', 'print the result as JSON')
     .action(async (question: string | undefined, options, command: Command) => {
       const { runQuestion } = await import('../../app/run-question.js');
+      const { outcomeError } = await import('../../marks/outcome.js');
       const abort = new AbortController();
       const quit = new AbortController();
       const onSigint = (): void => {
