@@ -58,6 +58,7 @@ export async function buildProgram(output: Output = processOutput, argv: readonl
     )
     .option('--debug', 'show stack traces of errors')
     .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', '\nGuides and references: docs/README.md in the turnkit repository lists every page.')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => output.out(text.trimEnd()),

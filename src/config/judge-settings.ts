@@ -7,20 +7,41 @@ export { JUDGE_PROVIDERS };
 export const judgeSettingsSchema = z
   .object({
     /** `openai`: any OpenAI-compatible endpoint (OpenAI, Ollama, llama.cpp, vLLM); `anthropic`: the Messages API. */
-    provider: z.enum(JUDGE_PROVIDERS).default('openai'),
-    model: z.string().trim().min(1, 'name the judge model'),
+    provider: z
+      .enum(JUDGE_PROVIDERS)
+      .default('openai')
+      .describe(
+        'openai: any OpenAI-compatible endpoint (OpenAI, Ollama, llama.cpp, vLLM); anthropic: the Messages API.',
+      ),
+    model: z.string().trim().min(1, 'name the judge model').describe('The judge model, such as gpt-4o-mini.'),
     /** Base URL, such as http://127.0.0.1:11434/v1 for Ollama; the provider's own when absent. */
-    baseUrl: z.string().url().optional(),
+    baseUrl: z
+      .string()
+      .url()
+      .optional()
+      .describe("Base URL, such as http://127.0.0.1:11434/v1 for Ollama; the provider's own when absent."),
     /** The environment variable holding the API key (never the key itself). */
-    apiKeyEnv: z.string().regex(/^\w+$/, 'an environment variable name').optional(),
-    temperature: z.number().min(0).max(2).default(0),
-    maxTokens: z.number().int().positive().default(1024),
+    apiKeyEnv: z
+      .string()
+      .regex(/^\w+$/, 'an environment variable name')
+      .optional()
+      .describe(
+        'The environment variable holding the API key, never the key itself (default OPENAI_API_KEY or ANTHROPIC_API_KEY).',
+      ),
+    temperature: z.number().min(0).max(2).default(0).describe('Sampling temperature of the judge.'),
+    maxTokens: z.number().int().positive().default(1024).describe('Most tokens a verdict may take.'),
     /** Verdicts requested at a time. */
-    concurrency: z.number().int().positive().default(4),
+    concurrency: z.number().int().positive().default(4).describe('Verdicts requested at a time.'),
     /** Retries of a rate-limited (429) or failed (5xx, connection) request, with exponential backoff. */
-    retries: z.number().int().min(0).max(10).default(4),
+    retries: z
+      .number()
+      .int()
+      .min(0)
+      .max(10)
+      .default(4)
+      .describe('Retries of a rate-limited (429) or failed (5xx, connection) request, with exponential backoff.'),
     /** Seconds per request. */
-    timeout: z.number().positive().default(120),
+    timeout: z.number().positive().default(120).describe('Seconds per request.'),
   })
   .strict();
 

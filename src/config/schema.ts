@@ -11,62 +11,74 @@ export const configSchema = z
     database: z
       .object({
         /** A real Postgres server; when absent turnkit uses the embedded database. */
-        url: z.string().min(1).optional(),
+        url: z.string().min(1).optional().describe('A real Postgres server; the embedded database when absent.'),
         embedded: z
           .object({
             /** Where PGlite keeps its files, relative to the config file. */
-            dataDir: z.string().min(1).default('.turnkit/pgdata'),
+            dataDir: z.string().min(1).default('.turnkit/pgdata').describe('PGlite files, relative to the config.'),
             /** TCP port of the embedded server; 0 picks a free one. */
-            port: z.number().int().min(0).max(65535).default(0),
+            port: z.number().int().min(0).max(65535).default(0).describe('Embedded server port; 0: any free one.'),
           })
           .strict()
-          .default({ dataDir: '.turnkit/pgdata', port: 0 }),
+          .default({ dataDir: '.turnkit/pgdata', port: 0 })
+          .describe('The embedded database (PGlite on 127.0.0.1), used when no URL is given.'),
       })
       .strict()
-      .default({ embedded: { dataDir: '.turnkit/pgdata', port: 0 } }),
+      .default({ embedded: { dataDir: '.turnkit/pgdata', port: 0 } })
+      .describe('Which database turnkit connects to (--database-url and DATABASE_URL come first).'),
     /** Folder of kysely migrations that create the game schema; the sample game's when absent. */
-    migrations: z.string().min(1).optional(),
+    migrations: z.string().min(1).optional().describe("The game's kysely migrations; else the sample's."),
     game: z
       .object({
-        root: z.object({ table: tableName, key: columnName }).strict(),
+        root: z
+          .object({
+            table: tableName.describe('The campaign table: one row is one campaign.'),
+            key: columnName.describe("Its key column; --campaign takes this column's value."),
+          })
+          .strict()
+          .describe('The root row of a campaign: what it reaches through foreign keys is owned.'),
         turns: z
           .object({
-            table: tableName,
-            order: columnName,
-            input: z.array(columnName).min(1, 'name at least one input column'),
-            /**
-             * Columns a response fills, for a SUT that only answers: in a rollout turnkit then writes each played turn's
-             * row itself (order advanced, input and these columns set) when the SUT wrote none.
-             */
-            output: z.array(columnName).min(1, 'name at least one output column').optional(),
+            table: tableName.describe('The turns table (a foreign-key path leads from it to the root table).'),
+            order: columnName.describe('Integer, numeric or timestamp: turn N is the N-th row.'),
+            input: z.array(columnName).min(1, 'name at least one input column').describe('What the player typed.'),
+            output: z
+              .array(columnName)
+              .min(1, 'name at least one output column')
+              .optional()
+              .describe('Columns a response fills: a rollout writes the turn rows of a SUT that only answers.'),
           })
-          .strict(),
-        shared: z.array(tableName).default([]),
-        exclude: z.array(tableName).default([]),
+          .strict()
+          .describe('The turns table, its order and its input columns: what turn slicing cuts by.'),
+        shared: z.array(tableName).default([]).describe('Captured for self-containment, never owned, never deleted.'),
+        exclude: z.array(tableName).default([]).describe('Tables never captured (an audit log, say).'),
       })
-      .strict(),
+      .strict()
+      .describe('Your game: its campaign table, its turns, and which tables are shared or left out.'),
     /** What capture scrubs: `table.column` (or `table.column:$.json.path`) to a transform, or `table` to a column map. */
-    scrub: scrubSchema.default({}),
+    scrub: scrubSchema.default({}).describe("What capture scrubs: 'table.column' (or a table) to a transform."),
     /** The environment variable the CLI reads the scrub key from (the library is given the key). */
-    scrubKeyEnv: envNameSchema.default(DEFAULT_SCRUB_KEY_ENV),
+    scrubKeyEnv: envNameSchema.default(DEFAULT_SCRUB_KEY_ENV).describe('Where the CLI reads the scrub key.'),
     /** The LLM judge `turnkit judge` and `turnkit demo` use when no --model or --judge is given. */
-    judge: judgeSettingsSchema.partial().optional(),
+    judge: judgeSettingsSchema.partial().optional().describe('The judge of turnkit judge and demo without --model.'),
     /** Case-file functions a question names as `caseFile: config:NAME` (a .ts or .js config only). */
     caseFiles: z
       .record(
         z.string(),
         z.custom<CaseFileFunction>((value) => typeof value === 'function', 'expected a function (context) => Markdown'),
       )
-      .default({}),
+      .default({})
+      .describe('Case-file functions a question names as caseFile: config:NAME (.ts or .js config only).'),
     paths: z
       .object({
-        fixtures: z.string().min(1).default('fixtures'),
-        constructed: z.string().min(1).default('constructed'),
-        questions: z.string().min(1).default('questions'),
-        runs: z.string().min(1).default('runs'),
+        fixtures: z.string().min(1).default('fixtures').describe('Where capture writes fixtures.'),
+        constructed: z.string().min(1).default('constructed').describe('Where constructed fixtures are saved.'),
+        questions: z.string().min(1).default('questions').describe('Where questions are kept.'),
+        runs: z.string().min(1).default('runs').describe('Where turnkit run writes run directories.'),
       })
       .strict()
-      .default({ fixtures: 'fixtures', constructed: 'constructed', questions: 'questions', runs: 'runs' }),
+      .default({ fixtures: 'fixtures', constructed: 'constructed', questions: 'questions', runs: 'runs' })
+      .describe("The project's folders, relative to the config file."),
   })
   .strict();
 

@@ -8,7 +8,9 @@ const BLOCK = 512;
  * Extracts a gzipped ustar archive (what PGlite's `dumpDataDir('gzip')` writes) into `dest`: regular files and
  * folders only, folders 0700 and files 0600 (a database's files are its owner's alone). Natively rather than with
  * PGlite's `loadDataDir`, which writes every file through the WASM file system and took 2.7 s here against 0.3 s,
- * and so that the caller can extract beside the data directory and rename it into place whole.
+ * and so that the caller can extract beside the data directory and rename it into place whole. By hand rather than
+ * with node-tar: extracting the sample template took 950-980 ms with node-tar 7.5 against 500-630 ms here (measured
+ * side by side), and the first open of a new project's database is one of the figures turnkit keeps fast.
  */
 export async function extractTarGz(
   archive: string,
