@@ -126,7 +126,7 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
   const missing = keys.filter((key) => !state.records.has(repId(key))).length;
   const { agreements, warnings } = await runAgreements(dir, manifest);
   const pairs = basePairs(manifest, fixtures);
-  const rollout = rolloutReport(state, keys, names, pairs);
+  const rollout = rolloutReport(state, keys, names, pairs, marks);
   return {
     dir,
     question: { id: manifest.question.id, text: manifest.question.text },

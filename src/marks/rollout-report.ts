@@ -3,6 +3,7 @@ import { repId } from '../pipeline/run-state.js';
 import type { RepKey } from '../pipeline/run-state.js';
 import { fixtureSurvival, survivalPair, type FixtureSurvival, type SurvivalPair } from './survival.js';
 import type { BasePair } from './build-report.js';
+import type { MarkRow } from './marks-file.js';
 
 /** A rollout run's curve: per fixture its survival table, and each constructed fixture against its base per turn. */
 export interface RolloutReport {
@@ -21,6 +22,7 @@ export function rolloutReport(
   keys: readonly RepKey[],
   names: readonly string[],
   pairs: readonly BasePair[],
+  marks?: ReadonlyMap<string, MarkRow>,
 ): RolloutReport | undefined {
   const records = keys.flatMap((key) => {
     const record = state.records.get(repId(key));
@@ -31,7 +33,17 @@ export function rolloutReport(
   const firstTurn = records.find((record) => record.rollout)?.request.turn ?? 1;
   const fixtures = names.flatMap((name) => {
     const own = records.filter((record) => record.fixture === name);
-    return own.length === 0 ? [] : [fixtureSurvival(name, own, turns, own[0]!.request.turn ?? firstTurn)];
+    return own.length === 0
+      ? []
+      : [
+          fixtureSurvival(
+            name,
+            own,
+            turns,
+            own[0]!.request.turn ?? firstTurn,
+            (record) => marks?.get(repId({ fixture: record.fixture, rep: record.rep }))?.turnMarks,
+          ),
+        ];
   });
   const byName = new Map(fixtures.map((entry) => [entry.fixture, entry]));
   return {

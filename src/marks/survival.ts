@@ -1,4 +1,5 @@
 import type { RepRecord } from '../pipeline/rep-record.js';
+import type { TurnMark } from './marks-file.js';
 import { fisherExact, lowerMedian } from './stats.js';
 
 /** How many reps of a fixture were still passing after one turn of the rollout. */
@@ -38,11 +39,14 @@ export interface SurvivalPair {
  * ended early without either (the run was cut) is treated as surviving the turns it played. Undefined when it never
  * failed; null when it played no turn.
  */
-export function firstFailingStep(record: RepRecord): number | undefined | null {
+export function firstFailingStep(record: RepRecord, turnMarks?: readonly TurnMark[]): number | undefined | null {
   const turns = record.turns ?? [];
   if (turns.length === 0) return null;
+  // A person's per-turn marks (the optional turn_marks column) fail a turn too.
+  const failedByHand = new Set((turnMarks ?? []).filter((entry) => entry.mark === 'fail').map((entry) => entry.turn));
   const index = turns.findIndex(
-    (turn) => turn.error !== null || turn.check?.mark === 'fail' || turn.check?.mark === 'error',
+    (turn) =>
+      turn.error !== null || turn.check?.mark === 'fail' || turn.check?.mark === 'error' || failedByHand.has(turn.turn),
   );
   if (index >= 0) return index + 1;
   // An error after the last turn (the teardown found the SUT wrote outside its campaign) fails the last turn.
@@ -59,12 +63,13 @@ export function fixtureSurvival(
   records: readonly RepRecord[],
   turns: number,
   firstTurn: number,
+  turnMarksOf: (record: RepRecord) => readonly TurnMark[] | undefined = () => undefined,
 ): FixtureSurvival {
   const failing: number[] = [];
   let reps = 0;
   let left = 0;
   for (const record of records) {
-    const step = firstFailingStep(record);
+    const step = firstFailingStep(record, turnMarksOf(record));
     if (step === null) {
       left++;
       continue;

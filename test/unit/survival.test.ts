@@ -38,7 +38,7 @@ describe('rollout survival', () => {
   const base = [rep(1, 'pppp'), rep(2, 'pf'), rep(3, 'ppe'), rep(4, 'pfpp'), rep(5, '')];
 
   it("finds each rep's first failing turn", () => {
-    expect(base.map(firstFailingStep)).toEqual([undefined, 2, 3, 2, null]);
+    expect(base.map((record) => firstFailingStep(record))).toEqual([undefined, 2, 3, 2, null]);
   });
 
   it('counts the reps still passing after each turn, and the median first failing turn', () => {
