@@ -2,8 +2,8 @@
 //  1. A 10-turn rollout with a SUT that answers at once and writes nothing (turnkit writes each turn's row,
 //     game.turns.output): turnkit's own time per turn = (the rep's total - its SUT calls - its waits for a SUT slot)
 //     / 10, against
-//     (the rep's seed + teardown) / 10 + one per-turn effects read (a bare TurnEffectsReader, measured in the same run).
-//     Goal: within 1.5x.
+//     (the rep's seed + teardown) / 10 + one per-turn effects read (a bare TurnEffectsReader, measured in the same run:
+//     the one statement read after a turn row is written). One rep in flight (repsInFlight: 1). Goal: within 1.5x.
 //  2. A 5,000-turn campaign: one per-turn effects read against one walk of the whole campaign (what a rep's teardown
 //     reads once), both on a seeded scratch campaign; a rollout reads the first per turn, never the second.
 import { chmod, readFile, readdir, writeFile } from 'node:fs/promises';
@@ -58,9 +58,15 @@ export async function benchRollout(db: Db, config: LoadedConfig, url: string | u
     const scratch = await session.seed(target);
     try {
       const reader = await TurnEffectsReader.open(db.pool, graph, scratch.key);
+      const turns = target.tables.turns!.rows.length;
       for (let i = 0; i < count; i++) {
+        // What a rollout reads after a turn: the one statement that finds the rows written since the last read (a
+        // turn row, as the SUT that writes would have inserted, untimed) and moves the horizon on.
+        await db.pool.query(
+          "INSERT INTO turns (campaign_id, turn_number, player_input, narration, played_at, ship_minute) VALUES ($1, $2, 'x', 'y', now(), 0)",
+          [scratch.key, turns + 1 + i],
+        );
         const started = performance.now();
-        await reader.startTurn(db.pool);
         await reader.read(db.pool);
         into.push(performance.now() - started);
       }
@@ -88,7 +94,7 @@ export async function benchRollout(db: Db, config: LoadedConfig, url: string | u
     const baseline = seedTeardown / TURNS + read;
     console.log(`rollout, ${TURNS} turns x ${REPS} reps, ${label}: turnkit's own time per turn ${own.toFixed(1)} ms`);
     console.log(
-      `  inside a rep (median ms): seed ${part((r) => r.timings.seedMs)}; turns: SUT ${part((r) => sum(r, 'sutMs'))}, waiting for a SUT slot ${part((r) => sum(r, 'waitMs'))}, turnkit ${part((r) => sum(r, 'turnkitMs'))}; teardown ${part((r) => r.timings.teardownMs)}; total ${part((r) => r.timings.totalMs)}`,
+      `  inside a rep (median ms): seed ${part((r) => r.timings.seedMs)}; turns: SUT ${part((r) => sum(r, 'sutMs'))}, waiting for a SUT slot ${part((r) => sum(r, 'waitMs'))}, turnkit ${part((r) => sum(r, 'turnkitMs'))}, player ${part((r) => r.turns!.reduce((t, turn) => t + turn.timings.playerMs, 0))}; rest of the rep (before the first turn, between turns) ${part((r) => r.timings.totalMs - r.timings.seedMs - r.timings.teardownMs - r.timings.sutMs - sum(r, 'waitMs') - sum(r, 'turnkitMs'))}; teardown ${part((r) => r.timings.teardownMs)}; total ${part((r) => r.timings.totalMs)}`,
     );
     console.log(
       `  own per turn / ((seed + teardown) / ${TURNS} + effects read) = ${own.toFixed(1)} / (${seedTeardown.toFixed(1)} / ${TURNS} + ${read.toFixed(1)}) = ${(own / baseline).toFixed(2)}${label.startsWith('the SUT writes') ? ' (goal: within 1.5)' : ' (turnkit also writes each turn: one statement more)'}`,
@@ -125,7 +131,16 @@ async function rolloutRun(
   id: string,
   configPath: string | undefined,
 ): Promise<RepRecord[]> {
-  const result = await runQuestion({ question: `${id}.yaml`, cwd: dir, databaseUrl: url, configPath, concurrency: 1 });
+  // One rep in flight (one SUT call at a time and no second rep seeding beside it): what a rep's timings hold is its
+  // own work, not another rep's holding the database.
+  const result = await runQuestion({
+    question: `${id}.yaml`,
+    cwd: dir,
+    databaseUrl: url,
+    configPath,
+    concurrency: 1,
+    repsInFlight: 1,
+  });
   if (result.errors > 0) throw new Error(`${result.errors} rollout rep(s) failed in ${result.dir}`);
   return repRecords(join(result.dir, 'reps', 'rollout'));
 }

@@ -51,7 +51,7 @@ export async function runReps(
   const failures: string[] = [];
   // Set when a rep found the database gone: no rep starts after it, and the run fails.
   let lost: string | undefined;
-  const workers = Math.max(1, Math.min(workersFor(concurrency), pending.length));
+  const workers = Math.max(1, Math.min(input.repsInFlight ?? workersFor(concurrency), pending.length));
   const slots = new Semaphore(concurrency);
   const sutSlot = <T>(call: () => Promise<T>): Promise<T> => slots.run(call);
   const stopped = (): boolean => input.signal?.aborted === true || input.quit?.aborted === true;
