@@ -5,6 +5,7 @@
 //     bare ScratchSession's seed + teardown of the fixture (no effects, no SUT between), measured in the same run.
 //  2. Real Postgres only: a SUT that sleeps 200 ms, 100 reps at concurrency 8, against the ideal 100 x 0.2 / 8 s.
 //     Goal: within 1.2x.
+//  4. A 10-turn rollout, and a 5,000-turn campaign's per-turn effects read against a walk of it (bench/rollout.ts).
 //  3. Embedded only: a SUT that sleeps 1 s (a model call), 40 reps with the default options against the ideal
 //     40 x 1 s / the default concurrency, and at concurrency 8 against 5 s. Goal: within 1.5x both, and a default
 //     concurrency of at least 4. Each rep's database work takes turns on the one connection; the SUT calls overlap.
@@ -18,6 +19,7 @@ import { captureFromDb } from '../src/fixture/capture.js';
 import { serializeDocument } from '../src/fixture/format.js';
 import { ScratchSession } from '../src/scratch/scratch-session.js';
 import { defaultConcurrency, runQuestion } from '../src/app/run-question.js';
+import { benchRollout } from './rollout.js';
 
 const REPS = Number(process.env.BENCH_REPS ?? 30);
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
@@ -125,6 +127,7 @@ await withBenchDatabase(async (db, config) => {
       );
     }
   }
+  await benchRollout(db, config, url);
 });
 
 type Timings = { seedMs: number; sutMs: number; teardownMs: number; totalMs: number };

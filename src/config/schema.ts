@@ -42,6 +42,11 @@ export const configSchema = z
             table: tableName.describe('The turns table (a foreign-key path leads from it to the root table).'),
             order: columnName.describe('Integer, numeric or timestamp: turn N is the N-th row.'),
             input: z.array(columnName).min(1, 'name at least one input column').describe('What the player typed.'),
+            output: z
+              .array(columnName)
+              .min(1, 'name at least one output column')
+              .optional()
+              .describe('Columns a response fills: a rollout writes the turn rows of a SUT that only answers.'),
           })
           .strict()
           .describe('The turns table, its order and its input columns: what turn slicing cuts by.'),

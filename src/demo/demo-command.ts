@@ -12,6 +12,7 @@ import type { RunProgress, RunResult } from '../app/run-question.js';
 import { runStamp } from '../pipeline/run-dir.js';
 import { loadConfig } from '../config/load.js';
 import { openDb } from '../db/connect.js';
+import type { DemoRollout } from './demo-rollout.js';
 
 /** Options of `turnkit demo`. */
 export interface DemoOptions {
@@ -40,8 +41,10 @@ export interface DemoResult {
   html: string;
   /** With a judge: what it wrote and how far it agrees with the checks. */
   judged?: { result: JudgeModelResult; agreement: AgreeResult } | undefined;
+  /** The short rollout: several turns per rep from the same fixtures, and how many reps survive each turn. */
+  rollout: DemoRollout;
   /** How long the steps that do the demo's work took (ms), against which its fixed costs are measured. */
-  timings: { sampleMs: number; captureMs: number; runMs: number };
+  timings: { sampleMs: number; captureMs: number; runMs: number; rolloutMs: number };
 }
 
 /**

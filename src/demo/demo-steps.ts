@@ -17,6 +17,7 @@ import { PACKAGE_ROOT } from '../version.js';
 import { DEMO_SCRUB_KEY } from '../fixture/scrub/demo-key.js';
 import { writeHtmlReport } from '../view/write-html-report.js';
 import type { DemoOptions, DemoResult } from './demo-command.js';
+import { DEMO_ROLLOUT_TURNS, demoRollout } from './demo-rollout.js';
 
 // The steps of `turnkit demo` (demo-command.ts), in a module of their own so that they load while its database opens.
 
@@ -41,7 +42,15 @@ export async function demoSteps(
   const name = 'meridian-turn-23';
   step(`capturing turn ${PROBE_TURN} of campaign ${campaign}, where the SUT goes wrong, as fixtures/${name}.json`);
   const [captured, captureMs] = await timed(() =>
-    capture({ ...common, campaign, turns: { turn: PROBE_TURN }, name, scrubKey: DEMO_SCRUB_KEY }),
+    // The live session's next inputs too (their input columns only), for the rollout.
+    capture({
+      ...common,
+      campaign,
+      turns: { turn: PROBE_TURN },
+      name,
+      scrubKey: DEMO_SCRUB_KEY,
+      ahead: DEMO_ROLLOUT_TURNS,
+    }),
   );
   const fixtureFile = captured.files[0]!;
 
@@ -69,6 +78,10 @@ export async function demoSteps(
   }
   const { report: result } = await report({ dir: run.dir, marks: CHECKS_MARKS_FILE });
   const html = await writeHtmlReport({ dir: run.dir, marks: CHECKS_MARKS_FILE });
+  step(
+    `rolling out ${DEMO_ROLLOUT_TURNS} turns from turn ${PROBE_TURN} with the session's recorded inputs (questions/places-rollout.yaml), each turn checked`,
+  );
+  const [rollout, rolloutMs] = await timed(() => demoRollout(dir, common, questionFile));
   return {
     dir,
     campaign,
@@ -79,7 +92,8 @@ export async function demoSteps(
     report: result,
     html: html.file,
     judged,
-    timings: { sampleMs, captureMs, runMs },
+    rollout,
+    timings: { sampleMs, captureMs, runMs, rolloutMs },
   };
 }
 

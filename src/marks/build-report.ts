@@ -1,3 +1,4 @@
+import { rolloutReport, type RolloutReport } from './rollout-report.js';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Manifest } from '../pipeline/manifest.js';
 import { planReps } from '../pipeline/run-plan.js';
@@ -102,6 +103,8 @@ export interface Report {
   /** Tokens and cost of the run: the SUT's calls, the judges', and both. */
   spend: RunSpend;
   warnings: string[];
+  /** A rollout run (`turns: K`): survival per fixture and per turn; absent for one-turn runs. */
+  rollout?: RolloutReport;
 }
 
 /** Options of `buildReport`. */
@@ -138,6 +141,8 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
   });
   const missing = keys.filter((key) => !state.records.has(repId(key))).length;
   const { agreements, warnings } = await runAgreements(dir, manifest);
+  const pairs = basePairs(manifest, fixtures);
+  const rollout = rolloutReport(state, keys, names, pairs, marks);
   return {
     dir,
     question: { id: manifest.question.id, text: manifest.question.text },
@@ -153,10 +158,11 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
     demands: [0, 1, 2, 3]
       .filter((lost) => lost < manifest.question.reps)
       .map((lost) => ({ lost, ...targetDemand(target, manifest.question.reps - lost) })),
-    pairs: basePairs(manifest, fixtures),
+    pairs,
     agreements,
     spend: totalSpend(fixtures),
     warnings,
+    ...(rollout ? { rollout } : {}),
   };
 }
 

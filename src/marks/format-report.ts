@@ -5,6 +5,7 @@ import type { FixtureReport, MarkCounts, Report, TagTotals } from './build-repor
 import type { Comparison } from './compare-runs.js';
 import { spendRows } from './format-spend.js';
 import { consistencyLines } from './consistency.js';
+import { formatSurvival } from './format-survival.js';
 
 /** Plain text for a terminal, or Markdown for a pull request or a notebook. */
 export type ReportStyle = 'text' | 'md';
@@ -51,6 +52,7 @@ export function formatReport(report: Report, style: ReportStyle, comparison?: Co
     ];
     lines.push(...table(rows, ['left', 'left', 'left', 'right', 'right']), '');
   }
+  if (report.rollout) lines.push(...formatSurvival(report.rollout, style));
   lines.push(heading(`What ${report.target} demands of ${report.reps} reps`), '');
   lines.push(
     ...table(

@@ -1,3 +1,4 @@
+import { applyRolloutChecks } from './rollout-checks.js';
 import { resolve } from 'node:path';
 import { shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
@@ -45,7 +46,11 @@ export async function judgeChecks(options: JudgeChecksOptions): Promise<JudgeChe
       result.notRun++;
       return { ...key, mark: '', note: 'not run' };
     }
-    const verdict = applyChecks(checks, record);
+    // A rollout is judged turn by turn and as a transcript (the run's transcriptChecks).
+    const verdict =
+      record.turns || !checks
+        ? applyRolloutChecks(checks, state.manifest.rollout?.transcriptChecks, record)
+        : applyChecks(checks, record);
     result[verdict.mark]++;
     return { ...key, mark: verdict.mark, note: verdict.reason };
   });
@@ -53,7 +58,12 @@ export async function judgeChecks(options: JudgeChecksOptions): Promise<JudgeChe
   return result;
 }
 
-async function checksFor(options: JudgeChecksOptions, manifest: Manifest, dir: string, cwd: string): Promise<Checks> {
+async function checksFor(
+  options: JudgeChecksOptions,
+  manifest: Manifest,
+  dir: string,
+  cwd: string,
+): Promise<Checks | undefined> {
   const recorded = manifest.checks;
   if (options.question !== undefined) {
     const question = await loadQuestion(resolve(cwd, options.question));
@@ -63,10 +73,12 @@ async function checksFor(options: JudgeChecksOptions, manifest: Manifest, dir: s
         `${question.shown}: question "${question.question.id}", but ${shownPath(dir)} is a run of "${manifest.question.id}"`,
       );
     }
-    if (!question.question.checks)
+    if (!question.question.checks && !manifest.rollout?.transcriptChecks)
       throw new TurnkitError('BAD_INPUT', `${question.shown}: declares no checks (add a checks: section)`);
     return question.question.checks;
   }
+  // A rollout may be checked by its transcript alone.
+  if (!recorded && manifest.rollout?.transcriptChecks) return undefined;
   if (!recorded) {
     throw new TurnkitError(
       'BAD_INPUT',

@@ -154,6 +154,7 @@ export async function judgeWithModel(options: JudgeModelOptions): Promise<JudgeM
                   rubric: rubric.text,
                   caseFile,
                   response: record.response!,
+                  ...(record.turns ? { turns: record.turns.length } : {}),
                 }),
               );
               if (typeof reply === 'string') return reply;

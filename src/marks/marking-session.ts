@@ -4,7 +4,7 @@ import { userInfo } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { shownPath } from '../util/shown-path.js';
-import { formatMarks, isRunsOwnRow, type Mark, type MarkRow } from './marks-file.js';
+import { formatMarks, isRunsOwnRow, type Mark, type MarkRow, type TurnMark } from './marks-file.js';
 import type { Manifest } from '../pipeline/manifest.js';
 import { appendMarkHistory, historyFileOf } from './marks-history.js';
 import { readMarksFile, scopeOfRun } from './read-marks.js';
@@ -200,8 +200,40 @@ export class MarkingSession {
       grader: this.who,
       markedAt: new Date().toISOString(),
       rubricVersion: this.manifest.rubric.version,
+      ...(before.turnMarks ? { turnMarks: before.turnMarks } : {}),
     };
     if (before.mark === after.mark && before.note === after.note) return before;
+    return this.store(index, before, after);
+  }
+
+  /**
+   * Gives one turn of a rollout rep a mark of its own (the optional `turn_marks` column), or takes it away with
+   * `''`; the rep's mark stays as it is. Saved as `setMark` saves.
+   */
+  async setTurnMark(index: number, turn: number, mark: TurnMark['mark'] | ''): Promise<MarkRow> {
+    const rep = this.reps[index]!;
+    if (rep.skipped)
+      throw new TurnkitError('BAD_INPUT', `${rep.label} ${rep.record ? 'errored' : 'was not run'}: it keeps its mark`);
+    const before = this.markOf(index);
+    const others = (before.turnMarks ?? []).filter((entry) => entry.turn !== turn);
+    const turnMarks = mark === '' ? others : [...others, { turn, mark }].sort((a, b) => a.turn - b.turn);
+    const after: MarkRow = {
+      ...before,
+      grader: this.who,
+      markedAt: new Date().toISOString(),
+      rubricVersion: this.manifest.rubric.version,
+      ...(turnMarks.length > 0 ? { turnMarks } : { turnMarks: undefined }),
+    };
+    return this.store(index, before, after);
+  }
+
+  /** The mark a person gave one turn of a rep, if any. */
+  turnMarkOf(index: number, turn: number): TurnMark['mark'] | undefined {
+    return this.markOf(index).turnMarks?.find((entry) => entry.turn === turn)?.mark;
+  }
+
+  private async store(index: number, before: MarkRow, after: MarkRow): Promise<MarkRow> {
+    const rep = this.reps[index]!;
     // The mark counts at once (a grader typing p p p is not slowed down); the writes queue in order behind it.
     this.marks.set(repId(rep), after);
     const rows = this.reps.map((_, i) => this.markOf(i));

@@ -15,6 +15,41 @@ export interface MarkRow {
   markedAt?: string | undefined;
   /** The rubric version the mark was given under. */
   rubricVersion?: string | undefined;
+  /**
+   * A rollout's optional per-turn marks (the `turn_marks` column, `24:pass 25:fail`), for a person who marks turns
+   * as well; the rep's own mark is still the one that counts for its rate.
+   */
+  turnMarks?: readonly TurnMark[] | undefined;
+}
+
+/** One turn's mark in a rollout rep's `turn_marks` cell. */
+export interface TurnMark {
+  turn: number;
+  mark: 'pass' | 'fail' | 'na';
+}
+
+/** The optional column of per-turn marks, written only when a row has some (older files stay as they were). */
+export const TURN_MARKS_COLUMN = 'turn_marks';
+
+/** A `turn_marks` cell: `TURN:MARK` pairs by turn, separated by spaces. */
+export function formatTurnMarks(marks: readonly TurnMark[]): string {
+  return [...marks]
+    .sort((a, b) => a.turn - b.turn)
+    .map((entry) => `${entry.turn}:${entry.mark}`)
+    .join(' ');
+}
+
+/** Reads a `turn_marks` cell; a string saying what is wrong with it when it is not `TURN:pass|fail|na ...`. */
+export function parseTurnMarks(cell: string): TurnMark[] | string {
+  const marks = new Map<number, TurnMark>();
+  for (const token of cell.trim().split(/\s+/).filter(Boolean)) {
+    const match = /^(\d+):(pass|fail|na)$/i.exec(token);
+    if (!match) return `turn mark "${token.slice(0, 40)}" is not TURN:pass, TURN:fail or TURN:na`;
+    const turn = Number(match[1]);
+    if (marks.has(turn)) return `turn ${turn} is marked twice in turn_marks`;
+    marks.set(turn, { turn, mark: match[2]!.toLowerCase() as TurnMark['mark'] });
+  }
+  return [...marks.values()].sort((a, b) => a.turn - b.turn);
 }
 
 /** The columns every marks file starts with. */
@@ -64,10 +99,17 @@ export function formatMarks(rows: readonly MarkRow[]): string {
   const provenance = rows.some(
     (row) => row.grader !== undefined || row.markedAt !== undefined || row.rubricVersion !== undefined,
   );
-  const header = provenance ? [...MARKS_COLUMNS, ...MARKS_PROVENANCE_COLUMNS] : [...MARKS_COLUMNS];
+  const perTurn = rows.some((row) => (row.turnMarks?.length ?? 0) > 0);
+  const header = [
+    ...MARKS_COLUMNS,
+    ...(provenance ? MARKS_PROVENANCE_COLUMNS : []),
+    ...(perTurn ? [TURN_MARKS_COLUMN] : []),
+  ];
   const cells = (row: MarkRow): string[] => {
     const base = [row.fixture, String(row.rep), row.mark, row.note];
-    return provenance ? [...base, row.grader ?? '', row.markedAt ?? '', row.rubricVersion ?? ''] : base;
+    if (provenance) base.push(row.grader ?? '', row.markedAt ?? '', row.rubricVersion ?? '');
+    if (perTurn) base.push(formatTurnMarks(row.turnMarks ?? []));
+    return base;
   };
   return stringify([header, ...sorted.map(cells)]);
 }

@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import type { MarkRow } from './marks-file.js';
+import { formatTurnMarks, type MarkRow } from './marks-file.js';
 
 /** The history file beside a marks file (marks.csv → marks.history.jsonl): every change, with what it replaced. */
 export function historyFileOf(marksFile: string): string {
@@ -20,13 +20,20 @@ export async function appendMarkHistory(
       `${JSON.stringify({
         fixture: after.fixture,
         rep: after.rep,
-        from: { mark: before.mark, note: before.note, grader: before.grader, markedAt: before.markedAt },
+        from: {
+          mark: before.mark,
+          note: before.note,
+          grader: before.grader,
+          markedAt: before.markedAt,
+          ...turnMarksField(before),
+        },
         to: {
           mark: after.mark,
           note: after.note,
           grader: after.grader,
           markedAt: after.markedAt,
           rubricVersion: after.rubricVersion,
+          ...turnMarksField(after),
         },
         ...(by ? { by } : {}),
       })}\n`,
@@ -38,4 +45,9 @@ export async function appendMarkHistory(
   } finally {
     await handle.close();
   }
+}
+
+/** A row's per-turn marks as the history records them, when it has any (older entries are unchanged). */
+function turnMarksField(row: MarkRow): { turnMarks?: string } {
+  return row.turnMarks?.length ? { turnMarks: formatTurnMarks(row.turnMarks) } : {};
 }

@@ -4,7 +4,9 @@ import { TurnkitError } from '../errors.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
 import {
   MARKS_COLUMNS,
+  parseTurnMarks,
   provenanceColumns,
+  TURN_MARKS_COLUMN,
   provenanceOf,
   withLineFeeds,
   type Mark,
@@ -88,6 +90,9 @@ export function parseMarksText(raw: string, shown: string, scope: MarksScope | u
   }
   const fixtures = new Set(scope?.fixtures ?? []);
   const provenance = provenanceColumns(first.record);
+  const turnMarksAt = first.record.findIndex(
+    (cell, i) => i >= MARKS_COLUMNS.length && cell.trim().toLowerCase() === TURN_MARKS_COLUMN,
+  );
   const marks = new Map<string, ReadMark>();
   const problems: string[] = [];
   const lines = recordLines(text, records);
@@ -131,7 +136,20 @@ export function parseMarksText(raw: string, shown: string, scope: MarksScope | u
       problems.push(`${at}: ${fixture} rep ${rep} is marked twice (first on line ${earlier.line})`);
       continue;
     }
-    marks.set(repId(key), { fixture, rep, mark: mark as Mark, note, ...provenanceOf(entry.record, provenance), line });
+    const turnMarks = turnMarksAt >= 0 ? parseTurnMarks(entry.record[turnMarksAt] ?? '') : [];
+    if (typeof turnMarks === 'string') {
+      problems.push(`${at}: ${fixture} rep ${rep}: ${turnMarks}`);
+      continue;
+    }
+    marks.set(repId(key), {
+      fixture,
+      rep,
+      mark: mark as Mark,
+      note,
+      ...provenanceOf(entry.record, provenance),
+      ...(turnMarks.length > 0 ? { turnMarks } : {}),
+      line,
+    });
   }
   if (problems.length > 0) throw new TurnkitError('BAD_INPUT', problems[0]!, problems);
   return marks;

@@ -55,6 +55,16 @@ export function buildManifest(inputs: ManifestInputs): Manifest {
     },
     caseFileTemplate: { path: inputs.templatePath, sha256: sha256(inputs.template) },
     ...(q.checks ? { checks: q.checks } : {}),
+    ...((q.turns ?? 1) > 1
+      ? {
+          rollout: {
+            turns: q.turns!,
+            players: q.players?.type ?? 'recorded',
+            ...(q.stopOn ? { stopOn: q.stopOn } : {}),
+            ...(q.transcriptChecks ? { transcriptChecks: q.transcriptChecks } : {}),
+          },
+        }
+      : {}),
     ...(inputs.shard ? { shard: inputs.shard } : {}),
     fixtures: inputs.fixtures.map(({ loaded, tag }) => ({
       name: loaded.fixture.name,

@@ -164,5 +164,19 @@ function knownKeys(path: readonly PropertyKey[]): string[] {
       'temperature',
     ];
   if (path[0] === 'fixtures') return ['path', 'tag'];
+  if (path[0] === 'players')
+    return [
+      'type',
+      'inputs',
+      'byFixture',
+      'baseUrl',
+      'model',
+      'apiKeyEnv',
+      'persona',
+      'temperature',
+      'timeout',
+      'command',
+      'cwd',
+    ];
   return [];
 }

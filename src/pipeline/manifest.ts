@@ -28,6 +28,16 @@ export const manifestSchema = z
     caseFileTemplate: fileHash,
     /** The question's deterministic checks as they were when the run started (what `judge --checks` applies). */
     checks: checksSchema.optional(),
+    /** A rollout question's turns per rep, who played, and its checks of the whole transcript (absent for one turn). */
+    rollout: z
+      .object({
+        turns: z.number().int(),
+        players: z.string(),
+        stopOn: z.literal('fail').optional(),
+        transcriptChecks: checksSchema.optional(),
+      })
+      .strict()
+      .optional(),
     /** This run is one slice of a run split across machines (`--shard I/N`). */
     shard: z.object({ index: z.number().int(), count: z.number().int() }).strict().optional(),
     fixtures: z.array(

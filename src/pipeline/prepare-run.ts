@@ -11,6 +11,7 @@ import { resolveFixtures, type QuestionFixture } from './resolve-fixtures.js';
 import type { RunInput } from './run-input.js';
 import { checkRepsOption, checkRunSize } from './run-limits.js';
 import { sutSecrets } from './sut-secrets.js';
+import { planRollout, type RolloutPlan } from './rollout-plan.js';
 
 /** Everything a run needs before it touches the database: the question, its fixtures, texts and SUT, all checked. */
 export interface RunPlan {
@@ -27,6 +28,8 @@ export interface RunPlan {
   callSut: SutCaller;
   /** Secrets the SUT can see, kept out of what a rep records. */
   secrets: string[];
+  /** A rollout question's turns (`turns: K` above 1), checked; absent for one turn per rep. */
+  rollout?: RolloutPlan;
 }
 
 /**
@@ -55,6 +58,15 @@ export async function prepareRun(project: ProjectContext, input: RunInput): Prom
   const caseFiles = new Map<string, string>();
   for (const { loaded } of fixtures) caseFiles.set(loaded.fixture.name, await source.render(loaded.fixture));
   const env = input.env ?? {};
+  const rollout = planRollout(
+    question,
+    config,
+    source,
+    fixtures.map(({ loaded }) => loaded.fixture),
+    projectDir,
+    env,
+    input.quit,
+  );
   const prepared = await prepareSut(question, projectDir, env);
   // After a quit no SUT starts, and a command SUT running then is killed with everything it started.
   const callSut: SutCaller = (context) =>
@@ -71,6 +83,7 @@ export async function prepareRun(project: ProjectContext, input: RunInput): Prom
     caseFiles,
     callSut,
     secrets: sutSecrets(q.sut, env),
+    ...(rollout ? { rollout } : {}),
   };
 }
 

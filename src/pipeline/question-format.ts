@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { checksSchema } from './checks-format.js';
 import { MAX_REPS, TOO_MANY_REPS } from './run-limits.js';
+import { rolloutFields } from './rollout-format.js';
 import type { SutFunction } from './sut-request.js';
 
 /** A question id becomes a folder name under runs/: no separators or spaces. */
@@ -110,6 +111,8 @@ export const questionSchema = z
     caseFile: z.string().min(1),
     /** Deterministic checks, read by `turnkit judge --checks`. */
     checks: checksSchema.optional(),
+    /** Rollouts (several turns per rep): turns, players, stopOn, transcriptChecks (see rollout-format.ts). */
+    ...rolloutFields,
   })
   .strict();
 

@@ -1,5 +1,6 @@
 import type { CallSpend } from './spend.js';
 import type { SutRequest } from './sut-request.js';
+import { turnsMarkdown, type RolloutRecord, type TurnRecord } from './rollout-record.js';
 
 /** What the SUT changed in its scratch campaign, per table (found by diffing the campaign before teardown). */
 export interface RepEffects {
@@ -18,7 +19,13 @@ export interface RepRecord {
   startedAt: string;
   request: SutRequest;
   response: string | null;
-  error: { cause: string; message: string; stage: 'seed' | 'sut' | 'teardown' } | null;
+  /** In a rollout `turn` says which turn ended it (the player's input, the SUT's call or its case file). */
+  error: {
+    cause: string;
+    message: string;
+    stage: 'seed' | 'sut' | 'teardown' | 'player' | 'case-file';
+    turn?: number;
+  } | null;
   exit: { code: number | null; signal: string | null } | null;
   stdoutTail?: string;
   stderrTail?: string;
@@ -32,6 +39,10 @@ export interface RepRecord {
   outside?: string[];
   /** Why changes outside the campaign could not be checked (the shared rows could not be read before the SUT). */
   outsideUnchecked?: string;
+  /** A rollout (`turns: K` in the question): how far it went; `response` then holds the whole transcript. */
+  rollout?: RolloutRecord;
+  /** A rollout's turns as played, in order. */
+  turns?: TurnRecord[];
 }
 
 /** The rep as a person reads it: what was asked, what came back, and what went wrong. */
@@ -55,7 +66,9 @@ export function repMarkdown(record: RepRecord): string {
     if (record.stdoutTail) lines.push('stdout (end):', '', fence(record.stdoutTail), '');
     if (record.stderrTail) lines.push('stderr (end):', '', fence(record.stderrTail), '');
   }
-  if (record.response !== null) lines.push('## Response', '', record.response, '');
+  // A rollout shows its turns one by one (its response is the same transcript, joined).
+  if (record.turns) lines.push(...turnsMarkdown(record.turns, record.rollout));
+  else if (record.response !== null) lines.push('## Response', '', record.response, '');
   if (record.spend)
     lines.push(
       `SUT usage: ${record.spend.inputTokens} input and ${record.spend.outputTokens} output tokens${record.spend.cost !== null ? `, cost ${record.spend.cost}` : ''}.`,

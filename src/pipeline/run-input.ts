@@ -13,6 +13,11 @@ export interface RunInput {
   reps?: number | undefined;
   /** SUT calls at a time (default 4 on either backend; on the embedded one seeds and teardowns take turns). */
   concurrency?: number | undefined;
+  /**
+   * Reps under way at once (default: the concurrency and half as many again, so that one rep's seed or teardown
+   * overlaps another's SUT call). 1 runs each rep alone, as a benchmark measuring a rep's own time needs.
+   */
+  repsInFlight?: number | undefined;
   /** Continue this run directory (relative to the project folder): only missing or errored reps run, each fresh. */
   resume?: string | undefined;
   strategy?: StrategyChoice | undefined;

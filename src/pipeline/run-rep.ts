@@ -7,6 +7,7 @@ import { passwordForms, withoutSecrets } from './redact-password.js';
 import type { RepEffects, RepRecord } from './rep-record.js';
 import type { SutOutcome, SutRequest } from './sut-request.js';
 import { callSpend, type Price } from './spend.js';
+import { playRollout, type RolloutSpec } from './run-rollout.js';
 
 /** One rep to run: the fixture, its rendered case file, which rep and which attempt. */
 export interface RepJob {
@@ -23,6 +24,8 @@ export interface RepJob {
   secrets?: readonly string[];
   /** The price of the SUT's model, for a call that reports tokens but no cost. */
   price?: Price | undefined;
+  /** Several turns in this rep's campaign (`turns: K` in the question); absent for one turn. */
+  rollout?: RolloutSpec;
 }
 
 /**
@@ -76,29 +79,34 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
     });
     sharedBefore = before?.shared;
     horizon = before?.horizon;
-    // An adapter that throws (a spawn refused outright) is the rep's error like any other SUT failure, with the
-    // time it took to throw (latency counts every rep that reached the SUT).
-    const call = async (): Promise<SutOutcome> => {
-      const callStarted = performance.now();
-      try {
-        return await callSut({
-          databaseUrl: scratch.databaseUrl,
-          request,
-          ...(job.secrets ? { secrets: job.secrets } : {}),
-        });
-      } catch (error) {
-        return { error: { cause: 'exception', message: messageOf(error) }, ms: performance.now() - callStarted };
-      }
-    };
-    const outcome: SutOutcome = await (job.sutSlot ? job.sutSlot(call) : call());
-    timings.sutMs = outcome.ms;
-    record.response = outcome.response ?? null;
-    if (outcome.usage || outcome.cost !== undefined) record.spend = callSpend(outcome.usage, outcome.cost, job.price);
-    if (outcome.error) record.error = { stage: 'sut', ...outcome.error };
-    if (outcome.exitCode !== undefined || outcome.signal !== undefined)
-      record.exit = { code: outcome.exitCode ?? null, signal: outcome.signal ?? null };
-    if (outcome.stdoutTail !== undefined && outcome.error) record.stdoutTail = outcome.stdoutTail;
-    if (outcome.stderrTail !== undefined && outcome.stderrTail !== '') record.stderrTail = outcome.stderrTail;
+    if (job.rollout) {
+      // The rollout's turns are played in this campaign; what they changed as a whole is read by the teardown below.
+      await playRollout(session, callSut, scratch, { ...job, rollout: job.rollout }, record);
+    } else {
+      // An adapter that throws (a spawn refused outright) is the rep's error like any other SUT failure, with the
+      // time it took to throw (latency counts every rep that reached the SUT).
+      const call = async (): Promise<SutOutcome> => {
+        const callStarted = performance.now();
+        try {
+          return await callSut({
+            databaseUrl: scratch.databaseUrl,
+            request,
+            ...(job.secrets ? { secrets: job.secrets } : {}),
+          });
+        } catch (error) {
+          return { error: { cause: 'exception', message: messageOf(error) }, ms: performance.now() - callStarted };
+        }
+      };
+      const outcome: SutOutcome = await (job.sutSlot ? job.sutSlot(call) : call());
+      timings.sutMs = outcome.ms;
+      record.response = outcome.response ?? null;
+      if (outcome.usage || outcome.cost !== undefined) record.spend = callSpend(outcome.usage, outcome.cost, job.price);
+      if (outcome.error) record.error = { stage: 'sut', ...outcome.error };
+      if (outcome.exitCode !== undefined || outcome.signal !== undefined)
+        record.exit = { code: outcome.exitCode ?? null, signal: outcome.signal ?? null };
+      if (outcome.stdoutTail !== undefined && outcome.error) record.stdoutTail = outcome.stdoutTail;
+      if (outcome.stderrTail !== undefined && outcome.stderrTail !== '') record.stderrTail = outcome.stderrTail;
+    }
   } finally {
     const teardownStarted = performance.now();
     try {

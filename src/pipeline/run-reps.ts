@@ -46,6 +46,8 @@ export async function runReps(
     strategy: input.strategy,
     runId: `${q.id}/${relative(project.paths.runs, dir)}`,
   });
+  // A rollout's game (the columns turnkit writes turns into) is checked once, before the first rep.
+  if (plan.rollout) await plan.rollout.prepare(session);
   const byName = new Map(plan.fixtures.map((entry) => [entry.loaded.fixture.name, entry]));
   const started = performance.now();
   let done = 0;
@@ -54,7 +56,7 @@ export async function runReps(
   const failures: string[] = [];
   // Set when a rep found the database gone: no rep starts after it, and the run fails.
   let lost: string | undefined;
-  const workers = Math.max(1, Math.min(workersFor(concurrency), pending.length));
+  const workers = Math.max(1, Math.min(input.repsInFlight ?? workersFor(concurrency), pending.length));
   const slots = new Semaphore(concurrency);
   const sutSlot = <T>(call: () => Promise<T>): Promise<T> => slots.run(call);
   let spent = 0;
@@ -91,6 +93,7 @@ export async function runReps(
         sutSlot,
         secrets: plan.secrets,
         price,
+        ...(plan.rollout ? { rollout: await plan.rollout.spec(session, fixture.loaded.fixture, key.rep) } : {}),
       });
       spent += record.spend?.cost ?? 0;
       // A SUT killed because the user quit says nothing about the SUT: the rep stays not run, for --resume.

@@ -48,6 +48,8 @@ export function httpSutCaller(sut: HttpSut, tools: HttpSutTools = {}): (context:
           model: sut.model,
           messages: [
             ...(sut.system ? [{ role: 'system' as const, content: sut.system }] : []),
+            // A rollout's turns so far, as the conversation they were (the case file below also renders them).
+            ...transcriptMessages(context.request.transcript),
             {
               role: 'user' as const,
               content: `${context.request.caseFile}\n\n---\n\nPlayer input for turn ${context.request.turn}:\n${input}`,
@@ -109,4 +111,18 @@ function failure(
   if (error instanceof SyntaxError)
     return { error: { cause: 'unparseable', message: `${url} answered with a body that is not JSON: ${message}` } };
   return { error: { cause: 'exception', message: `${url}: ${message}` } };
+}
+
+function transcriptMessages(
+  transcript: SutContext['request']['transcript'],
+): { role: 'user' | 'assistant'; content: string }[] {
+  return (transcript ?? []).flatMap((turn) => [
+    {
+      role: 'user' as const,
+      content: `Player input for turn ${turn.turn}:\n${Object.values(turn.input)
+        .filter((value) => typeof value === 'string')
+        .join('\n')}`,
+    },
+    ...(turn.response !== null ? [{ role: 'assistant' as const, content: turn.response }] : []),
+  ]);
 }

@@ -12,6 +12,8 @@ export interface SutRequest {
   caseFile: string;
   fixture: string;
   rep: number;
+  /** In a rollout, the turns played before this one (absent in a one-turn rep). */
+  transcript?: { turn: number; input: Record<string, unknown>; response: string | null }[];
 }
 
 /** Why a rep is an error rather than a response. */

@@ -37,6 +37,26 @@ describe('turnkit demo through the built binary, in a fresh folder', () => {
     if (folder) await rm(folder, { recursive: true, force: true });
   });
 
+  it('ends with a short rollout: the fix keeps every turn right, the base fails from turn 23 on', async () => {
+    expect(text.stdout).toMatch(/^A rollout from the same fixtures \(D\/runs\/places-rollout\/[^ )]+\):$/m);
+    expect(text.stdout).toMatch(new RegExp(`^  ${FIXED}\\s+3/3\\s+3/3\\s+3/3\\s+3/3\\s+none failed$`, 'm'));
+    const survival = (
+      JSON.parse(json.stdout) as {
+        rollout: {
+          survival: {
+            fixtures: { fixture: string; steps: { surviving: number }[]; medianFirstFailingTurn: number | null }[];
+          };
+        };
+      }
+    ).rollout.survival;
+    const base = survival.fixtures.find((entry) => entry.fixture === BASE)!;
+    const fixed = survival.fixtures.find((entry) => entry.fixture === FIXED)!;
+    expect(fixed.steps.map((step) => step.surviving)).toEqual([3, 3, 3, 3]);
+    // A base rep misled at turn 23 stays misled: its own wrong narration is in the campaign for the turns after.
+    expect(base.medianFirstFailingTurn).toBe(23);
+    expect(base.steps.at(-1)!.surviving).toBeLessThan(3);
+  });
+
   it('runs the whole loop and prints the report, the base missing and the constructed fixture meeting the target', async () => {
     expect(text.code, text.stderr).toBe(0);
     const runDir =
@@ -63,7 +83,7 @@ describe('turnkit demo through the built binary, in a fresh folder', () => {
     expect((await readFile(join(folder, runDir!, 'report.html'), 'utf8')).startsWith('<!doctype html>')).toBe(true);
     // Steps and progress go to stderr, one line each; 20 reps in all.
     const lines = text.stderr.trimEnd().split('\n');
-    expect(lines.filter((line) => line.startsWith('- '))).toHaveLength(5);
+    expect(lines.filter((line) => line.startsWith('- '))).toHaveLength(6);
     expect(lines.filter((line) => /^ {2}\[\d+\/20\] /.test(line))).toHaveLength(20);
     expect(text.stderr).not.toMatch(/[\r\x1b]/);
 

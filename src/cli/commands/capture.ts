@@ -24,6 +24,12 @@ export function registerCapture(program: Command, output: Output): void {
     .option('--latest', "the campaign's last turn")
     .option('--name <name>', 'fixture name (default campaign-KEY-turn-N)')
     .option('--out <dir>', "output folder (default: the config's fixtures folder)")
+    .addOption(
+      new Option(
+        '--ahead <k>',
+        "record the input columns of turns N+1..N+K-1 too (a rollout's recorded inputs)",
+      ).argParser(positiveInt),
+    )
     .option('--force', 'overwrite existing fixture files')
     .option(
       '--allow-sensitive',
@@ -51,6 +57,7 @@ export function registerCapture(program: Command, output: Output): void {
         name: options.name,
         out: options.out,
         force: options.force,
+        ahead: options.ahead,
         // The key comes from the environment variable the config names (TURNKIT_SCRUB_KEY by default).
         scrubKey: (name: string) => process.env[name],
         allowSensitive: options.allowSensitive,

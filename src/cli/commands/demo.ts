@@ -68,6 +68,7 @@ export function registerDemo(program: Command, output: Output): void {
             marksFile: shownPath(result.report.marksFile),
           },
           html: shownPath(result.html),
+          rollout: { ...result.rollout, run: { ...result.rollout.run, dir: shownPath(result.rollout.run.dir) } },
         });
       }
       output.out('');
@@ -79,6 +80,9 @@ export function registerDemo(program: Command, output: Output): void {
           `The constructed fixture changes one upstream narration and nothing else; its rate moved by ${pair.delta > 0 ? '+' : ''}${pair.delta.toFixed(2)} (Fisher exact p ${pair.p < 0.001 ? '< 0.001' : `= ${pValue(pair.p)}`}).`,
         );
       }
+      const { formatSurvival } = await import('../../marks/format-survival.js');
+      output.out(`A rollout from the same fixtures (${shownPath(result.rollout.run.dir)}):`);
+      for (const line of formatSurvival(result.rollout.survival, 'text')) output.out(line ? `  ${line}` : '');
       if (result.judged) {
         output.out(
           `The judge ${result.judged.result.grader} against the checks (the same reps, marked pass or fail by both):`,

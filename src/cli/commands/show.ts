@@ -30,6 +30,15 @@ export function registerShow(program: Command, output: Output): void {
       output.out('');
       output.out(`input of turn ${summary.turn}:`);
       for (const [column, value] of Object.entries(summary.input)) output.out(`  ${column}: ${JSON.stringify(value)}`);
+      if (summary.ahead.length > 0) {
+        output.out(`recorded inputs ahead (turns ${summary.ahead[0]!.turn}..${summary.ahead.at(-1)!.turn}):`);
+        for (const entry of summary.ahead)
+          output.out(
+            `  ${entry.turn}: ${Object.values(entry.values)
+              .map((value) => JSON.stringify(value))
+              .join(' / ')}`,
+          );
+      }
       output.out('');
       const rows = summary.tables.map((table) => [
         table.name,

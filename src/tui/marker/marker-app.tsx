@@ -17,6 +17,8 @@ export interface MarkerAppProps {
 
 /** The keys, in full from 80 columns and short below (60 columns and up). */
 const KEY_HELP = 'p/f/n pass/fail/na  u unmark  e note  ←→ rep  tab pane  ↑↓ scroll  a all  q quit';
+/** The keys of a rollout rep: turns to step through, and a mark per turn for a person who wants one. */
+const TURN_KEY_HELP = 'p/f/n rep  P/F/N/U turn  [ ] turn  e note  ←→ rep  tab  ↑↓  q quit';
 const KEY_HELP_SHORT = 'p/f/n mark  u unmark  e note  ←→ rep  tab  ↑↓  a all  q quit';
 
 /** `turnkit mark`: one rep at a time, its response, case file and rubric; every mark saved as it is given. */
@@ -38,9 +40,14 @@ export function MarkerApp({ session, width, height, onDone }: MarkerAppProps) {
       (error: Error) => setState({ ...latest.current, message: `not saved: ${error.message}` }),
     );
   };
-  const { index, pane, scroll, note, message, quit } = state;
+  const { index, pane, scroll, turn, note, message, quit } = state;
   const bodyHeight = bodyHeightOf({ width, height });
-  const lines = useMemo(() => paneLines(session, index, pane, width - 1), [session, index, pane, width]);
+  // A turn mark changes the turn's text (its "your mark" line): the marks given so far are part of what it depends on.
+  const turnMarks = session.markOf(index).turnMarks;
+  const lines = useMemo(
+    () => paneLines(session, index, pane, width - 1, turn),
+    [session, index, pane, width, turn, turnMarks],
+  );
   const rep = session.reps[index]!;
   const current = session.markOf(index);
 
@@ -59,7 +66,12 @@ export function MarkerApp({ session, width, height, onDone }: MarkerAppProps) {
   const { marked, total } = session.progress();
   // Blind, the rep's neutral label is all that says where the grader is: its position and its case, never its name.
   const where = session.blind ? rep.label : `rep ${index + 1} of ${session.reps.length} · ${rep.label}`;
-  const header = fitHeader(`${session.manifest.question.id} · ${where}`, ` · marked ${marked}/${total}${session.blind ? ' · blind' : ''}${session.saving ? ' · saving' : ''}`, width);
+  const played = rep.record?.turns;
+  const shownTurn = played?.[Math.min(played.length - 1, turn)];
+  const turnWhere = shownTurn
+    ? ` · turn ${shownTurn.turn} of ${played![0]!.turn + (rep.record?.rollout?.turns ?? played!.length) - 1}`
+    : '';
+  const header = fitHeader(`${session.manifest.question.id} · ${where}${turnWhere}`, ` · marked ${marked}/${total}${session.blind ? ' · blind' : ''}${session.saving ? ' · saving' : ''}`, width);
   const shown = lines.slice(scroll, scroll + bodyHeight);
   const more = lines.length > bodyHeight ? ` (lines ${scroll + 1}-${Math.min(lines.length, scroll + bodyHeight)} of ${lines.length})` : '';
   return (
@@ -83,7 +95,9 @@ export function MarkerApp({ session, width, height, onDone }: MarkerAppProps) {
           {message ? ` · ${message}` : ''}
         </Text>
       )}
-      <Text dimColor wrap="truncate">{width >= 80 ? KEY_HELP : KEY_HELP_SHORT}</Text>
+      <Text dimColor wrap="truncate">
+        {rep.record?.turns?.length ? TURN_KEY_HELP : width >= 80 ? KEY_HELP : KEY_HELP_SHORT}
+      </Text>
     </Box>
   );
 }

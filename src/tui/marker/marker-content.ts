@@ -12,8 +12,11 @@ export const PANES: readonly { pane: Pane; title: string }[] = [
   { pane: 'rubric', title: 'rubric' },
 ];
 
-/** The lines of a pane for a rep, wrapped to the width (the response of an errored rep is its error and output). */
-export function paneLines(session: MarkingSession, index: number, pane: Pane, width: number): string[] {
+/**
+ * The lines of a pane for a rep, wrapped to the width (the response of an errored rep is its error and output; a
+ * rollout's response pane shows one turn, `turnIndex` of those it played).
+ */
+export function paneLines(session: MarkingSession, index: number, pane: Pane, width: number, turnIndex = 0): string[] {
   const rep = session.reps[index]!;
   let text: string;
   // Hard-wrapped Markdown reads as paragraphs wrapped to the pane, not as lines cut at the author's column.
@@ -22,7 +25,7 @@ export function paneLines(session: MarkingSession, index: number, pane: Pane, wi
     text = reflowMarkdown(
       `${session.manifest.question.text}\n\nRubric version ${session.manifest.rubric.version}\n\n${session.rubric}`,
     );
-  else text = responseText(rep.record);
+  else text = rep.record?.turns?.length ? turnText(session, index, turnIndex) : responseText(rep.record);
   return session
     .shown(text)
     .replace(/\t/g, '  ')
@@ -37,5 +40,39 @@ function responseText(record: MarkingSession['reps'][number]['record']): string 
   if (record.response) parts.push('', 'Response:', record.response);
   if (record.stdoutTail) parts.push('', 'stdout (end):', record.stdoutTail);
   if (record.stderrTail) parts.push('', 'stderr (end):', record.stderrTail);
+  return parts.join('\n');
+}
+
+/** How many turns a rep's response pane steps through: a rollout's played turns, else none. */
+export function turnCount(session: MarkingSession, index: number): number {
+  return session.reps[index]!.record?.turns?.length ?? 0;
+}
+
+/** One turn of a rollout: where it stands among the turns, the player's input, then the response (or its error). */
+function turnText(session: MarkingSession, index: number, turnIndex: number): string {
+  const record = session.reps[index]!.record!;
+  const turns = record.turns!;
+  const at = Math.max(0, Math.min(turns.length - 1, turnIndex));
+  const turn = turns[at]!;
+  const planned = record.rollout?.turns ?? turns.length;
+  const lastTurn = turns[0]!.turn + planned - 1;
+  const ended = record.rollout?.stopped
+    ? `; the rollout stopped here (${record.rollout.stopped === 'fail' ? 'a turn failed its checks' : 'a turn errored'})`
+    : '';
+  const parts = [
+    `TURN ${turn.turn} of ${lastTurn} (step ${at + 1} of ${planned}; ${turns.length} played${at === turns.length - 1 ? ended : ''})`,
+    '',
+    'Player:',
+    ...Object.entries(turn.input).map(
+      ([column, value]) => `  ${column}: ${typeof value === 'string' ? value : JSON.stringify(value)}`,
+    ),
+    '',
+    'Response:',
+    turn.response ?? '(none)',
+  ];
+  if (turn.error) parts.push('', `ERROR (${turn.error.cause}): ${turn.error.message}`);
+  if (turn.check) parts.push('', `checks: ${turn.check.mark} (${turn.check.reason})`);
+  const mine = session.turnMarkOf(index, turn.turn);
+  parts.push('', `your mark for this turn: ${mine ?? '(none)'}`);
   return parts.join('\n');
 }

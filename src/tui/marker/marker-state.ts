@@ -1,13 +1,15 @@
 import type { Key } from 'ink';
 import type { Mark } from '../../marks/marks-file.js';
 import type { MarkingSession } from '../../marks/marking-session.js';
-import { paneLines, PANES, type Pane } from './marker-content.js';
+import { paneLines, PANES, turnCount, type Pane } from './marker-content.js';
 
 /** What the marker shows, apart from the marks (the session holds those). */
 export interface MarkerState {
   readonly index: number;
   readonly pane: Pane;
   readonly scroll: number;
+  /** Which of a rollout rep's turns the response pane shows (0: the first played). */
+  readonly turn: number;
   /** The note being written, while the note line is open. */
   readonly note?: string | undefined;
   readonly showAll: boolean;
@@ -26,9 +28,12 @@ const CHROME = 4;
 
 const MARK_KEYS: Record<string, Exclude<Mark, 'error' | ''>> = { p: 'pass', f: 'fail', n: 'na' };
 
+/** Shifted, the same keys mark the rollout turn on screen (the optional per-turn column); U takes that mark away. */
+const TURN_MARK_KEYS: Record<string, 'pass' | 'fail' | 'na' | ''> = { P: 'pass', F: 'fail', N: 'na', U: '' };
+
 /** Where the marker opens: the first rep without a mark. */
 export function initialMarkerState(session: MarkingSession): MarkerState {
-  return { index: session.firstUnmarked(), pane: 'response', scroll: 0, showAll: false, quit: false };
+  return { index: session.firstUnmarked(), pane: 'response', scroll: 0, turn: 0, showAll: false, quit: false };
 }
 
 /** How many lines of the pane fit on the screen. */
@@ -63,6 +68,21 @@ export function reduceMarker(
   const mark = MARK_KEYS[input];
   if (mark) return save(next, session, mark, undefined, true, onWrite);
   if (input === 'u') return save(next, session, '', undefined, false, onWrite);
+  const turns = turnCount(session, state.index);
+  if (input === ']' || input === '[') {
+    if (turns === 0) return { ...next, message: 'one turn: this rep is not a rollout' };
+    const turn = Math.max(0, Math.min(turns - 1, state.turn + (input === ']' ? 1 : -1)));
+    return turn === state.turn
+      ? { ...next, message: input === ']' ? 'last turn played' : 'first turn' }
+      : { ...next, pane: 'response', turn, scroll: 0 };
+  }
+  const turnMark = TURN_MARK_KEYS[input];
+  if (turnMark !== undefined && turns > 0) {
+    if (rep.skipped) return { ...next, message: keepsItsMark(rep) };
+    const turn = rep.record!.turns![Math.min(turns - 1, state.turn)]!.turn;
+    onWrite(session.setTurnMark(state.index, turn, turnMark));
+    return { ...next, message: `turn ${turn}: ${turnMark || 'unmarked'} (the rep's own mark is p/f/n)` };
+  }
   if (input === 'e')
     return rep.skipped ? { ...next, message: keepsItsMark(rep) } : { ...next, note: session.markOf(state.index).note };
   if (input === 'a')
@@ -78,7 +98,10 @@ export function reduceMarker(
   }
   const bodyHeight = bodyHeightOf(layout);
   const scrollTo = (scroll: number): MarkerState => {
-    const maxScroll = Math.max(0, paneLines(session, state.index, state.pane, layout.width - 1).length - bodyHeight);
+    const maxScroll = Math.max(
+      0,
+      paneLines(session, state.index, state.pane, layout.width - 1, state.turn).length - bodyHeight,
+    );
     return { ...next, scroll: Math.max(0, Math.min(maxScroll, scroll)) };
   };
   if (key.downArrow || input === 'j') return scrollTo(state.scroll + 1);
@@ -135,11 +158,17 @@ function save(
   const next = session.step(state.index, 1, state.showAll);
   const message =
     marked === total ? `all ${total} reps marked; saved in ${file}` : next === state.index ? 'last rep' : undefined;
-  return next === state.index ? { ...state, message } : { ...state, index: next, scroll: 0, message };
+  return next === state.index ? { ...state, message } : { ...state, index: next, scroll: 0, turn: 0, message };
 }
 
 function go(state: MarkerState, index: number): MarkerState {
-  return { ...state, index, scroll: 0, message: index === state.index ? 'no more reps that way' : undefined };
+  return {
+    ...state,
+    index,
+    scroll: 0,
+    turn: index === state.index ? state.turn : 0,
+    message: index === state.index ? 'no more reps that way' : undefined,
+  };
 }
 
 function keepsItsMark(rep: MarkingSession['reps'][number]): string {

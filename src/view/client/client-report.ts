@@ -76,6 +76,7 @@ function renderReport(run, root) {
         return { attrs: { 'data-pair': p.constructed }, cells: [p.constructed, p.base, rateOf(p.constructed) + ' vs ' + rateOf(p.base), { k: 'delta', text: signedText(p.delta) }, { k: 'p', text: pText(p.p) }] };
       }))]));
   }
+  if (r.rollout) root.appendChild(renderSurvival(r.rollout));
   root.appendChild(h('section', { id: 'demands' }, [h('h2', { text: 'What ' + r.target + ' demands of ' + r.reps + ' reps' }),
     table(null, ['reps lost to na or error'].concat(r.demands.map(function (d) { return String(d.lost); })), [
       { cells: ['qualified reps'].concat(r.demands.map(function (d) { return String(d.n); })) },
@@ -107,6 +108,59 @@ function renderConsistency(r) {
       var c = t.consistency;
       return h('li', { 'data-consistency-tag': t.tag, text: t.tag + ': ' + c.allPassed + ' of ' + c.of + ' fixture(s) with qualified reps passed every one' + (c.share === null ? '' : ' (' + c.share.toFixed(2) + ')') });
     }))]);
+}
+
+// A rollout run: per fixture a step line of the share of reps still passing after each turn, then the same numbers
+// as a table, and each constructed fixture against its base per turn.
+function survivalChart(rollout, id) {
+  var left = 60, plotW = 520, top = 20, plotH = 200, width = left + plotW + 250, height = top + plotH + 40;
+  var steps = rollout.fixtures.length > 0 ? rollout.fixtures[0].steps : [];
+  var n = Math.max(1, steps.length);
+  var x = function (i) { return left + (i / n) * plotW; };
+  var y = function (v) { return top + (1 - v) * plotH; };
+  var title = 'Reps still passing after each turn, per fixture (' + rollout.turns + ' turns)';
+  var desc = rollout.fixtures.map(function (f) {
+    return f.fixture + ': ' + f.steps.map(function (st) { return 'turn ' + st.turn + ' ' + st.surviving + '/' + f.reps; }).join(', ');
+  }).join('; ');
+  var svg = s('svg', { role: 'img', viewBox: '0 0 ' + width + ' ' + height, width: width, height: height, 'aria-labelledby': id + '-t ' + id + '-d', class: 'chart survival' }, [
+    s('title', { id: id + '-t', text: title }),
+    s('desc', { id: id + '-d', text: desc }),
+  ]);
+  [0, 0.5, 1].forEach(function (v) {
+    svg.appendChild(s('line', { x1: left, x2: left + plotW, y1: y(v), y2: y(v), class: 'grid' }));
+    svg.appendChild(s('text', { x: left - 8, y: y(v) + 4, 'text-anchor': 'end', class: 'tick', text: String(v) }));
+  });
+  steps.forEach(function (st, i) {
+    svg.appendChild(s('text', { x: (x(i) + x(i + 1)) / 2, y: top + plotH + 18, 'text-anchor': 'middle', class: 'tick', text: 't' + st.turn }));
+  });
+  rollout.fixtures.forEach(function (f, k) {
+    var points = [];
+    f.steps.forEach(function (st, i) {
+      var v = st.share === null ? 0 : st.share;
+      points.push(x(i) + ',' + y(v), x(i + 1) + ',' + y(v));
+    });
+    svg.appendChild(s('polyline', { points: points.join(' '), class: 'survival-line line-' + (k % 4), fill: 'none' }));
+    svg.appendChild(s('text', { x: left + plotW + 8, y: top + 14 + k * 18, class: 'label line-' + (k % 4), text: f.fixture }));
+  });
+  return h('figure', null, [svg, h('figcaption', { text: title + '. The table below holds the same numbers.' })]);
+}
+
+function renderSurvival(rollout) {
+  var turns = rollout.fixtures.length > 0 ? rollout.fixtures[0].steps.map(function (st) { return 't' + st.turn; }) : [];
+  var section = h('section', { id: 'survival' }, [h('h2', { text: 'Survival over ' + rollout.turns + ' turns (reps with no failing turn so far)' }), survivalChart(rollout, 'chart-survival')]);
+  section.appendChild(table(null, ['fixture'].concat(turns).concat(['median first fail']), rollout.fixtures.map(function (f) {
+    return { attrs: { 'data-survival': f.fixture }, cells: [f.fixture].concat(f.steps.map(function (st) { return { k: 't' + st.turn, text: st.surviving + '/' + f.reps }; }))
+      .concat([{ k: 'median', text: f.medianFirstFailingTurn === null ? 'none failed' : 'turn ' + f.medianFirstFailingTurn }]) };
+  })));
+  if (rollout.pairs.length > 0) {
+    section.appendChild(h('h3', { text: 'Does the fix hold? Constructed against base, per turn' }));
+    section.appendChild(table(null, ['constructed', 'base', ''].concat(turns), rollout.pairs.map(function (p) {
+      return { attrs: { 'data-survival-pair': p.constructed }, cells: [p.constructed, p.base, 'delta / Fisher p'].concat(p.steps.map(function (st) {
+        return { k: 't' + st.turn, text: signedText(st.delta) + ' / ' + pText(st.p) };
+      })) };
+    })));
+  }
+  return section;
 }
 
 function renderAgreements(list) {

@@ -14,6 +14,7 @@ pre { white-space: pre-wrap; word-break: break-word; background: #f4f4f4; paddin
 .chart .track { fill: #f0f0f0; stroke: #999; } .chart .bar { fill: #555; } .chart .bar.missed { fill: #aaa; } .chart .bar.pending { fill: #ccc; }
 .chart .whisker { stroke: #000; stroke-width: 2; } .chart .target { stroke: #000; stroke-width: 2; stroke-dasharray: 5 3; }
 .chart .label, .chart .value, .chart .target-label { fill: #111; }
+.chart .survival-line { stroke: #111; stroke-width: 2.5; } .chart .survival-line.line-1 { stroke-dasharray: 8 4; } .chart .survival-line.line-2 { stroke-dasharray: 2 3; } .chart .survival-line.line-3 { stroke: #777; }
 del { text-decoration: line-through; background: #eee; } ins { text-decoration: underline; font-weight: 600; background: #eee; }
 .diff { font-family: ui-monospace, monospace; white-space: pre-wrap; } .path { font-weight: 600; font-family: ui-monospace, monospace; }
 .filters label { margin-right: 1rem; } .pager button { margin-right: 0.5rem; }

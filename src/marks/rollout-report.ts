@@ -1,0 +1,58 @@
+import type { RunState } from '../pipeline/run-state.js';
+import { repId } from '../pipeline/run-state.js';
+import type { RepKey } from '../pipeline/run-state.js';
+import { fixtureSurvival, survivalPair, type FixtureSurvival, type SurvivalPair } from './survival.js';
+import type { BasePair } from './build-report.js';
+import type { MarkRow } from './marks-file.js';
+
+/** A rollout run's curve: per fixture its survival table, and each constructed fixture against its base per turn. */
+export interface RolloutReport {
+  /** Turns per rep (K). */
+  turns: number;
+  fixtures: FixtureSurvival[];
+  pairs: SurvivalPair[];
+}
+
+/**
+ * The survival part of a report, for a run whose reps are rollouts; undefined for a one-turn run (its report is as
+ * it always was). `pairs` are the report's constructed/base pairs.
+ */
+export function rolloutReport(
+  state: RunState,
+  keys: readonly RepKey[],
+  names: readonly string[],
+  pairs: readonly BasePair[],
+  marks?: ReadonlyMap<string, MarkRow>,
+): RolloutReport | undefined {
+  const records = keys.flatMap((key) => {
+    const record = state.records.get(repId(key));
+    return record ? [record] : [];
+  });
+  const turns = Math.max(0, ...records.map((record) => record.rollout?.turns ?? 0));
+  if (turns <= 1) return undefined;
+  const firstTurn = records.find((record) => record.rollout)?.request.turn ?? 1;
+  const fixtures = names.flatMap((name) => {
+    const own = records.filter((record) => record.fixture === name);
+    return own.length === 0
+      ? []
+      : [
+          fixtureSurvival(
+            name,
+            own,
+            turns,
+            own[0]!.request.turn ?? firstTurn,
+            (record) => marks?.get(repId({ fixture: record.fixture, rep: record.rep }))?.turnMarks,
+          ),
+        ];
+  });
+  const byName = new Map(fixtures.map((entry) => [entry.fixture, entry]));
+  return {
+    turns,
+    fixtures,
+    pairs: pairs.flatMap((pair) => {
+      const constructed = byName.get(pair.constructed);
+      const base = byName.get(pair.base);
+      return constructed && base ? [survivalPair(constructed, base)] : [];
+    }),
+  };
+}

@@ -1,0 +1,61 @@
+import type { LoadedConfig } from '../config/load.js';
+import { TurnkitError } from '../errors.js';
+import type { Fixture } from '../fixture/format.js';
+import { resolveGameGraph, type GameGraph } from '../fixture/game-graph.js';
+import type { ScratchSession } from '../scratch/scratch-session.js';
+import type { CaseFileSource } from './case-file-source.js';
+import type { LoadedQuestion } from './load-question.js';
+import { playerFor } from './rollout-inputs.js';
+import type { RolloutSpec } from './run-rollout.js';
+
+/** A question's rollout, ready to give each rep its spec. */
+export interface RolloutPlan {
+  turns: number;
+  /** Resolves the game against the database (`game.turns.output` included): a mistake is said before any rep runs. */
+  prepare(session: ScratchSession): Promise<void>;
+  /** The spec of one rep of a fixture (its player is the rep's own: a simulated one keeps no state across reps). */
+  spec(session: ScratchSession, fixture: Fixture, rep: number): Promise<RolloutSpec>;
+}
+
+/**
+ * The rollout of a question with `turns` above 1, checked before any rep runs (recorded or scripted inputs for
+ * every fixture, checks for `stopOn: fail`); undefined for a one-turn question, which runs as it always did.
+ */
+export function planRollout(
+  question: LoadedQuestion,
+  config: LoadedConfig,
+  source: CaseFileSource,
+  fixtures: readonly Fixture[],
+  projectDir: string,
+  env: Readonly<Record<string, string | undefined>>,
+  signal?: AbortSignal,
+): RolloutPlan | undefined {
+  const q = question.question;
+  const turns = q.turns ?? 1;
+  if (turns <= 1) return undefined;
+  if (q.stopOn === 'fail' && !q.checks)
+    throw new TurnkitError('BAD_INPUT', `${question.at(['stopOn'])}: stopOn: fail needs checks to tell a failing turn`);
+  const players = q.players ?? { type: 'recorded' as const };
+  const at = (path: readonly PropertyKey[]): string => question.at(path);
+  // Said now for every fixture: a missing input would otherwise be every rep's error at the same turn.
+  for (const fixture of fixtures) playerFor({ players, turns, at, projectDir, env, fixture, rep: 0, signal });
+  let graph: GameGraph | undefined;
+  return {
+    turns,
+    async prepare(session) {
+      graph ??= resolveGameGraph(config, await session.currentCatalog());
+    },
+    async spec(session, fixture, rep) {
+      graph ??= resolveGameGraph(config, await session.currentCatalog());
+      return {
+        turns,
+        player: playerFor({ players, turns, at, projectDir, env, fixture, rep, signal }),
+        render: (view) => source.render(view),
+        graph,
+        output: config.game.turns.output,
+        checks: q.checks,
+        stopOnFail: q.stopOn === 'fail',
+      };
+    },
+  };
+}

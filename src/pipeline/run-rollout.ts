@@ -1,0 +1,199 @@
+import type { Checks } from './checks-format.js';
+import type { Fixture, FixtureRow } from '../fixture/format.js';
+import type { GameGraph } from '../fixture/game-graph.js';
+import { applyChecks } from '../marks/run-checks.js';
+import type { ScratchCampaign, ScratchSession } from '../scratch/scratch-session.js';
+import { TurnEffectsReader } from '../scratch/turn-effects.js';
+import type { SutCaller } from './call-sut.js';
+import type { RepRecord } from './rep-record.js';
+import { transcriptText, type PlayerSource, type TranscriptTurn } from './rollout-inputs.js';
+import type { TurnRecord } from './rollout-record.js';
+import type { SutOutcome, SutRequest } from './sut-request.js';
+import { writeTurnRow } from './turn-writer.js';
+
+/** What a rep needs to play several turns: how many, who plays, how case files render, and when to stop. */
+export interface RolloutSpec {
+  turns: number;
+  player: PlayerSource;
+  /** Renders the case file against a fixture standing for the campaign as it is before a turn. */
+  render: (view: Fixture) => Promise<string>;
+  /** The game resolved against the database (turns table, order, root). */
+  graph: GameGraph;
+  /** `game.turns.output`: turnkit writes a turn's row when the SUT wrote none. */
+  output?: readonly string[] | undefined;
+  /** The question's checks, applied to each turn. */
+  checks?: Checks | undefined;
+  stopOnFail: boolean;
+}
+
+/** The parts of a rep a rollout plays inside its scratch campaign (seeding and teardown stay the rep's). */
+export interface RolloutTurnsJob {
+  fixture: Fixture;
+  caseFile: string;
+  rep: number;
+  sutSlot?: <T>(call: () => Promise<T>) => Promise<T>;
+  secrets?: readonly string[];
+  rollout: RolloutSpec;
+}
+
+/**
+ * Plays turns N..N+K-1 of a rollout in one seeded scratch campaign: each call gets its turn, that turn's input, the
+ * case file rendered against the campaign as it stands (played turns included) and the transcript so far; between
+ * calls turnkit reads what the turn changed (a per-turn delta, never a walk of the campaign) and, for a SUT that only
+ * answers, writes the turn's row. A turn that errors ends the rollout (earlier turns kept); with `stopOn: fail` so
+ * does a turn that fails its checks. Fills the record's `turns`, `rollout`, `response` (the transcript), `error`
+ * and `timings.sutMs`; nothing here throws for a failed turn.
+ */
+export async function playRollout(
+  session: ScratchSession,
+  callSut: SutCaller,
+  scratch: ScratchCampaign,
+  job: RolloutTurnsJob,
+  record: RepRecord,
+): Promise<void> {
+  const { rollout, fixture } = job;
+  const pool = session.db.pool;
+  const turns: TurnRecord[] = [];
+  const transcript: TranscriptTurn[] = [];
+  const played: FixtureRow[] = [];
+  record.turns = turns;
+  record.rollout = { turns: rollout.turns, played: 0 };
+  const reader = await TurnEffectsReader.open(pool, rollout.graph, scratch.key);
+  if (reader.untracked.length > 0) record.rollout.untracked = reader.untracked;
+  for (let index = 0; index < rollout.turns; index++) {
+    const turn = fixture.input.turn + index;
+    const entry: TurnRecord = {
+      turn,
+      input: {},
+      caseFile: '',
+      response: null,
+      error: null,
+      timings: { playerMs: 0, sutMs: 0, turnkitMs: 0 },
+      effects: null,
+      turnRow: 'none',
+    };
+    const end = (stage: 'player' | 'sut' | 'case-file', error: { cause: string; message: string }): void => {
+      entry.error = error;
+      record.error = { stage, ...error, turn };
+      record.rollout!.stopped = 'error';
+    };
+    turns.push(entry);
+    record.rollout.played = turns.length;
+    if (index === 0) entry.input = fixture.input.values;
+    else {
+      const move = await rollout.player.next(turn, index, transcript);
+      entry.timings.playerMs = move.ms;
+      if ('error' in move) {
+        end('player', move.error);
+        break;
+      }
+      entry.input = move.values;
+    }
+    const ownStarted = performance.now();
+    try {
+      entry.caseFile = index === 0 ? job.caseFile : await rollout.render(viewAt(fixture, played, turn, entry.input));
+    } catch (error) {
+      end('case-file', { cause: 'case-file', message: messageOf(error) });
+      break;
+    }
+    const request: SutRequest = {
+      campaign: scratch.key,
+      turn,
+      input: entry.input,
+      caseFile: entry.caseFile,
+      fixture: fixture.name,
+      rep: job.rep,
+      transcript: [...transcript],
+    };
+    if (index === 0) record.request = { ...request, transcript: [] };
+    let own = performance.now() - ownStarted;
+    const call = async (): Promise<SutOutcome> => {
+      const callStarted = performance.now();
+      try {
+        return await callSut({
+          databaseUrl: scratch.databaseUrl,
+          request,
+          ...(job.secrets ? { secrets: job.secrets } : {}),
+        });
+      } catch (error) {
+        return { error: { cause: 'exception', message: messageOf(error) }, ms: performance.now() - callStarted };
+      }
+    };
+    const slotStarted = performance.now();
+    let waited = 0;
+    const outcome = await (job.sutSlot
+      ? job.sutSlot(() => {
+          waited = performance.now() - slotStarted;
+          return call();
+        })
+      : call());
+    entry.timings.sutMs = outcome.ms;
+    entry.timings.waitMs = waited;
+    record.timings.sutMs += outcome.ms;
+    entry.response = outcome.response ?? null;
+    const afterStarted = performance.now();
+    try {
+      const delta = await reader.read(pool);
+      entry.effects = delta.effects;
+      if (delta.turnRows.length > 0) {
+        entry.turnRow = 'sut';
+        played.push(...delta.turnRows);
+      } else if (rollout.output && entry.response !== null && !outcome.error) {
+        const { row, horizon } = await writeTurnRow(pool, rollout.graph, scratch.key, {
+          input: entry.input,
+          response: entry.response,
+          output: rollout.output,
+        });
+        // The row turnkit wrote is the turn's too, counted without reading the campaign again.
+        reader.recordInsert(delta.effects, rollout.graph.turns.name, row, horizon);
+        entry.turnRow = 'turnkit';
+        played.push(row);
+      }
+    } catch (error) {
+      end('sut', { cause: 'effects', message: messageOf(error) });
+    }
+    own += performance.now() - afterStarted;
+    entry.timings.turnkitMs = own;
+    transcript.push({ turn, input: entry.input, response: entry.response });
+    if (outcome.error) {
+      end('sut', outcome.error);
+      break;
+    }
+    if (entry.error) break;
+    if (rollout.checks) {
+      const verdict = applyChecks(rollout.checks, turnAsRecord(record, entry));
+      entry.check = verdict;
+      if (verdict.mark === 'fail' && rollout.stopOnFail) {
+        record.rollout.stopped = 'fail';
+        break;
+      }
+    }
+  }
+  record.response = transcript.length > 0 ? transcriptText(transcript) : null;
+}
+
+/** A fixture standing for the campaign before a turn: its own turns, then the ones played, and this turn's input. */
+export function viewAt(
+  fixture: Fixture,
+  played: readonly FixtureRow[],
+  turn: number,
+  input: Record<string, unknown>,
+): Fixture {
+  const name = fixture.source.turns.table;
+  const table = fixture.tables[name]!;
+  return {
+    ...fixture,
+    input: { turn, values: input },
+    tables: { ...fixture.tables, [name]: { ...table, rows: [...table.rows, ...played] } },
+  };
+}
+
+// One turn seen as a rep, for the question's checks: its response and what it changed.
+function turnAsRecord(record: RepRecord, entry: TurnRecord): RepRecord {
+  const effects = entry.effects ?? { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
+  return { ...record, response: entry.response, error: null, effects, outside: record.outside ?? [] };
+}
+
+function messageOf(error: unknown): string {
+  return (error as Error)?.message?.split('\n')[0] ?? String(error);
+}

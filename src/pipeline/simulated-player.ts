@@ -1,0 +1,175 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import type { PlayersConfig } from './rollout-format.js';
+import type { PlayerMove, PlayerSource } from './rollout-inputs.js';
+import { transcriptText } from './rollout-inputs.js';
+
+type SimulatedPlayers = Extract<PlayersConfig, { type: 'simulated' }>;
+type CommandPlayers = Extract<PlayersConfig, { type: 'command' }>;
+
+/** The most characters kept of a player's input: a model that rambles does not flood the SUT. */
+const MAX_INPUT = 4_000;
+
+/**
+ * A player played by a model behind an OpenAI-compatible endpoint: the persona as the system prompt, the transcript
+ * so far as the user message, and its answer as the next input (the game's first input column). The API key comes from
+ * the variable the question names and goes nowhere but the request header.
+ */
+export function simulatedPlayer(
+  players: SimulatedPlayers,
+  columns: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  signal?: AbortSignal,
+): PlayerSource {
+  return {
+    async next(turn, _index, transcript) {
+      const started = performance.now();
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      const key = players.apiKeyEnv ? env[players.apiKeyEnv] : undefined;
+      if (key) headers.authorization = `Bearer ${key}`;
+      const url = `${players.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+      const body = {
+        model: players.model,
+        messages: [
+          { role: 'system', content: players.persona },
+          {
+            role: 'user',
+            content: `The game so far:\n\n${transcriptText(transcript)}\n\n---\n\nWrite only what you type as the player for turn ${turn}.`,
+          },
+        ],
+        ...(players.temperature !== undefined ? { temperature: players.temperature } : {}),
+      };
+      const timeout = AbortSignal.timeout(players.timeout * 1_000);
+      try {
+        const reply = await fetch(url, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(body),
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        });
+        const text = await reply.text();
+        const ms = performance.now() - started;
+        if (!reply.ok) return { error: { cause: 'player', message: `${url} answered ${reply.status}` }, ms };
+        let content: unknown;
+        try {
+          content = (JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message
+            ?.content;
+        } catch {
+          return { error: { cause: 'player', message: `${url} answered with a body that is not JSON` }, ms };
+        }
+        if (typeof content !== 'string' || content.trim() === '')
+          return { error: { cause: 'player', message: `${url} answered without choices[0].message.content` }, ms };
+        return { values: { [columns[0]!]: content.trim().slice(0, MAX_INPUT) }, ms };
+      } catch (error) {
+        const timedOut = (error as Error).name === 'TimeoutError';
+        return {
+          error: {
+            cause: 'player',
+            message: timedOut
+              ? `the simulated player gave no input within ${players.timeout} s`
+              : `${url}: ${(error as Error).message}`,
+          },
+          ms: performance.now() - started,
+        };
+      }
+    },
+  };
+}
+
+/**
+ * A player played by a command: run without a shell for each turn with `{ fixture, rep, turn, transcript }` on stdin
+ * as JSON; it prints the input (plain text for the first input column, or a JSON object of input columns).
+ */
+export function commandPlayer(
+  players: CommandPlayers,
+  columns: readonly string[],
+  where: {
+    projectDir: string;
+    env: Readonly<Record<string, string | undefined>>;
+    fixture: { name: string };
+    rep: number;
+  },
+  signal?: AbortSignal,
+): PlayerSource {
+  const { projectDir, rep } = where;
+  const fixture = where.fixture.name;
+  // The environment the run was given, as the player's own (the library never reads process.env).
+  const env = Object.fromEntries(
+    Object.entries(where.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  const [program, ...args] =
+    typeof players.command === 'string' ? players.command.split(' ').filter(Boolean) : players.command;
+  const cwd = resolve(projectDir, players.cwd ?? '.');
+  return {
+    next: (turn, _index, transcript) =>
+      runPlayer(
+        program!,
+        args,
+        { cwd, env },
+        players.timeout,
+        JSON.stringify({ fixture, rep, turn, transcript }),
+        columns,
+        signal,
+      ),
+  };
+}
+
+function runPlayer(
+  program: string,
+  args: string[],
+  where: { cwd: string; env: Record<string, string> },
+  timeout: number,
+  stdin: string,
+  columns: readonly string[],
+  signal?: AbortSignal,
+): Promise<PlayerMove> {
+  const started = performance.now();
+  return new Promise((done) => {
+    const fail = (message: string): void =>
+      done({ error: { cause: 'player', message }, ms: performance.now() - started });
+    const child = spawn(program, args, { cwd: where.cwd, env: where.env, stdio: ['pipe', 'pipe', 'pipe'], signal });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeout * 1_000);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stdout.length < MAX_INPUT * 4) stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stderr.length < 2_000) stderr += chunk;
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.end(stdin);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      fail(`the player command ${program}: ${error.message}`);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (timedOut) return fail(`the player command ${program} gave no input within ${timeout} s`);
+      if (code !== 0)
+        return fail(
+          `the player command ${program} exited with ${code}${stderr ? `: ${stderr.trim().split('\n')[0]}` : ''}`,
+        );
+      const text = stdout.trim();
+      if (text === '') return fail(`the player command ${program} printed nothing`);
+      if (text.startsWith('{')) {
+        try {
+          const parsed = JSON.parse(text) as Record<string, unknown>;
+          const values = Object.fromEntries(
+            columns.filter((column) => Object.hasOwn(parsed, column)).map((column) => [column, parsed[column]]),
+          );
+          if (Object.keys(values).length === 0)
+            return fail(`the player command ${program} printed JSON without an input column`);
+          return done({ values, ms: performance.now() - started });
+        } catch {
+          // Not JSON after all: the text is the input.
+        }
+      }
+      done({ values: { [columns[0]!]: text.slice(0, MAX_INPUT) }, ms: performance.now() - started });
+    });
+  });
+}

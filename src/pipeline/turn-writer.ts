@@ -1,0 +1,75 @@
+import type { Queryable } from '../db/introspect.js';
+import { quoteIdent } from '../db/quote.js';
+import type { GameGraph } from '../fixture/game-graph.js';
+
+/**
+ * Writes a played turn's row for a SUT that only answers (`game.turns.output` in the config), so that the next turn
+ * of a rollout finds it: the order column one past the campaign's last turn (now() for a timestamp order), the input
+ * columns, the output columns from the response, and every other column as the turn before had it (a column with a
+ * default takes its default; identity and generated columns are the database's). Returns the row as written, and
+ * the write horizon just past its transaction.
+ */
+export async function writeTurnRow(
+  client: Queryable,
+  graph: GameGraph,
+  rootKey: string,
+  turn: { input: Record<string, unknown>; response: string; output: readonly string[] },
+): Promise<{ row: Record<string, unknown>; horizon: string }> {
+  const table = graph.turns;
+  const fk = table.foreignKeys.find(
+    (candidate) => candidate.references.table === graph.root.name && candidate.columns.length === 1,
+  );
+  if (!fk) throw new Error(`${table.name} has no foreign key to ${graph.root.name}: turnkit cannot write its turns`);
+  const campaignColumn = fk.columns[0]!;
+  const order = graph.turnOrder;
+  const values: unknown[] = [rootKey];
+  const param = (value: unknown): string => {
+    values.push(value === null || typeof value !== 'object' ? value : JSON.stringify(value));
+    return `$${values.length}`;
+  };
+  const outputs = outputValues(turn.response, turn.output);
+  const names: string[] = [];
+  const expressions: string[] = [];
+  for (const column of table.columns) {
+    if (column.generated !== null || column.identity !== null) continue;
+    const name = column.name;
+    let expression: string | undefined;
+    if (name === campaignColumn) expression = '$1';
+    else if (name === order.name)
+      expression = ['int', 'bigint', 'numeric'].includes(order.codec.kind)
+        ? `coalesce((SELECT max(l.${quoteIdent(name)}) FROM ${table.from} AS l WHERE l.${quoteIdent(campaignColumn)} = $1), 0) + 1`
+        : 'now()';
+    else if (Object.hasOwn(outputs, name)) expression = param(outputs[name]);
+    else if (Object.hasOwn(turn.input, name)) expression = param(turn.input[name]);
+    else if (column.default === null) expression = `(SELECT p.${quoteIdent(name)} FROM previous AS p)`;
+    if (expression === undefined) continue;
+    names.push(quoteIdent(name));
+    expressions.push(`${expression}::${column.type}`);
+  }
+  const previous = `WITH previous AS (SELECT * FROM ${table.from} AS p WHERE p.${quoteIdent(campaignColumn)} = $1 ORDER BY p.${quoteIdent(order.name)} DESC LIMIT 1)`;
+  // The inserting transaction's id + 1 is where the next turn's writes begin (its own row is this turn's).
+  const { rows } = await client.query<{ r: string; h: string }>({
+    text: `${previous} INSERT INTO ${table.sql} AS t (${names.join(', ')}) VALUES (${expressions.join(', ')}) RETURNING to_jsonb(t)::text AS r, ((pg_current_xact_id()::text::bigint + 1) % 4294967296)::text AS h`,
+    values,
+  });
+  return { row: JSON.parse(rows[0]!.r) as Record<string, unknown>, horizon: rows[0]!.h };
+}
+
+// One output column gets the response as it is; several take a JSON object's fields of their names when the response
+// is one, else the first gets the text.
+function outputValues(response: string, output: readonly string[]): Record<string, unknown> {
+  if (output.length > 1) {
+    try {
+      const parsed = JSON.parse(response) as unknown;
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+        return Object.fromEntries(
+          output
+            .filter((name) => Object.hasOwn(parsed, name))
+            .map((name) => [name, (parsed as Record<string, unknown>)[name]]),
+        );
+    } catch {
+      // Plain text: the first output column.
+    }
+  }
+  return { [output[0]!]: response };
+}

@@ -1,0 +1,191 @@
+import type { TableInfo } from '../db/catalog-types.js';
+import type { Queryable } from '../db/introspect.js';
+import { quoteIdent } from '../db/quote.js';
+import type { GameGraph } from '../fixture/game-graph.js';
+import { identityColumns, needsRowAddress } from '../fixture/row-identity.js';
+import { readWriteHorizon } from './outside-writes.js';
+
+/** What one turn of a rollout changed in its scratch campaign, per table. */
+export interface TurnEffects {
+  inserted: Record<string, number>;
+  updated: Record<string, number>;
+  deleted: Record<string, number>;
+  /** The first inserted rows of each table as the campaign holds them (scratch keys). */
+  insertedRows: Record<string, Record<string, unknown>[]>;
+}
+
+/** A turn's changed rows as read: per table, each written row's key and whole row, and the table's row count. */
+export interface TurnDelta {
+  effects: TurnEffects;
+  /** Rows of the turns table inserted during the turn, whole (to show the next case file what was played). */
+  turnRows: Record<string, unknown>[];
+}
+
+const SAMPLE_ROWS = 3;
+
+/** How a tracked table's campaign rows are found: its SQL filter on alias `t`, with the root key as `$1`. */
+interface Tracked {
+  info: TableInfo;
+  key: string;
+  filter: string;
+}
+
+/**
+ * Reads what each turn of a rollout changed without walking the campaign: rows whose `xmin` is at or past the write
+ * horizon read before the turn are the ones written during it (inserted when their key was not in the campaign
+ * before, updated otherwise), and deletions come from each table's row count. Each turn costs one statement: a scan
+ * for the written rows and a count per table, with no rows sent back but the changed ones. The campaign's keys are
+ * read once, when the rollout starts.
+ */
+export class TurnEffectsReader {
+  private horizon = '';
+  private readonly known = new Map<string, Set<string>>();
+  private readonly counts = new Map<string, number>();
+
+  private constructor(
+    private readonly tracked: Tracked[],
+    /** Owned tables whose rows cannot be told apart per turn (no key, or no foreign-key path to the root). */
+    readonly untracked: string[],
+    private readonly turnsTable: string,
+    private readonly rootKey: string,
+  ) {}
+
+  /** Reads the campaign's keys and the write horizon once, before the rollout's first turn. */
+  static async open(client: Queryable, graph: GameGraph, rootKey: string): Promise<TurnEffectsReader> {
+    const { tracked, untracked } = trackedTables(graph);
+    const reader = new TurnEffectsReader(tracked, untracked, graph.turns.name, rootKey);
+    // Every table's keys and the horizon in one statement (one snapshot, one round trip).
+    const parts = tracked.map(
+      (table, i) => `(SELECT ${i} AS i, ${table.key} AS k FROM ${table.info.from} AS t WHERE ${table.filter})`,
+    );
+    parts.push(`(SELECT -1, (pg_snapshot_xmax(pg_current_snapshot())::text::bigint % 4294967296)::text)`);
+    const { rows } = await client.query<{ i: number; k: string }>({
+      text: parts.join('\nUNION ALL\n'),
+      values: tracked.length > 0 ? [rootKey] : [],
+    });
+    for (const table of tracked) reader.known.set(table.info.name, new Set());
+    for (const row of rows) {
+      if (row.i === -1) reader.horizon = row.k;
+      else reader.known.get(tracked[row.i]!.info.name)!.add(row.k);
+    }
+    for (const table of tracked) reader.counts.set(table.info.name, reader.known.get(table.info.name)!.size);
+    return reader;
+  }
+
+  /** Marks the start of a turn: rows written from now on are its (`read` also moves the mark on). */
+  async startTurn(client: Queryable): Promise<void> {
+    this.horizon = await readWriteHorizon(client);
+  }
+
+  /**
+   * Counts a row turnkit itself inserted (a turn row for a SUT that only answers) as part of the turn, without
+   * reading again: its key joins the campaign's, its table's count grows, and rows written from after the inserting
+   * transaction on (`horizon`, its id + 1) are the next turn's.
+   */
+  recordInsert(effects: TurnEffects, table: string, row: Record<string, unknown>, horizon: string): void {
+    const tracked = this.tracked.find((entry) => entry.info.name === table);
+    this.horizon = horizon;
+    if (!tracked) return;
+    this.known.get(table)!.add(
+      identityColumns(tracked.info)
+        .map((column) => String(row[column]))
+        .join(','),
+    );
+    this.counts.set(table, this.counts.get(table)! + 1);
+    effects.inserted[table] = (effects.inserted[table] ?? 0) + 1;
+    const sample = (effects.insertedRows[table] ??= []);
+    if (sample.length < SAMPLE_ROWS) sample.push(row);
+  }
+
+  /** What was written since the turn started; the campaign's keys and counts move on to include it. */
+  async read(client: Queryable): Promise<TurnDelta> {
+    const effects: TurnEffects = { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
+    const turnRows: Record<string, unknown>[] = [];
+    if (this.tracked.length === 0) return { effects, turnRows };
+    const written = `t.xmin::text::bigint > 2 AND ((t.xmin::text::bigint - $2::bigint) % 4294967296 + 4294967296) % 4294967296 < 2147483648`;
+    const parts = this.tracked.map(
+      (table, i) =>
+        `(SELECT ${i} AS i, ${table.key} AS k, to_jsonb(t)::text AS r, NULL::bigint AS n FROM ${table.info.from} AS t WHERE ${table.filter} AND ${written})
+UNION ALL (SELECT ${i}, NULL, NULL, count(*) FROM ${table.info.from} AS t WHERE ${table.filter})`,
+    );
+    // The next turn's horizon in the same statement: one round trip per turn.
+    parts.push(
+      `(SELECT -1, NULL, NULL, (pg_snapshot_xmax(pg_current_snapshot())::text::bigint % 4294967296) FROM (SELECT 1) AS t)`,
+    );
+    const { rows } = await client.query<{ i: number; k: string | null; r: string | null; n: string | null }>({
+      text: parts.join('\nUNION ALL\n'),
+      values: [this.rootKey, this.horizon],
+    });
+    const changed = new Map<number, { k: string; r: string }[]>();
+    const counted = new Map<number, number>();
+    for (const row of rows) {
+      if (row.i === -1) this.horizon = row.n!;
+      else if (row.n !== null) counted.set(row.i, Number(row.n));
+      else changed.set(row.i, [...(changed.get(row.i) ?? []), { k: row.k!, r: row.r! }]);
+    }
+    this.tracked.forEach((table, i) => {
+      const name = table.info.name;
+      const known = this.known.get(name)!;
+      let inserted = 0;
+      let updated = 0;
+      for (const { k, r } of changed.get(i) ?? []) {
+        const row = JSON.parse(r) as Record<string, unknown>;
+        if (known.has(k)) updated++;
+        else {
+          if (name === this.turnsTable) turnRows.push(row);
+          inserted++;
+          known.add(k);
+          const sample = (effects.insertedRows[name] ??= []);
+          if (sample.length < SAMPLE_ROWS) sample.push(row);
+        }
+      }
+      const now = counted.get(i) ?? 0;
+      const deleted = this.counts.get(name)! + inserted - now;
+      this.counts.set(name, now);
+      if (inserted > 0) effects.inserted[name] = inserted;
+      if (updated > 0) effects.updated[name] = updated;
+      if (deleted > 0) effects.deleted[name] = deleted;
+    });
+    return { effects, turnRows };
+  }
+}
+
+// Each owned table with a key, reached from the root through foreign keys: its campaign filter nests one IN per hop.
+function trackedTables(graph: GameGraph): { tracked: Tracked[]; untracked: string[] } {
+  const filters = new Map<string, (alias: string, depth: number) => string>();
+  filters.set(graph.root.name, (alias) => `${alias}.${quoteIdent(graph.rootKey.name)} = $1`);
+  const queue = [graph.root.name];
+  while (queue.length > 0) {
+    const parent = queue.shift()!;
+    const parentFilter = filters.get(parent)!;
+    const parentInfo = graph.catalog.tables.get(parent)!;
+    for (const { child, fk } of graph.childEdges.get(parent) ?? []) {
+      if (!graph.owned.has(child.name) || filters.has(child.name)) continue;
+      // A child that names the root directly is filtered on its own column (the index games keep on campaign_id).
+      const direct = parent === graph.root.name && fk.columns.length === 1;
+      filters.set(child.name, (alias, depth) => {
+        if (direct) return `${alias}.${quoteIdent(fk.columns[0]!)} = $1`;
+        const inner = `p${depth}`;
+        const columns = fk.columns.map((column) => `${alias}.${quoteIdent(column)}`).join(', ');
+        const referenced = fk.references.columns.map((column) => `${inner}.${quoteIdent(column)}`).join(', ');
+        return `(${columns}) IN (SELECT ${referenced} FROM ${parentInfo.from} AS ${inner} WHERE ${parentFilter(inner, depth + 1)})`;
+      });
+      queue.push(child.name);
+    }
+  }
+  const tracked: Tracked[] = [];
+  const untracked: string[] = [];
+  for (const name of [...graph.owned].sort()) {
+    const info = graph.catalog.tables.get(name)!;
+    const filter = filters.get(name);
+    if (!filter || needsRowAddress(info)) {
+      untracked.push(name);
+      continue;
+    }
+    const key = identityColumns(info)
+      .map((column) => `t.${quoteIdent(column)}::text`)
+      .join(` || ',' || `);
+    tracked.push({ info, key, filter: filter('t', 0) });
+  }
+  return { tracked, untracked };
+}
