@@ -356,7 +356,9 @@ describe.each(BACKENDS)('rollouts on %s', (backend) => {
           configPath: 'typo.config.json',
         },
       ),
-    ).rejects.toThrow(/typo\.config\.json: game\.turns\.output\[0\]: table "turns" has no column "naration"/);
+    ).rejects.toThrow(
+      /typo\.config\.json:1:\d+: \$\.game\.turns\.output\[0\]: table "turns" has no column "naration" \(did you mean "narration"\?\)/,
+    );
   });
 
   it('refuses a rollout whose fixture has too few recorded inputs before any rep runs', async () => {
