@@ -10,6 +10,7 @@ import { transcriptText, type PlayerSource, type TranscriptTurn } from './rollou
 import type { TurnRecord } from './rollout-record.js';
 import type { SutOutcome, SutRequest } from './sut-request.js';
 import { writeTurnRow } from './turn-writer.js';
+import { callSpend, type CallSpend, type Price } from './spend.js';
 
 /** What a rep needs to play several turns: how many, who plays, how case files render, and when to stop. */
 export interface RolloutSpec {
@@ -33,6 +34,8 @@ export interface RolloutTurnsJob {
   rep: number;
   sutSlot?: <T>(call: () => Promise<T>) => Promise<T>;
   secrets?: readonly string[];
+  /** The price of the SUT's model, for a call that reports tokens but no cost. */
+  price?: Price | undefined;
   rollout: RolloutSpec;
 }
 
@@ -131,6 +134,9 @@ export async function playRollout(
     entry.timings.waitMs = waited;
     record.timings.sutMs += outcome.ms;
     entry.response = outcome.response ?? null;
+    // The rep's spend is every turn's: a rollout of K calls costs K calls.
+    if (outcome.usage || outcome.cost !== undefined)
+      record.spend = addCall(record.spend, callSpend(outcome.usage, outcome.cost, job.price));
     const afterStarted = performance.now();
     try {
       const delta = await reader.read(pool);
@@ -196,4 +202,14 @@ function turnAsRecord(record: RepRecord, entry: TurnRecord): RepRecord {
 
 function messageOf(error: unknown): string {
   return (error as Error)?.message?.split('\n')[0] ?? String(error);
+}
+
+// A turn's call added to the turns' before it; the cost stays unknown (null) once one call's cost is unknown.
+function addCall(total: CallSpend | undefined, call: CallSpend): CallSpend {
+  if (!total) return call;
+  return {
+    inputTokens: total.inputTokens + call.inputTokens,
+    outputTokens: total.outputTokens + call.outputTokens,
+    cost: total.cost === null || call.cost === null ? null : Math.round((total.cost + call.cost) * 1e9) / 1e9,
+  };
 }

@@ -36,6 +36,12 @@ last=$(psql "$DATABASE_URL" -Atc "SELECT turn_number || ':' || coalesce(narratio
 echo "answer $TURNKIT_TURN after [$last]"
 `;
 
+// A SUT that answers with its usage and cost, as a command SUT may: 10 + turn input tokens, 3 output, 0.25 a call.
+const SPENDER = `#!/bin/sh
+cat > /dev/null
+echo "{\\"response\\": \\"answer $TURNKIT_TURN\\", \\"usage\\": {\\"input_tokens\\": $((10 + TURNKIT_TURN)), \\"output_tokens\\": 3}, \\"cost\\": 0.25}"
+`;
+
 // A player played by a command: the transcript on stdin, the next input on stdout.
 const PLAYER = `#!/usr/bin/env node
 let text = '';
@@ -69,6 +75,7 @@ describe.each(BACKENDS)('rollouts on %s', (backend) => {
     for (const [name, text] of [
       ['gm.sh', GAME_MASTER],
       ['answer.sh', ANSWERER],
+      ['spend.sh', SPENDER],
       ['player.mjs', PLAYER],
     ] as const) {
       await writeFile(join(dir, name), text);
@@ -154,6 +161,22 @@ describe.each(BACKENDS)('rollouts on %s', (backend) => {
     );
     expect(await tableChecksums(t.db)).toEqual(before);
     expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
+  });
+
+  it("sums a rollout's usage and cost over its turns", async () => {
+    const result = await run(
+      await question('spent', [
+        'turns: 3',
+        'sut: { type: command, command: ["./spend.sh"] }',
+        'players: { type: script, inputs: [go aft, go up] }',
+      ]),
+      { configPath: 'answers.config.json' },
+    );
+    expect(result).toMatchObject({ status: 'complete', errors: 0 });
+    const record = await rep(result.dir, 1);
+    expect(record.turns!.map((turn) => turn.response)).toEqual(['answer 23', 'answer 24', 'answer 25']);
+    // Turns 23, 24, 25: (10 + 23) + (10 + 24) + (10 + 25) input tokens, 3 output each, 0.25 each.
+    expect(record.spend).toEqual({ inputTokens: 102, outputTokens: 9, cost: 0.75 });
   });
 
   it('writes the turns of a SUT that only answers, so the next call sees them', async () => {
