@@ -82,7 +82,13 @@ export async function prepareRun(project: ProjectContext, input: RunInput): Prom
     templatePath: source.path,
     caseFiles,
     callSut,
-    secrets: sutSecrets(q.sut, env),
+    // A simulated player's key is as secret as the SUT's: an endpoint's error that echoes it must not reach a rep.
+    secrets: [
+      ...sutSecrets(q.sut, env),
+      ...(q.players?.type === 'simulated' && q.players.apiKeyEnv && env[q.players.apiKeyEnv]
+        ? [env[q.players.apiKeyEnv]!]
+        : []),
+    ],
     ...(rollout ? { rollout } : {}),
   };
 }

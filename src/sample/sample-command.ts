@@ -17,7 +17,7 @@ export async function sample(options: SampleCommandOptions): Promise<{ campaign:
     throw new TurnkitError('USAGE', `--turns must be a positive whole number, got ${options.turns}`);
   }
   const config = await loadConfig({ configPath: options.configPath, cwd: options.cwd });
-  const campaign = await usingDb(config, { ...options, env: options.env ?? process.env }, async (db) => {
+  const campaign = await usingDb(config, options, async (db) => {
     await migrate(db, migrationsFolder(config));
     return createSampleCampaign(db, { turns: options.turns, seed: options.seed });
   });

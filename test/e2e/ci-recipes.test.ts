@@ -61,10 +61,12 @@ describe('the CI recipes of examples/ci run as written', () => {
    * A runner's (or pod's) checkout of the sample project, with its own embedded database; the question at 2 reps,
    * its SUT in process.
    */
-  const runner = async (): Promise<string> => {
+  const runner = async (database: 'empty' | 'migrated' = 'migrated'): Promise<string> => {
     const dir = join(root, `runner-${++n}`);
     await mkdir(dir, { recursive: true });
-    await cp(inject('pgdataSampleTemplate'), join(dir, '.turnkit', 'pgdata'), { recursive: true });
+    // A GitHub runner starts from a fresh checkout (no database: its steps make one); a pod from an image that holds it.
+    if (database === 'migrated')
+      await cp(inject('pgdataSampleTemplate'), join(dir, '.turnkit', 'pgdata'), { recursive: true });
     await copySampleFiles(dir);
     await symlink(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
     const question = await readFile(join(dir, 'questions/places.yaml'), 'utf8');
@@ -116,7 +118,7 @@ describe('the CI recipes of examples/ci run as written', () => {
         .replaceAll('${{ strategy.job-total }}', String(matrix.length));
 
     for (const shard of matrix) {
-      const cwd = await runner();
+      const cwd = await runner('empty');
       const env: Record<string, string> = {
         ...github,
         ...Object.fromEntries(

@@ -472,6 +472,18 @@ describe('turnkit mark (ink)', () => {
     expect(recorded.labels[0]).toEqual({ label: 'case 1 · item 1 of 6', case: 1, item: 1, fixture: session.reps[0]!.fixture, rep: session.reps[0]!.rep });
   });
 
+  it("shows a response's control characters as visible escapes, never raw (OSC 52, a title, a colour)", async () => {
+    const spec = standardRun(join(root, `run-${++count}`));
+    spec.fixtures[0]!.reps[0] = 'RESP-HOSTILE \x1b]52;c;aGk=\x07 \x1b]0;owned\x07 \x1b[31mred\x1b[0m\r\nnext line';
+    const marker = await openMarker(await open(await makeMarkRun(spec)));
+    const frame = await marker.shows('RESP-HOSTILE');
+    expect(frame).not.toMatch(/[\x07\x1b]/);
+    expect(frame).toContain('\\u001b]52;c;aGk=\\u0007 \\u001b]0;owned\\u0007 \\u001b[31mred\\u001b[0m');
+    // CRLF is one line break, not an escape at the end of the line.
+    expect(frame.split('\n').some((line) => line.trim() === 'next line')).toBe(true);
+    marker.app.unmount();
+  });
+
   it('reflows a hard-wrapped rubric into paragraphs wrapped to the pane', async () => {
     const rubric = '# Rubric\n\nPass when the route agrees with the world facts: the mess hall is on deck 2, engineering\non deck 3, and getting there means changing decks.\n\n- **fail**: the response puts the mess hall on\n  deck 3.\n';
     const dir = await makeMarkRun({ ...standardRun(join(root, `run-${++count}`)), rubric });

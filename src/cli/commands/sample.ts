@@ -20,7 +20,13 @@ export function registerSample(program: Command, output: Output): void {
     )
     .action(async (options, command: Command) => {
       const { sample } = await import('../../sample/sample-command.js');
-      const result = await sample({ ...commonOptions(command), turns: options.turns, seed: options.seed });
+      // The library reads no environment: DATABASE_URL is the command line's to pass.
+      const result = await sample({
+        ...commonOptions(command),
+        env: process.env,
+        turns: options.turns,
+        seed: options.seed,
+      });
       if (options.json) return printJson(output, result);
       output.out(result.campaign);
     });

@@ -1,3 +1,4 @@
+import { visibleControls } from '../../util/visible-controls.js';
 import wrapAnsi from 'wrap-ansi';
 import type { MarkingSession } from '../../marks/marking-session.js';
 import { reflowMarkdown } from '../../util/reflow-markdown.js';
@@ -26,9 +27,8 @@ export function paneLines(session: MarkingSession, index: number, pane: Pane, wi
       `${session.manifest.question.text}\n\nRubric version ${session.manifest.rubric.version}\n\n${session.rubric}`,
     );
   else text = rep.record?.turns?.length ? turnText(session, index, turnIndex) : responseText(rep.record);
-  return session
-    .shown(text)
-    .replace(/\t/g, '  ')
+  // Control characters (an escape sequence in a response) show as visible escapes, never reach the terminal raw.
+  return visibleControls(session.shown(text).replace(/\t/g, '  '))
     .split('\n')
     .flatMap((line) => wrapAnsi(line, Math.max(10, width), { hard: true, trim: false }).split('\n'));
 }
