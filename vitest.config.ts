@@ -25,10 +25,10 @@ export default defineConfig({
     // Two cores, but the files wait on databases, child processes and browsers a good share of their time: a third
     // worker fills those waits (the suite's CPU time on 2 workers was about 45% of twice its wall time).
     maxWorkers: 3,
-    // Each worker runs its files one after another in one process, modules loaded once: a new process per file paid
-    // vitest's start and the import of src/ again for every one of some 110 files (a sixth of the suite's CPU time).
-    // Tests restore what they change in the process (cwd, env: runInProcess, vi.unstubAllEnvs).
-    isolate: false,
+    // A process per file (vitest's default), though one process for all of a worker's files saved about a sixth of
+    // the suite's CPU time: with it, a file's leftovers (tsx's esbuild service stopped, a working directory gone)
+    // failed a later file's TypeScript migrations ("The service was stopped: spawn esbuild ENOENT").
+    isolate: true,
     // A loaded machine (two suites at once) bounds a hang, not a speed: these are far above any normal duration.
     testTimeout: 120_000,
     hookTimeout: 180_000,
