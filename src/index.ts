@@ -204,7 +204,7 @@ export { githubReportLines } from './marks/github-annotations.js';
  * The shard of `--shard auto[/N]` from an environment you pass: a Kubernetes Indexed Job's `JOB_COMPLETION_INDEX`
  * (with N or `TURNKIT_SHARD_COUNT`), else `TURNKIT_SHARD=I/N`; a usage error saying what to set otherwise.
  * @example
- * const shard = shardFromEnvironment({ auto: true, count: 3 }, process.env);
+ * const shard = shardFromEnvironment({ auto: true, count: 3 }, { JOB_COMPLETION_INDEX: '1' }); // shard 2 of 3
  * await run(project, { question: 'questions/places.yaml', shard });
  */
 export { shardFromEnvironment } from './pipeline/shard-env.js';

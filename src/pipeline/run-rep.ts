@@ -6,6 +6,7 @@ import type { SutCaller } from './call-sut.js';
 import { passwordForms, withoutSecrets } from './redact-password.js';
 import type { RepEffects, RepRecord } from './rep-record.js';
 import type { SutOutcome, SutRequest } from './sut-request.js';
+import { firstLine, guardedSutCall } from './guarded-sut-call.js';
 import { callSpend, type Price } from './spend.js';
 import { playRollout, type RolloutSpec } from './run-rollout.js';
 
@@ -83,20 +84,11 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
       // The rollout's turns are played in this campaign; what they changed as a whole is read by the teardown below.
       await playRollout(session, callSut, scratch, { ...job, rollout: job.rollout }, record);
     } else {
-      // An adapter that throws (a spawn refused outright) is the rep's error like any other SUT failure, with the
-      // time it took to throw (latency counts every rep that reached the SUT).
-      const call = async (): Promise<SutOutcome> => {
-        const callStarted = performance.now();
-        try {
-          return await callSut({
-            databaseUrl: scratch.databaseUrl,
-            request,
-            ...(job.secrets ? { secrets: job.secrets } : {}),
-          });
-        } catch (error) {
-          return { error: { cause: 'exception', message: messageOf(error) }, ms: performance.now() - callStarted };
-        }
-      };
+      const call = guardedSutCall(callSut, {
+        databaseUrl: scratch.databaseUrl,
+        request,
+        ...(job.secrets ? { secrets: job.secrets } : {}),
+      });
       const outcome: SutOutcome = await (job.sutSlot ? job.sutSlot(call) : call());
       timings.sutMs = outcome.ms;
       record.response = outcome.response ?? null;
@@ -144,6 +136,4 @@ function summarize(effects: readonly TableEffects[]): RepEffects {
   return summary;
 }
 
-function messageOf(error: unknown): string {
-  return (error as Error)?.message?.split('\n')[0] ?? String(error);
-}
+const messageOf = firstLine;

@@ -8,8 +8,9 @@ import type { SutCaller } from './call-sut.js';
 import type { RepRecord } from './rep-record.js';
 import { transcriptText, type PlayerSource, type TranscriptTurn } from './rollout-inputs.js';
 import type { TurnRecord } from './rollout-record.js';
-import type { SutOutcome, SutRequest } from './sut-request.js';
+import type { SutRequest } from './sut-request.js';
 import { writeTurnRow } from './turn-writer.js';
+import { firstLine, guardedSutCall } from './guarded-sut-call.js';
 import { callSpend, type CallSpend, type Price } from './spend.js';
 
 /** What a rep needs to play several turns: how many, who plays, how case files render, and when to stop. */
@@ -110,18 +111,11 @@ export async function playRollout(
     };
     if (index === 0) record.request = { ...request, transcript: [] };
     let own = performance.now() - ownStarted;
-    const call = async (): Promise<SutOutcome> => {
-      const callStarted = performance.now();
-      try {
-        return await callSut({
-          databaseUrl: scratch.databaseUrl,
-          request,
-          ...(job.secrets ? { secrets: job.secrets } : {}),
-        });
-      } catch (error) {
-        return { error: { cause: 'exception', message: messageOf(error) }, ms: performance.now() - callStarted };
-      }
-    };
+    const call = guardedSutCall(callSut, {
+      databaseUrl: scratch.databaseUrl,
+      request,
+      ...(job.secrets ? { secrets: job.secrets } : {}),
+    });
     const slotStarted = performance.now();
     let waited = 0;
     const outcome = await (job.sutSlot
@@ -200,9 +194,7 @@ function turnAsRecord(record: RepRecord, entry: TurnRecord): RepRecord {
   return { ...record, response: entry.response, error: null, effects, outside: record.outside ?? [] };
 }
 
-function messageOf(error: unknown): string {
-  return (error as Error)?.message?.split('\n')[0] ?? String(error);
-}
+const messageOf = firstLine;
 
 // A turn's call added to the turns' before it; the cost stays unknown (null) once one call's cost is unknown.
 function addCall(total: CallSpend | undefined, call: CallSpend): CallSpend {

@@ -8,7 +8,7 @@ export interface AutoShard {
   count?: number | undefined;
 }
 
-/** The environment variables a shard is read from (the CLI passes process.env; tests pass their own). */
+/** The environment variables a shard is read from (the command line passes its process's; tests pass their own). */
 export type ShardEnvironment = Readonly<Record<string, string | undefined>>;
 
 /** Parses `auto` or `auto/N`; undefined for anything else (an explicit `I/N`). */

@@ -93,7 +93,7 @@ export function commandPlayer(
 ): PlayerSource {
   const { projectDir, rep } = where;
   const fixture = where.fixture.name;
-  // The environment the run was given, as the player's own (the library never reads process.env).
+  // The environment the run was given, as the player's own (the library never reads the process's environment).
   const env = Object.fromEntries(
     Object.entries(where.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
