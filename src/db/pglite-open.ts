@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { Extensions, PGlite } from '@electric-sql/pglite';
+import { dirname, join } from 'node:path';
+import type { Extensions, PGlite, PGliteOptions } from '@electric-sql/pglite';
 
 /**
  * Opens PGlite on a data directory with the contrib extensions game schemas commonly use (PGlite can only load
@@ -9,15 +11,38 @@ import type { Extensions, PGlite } from '@electric-sql/pglite';
  * guest or a real-Postgres run never needs.
  */
 export async function openPglite(dataDir: string, options: { extensions?: boolean } = {}): Promise<PGlite> {
-  const [{ PGlite }, { citext }, { pgcrypto }, { uuid_ossp }] = await pgliteModules();
+  const [[{ PGlite }, { citext }, { pgcrypto }, { uuid_ossp }], pgliteWasmModule] = await Promise.all([
+    pgliteModules(),
+    compiledPglite(),
+  ]);
   const extensions: Extensions = options.extensions === false ? {} : { uuid_ossp, pgcrypto, citext };
-  return PGlite.create({ dataDir, extensions });
+  return PGlite.create({ dataDir, extensions, pgliteWasmModule });
 }
 
-/** Starts loading PGlite's modules, so that they load while the caller does something else (fills a data dir). */
+/**
+ * Starts loading PGlite's modules and compiling its WebAssembly, so that both happen while the caller does something
+ * else (fills a data directory from a template): compiling the 9 MB module is most of an open's own time, and V8 does
+ * it on background threads.
+ */
 export function preloadPglite(): void {
   // A failure here is seen again, and reported, by openPglite.
   pgliteModules().catch(() => {});
+  compiledPglite().catch(() => {});
+}
+
+type WasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
+// The WebAssembly global is Node's; this project's TypeScript libraries (no DOM) do not declare it.
+const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> } })
+  .WebAssembly;
+let compiling: Promise<WasmModule> | undefined;
+
+// PGlite's WebAssembly, compiled once per process (a module is reusable: every PGlite opened here instantiates it).
+function compiledPglite(): Promise<WasmModule> {
+  compiling ??= (async () => {
+    const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+    return wasm.compile(await readFile(join(dirname(entry), 'pglite.wasm')));
+  })();
+  return compiling;
 }
 
 function pgliteModules() {
