@@ -9,7 +9,6 @@ import type { RepRecord } from './rep-record.js';
 import { transcriptText, type PlayerSource, type TranscriptTurn } from './rollout-inputs.js';
 import type { TurnRecord } from './rollout-record.js';
 import type { SutRequest } from './sut-request.js';
-import { writeTurnRow } from './turn-writer.js';
 import { firstLine, guardedSutCall } from './guarded-sut-call.js';
 import { callSpend, type CallSpend, type Price } from './spend.js';
 
@@ -133,21 +132,19 @@ export async function playRollout(
       record.spend = addCall(record.spend, callSpend(outcome.usage, outcome.cost, job.price));
     const afterStarted = performance.now();
     try {
-      const delta = await reader.read(pool);
+      // For a SUT that only answers, the read writes the turn's row too, when the SUT wrote none: one statement.
+      const write =
+        rollout.output && entry.response !== null && !outcome.error
+          ? { input: entry.input, response: entry.response, output: rollout.output }
+          : undefined;
+      const delta = await reader.read(pool, write);
       entry.effects = delta.effects;
       if (delta.turnRows.length > 0) {
         entry.turnRow = 'sut';
         played.push(...delta.turnRows);
-      } else if (rollout.output && entry.response !== null && !outcome.error) {
-        const { row, horizon } = await writeTurnRow(pool, rollout.graph, scratch.key, {
-          input: entry.input,
-          response: entry.response,
-          output: rollout.output,
-        });
-        // The row turnkit wrote is the turn's too, counted without reading the campaign again.
-        reader.recordInsert(delta.effects, rollout.graph.turns.name, row, horizon);
+      } else if (delta.written) {
         entry.turnRow = 'turnkit';
-        played.push(row);
+        played.push(delta.written);
       }
     } catch (error) {
       end('sut', { cause: 'effects', message: messageOf(error) });

@@ -4,6 +4,7 @@ import { quoteIdent } from '../db/quote.js';
 import type { GameGraph } from '../fixture/game-graph.js';
 import { identityColumns, needsRowAddress } from '../fixture/row-identity.js';
 import { readWriteHorizon } from './outside-writes.js';
+import { turnRowInsertSql, type TurnRowWrite } from './turn-row-insert.js';
 
 /** What one turn of a rollout changed in its scratch campaign, per table. */
 export interface TurnEffects {
@@ -19,6 +20,8 @@ export interface TurnDelta {
   effects: TurnEffects;
   /** Rows of the turns table inserted during the turn, whole (to show the next case file what was played). */
   turnRows: Record<string, unknown>[];
+  /** The turn's row as turnkit wrote it, when it was asked to and the SUT had written none. */
+  written?: Record<string, unknown> | undefined;
 }
 
 const SAMPLE_ROWS = 3;
@@ -34,8 +37,8 @@ interface Tracked {
  * Reads what each turn of a rollout changed without walking the campaign: rows whose `xmin` is at or past the write
  * horizon read before the turn are the ones written during it (inserted when their key was not in the campaign
  * before, updated otherwise), and deletions come from each table's row count. Each turn costs one statement: a scan
- * for the written rows and a count per table, with no rows sent back but the changed ones. The campaign's keys are
- * read once, when the rollout starts.
+ * for the written rows and a count per table, with no rows sent back but the changed ones (and, for a SUT that only
+ * answers, the insert of the turn's row). The campaign's keys are read once, when the rollout starts.
  */
 export class TurnEffectsReader {
   private horizon = '';
@@ -46,14 +49,18 @@ export class TurnEffectsReader {
     private readonly tracked: Tracked[],
     /** Owned tables whose rows cannot be told apart per turn (no key, or no foreign-key path to the root). */
     readonly untracked: string[],
-    private readonly turnsTable: string,
+    private readonly graph: GameGraph,
     private readonly rootKey: string,
   ) {}
+
+  private get turnsTable(): string {
+    return this.graph.turns.name;
+  }
 
   /** Reads the campaign's keys and the write horizon once, before the rollout's first turn. */
   static async open(client: Queryable, graph: GameGraph, rootKey: string): Promise<TurnEffectsReader> {
     const { tracked, untracked } = trackedTables(graph);
-    const reader = new TurnEffectsReader(tracked, untracked, graph.turns.name, rootKey);
+    const reader = new TurnEffectsReader(tracked, untracked, graph, rootKey);
     // Every table's keys and the horizon in one statement (one snapshot, one round trip).
     const parts = tracked.map(
       (table, i) => `(SELECT ${i} AS i, ${table.key} AS k FROM ${table.info.from} AS t WHERE ${table.filter})`,
@@ -78,48 +85,46 @@ export class TurnEffectsReader {
   }
 
   /**
-   * Counts a row turnkit itself inserted (a turn row for a SUT that only answers) as part of the turn, without
-   * reading again: its key joins the campaign's, its table's count grows, and rows written from after the inserting
-   * transaction on (`horizon`, its id + 1) are the next turn's.
+   * What was written since the turn started; the campaign's keys and counts move on to include it. With `write`
+   * (a SUT that only answers), the same statement also inserts the turn's row when the SUT wrote none: one round trip
+   * per turn either way. That row is the turn's too, counted here (the statement's reads do not see its own insert),
+   * and rows written from after its transaction on are the next turn's.
    */
-  recordInsert(effects: TurnEffects, table: string, row: Record<string, unknown>, horizon: string): void {
-    const tracked = this.tracked.find((entry) => entry.info.name === table);
-    this.horizon = horizon;
-    if (!tracked) return;
-    this.known.get(table)!.add(
-      identityColumns(tracked.info)
-        .map((column) => String(row[column]))
-        .join(','),
-    );
-    this.counts.set(table, this.counts.get(table)! + 1);
-    effects.inserted[table] = (effects.inserted[table] ?? 0) + 1;
-    const sample = (effects.insertedRows[table] ??= []);
-    if (sample.length < SAMPLE_ROWS) sample.push(row);
-  }
-
-  /** What was written since the turn started; the campaign's keys and counts move on to include it. */
-  async read(client: Queryable): Promise<TurnDelta> {
+  async read(client: Queryable, write?: TurnRowWrite): Promise<TurnDelta> {
     const effects: TurnEffects = { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
     const turnRows: Record<string, unknown>[] = [];
-    if (this.tracked.length === 0) return { effects, turnRows };
+    if (this.tracked.length === 0 && !write) return { effects, turnRows };
     const written = `t.xmin::text::bigint > 2 AND ((t.xmin::text::bigint - $2::bigint) % 4294967296 + 4294967296) % 4294967296 < 2147483648`;
+    const values: unknown[] = [this.rootKey, this.horizon];
     const parts = this.tracked.map(
       (table, i) =>
         `(SELECT ${i} AS i, ${table.key} AS k, to_jsonb(t)::text AS r, NULL::bigint AS n FROM ${table.info.from} AS t WHERE ${table.filter} AND ${written})
 UNION ALL (SELECT ${i}, NULL, NULL, count(*) FROM ${table.info.from} AS t WHERE ${table.filter})`,
     );
+    let ctes = '';
+    if (write) {
+      // Written only when the SUT wrote no turn row of its own (a turns table without a key cannot tell: always).
+      const turns = this.tracked.find((table) => table.info.name === this.turnsTable);
+      const none = turns
+        ? `NOT EXISTS (SELECT 1 FROM ${turns.info.from} AS t WHERE ${turns.filter} AND ${written})`
+        : 'true';
+      ctes = `WITH ${turnRowInsertSql(this.graph, write, values, none)}\n`;
+      parts.push(`(SELECT -2 AS i, NULL AS k, r AS r, h AS n FROM written_turn)`);
+    }
     // The next turn's horizon in the same statement: one round trip per turn.
     parts.push(
-      `(SELECT -1, NULL, NULL, (pg_snapshot_xmax(pg_current_snapshot())::text::bigint % 4294967296) FROM (SELECT 1) AS t)`,
+      `(SELECT -1 AS i, NULL AS k, NULL AS r, (pg_snapshot_xmax(pg_current_snapshot())::text::bigint % 4294967296) AS n FROM (SELECT 1) AS t)`,
     );
     const { rows } = await client.query<{ i: number; k: string | null; r: string | null; n: string | null }>({
-      text: parts.join('\nUNION ALL\n'),
-      values: [this.rootKey, this.horizon],
+      text: ctes + parts.join('\nUNION ALL\n'),
+      values,
     });
     const changed = new Map<number, { k: string; r: string }[]>();
     const counted = new Map<number, number>();
+    let inserted: { row: Record<string, unknown>; horizon: string } | undefined;
     for (const row of rows) {
       if (row.i === -1) this.horizon = row.n!;
+      else if (row.i === -2) inserted = { row: JSON.parse(row.r!) as Record<string, unknown>, horizon: row.n! };
       else if (row.n !== null) counted.set(row.i, Number(row.n));
       else changed.set(row.i, [...(changed.get(row.i) ?? []), { k: row.k!, r: row.r! }]);
     }
@@ -146,7 +151,26 @@ UNION ALL (SELECT ${i}, NULL, NULL, count(*) FROM ${table.info.from} AS t WHERE 
       if (updated > 0) effects.updated[name] = updated;
       if (deleted > 0) effects.deleted[name] = deleted;
     });
-    return { effects, turnRows };
+    if (inserted) this.countWritten(effects, inserted.row, inserted.horizon);
+    return { effects, turnRows, written: inserted?.row };
+  }
+
+  // The turn row this statement inserted: its key joins the campaign's and its table's count grows, without reading
+  // again; rows written from after the inserting transaction on (`horizon`, its id + 1) are the next turn's.
+  private countWritten(effects: TurnEffects, row: Record<string, unknown>, horizon: string): void {
+    this.horizon = horizon;
+    const table = this.turnsTable;
+    const tracked = this.tracked.find((entry) => entry.info.name === table);
+    if (!tracked) return;
+    this.known.get(table)!.add(
+      identityColumns(tracked.info)
+        .map((column) => String(row[column]))
+        .join(','),
+    );
+    this.counts.set(table, this.counts.get(table)! + 1);
+    effects.inserted[table] = (effects.inserted[table] ?? 0) + 1;
+    const sample = (effects.insertedRows[table] ??= []);
+    if (sample.length < SAMPLE_ROWS) sample.push(row);
   }
 }
 

@@ -202,6 +202,10 @@ describe.each(BACKENDS)('rollouts on %s', (backend) => {
     expect(record.turns![1]!.response).toMatch(/^answer 24 after \[23:answer 23 after \[22:/);
     expect(record.turns![4]!.caseFile).toContain('**Turn 26.** Player: wait\n\nanswer 26 after [25:');
     expect(record.turns![0]!.effects).toMatchObject({ inserted: { turns: 1 } });
+    // Each turn counts the one row turnkit wrote as inserted, and no turn counts the row before it again.
+    expect(record.turns!.map((turn) => [turn.effects!.inserted, turn.effects!.updated, turn.effects!.deleted])).toEqual(
+      Array.from({ length: 5 }, () => [{ turns: 1 }, {}, {}]),
+    );
     expect(record.effects!.inserted).toEqual({ turns: 5 });
     expect(await tableChecksums(t.db)).toEqual(before);
   });

@@ -1,20 +1,24 @@
-import type { Queryable } from '../db/introspect.js';
 import { quoteIdent } from '../db/quote.js';
 import type { GameGraph } from '../fixture/game-graph.js';
 
+/** A played turn's row for turnkit to write, for a SUT that only answers (`game.turns.output` in the config). */
+export interface TurnRowWrite {
+  input: Record<string, unknown>;
+  response: string;
+  /** The columns the response fills. */
+  output: readonly string[];
+}
+
 /**
- * Writes a played turn's row for a SUT that only answers (`game.turns.output` in the config), so that the next turn
- * of a rollout finds it: the order column one past the campaign's last turn (now() for a timestamp order), the input
- * columns, the output columns from the response, and every other column as the turn before had it (a column with a
- * default takes its default; identity and generated columns are the database's). Returns the row as written, and
- * the write horizon just past its transaction.
+ * The common table expressions that insert a played turn's row, for a statement that does more (the per-turn
+ * effects read, turn-effects.ts: one round trip per turn). The row takes the order column one past the campaign's
+ * last turn (now() for a timestamp order), the input columns, the output columns from the response, and every other
+ * column as the turn before had it (a column with a default takes its default; identity and generated columns are
+ * the database's). It is inserted only when `when` holds; `$1` is the campaign's root key and `values` the
+ * statement's parameters so far, to which this appends its own. The CTE `written_turn` returns the row as written
+ * (`r`, JSON) and the write horizon just past the inserting transaction (`h`: its id + 1).
  */
-export async function writeTurnRow(
-  client: Queryable,
-  graph: GameGraph,
-  rootKey: string,
-  turn: { input: Record<string, unknown>; response: string; output: readonly string[] },
-): Promise<{ row: Record<string, unknown>; horizon: string }> {
+export function turnRowInsertSql(graph: GameGraph, turn: TurnRowWrite, values: unknown[], when: string): string {
   const table = graph.turns;
   const fk = table.foreignKeys.find(
     (candidate) => candidate.references.table === graph.root.name && candidate.columns.length === 1,
@@ -22,7 +26,6 @@ export async function writeTurnRow(
   if (!fk) throw new Error(`${table.name} has no foreign key to ${graph.root.name}: turnkit cannot write its turns`);
   const campaignColumn = fk.columns[0]!;
   const order = graph.turnOrder;
-  const values: unknown[] = [rootKey];
   const param = (value: unknown): string => {
     values.push(value === null || typeof value !== 'object' ? value : JSON.stringify(value));
     return `$${values.length}`;
@@ -46,13 +49,10 @@ export async function writeTurnRow(
     names.push(quoteIdent(name));
     expressions.push(`${expression}::${column.type}`);
   }
-  const previous = `WITH previous AS (SELECT * FROM ${table.from} AS p WHERE p.${quoteIdent(campaignColumn)} = $1 ORDER BY p.${quoteIdent(order.name)} DESC LIMIT 1)`;
+  const previous = `previous AS (SELECT * FROM ${table.from} AS p WHERE p.${quoteIdent(campaignColumn)} = $1 ORDER BY p.${quoteIdent(order.name)} DESC LIMIT 1)`;
   // The inserting transaction's id + 1 is where the next turn's writes begin (its own row is this turn's).
-  const { rows } = await client.query<{ r: string; h: string }>({
-    text: `${previous} INSERT INTO ${table.sql} AS t (${names.join(', ')}) VALUES (${expressions.join(', ')}) RETURNING to_jsonb(t)::text AS r, ((pg_current_xact_id()::text::bigint + 1) % 4294967296)::text AS h`,
-    values,
-  });
-  return { row: JSON.parse(rows[0]!.r) as Record<string, unknown>, horizon: rows[0]!.h };
+  const insert = `written_turn AS (INSERT INTO ${table.sql} AS t (${names.join(', ')}) SELECT ${expressions.join(', ')} WHERE ${when} RETURNING to_jsonb(t)::text AS r, ((pg_current_xact_id()::text::bigint + 1) % 4294967296) AS h)`;
+  return `${previous},\n${insert}`;
 }
 
 // One output column gets the response as it is; several take a JSON object's fields of their names when the response
