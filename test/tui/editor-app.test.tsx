@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { EditSession } from '../../src/construct/edit-session.js';
 import { loadFixture } from '../../src/fixture/load-fixture.js';
 import { EditorApp, type EditorResult } from '../../src/tui/editor/editor-app.js';
+import { settled } from '../helpers/ink-settled.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const BASE = join(REPO, 'fixtures/meridian-turn-23.json');
@@ -36,10 +37,12 @@ async function openEditor(file: string, outDir: string) {
   let result: EditorResult | undefined;
   const app = render(<EditorApp session={session} outDir={outDir} width={80} height={24} onDone={(done) => (result = done)} />);
   await tick();
+  await settled(app);
   const press = async (...keys: string[]): Promise<void> => {
     for (const key of keys) {
       app.stdin.write(key);
       await tick();
+      await settled(app);
     }
   };
   const frame = (): string => app.lastFrame() ?? '';

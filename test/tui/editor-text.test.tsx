@@ -7,6 +7,7 @@ import { EditSession } from '../../src/construct/edit-session.js';
 import { loadFixture } from '../../src/fixture/load-fixture.js';
 import { EditorApp, type EditorResult } from '../../src/tui/editor/editor-app.js';
 import { LONG_NARRATION, MIDDLE_WORD, writeLongTurnFixture } from '../helpers/long-turn-fixture.js';
+import { settled } from '../helpers/ink-settled.js';
 
 const KEYS = {
   up: '\u001B[A', down: '\u001B[B', left: '\u001B[D', right: '\u001B[C', enter: '\r', escape: '\u001B', ctrlS: '\u0013', backspace: '\u007F',
@@ -31,10 +32,12 @@ async function openEditor(file: string, outDir: string, turn: number) {
   let result: EditorResult | undefined;
   const app = render(<EditorApp session={session} outDir={outDir} width={80} height={24} openTurn={turn} onDone={(done) => (result = done)} />);
   await tick();
+  await settled(app);
   const press = async (...keys: string[]): Promise<void> => {
     for (const key of keys) {
       app.stdin.write(key);
       await tick();
+      await settled(app);
     }
   };
   const frame = (): string => app.lastFrame() ?? '';

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { MarkingSession } from '../../src/marks/marking-session.js';
 import { MarkerApp } from '../../src/tui/marker/marker-app.js';
 import { demoLikeRun, makeMarkRun, readMarks, standardRun, tempFiles } from '../helpers/mark-run.js';
+import { settled } from '../helpers/ink-settled.js';
 
 const KEYS = { right: '\u001B[C', left: '\u001B[D', up: '\u001B[A', down: '\u001B[B', enter: '\r', escape: '\u001B', tab: '\t', pageDown: '\u001B[6~', pageUp: '\u001B[5~', backspace: '\u007F', ctrlC: '\u0003' };
 const tick = (ms = 30): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -60,6 +61,7 @@ async function openMarker(session: MarkingSession) {
     for (const key of keys) {
       app.stdin.write(key);
       await tick();
+      await settled(app);
     }
     await saved();
   };
