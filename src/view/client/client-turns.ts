@@ -31,7 +31,7 @@ function turnMarkIn(pairs, turn) {
 function turnItem(turn, marksFiles, turnMarks) {
   var check = turn.check ? turn.check.mark : 'none';
   var item = h('li', { class: 'turn', 'data-turn': turn.turn, 'data-check': check }, [
-    h('h4', { text: 'Turn ' + turn.turn + ' \u00b7 checks ' + check + ' \u00b7 SUT ' + Math.round(turn.sutMs) + ' ms' }),
+    h('h4', { text: 'Turn ' + turn.turn + (turn.check ? ' \u00b7 checks ' + check : '') + (turn.error ? ' \u00b7 error' : '') + ' \u00b7 SUT ' + Math.round(turn.sutMs) + ' ms' }),
     h('p', { class: 'turn-input' }, [h('b', { text: 'Player: ' }), h('span', { class: 'text', text: inputText(turn) })]),
     turn.response === null ? h('p', { class: 'turn-response none', text: '(no response)' }) : h('pre', { class: 'turn-response', text: turn.response }),
     turn.check ? h('p', { class: 'turn-check', text: 'checks: ' + turn.check.mark + (turn.check.reason ? ' (' + turn.check.reason + ')' : '') }) : null,
