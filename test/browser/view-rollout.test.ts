@@ -238,4 +238,34 @@ describe('rollout reps in the browser', () => {
       await page.close();
     },
   );
+
+  it.runIf(hasBrowser)(
+    "blind: a rollout's turns with the fixture names scrubbed, and a turn's mark in marks.blind.csv",
+    async () => {
+      // Each response names its fixture as a word: blind, the page shows the case's neutral name instead.
+      const said = (name: string) => ({ response: `Welcome aboard the ${name}.`, input: `${name} deck?` });
+      const run = await makeRolloutRun(join(folder, 'runs', 'places', 'blind'), 2, [
+        { name: 'alpha', reps: [{ turns: [said('alpha'), said('alpha')] }, { turns: [said('alpha'), said('alpha')] }] },
+        { name: 'beta', reps: [{ turns: [said('beta'), said('beta')] }, { turns: [said('beta'), said('beta')] }] },
+      ]);
+      const blank = BLANK.replace('beta,2,error,sut: exit', 'beta,2,,');
+      await writeFile(join(run, 'marks.csv'), blank);
+      await using server = await startViewServer({ runs: [run], cwd: folder, strict: true, blind: true, seed: 3 });
+      const { page, problems } = await watchedPage(browser!.context);
+      await page.goto(server.url);
+      await page.waitForSelector('body[data-view=marker][data-ready=true]');
+      const pane = (await page.textContent('#pane-text'))!;
+      expect(pane).toMatch(/^TURN 23 of 24 \(step 1 of 2; 2 played\)\n\nPlayer:\n {2}player_input: case \d deck\?\n/);
+      expect(pane).toMatch(/Response:\nWelcome aboard the case \d\.\n/);
+      expect(await page.evaluate(() => document.querySelector('main')?.textContent)).not.toMatch(/alpha|beta/);
+      expect(await turnsOf(page.locator('#turnbar li'))).toEqual(['23', '24']);
+      await page.keyboard.press('F');
+      await allSaved(page);
+      const rows = Object.values(await readMarks(join(run, 'marks.blind.csv')));
+      expect(rows.flatMap((row) => row.turnMarks ?? [])).toEqual([{ turn: 23, mark: 'fail' }]);
+      expect(await readFile(join(run, 'marks.csv'), 'utf8')).toBe(blank);
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+  );
 });
