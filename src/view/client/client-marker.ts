@@ -77,7 +77,10 @@ function showMarker(root, id) {
     });
   }
   function draw() {
+    // Each rep opens at its first turn; a reload that brought fewer turns keeps the place in range.
     if (st.turnOf !== st.pos) { st.turnOf = st.pos; st.turn = 0; }
+    var shownRollout = rolloutOf(st.pos);
+    if (shownRollout && st.turn >= shownRollout.list.length) st.turn = Math.max(0, shownRollout.list.length - 1);
     var marks = m().marks;
     var open = 0, done = 0;
     for (var i = 0; i < total(); i++) if (!m().skipped[i]) { open++; if (marks[i][0] !== '') done++; }
