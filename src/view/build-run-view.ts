@@ -9,6 +9,7 @@ import { RUBRIC_FILE } from '../pipeline/run-dir.js';
 import { planReps } from '../pipeline/run-plan.js';
 import { shownPath } from '../util/shown-path.js';
 import { constructedDiff } from './constructed-diff.js';
+import { rolloutView, turnMarkPairs } from './turn-views.js';
 import type { AgreementView, FixtureView, RepView, RunView } from './view-data.js';
 
 /** Options of `buildRunView`: the same as `turnkit report`'s. */
@@ -64,11 +65,13 @@ export async function buildRunView(options: RunViewOptions): Promise<RunView> {
   const reps = keys.map((key): RepView => {
     const record = state.records.get(repId(key));
     const id = repId(key);
+    const rollout = rolloutView(record);
+    const turnMarks = marks.map((file) => turnMarkPairs(file.get(id)?.turnMarks));
     return {
       f: index.get(key.fixture)!,
       rep: key.rep,
       status: !record ? 'not run' : record.error ? 'error' : 'ok',
-      response: record?.response ?? null,
+      response: rollout ? null : (record?.response ?? null),
       error: record?.error ?? null,
       stdoutTail: record?.stdoutTail,
       stderrTail: record?.stderrTail,
@@ -79,6 +82,8 @@ export async function buildRunView(options: RunViewOptions): Promise<RunView> {
         const row = file.get(id);
         return row ? [row.mark, row.note] : null;
       }),
+      ...(rollout ? { rollout } : {}),
+      ...(turnMarks.some((pairs) => pairs.length > 0) ? { turnMarks } : {}),
     };
   });
   const rubric = await readFile(join(dir, RUBRIC_FILE), 'utf8').catch(

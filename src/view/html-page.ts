@@ -3,6 +3,7 @@ import { CLIENT_CORE } from './client/client-core.js';
 import { CLIENT_REPORT } from './client/client-report.js';
 import { CLIENT_REPS } from './client/client-reps.js';
 import { CLIENT_STATIC } from './client/client-static.js';
+import { CLIENT_TURNS } from './client/client-turns.js';
 import { CLIENT_VIEWER } from './client/client-viewer.js';
 import { CLIENT_MARKER } from './client/client-marker.js';
 import { PAGE_STYLE } from './client/page-style.js';
@@ -12,7 +13,7 @@ import type { PageData } from './view-data.js';
 // The one script of every page: the data is read from its JSON element, never evaluated.
 const SCRIPT = `(function () {
 'use strict';
-${CLIENT_CORE}${CLIENT_REPORT}${CLIENT_REPS}${CLIENT_STATIC}${CLIENT_VIEWER}${CLIENT_MARKER}
+${CLIENT_CORE}${CLIENT_REPORT}${CLIENT_REPS}${CLIENT_TURNS}${CLIENT_STATIC}${CLIENT_VIEWER}${CLIENT_MARKER}
 var data = JSON.parse(document.getElementById('turnkit-data').textContent);
 if (data.mode === 'static') startStatic(data); else startViewer(data);
 })();

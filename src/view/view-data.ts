@@ -3,6 +3,7 @@ import type { Comparison } from '../marks/compare-runs.js';
 import type { Agreement } from '../marks/agreement.js';
 import type { DiffSegment } from '../construct/word-diff.js';
 import type { RepEffects } from '../pipeline/rep-record.js';
+import type { RolloutView } from './turn-views.js';
 
 /** One marks file of a run beside the report's: a judge's, the checks', another grader's, a blind re-mark. */
 export interface AgreementView extends Agreement {
@@ -33,6 +34,7 @@ export interface RepView {
   f: number;
   rep: number;
   status: 'ok' | 'error' | 'not run';
+  /** The SUT's response; null for a rollout, whose turns hold it (the joined transcript is not sent twice). */
   response: string | null;
   error: { stage: string; cause: string; message: string } | null;
   stdoutTail?: string | undefined;
@@ -42,6 +44,10 @@ export interface RepView {
   sutMs: number | null;
   /** [mark, note] in each marks file, null where the file has no row. */
   marks: ([string, string] | null)[];
+  /** A rollout (`turns: K`): its turns in order and how far it went. */
+  rollout?: RolloutView | undefined;
+  /** A rollout's per-turn marks (`[turn, mark]`) in each marks file, following `marks`; absent when none has any. */
+  turnMarks?: [number, string][][] | undefined;
 }
 
 /** Everything the page shows of one run: the report's numbers and every rep. */
@@ -70,9 +76,13 @@ export interface MarkerView {
   order: number[];
   /** This session's [mark, note] per position of `order`. */
   marks: [string, string][];
+  /** This session's per-turn marks (`[turn, mark]`) per position of `order`; empty for a one-turn rep. */
+  turnMarks: [number, string][][];
   skipped: boolean[];
   /** Blind: the reps themselves, without fixture names, rep numbers or other marks. */
-  blindReps?: { response: string | null; error: string | null; caseFile: number }[] | undefined;
+  blindReps?:
+    | { response: string | null; error: string | null; caseFile: number; rollout?: RolloutView | undefined }[]
+    | undefined;
   /** Blind: the case files, once each (`blindReps[i].caseFile` indexes them). */
   blindCaseFiles?: string[] | undefined;
   /** Why this run cannot be marked here (another viewer or marker holds its marks file). */

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { hasBrowser, launchBrowser, requireBrowser, watchedPage } from '../helpers/browser.js';
 import { makeMarkRun } from '../helpers/mark-run.js';
+import { makeRolloutRun } from '../helpers/rollout-run.js';
 import { writeHtmlReport } from '../../src/view/write-html-report.js';
 import { startViewServer } from '../../src/view/server/view-server.js';
 
@@ -123,6 +124,45 @@ describe('untrusted text stays text', () => {
       );
       expect(await page.textContent('#markbar')).toBe('mark: pass · note: <img src=x onerror="window.__pwned=1">');
       expect(await readFile(join(run, 'marks.csv'), 'utf8')).toContain('"<img src=x onerror=""window.__pwned=1"">"');
+      await expectInert(page, problems);
+      await page.close();
+    },
+  );
+
+  it.runIf(hasBrowser)(
+    "a rollout turn's input, response, check reason and error stay text in the report, the viewer and its marker",
+    async () => {
+      const turns = await makeRolloutRun(join(folder, 'rollout'), 2, [
+        {
+          name: 'alpha',
+          reps: [
+            { turns: [{ input: PAYLOAD, response: PAYLOAD, check: { mark: 'fail', reason: PAYLOAD } }, {}] },
+            { turns: [{ response: null, error: { cause: 'exit', message: PAYLOAD } }], stopped: 'error' },
+          ],
+        },
+      ]);
+      await writeFile(join(turns, 'marks.csv'), 'fixture,rep,mark,note\nalpha,1,,\nalpha,2,error,sut: exit\n');
+      const { file } = await writeHtmlReport({ dir: turns, cwd: folder, file: join(folder, 'turns.html') });
+      const { page, problems } = await watchedPage(browser!.context);
+      await page.goto(pathToFileURL(file).href);
+      await page.waitForSelector('body[data-ready=true]');
+      const first = page.locator('[data-rep="alpha/1"] li.turn[data-turn="23"]');
+      expect(await first.locator('.turn-input .text').textContent()).toBe(PAYLOAD);
+      expect(await first.locator('pre.turn-response').textContent()).toBe(PAYLOAD);
+      expect(await first.locator('.turn-check').textContent()).toBe(`checks: fail (${PAYLOAD})`);
+      expect(await page.textContent('[data-rep="alpha/2"] li.turn .turn-error')).toBe(`ERROR (exit): ${PAYLOAD}`);
+      await page.getByText('click me').first().click();
+      await expectInert(page, problems);
+      await using server = await startViewServer({ runs: [turns], cwd: folder, strict: true });
+      await page.goto(`${server.url}#run=0`);
+      await page.waitForSelector('body[data-view=run][data-ready=true]');
+      expect(await first.locator('pre.turn-response').textContent()).toBe(PAYLOAD);
+      await expectInert(page, problems);
+      await page.goto(`${server.url}#mark=0`);
+      await page.waitForSelector('body[data-view=marker][data-ready=true]');
+      const pane = (await page.textContent('#pane-text'))!;
+      expect(pane).toContain(`  player_input: ${PAYLOAD}\n\nResponse:\n${PAYLOAD}\n`);
+      expect(pane).toContain(`checks: fail (${PAYLOAD})`);
       await expectInert(page, problems);
       await page.close();
     },

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { makeMarkRun, standardRun } from '../helpers/mark-run.js';
 import { startViewServer, type ViewServer } from '../../src/view/server/view-server.js';
 import { lockFileOf } from '../../src/marks/marks-lock.js';
+import { makeRolloutRun } from '../helpers/rollout-run.js';
 
 /** A raw request (fetch would tidy a path's "..", and would not let the Host or Origin be chosen). */
 function raw(
@@ -36,8 +37,8 @@ describe('turnkit view: the server lets in only its own page, with the token', (
   let run: string;
   let server: ViewServer;
   let csrf: string;
-  const post = (body: unknown, headers: Record<string, string> = {}) =>
-    raw(server.port, '/api/mark', {
+  const post = (body: unknown, headers: Record<string, string> = {}, path = '/api/mark') =>
+    raw(server.port, path, {
       method: 'POST',
       body: JSON.stringify(body),
       headers: {
@@ -127,6 +128,57 @@ describe('turnkit view: the server lets in only its own page, with the token', (
     expect((await post({ run: 0, position: 2, mark: 'pass' })).status).toBe(400);
     expect((await post({ run: 0, position: 99, mark: 'pass' })).status).toBe(400);
     expect((await post({ run: 0, position: 0, mark: 'error' })).status).toBe(400);
+  });
+
+  it("takes a turn's mark through the same guard, and only for a rollout rep", async () => {
+    const turnMark = { run: 0, position: 0, turn: 23, mark: 'fail' };
+    expect((await post(turnMark, { 'X-Turnkit-Csrf': 'nope' }, '/api/turn-mark')).status).toBe(403);
+    expect((await post(turnMark, { Origin: 'http://evil.example' }, '/api/turn-mark')).status).toBe(403);
+    const refused = await post(turnMark, {}, '/api/turn-mark');
+    expect([refused.status, JSON.parse(refused.body).error]).toEqual([400, 'the rep at 0 is not a rollout']);
+    expect((await post({ ...turnMark, mark: 'error' }, {}, '/api/turn-mark')).status).toBe(400);
+    expect(await readFile(join(run, 'marks.csv'), 'utf8')).not.toContain('turn_marks');
+  });
+
+  it("gives a rollout rep's played turn a mark of its own, and refuses a turn it did not play", async () => {
+    const dir = await makeRolloutRun(join(folder, 'rollout'), 3, [
+      {
+        name: 'alpha',
+        reps: [
+          { turns: [{}, {}], stopped: 'fail' },
+          { turns: [{}, { error: { cause: 'exit', message: 'x' } }], stopped: 'error' },
+        ],
+      },
+    ]);
+    await writeFile(join(dir, 'marks.csv'), 'fixture,rep,mark,note\nalpha,1,,\nalpha,2,error,sut: exit\n');
+    await using rollout = await startViewServer({ runs: [dir], cwd: folder, strict: true });
+    const page = await raw(rollout.port, `/?token=${rollout.token}`, {
+      headers: { Host: `127.0.0.1:${rollout.port}` },
+    });
+    const token = JSON.parse(/id="turnkit-data">([^<]*)<\/script>/.exec(page.body)![1]!).csrf;
+    const give = (body: unknown) =>
+      raw(rollout.port, '/api/turn-mark', {
+        method: 'POST',
+        body: JSON.stringify(body),
+        headers: {
+          Host: `127.0.0.1:${rollout.port}`,
+          Origin: `http://127.0.0.1:${rollout.port}`,
+          'Content-Type': 'application/json',
+          'X-Turnkit-Token': rollout.token,
+          'X-Turnkit-Csrf': token,
+        },
+      });
+    const unplayed = await give({ run: 0, position: 0, turn: 25, mark: 'fail' });
+    expect([unplayed.status, JSON.parse(unplayed.body).error]).toEqual([400, 'turn 25 was not played in the rep at 0']);
+    // The errored rep keeps its mark, turns and all, as in the terminal marker.
+    expect((await give({ run: 0, position: 1, turn: 23, mark: 'pass' })).status).toBe(400);
+    const done = await give({ run: 0, position: 0, turn: 24, mark: 'fail' });
+    expect(done.status, done.body).toBe(200);
+    expect(JSON.parse(done.body).turnMarks).toEqual([[[24, 'fail']], []]);
+    expect(await readFile(join(dir, 'marks.csv'), 'utf8')).toMatch(/^alpha,1,,,\w+,[^,]+,1,24:fail$/m);
+    const cleared = await give({ run: 0, position: 0, turn: 24, mark: '' });
+    expect(JSON.parse(cleared.body).turnMarks).toEqual([[], []]);
+    expect(await readFile(join(dir, 'marks.csv'), 'utf8')).not.toContain('turn_marks');
   });
 
   it('holds the marks file: a second viewer (or turnkit mark) on it is refused until the first lets go', async () => {

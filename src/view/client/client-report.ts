@@ -76,7 +76,7 @@ function renderReport(run, root) {
         return { attrs: { 'data-pair': p.constructed }, cells: [p.constructed, p.base, rateOf(p.constructed) + ' vs ' + rateOf(p.base), { k: 'delta', text: signedText(p.delta) }, { k: 'p', text: pText(p.p) }] };
       }))]));
   }
-  if (r.rollout) root.appendChild(renderSurvival(r.rollout));
+  if (r.rollout) root.appendChild(renderSurvival(r.rollout, run));
   root.appendChild(h('section', { id: 'demands' }, [h('h2', { text: 'What ' + r.target + ' demands of ' + r.reps + ' reps' }),
     table(null, ['reps lost to na or error'].concat(r.demands.map(function (d) { return String(d.lost); })), [
       { cells: ['qualified reps'].concat(r.demands.map(function (d) { return String(d.n); })) },
@@ -145,9 +145,20 @@ function survivalChart(rollout, id) {
   return h('figure', null, [svg, h('figcaption', { text: title + '. The table below holds the same numbers.' })]);
 }
 
-function renderSurvival(rollout) {
+// The turns a person marked in the report's own marks file (the first of the run's): they fail a turn as checks do.
+function turnsMarkedLine(run) {
+  var marked = 0, failed = 0;
+  run.reps.forEach(function (rep) {
+    var pairs = rep.turnMarks ? rep.turnMarks[0] : null;
+    (pairs || []).forEach(function (pair) { marked++; if (pair[1] === 'fail') failed++; });
+  });
+  if (marked === 0) return null;
+  return h('p', { id: 'survival-turn-marks', text: marked + ' turn' + (marked === 1 ? '' : 's') + ' marked by a person in ' + run.report.marksFile + ' (' + failed + ' fail), counted with the checks.' });
+}
+
+function renderSurvival(rollout, run) {
   var turns = rollout.fixtures.length > 0 ? rollout.fixtures[0].steps.map(function (st) { return 't' + st.turn; }) : [];
-  var section = h('section', { id: 'survival' }, [h('h2', { text: 'Survival over ' + rollout.turns + ' turns (reps with no failing turn so far)' }), survivalChart(rollout, 'chart-survival')]);
+  var section = h('section', { id: 'survival' }, [h('h2', { text: 'Survival over ' + rollout.turns + ' turns (reps with no failing turn so far)' }), survivalChart(rollout, 'chart-survival'), turnsMarkedLine(run)]);
   section.appendChild(table(null, ['fixture'].concat(turns).concat(['median first fail']), rollout.fixtures.map(function (f) {
     return { attrs: { 'data-survival': f.fixture }, cells: [f.fixture].concat(f.steps.map(function (st) { return { k: 't' + st.turn, text: st.surviving + '/' + f.reps }; }))
       .concat([{ k: 'median', text: f.medianFirstFailingTurn === null ? 'none failed' : 'turn ' + f.medianFirstFailingTurn }]) };

@@ -7,7 +7,7 @@ var PAGE_SIZE = 25;
 
 function repText(run, rep) {
   if (rep._text === undefined) {
-    var parts = [rep.response || '', rep.error ? rep.error.message : ''];
+    var parts = [rep.response || '', rep.error ? rep.error.message : '', rep.rollout ? turnSearchText(rep.rollout) : ''];
     rep.marks.forEach(function (m) { if (m) parts.push(m[1]); });
     rep._text = parts.join('\n').toLowerCase();
   }
@@ -98,8 +98,10 @@ function repCard(run, rep) {
   if (rep.error) card.appendChild(h('div', { class: 'error' }, [h('p', { text: 'ERROR (' + rep.error.stage + ': ' + rep.error.cause + '): ' + rep.error.message }),
     rep.stdoutTail ? h('details', null, [h('summary', { text: 'stdout (end)' }), h('pre', { text: rep.stdoutTail })]) : null,
     rep.stderrTail ? h('details', null, [h('summary', { text: 'stderr (end)' }), h('pre', { text: rep.stderrTail })]) : null]));
-  if (rep.response !== null) card.appendChild(h('pre', { class: 'response', text: rep.response }));
-  else if (rep.status === 'not run') card.appendChild(h('p', { text: 'Not run: this rep has no record (turnkit run --resume finishes it).' }));
+  // A rollout's turns stand in for its response (the same text, turn by turn).
+  if (rep.rollout) card.appendChild(rolloutBlock(run, rep));
+  else if (rep.response !== null) card.appendChild(h('pre', { class: 'response', text: rep.response }));
+  if (rep.status === 'not run') card.appendChild(h('p', { text: 'Not run: this rep has no record (turnkit run --resume finishes it).' }));
   if (rep.effects) card.appendChild(effectsTable(rep.effects));
   if (rep.outside && rep.outside.length > 0) card.appendChild(h('ul', { class: 'outside' }, rep.outside.map(function (line) { return h('li', { text: 'outside its campaign: ' + line }); })));
   // The case file is shared by the fixture's reps: it is kept once and put in the page only when opened.

@@ -27,5 +27,10 @@ nav a, nav button { margin-right: 1rem; }
 .markbar { font-size: 1.1rem; padding: 0.5rem; border: 2px solid #333; margin: 0.5rem 0; }
 .keys { color: #333; font-size: 0.9rem; } .status { font-weight: 600; }
 .side { display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; }
+.turns { list-style: none; padding-left: 0.5rem; border-left: 3px solid #ccc; } .turn { margin: 0.5rem 0; } .turn h4 { margin: 0.5rem 0 0.25rem; }
+.turn[data-check=fail] h4, .turn-error { font-weight: 700; } .rollout-summary { font-weight: 600; }
+.turnbar { list-style: none; padding: 0; margin: 0.25rem 0; } .turnbar li { margin: 0.15rem 0; }
+.turnbar li[aria-current=true] .turn-pick { font-weight: 700; text-decoration: underline; }
+.turnbar li[data-mark=fail] .turn-pick, .turnbar li[data-mark=pass] .turn-pick { border-width: 2px; }
 button.tab[aria-selected=true] { font-weight: 700; text-decoration: underline; }
 `;

@@ -4,11 +4,20 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { MarkingSession } from '../../marks/marking-session.js';
 import { acquireMarksLock, type MarksLock } from '../../marks/marks-lock.js';
-import type { Mark } from '../../marks/marks-file.js';
+import type { Mark, TurnMark } from '../../marks/marks-file.js';
 import { readManifest } from '../../pipeline/run-state.js';
 import { TurnkitError } from '../../errors.js';
 import { buildRunView } from '../build-run-view.js';
 import type { MarkerView, RunView } from '../view-data.js';
+import { turnMarkPairs } from '../turn-views.js';
+import { blindReps } from './blind-reps.js';
+
+/** What the page hears after a mark is on disk: every mark of the session, and whether the file was merged first. */
+export interface MarkReply {
+  marks: [string, string][];
+  turnMarks: [number, string][][];
+  merged: boolean;
+}
 
 /** How the viewer marks: the terminal marker's options. */
 export interface ViewMarking {
@@ -119,6 +128,7 @@ export class ViewRun {
         rubricVersion: session.manifest.rubric.version,
         order: positions ? session.reps.map((rep) => positions.get(`${rep.fixture}\u0000${rep.rep}`) ?? -1) : [],
         marks: session.reps.map((_, i) => markPair(session, i)),
+        turnMarks: turnMarksOf(session),
         skipped: session.reps.map((rep) => rep.skipped),
         ...(blind ? blindReps(session) : {}),
         ...(this.readOnly ? { readOnly: this.readOnly } : {}),
@@ -132,11 +142,26 @@ export class ViewRun {
    * is on disk. When the marks file's bytes are not the ones this viewer last saw (a spreadsheet, a hand edit), the
    * session is opened again first, so that those marks are merged in, never overwritten blindly.
    */
-  async mark(
-    position: number,
-    mark: Exclude<Mark, 'error'>,
-    note: string | undefined,
-  ): Promise<{ marks: [string, string][]; merged: boolean }> {
+  async mark(position: number, mark: Exclude<Mark, 'error'>, note: string | undefined): Promise<MarkReply> {
+    return this.write(position, (session) => session.setMark(position, mark, note));
+  }
+
+  /**
+   * Gives one played turn of the rollout rep at a position its own mark (`''` takes it away), through
+   * MarkingSession.setTurnMark: the same `turn_marks` column, atomic write and history as the terminal marker's.
+   */
+  async turnMark(position: number, turn: number, mark: TurnMark['mark'] | ''): Promise<MarkReply> {
+    return this.write(position, (session) => {
+      const turns = session.reps[position]!.record?.turns;
+      if (!turns || turns.length === 0) throw new TurnkitError('BAD_INPUT', `the rep at ${position} is not a rollout`);
+      if (!turns.some((entry) => entry.turn === turn))
+        throw new TurnkitError('BAD_INPUT', `turn ${turn} was not played in the rep at ${position}`);
+      return session.setTurnMark(position, turn, mark);
+    });
+  }
+
+  // A mark of either kind: refused when read-only; merged with the file first when another writer changed it.
+  private async write(position: number, give: (session: MarkingSession) => Promise<unknown>): Promise<MarkReply> {
     return this.serial(async () => {
       await this.takeMarks(false);
       if (this.readOnly) throw new TurnkitError('EXISTS', this.readOnly);
@@ -148,9 +173,10 @@ export class ViewRun {
         await this.reopen(await this.version());
         merged = true;
       }
-      await this.session!.setMark(position, mark, note);
+      await give(this.session!);
       this.known = await contentHash(this.session!.file);
-      return { marks: this.session!.reps.map((_, i) => markPair(this.session!, i)), merged };
+      const now = this.session!;
+      return { marks: now.reps.map((_, i) => markPair(now, i)), turnMarks: turnMarksOf(now), merged };
     });
   }
 
@@ -176,32 +202,13 @@ export class ViewRun {
   }
 }
 
-// A case file is shared by its fixture's reps: sent once, each rep naming it by an index.
-function blindReps(session: MarkingSession): Pick<MarkerView, 'blindReps' | 'blindCaseFiles'> {
-  const caseFiles: string[] = [];
-  const reps = session.reps.map((rep) => {
-    let index = caseFiles.indexOf(rep.caseFile);
-    if (index < 0) index = caseFiles.push(rep.caseFile) - 1;
-    return { response: rep.record?.response ?? null, error: errorText(rep.record), caseFile: index };
-  });
-  return { blindReps: reps, blindCaseFiles: caseFiles };
+function turnMarksOf(session: MarkingSession): [number, string][][] {
+  return session.reps.map((_, i) => turnMarkPairs(session.markOf(i).turnMarks));
 }
 
 function markPair(session: MarkingSession, index: number): [string, string] {
   const row = session.markOf(index);
   return [row.mark, row.note];
-}
-
-function errorText(record: MarkingSession['reps'][number]['record']): string | null {
-  if (!record) return 'NOT RUN: this rep has no record yet.';
-  if (!record.error) return null;
-  return [
-    `ERROR (${record.error.stage}: ${record.error.cause}): ${record.error.message}`,
-    record.stdoutTail ? `stdout (end):\n${record.stdoutTail}` : '',
-    record.stderrTail ? `stderr (end):\n${record.stderrTail}` : '',
-  ]
-    .filter(Boolean)
-    .join('\n\n');
 }
 
 async function contentHash(file: string): Promise<string | null> {

@@ -44,6 +44,15 @@ const markBody = z
   })
   .strict();
 
+const turnMarkBody = z
+  .object({
+    run: z.number().int().nonnegative(),
+    position: z.number().int().nonnegative(),
+    turn: z.number().int().nonnegative(),
+    mark: z.enum(['pass', 'fail', 'na', '']),
+  })
+  .strict();
+
 /**
  * Starts the local viewer on 127.0.0.1 (never another interface): the runs' page, their data, their files (and no
  * other), and marking through the terminal marker's MarkingSession. Every request needs the token of the URL;
@@ -97,12 +106,19 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       if (!run || !/^\d+$/.test(String(value))) throw new TurnkitError('NOT_FOUND', `no run ${String(value)}`);
       return run;
     };
-    if (request.method === 'POST' && url.pathname === '/api/mark') {
+    if (request.method === 'POST' && (url.pathname === '/api/mark' || url.pathname === '/api/turn-mark')) {
       let json: unknown;
       try {
         json = JSON.parse(await body(request));
       } catch {
         return send(response, 400, { error: 'bad mark: not JSON' });
+      }
+      if (url.pathname === '/api/turn-mark') {
+        const parsed = turnMarkBody.safeParse(json);
+        if (!parsed.success)
+          return send(response, 400, { error: `bad turn mark: ${parsed.error.issues[0]?.message ?? 'invalid'}` });
+        const { run, position, turn, mark } = parsed.data;
+        return send(response, 200, { ok: true, ...(await runOf(run).turnMark(position, turn, mark)) });
       }
       const parsed = markBody.safeParse(json);
       if (!parsed.success)

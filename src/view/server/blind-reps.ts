@@ -1,0 +1,55 @@
+import type { MarkingSession } from '../../marks/marking-session.js';
+import { rolloutView, type RolloutView } from '../turn-views.js';
+import type { MarkerView } from '../view-data.js';
+
+/**
+ * A blind re-mark's reps as the page gets them: no fixture name, rep number or other marks; a case file is shared by
+ * its fixture's reps, so it is sent once and each rep names it by an index.
+ */
+export function blindReps(session: MarkingSession): Pick<MarkerView, 'blindReps' | 'blindCaseFiles'> {
+  const caseFiles: string[] = [];
+  const reps = session.reps.map((rep) => {
+    let index = caseFiles.indexOf(rep.caseFile);
+    if (index < 0) index = caseFiles.push(rep.caseFile) - 1;
+    const rollout = blindRollout(session, rep.record);
+    return {
+      response: rollout ? null : (rep.record?.response ?? null),
+      error: errorText(rep.record),
+      caseFile: index,
+      ...(rollout ? { rollout } : {}),
+    };
+  });
+  return { blindReps: reps, blindCaseFiles: caseFiles };
+}
+
+// Blind: a turn's texts pass through the session's scrubber, as the terminal marker shows them.
+function blindRollout(
+  session: MarkingSession,
+  record: MarkingSession['reps'][number]['record'],
+): RolloutView | undefined {
+  const rollout = rolloutView(record);
+  if (!rollout) return undefined;
+  const shown = (text: string | null): string | null => (text === null ? null : session.shown(text));
+  return {
+    ...rollout,
+    list: rollout.list.map((turn) => ({
+      ...turn,
+      input: turn.input.map(([column, value]): [string, string] => [column, session.shown(value)]),
+      response: shown(turn.response),
+      error: turn.error ? { ...turn.error, message: session.shown(turn.error.message) } : null,
+      check: turn.check ? { ...turn.check, reason: session.shown(turn.check.reason) } : null,
+    })),
+  };
+}
+
+function errorText(record: MarkingSession['reps'][number]['record']): string | null {
+  if (!record) return 'NOT RUN: this rep has no record yet.';
+  if (!record.error) return null;
+  return [
+    `ERROR (${record.error.stage}: ${record.error.cause}): ${record.error.message}`,
+    record.stdoutTail ? `stdout (end):\n${record.stdoutTail}` : '',
+    record.stderrTail ? `stderr (end):\n${record.stderrTail}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
