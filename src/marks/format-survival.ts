@@ -19,6 +19,12 @@ export function formatSurvival(rollout: RolloutReport, style: 'text' | 'md'): st
     ]),
   ];
   lines.push(...table(rows, ['left', ...turns.map(() => 'right' as const), 'left']), '');
+  const { marked, failed } = rollout.turnMarks;
+  if (marked > 0)
+    lines.push(
+      `${marked} turn${marked === 1 ? '' : 's'} marked by a person (turn_marks), ${failed} fail: counted with the checks.`,
+      '',
+    );
   if (rollout.pairs.length > 0) {
     lines.push(heading('Does the fix hold? Constructed against base, per turn'), '');
     const pairRows = [

@@ -11,6 +11,8 @@ export interface RolloutReport {
   turns: number;
   fixtures: FixtureSurvival[];
   pairs: SurvivalPair[];
+  /** Turns a person marked in the marks file reported on (its `turn_marks` column), and how many of them fail. */
+  turnMarks: { marked: number; failed: number };
 }
 
 /**
@@ -46,9 +48,13 @@ export function rolloutReport(
         ];
   });
   const byName = new Map(fixtures.map((entry) => [entry.fixture, entry]));
+  const personal = records.flatMap(
+    (record) => marks?.get(repId({ fixture: record.fixture, rep: record.rep }))?.turnMarks ?? [],
+  );
   return {
     turns,
     fixtures,
+    turnMarks: { marked: personal.length, failed: personal.filter((entry) => entry.mark === 'fail').length },
     pairs: pairs.flatMap((pair) => {
       const constructed = byName.get(pair.constructed);
       const base = byName.get(pair.base);

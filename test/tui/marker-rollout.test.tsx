@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildReport } from '../../src/marks/build-report.js';
+import { formatSurvival } from '../../src/marks/format-survival.js';
 import { MarkingSession } from '../../src/marks/marking-session.js';
 import { parseMarksText } from '../../src/marks/read-marks.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
@@ -143,6 +144,10 @@ describe('turnkit mark on a rollout run', () => {
     expect(alpha.medianFirstFailingTurn).toBe(24);
     const beta = report.rollout!.fixtures.find((entry) => entry.fixture === 'beta')!;
     expect(beta.steps.map((step) => step.surviving)).toEqual([2, 2, 2]);
+    expect(report.rollout!.turnMarks).toEqual({ marked: 1, failed: 1 });
+    expect(formatSurvival(report.rollout!, 'text')).toContain(
+      '1 turn marked by a person (turn_marks), 1 fail: counted with the checks.',
+    );
     // U takes the turn's mark away; the column goes when no row has one, as in a file written before it existed.
     const again = await openMarker(await MarkingSession.open({ dir, who: 'ann' }));
     await again.pressUntil('\u001B[D', 'alpha rep 1');

@@ -145,20 +145,16 @@ function survivalChart(rollout, id) {
   return h('figure', null, [svg, h('figcaption', { text: title + '. The table below holds the same numbers.' })]);
 }
 
-// The turns a person marked in the report's own marks file (the first of the run's): they fail a turn as checks do.
-function turnsMarkedLine(run) {
-  var marked = 0, failed = 0;
-  run.reps.forEach(function (rep) {
-    var pairs = rep.turnMarks ? rep.turnMarks[0] : null;
-    (pairs || []).forEach(function (pair) { marked++; if (pair[1] === 'fail') failed++; });
-  });
+// The turns a person marked in the report's marks file (the report counts them): they fail a turn as checks do.
+function turnsMarkedLine(rollout, run) {
+  var marked = rollout.turnMarks ? rollout.turnMarks.marked : 0;
   if (marked === 0) return null;
-  return h('p', { id: 'survival-turn-marks', text: marked + ' turn' + (marked === 1 ? '' : 's') + ' marked by a person in ' + run.report.marksFile + ' (' + failed + ' fail), counted with the checks.' });
+  return h('p', { id: 'survival-turn-marks', text: marked + ' turn' + (marked === 1 ? '' : 's') + ' marked by a person in ' + run.report.marksFile + ' (' + rollout.turnMarks.failed + ' fail), counted with the checks.' });
 }
 
 function renderSurvival(rollout, run) {
   var turns = rollout.fixtures.length > 0 ? rollout.fixtures[0].steps.map(function (st) { return 't' + st.turn; }) : [];
-  var section = h('section', { id: 'survival' }, [h('h2', { text: 'Survival over ' + rollout.turns + ' turns (reps with no failing turn so far)' }), survivalChart(rollout, 'chart-survival'), turnsMarkedLine(run)]);
+  var section = h('section', { id: 'survival' }, [h('h2', { text: 'Survival over ' + rollout.turns + ' turns (reps with no failing turn so far)' }), survivalChart(rollout, 'chart-survival'), turnsMarkedLine(rollout, run)]);
   section.appendChild(table(null, ['fixture'].concat(turns).concat(['median first fail']), rollout.fixtures.map(function (f) {
     return { attrs: { 'data-survival': f.fixture }, cells: [f.fixture].concat(f.steps.map(function (st) { return { k: 't' + st.turn, text: st.surviving + '/' + f.reps }; }))
       .concat([{ k: 'median', text: f.medianFirstFailingTurn === null ? 'none failed' : 'turn ' + f.medianFirstFailingTurn }]) };
