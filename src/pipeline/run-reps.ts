@@ -47,7 +47,11 @@ export async function runReps(
     runId: `${q.id}/${relative(project.paths.runs, dir)}`,
   });
   // A rollout's game (the columns turnkit writes turns into) is checked once, before the first rep.
-  if (plan.rollout) await plan.rollout.prepare(session);
+  if (plan.rollout)
+    await plan.rollout.prepare(session).catch(async (error: unknown) => {
+      await session.close();
+      throw error;
+    });
   const byName = new Map(plan.fixtures.map((entry) => [entry.loaded.fixture.name, entry]));
   const started = performance.now();
   let done = 0;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TEST_SCRUB } from '../helpers/scrub-key.js';
 import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
@@ -393,6 +393,8 @@ describe.each(BACKENDS)('rollouts on %s', (backend) => {
     ).rejects.toThrow(
       /typo\.config\.json:1:\d+: \$\.game\.turns\.output\[0\]: table "turns" has no column "naration" \(did you mean "narration"\?\)/,
     );
+    // No rep began: the new run's folder is gone, not left looking like a run to resume, report or view.
+    expect(await readdir(join(t.dir, 'runs', 'typo'))).toEqual([]);
   });
 
   it('refuses a rollout whose fixture has too few recorded inputs before any rep runs', async () => {
