@@ -60,7 +60,13 @@ export async function runPlanned(
     opened,
     reps.ran,
     reps.failures,
-    input.maxCost !== undefined ? { maxCost: input.maxCost, spent: reps.spent } : undefined,
+    input.maxCost !== undefined
+      ? {
+          maxCost: input.maxCost,
+          spent: reps.spent,
+          ...(reps.uncounted !== undefined ? { uncounted: reps.uncounted } : {}),
+        }
+      : undefined,
   );
 }
 
