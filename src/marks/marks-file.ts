@@ -93,7 +93,27 @@ export function withLineFeeds(text: string): string {
   return out;
 }
 
-/** marks.csv text: the header, then one row per rep sorted by fixture and rep (quoted where a spreadsheet needs it). */
+// A cell a spreadsheet would run as a formula (OWASP's CSV injection list), behind any quotes already guarding one.
+const FORMULA_START = /^'*[=+\-@\t\r]/;
+
+/**
+ * A free-text cell (a note, which may hold an LLM's or a player's words) as written: one starting as a formula would
+ * (= + - @, tab, CR) gets a single quote before it, so that a spreadsheet shows it as text. A cell already starting
+ * with quotes before such a character gets one more, so that `unguardCell` gives every cell back exactly.
+ */
+export function guardCell(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/** A free-text cell as read: the one quote `guardCell` put before a formula-like start taken off again. */
+export function unguardCell(cell: string): string {
+  return cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell;
+}
+
+/**
+ * marks.csv text: the header, then one row per rep sorted by fixture and rep (quoted where a spreadsheet needs it,
+ * and a note that would run as a formula guarded by `guardCell`).
+ */
 export function formatMarks(rows: readonly MarkRow[]): string {
   const sorted = [...rows].sort((a, b) => (a.fixture < b.fixture ? -1 : a.fixture > b.fixture ? 1 : a.rep - b.rep));
   const provenance = rows.some(
@@ -106,7 +126,7 @@ export function formatMarks(rows: readonly MarkRow[]): string {
     ...(perTurn ? [TURN_MARKS_COLUMN] : []),
   ];
   const cells = (row: MarkRow): string[] => {
-    const base = [row.fixture, String(row.rep), row.mark, row.note];
+    const base = [row.fixture, String(row.rep), row.mark, guardCell(row.note)];
     if (provenance) base.push(row.grader ?? '', row.markedAt ?? '', row.rubricVersion ?? '');
     if (perTurn) base.push(formatTurnMarks(row.turnMarks ?? []));
     return base;

@@ -8,6 +8,7 @@ import {
   provenanceColumns,
   TURN_MARKS_COLUMN,
   provenanceOf,
+  unguardCell,
   withLineFeeds,
   type Mark,
   type MarkRow,
@@ -145,7 +146,8 @@ export function parseMarksText(raw: string, shown: string, scope: MarksScope | u
       fixture,
       rep,
       mark: mark as Mark,
-      note,
+      // The guard formatMarks put before a formula-like note is not part of the note.
+      note: unguardCell(note),
       ...provenanceOf(entry.record, provenance),
       ...(turnMarks.length > 0 ? { turnMarks } : {}),
       line,

@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JUDGE_CACHE_FILE } from './judge-cache.js';
 import { repId, type RunState } from '../pipeline/run-state.js';
+import { repSpend } from '../pipeline/run-spend.js';
 import { addSpend, callSpendSchema, NO_SPEND, sumSpend, type CallSpend, type Spend } from '../pipeline/spend.js';
 
 /** What a fixture's reps (or a whole run) spent: the SUT's calls and the judges' apart. */
@@ -50,7 +51,8 @@ export function repsSpend(
   judges: ReadonlyMap<string, CallSpend[]>,
 ): SpendSplit {
   return {
-    sut: sumSpend(ids.map((id) => state.records.get(id)?.spend)),
+    // Counted in calls: a rollout rep's K turns are K SUT calls.
+    sut: sumSpend(ids.map((id) => repSpend(state.records.get(id)))),
     judges: sumSpend(ids.flatMap((id) => judges.get(id) ?? [])),
   };
 }

@@ -27,8 +27,11 @@ export interface RunResult {
   firstError?: string;
   /** What was said before the reps ran (a resume on another database server than the run started on). */
   warnings: string[];
-  /** With --max-cost: what this invocation's reps cost, and whether that stopped the run. */
-  budget?: { maxCost: number; spent: number; reached: boolean };
+  /**
+   * With --max-cost: what this invocation's reps cost (the costs known), and whether the budget stopped the run:
+   * spent, or `uncounted`, the first rep whose cost could not be counted (one line naming it and why).
+   */
+  budget?: { maxCost: number; spent: number; reached: boolean; uncounted?: string };
 }
 
 /**
@@ -59,7 +62,7 @@ export async function runResult(
   opened: OpenedRun,
   ran: number,
   failures: string[],
-  budget?: { maxCost: number; spent: number } | undefined,
+  budget?: { maxCost: number; spent: number; uncounted?: string } | undefined,
 ): Promise<RunResult> {
   const { dir, all, manifest } = opened;
   const state = await readRunState(dir, manifest);
@@ -88,6 +91,13 @@ export async function runResult(
     seedErrors,
     ...(firstError ? { firstError } : {}),
     warnings: opened.warnings,
-    ...(budget ? { budget: { ...budget, reached: budget.spent >= budget.maxCost && missing > 0 } } : {}),
+    ...(budget
+      ? {
+          budget: {
+            ...budget,
+            reached: (budget.spent >= budget.maxCost || budget.uncounted !== undefined) && missing > 0,
+          },
+        }
+      : {}),
   };
 }

@@ -30,13 +30,15 @@ export interface MergeResult {
   reps: number;
   /** Marks files merged (marks.csv always; others that every shard has). */
   marksFiles: string[];
-  /** Marks files some shards have and others lack: left out. */
+  /** Judge files (`judge-MODEL.jsonl`: verdicts and their spend; the judge cache) every shard has: concatenated. */
+  judgeFiles: string[];
+  /** Marks and judge files some shards have and others lack: left out. */
   skipped: string[];
 }
 
 /**
  * Combines the shard directories of one run (`turnkit run --shard I/N` on N machines) into one run directory whose
- * manifest, reps and marks are those of an unsharded run. Shards must be the same experiment, byte for byte, every
+ * manifest, reps, marks and judge files are those of an unsharded run. Shards must be the same experiment, byte for byte, every
  * shard present once and complete. The merged directory is new; on any failure it is removed, and the shards are
  * only read.
  */
@@ -170,16 +172,10 @@ async function writeMerged(temp: string, out: string, shards: readonly Shard[], 
       await cp(join(dir, 'reps'), join(temp, 'reps'), { recursive: true, errorOnExist: true, force: false });
   }
   await writeRunFile(temp, ORDER_FILE, manifest.order.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
-  const listings = await Promise.all(
-    shards.map(
-      async ({ dir }) => new Set((await readdir(dir)).filter((name) => /^marks(\.[\w.-]+)?\.csv$/.test(name))),
-    ),
-  );
-  const everywhere = [...listings[0]!].filter((name) => listings.every((names) => names.has(name))).sort();
-  const somewhere = [...new Set(listings.flatMap((names) => [...names]))]
-    .filter((name) => !everywhere.includes(name))
-    .sort();
-  for (const file of everywhere) {
+  const marksFiles = await sharedFiles(shards, /^marks(\.[\w.-]+)?\.csv$/);
+  // A judge's verdicts hold what it cost: they merge as its marks file does, or the merged report loses that spend.
+  const judgeFiles = await sharedFiles(shards, /^judge-.+\.jsonl$/);
+  for (const file of marksFiles.everywhere) {
     const rows = new Map<string, MarkRow>();
     for (const { dir, state } of shards) {
       const shard = state.manifest.shard!;
@@ -197,5 +193,58 @@ async function writeMerged(temp: string, out: string, shards: readonly Shard[], 
       formatMarks(all.map((key) => rows.get(repId(key)) ?? { ...key, mark: '', note: '' })),
     );
   }
-  return { dir: out, shards: shards.length, reps: all.length, marksFiles: everywhere, skipped: somewhere };
+  for (const file of judgeFiles.everywhere) {
+    let text = '';
+    for (const { dir, state } of shards) {
+      const shard = state.manifest.shard!;
+      const shown = shownPath(join(dir, file));
+      const lines = (await readFile(join(dir, file), 'utf8')).split('\n').filter((line) => line.trim() !== '');
+      // As in a marks file, a verdict of a rep of another shard is refused: it would count that rep's spend twice.
+      for (const [i, line] of lines.entries()) {
+        const rep = repOfLine(line);
+        if (rep && !inShard(names, shard, rep))
+          throw new TurnkitError(
+            'BAD_INPUT',
+            `${shown}:${i + 1}: ${rep.fixture} rep ${rep.rep} is not a rep of this shard (${shard.index}/${shard.count})`,
+          );
+      }
+      text += lines.map((line) => `${line}\n`).join('');
+    }
+    await writeRunFile(temp, file, text);
+  }
+  return {
+    dir: out,
+    shards: shards.length,
+    reps: all.length,
+    marksFiles: marksFiles.everywhere,
+    judgeFiles: judgeFiles.everywhere,
+    skipped: [...marksFiles.somewhere, ...judgeFiles.somewhere].sort(),
+  };
+}
+
+/** The files named like `pattern` that every shard has, and those only some have. */
+async function sharedFiles(
+  shards: readonly Shard[],
+  pattern: RegExp,
+): Promise<{ everywhere: string[]; somewhere: string[] }> {
+  const listings = await Promise.all(
+    shards.map(async ({ dir }) => new Set((await readdir(dir)).filter((name) => pattern.test(name)))),
+  );
+  const everywhere = [...listings[0]!].filter((name) => listings.every((names) => names.has(name))).sort();
+  const somewhere = [...new Set(listings.flatMap((names) => [...names]))]
+    .filter((name) => !everywhere.includes(name))
+    .sort();
+  return { everywhere, somewhere };
+}
+
+// The rep a judge file's line is about (a verdict names one; a cache line and a torn line do not).
+function repOfLine(line: string): { fixture: string; rep: number } | undefined {
+  try {
+    const entry = JSON.parse(line) as { fixture?: unknown; rep?: unknown };
+    return typeof entry.fixture === 'string' && typeof entry.rep === 'number'
+      ? { fixture: entry.fixture, rep: entry.rep }
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

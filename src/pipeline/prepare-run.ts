@@ -9,7 +9,7 @@ import { loadQuestion, questionFromObject, type LoadedQuestion } from './load-qu
 import { questionFileOf } from './resume-run.js';
 import { resolveFixtures, type QuestionFixture } from './resolve-fixtures.js';
 import type { RunInput } from './run-input.js';
-import { checkRepsOption, checkRunSize } from './run-limits.js';
+import { checkBudgetPrice, checkRepsOption, checkRunSize } from './run-limits.js';
 import { sutSecrets } from './sut-secrets.js';
 import { planRollout, type RolloutPlan } from './rollout-plan.js';
 
@@ -52,6 +52,8 @@ export async function prepareRun(project: ProjectContext, input: RunInput): Prom
     input.reps ?? q.reps,
     input.reps !== undefined ? `--reps ${input.reps}` : question.at(['reps']),
   );
+  // A budget that could never be kept is refused now, before anything is spent.
+  checkBudgetPrice(input.maxCost, config.prices, q.sut, config.file);
   const rubricPath = resolve(projectDir, q.rubric.path);
   const rubricText = await readOrFail(rubricPath, question.at(['rubric', 'path']));
   const source = await caseFileSource(question, config);

@@ -28,7 +28,11 @@ export interface RunInput {
    * Kubernetes Job) share the name, and a folder holding them all is one run's.
    */
   runName?: string | undefined;
-  /** Stop launching reps once the SUT calls of this invocation have cost this much (an interrupted run, resumable). */
+  /**
+   * Stop launching reps once the SUT calls of this invocation have cost this much (an interrupted run, resumable),
+   * or once a rep's cost cannot be counted (its SUT answered with tokens but no cost or price, or with neither). An
+   * http SUT whose model has no price in the config's `prices` is refused before anything runs.
+   */
   maxCost?: number | undefined;
   /** Aborting stops launching reps; running ones finish and tear down. */
   signal?: AbortSignal | undefined;

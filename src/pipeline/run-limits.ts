@@ -1,4 +1,8 @@
 import { TurnkitError } from '../errors.js';
+import { shownPath } from '../util/shown-path.js';
+import type { SutConfig } from './question-format.js';
+import type { RepRecord } from './rep-record.js';
+import type { Price } from './spend.js';
 
 /** The most reps per fixture a question (or `--reps`) may ask for. */
 export const MAX_REPS = 10_000;
@@ -24,4 +28,51 @@ export function checkRunSize(fixtures: number, reps: number, where: string): voi
     'BAD_INPUT',
     `${where}: ${fixtures} fixtures x ${reps} reps = ${total} reps; at most ${MAX_RUN_REPS} per run (${WHY}): use fewer reps, or split the fixtures across questions`,
   );
+}
+
+// How a price is written in the config, for the messages that ask for one.
+const PRICE_EXAMPLE = (model: string): string =>
+  `"prices": { ${JSON.stringify(model)}: { "input": IN, "output": OUT } } (per million tokens)`;
+
+/**
+ * Refuses `--max-cost` up front when the SUT's cost can never be counted: an http SUT reports tokens, never a cost,
+ * so without a price for its model in the config no rep would count toward the budget. Said before the database is
+ * reached or a run directory made, so that nothing is spent on a guard that cannot hold.
+ */
+export function checkBudgetPrice(
+  maxCost: number | undefined,
+  prices: Readonly<Record<string, Price>>,
+  sut: SutConfig,
+  configFile: string | undefined,
+): void {
+  if (maxCost === undefined || sut.type !== 'http' || prices[sut.model] !== undefined) return;
+  const config = configFile ? shownPath(configFile) : 'the config';
+  throw new TurnkitError(
+    'CONFIG',
+    `--max-cost ${maxCost}: the SUT's model "${sut.model}" has no price in ${config}, so its cost cannot be counted; add ${PRICE_EXAMPLE(sut.model)} to ${config}, or run without --max-cost`,
+  );
+}
+
+/**
+ * Why a rep's SUT cost cannot be counted toward `--max-cost` (one line), or undefined when it can. A rep whose SUT
+ * answered must have a known cost: tokens without a cost or a price, or an answer with neither usage nor cost, would
+ * let the budget be passed unseen. A rep whose SUT never answered (a seed error, a crash with nothing reported) is
+ * an errored rep, said as such, not a cost.
+ */
+export function uncountedCost(record: RepRecord, sut: SutConfig): string | undefined {
+  if (record.spend ? record.spend.cost !== null : record.response === null) return undefined;
+  const rep = `${record.fixture} rep ${record.rep}`;
+  if (sut.type === 'http')
+    return record.spend
+      ? `${rep}: the SUT's model "${sut.model}" has no price; add ${PRICE_EXAMPLE(sut.model)} to the config`
+      : `${rep}: the SUT's endpoint (model "${sut.model}") reported no usage, so its cost cannot be counted`;
+  const what = record.spend ? 'tokens but no cost' : 'neither usage nor cost';
+  return `${rep}: the ${sutName(sut)} reported ${what}; have it answer with its "cost" ({ "response": ..., "usage": ..., "cost": x }), as only an http SUT is priced from the config's "prices"`;
+}
+
+function sutName(sut: Exclude<SutConfig, { type: 'http' }>): string {
+  if (sut.type === 'command')
+    return `command SUT "${(Array.isArray(sut.command) ? sut.command.join(' ') : sut.command).slice(0, 80)}"`;
+  if (sut.type === 'module') return `module SUT ${sut.path}`;
+  return `function SUT${sut.fn.name ? ` "${sut.fn.name}"` : ''}`;
 }

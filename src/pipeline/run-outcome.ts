@@ -32,6 +32,11 @@ export function runFailure(result: RunResult, question: string | undefined): Tur
       `${dir}: all ${result.total} rep(s) errored, so there is nothing to mark (first: ${result.firstError ?? 'unknown'}); fix the SUT, then: ${resume}`,
     );
   }
+  if (result.pending > 0 && result.budget?.reached && result.budget.uncounted !== undefined)
+    return new TurnkitError(
+      'INCOMPLETE_RUN',
+      `${dir}: stopped: --max-cost ${result.budget.maxCost} cannot count this run's cost (${result.budget.uncounted}) with ${result.pending} rep(s) not run; once it can, or without --max-cost, finish it with: ${resume}`,
+    );
   if (result.pending > 0 && result.budget?.reached)
     return new TurnkitError(
       'INCOMPLETE_RUN',

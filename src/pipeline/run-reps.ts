@@ -14,6 +14,7 @@ import { TurnkitError } from '../errors.js';
 import { repFileBase, writeRunFile } from './run-dir.js';
 import type { RunInput } from './run-input.js';
 import { runRep } from './run-rep.js';
+import { uncountedCost } from './run-limits.js';
 import { sutPrice } from './run-spend.js';
 
 /** What the rep loop did. */
@@ -24,6 +25,8 @@ export interface RepsRun {
   failures: string[];
   /** What the SUT calls of this invocation's reps cost (0 when none reported a cost). */
   spent: number;
+  /** With --max-cost: the first rep whose cost could not be counted, which stopped the run (one line). */
+  uncounted?: string;
 }
 
 /**
@@ -47,7 +50,11 @@ export async function runReps(
     runId: `${q.id}/${relative(project.paths.runs, dir)}`,
   });
   // A rollout's game (the columns turnkit writes turns into) is checked once, before the first rep.
-  if (plan.rollout) await plan.rollout.prepare(session);
+  if (plan.rollout)
+    await plan.rollout.prepare(session).catch(async (error: unknown) => {
+      await session.close();
+      throw error;
+    });
   const byName = new Map(plan.fixtures.map((entry) => [entry.loaded.fixture.name, entry]));
   const started = performance.now();
   let done = 0;
@@ -61,7 +68,9 @@ export async function runReps(
   const sutSlot = <T>(call: () => Promise<T>): Promise<T> => slots.run(call);
   let spent = 0;
   // --max-cost stops launching reps as a signal does: the reps running finish, the run is interrupted and resumable.
-  const overBudget = (): boolean => input.maxCost !== undefined && spent >= input.maxCost;
+  // A rep whose cost cannot be counted stops it too: a budget that silently counts nothing is no guard.
+  let uncounted: string | undefined;
+  const overBudget = (): boolean => input.maxCost !== undefined && (spent >= input.maxCost || uncounted !== undefined);
   const stopped = (): boolean => input.signal?.aborted === true || input.quit?.aborted === true || overBudget();
   const price = sutPrice(config.prices, q.sut);
   let quitWrite: Promise<void> | undefined;
@@ -96,6 +105,7 @@ export async function runReps(
         ...(plan.rollout ? { rollout: await plan.rollout.spec(session, fixture.loaded.fixture, key.rep) } : {}),
       });
       spent += record.spend?.cost ?? 0;
+      if (input.maxCost !== undefined) uncounted ??= uncountedCost(record, q.sut);
       // A SUT killed because the user quit says nothing about the SUT: the rep stays not run, for --resume.
       if (input.quit?.aborted) continue;
       // A rep that failed because the database went away (its SUT refused a connection, its teardown too) is not a
@@ -148,7 +158,7 @@ export async function runReps(
     // The early "interrupted" lands before the final manifest, never over it.
     await quitWrite;
   }
-  return { ran: done, failures, spent };
+  return { ran: done, failures, spent, ...(uncounted !== undefined ? { uncounted } : {}) };
 }
 
 /**

@@ -1,18 +1,46 @@
 import type { Manifest } from './manifest.js';
 import type { SutConfig } from './question-format.js';
+import type { RepRecord } from './rep-record.js';
 import { repId, type RepKey, type RunState } from './run-state.js';
-import { sumSpend, type Price } from './spend.js';
+import { sumSpend, type Price, type Spend } from './spend.js';
 
 /** The price of a SUT's model from the config's prices (an http SUT names its model; other SUTs report their cost). */
 export function sutPrice(prices: Record<string, Price>, sut: SutConfig): Price | undefined {
   return sut.type === 'http' ? prices[sut.model] : undefined;
 }
 
+/**
+ * How many times a rep called the SUT: once, or for a rollout once per turn played, less a last turn that ended
+ * before its call (its player's input or its case file failed).
+ */
+export function sutCalls(record: RepRecord): number {
+  if (!record.turns) return 1;
+  const stage = record.error?.stage;
+  return record.turns.length - (stage === 'player' || stage === 'case-file' ? 1 : 0);
+}
+
+/**
+ * A rep's SUT spend counted in calls (a rollout of K turns is K calls, not one); undefined when it reported no usage
+ * or cost. A rollout keeps one total: when its cost is unknown, none of its calls' costs is in it.
+ */
+export function repSpend(record: RepRecord | undefined): Spend | undefined {
+  if (!record?.spend) return undefined;
+  const { inputTokens, outputTokens, cost } = record.spend;
+  const calls = sutCalls(record);
+  return {
+    calls,
+    inputTokens,
+    outputTokens,
+    cost,
+    unpriced: cost === null && inputTokens + outputTokens > 0 ? calls : 0,
+  };
+}
+
 /** What the SUT's calls of a run's reps spent, for the manifest; undefined when no rep reported usage or cost. */
 export function runSpend(keys: readonly RepKey[], state: RunState): Manifest['spend'] {
-  const calls = keys.flatMap((key) => {
-    const spend = state.records.get(repId(key))?.spend;
+  const spends = keys.flatMap((key) => {
+    const spend = repSpend(state.records.get(repId(key)));
     return spend ? [spend] : [];
   });
-  return calls.length > 0 ? { sut: sumSpend(calls) } : undefined;
+  return spends.length > 0 ? { sut: sumSpend(spends) } : undefined;
 }

@@ -10,7 +10,7 @@ import { prepareRun, type RunPlan } from './prepare-run.js';
 import { resumeRunDir } from './resume-run.js';
 import type { RunInput } from './run-input.js';
 import { runReps, type RepsRun } from './run-reps.js';
-import { startRunDir } from './start-run-dir.js';
+import { discardUnbegunRun, startRunDir } from './start-run-dir.js';
 
 /**
  * Runs a question as ev2 does: for each fixture its case file; for each rep a scratch campaign seeded, the SUT
@@ -50,14 +50,23 @@ export async function runPlanned(
   let reps: RepsRun;
   try {
     reps = await runReps(project, plan, opened, input, concurrency);
-  } finally {
-    await finishRunDir(opened);
+  } catch (error) {
+    // Failed before any rep began: a new run goes whole, as one that cannot write its first files does.
+    if (!(await discardUnbegunRun(opened))) await finishRunDir(opened);
+    throw error;
   }
+  await finishRunDir(opened);
   return runResult(
     opened,
     reps.ran,
     reps.failures,
-    input.maxCost !== undefined ? { maxCost: input.maxCost, spent: reps.spent } : undefined,
+    input.maxCost !== undefined
+      ? {
+          maxCost: input.maxCost,
+          spent: reps.spent,
+          ...(reps.uncounted !== undefined ? { uncounted: reps.uncounted } : {}),
+        }
+      : undefined,
   );
 }
 

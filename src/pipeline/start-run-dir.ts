@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serializeDocument } from '../fixture/format.js';
@@ -8,6 +9,7 @@ import type { RunPlan } from './prepare-run.js';
 import type { RunInput } from './run-input.js';
 import { createRunDir, RUBRIC_FILE, writeRunFile } from './run-dir.js';
 import { planReps } from './run-plan.js';
+import { ORDER_FILE } from './run-state.js';
 
 /**
  * Step 2 of a new run: creates `runs/QUESTION/STAMP/` and writes its manifest first, then the case files and the
@@ -61,4 +63,16 @@ export async function startRunDir(
     throw error;
   }
   return { dir, manifest, all, pending: all, attempt: 1, warnings: [] };
+}
+
+/**
+ * Removes a new run directory that failed before its first rep began (a game config the database refutes, found
+ * once the run had its folder): it holds no rep to resume, report or view, so it goes whole rather than stay a run
+ * that looks interrupted. True when it was removed; a resumed run, or one with a rep begun, is kept.
+ */
+export async function discardUnbegunRun(opened: OpenedRun): Promise<boolean> {
+  const { dir, manifest } = opened;
+  if (manifest.resumed !== undefined || manifest.order.length > 0 || existsSync(join(dir, ORDER_FILE))) return false;
+  await rm(dir, { recursive: true, force: true });
+  return true;
 }

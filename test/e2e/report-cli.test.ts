@@ -406,6 +406,7 @@ describe('turnkit judge --checks and turnkit report through the CLI', () => {
       shards: 2,
       reps: 8,
       marksFiles: ['marks.csv'],
+      judgeFiles: [],
       skipped: [],
     });
     const again = await cli(['merge', ...shards, '--out', 'merged-here']);

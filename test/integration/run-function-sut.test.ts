@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BACKENDS, type TestDb } from '../helpers/test-db.js';
@@ -8,6 +9,8 @@ import { sampleGameConfig } from '../../src/config/sample-config.js';
 import { serializeDocument } from '../../src/fixture/format.js';
 import { openProject, type Project } from '../../src/project/open-project.js';
 import { run } from '../../src/pipeline/run.js';
+import { runFailure } from '../../src/pipeline/run-outcome.js';
+import { shownPath } from '../../src/util/shown-path.js';
 import type { QuestionInput } from '../../src/pipeline/question-format.js';
 import type { SutFunction } from '../../src/pipeline/sut-request.js';
 import type { Manifest } from '../../src/pipeline/manifest.js';
@@ -118,6 +121,56 @@ describe.each(BACKENDS)('run(project, input) with a question object and a functi
     });
     expect(result).toMatchObject({ status: 'interrupted', total: 2, ran: 0, pending: 2 });
     expect(calls).toEqual([]);
+  });
+
+  it('--max-cost stops the run at the first rep whose cost cannot be counted, naming it and what to do', async () => {
+    // The usage as a function SUT's answer is read (snake case, as a command SUT prints it).
+    const unpriced = function unpriced() {
+      return { response: 'ok', usage: { input_tokens: 10, output_tokens: 2 } };
+    } as unknown as SutFunction;
+    const result = await run(project, {
+      question: question('unpriced-fn', unpriced, 4),
+      maxCost: 1,
+      concurrency: 1,
+      repsInFlight: 1,
+    });
+    const why =
+      'base rep 1: the function SUT "unpriced" reported tokens but no cost; have it answer with its "cost" ({ "response": ..., "usage": ..., "cost": x }), as only an http SUT is priced from the config\'s "prices"';
+    expect(result).toMatchObject({ status: 'interrupted', total: 4, ran: 1, pending: 3 });
+    expect(result.budget).toEqual({ maxCost: 1, spent: 0, reached: true, uncounted: why });
+    expect(runFailure(result, undefined)?.message).toBe(
+      `${shownPath(result.dir)}: stopped: --max-cost 1 cannot count this run's cost (${why}) with 3 rep(s) not run; once it can, or without --max-cost, finish it with: turnkit run --resume ${shownPath(result.dir)}`,
+    );
+    // A SUT that says nothing of its cost is no different: its cost is not known to be zero.
+    const silent = await run(project, {
+      question: question('silent-fn', () => 'ok', 4),
+      maxCost: 1,
+      concurrency: 1,
+      repsInFlight: 1,
+    });
+    expect(silent).toMatchObject({ status: 'interrupted', ran: 1, pending: 3 });
+    expect(silent.budget?.uncounted).toMatch(/^base rep 1: the function SUT reported neither usage nor cost; /);
+    // Known costs under the budget run to the end; a SUT that never answered is an errored rep, not a cost.
+    const priced = await run(project, {
+      question: question('priced-fn', () => ({ response: 'ok', cost: 0.01 }), 4),
+      maxCost: 1,
+      concurrency: 1,
+    });
+    expect(priced).toMatchObject({ status: 'complete', ran: 4, pending: 0 });
+    expect(priced.budget).toEqual({ maxCost: 1, spent: 0.04, reached: false });
+    const broken = await run(project, {
+      question: question('broken-fn', () => Promise.reject(new Error('down')), 2),
+      maxCost: 1,
+    });
+    expect(broken).toMatchObject({ status: 'complete', errors: 2, pending: 0 });
+  });
+
+  it('--max-cost refuses an http SUT whose model has no price before anything runs', async () => {
+    const sut = { type: 'http', baseUrl: 'http://127.0.0.1:9/v1', model: 'gm-large' };
+    await expect(run(project, { question: question('no-price', sut), maxCost: 2.5 })).rejects.toThrow(
+      '--max-cost 2.5: the SUT\'s model "gm-large" has no price in the config, so its cost cannot be counted; add "prices": { "gm-large": { "input": IN, "output": OUT } } (per million tokens) to the config, or run without --max-cost',
+    );
+    expect(existsSync(join(t.dir, 'runs', 'no-price'))).toBe(false);
   });
 
   it('says what is wrong with a question object, naming it and the place', async () => {

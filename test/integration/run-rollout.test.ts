@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TEST_SCRUB } from '../helpers/scrub-key.js';
 import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
@@ -177,6 +177,13 @@ describe.each(BACKENDS)('rollouts on %s', (backend) => {
     expect(record.turns!.map((turn) => turn.response)).toEqual(['answer 23', 'answer 24', 'answer 25']);
     // Turns 23, 24, 25: (10 + 23) + (10 + 24) + (10 + 25) input tokens, 3 output each, 0.25 each.
     expect(record.spend).toEqual({ inputTokens: 102, outputTokens: 9, cost: 0.75 });
+    // Two reps of three turns are six SUT calls, in the manifest and in the report.
+    const six = { calls: 6, inputTokens: 204, outputTokens: 18, cost: 1.5, unpriced: 0 };
+    const manifest = JSON.parse(await readFile(join(result.dir, 'manifest.json'), 'utf8'));
+    expect(manifest.spend).toEqual({ sut: six });
+    const report = await buildReport(result.dir);
+    expect(report.spend.sut).toEqual(six);
+    expect(report.fixtures[0]!.spend.sut).toEqual(six);
   });
 
   it('writes the turns of a SUT that only answers, so the next call sees them', async () => {
@@ -386,6 +393,8 @@ describe.each(BACKENDS)('rollouts on %s', (backend) => {
     ).rejects.toThrow(
       /typo\.config\.json:1:\d+: \$\.game\.turns\.output\[0\]: table "turns" has no column "naration" \(did you mean "narration"\?\)/,
     );
+    // No rep began: the new run's folder is gone, not left looking like a run to resume, report or view.
+    expect(await readdir(join(t.dir, 'runs', 'typo'))).toEqual([]);
   });
 
   it('refuses a rollout whose fixture has too few recorded inputs before any rep runs', async () => {

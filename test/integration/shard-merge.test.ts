@@ -13,6 +13,8 @@ import { CORRECTED_NARRATION, MISLEADING_NARRATION, MISLEADING_TURN } from '../.
 import { runQuestion, type RunResult } from '../../src/app/run-question.js';
 import { mergeRuns } from '../../src/pipeline/merge-runs.js';
 import { judgeChecks } from '../../src/marks/judge-checks.js';
+import { judgeWithModel } from '../../src/marks/judge-model.js';
+import { judgeSettingsSchema } from '../../src/config/judge-settings.js';
 import { buildReport, type Report } from '../../src/marks/build-report.js';
 import { parseMarks } from '../../src/marks/read-marks.js';
 import { manifestSchema, type Manifest } from '../../src/pipeline/manifest.js';
@@ -239,6 +241,52 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
     expect(await Promise.all(shards.map(hashDir))).toEqual(hashes);
   });
 
+  it("merges the shards' LLM judge files: the merged report's judge spend is the shards' sum", async () => {
+    // Copies of the shards, judged by a model that answers 100 tokens in and 20 out at 1 and 5 per million.
+    const copies: string[] = [];
+    for (const dir of shards) {
+      const copy = join(t.dir, 'judged', 'places', relative(join(t.dir, 'runs', 'places'), dir));
+      await cp(dir, copy, { recursive: true });
+      copies.push(copy);
+    }
+    const settings = judgeSettingsSchema.parse({ model: 'judge-1', apiKeyEnv: 'UNUSED_JUDGE_KEY' });
+    let asked = 0;
+    for (const dir of copies) {
+      const judged = await judgeWithModel({
+        dir,
+        settings,
+        price: { input: 1, output: 5 },
+        call: async () => {
+          asked++;
+          return { text: '{"verdict": "pass", "reason": "deck 2"}', usage: { inputTokens: 100, outputTokens: 20 } };
+        },
+      });
+      expect(judged).toMatchObject({ error: 0, notRun: 0 });
+    }
+    expect(asked).toBe(2 * REPS);
+    const shardReports = await Promise.all(copies.map((dir) => buildReport(dir)));
+    const result = await mergeRuns({ dirs: copies, cwd: t.dir });
+    expect(result).toMatchObject({
+      marksFiles: ['marks.checks.csv', 'marks.csv', 'marks.judge-judge-1.csv'],
+      judgeFiles: ['judge-cache.jsonl', 'judge-judge-1.jsonl'],
+      skipped: [],
+    });
+    const report = await buildReport(result.dir);
+    const sum = shardReports.reduce((total, shard) => total + (shard.spend.judges.cost ?? 0), 0);
+    expect(sum).toBeCloseTo(2 * REPS * 0.0002, 9);
+    expect(report.spend.judges.cost).toBeCloseTo(sum, 9);
+    expect(report.spend.judges).toEqual({
+      calls: 2 * REPS,
+      inputTokens: 2 * REPS * 100,
+      outputTokens: 2 * REPS * 20,
+      cost: 2 * REPS * 0.0002,
+      unpriced: 0,
+    });
+    expect(report.spend.judges.calls).toBe(shardReports.reduce((total, shard) => total + shard.spend.judges.calls, 0));
+    // Judging the merged run again asks the model nothing: the shards' caches came with it.
+    await judgeWithModel({ dir: result.dir, settings, call: async () => expect.fail('the model was asked again') });
+  });
+
   it('writes the merged run where --out says, and refuses an --out that exists', async () => {
     const out = join(t.dir, 'elsewhere', 'merged');
     const result = await mergeRuns({ dirs: shards, out: 'elsewhere/merged', cwd: t.dir });
@@ -419,6 +467,22 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
         async () => [shards[0]!, shards[1]!, copy],
         new RegExp(`marks\\.csv:4: ${BASE} rep 1 is not a rep of this run \\(a shard of ${REPS} reps per fixture\\)$`),
         'out-bad-marks',
+      );
+    });
+
+    it('a shard whose judge file names a rep of another shard (its spend would count twice)', async () => {
+      const copies = [1, 2, 3].map((i) => join(t.dir, 'copies', 'bad-judge', `shard-${i}`));
+      for (const [i, copy] of copies.entries()) {
+        await cp(shards[i]!, copy, { recursive: true });
+        await writeFile(join(copy, 'judge-m.jsonl'), '');
+      }
+      // Rep 1 of the base fixture belongs to shard 1.
+      const verdict = { fixture: BASE, rep: 1, mark: 'pass', spend: { inputTokens: 1, outputTokens: 1, cost: 1 } };
+      await writeFile(join(copies[2]!, 'judge-m.jsonl'), `${JSON.stringify(verdict)}\n`);
+      await refuses(
+        async () => copies,
+        new RegExp(`judge-m\\.jsonl:1: ${BASE} rep 1 is not a rep of this shard \\(3/3\\)$`),
+        'out-bad-judge',
       );
     });
   });

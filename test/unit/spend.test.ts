@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { RepRecord } from '../../src/pipeline/rep-record.js';
+import type { TurnRecord } from '../../src/pipeline/rollout-record.js';
+import { repSpend, sutCalls } from '../../src/pipeline/run-spend.js';
 import { answerSpend, callSpend, costOf, sumSpend } from '../../src/pipeline/spend.js';
 
 describe('tokens and cost', () => {
@@ -34,5 +37,48 @@ describe('tokens and cost', () => {
       error: '"usage" must be { "input_tokens": n, "output_tokens": m } with whole numbers n, m >= 0',
     });
     expect(answerSpend({ response: 'x', cost: '0.1' })).toEqual({ error: '"cost" must be a number >= 0' });
+  });
+});
+
+describe('a rep counted in SUT calls', () => {
+  const turn = (n: number): TurnRecord => ({
+    turn: n,
+    input: {},
+    caseFile: '',
+    response: 'ok',
+    error: null,
+    timings: { playerMs: 0, sutMs: 0, turnkitMs: 0 },
+    effects: null,
+    turnRow: 'none',
+  });
+  const rep = (extra: Partial<RepRecord>): RepRecord =>
+    ({
+      fixture: 'f',
+      rep: 1,
+      spend: { inputTokens: 30, outputTokens: 6, cost: null },
+      error: null,
+      ...extra,
+    }) as RepRecord;
+
+  it('is one call for one turn, and one per turn played for a rollout, less a last turn that never called', () => {
+    expect(sutCalls(rep({}))).toBe(1);
+    expect(sutCalls(rep({ turns: [turn(23), turn(24), turn(25)] }))).toBe(3);
+    const playerFailed = { stage: 'player' as const, cause: 'exit', message: 'no input', turn: 25 };
+    expect(sutCalls(rep({ turns: [turn(23), turn(24), turn(25)], error: playerFailed }))).toBe(2);
+    const sutFailed = { stage: 'sut' as const, cause: 'exit', message: 'exit 1', turn: 25 };
+    expect(sutCalls(rep({ turns: [turn(23), turn(24), turn(25)], error: sutFailed }))).toBe(3);
+  });
+
+  it("sums a rollout's calls, and counts every one unpriced when its total cost is unknown", () => {
+    const rollout = rep({ turns: [turn(23), turn(24), turn(25)] });
+    expect(repSpend(rollout)).toEqual({ calls: 3, inputTokens: 30, outputTokens: 6, cost: null, unpriced: 3 });
+    const priced = rep({ turns: [turn(23), turn(24)], spend: { inputTokens: 2, outputTokens: 2, cost: 0.5 } });
+    expect(sumSpend([repSpend(rollout), repSpend(priced), repSpend(rep({ spend: undefined }))])).toEqual({
+      calls: 5,
+      inputTokens: 32,
+      outputTokens: 8,
+      cost: 0.5,
+      unpriced: 3,
+    });
   });
 });

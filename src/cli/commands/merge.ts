@@ -17,7 +17,7 @@ export function registerMerge(program: Command, output: Output): void {
       const result = await mergeRuns({ dirs, out: options.out });
       if (options.json) return printJson(output, { ...result, dir: shownPath(result.dir) });
       output.out(
-        `${shownPath(result.dir)}: ${result.shards} shard(s), ${result.reps} rep(s); merged ${result.marksFiles.join(', ')}`,
+        `${shownPath(result.dir)}: ${result.shards} shard(s), ${result.reps} rep(s); merged ${[...result.marksFiles, ...result.judgeFiles].join(', ')}`,
       );
       if (result.skipped.length > 0) output.err(`left out (not in every shard): ${result.skipped.join(', ')}`);
     });

@@ -20,7 +20,7 @@ export function registerRun(program: Command, output: Output): void {
     )
     .option(
       '--max-cost <amount>',
-      "stop launching reps once this invocation's SUT calls cost this much (config prices); resume later",
+      "stop launching reps once this invocation's SUT calls cost this much (config prices), or at the first rep whose cost cannot be counted; an http SUT's model without a price is refused up front; resume later",
       positiveAmount,
     )
     .option('--resume <run-dir>', 'complete an interrupted run: only missing or errored reps run again')
