@@ -113,5 +113,10 @@ export interface SutTools {
  */
 export type SutFunction = (request: SutRequest, tools: SutTools) => SutFunctionAnswer | Promise<SutFunctionAnswer>;
 
-/** What a SUT function returns. */
-export type SutFunctionAnswer = string | { response: string; usage?: Usage; cost?: number };
+/**
+ * What a SUT function returns: the answer a command or module SUT prints, as an object. Its `usage` is spelled as in
+ * that JSON (`input_tokens`, `output_tokens`, whole numbers), one reader for every kind (spend.ts).
+ */
+export type SutFunctionAnswer =
+  | string
+  | { response: string; usage?: { input_tokens: number; output_tokens: number }; cost?: number };

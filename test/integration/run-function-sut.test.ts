@@ -124,10 +124,8 @@ describe.each(BACKENDS)('run(project, input) with a question object and a functi
   });
 
   it('--max-cost stops the run at the first rep whose cost cannot be counted, naming it and what to do', async () => {
-    // The usage as a function SUT's answer is read (snake case, as a command SUT prints it).
-    const unpriced = function unpriced() {
-      return { response: 'ok', usage: { input_tokens: 10, output_tokens: 2 } };
-    } as unknown as SutFunction;
+    // The usage as SutFunctionAnswer spells it (snake case, as a command SUT prints it): typed, no cast.
+    const unpriced: SutFunction = () => ({ response: 'ok', usage: { input_tokens: 10, output_tokens: 2 } });
     const result = await run(project, {
       question: question('unpriced-fn', unpriced, 4),
       maxCost: 1,
