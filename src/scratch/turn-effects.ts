@@ -151,8 +151,25 @@ UNION ALL (SELECT ${i}, NULL, NULL, count(*) FROM ${table.info.from} AS t WHERE 
       if (updated > 0) effects.updated[name] = updated;
       if (deleted > 0) effects.deleted[name] = deleted;
     });
+    // A turn row the SUT updated but did not add stops the statement's insert (its xmin moved on too), yet it is not
+    // the turn's row: that one is still to write, in a statement of its own (rare: a SUT that only answers but touches
+    // an earlier turn, or a trigger that does).
+    if (write && !inserted && turnRows.length === 0) inserted = await this.insertTurnRow(client, write);
     if (inserted) this.countWritten(effects, inserted.row, inserted.horizon);
     return { effects, turnRows, written: inserted?.row };
+  }
+
+  // The turn's row alone, for when the read's own insert was held back by an updated turn row.
+  private async insertTurnRow(
+    client: Queryable,
+    write: TurnRowWrite,
+  ): Promise<{ row: Record<string, unknown>; horizon: string }> {
+    const values: unknown[] = [this.rootKey];
+    const { rows } = await client.query<{ r: string; h: string }>({
+      text: `WITH ${turnRowInsertSql(this.graph, write, values, 'true')}\nSELECT r, h::text AS h FROM written_turn`,
+      values,
+    });
+    return { row: JSON.parse(rows[0]!.r) as Record<string, unknown>, horizon: rows[0]!.h };
   }
 
   // The turn row this statement inserted: its key joins the campaign's and its table's count grows, without reading

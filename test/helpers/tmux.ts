@@ -56,5 +56,14 @@ export async function waitForPane(
  * CI runners set it, and ink then wrote nothing until exit (a blank pane on CI only). The apps must draw anyway.
  */
 export function startInTmux(session: string, cwd: string, command: string): void {
-  tmux(['new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', cwd, '-e', 'CI=true', command]);
+  const args = ['-L', TMUX_SOCKET, 'new-session', '-d', '-s', session, '-x', '80', '-y', '24', '-c', cwd];
+  // When the test before killed the server's last session, that server exits; a new-session that reaches it in
+  // those moments fails with "server exited unexpectedly" (seen under load). A second try starts a new server.
+  for (let attempt = 1; ; attempt++) {
+    const started = spawnSync('tmux', [...args, '-e', 'CI=true', command], { encoding: 'utf8' });
+    if (started.status === 0) return;
+    const gone = /server exited unexpectedly|no server running|lost server/.test(started.stderr ?? '');
+    if (!gone || attempt === 10) throw new Error(`tmux new-session failed: ${started.stderr?.trim()}`);
+    spawnSync('sleep', ['0.2']);
+  }
 }

@@ -36,6 +36,15 @@ last=$(psql "$DATABASE_URL" -Atc "SELECT turn_number || ':' || coalesce(narratio
 echo "answer $TURNKIT_TURN after [$last]"
 `;
 
+// A SUT that only answers, but touches an earlier turn's row on the way (as a trigger might): turnkit still writes
+// the turn's row.
+const TOUCHER = `#!/bin/sh
+cat > /dev/null
+psql "$DATABASE_URL" -qc "UPDATE turns SET ship_minute = ship_minute + 1 WHERE campaign_id = $TURNKIT_CAMPAIGN AND turn_number = (SELECT min(turn_number) FROM turns WHERE campaign_id = $TURNKIT_CAMPAIGN)"
+last=$(psql "$DATABASE_URL" -Atc "SELECT turn_number || ':' || coalesce(narration, '') FROM turns WHERE campaign_id = $TURNKIT_CAMPAIGN ORDER BY turn_number DESC LIMIT 1")
+echo "answer $TURNKIT_TURN after [$last]"
+`;
+
 // A SUT that answers with its usage and cost, as a command SUT may: 10 + turn input tokens, 3 output, 0.25 a call.
 const SPENDER = `#!/bin/sh
 cat > /dev/null
@@ -75,6 +84,7 @@ describe.each(BACKENDS)('rollouts on %s', (backend) => {
     for (const [name, text] of [
       ['gm.sh', GAME_MASTER],
       ['answer.sh', ANSWERER],
+      ['touch.sh', TOUCHER],
       ['spend.sh', SPENDER],
       ['player.mjs', PLAYER],
     ] as const) {
@@ -214,6 +224,41 @@ describe.each(BACKENDS)('rollouts on %s', (backend) => {
       Array.from({ length: 5 }, () => [{ turns: 1 }, {}, {}]),
     );
     expect(record.effects!.inserted).toEqual({ turns: 5 });
+    expect(await tableChecksums(t.db)).toEqual(before);
+  });
+
+  it('with game.turns.output, writes no turn row for a SUT that wrote its own, and still writes one when the SUT only updated an earlier turn', async () => {
+    const before = await tableChecksums(t.db);
+    const own = await run(
+      await question('own-turns', [
+        'turns: 3',
+        'sut: { type: command, command: ["./gm.sh"] }',
+        'players: { type: recorded }',
+      ]),
+      { configPath: 'answers.config.json' },
+    );
+    expect(own).toMatchObject({ status: 'complete', errors: 0 });
+    const played = await rep(own.dir, 1);
+    expect(played.turns!.map((turn) => turn.turnRow)).toEqual(['sut', 'sut', 'sut']);
+    expect(played.turns!.map((turn) => turn.effects!.inserted)).toEqual([{ turns: 1 }, { turns: 1 }, { turns: 1 }]);
+    expect(played.turns![2]!.response).toBe('turn 25 after [24:gm turn 24 on deck 2] deck 2');
+
+    const touched = await run(
+      await question('touches', [
+        'turns: 3',
+        'sut: { type: command, command: ["./touch.sh"] }',
+        'players: { type: recorded }',
+      ]),
+      { configPath: 'answers.config.json' },
+    );
+    expect(touched).toMatchObject({ status: 'complete', errors: 0 });
+    const record = await rep(touched.dir, 1);
+    expect(record.turns!.map((turn) => turn.turnRow)).toEqual(['turnkit', 'turnkit', 'turnkit']);
+    expect(record.turns!.map((turn) => [turn.effects!.inserted, turn.effects!.updated])).toEqual(
+      Array.from({ length: 3 }, () => [{ turns: 1 }, { turns: 1 }]),
+    );
+    // The next call sees the row turnkit wrote for the turn before.
+    expect(record.turns![1]!.response).toMatch(/^answer 24 after \[23:answer 23 after \[22:/);
     expect(await tableChecksums(t.db)).toEqual(before);
   });
 
@@ -359,6 +404,7 @@ describe.each(BACKENDS)('rollouts on %s', (backend) => {
         },
       ],
       pairs: [],
+      turnMarks: { marked: 0, failed: 0 },
     });
     const text = formatReport(report, 'text').join('\n');
     expect(text).toContain('Survival over 4 turns');
