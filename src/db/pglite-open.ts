@@ -42,6 +42,10 @@ function compiledPglite(): Promise<WasmModule> {
     const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
     return wasm.compile(await readFile(join(dirname(entry), 'pglite.wasm')));
   })();
+  // A failed read or compile is said by this open, and tried again by the next one.
+  compiling.catch(() => {
+    compiling = undefined;
+  });
   return compiling;
 }
 

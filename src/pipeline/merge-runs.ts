@@ -198,17 +198,21 @@ async function writeMerged(temp: string, out: string, shards: readonly Shard[], 
     for (const { dir, state } of shards) {
       const shard = state.manifest.shard!;
       const shown = shownPath(join(dir, file));
-      const lines = (await readFile(join(dir, file), 'utf8')).split('\n').filter((line) => line.trim() !== '');
+      // Numbered before blank lines go, so that an error names the line as the file has it.
+      const lines = (await readFile(join(dir, file), 'utf8'))
+        .split('\n')
+        .map((line, i) => ({ line, number: i + 1 }))
+        .filter(({ line }) => line.trim() !== '');
       // As in a marks file, a verdict of a rep of another shard is refused: it would count that rep's spend twice.
-      for (const [i, line] of lines.entries()) {
+      for (const { line, number } of lines) {
         const rep = repOfLine(line);
         if (rep && !inShard(names, shard, rep))
           throw new TurnkitError(
             'BAD_INPUT',
-            `${shown}:${i + 1}: ${rep.fixture} rep ${rep.rep} is not a rep of this shard (${shard.index}/${shard.count})`,
+            `${shown}:${number}: ${rep.fixture} rep ${rep.rep} is not a rep of this shard (${shard.index}/${shard.count})`,
           );
       }
-      text += lines.map((line) => `${line}\n`).join('');
+      text += lines.map(({ line }) => `${line}\n`).join('');
     }
     await writeRunFile(temp, file, text);
   }

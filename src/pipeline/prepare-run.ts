@@ -53,7 +53,7 @@ export async function prepareRun(project: ProjectContext, input: RunInput): Prom
     input.reps !== undefined ? `--reps ${input.reps}` : question.at(['reps']),
   );
   // A budget that could never be kept is refused now, before anything is spent.
-  checkBudgetPrice(input.maxCost, config.prices, q.sut, config.file);
+  checkBudgetPrice(input.maxCost, config.prices, q.sut, config.file, question.at(['sut', 'model']));
   const rubricPath = resolve(projectDir, q.rubric.path);
   const rubricText = await readOrFail(rubricPath, question.at(['rubric', 'path']));
   const source = await caseFileSource(question, config);

@@ -44,12 +44,15 @@ export function checkBudgetPrice(
   prices: Readonly<Record<string, Price>>,
   sut: SutConfig,
   configFile: string | undefined,
+  /** Where the question names the model (`q.yaml:7:10: $.sut.model`). */
+  place: string,
 ): void {
   if (maxCost === undefined || sut.type !== 'http' || prices[sut.model] !== undefined) return;
-  const config = configFile ? shownPath(configFile) : 'the config';
+  // With no config file yet, the place for prices is the one `turnkit init` writes.
+  const where = configFile ? shownPath(configFile) : 'the config (there is none yet: turnkit init writes one)';
   throw new TurnkitError(
     'CONFIG',
-    `--max-cost ${maxCost}: the SUT's model "${sut.model}" has no price in ${config}, so its cost cannot be counted; add ${PRICE_EXAMPLE(sut.model)} to ${config}, or run without --max-cost`,
+    `${place}: --max-cost ${maxCost}: the SUT's model "${sut.model}" has no price, so its cost cannot be counted; add ${PRICE_EXAMPLE(sut.model)} to ${where}, or run without --max-cost`,
   );
 }
 

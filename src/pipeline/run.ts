@@ -51,8 +51,13 @@ export async function runPlanned(
   try {
     reps = await runReps(project, plan, opened, input, concurrency);
   } catch (error) {
-    // Failed before any rep began: a new run goes whole, as one that cannot write its first files does.
-    if (!(await discardUnbegunRun(opened))) await finishRunDir(opened);
+    // Failed before any rep began: a new run goes whole, as one that cannot write its first files does. A failure
+    // of that clean-up must not hide the error that stopped the run: that one is what the user has to act on.
+    try {
+      if (!(await discardUnbegunRun(opened))) await finishRunDir(opened);
+    } catch {
+      // The run folder stays as it was; the error below is the one to say.
+    }
     throw error;
   }
   await finishRunDir(opened);

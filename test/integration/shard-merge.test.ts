@@ -478,10 +478,11 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
       }
       // Rep 1 of the base fixture belongs to shard 1.
       const verdict = { fixture: BASE, rep: 1, mark: 'pass', spend: { inputTokens: 1, outputTokens: 1, cost: 1 } };
-      await writeFile(join(copies[2]!, 'judge-m.jsonl'), `${JSON.stringify(verdict)}\n`);
+      // After a blank line: the error names the line as the file numbers it.
+      await writeFile(join(copies[2]!, 'judge-m.jsonl'), `\n${JSON.stringify(verdict)}\n`);
       await refuses(
         async () => copies,
-        new RegExp(`judge-m\\.jsonl:1: ${BASE} rep 1 is not a rep of this shard \\(3/3\\)$`),
+        new RegExp(`judge-m\\.jsonl:2: ${BASE} rep 1 is not a rep of this shard \\(3/3\\)$`),
         'out-bad-judge',
       );
     });
