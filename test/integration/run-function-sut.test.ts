@@ -166,7 +166,7 @@ describe.each(BACKENDS)('run(project, input) with a question object and a functi
   it('--max-cost refuses an http SUT whose model has no price before anything runs', async () => {
     const sut = { type: 'http', baseUrl: 'http://127.0.0.1:9/v1', model: 'gm-large' };
     await expect(run(project, { question: question('no-price', sut), maxCost: 2.5 })).rejects.toThrow(
-      '--max-cost 2.5: the SUT\'s model "gm-large" has no price in the config, so its cost cannot be counted; add "prices": { "gm-large": { "input": IN, "output": OUT } } (per million tokens) to the config, or run without --max-cost',
+      '$.sut.model: --max-cost 2.5: the SUT\'s model "gm-large" has no price, so its cost cannot be counted; add "prices": { "gm-large": { "input": IN, "output": OUT } } (per million tokens) to the config (there is none yet: turnkit init writes one), or run without --max-cost',
     );
     expect(existsSync(join(t.dir, 'runs', 'no-price'))).toBe(false);
   });
