@@ -3,8 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Page } from 'playwright-core';
-import { hasBrowser, launchBrowser, requireBrowser, watchedPage } from '../helpers/browser.js';
+import { expectInert, hasBrowser, launchBrowser, requireBrowser, watchedPage } from '../helpers/browser.js';
 import { makeMarkRun } from '../helpers/mark-run.js';
 import { makeRolloutRun } from '../helpers/rollout-run.js';
 import { writeHtmlReport } from '../../src/view/write-html-report.js';
@@ -19,21 +18,6 @@ const PAYLOAD = [
   '</script><script>window.__pwned = "breakout"</script>',
   '<!-- <svg onload="window.__pwned = \'svg\'"></svg>',
 ].join('\n');
-
-declare const window: { __pwned?: unknown };
-declare const document: { querySelectorAll(selector: string): { length: number } };
-
-async function expectInert(page: Page, problems: string[]): Promise<void> {
-  expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
-  // Nothing of the payload became an element: no image, no handler, no javascript: link, no third script.
-  expect(
-    await page.evaluate(
-      () => document.querySelectorAll('img, svg [onload], [onerror], a[href^="javascript"], #evil').length,
-    ),
-  ).toBe(0);
-  expect(await page.evaluate(() => document.querySelectorAll('script').length)).toBe(2);
-  expect(problems).toEqual([]);
-}
 
 describe('untrusted text stays text', () => {
   let folder: string;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
 import {
+  expectInert,
   hasBrowser,
   launchBrowser,
   requireBrowser,
@@ -63,13 +64,6 @@ async function turnsOf(items: Locator): Promise<(string | null)[]> {
 
 async function allSaved(page: Page): Promise<void> {
   await page.waitForFunction(() => document.querySelector('#save-status')?.textContent === 'every mark saved');
-}
-
-async function expectInert(page: Page, problems: string[]): Promise<void> {
-  expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
-  expect(await page.evaluate(() => document.querySelectorAll('img, [onerror]').length)).toBe(0);
-  expect(await page.evaluate(() => document.querySelectorAll('script').length)).toBe(2);
-  expect(problems).toEqual([]);
 }
 
 describe('rollout reps in the browser', () => {

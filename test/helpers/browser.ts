@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /** Debian's chromium (no browser can be downloaded from npm here); TURNKIT_CHROMIUM names another. */
 export const CHROMIUM = process.env.TURNKIT_CHROMIUM || '/usr/bin/chromium';
@@ -77,4 +78,23 @@ export async function screenshot(page: Page, dir: string, name: string): Promise
   await page.screenshot({ path: file, fullPage: true });
   console.log(`screenshot: ${file}`);
   return file;
+}
+
+declare const window: { __pwned?: unknown };
+declare const document: { querySelectorAll(selector: string): { length: number } };
+
+/**
+ * Asserts that a page holding an injected payload ran none of it: no flag set by a script, nothing of the payload
+ * became an element (no image, no handler, no javascript: link, no third script: the page has two of its own), and no
+ * page error or dialog (`problems`, from `watchedPage`).
+ */
+export async function expectInert(page: Page, problems: string[]): Promise<void> {
+  expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
+  expect(
+    await page.evaluate(
+      () => document.querySelectorAll('img, svg [onload], [onerror], a[href^="javascript"], #evil').length,
+    ),
+  ).toBe(0);
+  expect(await page.evaluate(() => document.querySelectorAll('script').length)).toBe(2);
+  expect(problems).toEqual([]);
 }
