@@ -52,6 +52,12 @@ export const configSchema = z
           .describe('The turns table, its order and its input columns: what turn slicing cuts by.'),
         shared: z.array(tableName).default([]).describe('Captured for self-containment, never owned, never deleted.'),
         exclude: z.array(tableName).default([]).describe('Tables never captured (an audit log, say).'),
+        unique: z
+          .record(z.string().min(1), z.enum(['fresh', 'keep']))
+          .optional()
+          .describe(
+            "Unique columns of owned tables ('table.column'): 'fresh' (the default) gives each scratch copy a new value of the same shape, 'keep' keeps the captured one (copies may collide).",
+          ),
       })
       .strict()
       .describe('Your game: its campaign table, its turns, and which tables are shared or left out.'),

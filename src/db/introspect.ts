@@ -36,6 +36,7 @@ const TYPES_SQL = `
   FROM pg_type t JOIN used ON used.oid = t.oid`;
 
 const CONSTRAINTS_SQL = `
+  SELECT * FROM (
   SELECT con.conrelid::int8::text AS oid, con.conname::text AS name, con.contype::text AS kind,
          con.confrelid::int8::text AS ref_oid, con.condeferrable AS deferrable, con.condeferred AS deferred,
          con.confdeltype::text AS on_delete,
@@ -45,7 +46,18 @@ const CONSTRAINTS_SQL = `
                JOIN pg_attribute a ON a.attrelid = con.confrelid AND a.attnum = k.num ORDER BY k.ord)::text[] AS ref_columns
   FROM pg_constraint con
   WHERE con.conrelid = ANY($1::oid[]) AND con.contype IN ('p', 'u', 'f')
-  ORDER BY con.conrelid, con.conname`;
+  UNION ALL
+  -- Unique indexes that are no constraint (ORMs such as Prisma make @unique one): whole columns only, no predicate.
+  SELECT i.indrelid::int8::text, c.relname::text, 'i', '0', false, false, '',
+         ARRAY(SELECT a.attname::text FROM unnest(i.indkey::int2[]) WITH ORDINALITY k(num, ord)
+               JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.num ORDER BY k.ord)::text[],
+         ARRAY[]::text[]
+  FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+  WHERE i.indrelid = ANY($1::oid[]) AND i.indisunique AND NOT i.indisprimary AND i.indexprs IS NULL
+    AND i.indpred IS NULL AND NOT EXISTS (SELECT 1 FROM pg_constraint con WHERE con.conindid = i.indexrelid AND con.contype IN ('p', 'u', 'x'))
+  ) AS u
+  -- In the catalog's own order of names (byte order), whatever the database's collation: fixtures list keys so.
+  ORDER BY u.oid, u.name COLLATE "C"`;
 
 interface TableRow {
   oid: string;
@@ -117,7 +129,7 @@ export async function introspect(db: Queryable): Promise<Catalog> {
     const table = byOid.get(row.oid);
     if (!table) continue;
     if (row.kind === 'p') table.primaryKey = row.columns;
-    else if (row.kind === 'u') table.uniqueKeys.push(row.columns);
+    else if (row.kind === 'u' || row.kind === 'i') table.uniqueKeys.push(row.columns);
     else {
       const target = byOid.get(row.ref_oid);
       // A foreign key into a system or turnkit table is not part of the game graph.

@@ -5,8 +5,8 @@ import type { GameConfig } from '../config/schema.js';
 import type { ProcessIdentity } from './process-identity.js';
 import type { KeyList } from './key-ranges.js';
 
-/** Advisory lock class of turnkit (`tk`); the second number names what is locked. */
-const LOCK_CLASS = 0x746b;
+/** Advisory lock class of turnkit (`tk`): the first half of every advisory lock key it takes; the second names what is locked. */
+export const LOCK_CLASS = 0x746b;
 /** Serializes creating the registry tables (CREATE TABLE IF NOT EXISTS races with itself). */
 const LOCK_REGISTRY_DDL = 1;
 /** Seeds take it shared, teardowns that may delete shared rows take it exclusive. */

@@ -30,6 +30,7 @@ import {
 } from './registry.js';
 import { checkPlanAgainstGame, hasGameTriggers, planSeed, type SeedPlan } from './seed-plan.js';
 import { resolveSequences } from './key-plan.js';
+import { shapeTextKeys } from './allocate-keys.js';
 import { seedRemap, type SerializedKeyMap } from './seed-remap.js';
 import { CombinedWriteFailed } from './combined-write.js';
 import { StrategyChooser, type StrategyChoice } from './strategy-chooser.js';
@@ -138,7 +139,8 @@ export class ScratchSession {
     }
     const owner = this.options.owner === undefined ? currentProcess() : this.options.owner;
     const who = { game, runId: this.options.runId ?? null, owner, fixtureSha256: sha256 };
-    const strategy = this.chooser.next(fixture);
+    // A fixture that a remap cannot copy (a key with no column to freshen) goes to a database of its own under auto.
+    const strategy = this.chooser.next(fixture, plan.keyProblems.length === 0);
     // A template is built once per run: not part of what a rep costs, so not part of what auto compares.
     if (strategy === 'database') await this.templates.templateFor(fixture, plan, who);
     const started = performance.now();
@@ -189,8 +191,9 @@ export class ScratchSession {
     const cached = this.plans.get(fixture);
     if (cached && cached.plan.file === file) return cached;
     await this.ready();
-    const plan = planSeed(fixture, this.catalog!, file);
+    const plan = planSeed(fixture, this.catalog!, file, keptUniqueColumns(this.options.game));
     await resolveSequences(this.db.pool, plan.keys, plan.campaignTables);
+    shapeTextKeys(plan.keys, plan.campaignTables, (name) => plan.tables.get(name)!.table.rows);
     plan.oneStatement = !(await hasGameTriggers(this.db.pool, plan.campaignTables.values()));
     const prepared = {
       plan,
@@ -386,4 +389,10 @@ export async function seed(
 /** Tears down one scratch campaign by registry id or root key. */
 export async function teardown(db: Db, idOrKey: string): Promise<TeardownReport> {
   return new ScratchSession(db, {}).teardown(idOrKey);
+}
+
+/** The unique columns the game config keeps as captured in scratch copies (`game.unique`: 'table.column': 'keep'). */
+function keptUniqueColumns(game: GameConfig | undefined): Set<string> {
+  const rules = game?.unique ?? {};
+  return new Set(Object.entries(rules).flatMap(([column, rule]) => (rule === 'keep' ? [column] : [])));
 }

@@ -29,6 +29,8 @@ export interface SeedPlan {
   /** Root and owned tables by catalog name: the ones whose keys change. */
   campaignTables: Map<string, TableInfo>;
   keys: KeyPlan;
+  /** Why a remap cannot copy this fixture (a key no column of which can take fresh values); empty when it can. */
+  keyProblems: string[];
   order: DependencyOrder;
   /** Catalog name of the root table and the fixture's root key value as Postgres text. */
   root: { table: string; column: string; value: string };
@@ -44,7 +46,13 @@ export interface SeedPlan {
  * column the database lacks, a type that changed, a NOT NULL column the fixture cannot fill) is an error listing
  * every problem, before anything is written.
  */
-export function planSeed(fixture: Fixture, catalog: Catalog, file: string): SeedPlan {
+export function planSeed(
+  fixture: Fixture,
+  catalog: Catalog,
+  file: string,
+  /** Unique columns ('table.column') whose captured values scratch copies keep (game.unique: keep). */
+  keep: ReadonlySet<string> = new Set(),
+): SeedPlan {
   const problems = checkAgainstCatalog(fixture, catalog, file);
   const tables = new Map<string, PlannedTable>();
   for (const [fixtureName, table] of Object.entries(fixture.tables)) {
@@ -97,7 +105,7 @@ export function planSeed(fixture: Fixture, catalog: Catalog, file: string): Seed
       throw error;
     }
   };
-  const keys = withFile(() => planKeys(campaignTables));
+  const { keys, problems: keyProblems } = planKeys(campaignTables, keep);
   const order = withFile(() => dependencyOrder(new Map([...tables].map(([name, planned]) => [name, planned.info]))));
   return {
     fixture,
@@ -105,6 +113,7 @@ export function planSeed(fixture: Fixture, catalog: Catalog, file: string): Seed
     tables,
     campaignTables,
     keys,
+    keyProblems: keyProblems.map((problem) => `${file}: ${problem}`),
     order,
     root: { table: rootInfo.name, column: rootColumn.name, value: rootValue },
     oneStatement: true,

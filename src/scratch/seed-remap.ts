@@ -4,12 +4,12 @@ import { inTransaction } from '../db/transaction.js';
 import type { GameConfig } from '../config/schema.js';
 import { identityColumns } from '../fixture/row-identity.js';
 import { tupleKey } from '../fixture/row-query.js';
-import { allocateKeys } from './allocate-keys.js';
+import { allocateKeys, keyLockSql } from './allocate-keys.js';
 import { buildKeyMap, type KeyMap, type TextRow } from './remap-rows.js';
 import { writeFixtureRows } from './write-fixture-rows.js';
 import { CombinedWriteFailed } from './combined-write.js';
 import { packKeys, type KeyList } from './key-ranges.js';
-import { insertEntry, lockSharedRowsSql, recordSharedRows, type RegistryEntry } from './registry.js';
+import { insertEntry, LOCK_CLASS, lockSharedRowsSql, recordSharedRows, type RegistryEntry } from './registry.js';
 import type { ProcessIdentity } from './process-identity.js';
 import type { SeedPlan } from './seed-plan.js';
 import { TurnkitError } from '../errors.js';
@@ -37,6 +37,8 @@ export async function seedRemap(
   plan: SeedPlan,
   who: SeedOwner,
 ): Promise<{ entry: RegistryEntry; keyMap: SerializedKeyMap }> {
+  // Checked here, not when the plan is made: a database of its own per rep copies any key as it is.
+  if (plan.keyProblems.length > 0) throw new TurnkitError('FIXTURE', plan.keyProblems[0]!, plan.keyProblems);
   try {
     return await seedRemapOnce(db, plan, who, plan.oneStatement);
   } catch (error) {
@@ -60,17 +62,22 @@ async function seedRemapOnce(
 ): Promise<{ entry: RegistryEntry; keyMap: SerializedKeyMap }> {
   const id = newScratchId();
   // Deferrable cycle edges (campaign -> current location -> campaign) are checked at commit.
-  const begin = plan.order.deferred.length > 0 ? 'BEGIN; SET CONSTRAINTS ALL DEFERRED' : 'BEGIN';
+  // Keys read from the live rows (a range above the maximum, short codes) are locked in the BEGIN's batch: the
+  // allocation's own snapshot, taken after, then sees every seed that held the lock before.
+  const begin = [
+    'BEGIN',
+    ...(plan.order.deferred.length > 0 ? ['SET CONSTRAINTS ALL DEFERRED'] : []),
+    ...keyLockSql(plan.keys, plan.campaignTables, LOCK_CLASS),
+  ].join('; ');
   return inTransaction(db, begin, async (client) => {
     const sharedTables = [...plan.tables.values()].filter(
       (planned) => planned.table.role === 'shared' || (planned.table.sharedRows?.length ?? 0) > 0,
     );
 
     const rowsOf = (name: string) => plan.tables.get(name)!.table.rows;
-    const counts = new Map([...plan.campaignTables.keys()].map((name) => [name, rowsOf(name).length]));
     // The shared-rows lock rides along with the key allocation: one round trip less per rep.
     const lock = sharedTables.length > 0 ? lockSharedRowsSql('shared') : undefined;
-    const allocations = await allocateKeys(client, plan.keys, plan.campaignTables, counts, lock);
+    const allocations = await allocateKeys(client, plan.keys, plan.campaignTables, { rowsOf, seed: id }, lock);
     const keyMap = buildKeyMap(plan.keys, plan.campaignTables, rowsOf, allocations);
 
     const { written, sharedKeys } = await writeFixtureRows(

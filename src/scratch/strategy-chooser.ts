@@ -22,10 +22,11 @@ export class StrategyChooser<K extends object> {
     private readonly embedded: boolean,
   ) {}
 
-  /** The strategy for the next rep of this fixture. */
-  next(key: K): ScratchStrategy {
+  /** The strategy for the next rep of this fixture; `remappable` false: remap cannot copy it (auto then clones). */
+  next(key: K, remappable = true): ScratchStrategy {
     if (this.choice !== 'auto') return this.choice;
     if (this.embedded) return 'remap';
+    if (!remappable) return 'database';
     const seen = this.timings.get(key) ?? { remap: [], database: [] };
     // Alternate until each has PROBES reps: one rep of each is too noisy to call close sizes.
     if (seen.remap.length < PROBES || seen.database.length < PROBES)

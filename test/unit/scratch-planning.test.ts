@@ -74,20 +74,20 @@ describe('planKeys', () => {
         table('npcs', [column('id', { type: 'uuid' }), column('room_id')], ['id'], [fk(['room_id'], 'rooms', ['id'])]),
       ),
     );
-    expect([...plan.get('campaigns')!.allocated]).toEqual([['id', { kind: 'sequence' }]]);
-    expect([...plan.get('rooms')!.allocated]).toEqual([
+    expect([...plan.keys.get('campaigns')!.allocated]).toEqual([['id', { kind: 'sequence' }]]);
+    expect([...plan.keys.get('rooms')!.allocated]).toEqual([
       ['id', { kind: 'default', expression: "nextval('rooms_id_seq'::regclass)" }],
     ]);
-    expect([...plan.get('npcs')!.allocated]).toEqual([['id', { kind: 'uuid' }]]);
-    expect([...plan.get('decks')!.derived]).toEqual([['campaign_id', { table: 'campaigns', column: 'id' }]]);
+    expect([...plan.keys.get('npcs')!.allocated]).toEqual([['id', { kind: 'uuid' }]]);
+    expect([...plan.keys.get('decks')!.derived]).toEqual([['campaign_id', { table: 'campaigns', column: 'id' }]]);
     // Through decks to campaigns; deck_number is no key of its own and stays.
-    expect(Object.fromEntries(plan.get('rooms')!.derived)).toEqual({
+    expect(Object.fromEntries(plan.keys.get('rooms')!.derived)).toEqual({
       campaign_id: { table: 'campaigns', column: 'id' },
       parent_id: { table: 'rooms', column: 'id' },
     });
   });
 
-  it('refuses a unique key that nothing remaps, naming the table and the database strategy', () => {
+  it('gives a client-made text key fresh values, and a composite key holding a remapped column none', () => {
     const game = tables(
       table('campaigns', [column('id', { identity: 'by default' })], ['id']),
       table(
@@ -97,11 +97,57 @@ describe('planKeys', () => {
         [fk(['campaign_id'], 'campaigns', ['id'])],
       ),
     );
-    expect(() => planKeys(game)).toThrow(
-      /^table "spells": its primary key \(slug\) is not allocated by the database .* use --strategy database/,
-    );
+    const planned = planKeys(game);
+    expect([...planned.keys.get('spells')!.allocated]).toEqual([['slug', { kind: 'text' }]]);
+    expect(planned.problems).toEqual([]);
     const scoped = tables(game.get('campaigns')!, { ...game.get('spells')!, primaryKey: ['campaign_id', 'slug'] });
-    expect(() => planKeys(scoped)).not.toThrow();
+    expect([...planKeys(scoped).keys.get('spells')!.allocated]).toEqual([]);
+  });
+
+  it('gives an integer key without a sequence a range, and a unique code fresh values unless kept', () => {
+    const game = tables(
+      table(
+        'rooms',
+        [column('id', { type: 'integer' }), column('code', { type: 'character(6)' })],
+        ['id'],
+        [],
+        [['code']],
+      ),
+      table(
+        'seats',
+        [column('room_id'), column('seat', { type: 'integer' })],
+        [],
+        [fk(['room_id'], 'rooms', ['id'])],
+        [['room_id', 'seat']],
+      ),
+    );
+    const planned = planKeys(game);
+    expect(Object.fromEntries(planned.keys.get('rooms')!.allocated)).toEqual({
+      id: { kind: 'range' },
+      code: { kind: 'text' },
+    });
+    // The seat number is a position inside a remapped room: it stays.
+    expect([...planned.keys.get('seats')!.allocated]).toEqual([]);
+    expect(planned.keys.get('seats')!.derived.get('room_id')).toEqual({ table: 'rooms', column: 'id' });
+    const kept = planKeys(game, new Set(['rooms.code']));
+    expect([...kept.keys.get('rooms')!.allocated.keys()]).toEqual(['id']);
+    expect(kept.problems).toEqual([]);
+  });
+
+  it('reports a key with no column it can freshen, naming the table and the database strategy, without throwing', () => {
+    const game = tables(
+      table('campaigns', [column('id', { identity: 'by default' })], ['id']),
+      table(
+        'days',
+        [column('day', { type: 'date', codec: { kind: 'text' } }), column('campaign_id')],
+        ['day'],
+        [fk(['campaign_id'], 'campaigns', ['id'])],
+      ),
+    );
+    expect(planKeys(game).problems).toEqual([
+      'table "days": its primary key (day) has no column turnkit can give a fresh value (text or integer, not a reference), ' +
+        'so a scratch copy would collide with the captured rows; use --strategy database (a database of its own per rep)',
+    ]);
   });
 });
 
@@ -150,7 +196,7 @@ describe('planKeys and shared tables', () => {
         ),
       ),
     );
-    expect([...plan.get('members')!.allocated]).toEqual([]);
-    expect([...plan.get('members')!.derived.keys()]).toEqual(['campaign_id']);
+    expect([...plan.keys.get('members')!.allocated]).toEqual([]);
+    expect([...plan.keys.get('members')!.derived.keys()]).toEqual(['campaign_id']);
   });
 });
