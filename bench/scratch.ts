@@ -1,7 +1,8 @@
 // npm run bench:scratch — seed and teardown time per rep for fixtures of 50, 500 and 5,000 turns over a database
 // that also holds other campaigns: turnkit's `remap` and `database` strategies and `auto`, beside a hand-written
 // baseline (one json_populate_recordset insert per table with preallocated keys, one DELETE ... = ANY per table)
-// and a row-by-row INSERT baseline, all measured in the same run, interleaved rep by rep.
+// and a row-by-row INSERT baseline, all measured in the same run, interleaved rep by rep; then the same for a
+// Prisma-style game with client-made keys (bench/scratch-client-keys.ts).
 // Uses DATABASE_URL when set (a scratch database is created and dropped there), else a fresh embedded database,
 // where the `database` strategy does not exist.
 import { performance } from 'node:perf_hooks';
@@ -14,6 +15,7 @@ import { captureFromDb } from '../src/fixture/capture.js';
 import type { Fixture } from '../src/fixture/format.js';
 import { ScratchSession } from '../src/scratch/scratch-session.js';
 import { handSeed, handTeardown, rowByRowSeed } from './scratch-baselines.js';
+import { benchClientKeys } from './scratch-client-keys.js';
 
 const SIZES = (process.env.BENCH_SIZES ?? '50,500,5000').split(',').map(Number);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 9);
@@ -181,4 +183,5 @@ await withBenchDatabase(async (db, config) => {
   console.log(
     'goals: remap within 1.25x of hand at every size; 5,000 turns at most 12x the 500-turn time; auto within 1.1x of the faster',
   );
+  await benchClientKeys(db, config.database.url, SIZES, REPEATS);
 });

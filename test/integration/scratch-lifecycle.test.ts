@@ -103,12 +103,20 @@ describe.each(BACKENDS)('scratch campaign lifecycle on %s', (backend) => {
   it('names the constraint and the fixture row of a unique conflict with existing data', async () => {
     await t.db.pool.query('CREATE UNIQUE INDEX campaigns_title_unique ON campaigns (title, rng_seed)');
     try {
-      const error = await new ScratchSession(t.db, { game: t.config.game })
+      // Kept as captured (game.unique), the copy meets the live row; by default it would get a fresh title.
+      const keep = { 'campaigns.title': 'keep', 'campaigns.rng_seed': 'keep' } as const;
+      const error = await new ScratchSession(t.db, { game: { ...t.config.game, unique: keep } })
         .seed(fixture, { file: 'f.json' })
         .catch((e: unknown) => e);
       expect(String((error as Error).message)).toMatch(
         /^f\.json: \$\.tables\.campaigns\.rows\[0\]: seeding "campaigns": unique constraint "campaigns_title_unique" conflicts with a row already in the database \(Key \(title, rng_seed\)=\(.+\) already exists\.\) \[SQLSTATE 23505\]$/,
       );
+      const fresh = await new ScratchSession(t.db, { game: t.config.game }).seed(fixture);
+      const title = String(fixture.tables.campaigns!.rows[0]!.title);
+      const { rows } = await t.db.pool.query('SELECT title FROM campaigns WHERE id = $1', [fresh.key]);
+      expect(rows[0].title).not.toBe(title);
+      expect(rows[0].title).toHaveLength(title.length);
+      await fresh.teardown();
     } finally {
       await t.db.pool.query('DROP INDEX campaigns_title_unique');
     }
