@@ -6,7 +6,7 @@ import type { FixtureRow } from '../fixture/format.js';
 import { RAW_TEXT_TYPES } from '../fixture/row-query.js';
 import { encodeValue, type JsonValue } from '../fixture/value-codec.js';
 import { TurnkitError } from '../errors.js';
-import { columnShape, freshBits, freshLike } from './key-shape.js';
+import { byteStream, columnShape, freshBits, freshLike } from './key-shape.js';
 import type { KeyPlan, KeySource } from './key-plan.js';
 
 /** New key values per table and column, one per fixture row, in the fixture's row order. */
@@ -100,7 +100,8 @@ export async function allocateKeys(
         const codec = info.columns.find((candidate) => candidate.name === column)!.codec;
         const old = rows.map((row) => encodeValue(row[column] as JsonValue, codec) ?? '');
         const shape = source.shape ?? columnShape(old.filter((value) => value !== ''));
-        const fresh = old.map((value) => freshLike(value, shape, `${inputs.seed}/0`));
+        const bytes = byteStream(`${inputs.seed}/${name}/${column}/0`);
+        const fresh = old.map((value) => freshLike(value, shape, bytes));
         perColumn.set(column, fresh);
         if (!source.checked) continue;
         values.push(fresh);
@@ -174,7 +175,8 @@ async function avoidLive(
       return clash ? [i] : [];
     });
     if (clashing.length === 0) return fresh;
-    for (const i of clashing) fresh[i] = freshLike(old[i]!, shape, `${inputs.seed}/${round}`);
+    const bytes = byteStream(`${inputs.seed}/${target.table}/${target.column}/${round}`);
+    for (const i of clashing) fresh[i] = freshLike(old[i]!, shape, bytes);
     const result = await db.query({
       text: `SELECT ${existingSql(info, target.column, 1)}`,
       values: [clashing.map((i) => fresh[i]!)],

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createCipheriv, createHash } from 'node:crypto';
 
 // Client-made ids keep their shape in a scratch copy, because the game's code may check it (a cuid validator, a
 // `usr_` prefix, a ULID parser, a six-letter join code typed by players): the new value has the old one's length,
@@ -53,12 +53,18 @@ export function columnShape(values: readonly string[]): ColumnShape {
   return { alphabets: { digit: learned('digit'), lower: learned('lower'), upper: learned('upper') }, hex };
 }
 
+/** Where fresh values take their randomness from: a reproducible stream of bytes. */
+export interface ByteSource {
+  next(): number;
+}
+
 /**
- * A fresh value shaped like `old`, derived from `seed` (a scratch campaign's id and an attempt number), so one
- * campaign's copy is the same however often it is computed and two campaigns' copies differ.
+ * A fresh value shaped like `old`, its characters drawn from `bytes` (see byteStream: one stream per scratch
+ * campaign and column, so one campaign's copy is the same however often it is computed, and two campaigns'
+ * copies differ); a string `seed` makes a stream of its own.
  */
-export function freshLike(old: string, shape: ColumnShape, seed: string): string {
-  const bytes = stream(seed, old);
+export function freshLike(old: string, shape: ColumnShape, seed: string | ByteSource): string {
+  const bytes = typeof seed === 'string' ? byteStream(seed) : seed;
   if (UUID.test(old)) {
     const hex = [...old].map((char) => (char === '-' ? '-' : HEX[bytes.next() % 16]!));
     // Version 4, variant 10: a uuid a strict parser accepts.
@@ -110,15 +116,19 @@ function classOf(char: string): CharClass | undefined {
   return undefined;
 }
 
-/** Pseudo-random bytes from HMAC-SHA256(seed, value, block): as many as a value needs, reproducible. */
-function stream(seed: string, value: string): { next(): number } {
-  let block = 0;
+/**
+ * Pseudo-random bytes from AES-256-CTR keyed by SHA-256 of `seed`: reproducible, and at memory speed (an HMAC per
+ * value cost a seed of 5,000 turns about a tenth of its time).
+ */
+export function byteStream(seed: string): ByteSource {
+  const cipher = createCipheriv('aes-256-ctr', createHash('sha256').update(seed).digest(), Buffer.alloc(16));
+  const zeros = Buffer.alloc(4096);
   let buffer = Buffer.alloc(0);
   let at = 0;
   return {
     next(): number {
       if (at >= buffer.length) {
-        buffer = createHmac('sha256', seed).update(`${block++}\u0000${value}`).digest();
+        buffer = cipher.update(zeros);
         at = 0;
       }
       return buffer[at++]!;
