@@ -6,6 +6,16 @@ import { captureFromDb } from '../../src/fixture/capture.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { summarizeFixture } from '../../src/fixture/show-fixture.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { serializeDocument } from '../../src/fixture/format.js';
+import { turnsInOrder } from '../../src/fixture/turn-rows.js';
+import { loadFixture } from '../../src/fixture/load-fixture.js';
+import { construct } from '../../src/construct/construct-fixture.js';
+import { openProject, type Project } from '../../src/project/open-project.js';
+import { run } from '../../src/pipeline/run.js';
+import type { SutFunction } from '../../src/pipeline/sut-request.js';
+import type { RepRecord } from '../../src/pipeline/rep-record.js';
 
 // Schemas written after each ORM's conventions, none of them shaped like the sample game: each is captured, shown,
 // seeded with both strategies (several reps at once) and torn down, leaving every table as it was.
@@ -13,13 +23,16 @@ describe.each(BACKENDS)('the conventions matrix on %s', (backend) => {
   describe.each(CONVENTIONS)('$name', (convention) => {
     let t: TestDb;
     let fixture: Fixture;
+    let project: Project;
 
     beforeAll(async () => {
       t = await createTestDb(backend, convention.config);
       await t.db.pool.query(convention.schema);
       await t.db.pool.query(convention.data);
+      project = await openProject({ cwd: t.dir, config: convention.config, db: t.db });
     });
     afterAll(async () => {
+      await project?.close();
       await t?.cleanup();
     });
 
@@ -37,6 +50,65 @@ describe.each(BACKENDS)('the conventions matrix on %s', (backend) => {
       expect(summary.turn).toBe(3);
       expect(summary.turnsKept).toBe(2);
       expect(Object.keys(summary.input)).toEqual(convention.config.game.turns.input);
+      await mkdir(join(t.dir, 'fixtures'), { recursive: true });
+      await writeFile(join(t.dir, 'fixtures/base.json'), serializeDocument({ ...fixture, name: 'base' }));
+    });
+
+    it("constructs a fixture changing turn 2's narration, and its seed holds the change", async () => {
+      const turns = fixture.source.turns.table;
+      const row = turnsInOrder(fixture)[1]!.row;
+      const key = Object.fromEntries(fixture.tables[turns]!.primaryKey.map((column) => [column, row[column]]));
+      await writeFile(
+        join(t.dir, 'patch.json'),
+        JSON.stringify({ [turns]: [{ ...key, [convention.narration]: 'A corrected narration.' }] }),
+      );
+      const saved = await construct(project, {
+        fixture: 'fixtures/base.json',
+        turn: 2,
+        patch: 'patch.json',
+        name: 'fixed',
+        why: 'a corrected narration',
+      });
+      const loaded = await loadFixture(saved.file);
+      const before = await tableChecksums(t.db);
+      const session = new ScratchSession(t.db, { game: t.config.game });
+      const scratch = await session.seed(loaded.fixture, { file: loaded.shown, sha256: loaded.sha256 });
+      try {
+        expect((await session.check(scratch, loaded.fixture)).differences).toEqual([]);
+      } finally {
+        await scratch.teardown();
+      }
+      expect(await tableChecksums(t.db)).toEqual(before);
+    });
+
+    it('runs a question whose SUT writes its turn row, records that effect, and leaves every table as it was', async () => {
+      await mkdir(join(t.dir, 'questions'), { recursive: true });
+      await writeFile(join(t.dir, 'questions/rubric.md'), 'pass when it plays\n');
+      await writeFile(join(t.dir, 'questions/case.md'), '# {{fixture.name}}\n\nTurn {{turn}}\n');
+      const before = await tableChecksums(t.db);
+      const plays: SutFunction = async (request, { db }) => {
+        await db.query(convention.writeTurn, [request.campaign, request.turn]);
+        return { response: 'played' };
+      };
+      const result = await run(project, {
+        question: {
+          id: `plays-${convention.name}`,
+          question: 'Does the SUT play its turn?',
+          rubric: { path: 'questions/rubric.md', version: '1' },
+          target: 0.8,
+          reps: 2,
+          fixtures: ['fixtures/base.json', 'constructed/fixed.json'],
+          sut: plays as never,
+          caseFile: 'questions/case.md',
+        },
+        concurrency: 2,
+      });
+      expect(result).toMatchObject({ status: 'complete', total: 4, ran: 4, errors: 0 });
+      const record = JSON.parse(await readFile(join(result.dir, 'reps/base/rep-01.json'), 'utf8')) as RepRecord;
+      expect(record.error).toBeNull();
+      expect(JSON.stringify(record.effects)).toContain('sut narration');
+      expect(await tableChecksums(t.db)).toEqual(before);
+      expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
     });
 
     it('seeds 4 reps at once with remap, each equal to the fixture, and tears them down to the same checksums', async () => {

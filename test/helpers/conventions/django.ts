@@ -47,4 +47,6 @@ export const DJANGO: Convention = {
   campaign: '1',
   // Turns 1-2; the hermit (last seen at turn 2), not the crow (turn 5).
   rows: { game_campaign: 1, game_turn: 2, game_character: 1, auth_user: 1 },
+  narration: 'narration',
+  writeTurn: `INSERT INTO game_turn (number, player_input, narration, campaign_id) VALUES ($2, 'sut input', 'sut narration', $1::bigint)`,
 };

@@ -47,4 +47,6 @@ export const DRIZZLE: Convention = {
   campaign: A,
   // Turns 1-2; the map (no turn) and the torch (turn 1), not the key of turn 4.
   rows: { campaigns: 1, turns: 2, inventory: 2, players: 1 },
+  narration: 'narration',
+  writeTurn: `INSERT INTO turns (campaign_id, turn_number, player_input, narration) VALUES ($1, $2, 'sut input', 'sut narration')`,
 };

@@ -18,6 +18,10 @@ export interface Convention {
   campaign: string;
   /** Rows per table of the fixture for turn 3 (owned and shared), counted by hand from `data`. */
   rows: Record<string, number>;
+  /** The turns table's narration column (what a constructed fixture changes). */
+  narration: string;
+  /** How the game writes a played turn's row, as a SUT does: $1 the campaign's key (text), $2 the turn number. */
+  writeTurn: string;
 }
 
 /** Prisma: the schema of test/helpers/prisma-game.ts (its six turns, captured at turn 3). */
@@ -28,6 +32,10 @@ const PRISMA: Convention = {
   config: PRISMA_CONFIG,
   campaign: ROOM_A,
   rows: { Room: 1, GameState: 1, Player: 2, Item: 3, Turn: 2, User: 2 },
+  narration: 'narration',
+  // The id is made by the client, as Prisma's cuid() is.
+  writeTurn: `INSERT INTO "Turn" ("id", "roomId", "number", "playerInput", "narration")
+    VALUES ('c' || substr(md5(random()::text), 1, 24), $1, $2, 'sut input', 'sut narration')`,
 };
 
 /** Every convention of the matrix. */

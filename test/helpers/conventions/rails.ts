@@ -45,4 +45,7 @@ export const RAILS: Convention = {
   },
   campaign: '1',
   rows: { campaigns: 1, turns: 2, users: 1 },
+  narration: 'narration',
+  writeTurn: `INSERT INTO turns (campaign_id, position, player_input, narration, created_at, updated_at)
+    VALUES ($1::bigint, $2, 'sut input', 'sut narration', now(), now())`,
 };

@@ -40,4 +40,7 @@ export const SEQUELIZE: Convention = {
   },
   campaign: '1',
   rows: { Campaigns: 1, Turns: 2, Npcs: 1, Users: 1 },
+  narration: 'narration',
+  writeTurn: `INSERT INTO "Turns" ("turnNumber", "playerInput", "narration", "CampaignId", "createdAt", "updatedAt")
+    VALUES ($2, 'sut input', 'sut narration', $1::int, now(), now())`,
 };

@@ -42,4 +42,6 @@ export const TYPEORM: Convention = {
   },
   campaign: A,
   rows: { campaign: 1, turn: 2, quest: 1, user: 1 },
+  narration: 'narration',
+  writeTurn: `INSERT INTO "turn" ("turnNumber", "playerInput", "narration", "campaignId") VALUES ($2, 'sut input', 'sut narration', $1::uuid)`,
 };
