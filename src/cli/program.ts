@@ -25,6 +25,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   run: async () => (await import('./commands/run.js')).registerRun,
   merge: async () => (await import('./commands/merge.js')).registerMerge,
   report: async () => (await import('./commands/report.js')).registerReport,
+  plan: async () => (await import('./commands/plan.js')).registerPlan,
   mark: async () => (await import('./commands/mark.js')).registerMark,
   judge: async () => (await import('./commands/judge.js')).registerJudge,
   agree: async () => (await import('./commands/agree.js')).registerAgree,
