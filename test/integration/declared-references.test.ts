@@ -5,6 +5,7 @@ import { schemaFingerprint } from '../../src/fixture/build-fixture.js';
 import { captureFromDb } from '../../src/fixture/capture.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { resolveGameGraph } from '../../src/fixture/game-graph.js';
+import { checkConfigAgainstCatalog } from '../../src/fixture/check-config-catalog.js';
 import { collectGarbage } from '../../src/scratch/gc.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
@@ -126,6 +127,15 @@ describe.each(BACKENDS)(
       ).toThrow(
         '<sample game config>: $.game.turnColumns.votes: "votes" is not owned by a campaign (shared, excluded, or not reachable from "rooms"): only owned tables are sliced',
       );
+    });
+
+    it('verify against the database names a declaration of a column the database lacks, with its place', async () => {
+      const catalog = await introspect(t.db.pool);
+      const game = { ...t.config.game, references: { 'votes.roomid': 'rooms' } };
+      expect(checkConfigAgainstCatalog({ ...t.config, game }, catalog)).toEqual([
+        '<sample game config>: $.game.references["votes.roomid"]: table "votes" has no column "roomid" (did you mean "roomId"?)',
+      ]);
+      expect(checkConfigAgainstCatalog(t.config, catalog)).toEqual([]);
     });
 
     it('seeds with remap: the declared column takes the new room key; teardown removes the votes reached only through it', async () => {
