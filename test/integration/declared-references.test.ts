@@ -115,6 +115,8 @@ describe.each(BACKENDS)(
         `${NAME}: action_results, actions, notes, players, rooms have no foreign-key path to "entries": their rows show the database after turn 5, not before turn 3; ` +
           'to slice by their turn column, add to game.turnColumns: "actions": "turn"; ' +
           'for action_results, notes, players, add to game.references the column that holds a key of "entries" ("TABLE.COLUMN": "entries")',
+        // Its notes' "playerId" values are all keys of players in the fixture; players' "entryId" (99) is no entry's.
+        `${NAME}: "notes"."playerId" holds keys of "players" rows in the fixture but has no foreign key: add to game.references: "notes.playerId": "players"`,
         `${NAME}: "votes"."roomId" holds keys of "rooms" rows in the fixture but has no foreign key: add to game.references: "votes.roomId": "rooms"`,
       ]);
     });
