@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { judgeSettingsSchema } from './judge-settings.js';
 import { DEFAULT_SCRUB_KEY_ENV, envNameSchema, scrubSchema } from './scrub-schema.js';
+import { referencesSchema, turnColumnsSchema } from './reference-schema.js';
 
 const tableName = z.string().min(1, 'a table name is required');
 const columnName = z.string().min(1, 'a column name is required');
@@ -52,6 +53,8 @@ export const configSchema = z
           .describe('The turns table, its order and its input columns: what turn slicing cuts by.'),
         shared: z.array(tableName).default([]).describe('Captured for self-containment, never owned, never deleted.'),
         exclude: z.array(tableName).default([]).describe('Tables never captured (an audit log, say).'),
+        references: referencesSchema,
+        turnColumns: turnColumnsSchema,
         unique: z
           .record(z.string().min(1), z.enum(['fresh', 'keep']))
           .optional()

@@ -41,6 +41,8 @@ export interface ForeignKeyInfo {
   initiallyDeferred: boolean;
   /** What deleting a referenced row does to the referencing ones. */
   onDelete: 'no action' | 'restrict' | 'cascade' | 'set null' | 'set default';
+  /** A reference the game config declares (`game.references`), with no constraint in the database behind it. */
+  declared?: boolean;
 }
 
 /** A table with everything turnkit needs from the catalog. */

@@ -27,6 +27,8 @@ export function dependencyOrder(tables: ReadonlyMap<string, TableInfo>): Depende
   const edges: TableForeignKey[] = [];
   for (const [name, info] of tables) {
     for (const fk of info.foreignKeys) {
+      // A declared reference (game.references) has no constraint to satisfy: rows may come in any order.
+      if (fk.declared) continue;
       if (fk.references.table !== name && tables.has(fk.references.table)) edges.push({ table: name, fk });
     }
   }

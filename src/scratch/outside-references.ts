@@ -47,9 +47,11 @@ export async function refuseOutsideReferences(
       if (!parent || parent.keys.length === 0 || identityColumns(parent.info).length === 0) continue;
       if (inside && !everyKey && (fk.onDelete === 'no action' || fk.onDelete === 'restrict')) continue;
       const chosen = whereIn(parent.info, identityColumns(parent.info), parent.keys, values);
+      // A declared reference may keep its key as text (a uuid in a text column): compared as text.
+      const cast = fk.declared ? '::text' : '';
       let where =
-        `(${fk.columns.map((column) => `c.${quoteIdent(column)}`).join(', ')}) IN ` +
-        `(SELECT ${fk.references.columns.map((column) => `t.${quoteIdent(column)}`).join(', ')} FROM ${parent.info.from} AS t WHERE ${chosen})`;
+        `(${fk.columns.map((column) => `c.${quoteIdent(column)}${cast}`).join(', ')}) IN ` +
+        `(SELECT ${fk.references.columns.map((column) => `t.${quoteIdent(column)}${cast}`).join(', ')} FROM ${parent.info.from} AS t WHERE ${chosen})`;
       const own = doomed.get(child.name);
       if (own) where += ` AND NOT (${doomedCondition(own, values, 'c')})`;
       checks.push(`(SELECT count(*) FROM ${child.from} AS c WHERE ${where})::int`);

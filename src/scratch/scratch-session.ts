@@ -11,6 +11,7 @@ import { TurnkitError } from '../errors.js';
 import { serializeDocument, type Fixture } from '../fixture/format.js';
 import { resolveGameGraph, type GameGraph } from '../fixture/game-graph.js';
 import { CAPTURE_SETTINGS } from '../fixture/capture.js';
+import { withDeclaredReferences } from '../fixture/declared-references.js';
 import { describeUnindexed, unindexedForeignKeys } from './foreign-key-indexes.js';
 import { checkScratch, type ScratchCheck } from './check-scratch.js';
 import { effectsOf, scratchEffects, type TableEffects } from './scratch-effects.js';
@@ -191,7 +192,10 @@ export class ScratchSession {
     const cached = this.plans.get(fixture);
     if (cached && cached.plan.file === file) return cached;
     await this.ready();
-    const plan = planSeed(fixture, this.catalog!, file, keptUniqueColumns(this.options.game));
+    // The game's declared references are keys to remap like foreign keys (the same catalog teardown walks).
+    const game = this.options.game;
+    const catalog = game ? withDeclaredReferences(this.catalog!, { game, file: undefined }) : this.catalog!;
+    const plan = planSeed(fixture, catalog, file, keptUniqueColumns(game));
     await resolveSequences(this.db.pool, plan.keys, plan.campaignTables);
     shapeTextKeys(plan.keys, plan.campaignTables, (name) => plan.tables.get(name)!.table.rows);
     plan.oneStatement = !(await hasGameTriggers(this.db.pool, plan.campaignTables.values()));
@@ -228,7 +232,8 @@ export class ScratchSession {
         // Triggers of the game's own could see the tables of one statement in any order: delete table by table then.
         const graph = resolveGameGraph({ game: entry.game, file: undefined }, this.catalog!);
         const oneStatement = combined && !(await this.triggersOn(graph, client));
-        return teardownRemap(client, entry, this.catalog!, entry.sharedUses, oneStatement, inspect, everyKey);
+        // The graph's catalog: with the declared references of the game the campaign was seeded with.
+        return teardownRemap(client, entry, graph.catalog, entry.sharedUses, oneStatement, inspect, everyKey);
       });
     // One statement for every table; if the server refuses it, everything rolled back, and table by table the same
     // failure names its table.

@@ -207,8 +207,10 @@ function trackedTables(graph: GameGraph): { tracked: Tracked[]; untracked: strin
       filters.set(child.name, (alias, depth) => {
         if (direct) return `${alias}.${quoteIdent(fk.columns[0]!)} = $1`;
         const inner = `p${depth}`;
-        const columns = fk.columns.map((column) => `${alias}.${quoteIdent(column)}`).join(', ');
-        const referenced = fk.references.columns.map((column) => `${inner}.${quoteIdent(column)}`).join(', ');
+        // A declared reference may keep its key as text (a uuid in a text column): compared as text.
+        const cast = fk.declared ? '::text' : '';
+        const columns = fk.columns.map((column) => `${alias}.${quoteIdent(column)}${cast}`).join(', ');
+        const referenced = fk.references.columns.map((column) => `${inner}.${quoteIdent(column)}${cast}`).join(', ');
         return `(${columns}) IN (SELECT ${referenced} FROM ${parentInfo.from} AS ${inner} WHERE ${parentFilter(inner, depth + 1)})`;
       });
       queue.push(child.name);
