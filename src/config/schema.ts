@@ -77,6 +77,13 @@ export const configSchema = z
             message: "a turn column needs role: say which rows of a turn are the player's input",
             path: ['role'],
           })
+          .refine(
+            (turns) => turns.output === undefined || turns.role === undefined || turns.role.output !== undefined,
+            {
+              message: 'output with role needs role.output: the role value of the output row turnkit writes',
+              path: ['role', 'output'],
+            },
+          )
           .describe('The turns table, its order and its input columns: what turn slicing cuts by.'),
         shared: z.array(tableName).default([]).describe('Captured for self-containment, never owned, never deleted.'),
         exclude: z.array(tableName).default([]).describe('Tables never captured (an audit log, say).'),
