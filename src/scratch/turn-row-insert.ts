@@ -47,6 +47,9 @@ export function turnRowInsertSql(graph: GameGraph, turn: TurnRowWrite, values: u
         : 'now()';
     else if (Object.hasOwn(outputs, name)) expression = param(outputs[name]);
     else if (Object.hasOwn(turn.input, name)) expression = param(turn.input[name]);
+    // A uuid key the client makes (no default): a fresh one, not the turn before's (which would collide).
+    else if (column.default === null && column.type === 'uuid' && table.primaryKey.includes(name))
+      expression = 'gen_random_uuid()';
     else if (column.default === null) expression = `(SELECT p.${quoteIdent(name)} FROM previous AS p)`;
     if (expression === undefined) continue;
     names.push(quoteIdent(name));

@@ -5,19 +5,39 @@ import type { TurnkitConfigInput } from '../../src/config/schema.js';
 // text ids the client makes (cuid-like), an enum role, timestamp(3) columns; and a chat game whose turn starts at
 // each user message. Rows are inserted out of order so that turns come from the columns, not from insertion order.
 
+/** How the Prisma-style game's ids look: text the client makes (cuid-like), or uuids (which remap can renew today). */
+export type NarrativeKeys = 'text' | 'uuid';
+
 /** The Prisma-style game: rooms, their narrative entries, and reactions to entries. */
-export const NARRATIVE_SCHEMA = `
+export function narrativeSchema(keys: NarrativeKeys = 'text'): string {
+  const key = keys === 'text' ? 'text' : 'uuid';
+  const id = (prefix: string): string =>
+    keys === 'text'
+      ? `text PRIMARY KEY DEFAULT ('${prefix}' || substr(md5(random()::text), 1, 23))`
+      : 'uuid PRIMARY KEY';
+  return `
   CREATE TYPE "EntryType" AS ENUM ('ACTION', 'DICE', 'NARRATION', 'SYSTEM');
-  CREATE TABLE "Room" (id text PRIMARY KEY, name text NOT NULL);
+  CREATE TABLE "Room" (id ${id('cmroom')}, name text NOT NULL);
   CREATE TABLE "NarrativeEntry" (
-    id text PRIMARY KEY DEFAULT ('cm' || substr(md5(random()::text), 1, 23)),
-    "roomId" text NOT NULL REFERENCES "Room"(id) ON DELETE CASCADE,
+    id ${id('cm')},
+    "roomId" ${key} NOT NULL REFERENCES "Room"(id) ON DELETE CASCADE,
     turn integer NOT NULL, type "EntryType" NOT NULL, content text NOT NULL,
     "createdAt" timestamp(3) NOT NULL DEFAULT CURRENT_TIMESTAMP);
   CREATE TABLE "Reaction" (
-    id text PRIMARY KEY DEFAULT ('cr' || substr(md5(random()::text), 1, 23)),
-    "entryId" text NOT NULL REFERENCES "NarrativeEntry"(id) ON DELETE CASCADE, emoji text NOT NULL);
+    id ${id('cr')},
+    "entryId" ${key} NOT NULL REFERENCES "NarrativeEntry"(id) ON DELETE CASCADE, emoji text NOT NULL);
 `;
+}
+
+/** The Prisma-style game with text ids. */
+export const NARRATIVE_SCHEMA = narrativeSchema('text');
+
+/** An id of the game as the database holds it: the text itself, or a uuid made from it. */
+export function keyOf(id: string, keys: NarrativeKeys): string {
+  if (keys === 'text') return id;
+  const hex = Buffer.from(id.slice(-6)).toString('hex').padStart(12, '0');
+  return `00000000-0000-4000-8000-${hex}`;
+}
 
 /** The room the tests capture, and another one in the same tables. */
 export const ROOM = 'cmroom0000000000000000001';
@@ -53,20 +73,26 @@ export const REACTIONS = [
 ];
 
 /** The rows of the Prisma-style game, inserted in reverse so that neither insertion nor key order is turn order. */
-export const NARRATIVE_DATA = `
-  INSERT INTO "Room" VALUES ('${ROOM}', 'The Crypt'), ('${OTHER_ROOM}', 'Elsewhere');
+export function narrativeData(keys: NarrativeKeys = 'text'): string {
+  const k = (id: string): string => keyOf(id, keys);
+  return `
+  INSERT INTO "Room" VALUES ('${k(ROOM)}', 'The Crypt'), ('${k(OTHER_ROOM)}', 'Elsewhere');
   INSERT INTO "NarrativeEntry" (id, "roomId", turn, type, content, "createdAt") VALUES
     ${[...ENTRIES]
       .reverse()
       .map(
         (entry) =>
-          `('${entry.id}', '${ROOM}', ${entry.turn}, '${entry.type}', '${entry.content}', '2025-01-01 10:${String(entry.minute).padStart(2, '0')}:00.123')`,
+          `('${k(entry.id)}', '${k(ROOM)}', ${entry.turn}, '${entry.type}', '${entry.content}', '2025-01-01 10:${String(entry.minute).padStart(2, '0')}:00.123')`,
       )
       .join(',\n    ')},
-    ('cmother1', '${OTHER_ROOM}', 1, 'ACTION', 'Other room.', '2025-01-01 09:00:00'),
-    ('cmother2', '${OTHER_ROOM}', 1, 'NARRATION', 'Other narration.', '2025-01-01 09:01:00');
-  INSERT INTO "Reaction" VALUES ${REACTIONS.map((r) => `('${r.id}', '${r.entry}', '${r.emoji}')`).join(', ')};
+    ('${k('cmother1')}', '${k(OTHER_ROOM)}', 1, 'ACTION', 'Other room.', '2025-01-01 09:00:00'),
+    ('${k('cmother2')}', '${k(OTHER_ROOM)}', 1, 'NARRATION', 'Other narration.', '2025-01-01 09:01:00');
+  INSERT INTO "Reaction" VALUES ${REACTIONS.map((r) => `('${k(r.id)}', '${k(r.entry)}', '${r.emoji}')`).join(', ')};
 `;
+}
+
+/** The rows of the Prisma-style game with text ids. */
+export const NARRATIVE_DATA = narrativeData('text');
 
 /** The game config of the Prisma-style game. */
 export const NARRATIVE_CONFIG: TurnkitConfigInput = {

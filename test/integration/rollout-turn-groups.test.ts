@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { TEST_SCRUB } from '../helpers/scrub-key.js';
+import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
+import { tableChecksums } from '../helpers/table-checksums.js';
+import { captureFromDb } from '../../src/fixture/capture.js';
+import { serializeDocument } from '../../src/fixture/format.js';
+import { runQuestion } from '../../src/app/run-question.js';
+import type { RepRecord } from '../../src/pipeline/rep-record.js';
+import { keyOf, NARRATIVE_CONFIG, narrativeData, narrativeSchema, ROOM } from '../helpers/narrative-schema.js';
+
+// A SUT that only answers. It says which ACTION is the campaign's last (the player's row must be in the database
+// when it is called) and the roles of the previous turn's rows, in order.
+const ANSWERER = `#!/bin/sh
+cat > /dev/null
+last=$(psql "$DATABASE_URL" -Atc "SELECT turn || ':' || content FROM \\"NarrativeEntry\\" WHERE \\"roomId\\" = '$TURNKIT_CAMPAIGN' AND type = 'ACTION' ORDER BY \\"createdAt\\" DESC LIMIT 1")
+before=$(psql "$DATABASE_URL" -Atc "SELECT string_agg(type::text, ',' ORDER BY \\"createdAt\\") FROM \\"NarrativeEntry\\" WHERE \\"roomId\\" = '$TURNKIT_CAMPAIGN' AND turn = $TURNKIT_TURN - 1")
+echo "GM $TURNKIT_TURN [$last] after [$before]"
+`;
+
+describe.each(BACKENDS)('rollouts of a game whose turns are several rows on %s', (backend) => {
+  let t: TestDb;
+
+  beforeAll(async () => {
+    t = await createTestDb(backend, NARRATIVE_CONFIG);
+    // uuid ids, which remap renews today (client-made text ids are the remap work of issue 24 item 1).
+    await t.db.pool.query(narrativeSchema('uuid'));
+    await t.db.pool.query(narrativeData('uuid'));
+    const [fixture] = (
+      await captureFromDb(t.db, t.config, {
+        scrub: TEST_SCRUB,
+        campaign: keyOf(ROOM, 'uuid'),
+        turns: { turn: 3 },
+        now: new Date(0),
+      })
+    ).fixtures;
+    await mkdir(join(t.dir, 'fixtures'), { recursive: true });
+    await mkdir(join(t.dir, 'questions'), { recursive: true });
+    await writeFile(join(t.dir, 'fixtures/crypt.json'), serializeDocument({ ...fixture!, name: 'crypt' }));
+    await writeFile(join(t.dir, 'questions/rubric.md'), 'pass when the GM answers\n');
+    await writeFile(join(t.dir, 'questions/case.md'), 'Turn {{turn}}: {{input}}\n\n{{recent_turns:1}}\n');
+    await writeFile(join(t.dir, 'answer.sh'), ANSWERER);
+    await chmod(join(t.dir, 'answer.sh'), 0o755);
+    const turns = { ...NARRATIVE_CONFIG.game!.turns, output: ['content'] };
+    turns.role = { ...turns.role!, output: 'NARRATION' };
+    await writeFile(
+      join(t.dir, 'turnkit.config.json'),
+      JSON.stringify({ game: { ...NARRATIVE_CONFIG.game, turns } }, null, 2),
+    );
+    await writeFile(
+      join(t.dir, 'questions/crypt.yaml'),
+      [
+        'id: crypt',
+        'question: Does the GM answer each turn?',
+        'rubric: { path: questions/rubric.md, version: "1" }',
+        'target: 0.9',
+        'reps: 1',
+        'fixtures: [fixtures/crypt.json]',
+        'caseFile: questions/case.md',
+        'turns: 3',
+        'sut: { type: command, command: ["./answer.sh"] }',
+        'players: { type: script, inputs: [go left, go right] }',
+        '',
+      ].join('\n'),
+    );
+  });
+  afterAll(async () => t?.cleanup());
+
+  it("writes the player's row before each next turn and the answer's row with role.output, one SUT call a turn", async () => {
+    const before = await tableChecksums(t.db);
+    const result = await runQuestion({
+      question: 'questions/crypt.yaml',
+      cwd: t.dir,
+      databaseUrl: t.databaseUrl,
+      configPath: 'turnkit.config.json',
+    });
+    const record = JSON.parse(await readFile(join(result.dir, 'reps/crypt/rep-01.json'), 'utf8')) as RepRecord;
+    expect(record.error).toBeNull();
+    expect(result).toMatchObject({ status: 'complete', total: 1, errors: 0 });
+    // Game turn numbers, one entry (one call) per turn however many rows it writes.
+    expect(record.turns!.map((turn) => turn.turn)).toEqual([3, 4, 5]);
+    expect(record.turns!.map((turn) => turn.response)).toEqual([
+      'GM 3 [3:I light a torch.] after [ACTION,NARRATION,SYSTEM]',
+      'GM 4 [4:go left] after [ACTION,NARRATION]',
+      'GM 5 [5:go right] after [ACTION,NARRATION]',
+    ]);
+    expect(record.turns!.map((turn) => turn.turnRow)).toEqual(['turnkit', 'turnkit', 'turnkit']);
+    // Turn 3's ACTION came seeded; later turns count the player's row turnkit wrote and the answer's.
+    expect(record.turns!.map((turn) => turn.effects!.inserted)).toEqual([
+      { NarrativeEntry: 1 },
+      { NarrativeEntry: 2 },
+      { NarrativeEntry: 2 },
+    ]);
+    const written = record.turns![1]!.effects!.insertedRows.NarrativeEntry!;
+    expect(written.map((row) => [row.turn, row.type, row.content])).toEqual([
+      [4, 'ACTION', 'go left'],
+      [4, 'NARRATION', 'GM 4 [4:go left] after [ACTION,NARRATION]'],
+    ]);
+    // The case file of turn 5 shows turn 4 as played, the GM's row labelled from its role.
+    expect(record.turns![2]!.caseFile).toBe(
+      'Turn 5: go right\n\n**Turn 4.** Player: go left\n\nGM: GM 4 [4:go left] after [ACTION,NARRATION]\n',
+    );
+    expect(await tableChecksums(t.db)).toEqual(before);
+  });
+});
