@@ -74,14 +74,14 @@ export const configSchema = z
           })
           .strict()
           .refine((turns) => turns.turn === undefined || turns.role !== undefined, {
-            message: "a turn column needs role: say which rows of a turn are the player's input",
-            path: ['role'],
+            message: "needs role: say which rows of a turn are the player's input (role.column, role.input)",
+            path: ['turn'],
           })
           .refine(
             (turns) => turns.output === undefined || turns.role === undefined || turns.role.output !== undefined,
             {
-              message: 'output with role needs role.output: the role value of the output row turnkit writes',
-              path: ['role', 'output'],
+              message: 'with role, needs role.output: the role value of the output row turnkit writes',
+              path: ['output'],
             },
           )
           .describe('The turns table, its order and its input columns: what turn slicing cuts by.'),
