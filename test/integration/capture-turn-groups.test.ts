@@ -1,4 +1,8 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serializeDocument } from '../../src/fixture/format.js';
+import { runInProcess } from '../helpers/cli-in-process.js';
 import { captureFromDb, type CaptureRequest } from '../../src/fixture/capture.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { summarizeFixture } from '../../src/fixture/show-fixture.js';
@@ -117,6 +121,28 @@ describe.each(BACKENDS)('a game whose turns are several rows (Prisma-style) on %
         ],
       },
     ]);
+  });
+
+  it('turnkit show prints each kept turn, the player apart from the other rows', async () => {
+    const [fixture] = await capture({ turn: 3 });
+    await writeFile(join(t.dir, 'crypt.json'), serializeDocument(fixture!));
+    const shown = await runInProcess(['show', 'crypt.json'], { cwd: t.dir });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain(
+      [
+        'kept turns (the player, then the other rows of the turn):',
+        '  turn 1:',
+        '    Player: I open the door.',
+        '    Dice: d20: 14',
+        '    GM: The door creaks open.',
+        '  turn 2:',
+        '    Player: I step inside.',
+        '    GM: Darkness swallows you.',
+        '    SYSTEM: Ada joined the room.',
+        '',
+      ].join('\n'),
+    );
+    expect(shown.stdout).toContain('2 turns kept');
   });
 
   it('{{recent_turns:K}} shows the last K game turns with speakers from the role', async () => {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import pg from 'pg';
+import { ScratchSession } from '../../src/scratch/scratch-session.js';
 import { join } from 'node:path';
 import { TEST_SCRUB } from '../helpers/scrub-key.js';
 import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
@@ -103,4 +105,35 @@ describe.each(BACKENDS)('rollouts of a game whose turns are several rows on %s',
     );
     expect(await tableChecksums(t.db)).toEqual(before);
   });
+
+  it.runIf(backend === 'postgres')(
+    'seeds the fixture with the database strategy: the scratch copy holds exactly its rows',
+    async () => {
+      const [fixture] = (
+        await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign: keyOf(ROOM, 'uuid'), turns: { turn: 4 } })
+      ).fixtures;
+      const session = new ScratchSession(t.db, { game: t.config.game, strategy: 'database' });
+      try {
+        const scratch = await session.seed(fixture!);
+        expect((await session.check(scratch, fixture!)).differences).toEqual([]);
+        const clone = new pg.Client({ connectionString: scratch.databaseUrl });
+        clone.on('error', () => {});
+        await clone.connect();
+        try {
+          const { rows } = await clone.query<{ id: string }>(
+            'SELECT id FROM "NarrativeEntry" WHERE "roomId" = $1 ORDER BY id',
+            [scratch.key],
+          );
+          expect(rows.map((row) => row.id)).toEqual(fixture!.tables.NarrativeEntry!.rows.map((row) => row.id));
+          // Hand-counted: turns 1-3 (9 rows) and turn 4's ACTION.
+          expect(rows).toHaveLength(10);
+        } finally {
+          await clone.end().catch(() => {});
+        }
+        await scratch.teardown();
+      } finally {
+        await session.close();
+      }
+    },
+  );
 });
