@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import { EditSession } from '../../src/construct/edit-session.js';
+import { checkFixture } from '../../src/fixture/check-fixture.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { fixtureSchema } from '../../src/fixture/format.js';
 import { groupTurns, turnRange } from '../../src/fixture/turn-groups.js';
@@ -79,6 +80,17 @@ describe('game turns of several rows', () => {
     // Turn 3's ACTION is the fixture's input, kept as a row: its turn is 3, not a kept turn.
     expect(turnOfRow(fixture, 'a1')).toBe(3);
     expect(turnOfRow(fixture, 'a4')).toBe(2);
+  });
+
+  it('verify names a turn or role column the turns table does not have', () => {
+    const fixture = gameFixture();
+    expect(checkFixture(fixture)).toEqual([]);
+    fixture.source.turns.role!.column = 'kind';
+    fixture.source.turns.turn = 'round';
+    expect(checkFixture(fixture).map((problem) => [problem.path.join('.'), problem.message])).toEqual([
+      ['source.turns.turn', 'names unknown column "round" of "NarrativeEntry"'],
+      ['source.turns.role.column', 'names unknown column "kind" of "NarrativeEntry"'],
+    ]);
   });
 
   it("lists the editor's turns with the player's rows and the others apart", async () => {
