@@ -10,7 +10,16 @@ import { captureFromDb } from '../../src/fixture/capture.js';
 import { serializeDocument } from '../../src/fixture/format.js';
 import { runQuestion } from '../../src/app/run-question.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
-import { keyOf, NARRATIVE_CONFIG, narrativeData, narrativeSchema, ROOM } from '../helpers/narrative-schema.js';
+import {
+  CHAT_CONFIG,
+  CHAT_DATA,
+  CHAT_SCHEMA,
+  keyOf,
+  NARRATIVE_CONFIG,
+  narrativeData,
+  narrativeSchema,
+  ROOM,
+} from '../helpers/narrative-schema.js';
 
 // A SUT that only answers. It says which ACTION is the campaign's last (the player's row must be in the database
 // when it is called) and the roles of the previous turn's rows, in order.
@@ -136,4 +145,81 @@ describe.each(BACKENDS)('rollouts of a game whose turns are several rows on %s',
       }
     },
   );
+});
+
+// A chat SUT that only answers: it says the last user message and how many messages the conversation holds.
+const CHATTER = `#!/bin/sh
+cat > /dev/null
+last=$(psql "$DATABASE_URL" -Atc "SELECT content FROM messages WHERE conversation_id = $TURNKIT_CAMPAIGN AND role = 'user' ORDER BY created_at DESC, id DESC LIMIT 1")
+count=$(psql "$DATABASE_URL" -Atc "SELECT count(*) FROM messages WHERE conversation_id = $TURNKIT_CAMPAIGN")
+echo "reply to [$last] of $count"
+`;
+
+describe.each(BACKENDS)('rollouts of a chat game (a turn per user message) on %s', (backend) => {
+  let t: TestDb;
+
+  beforeAll(async () => {
+    t = await createTestDb(backend, CHAT_CONFIG);
+    await t.db.pool.query(CHAT_SCHEMA);
+    await t.db.pool.query(CHAT_DATA);
+    const [fixture] = (
+      await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign: '1', turns: { turn: 2 }, now: new Date(0) })
+    ).fixtures;
+    await mkdir(join(t.dir, 'fixtures'), { recursive: true });
+    await mkdir(join(t.dir, 'questions'), { recursive: true });
+    await writeFile(join(t.dir, 'fixtures/chat.json'), serializeDocument({ ...fixture!, name: 'chat' }));
+    await writeFile(join(t.dir, 'questions/rubric.md'), 'pass when the GM answers\n');
+    await writeFile(join(t.dir, 'questions/case.md'), 'Turn {{turn}}: {{input}}\n\n{{recent_turns:1}}\n');
+    await writeFile(join(t.dir, 'chat.sh'), CHATTER);
+    await chmod(join(t.dir, 'chat.sh'), 0o755);
+    const turns = { ...CHAT_CONFIG.game!.turns, output: ['content'] };
+    turns.role = { ...turns.role!, output: 'assistant' };
+    await writeFile(
+      join(t.dir, 'turnkit.config.json'),
+      JSON.stringify({ game: { ...CHAT_CONFIG.game, turns } }, null, 2),
+    );
+    await writeFile(
+      join(t.dir, 'questions/chat.yaml'),
+      [
+        'id: chat',
+        'question: Does the GM answer each message?',
+        'rubric: { path: questions/rubric.md, version: "1" }',
+        'target: 0.9',
+        'reps: 1',
+        'fixtures: [fixtures/chat.json]',
+        'caseFile: questions/case.md',
+        'turns: 2',
+        'sut: { type: command, command: ["./chat.sh"] }',
+        'players: { type: script, inputs: [I wave.] }',
+        '',
+      ].join('\n'),
+    );
+  });
+  afterAll(async () => t?.cleanup());
+
+  it("writes the user's message before the next call and the reply as an assistant message", async () => {
+    const before = await tableChecksums(t.db);
+    const result = await runQuestion({
+      question: 'questions/chat.yaml',
+      cwd: t.dir,
+      databaseUrl: t.databaseUrl,
+      configPath: 'turnkit.config.json',
+    });
+    const record = JSON.parse(await readFile(join(result.dir, 'reps/chat/rep-01.json'), 'utf8')) as RepRecord;
+    expect(record.error).toBeNull();
+    // The fixture of turn 2 holds 4 messages (prologue, turn 1's two, turn 2's user message).
+    expect(record.turns!.map((turn) => [turn.turn, turn.response])).toEqual([
+      [2, 'reply to [Who is there?] of 4'],
+      [3, 'reply to [I wave.] of 6'],
+    ]);
+    const rows = record.turns![1]!.effects!.insertedRows.messages!;
+    expect(rows.map((row) => [row.role, row.content])).toEqual([
+      ['user', 'I wave.'],
+      ['assistant', 'reply to [I wave.] of 6'],
+    ]);
+    expect(record.turns![1]!.caseFile).toBe(
+      'Turn 3: I wave.\n\n**Turn 2.** Player: Who is there?\n\nGM: reply to [Who is there?] of 4\n',
+    );
+    expect(await tableChecksums(t.db)).toEqual(before);
+  });
 });
