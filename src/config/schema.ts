@@ -6,6 +6,26 @@ import { referencesSchema, turnColumnsSchema } from './reference-schema.js';
 const tableName = z.string().min(1, 'a table name is required');
 const columnName = z.string().min(1, 'a column name is required');
 
+/** Which rows of a turn are the player's input: a role column and the values that mark input rows. */
+const turnRoleSchema = z
+  .object({
+    column: columnName.describe("The row's role column (text or enum): ACTION, NARRATION, user, assistant..."),
+    input: z
+      .array(z.string().min(1))
+      .min(1, 'name at least one input role value')
+      .describe("Values of the role column that mark the player's input rows."),
+    output: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('The value turnkit writes on the output row it inserts for a SUT that only answers.'),
+    labels: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe('Speaker labels for {{recent_turns:K}} by role value; default the value, input rows "Player".'),
+  })
+  .strict();
+
 /** The zod schema of `turnkit.config.ts` / `turnkit.config.json`. */
 export const configSchema = z
   .object({
@@ -48,8 +68,23 @@ export const configSchema = z
               .min(1, 'name at least one output column')
               .optional()
               .describe('Columns a response fills: a rollout writes the turn rows of a SUT that only answers.'),
+            turn: columnName
+              .optional()
+              .describe("The game's own integer turn column: rows sharing its value are one turn (needs role)."),
+            role: turnRoleSchema.optional().describe("Which rows of a turn are the player's input (a role column)."),
           })
           .strict()
+          .refine((turns) => turns.turn === undefined || turns.role !== undefined, {
+            message: "needs role: say which rows of a turn are the player's input (role.column, role.input)",
+            path: ['turn'],
+          })
+          .refine(
+            (turns) => turns.output === undefined || turns.role === undefined || turns.role.output !== undefined,
+            {
+              message: 'with role, needs role.output: the role value of the output row turnkit writes',
+              path: ['output'],
+            },
+          )
           .describe('The turns table, its order and its input columns: what turn slicing cuts by.'),
         shared: z.array(tableName).default([]).describe('Captured for self-containment, never owned, never deleted.'),
         exclude: z.array(tableName).default([]).describe('Tables never captured (an audit log, say).'),

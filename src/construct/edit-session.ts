@@ -11,7 +11,9 @@ import { describeRow, findRow, rowKey } from '../fixture/row-key.js';
 import { saveConstructed, type SavedConstructed } from './save-constructed.js';
 import { lockReason } from '../fixture/single-turn-rule.js';
 import { valueProblem } from '../fixture/column-values.js';
-import { rowsTiedToTurn, turnOfTiedRow, turnsInOrder } from '../fixture/turn-rows.js';
+import { rowsTiedToTurn, turnModelOf, turnOfTiedRow, turnsInOrder } from '../fixture/turn-rows.js';
+import { groupsRows } from '../fixture/turn-groups.js';
+import { turnLines } from '../fixture/turn-text.js';
 import { valueDiff, type DiffSegment } from './word-diff.js';
 
 /** One kept turn as the editor lists it. */
@@ -79,10 +81,25 @@ export class EditSession {
         !turnsTable.primaryKey.includes(column.name),
     )?.name;
     const changed = this.changes().length > 0 ? this.editedTurn() : undefined;
-    return turnsInOrder(this.current).map(({ turn, row }) => ({
+    if (groupsRows(turnModelOf(this.current))) {
+      // A game turn of several rows: the player's rows under input, the others (narration, dice...) beside them.
+      // A prologue (turn 0) is no turn a constructed fixture can name.
+      return turnsInOrder(this.current)
+        .filter((entry) => entry.turn >= 1)
+        .map((entry) => {
+          const lines = turnLines(this.current, entry);
+          const said = (input: boolean): string =>
+            lines
+              .filter((line) => line.input === input && line.text !== '')
+              .map((line) => (input ? firstLine(line.text) : `${line.speaker}: ${firstLine(line.text)}`))
+              .join(' · ');
+          return { turn: entry.turn, input: said(true), narration: said(false), changed: changed === entry.turn };
+        });
+    }
+    return turnsInOrder(this.current).map(({ turn, rows: [row] }) => ({
       turn,
-      input: firstLine(inputColumns.map((column) => row[column]).find((value) => typeof value === 'string') ?? ''),
-      narration: firstLine(narrationColumn ? row[narrationColumn] : ''),
+      input: firstLine(inputColumns.map((column) => row![column]).find((value) => typeof value === 'string') ?? ''),
+      narration: firstLine(narrationColumn ? row![narrationColumn] : ''),
       changed: changed === turn,
     }));
   }

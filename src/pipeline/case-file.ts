@@ -1,7 +1,9 @@
 import { TurnkitError } from '../errors.js';
 import type { Fixture, FixtureRow, FixtureTable } from '../fixture/format.js';
 import { positionAt } from '../util/json-source.js';
-import { turnsInOrder } from '../fixture/turn-rows.js';
+import { turnModelOf, turnsInOrder } from '../fixture/turn-rows.js';
+import { groupsRows } from '../fixture/turn-groups.js';
+import { turnLines } from '../fixture/turn-text.js';
 
 /**
  * The placeholders a case-file template may use. Anything else in `{{ }}` is an error naming its line and column,
@@ -83,6 +85,16 @@ function renderPlaceholder(expression: string, fixture: Fixture, fail: (message:
 }
 
 function recentTurns(fixture: Fixture, count: number): string {
+  if (groupsRows(turnModelOf(fixture))) {
+    // A game turn of several rows: each row on its own line, the speaker from its role (Player for input rows).
+    return turnsInOrder(fixture)
+      .slice(-count)
+      .map((entry) => {
+        const lines = turnLines(fixture, entry).map((line) => `${line.speaker}: ${line.text}`);
+        return `**Turn ${entry.turn}.** ${lines.join('\n\n')}`;
+      })
+      .join('\n\n');
+  }
   const turnsTable = fixture.tables[fixture.source.turns.table]!;
   const inputColumns = Object.keys(fixture.input.values);
   const narration = turnsTable.columns.find(
@@ -93,9 +105,9 @@ function recentTurns(fixture: Fixture, count: number): string {
   )?.name;
   return turnsInOrder(fixture)
     .slice(-count)
-    .map(({ turn, row }) => {
-      const input = inputColumns.map((column) => text(row[column])).join(' / ');
-      return `**Turn ${turn}.** Player: ${input}${narration ? `\n\n${text(row[narration])}` : ''}`;
+    .map(({ turn, rows: [row] }) => {
+      const input = inputColumns.map((column) => text(row![column])).join(' / ');
+      return `**Turn ${turn}.** Player: ${input}${narration ? `\n\n${text(row![narration])}` : ''}`;
     })
     .join('\n\n');
 }

@@ -93,6 +93,16 @@ export async function playRollout(
       entry.input = move.values;
     }
     const ownStarted = performance.now();
+    const inputRow = index > 0 ? gameTurnRow(rollout.graph, turn, 'input') : undefined;
+    if (inputRow) {
+      // A game whose turns are several rows: the player's row is in the database when the SUT plays the turn.
+      try {
+        played.push(await reader.writeInput(pool, { input: entry.input, response: '', output: [], set: inputRow }));
+      } catch (error) {
+        end('player', { cause: 'input-row', message: messageOf(error) });
+        break;
+      }
+    }
     try {
       entry.caseFile = index === 0 ? job.caseFile : await rollout.render(viewAt(fixture, played, turn, entry.input));
     } catch (error) {
@@ -133,9 +143,12 @@ export async function playRollout(
     const afterStarted = performance.now();
     try {
       // For a SUT that only answers, the read writes the turn's row too, when the SUT wrote none: one statement.
+      const outputRow = gameTurnRow(rollout.graph, turn, 'output');
       const write =
         rollout.output && entry.response !== null && !outcome.error
-          ? { input: entry.input, response: entry.response, output: rollout.output }
+          ? outputRow
+            ? { input: {}, response: entry.response, output: rollout.output, set: outputRow }
+            : { input: entry.input, response: entry.response, output: rollout.output }
           : undefined;
       const delta = await reader.read(pool, write);
       entry.effects = delta.effects;
@@ -167,6 +180,25 @@ export async function playRollout(
     }
   }
   record.response = transcript.length > 0 ? transcriptText(transcript) : null;
+}
+
+/**
+ * The columns turnkit sets on a row it writes for a game whose turns are several rows: the game's turn column to the
+ * turn's number and the role column to the player's (`role.input[0]`) or the output's (`role.output`); undefined
+ * for a game with one row per turn, whose rows turnkit writes as it always did.
+ */
+export function gameTurnRow(
+  graph: GameGraph,
+  turn: number,
+  kind: 'input' | 'output',
+): Record<string, unknown> | undefined {
+  const { turnColumn, roleColumn, model } = graph.turnModel;
+  if (!roleColumn || !model.role) return undefined;
+  const role = kind === 'input' ? model.role.input[0] : model.role.output;
+  return {
+    ...(turnColumn ? { [turnColumn.name]: turn } : {}),
+    ...(role !== undefined ? { [roleColumn.name]: role } : {}),
+  };
 }
 
 /** A fixture standing for the campaign before a turn: its own turns, then the ones played, and this turn's input. */

@@ -42,6 +42,8 @@ interface Tracked {
  */
 export class TurnEffectsReader {
   private horizon = '';
+  /** Input rows turnkit wrote for the coming turn (a game whose turns are several rows): that turn's effects. */
+  private pendingInput: Record<string, unknown>[] = [];
   private readonly known = new Map<string, Set<string>>();
   private readonly counts = new Map<string, number>();
 
@@ -93,6 +95,7 @@ export class TurnEffectsReader {
   async read(client: Queryable, write?: TurnRowWrite): Promise<TurnDelta> {
     const effects: TurnEffects = { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
     const turnRows: Record<string, unknown>[] = [];
+    for (const row of this.pendingInput.splice(0)) countInserted(effects, this.turnsTable, row);
     if (this.tracked.length === 0 && !write) return { effects, turnRows };
     const written = `t.xmin::text::bigint > 2 AND ((t.xmin::text::bigint - $2::bigint) % 4294967296 + 4294967296) % 4294967296 < 2147483648`;
     const values: unknown[] = [this.rootKey, this.horizon];
@@ -147,7 +150,7 @@ UNION ALL (SELECT ${i}, NULL, NULL, count(*) FROM ${table.info.from} AS t WHERE 
       const now = counted.get(i) ?? 0;
       const deleted = this.counts.get(name)! + inserted - now;
       this.counts.set(name, now);
-      if (inserted > 0) effects.inserted[name] = inserted;
+      if (inserted > 0) effects.inserted[name] = (effects.inserted[name] ?? 0) + inserted;
       if (updated > 0) effects.updated[name] = updated;
       if (deleted > 0) effects.deleted[name] = deleted;
     });
@@ -157,6 +160,19 @@ UNION ALL (SELECT ${i}, NULL, NULL, count(*) FROM ${table.info.from} AS t WHERE 
     if (write && !inserted && turnRows.length === 0) inserted = await this.insertTurnRow(client, write);
     if (inserted) this.countWritten(effects, inserted.row, inserted.horizon);
     return { effects, turnRows, written: inserted?.row };
+  }
+
+  /**
+   * Writes the player's input row of the coming turn before the SUT is called (a game whose turns are several rows:
+   * the player's message is in the database when the SUT plays it). The row is that turn's effect, not the SUT's
+   * turn row: rows written from after its transaction on are the ones the next `read` looks at.
+   */
+  async writeInput(client: Queryable, write: TurnRowWrite): Promise<Record<string, unknown>> {
+    const inserted = await this.insertTurnRow(client, write);
+    const held: TurnEffects = { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
+    this.countWritten(held, inserted.row, inserted.horizon);
+    this.pendingInput.push(inserted.row);
+    return inserted.row;
   }
 
   // The turn's row alone, for when the read's own insert was held back by an updated turn row.
@@ -185,10 +201,15 @@ UNION ALL (SELECT ${i}, NULL, NULL, count(*) FROM ${table.info.from} AS t WHERE 
         .join(','),
     );
     this.counts.set(table, this.counts.get(table)! + 1);
-    effects.inserted[table] = (effects.inserted[table] ?? 0) + 1;
-    const sample = (effects.insertedRows[table] ??= []);
-    if (sample.length < SAMPLE_ROWS) sample.push(row);
+    countInserted(effects, table, row);
   }
+}
+
+// One inserted row in a turn's effects: the table's count and, among the first few, the row itself.
+function countInserted(effects: TurnEffects, table: string, row: Record<string, unknown>): void {
+  effects.inserted[table] = (effects.inserted[table] ?? 0) + 1;
+  const sample = (effects.insertedRows[table] ??= []);
+  if (sample.length < SAMPLE_ROWS) sample.push(row);
 }
 
 // Each owned table with a key, reached from the root through foreign keys: its campaign filter nests one IN per hop.

@@ -5,8 +5,10 @@ import type { GameGraph } from '../fixture/game-graph.js';
 export interface TurnRowWrite {
   input: Record<string, unknown>;
   response: string;
-  /** The columns the response fills. */
+  /** The columns the response fills (none for the player's input row of a game whose turns are several rows). */
   output: readonly string[];
+  /** Columns set to these values whatever else holds (the game's turn column and the row's role). */
+  set?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /**
@@ -38,12 +40,16 @@ export function turnRowInsertSql(graph: GameGraph, turn: TurnRowWrite, values: u
     const name = column.name;
     let expression: string | undefined;
     if (name === campaignColumn) expression = '$1';
+    else if (turn.set && Object.hasOwn(turn.set, name)) expression = param(turn.set[name]);
     else if (name === order.name)
       expression = ['int', 'bigint', 'numeric'].includes(order.codec.kind)
         ? `coalesce((SELECT max(l.${quoteIdent(name)}) FROM ${table.from} AS l WHERE l.${quoteIdent(campaignColumn)} = $1), 0) + 1`
         : 'now()';
     else if (Object.hasOwn(outputs, name)) expression = param(outputs[name]);
     else if (Object.hasOwn(turn.input, name)) expression = param(turn.input[name]);
+    // A uuid key the client makes (no default): a fresh one, not the turn before's (which would collide).
+    else if (column.default === null && column.type === 'uuid' && table.primaryKey.includes(name))
+      expression = 'gen_random_uuid()';
     else if (column.default === null) expression = `(SELECT p.${quoteIdent(name)} FROM previous AS p)`;
     if (expression === undefined) continue;
     names.push(quoteIdent(name));
@@ -58,6 +64,7 @@ export function turnRowInsertSql(graph: GameGraph, turn: TurnRowWrite, values: u
 // One output column gets the response as it is; several take a JSON object's fields of their names when the response
 // is one, else the first gets the text.
 function outputValues(response: string, output: readonly string[]): Record<string, unknown> {
+  if (output.length === 0) return {};
   if (output.length > 1) {
     try {
       const parsed = JSON.parse(response) as unknown;

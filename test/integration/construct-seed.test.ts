@@ -30,7 +30,7 @@ describe.each(BACKENDS)('seeding a constructed fixture of the sample game on %s'
   it("seeds the materialized fixture: the scratch campaign's turn 19 holds the corrected narration", async () => {
     const baseText = serializeDocument(fixture);
     await writeFile(join(dir, 'captured.json'), baseText);
-    const turn19 = turnsInOrder(fixture)[MISLEADING_TURN - 1]!.row;
+    const turn19 = turnsInOrder(fixture)[MISLEADING_TURN - 1]!.rows[0]!;
     expect(turn19.narration).toBe(MISLEADING_NARRATION);
     // A bigint key is a string in the fixture; the patch names the row the same way.
     expect(typeof turn19.id).toBe('string');
@@ -71,7 +71,7 @@ describe.each(BACKENDS)('seeding a constructed fixture of the sample game on %s'
         // Every other turn is as captured.
         const others = (list: Record<string, unknown>[]): unknown[] =>
           list.filter((_, i) => i !== MISLEADING_TURN - 1).map((row) => row.narration);
-        expect(others(rows)).toEqual(others(turnsInOrder(fixture).map((entry) => entry.row)));
+        expect(others(rows)).toEqual(others(turnsInOrder(fixture).map((entry) => entry.rows[0]!)));
       } finally {
         await scratch.teardown();
       }

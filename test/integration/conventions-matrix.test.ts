@@ -56,7 +56,7 @@ describe.each(BACKENDS)('the conventions matrix on %s', (backend) => {
 
     it("constructs a fixture changing turn 2's narration, and its seed holds the change", async () => {
       const turns = fixture.source.turns.table;
-      const row = turnsInOrder(fixture)[1]!.row;
+      const row = turnsInOrder(fixture)[1]!.rows[0]!;
       const key = Object.fromEntries(fixture.tables[turns]!.primaryKey.map((column) => [column, row[column]]));
       await writeFile(
         join(t.dir, 'patch.json'),

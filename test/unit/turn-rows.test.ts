@@ -11,7 +11,7 @@ describe('rows tied to a turn', () => {
   it('numbers turns by the order column, not by key or file order', () => {
     const shuffled = structuredClone(fixture);
     shuffled.tables.turns!.rows.reverse();
-    expect(turnsInOrder(shuffled).map((entry) => entry.row.turn_number)).toEqual(
+    expect(turnsInOrder(shuffled).map((entry) => entry.rows[0]!.turn_number)).toEqual(
       Array.from({ length: 22 }, (_, i) => i + 1),
     );
   });

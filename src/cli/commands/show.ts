@@ -39,6 +39,16 @@ export function registerShow(program: Command, output: Output): void {
               .join(' / ')}`,
           );
       }
+      if (summary.turns) {
+        output.out('');
+        output.out('kept turns (the player, then the other rows of the turn):');
+        for (const entry of summary.turns) {
+          const said = (text: string): string => (text.split('\n')[0] ?? '').slice(0, 100);
+          output.out(`  turn ${entry.turn}:${entry.input.length === 0 ? ' (no input row)' : ''}`);
+          for (const text of entry.input) output.out(`    Player: ${said(text)}`);
+          for (const other of entry.others) output.out(`    ${other.speaker}: ${said(other.text)}`);
+        }
+      }
       output.out('');
       const rows = summary.tables.map((table) => [
         table.name,
