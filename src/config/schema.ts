@@ -47,11 +47,45 @@ export const configSchema = z
               .min(1, 'name at least one output column')
               .optional()
               .describe('Columns a response fills: a rollout writes the turn rows of a SUT that only answers.'),
+            turn: columnName
+              .optional()
+              .describe("The game's own integer turn column: rows sharing its value are one turn (needs role)."),
+            role: z
+              .object({
+                column: columnName.describe("The rows' role column (text or enum)."),
+                input: z
+                  .array(z.string())
+                  .min(1, 'name at least one input value')
+                  .describe("Values marking the player's input rows."),
+                output: z
+                  .string()
+                  .optional()
+                  .describe('Value turnkit writes on the output row it inserts for an answer-only SUT.'),
+                labels: z
+                  .record(z.string(), z.string())
+                  .optional()
+                  .describe('Speaker labels by value for {{recent_turns:K}}; default: the value, input rows "Player".'),
+              })
+              .strict()
+              .optional()
+              .describe("Which rows of a turn are the player's input (without turn: a turn starts at each)."),
           })
           .strict()
           .describe('The turns table, its order and its input columns: what turn slicing cuts by.'),
         shared: z.array(tableName).default([]).describe('Captured for self-containment, never owned, never deleted.'),
         exclude: z.array(tableName).default([]).describe('Tables never captured (an audit log, say).'),
+        references: z
+          .record(z.string(), z.string())
+          .optional()
+          .describe("'table.column' to a table (its key) or 'table.column': references with no foreign key."),
+        turnColumns: z
+          .record(tableName, columnName)
+          .optional()
+          .describe('Owned tables with no foreign-key path to the turns, sliced by their own turn column.'),
+        unique: z
+          .record(z.string(), z.enum(['fresh', 'keep']))
+          .optional()
+          .describe("Non-key unique columns of owned tables: 'fresh' (default) values per scratch copy, or 'keep'."),
       })
       .strict()
       .describe('Your game: its campaign table, its turns, and which tables are shared or left out.'),
