@@ -25,7 +25,7 @@ export const OUTPUT_ROLE =
 // Text a person or a model writes (not uuids, enums or arrays, which the catalog also decodes as text).
 const TEXT_TYPE = /^(text|character varying|varchar|citext|character)\b(?!.*\[\])/;
 /** Tables of players and accounts: shared, never a campaign's root. */
-export const SHARED_NAME = /^(users?|players?|accounts?|profiles?|members?|customers?|people|persons?)$/i;
+export const SHARED_NAME = /^(users?|accounts?|profiles?|members?|customers?|people|persons?)$/i;
 
 /** Root candidates: tables other tables hang below, ranked by how many do (tables of accounts last). */
 export function rootCandidates(catalog: Catalog): Candidate[] {
