@@ -48,7 +48,7 @@ export function registerInit(program: Command, output: Output): void {
       examples(
         'turnkit init --yes                      # guess the game from the database, write config, question, SUT stub',
         'turnkit init --yes --turns turns --order turn_number --input player_input --sut python',
-        'turnkit init --yes --root Room --turns NarrativeEntry --turn turn --role type=ACTION --input content',
+        'turnkit init --yes --root rooms --turns NarrativeEntry --turn turn --role type=ACTION --input content',
       ),
     )
     .action(async (options, command: Command) => {
