@@ -48,7 +48,7 @@ export function registerInit(program: Command, output: Output): void {
       examples(
         'turnkit init --yes                      # guess the game from the database, write config, question, SUT stub',
         'turnkit init --yes --turns turns --order turn_number --input player_input --sut python',
-        'turnkit init --yes --root rooms --turns NarrativeEntry --turn turn --role type=ACTION --input content',
+        'turnkit init --yes --turn none --role none  # one row is one turn (a game turn of several rows: --turn turn --role type=ACTION)',
       ),
     )
     .action(async (options, command: Command) => {
