@@ -20,14 +20,24 @@ export async function askGameChoices(
 ): Promise<ChosenGame> {
   const chooser = new GameChooser(catalog, facts, given);
   const prompts = createInterface({ input: process.stdin, output: process.stdout });
-  // Ctrl-D (or a closed stdin) ends init instead of leaving it waiting for an answer that never comes.
+  // Ctrl-C, Ctrl-D or a closed stdin end init instead of leaving it waiting for an answer that never comes.
   const closed = new Promise<never>((_, reject) =>
-    prompts.once('close', () => reject(new TurnkitError('USAGE', 'init: no answer (stdin closed); nothing written'))),
+    prompts.once('close', () =>
+      reject(
+        new TurnkitError(
+          'USAGE',
+          'init: stopped before every question was answered (Ctrl-C or end of input); nothing written',
+        ),
+      ),
+    ),
   );
   closed.catch(() => {});
   try {
     for (let question = chooser.next(); question; question = chooser.next()) {
       if (!question.ask && chooser.answer(undefined) === undefined) continue;
+      // Nothing to offer and nothing given (no table has turns below it): asking again and again would not help.
+      if (question.candidates.length === 0 && question.fallback === undefined)
+        throw new TurnkitError('USAGE', `init: ${question.missing}`);
       if (question.candidates.length > 0) {
         output.out(`${question.prompt}:`);
         question.candidates.slice(0, SHOWN).forEach((candidate, i) => {
