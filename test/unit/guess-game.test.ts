@@ -4,7 +4,8 @@ import { guessGame } from '../../src/init/guess-game.js';
 import { chooseGame } from '../../src/init/choose-game.js';
 import { rootCandidates, turnsCandidates } from '../../src/init/candidates.js';
 import { GameChooser } from '../../src/init/game-questions.js';
-import type { InitFacts, TurnSharing } from '../../src/init/read-facts.js';
+import { NO_FACTS, type InitFacts, type TurnSharing } from '../../src/init/read-facts.js';
+import { proposeDeclarations } from '../../src/init/declarations.js';
 
 const column = (name: string, type: string, kind: ColumnInfo['codec']['kind']): ColumnInfo => ({
   name,
@@ -344,5 +345,86 @@ describe('init on a Prisma-style schema', () => {
     expect(offered).toContain('rooms');
     expect(offered).not.toContain('schema_migrations');
     expect(chooseGame(catalog, {}, prismaFacts('shared')).exclude).toEqual(['_prisma_migrations', 'schema_migrations']);
+  });
+});
+
+describe("init's declarations beyond the names", () => {
+  const text = (name: string): ColumnInfo => ({ ...column(name, 'text', 'text'), nullable: false });
+  const int = (name: string): ColumnInfo => column(name, 'integer', 'int');
+
+  it('never slices the root or the tables above the turns by their turn counters; skips polymorphic pairs', () => {
+    const catalog = catalogOf(
+      table('Room', [text('id'), int('round')]),
+      table('GameSession', [text('id'), text('roomId'), int('turn')], [['roomId', 'Room']]),
+      table(
+        'Message',
+        [
+          text('id'),
+          text('sessionId'),
+          int('turn'),
+          text('authorId'),
+          text('content'),
+          column('sentAt', 'timestamp', 'timestamp'),
+        ],
+        [['sessionId', 'GameSession']],
+      ),
+      table('Action', [text('id'), text('sessionId'), int('turnNumber')]),
+      table(
+        'Comment',
+        [text('id'), text('commentable_id'), text('commentable_type'), text('roomId')],
+        [['roomId', 'Room']],
+      ),
+    );
+    const declarations = proposeDeclarations(catalog, NO_FACTS, {
+      root: 'Room',
+      turns: 'Message',
+      shared: [],
+      exclude: [],
+    });
+    // Action.sessionId ends like GameSession's name: a reference, and then Action is owned with its own turn column.
+    expect(declarations.references).toEqual([
+      { key: 'Action.sessionId', value: 'GameSession', why: 'named like the key of GameSession, with no foreign key' },
+    ]);
+    expect(declarations.turnColumns).toEqual([
+      {
+        key: 'Action',
+        value: 'turnNumber',
+        why: 'named like a turn, and Action has no foreign-key path to Message',
+      },
+    ]);
+    expect(declarations.missing).toEqual([
+      "game.references: Message.authorId is named like a key of another row, but no table is named so; if it refers to one, add 'Message.authorId': 'TABLE'",
+    ]);
+  });
+
+  it('a chat game: a turn starts at each user message, ordered by when it was sent', () => {
+    const catalog = catalogOf(
+      table('chats', [text('id'), text('title')]),
+      table(
+        'chat_messages',
+        [
+          text('id'),
+          text('chat_id'),
+          text('role'),
+          text('content'),
+          column('created_at', 'timestamptz', 'timestamptz'),
+        ],
+        [['chat_id', 'chats']],
+      ),
+    );
+    const facts: InitFacts = {
+      ...NO_FACTS,
+      roleValues: new Map([['chat_messages.role', ['assistant', 'user', 'system']]]),
+    };
+    expect(chooseGame(catalog, {}, facts)).toMatchObject({
+      root: { table: 'chats', key: 'id' },
+      turns: {
+        table: 'chat_messages',
+        order: 'created_at',
+        role: { column: 'role', input: ['user'], output: 'assistant' },
+        input: ['content'],
+      },
+      declarations: { references: [], turnColumns: [], unique: [], missing: [] },
+    });
   });
 });
