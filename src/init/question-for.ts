@@ -82,7 +82,8 @@ export function questionFor(state: ChooserState, id: QuestionId): GameQuestion {
         prompt: `the game's own turn column of ${turns!.name}, rows sharing a value are one turn (or none)`,
         candidates: [...candidates, { value: 'none', why: 'one turn is one row, or starts at each input row' }],
         fallback: hint ?? groupedTurn(state, turns!) ?? 'none',
-        ask: true,
+        // No column named like a turn: nothing to choose but none (a flag may still name one).
+        ask: candidates.length > 0,
         missing: '',
       };
     }
@@ -98,7 +99,7 @@ export function questionFor(state: ChooserState, id: QuestionId): GameQuestion {
           ...(state.chosen.turn ? [] : [{ value: 'none', why: 'every row of the turns table is a turn' }]),
         ],
         fallback: hint ?? proposed?.value ?? (state.chosen.turn ? undefined : 'none'),
-        ask: true,
+        ask: roles.length > 0 || state.chosen.turn !== undefined,
         missing: `rows sharing ${state.chosen.turn ?? 'a turn'} need --role COLUMN=VALUE naming the player's rows`,
       };
     }
