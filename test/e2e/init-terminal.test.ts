@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,6 +133,28 @@ describe.each(BACKENDS)('turnkit init at a terminal on a Prisma-style schema on 
       expect(config).toContain("      turn: 'turn',\n");
       expect(config).toContain("      role: { column: 'type', input: ['ACTION'], output: 'NARRATION' },\n");
       expect(config).toContain("    references: { 'votes.roomId': 'rooms' },\n");
+    },
+    300_000,
+  );
+
+  it.runIf(hasTmux)(
+    'stops at Ctrl-D with a message, writing nothing',
+    async () => {
+      const session = `turnkit-init-eof-${backend}-${process.pid}`;
+      const folder = join(project, 'eof');
+      const command = `mkdir -p ${folder} && cp -r ${join(project, '.turnkit')} ${folder}/ 2>/dev/null; cd ${folder} && DATABASE_URL='${databaseUrl}' ${process.execPath} ${BIN} init; echo "exit=$?"; sleep 30`;
+      startInTmux(session, project, command);
+      try {
+        await waitFor(session, 'campaign table (one row = one campaign) [rooms]: ');
+        tmux(['send-keys', '-t', session, 'C-d']);
+        const done = await waitFor(session, 'exit=2');
+        expect(done).toContain(
+          'init: stopped before every question was answered (Ctrl-C or end of input); nothing written',
+        );
+      } finally {
+        tmuxQuiet(['kill-session', '-t', session]);
+      }
+      expect(existsSync(join(folder, 'turnkit.config.ts'))).toBe(false);
     },
     300_000,
   );
