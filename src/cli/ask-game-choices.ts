@@ -34,7 +34,9 @@ export async function askGameChoices(
   closed.catch(() => {});
   try {
     for (let question = chooser.next(); question; question = chooser.next()) {
-      if (!question.ask && chooser.answer(undefined) === undefined) continue;
+      // A question not asked (the key of a one-column primary key) is asked after all when its answer is wrong.
+      const unasked = question.ask ? undefined : chooser.answer(undefined);
+      if (!question.ask && unasked === undefined) continue;
       // Nothing to offer and nothing given (no table has turns below it): asking again and again would not help.
       if (question.candidates.length === 0 && question.fallback === undefined)
         throw new TurnkitError('USAGE', `init: ${question.missing}`);
@@ -44,6 +46,7 @@ export async function askGameChoices(
           output.out(`  ${i + 1}) ${candidate.value}  ${candidate.why}`);
         });
       }
+      if (unasked !== undefined) output.out(`  ${unasked}; answer again`);
       for (;;) {
         const reply = await Promise.race([
           prompts.question(`${question.prompt}${question.fallback ? ` [${question.fallback}]` : ''}: `),
