@@ -3,7 +3,9 @@ import { appendFile, chmod, mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Catalog } from '../db/catalog-types.js';
 import { TurnkitError } from '../errors.js';
-import { chooseGame, type GameChoices } from '../init/choose-game.js';
+import { chooseGame, starterAnswers, type GameChoices } from '../init/choose-game.js';
+import type { ChosenGame } from '../init/game-questions.js';
+import type { InitFacts } from '../init/read-facts.js';
 import { starterFiles, type StarterAnswers } from '../init/starter-files.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { CONFIG_FILE_NAMES } from './load.js';
@@ -15,6 +17,10 @@ export interface InitOptions {
   /** The connected database's catalog; without one (or with no game tables in it), the sample game's names. */
   catalog?: Catalog | undefined;
   choices?: GameChoices | undefined;
+  /** Enum labels, unique indexes and row counts the proposals are ranked by (read with the catalog). */
+  facts?: InitFacts | undefined;
+  /** The game as chosen at the prompts (answers checked one by one); without it the choices are checked here. */
+  chosen?: ChosenGame | undefined;
   /** Lines of the config's `scrub` block (rules for columns that look personal or secret). */
   scrub?: string[] | undefined;
 }
@@ -55,7 +61,11 @@ export async function init(options: InitOptions = {}): Promise<InitResult> {
     throw new TurnkitError('EXISTS', `${existing}: already exists (use --force to overwrite)`);
   const choices = options.choices ?? {};
   const hasGame = options.catalog !== undefined && (options.catalog.tables.size > 0 || choices.turns !== undefined);
-  const game = hasGame ? chooseGame(options.catalog!, choices) : { ...SAMPLE_ANSWERS, sut: choices.sut ?? 'node' };
+  const game = options.chosen
+    ? starterAnswers(options.catalog!, options.chosen, choices)
+    : hasGame
+      ? chooseGame(options.catalog!, choices, options.facts)
+      : { ...SAMPLE_ANSWERS, sut: choices.sut ?? 'node' };
   const answers: StarterAnswers = { ...game, scrub: hasGame ? (options.scrub ?? []) : SAMPLE_SCRUB };
   const created: string[] = [];
   const kept: string[] = [];

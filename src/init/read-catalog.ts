@@ -4,6 +4,7 @@ import { sampleGameConfig } from '../config/sample-config.js';
 import { openDb } from '../db/connect.js';
 import type { Catalog } from '../db/catalog-types.js';
 import { introspect } from '../db/introspect.js';
+import { type InitFacts, readInitFacts } from './read-facts.js';
 import { suggestScrub } from './suggest-scrub.js';
 
 /** Where `init` looks for the game: a real server's URL, else the embedded database of the project folder. */
@@ -12,9 +13,10 @@ export interface ReadCatalogOptions {
   databaseUrl?: string | undefined;
 }
 
-/** What `init` reads from the database: its tables, and the scrub rules its columns call for. */
+/** What `init` reads from the database: its tables, the facts its proposals rank by, and the scrub rules. */
 export interface InitCatalog {
   catalog: Catalog;
+  facts: InitFacts;
   scrub: string[];
 }
 
@@ -26,7 +28,7 @@ export async function readInitCatalog(options: ReadCatalogOptions): Promise<Init
   const db = await openDb(config, { databaseUrl: options.databaseUrl, fromEnvironment: false });
   try {
     const catalog = await introspect(db.pool);
-    return { catalog, scrub: suggestScrub(catalog) };
+    return { catalog, facts: await readInitFacts(db.pool, catalog), scrub: suggestScrub(catalog) };
   } finally {
     await db.close();
   }

@@ -1,3 +1,4 @@
+import type { Declarations } from './declarations.js';
 import type { GameGuess } from './guess-game.js';
 import { STARTER_SUTS, starterSut, type SutLanguage } from './starter-sut.js';
 
@@ -13,6 +14,12 @@ export interface StarterAnswers extends GameGuess {
   campaignColumnSql: string;
   /** The `scrub` block of the config, one rule per line (`'users.email': 'email', // why`); empty when none. */
   scrub: string[];
+  /** Tables never captured (migration tools' bookkeeping). */
+  exclude?: string[] | undefined;
+  /** References, turn columns and unique columns proposed, and what is left to declare. */
+  declarations?: Declarations | undefined;
+  /** What was chosen and why, one line each. */
+  inferred?: string[] | undefined;
 }
 
 /** The files `turnkit init` writes, by path relative to the project folder. */
@@ -27,7 +34,11 @@ export function starterFiles(answers: StarterAnswers): Map<string, string> {
   return files;
 }
 
-const list = (names: readonly string[]): string => `[${names.map((name) => `'${name}'`).join(', ')}]`;
+// A TypeScript string literal: game names may hold quotes or backslashes.
+const str = (text: string): string => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+const list = (names: readonly string[]): string => `[${names.map(str).join(', ')}]`;
+const record = (entries: readonly { key: string; value: string }[]): string =>
+  `{ ${entries.map((entry) => `${str(entry.key)}: ${str(entry.value)}`).join(', ')} }`;
 
 function starterConfig(answers: StarterAnswers): string {
   const scrub = answers.scrub.length > 0 ? ['  scrub: {', ...answers.scrub.map((line) => `    ${line}`), '  },'] : [];
@@ -52,18 +63,16 @@ function starterConfig(answers: StarterAnswers): string {
     '  },',
     '  game: {',
     '    // One row of this table is one campaign; --campaign takes a value of this column.',
-    `    root: { table: '${answers.root.table}', key: '${answers.root.key}' },`,
+    `    root: { table: ${str(answers.root.table)}, key: ${str(answers.root.key)} },`,
     '    turns: {',
-    `      table: '${answers.turns.table}',`,
-    '      // Turn N is the N-th row of a campaign in this order (an integer or timestamp column).',
-    `      order: '${answers.turns.order}',`,
-    '      // What the player typed: a fixture for turn N holds these columns of turn N.',
-    `      input: ${list(answers.turns.input)},`,
+    `      table: ${str(answers.turns.table)},`,
+    ...turnLines(answers),
     '    },',
     '    // Captured when a campaign references them, never owned by one, never deleted.',
     `    shared: ${list(answers.shared)},`,
-    '    // Never captured (logs, analytics, sessions).',
-    '    exclude: [],',
+    "    // Never captured (logs, analytics, sessions; migration tools' tables).",
+    `    exclude: ${list(answers.exclude ?? [])},`,
+    ...declarationLines(answers.declarations),
     '  },',
     ...(scrub.length > 0
       ? ['  // What capture scrubs before anything is written (keyed transforms need TURNKIT_SCRUB_KEY set).', ...scrub]
@@ -71,6 +80,61 @@ function starterConfig(answers: StarterAnswers): string {
     '} satisfies TurnkitConfigInput;',
     '',
   ].join('\n');
+}
+
+function turnLines(answers: StarterAnswers): string[] {
+  const { turn, role } = answers.turns;
+  const lines = turn
+    ? [
+        '      // Rows are ordered by this column within a turn (an integer or timestamp column).',
+        `      order: ${str(answers.turns.order)},`,
+        "      // The game's own turn number: rows sharing its value are one turn; turn N is the turn numbered N.",
+        `      turn: ${str(turn)},`,
+      ]
+    : role
+      ? [
+          "      // Rows in this order (an integer or timestamp column); a turn starts at each of the player's rows.",
+          `      order: ${str(answers.turns.order)},`,
+        ]
+      : [
+          '      // Turn N is the N-th row of a campaign in this order (an integer or timestamp column).',
+          `      order: ${str(answers.turns.order)},`,
+        ];
+  if (role) {
+    const output = role.output ? `, output: ${str(role.output)}` : '';
+    lines.push(
+      "      // Which rows of a turn are the player's input; output: the value of the row turnkit writes for a SUT's answer.",
+      `      role: { column: ${str(role.column)}, input: ${list(role.input)}${output} },`,
+    );
+  }
+  lines.push(
+    '      // What the player typed: a fixture for turn N holds these columns of turn N.',
+    `      input: ${list(answers.turns.input)},`,
+  );
+  return lines;
+}
+
+function declarationLines(declarations: Declarations | undefined): string[] {
+  if (!declarations) return [];
+  const lines: string[] = [];
+  if (declarations.references.length > 0)
+    lines.push(
+      "    // Columns holding another row's key with no foreign key: owned, sliced and remapped like foreign keys.",
+      `    references: ${record(declarations.references)},`,
+    );
+  if (declarations.turnColumns.length > 0)
+    lines.push(
+      '    // Owned tables with no foreign-key path to the turns, sliced by their own turn column.',
+      `    turnColumns: ${record(declarations.turnColumns)},`,
+    );
+  if (declarations.unique.length > 0)
+    lines.push(
+      "    // Unique columns of owned rows get a fresh value of the same shape in each scratch copy; 'keep' keeps the",
+      "    // captured value: unique: { 'TABLE.COLUMN': 'keep' }. Found: " +
+        declarations.unique.map((item) => item.key).join(', '),
+    );
+  for (const line of declarations.missing) lines.push(`    // TODO ${line}`);
+  return lines;
 }
 
 function starterQuestion(answers: StarterAnswers): string {

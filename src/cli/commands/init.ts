@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { GameChoices } from '../../init/choose-game.js';
+import type { ChosenGame } from '../../init/game-questions.js';
 import { SUT_LANGUAGES } from '../../init/starter-sut.js';
 import { commonOptions } from '../global-options.js';
 import type { Output } from '../output.js';
@@ -11,7 +12,7 @@ const names = (value: string): string[] =>
     .map((name) => name.trim())
     .filter(Boolean);
 
-/** `turnkit init [--root T --turns T --order C --input C,...] [--sut node|python|shell] [--yes]`. */
+/** `turnkit init [--root T --turns T --order C --turn C --role C=V --input C,...] [--sut ...] [--yes]`. */
 export function registerInit(program: Command, output: Output): void {
   program
     .command('init')
@@ -22,9 +23,17 @@ export function registerInit(program: Command, output: Output): void {
     .option('--key <column>', "the root table's key column (default: its primary key)")
     .option(
       '--turns <table>',
-      'the table of turns (default: guessed: a table with a foreign key to the root and an order column)',
+      'the table of turns (default: guessed: a table below the root, at any foreign-key depth, with an order column)',
     )
     .option('--order <column>', "the turns' order column, an integer or timestamp (default: guessed)")
+    .option(
+      '--turn <column>',
+      "the game's own turn column, rows sharing a value are one turn, or none (default: guessed from the rows)",
+    )
+    .option(
+      '--role <column=values>',
+      "which rows are the player's input, as COLUMN=VALUE,..., or none (default: guessed from an enum or the rows)",
+    )
     .option('--input <columns>', "the player's input columns of a turn, comma-separated (default: guessed)", names)
     .option(
       '--shared <tables>',
@@ -39,6 +48,7 @@ export function registerInit(program: Command, output: Output): void {
       examples(
         'turnkit init --yes                      # guess the game from the database, write config, question, SUT stub',
         'turnkit init --yes --turns turns --order turn_number --input player_input --sut python',
+        'turnkit init --yes --turn none --role none  # one row is one turn (a game turn of several rows: --turn turn --role type=ACTION)',
       ),
     )
     .action(async (options, command: Command) => {
@@ -49,25 +59,34 @@ export function registerInit(program: Command, output: Output): void {
         key: options.key,
         turns: options.turns,
         order: options.order,
+        turn: options.turn,
+        role: options.role,
         input: options.input,
         shared: options.shared,
         sut: options.sut,
       };
       // The CLI reads the environment; the library is told.
       const databaseUrl = commonOptions(command).databaseUrl || process.env.DATABASE_URL || undefined;
-      const { catalog, scrub } = await readInitCatalog({ databaseUrl });
+      const { catalog, facts, scrub } = await readInitCatalog({ databaseUrl });
       const interactive = !options.yes && process.stdin.isTTY === true && process.stdout.isTTY === true;
+      let chosen: ChosenGame | undefined;
       if (interactive && catalog.tables.size > 0) {
         const { askGameChoices } = await import('../ask-game-choices.js');
-        Object.assign(choices, await askGameChoices(catalog, choices));
+        chosen = await askGameChoices(catalog, facts, choices, output);
       }
-      const result = await init({ force: options.force, catalog, choices, scrub });
+      const result = await init({ force: options.force, catalog, facts, choices, chosen, scrub });
       for (const item of result.created) output.out(`created ${item}`);
       for (const item of result.kept) output.out(`kept ${item} (already there)`);
       const { root, turns } = result.answers;
       output.out(
         `game: campaigns in ${root.table} (key ${root.key}), turns in ${turns.table} ordered by ${turns.order}, input ${turns.input.join(', ')}`,
       );
+      const { inferred = [], declarations } = result.answers;
+      if (inferred.length > 0) output.out('inferred:');
+      for (const line of inferred) output.out(`  ${line}`);
+      const missing = declarations?.missing ?? [];
+      if (missing.length > 0) output.out('still to declare in turnkit.config.ts (marked TODO there):');
+      for (const line of missing) output.out(`  ${line}`);
       output.out(
         `next: turnkit capture --campaign KEY --latest, then turnkit run questions/starter.yaml (the config says more)`,
       );

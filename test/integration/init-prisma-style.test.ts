@@ -1,0 +1,96 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { init, type InitResult } from '../../src/config/init.js';
+import { loadConfig } from '../../src/config/load.js';
+import { captureFromDb } from '../../src/fixture/capture.js';
+import { readInitCatalog } from '../../src/init/read-catalog.js';
+import { PRISMA_DATA, PRISMA_SCHEMA, ROOM_A, cuid } from '../helpers/prisma-style-schema.js';
+import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
+
+// Any config that is not the sample game's: the test database starts empty and gets the Prisma-style schema.
+const EMPTY = { game: { root: { table: 'rooms', key: 'id' }, turns: { table: 't', order: 'o', input: ['i'] } } };
+
+describe.each(BACKENDS)('init on a Prisma-style schema on %s', (backend) => {
+  let t: TestDb;
+  let result: InitResult;
+
+  beforeAll(async () => {
+    t = await createTestDb(backend, EMPTY);
+    await t.db.pool.query(PRISMA_SCHEMA);
+    await t.db.pool.query(PRISMA_DATA);
+    const { catalog, facts, scrub } = await readInitCatalog({ cwd: t.dir, databaseUrl: t.databaseUrl });
+    result = await init({ cwd: t.dir, catalog, facts, scrub });
+  }, 120_000);
+  afterAll(async () => t?.cleanup());
+
+  it('writes a config naming the room, the narration two foreign keys below it, its turns and roles', async () => {
+    const config = await loadConfig({ cwd: t.dir });
+    expect(config.game).toEqual({
+      root: { table: 'rooms', key: 'id' },
+      turns: {
+        table: 'NarrativeEntry',
+        order: 'createdAt',
+        turn: 'turn',
+        role: { column: 'type', input: ['ACTION'], output: 'NARRATION' },
+        input: ['content'],
+      },
+      shared: ['User'],
+      exclude: ['_prisma_migrations'],
+      references: { 'votes.roomId': 'rooms' },
+      turnColumns: { votes: 'turn' },
+    });
+    expect(Object.keys(config.scrub).sort()).toEqual(['User.email', 'User.username']);
+    const text = await readFile(join(t.dir, 'turnkit.config.ts'), 'utf8');
+    expect(text).toContain("unique: { 'TABLE.COLUMN': 'keep' }. Found: rooms.code\n");
+    expect(text).not.toContain('TODO');
+  });
+
+  it('says what it inferred and why, from the catalog, the enum and the rows', () => {
+    expect(result.answers.inferred).toEqual([
+      'root rooms: 3 tables below it (GameSession, Player, NarrativeEntry)',
+      'key id: the primary key',
+      'turns NarrativeEntry: 2 foreign keys below rooms (via GameSession), named like turns, text content',
+      'order createdAt: a timestamp, named like when the row was written',
+      'turn turn: rows share its values (up to 3 rows in one turn under one GameSession)',
+      "role type=ACTION: an enum (ACTION, DICE, NARRATION, SYSTEM); ACTION reads like the player's",
+      'input content: text, named like what the player types',
+      'shared User: Player references it (userId) and no campaign owns it',
+      "exclude _prisma_migrations: a migration tool's table",
+      'references votes.roomId -> rooms: named like the key of rooms, with no foreign key',
+      'turnColumns votes.turn: named like a turn, and votes has no foreign-key path to NarrativeEntry',
+      'unique rooms.code: unique, not a key: each scratch copy gets a fresh value of the same shape',
+    ]);
+    expect(result.answers.declarations?.missing).toEqual([]);
+  });
+
+  it("gives the SUT stub a query that counts a room's entries through its session", async () => {
+    const { turnsSql, campaignColumnSql } = result.answers;
+    const { rows } = await t.db.pool.query<{ n: string }>(
+      `SELECT count(*)::text AS n FROM ${turnsSql} WHERE ${campaignColumnSql} = $1`,
+      [ROOM_A],
+    );
+    expect(rows[0]!.n).toBe('12');
+    expect(await readFile(join(t.dir, 'sut/game-master.mjs'), 'utf8')).toContain(
+      JSON.stringify(`${turnsSql} WHERE ${campaignColumnSql} = $1`).slice(1, -1),
+    );
+  });
+
+  it('captures a room with the written config, the migration table and the other room left out', async () => {
+    const config = await loadConfig({ cwd: t.dir });
+    const outcome = await captureFromDb(t.db, config, {
+      campaign: ROOM_A,
+      turns: { turn: 3 },
+      scrub: { key: 'a test key, not a secret' },
+    });
+    const fixture = outcome.fixtures[0]!;
+    expect(Object.keys(fixture.tables).sort()).toEqual(['GameSession', 'NarrativeEntry', 'Player', 'User', 'rooms']);
+    expect(fixture.tables.rooms!.rows).toMatchObject([{ id: ROOM_A, code: 'QX7K2P' }]);
+    expect(fixture.tables.Player!.rows.map((row) => row.id).sort()).toEqual([cuid('playera1'), cuid('playera2')]);
+    expect(fixture.tables.User!.rows).toHaveLength(2);
+    const text = JSON.stringify(fixture);
+    expect(text).not.toContain('ada@example.org');
+    expect(text).not.toContain('Ash Road');
+    expect(text).not.toContain('_prisma_migrations');
+  });
+});
