@@ -130,6 +130,8 @@ describe.each(BACKENDS)('scrubbing at capture on %s', (backend) => {
         'users.username': 'username',
       },
       key: expect.stringMatching(/^hmac-sha256:[0-9a-f]{16}$/),
+      // Captured with the pass that replaces scrubbed values elsewhere; the turns' redaction left none to replace.
+      everywhere: [],
     });
   });
 
