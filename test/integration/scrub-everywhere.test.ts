@@ -60,6 +60,7 @@ describe.each(BACKENDS)('scrubbed values scrubbed everywhere on %s (issue 24.7)'
   let t: TestDb;
   let fixture: Fixture;
   let project: Project;
+  let warnings: string[];
 
   beforeAll(async () => {
     t = await createTestDb(backend, CONFIG);
@@ -72,6 +73,7 @@ describe.each(BACKENDS)('scrubbed values scrubbed everywhere on %s (issue 24.7)'
       scrub: TEST_SCRUB,
     });
     fixture = outcome.fixtures[0]!;
+    warnings = outcome.warnings;
     project = await openProject({ cwd: t.dir, config: CONFIG, db: t.db });
   });
   afterAll(async () => {
@@ -92,6 +94,11 @@ describe.each(BACKENDS)('scrubbed values scrubbed everywhere on %s (issue 24.7)'
     // Turn N's input (a turns row of its own) too.
     expect(fixture.input.values.player_input).toBe(`I ask ${user.handle}'s clerk for a map.`);
     expect(fixture.source.scrub!.everywhere).toEqual(['turns.meta', 'turns.narration', 'turns.player_input']);
+    // The detector's word on those columns: where scrubbed values appeared with no rule, never the values.
+    expect(warnings).toContain(
+      'campaign-1-turn-2: values the scrub rules replaced also appeared in turns.meta, turns.narration, turns.player_input, which no rule covers: replaced there by the same fakes',
+    );
+    expect(warnings.join('\n')).not.toMatch(/countess|lovelace/i);
   });
 
   it('scrubs the leaves of an object a JSON-path rule selects, keeping its structure (issue 30.4)', () => {
