@@ -8,8 +8,11 @@ export const sampleGameConfig: TurnkitConfigInput = {
     shared: ['users'],
     exclude: [],
   },
-  // The players' sign-in data: a keyed fake address (unique, as the column is) and a keyed digest of the hash.
+  // The players' data: their handle and display name (keyed fakes, the handle unique as the column is), a keyed
+  // fake address (unique too) and a keyed digest of the password hash.
   scrub: {
+    'users.handle': 'username',
+    'users.display_name': 'name',
     'users.email': 'email',
     'users.password_hash': 'hash',
   },

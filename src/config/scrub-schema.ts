@@ -6,7 +6,7 @@ export const FAKE_KINDS = ['email', 'name', 'username', 'ip', 'uuid', 'text'] as
 /** A fake kind. */
 export type FakeKind = (typeof FAKE_KINDS)[number];
 /** What free-text redaction replaces inside a text value. */
-export const REDACT_KINDS = ['email', 'phone', 'names'] as const;
+export const REDACT_KINDS = ['email', 'phone', 'ip', 'address', 'birth', 'names'] as const;
 /** A kind of free-text redaction. */
 export type RedactKind = (typeof REDACT_KINDS)[number];
 

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import type { Fixture } from '../fixture/format.js';
 import { loadFixture } from '../fixture/load-fixture.js';
+import { checkAdded } from '../fixture/scrub/verify-scrubbed.js';
+import { TurnkitError } from '../errors.js';
 
 /** Options of `turnkit materialize`. */
 export interface MaterializeOptions {
@@ -11,5 +13,15 @@ export interface MaterializeOptions {
 /** Materializes a constructed fixture (checking the base's hash and every old value) and returns the fixture. */
 export async function materialize(options: MaterializeOptions): Promise<Fixture> {
   const loaded = await loadFixture(resolve(options.cwd ?? process.cwd(), options.constructed));
+  if (loaded.constructed) {
+    // What the changes add that looks personal or secret is refused, as verify flags it (rules as the base recorded).
+    const added = checkAdded(loaded.fixture, loaded.constructed.base.fixture, {}, loaded.shown);
+    if (added.length > 0)
+      throw new TurnkitError(
+        'BAD_INPUT',
+        added.length === 1 ? added[0]! : `${added[0]} (and ${added.length - 1} more)`,
+        added,
+      );
+  }
   return loaded.fixture;
 }

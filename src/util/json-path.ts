@@ -122,3 +122,10 @@ export function pathSelects(steps: readonly JsonPathStep[], concrete: readonly (
       return (head === step.key && pathSelects(rest, tail)) || pathSelects(steps, tail);
   }
 }
+
+/** True when the path selects the value at `concrete` or a value holding it (a rule on an object scrubs its leaves). */
+export function pathSelectsWithin(steps: readonly JsonPathStep[], concrete: readonly (string | number)[]): boolean {
+  for (let length = concrete.length; length >= 0; length--)
+    if (pathSelects(steps, concrete.slice(0, length))) return true;
+  return false;
+}

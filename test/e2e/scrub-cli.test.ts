@@ -35,12 +35,16 @@ describe('capture, show and verify of sensitive data through the binary', () => 
     });
     expect(result.code).toBe(1);
     expect(result.stderr.split('\n')).toEqual([
-      'campaign-1-turn-23: capture refused: 2 column(s) or value(s) look like personal or secret data and have no scrub rule in ' +
+      'campaign-1-turn-23: capture refused: 4 column(s) or value(s) look like personal or secret data and have no scrub rule in ' +
         'unruled.json (add rules, keep what is fine, or capture anyway with --allow-sensitive)',
+      'users.handle: looks like a username (name)',
+      "users.display_name: looks like a person's name (name)",
       'users.email: looks like an email address (name)',
       'users.password_hash: looks like a secret (name)',
       'rules to paste into the config (check each):',
       '"scrub": {',
+      '  "users.handle": "username",',
+      '  "users.display_name": "name",',
       '  "users.email": "email",',
       '  "users.password_hash": "hash"',
       '}',
@@ -58,19 +62,23 @@ describe('capture, show and verify of sensitive data through the binary', () => 
     );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(
-      'raw: captured 2 sensitive-looking column(s) or value(s) without a scrub rule (users.email, users.password_hash)',
+      'raw: captured 4 sensitive-looking column(s) or value(s) without a scrub rule (users.display_name, users.email, users.handle, users.password_hash)',
     );
     const fixture = JSON.parse(await readFile(join(project, 'fixtures/raw.json'), 'utf8'));
     expect(fixture.source.scrub).toEqual({
       rules: {},
       allowSensitive: [
+        "users.display_name: looks like a person's name (name)",
         'users.email: looks like an email address (name)',
+        'users.handle: looks like a username (name)',
         'users.password_hash: looks like a secret (name)',
       ],
     });
     const verified = await runCli(['verify', 'fixtures/raw.json'], { cwd: project });
     expect(verified.code).toBe(1);
     expect(verified.stderr.trimEnd().split('\n')).toEqual([
+      'fixtures/raw.json: $.tables.users.columns[1]: users.handle: looks like a username (name): captured with --allow-sensitive and no scrub rule',
+      "fixtures/raw.json: $.tables.users.columns[2]: users.display_name: looks like a person's name (name): captured with --allow-sensitive and no scrub rule",
       'fixtures/raw.json: $.tables.users.columns[4]: users.email: looks like an email address (name): captured with --allow-sensitive and no scrub rule',
       'fixtures/raw.json: $.tables.users.columns[5]: users.password_hash: looks like a secret (name): captured with --allow-sensitive and no scrub rule',
     ]);
@@ -88,7 +96,7 @@ describe('capture, show and verify of sensitive data through the binary', () => 
     expect(text).not.toContain(DEMO_SCRUB_KEY);
     const shown = await runCli(['show', 'fixtures/clean.json'], { cwd: project });
     expect(shown.stdout).toMatch(
-      /scrubbed at capture with key hmac-sha256:[0-9a-f]{16} \(the demo's public key\):\n {2}column {15}transform\n {2}users\.email {10}email\n {2}users\.password_hash {2}hash\n/,
+      /scrubbed at capture with key hmac-sha256:[0-9a-f]{16} \(the demo's public key\):\n {2}column {15}transform\n {2}users\.display_name {3}name\n {2}users\.email {10}email\n {2}users\.handle {9}username\n {2}users\.password_hash {2}hash\n/,
     );
     expect(await runCli(['verify', 'fixtures/clean.json'], { cwd: project })).toMatchObject({ code: 0 });
     const keyless = await runCli(['capture', '--campaign', '1', '--turn', '23', '--name', 'nokey'], {
@@ -97,7 +105,7 @@ describe('capture, show and verify of sensitive data through the binary', () => 
     });
     expect(keyless).toMatchObject({ code: 1 });
     expect(keyless.stderr).toBe(
-      '<sample game config>: $.scrub: users.email (email), users.password_hash (hash) need a scrub key: set TURNKIT_SCRUB_KEY to a long ' +
+      '<sample game config>: $.scrub: users.handle (username), users.display_name (name) and 2 more need a scrub key: set TURNKIT_SCRUB_KEY to a long ' +
         'random secret (for example `openssl rand -hex 32`) and keep it out of git\n',
     );
   });

@@ -55,6 +55,8 @@ describe.each(BACKENDS)('checking a scratch campaign against its shared rows on 
     const elsewhere = structuredClone(fixture);
     elsewhere.tables.users!.rows[0]!.created_at = '2020-01-02T03:04:05.678+00:00';
     elsewhere.tables.users!.rows[0]!.display_name = 'Someone Else';
+    // The sample config scrubs display_name (not compared): here it stands for a column captured without a rule.
+    delete elsewhere.source.scrub!.rules['users.display_name'];
     const scratch = await session.seed(elsewhere);
     try {
       const [line] = (await session.check(scratch, elsewhere)).differences;

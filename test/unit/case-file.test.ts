@@ -80,12 +80,12 @@ describe('case-file placeholders', () => {
       ].join('\n'),
     );
     // A shared table works the same way.
-    // Its email and password hash as the sample config scrubbed them at capture.
+    // Its handle, display name, email and password hash as the sample config scrubbed them at capture.
     expect(render('{{table:users}}')).toBe(
       [
         '| handle | display_name | created_at | email | password_hash |',
         '| --- | --- | --- | --- | --- |',
-        '| sample-player | Sample Player | 2026-12-01T08:23:19.538+00:00 | allan.terry18.2093@example.com | f9194b93cf3aa1b04166051b5a46e473 |',
+        '| Trace.Beatty_a2ec | Jeff Ryan | 2026-12-01T08:23:19.538+00:00 | allan.terry18.2093@example.com | f9194b93cf3aa1b04166051b5a46e473 |',
       ].join('\n'),
     );
     // JSON values as JSON, a JSON string scalar as its text, null as an empty cell.

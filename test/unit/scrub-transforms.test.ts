@@ -165,7 +165,7 @@ describe('scrub rules in the config', () => {
     expect(bad.success).toBe(false);
     expect(bad.error!.issues.map((issue) => [issue.path, issue.message.split(' (')[0]])).toEqual([
       [['scrub', 'users.email'], 'unknown transform "emial"'],
-      [['scrub', 'users', 'name'], 'redact takes a list of email, phone, names'],
+      [['scrub', 'users', 'name'], 'redact takes a list of email, phone, ip, address, birth, names'],
       [['scrub', 'ids'], '"ids" names no column: write "table.column" or table: { column: transform }'],
     ]);
     expect(configSchema.parse({ game }).scrubKeyEnv).toBe('TURNKIT_SCRUB_KEY');
