@@ -50,6 +50,10 @@ export function turnRowInsertSql(graph: GameGraph, turn: TurnRowWrite, values: u
     // A uuid key the client makes (no default): a fresh one, not the turn before's (which would collide).
     else if (column.default === null && column.type === 'uuid' && table.primaryKey.includes(name))
       expression = 'gen_random_uuid()';
+    // A text key the client makes (a cuid, `turn_...`): the turn before's, its prefix kept and every other letter and
+    // digit drawn afresh within its class, so the new key has the shape the game's code expects.
+    else if (column.default === null && TEXT_KEY.test(column.type) && table.primaryKey.includes(name))
+      expression = freshTextKeySql(name);
     else if (column.default === null) expression = `(SELECT p.${quoteIdent(name)} FROM previous AS p)`;
     if (expression === undefined) continue;
     names.push(quoteIdent(name));
@@ -59,6 +63,18 @@ export function turnRowInsertSql(graph: GameGraph, turn: TurnRowWrite, values: u
   // The inserting transaction's id + 1 is where the next turn's writes begin (its own row is this turn's).
   const insert = `written_turn AS (INSERT INTO ${table.sql} AS t (${names.join(', ')}) SELECT ${expressions.join(', ')} WHERE ${when} RETURNING to_jsonb(t)::text AS r, ((pg_current_xact_id()::text::bigint + 1) % 4294967296) AS h)`;
   return `${previous},\n${insert}`;
+}
+
+const TEXT_KEY = /^(text|character varying|varchar|citext)\b/;
+
+function freshTextKeySql(column: string): string {
+  const key = `p.${quoteIdent(column)}`;
+  const prefix = `greatest(1, coalesce(length(substring(${key} from '^[A-Za-z][A-Za-z0-9]*[_-]')), 0))`;
+  return `(SELECT string_agg(CASE WHEN x.i <= ${prefix} OR x.c !~ '[0-9A-Za-z]' THEN x.c
+      WHEN x.c ~ '[0-9]' THEN chr(48 + floor(random() * 10)::int)
+      WHEN x.c ~ '[a-z]' THEN chr(97 + floor(random() * 26)::int)
+      ELSE chr(65 + floor(random() * 26)::int) END, '' ORDER BY x.i)
+    FROM previous AS p, regexp_split_to_table(${key}, '') WITH ORDINALITY AS x(c, i))`;
 }
 
 // One output column gets the response as it is; several take a JSON object's fields of their names when the response
