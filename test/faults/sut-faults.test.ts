@@ -14,7 +14,7 @@ import { join } from 'node:path';
 const FAILING = {
   exits: {
     script: '#!/bin/sh\ncat > /dev/null\necho broken >&2\nexit 3\n',
-    first: 'base rep 1: sut: exit: exited with 3',
+    first: 'base rep 1: sut: exit: exited with 3: broken',
   },
   hangs: {
     script: '#!/bin/sh\ncat > /dev/null\nexec sleep 60\n',
@@ -156,7 +156,7 @@ echo gone
       expect(cli.code).toBe(1);
       const lines = cli.stderr.trimEnd().split('\n');
       expect(lines.at(-1)).toMatch(
-        /^runs\/cli\/\S+: all 2 rep\(s\) errored, so there is nothing to mark \(first: base rep 1: sut: exit: exited with 3\); fix the SUT, then: turnkit run questions\/cli.yaml --resume runs\/cli\/\S+$/,
+        /^runs\/cli\/\S+: all 2 rep\(s\) errored, so there is nothing to mark \(first: base rep 1: sut: exit: exited with 3: broken\); fix the SUT, then: turnkit run questions\/cli.yaml --resume runs\/cli\/\S+$/,
       );
       expect(cli.stdout).not.toContain('mark the reps');
     });

@@ -173,7 +173,7 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
     const read = async (rep: number): Promise<RepRecord> =>
       JSON.parse(await readFile(join(result.dir, `reps/base/rep-0${rep}.json`), 'utf8')) as RepRecord;
     expect(await read(1)).toMatchObject({
-      error: { stage: 'sut', cause: 'exit', message: 'exited with 3' },
+      error: { stage: 'sut', cause: 'exit', message: 'exited with 3: key=***' },
       exit: { code: 3 },
       stdoutTail: 'partial output\n',
       stderrTail: 'it broke\nkey=***\n',
@@ -285,14 +285,14 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
       );
     expect(await rows()).toEqual([
       'base,1,,',
-      'base,2,error,sut: exit: exited with 4',
+      'base,2,error,sut: exit: exited with 4: down',
       'fixed,1,,',
-      'fixed,2,error,sut: exit: exited with 4',
+      'fixed,2,error,sut: exit: exited with 4: down',
     ]);
     // A person passes base 1 and counts base 2's crash as a fail.
     const marked = (await readFile(marksFile, 'utf8'))
       .replace('base,1,,', 'base,1,pass,')
-      .replace('base,2,error,sut: exit: exited with 4', 'base,2,fail,I count a crash as a fail');
+      .replace('base,2,error,sut: exit: exited with 4: down', 'base,2,fail,I count a crash as a fail');
     await writeFile(marksFile, marked);
 
     // A marks.csv that does not parse: the resume stops before anything runs or is written, naming the file and line.
@@ -320,9 +320,9 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
     expect(none).toMatchObject({ ran: 0 });
     expect(await rows()).toEqual([
       'base,1,pass,',
-      'base,2,error,sut: exit: exited with 4',
+      'base,2,error,sut: exit: exited with 4: down',
       'fixed,1,,',
-      'fixed,2,error,sut: exit: exited with 4',
+      'fixed,2,error,sut: exit: exited with 4: down',
     ]);
     const resumed = await runQuestion({
       question: 'questions/flaky.yaml',
@@ -341,7 +341,7 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
         fixture: 'base',
         rep: 2,
         from: { mark: 'fail', note: 'I count a crash as a fail' },
-        to: { mark: 'error', note: 'sut: exit: exited with 4' },
+        to: { mark: 'error', note: 'sut: exit: exited with 4: down' },
         by: 'turnkit run --resume: the rep runs again',
       },
     ]);
