@@ -15,7 +15,7 @@ export function stderrLastLine(
   context: Pick<SutContext, 'databaseUrl' | 'secrets'>,
 ): string | undefined {
   const clean = withoutSecrets(stderr, [...passwordForms(context.databaseUrl), ...(context.secrets ?? [])]);
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal colour codes are not part of the message.
+  // Terminal colour codes are not part of the message.
   const lines = clean
     .replace(/\x1b\[[0-9;]*m/g, '')
     .split(/\r?\n/)
