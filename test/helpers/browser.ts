@@ -4,21 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { systemProgram } from './system-programs.js';
 
 /** Debian's chromium (no browser can be downloaded from npm here); TURNKIT_CHROMIUM names another. */
 export const CHROMIUM = process.env.TURNKIT_CHROMIUM || '/usr/bin/chromium';
 
-/** Whether a Chromium is here to drive the pages with. */
-export const hasBrowser = existsSync(CHROMIUM);
+const chromiumProgram = systemProgram('chromium', existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
 
-/** CI sets TURNKIT_REQUIRE_BROWSER so that a machine without the browser fails instead of quietly skipping. */
-export const requireBrowser = process.env.TURNKIT_REQUIRE_BROWSER === '1';
+/** Whether a Chromium is here to drive the pages with (when not, a notice says what to install). */
+export const hasBrowser = chromiumProgram.found;
 
-if (!hasBrowser) {
-  console.warn(
-    `browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium${requireBrowser ? '; TURNKIT_REQUIRE_BROWSER=1 makes this a failure' : ''})`,
-  );
-}
+/** CI (TURNKIT_REQUIRE_BROWSER, or CI set) requires the browser: a machine without it fails instead of quietly skipping. */
+export const requireBrowser = chromiumProgram.required;
 
 // The machine's network is closed: every background service of the browser would only produce refused connections.
 const ARGS = [

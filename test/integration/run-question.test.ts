@@ -11,6 +11,7 @@ import { runQuestion, type RunProgress } from '../../src/app/run-question.js';
 import { parseMarks } from '../../src/marks/read-marks.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
 import type { Manifest } from '../../src/pipeline/manifest.js';
+import { itHasProgram, systemProgram } from '../helpers/system-programs.js';
 
 // A SUT in another language than turnkit's: a shell script that reads its scratch campaign with psql through
 // DATABASE_URL and plays its turn by writing a turns row.
@@ -36,7 +37,11 @@ esac
 
 const TEMPLATE = '# {{fixture.name}}\n\nTurn {{turn}}: {{input}}\n\n{{recent_turns:2}}\n';
 
-describe.each(BACKENDS)('turnkit run on %s', (backend) => {
+// Its SUTs are shell scripts that read and write their campaign with psql.
+const psql = systemProgram('psql');
+itHasProgram('psql', psql);
+
+describe.each(psql.found ? BACKENDS : [])('turnkit run on %s', (backend) => {
   let t: TestDb;
   let fixture: Fixture;
   const LAST_FIXED = 'The readouts are steady now: the reactor has cooled since the jump.';
@@ -417,7 +422,7 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
   });
 });
 
-describe.each(BACKENDS)('what a SUT does outside its campaign, on %s', (backend) => {
+describe.each(psql.found ? BACKENDS : [])('what a SUT does outside its campaign, on %s', (backend) => {
   let t: TestDb;
 
   beforeAll(async () => {
