@@ -29,14 +29,17 @@ const ARGS = [
   '--disable-sync',
 ];
 
-/** A headless Chromium with a new empty profile; close() removes the profile too. */
-export async function launchBrowser(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+/** A headless Chromium with a new empty profile (JavaScript off when asked); close() removes the profile too. */
+export async function launchBrowser(
+  options: { javaScriptEnabled?: boolean } = {},
+): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const { chromium } = await import('playwright-core');
   const profile = await mkdtemp(join(tmpdir(), 'turnkit-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     args: ARGS,
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
   });
   return {
     context,
