@@ -1,6 +1,6 @@
 import type { FixtureReport, Report } from '../../marks/build-report.js';
 
-const escape = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 const rate = (f: Pick<FixtureReport, 'rate' | 'pass' | 'fail'>): string =>
   f.rate === null ? '-' : `${f.rate.toFixed(2)} (${f.pass}/${f.pass + f.fail})`;
@@ -26,15 +26,15 @@ export function summaryHtml(reports: readonly Report[]): string {
           rate(f),
           f.verdict + (f.uncertain ? ' (uncertain)' : ''),
         ]
-          .map((cell, c) => (c === 0 ? `<th scope="row">${escape(cell)}</th>` : `<td>${escape(cell)}</td>`))
+          .map((cell, c) => (c === 0 ? `<th scope="row">${escapeHtml(cell)}</th>` : `<td>${escapeHtml(cell)}</td>`))
           .join(''),
       );
       return [
         `<section class="summary" id="summary-${i}">`,
-        `<h1>${escape(report.question.id)}: ${escape(report.question.text)}</h1>`,
-        `<p class="meta">Run ${escape(report.dir)}; marks from ${escape(report.marksFile)}; target ${report.target}, ${report.reps} reps per fixture.</p>`,
+        `<h1>${escapeHtml(report.question.id)}: ${escapeHtml(report.question.text)}</h1>`,
+        `<p class="meta">Run ${escapeHtml(report.dir)}; marks from ${escapeHtml(report.marksFile)}; target ${report.target}, ${report.reps} reps per fixture.</p>`,
         '<table class="fixtures">',
-        `<caption>${escape(report.question.id)}: rate per fixture</caption>`,
+        `<caption>${escapeHtml(report.question.id)}: rate per fixture</caption>`,
         `<thead><tr>${header.map((name) => `<th scope="col">${name}</th>`).join('')}</tr></thead>`,
         `<tbody>${rows.map((row) => `<tr>${row}</tr>`).join('')}</tbody>`,
         '</table>',
