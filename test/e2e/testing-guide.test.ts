@@ -14,10 +14,13 @@ function blocks(text: string, language: string): string[] {
   return [...text.matchAll(new RegExp(`${FENCE}${language}\\n([\\s\\S]*?)${FENCE}`, 'g'))].map((match) => match[1]!);
 }
 
+// vitest's default 5 s per test is too short on a loaded machine for a first start of the embedded database.
+const LOADED = ['--testTimeout', '120000', '--hookTimeout', '180000'];
+
 /** Runs vitest (the repository's) in a folder on one file; resolves to its exit code and output. */
 function vitest(cwd: string, file: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(REPO, 'node_modules/vitest/vitest.mjs'), 'run', file], {
+    const child = spawn(process.execPath, [join(REPO, 'node_modules/vitest/vitest.mjs'), 'run', file, ...LOADED], {
       cwd,
       // The guide's block reads TEST_DATABASE_URL: unset, the project's embedded database.
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CI: '1', NO_COLOR: '1' },
