@@ -20,12 +20,12 @@ export const SYSTEM_PROGRAMS = {
   python3: {
     install: 'apt-get install -y python3',
     require: 'TURNKIT_REQUIRE_PYTHON',
-    tests: 'the Python SUT stub test',
+    tests: 'Python SUT stub test',
   },
   'postgres-server': {
-    install: 'apt-get install -y postgresql-15 (or set TURNKIT_PG_BIN)',
+    install: 'apt-get install -y postgresql-15',
     require: 'TURNKIT_REQUIRE_PRIVATE_POSTGRES',
-    tests: 'the Postgres restart test (a private cluster from initdb and pg_ctl)',
+    tests: 'Postgres restart test (a private cluster from initdb and pg_ctl)',
   },
 } as const;
 
