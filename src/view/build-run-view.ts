@@ -97,6 +97,7 @@ export async function buildRunView(options: RunViewOptions): Promise<RunView> {
     comparison: result.comparison ? { ...result.comparison, otherDir: shownPath(result.comparison.otherDir) } : null,
     agreements,
     rubric,
+    rubricDoc: markdownDoc(rubric),
     fixtures,
     marksFiles: marksFiles.map((file) => shownMarks(dir, file)),
     reps,

@@ -60,6 +60,8 @@ export interface RunView {
   comparison: Comparison | null;
   agreements: AgreementView[];
   rubric: string;
+  /** The rubric rendered from its Markdown (see `FixtureView.caseFileDoc`). */
+  rubricDoc: MarkdownNode[];
   fixtures: FixtureView[];
   /** The marks files read for the reps' marks; the report's own first. */
   marksFiles: string[];

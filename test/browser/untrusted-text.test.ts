@@ -93,15 +93,22 @@ describe('untrusted text stays text', () => {
       expect(await page.locator('pre.response').first().textContent()).toBe(PAYLOAD);
       expect(await page.locator('.rep .note').first().textContent()).toBe(` — ${PAYLOAD}`);
       expect(await page.locator('.rep.error .error p').first().textContent()).toBe(`ERROR (sut: exit): ${PAYLOAD}`);
-      expect(await page.locator('h1').textContent()).toBe(`places: Question ${PAYLOAD}`);
+      expect(await page.locator('header h1').textContent()).toBe(`places: Question ${PAYLOAD}`);
       await page.locator('details.case summary').first().click();
       // The case file is rendered from its Markdown (a heading), its HTML and links kept as text.
       const caseFile = await rendered(page, 'details.case .markdown');
       expect(caseFile.heading).toBe('Case');
       expect(caseFile.tags.filter((tag) => !['h1', 'p'].includes(tag))).toEqual([]);
       for (const line of [...PAYLOAD.split('\n'), MD_LINK]) expect(caseFile.text).toContain(line);
+      // So is the rubric.
+      await page.locator('#report-rubric summary').click();
+      const rubric = await rendered(page, '#report-rubric .markdown');
+      expect(rubric.heading).toBe('Rubric');
+      expect(rubric.tags.filter((tag) => !['h1', 'p'].includes(tag))).toEqual([]);
+      for (const line of [...PAYLOAD.split('\n'), MD_LINK]) expect(rubric.text).toContain(line);
       await page.getByText('click me').first().click();
       await page.getByText('md link').first().click();
+      await page.locator('#report-rubric').getByText('md link').click();
       await expectInert(page, problems);
       await page.close();
     },

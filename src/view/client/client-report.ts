@@ -61,6 +61,8 @@ function renderReport(run, root) {
     h('h1', null, [h('span', { text: r.question.id }), ': ', h('span', { text: r.question.text })]),
     h('p', { class: 'meta', id: 'run-meta', text: 'Run ' + r.dir + ' (' + status + (r.shard ? ', shard ' + r.shard.index + '/' + r.shard.count : '') + '); marks from ' + r.marksFile + '; rubric version ' + r.rubricVersion + '; target ' + r.target + ', ' + r.reps + ' reps per fixture.' }),
   ]));
+  // The rubric the reps were marked by, rendered from its Markdown; closed, as it is read once.
+  if (run.rubricDoc) root.appendChild(h('details', { id: 'report-rubric' }, [h('summary', { text: 'rubric (version ' + r.rubricVersion + ')' }), markdownBlock(run.rubricDoc)]));
   r.tags.forEach(function (totals) {
     var members = r.fixtures.filter(function (f) { return (f.tag || 'untagged') === totals.tag; });
     var section = h('section', { class: 'tag', 'data-tag': totals.tag }, [h('h2', { text: totals.tag + ' fixtures' })]);
