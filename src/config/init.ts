@@ -7,6 +7,7 @@ import { chooseGame, starterAnswers, type GameChoices } from '../init/choose-gam
 import type { ChosenGame } from '../init/game-questions.js';
 import type { InitFacts } from '../init/read-facts.js';
 import { starterFiles, type StarterAnswers } from '../init/starter-files.js';
+import { STARTER_SUTS } from '../init/starter-sut.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { CONFIG_FILE_NAMES } from './load.js';
 
@@ -30,6 +31,8 @@ export interface InitResult {
   created: string[];
   kept: string[];
   answers: StarterAnswers;
+  /** The npm packages the SUT stub imports that the project's package.json does not list (install them). */
+  missingPackages: string[];
 }
 
 /** The sample game's names: what `init` scaffolds for a database that holds no game yet. */
@@ -91,5 +94,23 @@ export async function init(options: InitOptions = {}): Promise<InitResult> {
     await appendFile(gitignore, `${ignored && !ignored.endsWith('\n') ? '\n' : ''}.turnkit/\nruns/\n`);
     created.push('.gitignore entries');
   }
-  return { created, kept, answers };
+  return { created, kept, answers, missingPackages: await unlisted(cwd, STARTER_SUTS[answers.sut].packages) };
+}
+
+/** The packages of `names` that the folder's package.json lists in none of its dependency fields (all without one). */
+async function unlisted(cwd: string, names: readonly string[]): Promise<string[]> {
+  if (names.length === 0) return [];
+  let manifest: Record<string, unknown> = {};
+  try {
+    manifest = JSON.parse(await readFile(join(cwd, 'package.json'), 'utf8')) as Record<string, unknown>;
+  } catch {
+    // No package.json (or not JSON): nothing is listed.
+  }
+  const listed = new Set(
+    ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'].flatMap((field) => {
+      const value = manifest[field];
+      return value !== null && typeof value === 'object' ? Object.keys(value) : [];
+    }),
+  );
+  return names.filter((name) => !listed.has(name));
 }

@@ -4,11 +4,14 @@ export const SUT_LANGUAGES = ['node', 'python', 'shell'] as const;
 /** One of `SUT_LANGUAGES`. */
 export type SutLanguage = (typeof SUT_LANGUAGES)[number];
 
-/** Where each language's stub goes, and the command a question runs it with. */
-export const STARTER_SUTS: Record<SutLanguage, { path: string; command: string[] }> = {
-  node: { path: 'sut/game-master.mjs', command: ['node', 'sut/game-master.mjs'] },
-  python: { path: 'sut/game_master.py', command: ['python3', 'sut/game_master.py'] },
-  shell: { path: 'sut/game-master.sh', command: ['sh', 'sut/game-master.sh'] },
+/**
+ * Where each language's stub goes, the command a question runs it with, and the npm packages it imports (which the
+ * project must list itself: turnkit's own dependencies resolve there only when npm happens to hoist them).
+ */
+export const STARTER_SUTS: Record<SutLanguage, { path: string; command: string[]; packages: string[] }> = {
+  node: { path: 'sut/game-master.mjs', command: ['node', 'sut/game-master.mjs'], packages: ['pg'] },
+  python: { path: 'sut/game_master.py', command: ['python3', 'sut/game_master.py'], packages: [] },
+  shell: { path: 'sut/game-master.sh', command: ['sh', 'sut/game-master.sh'], packages: [] },
 };
 
 /** What a stub needs to read its campaign: the turns table and its column naming the campaign, quoted for SQL. */

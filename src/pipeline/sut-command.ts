@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { SutConfig } from './question-format.js';
+import { exitMessage } from './stderr-last-line.js';
 import { parseSutOutput, recordedTail, type SutContext, type SutOutcome } from './sut-request.js';
 
 /** A command SUT's settings with its paths resolved. */
@@ -139,7 +140,7 @@ export function runCommandSut(sut: CommandSut, context: SutContext): Promise<Sut
         return;
       }
       if (code !== 0) {
-        finish({ error: { cause: 'exit', message: `exited with ${code}` }, exitCode: code, signal });
+        finish({ error: { cause: 'exit', message: exitMessage(code, stderr, context) }, exitCode: code, signal });
         return;
       }
       const parsed = parseSutOutput(stdout);

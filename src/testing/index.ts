@@ -5,5 +5,5 @@ export {
   type TurnkitFixtures,
   type TurnkitFixtureTypes,
 } from './vitest-fixtures.js';
-export { seedScratch, withScratchCampaign, type TestCampaign } from './seed-scratch.js';
+export { seedScratch, withScratchCampaign, type TestCampaign, type TestDb } from './seed-scratch.js';
 export { openProject, type OpenProjectOptions, type Project, type ProjectPaths } from '../project/open-project.js';

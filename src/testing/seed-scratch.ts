@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type pg from 'pg';
 import { loadFixture } from '../fixture/load-fixture.js';
 import type { Db } from '../db/connect.js';
 import type { Fixture } from '../fixture/format.js';
@@ -14,12 +15,18 @@ export interface TestCampaign extends AsyncDisposable {
   key: string;
   /** Where a game in another process connects; may hold a password: never print it. */
   databaseUrl: string;
-  /** The project's open database, for queries of the test itself. */
-  db: Db;
+  /** The project's open database, for queries of the test itself: `db.query(text, values)` is its pool's. */
+  db: TestDb;
   /** The fixture as it was seeded (a constructed fixture materialized). */
   fixture: Fixture;
   /** Removes the campaign and every row the test added under it; safe to call twice. */
   teardown(): Promise<TeardownReport | undefined>;
+}
+
+/** The project's database as a test queries it: `query` is the pool's (`db.query(sql, values)`), the rest the Db. */
+export interface TestDb extends Db {
+  /** `pool.query`, bound to the pool: a query of the test's own, on a connection of the pool. */
+  query: pg.Pool['query'];
 }
 
 /**
@@ -48,7 +55,7 @@ export async function seedScratch(project: Project, fixturePath: string): Promis
     id: scratch.id,
     key: scratch.key,
     databaseUrl: scratch.databaseUrl,
-    db: project.db,
+    db: testDb(project.db),
     fixture,
     teardown,
     [Symbol.asyncDispose]: async () => {
@@ -73,4 +80,10 @@ export async function withScratchCampaign<T>(
   } finally {
     await campaign.teardown();
   }
+}
+
+/** The project's Db with the pool's `query` beside it, as the guide calls it (`campaign.db.query(...)`). */
+function testDb(db: Db): TestDb {
+  const query = db.pool.query.bind(db.pool) as pg.Pool['query'];
+  return { ...db, query };
 }

@@ -1,10 +1,20 @@
 import type { Key } from 'ink';
 
+/** A key as turnkit's screens read it: ink's, plus whether a Delete key was the forward one (ESC [ 3 ~). */
+export type KeyPress = Key & { readonly forwardDelete?: boolean };
+
+// ink names both DEL (0x7f, what Backspace sends in most terminals) and ESC [ 3 ~ (the Delete key) "delete"; only the
+// bytes read tell them apart. Modified forms: ESC [ 3 ; m ~ (xterm), ESC [ 3 $ and ESC [ 3 ^ (rxvt).
+const FORWARD_DELETE = /^\x1b\[3(;\d+)?[~$^]$/;
+
 /**
  * Splits one read from the terminal into key events: keys typed faster than the app reads them (or sent by a
  * script) arrive as one chunk, and an Enter or a Ctrl key inside it must still act as that key, not become text.
+ * `raw` is the chunk as read (useRawInput), which marks the forward Delete key.
  */
-export function keyEvents(input: string, key: Key): { input: string; key: Key }[] {
+export function keyEvents(input: string, key: Key, raw?: string): { input: string; key: KeyPress }[] {
+  if (key.delete && !key.meta && raw !== undefined && FORWARD_DELETE.test(raw))
+    return [{ input, key: { ...key, forwardDelete: true } }];
   if (input.length <= 1 || key.ctrl || key.meta || key.escape || !/[\x01-\x1a\x7f]/.test(input))
     return [{ input, key }];
   const plain: Key = { ...key, return: false, ctrl: false, tab: false, backspace: false, delete: false };

@@ -11,6 +11,7 @@ import { shownPath } from '../util/shown-path.js';
 import { constructedDiff } from './constructed-diff.js';
 import { rolloutView, turnMarkPairs } from './turn-views.js';
 import type { AgreementView, FixtureView, RepView, RunView } from './view-data.js';
+import { markdownDoc } from './markdown-doc.js';
 
 /** Options of `buildRunView`: the same as `turnkit report`'s. */
 export interface RunViewOptions {
@@ -54,7 +55,7 @@ export async function buildRunView(options: RunViewOptions): Promise<RunView> {
       () => '(no case file in the run directory)',
     );
     const diff = entry.bases ? await constructedDiff(dir, entry.file, cwd) : null;
-    fixtures.push({ name: entry.name, tag: entry.tag ?? null, caseFile, diff });
+    fixtures.push({ name: entry.name, tag: entry.tag ?? null, caseFile, caseFileDoc: markdownDoc(caseFile), diff });
   }
   const index = new Map(manifest.fixtures.map((entry, i) => [entry.name, i]));
   const keys = planReps(
@@ -96,6 +97,7 @@ export async function buildRunView(options: RunViewOptions): Promise<RunView> {
     comparison: result.comparison ? { ...result.comparison, otherDir: shownPath(result.comparison.otherDir) } : null,
     agreements,
     rubric,
+    rubricDoc: markdownDoc(rubric),
     fixtures,
     marksFiles: marksFiles.map((file) => shownMarks(dir, file)),
     reps,

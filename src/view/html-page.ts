@@ -38,8 +38,11 @@ export function contentSecurityPolicy(mode: PageData['mode']): string {
   ].join('; ');
 }
 
-/** A whole page: the data once as JSON, one inline style and one inline script, both allowed by their hashes. */
-export function renderPage(data: PageData, title: string): string {
+/**
+ * A whole page: the data once as JSON, one inline style and one inline script, both allowed by their hashes; `first`
+ * is HTML (escaped by its maker) shown until the script draws the page.
+ */
+export function renderPage(data: PageData, title: string, first = ''): string {
   const escapedTitle = title.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
   return [
     '<!doctype html>',
@@ -53,7 +56,7 @@ export function renderPage(data: PageData, title: string): string {
     `<style>${PAGE_STYLE}</style>`,
     '</head>',
     '<body>',
-    '<main id="app"></main>',
+    `<main id="app">${first}</main>`,
     '<noscript>This report is drawn by its script; the numbers are in the JSON below, or run turnkit report --md.</noscript>',
     `<script type="application/json" id="turnkit-data">${jsonForScript(data)}</script>`,
     `<script>${SCRIPT}</script>`,

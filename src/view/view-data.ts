@@ -3,6 +3,7 @@ import type { Comparison } from '../marks/compare-runs.js';
 import type { Agreement } from '../marks/agreement.js';
 import type { DiffSegment } from '../construct/word-diff.js';
 import type { RepEffects } from '../pipeline/rep-record.js';
+import type { MarkdownNode } from './markdown-doc.js';
 import type { RolloutView } from './turn-views.js';
 
 /** One marks file of a run beside the report's: a judge's, the checks', another grader's, a blind re-mark. */
@@ -25,6 +26,8 @@ export interface FixtureView {
   name: string;
   tag: 'dev' | 'heldout' | null;
   caseFile: string;
+  /** The case file rendered from its Markdown, as nodes the page builds with textContent (no markup of the file). */
+  caseFileDoc: MarkdownNode[];
   /** A constructed fixture's diff; a string says why it is not shown; null for a captured fixture. */
   diff: DiffView | string | null;
 }
@@ -57,6 +60,8 @@ export interface RunView {
   comparison: Comparison | null;
   agreements: AgreementView[];
   rubric: string;
+  /** The rubric rendered from its Markdown (see `FixtureView.caseFileDoc`). */
+  rubricDoc: MarkdownNode[];
   fixtures: FixtureView[];
   /** The marks files read for the reps' marks; the report's own first. */
   marksFiles: string[];
@@ -71,6 +76,8 @@ export interface MarkerView {
   /** The question and the rubric the run kept (the marker shows them beside the response). */
   question: string;
   rubric: string;
+  /** The rubric rendered from its Markdown (see `FixtureView.caseFileDoc`). */
+  rubricDoc: MarkdownNode[];
   rubricVersion: string;
   /** Reps in marking order: an index into `RunView.reps` (absent when blind: see `blindReps`). */
   order: number[];
@@ -85,6 +92,8 @@ export interface MarkerView {
     | undefined;
   /** Blind: the case files, once each (`blindReps[i].caseFile` indexes them). */
   blindCaseFiles?: string[] | undefined;
+  /** Blind: the same case files rendered from their Markdown. */
+  blindCaseFileDocs?: MarkdownNode[][] | undefined;
   /** Why this run cannot be marked here (another viewer or marker holds its marks file). */
   readOnly?: string | undefined;
 }

@@ -124,7 +124,7 @@ describe('report --html in a real browser', () => {
       expect(await page.$$eval('section.tag', (sections) => sections.map((s) => s.getAttribute('data-tag')))).toEqual(
         report.tags.map((t) => t.tag),
       );
-      expect(await page.$$eval('section.tag svg title', (titles) => titles.map((t) => t.textContent))).toEqual(
+      expect(await page.$$eval('section.tag svg > title', (titles) => titles.map((t) => t.textContent))).toEqual(
         report.tags.map(() => `Pass rate per fixture with its Wilson 95% interval; target ${report.target}`),
       );
       const pair = report.pairs[0]!;

@@ -18,6 +18,24 @@ const PAYLOAD = [
   '</script><script>window.__pwned = "breakout"</script>',
   '<!-- <svg onload="window.__pwned = \'svg\'"></svg>',
 ].join('\n');
+// A Markdown link to script, in the rubric and case files the page renders as Markdown: it must stay text.
+const MD_LINK = "[md link](javascript:window.__pwned='md';alert('md'))";
+
+/** A rendered rubric or case file: its elements' tags (none may be a link, script or image) and its text. */
+async function rendered(page: import('playwright-core').Page, selector: string) {
+  const block = page.locator(selector).first();
+  return {
+    tags: [
+      ...new Set(
+        await block
+          .locator('*')
+          .evaluateAll((nodes) => nodes.map((node) => (node as unknown as { tagName: string }).tagName.toLowerCase())),
+      ),
+    ],
+    heading: await block.locator('h1').first().textContent(),
+    text: await block.textContent(),
+  };
+}
 
 describe('untrusted text stays text', () => {
   let folder: string;
@@ -29,9 +47,13 @@ describe('untrusted text stays text', () => {
     run = await makeMarkRun({
       dir: join(folder, 'run'),
       questionText: `Question ${PAYLOAD}`,
-      rubric: `# Rubric\n${PAYLOAD}\n`,
+      rubric: `# Rubric\n${PAYLOAD}\n\n${MD_LINK}\n`,
       fixtures: [
-        { name: 'alpha', caseFile: `# Case\n${PAYLOAD}\n`, reps: [PAYLOAD, { error: 'sut', message: PAYLOAD }] },
+        {
+          name: 'alpha',
+          caseFile: `# Case\n${PAYLOAD}\n\n${MD_LINK}\n`,
+          reps: [PAYLOAD, { error: 'sut', message: PAYLOAD }],
+        },
       ],
     });
     await writeFile(
@@ -71,10 +93,22 @@ describe('untrusted text stays text', () => {
       expect(await page.locator('pre.response').first().textContent()).toBe(PAYLOAD);
       expect(await page.locator('.rep .note').first().textContent()).toBe(` — ${PAYLOAD}`);
       expect(await page.locator('.rep.error .error p').first().textContent()).toBe(`ERROR (sut: exit): ${PAYLOAD}`);
-      expect(await page.locator('h1').textContent()).toBe(`places: Question ${PAYLOAD}`);
+      expect(await page.locator('header h1').textContent()).toBe(`places: Question ${PAYLOAD}`);
       await page.locator('details.case summary').first().click();
-      expect(await page.locator('details.case pre').first().textContent()).toBe(`# Case\n${PAYLOAD}\n`);
+      // The case file is rendered from its Markdown (a heading), its HTML and links kept as text.
+      const caseFile = await rendered(page, 'details.case .markdown');
+      expect(caseFile.heading).toBe('Case');
+      expect(caseFile.tags.filter((tag) => !['h1', 'p'].includes(tag))).toEqual([]);
+      for (const line of [...PAYLOAD.split('\n'), MD_LINK]) expect(caseFile.text).toContain(line);
+      // So is the rubric.
+      await page.locator('#report-rubric summary').click();
+      const rubric = await rendered(page, '#report-rubric .markdown');
+      expect(rubric.heading).toBe('Rubric');
+      expect(rubric.tags.filter((tag) => !['h1', 'p'].includes(tag))).toEqual([]);
+      for (const line of [...PAYLOAD.split('\n'), MD_LINK]) expect(rubric.text).toContain(line);
       await page.getByText('click me').first().click();
+      await page.getByText('md link').first().click();
+      await page.locator('#report-rubric').getByText('md link').click();
       await expectInert(page, problems);
       await page.close();
     },
@@ -92,9 +126,18 @@ describe('untrusted text stays text', () => {
       await page.goto(`${server.url}#mark=0`);
       await page.waitForSelector('body[data-view=marker][data-ready=true]');
       expect(await page.textContent('#pane-text')).toBe(PAYLOAD);
-      expect(await page.textContent('#rubric')).toBe(`# Rubric\n${PAYLOAD}\n`);
+      const rubric = await rendered(page, '#rubric');
+      expect(rubric.heading).toBe('Rubric');
+      expect(rubric.tags.filter((tag) => !['h1', 'p'].includes(tag))).toEqual([]);
+      for (const line of [...PAYLOAD.split('\n'), MD_LINK]) expect(rubric.text).toContain(line);
+      await page.locator('#rubric').getByText('md link').click();
       await page.keyboard.press('2');
-      expect(await page.textContent('#pane-text')).toBe(`# Case\n${PAYLOAD}\n`);
+      const caseFile = await rendered(page, '#pane-text .markdown');
+      expect(caseFile.heading).toBe('Case');
+      expect(caseFile.tags.filter((tag) => !['h1', 'p'].includes(tag))).toEqual([]);
+      for (const line of [...PAYLOAD.split('\n'), MD_LINK]) expect(caseFile.text).toContain(line);
+      await page.locator('#pane-text').getByText('md link').click();
+      await page.locator('#pane-text').focus();
       await page.keyboard.press('e');
       // The note line opens on the rep's note (the payload): replace it.
       await page.keyboard.press('Control+A');

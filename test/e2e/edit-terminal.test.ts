@@ -201,6 +201,42 @@ describe('turnkit edit on a long turn in a real terminal', () => {
   );
 
   it.runIf(hasTmux)(
+    'erases forward with the Delete key in the middle of a word, backwards with Backspace (tmux, 80x24)',
+    async () => {
+      const session = `turnkit-e2e-delete-${process.pid}`;
+      startInTmux(
+        session,
+        project,
+        `${process.execPath} ${BIN} edit fixtures/long-turn.json --turn 19 --out constructed; echo "exit=$?"; sleep 30`,
+      );
+      const press = (key: string, shows: string): Promise<string> => {
+        tmux(['send-keys', '-t', session, key]);
+        return waitForPane(session, shows);
+      };
+      try {
+        await waitForPane(session, '▸  player_input');
+        await press('Down', '▸  narration');
+        await press('Enter', 'editing turns[id=19].narration');
+        // The cursor starts at the start: two steps right put it between "Yo" and "u".
+        tmux(['send-keys', '-t', session, 'Right']);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        tmux(['send-keys', '-t', session, 'Right']);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        // tmux sends ESC [ 3 ~ for DC (the Delete key) and DEL for BSpace, as a terminal does.
+        await press('DC', 'Yo step out of engineering');
+        await press('DC', 'Yostep out of engineering');
+        const erased = await press('BSpace', 'Ystep out of engineering');
+        expect(erased).not.toContain('You step out');
+        tmux(['send-keys', '-t', session, 'Escape']);
+        tmux(['send-keys', '-t', session, 'q']);
+      } finally {
+        tmuxQuiet(['kill-session', '-t', session]);
+      }
+    },
+    300_000,
+  );
+
+  it.runIf(hasTmux)(
     'scrolls the fields of a turn taller than the screen with the selection (tmux, 80x24)',
     async () => {
       const session = `turnkit-e2e-scroll-${process.pid}`;

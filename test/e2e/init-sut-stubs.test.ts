@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { adminQuery, BACKENDS } from '../helpers/test-db.js';
+import { itHasProgram, systemProgram } from '../helpers/system-programs.js';
 
 // `init --sut python` and `--sut shell` write stubs that read their campaign through DATABASE_URL (with psql) and
 // answer; the Node stub is run by the tarball test. Each runs a rep against a captured fixture on each backend.
@@ -17,7 +18,14 @@ const STUBS = [
   { sut: 'shell', file: 'sut/game-master.sh', response: /^Turn 10, after 9 turns: the story goes on\.$/ },
 ] as const;
 
-describe.each(BACKENDS)("init's Python and shell SUT stubs on %s", (backend) => {
+// Both stubs read with psql; the Python one runs under python3. A stub whose programs are missing is skipped.
+const psql = systemProgram('psql');
+const python3 = systemProgram('python3');
+itHasProgram('psql', psql);
+itHasProgram('python3', python3);
+const RUNNABLE = STUBS.filter(({ sut }) => psql.found && (sut !== 'python' || python3.found));
+
+describe.each(RUNNABLE.length > 0 ? BACKENDS : [])("init's Python and shell SUT stubs on %s", (backend) => {
   let root: string;
   let env: NodeJS.ProcessEnv = {};
   let dropDatabase = async (): Promise<void> => {};
@@ -42,7 +50,7 @@ describe.each(BACKENDS)("init's Python and shell SUT stubs on %s", (backend) => 
     if (root) await rm(root, { recursive: true, force: true });
   });
 
-  it.each(STUBS)(
+  it.each(RUNNABLE)(
     'init --sut $sut scaffolds a stub that reads its scratch campaign and answers a rep',
     async ({ sut, file, response }) => {
       const project = join(root, sut);

@@ -47,12 +47,13 @@ async function sh(
 describe('turnkit installed from its packed tarball into an existing game project', () => {
   let packDir: string;
   let game: string;
+  let tarball: string;
 
   beforeAll(async () => {
     packDir = await mkdtemp(join(tmpdir(), 'turnkit-pack-'));
     const packed = await sh('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', packDir], REPO);
     expect(packed.code, packed.stderr).toBe(0);
-    const tarball = join(packDir, (await readdir(packDir)).find((name) => name.endsWith('.tgz'))!);
+    tarball = join(packDir, (await readdir(packDir)).find((name) => name.endsWith('.tgz'))!);
     game = join(packDir, 'my-game');
     await mkdir(game);
     await writeFile(
@@ -206,6 +207,50 @@ describe('turnkit installed from its packed tarball into an existing game projec
       });
     });
   });
+
+  // npm's nested strategy hoists nothing: turnkit's own pg is not where the project's stub looks. init says what to
+  // install; until then the run says why the stub failed; after it, the stub runs (the embedded database).
+  it('init names the package the SUT stub needs, which makes it run in a project installed with --install-strategy=nested', async () => {
+    const nested = join(packDir, 'nested-game');
+    await mkdir(nested);
+    await writeFile(
+      join(nested, 'package.json'),
+      JSON.stringify({ name: 'nested-game', private: true, type: 'module' }),
+    );
+    const npm = (...args: string[]) =>
+      sh(
+        'npm',
+        ['install', '--no-audit', '--no-fund', '--prefer-offline', '--install-strategy=nested', ...args],
+        nested,
+      );
+    const installed = await npm('--save-dev', tarball);
+    expect(installed.code, installed.stderr).toBe(0);
+    const turnkit = (...args: string[]) => sh(join(nested, 'node_modules/.bin/turnkit'), args, nested);
+    expect(await turnkit('sample', '--turns', '12')).toMatchObject({ code: 0, stdout: '1\n' });
+    const init = await turnkit('init', '--yes');
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain(
+      'the SUT stub sut/game-master.mjs needs the pg package, which package.json does not list: npm install --save-dev pg\n',
+    );
+    expect((await turnkit('capture', '--campaign', '1', '--turn', '10', '--name', 'turn-10')).code).toBe(0);
+    const failed = await turnkit('run', 'questions/starter.yaml', '--reps', '1');
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain(
+      "(first: turn-10 rep 1: sut: exit: exited with 1: Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'pg' imported from",
+    );
+    // As init says (npm install --save-dev pg, here with the same strategy).
+    const pg = await npm('--save-dev', 'pg');
+    expect(pg.code, pg.stderr).toBe(0);
+    const again = await turnkit('init', '--yes', '--force');
+    expect(again.stdout).not.toContain('needs the pg package');
+    const ran = await turnkit('run', 'questions/starter.yaml', '--reps', '1', '--json');
+    expect(ran.code, ran.stderr).toBe(0);
+    const runDir = (JSON.parse(ran.stdout) as { dir: string }).dir;
+    const rep = JSON.parse(await readFile(join(nested, runDir, 'reps/turn-10/rep-01.json'), 'utf8')) as {
+      response: string;
+    };
+    expect(rep.response).toMatch(/^Turn 10, after 9 turns: you said ".+"\. The story goes on\.$/);
+  }, 600_000);
 });
 
 // The user's file: imports turnkit by name and takes the database URL (empty on embedded) and campaign as arguments.

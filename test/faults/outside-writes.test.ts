@@ -10,10 +10,15 @@ import { ScratchSession } from '../../src/scratch/scratch-session.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
 import { judgeChecks } from '../../src/marks/judge-checks.js';
 import { parseMarks } from '../../src/marks/read-marks.js';
+import { itHasProgram, systemProgram } from '../helpers/system-programs.js';
 
 const CHECKS = 'checks:\n  effects:\n    noOutsideChanges: true';
 
-describe.each(BACKENDS)('a SUT that writes outside its campaign, on %s', (backend) => {
+// Its SUTs are shell scripts that read and write their campaign with psql.
+const psql = systemProgram('psql');
+itHasProgram('psql', psql);
+
+describe.each(psql.found ? BACKENDS : [])('a SUT that writes outside its campaign, on %s', (backend) => {
   let p: FaultProject;
   const rep = async (dir: string): Promise<RepRecord> =>
     JSON.parse(await readFile(join(dir, 'reps/base/rep-01.json'), 'utf8')) as RepRecord;

@@ -6,6 +6,7 @@ import { adminQuery } from '../helpers/test-db.js';
 import { faultProject, type FaultProject } from '../helpers/fault-project.js';
 import { privatePostgresMissing, startPrivatePostgres, type PrivatePostgres } from '../helpers/private-postgres.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
+import { systemProgram } from '../helpers/system-programs.js';
 import { mulberry32 } from '../../src/util/seeded-random.js';
 import { collectGarbage } from '../../src/scratch/gc.js';
 import { parseMarks } from '../../src/marks/read-marks.js';
@@ -14,11 +15,11 @@ import type { Manifest } from '../../src/pipeline/manifest.js';
 // A restart cuts every connection of the server, other agents' and CI's too: never the shared one at 5432, a cluster
 // of this file's own. It needs PostgreSQL's server binaries, not TEST_DATABASE_URL; .ci/run makes them required.
 const missing = privatePostgresMissing();
-const required = process.env.TURNKIT_REQUIRE_PRIVATE_POSTGRES === '1';
-if (missing)
-  console.warn(
-    `Postgres restart test skipped: ${missing}${required ? '; TURNKIT_REQUIRE_PRIVATE_POSTGRES=1 makes this a failure' : ''}`,
-  );
+const server = systemProgram('postgres-server', missing === undefined, missing);
+// Its SUT writes a turn with psql.
+const psql = systemProgram('psql');
+const here = server.found && psql.found;
+const required = server.required || psql.required;
 
 // Replay a failure with TURNKIT_FAULT_SEED=<the seed in its message>.
 const SEED = Number(process.env.TURNKIT_FAULT_SEED ?? Date.now() % 2 ** 31);
@@ -28,7 +29,7 @@ describe(`a Postgres restart during turnkit run (seed ${SEED})`, () => {
   let server: PrivatePostgres | undefined;
   let p: FaultProject;
   beforeAll(async () => {
-    if (missing && !required) return;
+    if (!here && !required) return;
     server = await startPrivatePostgres();
     p = await faultProject('postgres', { admin: server.url });
   });
@@ -37,7 +38,7 @@ describe(`a Postgres restart during turnkit run (seed ${SEED})`, () => {
     await server?.destroy();
   });
 
-  it.runIf(!missing || required)(
+  it.runIf(here || required)(
     'fails the run with one line, --resume completes it to the same reps, and gc leaves the database as it was',
     async () => {
       const say = (what: string): string => `seed ${SEED} (TURNKIT_FAULT_SEED=${SEED} to replay): ${what}`;

@@ -11,12 +11,17 @@ import { mulberry32 } from '../../src/util/seeded-random.js';
 import { collectGarbage } from '../../src/scratch/gc.js';
 import { runQuestion } from '../../src/app/run-question.js';
 import { parseMarks } from '../../src/marks/read-marks.js';
+import { itHasProgram, systemProgram } from '../helpers/system-programs.js';
 
 // Replay a failure with TURNKIT_FAULT_SEED=<the seed in its message>.
 const SEED = Number(process.env.TURNKIT_FAULT_SEED ?? Date.now() % 2 ** 31);
 const REPS = 6;
 
-describe.each(BACKENDS)(`turnkit run killed at a random moment (seed ${SEED}), on %s`, (backend) => {
+// Its SUTs are shell scripts that read and write their campaign with psql.
+const psql = systemProgram('psql');
+itHasProgram('psql', psql);
+
+describe.each(psql.found ? BACKENDS : [])(`turnkit run killed at a random moment (seed ${SEED}), on %s`, (backend) => {
   let p: FaultProject;
   beforeAll(async () => {
     p = await faultProject(backend);

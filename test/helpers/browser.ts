@@ -4,21 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { systemProgram } from './system-programs.js';
 
 /** Debian's chromium (no browser can be downloaded from npm here); TURNKIT_CHROMIUM names another. */
 export const CHROMIUM = process.env.TURNKIT_CHROMIUM || '/usr/bin/chromium';
 
-/** Whether a Chromium is here to drive the pages with. */
-export const hasBrowser = existsSync(CHROMIUM);
+const chromiumProgram = systemProgram('chromium', existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
 
-/** CI sets TURNKIT_REQUIRE_BROWSER so that a machine without the browser fails instead of quietly skipping. */
-export const requireBrowser = process.env.TURNKIT_REQUIRE_BROWSER === '1';
+/** Whether a Chromium is here to drive the pages with (when not, a notice says what to install). */
+export const hasBrowser = chromiumProgram.found;
 
-if (!hasBrowser) {
-  console.warn(
-    `browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium${requireBrowser ? '; TURNKIT_REQUIRE_BROWSER=1 makes this a failure' : ''})`,
-  );
-}
+/** CI (TURNKIT_REQUIRE_BROWSER, or CI set) requires the browser: a machine without it fails instead of quietly skipping. */
+export const requireBrowser = chromiumProgram.required;
 
 // The machine's network is closed: every background service of the browser would only produce refused connections.
 const ARGS = [
@@ -32,14 +29,17 @@ const ARGS = [
   '--disable-sync',
 ];
 
-/** A headless Chromium with a new empty profile; close() removes the profile too. */
-export async function launchBrowser(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+/** A headless Chromium with a new empty profile (JavaScript off when asked); close() removes the profile too. */
+export async function launchBrowser(
+  options: { javaScriptEnabled?: boolean } = {},
+): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const { chromium } = await import('playwright-core');
   const profile = await mkdtemp(join(tmpdir(), 'turnkit-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     args: ARGS,
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
   });
   return {
     context,

@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { basename, join } from 'node:path';
+import { validateXML } from 'xmllint-wasm';
 import { formatMarks, type MarkRow } from '../../src/marks/marks-file.js';
 import { makeReportRun } from './report-run.js';
 
@@ -28,15 +27,29 @@ export async function makeCiRun(dir: string, target: number, marks: CiMarks): Pr
   return dir;
 }
 
-/** Validates an XML file against an XML Schema with libxml2's xmllint; resolves to its output, rejects when invalid. */
+/**
+ * Validates an XML file against an XML Schema with libxml2's xmllint, compiled to WebAssembly (xmllint-wasm, from
+ * npm: no program on the PATH); resolves to its verdict ("FILE validates"), rejects with its errors when invalid.
+ */
 export async function xmllintSchema(file: string, schema: string): Promise<string> {
-  const { stdout, stderr } = await promisify(execFile)('xmllint', ['--noout', '--schema', schema, file]);
-  return `${stdout}${stderr}`;
+  const result = await validateXML({
+    xml: { fileName: basename(file), contents: await readFile(file, 'utf8') },
+    schema: { fileName: basename(schema), contents: await readFile(schema, 'utf8') },
+  });
+  if (!result.valid) throw new Error(`${file} fails to validate: ${result.rawOutput}`);
+  return `${basename(file)} validates`;
 }
 
 /** The string value of an XPath expression over an XML file, as libxml2 parses it (entities and references decoded). */
 export async function xmllintXpath(file: string, expression: string): Promise<string> {
-  const { stdout } = await promisify(execFile)('xmllint', ['--xpath', `string(${expression})`, file]);
+  const name = basename(file);
+  // xmllint-wasm runs xmllint with the arguments given and returns what it prints as `normalized`.
+  const result = await validateXML({
+    xml: { fileName: name, contents: await readFile(file, 'utf8') },
+    normalization: 'format',
+    modifyArguments: () => ['--xpath', `string(${expression})`, name],
+  });
+  if (!result.valid) throw new Error(`${file}: ${result.rawOutput}`);
   // xmllint ends what it prints with a line feed of its own.
-  return stdout.endsWith('\n') ? stdout.slice(0, -1) : stdout;
+  return result.normalized.endsWith('\n') ? result.normalized.slice(0, -1) : result.normalized;
 }

@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { systemProgram } from './system-programs.js';
 
 /**
  * This test file's own tmux server (`tmux -L`): sessions on the default server die with whatever else uses it (a
@@ -22,11 +23,13 @@ export function killTmuxServer(): void {
   tmuxQuiet(['kill-server']);
 }
 
-/** Whether tmux is here to drive the terminal apps with. */
-export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+const tmuxProgram = systemProgram('tmux', spawnSync('tmux', ['-V']).status === 0);
 
-/** CI sets TURNKIT_REQUIRE_TMUX so that a machine without tmux fails instead of quietly not driving the apps. */
-export const requireTmux = process.env.TURNKIT_REQUIRE_TMUX === '1';
+/** Whether tmux is here to drive the terminal apps with (when not, a notice says what to install). */
+export const hasTmux = tmuxProgram.found;
+
+/** CI (TURNKIT_REQUIRE_TMUX, or CI set) requires tmux: a machine without it fails instead of quietly not driving the apps. */
+export const requireTmux = tmuxProgram.required;
 
 /**
  * Polls a tmux pane until it shows the text (and not `without`, when given). The deadline is generous because it only bounds a hang: on CI the

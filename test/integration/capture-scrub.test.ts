@@ -12,6 +12,7 @@ import type { TurnkitError } from '../../src/errors.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
 import { runQuestion } from '../../src/app/run-question.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
+import { itHasProgram, systemProgram } from '../helpers/system-programs.js';
 
 /** What the detector reports on the privacy schema when the config has no rule. */
 const FINDINGS = [
@@ -32,6 +33,10 @@ const request = (extra: Partial<CaptureRequest> = {}): CaptureRequest => ({
   scrub: TEST_SCRUB,
   ...extra,
 });
+
+// Some of its SUTs are shell scripts that read or write their campaign with psql.
+const psql = systemProgram('psql');
+itHasProgram('psql', psql);
 
 describe.each(BACKENDS)('scrubbing at capture on %s', (backend) => {
   let t: TestDb;
@@ -251,53 +256,56 @@ describe.each(BACKENDS)('scrubbing at capture on %s', (backend) => {
     expect(outcome.warnings.join('\n')).not.toContain(ORIGINALS.email);
   });
 
-  it('seeds the scrubbed fixture, runs a question on it and tears down, leaving every table as it was', async () => {
-    const before = await tableChecksums(t.db);
-    for (const strategy of backend === 'postgres' ? (['remap', 'database'] as const) : (['remap'] as const)) {
-      const session = new ScratchSession(t.db, { game: t.config.game, strategy });
-      try {
-        const scratch = await session.seed(fixture);
-        expect((await session.check(scratch, fixture)).differences).toEqual([]);
-        await scratch.teardown();
-      } finally {
-        await session.close();
+  it.runIf(psql.found)(
+    'seeds the scrubbed fixture, runs a question on it and tears down, leaving every table as it was',
+    async () => {
+      const before = await tableChecksums(t.db);
+      for (const strategy of backend === 'postgres' ? (['remap', 'database'] as const) : (['remap'] as const)) {
+        const session = new ScratchSession(t.db, { game: t.config.game, strategy });
+        try {
+          const scratch = await session.seed(fixture);
+          expect((await session.check(scratch, fixture)).differences).toEqual([]);
+          await scratch.teardown();
+        } finally {
+          await session.close();
+        }
+        expect(await tableChecksums(t.db), strategy).toEqual(before);
       }
-      expect(await tableChecksums(t.db), strategy).toEqual(before);
-    }
 
-    // The live rows stay the live rows: the SUT reads the live player's address under the shared key.
-    await writeFile(
-      join(t.dir, 'turnkit.config.json'),
-      JSON.stringify({ game: PRIVACY_CONFIG.game, scrub: PRIVACY_CONFIG.scrub }),
-    );
-    await mkdir(join(t.dir, 'fixtures'), { recursive: true });
-    await mkdir(join(t.dir, 'questions'), { recursive: true });
-    await writeFile(join(t.dir, 'fixtures/scrubbed.json'), serializeDocument({ ...fixture, name: 'scrubbed' }));
-    await writeFile(join(t.dir, 'questions/rubric.md'), 'pass when the SUT reads its campaign\n');
-    await writeFile(
-      join(t.dir, 'questions/case.md'),
-      '# {{fixture.name}}\n\n{{table:users}}\n\nTurn {{turn}}: {{input}}\n',
-    );
-    await writeFile(join(t.dir, 'sut.sh'), SUT);
-    await chmod(join(t.dir, 'sut.sh'), 0o755);
-    await writeFile(join(t.dir, 'questions/reads.yaml'), QUESTION);
-    const run = await runQuestion({
-      question: 'questions/reads.yaml',
-      cwd: t.dir,
-      databaseUrl: t.databaseUrl,
-      concurrency: 1,
-    });
-    expect(run).toMatchObject({ status: 'complete', ran: 2, errors: 0 });
-    for (const rep of ['01', '02']) {
-      const record = JSON.parse(await readFile(join(run.dir, `reps/scrubbed/rep-${rep}.json`), 'utf8')) as RepRecord;
-      expect(record.response).toBe(`owner=${ORIGINALS.email} turns=3 last=He hands you a stack of cards.`);
-    }
-    const caseFile = await readFile(join(run.dir, 'case-files/scrubbed.md'), 'utf8');
-    expect(caseFile).toContain(String(fixture.tables.users!.rows[0]!.email));
-    for (const original of Object.values(ORIGINALS)) expect(caseFile).not.toContain(original);
-    expect(await tableChecksums(t.db)).toEqual(before);
-    expect(await registryCounts(t.db)).toMatchObject({ campaigns: 0 });
-  });
+      // The live rows stay the live rows: the SUT reads the live player's address under the shared key.
+      await writeFile(
+        join(t.dir, 'turnkit.config.json'),
+        JSON.stringify({ game: PRIVACY_CONFIG.game, scrub: PRIVACY_CONFIG.scrub }),
+      );
+      await mkdir(join(t.dir, 'fixtures'), { recursive: true });
+      await mkdir(join(t.dir, 'questions'), { recursive: true });
+      await writeFile(join(t.dir, 'fixtures/scrubbed.json'), serializeDocument({ ...fixture, name: 'scrubbed' }));
+      await writeFile(join(t.dir, 'questions/rubric.md'), 'pass when the SUT reads its campaign\n');
+      await writeFile(
+        join(t.dir, 'questions/case.md'),
+        '# {{fixture.name}}\n\n{{table:users}}\n\nTurn {{turn}}: {{input}}\n',
+      );
+      await writeFile(join(t.dir, 'sut.sh'), SUT);
+      await chmod(join(t.dir, 'sut.sh'), 0o755);
+      await writeFile(join(t.dir, 'questions/reads.yaml'), QUESTION);
+      const run = await runQuestion({
+        question: 'questions/reads.yaml',
+        cwd: t.dir,
+        databaseUrl: t.databaseUrl,
+        concurrency: 1,
+      });
+      expect(run).toMatchObject({ status: 'complete', ran: 2, errors: 0 });
+      for (const rep of ['01', '02']) {
+        const record = JSON.parse(await readFile(join(run.dir, `reps/scrubbed/rep-${rep}.json`), 'utf8')) as RepRecord;
+        expect(record.response).toBe(`owner=${ORIGINALS.email} turns=3 last=He hands you a stack of cards.`);
+      }
+      const caseFile = await readFile(join(run.dir, 'case-files/scrubbed.md'), 'utf8');
+      expect(caseFile).toContain(String(fixture.tables.users!.rows[0]!.email));
+      for (const original of Object.values(ORIGINALS)) expect(caseFile).not.toContain(original);
+      expect(await tableChecksums(t.db)).toEqual(before);
+      expect(await registryCounts(t.db)).toMatchObject({ campaigns: 0 });
+    },
+  );
 
   it('inserts scrubbed shared rows into a database without them, unique columns satisfied, and removes them after', async () => {
     const empty = await createTestDb(backend, PRIVACY_CONFIG);

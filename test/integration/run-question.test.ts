@@ -11,6 +11,7 @@ import { runQuestion, type RunProgress } from '../../src/app/run-question.js';
 import { parseMarks } from '../../src/marks/read-marks.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
 import type { Manifest } from '../../src/pipeline/manifest.js';
+import { itHasProgram, systemProgram } from '../helpers/system-programs.js';
 
 // A SUT in another language than turnkit's: a shell script that reads its scratch campaign with psql through
 // DATABASE_URL and plays its turn by writing a turns row.
@@ -36,7 +37,11 @@ esac
 
 const TEMPLATE = '# {{fixture.name}}\n\nTurn {{turn}}: {{input}}\n\n{{recent_turns:2}}\n';
 
-describe.each(BACKENDS)('turnkit run on %s', (backend) => {
+// Its SUTs are shell scripts that read and write their campaign with psql.
+const psql = systemProgram('psql');
+itHasProgram('psql', psql);
+
+describe.each(psql.found ? BACKENDS : [])('turnkit run on %s', (backend) => {
   let t: TestDb;
   let fixture: Fixture;
   const LAST_FIXED = 'The readouts are steady now: the reactor has cooled since the jump.';
@@ -173,7 +178,7 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
     const read = async (rep: number): Promise<RepRecord> =>
       JSON.parse(await readFile(join(result.dir, `reps/base/rep-0${rep}.json`), 'utf8')) as RepRecord;
     expect(await read(1)).toMatchObject({
-      error: { stage: 'sut', cause: 'exit', message: 'exited with 3' },
+      error: { stage: 'sut', cause: 'exit', message: 'exited with 3: key=***' },
       exit: { code: 3 },
       stdoutTail: 'partial output\n',
       stderrTail: 'it broke\nkey=***\n',
@@ -285,14 +290,14 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
       );
     expect(await rows()).toEqual([
       'base,1,,',
-      'base,2,error,sut: exit: exited with 4',
+      'base,2,error,sut: exit: exited with 4: down',
       'fixed,1,,',
-      'fixed,2,error,sut: exit: exited with 4',
+      'fixed,2,error,sut: exit: exited with 4: down',
     ]);
     // A person passes base 1 and counts base 2's crash as a fail.
     const marked = (await readFile(marksFile, 'utf8'))
       .replace('base,1,,', 'base,1,pass,')
-      .replace('base,2,error,sut: exit: exited with 4', 'base,2,fail,I count a crash as a fail');
+      .replace('base,2,error,sut: exit: exited with 4: down', 'base,2,fail,I count a crash as a fail');
     await writeFile(marksFile, marked);
 
     // A marks.csv that does not parse: the resume stops before anything runs or is written, naming the file and line.
@@ -320,9 +325,9 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
     expect(none).toMatchObject({ ran: 0 });
     expect(await rows()).toEqual([
       'base,1,pass,',
-      'base,2,error,sut: exit: exited with 4',
+      'base,2,error,sut: exit: exited with 4: down',
       'fixed,1,,',
-      'fixed,2,error,sut: exit: exited with 4',
+      'fixed,2,error,sut: exit: exited with 4: down',
     ]);
     const resumed = await runQuestion({
       question: 'questions/flaky.yaml',
@@ -341,7 +346,7 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
         fixture: 'base',
         rep: 2,
         from: { mark: 'fail', note: 'I count a crash as a fail' },
-        to: { mark: 'error', note: 'sut: exit: exited with 4' },
+        to: { mark: 'error', note: 'sut: exit: exited with 4: down' },
         by: 'turnkit run --resume: the rep runs again',
       },
     ]);
@@ -417,7 +422,7 @@ describe.each(BACKENDS)('turnkit run on %s', (backend) => {
   });
 });
 
-describe.each(BACKENDS)('what a SUT does outside its campaign, on %s', (backend) => {
+describe.each(psql.found ? BACKENDS : [])('what a SUT does outside its campaign, on %s', (backend) => {
   let t: TestDb;
 
   beforeAll(async () => {

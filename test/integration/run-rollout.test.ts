@@ -16,6 +16,7 @@ import { judgeChecks } from '../../src/marks/judge-checks.js';
 import { buildReport } from '../../src/marks/build-report.js';
 import { formatReport } from '../../src/marks/format-report.js';
 import { parseMarks } from '../../src/marks/read-marks.js';
+import { itHasProgram, systemProgram } from '../helpers/system-programs.js';
 
 // A game master that plays its own turns: it reads the campaign's last turn, writes this one, and answers with both.
 // At turn $FAIL_AT it fails; it says "deck 3" at turn $WRONG_AT.
@@ -62,7 +63,11 @@ process.stdin.on('data', (c) => (text += c)).on('end', () => {
 
 const TEMPLATE = 'Turn {{turn}}: {{input}}\n\n{{recent_turns:2}}\n';
 
-describe.each(BACKENDS)('rollouts on %s', (backend) => {
+// Its SUTs are shell scripts that read and write their campaign with psql.
+const psql = systemProgram('psql');
+itHasProgram('psql', psql);
+
+describe.each(psql.found ? BACKENDS : [])('rollouts on %s', (backend) => {
   let t: TestDb;
   let fixture: Fixture;
   let campaign: string;

@@ -13,7 +13,7 @@ const KEYS = {
   up: '\u001B[A', down: '\u001B[B', left: '\u001B[D', right: '\u001B[C', enter: '\r', escape: '\u001B', ctrlS: '\u0013', backspace: '\u007F',
   ctrlEnd: '\u001B[1;5F', ctrlHome: '\u001B[1;5H', ctrlLeft: '\u001B[1;5D', ctrlRight: '\u001B[1;5C', altLeft: '\u001B[1;3D', altRight: '\u001B[1;3C',
   altB: '\u001Bb', altF: '\u001Bf', altD: '\u001Bd', altBackspace: '\u001B\u007F', ctrlW: '\u0017', ctrlF: '\u0006', ctrlZ: '\u001A', ctrlY: '\u0019',
-  pageDown: '\u001B[6~', pageUp: '\u001B[5~', ctrlU: '\u0015',
+  pageDown: '\u001B[6~', pageUp: '\u001B[5~', ctrlU: '\u0015', delete: '\u001B[3~',
 };
 const tick = (ms = 30): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -116,6 +116,20 @@ describe('the field editor edits text well (ink, 80x24)', () => {
     expect(afterPage.indexOf('_')).toBeGreaterThan(500);
     await editor.press(KEYS.backspace, KEYS.pageUp, '_');
     expect(typed(editor).indexOf('_')).toBeLessThan(79);
+    editor.app.unmount();
+  });
+
+  it('erases forward with the Delete key in the middle of a word, and backwards with Backspace (DEL)', async () => {
+    const editor = await openEditor(file, project, 19);
+    await editor.press(KEYS.down, KEYS.enter, KEYS.right, KEYS.right);
+    await editor.shows('editing turns[id=19].narration');
+    // The cursor is between "Yo" and "u": Delete takes the "u" under it, Backspace the "o" before it.
+    await editor.press(KEYS.delete);
+    expect(typed(editor).startsWith('Yo step out')).toBe(true);
+    await editor.press(KEYS.delete);
+    expect(typed(editor).startsWith('Yostep out')).toBe(true);
+    await editor.press(KEYS.backspace);
+    expect(typed(editor).startsWith('Ystep out')).toBe(true);
     editor.app.unmount();
   });
 

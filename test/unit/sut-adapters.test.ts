@@ -172,7 +172,7 @@ describe('command SUT', () => {
   it('records a nonzero exit and a signal as errors with the tails of both streams', async () => {
     const failed = await runCommandSut(shSut('cat >/dev/null; echo half an answer; echo boom >&2; exit 4'), context());
     expect(failed).toMatchObject({
-      error: { cause: 'exit', message: 'exited with 4' },
+      error: { cause: 'exit', message: 'exited with 4: boom' },
       exitCode: 4,
       stdoutTail: 'half an answer\n',
       stderrTail: 'boom\n',
@@ -180,6 +180,31 @@ describe('command SUT', () => {
     expect(failed.response).toBeUndefined();
     const killed = await runCommandSut(shSut('cat >/dev/null; kill -9 $$'), context());
     expect(killed).toMatchObject({ error: { cause: 'signal', message: 'killed by SIGKILL' }, signal: 'SIGKILL' });
+  });
+
+  it("names why a command SUT exited non-zero: its stderr's last message line, secrets masked, bounded", async () => {
+    // Node's crash of a missing package: the error line, then stack frames, the error's fields and `Node.js vNN`.
+    const sut = join(dir, 'missing-package.mjs');
+    await writeFile(sut, "import 'turnkit-no-such-package';\n");
+    const crashed = await runCommandSut({ ...nodeSut(''), command: [process.execPath, sut] }, context());
+    expect(crashed.error).toEqual({
+      cause: 'exit',
+      message: `exited with 1: Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'turnkit-no-such-package' imported from ${sut}`,
+    });
+    // The database password and the context's secrets never reach the message; a long line is cut near 200.
+    const secrets = { ...context(), secrets: ['sk-not-for-messages-77'] };
+    const leaky = await runCommandSut(
+      shSut(`cat >/dev/null; echo "connect to $DATABASE_URL with sk-not-for-messages-77 failed" >&2; exit 2`),
+      secrets,
+    );
+    expect(leaky.error?.message).toBe(
+      'exited with 2: connect to postgres://turnkit:***@127.0.0.1:1/nowhere with *** failed',
+    );
+    const long = await runCommandSut(shSut(`cat >/dev/null; printf 'x%.0s' $(seq 1 500) >&2; exit 5`), context());
+    expect(long.error?.message).toBe(`exited with 5: ${'x'.repeat(199)}…`);
+    // Nothing on stderr: the code alone.
+    const silent = await runCommandSut(shSut('cat >/dev/null; exit 6'), context());
+    expect(silent.error?.message).toBe('exited with 6');
   });
 
   it('on a timeout kills the whole process group, including a background child', async () => {

@@ -91,6 +91,14 @@ describe('key events from one terminal read', () => {
     ]);
   });
 
+  it('tells the Delete key (ESC [ 3 ~) from Backspace (DEL), which ink names alike', () => {
+    const deleted = { ...none, delete: true };
+    expect(keyEvents('', deleted, '\x1b[3~')).toEqual([{ input: '', key: { ...deleted, forwardDelete: true } }]);
+    expect(keyEvents('', deleted, '\x1b[3;5~')[0]!.key.forwardDelete).toBe(true);
+    expect(keyEvents('', deleted, '\x7f')).toEqual([{ input: '', key: deleted }]);
+    expect(keyEvents('', deleted)).toEqual([{ input: '', key: deleted }]);
+  });
+
   it('leaves single keys and plain text as they came', () => {
     expect(keyEvents('s', { ...none, ctrl: true })).toEqual([{ input: 's', key: { ...none, ctrl: true } }]);
     expect(keyEvents('plain words', none)).toEqual([{ input: 'plain words', key: none }]);

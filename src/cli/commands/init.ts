@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { GameChoices } from '../../init/choose-game.js';
 import type { ChosenGame } from '../../init/game-questions.js';
-import { SUT_LANGUAGES } from '../../init/starter-sut.js';
+import { STARTER_SUTS, SUT_LANGUAGES } from '../../init/starter-sut.js';
 import { commonOptions } from '../global-options.js';
 import type { Output } from '../output.js';
 import { examples } from '../help-examples.js';
@@ -77,6 +77,12 @@ export function registerInit(program: Command, output: Output): void {
       const result = await init({ force: options.force, catalog, facts, choices, chosen, scrub });
       for (const item of result.created) output.out(`created ${item}`);
       for (const item of result.kept) output.out(`kept ${item} (already there)`);
+      if (result.missingPackages.length > 0) {
+        const packages = result.missingPackages.join(' ');
+        output.out(
+          `the SUT stub ${STARTER_SUTS[result.answers.sut].path} needs the ${packages} package, which package.json does not list: npm install --save-dev ${packages}`,
+        );
+      }
       const { root, turns } = result.answers;
       output.out(
         `game: campaigns in ${root.table} (key ${root.key}), turns in ${turns.table} ordered by ${turns.order}, input ${turns.input.join(', ')}`,

@@ -1,4 +1,4 @@
-import type { Key } from 'ink';
+import type { KeyPress } from '../key-events.js';
 import {
   backspace,
   deleteForward,
@@ -22,12 +22,14 @@ export interface BufferLayout {
  * Applies one editing key to a buffer: characters, deletion (a character, a word, to the line start), and moves by
  * character, word, screen line, page, line edge and text edge. Keys it does not know leave the buffer as it is.
  */
-export function editBuffer(buffer: TextBuffer, input: string, key: Key, layout: BufferLayout): TextBuffer {
+export function editBuffer(buffer: TextBuffer, input: string, key: KeyPress, layout: BufferLayout): TextBuffer {
   const { width, multiline } = layout;
   // Alt-Backspace arrives as ESC DEL (ink: delete + meta); Ctrl-W is the shell's word rub-out.
   if ((key.meta && (key.backspace || key.delete)) || (key.ctrl && input === 'w')) return deleteWord(buffer, -1);
   if (key.meta && input === 'd') return deleteWord(buffer, 1);
-  // Most terminals send DEL for Backspace, which ink reports as "delete": both erase backwards; Ctrl-D forwards.
+  // The Delete key (ESC [ 3 ~) erases forward, as Ctrl-D does. Most terminals send DEL for Backspace, which ink also
+  // reports as "delete": that erases backwards.
+  if (key.forwardDelete) return deleteForward(buffer);
   if (key.backspace || key.delete) return backspace(buffer);
   if (key.ctrl && input === 'd') return deleteForward(buffer);
   // Word moves: Ctrl or Alt with an arrow (xterm), or Alt-B / Alt-F (readline, and macOS Option-arrows in many terminals).

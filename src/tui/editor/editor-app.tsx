@@ -8,6 +8,7 @@ import { DiffLines } from './diff-lines.js';
 import { hasUnsaved, initialState, parseInline, reduce, textAreaHeight, type EditorState, type Mode } from './editor-state.js';
 import { matchCount } from '../text-search.js';
 import { keyEvents } from '../key-events.js';
+import { useRawInput } from '../use-raw-input.js';
 import { keyHelp, SaveDialog, SearchLine, TurnList, TurnView } from './editor-views.js';
 import { TextArea } from './text-area.js';
 
@@ -44,9 +45,10 @@ export function EditorApp({ session, outDir, width, height, openTurn, onDone }: 
   const layout = { width, height };
   const written = useRef<SavedConstructed[]>([]);
 
+  const raw = useRawInput();
   useInput((input, key) => {
     let next = latest.current;
-    for (const event of keyEvents(input, key)) {
+    for (const event of keyEvents(input, key, raw.current)) {
       if (next.saveRequest || next.quit) break;
       next = reduce(next, session, event.input, event.key, layout);
     }

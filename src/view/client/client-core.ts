@@ -27,6 +27,23 @@ function addAll(node, children) {
 }
 function h(tag, attrs, children) { return addAll(setAll(document.createElement(tag), attrs), children); }
 function s(tag, attrs, children) { return addAll(setAll(document.createElementNS(SVGNS, tag), attrs), children); }
+// A rendered rubric or case file (the server's Markdown nodes): elements of the allowed tags only, text by
+// textContent; an unknown tag keeps its text in a span. Nothing of the file is ever parsed as markup here.
+var MD_TAGS = {};
+['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'em', 'strong', 's', 'hr', 'br', 'table', 'thead', 'tbody', 'tr', 'th', 'td'].forEach(function (tag) { MD_TAGS[tag] = true; });
+function mdNodes(nodes) {
+  return nodes.map(function (node) {
+    return typeof node === 'string' ? node : h(MD_TAGS[node[0]] === true ? node[0] : 'span', null, mdNodes(node[1]));
+  });
+}
+function markdownBlock(nodes, attrs) { return h('div', Object.assign({ class: 'markdown' }, attrs), mdNodes(nodes)); }
+// A fixture's name in a chart's label space: cut in the middle past max characters (both ends tell fixtures apart),
+// the whole name in the group's <title>, shown on hover and read by screen readers.
+function chartLabel(attrs, name, max) {
+  var keep = max - 1;
+  var shown = name.length <= max ? name : name.slice(0, Math.ceil(keep / 2)) + '\u2026' + name.slice(name.length - Math.floor(keep / 2));
+  return s('g', { class: 'chart-label', 'data-name': name }, [s('title', { text: name }), s('text', Object.assign({ text: shown }, attrs))]);
+}
 function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
 function fixed(value, digits) { return value === null || value === undefined ? '-' : value.toFixed(digits); }
 function rateText(m) { return m.rate === null ? '-' : m.rate.toFixed(2) + ' (' + m.pass + '/' + (m.pass + m.fail) + ')'; }

@@ -17,8 +17,9 @@ function showMarker(root, id) {
   var turnbar = h('ol', { id: 'turnbar', class: 'turnbar', 'aria-label': 'turns of this rollout', hidden: true });
   var tabResponse = h('button', { type: 'button', class: 'tab', id: 'tab-response', text: '1 response' });
   var tabCase = h('button', { type: 'button', class: 'tab', id: 'tab-case', text: '2 case file' });
-  var paneText = h('pre', { id: 'pane-text', tabindex: '0' });
-  var rubric = h('pre', { id: 'rubric' });
+  // The response as it came (text); the case file rendered from its Markdown: the pane holds one or the other.
+  var paneText = h('div', { id: 'pane-text', class: 'pane', tabindex: '0' });
+  var rubric = h('div', { id: 'rubric', class: 'markdown' });
   var rubricHead = h('p', { id: 'rubric-head' });
   var noteInput = h('input', { id: 'note', type: 'text', 'aria-label': 'note', size: '80', hidden: true });
   var message = h('p', { id: 'message', 'aria-live': 'polite' });
@@ -48,11 +49,11 @@ function showMarker(root, id) {
     if (st.pane === 'response' && rollout && rollout.list.length > 0) return turnPaneText(rollout, st.turn, turnMarkIn(m().turnMarks[pos], rollout.list[st.turn].turn));
     if (blind) {
       var b = m().blindReps[pos];
-      if (st.pane === 'case') return m().blindCaseFiles[b.caseFile];
+      if (st.pane === 'case') return m().blindCaseFileDocs[b.caseFile];
       return b.error ? b.error + (b.response ? '\n\nResponse:\n' + b.response : '') : (b.response || '');
     }
     var rep = repOf(pos);
-    if (st.pane === 'case') return st.body.run.fixtures[rep.f].caseFile;
+    if (st.pane === 'case') return st.body.run.fixtures[rep.f].caseFileDoc;
     if (rep.status === 'not run') return 'NOT RUN: this rep has no record yet.';
     if (!rep.error) return rep.response || '';
     return ['ERROR (' + rep.error.stage + ': ' + rep.error.cause + '): ' + rep.error.message, rep.response ? 'Response:\n' + rep.response : '',
@@ -94,7 +95,9 @@ function showMarker(root, id) {
     markbar.setAttribute('data-mark', current[0]);
     tabResponse.setAttribute('aria-selected', String(st.pane === 'response'));
     tabCase.setAttribute('aria-selected', String(st.pane === 'case'));
-    paneText.textContent = paneContent(st.pos);
+    var content = paneContent(st.pos);
+    clear(paneText);
+    paneText.appendChild(typeof content === 'string' ? h('pre', { text: content }) : markdownBlock(content));
     drawTurns();
     message.textContent = m().readOnly ? 'read-only: ' + m().readOnly : st.message;
     document.body.setAttribute('data-pos', String(st.pos));
@@ -205,7 +208,7 @@ function showMarker(root, id) {
       VIEW.version = body.version;
       st.pos = place >= 0 && place < total() ? place : firstUnmarked();
       rubricHead.textContent = body.marker.question + ' (rubric version ' + body.marker.rubricVersion + ')';
-      rubric.textContent = body.marker.rubric;
+      addAll(clear(rubric), mdNodes(body.marker.rubricDoc));
       draw();
       ready('marker');
     });

@@ -22,7 +22,8 @@ function rateChart(fixtures, target, id) {
   });
   fixtures.forEach(function (f, i) {
     var y = top + i * rowH;
-    svg.appendChild(s('text', { x: labelW - 8, y: y + 19, 'text-anchor': 'end', class: 'label', text: f.fixture }));
+    // About 7 px a character at 13 px: 28 fit in the label column.
+    svg.appendChild(chartLabel({ x: labelW - 8, y: y + 19, 'text-anchor': 'end', class: 'label' }, f.fixture, 28));
     svg.appendChild(s('rect', { x: x(0), y: y + 6, width: barW, height: 18, class: 'track' }));
     if (f.rate !== null) svg.appendChild(s('rect', { x: x(0), y: y + 6, width: Math.max(1, f.rate * barW), height: 18, class: 'bar ' + f.verdict }));
     if (f.wilson) {
@@ -60,6 +61,8 @@ function renderReport(run, root) {
     h('h1', null, [h('span', { text: r.question.id }), ': ', h('span', { text: r.question.text })]),
     h('p', { class: 'meta', id: 'run-meta', text: 'Run ' + r.dir + ' (' + status + (r.shard ? ', shard ' + r.shard.index + '/' + r.shard.count : '') + '); marks from ' + r.marksFile + '; rubric version ' + r.rubricVersion + '; target ' + r.target + ', ' + r.reps + ' reps per fixture.' }),
   ]));
+  // The rubric the reps were marked by, rendered from its Markdown; closed, as it is read once.
+  if (run.rubricDoc) root.appendChild(h('details', { id: 'report-rubric' }, [h('summary', { text: 'rubric (version ' + r.rubricVersion + ')' }), markdownBlock(run.rubricDoc)]));
   r.tags.forEach(function (totals) {
     var members = r.fixtures.filter(function (f) { return (f.tag || 'untagged') === totals.tag; });
     var section = h('section', { class: 'tag', 'data-tag': totals.tag }, [h('h2', { text: totals.tag + ' fixtures' })]);
@@ -140,7 +143,7 @@ function survivalChart(rollout, id) {
       points.push(x(i) + ',' + y(v), x(i + 1) + ',' + y(v));
     });
     svg.appendChild(s('polyline', { points: points.join(' '), class: 'survival-line line-' + (k % 4), fill: 'none' }));
-    svg.appendChild(s('text', { x: left + plotW + 8, y: top + 14 + k * 18, class: 'label line-' + (k % 4), text: f.fixture }));
+    svg.appendChild(chartLabel({ x: left + plotW + 8, y: top + 14 + k * 18, class: 'label line-' + (k % 4) }, f.fixture, 30));
   });
   return h('figure', null, [svg, h('figcaption', { text: title + '. The table below holds the same numbers.' })]);
 }

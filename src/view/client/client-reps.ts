@@ -107,7 +107,7 @@ function repCard(run, rep) {
   // The case file is shared by the fixture's reps: it is kept once and put in the page only when opened.
   var details = h('details', { class: 'case' }, [h('summary', { text: 'case file' })]);
   details.addEventListener('toggle', function () {
-    if (details.open && details.children.length === 1) details.appendChild(h('pre', { text: fixture.caseFile }));
+    if (details.open && details.children.length === 1) details.appendChild(markdownBlock(fixture.caseFileDoc));
   });
   card.appendChild(details);
   return card;

@@ -24,6 +24,9 @@ del { text-decoration: line-through; background: #eee; } ins { text-decoration: 
 nav a, nav button { margin-right: 1rem; }
 .marker { display: grid; grid-template-columns: 3fr 2fr; gap: 1rem; }
 .marker pre { max-height: 60vh; min-height: 20rem; }
+.marker #pane-text { max-height: 60vh; min-height: 20rem; overflow: auto; } .marker #pane-text pre { max-height: none; margin: 0; }
+.markdown { background: #fafafa; padding: 0.25rem 0.75rem; border: 1px solid #ddd; overflow-wrap: anywhere; } .markdown pre { max-height: none; }
+.markdown table { border-collapse: collapse; } .markdown th, .markdown td { border: 1px solid #ccc; padding: 0.15rem 0.4rem; }
 .markbar { font-size: 1.1rem; padding: 0.5rem; border: 2px solid #333; margin: 0.5rem 0; }
 .keys { color: #333; font-size: 0.9rem; } .status { font-weight: 600; }
 .side { display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; }

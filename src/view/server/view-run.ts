@@ -11,6 +11,7 @@ import { buildRunView } from '../build-run-view.js';
 import type { MarkerView, RunView } from '../view-data.js';
 import { turnMarkPairs } from '../turn-views.js';
 import { blindReps } from './blind-reps.js';
+import { markdownDoc, type MarkdownNode } from '../markdown-doc.js';
 
 /** What the page hears after a mark is on disk: every mark of the session, and whether the file was merged first. */
 export interface MarkReply {
@@ -125,12 +126,13 @@ export class ViewRun {
         grader: session.who,
         question: session.manifest.question.text,
         rubric: session.rubric,
+        rubricDoc: markdownDoc(session.rubric),
         rubricVersion: session.manifest.rubric.version,
         order: positions ? session.reps.map((rep) => positions.get(`${rep.fixture}\u0000${rep.rep}`) ?? -1) : [],
         marks: session.reps.map((_, i) => markPair(session, i)),
         turnMarks: turnMarksOf(session),
         skipped: session.reps.map((rep) => rep.skipped),
-        ...(blind ? blindReps(session) : {}),
+        ...(blind ? withDocs(blindReps(session)) : {}),
         ...(this.readOnly ? { readOnly: this.readOnly } : {}),
       };
       return { run, marker, version };
@@ -219,4 +221,11 @@ async function contentHash(file: string): Promise<string | null> {
   } catch {
     return null;
   }
+}
+
+/** A blind re-mark's case files with their rendered Markdown beside them. */
+function withDocs<T extends { blindCaseFiles?: string[] | undefined }>(
+  blind: T,
+): T & { blindCaseFileDocs: MarkdownNode[][] } {
+  return { ...blind, blindCaseFileDocs: (blind.blindCaseFiles ?? []).map((text) => markdownDoc(text)) };
 }

@@ -8,8 +8,10 @@ import { TurnkitError } from '../../errors.js';
 import { compareReports } from '../../marks/compare-runs.js';
 import { shownPath } from '../../util/shown-path.js';
 import { contentSecurityPolicy, renderPage } from '../html-page.js';
+import { buildReport } from '../../marks/build-report.js';
 import { refusal } from './request-guard.js';
 import { fileInRun } from './serve-run-file.js';
+import { summaryHtml } from './summary-html.js';
 import { ViewRun, type ViewMarking } from './view-run.js';
 
 /** Options of `turnkit view`. */
@@ -76,16 +78,24 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   const csrf = randomBytes(32).toString('base64url');
   let port = 0;
   const secrets = { token, csrf, port: () => port };
-  const page = renderPage(
-    {
-      mode: 'view',
-      token,
-      csrf,
-      blind: options.blind === true,
-      runs: runs.map((run) => ({ id: run.id, dir: shownPath(run.dir), question: run.question, stamp: run.stamp })),
-    },
-    options.blind ? 'turnkit view: blind re-mark' : 'turnkit view',
-  );
+  const pageData = (): Parameters<typeof renderPage>[0] => ({
+    mode: 'view',
+    token,
+    csrf,
+    blind: options.blind === true,
+    runs: runs.map((run) => ({ id: run.id, dir: shownPath(run.dir), question: run.question, stamp: run.stamp })),
+  });
+  const title = options.blind ? 'turnkit view: blind re-mark' : 'turnkit view';
+  // The first response holds the runs' summary tables, read now (a blind re-mark shows no marks: none there).
+  const page = async (): Promise<string> => {
+    if (options.blind) return renderPage(pageData(), title);
+    const reports = [];
+    for (const run of runs) {
+      const report = await buildReport(run.dir, { cwd }).catch(() => undefined);
+      if (report) reports.push(report);
+    }
+    return renderPage(pageData(), title, summaryHtml(reports));
+  };
 
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
@@ -135,7 +145,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
         'Content-Type': 'text/html; charset=utf-8',
         'Content-Security-Policy': `${contentSecurityPolicy('view')}; frame-ancestors 'none'`,
       });
-      return void response.end(page);
+      return void response.end(await page());
     }
     if (url.pathname === '/api/run') return send(response, 200, await runOf(url.searchParams.get('run')).data());
     if (url.pathname === '/api/version')
