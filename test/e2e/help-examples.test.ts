@@ -66,6 +66,7 @@ const ORDER = [
   'merge',
   'judge',
   'report',
+  'plan',
   'agree',
   'init',
   'edit',

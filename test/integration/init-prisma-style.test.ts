@@ -1,3 +1,4 @@
+import { TEST_SCRUB } from '../helpers/scrub-key.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,10 +82,19 @@ describe.each(BACKENDS)('init on a Prisma-style schema on %s', (backend) => {
     const outcome = await captureFromDb(t.db, config, {
       campaign: ROOM_A,
       turns: { turn: 3 },
-      scrub: { key: 'a test key, not a secret' },
+      scrub: TEST_SCRUB,
     });
     const fixture = outcome.fixtures[0]!;
-    expect(Object.keys(fixture.tables).sort()).toEqual(['GameSession', 'NarrativeEntry', 'Player', 'User', 'rooms']);
+    expect(Object.keys(fixture.tables).sort()).toEqual([
+      'GameSession',
+      'NarrativeEntry',
+      'Player',
+      'User',
+      'rooms',
+      'votes',
+    ]);
+    // The votes init declared (votes.roomId, sliced by their own turn): room A's of turns 1 and 2, not room B's.
+    expect(fixture.tables.votes!.rows.map((row) => row.id)).toEqual([cuid('votea1'), cuid('votea2')]);
     expect(fixture.tables.rooms!.rows).toMatchObject([{ id: ROOM_A, code: 'QX7K2P' }]);
     expect(fixture.tables.Player!.rows.map((row) => row.id).sort()).toEqual([cuid('playera1'), cuid('playera2')]);
     expect(fixture.tables.User!.rows).toHaveLength(2);
