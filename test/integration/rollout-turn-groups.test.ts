@@ -5,6 +5,7 @@ import { ScratchSession } from '../../src/scratch/scratch-session.js';
 import { join } from 'node:path';
 import { TEST_SCRUB } from '../helpers/scrub-key.js';
 import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
+import { itHasProgram, systemProgram } from '../helpers/system-programs.js';
 import { tableChecksums } from '../helpers/table-checksums.js';
 import { captureFromDb } from '../../src/fixture/capture.js';
 import { serializeDocument } from '../../src/fixture/format.js';
@@ -30,7 +31,11 @@ before=$(psql "$DATABASE_URL" -Atc "SELECT string_agg(type::text, ',' ORDER BY \
 echo "GM $TURNKIT_TURN [$last] after [$before]"
 `;
 
-describe.each(BACKENDS)('rollouts of a game whose turns are several rows on %s', (backend) => {
+// Its SUT is a shell script that reads its campaign with psql.
+const psql = systemProgram('psql');
+itHasProgram('psql', psql);
+
+describe.each(psql.found ? BACKENDS : [])('rollouts of a game whose turns are several rows on %s', (backend) => {
   let t: TestDb;
 
   beforeAll(async () => {
@@ -155,7 +160,7 @@ count=$(psql "$DATABASE_URL" -Atc "SELECT count(*) FROM messages WHERE conversat
 echo "reply to [$last] of $count"
 `;
 
-describe.each(BACKENDS)('rollouts of a chat game (a turn per user message) on %s', (backend) => {
+describe.each(psql.found ? BACKENDS : [])('rollouts of a chat game (a turn per user message) on %s', (backend) => {
   let t: TestDb;
 
   beforeAll(async () => {
