@@ -4,7 +4,7 @@ import { TurnkitError } from '../errors.js';
 import type { LoadedQuestion } from './load-question.js';
 import { commandLine, runCommandSut } from './sut-command.js';
 import { httpSutCaller } from './sut-http.js';
-import { loadModuleSut, runModuleSut } from './sut-module.js';
+import { callModuleSut, checkModuleSut, runModuleSut } from './sut-module.js';
 import type { SutContext, SutOutcome } from './sut-request.js';
 
 /** Calls the SUT for one rep, whichever kind it is. */
@@ -28,10 +28,10 @@ export async function prepareSut(
     }
     case 'module': {
       const resolved = { ...sut, path: resolve(projectDir, sut.path) };
-      const fn = await loadModuleSut(resolved).catch((error: Error) => {
+      await checkModuleSut(resolved).catch((error: Error) => {
         throw new TurnkitError('BAD_INPUT', `${question.at(['sut', 'export'])}: ${error.message.split('\n')[0]}`);
       });
-      return (context) => runModuleSut(fn, resolved, context);
+      return (context) => callModuleSut(resolved, context);
     }
     case 'http': {
       if (sut.apiKeyEnv && !env[sut.apiKeyEnv])

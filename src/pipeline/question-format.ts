@@ -51,6 +51,8 @@ const moduleSut = z
     /** The export to call (default: the default export). */
     export: z.string().min(1).default('default'),
     timeout: z.number().positive().default(130),
+    /** Bytes of the response (and of what the module logs, kept as its output's end); a longer answer is an error. */
+    maxOutput: z.number().int().positive().default(131_072),
   })
   .strict();
 
@@ -69,6 +71,8 @@ const httpSut = z
     timeout: z.number().positive().default(130),
     /** Attempts after the first on a 429, a 5xx, a timeout or a lost connection, with exponential backoff. */
     retries: z.number().int().min(0).max(10).default(2),
+    /** Bytes of the answer's content; a longer one is an error (the body is not read past what it could take). */
+    maxOutput: z.number().int().positive().default(131_072),
   })
   .strict();
 
@@ -81,6 +85,8 @@ const functionSut = z
     type: z.literal('function'),
     fn: z.custom<SutFunction>((value) => typeof value === 'function', 'expected a function'),
     timeout: z.number().positive().default(130),
+    /** Bytes of the response; a longer answer is an error. */
+    maxOutput: z.number().int().positive().default(131_072),
   })
   .strict();
 

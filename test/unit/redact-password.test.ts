@@ -58,7 +58,15 @@ describe('the secrets a SUT can see never reach a rep record', () => {
     ]);
     expect(
       sutSecrets(
-        { type: 'http', baseUrl: 'http://127.0.0.1:1/v1', model: 'm', timeout: 5, retries: 0, apiKeyEnv: 'PLAIN' },
+        {
+          type: 'http',
+          baseUrl: 'http://127.0.0.1:1/v1',
+          model: 'm',
+          timeout: 5,
+          retries: 0,
+          maxOutput: 131_072,
+          apiKeyEnv: 'PLAIN',
+        },
         env,
       ),
     ).toContain('sk-not-a-secret-name');
