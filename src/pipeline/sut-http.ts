@@ -2,6 +2,7 @@ import type OpenAIClient from 'openai';
 import type { SutConfig } from './question-format.js';
 import { recordedTail, type SutContext, type SutOutcome } from './sut-request.js';
 import { BodyTooLargeError, boundedFetch } from './bounded-fetch.js';
+import { splitBaseUrl } from '../util/url-secrets.js';
 
 /** An OpenAI-compatible chat SUT's settings. */
 export type HttpSut = Extract<SutConfig, { type: 'http' }>;
@@ -27,20 +28,23 @@ function loadSdk(): Promise<typeof OpenAIClient> {
  */
 export function httpSutCaller(sut: HttpSut, tools: HttpSutTools = {}): (context: SutContext) => Promise<SutOutcome> {
   let client: OpenAIClient | undefined;
-  const url = `${sut.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  // User info and query stay out of every message; the path goes before the query, each is sent where it belongs.
+  const base = splitBaseUrl(sut.baseUrl);
+  const url = `${base.endpoint.replace(/\/+$/, '')}/chat/completions`;
   return async (context) => {
     const started = performance.now();
     const OpenAI = await loadSdk();
     client ??= new OpenAI({
       // Local servers (Ollama, llama.cpp) take no key; the SDK insists on one.
       apiKey: tools.apiKey || 'unused',
-      baseURL: sut.baseUrl,
+      baseURL: base.endpoint,
+      ...(Object.keys(base.query).length > 0 ? { defaultQuery: base.query } : {}),
       maxRetries: sut.retries,
       timeout: sut.timeout * 1_000,
       // The body is read no further than an answer of maxOutput bytes could take as JSON (escapes, usage, ids).
       fetch: boundedFetch(bodyLimit(sut.maxOutput)),
       // Without a key no Authorization header at all, rather than a made-up one.
-      ...(tools.apiKey ? {} : { defaultHeaders: { authorization: null } }),
+      ...(tools.apiKey ? {} : { defaultHeaders: { authorization: base.basic ?? null } }),
     });
     const input = Object.values(context.request.input)
       .filter((value) => typeof value === 'string')

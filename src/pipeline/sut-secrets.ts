@@ -1,6 +1,7 @@
 import type { SutConfig } from './question-format.js';
 import { expandEnv } from './sut-command.js';
 import { passwordForms } from './redact-password.js';
+import { urlSecrets } from '../util/url-secrets.js';
 
 /** Names of environment variables whose values are secrets (API keys, tokens, passwords). */
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|(^|_)PASS($|_)|_PWD$|(^|_)AUTH($|_)/i;
@@ -14,7 +15,7 @@ const MIN_SECRET_LENGTH = 6;
 /**
  * The secrets a SUT can see and print, which must not reach a rep's files: the values of secret-named variables of
  * turnkit's environment (a command SUT inherits them), of the question's `sut.env` (after `${NAME}` expansion),
- * and the http SUT's API key.
+ * and the http SUT's API key and its base URL's credentials (user info, `?api-key=`).
  */
 export function sutSecrets(sut: SutConfig, env: Readonly<Record<string, string | undefined>>): string[] {
   const secrets = new Set<string>();
@@ -27,6 +28,7 @@ export function sutSecrets(sut: SutConfig, env: Readonly<Record<string, string |
   for (const [name, value] of Object.entries(env)) add(name, value);
   if (sut.type === 'command')
     for (const [name, value] of Object.entries(expandEnv(sut.env ?? {}, env))) add(name, value);
+  if (sut.type === 'http') for (const secret of urlSecrets(sut.baseUrl)) secrets.add(secret);
   if (sut.type === 'http' && sut.apiKeyEnv) {
     const key = env[sut.apiKeyEnv];
     if (key) secrets.add(key);

@@ -13,6 +13,8 @@ import { httpSutCaller, type HttpSut, type HttpSutTools } from '../../src/pipeli
 
 const runHttpSut = (sut: HttpSut, context: SutContext, tools?: HttpSutTools) => httpSutCaller(sut, tools)(context);
 import { prepareSut } from '../../src/pipeline/call-sut.js';
+import { redactSut } from '../../src/pipeline/manifest.js';
+import { sutSecrets } from '../../src/pipeline/sut-secrets.js';
 import { loadQuestion } from '../../src/pipeline/load-question.js';
 import { parseSutOutput } from '../../src/pipeline/sut-request.js';
 import type { SutContext, SutRequest } from '../../src/pipeline/sut-request.js';
@@ -451,6 +453,25 @@ describe('http SUT (OpenAI-compatible)', () => {
     retries: 0,
     maxOutput: 131_072,
     ...more,
+  });
+
+  it("sends a base URL's user info and query where they belong, and keeps them out of messages and the manifest", async () => {
+    const { baseUrl, seen } = await serve(answer(500, '{"error":{"message":"down"}}'));
+    const address = new URL(baseUrl);
+    const withCredentials = `http://gm-user:pw-S3CRET-9@${address.host}/v1?api-key=KEY-S3CRET-123&api-version=7`;
+    const sut = httpSut(withCredentials);
+    const outcome = await runHttpSut(sut, context());
+    // The path before the query; the user info as Basic authorization; the query as it was.
+    expect(seen[0]!.url).toBe('/v1/chat/completions?api-key=KEY-S3CRET-123&api-version=7');
+    expect(seen[0]!.headers?.authorization).toBe(`Basic ${Buffer.from('gm-user:pw-S3CRET-9').toString('base64')}`);
+    expect(outcome.error).toEqual({
+      cause: 'http',
+      message: `http://${address.host}/v1/chat/completions answered 500 (1 attempt)`,
+    });
+    expect(redactSut(sut)).toMatchObject({ baseUrl: `http://${address.host}/v1` });
+    expect(JSON.stringify(redactSut(sut))).not.toMatch(/S3CRET|gm-user/);
+    expect(sutSecrets(sut, {})).toEqual(expect.arrayContaining(['gm-user', 'pw-S3CRET-9', 'KEY-S3CRET-123']));
+    expect(sutSecrets(sut, {})).not.toContain('7');
   });
 
   it('bounds the answer at maxOutput, and reads a huge body no further than the bound', async () => {
