@@ -97,6 +97,25 @@ describe('command SUT', () => {
     expect(JSON.parse(await readFile(join(dir, 'request.json'), 'utf8'))).toEqual(REQUEST);
   });
 
+  it("inherits none of turnkit's secrets (scrub key, judges' keys), only those its sut.env names", async () => {
+    const env = {
+      PATH: process.env.PATH,
+      TURNKIT_SCRUB_KEY: 'scrub-key-0123456789abcdef',
+      ANTHROPIC_API_KEY: 'sk-ant-judge-42',
+      OPENAI_API_KEY: 'sk-openai-sut-7',
+      GH_PAT: 'github_pat_abcdef',
+      LANG_FOR_TEST: 'plain-value',
+    };
+    const outcome = await runCommandSut(
+      shSut('cat > /dev/null; env | sort | grep -E "_KEY|_PAT|LANG_FOR_TEST" | cut -d= -f1 | tr "\\n" " "', {
+        env: { OPENAI_API_KEY: '${OPENAI_API_KEY}' },
+      }),
+      { ...context(), env },
+    );
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.response).toBe('LANG_FOR_TEST OPENAI_API_KEY');
+  });
+
   it("runs with the scratch campaign and the rep in its environment, and the question's env with ${NAME} expanded", async () => {
     process.env.TURNKIT_TEST_TOKEN = 'tok-123';
     try {
