@@ -62,6 +62,15 @@ export function checkSutFound(
     const cwd = resolve(projectDir, sut.cwd ?? '.');
     if (!existsSync(cwd))
       throw new TurnkitError('NOT_FOUND', `${question.at(['sut', 'cwd'])}: ${sut.cwd}: no such folder`);
+    // `${NAME}` of a variable that is not set would become an empty string: a SUT without its key, silently.
+    for (const [name, value] of Object.entries(sut.env ?? {})) {
+      const unset = [...value.matchAll(/\$\{(\w+)\}/g)].map((match) => match[1]!).find((v) => env[v] === undefined);
+      if (unset !== undefined)
+        throw new TurnkitError(
+          'BAD_INPUT',
+          `${question.at(['sut', 'env', name])}: \${${unset}} is not set in turnkit's environment; set it, or write the value itself`,
+        );
+    }
     const program = commandLine(sut)[0]!;
     if (!findProgram(program, cwd, env.PATH))
       throw new TurnkitError('BAD_INPUT', `${question.at(['sut', 'command'])}: ${program}: command not found`);
