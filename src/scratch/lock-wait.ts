@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Db } from '../db/connect.js';
+import { hasLockWaits } from '../db/backend-traits.js';
 import { TurnkitError } from '../errors.js';
 
 /** How long a teardown waits for a lock before it gives up and names the holder (a SUT's leftover transaction). */
@@ -27,7 +28,7 @@ export async function watchLockWaits(
   everyMs = 100,
 ): Promise<{ blockers(): Blocker[]; stop(): void }> {
   let seen: Blocker[] = [];
-  if (db.backend !== 'postgres') return { blockers: () => seen, stop: () => {} };
+  if (!hasLockWaits(db)) return { blockers: () => seen, stop: () => {} };
   const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
   let told = false;
   let busy = false;
