@@ -28,11 +28,16 @@ export async function readRunText(runDir: string, relative: string): Promise<str
   const inside = await fileInRun(runDir, relative);
   if (inside !== undefined) return readFile(inside, 'utf8');
   const path = join(runDir, relative);
-  const info = await lstat(path).catch(() => undefined);
-  if (!info) return readFile(path, 'utf8');
+  const real = await realpath(path).catch(() => undefined);
+  const root = await realpath(runDir).catch(() => runDir);
+  // Missing, or a folder or other file inside the run: read as it is, for the error that says so.
+  if (real === undefined || real.startsWith(root + sep)) {
+    if ((await lstat(path).catch(() => undefined))?.isSymbolicLink() !== true || real !== undefined)
+      return readFile(path, 'utf8');
+  }
   throw new TurnkitError(
     'BAD_INPUT',
-    `${shownPath(path)}: ${info.isSymbolicLink() ? 'a symbolic link that leads out of the run directory' : 'not a regular file'}; refused`,
+    `${shownPath(path)}: a symbolic link that leads out of the run directory; refused`,
   );
 }
 
