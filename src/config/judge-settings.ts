@@ -18,6 +18,15 @@ export const judgeSettingsSchema = z
     baseUrl: z
       .string()
       .url()
+      // A key in the URL would be sent and shown with it: it belongs in the API key variable.
+      .refine((url) => {
+        try {
+          const parsed = new URL(url);
+          return parsed.username === '' && parsed.password === '';
+        } catch {
+          return true;
+        }
+      }, 'holds a user name or password: put the key in the API key variable (apiKeyEnv) instead')
       .optional()
       .describe("Base URL, such as http://127.0.0.1:11434/v1 for Ollama; the provider's own when absent."),
     /** The environment variable holding the API key (never the key itself). */

@@ -11,3 +11,8 @@ export function canCreateDatabases(db: Pick<Db, 'backend'>): boolean {
 export function databaseLabel(db: Pick<Db, 'backend' | 'displayUrl'>): string {
   return db.backend === 'embedded' ? 'embedded' : db.displayUrl;
 }
+
+/** Whether sessions can wait on each other's locks (the embedded server runs one backend, so none ever waits). */
+export function hasLockWaits(db: Pick<Db, 'backend'>): boolean {
+  return db.backend !== 'embedded';
+}

@@ -1,5 +1,6 @@
 import type { Manifest } from '../pipeline/manifest.js';
 import type { RepKey } from '../pipeline/run-state.js';
+import { maskNames } from './mask-names.js';
 
 /** A rep's neutral name in a blind re-mark, and the rep it stands for (recorded beside the blind marks file). */
 export interface BlindLabel {
@@ -36,7 +37,7 @@ export function blindLabels(manifest: Manifest, order: readonly RepKey[]): Blind
 
 /**
  * Replaces every name a grader could tell a fixture by (its name, its file, its bases' names and files) with its
- * case's neutral name, longest first so that `x-fixed` is not read as `x` plus a tell-tale `-fixed`.
+ * case's neutral name, in any case and encoding (see maskNames).
  */
 export function blindScrubber(manifest: Manifest, labels: readonly BlindLabel[]): (text: string) => string {
   const caseOfFixture = new Map(labels.map((entry) => [entry.fixture, entry.case]));
@@ -52,18 +53,10 @@ export function blindScrubber(manifest: Manifest, labels: readonly BlindLabel[])
     }
     names.set(fixture.name, neutral);
   }
-  const terms = [...names.keys()].filter((term) => term !== '').sort((a, b) => b.length - a.length);
-  if (terms.length === 0) return (text) => text;
-  // A name counts only as a whole word: a fixture called "deck" must not turn "deck 2" into "case 1 2".
-  const pattern = new RegExp(`(?<![\\w.-])(?:${terms.map(escapeRegExp).join('|')})(?![\\w-])`, 'g');
-  return (text) => text.replace(pattern, (term) => names.get(term) ?? term);
+  return maskNames(names);
 }
 
 // Fixtures that share the captured fixture at the bottom of their chain of bases are one case.
 function groupsOf(manifest: Manifest): Map<string, string> {
   return new Map(manifest.fixtures.map((fixture) => [fixture.name, (fixture.bases?.at(-1) ?? fixture.file).sha256]));
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }

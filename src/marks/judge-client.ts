@@ -4,6 +4,7 @@ import { TurnkitError } from '../errors.js';
 import type { JudgePrompt } from './judge-prompt.js';
 import type { Usage } from '../pipeline/spend.js';
 import { defaultKeyVariable, type JudgeSettings } from '../config/judge-settings.js';
+import { shownUrl } from '../util/url-secrets.js';
 
 /** A judge model's answer with the tokens it used, when the API said. */
 export interface JudgeAnswer {
@@ -142,16 +143,5 @@ function tokens(input: unknown, output: unknown): Usage | undefined {
 
 /** A base URL as it may be shown or written: origin and path, never a user, password or query (tokens live there). */
 export function withoutSecrets(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = '';
-    parsed.password = '';
-    parsed.search = '';
-    parsed.hash = '';
-    const shown = parsed.toString();
-    // URL adds a "/" to a bare host; show the address as it was written.
-    return shown.endsWith('/') && !url.split(/[?#]/)[0]!.endsWith('/') ? shown.slice(0, -1) : shown;
-  } catch {
-    return '<the base URL>';
-  }
+  return shownUrl(url);
 }

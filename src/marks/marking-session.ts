@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { orFallback, readRunText } from '../pipeline/run-file.js';
 import { userInfo } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
@@ -78,8 +79,8 @@ export class MarkingSession {
     for (const name of names)
       caseFiles.set(
         name,
-        await readFile(join(dir, 'case-files', `${name}.md`), 'utf8').catch(
-          () => '(no case file in the run directory)',
+        await readRunText(dir, join('case-files', `${name}.md`)).catch(
+          orFallback('(no case file in the run directory)'),
         ),
       );
     let keys = planReps(names, manifest.question.reps, manifest.shard);
@@ -121,8 +122,8 @@ export class MarkingSession {
         if (!stale) marks.set(id, row);
       }
     }
-    const rubric = await readFile(join(dir, RUBRIC_FILE), 'utf8').catch(
-      () => `(the rubric ${manifest.rubric.path} is not in the run directory)`,
+    const rubric = await readRunText(dir, RUBRIC_FILE).catch(
+      orFallback(`(the rubric ${manifest.rubric.path} is not in the run directory)`),
     );
     return new MarkingSession(
       file,

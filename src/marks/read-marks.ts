@@ -89,6 +89,11 @@ export function parseMarksText(raw: string, shown: string, scope: MarksScope | u
       `${shown}:1: missing header: the first line must be ${MARKS_COLUMNS.join(',')}${got}`,
     );
   }
+  // A column named twice would be read from one place and written from another: which one the file means is unknown.
+  const names = first.record.map((cell) => cell.trim().toLowerCase());
+  const twice = names.find((name, i) => name !== '' && names.indexOf(name) !== i);
+  if (twice !== undefined)
+    throw new TurnkitError('BAD_INPUT', `${shown}:1: the header names the column "${twice}" twice; keep one`);
   const fixtures = new Set(scope?.fixtures ?? []);
   const provenance = provenanceColumns(first.record);
   const turnMarksAt = first.record.findIndex(

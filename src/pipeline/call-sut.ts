@@ -4,7 +4,7 @@ import { TurnkitError } from '../errors.js';
 import type { LoadedQuestion } from './load-question.js';
 import { commandLine, runCommandSut } from './sut-command.js';
 import { httpSutCaller } from './sut-http.js';
-import { loadModuleSut, runModuleSut } from './sut-module.js';
+import { callModuleSut, checkModuleSut, runModuleSut } from './sut-module.js';
 import type { SutContext, SutOutcome } from './sut-request.js';
 
 /** Calls the SUT for one rep, whichever kind it is. */
@@ -28,10 +28,10 @@ export async function prepareSut(
     }
     case 'module': {
       const resolved = { ...sut, path: resolve(projectDir, sut.path) };
-      const fn = await loadModuleSut(resolved).catch((error: Error) => {
+      await checkModuleSut(resolved).catch((error: Error) => {
         throw new TurnkitError('BAD_INPUT', `${question.at(['sut', 'export'])}: ${error.message.split('\n')[0]}`);
       });
-      return (context) => runModuleSut(fn, resolved, context);
+      return (context) => callModuleSut(resolved, context);
     }
     case 'http': {
       if (sut.apiKeyEnv && !env[sut.apiKeyEnv])
@@ -62,6 +62,15 @@ export function checkSutFound(
     const cwd = resolve(projectDir, sut.cwd ?? '.');
     if (!existsSync(cwd))
       throw new TurnkitError('NOT_FOUND', `${question.at(['sut', 'cwd'])}: ${sut.cwd}: no such folder`);
+    // `${NAME}` of a variable that is not set would become an empty string: a SUT without its key, silently.
+    for (const [name, value] of Object.entries(sut.env ?? {})) {
+      const unset = [...value.matchAll(/\$\{(\w+)\}/g)].map((match) => match[1]!).find((v) => env[v] === undefined);
+      if (unset !== undefined)
+        throw new TurnkitError(
+          'BAD_INPUT',
+          `${question.at(['sut', 'env', name])}: \${${unset}} is not set in turnkit's environment; set it, or write the value itself`,
+        );
+    }
     const program = commandLine(sut)[0]!;
     if (!findProgram(program, cwd, env.PATH))
       throw new TurnkitError('BAD_INPUT', `${question.at(['sut', 'command'])}: ${program}: command not found`);

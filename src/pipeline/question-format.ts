@@ -22,6 +22,19 @@ const fixtureEntry = z.union(
   { error: 'expected a path, or { path, tag } with tag "dev" or "heldout"' },
 );
 
+/** The longest question id: it names a folder, and file names have a limit (255 bytes with the stamp beside it). */
+const MAX_ID_LENGTH = 100;
+
+/** Node's timers hold at most 2^31 - 1 ms: a longer timeout would fire at once and fail every rep. */
+const MAX_TIMEOUT_S = 2_147_483;
+
+// A SUT's timeout in seconds: positive, within what a timer can wait.
+const sutTimeout = z
+  .number()
+  .positive()
+  .max(MAX_TIMEOUT_S, `at most ${MAX_TIMEOUT_S} s (about 24 days), the longest a timer can wait`)
+  .default(130);
+
 const commandSut = z
   .object({
     type: z.literal('command'),
@@ -37,7 +50,7 @@ const commandSut = z
       )
       .optional(),
     /** Seconds before the process is killed and the rep recorded as an error. */
-    timeout: z.number().positive().default(130),
+    timeout: sutTimeout,
     /** Bytes kept of stdout and of stderr each; more is an error (stdout) or cut (stderr). */
     maxOutput: z.number().int().positive().default(131_072),
   })
@@ -50,7 +63,9 @@ const moduleSut = z
     path: z.string().min(1),
     /** The export to call (default: the default export). */
     export: z.string().min(1).default('default'),
-    timeout: z.number().positive().default(130),
+    timeout: sutTimeout,
+    /** Bytes of the response (and of what the module logs, kept as its output's end); a longer answer is an error. */
+    maxOutput: z.number().int().positive().default(131_072),
   })
   .strict();
 
@@ -66,9 +81,11 @@ const httpSut = z
     system: z.string().optional(),
     temperature: z.number().min(0).max(2).optional(),
     /** Seconds per attempt. */
-    timeout: z.number().positive().default(130),
+    timeout: sutTimeout,
     /** Attempts after the first on a 429, a 5xx, a timeout or a lost connection, with exponential backoff. */
     retries: z.number().int().min(0).max(10).default(2),
+    /** Bytes of the answer's content; a longer one is an error (the body is not read past what it could take). */
+    maxOutput: z.number().int().positive().default(131_072),
   })
   .strict();
 
@@ -80,7 +97,9 @@ const functionSut = z
   .object({
     type: z.literal('function'),
     fn: z.custom<SutFunction>((value) => typeof value === 'function', 'expected a function'),
-    timeout: z.number().positive().default(130),
+    timeout: sutTimeout,
+    /** Bytes of the response; a longer answer is an error. */
+    maxOutput: z.number().int().positive().default(131_072),
   })
   .strict();
 
@@ -93,7 +112,12 @@ export const sutObjectSchema = z.preprocess(
 /** A question file (`questions/ID.yaml` or `.json`). */
 export const questionSchema = z
   .object({
-    id: z.string().regex(QUESTION_ID, 'use letters, digits, ".", "_" and "-" only'),
+    id: z
+      .string()
+      .regex(QUESTION_ID, 'use letters, digits, ".", "_" and "-" only')
+      // "." and ".." are folders already (the runs folder, the project): a run would be written there.
+      .refine((id) => !/^\.+$/.test(id), 'an id of dots only names a folder that exists: use a name')
+      .refine((id) => id.length <= MAX_ID_LENGTH, `at most ${MAX_ID_LENGTH} characters (it names the run's folder)`),
     question: z.string().trim().min(1),
     rubric: z
       .object({

@@ -32,7 +32,16 @@ export function planRollout(
 ): RolloutPlan | undefined {
   const q = question.question;
   const turns = q.turns ?? 1;
-  if (turns <= 1) return undefined;
+  // Rollout settings on a one-turn question would be ignored: said rather than silently dropped.
+  if (turns <= 1) {
+    for (const key of ['transcriptChecks', 'players', 'stopOn'] as const)
+      if (q[key] !== undefined)
+        throw new TurnkitError(
+          'BAD_INPUT',
+          `${question.at([key])}: ${key} is for rollouts; add turns: N (2 or more) to the question, or remove it`,
+        );
+    return undefined;
+  }
   if (q.stopOn === 'fail' && !q.checks)
     throw new TurnkitError('BAD_INPUT', `${question.at(['stopOn'])}: stopOn: fail needs checks to tell a failing turn`);
   const players = q.players ?? { type: 'recorded' as const };

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { parseJsonText, parseWithSchema } from '../util/json-source.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
 import { manifestSchema, type Manifest } from './manifest.js';
 import type { RepRecord } from './rep-record.js';
+import { readRunText } from './run-file.js';
 
 /** A rep of a run: which fixture, which rep. */
 export interface RepKey {
@@ -38,7 +39,8 @@ export async function readManifest(dir: string): Promise<Manifest> {
   const manifestFile = join(dir, 'manifest.json');
   if (!existsSync(manifestFile))
     throw new TurnkitError('NOT_FOUND', `${shownPath(dir)}: not a run directory (no manifest.json)`);
-  const text = await readFile(manifestFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
+  const text = await readRunText(dir, 'manifest.json').catch((error: NodeJS.ErrnoException) => {
+    if (error instanceof TurnkitError) throw error;
     throw new TurnkitError('BAD_INPUT', `${shownPath(manifestFile)}: ${describeReadError(error)}`);
   });
   return parseWithSchema(manifestSchema, parseJsonText(text, shownPath(manifestFile)), shownPath(manifestFile));
@@ -59,8 +61,9 @@ export async function readRunState(dir: string, manifest?: Manifest): Promise<Ru
         const file = join(repsDir, fixture, name);
         let record: RepRecord;
         try {
-          record = JSON.parse(await readFile(file, 'utf8')) as RepRecord;
-        } catch {
+          record = JSON.parse(await readRunText(dir, relative(dir, file))) as RepRecord;
+        } catch (error) {
+          if (error instanceof TurnkitError) throw error;
           // A record torn by a crash counts as not run: --resume runs the rep again (and keeps the torn file).
           continue;
         }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Backend } from '../db/connect.js';
 import { canCreateDatabases } from '../db/backend-traits.js';
 import { TurnkitError } from '../errors.js';
@@ -8,6 +9,7 @@ import { finishRunDir, runResult, type RunResult } from './finish-run.js';
 import type { OpenedRun, RunSetting } from './opened-run.js';
 import { prepareRun, type RunPlan } from './prepare-run.js';
 import { resumeRunDir } from './resume-run.js';
+import { acquireRunLock } from './run-lock.js';
 import type { RunInput } from './run-input.js';
 import { runReps, type RepsRun } from './run-reps.js';
 import { discardUnbegunRun, startRunDir } from './start-run-dir.js';
@@ -38,15 +40,21 @@ export async function runPlanned(
   // Said once, before the run directory exists, rather than as every rep's seed error.
   if (!canCreateDatabases(db) && input.strategy === 'database')
     throw new TurnkitError('USAGE', `--strategy database: ${EMBEDDED_HAS_NO_DATABASES}`);
+  // A resumed directory is held before anything of it is read or a campaign of it collected: a second resume of it
+  // is refused here, naming the first, rather than running the same reps again beside it.
+  const resumeDir = input.resume !== undefined ? inputPath(project, input.resume) : undefined;
+  await using _resumeLock =
+    resumeDir !== undefined && existsSync(resumeDir) ? await acquireRunLock(resumeDir, 'turnkit run --resume') : null;
   // Orphans of a killed run go before this one starts, so that nothing of theirs is mistaken for this run's.
   await collectGarbage(db);
   const serverVersion =
     (await db.pool.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]?.v ?? '';
   const setting: RunSetting = { backend: db.backend, serverVersion, now: new Date(), concurrency };
   const opened: OpenedRun =
-    input.resume !== undefined
-      ? await resumeRunDir(inputPath(project, input.resume), plan, input, setting, input.onWarning)
+    resumeDir !== undefined
+      ? await resumeRunDir(resumeDir, plan, input, setting, input.onWarning)
       : await startRunDir(project, plan, input, setting);
+  await using _newLock = resumeDir === undefined ? await acquireRunLock(opened.dir, 'turnkit run') : null;
   let reps: RepsRun;
   try {
     reps = await runReps(project, plan, opened, input, concurrency);

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import type { SutConfig } from './question-format.js';
 import { exitMessage } from './stderr-last-line.js';
 import { parseSutOutput, recordedTail, type SutContext, type SutOutcome } from './sut-request.js';
+import { inheritedEnv } from './sut-secrets.js';
 
 /** A command SUT's settings with its paths resolved. */
 export type CommandSut = Extract<SutConfig, { type: 'command' }> & { cwd: string };
@@ -42,7 +43,8 @@ export function runCommandSut(sut: CommandSut, context: SutContext): Promise<Sut
   const [program, ...args] = commandLine(sut);
   const started = performance.now();
   const env = {
-    ...context.env,
+    // Not turnkit's secrets (scrub key, judges' keys): only what sut.env names of them.
+    ...inheritedEnv(context.env),
     ...expandEnv(sut.env ?? {}, context.env),
     DATABASE_URL: context.databaseUrl,
     TURNKIT_CAMPAIGN: context.request.campaign,

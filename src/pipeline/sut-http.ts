@@ -1,6 +1,8 @@
 import type OpenAIClient from 'openai';
 import type { SutConfig } from './question-format.js';
 import { recordedTail, type SutContext, type SutOutcome } from './sut-request.js';
+import { BodyTooLargeError, boundedFetch } from './bounded-fetch.js';
+import { splitBaseUrl } from '../util/url-secrets.js';
 
 /** An OpenAI-compatible chat SUT's settings. */
 export type HttpSut = Extract<SutConfig, { type: 'http' }>;
@@ -26,18 +28,23 @@ function loadSdk(): Promise<typeof OpenAIClient> {
  */
 export function httpSutCaller(sut: HttpSut, tools: HttpSutTools = {}): (context: SutContext) => Promise<SutOutcome> {
   let client: OpenAIClient | undefined;
-  const url = `${sut.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  // User info and query stay out of every message; the path goes before the query, each is sent where it belongs.
+  const base = splitBaseUrl(sut.baseUrl);
+  const url = `${base.endpoint.replace(/\/+$/, '')}/chat/completions`;
   return async (context) => {
     const started = performance.now();
     const OpenAI = await loadSdk();
     client ??= new OpenAI({
       // Local servers (Ollama, llama.cpp) take no key; the SDK insists on one.
       apiKey: tools.apiKey || 'unused',
-      baseURL: sut.baseUrl,
+      baseURL: base.endpoint,
+      ...(Object.keys(base.query).length > 0 ? { defaultQuery: base.query } : {}),
       maxRetries: sut.retries,
       timeout: sut.timeout * 1_000,
+      // The body is read no further than an answer of maxOutput bytes could take as JSON (escapes, usage, ids).
+      fetch: boundedFetch(bodyLimit(sut.maxOutput)),
       // Without a key no Authorization header at all, rather than a made-up one.
-      ...(tools.apiKey ? {} : { defaultHeaders: { authorization: null } }),
+      ...(tools.apiKey ? {} : { defaultHeaders: { authorization: base.basic ?? null } }),
     });
     const input = Object.values(context.request.input)
       .filter((value) => typeof value === 'string')
@@ -75,12 +82,19 @@ export function httpSutCaller(sut: HttpSut, tools: HttpSutTools = {}): (context:
           stdoutTail: recordedTail(typeof reply === 'string' ? reply : JSON.stringify(reply), context),
           ms,
         };
+      if (Buffer.byteLength(content) > sut.maxOutput)
+        return { error: { cause: 'output-too-large', message: `the response passed ${sut.maxOutput} bytes` }, ms };
       const usage = usageOf(body.usage);
       return { response: content, ms, ...(usage ? { usage } : {}) };
     } catch (error) {
       return { ...failure(OpenAI, error, url, sut, context), ms: performance.now() - started };
     }
   };
+}
+
+/** The bytes of a chat body read at most for an answer of `maxOutput` bytes: every character escaped, and room. */
+export function bodyLimit(maxOutput: number): number {
+  return maxOutput * 6 + 65_536;
 }
 
 function usageOf(usage: { prompt_tokens?: unknown; completion_tokens?: unknown } | undefined) {
@@ -97,6 +111,10 @@ function failure(
   context: SutContext,
 ): Omit<SutOutcome, 'ms'> {
   const attempts = sut.retries === 0 ? '1 attempt' : `${sut.retries + 1} attempts`;
+  if (tooLarge(error))
+    return {
+      error: { cause: 'output-too-large', message: `${url}: the answer passed ${bodyLimit(sut.maxOutput)} bytes` },
+    };
   if (error instanceof OpenAI.APIConnectionTimeoutError)
     return { error: { cause: 'timeout', message: `no answer within ${sut.timeout} s (${attempts})` } };
   if (error instanceof OpenAI.APIError && error.status !== undefined)
@@ -111,6 +129,13 @@ function failure(
   if (error instanceof SyntaxError)
     return { error: { cause: 'unparseable', message: `${url} answered with a body that is not JSON: ${message}` } };
   return { error: { cause: 'exception', message: `${url}: ${message}` } };
+}
+
+// The SDK may hand the body's error on as it is, or as the cause of its own.
+function tooLarge(error: unknown): boolean {
+  for (let at = error, depth = 0; at && depth < 4; at = (at as { cause?: unknown }).cause, depth++)
+    if (at instanceof BodyTooLargeError) return true;
+  return false;
 }
 
 function transcriptMessages(

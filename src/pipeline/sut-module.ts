@@ -1,8 +1,9 @@
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
-import { importModule } from '../util/import-module.js';
 import type { SutConfig } from './question-format.js';
-import type { SutContext, SutOutcome, SutRequest, SutTools } from './sut-request.js';
+import { recordedTail, type SutContext, type SutOutcome, type SutRequest, type SutTools } from './sut-request.js';
 import { answerSpend } from './spend.js';
+import { MODULE_SUT_WORKER } from './sut-module-worker.js';
 
 /** A module SUT's settings with its path resolved. */
 export type ModuleSut = Extract<SutConfig, { type: 'module' }>;
@@ -13,26 +14,71 @@ export type ModuleSutTools = SutTools;
 /** The function a module SUT exports (or a library caller's function SUT). */
 export type ModuleSutFunction = (request: SutRequest, tools: ModuleSutTools) => unknown;
 
-/** Loads a module SUT's function once per run; a missing export is an error naming the file. */
-export async function loadModuleSut(sut: ModuleSut): Promise<ModuleSutFunction> {
-  const module = await importModule(sut.path);
-  // A .ts file outside a "type": "module" package is compiled as CommonJS: its exports arrive one level down.
-  const nested = module.default as Record<string, unknown> | undefined;
-  const fn =
-    typeof module[sut.export] === 'function' || typeof nested !== 'object' || nested === null
-      ? module[sut.export]
-      : nested[sut.export];
-  if (typeof fn !== 'function') throw new Error(`${sut.path}: no function exported as "${sut.export}"`);
-  return fn as ModuleSutFunction;
+// What the worker needs to import, resolved here: the worker's own code has no folder to resolve them from.
+const TSX = import.meta.resolve('tsx/esm/api');
+const PG = import.meta.resolve('pg');
+
+/**
+ * Checks, before any rep runs, that a module SUT's file loads and has the export (in a worker thread, as the reps
+ * call it, so that a module that never finishes loading is stopped at its timeout); the error names the file.
+ */
+export async function checkModuleSut(sut: ModuleSut): Promise<void> {
+  const result = await inWorker(sut, { mode: 'check' }, sut.timeout, undefined);
+  if (result.kind === 'found') return;
+  if (result.kind === 'missing') throw new Error(`${sut.path}: no function exported as "${sut.export}"`);
+  if (result.kind === 'timeout') throw new Error(`${sut.path}: did not finish loading within ${sut.timeout} s`);
+  if (result.kind === 'exited') throw new Error(`${sut.path}: called process.exit(${result.code}) while loading`);
+  throw new Error(`${sut.path}: ${'message' in result ? result.message : result.kind}`);
 }
 
 /**
- * Calls a module SUT (or a function SUT) for one rep: a string (or `{ response, usage?, cost? }`) is the answer; a
- * throw or a timeout is an error. The function's signal aborts at its timeout and when turnkit quits.
+ * Calls a module SUT for one rep in a worker thread of its own: a timeout or turnkit quitting terminates it (a
+ * function that never returns, even a busy loop, is stopped), and a `process.exit()` in it ends only the worker and
+ * is the rep's error. What it logs is kept as the rep's output tails, bounded like a command SUT's.
+ */
+export async function callModuleSut(sut: ModuleSut, context: SutContext): Promise<SutOutcome> {
+  const started = performance.now();
+  const result = await inWorker(
+    sut,
+    { mode: 'call', request: context.request, databaseUrl: context.databaseUrl },
+    sut.timeout,
+    context.quit,
+  );
+  const tails = { stdoutTail: recordedTail(result.stdout, context), stderrTail: recordedTail(result.stderr, context) };
+  const ms = (): number => performance.now() - started;
+  const failed = (cause: NonNullable<SutOutcome['error']>['cause'], message: string): SutOutcome => ({
+    error: { cause, message },
+    ...tails,
+    ms: ms(),
+  });
+  switch (result.kind) {
+    case 'value':
+      return { ...outcomeOf(result.value, sut.maxOutput, ms), ...tails };
+    case 'too-large':
+      return failed('output-too-large', `the response passed ${sut.maxOutput} bytes`);
+    case 'throw':
+    case 'load-failed':
+    case 'crashed':
+      return failed('exception', result.message);
+    case 'exited':
+      return failed('exit', `the module called process.exit(${result.code})`);
+    case 'timeout':
+      return failed('timeout', `no answer within ${sut.timeout} s`);
+    case 'quit':
+      return failed('signal', 'killed: turnkit quit');
+    default:
+      return failed('exception', `the module's worker said ${result.kind}`);
+  }
+}
+
+/**
+ * Calls a function SUT (a library caller's own function, which cannot leave this thread) for one rep: a string (or
+ * `{ response, usage?, cost? }`) is the answer; a throw or a timeout is an error. The function's signal aborts at its
+ * timeout and when turnkit quits.
  */
 export async function runModuleSut(
   fn: ModuleSutFunction,
-  sut: { timeout: number },
+  sut: { timeout: number; maxOutput: number },
   context: SutContext,
 ): Promise<SutOutcome> {
   const started = performance.now();
@@ -54,24 +100,7 @@ export async function runModuleSut(
       Promise.resolve(fn(context.request, { db, databaseUrl: context.databaseUrl, signal: stop.signal })),
       timeout,
     ]);
-    const response = typeof value === 'string' ? value : (value as { response?: unknown } | null)?.response;
-    if (typeof response !== 'string')
-      return {
-        error: { cause: 'unparseable', message: 'the function returned neither a string nor { response: string }' },
-        ms: performance.now() - started,
-      };
-    if (response.trim() === '')
-      return {
-        error: { cause: 'empty', message: 'the function returned an empty response' },
-        ms: performance.now() - started,
-      };
-    const spend = typeof value === 'string' ? {} : answerSpend(value);
-    if ('error' in spend)
-      return {
-        error: { cause: 'unparseable', message: `the function's answer: ${spend.error}` },
-        ms: performance.now() - started,
-      };
-    return { response, ...spend, ms: performance.now() - started };
+    return outcomeOf(value, sut.maxOutput, () => performance.now() - started);
   } catch (error) {
     const cause = error instanceof TimeoutError ? 'timeout' : 'exception';
     return { error: { cause, message: (error as Error)?.message ?? String(error) }, ms: performance.now() - started };
@@ -81,6 +110,74 @@ export async function runModuleSut(
     // A function that timed out may still hold a client: closing the pool then never ends, so do not wait long.
     await Promise.race([db.end().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
   }
+}
+
+// A function's answer as a rep's outcome: the same rules in this thread and from a worker.
+function outcomeOf(value: unknown, maxOutput: number, ms: () => number): SutOutcome {
+  const response = typeof value === 'string' ? value : (value as { response?: unknown } | null)?.response;
+  if (typeof response !== 'string')
+    return {
+      error: { cause: 'unparseable', message: 'the function returned neither a string nor { response: string }' },
+      ms: ms(),
+    };
+  if (response.trim() === '')
+    return { error: { cause: 'empty', message: 'the function returned an empty response' }, ms: ms() };
+  if (Buffer.byteLength(response) > maxOutput)
+    return { error: { cause: 'output-too-large', message: `the response passed ${maxOutput} bytes` }, ms: ms() };
+  const spend = typeof value === 'string' ? {} : answerSpend(value);
+  if ('error' in spend)
+    return { error: { cause: 'unparseable', message: `the function's answer: ${spend.error}` }, ms: ms() };
+  return { response, ...spend, ms: ms() };
+}
+
+type WorkerResult = { stdout: string; stderr: string } & (
+  | { kind: 'found' | 'missing' | 'too-large' | 'timeout' | 'quit' }
+  | { kind: 'value'; value: unknown }
+  | { kind: 'throw' | 'load-failed' | 'crashed'; message: string }
+  | { kind: 'exited'; code: number }
+);
+
+// One worker, its output kept (bounded), until it answers, exits, crashes, times out or turnkit quits.
+function inWorker(
+  sut: ModuleSut,
+  task: { mode: 'check' } | { mode: 'call'; request: SutRequest; databaseUrl: string },
+  timeout: number,
+  quit: AbortSignal | undefined,
+): Promise<WorkerResult> {
+  return new Promise((resolve) => {
+    const worker = new Worker(MODULE_SUT_WORKER, {
+      eval: true,
+      workerData: { ...task, path: sut.path, export: sut.export, tsx: TSX, pg: PG, maxOutput: sut.maxOutput },
+      stdout: true,
+      stderr: true,
+    });
+    let stdout = '';
+    let stderr = '';
+    worker.stdout.setEncoding('utf8');
+    worker.stderr.setEncoding('utf8');
+    // A log, not the answer: its end is kept, never more than the SUT's bound.
+    worker.stdout.on('data', (chunk: string) => (stdout = (stdout + chunk).slice(-sut.maxOutput)));
+    worker.stderr.on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-sut.maxOutput)));
+    let settled = false;
+    const settle = (result: Record<string, unknown> & { kind: WorkerResult['kind'] }): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      quit?.removeEventListener('abort', onQuit);
+      // The worker goes in every case: one that answered may still hold timers or sockets of the module's.
+      void worker.terminate().finally(() => resolve({ ...result, stdout, stderr } as WorkerResult));
+    };
+    const timer = setTimeout(() => {
+      worker.postMessage('abort');
+      settle({ kind: 'timeout' });
+    }, timeout * 1_000);
+    const onQuit = (): void => settle({ kind: 'quit' });
+    if (quit?.aborted) onQuit();
+    else quit?.addEventListener('abort', onQuit, { once: true });
+    worker.on('message', (message: Record<string, unknown> & { kind: WorkerResult['kind'] }) => settle(message));
+    worker.on('error', (error) => settle({ kind: 'crashed', message: error?.message ?? String(error) }));
+    worker.on('exit', (code) => settle({ kind: 'exited', code }));
+  });
 }
 
 class TimeoutError extends Error {}

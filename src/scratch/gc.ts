@@ -14,6 +14,10 @@ export interface GcOptions {
   /** Only campaigns of this run. */
   runId?: string;
   now?: Date;
+  /** How long each teardown waits for a lock before it is reported failed, naming the holder. Default 30 s. */
+  lockTimeoutMs?: number | undefined;
+  /** Hears what gc waits for: a lock on a campaign, and which backend holds it. */
+  onLockWait?: ((message: string) => void) | undefined;
 }
 
 /** What `gc` did. */
@@ -37,7 +41,7 @@ export async function collectGarbage(db: Db, options: GcOptions = {}): Promise<G
   await ensureRegistry(db);
   const now = options.now ?? new Date();
   const report: GcReport = { removed: [], kept: [], failed: [], refused: [] };
-  const session = new ScratchSession(db, {});
+  const session = new ScratchSession(db, { lockTimeoutMs: options.lockTimeoutMs, onLockWait: options.onLockWait });
   for (const entry of await listEntries(db.pool)) {
     if (options.runId !== undefined && entry.runId !== options.runId) continue;
     const reason = orphanReason(entry, now, options);

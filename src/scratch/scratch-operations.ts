@@ -78,6 +78,10 @@ export async function seed(project: ProjectContext, input: SeedInput): Promise<S
 export interface TeardownInput {
   /** Registry id, or the scratch campaign's key. */
   key: string;
+  /** How long to wait for a lock before failing, naming the holder. Default 30 s. */
+  lockTimeoutMs?: number | undefined;
+  /** Hears that the teardown waits for a lock, and on which backend. */
+  onLockWait?: ((message: string) => void) | undefined;
 }
 
 /**
@@ -86,7 +90,9 @@ export interface TeardownInput {
  * await teardown(project, { key: seeded.id });
  */
 export async function teardown(project: ProjectContext, input: TeardownInput): Promise<TeardownReport> {
-  return withProjectDb(project, (db) => new ScratchSession(db, {}).teardown(input.key));
+  return withProjectDb(project, (db) =>
+    new ScratchSession(db, { lockTimeoutMs: input.lockTimeoutMs, onLockWait: input.onLockWait }).teardown(input.key),
+  );
 }
 
 /**

@@ -38,6 +38,14 @@ import { StrategyChooser, type StrategyChoice } from './strategy-chooser.js';
 import { dropDatabase, EMBEDDED_HAS_NO_DATABASES } from './template-database.js';
 import { TemplatePool } from './template-pool.js';
 import { teardownRemap, type TeardownReport } from './teardown-remap.js';
+import {
+  DEFAULT_LOCK_TIMEOUT_MS,
+  describeBlockers,
+  isLockTimeout,
+  lockTimeoutError,
+  watchLockWaits,
+  type Blocker,
+} from './lock-wait.js';
 
 /** How scratch campaigns are made and whose they are. */
 export interface ScratchOptions {
@@ -52,6 +60,10 @@ export interface ScratchOptions {
   owner?: ProcessIdentity | null;
   /** Hears warnings (once per session: foreign keys without an index that make teardown slow). */
   onWarning?: (message: string) => void;
+  /** How long a teardown waits for a lock (a SUT's leftover transaction) before it fails naming the holder. */
+  lockTimeoutMs?: number | undefined;
+  /** Hears, once per teardown, that it is waiting for a lock and on which backend. */
+  onLockWait?: ((message: string) => void) | undefined;
 }
 
 /** Where a fixture came from, for error messages and the registry. */
@@ -225,15 +237,38 @@ export class ScratchSession {
     asked: string,
     inspect?: (client: Queryable, collected: CollectedRows) => Promise<void>,
   ): Promise<TeardownReport> {
+    // A lock a SUT's leftover transaction holds is waited for only so long: then the error names the campaign and
+    // the backend holding it, instead of a teardown (or gc) that never ends.
+    const lockMs = Math.max(1, Math.round(this.options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS));
+    let blockers: Blocker[] = [];
+    let fixture = asked;
     const attempt = (combined: boolean, everyKey = false) =>
-      inTransaction(this.db, 'BEGIN; SET CONSTRAINTS ALL DEFERRED', async (client) => {
-        const entry = await takeRemapEntry(client, id);
-        if (!entry) return undefined;
-        // Triggers of the game's own could see the tables of one statement in any order: delete table by table then.
-        const graph = resolveGameGraph({ game: entry.game, file: undefined }, this.catalog!);
-        const oneStatement = combined && !(await this.triggersOn(graph, client));
-        // The graph's catalog: with the declared references of the game the campaign was seeded with.
-        return teardownRemap(client, entry, graph.catalog, entry.sharedUses, oneStatement, inspect, everyKey);
+      inTransaction(
+        this.db,
+        `BEGIN; SET CONSTRAINTS ALL DEFERRED; SET LOCAL lock_timeout = ${lockMs}`,
+        async (client) => {
+          const watch = await watchLockWaits(this.db, client, (found) =>
+            this.options.onLockWait?.(
+              `waiting for a lock on scratch campaign ${id} held by ${describeBlockers(found)} (up to ${lockMs / 1_000} s)`,
+            ),
+          );
+          try {
+            const entry = await takeRemapEntry(client, id);
+            if (!entry) return undefined;
+            fixture = entry.fixture;
+            // Triggers of the game's own could see the tables of one statement in any order: delete table by table.
+            const graph = resolveGameGraph({ game: entry.game, file: undefined }, this.catalog!);
+            const oneStatement = combined && !(await this.triggersOn(graph, client));
+            // The graph's catalog: with the declared references of the game the campaign was seeded with.
+            return await teardownRemap(client, entry, graph.catalog, entry.sharedUses, oneStatement, inspect, everyKey);
+          } finally {
+            watch.stop();
+            blockers = watch.blockers();
+          }
+        },
+      ).catch((error: unknown) => {
+        if (isLockTimeout(error)) throw lockTimeoutError(id, fixture, lockMs, blockers);
+        throw error;
       });
     // One statement for every table; if the server refuses it, everything rolled back, and table by table the same
     // failure names its table.

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
 import { report } from '../marks/report-command.js';
 import { agreement } from '../marks/agreement.js';
@@ -12,6 +12,7 @@ import { constructedDiff } from './constructed-diff.js';
 import { rolloutView, turnMarkPairs } from './turn-views.js';
 import type { AgreementView, FixtureView, RepView, RunView } from './view-data.js';
 import { markdownDoc } from './markdown-doc.js';
+import { orFallback, readRunText } from '../pipeline/run-file.js';
 
 /** Options of `buildRunView`: the same as `turnkit report`'s. */
 export interface RunViewOptions {
@@ -51,8 +52,8 @@ export async function buildRunView(options: RunViewOptions): Promise<RunView> {
   }
   const fixtures: FixtureView[] = [];
   for (const entry of manifest.fixtures) {
-    const caseFile = await readFile(join(dir, 'case-files', `${entry.name}.md`), 'utf8').catch(
-      () => '(no case file in the run directory)',
+    const caseFile = await readRunText(dir, join('case-files', `${entry.name}.md`)).catch(
+      orFallback('(no case file in the run directory)'),
     );
     const diff = entry.bases ? await constructedDiff(dir, entry.file, cwd) : null;
     fixtures.push({ name: entry.name, tag: entry.tag ?? null, caseFile, caseFileDoc: markdownDoc(caseFile), diff });
@@ -87,8 +88,8 @@ export async function buildRunView(options: RunViewOptions): Promise<RunView> {
       ...(turnMarks.some((pairs) => pairs.length > 0) ? { turnMarks } : {}),
     };
   });
-  const rubric = await readFile(join(dir, RUBRIC_FILE), 'utf8').catch(
-    () => `(the rubric ${manifest.rubric.path} is not in the run directory)`,
+  const rubric = await readRunText(dir, RUBRIC_FILE).catch(
+    orFallback(`(the rubric ${manifest.rubric.path} is not in the run directory)`),
   );
   return {
     dir: shownPath(dir),

@@ -225,6 +225,77 @@ describe('turnkit view: marking in the browser', () => {
     },
   );
 
+  it.runIf(hasBrowser)(
+    'blind: no fixture name in any case or encoding anywhere in the page, its HTML or the data it fetched',
+    async () => {
+      // Responses and errors that name their fixture as a careless SUT would: upper case, URL-encoded, as HTML
+      // character references, with other separators, in the error message and the output tails.
+      const run = await makeMarkRun({
+        dir: join(folder, 'runs', 'places', 'blind-leak'),
+        fixtures: [
+          {
+            name: 'xss-fixed',
+            caseFile: '# Case xss-fixed\n',
+            reps: [
+              'ONE: XSS-FIXED on deck 2',
+              'TWO: see /runs/xss%2Dfixed/x',
+              { error: 'sut', message: 'xss-fixed died' },
+            ],
+          },
+          {
+            name: 'zebra-turn-7',
+            caseFile: '# Case zebra-turn-7\n',
+            reps: [
+              'THREE: Zebra_Turn_7 and zebra&#45;turn&#x2d;7',
+              'FOUR: zebra turn 7 / fixtures%2Fzebra-turn-7.json',
+              'FIVE: plain',
+            ],
+          },
+        ],
+      });
+      const errored = join(run, 'reps', 'xss-fixed', 'rep-03.json');
+      const record = JSON.parse(await readFile(errored, 'utf8')) as RepRecord;
+      record.stdoutTail = 'loading fixtures/xss-fixed.json\nXSS_FIXED ready';
+      record.stderrTail = 'Error in xss&#45;fixed: boom';
+      await writeFile(errored, `${JSON.stringify(record, null, 2)}\n`);
+      await using server = await startViewServer({ runs: [run], cwd: folder, strict: true, blind: true, seed: 11 });
+      const { page, problems } = await watchedPage(browser!.context);
+      const sent: Promise<string>[] = [];
+      page.on('response', (response) => {
+        if (response.url().includes('/api/')) sent.push(response.text().catch(() => ''));
+      });
+      await page.goto(server.url);
+      await page.waitForSelector('body[data-view=marker][data-ready=true]');
+      await press(page, 'a');
+      const texts: string[] = [];
+      const panes: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        for (const pane of ['1', '2']) {
+          await press(page, pane);
+          texts.push(await page.evaluate(() => document.body.innerText), await page.content());
+          if (pane === '1') panes.push((await page.textContent('#pane-text'))!);
+        }
+        await press(page, 'l');
+      }
+      const bodies = await Promise.all(sent);
+      // Every rep was seen (the errored one with its error), each naming its case instead.
+      expect(panes.join('\n')).toMatch(/ONE: case \d on deck 2/);
+      expect(panes.join('\n')).toMatch(/ERROR \(sut: exit\): case \d died/);
+      expect(panes.join('\n')).toMatch(/THREE: case \d and case \d/);
+      for (const word of ['ONE', 'TWO', 'THREE', 'FOUR', 'FIVE']) expect(panes.join('\n')).toContain(`${word}:`);
+      const everything = [...texts, ...bodies].join('\n');
+      expect(bodies.join('\n')).toContain('FIVE: plain');
+      // Decoded every way a name was written, with separators dropped, no fixture name is left.
+      const decoded = decodeAll(everything)
+        .toLowerCase()
+        .replace(/[-_\s+]/g, '');
+      expect(decoded).not.toContain('xssfixed');
+      expect(decoded).not.toContain('zebraturn7');
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+  );
+
   it.runIf(hasBrowser)("two runs side by side per fixture, with the comparison's deltas and Fisher p", async () => {
     const a = await makeReportRun(join(folder, 'runs', 'places', 'side-a'));
     const b = await makeReportRun(join(folder, 'runs', 'places', 'side-b'), {
@@ -295,3 +366,15 @@ describe('turnkit view: marking in the browser', () => {
     },
   );
 });
+
+/** Undoes URL encoding (twice), HTML character references and JSON escapes, as a reader could. */
+function decodeAll(text: string): string {
+  let out = text.replace(/&amp;/g, '&');
+  for (let i = 0; i < 2; i++)
+    out = out.replace(/%([0-9a-f]{2})/gi, (_, code: string) => String.fromCharCode(Number.parseInt(code, 16)));
+  return out
+    .replace(/&#x([0-9a-f]+);?/gi, (_, code: string) => String.fromCodePoint(Number.parseInt(code, 16)))
+    .replace(/&#(\d+);?/g, (_, code: string) => String.fromCodePoint(Number(code)))
+    .replace(/&(hyphen|dash);/g, '-')
+    .replace(/\\u([0-9a-f]{4})/gi, (_, code: string) => String.fromCharCode(Number.parseInt(code, 16)));
+}

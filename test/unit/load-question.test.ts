@@ -91,7 +91,13 @@ describe('loadQuestion', () => {
   it('loads a JSON question with the module SUT defaults filled in', async () => {
     const file = await write(json(), 'json');
     const loaded = await loadQuestion(file.path);
-    expect(loaded.question.sut).toEqual({ type: 'module', path: 'sut.mjs', export: 'default', timeout: 130 });
+    expect(loaded.question.sut).toEqual({
+      type: 'module',
+      path: 'sut.mjs',
+      export: 'default',
+      timeout: 130,
+      maxOutput: 131_072,
+    });
     expect(loaded.question.fixtures).toEqual([{ path: 'fixtures/a.json', tag: 'dev' }]);
     expect(loaded.question.target).toBe(1);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withoutPassword, withoutSecrets } from '../../src/pipeline/redact-password.js';
-import { sutSecrets } from '../../src/pipeline/sut-secrets.js';
+import { inheritedEnv, sutSecrets } from '../../src/pipeline/sut-secrets.js';
 import { recordedTail, type SutRequest } from '../../src/pipeline/sut-request.js';
 
 describe('the database password never reaches a rep record', () => {
@@ -58,7 +58,15 @@ describe('the secrets a SUT can see never reach a rep record', () => {
     ]);
     expect(
       sutSecrets(
-        { type: 'http', baseUrl: 'http://127.0.0.1:1/v1', model: 'm', timeout: 5, retries: 0, apiKeyEnv: 'PLAIN' },
+        {
+          type: 'http',
+          baseUrl: 'http://127.0.0.1:1/v1',
+          model: 'm',
+          timeout: 5,
+          retries: 0,
+          maxOutput: 131_072,
+          apiKeyEnv: 'PLAIN',
+        },
         env,
       ),
     ).toContain('sk-not-a-secret-name');
@@ -80,6 +88,42 @@ describe('the secrets a SUT can see never reach a rep record', () => {
     } finally {
       delete process.env.TURNKIT_UNIT_VALUE;
     }
+  });
+
+  it('takes tokens, DSNs, authorization headers, JWTs, webhooks, cookies and credentials in any URL', () => {
+    const env = {
+      GH_PAT: 'github_pat_11AAAA',
+      SENTRY_DSN: 'https://f00dsentrykey@o1.ingest.sentry.io/42',
+      AUTHORIZATION: 'Bearer eyJhbGciOi',
+      CI_JOB_JWT: 'eyJ0eXAiOiJKV1Qi',
+      SLACK_WEBHOOK: 'https://hooks.slack.com/services/T000/B000/XXXXsecret',
+      SESSION_COOKIE: 'sid=cookie-value-1',
+      SERVICE_URL: 'https://svc-user:svc-pass-1@api.example.com/v1?access_token=tok-in-query-1&page=200000',
+      PATH: '/usr/bin:/bin',
+      GIT_AUTHOR_NAME: 'Ann Example',
+      XDG_SESSION_TYPE: 'wayland',
+    };
+    const found = sutSecrets({ type: 'command', command: ['sut'], timeout: 130, maxOutput: 1000 }, env);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'github_pat_11AAAA',
+        env.SENTRY_DSN,
+        'f00dsentrykey',
+        'Bearer eyJhbGciOi',
+        'eyJ0eXAiOiJKV1Qi',
+        env.SLACK_WEBHOOK,
+        'sid=cookie-value-1',
+        'svc-user',
+        'svc-pass-1',
+        'tok-in-query-1',
+      ]),
+    );
+    for (const plain of ['/usr/bin:/bin', 'Ann Example', 'wayland', '200000']) expect(found).not.toContain(plain);
+  });
+
+  it('gives a command SUT none of the secret-named variables, unless sut.env names them', () => {
+    const env = { TURNKIT_SCRUB_KEY: 'k'.repeat(64), OPENAI_API_KEY: 'sk-judge-1', HOME: '/home/ann', LANG: 'C' };
+    expect(inheritedEnv(env)).toEqual({ HOME: '/home/ann', LANG: 'C' });
   });
 
   it('removes a secret as it reads inside a JSON string or a URL too', () => {

@@ -12,6 +12,7 @@ describe('the http SUT in a rollout', () => {
   it('sends the turns played so far as the conversation before this turn', async () => {
     const outcome = await httpSutCaller({
       type: 'http',
+      maxOutput: 131_072,
       baseUrl: llm.openaiBaseUrl,
       model: 'gm',
       system: 'You run the game.',

@@ -7,13 +7,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { runCommandSut, expandEnv, killRunningSuts, type CommandSut } from '../../src/pipeline/sut-command.js';
-import { loadModuleSut, runModuleSut, type ModuleSut, type ModuleSutTools } from '../../src/pipeline/sut-module.js';
+import { callModuleSut, checkModuleSut, type ModuleSut } from '../../src/pipeline/sut-module.js';
 import { httpSutCaller, type HttpSut, type HttpSutTools } from '../../src/pipeline/sut-http.js';
 
 const runHttpSut = (sut: HttpSut, context: SutContext, tools?: HttpSutTools) => httpSutCaller(sut, tools)(context);
 import { prepareSut } from '../../src/pipeline/call-sut.js';
+import { redactSut } from '../../src/pipeline/manifest.js';
+import { sutSecrets } from '../../src/pipeline/sut-secrets.js';
 import { loadQuestion } from '../../src/pipeline/load-question.js';
 import { parseSutOutput } from '../../src/pipeline/sut-request.js';
 import type { SutContext, SutRequest } from '../../src/pipeline/sut-request.js';
@@ -94,6 +95,25 @@ describe('command SUT', () => {
     const sh = await runCommandSut(shSut('cat > request.json; echo "read $(wc -c < request.json) bytes"'), context());
     expect(sh.response).toBe(`read ${Buffer.byteLength(JSON.stringify(REQUEST)) + 1} bytes`);
     expect(JSON.parse(await readFile(join(dir, 'request.json'), 'utf8'))).toEqual(REQUEST);
+  });
+
+  it("inherits none of turnkit's secrets (scrub key, judges' keys), only those its sut.env names", async () => {
+    const env = {
+      PATH: process.env.PATH,
+      TURNKIT_SCRUB_KEY: 'scrub-key-0123456789abcdef',
+      ANTHROPIC_API_KEY: 'sk-ant-judge-42',
+      OPENAI_API_KEY: 'sk-openai-sut-7',
+      GH_PAT: 'github_pat_abcdef',
+      LANG_FOR_TEST: 'plain-value',
+    };
+    const outcome = await runCommandSut(
+      shSut('cat > /dev/null; env | sort | grep -E "_KEY|_PAT|LANG_FOR_TEST" | cut -d= -f1 | tr "\\n" " "', {
+        env: { OPENAI_API_KEY: '${OPENAI_API_KEY}' },
+      }),
+      { ...context(), env },
+    );
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.response).toBe('LANG_FOR_TEST OPENAI_API_KEY');
   });
 
   it("runs with the scratch campaign and the rep in its environment, and the question's env with ${NAME} expanded", async () => {
@@ -327,11 +347,13 @@ describe('module SUT', () => {
     path,
     export: 'default',
     timeout: 5,
+    maxOutput: 131_072,
     ...more,
   });
   const run = async (name: string, text: string, more: Partial<ModuleSut> = {}, ctx = context()) => {
     const sut = moduleSut(await writeModule(name, text), more);
-    return runModuleSut(await loadModuleSut(sut), sut, ctx);
+    await checkModuleSut(sut);
+    return callModuleSut(sut, ctx);
   };
 
   it('takes a string or { response } as the answer and passes the request', async () => {
@@ -395,26 +417,38 @@ describe('module SUT', () => {
     expect(hang.response).toBeUndefined();
   });
 
-  it('refuses a module without the export it names', async () => {
-    const sut = moduleSut(await writeModule('named.mjs', 'export const other = () => "x";'), { export: 'play' });
-    await expect(loadModuleSut(sut)).rejects.toThrow(`${sut.path}: no function exported as "play"`);
-    await expect(loadModuleSut({ ...sut, export: 'other' })).resolves.toBeTypeOf('function');
+  it("stops a busy loop at the timeout, and takes process.exit() as the rep's error, not turnkit's exit", async () => {
+    const busy = await run('busy.mjs', 'export default () => { for (;;) {} };', { timeout: 0.5 });
+    expect(busy.error).toEqual({ cause: 'timeout', message: 'no answer within 0.5 s' });
+    const exits = await run('exits.mjs', 'export default () => { console.log("leaving"); process.exit(0); };');
+    expect(exits.error).toEqual({ cause: 'exit', message: 'the module called process.exit(0)' });
+    expect(exits.stdoutTail).toBe('leaving\n');
+    // This process is still here to say so, and a later call runs as ever.
+    expect((await run('after.mjs', 'export default () => "still here";')).response).toBe('still here');
   });
 
-  it("gets a pg Pool on the scratch campaign's database, ended after the rep", async () => {
+  it('bounds the response at maxOutput, and keeps what the module logged as its output tails', async () => {
+    const big = await run('big.mjs', 'export default () => "x".repeat(2000);', { maxOutput: 1000 });
+    expect(big.error).toEqual({ cause: 'output-too-large', message: 'the response passed 1000 bytes' });
+    expect(big.response).toBeUndefined();
+    const logs = await run('logs.mjs', 'export default () => { console.error("warn"); return "fine"; };');
+    expect(logs).toMatchObject({ response: 'fine', stderrTail: 'warn\n' });
+  });
+
+  it('refuses a module without the export it names', async () => {
+    const sut = moduleSut(await writeModule('named.mjs', 'export const other = () => "x";'), { export: 'play' });
+    await expect(checkModuleSut(sut)).rejects.toThrow(`${sut.path}: no function exported as "play"`);
+    await expect(checkModuleSut({ ...sut, export: 'other' })).resolves.toBeUndefined();
+  });
+
+  it("gets a pg Pool on the scratch campaign's database and its URL", async () => {
     const url = process.env.TEST_DATABASE_URL;
-    const key = `__turnkitSutTools${Date.now()}`;
     const text = url
-      ? `export default async (request, tools) => { globalThis.${key} = tools; const r = await tools.db.query('SELECT 1 AS one'); return 'one=' + r.rows[0].one; };`
-      : `export default (request, tools) => { globalThis.${key} = tools; return 'no query'; };`;
+      ? `export default async (request, tools) => { const r = await tools.db.query('SELECT 1 AS one'); return 'one=' + r.rows[0].one + ' ' + tools.databaseUrl; };`
+      : `export default (request, tools) => typeof tools.db.query + ' ' + tools.databaseUrl + ' ' + tools.signal.aborted;`;
     const outcome = await run(url ? 'pool-query.mjs' : 'pool.mjs', text, {}, context(url ?? CLOSED_URL));
-    const tools = (globalThis as Record<string, unknown>)[key] as ModuleSutTools;
-    delete (globalThis as Record<string, unknown>)[key];
     expect(outcome.error).toBeUndefined();
-    expect(outcome.response).toBe(url ? 'one=1' : 'no query');
-    expect(tools.db).toBeInstanceOf(pg.Pool);
-    expect(tools.databaseUrl).toBe(url ?? CLOSED_URL);
-    expect(tools.db.ended).toBe(true);
+    expect(outcome.response).toBe(url ? `one=1 ${url}` : `function ${CLOSED_URL} false`);
   });
 });
 
@@ -461,7 +495,59 @@ describe('http SUT (OpenAI-compatible)', () => {
     model: 'gm-small',
     timeout: 5,
     retries: 0,
+    maxOutput: 131_072,
     ...more,
+  });
+
+  it("sends a base URL's user info and query where they belong, and keeps them out of messages and the manifest", async () => {
+    const { baseUrl, seen } = await serve(answer(500, '{"error":{"message":"down"}}'));
+    const address = new URL(baseUrl);
+    const withCredentials = `http://gm-user:pw-S3CRET-9@${address.host}/v1?api-key=KEY-S3CRET-123&api-version=7`;
+    const sut = httpSut(withCredentials);
+    const outcome = await runHttpSut(sut, context());
+    // The path before the query; the user info as Basic authorization; the query as it was.
+    expect(seen[0]!.url).toBe('/v1/chat/completions?api-key=KEY-S3CRET-123&api-version=7');
+    expect(seen[0]!.headers?.authorization).toBe(`Basic ${Buffer.from('gm-user:pw-S3CRET-9').toString('base64')}`);
+    expect(outcome.error).toEqual({
+      cause: 'http',
+      message: `http://${address.host}/v1/chat/completions answered 500 (1 attempt)`,
+    });
+    expect(redactSut(sut)).toMatchObject({ baseUrl: `http://${address.host}/v1` });
+    expect(JSON.stringify(redactSut(sut))).not.toMatch(/S3CRET|gm-user/);
+    expect(sutSecrets(sut, {})).toEqual(expect.arrayContaining(['gm-user', 'pw-S3CRET-9', 'KEY-S3CRET-123']));
+    expect(sutSecrets(sut, {})).not.toContain('7');
+  });
+
+  it('bounds the answer at maxOutput, and reads a huge body no further than the bound', async () => {
+    const content = 'x'.repeat(2_000);
+    let { baseUrl } = await serve(answer(200, JSON.stringify({ choices: [{ message: { content } }] })));
+    const long = await runHttpSut(httpSut(baseUrl, { maxOutput: 1_000 }), context());
+    expect(long.error).toEqual({ cause: 'output-too-large', message: 'the response passed 1000 bytes' });
+    expect(long.response).toBeUndefined();
+    expect((await runHttpSut(httpSut(baseUrl, { maxOutput: 2_000 }), context())).response).toBe(content);
+    server!.closeAllConnections();
+    server!.close();
+    // 20 MB of body, sent as it is asked for: the reader stops at 6 x 1000 + 64 KiB bytes.
+    let sent = 0;
+    ({ baseUrl } = await serve((_request, _body, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"choices":[{"message":{"content":"');
+      const chunk = 'y'.repeat(65_536);
+      const more = (): void => {
+        while (sent < 20_000_000) {
+          sent += chunk.length;
+          if (!response.write(chunk)) return void response.once('drain', more);
+        }
+        response.end('"}}]}');
+      };
+      more();
+    }));
+    const huge = await runHttpSut(httpSut(baseUrl, { maxOutput: 1_000 }), context());
+    expect(huge.error).toEqual({
+      cause: 'output-too-large',
+      message: `${baseUrl.replace(/\/+$/, '')}/chat/completions: the answer passed ${6 * 1_000 + 65_536} bytes`,
+    });
+    expect(sent).toBeLessThan(20_000_000);
   });
 
   it('posts the system prompt, the case file and the input, the temperature and the key from apiKeyEnv', async () => {

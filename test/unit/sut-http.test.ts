@@ -24,6 +24,7 @@ describe('the http SUT through the OpenAI SDK, against a fake server', () => {
     model: 'gm-small',
     timeout: 5,
     retries: 2,
+    maxOutput: 131_072,
     ...more,
   });
 

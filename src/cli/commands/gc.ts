@@ -25,7 +25,13 @@ export function registerGc(program: Command, output: Output): void {
     )
     .action(async (options, command: Command) => {
       const { gcCommand } = await import('../../app/scratch-commands.js');
-      const report = await gcCommand({ ...commonOptions(command), ttlMs: options.ttl * 3_600_000, all: options.all });
+      const report = await gcCommand({
+        ...commonOptions(command),
+        ttlMs: options.ttl * 3_600_000,
+        all: options.all,
+        // What it waits for is said, not a silent hang.
+        onLockWait: (message) => output.err(message),
+      });
       if (options.json) printJson(output, report);
       else {
         for (const removed of report.removed) output.out(`${describeTeardown(removed)} [${removed.reason}]`);

@@ -19,61 +19,64 @@ export function registerShow(program: Command, output: Output): void {
     .action(async (fixture: string, options) => {
       const { show } = await import('../../fixture/show-fixture.js');
       const { formatTable } = await import('../../util/text-table.js');
+      const { visibleControls } = await import('../../util/visible-controls.js');
       const summary = await show({ fixture });
       if (options.json) return printJson(output, summary);
-      output.out(
+      // A fixture's texts are the game's and the players': their control characters show as escapes, as in the marker.
+      const out = (line: string): void => output.out(visibleControls(line));
+      out(
         `${summary.name}: ${summary.root.table} ${summary.root.key}=${summary.root.value}, turn ${summary.turn} of ${summary.latestTurn}`,
       );
-      output.out(
+      out(
         `captured ${summary.capturedAt} from ${summary.database}; ${summary.turnsKept} turns kept (1..${summary.turn - 1})`,
       );
-      output.out('');
-      output.out(`input of turn ${summary.turn}:`);
-      for (const [column, value] of Object.entries(summary.input)) output.out(`  ${column}: ${JSON.stringify(value)}`);
+      out('');
+      out(`input of turn ${summary.turn}:`);
+      for (const [column, value] of Object.entries(summary.input)) out(`  ${column}: ${JSON.stringify(value)}`);
       if (summary.ahead.length > 0) {
-        output.out(`recorded inputs ahead (turns ${summary.ahead[0]!.turn}..${summary.ahead.at(-1)!.turn}):`);
+        out(`recorded inputs ahead (turns ${summary.ahead[0]!.turn}..${summary.ahead.at(-1)!.turn}):`);
         for (const entry of summary.ahead)
-          output.out(
+          out(
             `  ${entry.turn}: ${Object.values(entry.values)
               .map((value) => JSON.stringify(value))
               .join(' / ')}`,
           );
       }
       if (summary.turns) {
-        output.out('');
-        output.out('kept turns (the player, then the other rows of the turn):');
+        out('');
+        out('kept turns (the player, then the other rows of the turn):');
         for (const entry of summary.turns) {
           const said = (text: string): string => (text.split('\n')[0] ?? '').slice(0, 100);
-          output.out(`  turn ${entry.turn}:${entry.input.length === 0 ? ' (no input row)' : ''}`);
-          for (const text of entry.input) output.out(`    Player: ${said(text)}`);
-          for (const other of entry.others) output.out(`    ${other.speaker}: ${said(other.text)}`);
+          out(`  turn ${entry.turn}:${entry.input.length === 0 ? ' (no input row)' : ''}`);
+          for (const text of entry.input) out(`    Player: ${said(text)}`);
+          for (const other of entry.others) out(`    ${other.speaker}: ${said(other.text)}`);
         }
       }
-      output.out('');
+      out('');
       const rows = summary.tables.map((table) => [
         table.name,
         table.role,
         String(table.rows),
         table.sharedRows ? `+${table.sharedRows} shared` : '',
       ]);
-      for (const line of formatTable([['table', 'role', 'rows', ''], ...rows])) output.out(line);
+      for (const line of formatTable([['table', 'role', 'rows', ''], ...rows])) out(line);
       if (summary.scrub) {
         const { rules, key, demoKey, allowSensitive } = summary.scrub;
-        output.out('');
-        output.out(`scrubbed at capture${key ? ` with key ${key}${demoKey ? " (the demo's public key)" : ''}` : ''}:`);
-        for (const line of formatTable([['column', 'transform'], ...Object.entries(rules)])) output.out(`  ${line}`);
-        for (const line of allowSensitive) output.out(`  captured without a rule (--allow-sensitive): ${line}`);
+        out('');
+        out(`scrubbed at capture${key ? ` with key ${key}${demoKey ? " (the demo's public key)" : ''}` : ''}:`);
+        for (const line of formatTable([['column', 'transform'], ...Object.entries(rules)])) out(`  ${line}`);
+        for (const line of allowSensitive) out(`  captured without a rule (--allow-sensitive): ${line}`);
       }
       if (summary.constructed) {
-        output.out('');
-        output.out(
+        out('');
+        out(
           `constructed from ${summary.constructed.base}, turn ${summary.constructed.turn}: ${summary.constructed.why}`,
         );
-        for (const path of summary.constructed.changes) output.out(`  changed ${path}`);
+        for (const path of summary.constructed.changes) out(`  changed ${path}`);
       }
       if (summary.reflectsPresent.length > 0) {
-        output.out('');
-        output.out(
+        out('');
+        out(
           `rows of ${summary.reflectsPresent.join(', ')} show the database after turn ${summary.latestTurn}, not before turn ${summary.turn}`,
         );
       }

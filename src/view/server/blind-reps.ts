@@ -13,8 +13,9 @@ export function blindReps(session: MarkingSession): Pick<MarkerView, 'blindReps'
     if (index < 0) index = caseFiles.push(rep.caseFile) - 1;
     const rollout = blindRollout(session, rep.record);
     return {
-      response: rollout ? null : (rep.record?.response ?? null),
-      error: errorText(rep.record),
+      // Every text of a rep passes through the session's masking, as the terminal marker shows it.
+      response: rollout ? null : shownOrNull(session, rep.record?.response ?? null),
+      error: shownOrNull(session, errorText(rep.record)),
       caseFile: index,
       ...(rollout ? { rollout } : {}),
     };
@@ -40,6 +41,10 @@ function blindRollout(
       check: turn.check ? { ...turn.check, reason: session.shown(turn.check.reason) } : null,
     })),
   };
+}
+
+function shownOrNull(session: MarkingSession, text: string | null): string | null {
+  return text === null ? null : session.shown(text);
 }
 
 function errorText(record: MarkingSession['reps'][number]['record']): string | null {

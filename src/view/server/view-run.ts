@@ -210,7 +210,8 @@ function turnMarksOf(session: MarkingSession): [number, string][][] {
 
 function markPair(session: MarkingSession, index: number): [string, string] {
   const row = session.markOf(index);
-  return [row.mark, row.note];
+  // A note is masked as the terminal marker shows it (in a blind re-mark it may name a fixture).
+  return [row.mark, session.shown(row.note)];
 }
 
 async function contentHash(file: string): Promise<string | null> {

@@ -1,0 +1,94 @@
+import { hostname } from 'node:os';
+import { open, readFile, rm } from 'node:fs/promises';
+import { TurnkitError } from '../errors.js';
+import { shownPath } from './shown-path.js';
+
+/** Who holds a lock file: written into it. */
+export interface LockOwner {
+  pid: number;
+  host?: string | undefined;
+  /** What holds it (`turnkit view`, `turnkit run`). */
+  tool: string;
+  since: string;
+}
+
+/** A held lock file; release it in `finally` (or `await using`). */
+export interface HeldLock {
+  readonly file: string;
+  release(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * Takes a lock file (created exclusively, owner-only), so that a second process about to write what it guards is
+ * refused. A lock left by a process of this host that is gone (killed, crashed) is taken over; a live holder's lock
+ * makes `refusal(owner)` the error, which names the holder.
+ */
+export async function acquireFileLock(
+  file: string,
+  tool: string,
+  refusal: (owner: LockOwner) => string,
+): Promise<HeldLock> {
+  const mine: LockOwner = { pid: process.pid, host: hostname(), tool, since: new Date().toISOString() };
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const handle = await open(file, 'wx', 0o600);
+      try {
+        await handle.writeFile(`${JSON.stringify(mine)}\n`);
+      } finally {
+        await handle.close();
+      }
+      return heldLock(file, mine);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = await readOwner(file);
+      if (owner && isAlive(owner)) throw new TurnkitError('EXISTS', refusal(owner));
+      // Stale (its process is gone) or unreadable (torn by a crash): the next attempt takes it over.
+      await rm(file, { force: true });
+    }
+  }
+  throw new TurnkitError('EXISTS', `${shownPath(file)}: this lock could not be taken`);
+}
+
+/** `pid 12 on host-a, since 2026-...`: the holder as a refusal names it. */
+export function describeOwner(owner: LockOwner): string {
+  return `pid ${owner.pid}${owner.host ? ` on ${owner.host}` : ''}, since ${owner.since}`;
+}
+
+function heldLock(file: string, mine: LockOwner): HeldLock {
+  let released = false;
+  const release = async (): Promise<void> => {
+    if (released) return;
+    released = true;
+    // Only our own lock is removed: a lock taken over after we were thought gone belongs to another.
+    const owner = await readOwner(file);
+    if (owner && owner.pid === mine.pid && owner.since === mine.since) await rm(file, { force: true });
+  };
+  return { file, release, [Symbol.asyncDispose]: release };
+}
+
+async function readOwner(file: string): Promise<LockOwner | undefined> {
+  try {
+    const value = JSON.parse(await readFile(file, 'utf8')) as Partial<LockOwner>;
+    if (typeof value.pid !== 'number') return undefined;
+    return {
+      pid: value.pid,
+      host: value.host,
+      tool: value.tool ?? 'another turnkit',
+      since: value.since ?? 'an unknown time',
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(owner: LockOwner): boolean {
+  // A lock of another host cannot be checked from here: it is taken to be held.
+  if (owner.host !== undefined && owner.host !== hostname()) return true;
+  try {
+    process.kill(owner.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,58 @@
+/** Query parameters whose values are credentials (`?api-key=`, `?token=`, `?sig=`). */
+const SECRET_PARAM = /key|token|secret|pass|pwd|sig|auth|cred|session|code/i;
+
+/** A URL as it may be shown or written: origin and path, never a user, password or query (tokens live there). */
+export function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    parsed.search = '';
+    parsed.hash = '';
+    const shown = parsed.toString();
+    // URL adds a "/" to a bare host; show the address as it was written.
+    return shown.endsWith('/') && !url.split(/[?#]/)[0]!.endsWith('/') ? shown.slice(0, -1) : shown;
+  } catch {
+    return '<the base URL>';
+  }
+}
+
+/**
+ * The credentials a URL carries, in the forms they can be printed in (as written, decoded): its user and password,
+ * and the values of credential-named query parameters. None when it is not a URL.
+ */
+export function urlSecrets(url: string): string[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [];
+  }
+  const found = new Set<string>();
+  const add = (value: string): void => {
+    if (value === '') return;
+    found.add(value);
+    try {
+      found.add(decodeURIComponent(value));
+    } catch {
+      // Not percent-encoding after all: the value as written is the one to hide.
+    }
+  };
+  add(parsed.username);
+  add(parsed.password);
+  for (const [name, value] of parsed.searchParams) if (SECRET_PARAM.test(name)) add(value);
+  return [...found];
+}
+
+/**
+ * The parts of a base URL a client needs apart: the endpoint without user, password or query (so that a path is
+ * appended before the query, not after it), the query's parameters, and the user info as a Basic authorization.
+ */
+export function splitBaseUrl(url: string): { endpoint: string; query: Record<string, string>; basic?: string } {
+  const parsed = new URL(url);
+  const query = Object.fromEntries(parsed.searchParams);
+  const user = decodeURIComponent(parsed.username);
+  const password = decodeURIComponent(parsed.password);
+  const basic = user || password ? `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` : undefined;
+  return { endpoint: shownUrl(url), query, ...(basic ? { basic } : {}) };
+}
