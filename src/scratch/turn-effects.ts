@@ -1,3 +1,4 @@
+import { reachesThrough } from '../fixture/spine-edges.js';
 import type { TableInfo } from '../db/catalog-types.js';
 import type { Queryable } from '../db/introspect.js';
 import { quoteIdent } from '../db/quote.js';
@@ -222,7 +223,8 @@ function trackedTables(graph: GameGraph): { tracked: Tracked[]; untracked: strin
     const parentFilter = filters.get(parent)!;
     const parentInfo = graph.catalog.tables.get(parent)!;
     for (const { child, fk } of graph.childEdges.get(parent) ?? []) {
-      if (!graph.owned.has(child.name) || filters.has(child.name)) continue;
+      if (!graph.owned.has(child.name) || filters.has(child.name) || !reachesThrough(graph, child.name, fk.name))
+        continue;
       // A child that names the root directly is filtered on its own column (the index games keep on campaign_id).
       const direct = parent === graph.root.name && fk.columns.length === 1;
       filters.set(child.name, (alias, depth) => {

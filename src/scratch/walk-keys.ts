@@ -15,6 +15,7 @@ import type { GameGraph } from '../fixture/game-graph.js';
 import { needsRowAddress, ROW_ADDRESS_SQL } from '../fixture/row-identity.js';
 import { columnIndexes, guardClause, RAW_TEXT_TYPES, whereIn, type RawRow } from '../fixture/row-query.js';
 import { rootKeyPlace } from '../fixture/root-key-place.js';
+import { reachesThrough } from '../fixture/spine-edges.js';
 
 /**
  * Walks a campaign's owned subgraph like capture does (same ownership rules, same root guards), but reads only
@@ -44,7 +45,6 @@ export async function walkCampaignKeys(
     );
   addRow(collected.get(graph.root.name)!, rootRows[0]!);
 
-  const anchored = anchoredTables(graph);
   let frontier = new Map<string, RawRow[]>([[graph.root.name, rootRows]]);
   while (frontier.size > 0) {
     const parts: string[] = [];
@@ -54,7 +54,7 @@ export async function walkCampaignKeys(
       const parent = graph.catalog.tables.get(parentName)!;
       for (const { child, fk } of graph.childEdges.get(parentName) ?? []) {
         if (!collected.has(child.name) || child.name === graph.root.name) continue;
-        if (parentName !== graph.root.name && anchored.has(child.name)) continue;
+        if (!reachesThrough(graph, child.name, fk.name)) continue;
         const tuples = distinctTuples(parentRows, columnIndexes(parent, fk.references.columns));
         if (tuples.length === 0) continue;
         const columns = child.columns
@@ -118,17 +118,6 @@ function wholeRows(graph: GameGraph): Map<string, Set<string>> {
  * and the first round already asks for exactly those, so later rounds need not reach them again (the turns of
  * a location are the campaign's turns). Saves the widest queries of a walk.
  */
-function anchoredTables(graph: GameGraph): Set<string> {
-  const anchored = new Set<string>();
-  for (const { child, fk } of graph.childEdges.get(graph.root.name) ?? []) {
-    const notNull = fk.columns.every(
-      (name) => child.columns.find((column) => column.name === name)?.nullable === false,
-    );
-    if (notNull) anchored.add(child.name);
-  }
-  return anchored;
-}
-
 /**
  * True when the root row's key is all a walk needs of it: it is the primary key, and every foreign key into the
  * root table points at it. Then the key the registry holds stands in for the row, and a round trip is saved.
