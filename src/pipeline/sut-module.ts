@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import type { SutConfig } from './question-format.js';
@@ -14,9 +16,21 @@ export type ModuleSutTools = SutTools;
 /** The function a module SUT exports (or a library caller's function SUT). */
 export type ModuleSutFunction = (request: SutRequest, tools: ModuleSutTools) => unknown;
 
-// What the worker needs to import, resolved here: the worker's own code has no folder to resolve them from.
-const TSX = import.meta.resolve('tsx/esm/api');
-const PG = import.meta.resolve('pg');
+// What the worker needs to import, resolved here (the worker's own code has no folder to resolve them from), and
+// only when a worker starts: a module runner that lacks import.meta.resolve (vitest's) must still load this file.
+let resolved: { tsx: string; pg: string } | undefined;
+function workerImports(): { tsx: string; pg: string } {
+  if (resolved) return resolved;
+  const resolve = (specifier: string): string => {
+    try {
+      return import.meta.resolve(specifier);
+    } catch {
+      return pathToFileURL(createRequire(import.meta.url).resolve(specifier)).href;
+    }
+  };
+  resolved = { tsx: resolve('tsx/esm/api'), pg: resolve('pg') };
+  return resolved;
+}
 
 /**
  * Checks, before any rep runs, that a module SUT's file loads and has the export (in a worker thread, as the reps
@@ -147,7 +161,7 @@ function inWorker(
   return new Promise((resolve) => {
     const worker = new Worker(MODULE_SUT_WORKER, {
       eval: true,
-      workerData: { ...task, path: sut.path, export: sut.export, tsx: TSX, pg: PG, maxOutput: sut.maxOutput },
+      workerData: { ...task, path: sut.path, export: sut.export, ...workerImports(), maxOutput: sut.maxOutput },
       stdout: true,
       stderr: true,
     });
