@@ -46,6 +46,7 @@ export async function runReps(
   const q = plan.question.question;
   const session = new ScratchSession(db, {
     game: config.game,
+    configFile: config.file,
     strategy: input.strategy,
     runId: `${q.id}/${relative(project.paths.runs, dir)}`,
   });

@@ -48,6 +48,7 @@ export async function seed(project: ProjectContext, input: SeedInput): Promise<S
   return withProjectDb(project, async (db) => {
     const session = new ScratchSession(db, {
       game: project.config.game,
+      configFile: project.config.file,
       strategy: input.strategy,
       owner: null,
       onWarning: input.onWarning ?? project.onWarning,

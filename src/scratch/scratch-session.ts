@@ -51,6 +51,8 @@ import {
 export interface ScratchOptions {
   /** The game config (root, turns, shared, excluded), required to seed: teardown walks the campaign with it. */
   game?: GameConfig;
+  /** The config file the game came from, for messages that name a place in it (undefined: the sample game's). */
+  configFile?: string | undefined;
   /** `remap` (default): new keys in the same database; `database`: a clone of a template database per rep
    * (real Postgres only); `auto`: per fixture, whichever measured faster (`remap` on the embedded database). */
   strategy?: StrategyChoice | undefined;
@@ -141,7 +143,7 @@ export class ScratchSession {
     const game = this.options.game;
     if (!game) throw new TurnkitError('USAGE', 'seeding needs the game config (ScratchOptions.game)');
     const { plan, sha256 } = await this.prepare(fixture, source);
-    this.graph ??= resolveGameGraph({ game, file: undefined }, this.catalog!);
+    this.graph ??= resolveGameGraph({ game, file: this.options.configFile }, this.catalog!);
     checkPlanAgainstGame(plan, this.graph);
     if (!this.indexesChecked) {
       this.indexesChecked = true;
@@ -206,7 +208,9 @@ export class ScratchSession {
     await this.ready();
     // The game's declared references are keys to remap like foreign keys (the same catalog teardown walks).
     const game = this.options.game;
-    const catalog = game ? withDeclaredReferences(this.catalog!, { game, file: undefined }) : this.catalog!;
+    const catalog = game
+      ? withDeclaredReferences(this.catalog!, { game, file: this.options.configFile })
+      : this.catalog!;
     const plan = planSeed(fixture, catalog, file, keptUniqueColumns(game));
     await resolveSequences(this.db.pool, plan.keys, plan.campaignTables);
     shapeTextKeys(plan.keys, plan.campaignTables, (name) => plan.tables.get(name)!.table.rows);

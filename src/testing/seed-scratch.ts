@@ -38,7 +38,11 @@ export interface TestDb extends Db {
 export async function seedScratch(project: Project, fixturePath: string): Promise<TestCampaign> {
   // A constructed fixture is materialized first: its base's hash and every old value are checked.
   const { fixture, shown, sha256 } = await loadFixture(resolve(project.paths.baseDir, fixturePath));
-  const session = new ScratchSession(project.db, { game: project.config.game, onWarning: project.onWarning });
+  const session = new ScratchSession(project.db, {
+    game: project.config.game,
+    configFile: project.config.file,
+    onWarning: project.onWarning,
+  });
   let scratch: ScratchCampaign;
   try {
     scratch = await session.seed(fixture, { file: shown, sha256 });
