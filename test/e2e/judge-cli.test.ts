@@ -356,7 +356,7 @@ describe('turnkit judge --model through the binary', () => {
       },
     );
 
-    it('with a user and password as well: whatever the SDK makes of it, neither they nor the token are printed or written', async () => {
+    it('with a user and password as well: refused before any request, neither they nor the token printed or written', async () => {
       const run = await newRun();
       await writeFile(join(project, 'no-retries.yaml'), 'retries: 0\n');
       server.respond(() => ({ status: 500, headers: RETRY_NOW }));
@@ -378,10 +378,11 @@ describe('turnkit judge --model through the binary', () => {
         { cwd: project, env },
       );
       expect(result.code).toBe(1);
-      // The one line that explains names the judge by its address alone.
+      // One line: the place of the judge's settings (the flag's value joins the settings file's), and where a key goes.
       const lines = result.stderr.trimEnd().split('\n');
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain(`the judge at http://127.0.0.1:${port}/v1`);
+      expect(lines).toEqual([
+        'no-retries.yaml: $.baseUrl: holds a user name or password: put the key in the API key variable (apiKeyEnv) instead',
+      ]);
       noSecrets(result.stdout + result.stderr);
       noSecrets(await folderText(join(project, run)));
     });
