@@ -179,7 +179,7 @@ describe.each(psql.found ? BACKENDS : [])('turnkit run on %s', (backend) => {
     const read = async (rep: number): Promise<RepRecord> =>
       JSON.parse(await readFile(join(result.dir, `reps/base/rep-0${rep}.json`), 'utf8')) as RepRecord;
     expect(await read(1)).toMatchObject({
-      error: { stage: 'sut', cause: 'exit', message: 'exited with 3: key=***' },
+      error: { stage: 'sut', cause: 'exit', message: 'exited with 3: key=' },
       exit: { code: 3 },
       stdoutTail: 'partial output\n',
       stderrTail: 'it broke\nkey=\n',
