@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, statfs, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { userInfo } from 'node:os';
+import { onPath } from '../helpers/system-programs.js';
 import { runInProcess } from '../helpers/cli-in-process.js';
 import { BACKENDS } from '../helpers/test-db.js';
 import { faultProject, type FaultProject } from '../helpers/fault-project.js';
@@ -18,8 +19,12 @@ import { parseMarks } from '../../src/marks/read-marks.js';
 // Replay a failure with TURNKIT_FAULT_SEED=<the seed in its message>.
 // Mounting needs root: elsewhere the case is said to be passed over, not silently dropped. The CLI runs in this
 // process (the same exit code and lines as the binary): a full disk is the file system's doing, not a process's.
-const canMount = userInfo().uid === 0;
-if (!canMount) console.warn('full-disk fault test skipped: mounting its small tmpfs needs root (as in .ci/run)');
+// Mounting its small tmpfs needs root and util-linux's mount (as in .ci/run).
+const canMount = userInfo().uid === 0 && onPath('mount') && onPath('umount');
+if (!canMount)
+  console.warn(
+    'full-disk fault test skipped: mounting its small tmpfs needs root and mount (apt-get install -y mount)',
+  );
 const SEED = Number(process.env.TURNKIT_FAULT_SEED ?? Date.now() % 2 ** 31);
 const REPS = 5;
 
