@@ -1,3 +1,4 @@
+import type { GameGuess } from './guess-game.js';
 import type { Catalog } from '../db/catalog-types.js';
 import { turnColumnCandidates } from './candidates.js';
 import { checkAnswer } from './check-answer.js';
@@ -18,16 +19,7 @@ export { QUESTION_IDS } from './chooser-state.js';
 export type { GameChoices, GameQuestion, QuestionId } from './chooser-state.js';
 
 /** The game `init` settled on, with the declarations it proposes and why it chose each. */
-export interface ChosenGame {
-  root: { table: string; key: string };
-  turns: {
-    table: string;
-    order: string;
-    input: string[];
-    turn?: string | undefined;
-    role?: { column: string; input: string[]; output?: string | undefined } | undefined;
-  };
-  shared: string[];
+export interface ChosenGame extends GameGuess {
   /** Migration tools' tables: never captured. */
   exclude: string[];
   declarations: Declarations;

@@ -1,5 +1,6 @@
 import { loadQuestion } from '../pipeline/load-question.js';
-import { inputPath, type ProjectContext } from '../project/project-context.js';
+import { resolve } from 'node:path';
+import type { ProjectContext } from '../project/project-context.js';
 import { TurnkitError } from '../errors.js';
 import { targetDemand } from './stats.js';
 import { detectableRate, repsForVerdict, repsToTellApart } from './power.js';
@@ -41,7 +42,8 @@ const BASES = [0.1, 0.3, 0.5, 0.7];
  * const plan = await planQuestion(project, { question: 'questions/places.yaml' });
  */
 export async function planQuestion(project: ProjectContext, input: PlanInput): Promise<QuestionPlan> {
-  const loaded = await loadQuestion(inputPath(project, input.question));
+  // As project-context's inputPath does, written out: a value import of project/ from marks/ would be an upward edge.
+  const loaded = await loadQuestion(resolve(project.cwd ?? project.paths.baseDir, input.question));
   const { target } = loaded.question;
   const reps = input.reps ?? loaded.question.reps;
   if (!Number.isInteger(reps) || reps < 1 || reps > 1000)
