@@ -78,7 +78,7 @@ export function freshLike(old: string, shape: ColumnShape, seed: string | ByteSo
       // The first character of a ULID encodes only 3 bits of time.
       CROCKFORD[bytes.next() % 8]! + Array.from({ length: 25 }, () => CROCKFORD[bytes.next() % 32]!).join('')
     );
-  const prefix = CUID1.test(old) ? 'c' : (PREFIX.exec(old)?.[0] ?? '');
+  const prefix = prefixOf(old);
   let out = prefix;
   for (const char of old.slice(prefix.length)) {
     const kind = classOf(char);
@@ -95,7 +95,7 @@ export function freshLike(old: string, shape: ColumnShape, seed: string | ByteSo
 export function freshBits(old: string, shape: ColumnShape): number {
   if (UUID.test(old)) return 122;
   if (ULID.test(old)) return 128;
-  const prefix = CUID1.test(old) ? 'c' : (PREFIX.exec(old)?.[0] ?? '');
+  const prefix = prefixOf(old);
   let bits = 0;
   for (const char of old.slice(prefix.length)) {
     const kind = classOf(char);
@@ -103,6 +103,11 @@ export function freshBits(old: string, shape: ColumnShape): number {
     else if (kind) bits += Math.log2(shape.alphabets[kind].length);
   }
   return bits;
+}
+
+// What a fresh value keeps as it is: a cuid's `c`, or a prefix like `usr_`.
+function prefixOf(value: string): string {
+  return CUID1.test(value) ? 'c' : (PREFIX.exec(value)?.[0] ?? '');
 }
 
 function bodyOf(value: string): string {
