@@ -11,7 +11,7 @@ import { createSampleCampaign } from '../src/sample/create-sample.js';
 import { captureFromDb } from '../src/fixture/capture.js';
 import { serializeDocument } from '../src/fixture/format.js';
 import { runQuestion } from '../src/app/run-question.js';
-import { readRunState } from '../src/pipeline/run-state.js';
+import { readRunState } from '../src/run-dir/run-state.js';
 import { registryCounts, tableChecksums } from '../test/helpers/table-checksums.js';
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;

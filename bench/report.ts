@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { makeMarkRun } from '../test/helpers/mark-run.js';
-import { report } from '../src/marks/report-command.js';
+import { report } from '../src/marks/report.js';
 import { writeHtmlReport } from '../src/view/write-html-report.js';
 
 const SIZES = [100, 1_000, 10_000];
@@ -45,12 +45,14 @@ try {
     await writeFile(join(dir, 'marks.csv'), `${rows.join('\n')}\n`);
     const file = join(root, `report-${size}.html`);
     // One of each first: the file system's cache warm for both.
-    await report({ dir, cwd: root });
+    await report({ cwd: root, paths: { baseDir: root } }, { dir });
     await writeHtmlReport({ dir, cwd: root, file });
     const json: number[] = [];
     const html: number[] = [];
     for (let i = 0; i < TRIES; i++) {
-      json.push(await time(async () => JSON.stringify(await report({ dir, cwd: root }), null, 2)));
+      json.push(
+        await time(async () => JSON.stringify(await report({ cwd: root, paths: { baseDir: root } }, { dir }), null, 2)),
+      );
       html.push(await time(() => writeHtmlReport({ dir, cwd: root, file })));
     }
     const bytes = (await stat(file)).size;

@@ -20,7 +20,7 @@ import { createSampleCampaign } from '../src/sample/create-sample.js';
 import { ScratchSession } from '../src/scratch/scratch-session.js';
 import { TurnEffectsReader } from '../src/scratch/turn-effects.js';
 import { runQuestion } from '../src/app/run-question.js';
-import type { RepRecord } from '../src/pipeline/rep-record.js';
+import type { RepRecord } from '../src/run-dir/rep-record.js';
 import { BENCH_SCRUB_KEY } from './bench-database.js';
 
 const TURNS = 10;

@@ -104,15 +104,22 @@ export type { FixtureDiff } from './construct/diff-fixtures.js';
  * @example
  * const { report: numbers } = await report(project, { dir: result.dir, marks: 'marks.checks.csv' });
  */
-export { materialize, rebase, show, report, judge, judgeChecks, agree, merge } from './project/project-operations.js';
-export type { RebaseResult } from './construct/rebase-command.js';
+export { materialize } from './construct/materialize.js';
+export { rebase } from './construct/rebase.js';
+export { show } from './fixture/show-fixture.js';
+export { report } from './marks/report.js';
+export { judgeWithModel as judge } from './marks/judge-model.js';
+export { judgeChecks } from './marks/judge-checks.js';
+export { agree } from './marks/agree.js';
+export { mergeRuns as merge } from './pipeline/merge-runs.js';
+export type { RebaseResult } from './construct/rebase.js';
 export type { FixtureSummary } from './fixture/show-fixture.js';
-export type { ReportResult } from './marks/report-command.js';
+export type { ReportResult } from './marks/report.js';
 export type { Report } from './marks/build-report.js';
 export type { JudgeModelResult } from './marks/judge-model.js';
 export type { JudgeChecksResult } from './marks/judge-checks.js';
 export type { JudgeSettings } from './config/judge-settings.js';
-export type { AgreeResult } from './marks/agree-command.js';
+export type { AgreeResult } from './marks/agree.js';
 export type { MergeResult } from './pipeline/merge-runs.js';
 
 /**
@@ -142,7 +149,7 @@ export { ScratchSession } from './scratch/scratch-session.js';
 export { run } from './pipeline/run.js';
 export type { RunInput, RunProgress } from './pipeline/run-input.js';
 export type { RunResult } from './pipeline/finish-run.js';
-export type { Question, QuestionInput, SutInput } from './pipeline/question-format.js';
+export type { Question, QuestionInput, SutInput } from './question/question-format.js';
 export type { SutFunction, SutRequest, SutTools } from './pipeline/sut-request.js';
 export type { ModuleSutFunction } from './pipeline/sut-module.js';
 
@@ -151,7 +158,7 @@ export type { ModuleSutFunction } from './pipeline/sut-module.js';
  * @example
  * const { question } = await loadQuestion('questions/places.yaml');
  */
-export { loadQuestion } from './pipeline/load-question.js';
+export { loadQuestion } from './question/load-question.js';
 
 /**
  * The one outcome policy: undefined when a run, a report (with `check`) or a judge succeeded, else the error.
@@ -209,7 +216,7 @@ export { githubReportLines } from './marks/github-annotations.js';
  */
 export { shardFromEnvironment } from './pipeline/shard-env.js';
 export type { AutoShard, ShardEnvironment } from './pipeline/shard-env.js';
-export type { ShardSpec } from './pipeline/run-plan.js';
+export type { ShardSpec } from './run-dir/rep-order.js';
 
 /**
  * Opens a database from a config (a URL given, else the embedded one), or runs a function with one and closes it.

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { constructedJsonSchema } from '../../src/fixture/constructed-format.js';
 import { fixtureJsonSchema, serializeDocument } from '../../src/fixture/format.js';
-import { manifestSchema, RUN_FORMAT } from '../../src/pipeline/manifest.js';
+import { manifestSchema, RUN_FORMAT } from '../../src/run-dir/manifest.js';
 
 /** Each format's JSON Schema by its file name under docs/reference/schemas/. */
 export function formatSchemas(): Map<string, string> {

@@ -1,7 +1,7 @@
 import type { CommonOptions } from '../config/common-options.js';
 import type { RunResult } from '../pipeline/finish-run.js';
 import type { RunInput } from '../pipeline/run-input.js';
-import { checkRepsOption } from '../pipeline/run-limits.js';
+import { checkRepsOption } from '../question/rep-limits.js';
 import { workersFor } from '../pipeline/run-reps.js';
 import { defaultConcurrency, run } from '../pipeline/run.js';
 import { commandContext, commandEnv } from './command-context.js';

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { parseAutoShard, type AutoShard } from '../pipeline/shard-env.js';
 import type { CommonOptions } from '../config/common-options.js';
-import { parseShard, type ShardSpec } from '../pipeline/run-plan.js';
+import { parseShard, type ShardSpec } from '../run-dir/rep-order.js';
 
 /** Reads --config and --database-url wherever they were given on the command line. */
 export function commonOptions(command: Command): CommonOptions {

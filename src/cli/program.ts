@@ -1,3 +1,4 @@
+import { showingPathsFrom } from '../util/shown-path.js';
 import { Command, CommanderError, type Option } from 'commander';
 import { exitCodeFor, isTurnkitError } from '../errors.js';
 import { TURNKIT_VERSION } from '../version.js';
@@ -105,7 +106,12 @@ function checkRequiredOptions(command: Command): void {
 }
 
 /** Runs the CLI and returns the exit code: 0 done, 1 the operation failed, 2 wrong usage. */
-export async function run(argv: readonly string[], output: Output = processOutput): Promise<number> {
+export function run(argv: readonly string[], output: Output = processOutput): Promise<number> {
+  // Messages show paths from the shell's folder: said here, at the edge, for everything the command does.
+  return showingPathsFrom(process.cwd(), () => runProgram(argv, output));
+}
+
+async function runProgram(argv: readonly string[], output: Output): Promise<number> {
   let program: Command;
   try {
     program = await buildProgram(output, argv);

@@ -1,5 +1,5 @@
+import { shownPath } from '../util/shown-path.js';
 import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
 import { distance } from 'fastest-levenshtein';
 import { formatJsonPath, positionAt } from '../util/json-source.js';
 import { locateConfigKey } from './config-issues.js';
@@ -30,7 +30,7 @@ export function configPlace(file: string | undefined, path: readonly PropertyKey
 
 /** A config file as messages show it: relative to the working folder, or the sample config's name. */
 export function configShown(file: string | undefined): string {
-  return file ? relative(process.cwd(), file) || file : SAMPLE_CONFIG_SHOWN;
+  return file ? shownPath(file) : SAMPLE_CONFIG_SHOWN;
 }
 
 /**

@@ -35,7 +35,7 @@ export interface LoadConfigOptions {
 
 /** Finds and loads the project's config; falls back to the sample game's config when the project has none. */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
-  const cwd = resolve(options.cwd ?? process.cwd());
+  const cwd = resolve(options.cwd ?? '.');
   const file = options.configPath ? resolve(cwd, options.configPath) : findConfigFile(cwd);
   if (options.configPath && !existsSync(file!)) {
     throw new TurnkitError('CONFIG', `${options.configPath}: config file not found`);

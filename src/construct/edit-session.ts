@@ -283,13 +283,15 @@ function firstLine(value: unknown): string {
 /** Options of `turnkit edit`. */
 export interface OpenEditOptions extends CommonOptions {
   fixture: string;
+  /** The folder `fixture`, `out` and the config are found from (the command line's: the shell's). */
+  cwd: string;
   /** Output folder (default: beside an opened constructed fixture, else the config's constructed folder). */
   out?: string | undefined;
 }
 
 /** Loads a fixture (captured or constructed) for editing and finds where the constructed fixture will be written. */
 export async function openEditSession(options: OpenEditOptions): Promise<{ session: EditSession; outDir: string }> {
-  const cwd = options.cwd ?? process.cwd();
+  const cwd = options.cwd;
   const config = await loadConfig({ configPath: options.configPath, cwd });
   const session = new EditSession(await loadFixture(resolve(cwd, options.fixture)));
   // A constructed fixture's continuation (or next link) goes beside it, not into another folder of the same name.

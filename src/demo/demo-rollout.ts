@@ -42,7 +42,7 @@ export async function demoRollout(
       'INCOMPLETE_RUN',
       `${shownPath(run.dir)}: the demo's rollout did not complete (${run.pending} rep(s) not run)`,
     );
-  await judgeChecks({ dir: run.dir });
-  const report = await buildReport(run.dir, { marks: CHECKS_MARKS_FILE });
+  await judgeChecks({ cwd: common.cwd, paths: { baseDir: common.cwd } }, { dir: run.dir });
+  const report = await buildReport(run.dir, { marks: CHECKS_MARKS_FILE, cwd: common.cwd });
   return { run, survival: report.rollout! };
 }

@@ -1,14 +1,15 @@
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { parseDocument } from 'yaml';
-import { capture } from '../app/capture-command.js';
+import { commandContext } from '../app/command-context.js';
+import { capture } from '../fixture/capture-fixtures.js';
 import { loadFixture } from '../fixture/load-fixture.js';
 import { shownPath } from '../util/shown-path.js';
 import { saveConstructed } from '../construct/save-constructed.js';
 import { TurnkitError } from '../errors.js';
 import { judgeChecks, CHECKS_MARKS_FILE } from '../marks/judge-checks.js';
-import { report } from '../marks/report-command.js';
-import { agree } from '../marks/agree-command.js';
+import { report } from '../marks/report.js';
+import { agree } from '../marks/agree.js';
 import { judgeWithModel } from '../marks/judge-model.js';
 import { runQuestion } from '../app/run-question.js';
 import { sample } from '../sample/sample-command.js';
@@ -41,10 +42,9 @@ export async function demoSteps(
 
   const name = 'meridian-turn-23';
   step(`capturing turn ${PROBE_TURN} of campaign ${campaign}, where the SUT goes wrong, as fixtures/${name}.json`);
-  const [captured, captureMs] = await timed(() =>
+  const [captured, captureMs] = await timed(async () =>
     // The live session's next inputs too (their input columns only), for the rollout.
-    capture({
-      ...common,
+    capture(await commandContext(common), {
       campaign,
       turns: { turn: PROBE_TURN },
       name,
@@ -69,15 +69,16 @@ export async function demoSteps(
     );
 
   step(`marking every rep with the question's deterministic checks (${CHECKS_MARKS_FILE})`);
-  const checks = await judgeChecks({ dir: run.dir });
+  const project = { cwd: common.cwd, paths: { baseDir: common.cwd } };
+  const checks = await judgeChecks(project, { dir: run.dir });
   let judged: DemoResult['judged'];
   if (options.judge) {
     step(`marking every rep with the judge ${options.judge.model}`);
-    const result = await judgeWithModel({ dir: run.dir, settings: options.judge, env: process.env });
-    judged = { result, agreement: await agree({ a: checks.file, b: result.file }) };
+    const result = await judgeWithModel(project, { dir: run.dir, settings: options.judge, env: process.env });
+    judged = { result, agreement: await agree(project, { a: checks.file, b: result.file }) };
   }
-  const { report: result } = await report({ dir: run.dir, marks: CHECKS_MARKS_FILE });
-  const html = await writeHtmlReport({ dir: run.dir, marks: CHECKS_MARKS_FILE });
+  const { report: result } = await report(project, { dir: run.dir, marks: CHECKS_MARKS_FILE });
+  const html = await writeHtmlReport({ cwd: common.cwd, dir: run.dir, marks: CHECKS_MARKS_FILE });
   step(
     `rolling out ${DEMO_ROLLOUT_TURNS} turns from turn ${PROBE_TURN} with the session's recorded inputs (questions/places-rollout.yaml), each turn checked`,
   );

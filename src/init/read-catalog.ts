@@ -9,7 +9,8 @@ import { suggestScrub } from './suggest-scrub.js';
 
 /** Where `init` looks for the game: a real server's URL, else the embedded database of the project folder. */
 export interface ReadCatalogOptions {
-  cwd?: string | undefined;
+  /** The project folder (the command line's: the shell's). */
+  cwd: string;
   databaseUrl?: string | undefined;
 }
 
@@ -22,7 +23,7 @@ export interface InitCatalog {
 
 /** Reads the catalog of the database `init` scaffolds for, and closes the connection. */
 export async function readInitCatalog(options: ReadCatalogOptions): Promise<InitCatalog> {
-  const cwd = resolve(options.cwd ?? process.cwd());
+  const cwd = resolve(options.cwd);
   // No config exists yet: the defaults say where the embedded database lives.
   const config = { ...configSchema.parse(sampleGameConfig), baseDir: cwd, file: undefined };
   const db = await openDb(config, { databaseUrl: options.databaseUrl, fromEnvironment: false });

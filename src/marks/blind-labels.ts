@@ -1,5 +1,5 @@
-import type { Manifest } from '../pipeline/manifest.js';
-import type { RepKey } from '../pipeline/run-state.js';
+import type { Manifest } from '../run-dir/manifest.js';
+import type { RepKey } from '../run-dir/run-state.js';
 import { maskNames } from './mask-names.js';
 
 /** A rep's neutral name in a blind re-mark, and the rep it stands for (recorded beside the blind marks file). */

@@ -1,9 +1,9 @@
 import { rolloutReport, type RolloutReport } from './rollout-report.js';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { Manifest } from '../pipeline/manifest.js';
-import { planReps } from '../pipeline/run-plan.js';
-import { readRunState, repId, type RunState } from '../pipeline/run-state.js';
-import { readMarksFile, scopeOfRun, type ReadMark } from './read-marks.js';
+import type { Manifest } from '../run-dir/manifest.js';
+import { planReps } from '../run-dir/rep-order.js';
+import { readRunState, repId, type RunState } from '../run-dir/run-state.js';
+import { readMarksFile, scopeOfRun, type ReadMark } from '../run-dir/read-marks.js';
 import { runAgreements, type RunAgreement } from './run-agreements.js';
 import { passPowers, tagConsistency, type TagConsistency } from './consistency.js';
 import { readJudgeSpends, repsSpend, totalSpend, type RunSpend, type SpendSplit } from './report-spend.js';
@@ -111,6 +111,7 @@ export interface Report {
 export interface ReportOptions {
   /** A marks file (default: the run's marks.csv); a bare file name is looked up in the run directory. */
   marks?: string | undefined;
+  /** The folder a marks path with a folder in it is relative to (default: none, so a relative path is as Node takes it). */
   cwd?: string | undefined;
   /** The run's state when the caller has read it already (the HTML report reads every rep record once). */
   state?: RunState | undefined;
@@ -170,7 +171,7 @@ function marksPath(dir: string, options: ReportOptions): string {
   if (options.marks === undefined) return join(dir, 'marks.csv');
   if (isAbsolute(options.marks)) return options.marks;
   // `--marks marks.checks.csv` means the run's own file; a path with a folder is taken as given.
-  return /[\\/]/.test(options.marks) ? resolve(options.cwd ?? process.cwd(), options.marks) : join(dir, options.marks);
+  return /[\\/]/.test(options.marks) ? resolve(options.cwd ?? '', options.marks) : join(dir, options.marks);
 }
 
 /** Counts marks and derives the rate and its interval. */

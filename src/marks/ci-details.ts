@@ -1,6 +1,6 @@
-import { readManifest, repId } from '../pipeline/run-state.js';
-import { readMarksFile, scopeOfRun } from './read-marks.js';
-import { planReps } from '../pipeline/run-plan.js';
+import { readManifest, repId } from '../run-dir/run-state.js';
+import { readMarksFile, scopeOfRun } from '../run-dir/read-marks.js';
+import { planReps } from '../run-dir/rep-order.js';
 import type { Report } from './build-report.js';
 
 /** A failing rep as a CI system shows it: its number and the grader's note. */

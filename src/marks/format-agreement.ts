@@ -1,6 +1,6 @@
 import { shownPath } from '../util/shown-path.js';
 import { formatTable } from '../util/text-table.js';
-import type { AgreeResult } from './agree-command.js';
+import type { AgreeResult } from './agree.js';
 
 /** The agreement of two marks files as terminal lines: ratio and kappa, confusion matrix, marginals, disagreements. */
 export function formatAgreement(result: AgreeResult): string[] {

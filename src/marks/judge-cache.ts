@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sha256 } from '../pipeline/manifest.js';
+import { sha256 } from '../run-dir/manifest.js';
 
 /** The file in a run directory where judge answers are kept, one JSON line each. */
 export const JUDGE_CACHE_FILE = 'judge-cache.jsonl';

@@ -1,15 +1,16 @@
+import { inputDir, type FilesContext } from '../project/project-context.js';
 import { applyRolloutChecks } from './rollout-checks.js';
 import { resolve } from 'node:path';
 import { shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
-import type { Checks } from '../pipeline/checks-format.js';
-import type { Manifest } from '../pipeline/manifest.js';
-import { loadQuestion } from '../pipeline/load-question.js';
-import { formatMarks, type MarkRow } from './marks-file.js';
-import { writeRunFile } from '../pipeline/run-dir.js';
-import { planReps } from '../pipeline/run-plan.js';
-import { readRunState, repId } from '../pipeline/run-state.js';
-import { applyChecks } from './run-checks.js';
+import type { Checks } from '../question/checks-format.js';
+import type { Manifest } from '../run-dir/manifest.js';
+import { loadQuestion } from '../question/load-question.js';
+import { formatMarks, type MarkRow } from '../run-dir/marks-file.js';
+import { writeRunFile } from '../run-dir/run-layout.js';
+import { planReps } from '../run-dir/rep-order.js';
+import { readRunState, repId } from '../run-dir/run-state.js';
+import { applyChecks } from '../pipeline/run-checks.js';
 
 /** The marks file `judge --checks` writes; marks.csv, the human's, is never touched. */
 export const CHECKS_MARKS_FILE = 'marks.checks.csv';
@@ -19,7 +20,6 @@ export interface JudgeChecksOptions {
   dir: string;
   /** Take the checks from this question file instead of the ones the run recorded when it started. */
   question?: string | undefined;
-  cwd?: string | undefined;
 }
 
 /** What `judge --checks` wrote. */
@@ -32,9 +32,13 @@ export interface JudgeChecksResult {
   notRun: number;
 }
 
-/** Marks every rep of a run with the question's deterministic checks, a reason per rep, in marks.checks.csv. */
-export async function judgeChecks(options: JudgeChecksOptions): Promise<JudgeChecksResult> {
-  const cwd = options.cwd ?? process.cwd();
+/**
+ * Marks every rep of a run with the question's deterministic checks, a reason per rep, in marks.checks.csv.
+ * @example
+ * const { pass, fail } = await judgeChecks(project, { dir: result.dir });
+ */
+export async function judgeChecks(project: FilesContext, options: JudgeChecksOptions): Promise<JudgeChecksResult> {
+  const cwd = inputDir(project);
   const dir = resolve(cwd, options.dir);
   const state = await readRunState(dir);
   const checks = await checksFor(options, state.manifest, dir, cwd);

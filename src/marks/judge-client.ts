@@ -2,7 +2,7 @@ import type AnthropicClient from '@anthropic-ai/sdk';
 import type OpenAIClient from 'openai';
 import { TurnkitError } from '../errors.js';
 import type { JudgePrompt } from './judge-prompt.js';
-import type { Usage } from '../pipeline/spend.js';
+import type { Usage } from '../run-dir/spend.js';
 import { defaultKeyVariable, type JudgeSettings } from '../config/judge-settings.js';
 import { shownUrl } from '../util/url-secrets.js';
 

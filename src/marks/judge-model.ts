@@ -1,22 +1,22 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { loadConfig } from '../config/load.js';
+import { inputDir, type FilesContext } from '../project/project-context.js';
 import { shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
-import { loadQuestion } from '../pipeline/load-question.js';
-import { sha256, type Manifest } from '../pipeline/manifest.js';
-import { formatMarks, type MarkRow } from './marks-file.js';
-import { RUBRIC_FILE, writeRunFile } from '../pipeline/run-dir.js';
-import { planReps } from '../pipeline/run-plan.js';
-import { readRunState, repId } from '../pipeline/run-state.js';
+import { loadQuestion } from '../question/load-question.js';
+import { sha256, type Manifest } from '../run-dir/manifest.js';
+import { formatMarks, type MarkRow } from '../run-dir/marks-file.js';
+import { RUBRIC_FILE, writeRunFile } from '../run-dir/run-layout.js';
+import { planReps } from '../run-dir/rep-order.js';
+import { readRunState, repId } from '../run-dir/run-state.js';
 import { Semaphore } from '../util/semaphore.js';
 import { JudgeCache } from './judge-cache.js';
 import { createJudgeCall, JudgeCallError, withoutSecrets, type JudgeCall } from './judge-client.js';
 import { judgePrompt } from './judge-prompt.js';
 import { judgeFileSlug, type JudgeSettings } from '../config/judge-settings.js';
 import { parseVerdict } from './judge-verdict.js';
-import { callSpend, callSpendSchema, type CallSpend, type Price } from '../pipeline/spend.js';
+import { callSpend, callSpendSchema, type CallSpend, type Price } from '../run-dir/spend.js';
 
 /** Options of `turnkit judge RUN_DIR --model NAME`. */
 export interface JudgeModelOptions {
@@ -24,12 +24,8 @@ export interface JudgeModelOptions {
   settings: JudgeSettings;
   /** Judge under this question file's rubric (a new version) instead of the one the run kept. */
   question?: string | undefined;
-  cwd?: string | undefined;
-  configPath?: string | undefined;
   /** The judge model's price (the config's), for the cost of the tokens its answers report. */
   price?: Price | undefined;
-  /** The project folder a question's rubric path is relative to (default: the folder of the config found from cwd). */
-  projectDir?: string | undefined;
   /** Where the judge's API key variable is read (the command line passes the process's environment). */
   env?: Readonly<Record<string, string | undefined>> | undefined;
   /** The model call (tests and other transports); the provider's SDK when absent. */
@@ -60,13 +56,15 @@ export interface JudgeModelResult {
  * with a verdict the zod schema accepts; anything else is `error`, never `pass`. Never calls the SUT. Writes
  * `marks.judge-MODEL.csv` and `judge-MODEL.jsonl` (every verdict with its reason) atomically, only when every rep
  * has its mark; an unreachable endpoint or a refused key stops it with nothing written but the cache.
+ * @example
+ * const judged = await judge(project, { dir: result.dir, settings });
  */
-export async function judgeWithModel(options: JudgeModelOptions): Promise<JudgeModelResult> {
-  const cwd = options.cwd ?? process.cwd();
+export async function judgeWithModel(project: FilesContext, options: JudgeModelOptions): Promise<JudgeModelResult> {
+  const cwd = inputDir(project);
   const dir = resolve(cwd, options.dir);
   const state = await readRunState(dir);
   const { manifest } = state;
-  const rubric = await rubricFor(options, manifest, dir, cwd);
+  const rubric = await rubricFor(options, manifest, dir, cwd, project.paths.baseDir);
   const settings = options.settings;
   const call = options.call ?? createJudgeCall(settings, options.env);
   const grader = `judge-${settings.model}`;
@@ -216,6 +214,7 @@ async function rubricFor(
   manifest: Manifest,
   dir: string,
   cwd: string,
+  projectDir: string,
 ): Promise<{ text: string; version: string; sha256: string }> {
   if (options.question !== undefined) {
     const question = await loadQuestion(resolve(cwd, options.question));
@@ -224,7 +223,6 @@ async function rubricFor(
         'BAD_INPUT',
         `${question.shown}: question "${question.question.id}", but ${shownPath(dir)} is a run of "${manifest.question.id}"`,
       );
-    const projectDir = options.projectDir ?? (await loadConfig({ configPath: options.configPath, cwd })).baseDir;
     const path = resolve(projectDir, question.question.rubric.path);
     const text = await readFile(path, 'utf8').catch(() => {
       throw new TurnkitError('NOT_FOUND', `${question.at(['rubric', 'path'])}: ${shownPath(path)}: no such file`);

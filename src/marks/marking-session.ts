@@ -1,18 +1,18 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { orFallback, readRunText } from '../pipeline/run-file.js';
+import { orFallback, readRunText } from '../run-dir/run-file.js';
 import { userInfo } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { shownPath } from '../util/shown-path.js';
-import { formatMarks, isRunsOwnRow, type Mark, type MarkRow, type TurnMark } from './marks-file.js';
-import type { Manifest } from '../pipeline/manifest.js';
-import { appendMarkHistory, historyFileOf } from './marks-history.js';
-import { readMarksFile, scopeOfRun } from './read-marks.js';
-import type { RepRecord } from '../pipeline/rep-record.js';
-import { RUBRIC_FILE, writeRunFile } from '../pipeline/run-dir.js';
-import { planReps } from '../pipeline/run-plan.js';
-import { readRunState, repId, type RepKey } from '../pipeline/run-state.js';
+import { formatMarks, isRunsOwnRow, type Mark, type MarkRow, type TurnMark } from '../run-dir/marks-file.js';
+import type { Manifest } from '../run-dir/manifest.js';
+import { appendMarkHistory, historyFileOf } from '../run-dir/marks-history.js';
+import { readMarksFile, scopeOfRun } from '../run-dir/read-marks.js';
+import type { RepRecord } from '../run-dir/rep-record.js';
+import { RUBRIC_FILE, writeRunFile } from '../run-dir/run-layout.js';
+import { planReps } from '../run-dir/rep-order.js';
+import { readRunState, repId, type RepKey } from '../run-dir/run-state.js';
 import { seededShuffle } from '../util/seeded-random.js';
 import { blindLabels, blindScrubber, type BlindLabel } from './blind-labels.js';
 
@@ -29,6 +29,7 @@ export interface MarkingOptions {
   who?: string | undefined;
   /** The user's name as the environment says it ($USER; the command line passes it). */
   user?: string | undefined;
+  /** The folder `dir` is relative to (default: none, so a relative `dir` is as Node takes it). */
   cwd?: string | undefined;
 }
 
@@ -60,7 +61,7 @@ export class MarkingSession {
 
   /** Opens a run for marking: its reps, case files, rubric, and the marks given so far in this session's file. */
   static async open(options: MarkingOptions): Promise<MarkingSession> {
-    const dir = resolve(options.cwd ?? process.cwd(), options.dir);
+    const dir = resolve(options.cwd ?? '', options.dir);
     const state = await readRunState(dir);
     const { manifest } = state;
     if (options.grader !== undefined && !/^[\w.-]+$/.test(options.grader))

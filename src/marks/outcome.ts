@@ -3,7 +3,7 @@ import { runFailure } from '../pipeline/run-outcome.js';
 import type { RunResult } from '../pipeline/finish-run.js';
 import { shownPath } from '../util/shown-path.js';
 import type { Report } from './build-report.js';
-import { incompleteRun, targetProblems } from './report-command.js';
+import { incompleteRun, targetProblems } from './report.js';
 
 /** What finished, to be judged a success or a failure: a run, a report (with `--check` or not), or a judge's work. */
 export type Outcome =

@@ -1,4 +1,4 @@
-import { loadQuestion } from '../pipeline/load-question.js';
+import { loadQuestion } from '../question/load-question.js';
 import { resolve } from 'node:path';
 import type { ProjectContext } from '../project/project-context.js';
 import { TurnkitError } from '../errors.js';

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JUDGE_CACHE_FILE } from './judge-cache.js';
-import { repId, type RunState } from '../pipeline/run-state.js';
+import { repId, type RunState } from '../run-dir/run-state.js';
 import { repSpend } from '../pipeline/run-spend.js';
-import { addSpend, callSpendSchema, NO_SPEND, sumSpend, type CallSpend, type Spend } from '../pipeline/spend.js';
+import { addSpend, callSpendSchema, NO_SPEND, sumSpend, type CallSpend, type Spend } from '../run-dir/spend.js';
 
 /** What a fixture's reps (or a whole run) spent: the SUT's calls and the judges' apart. */
 export interface SpendSplit {

@@ -1,6 +1,6 @@
-import type { Checks } from '../pipeline/checks-format.js';
-import type { RepRecord } from '../pipeline/rep-record.js';
-import { applyChecks, type CheckVerdict } from './run-checks.js';
+import type { Checks } from '../question/checks-format.js';
+import type { RepRecord } from '../run-dir/rep-record.js';
+import { applyChecks, type CheckVerdict } from '../pipeline/run-checks.js';
 
 /**
  * A rollout's mark from its checks: `checks` applied to each turn alone (its response and what it changed), then

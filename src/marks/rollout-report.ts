@@ -1,9 +1,9 @@
-import type { RunState } from '../pipeline/run-state.js';
-import { repId } from '../pipeline/run-state.js';
-import type { RepKey } from '../pipeline/run-state.js';
+import type { RunState } from '../run-dir/run-state.js';
+import { repId } from '../run-dir/run-state.js';
+import type { RepKey } from '../run-dir/run-state.js';
 import { fixtureSurvival, survivalPair, type FixtureSurvival, type SurvivalPair } from './survival.js';
 import type { BasePair } from './build-report.js';
-import type { MarkRow } from './marks-file.js';
+import type { MarkRow } from '../run-dir/marks-file.js';
 
 /** A rollout run's curve: per fixture its survival table, and each constructed fixture against its base per turn. */
 export interface RolloutReport {

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Manifest } from '../pipeline/manifest.js';
-import { readMarksFile, scopeOfRun } from './read-marks.js';
+import type { Manifest } from '../run-dir/manifest.js';
+import { readMarksFile, scopeOfRun } from '../run-dir/read-marks.js';
 import { agreement } from './agreement.js';
 
 /** One marks file of a run measured against the human's marks. */

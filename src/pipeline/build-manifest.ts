@@ -1,11 +1,11 @@
 import { relative } from 'node:path';
 import type { LoadedFixture } from '../fixture/load-fixture.js';
 import type { Backend } from '../db/connect.js';
-import { QUESTION_OBJECT, type LoadedQuestion } from './load-question.js';
+import { QUESTION_OBJECT, type LoadedQuestion } from '../question/load-question.js';
 import { TURNKIT_VERSION } from '../version.js';
-import { gitState, redactSut, sha256, type Manifest } from './manifest.js';
+import { gitState, redactSut, sha256, type Manifest } from '../run-dir/manifest.js';
 import type { QuestionFixture } from './resolve-fixtures.js';
-import type { ShardSpec } from './run-plan.js';
+import type { ShardSpec } from '../run-dir/rep-order.js';
 
 /** What a new run's manifest records. */
 export interface ManifestInputs {

@@ -1,10 +1,10 @@
 import { serializeDocument } from '../fixture/format.js';
-import type { Manifest } from './manifest.js';
-import { formatMarks } from '../marks/marks-file.js';
+import type { Manifest } from '../run-dir/manifest.js';
+import { formatMarks } from '../run-dir/marks-file.js';
 import type { OpenedRun } from './opened-run.js';
-import { writeRunFile } from './run-dir.js';
-import { marksFor, previousMarks } from '../marks/run-marks.js';
-import { readRunState, repId } from './run-state.js';
+import { writeRunFile } from '../run-dir/run-layout.js';
+import { marksFor, previousMarks } from '../run-dir/run-marks.js';
+import { readRunState, repId } from '../run-dir/run-state.js';
 import { runSpend } from './run-spend.js';
 
 /** How a run ended. */

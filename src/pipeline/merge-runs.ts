@@ -1,3 +1,4 @@
+import { inputDir, type FilesContext } from '../project/project-context.js';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -5,14 +6,14 @@ import { shownPath } from '../util/shown-path.js';
 import { removeStaleTemps, tempSibling } from '../util/temp-names.js';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument } from '../fixture/format.js';
-import type { Manifest } from './manifest.js';
-import { sumSpend } from './spend.js';
-import { findShardDirs } from './find-shards.js';
-import { formatMarks, type MarkRow } from '../marks/marks-file.js';
-import { parseMarksText } from '../marks/read-marks.js';
-import { RUBRIC_FILE, runStamp, writeRunFile } from './run-dir.js';
-import { inShard, planReps } from './run-plan.js';
-import { ORDER_FILE, readRunState, repId, type RunState } from './run-state.js';
+import type { Manifest } from '../run-dir/manifest.js';
+import { sumSpend } from '../run-dir/spend.js';
+import { findShardDirs } from '../run-dir/find-shards.js';
+import { formatMarks, type MarkRow } from '../run-dir/marks-file.js';
+import { parseMarksText } from '../run-dir/read-marks.js';
+import { RUBRIC_FILE, runStamp, writeRunFile } from '../run-dir/run-layout.js';
+import { inShard, planReps } from '../run-dir/rep-order.js';
+import { ORDER_FILE, readRunState, repId, type RunState } from '../run-dir/run-state.js';
 
 /** Options of `turnkit merge`. */
 export interface MergeOptions {
@@ -20,7 +21,6 @@ export interface MergeOptions {
   dirs: readonly string[];
   /** The merged run's directory (default: beside the first shard, `STAMP-merged`). */
   out?: string | undefined;
-  cwd?: string | undefined;
 }
 
 /** What `turnkit merge` wrote. */
@@ -41,9 +41,11 @@ export interface MergeResult {
  * manifest, reps, marks and judge files are those of an unsharded run. Shards must be the same experiment, byte for byte, every
  * shard present once and complete. The merged directory is new; on any failure it is removed, and the shards are
  * only read.
+ * @example
+ * const merged = await merge(project, { dirs: ['runs/q/a-shard-1-of-2', 'runs/q/b-shard-2-of-2'] });
  */
-export async function mergeRuns(options: MergeOptions): Promise<MergeResult> {
-  const cwd = options.cwd ?? process.cwd();
+export async function mergeRuns(project: FilesContext, options: MergeOptions): Promise<MergeResult> {
+  const cwd = inputDir(project);
   if (options.dirs.length === 0) throw new TurnkitError('USAGE', 'name the shard directories to merge');
   const dirs = await findShardDirs(options.dirs, cwd);
   const states = await Promise.all(dirs.map((dir) => readRunState(dir)));

@@ -1,6 +1,6 @@
 import type { Backend } from '../db/connect.js';
-import type { Manifest } from './manifest.js';
-import type { RepKey } from './run-state.js';
+import type { Manifest } from '../run-dir/manifest.js';
+import type { RepKey } from '../run-dir/run-state.js';
 
 /** A run directory ready for its reps: new, or resumed. */
 export interface OpenedRun {

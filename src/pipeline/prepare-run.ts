@@ -4,12 +4,13 @@ import { TurnkitError } from '../errors.js';
 import type { ProjectContext } from '../project/project-context.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
 import { prepareSut, type SutCaller } from './call-sut.js';
-import { caseFileSource } from './case-file-source.js';
-import { loadQuestion, questionFromObject, type LoadedQuestion } from './load-question.js';
+import { caseFileSource } from '../question/case-file-source.js';
+import { loadQuestion, questionFromObject, type LoadedQuestion } from '../question/load-question.js';
 import { questionFileOf } from './resume-run.js';
 import { resolveFixtures, type QuestionFixture } from './resolve-fixtures.js';
 import type { RunInput } from './run-input.js';
-import { checkBudgetPrice, checkRepsOption, checkRunSize } from './run-limits.js';
+import { checkBudgetPrice } from './run-limits.js';
+import { checkRepsOption, checkRunSize } from '../question/rep-limits.js';
 import { sutSecrets } from './sut-secrets.js';
 import { planRollout, type RolloutPlan } from './rollout-plan.js';
 

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { TurnkitError } from '../errors.js';
 import { loadFixture, type LoadedFixture } from '../fixture/load-fixture.js';
-import type { LoadedQuestion } from './load-question.js';
+import type { LoadedQuestion } from '../question/load-question.js';
 
 /** One fixture of a question, loaded (a constructed one materialized) with its tag. */
 export interface QuestionFixture {

@@ -4,18 +4,18 @@ import { join, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument } from '../fixture/format.js';
 import { describeWriteError, shownPath } from '../util/shown-path.js';
-import { QUESTION_OBJECT } from './load-question.js';
-import { sha256, type Manifest } from './manifest.js';
-import { appendMarkHistory, historyFileOf } from '../marks/marks-history.js';
-import { formatMarks } from '../marks/marks-file.js';
+import { QUESTION_OBJECT } from '../question/load-question.js';
+import { sha256, type Manifest } from '../run-dir/manifest.js';
+import { appendMarkHistory, historyFileOf } from '../run-dir/marks-history.js';
+import { formatMarks } from '../run-dir/marks-file.js';
 import type { OpenedRun, RunSetting } from './opened-run.js';
 import type { RunPlan } from './prepare-run.js';
-import type { RepRecord } from './rep-record.js';
+import type { RepRecord } from '../run-dir/rep-record.js';
 import type { RunInput } from './run-input.js';
-import { repFileBase, writeRunFile } from './run-dir.js';
-import { marksFor, previousMarks } from '../marks/run-marks.js';
-import { planReps } from './run-plan.js';
-import { ORDER_FILE, readManifest, readRunState, repId, type RepKey } from './run-state.js';
+import { repFileBase, writeRunFile } from '../run-dir/run-layout.js';
+import { marksFor, previousMarks } from '../run-dir/run-marks.js';
+import { planReps } from '../run-dir/rep-order.js';
+import { ORDER_FILE, readManifest, readRunState, repId, type RepKey } from '../run-dir/run-state.js';
 import type { QuestionFixture } from './resolve-fixtures.js';
 
 /**

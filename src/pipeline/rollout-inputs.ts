@@ -1,6 +1,6 @@
 import { TurnkitError } from '../errors.js';
 import type { Fixture } from '../fixture/format.js';
-import type { PlayersConfig, ScriptedInput } from './rollout-format.js';
+import type { PlayersConfig, ScriptedInput } from '../question/rollout-format.js';
 import { commandPlayer, simulatedPlayer } from './simulated-player.js';
 
 /** One played turn of a rollout as the next calls see it. */

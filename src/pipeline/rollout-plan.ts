@@ -3,8 +3,8 @@ import { TurnkitError } from '../errors.js';
 import type { Fixture } from '../fixture/format.js';
 import { resolveGameGraph, type GameGraph } from '../fixture/game-graph.js';
 import type { ScratchSession } from '../scratch/scratch-session.js';
-import type { CaseFileSource } from './case-file-source.js';
-import type { LoadedQuestion } from './load-question.js';
+import type { CaseFileSource } from '../question/case-file-source.js';
+import type { LoadedQuestion } from '../question/load-question.js';
 import { playerFor } from './rollout-inputs.js';
 import type { RolloutSpec } from './run-rollout.js';
 

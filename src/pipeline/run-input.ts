@@ -1,6 +1,6 @@
 import type { StrategyChoice } from '../scratch/strategy-chooser.js';
-import type { QuestionInput } from './question-format.js';
-import type { ShardSpec } from './run-plan.js';
+import type { QuestionInput } from '../question/question-format.js';
+import type { ShardSpec } from '../run-dir/rep-order.js';
 
 /** What to run and how: the input of `run(project, input)`. */
 export interface RunInput {

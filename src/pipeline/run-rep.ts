@@ -4,10 +4,11 @@ import type { TableEffects } from '../scratch/scratch-effects.js';
 import { compareSharedRows, type SharedSnapshot } from '../scratch/shared-snapshot.js';
 import type { SutCaller } from './call-sut.js';
 import { passwordForms, withoutSecrets } from './redact-password.js';
-import type { RepEffects, RepRecord } from './rep-record.js';
+import type { RepRecord } from '../run-dir/rep-record.js';
+import type { CampaignEffects } from '../scratch/scratch-effects.js';
 import type { SutOutcome, SutRequest } from './sut-request.js';
 import { firstLine, guardedSutCall } from './guarded-sut-call.js';
-import { callSpend, type Price } from './spend.js';
+import { callSpend, type Price } from '../run-dir/spend.js';
 import { playRollout, type RolloutSpec } from './run-rollout.js';
 
 /** One rep to run: the fixture, its rendered case file, which rep and which attempt. */
@@ -125,8 +126,8 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
   return withoutSecrets(record, [...passwordForms(scratch.databaseUrl), ...(job.secrets ?? [])]);
 }
 
-function summarize(effects: readonly TableEffects[]): RepEffects {
-  const summary: RepEffects = { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
+function summarize(effects: readonly TableEffects[]): CampaignEffects {
+  const summary: CampaignEffects = { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
   for (const table of effects) {
     if (table.inserted > 0) summary.inserted[table.table] = table.inserted;
     if (table.updated > 0) summary.updated[table.table] = table.updated;

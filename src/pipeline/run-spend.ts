@@ -1,8 +1,8 @@
-import type { Manifest } from './manifest.js';
-import type { SutConfig } from './question-format.js';
-import type { RepRecord } from './rep-record.js';
-import { repId, type RepKey, type RunState } from './run-state.js';
-import { sumSpend, type Price, type Spend } from './spend.js';
+import type { Manifest } from '../run-dir/manifest.js';
+import type { SutConfig } from '../question/question-format.js';
+import type { RepRecord } from '../run-dir/rep-record.js';
+import { repId, type RepKey, type RunState } from '../run-dir/run-state.js';
+import { sumSpend, type Price, type Spend } from '../run-dir/spend.js';
 
 /** The price of a SUT's model from the config's prices (an http SUT names its model; other SUTs report their cost). */
 export function sutPrice(prices: Record<string, Price>, sut: SutConfig): Price | undefined {

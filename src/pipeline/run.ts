@@ -9,7 +9,7 @@ import { finishRunDir, runResult, type RunResult } from './finish-run.js';
 import type { OpenedRun, RunSetting } from './opened-run.js';
 import { prepareRun, type RunPlan } from './prepare-run.js';
 import { resumeRunDir } from './resume-run.js';
-import { acquireRunLock } from './run-lock.js';
+import { acquireRunLock } from '../run-dir/run-lock.js';
 import type { RunInput } from './run-input.js';
 import { runReps, type RepsRun } from './run-reps.js';
 import { discardUnbegunRun, startRunDir } from './start-run-dir.js';

@@ -1,5 +1,5 @@
 import { TurnkitError } from '../errors.js';
-import { parseShard, type ShardSpec } from './run-plan.js';
+import { parseShard, type ShardSpec } from '../run-dir/rep-order.js';
 
 /** `--shard auto` or `--shard auto/N`: the shard comes from the environment the CI engine or Kubernetes sets. */
 export interface AutoShard {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import type { PlayersConfig } from './rollout-format.js';
+import type { PlayersConfig } from '../question/rollout-format.js';
 import type { PlayerMove, PlayerSource } from './rollout-inputs.js';
 import { transcriptText } from './rollout-inputs.js';
 

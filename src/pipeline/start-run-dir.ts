@@ -7,9 +7,9 @@ import { buildManifest } from './build-manifest.js';
 import type { OpenedRun, RunSetting } from './opened-run.js';
 import type { RunPlan } from './prepare-run.js';
 import type { RunInput } from './run-input.js';
-import { createRunDir, RUBRIC_FILE, writeRunFile } from './run-dir.js';
-import { planReps } from './run-plan.js';
-import { ORDER_FILE } from './run-state.js';
+import { createRunDir, RUBRIC_FILE, writeRunFile } from '../run-dir/run-layout.js';
+import { planReps } from '../run-dir/rep-order.js';
+import { ORDER_FILE } from '../run-dir/run-state.js';
 
 /**
  * Step 2 of a new run: creates `runs/QUESTION/STAMP/` and writes its manifest first, then the case files and the

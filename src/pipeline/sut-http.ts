@@ -1,5 +1,5 @@
 import type OpenAIClient from 'openai';
-import type { SutConfig } from './question-format.js';
+import type { SutConfig } from '../question/question-format.js';
 import { recordedTail, type SutContext, type SutOutcome } from './sut-request.js';
 import { BodyTooLargeError, boundedFetch } from './bounded-fetch.js';
 import { splitBaseUrl } from '../util/url-secrets.js';

@@ -1,4 +1,4 @@
-import type { SutConfig } from './question-format.js';
+import type { SutConfig } from '../question/question-format.js';
 import { expandEnv } from './sut-command.js';
 import { passwordForms } from './redact-password.js';
 import { urlSecrets } from '../util/url-secrets.js';

@@ -9,11 +9,11 @@ import {
   type VerifyResult,
 } from '../construct/verify-fixtures.js';
 import type { ProjectContext } from '../project/project-context.js';
-import { loadQuestion } from './load-question.js';
+import { loadQuestion } from '../question/load-question.js';
 import { resolveFixtures } from './resolve-fixtures.js';
-import { caseFileSource } from './case-file-source.js';
+import { caseFileSource } from '../question/case-file-source.js';
 import { checkSutFound } from './call-sut.js';
-import { checkRunSize } from './run-limits.js';
+import { checkRunSize } from '../question/rep-limits.js';
 
 /**
  * `turnkit verify`: fixtures and constructed fixtures (see `verify`) and questions, each checked as `run` would

@@ -27,7 +27,7 @@ export interface Project extends AsyncDisposable {
 
 /** How to open a project: where it is, which config, which database. */
 export interface OpenProjectOptions {
-  /** The project folder (default: the working directory), where the config file is looked up. */
+  /** The project folder (default `.`: a relative folder is the process's, as for any path), where the config is looked up. */
   cwd?: string;
   /** The config as an object (the shape of `defineConfig`), instead of a file. */
   config?: TurnkitConfigInput;
@@ -49,7 +49,7 @@ export interface OpenProjectOptions {
  * await using project = await openProject({ cwd: 'my-game', databaseUrl: 'postgres://localhost/game' });
  */
 export async function openProject(options: OpenProjectOptions = {}): Promise<Project> {
-  const cwd = resolve(options.cwd ?? process.cwd());
+  const cwd = resolve(options.cwd ?? '.');
   const config: LoadedConfig = options.config
     ? { ...parseWithSchema(configSchema, options.config, '<config object>'), baseDir: cwd, file: undefined }
     : await loadConfig({ cwd, configPath: options.configPath });

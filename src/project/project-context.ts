@@ -5,10 +5,20 @@ import { TurnkitError } from '../errors.js';
 import type { ProjectPaths } from './open-project.js';
 
 /**
+ * What an operation on files alone (show, report, agree, merge, ...) needs of a project: the folder its input's
+ * relative paths are resolved against. A `ProjectContext` is one; the command line gives one for the shell's folder.
+ */
+export interface FilesContext {
+  paths: Pick<ProjectPaths, 'baseDir'>;
+  /** The folder an input's relative paths are resolved against (default: the project folder; the CLI's: the shell's). */
+  cwd?: string | undefined;
+}
+
+/**
  * What an operation needs of a project: its config and paths, and its database when the operation reaches one. An
  * open `Project` is one; the command line gives one whose database opens only when, and each time, it is used.
  */
-export interface ProjectContext {
+export interface ProjectContext extends FilesContext {
   config: LoadedConfig;
   paths: ProjectPaths;
   /** The open database. */
@@ -20,9 +30,14 @@ export interface ProjectContext {
   cwd?: string | undefined;
 }
 
+/** The folder an input's relative paths are resolved against: the context's `cwd`, else the project folder. */
+export function inputDir(project: FilesContext): string {
+  return project.cwd ?? project.paths.baseDir;
+}
+
 /** Where an input's path is: relative to the context's `cwd`, else to the project folder. */
-export function inputPath(project: Pick<ProjectContext, 'cwd' | 'paths'>, path: string): string {
-  return resolve(project.cwd ?? project.paths.baseDir, path);
+export function inputPath(project: FilesContext, path: string): string {
+  return resolve(inputDir(project), path);
 }
 
 /** Runs `fn` with the project's database: the open one, or one opened for it. */

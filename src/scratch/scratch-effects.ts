@@ -10,6 +10,18 @@ import { emptyCollected, type CollectedRows } from '../fixture/collect-owned.js'
 import { TurnkitError } from '../errors.js';
 import { walkCampaignKeys } from './walk-keys.js';
 
+/**
+ * What the SUT changed in its scratch campaign, per table: a rep's effects (found by diffing the campaign before
+ * teardown) and a rollout turn's (read from the rows written during the turn) alike.
+ */
+export interface CampaignEffects {
+  inserted: Record<string, number>;
+  updated: Record<string, number>;
+  deleted: Record<string, number>;
+  /** The first inserted rows of each table as the campaign holds them (scratch keys), a few per table. */
+  insertedRows: Record<string, Record<string, unknown>[]>;
+}
+
 /** What happened to one table of a scratch campaign since it was seeded. */
 export interface TableEffects {
   table: string;

@@ -1,8 +1,22 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { relative } from 'node:path';
 
-/** A path as shown in messages: relative to the working folder. */
+// The folder messages show paths from, for the work under way: the caller says it (the command line: the shell's
+// folder), so that no library file asks the process where it is. Scoped per async call chain, never global: two
+// operations of one process with different folders each show their own.
+const shownFrom = new AsyncLocalStorage<string>();
+
+/** Runs `fn` with the paths of its messages shown relative to `folder` (the command line passes the shell's). */
+export function showingPathsFrom<T>(folder: string, fn: () => T): T {
+  return shownFrom.run(folder, fn);
+}
+
+/**
+ * A path as shown in messages: relative to the folder the caller chose, else to the folder Node resolves relative
+ * paths against (the one a relative path given to the library was relative to, so it reads back as it was given).
+ */
 export function shownPath(path: string): string {
-  return relative(process.cwd(), path) || path;
+  return relative(shownFrom.getStore() ?? '', path) || path;
 }
 
 /** Why a file could not be read, in words: "no such file", "is a folder", or the system's code. */

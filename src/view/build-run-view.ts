@@ -1,18 +1,18 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
-import { report } from '../marks/report-command.js';
+import { report } from '../marks/report.js';
 import { agreement } from '../marks/agreement.js';
-import { readMarksFile, scopeOfRun, type ReadMark } from '../marks/read-marks.js';
-import { readRunState, repId } from '../pipeline/run-state.js';
-import { RUBRIC_FILE } from '../pipeline/run-dir.js';
-import { planReps } from '../pipeline/run-plan.js';
+import { readMarksFile, scopeOfRun, type ReadMark } from '../run-dir/read-marks.js';
+import { readRunState, repId } from '../run-dir/run-state.js';
+import { RUBRIC_FILE } from '../run-dir/run-layout.js';
+import { planReps } from '../run-dir/rep-order.js';
 import { shownPath } from '../util/shown-path.js';
 import { constructedDiff } from './constructed-diff.js';
 import { rolloutView, turnMarkPairs } from './turn-views.js';
 import type { AgreementView, FixtureView, RepView, RunView } from './view-data.js';
 import { markdownDoc } from './markdown-doc.js';
-import { orFallback, readRunText } from '../pipeline/run-file.js';
+import { orFallback, readRunText } from '../run-dir/run-file.js';
 
 /** Options of `buildRunView`: the same as `turnkit report`'s. */
 export interface RunViewOptions {
@@ -20,7 +20,8 @@ export interface RunViewOptions {
   marks?: string | undefined;
   compare?: string | undefined;
   compareMarks?: string | undefined;
-  cwd?: string | undefined;
+  /** The folder `dir`, `marks` and `compare` are relative to (the command line's: the shell's). */
+  cwd: string;
 }
 
 /**
@@ -29,10 +30,10 @@ export interface RunViewOptions {
  * every rep with its marks in each marks file of the run.
  */
 export async function buildRunView(options: RunViewOptions): Promise<RunView> {
-  const cwd = options.cwd ?? process.cwd();
+  const cwd = options.cwd;
   const dir = resolve(cwd, options.dir);
   const state = await readRunState(dir);
-  const result = await report({ ...options, dir, cwd, state });
+  const result = await report({ cwd, paths: { baseDir: cwd } }, { ...options, dir, state });
   const { manifest } = state;
   const scope = scopeOfRun(manifest);
   const marksFiles = [result.report.marksFile, ...(await otherMarksFiles(dir, result.report.marksFile))];

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { loadFixture, readConstructed } from '../fixture/load-fixture.js';
 import { changePath } from '../fixture/column-change.js';
 import { valueDiff } from '../construct/word-diff.js';
-import { sha256 } from '../pipeline/manifest.js';
+import { sha256 } from '../run-dir/manifest.js';
 import type { DiffView } from './view-data.js';
 
 /**

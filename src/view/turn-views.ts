@@ -1,6 +1,6 @@
-import type { TurnMark } from '../marks/marks-file.js';
-import type { RepRecord } from '../pipeline/rep-record.js';
-import type { TurnRecord } from '../pipeline/rollout-record.js';
+import type { TurnMark } from '../run-dir/marks-file.js';
+import type { RepRecord } from '../run-dir/rep-record.js';
+import type { TurnRecord } from '../run-dir/rollout-record.js';
 
 /** One turn of a rollout rep as the page shows it (its case file and inserted rows are left out: the rep file has them). */
 export interface TurnView {

@@ -24,7 +24,7 @@ export interface HtmlReportResult {
  * a reader sees the earlier file or the whole new one, and a failed write leaves the earlier one in place.
  */
 export async function writeHtmlReport(options: HtmlReportOptions): Promise<HtmlReportResult> {
-  const cwd = options.cwd ?? process.cwd();
+  const cwd = options.cwd;
   const run = await buildRunView({ ...options, cwd });
   const file = resolve(cwd, options.file ?? resolve(cwd, options.dir, 'report.html'));
   const html = renderPage({ mode: 'static', runs: [run] }, `${run.report.question.id}: report of ${run.dir}`);

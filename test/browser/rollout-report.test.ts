@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { hasBrowser, launchBrowser, watchedPage } from '../helpers/browser.js';
 import { DEMO_FIXTURES, demoLikeRun } from '../helpers/mark-run.js';
 import { writeHtmlReport } from '../../src/view/write-html-report.js';
-import type { RepRecord } from '../../src/pipeline/rep-record.js';
+import type { RepRecord } from '../../src/run-dir/rep-record.js';
 
 declare const document: { querySelectorAll(selector: string): { length: number } };
 

@@ -16,7 +16,7 @@ import { makeReportRun } from '../helpers/report-run.js';
 import { startViewServer } from '../../src/view/server/view-server.js';
 import { buildReport } from '../../src/marks/build-report.js';
 import { compareReports } from '../../src/marks/compare-runs.js';
-import type { RepRecord } from '../../src/pipeline/rep-record.js';
+import type { RepRecord } from '../../src/run-dir/rep-record.js';
 
 declare const document: {
   querySelector(selector: string): { textContent: string | null } | null;

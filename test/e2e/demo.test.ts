@@ -4,8 +4,8 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { parseMarks } from '../../src/marks/read-marks.js';
-import type { Manifest } from '../../src/pipeline/manifest.js';
+import { parseMarks } from '../../src/run-dir/read-marks.js';
+import type { Manifest } from '../../src/run-dir/manifest.js';
 import type { Report } from '../../src/marks/build-report.js';
 
 const BASE = 'meridian-turn-23';

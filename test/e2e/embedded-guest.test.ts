@@ -8,7 +8,7 @@ import { sampleProject } from '../helpers/sample-project.js';
 import { registryCounts } from '../helpers/table-checksums.js';
 import { loadConfig } from '../../src/config/load.js';
 import { openDb } from '../../src/db/connect.js';
-import { parseMarks } from '../../src/marks/read-marks.js';
+import { parseMarks } from '../../src/run-dir/read-marks.js';
 
 // Two `turnkit run` processes on one embedded data directory (issue 12, item 3): the first owns the PGlite server,
 // the second joins it as a guest. The SUTs are the sample SUT behind a shell line that orders the two runs without

@@ -4,9 +4,9 @@ import { basename, join } from 'node:path';
 import type { CliResult } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/cli-in-process.js';
 import { sampleProject } from '../helpers/sample-project.js';
-import { formatMarks, type MarkRow } from '../../src/marks/marks-file.js';
-import { parseMarks } from '../../src/marks/read-marks.js';
-import type { Manifest } from '../../src/pipeline/manifest.js';
+import { formatMarks, type MarkRow } from '../../src/run-dir/marks-file.js';
+import { parseMarks } from '../../src/run-dir/read-marks.js';
+import type { Manifest } from '../../src/run-dir/manifest.js';
 import type { Report } from '../../src/marks/build-report.js';
 import type { Comparison } from '../../src/marks/compare-runs.js';
 

@@ -6,9 +6,9 @@ import { spawn } from 'node:child_process';
 import { BIN } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/cli-in-process.js';
 import { copySampleFiles, sampleProject } from '../helpers/sample-project.js';
-import { parseMarks } from '../../src/marks/read-marks.js';
-import type { Manifest } from '../../src/pipeline/manifest.js';
-import type { RepRecord } from '../../src/pipeline/rep-record.js';
+import { parseMarks } from '../../src/run-dir/read-marks.js';
+import type { Manifest } from '../../src/run-dir/manifest.js';
+import type { RepRecord } from '../../src/run-dir/rep-record.js';
 
 const FIXTURES = ['meridian-turn-23', 'meridian-turn-23-deck-fixed'];
 // Both answers of the sample SUT name Dr. Hale; the terminal must show neither.

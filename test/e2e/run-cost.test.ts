@@ -6,8 +6,8 @@ import { startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-serv
 import { sampleRunProject } from '../helpers/sample-project.js';
 import { sampleGameConfig } from '../../src/config/sample-config.js';
 import type { Report } from '../../src/marks/build-report.js';
-import type { Manifest } from '../../src/pipeline/manifest.js';
-import type { RepRecord } from '../../src/pipeline/rep-record.js';
+import type { Manifest } from '../../src/run-dir/manifest.js';
+import type { RepRecord } from '../../src/run-dir/rep-record.js';
 
 // Answers with usage that depends on the rep (so that sums are checked, not counts) and a cost of its own. A module
 // SUT: its answer's usage and cost are read as a command SUT's are (test/unit/sut-adapters.test.ts reads a command's

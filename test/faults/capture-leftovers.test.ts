@@ -4,7 +4,8 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BACKENDS } from '../helpers/test-db.js';
 import { faultProject, type FaultProject } from '../helpers/fault-project.js';
-import { capture } from '../../src/app/capture-command.js';
+import { asCommand } from '../helpers/as-command.js';
+import { capture } from '../../src/fixture/capture-fixtures.js';
 import { TEST_SCRUB_KEY } from '../helpers/scrub-key.js';
 
 /** A pid that is surely gone: a process that has exited. */
@@ -30,7 +31,7 @@ describe.each(BACKENDS)('what a killed capture leaves, on %s', (backend) => {
     try {
       await writeFile(join(out, stale), '{"half": ');
       await writeFile(join(out, running), '{"being written": ');
-      const result = await capture({
+      const result = await asCommand(capture, {
         campaign: p.campaign,
         turns: { from: 2, to: 3 },
         out,

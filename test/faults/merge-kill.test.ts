@@ -8,7 +8,8 @@ import { faultProject, type FaultProject } from '../helpers/fault-project.js';
 import { runQuestion } from '../../src/app/run-question.js';
 import { mergeRuns } from '../../src/pipeline/merge-runs.js';
 import { buildReport } from '../../src/marks/build-report.js';
-import { gcCommand } from '../../src/app/scratch-commands.js';
+import { commandContext } from '../../src/app/command-context.js';
+import { gc as collect } from '../../src/scratch/scratch-operations.js';
 
 // Merging is file work only: the shards are made once on the embedded database.
 describe('a merge killed part-way', () => {
@@ -56,12 +57,12 @@ describe('a merge killed part-way', () => {
       expect(leftovers).toHaveLength(1);
       // The first leftover goes with gc; the second with the next merge into the folder.
       if (signal === 'SIGINT') {
-        const gc = await gcCommand({ cwd: p.t.dir });
+        const gc = await collect(await commandContext({ cwd: p.t.dir }));
         expect(gc.temps).toEqual([join(dirname(out), leftovers[0]!)]);
       }
     }
 
-    const result = await mergeRuns({ dirs: shards, out, cwd: p.t.dir });
+    const result = await mergeRuns({ cwd: p.t.dir, paths: { baseDir: p.t.dir } }, { dirs: shards, out });
     expect(result).toMatchObject({ dir: out, shards: 3, reps: 3 });
     expect((await readdir(dirname(out))).filter((name) => name.startsWith('.out.'))).toEqual([]);
     const report = await buildReport(out);

@@ -7,8 +7,8 @@ import { BIN, runCli } from '../helpers/cli.js';
 import { BACKENDS } from '../helpers/test-db.js';
 import { faultProject, type FaultProject } from '../helpers/fault-project.js';
 import { registryCounts } from '../helpers/table-checksums.js';
-import type { Manifest } from '../../src/pipeline/manifest.js';
-import type { RepRecord } from '../../src/pipeline/rep-record.js';
+import type { Manifest } from '../../src/run-dir/manifest.js';
+import type { RepRecord } from '../../src/run-dir/rep-record.js';
 
 /** Writes `ID.mjs` and a question calling its default export as a module SUT. */
 async function moduleQuestion(p: FaultProject, id: string, code: string, timeout: number): Promise<string> {

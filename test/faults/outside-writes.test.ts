@@ -7,10 +7,13 @@ import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
 import { runQuestion } from '../../src/app/run-question.js';
 import { collectGarbage } from '../../src/scratch/gc.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
-import type { RepRecord } from '../../src/pipeline/rep-record.js';
+import type { RepRecord } from '../../src/run-dir/rep-record.js';
 import { judgeChecks } from '../../src/marks/judge-checks.js';
-import { parseMarks } from '../../src/marks/read-marks.js';
+import { parseMarks } from '../../src/run-dir/read-marks.js';
 import { itHasProgram, systemProgram } from '../helpers/system-programs.js';
+
+// The operations' files context: relative paths of their input are this process's folder's, as before.
+const HERE = { cwd: process.cwd(), paths: { baseDir: process.cwd() } };
 
 const CHECKS = 'checks:\n  effects:\n    noOutsideChanges: true';
 
@@ -87,7 +90,7 @@ echo done
     expect(record.outside).toEqual([
       `turns[${turn.id}]: written during the rep (a row of campaign ${p.campaign}, outside the scratch campaign)`,
     ]);
-    await judgeChecks({ dir: result.dir });
+    await judgeChecks(HERE, { dir: result.dir });
     const marks = parseMarks(await readFile(join(result.dir, 'marks.checks.csv'), 'utf8'));
     expect(marks.map((row) => [row.mark, row.note])).toEqual([
       ['fail', `changed rows outside its campaign (${record.outside![0]})`],

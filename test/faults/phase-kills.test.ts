@@ -11,10 +11,11 @@ import { TEST_SCRUB_KEY } from '../helpers/scrub-key.js';
 import { mulberry32 } from '../../src/util/seeded-random.js';
 import { collectGarbage } from '../../src/scratch/gc.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
-import { capture } from '../../src/app/capture-command.js';
+import { asCommand } from '../helpers/as-command.js';
+import { capture } from '../../src/fixture/capture-fixtures.js';
 import { FIXTURE_SCHEMA_FILE, fixtureSchema } from '../../src/fixture/format.js';
 import { runQuestion } from '../../src/app/run-question.js';
-import { parseMarks } from '../../src/marks/read-marks.js';
+import { parseMarks } from '../../src/run-dir/read-marks.js';
 
 // Kills at the steps other than a run's SUT call: a capture writing its files, `turnkit seed`, `turnkit teardown`,
 // and a run's own seed and teardown of a rep. The moment within the step is random, the signal too (SIGKILL, SIGINT
@@ -73,7 +74,7 @@ describe.each(BACKENDS)(`kills during capture, seed and teardown (seed ${SEED}),
     const before = await tableChecksums(p.t.db);
     const args = ['capture', '--campaign', p.campaign, '--turns', '2..11'];
     const captureInto = (out: string) =>
-      capture({
+      asCommand(capture, {
         campaign: p.campaign,
         turns: { from: 2, to: 11 },
         out,

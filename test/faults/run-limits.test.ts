@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runQuestion } from '../../src/app/run-question.js';
-import { verifyProject } from '../../src/app/verify-project.js';
+import { asCommand } from '../helpers/as-command.js';
+import { verify } from '../../src/pipeline/verify.js';
 import { shownPath } from '../../src/util/shown-path.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -45,7 +46,7 @@ describe('the size of a run', () => {
 
   it('verify says the same of the question file', async () => {
     await writeFile(join(dir, 'q.yaml'), question(9_000));
-    const result = await verifyProject({ cwd: dir, paths: ['q.yaml'] });
+    const result = await asCommand(verify, { cwd: dir, paths: ['q.yaml'], env: process.env });
     expect(result.problems).toHaveLength(1);
     expect(result.problems[0]).toMatch(
       /q\.yaml:5:7: \$\.reps: 12 fixtures x 9000 reps = 108000 reps; at most 100000 per run/,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { BIN, runCli } from '../helpers/cli.js';
 import { faultProject, type FaultProject } from '../helpers/fault-project.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
-import type { Manifest } from '../../src/pipeline/manifest.js';
+import type { Manifest } from '../../src/run-dir/manifest.js';
 
 /** Whether a pid runs (a zombie waiting to be reaped does not). */
 async function running(pid: number): Promise<boolean> {

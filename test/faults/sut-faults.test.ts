@@ -6,7 +6,7 @@ import { runCli } from '../helpers/cli.js';
 import { runQuestion } from '../../src/app/run-question.js';
 import { runFailure } from '../../src/pipeline/run-outcome.js';
 import { shownPath } from '../../src/util/shown-path.js';
-import type { RepRecord } from '../../src/pipeline/rep-record.js';
+import type { RepRecord } from '../../src/run-dir/rep-record.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { itHasProgram, systemProgram } from '../helpers/system-programs.js';

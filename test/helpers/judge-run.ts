@@ -1,7 +1,7 @@
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { manifestSchema, sha256 } from '../../src/pipeline/manifest.js';
-import type { RepRecord } from '../../src/pipeline/rep-record.js';
+import { manifestSchema, sha256 } from '../../src/run-dir/manifest.js';
+import type { RepRecord } from '../../src/run-dir/rep-record.js';
 
 /** A rep of a hand-made run: the SUT's response, an errored rep, or no record at all. */
 export type RepSpec = string | { error: 'seed' | 'sut'; message?: string } | { notRun: true };

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RepRecord } from '../../src/pipeline/rep-record.js';
-import type { TurnRecord } from '../../src/pipeline/rollout-record.js';
+import type { RepRecord } from '../../src/run-dir/rep-record.js';
+import type { TurnRecord } from '../../src/run-dir/rollout-record.js';
 import { makeMarkRun } from './mark-run.js';
 
 /** What a turn of the hand-made rollout differs in: its texts, its checks, its error, what it changed. */

@@ -1,3 +1,4 @@
+import { asCommand } from '../helpers/as-command.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -7,8 +8,8 @@ import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { captureFromDb } from '../../src/fixture/capture.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
 import { show } from '../../src/fixture/show-fixture.js';
-import { verify } from '../../src/app/verify-command.js';
-import { construct } from '../../src/app/construct-command.js';
+import { verifyFixtures } from '../../src/construct/verify-fixtures.js';
+import { construct } from '../../src/construct/construct-fixture.js';
 import { loadFixture } from '../../src/fixture/load-fixture.js';
 
 describe.each(BACKENDS)('capture --ahead on %s', (backend) => {
@@ -61,11 +62,11 @@ describe.each(BACKENDS)('capture --ahead on %s', (backend) => {
   it('is shown, verified, and kept by a constructed fixture', async () => {
     await mkdir(join(t.dir, 'fixtures'), { recursive: true });
     await writeFile(join(t.dir, 'fixtures/ahead.json'), serializeDocument({ ...ahead, name: 'ahead' }));
-    const summary = await show({ fixture: 'fixtures/ahead.json', cwd: t.dir });
+    const summary = await show({ cwd: t.dir, paths: { baseDir: t.dir } }, { fixture: 'fixtures/ahead.json' });
     expect(summary.ahead.map((entry) => entry.turn)).toEqual([24, 25, 26]);
     const turn22 = ahead.tables.turns!.rows.find((row) => row.turn_number === 22)!;
     await writeFile(join(t.dir, 'patch.json'), JSON.stringify({ turns: [{ id: turn22.id, narration: 'fixed' }] }));
-    await construct({
+    await asCommand(construct, {
       fixture: 'fixtures/ahead.json',
       turn: 22,
       patch: 'patch.json',
@@ -76,13 +77,15 @@ describe.each(BACKENDS)('capture --ahead on %s', (backend) => {
     });
     const materialized = await loadFixture(join(t.dir, 'constructed/ahead-fixed.json'));
     expect(materialized.fixture.ahead).toEqual(ahead.ahead);
-    expect(await verify({ cwd: t.dir, paths: ['fixtures/ahead.json', 'constructed/ahead-fixed.json'] })).toMatchObject({
+    expect(
+      await asCommand(verifyFixtures, { cwd: t.dir, paths: ['fixtures/ahead.json', 'constructed/ahead-fixed.json'] }),
+    ).toMatchObject({
       problems: [],
     });
     // A gap in the turns ahead is named with its place.
     const broken = { ...ahead, name: 'broken', ahead: [ahead.ahead![0]!, ahead.ahead![2]!] };
     await writeFile(join(t.dir, 'fixtures/broken.json'), serializeDocument(broken));
-    const result = await verify({ cwd: t.dir, paths: ['fixtures/broken.json'] });
+    const result = await asCommand(verifyFixtures, { cwd: t.dir, paths: ['fixtures/broken.json'] });
     // (In-process the loader names the file from the test's own folder too: the CLI's cwd is one.)
     expect(result.problems).toContain(
       'fixtures/broken.json: $.ahead[1].turn: is 26 but the turn after the one before is 25',

@@ -11,7 +11,7 @@ import type { LoadedConfig } from '../../src/config/load.js';
 import type { TurnkitError } from '../../src/errors.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
 import { runQuestion } from '../../src/app/run-question.js';
-import type { RepRecord } from '../../src/pipeline/rep-record.js';
+import type { RepRecord } from '../../src/run-dir/rep-record.js';
 import { itHasProgram, systemProgram } from '../helpers/system-programs.js';
 
 /** What the detector reports on the privacy schema when the config has no rule. */

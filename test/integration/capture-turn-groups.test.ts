@@ -6,7 +6,7 @@ import { runInProcess } from '../helpers/cli-in-process.js';
 import { captureFromDb, type CaptureRequest } from '../../src/fixture/capture.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { summarizeFixture } from '../../src/fixture/show-fixture.js';
-import { renderCaseFile } from '../../src/pipeline/case-file.js';
+import { renderCaseFile } from '../../src/question/case-file.js';
 import { checkSingleTurn, turnProblem } from '../../src/fixture/single-turn-rule.js';
 import { rowsTiedToTurn, turnOfRow, turnsInOrder } from '../../src/fixture/turn-rows.js';
 import { TEST_SCRUB } from '../helpers/scrub-key.js';

@@ -1,3 +1,4 @@
+import { asCommand } from '../helpers/as-command.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -5,7 +6,7 @@ import { join } from 'node:path';
 import { BACKENDS, type TestDb } from '../helpers/test-db.js';
 import { sampleGameWithFixture } from '../helpers/sample-fixture.js';
 import { sha256Of } from '../helpers/construct-fixtures.js';
-import { construct } from '../../src/app/construct-command.js';
+import { construct } from '../../src/construct/construct-fixture.js';
 import { loadFixture } from '../../src/fixture/load-fixture.js';
 import { turnsInOrder } from '../../src/fixture/turn-rows.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
@@ -39,7 +40,7 @@ describe.each(BACKENDS)('seeding a constructed fixture of the sample game on %s'
       JSON.stringify({ turns: [{ id: turn19.id, narration: CORRECTED_NARRATION }] }),
     );
 
-    const saved = await construct({
+    const saved = await asCommand(construct, {
       fixture: 'captured.json',
       turn: MISLEADING_TURN,
       patch: 'patch.json',

@@ -15,7 +15,7 @@ import { construct } from '../../src/construct/construct-fixture.js';
 import { openProject, type Project } from '../../src/project/open-project.js';
 import { run } from '../../src/pipeline/run.js';
 import type { SutFunction } from '../../src/pipeline/sut-request.js';
-import type { RepRecord } from '../../src/pipeline/rep-record.js';
+import type { RepRecord } from '../../src/run-dir/rep-record.js';
 
 // Schemas written after each ORM's conventions, none of them shaped like the sample game: each is captured, shown,
 // seeded with both strategies (several reps at once) and torn down, leaving every table as it was.

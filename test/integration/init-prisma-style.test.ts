@@ -2,7 +2,7 @@ import { TEST_SCRUB } from '../helpers/scrub-key.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { init, type InitResult } from '../../src/config/init.js';
+import { init, type InitResult } from '../../src/init/init-project.js';
 import { loadConfig } from '../../src/config/load.js';
 import { captureFromDb } from '../../src/fixture/capture.js';
 import { readInitCatalog } from '../../src/init/read-catalog.js';

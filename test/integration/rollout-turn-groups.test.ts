@@ -10,7 +10,7 @@ import { tableChecksums } from '../helpers/table-checksums.js';
 import { captureFromDb } from '../../src/fixture/capture.js';
 import { serializeDocument } from '../../src/fixture/format.js';
 import { runQuestion } from '../../src/app/run-question.js';
-import type { RepRecord } from '../../src/pipeline/rep-record.js';
+import type { RepRecord } from '../../src/run-dir/rep-record.js';
 import {
   CHAT_CONFIG,
   CHAT_DATA,

@@ -11,10 +11,10 @@ import { openProject, type Project } from '../../src/project/open-project.js';
 import { run } from '../../src/pipeline/run.js';
 import { runFailure } from '../../src/pipeline/run-outcome.js';
 import { shownPath } from '../../src/util/shown-path.js';
-import type { QuestionInput } from '../../src/pipeline/question-format.js';
+import type { QuestionInput } from '../../src/question/question-format.js';
 import type { SutFunction } from '../../src/pipeline/sut-request.js';
-import type { Manifest } from '../../src/pipeline/manifest.js';
-import type { RepRecord } from '../../src/pipeline/rep-record.js';
+import type { Manifest } from '../../src/run-dir/manifest.js';
+import type { RepRecord } from '../../src/run-dir/rep-record.js';
 
 // A library caller's run: the question is an object, the SUT a function of this process, the database the project's.
 describe.each(BACKENDS)('run(project, input) with a question object and a function SUT on %s', (backend) => {

@@ -1,3 +1,4 @@
+import { asCommand } from '../helpers/as-command.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chmod, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -6,11 +7,11 @@ import { BACKENDS, type TestDb } from '../helpers/test-db.js';
 import { sampleGameWithFixture } from '../helpers/sample-fixture.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
-import { construct } from '../../src/app/construct-command.js';
+import { construct } from '../../src/construct/construct-fixture.js';
 import { runQuestion, type RunProgress } from '../../src/app/run-question.js';
-import { parseMarks } from '../../src/marks/read-marks.js';
-import type { RepRecord } from '../../src/pipeline/rep-record.js';
-import type { Manifest } from '../../src/pipeline/manifest.js';
+import { parseMarks } from '../../src/run-dir/read-marks.js';
+import type { RepRecord } from '../../src/run-dir/rep-record.js';
+import type { Manifest } from '../../src/run-dir/manifest.js';
 import { itHasProgram, systemProgram } from '../helpers/system-programs.js';
 
 // A SUT in another language than turnkit's: a shell script that reads its scratch campaign with psql through
@@ -58,7 +59,7 @@ describe.each(psql.found ? BACKENDS : [])('turnkit run on %s', (backend) => {
         turns: [{ id: fixture.tables.turns!.rows.find((row) => row.turn_number === 22)!.id, narration: LAST_FIXED }],
       }),
     );
-    await construct({
+    await asCommand(construct, {
       fixture: 'fixtures/base.json',
       turn: 22,
       patch: 'patch.json',

@@ -9,13 +9,13 @@ import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { captureFromDb } from '../../src/fixture/capture.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
 import { runQuestion } from '../../src/app/run-question.js';
-import type { RepRecord } from '../../src/pipeline/rep-record.js';
+import type { RepRecord } from '../../src/run-dir/rep-record.js';
 import { sampleGameConfig } from '../../src/config/sample-config.js';
 import { mergeRuns } from '../../src/pipeline/merge-runs.js';
 import { judgeChecks } from '../../src/marks/judge-checks.js';
 import { buildReport } from '../../src/marks/build-report.js';
 import { formatReport } from '../../src/marks/format-report.js';
-import { parseMarks } from '../../src/marks/read-marks.js';
+import { parseMarks } from '../../src/run-dir/read-marks.js';
 import { itHasProgram, systemProgram } from '../helpers/system-programs.js';
 
 // A game master that plays its own turns: it reads the campaign's last turn, writes this one, and answers with both.
@@ -363,7 +363,7 @@ describe.each(psql.found ? BACKENDS : [])('rollouts on %s', (backend) => {
     const file = await question('sharded', ['turns: 3', 'sut: { type: command, command: ["./gm.sh"] }']);
     const shards = [];
     for (const index of [1, 2]) shards.push((await run(file, { shard: { index, count: 2 } })).dir);
-    const merged = await mergeRuns({ dirs: shards, cwd: t.dir });
+    const merged = await mergeRuns({ cwd: t.dir, paths: { baseDir: t.dir } }, { dirs: shards });
     const records = await Promise.all([1, 2].map((n) => rep(merged.dir, n)));
     expect(records.map((record) => record.turns!.map((turn) => turn.turn))).toEqual([
       [23, 24, 25],
@@ -381,7 +381,7 @@ describe.each(psql.found ? BACKENDS : [])('rollouts on %s', (backend) => {
         'transcriptChecks: { mustContain: [turn 26] }',
       ]),
     );
-    const judged = await judgeChecks({ dir: result.dir, cwd: t.dir });
+    const judged = await judgeChecks({ cwd: t.dir, paths: { baseDir: t.dir } }, { dir: result.dir });
     expect(judged).toMatchObject({ pass: 1, fail: 1, error: 0 });
     const marks = parseMarks(await readFile(join(result.dir, 'marks.checks.csv'), 'utf8'));
     expect(marks.map((row) => [row.rep, row.mark, row.note])).toEqual([
@@ -424,7 +424,10 @@ describe.each(psql.found ? BACKENDS : [])('rollouts on %s', (backend) => {
         'transcriptChecks: { mustNotContain: [deck 3] }',
       ]),
     );
-    expect(await judgeChecks({ dir: result.dir, cwd: t.dir })).toMatchObject({ pass: 1, fail: 1 });
+    expect(await judgeChecks({ cwd: t.dir, paths: { baseDir: t.dir } }, { dir: result.dir })).toMatchObject({
+      pass: 1,
+      fail: 1,
+    });
     const game = sampleGameConfig.game!;
     await writeFile(
       join(t.dir, 'typo.config.json'),

@@ -1,3 +1,4 @@
+import { asCommand } from '../helpers/as-command.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { copyFile, cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
@@ -8,7 +9,7 @@ import { BACKENDS, type TestDb } from '../helpers/test-db.js';
 import { sampleGameWithFixture } from '../helpers/sample-fixture.js';
 import { registryCounts } from '../helpers/table-checksums.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
-import { construct } from '../../src/app/construct-command.js';
+import { construct } from '../../src/construct/construct-fixture.js';
 import { CORRECTED_NARRATION, MISLEADING_NARRATION, MISLEADING_TURN } from '../../src/sample/turn-script.js';
 import { runQuestion, type RunResult } from '../../src/app/run-question.js';
 import { mergeRuns } from '../../src/pipeline/merge-runs.js';
@@ -16,9 +17,12 @@ import { judgeChecks } from '../../src/marks/judge-checks.js';
 import { judgeWithModel } from '../../src/marks/judge-model.js';
 import { judgeSettingsSchema } from '../../src/config/judge-settings.js';
 import { buildReport, type Report } from '../../src/marks/build-report.js';
-import { parseMarks } from '../../src/marks/read-marks.js';
-import { manifestSchema, type Manifest } from '../../src/pipeline/manifest.js';
+import { parseMarks } from '../../src/run-dir/read-marks.js';
+import { manifestSchema, type Manifest } from '../../src/run-dir/manifest.js';
 import { TurnkitError } from '../../src/errors.js';
+
+// The operations' files context: relative paths of their input are this process's folder's, as before.
+const HERE = { cwd: process.cwd(), paths: { baseDir: process.cwd() } };
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const SUT = join(REPO, 'examples', 'sample-sut.mjs');
@@ -109,7 +113,7 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
       join(dir, 'patch.json'),
       JSON.stringify({ turns: [{ id: misleading.id, narration: CORRECTED_NARRATION }] }),
     );
-    await construct({
+    await asCommand(construct, {
       fixture: `fixtures/${BASE}.json`,
       turn: MISLEADING_TURN,
       patch: 'patch.json',
@@ -132,7 +136,7 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
       shards.push(result.dir);
     }
     // Each shard judged where it ran, as on its own machine; merge then combines marks.checks.csv as well.
-    for (const dir of [unsharded.dir, ...shards]) await judgeChecks({ dir });
+    for (const dir of [unsharded.dir, ...shards]) await judgeChecks(HERE, { dir });
     hashes = await Promise.all(shards.map(hashDir));
   });
   afterAll(async () => t?.cleanup());
@@ -157,7 +161,10 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
   it('merges the shards into a run that equals the unsharded one: manifest, rep files, marks and report', async () => {
     const before = await runsOf('places');
     // Given in another order than their indexes: merge sorts them.
-    const result = await mergeRuns({ dirs: [shards[2]!, shards[0]!, shards[1]!], cwd: t.dir });
+    const result = await mergeRuns(
+      { cwd: t.dir, paths: { baseDir: t.dir } },
+      { dirs: [shards[2]!, shards[0]!, shards[1]!] },
+    );
     merged = result.dir;
     expect(result).toMatchObject({
       shards: 3,
@@ -213,7 +220,7 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
     expect(checkRows.every((row) => row.note !== '')).toBe(true);
 
     // Judging the merged run afresh gives the same file the merge wrote.
-    const judged = await judgeChecks({ dir: merged });
+    const judged = await judgeChecks(HERE, { dir: merged });
     expect(judged).toMatchObject({ notRun: 0, error: 0 });
     expect(judged.pass + judged.fail).toBe(2 * REPS);
     expect(await readFile(join(merged, 'marks.checks.csv'), 'utf8')).toBe(checks);
@@ -252,7 +259,7 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
     const settings = judgeSettingsSchema.parse({ model: 'judge-1', apiKeyEnv: 'UNUSED_JUDGE_KEY' });
     let asked = 0;
     for (const dir of copies) {
-      const judged = await judgeWithModel({
+      const judged = await judgeWithModel(HERE, {
         dir,
         settings,
         price: { input: 1, output: 5 },
@@ -265,7 +272,7 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
     }
     expect(asked).toBe(2 * REPS);
     const shardReports = await Promise.all(copies.map((dir) => buildReport(dir)));
-    const result = await mergeRuns({ dirs: copies, cwd: t.dir });
+    const result = await mergeRuns({ cwd: t.dir, paths: { baseDir: t.dir } }, { dirs: copies });
     expect(result).toMatchObject({
       marksFiles: ['marks.checks.csv', 'marks.csv', 'marks.judge-judge-1.csv'],
       judgeFiles: ['judge-cache.jsonl', 'judge-judge-1.jsonl'],
@@ -284,19 +291,28 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
     });
     expect(report.spend.judges.calls).toBe(shardReports.reduce((total, shard) => total + shard.spend.judges.calls, 0));
     // Judging the merged run again asks the model nothing: the shards' caches came with it.
-    await judgeWithModel({ dir: result.dir, settings, call: async () => expect.fail('the model was asked again') });
+    await judgeWithModel(HERE, {
+      dir: result.dir,
+      settings,
+      call: async () => expect.fail('the model was asked again'),
+    });
   });
 
   it('writes the merged run where --out says, and refuses an --out that exists', async () => {
     const out = join(t.dir, 'elsewhere', 'merged');
-    const result = await mergeRuns({ dirs: shards, out: 'elsewhere/merged', cwd: t.dir });
+    const result = await mergeRuns(
+      { cwd: t.dir, paths: { baseDir: t.dir } },
+      { dirs: shards, out: 'elsewhere/merged' },
+    );
     expect(result.dir).toBe(out);
     expect(await listFiles(join(out, 'reps'))).toEqual(await listFiles(join(unsharded.dir, 'reps')));
     expect(await readFile(join(out, 'marks.checks.csv'), 'utf8')).toBe(
       await readFile(join(merged, 'marks.checks.csv'), 'utf8'),
     );
     const before = await hashDir(out);
-    const error = await mergeRuns({ dirs: shards, out, cwd: t.dir }).catch((e: unknown) => e);
+    const error = await mergeRuns({ cwd: t.dir, paths: { baseDir: t.dir } }, { dirs: shards, out }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(TurnkitError);
     expect((error as TurnkitError).message).toMatch(/merged: exists; a merged run is always a new directory$/);
     expect(await hashDir(out)).toBe(before);
@@ -307,7 +323,10 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
     const refuses = async (dirs: () => Promise<string[]>, message: RegExp, out?: string): Promise<void> => {
       const given = await dirs();
       const before = { places: await runsOf('places'), other: await runsOf('other') };
-      const error = await mergeRuns({ dirs: given, cwd: t.dir, ...(out ? { out } : {}) }).catch((e: unknown) => e);
+      const error = await mergeRuns(
+        { cwd: t.dir, paths: { baseDir: t.dir } },
+        { dirs: given, ...(out ? { out } : {}) },
+      ).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TurnkitError);
       expect((error as TurnkitError).message).toMatch(message);
       expect((error as TurnkitError).message).not.toContain('\n');
@@ -427,11 +446,13 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
       expect((await readManifest(interrupted.dir)).shard).toEqual({ index: 2, count: 3 });
 
       // Merged with the other two: the same run as the unsharded one. It was never judged, so only marks.csv merges.
-      const result = await mergeRuns({
-        dirs: [shards[0]!, interrupted.dir, shards[2]!],
-        out: 'merged-after-resume',
-        cwd: t.dir,
-      });
+      const result = await mergeRuns(
+        { cwd: t.dir, paths: { baseDir: t.dir } },
+        {
+          dirs: [shards[0]!, interrupted.dir, shards[2]!],
+          out: 'merged-after-resume',
+        },
+      );
       expect(result).toMatchObject({
         shards: 3,
         reps: 2 * REPS,
@@ -440,7 +461,7 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
       });
       expect(await listFiles(join(result.dir, 'reps'))).toEqual(await listFiles(join(unsharded.dir, 'reps')));
       expect(existsSync(join(result.dir, 'marks.checks.csv'))).toBe(false);
-      await judgeChecks({ dir: result.dir });
+      await judgeChecks(HERE, { dir: result.dir });
       expect(await readFile(join(result.dir, 'marks.checks.csv'), 'utf8')).toBe(
         await readFile(join(unsharded.dir, 'marks.checks.csv'), 'utf8'),
       );
@@ -454,7 +475,7 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
         async () => [shards[0]!, join(t.dir, 'fixtures')],
         /fixtures: holds no shard directory \(turnkit run --shard I\/N\), and is not a run directory \(no manifest\.json\)$/,
       );
-      const error = await mergeRuns({ dirs: [], cwd: t.dir }).catch((e: unknown) => e);
+      const error = await mergeRuns({ cwd: t.dir, paths: { baseDir: t.dir } }, { dirs: [] }).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'USAGE', message: 'name the shard directories to merge' });
     });
 

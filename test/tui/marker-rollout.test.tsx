@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { buildReport } from '../../src/marks/build-report.js';
 import { formatSurvival } from '../../src/marks/format-survival.js';
 import { MarkingSession } from '../../src/marks/marking-session.js';
-import { parseMarksText } from '../../src/marks/read-marks.js';
-import type { RepRecord } from '../../src/pipeline/rep-record.js';
-import { repId } from '../../src/pipeline/run-state.js';
-import type { TurnRecord } from '../../src/pipeline/rollout-record.js';
+import { parseMarksText } from '../../src/run-dir/read-marks.js';
+import type { RepRecord } from '../../src/run-dir/rep-record.js';
+import { repId } from '../../src/run-dir/run-state.js';
+import type { TurnRecord } from '../../src/run-dir/rollout-record.js';
 import { MarkerApp } from '../../src/tui/marker/marker-app.js';
 import { makeMarkRun } from '../helpers/mark-run.js';
 

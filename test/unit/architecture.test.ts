@@ -1,21 +1,74 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  importEdges,
+  layerCycles,
+  layerEdges,
+  layerOf,
+  sourceFiles,
+  type ImportEdge,
+} from '../helpers/import-graph.js';
 
-// The library takes its resources as arguments: these folders never touch the process (its environment, exit,
-// standard streams or signals) and never import the command line. cli/, app/, tui/, demo/, sample/ and view's server
-// are the edges that do.
 const SRC = resolve(import.meta.dirname, '../../src');
-const DOMAIN = ['pipeline', 'marks', 'construct', 'scratch', 'fixture', 'db', 'config', 'project', 'testing', 'util'];
-// init/ writes starter files whose text mentions process.env; view's non-server files build pages and data.
-const DOMAIN_FILES = [...DOMAIN, 'init', 'view'];
 
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === 'server' || name === 'client' ? [] : filesUnder(path);
-    return /\.tsx?$/.test(name) ? [path] : [];
-  });
+// The layers of src/, lowest first (docs/architecture.md draws them): a layer imports only layers of a lower rank.
+// Layers of one rank are peers that never import each other. A new folder gets a rank here, or this test fails.
+const RANKS: Record<string, number> = {
+  util: 0,
+  db: 1,
+  config: 2,
+  // The project context type (config, paths, db, onWarning) and openProject: what every operation takes.
+  project: 3,
+  fixture: 4,
+  construct: 5,
+  scratch: 5,
+  init: 5,
+  sample: 5,
+  question: 6,
+  // The run directory: the one reader and writer of manifest, rep records, state, order and marks files.
+  'run-dir': 7,
+  pipeline: 8,
+  marks: 9,
+  testing: 9,
+  'view/client': 10,
+  view: 11,
+  // The edges: they read the environment and the working folder, own signals and print.
+  app: 12,
+  tui: 12,
+  'view/server': 13,
+  demo: 14,
+  cli: 15,
+};
+
+/** The edges over the library: the only layers that touch the process. */
+const EDGES = new Set(['cli', 'tui', 'view/server', 'demo', 'app']);
+
+// Type-only imports that still point up, each with why; they go when the SUT's types move below with its adapters.
+const TYPE_ONLY_UPWARD = new Set([
+  // The SUT's request and function types, written in the question's and the rep record's formats.
+  'question/question-format.ts -> pipeline/sut-request.js',
+  'run-dir/rep-record.ts -> pipeline/sut-request.js',
+]);
+
+/** Every import into a layer of the same or a higher rank (and into a layer with no rank), as `file -> file`. */
+function upwardImports(edges: readonly ImportEdge[]): string[] {
+  const offenders: string[] = [];
+  for (const [key, crossing] of layerEdges(edges)) {
+    const [from, to] = key.split(' -> ') as [string, string];
+    if ((RANKS[to] ?? Number.POSITIVE_INFINITY) < (RANKS[from] ?? Number.NEGATIVE_INFINITY)) continue;
+    for (const edge of crossing) {
+      const name = `${edge.from} -> ${edge.to}`;
+      if (!(edge.typeOnly && TYPE_ONLY_UPWARD.has(name))) offenders.push(name);
+    }
+  }
+  return offenders.sort();
+}
+
+/** Layer cycles of the value imports (the load order): none may exist, whatever the ranks say. */
+function cyclesOf(edges: readonly ImportEdge[]): string[] {
+  return layerCycles(layerEdges(edges.filter((edge) => !edge.typeOnly))).map((cycle) => cycle.join(' <-> '));
 }
 
 // Code only: comments and string/template literals (starter files' text, messages) say what they like.
@@ -27,56 +80,74 @@ function codeOf(text: string): string {
     .replace(/'(?:\\.|[^'\\\n])*'/g, "''");
 }
 
-// view-command.ts starts the view server: the view's edge, like the server itself.
-const files = DOMAIN_FILES.flatMap((folder) => filesUnder(join(SRC, folder))).filter(
-  (file) => relative(SRC, file) !== join('view', 'view-command.ts'),
-);
-const importsOf = (text: string): string[] =>
-  [...text.matchAll(/(?:from|import\()\s*'([^']+)'/g)].map((match) => match[1]!).filter((spec) => spec.startsWith('.'));
+const PROCESS_RULES: [string, RegExp][] = [
+  ['reads process.env', /\bprocess\.env\b/],
+  ['asks process.cwd()', /\bprocess\.cwd\s*\(/],
+  ['calls process.exit', /\bprocess\.exit\b/],
+  ['writes process.stdout or process.stderr', /\bprocess\.(stdout|stderr)\b/],
+  ['installs a process signal handler', /\bprocess\.(on|once|addListener|prependListener)\(\s*'SIG/],
+  ['writes to the console', /\bconsole\.(log|error|warn|info)\b/],
+];
 
-describe('architecture: the library never touches the process', () => {
-  it('finds the domain files', () => {
-    expect(files.length).toBeGreaterThan(150);
+/** The library's files (every layer but the edges and view's browser client) of a src/ folder. */
+function libraryFiles(src: string): string[] {
+  return sourceFiles(src).filter((file) => {
+    const layer = layerOf(relative(src, file));
+    return layer !== undefined && !EDGES.has(layer) && layer !== 'view/client';
+  });
+}
+
+/** `file: what it does` for each library file that touches the process. */
+function processOffenders(src: string): string[] {
+  return libraryFiles(src).flatMap((file) => {
+    const code = codeOf(readFileSync(file, 'utf8'));
+    return PROCESS_RULES.filter(([, pattern]) => pattern.test(code)).map(([what]) => `${relative(src, file)}: ${what}`);
+  });
+}
+
+const edges = importEdges(SRC);
+
+describe('architecture: layers', () => {
+  it('finds the library and its imports', () => {
+    expect(libraryFiles(SRC).length).toBeGreaterThan(250);
+    expect(edges.length).toBeGreaterThan(1000);
   });
 
-  const rules: [string, RegExp][] = [
-    ['reads process.env', /\bprocess\.env\b/],
-    ['calls process.exit', /\bprocess\.exit\b/],
-    ['writes process.stdout or process.stderr', /\bprocess\.(stdout|stderr)\b/],
-    ['installs a process signal handler', /\bprocess\.(on|once|addListener|prependListener)\(\s*'SIG/],
-    ['writes to the console', /\bconsole\.(log|error|warn|info)\b/],
-  ];
-  for (const [what, pattern] of rules) {
-    it(`no domain file ${what}`, () => {
-      const offenders = files
-        .filter((file) => pattern.test(codeOf(readFileSync(file, 'utf8'))))
-        .map((file) => relative(SRC, file));
-      expect(offenders).toEqual([]);
-    });
-  }
+  it('every folder of src/ has a rank', () => {
+    const layers = new Set(sourceFiles(SRC).map((file) => layerOf(relative(SRC, file))));
+    layers.delete(undefined);
+    expect([...layers].filter((layer) => RANKS[layer!] === undefined)).toEqual([]);
+  });
 
-  it('no domain file imports the command line, the app layer, the terminal apps or the view server', () => {
-    const offenders = files.flatMap((file) =>
-      importsOf(readFileSync(file, 'utf8'))
-        .map((spec) => relative(SRC, resolve(dirname(file), spec)))
-        .filter((target) => /^(cli|app|tui|demo)\//.test(target) || target.startsWith('view/server/'))
-        .map((target) => `${relative(SRC, file)} -> ${target}`),
-    );
-    expect(offenders).toEqual([]);
+  it('each layer imports only layers below it', () => {
+    expect(upwardImports(edges)).toEqual([]);
+  });
+
+  it('no layer cycle', () => {
+    expect(cyclesOf(edges)).toEqual([]);
+  });
+
+  it('the allowed type-only upward imports are still there (else the allowance goes)', () => {
+    const names = new Set(edges.filter((edge) => edge.typeOnly).map((edge) => `${edge.from} -> ${edge.to}`));
+    expect([...TYPE_ONLY_UPWARD].filter((name) => !names.has(name))).toEqual([]);
   });
 
   it('db/ imports nothing above it: only db/, util/ and errors', () => {
-    const offenders = filesUnder(join(SRC, 'db')).flatMap((file) =>
-      importsOf(readFileSync(file, 'utf8'))
-        .map((spec) => relative(SRC, resolve(dirname(file), spec)))
-        .filter((target) => !/^(db|util)\//.test(target) && target !== 'errors.js' && target !== 'version.js')
-        .map((target) => `${relative(SRC, file)} -> ${target}`),
-    );
+    const offenders = edges
+      .filter((edge) => layerOf(edge.from) === 'db')
+      .filter((edge) => !/^(db|util)\//.test(edge.to) && edge.to !== 'errors.js' && edge.to !== 'version.js')
+      .map((edge) => `${edge.from} -> ${edge.to}`);
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('architecture: the library never touches the process', () => {
+  it('no library file reads the environment or the working folder, exits, prints or handles signals', () => {
+    expect(processOffenders(SRC)).toEqual([]);
   });
 
   it('only db/ branches on which backend it is (db/backend-traits.ts says what differs)', () => {
-    const offenders = files
+    const offenders = libraryFiles(SRC)
       .filter((file) => !relative(SRC, file).startsWith('db/'))
       .filter((file) => /\.backend\s*[!=]==?\s*'(embedded|postgres)'/.test(readFileSync(file, 'utf8')))
       .map((file) => relative(SRC, file));
@@ -86,5 +157,46 @@ describe('architecture: the library never touches the process', () => {
   it('the rules catch what they look for', () => {
     expect(codeOf("const a = process.env.X; // process.exit(1)\nconst s = 'process.stdout';")).toMatch(/process\.env/);
     expect(codeOf("// process.exit(1)\nconst s = 'process.stdout';")).not.toMatch(/process\.(exit|stdout)/);
+  });
+});
+
+// The rules must be able to fail: a copy of src/ with one upward import, one cycle and one process.cwd() added.
+describe('architecture: the checks fail on a bad copy', () => {
+  const copy = mkdtempSync(join(tmpdir(), 'turnkit-architecture-'));
+  afterAll(() => rmSync(copy, { recursive: true, force: true }));
+  cpSync(SRC, copy, { recursive: true });
+  writeFileSync(
+    join(copy, 'util', 'upward.ts'),
+    "import { report } from '../marks/report.js';\nexport const where = process.cwd();\nexport { report };\n",
+  );
+  writeFileSync(join(copy, 'run-dir', 'cycle.ts'), "export { run } from '../pipeline/run.js';\n");
+  const bad = importEdges(copy);
+
+  it('an upward import fails the ranks', () => {
+    expect(upwardImports(edges)).toEqual([]);
+    expect(upwardImports(bad)).toEqual([
+      'run-dir/cycle.ts -> pipeline/run.js',
+      'util/upward.ts -> marks/report.js',
+    ]);
+  });
+
+  it('a cycle fails the cycle check', () => {
+    expect(cyclesOf(edges)).toEqual([]);
+    // The upward import alone makes one cycle through many layers; the run-dir one alone, the cycle of two.
+    expect(cyclesOf(bad.filter((edge) => edge.from !== 'util/upward.ts'))).toEqual(['pipeline <-> run-dir']);
+    expect(cyclesOf(bad).length).toBe(1);
+  });
+
+  it('process.cwd() in a library file fails the process rules', () => {
+    expect(processOffenders(copy)).toEqual(['util/upward.ts: asks process.cwd()']);
+  });
+
+  it('copies every file', () => {
+    const count = (dir: string): number =>
+      readdirSync(dir).reduce(
+        (sum, name) => sum + (statSync(join(dir, name)).isDirectory() ? count(join(dir, name)) : 1),
+        0,
+      );
+    expect(count(copy)).toBe(count(SRC) + 2);
   });
 });

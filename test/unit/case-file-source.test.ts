@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config/load.js';
 import { loadFixture } from '../../src/fixture/load-fixture.js';
-import { caseFileSource } from '../../src/pipeline/case-file-source.js';
-import { loadQuestion } from '../../src/pipeline/load-question.js';
+import { caseFileSource } from '../../src/question/case-file-source.js';
+import { loadQuestion } from '../../src/question/load-question.js';
 import { TurnkitError } from '../../src/errors.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));

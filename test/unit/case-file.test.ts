@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseFixtureText } from '../../src/fixture/read-fixture.js';
-import { PLACEHOLDERS, renderCaseFile } from '../../src/pipeline/case-file.js';
+import { PLACEHOLDERS, renderCaseFile } from '../../src/question/case-file.js';
 import { TurnkitError } from '../../src/errors.js';
 import type { Fixture } from '../../src/fixture/format.js';
 

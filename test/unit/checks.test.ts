@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { applyChecks, containsTerm } from '../../src/marks/run-checks.js';
-import { checkRegex, checksSchema } from '../../src/pipeline/checks-format.js';
-import type { RepRecord } from '../../src/pipeline/rep-record.js';
+import { applyChecks, containsTerm } from '../../src/pipeline/run-checks.js';
+import { checkRegex, checksSchema } from '../../src/question/checks-format.js';
+import type { RepRecord } from '../../src/run-dir/rep-record.js';
 
 /** A completed rep with the given response; `overrides` replace whole fields. */
 function rep(response: string | null, overrides: Partial<RepRecord> = {}): RepRecord {

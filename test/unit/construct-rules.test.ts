@@ -1,20 +1,24 @@
+import { asCommand } from '../helpers/as-command.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { changesetOf, type ColumnChange } from '../../src/fixture/column-change.js';
-import { construct } from '../../src/app/construct-command.js';
+import { construct } from '../../src/construct/construct-fixture.js';
 import { diffFixtures } from '../../src/construct/diff-fixtures.js';
 import { EditSession } from '../../src/construct/edit-session.js';
 import type { ConstructedFixture } from '../../src/fixture/constructed-format.js';
 import { loadFixture, type LoadedFixture } from '../../src/fixture/load-fixture.js';
-import { rebase, RebaseConflictError } from '../../src/construct/rebase-command.js';
+import { rebase, RebaseConflictError } from '../../src/construct/rebase.js';
 import { buildConstructed, saveConstructed } from '../../src/construct/save-constructed.js';
 import { TurnkitError } from '../../src/errors.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
 import { parseFixtureText } from '../../src/fixture/read-fixture.js';
 import { SAMPLE_TEXT, loadedFromText, rowById, sha256Of, shown } from '../helpers/construct-fixtures.js';
+
+// The operations' files context: relative paths of their input are this process's folder's, as before.
+const HERE = { cwd: process.cwd(), paths: { baseDir: process.cwd() } };
 
 const base: Fixture = parseFixtureText(SAMPLE_TEXT, 'meridian-turn-23.json');
 const SHA = sha256Of(SAMPLE_TEXT);
@@ -238,7 +242,7 @@ describe('the single-turn rule refuses, listing every offending path', () => {
   it('writes nothing when construct refuses', async () => {
     await writeFile(join(dir, 'patch.json'), JSON.stringify({ turns: [{ id: '18', narration: 'x' }] }));
     const error = await failure(() =>
-      construct({
+      asCommand(construct, {
         fixture: 'base.json',
         turn: 19,
         patch: 'patch.json',
@@ -332,7 +336,7 @@ describe('rebase', () => {
 
   it('leaves the file alone while the base is unchanged', async () => {
     const before = await readFile(fixedPath, 'utf8');
-    const result = await rebase({ constructed: fixedPath });
+    const result = await rebase(HERE, { constructed: fixedPath });
     expect(result).toMatchObject({ rewritten: false, fromSha256: SHA, toSha256: SHA, changes: 1 });
     expect(await readFile(fixedPath, 'utf8')).toBe(before);
   });
@@ -345,7 +349,7 @@ describe('rebase', () => {
       `${shown(fixedPath)}: base ${shown(join(dir, 'base.json'))} changed since this was constructed (recorded sha256 ${SHA}, now ${newSha}); run: turnkit rebase ${shown(fixedPath)}`,
     );
 
-    const result = await rebase({ constructed: fixedPath });
+    const result = await rebase(HERE, { constructed: fixedPath });
     expect(result).toEqual({
       file: shown(fixedPath),
       base: shown(join(dir, 'base.json')),
@@ -364,7 +368,7 @@ describe('rebase', () => {
   it("lists each conflict with base, old and new values and writes nothing when turn 19's narration changed", async () => {
     const before = await readFile(fixedPath);
     await recapture((f) => void (rowById(f, 'turns', '19').narration = 'A recaptured narration.'));
-    const error = await failure(() => rebase({ constructed: fixedPath }));
+    const error = await failure(() => rebase(HERE, { constructed: fixedPath }));
     expect(error).toBeInstanceOf(RebaseConflictError);
     expect((error as RebaseConflictError).conflicts).toEqual([
       { path: 'turns[id=19].narration', base: 'A recaptured narration.', old: NARRATION_19, new: FIXED_19 },
@@ -380,7 +384,7 @@ describe('rebase', () => {
   it('names a row the new base no longer has once, as gone', async () => {
     const before = await readFile(fixedPath);
     await recapture((f) => void (f.tables.turns!.rows = f.tables.turns!.rows.filter((row) => row.id !== '19')));
-    const error = await failure(() => rebase({ constructed: fixedPath }));
+    const error = await failure(() => rebase(HERE, { constructed: fixedPath }));
     expect(error.problems.slice(1)).toEqual([
       `${shown(fixedPath)}: turns[id=19].narration: no longer exists in the base`,
     ]);
@@ -390,7 +394,10 @@ describe('rebase', () => {
   it('moves onto another base with --onto and records its path', async () => {
     const otherText = serializeDocument(editedCopy((f) => void (rowById(f, 'turns', '2').narration = 'elsewhere')));
     await writeFile(join(dir, 'recaptured.json'), otherText);
-    const result = await rebase({ constructed: 'fixed.json', onto: 'recaptured.json', cwd: dir });
+    const result = await rebase(
+      { cwd: dir, paths: { baseDir: dir } },
+      { constructed: 'fixed.json', onto: 'recaptured.json' },
+    );
     expect(result).toMatchObject({ rewritten: true, fromSha256: SHA, toSha256: sha256Of(otherText) });
     const after = JSON.parse(await readFile(fixedPath, 'utf8')) as ConstructedFixture;
     expect(after.base).toEqual({ path: 'recaptured.json', sha256: sha256Of(otherText) });
@@ -821,7 +828,15 @@ describe('what the review found', () => {
   it('reads table names from outside as own tables only', async () => {
     await writeFile(join(dir, 'patch.json'), JSON.stringify({ constructor: [{ id: '1' }] }));
     const error = await failure(() =>
-      construct({ fixture: 'base.json', turn: 19, patch: 'patch.json', name: 'x', why: 'w', out: 'out', cwd: dir }),
+      asCommand(construct, {
+        fixture: 'base.json',
+        turn: 19,
+        patch: 'patch.json',
+        name: 'x',
+        why: 'w',
+        out: 'out',
+        cwd: dir,
+      }),
     );
     expect(error.message).toMatch(/patch\.json: \$\.constructor: no table "constructor" in meridian-turn-23$/);
   });
@@ -837,7 +852,15 @@ describe('what the review found', () => {
       }),
     );
     const twice = await failure(() =>
-      construct({ fixture: 'base.json', turn: 19, patch: 'patch.json', name: 'x', why: 'w', out: 'out', cwd: dir }),
+      asCommand(construct, {
+        fixture: 'base.json',
+        turn: 19,
+        patch: 'patch.json',
+        name: 'x',
+        why: 'w',
+        out: 'out',
+        cwd: dir,
+      }),
     );
     expect(twice.message).toMatch(/patch\.json: \$\.turns\[1\]: names the same row as \$\.turns\[0\]$/);
 

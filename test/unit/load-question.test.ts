@@ -3,9 +3,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadQuestion } from '../../src/pipeline/load-question.js';
+import { loadQuestion } from '../../src/question/load-question.js';
 import { TurnkitError } from '../../src/errors.js';
-import { checkRegex } from '../../src/pipeline/checks-format.js';
+import { checkRegex } from '../../src/question/checks-format.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { MARKS_COLUMNS, formatMarks, isRunsOwnRow, type MarkRow } from '../../src/marks/marks-file.js';
+import { MARKS_COLUMNS, formatMarks, isRunsOwnRow, type MarkRow } from '../../src/run-dir/marks-file.js';
 import { parse } from 'csv-parse/sync';
-import { parseMarks } from '../../src/marks/read-marks.js';
-import { marksFor } from '../../src/marks/run-marks.js';
-import { repId, type RunState } from '../../src/pipeline/run-state.js';
+import { parseMarks } from '../../src/run-dir/read-marks.js';
+import { marksFor } from '../../src/run-dir/run-marks.js';
+import { repId, type RunState } from '../../src/run-dir/run-state.js';
 
 describe('marks.csv', () => {
   it('starts with the header fixture,rep,mark,note and has one line per plain row', () => {

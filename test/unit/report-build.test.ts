@@ -6,13 +6,13 @@ import { TurnkitError } from '../../src/errors.js';
 import { buildReport, type Report } from '../../src/marks/build-report.js';
 import { compareReports } from '../../src/marks/compare-runs.js';
 import { formatComparison, formatReport, pValue } from '../../src/marks/format-report.js';
-import { incompleteRun, targetProblems } from '../../src/marks/report-command.js';
+import { incompleteRun, targetProblems } from '../../src/marks/report.js';
 import { outcomeError } from '../../src/marks/outcome.js';
 import type { RunResult } from '../../src/app/run-question.js';
-import { manifestSchema } from '../../src/pipeline/manifest.js';
-import type { RepRecord } from '../../src/pipeline/rep-record.js';
-import { inShard, interleave, parseShard, planReps } from '../../src/pipeline/run-plan.js';
-import { repId } from '../../src/pipeline/run-state.js';
+import { manifestSchema } from '../../src/run-dir/manifest.js';
+import type { RepRecord } from '../../src/run-dir/rep-record.js';
+import { inShard, interleave, parseShard, planReps } from '../../src/run-dir/rep-order.js';
+import { repId } from '../../src/run-dir/run-state.js';
 
 /** One fixture of a hand-made run: a mark per rep ('' is blank), and optionally per-rep SUT ms and errors. */
 interface FixtureSpec {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadQuestion } from '../../src/pipeline/load-question.js';
+import { loadQuestion } from '../../src/question/load-question.js';
 
 const BASE = [
   'id: rollout',

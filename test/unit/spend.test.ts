@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { RepRecord } from '../../src/pipeline/rep-record.js';
-import type { TurnRecord } from '../../src/pipeline/rollout-record.js';
+import type { RepRecord } from '../../src/run-dir/rep-record.js';
+import type { TurnRecord } from '../../src/run-dir/rollout-record.js';
 import { repSpend, sutCalls } from '../../src/pipeline/run-spend.js';
-import { answerSpend, callSpend, costOf, sumSpend } from '../../src/pipeline/spend.js';
+import { answerSpend, callSpend, costOf, sumSpend } from '../../src/run-dir/spend.js';
 
 describe('tokens and cost', () => {
   it('prices tokens per million, and sums calls exactly (rounded to 1e-9, so 0.1 + 0.2 is 0.3)', () => {

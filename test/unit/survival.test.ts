@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { firstFailingStep, fixtureSurvival, survivalPair } from '../../src/marks/survival.js';
-import type { RepRecord } from '../../src/pipeline/rep-record.js';
-import type { TurnRecord } from '../../src/pipeline/rollout-record.js';
+import type { RepRecord } from '../../src/run-dir/rep-record.js';
+import type { TurnRecord } from '../../src/run-dir/rollout-record.js';
 
 // A rep whose turns end as given: 'p' passes its checks, 'f' fails them, 'e' errors.
 function rep(rep: number, outcomes: string): RepRecord {

@@ -13,9 +13,9 @@ import { httpSutCaller, type HttpSut, type HttpSutTools } from '../../src/pipeli
 
 const runHttpSut = (sut: HttpSut, context: SutContext, tools?: HttpSutTools) => httpSutCaller(sut, tools)(context);
 import { prepareSut } from '../../src/pipeline/call-sut.js';
-import { redactSut } from '../../src/pipeline/manifest.js';
+import { redactSut } from '../../src/run-dir/manifest.js';
 import { sutSecrets } from '../../src/pipeline/sut-secrets.js';
-import { loadQuestion } from '../../src/pipeline/load-question.js';
+import { loadQuestion } from '../../src/question/load-question.js';
 import { parseSutOutput } from '../../src/pipeline/sut-request.js';
 import type { SutContext, SutRequest } from '../../src/pipeline/sut-request.js';
 import { TurnkitError } from '../../src/errors.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatMarks, formatTurnMarks, parseTurnMarks } from '../../src/marks/marks-file.js';
-import { parseMarks, parseMarksText } from '../../src/marks/read-marks.js';
+import { formatMarks, formatTurnMarks, parseTurnMarks } from '../../src/run-dir/marks-file.js';
+import { parseMarks, parseMarksText } from '../../src/run-dir/read-marks.js';
 
 describe('the optional turn_marks column of marks.csv', () => {
   it('is read by name after the required columns, sorted by turn, and written only when a row has turn marks', () => {

@@ -1,10 +1,11 @@
+import { asCommand } from '../helpers/as-command.js';
 import { describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copySampleFiles } from '../helpers/sample-project.js';
-import { verify } from '../../src/app/verify-command.js';
-import { materialize } from '../../src/construct/materialize-command.js';
+import { verifyFixtures } from '../../src/construct/verify-fixtures.js';
+import { materialize } from '../../src/construct/materialize.js';
 
 const CONSTRUCTED = 'constructed/meridian-turn-23-deck-fixed.json';
 const EMAIL = 'dana.whitfield@realmail.io';
@@ -39,14 +40,14 @@ describe('verify and materialize on what a constructed change adds (issue 30.2)'
     const dir = await patchedProject((document) => {
       narrationChange(document).value += ` Write to ${EMAIL}; the console key is ${API_KEY}.`;
     });
-    const result = await verify({ cwd: dir, paths: [CONSTRUCTED] });
+    const result = await asCommand(verifyFixtures, { cwd: dir, paths: [CONSTRUCTED] });
     expect(result.files).toEqual([{ file: CONSTRUCTED, ok: false }]);
     expect(result.problems).toEqual([
       expect.stringMatching(
         /^constructed\/meridian-turn-23-deck-fixed\.json: \$\.tables\.turns\.rows\[\d+\]\.narration: turns\.narration: looks like a secret and an email address \(value\): added by the change, with no scrub rule$/,
       ),
     ]);
-    const refused = await materialize({ constructed: CONSTRUCTED, cwd: dir }).then(
+    const refused = await materialize({ cwd: dir, paths: { baseDir: dir } }, { constructed: CONSTRUCTED }).then(
       () => 'materialized',
       (error: Error) => error.message,
     );

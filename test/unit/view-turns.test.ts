@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildRunView } from '../../src/view/build-run-view.js';
 import { rolloutView, turnMarkPairs, turnView } from '../../src/view/turn-views.js';
-import type { RepRecord } from '../../src/pipeline/rep-record.js';
+import type { RepRecord } from '../../src/run-dir/rep-record.js';
 import { makeRolloutRun, rolloutTurn } from '../helpers/rollout-run.js';
 
 let root: string;

@@ -45,12 +45,13 @@ export function registerCapture(program: Command, output: Output): void {
       ),
     )
     .action(async (options, command: Command) => {
-      const { capture } = await import('../../app/capture-command.js');
+      const { capture, checkCaptureName } = await import('../../fixture/capture-fixtures.js');
+      const { commandContext } = await import('../../app/command-context.js');
       const turns: TurnSelection | undefined = options.turn
         ? { turn: options.turn }
         : (options.turns ?? (options.latest ? { latest: true } : undefined));
       if (!turns) command.error('error: give one of --turn N, --turns A..B or --latest', { exitCode: 2 });
-      const result = await capture({
+      const input = {
         ...commonOptions(command),
         campaign: options.campaign,
         turns: turns!,
@@ -61,7 +62,10 @@ export function registerCapture(program: Command, output: Output): void {
         // The key comes from the environment variable the config names (TURNKIT_SCRUB_KEY by default).
         scrubKey: (name: string) => process.env[name],
         allowSensitive: options.allowSensitive,
-      });
+      };
+      // A bad name is said before the config is read, as it always was.
+      checkCaptureName(input.name);
+      const result = await capture(await commandContext(input), input);
       if (options.json) printJson(output, result);
       else {
         result.files.forEach((file, i) => {

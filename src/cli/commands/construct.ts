@@ -26,10 +26,14 @@ export function registerConstruct(program: Command, output: Output): void {
       ),
     )
     .action(async (fixture: string, options, command: Command) => {
-      const { construct } = await import('../../app/construct-command.js');
+      const { checkConstructSource, construct } = await import('../../construct/construct-fixture.js');
+      const { commandContext } = await import('../../app/command-context.js');
       if ((options.patch === undefined) === (options.from === undefined))
         command.error('error: give exactly one of --patch FILE or --from EDITED.json', { exitCode: 2 });
-      const saved = await construct({ ...commonOptions(command), fixture, ...options });
+      const input = { ...commonOptions(command), fixture, ...options };
+      // Said before the config is read, as it always was.
+      checkConstructSource(input);
+      const saved = await construct(await commandContext(input), input);
       if (options.json) return printJson(output, { file: shownPath(saved.file), ...saved.document });
       output.out(`wrote ${shownPath(saved.file)}: turn ${saved.document.turn}, ${saved.changes.length} change(s)`);
       for (const path of saved.paths) output.out(`  ${path}`);

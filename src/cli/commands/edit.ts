@@ -30,7 +30,12 @@ export function registerEdit(program: Command, output: Output): void {
       const { openEditSession } = await import('../../construct/edit-session.js');
       const { editInExternalEditor } = await import('../../construct/external-edit.js');
       const { loadTerminalApp } = await import('../../tui/load-terminal-app.js');
-      const { session, outDir } = await openEditSession({ ...commonOptions(command), fixture, out: options.out });
+      const { session, outDir } = await openEditSession({
+        ...commonOptions(command),
+        cwd: process.cwd(),
+        fixture,
+        out: options.out,
+      });
       if (options.editor) {
         const turn: number | undefined = options.turn ?? session.opened.constructed?.document.turn;
         if (turn === undefined) throw new TurnkitError('USAGE', 'edit --editor: say which turn with --turn N');

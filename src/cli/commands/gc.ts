@@ -24,14 +24,16 @@ export function registerGc(program: Command, output: Output): void {
       ),
     )
     .action(async (options, command: Command) => {
-      const { gcCommand } = await import('../../app/scratch-commands.js');
-      const report = await gcCommand({
+      const { gc } = await import('../../scratch/scratch-operations.js');
+      const { commandContext } = await import('../../app/command-context.js');
+      const input = {
         ...commonOptions(command),
         ttlMs: options.ttl * 3_600_000,
         all: options.all,
         // What it waits for is said, not a silent hang.
-        onLockWait: (message) => output.err(message),
-      });
+        onLockWait: (message: string) => output.err(message),
+      };
+      const report = await gc(await commandContext(input), input);
       if (options.json) printJson(output, report);
       else {
         for (const removed of report.removed) output.out(`${describeTeardown(removed)} [${removed.reason}]`);

@@ -53,7 +53,7 @@ export function registerInit(program: Command, output: Output): void {
     )
     .action(async (options, command: Command) => {
       const { readInitCatalog } = await import('../../init/read-catalog.js');
-      const { init } = await import('../../config/init.js');
+      const { init } = await import('../../init/init-project.js');
       const choices: GameChoices = {
         root: options.root,
         key: options.key,
@@ -67,14 +67,14 @@ export function registerInit(program: Command, output: Output): void {
       };
       // The CLI reads the environment; the library is told.
       const databaseUrl = commonOptions(command).databaseUrl || process.env.DATABASE_URL || undefined;
-      const { catalog, facts, scrub } = await readInitCatalog({ databaseUrl });
+      const { catalog, facts, scrub } = await readInitCatalog({ cwd: process.cwd(), databaseUrl });
       const interactive = !options.yes && process.stdin.isTTY === true && process.stdout.isTTY === true;
       let chosen: ChosenGame | undefined;
       if (interactive && catalog.tables.size > 0) {
         const { askGameChoices } = await import('../ask-game-choices.js');
         chosen = await askGameChoices(catalog, facts, choices, output);
       }
-      const result = await init({ force: options.force, catalog, facts, choices, chosen, scrub });
+      const result = await init({ cwd: process.cwd(), force: options.force, catalog, facts, choices, chosen, scrub });
       for (const item of result.created) output.out(`created ${item}`);
       for (const item of result.kept) output.out(`kept ${item} (already there)`);
       if (result.missingPackages.length > 0) {

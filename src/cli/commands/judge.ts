@@ -43,7 +43,11 @@ export function registerJudge(program: Command, output: Output): void {
       const { loadJudgeSettings } = await import('../../marks/load-judge-settings.js');
       const { loadConfig } = await import('../../config/load.js');
       const { outcomeError } = await import('../../marks/outcome.js');
-      const config = await loadConfig({ configPath: commonOptions(command).configPath });
+      const { projectPaths } = await import('../../project/open-project.js');
+      const cwd = process.cwd();
+      const config = await loadConfig({ configPath: commonOptions(command).configPath, cwd });
+      // Relative paths of the input are the shell's; a question's rubric path is the project's.
+      const project = { config, paths: projectPaths(config), cwd };
       // With neither flag, the judge the config names is the one meant.
       const model =
         options.model !== undefined || options.judge !== undefined || (!options.checks && config.judge !== undefined);
@@ -55,7 +59,7 @@ export function registerJudge(program: Command, output: Output): void {
       const results: Record<string, unknown> = {};
       const written: string[] = [];
       if (options.checks) {
-        const result = await judgeChecks({ dir, question: options.question });
+        const result = await judgeChecks(project, { dir, question: options.question });
         results.checks = { ...result, file: shownPath(result.file) };
         written.push(basename(result.file));
         if (!options.json)
@@ -76,13 +80,12 @@ export function registerJudge(program: Command, output: Output): void {
           config.judge,
         );
         const terminal = options.json ? undefined : output.terminal;
-        const result = await judgeWithModel({
+        const result = await judgeWithModel(project, {
           dir,
           settings,
           price: config.prices[settings.model],
           env: process.env,
           question: options.question,
-          configPath: commonOptions(command).configPath,
           onProgress: terminal
             ? (done, total) => terminal(`\r\x1b[2K[${done}/${total}] judged${done === total ? '\n' : ''}`)
             : undefined,

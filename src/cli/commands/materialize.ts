@@ -13,8 +13,9 @@ export function registerMaterialize(program: Command, output: Output): void {
       examples('turnkit materialize constructed/meridian-turn-23-deck-fixed.json > /tmp/deck-fixed.json'),
     )
     .action(async (constructed: string) => {
-      const { materialize } = await import('../../construct/materialize-command.js');
+      const { materialize } = await import('../../construct/materialize.js');
       const { serializeDocument } = await import('../../fixture/format.js');
-      output.out(serializeDocument(await materialize({ constructed })).trimEnd());
+      const { filesContext } = await import('../../app/command-context.js');
+      output.out(serializeDocument(await materialize(filesContext(), { constructed })).trimEnd());
     });
 }

@@ -14,7 +14,8 @@ export function registerMerge(program: Command, output: Output): void {
     .addHelpText('after', examples('turnkit merge runs/places/STAMP-1 runs/places/STAMP-2   # the shards of one run'))
     .action(async (dirs: string[], options) => {
       const { mergeRuns } = await import('../../pipeline/merge-runs.js');
-      const result = await mergeRuns({ dirs, out: options.out });
+      const { filesContext } = await import('../../app/command-context.js');
+      const result = await mergeRuns(filesContext(), { dirs, out: options.out });
       if (options.json) return printJson(output, { ...result, dir: shownPath(result.dir) });
       output.out(
         `${shownPath(result.dir)}: ${result.shards} shard(s), ${result.reps} rep(s); merged ${[...result.marksFiles, ...result.judgeFiles].join(', ')}`,

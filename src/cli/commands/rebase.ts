@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import type { RebaseConflictError, RebaseResult } from '../../construct/rebase-command.js';
+import type { RebaseConflictError, RebaseResult } from '../../construct/rebase.js';
 import type { KeepChoice } from '../../construct/resolve-conflicts.js';
 import { TurnkitError } from '../../errors.js';
 import { printJson, type Output } from '../output.js';
@@ -34,7 +34,7 @@ export function registerRebase(program: Command, output: Output): void {
       ),
     )
     .action(async (constructed: string, options) => {
-      const { rebase, RebaseConflictError } = await import('../../construct/rebase-command.js');
+      const { rebase, RebaseConflictError } = await import('../../construct/rebase.js');
       if (options.interactive && options.json)
         throw new TurnkitError(
           'USAGE',
@@ -42,9 +42,11 @@ export function registerRebase(program: Command, output: Output): void {
         );
       if (options.interactive && (!process.stdin.isTTY || !process.stdout.isTTY))
         throw new TurnkitError('USAGE', 'rebase --interactive needs a terminal; resolve with --keep PATH=base|change');
+      const { filesContext } = await import('../../app/command-context.js');
+      const project = filesContext();
       let result: RebaseResult;
       try {
-        result = await rebase({ constructed, onto: options.onto, keep: options.keep });
+        result = await rebase(project, { constructed, onto: options.onto, keep: options.keep });
       } catch (error) {
         // --json callers get the conflicts as data as well as the one-line errors.
         if (options.json && error instanceof RebaseConflictError)
@@ -52,7 +54,7 @@ export function registerRebase(program: Command, output: Output): void {
         if (!options.interactive || !(error instanceof RebaseConflictError) || error.unresolvable.length > 0)
           throw error;
         const resolved = await resolveInTerminal(error, (keep) =>
-          rebase({ constructed, onto: options.onto, keep: [...options.keep, ...keep] }),
+          rebase(project, { constructed, onto: options.onto, keep: [...options.keep, ...keep] }),
         );
         if (!resolved) {
           output.err(`${error.conflicts.length} conflicting path(s) left as they were; nothing written`);

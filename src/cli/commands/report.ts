@@ -3,7 +3,7 @@ import { TurnkitError } from '../../errors.js';
 import { printJson, type Output } from '../output.js';
 import { examples } from '../help-examples.js';
 import type { Report } from '../../marks/build-report.js';
-import type { ReportResult } from '../../marks/report-command.js';
+import type { ReportResult } from '../../marks/report.js';
 
 /** Options of the report command as commander gives them. */
 interface ReportFlags {
@@ -48,6 +48,7 @@ async function htmlReport(dir: string, options: ReportFlags, output: Output): Pr
   const { shownPath } = await import('../../util/shown-path.js');
   const file = options.html === true ? undefined : options.html;
   const result = await writeHtmlReport({
+    cwd: process.cwd(),
     dir,
     file,
     marks: options.marks,
@@ -99,9 +100,10 @@ export function registerReport(program: Command, output: Output): void {
     .action(async (dir: string, options) => {
       if (options.html !== undefined) return htmlReport(dir, options, output);
       const { formatReport } = await import('../../marks/format-report.js');
-      const { report } = await import('../../marks/report-command.js');
+      const { report } = await import('../../marks/report.js');
       const { outcomeError } = await import('../../marks/outcome.js');
-      const result = await report({
+      const { filesContext } = await import('../../app/command-context.js');
+      const result = await report(filesContext(), {
         dir,
         marks: options.marks,
         compare: options.compare,

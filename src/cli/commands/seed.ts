@@ -28,14 +28,16 @@ export function registerSeed(program: Command, output: Output): void {
       ),
     )
     .action(async (fixture: string, options, command: Command) => {
-      const { seedCommand } = await import('../../app/scratch-commands.js');
-      const result = await seedCommand({
+      const { seed } = await import('../../scratch/scratch-operations.js');
+      const { commandContext } = await import('../../app/command-context.js');
+      const input = {
         ...commonOptions(command),
         fixture,
         strategy: options.strategy,
         check: options.check,
-        onWarning: (message) => output.err(`warning: ${message}`),
-      });
+        onWarning: (message: string) => output.err(`warning: ${message}`),
+      };
+      const result = await seed(await commandContext(input), input);
       if (options.json) printJson(output, result);
       else {
         output.out(`key=${result.key}`);

@@ -13,8 +13,10 @@ export function registerTeardown(program: Command, output: Output): void {
     .option('--json', 'print the result as JSON')
     .addHelpText('after', examples('turnkit teardown KEY                     # the key turnkit seed printed'))
     .action(async (key: string, options, command: Command) => {
-      const { teardownCommand } = await import('../../app/scratch-commands.js');
-      const report = await teardownCommand({ ...commonOptions(command), key });
+      const { teardown } = await import('../../scratch/scratch-operations.js');
+      const { commandContext } = await import('../../app/command-context.js');
+      const input = { ...commonOptions(command), key };
+      const report = await teardown(await commandContext(input), input);
       if (options.json) printJson(output, report);
       else output.out(describeTeardown(report));
     });

@@ -23,8 +23,10 @@ export function registerVerify(program: Command, output: Output): void {
       ),
     )
     .action(async (paths: string[], options, command: Command) => {
-      const { verifyProject } = await import('../../app/verify-project.js');
-      const result = await verifyProject({ ...commonOptions(command), paths, database: options.database });
+      const { verify } = await import('../../pipeline/verify.js');
+      const { commandContext, commandEnv } = await import('../../app/command-context.js');
+      const input = { ...commonOptions(command), paths, database: options.database };
+      const result = await verify(await commandContext(input), { ...input, env: commandEnv(input) });
       if (options.json) printJson(output, result);
       else
         for (const file of result.files.filter((entry) => entry.ok))

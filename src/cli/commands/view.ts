@@ -36,7 +36,7 @@ export function registerView(program: Command, output: Output): void {
     .action(async (dirs: string[], options) => {
       if (options.seed !== undefined && !options.blind)
         throw new TurnkitError('USAGE', '--seed orders a blind re-mark: use it with --blind');
-      const { view } = await import('../../view/view-command.js');
+      const { view } = await import('../../view/server/start-viewer.js');
       const server = await view({
         dirs,
         grader: options.grader,

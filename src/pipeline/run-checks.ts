@@ -1,5 +1,5 @@
-import { checkRegex, type Checks, type RegexEntry } from '../pipeline/checks-format.js';
-import type { RepRecord } from '../pipeline/rep-record.js';
+import { checkRegex, type Checks, type RegexEntry } from '../question/checks-format.js';
+import type { RepRecord } from '../run-dir/rep-record.js';
 
 /** What the checks made of one rep: its mark and the reason, one line. */
 export interface CheckVerdict {

@@ -1,3 +1,4 @@
+import { inputDir, type FilesContext } from '../project/project-context.js';
 import { resolve } from 'node:path';
 import type { Fixture } from '../fixture/format.js';
 import { loadFixture } from '../fixture/load-fixture.js';
@@ -7,12 +8,15 @@ import { TurnkitError } from '../errors.js';
 /** Options of `turnkit materialize`. */
 export interface MaterializeOptions {
   constructed: string;
-  cwd?: string | undefined;
 }
 
-/** Materializes a constructed fixture (checking the base's hash and every old value) and returns the fixture. */
-export async function materialize(options: MaterializeOptions): Promise<Fixture> {
-  const loaded = await loadFixture(resolve(options.cwd ?? process.cwd(), options.constructed));
+/**
+ * Materializes a constructed fixture (checking the base's hash and every old value) and returns the fixture.
+ * @example
+ * const fixture = await materialize(project, { constructed: 'constructed/meridian-turn-23-deck-fixed.json' });
+ */
+export async function materialize(project: FilesContext, options: MaterializeOptions): Promise<Fixture> {
+  const loaded = await loadFixture(resolve(inputDir(project), options.constructed));
   if (loaded.constructed) {
     // What the changes add that looks personal or secret is refused, as verify flags it (rules as the base recorded).
     const added = checkAdded(loaded.fixture, loaded.constructed.base.fixture, {}, loaded.shown);

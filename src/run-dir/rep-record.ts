@@ -1,15 +1,7 @@
+import type { CampaignEffects } from '../scratch/scratch-effects.js';
 import type { CallSpend } from './spend.js';
-import type { SutRequest } from './sut-request.js';
+import type { SutRequest } from '../pipeline/sut-request.js';
 import { turnsMarkdown, type RolloutRecord, type TurnRecord } from './rollout-record.js';
-
-/** What the SUT changed in its scratch campaign, per table (found by diffing the campaign before teardown). */
-export interface RepEffects {
-  inserted: Record<string, number>;
-  updated: Record<string, number>;
-  deleted: Record<string, number>;
-  /** Rows of inserted tables as the SUT wrote them (keys as in the scratch campaign), a few per table. */
-  insertedRows: Record<string, Record<string, unknown>[]>;
-}
 
 /** One rep as recorded in `reps/FIXTURE/rep-NN.json`. */
 export interface RepRecord {
@@ -34,7 +26,7 @@ export interface RepRecord {
   /** Milliseconds; teardown includes reading what the SUT changed (one transaction). */
   timings: { seedMs: number; sutMs: number; teardownMs: number; totalMs: number };
   scratch: { id: string; strategy: string } | null;
-  effects: RepEffects | null;
+  effects: CampaignEffects | null;
   /** What teardown could not delete because rows outside the campaign point at it (the SUT wrote outside). */
   outside?: string[];
   /** Why changes outside the campaign could not be checked (the shared rows could not be read before the SUT). */

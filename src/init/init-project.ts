@@ -3,17 +3,18 @@ import { appendFile, chmod, mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Catalog } from '../db/catalog-types.js';
 import { TurnkitError } from '../errors.js';
-import { chooseGame, starterAnswers, type GameChoices } from '../init/choose-game.js';
-import type { ChosenGame } from '../init/game-questions.js';
-import type { InitFacts } from '../init/read-facts.js';
-import { starterFiles, type StarterAnswers } from '../init/starter-files.js';
-import { STARTER_SUTS } from '../init/starter-sut.js';
+import { chooseGame, starterAnswers, type GameChoices } from './choose-game.js';
+import type { ChosenGame } from './game-questions.js';
+import type { InitFacts } from './read-facts.js';
+import { starterFiles, type StarterAnswers } from './starter-files.js';
+import { STARTER_SUTS } from './starter-sut.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { CONFIG_FILE_NAMES } from './load.js';
+import { CONFIG_FILE_NAMES } from '../config/load.js';
 
 /** What `turnkit init` is told: where, whether to overwrite a config, the database's catalog and the choices. */
 export interface InitOptions {
-  cwd?: string | undefined;
+  /** The folder the project is set up in (the command line's: the shell's). */
+  cwd: string;
   force?: boolean | undefined;
   /** The connected database's catalog; without one (or with no game tables in it), the sample game's names. */
   catalog?: Catalog | undefined;
@@ -57,8 +58,8 @@ export const SAMPLE_SCRUB = [
  * question with its rubric and case file, and a SUT stub; the fixtures/, constructed/ and questions/ folders. Never
  * overwrites a config without `force`, nor any other file.
  */
-export async function init(options: InitOptions = {}): Promise<InitResult> {
-  const cwd = resolve(options.cwd ?? process.cwd());
+export async function init(options: InitOptions): Promise<InitResult> {
+  const cwd = resolve(options.cwd);
   const existing = CONFIG_FILE_NAMES.find((name) => existsSync(join(cwd, name)));
   if (existing && !options.force)
     throw new TurnkitError('EXISTS', `${existing}: already exists (use --force to overwrite)`);

@@ -1,17 +1,17 @@
+import { inputDir, type FilesContext } from '../project/project-context.js';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
-import type { Manifest } from '../pipeline/manifest.js';
-import { readMarksFile, scopeOfRun } from './read-marks.js';
-import { readManifest } from '../pipeline/run-state.js';
+import type { Manifest } from '../run-dir/manifest.js';
+import { readMarksFile, scopeOfRun } from '../run-dir/read-marks.js';
+import { readManifest } from '../run-dir/run-state.js';
 import { agreement, type Agreement } from './agreement.js';
 
 /** Options of `turnkit agree MARKS_A MARKS_B`. */
 export interface AgreeOptions {
   a: string;
   b: string;
-  cwd?: string | undefined;
 }
 
 /** The agreement of two marks files, and where they are. */
@@ -25,9 +25,11 @@ export interface AgreeResult extends Agreement {
 /**
  * Reads two marks files and measures how far they agree. Files in a run directory are checked against that run (a
  * rep it does not have is an error), and two files of different runs are refused: their reps are not the same reps.
+ * @example
+ * const { kappa } = await agree(project, { a: 'runs/q/1/marks.csv', b: 'runs/q/1/marks.checks.csv' });
  */
-export async function agree(options: AgreeOptions): Promise<AgreeResult> {
-  const cwd = options.cwd ?? process.cwd();
+export async function agree(project: FilesContext, options: AgreeOptions): Promise<AgreeResult> {
+  const cwd = inputDir(project);
   const a = resolve(cwd, options.a);
   const b = resolve(cwd, options.b);
   const runA = await runOf(a);

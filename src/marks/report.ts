@@ -1,10 +1,11 @@
+import { inputDir, type FilesContext } from '../project/project-context.js';
 import { resolve } from 'node:path';
 import { shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import { buildReport, type Report } from './build-report.js';
 import { compareReports, type Comparison } from './compare-runs.js';
 import { passesNeeded } from './stats.js';
-import type { RunState } from '../pipeline/run-state.js';
+import type { RunState } from '../run-dir/run-state.js';
 
 /** Options of `turnkit report`. */
 export interface ReportCommandOptions {
@@ -16,7 +17,6 @@ export interface ReportCommandOptions {
    * bare name, else its marks.csv, or `compareMarks`. */
   compare?: string | undefined;
   compareMarks?: string | undefined;
-  cwd?: string | undefined;
   /** This run's state, when the caller has read it already. */
   state?: RunState | undefined;
 }
@@ -27,9 +27,13 @@ export interface ReportResult {
   comparison?: Comparison | undefined;
 }
 
-/** Reads a run (and another to compare with) into a report. */
-export async function report(options: ReportCommandOptions): Promise<ReportResult> {
-  const cwd = options.cwd ?? process.cwd();
+/**
+ * Reads a run (and another to compare with) into a report.
+ * @example
+ * const { report: numbers } = await report(project, { dir: result.dir });
+ */
+export async function report(project: FilesContext, options: ReportCommandOptions): Promise<ReportResult> {
+  const cwd = inputDir(project);
   const here = await buildReport(resolve(cwd, options.dir), { marks: options.marks, cwd, state: options.state });
   if (options.compare === undefined) return { report: here };
   // Like is compared with like: `--marks marks.checks.csv` reads the other run's marks.checks.csv too.

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { checksSchema } from './checks-format.js';
-import type { SutConfig } from './question-format.js';
+import { checksSchema } from '../question/checks-format.js';
+import type { SutConfig } from '../question/question-format.js';
 import { spendSchema } from './spend.js';
 import { shownUrl } from '../util/url-secrets.js';
 

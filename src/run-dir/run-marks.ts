@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { shownPath } from '../util/shown-path.js';
-import type { Manifest } from '../pipeline/manifest.js';
+import type { Manifest } from './manifest.js';
 import { isRunsOwnRow, type MarkRow } from './marks-file.js';
 import { parseMarksText, scopeOfRun } from './read-marks.js';
-import { repId, type RepKey, type RunState } from '../pipeline/run-state.js';
+import { repId, type RepKey, type RunState } from './run-state.js';
 
 /** The note of a rep an interrupted run did not run. */
 export const NOT_RUN = 'not run yet (turnkit run --resume)';

@@ -1,3 +1,4 @@
+import { inputDir, type FilesContext } from '../project/project-context.js';
 import { dirname, relative, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument } from '../fixture/format.js';
@@ -16,7 +17,6 @@ export interface RebaseOptions {
   onto?: string | undefined;
   /** How to resolve conflicting paths: keep the new base's value or the change, per path or for all. */
   keep?: readonly KeepChoice[] | undefined;
-  cwd?: string | undefined;
 }
 
 /** What a rebase did: the hashes before and after, or why it refused. */
@@ -36,9 +36,11 @@ export interface RebaseResult {
  * Re-applies a constructed fixture's diff to its recaptured base (or to `--onto`): when every recorded old value is
  * still what the new base holds, the file is rewritten with the new hash; otherwise nothing is written and each
  * conflicting path is listed with its base, old and new values.
+ * @example
+ * const { rewritten } = await rebase(project, { constructed: 'constructed/fixed.json' });
  */
-export async function rebase(options: RebaseOptions): Promise<RebaseResult> {
-  const cwd = options.cwd ?? process.cwd();
+export async function rebase(project: FilesContext, options: RebaseOptions): Promise<RebaseResult> {
+  const cwd = inputDir(project);
   const file = await readConstructed(resolve(cwd, options.constructed));
   const basePath = options.onto !== undefined ? resolve(cwd, options.onto) : file.basePath;
   if (basePath === file.path)

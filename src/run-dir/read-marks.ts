@@ -13,9 +13,9 @@ import {
   type Mark,
   type MarkRow,
 } from './marks-file.js';
-import { repId, type RepKey } from '../pipeline/run-state.js';
-import type { Manifest } from '../pipeline/manifest.js';
-import { inShard } from '../pipeline/run-plan.js';
+import { repId, type RepKey } from './run-state.js';
+import type { Manifest } from './manifest.js';
+import { inShard } from './rep-order.js';
 
 /** The marks a file may hold; blank is "not marked yet". */
 export const MARKS = ['pass', 'fail', 'na', 'error', ''] as const;

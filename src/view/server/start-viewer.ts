@@ -1,8 +1,8 @@
 import { join, resolve } from 'node:path';
-import { TurnkitError } from '../errors.js';
-import { shownPath } from '../util/shown-path.js';
-import { listRuns } from './list-runs.js';
-import { startViewServer, type ViewServer, type ViewServerOptions } from './server/view-server.js';
+import { TurnkitError } from '../../errors.js';
+import { shownPath } from '../../util/shown-path.js';
+import { listRuns } from '../list-runs.js';
+import { startViewServer, type ViewServer, type ViewServerOptions } from './view-server.js';
 
 /** Options of `turnkit view [RUN_DIR...]`. */
 export interface ViewCommandOptions extends Omit<ViewServerOptions, 'runs' | 'strict'> {
