@@ -9,7 +9,7 @@
  */
 export { openProject } from './project/open-project.js';
 export type { OpenProjectOptions, Project, ProjectPaths } from './project/open-project.js';
-export type { ProjectContext } from './project/project-context.js';
+export type { FilesContext, ProjectContext } from './project/project-context.js';
 
 /**
  * Types a `turnkit.config.ts`: the game's tables, scrub rules, case-file functions.
@@ -99,18 +99,59 @@ export { diffFixtures } from './construct/diff-fixtures.js';
 export type { FixtureDiff } from './construct/diff-fixtures.js';
 
 /**
- * Operations on files of a project: materialize and rebase a constructed fixture, show a fixture, report a run,
- * judge it (with its checks or a model), measure the agreement of two marks files, merge shards.
+ * Materializes a constructed fixture (checking its base's hash and every old value).
+ * @example
+ * const fixture = await materialize(project, { constructed: 'constructed/meridian-turn-23-deck-fixed.json' });
+ */
+export { materialize } from './construct/materialize.js';
+
+/**
+ * Re-applies a constructed fixture's changes to its recaptured base (or `onto`), or lists the conflicts.
+ * @example
+ * const { rewritten } = await rebase(project, { constructed: 'constructed/fixed.json' });
+ */
+export { rebase } from './construct/rebase.js';
+
+/**
+ * Summarizes what a fixture holds: tables with row counts, turns, input (a constructed one's changes too).
+ * @example
+ * const { tables } = await show(project, { fixture: 'fixtures/meridian-turn-23.json' });
+ */
+export { show } from './fixture/show-fixture.js';
+
+/**
+ * Reads a run (and another to compare with) into a report: per fixture counts, pass rate, interval and verdict.
  * @example
  * const { report: numbers } = await report(project, { dir: result.dir, marks: 'marks.checks.csv' });
  */
-export { materialize } from './construct/materialize.js';
-export { rebase } from './construct/rebase.js';
-export { show } from './fixture/show-fixture.js';
 export { report } from './marks/report.js';
+
+/**
+ * Marks every rep of a run with an LLM judge (`settings`) and writes `marks.judge-MODEL.csv`.
+ * @example
+ * const judged = await judge(project, { dir: result.dir, settings });
+ */
 export { judgeWithModel as judge } from './marks/judge-model.js';
+
+/**
+ * Marks every rep of a run with the question's deterministic checks and writes `marks.checks.csv`.
+ * @example
+ * const { pass, fail } = await judgeChecks(project, { dir: result.dir });
+ */
 export { judgeChecks } from './marks/judge-checks.js';
+
+/**
+ * Measures how far two marks files of one run agree (Cohen's kappa and the disagreements).
+ * @example
+ * const { kappa } = await agree(project, { a: 'runs/q/1/marks.csv', b: 'runs/q/1/marks.checks.csv' });
+ */
 export { agree } from './marks/agree.js';
+
+/**
+ * Combines the shard directories of one run into one run directory, as if it had run unsharded.
+ * @example
+ * const merged = await merge(project, { dirs: ['runs/q/a-shard-1-of-2', 'runs/q/b-shard-2-of-2'] });
+ */
 export { mergeRuns as merge } from './pipeline/merge-runs.js';
 export type { RebaseResult } from './construct/rebase.js';
 export type { FixtureSummary } from './fixture/show-fixture.js';

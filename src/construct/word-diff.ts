@@ -24,19 +24,6 @@ export function valueDiff(oldValue: unknown, newValue: unknown): DiffSegment[] {
   ];
 }
 
-/** Segments as plain text that reads without color: `[-removed-]{+added+}`, like `git diff --word-diff=plain`. */
-export function plainDiff(segments: readonly DiffSegment[]): string {
-  return segments
-    .map((segment) =>
-      segment.kind === 'removed'
-        ? `[-${segment.text}-]`
-        : segment.kind === 'added'
-          ? `{+${segment.text}+}`
-          : segment.text,
-    )
-    .join('');
-}
-
 /** Shortens long unchanged stretches to their ends so that the changes fit on a few lines. */
 export function trimSame(segments: readonly DiffSegment[], context = 24): DiffSegment[] {
   return segments.map((segment, i) => {

@@ -5,7 +5,7 @@ import { compareSharedRows, type SharedSnapshot } from '../scratch/shared-snapsh
 import type { SutCaller } from './call-sut.js';
 import { passwordForms, withoutSecrets } from './redact-password.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
-import type { CampaignEffects } from '../scratch/scratch-effects.js';
+import type { EffectsSummary } from '../scratch/scratch-effects.js';
 import type { SutOutcome, SutRequest } from './sut-request.js';
 import { firstLine, guardedSutCall } from './guarded-sut-call.js';
 import { callSpend, type Price } from '../run-dir/spend.js';
@@ -126,8 +126,8 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
   return withoutSecrets(record, [...passwordForms(scratch.databaseUrl), ...(job.secrets ?? [])]);
 }
 
-function summarize(effects: readonly TableEffects[]): CampaignEffects {
-  const summary: CampaignEffects = { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
+function summarize(effects: readonly TableEffects[]): EffectsSummary {
+  const summary: EffectsSummary = { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
   for (const table of effects) {
     if (table.inserted > 0) summary.inserted[table.table] = table.inserted;
     if (table.updated > 0) summary.updated[table.table] = table.updated;

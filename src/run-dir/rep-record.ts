@@ -1,4 +1,4 @@
-import type { CampaignEffects } from '../scratch/scratch-effects.js';
+import type { EffectsSummary } from '../scratch/scratch-effects.js';
 import type { CallSpend } from './spend.js';
 import type { SutRequest } from '../pipeline/sut-request.js';
 import { turnsMarkdown, type RolloutRecord, type TurnRecord } from './rollout-record.js';
@@ -26,7 +26,7 @@ export interface RepRecord {
   /** Milliseconds; teardown includes reading what the SUT changed (one transaction). */
   timings: { seedMs: number; sutMs: number; teardownMs: number; totalMs: number };
   scratch: { id: string; strategy: string } | null;
-  effects: CampaignEffects | null;
+  effects: EffectsSummary | null;
   /** What teardown could not delete because rows outside the campaign point at it (the SUT wrote outside). */
   outside?: string[];
   /** Why changes outside the campaign could not be checked (the shared rows could not be read before the SUT). */

@@ -1,4 +1,4 @@
-import type { CampaignEffects } from '../scratch/scratch-effects.js';
+import type { EffectsSummary } from '../scratch/scratch-effects.js';
 
 /** One turn of a rollout as the rep file records it. */
 export interface TurnRecord {
@@ -14,7 +14,7 @@ export interface TurnRecord {
    */
   timings: { playerMs: number; sutMs: number; waitMs?: number; turnkitMs: number };
   /** What the turn changed in the campaign (per-turn deltas, not a walk of the campaign). */
-  effects: CampaignEffects | null;
+  effects: EffectsSummary | null;
   /** Who wrote the turn's row: the SUT, turnkit (`game.turns.output`), or nobody. */
   turnRow: 'sut' | 'turnkit' | 'none';
   /** The question's `checks` applied to this turn alone. */

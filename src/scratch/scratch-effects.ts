@@ -14,7 +14,7 @@ import { walkCampaignKeys } from './walk-keys.js';
  * What the SUT changed in its scratch campaign, per table: a rep's effects (found by diffing the campaign before
  * teardown) and a rollout turn's (read from the rows written during the turn) alike.
  */
-export interface CampaignEffects {
+export interface EffectsSummary {
   inserted: Record<string, number>;
   updated: Record<string, number>;
   deleted: Record<string, number>;

@@ -5,12 +5,12 @@ import { quoteIdent } from '../db/quote.js';
 import type { GameGraph } from '../fixture/game-graph.js';
 import { identityColumns, needsRowAddress } from '../fixture/row-identity.js';
 import { readWriteHorizon } from './outside-writes.js';
-import type { CampaignEffects } from './scratch-effects.js';
+import type { EffectsSummary } from './scratch-effects.js';
 import { turnRowInsertSql, type TurnRowWrite } from './turn-row-insert.js';
 
 /** A turn's changed rows as read: per table, each written row's key and whole row, and the table's row count. */
 export interface TurnDelta {
-  effects: CampaignEffects;
+  effects: EffectsSummary;
   /** Rows of the turns table inserted during the turn, whole (to show the next case file what was played). */
   turnRows: Record<string, unknown>[];
   /** The turn's row as turnkit wrote it, when it was asked to and the SUT had written none. */
@@ -86,7 +86,7 @@ export class TurnEffectsReader {
    * and rows written from after its transaction on are the next turn's.
    */
   async read(client: Queryable, write?: TurnRowWrite): Promise<TurnDelta> {
-    const effects: CampaignEffects = { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
+    const effects: EffectsSummary = { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
     const turnRows: Record<string, unknown>[] = [];
     for (const row of this.pendingInput.splice(0)) countInserted(effects, this.turnsTable, row);
     if (this.tracked.length === 0 && !write) return { effects, turnRows };
@@ -162,7 +162,7 @@ UNION ALL (SELECT ${i}, NULL, NULL, count(*) FROM ${table.info.from} AS t WHERE 
    */
   async writeInput(client: Queryable, write: TurnRowWrite): Promise<Record<string, unknown>> {
     const inserted = await this.insertTurnRow(client, write);
-    const held: CampaignEffects = { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
+    const held: EffectsSummary = { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
     this.countWritten(held, inserted.row, inserted.horizon);
     this.pendingInput.push(inserted.row);
     return inserted.row;
@@ -183,7 +183,7 @@ UNION ALL (SELECT ${i}, NULL, NULL, count(*) FROM ${table.info.from} AS t WHERE 
 
   // The turn row this statement inserted: its key joins the campaign's and its table's count grows, without reading
   // again; rows written from after the inserting transaction on (`horizon`, its id + 1) are the next turn's.
-  private countWritten(effects: CampaignEffects, row: Record<string, unknown>, horizon: string): void {
+  private countWritten(effects: EffectsSummary, row: Record<string, unknown>, horizon: string): void {
     this.horizon = horizon;
     const table = this.turnsTable;
     const tracked = this.tracked.find((entry) => entry.info.name === table);
@@ -199,7 +199,7 @@ UNION ALL (SELECT ${i}, NULL, NULL, count(*) FROM ${table.info.from} AS t WHERE 
 }
 
 // One inserted row in a turn's effects: the table's count and, among the first few, the row itself.
-function countInserted(effects: CampaignEffects, table: string, row: Record<string, unknown>): void {
+function countInserted(effects: EffectsSummary, table: string, row: Record<string, unknown>): void {
   effects.inserted[table] = (effects.inserted[table] ?? 0) + 1;
   const sample = (effects.insertedRows[table] ??= []);
   if (sample.length < SAMPLE_ROWS) sample.push(row);

@@ -2,7 +2,7 @@ import type { Report } from '../marks/build-report.js';
 import type { Comparison } from '../marks/compare-runs.js';
 import type { Agreement } from '../marks/agreement.js';
 import type { DiffSegment } from '../construct/word-diff.js';
-import type { CampaignEffects } from '../scratch/scratch-effects.js';
+import type { EffectsSummary } from '../scratch/scratch-effects.js';
 import type { MarkdownNode } from './markdown-doc.js';
 import type { RolloutView } from './turn-views.js';
 
@@ -42,7 +42,7 @@ export interface RepView {
   error: { stage: string; cause: string; message: string } | null;
   stdoutTail?: string | undefined;
   stderrTail?: string | undefined;
-  effects: CampaignEffects | null;
+  effects: EffectsSummary | null;
   outside?: string[] | undefined;
   sutMs: number | null;
   /** [mark, note] in each marks file, null where the file has no row. */

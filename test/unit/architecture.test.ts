@@ -174,10 +174,7 @@ describe('architecture: the checks fail on a bad copy', () => {
 
   it('an upward import fails the ranks', () => {
     expect(upwardImports(edges)).toEqual([]);
-    expect(upwardImports(bad)).toEqual([
-      'run-dir/cycle.ts -> pipeline/run.js',
-      'util/upward.ts -> marks/report.js',
-    ]);
+    expect(upwardImports(bad)).toEqual(['run-dir/cycle.ts -> pipeline/run.js', 'util/upward.ts -> marks/report.js']);
   });
 
   it('a cycle fails the cycle check', () => {
