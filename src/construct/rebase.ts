@@ -1,3 +1,4 @@
+import { showingPathsFrom } from '../util/shown-path.js';
 import { inputDir, type FilesContext } from '../project/project-context.js';
 import { dirname, relative, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
@@ -40,41 +41,44 @@ export interface RebaseResult {
  * const { rewritten } = await rebase(project, { constructed: 'constructed/fixed.json' });
  */
 export async function rebase(project: FilesContext, options: RebaseOptions): Promise<RebaseResult> {
-  const cwd = inputDir(project);
-  const file = await readConstructed(resolve(cwd, options.constructed));
-  const basePath = options.onto !== undefined ? resolve(cwd, options.onto) : file.basePath;
-  if (basePath === file.path)
-    throw new TurnkitError('USAGE', `--onto ${options.onto}: is the constructed fixture itself; name its new base`);
-  const base = options.onto !== undefined ? await loadFixture(basePath, [file.path]) : await loadBase(file);
-  const result: RebaseResult = {
-    file: file.shown,
-    base: base.shown,
-    fromSha256: file.document.base.sha256,
-    toSha256: base.sha256,
-    rewritten: false,
-    changes: file.changes.length,
-  };
-  const rule = checkSingleTurn(base.fixture, file.changes, file.document.turn);
-  const found = applyChanges(base.fixture, file.changes).conflicts;
-  const resolved = resolveConflicts(base.fixture, file.changes, found, options.keep ?? []);
-  const conflicts = resolved.unresolved;
-  // Checked even when the base is unchanged: "nothing to do" must mean the file materializes.
-  if (rule.length > 0 || conflicts.length > 0) throw conflictError(file.shown, base.shown, conflicts, rule);
-  if (resolved.changes.length === 0)
-    throw new TurnkitError(
-      'BAD_INPUT',
-      `${file.shown}: keeping the base everywhere leaves no change; a constructed fixture needs at least one (delete the file instead)`,
-    );
-  const kept = resolved.kept.length > 0 ? { kept: resolved.kept } : {};
-  if (resolved.kept.length === 0 && basePath === file.basePath && base.sha256 === file.document.base.sha256)
-    return result;
-  const document: ConstructedFixture = {
-    ...file.document,
-    base: { path: portablePath(relative(dirname(file.path), basePath)), sha256: base.sha256 },
-    changeset: changesetOf(resolved.changes, base.fixture),
-  };
-  await writeFileAtomic(file.path, serializeDocument(document));
-  return { ...result, ...kept, changes: resolved.changes.length, rewritten: true };
+  // Its messages show paths from the project (or the context's cwd), wherever the process is.
+  return showingPathsFrom(inputDir(project), async () => {
+    const cwd = inputDir(project);
+    const file = await readConstructed(resolve(cwd, options.constructed));
+    const basePath = options.onto !== undefined ? resolve(cwd, options.onto) : file.basePath;
+    if (basePath === file.path)
+      throw new TurnkitError('USAGE', `--onto ${options.onto}: is the constructed fixture itself; name its new base`);
+    const base = options.onto !== undefined ? await loadFixture(basePath, [file.path]) : await loadBase(file);
+    const result: RebaseResult = {
+      file: file.shown,
+      base: base.shown,
+      fromSha256: file.document.base.sha256,
+      toSha256: base.sha256,
+      rewritten: false,
+      changes: file.changes.length,
+    };
+    const rule = checkSingleTurn(base.fixture, file.changes, file.document.turn);
+    const found = applyChanges(base.fixture, file.changes).conflicts;
+    const resolved = resolveConflicts(base.fixture, file.changes, found, options.keep ?? []);
+    const conflicts = resolved.unresolved;
+    // Checked even when the base is unchanged: "nothing to do" must mean the file materializes.
+    if (rule.length > 0 || conflicts.length > 0) throw conflictError(file.shown, base.shown, conflicts, rule);
+    if (resolved.changes.length === 0)
+      throw new TurnkitError(
+        'BAD_INPUT',
+        `${file.shown}: keeping the base everywhere leaves no change; a constructed fixture needs at least one (delete the file instead)`,
+      );
+    const kept = resolved.kept.length > 0 ? { kept: resolved.kept } : {};
+    if (resolved.kept.length === 0 && basePath === file.basePath && base.sha256 === file.document.base.sha256)
+      return result;
+    const document: ConstructedFixture = {
+      ...file.document,
+      base: { path: portablePath(relative(dirname(file.path), basePath)), sha256: base.sha256 },
+      changeset: changesetOf(resolved.changes, base.fixture),
+    };
+    await writeFileAtomic(file.path, serializeDocument(document));
+    return { ...result, ...kept, changes: resolved.changes.length, rewritten: true };
+  });
 }
 
 /** The refusal of a rebase, one line per conflicting path; the error keeps the conflicts for `--json`. */

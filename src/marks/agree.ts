@@ -1,7 +1,7 @@
 import { inputDir, type FilesContext } from '../project/project-context.js';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { shownPath } from '../util/shown-path.js';
+import { shownPath, showingPathsFrom } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import type { Manifest } from '../run-dir/manifest.js';
 import { readMarksFile, scopeOfRun } from '../run-dir/read-marks.js';
@@ -29,22 +29,25 @@ export interface AgreeResult extends Agreement {
  * const { kappa } = await agree(project, { a: 'runs/q/1/marks.csv', b: 'runs/q/1/marks.checks.csv' });
  */
 export async function agree(project: FilesContext, options: AgreeOptions): Promise<AgreeResult> {
-  const cwd = inputDir(project);
-  const a = resolve(cwd, options.a);
-  const b = resolve(cwd, options.b);
-  const runA = await runOf(a);
-  const runB = await runOf(b);
-  if (runA && runB && !sameRun(runA.manifest, runB.manifest)) {
-    throw new TurnkitError(
-      'BAD_INPUT',
-      `${shownPath(b)}: marks of another run (${shownPath(runB.dir)}) than ${shownPath(a)} (${shownPath(runA.dir)})`,
-    );
-  }
-  const run = runA ?? runB;
-  const scope = run ? scopeOfRun(run.manifest) : undefined;
-  const marksA = await readMarksFile(a, scope);
-  const marksB = await readMarksFile(b, scope);
-  return { ...agreement(marksA, marksB), a, b, run: run?.dir ?? null };
+  // Its messages show paths from the project (or the context's cwd), wherever the process is.
+  return showingPathsFrom(inputDir(project), async () => {
+    const cwd = inputDir(project);
+    const a = resolve(cwd, options.a);
+    const b = resolve(cwd, options.b);
+    const runA = await runOf(a);
+    const runB = await runOf(b);
+    if (runA && runB && !sameRun(runA.manifest, runB.manifest)) {
+      throw new TurnkitError(
+        'BAD_INPUT',
+        `${shownPath(b)}: marks of another run (${shownPath(runB.dir)}) than ${shownPath(a)} (${shownPath(runA.dir)})`,
+      );
+    }
+    const run = runA ?? runB;
+    const scope = run ? scopeOfRun(run.manifest) : undefined;
+    const marksA = await readMarksFile(a, scope);
+    const marksB = await readMarksFile(b, scope);
+    return { ...agreement(marksA, marksB), a, b, run: run?.dir ?? null };
+  });
 }
 
 async function runOf(file: string): Promise<{ dir: string; manifest: Manifest } | undefined> {

@@ -1,7 +1,7 @@
 import { inputDir, type FilesContext } from '../project/project-context.js';
 import { applyRolloutChecks } from './rollout-checks.js';
 import { resolve } from 'node:path';
-import { shownPath } from '../util/shown-path.js';
+import { shownPath, showingPathsFrom } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import type { Checks } from '../question/checks-format.js';
 import type { Manifest } from '../run-dir/manifest.js';
@@ -38,28 +38,31 @@ export interface JudgeChecksResult {
  * const { pass, fail } = await judgeChecks(project, { dir: result.dir });
  */
 export async function judgeChecks(project: FilesContext, options: JudgeChecksOptions): Promise<JudgeChecksResult> {
-  const cwd = inputDir(project);
-  const dir = resolve(cwd, options.dir);
-  const state = await readRunState(dir);
-  const checks = await checksFor(options, state.manifest, dir, cwd);
-  const names = state.manifest.fixtures.map((fixture) => fixture.name);
-  const result: JudgeChecksResult = { file: resolve(dir, CHECKS_MARKS_FILE), pass: 0, fail: 0, error: 0, notRun: 0 };
-  const rows: MarkRow[] = planReps(names, state.manifest.question.reps, state.manifest.shard).map((key) => {
-    const record = state.records.get(repId(key));
-    if (!record) {
-      result.notRun++;
-      return { ...key, mark: '', note: 'not run' };
-    }
-    // A rollout is judged turn by turn and as a transcript (the run's transcriptChecks).
-    const verdict =
-      record.turns || !checks
-        ? applyRolloutChecks(checks, state.manifest.rollout?.transcriptChecks, record)
-        : applyChecks(checks, record);
-    result[verdict.mark]++;
-    return { ...key, mark: verdict.mark, note: verdict.reason };
+  // Its messages show paths from the project (or the context's cwd), wherever the process is.
+  return showingPathsFrom(inputDir(project), async () => {
+    const cwd = inputDir(project);
+    const dir = resolve(cwd, options.dir);
+    const state = await readRunState(dir);
+    const checks = await checksFor(options, state.manifest, dir, cwd);
+    const names = state.manifest.fixtures.map((fixture) => fixture.name);
+    const result: JudgeChecksResult = { file: resolve(dir, CHECKS_MARKS_FILE), pass: 0, fail: 0, error: 0, notRun: 0 };
+    const rows: MarkRow[] = planReps(names, state.manifest.question.reps, state.manifest.shard).map((key) => {
+      const record = state.records.get(repId(key));
+      if (!record) {
+        result.notRun++;
+        return { ...key, mark: '', note: 'not run' };
+      }
+      // A rollout is judged turn by turn and as a transcript (the run's transcriptChecks).
+      const verdict =
+        record.turns || !checks
+          ? applyRolloutChecks(checks, state.manifest.rollout?.transcriptChecks, record)
+          : applyChecks(checks, record);
+      result[verdict.mark]++;
+      return { ...key, mark: verdict.mark, note: verdict.reason };
+    });
+    await writeRunFile(dir, CHECKS_MARKS_FILE, formatMarks(rows));
+    return result;
   });
-  await writeRunFile(dir, CHECKS_MARKS_FILE, formatMarks(rows));
-  return result;
 }
 
 async function checksFor(

@@ -1,6 +1,6 @@
 import { inputDir, type FilesContext } from '../project/project-context.js';
 import { resolve } from 'node:path';
-import { shownPath } from '../util/shown-path.js';
+import { shownPath, showingPathsFrom } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import { buildReport, type Report } from './build-report.js';
 import { compareReports, type Comparison } from './compare-runs.js';
@@ -33,13 +33,16 @@ export interface ReportResult {
  * const { report: numbers } = await report(project, { dir: result.dir });
  */
 export async function report(project: FilesContext, options: ReportCommandOptions): Promise<ReportResult> {
-  const cwd = inputDir(project);
-  const here = await buildReport(resolve(cwd, options.dir), { marks: options.marks, cwd, state: options.state });
-  if (options.compare === undefined) return { report: here };
-  // Like is compared with like: `--marks marks.checks.csv` reads the other run's marks.checks.csv too.
-  const bareName = options.marks !== undefined && !/[\\/]/.test(options.marks) ? options.marks : undefined;
-  const there = await buildReport(resolve(cwd, options.compare), { marks: options.compareMarks ?? bareName, cwd });
-  return { report: here, comparison: compareReports(here, there) };
+  // Its messages show paths from the project (or the context's cwd), wherever the process is.
+  return showingPathsFrom(inputDir(project), async () => {
+    const cwd = inputDir(project);
+    const here = await buildReport(resolve(cwd, options.dir), { marks: options.marks, cwd, state: options.state });
+    if (options.compare === undefined) return { report: here };
+    // Like is compared with like: `--marks marks.checks.csv` reads the other run's marks.checks.csv too.
+    const bareName = options.marks !== undefined && !/[\\/]/.test(options.marks) ? options.marks : undefined;
+    const there = await buildReport(resolve(cwd, options.compare), { marks: options.compareMarks ?? bareName, cwd });
+    return { report: here, comparison: compareReports(here, there) };
+  });
 }
 
 /** Why a run is not complete, as an error to exit 1 with; undefined when every rep has its record. */

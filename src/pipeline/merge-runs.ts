@@ -2,7 +2,7 @@ import { inputDir, type FilesContext } from '../project/project-context.js';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { shownPath } from '../util/shown-path.js';
+import { shownPath, showingPathsFrom } from '../util/shown-path.js';
 import { removeStaleTemps, tempSibling } from '../util/temp-names.js';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument } from '../fixture/format.js';
@@ -45,33 +45,36 @@ export interface MergeResult {
  * const merged = await merge(project, { dirs: ['runs/q/a-shard-1-of-2', 'runs/q/b-shard-2-of-2'] });
  */
 export async function mergeRuns(project: FilesContext, options: MergeOptions): Promise<MergeResult> {
-  const cwd = inputDir(project);
-  if (options.dirs.length === 0) throw new TurnkitError('USAGE', 'name the shard directories to merge');
-  const dirs = await findShardDirs(options.dirs, cwd);
-  const states = await Promise.all(dirs.map((dir) => readRunState(dir)));
-  const shards = checkShards(dirs, states);
-  const first = states[0]!.manifest;
-  const out =
-    options.out !== undefined ? resolve(cwd, options.out) : join(dirname(dirs[0]!), `${runStamp(new Date())}-merged`);
-  const exists = (): TurnkitError =>
-    new TurnkitError('EXISTS', `${shownPath(out)}: exists; a merged run is always a new directory`);
-  if (existsSync(out)) throw exists();
-  await mkdir(dirname(out), { recursive: true, mode: 0o700 });
-  // A merge killed part-way (SIGKILL, Ctrl-C) left its temporary folder: it goes now, once its process is gone.
-  await removeStaleTemps(dirname(out));
-  // Built beside the target and renamed into place as the last step, so a merge stopped at any moment leaves no
-  // directory that looks like a run: the merged run is whole or absent.
-  const temp = tempSibling(out);
-  await mkdir(temp, { mode: 0o700 });
-  try {
-    const result = await writeMerged(temp, out, shards, first);
+  // Its messages show paths from the project (or the context's cwd), wherever the process is.
+  return showingPathsFrom(inputDir(project), async () => {
+    const cwd = inputDir(project);
+    if (options.dirs.length === 0) throw new TurnkitError('USAGE', 'name the shard directories to merge');
+    const dirs = await findShardDirs(options.dirs, cwd);
+    const states = await Promise.all(dirs.map((dir) => readRunState(dir)));
+    const shards = checkShards(dirs, states);
+    const first = states[0]!.manifest;
+    const out =
+      options.out !== undefined ? resolve(cwd, options.out) : join(dirname(dirs[0]!), `${runStamp(new Date())}-merged`);
+    const exists = (): TurnkitError =>
+      new TurnkitError('EXISTS', `${shownPath(out)}: exists; a merged run is always a new directory`);
     if (existsSync(out)) throw exists();
-    await rename(temp, out);
-    return result;
-  } catch (error) {
-    await rm(temp, { recursive: true, force: true });
-    throw error;
-  }
+    await mkdir(dirname(out), { recursive: true, mode: 0o700 });
+    // A merge killed part-way (SIGKILL, Ctrl-C) left its temporary folder: it goes now, once its process is gone.
+    await removeStaleTemps(dirname(out));
+    // Built beside the target and renamed into place as the last step, so a merge stopped at any moment leaves no
+    // directory that looks like a run: the merged run is whole or absent.
+    const temp = tempSibling(out);
+    await mkdir(temp, { mode: 0o700 });
+    try {
+      const result = await writeMerged(temp, out, shards, first);
+      if (existsSync(out)) throw exists();
+      await rename(temp, out);
+      return result;
+    } catch (error) {
+      await rm(temp, { recursive: true, force: true });
+      throw error;
+    }
+  });
 }
 
 interface Shard {
