@@ -1,5 +1,4 @@
-import { rm } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import { databaseGone } from '../db/database-gone.js';
 import { serializeDocument } from '../fixture/format.js';
 import type { Db } from '../db/connect.js';
@@ -8,13 +7,15 @@ import { ScratchSession } from '../scratch/scratch-session.js';
 import { Semaphore } from '../util/semaphore.js';
 import type { OpenedRun } from './opened-run.js';
 import type { RunPlan } from './prepare-run.js';
-import { repMarkdown, type RepRecord } from '../run-dir/rep-record.js';
+import { writeRep } from '../run-dir/write-rep.js';
+import type { RepKey } from '../run-dir/run-state.js';
 import { appendOrder, keepEarlierAttempt } from './resume-run.js';
 import { TurnkitError } from '../errors.js';
 import { repFileBase, writeRunFile } from '../run-dir/run-layout.js';
 import type { RunInput } from './run-input.js';
 import { runRep } from './run-rep.js';
-import { uncountedCost } from './run-limits.js';
+import { RepBudget } from './rep-budget.js';
+import { RepProgress } from './rep-progress.js';
 import { sutPrice } from './run-spend.js';
 
 /** What the rep loop did. */
@@ -57,33 +58,19 @@ export async function runReps(
       throw error;
     });
   const byName = new Map(plan.fixtures.map((entry) => [entry.loaded.fixture.name, entry]));
-  const started = performance.now();
-  let done = 0;
-  let errors = 0;
-  let next = 0;
   const failures: string[] = [];
   // Set when a rep found the database gone: no rep starts after it, and the run fails.
   let lost: string | undefined;
+  let next = 0;
   const workers = Math.max(1, Math.min(input.repsInFlight ?? workersFor(concurrency), pending.length));
   const slots = new Semaphore(concurrency);
   const sutSlot = <T>(call: () => Promise<T>): Promise<T> => slots.run(call);
-  let spent = 0;
   // --max-cost stops launching reps as a signal does: the reps running finish, the run is interrupted and resumable.
-  // A rep whose cost cannot be counted stops it too: a budget that silently counts nothing is no guard.
-  let uncounted: string | undefined;
-  const overBudget = (): boolean => input.maxCost !== undefined && (spent >= input.maxCost || uncounted !== undefined);
-  const stopped = (): boolean => input.signal?.aborted === true || input.quit?.aborted === true || overBudget();
+  const budget = new RepBudget(input.maxCost, q.sut);
+  const progress = new RepProgress(pending.length, input.onProgress);
+  const stopped = (): boolean => input.signal?.aborted === true || input.quit?.aborted === true || budget.over;
   const price = sutPrice(config.prices, q.sut);
-  let quitWrite: Promise<void> | undefined;
-  const onQuit = (): void => {
-    quitWrite = writeRunFile(
-      dir,
-      'manifest.json',
-      serializeDocument({ ...manifest, status: 'interrupted', finishedAt: new Date().toISOString() }),
-    ).catch(() => {});
-  };
-  if (input.quit?.aborted) onQuit();
-  else input.quit?.addEventListener('abort', onQuit, { once: true });
+  const quit = interruptOnQuit(dir, manifest, input.quit);
   const worker = async (): Promise<void> => {
     while (next < pending.length && !stopped() && lost === undefined) {
       const key = pending[next++]!;
@@ -105,8 +92,7 @@ export async function runReps(
         price,
         ...(plan.rollout ? { rollout: await plan.rollout.spec(session, fixture.loaded.fixture, key.rep) } : {}),
       });
-      spent += record.spend?.cost ?? 0;
-      if (input.maxCost !== undefined) uncounted ??= uncountedCost(record, q.sut);
+      budget.add(record);
       // A SUT killed because the user quit says nothing about the SUT: the rep stays not run, for --resume.
       if (input.quit?.aborted) continue;
       // A rep that failed because the database went away (its SUT refused a connection, its teardown too) is not a
@@ -116,34 +102,13 @@ export async function runReps(
         lost ??= `${repFileBase(key.fixture, key.rep)}: the database went away during the rep (${gone}); the rep is not recorded and its scratch campaign is left to turnkit gc; when the database is back, finish the run with --resume`;
         continue;
       }
-      try {
-        await writeRep(dir, record);
-      } catch (error) {
-        // The rep is lost but the run goes on: the others finish, tear down, and --resume runs this one again.
-        failures.push(
-          error instanceof TurnkitError
-            ? error.message
-            : `${repFileBase(key.fixture, key.rep)}.json: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-        );
-        continue;
-      }
-      done++;
-      if (record.error) errors++;
-      const elapsedMs = performance.now() - started;
-      const left = pending.length - done;
-      input.onProgress?.({
-        done,
-        total: pending.length,
-        errors,
-        elapsedMs,
-        etaMs: left > 0 ? (elapsedMs / done) * left : 0,
-        last: {
-          fixture: key.fixture,
-          rep: key.rep,
-          ms: record.timings.totalMs,
-          ...(record.error ? { error: record.error.cause } : {}),
-        },
-      });
+      const unwritten = await writeRep(dir, record).then(
+        () => undefined,
+        (error: unknown) => unwrittenRep(key, error),
+      );
+      // A rep that could not be written is lost but the run goes on: the others finish, and --resume runs it again.
+      if (unwritten !== undefined) failures.push(unwritten);
+      else progress.recorded(key, record);
     }
   };
   try {
@@ -154,12 +119,50 @@ export async function runReps(
         failures.push(`a worker stopped: ${(outcome.reason as Error)?.message ?? String(outcome.reason)}`);
     if (lost !== undefined) failures.unshift(lost);
   } finally {
-    input.quit?.removeEventListener('abort', onQuit);
     await session.close();
     // The early "interrupted" lands before the final manifest, never over it.
-    await quitWrite;
+    await quit.settled();
   }
-  return { ran: done, failures, spent, ...(uncounted !== undefined ? { uncounted } : {}) };
+  return {
+    ran: progress.done,
+    failures,
+    spent: budget.spent,
+    ...(budget.uncounted !== undefined ? { uncounted: budget.uncounted } : {}),
+  };
+}
+
+/** Why a rep's files could not be written, in one line. */
+function unwrittenRep(key: RepKey, error: unknown): string {
+  return error instanceof TurnkitError
+    ? error.message
+    : `${repFileBase(key.fixture, key.rep)}.json: cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+}
+
+/**
+ * On `quit`, marks the manifest interrupted at once (a second Ctrl-C must leave a run that says so); `settled`
+ * stops listening and waits for that write, so that it lands before the final manifest, never over it.
+ */
+function interruptOnQuit(
+  dir: string,
+  manifest: OpenedRun['manifest'],
+  quit: AbortSignal | undefined,
+): { settled: () => Promise<void> } {
+  let written: Promise<void> | undefined;
+  const onQuit = (): void => {
+    written = writeRunFile(
+      dir,
+      'manifest.json',
+      serializeDocument({ ...manifest, status: 'interrupted', finishedAt: new Date().toISOString() }),
+    ).catch(() => {});
+  };
+  if (quit?.aborted) onQuit();
+  else quit?.addEventListener('abort', onQuit, { once: true });
+  return {
+    settled: async () => {
+      quit?.removeEventListener('abort', onQuit);
+      await written;
+    },
+  };
 }
 
 /**
@@ -170,14 +173,4 @@ export async function runReps(
  */
 export function workersFor(concurrency: number): number {
   return concurrency + Math.ceil(concurrency / 2);
-}
-
-async function writeRep(dir: string, record: RepRecord): Promise<void> {
-  const base = repFileBase(record.fixture, record.rep);
-  // The .json is what makes a rep done: written last, so that a full disk never leaves a rep without its .md.
-  await writeRunFile(dir, `${base}.md`, repMarkdown(record), { durable: false });
-  await writeRunFile(dir, `${base}.json`, serializeDocument(record), { durable: false }).catch(async (error) => {
-    await rm(join(dir, `${base}.md`), { force: true });
-    throw error;
-  });
 }
