@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { TurnkitError } from '../errors.js';
 import { parseFixtureText } from '../fixture/read-fixture.js';
-import { inputPath, type ProjectContext } from '../project/project-context.js';
+import { inputDir, inputPath, type ProjectContext } from '../project/project-context.js';
 import { parseJsonText } from '../util/json-source.js';
-import { describeReadError, shownPath } from '../util/shown-path.js';
+import { describeReadError, shownPath, showingPathsFrom } from '../util/shown-path.js';
 import { loadFixture } from '../fixture/load-fixture.js';
 import { applyPatch } from './patch.js';
 import { saveConstructed, type SavedConstructed } from './save-constructed.js';
@@ -36,24 +36,27 @@ export function checkConstructSource(input: Pick<ConstructInput, 'patch' | 'from
  * await construct(project, { fixture: 'fixtures/t23.json', turn: 22, patch: 'fix.json', name: 'fixed', why: 'typo' });
  */
 export async function construct(project: ProjectContext, input: ConstructInput): Promise<SavedConstructed> {
-  checkConstructSource(input);
-  const base = await loadFixture(inputPath(project, input.fixture));
-  const source = inputPath(project, (input.patch ?? input.from)!);
-  const text = await readText(source);
-  const edited =
-    input.patch !== undefined
-      ? applyPatch(base.fixture, parseJsonText(text, shownPath(source)), shownPath(source))
-      : parseFixtureText(text, shownPath(source));
-  const dir = input.out !== undefined ? inputPath(project, input.out) : project.paths.constructed;
-  return saveConstructed({
-    base,
-    edited,
-    turn: input.turn,
-    name: input.name,
-    why: input.why,
-    dir,
-    force: input.force,
-    source: shownPath(source),
+  // Its messages show paths from the project (or the context's cwd), wherever the process is.
+  return showingPathsFrom(inputDir(project), async () => {
+    checkConstructSource(input);
+    const base = await loadFixture(inputPath(project, input.fixture));
+    const source = inputPath(project, (input.patch ?? input.from)!);
+    const text = await readText(source);
+    const edited =
+      input.patch !== undefined
+        ? applyPatch(base.fixture, parseJsonText(text, shownPath(source)), shownPath(source))
+        : parseFixtureText(text, shownPath(source));
+    const dir = input.out !== undefined ? inputPath(project, input.out) : project.paths.constructed;
+    return saveConstructed({
+      base,
+      edited,
+      turn: input.turn,
+      name: input.name,
+      why: input.why,
+      dir,
+      force: input.force,
+      source: shownPath(source),
+    });
   });
 }
 

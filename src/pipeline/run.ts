@@ -1,8 +1,9 @@
+import { showingPathsFrom } from '../util/shown-path.js';
 import { existsSync } from 'node:fs';
 import type { Backend } from '../db/connect.js';
 import { canCreateDatabases } from '../db/backend-traits.js';
 import { TurnkitError } from '../errors.js';
-import { inputPath, withProjectDb, type ProjectContext } from '../project/project-context.js';
+import { inputDir, inputPath, withProjectDb, type ProjectContext } from '../project/project-context.js';
 import { collectGarbage } from '../scratch/gc.js';
 import { EMBEDDED_HAS_NO_DATABASES } from '../scratch/template-database.js';
 import { finishRunDir, runResult, type RunResult } from './finish-run.js';
@@ -24,9 +25,12 @@ import { discardUnbegunRun, startRunDir } from './start-run-dir.js';
  * const result = await run(project, { question: { ...question, sut: async (request) => 'I look around.' } });
  */
 export async function run(project: ProjectContext, input: RunInput): Promise<RunResult> {
-  // The plan is made before the database is reached: a bad question is said without starting one.
-  const plan = await prepareRun(project, input);
-  return withProjectDb(project, (db) => runPlanned({ ...project, db }, plan, input));
+  // Its messages show paths from the project (or the context's cwd), wherever the process is.
+  return showingPathsFrom(inputDir(project), async () => {
+    // The plan is made before the database is reached: a bad question is said without starting one.
+    const plan = await prepareRun(project, input);
+    return withProjectDb(project, (db) => runPlanned({ ...project, db }, plan, input));
+  });
 }
 
 /** A run whose plan is made (`prepareRun`): steps 2 to 4, on the project's database. */

@@ -1,3 +1,5 @@
+import { inputDir } from '../project/project-context.js';
+import { showingPathsFrom } from '../util/shown-path.js';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { extname, join, relative, resolve } from 'node:path';
@@ -24,54 +26,57 @@ import { checkRunSize } from '../question/rep-limits.js';
  * const { problems } = await verify(project, { database: true });
  */
 export async function verify(project: ProjectContext, options: VerifyInput): Promise<VerifyResult> {
-  const { config } = project;
-  const cwd = project.cwd ?? project.paths.baseDir;
-  const defaults = [project.paths.fixtures, project.paths.constructed, project.paths.questions].filter((path) =>
-    existsSync(path),
-  );
-  const targets =
-    options.paths && options.paths.length > 0 ? options.paths.map((path) => resolve(cwd, path)) : defaults;
-  const problems: string[] = [];
-  const fixtureFiles: string[] = [];
-  const questionFiles: string[] = [];
-  for (const target of targets) {
-    if (!existsSync(target)) {
-      problems.push(`${relative(cwd, target) || target}: no such file or folder`);
-      continue;
+  // Its messages show paths from the project (or the context's cwd), wherever the process is.
+  return showingPathsFrom(inputDir(project), async () => {
+    const { config } = project;
+    const cwd = project.cwd ?? project.paths.baseDir;
+    const defaults = [project.paths.fixtures, project.paths.constructed, project.paths.questions].filter((path) =>
+      existsSync(path),
+    );
+    const targets =
+      options.paths && options.paths.length > 0 ? options.paths.map((path) => resolve(cwd, path)) : defaults;
+    const problems: string[] = [];
+    const fixtureFiles: string[] = [];
+    const questionFiles: string[] = [];
+    for (const target of targets) {
+      if (!existsSync(target)) {
+        problems.push(`${relative(cwd, target) || target}: no such file or folder`);
+        continue;
+      }
+      const files = statSync(target).isDirectory()
+        ? (await readdir(target)).sort().map((name) => join(target, name))
+        : [target];
+      for (const file of files) {
+        if (file.endsWith('.schema.json') || (files.length > 1 && !/\.(json|ya?ml)$/i.test(file))) continue;
+        (isQuestionFile(file) ? questionFiles : fixtureFiles).push(file);
+      }
     }
-    const files = statSync(target).isDirectory()
-      ? (await readdir(target)).sort().map((name) => join(target, name))
-      : [target];
-    for (const file of files) {
-      if (file.endsWith('.schema.json') || (files.length > 1 && !/\.(json|ya?ml)$/i.test(file))) continue;
-      (isQuestionFile(file) ? questionFiles : fixtureFiles).push(file);
+    const result: VerifyResult =
+      fixtureFiles.length > 0
+        ? await verifyFixtures(project, { ...options, paths: fixtureFiles })
+        : { files: [], problems: options.database ? await verifyConfigAgainstDatabase(project) : [] };
+    result.problems.unshift(...problems);
+    for (const file of questionFiles) {
+      const shown = relative(cwd, file) || file;
+      try {
+        const question = await loadQuestion(file);
+        const notes: string[] = [];
+        const fixtures = await resolveFixtures(question, config.baseDir, { onEmptyGlob: (note) => notes.push(note) });
+        checkRunSize(fixtures.length, question.question.reps, question.at(['reps']));
+        const rubric = question.question.rubric.path;
+        if (!existsSync(resolve(config.baseDir, rubric)))
+          throw new TurnkitError('NOT_FOUND', `${question.at(['rubric', 'path'])}: ${rubric}: no such file`);
+        await caseFileSource(question, config);
+        checkSutFound(question, config.baseDir, options.env);
+        result.files.push({ file: shown, ok: true, ...(notes.length > 0 ? { note: notes.join('; ') } : {}) });
+      } catch (error) {
+        if (!isTurnkitError(error)) throw error;
+        result.files.push({ file: shown, ok: false });
+        result.problems.push(...error.problems);
+      }
     }
-  }
-  const result: VerifyResult =
-    fixtureFiles.length > 0
-      ? await verifyFixtures(project, { ...options, paths: fixtureFiles })
-      : { files: [], problems: options.database ? await verifyConfigAgainstDatabase(project) : [] };
-  result.problems.unshift(...problems);
-  for (const file of questionFiles) {
-    const shown = relative(cwd, file) || file;
-    try {
-      const question = await loadQuestion(file);
-      const notes: string[] = [];
-      const fixtures = await resolveFixtures(question, config.baseDir, { onEmptyGlob: (note) => notes.push(note) });
-      checkRunSize(fixtures.length, question.question.reps, question.at(['reps']));
-      const rubric = question.question.rubric.path;
-      if (!existsSync(resolve(config.baseDir, rubric)))
-        throw new TurnkitError('NOT_FOUND', `${question.at(['rubric', 'path'])}: ${rubric}: no such file`);
-      await caseFileSource(question, config);
-      checkSutFound(question, config.baseDir, options.env);
-      result.files.push({ file: shown, ok: true, ...(notes.length > 0 ? { note: notes.join('; ') } : {}) });
-    } catch (error) {
-      if (!isTurnkitError(error)) throw error;
-      result.files.push({ file: shown, ok: false });
-      result.problems.push(...error.problems);
-    }
-  }
-  return result;
+    return result;
+  });
 }
 
 // YAML is always a question; a JSON file is one when it has a question and no format (fixtures declare theirs).

@@ -1,8 +1,9 @@
+import { showingPathsFrom } from '../util/shown-path.js';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { redactUrl } from '../db/url.js';
 import { TurnkitError } from '../errors.js';
-import { inputPath, withProjectDb, type ProjectContext } from '../project/project-context.js';
+import { inputDir, inputPath, withProjectDb, type ProjectContext } from '../project/project-context.js';
 import { removeStaleTemps } from '../util/temp-names.js';
 // `turnkit seed` takes constructed fixtures too: the loader (fixture/) materializes them.
 import { loadFixture } from '../fixture/load-fixture.js';
@@ -43,35 +44,38 @@ export interface SeedResult {
  * const { id, key } = await seed(project, { fixture: 'fixtures/meridian-turn-23.json' });
  */
 export async function seed(project: ProjectContext, input: SeedInput): Promise<SeedResult> {
-  // A constructed fixture is materialized first (its base's hash and every old value checked).
-  const { fixture, shown, sha256 } = await loadFixture(inputPath(project, input.fixture));
-  return withProjectDb(project, async (db) => {
-    const session = new ScratchSession(db, {
-      game: project.config.game,
-      configFile: project.config.file,
-      strategy: input.strategy,
-      owner: null,
-      onWarning: input.onWarning ?? project.onWarning,
-    });
-    const scratch = await session.seed(fixture, { file: shown, sha256 }).finally(() => session.close());
-    const result: SeedResult = {
-      id: scratch.id,
-      key: scratch.key,
-      databaseUrl: redactUrl(scratch.databaseUrl),
-      fixture: scratch.fixture,
-      strategy: scratch.strategy,
-      serverStopsOnExit: db.embedded?.owner ?? false,
-    };
-    if (input.check) {
-      result.check = await session.check(scratch, fixture).catch((error: unknown) => {
-        // The campaign exists: say which, so it can be torn down.
-        throw new TurnkitError(
-          'DATABASE',
-          `seeded ${scratch.id} (key ${scratch.key}; remove it with turnkit teardown ${scratch.id}), but the check failed: ${(error as Error).message}`,
-        );
+  // Its messages show paths from the project (or the context's cwd), wherever the process is.
+  return showingPathsFrom(inputDir(project), async () => {
+    // A constructed fixture is materialized first (its base's hash and every old value checked).
+    const { fixture, shown, sha256 } = await loadFixture(inputPath(project, input.fixture));
+    return withProjectDb(project, async (db) => {
+      const session = new ScratchSession(db, {
+        game: project.config.game,
+        configFile: project.config.file,
+        strategy: input.strategy,
+        owner: null,
+        onWarning: input.onWarning ?? project.onWarning,
       });
-    }
-    return result;
+      const scratch = await session.seed(fixture, { file: shown, sha256 }).finally(() => session.close());
+      const result: SeedResult = {
+        id: scratch.id,
+        key: scratch.key,
+        databaseUrl: redactUrl(scratch.databaseUrl),
+        fixture: scratch.fixture,
+        strategy: scratch.strategy,
+        serverStopsOnExit: db.embedded?.owner ?? false,
+      };
+      if (input.check) {
+        result.check = await session.check(scratch, fixture).catch((error: unknown) => {
+          // The campaign exists: say which, so it can be torn down.
+          throw new TurnkitError(
+            'DATABASE',
+            `seeded ${scratch.id} (key ${scratch.key}; remove it with turnkit teardown ${scratch.id}), but the check failed: ${(error as Error).message}`,
+          );
+        });
+      }
+      return result;
+    });
   });
 }
 
@@ -91,9 +95,12 @@ export interface TeardownInput {
  * await teardown(project, { key: seeded.id });
  */
 export async function teardown(project: ProjectContext, input: TeardownInput): Promise<TeardownReport> {
-  return withProjectDb(project, (db) =>
-    new ScratchSession(db, { lockTimeoutMs: input.lockTimeoutMs, onLockWait: input.onLockWait }).teardown(input.key),
-  );
+  // Its messages show paths from the project (or the context's cwd), wherever the process is.
+  return showingPathsFrom(inputDir(project), async () => {
+    return withProjectDb(project, (db) =>
+      new ScratchSession(db, { lockTimeoutMs: input.lockTimeoutMs, onLockWait: input.onLockWait }).teardown(input.key),
+    );
+  });
 }
 
 /**
@@ -102,13 +109,16 @@ export async function teardown(project: ProjectContext, input: TeardownInput): P
  * const { removed } = await gc(project, {});
  */
 export async function gc(project: ProjectContext, input: GcOptions = {}): Promise<GcReport & { temps: string[] }> {
-  const report = await withProjectDb(project, (db) => collectGarbage(db, input));
-  // A merge builds its run in a hidden folder beside the target (runs/QUESTION/ by default); a killed one stays.
-  const runs = project.paths.runs;
-  const temps: string[] = [];
-  for (const question of await readdir(runs, { withFileTypes: true }).catch(() => [])) {
-    if (!question.isDirectory()) continue;
-    for (const name of await removeStaleTemps(join(runs, question.name))) temps.push(join(runs, question.name, name));
-  }
-  return { ...report, temps };
+  // Its messages show paths from the project (or the context's cwd), wherever the process is.
+  return showingPathsFrom(inputDir(project), async () => {
+    const report = await withProjectDb(project, (db) => collectGarbage(db, input));
+    // A merge builds its run in a hidden folder beside the target (runs/QUESTION/ by default); a killed one stays.
+    const runs = project.paths.runs;
+    const temps: string[] = [];
+    for (const question of await readdir(runs, { withFileTypes: true }).catch(() => [])) {
+      if (!question.isDirectory()) continue;
+      for (const name of await removeStaleTemps(join(runs, question.name))) temps.push(join(runs, question.name, name));
+    }
+    return { ...report, temps };
+  });
 }
