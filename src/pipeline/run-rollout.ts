@@ -125,14 +125,7 @@ export async function playRollout(
       request,
       ...(job.secrets ? { secrets: job.secrets } : {}),
     });
-    const slotStarted = performance.now();
-    let waited = 0;
-    const outcome = await (job.sutSlot
-      ? job.sutSlot(() => {
-          waited = performance.now() - slotStarted;
-          return call();
-        })
-      : call());
+    const { outcome, waited } = await inSlot(job.sutSlot, call);
     entry.timings.sutMs = outcome.ms;
     entry.timings.waitMs = waited;
     record.timings.sutMs += outcome.ms;
@@ -142,23 +135,7 @@ export async function playRollout(
       record.spend = addCall(record.spend, callSpend(outcome.usage, outcome.cost, job.price));
     const afterStarted = performance.now();
     try {
-      // For a SUT that only answers, the read writes the turn's row too, when the SUT wrote none: one statement.
-      const outputRow = gameTurnRow(rollout.graph, turn, 'output');
-      const write =
-        rollout.output && entry.response !== null && !outcome.error
-          ? outputRow
-            ? { input: {}, response: entry.response, output: rollout.output, set: outputRow }
-            : { input: entry.input, response: entry.response, output: rollout.output }
-          : undefined;
-      const delta = await reader.read(pool, write);
-      entry.effects = delta.effects;
-      if (delta.turnRows.length > 0) {
-        entry.turnRow = 'sut';
-        played.push(...delta.turnRows);
-      } else if (delta.written) {
-        entry.turnRow = 'turnkit';
-        played.push(delta.written);
-      }
+      played.push(...(await readTurnEffects(reader, pool, rollout, entry, Boolean(outcome.error))));
     } catch (error) {
       end('sut', { cause: 'effects', message: messageOf(error) });
     }
@@ -233,4 +210,51 @@ function addCall(total: CallSpend | undefined, call: CallSpend): CallSpend {
     outputTokens: total.outputTokens + call.outputTokens,
     cost: total.cost === null || call.cost === null ? null : Math.round((total.cost + call.cost) * 1e9) / 1e9,
   };
+}
+
+/** Runs a turn's SUT call in its slot (when the rep has one): the outcome, and how long it waited for the slot. */
+async function inSlot<T>(
+  sutSlot: RolloutTurnsJob['sutSlot'],
+  call: () => Promise<T>,
+): Promise<{ outcome: T; waited: number }> {
+  const slotStarted = performance.now();
+  let waited = 0;
+  const outcome = await (sutSlot
+    ? sutSlot(() => {
+        waited = performance.now() - slotStarted;
+        return call();
+      })
+    : call());
+  return { outcome, waited };
+}
+
+/**
+ * Reads what a turn changed into its entry and returns the turn's rows as played (the SUT's, or the one turnkit
+ * wrote): for a SUT that only answers, the read writes the turn's row too, when the SUT wrote none (one statement).
+ */
+async function readTurnEffects(
+  reader: TurnEffectsReader,
+  pool: ScratchSession['db']['pool'],
+  rollout: RolloutSpec,
+  entry: TurnRecord,
+  failed: boolean,
+): Promise<FixtureRow[]> {
+  const outputRow = gameTurnRow(rollout.graph, entry.turn, 'output');
+  const write =
+    rollout.output && entry.response !== null && !failed
+      ? outputRow
+        ? { input: {}, response: entry.response, output: rollout.output, set: outputRow }
+        : { input: entry.input, response: entry.response, output: rollout.output }
+      : undefined;
+  const delta = await reader.read(pool, write);
+  entry.effects = delta.effects;
+  if (delta.turnRows.length > 0) {
+    entry.turnRow = 'sut';
+    return delta.turnRows;
+  }
+  if (delta.written) {
+    entry.turnRow = 'turnkit';
+    return [delta.written];
+  }
+  return [];
 }
