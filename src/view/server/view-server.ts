@@ -116,28 +116,8 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       if (!run || !/^\d+$/.test(String(value))) throw new TurnkitError('NOT_FOUND', `no run ${String(value)}`);
       return run;
     };
-    if (request.method === 'POST' && (url.pathname === '/api/mark' || url.pathname === '/api/turn-mark')) {
-      let json: unknown;
-      try {
-        json = JSON.parse(await body(request));
-      } catch {
-        return send(response, 400, { error: 'bad mark: not JSON' });
-      }
-      if (url.pathname === '/api/turn-mark') {
-        const parsed = turnMarkBody.safeParse(json);
-        if (!parsed.success)
-          return send(response, 400, { error: `bad turn mark: ${parsed.error.issues[0]?.message ?? 'invalid'}` });
-        const { run, position, turn, mark } = parsed.data;
-        return send(response, 200, { ok: true, ...(await runOf(run).turnMark(position, turn, mark)) });
-      }
-      const parsed = markBody.safeParse(json);
-      if (!parsed.success)
-        return send(response, 400, { error: `bad mark: ${parsed.error.issues[0]?.message ?? 'invalid'}` });
-      const { run, position, mark, note } = parsed.data;
-      // A note is one line in marks.csv's spirit, as the terminal marker keeps it.
-      const result = await runOf(run).mark(position, mark, note?.replace(/[\r\n]+/g, ' '));
-      return send(response, 200, { ok: true, ...result });
-    }
+    if (request.method === 'POST' && (url.pathname === '/api/mark' || url.pathname === '/api/turn-mark'))
+      return postMark(request, response, url.pathname === '/api/turn-mark', runOf);
     if (request.method !== 'GET') return send(response, 404, { error: 'not found' });
     if (url.pathname === '/') {
       response.writeHead(200, {
@@ -166,21 +146,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     const file = /^\/files\/(\d+)\/(.+)$/.exec(url.pathname);
     if (file) {
       if (options.blind) return send(response, 403, { error: 'forbidden: a blind re-mark shows no other marks' });
-      let relative: string;
-      try {
-        relative = decodeURIComponent(file[2]!);
-      } catch {
-        return send(response, 403, { error: 'forbidden: not a file of this run' });
-      }
-      const path = await fileInRun(runOf(file[1]).dir, relative);
-      if (!path) return send(response, 403, { error: 'forbidden: not a file of this run' });
-      // Every file as plain text in a sandbox: a response saved as .html is still text here.
-      response.writeHead(200, {
-        ...SECURITY_HEADERS,
-        'Content-Type': 'text/plain; charset=utf-8',
-        'Content-Security-Policy': "default-src 'none'; sandbox",
-      });
-      return void createReadStream(path).pipe(response);
+      return serveRunFile(response, runOf(file[1]).dir, file[2]!);
     }
     return send(response, 404, { error: 'not found' });
   }
@@ -208,6 +174,54 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     await closeRuns();
   };
   return { url: `http://127.0.0.1:${port}/?token=${token}`, port, token, runs, close, [Symbol.asyncDispose]: close };
+}
+
+/** `POST /api/mark` and `/api/turn-mark`: a mark (or a turn's mark) checked, then saved in the run's marks file. */
+async function postMark(
+  request: IncomingMessage,
+  response: ServerResponse,
+  turnMark: boolean,
+  runOf: (value: unknown) => ViewRun,
+): Promise<void> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await body(request));
+  } catch {
+    return send(response, 400, { error: 'bad mark: not JSON' });
+  }
+  if (turnMark) {
+    const parsed = turnMarkBody.safeParse(json);
+    if (!parsed.success)
+      return send(response, 400, { error: `bad turn mark: ${parsed.error.issues[0]?.message ?? 'invalid'}` });
+    const { run, position, turn, mark } = parsed.data;
+    return send(response, 200, { ok: true, ...(await runOf(run).turnMark(position, turn, mark)) });
+  }
+  const parsed = markBody.safeParse(json);
+  if (!parsed.success)
+    return send(response, 400, { error: `bad mark: ${parsed.error.issues[0]?.message ?? 'invalid'}` });
+  const { run, position, mark, note } = parsed.data;
+  // A note is one line in marks.csv's spirit, as the terminal marker keeps it.
+  const result = await runOf(run).mark(position, mark, note?.replace(/[\r\n]+/g, ' '));
+  return send(response, 200, { ok: true, ...result });
+}
+
+/** `GET /files/RUN/PATH`: a file of the run (none outside it), as plain text in a sandbox. */
+async function serveRunFile(response: ServerResponse, dir: string, encoded: string): Promise<void> {
+  let relative: string;
+  try {
+    relative = decodeURIComponent(encoded);
+  } catch {
+    return send(response, 403, { error: 'forbidden: not a file of this run' });
+  }
+  const path = await fileInRun(dir, relative);
+  if (!path) return send(response, 403, { error: 'forbidden: not a file of this run' });
+  // Every file as plain text in a sandbox: a response saved as .html is still text here.
+  response.writeHead(200, {
+    ...SECURITY_HEADERS,
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Security-Policy': "default-src 'none'; sandbox",
+  });
+  createReadStream(path).pipe(response);
 }
 
 const SECURITY_HEADERS = {
