@@ -6,6 +6,7 @@ import { JUDGE_PROVIDERS } from '../../config/judge-providers.js';
 import { commonOptions, positiveInt } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 import { examples } from '../help-examples.js';
+import type { ProjectContext } from '../../project/project-context.js';
 
 /** `turnkit judge RUN_DIR [--checks] [--model NAME | --judge FILE]`. */
 export function registerJudge(program: Command, output: Output): void {
@@ -39,10 +40,7 @@ export function registerJudge(program: Command, output: Output): void {
     )
     .action(async (dir: string, options, command: Command) => {
       const { judgeChecks } = await import('../../marks/judge-checks.js');
-      const { judgeWithModel } = await import('../../marks/judge-model.js');
-      const { loadJudgeSettings } = await import('../../marks/load-judge-settings.js');
       const { loadConfig } = await import('../../config/load.js');
-      const { outcomeError } = await import('../../marks/outcome.js');
       const { projectPaths } = await import('../../project/open-project.js');
       const cwd = process.cwd();
       const config = await loadConfig({ configPath: commonOptions(command).configPath, cwd });
@@ -67,48 +65,74 @@ export function registerJudge(program: Command, output: Output): void {
             `wrote ${shownPath(result.file)}: ${result.pass} pass, ${result.fail} fail, ${result.error} error${result.notRun > 0 ? `, ${result.notRun} not run` : ''}`,
           );
       }
-      if (model) {
-        const settings = await loadJudgeSettings(
-          options.judge,
-          {
-            model: options.model,
-            provider: options.provider,
-            baseUrl: options.baseUrl,
-            apiKeyEnv: options.apiKeyEnv,
-            concurrency: options.concurrency,
-          },
-          config.judge,
-        );
-        const terminal = options.json ? undefined : output.terminal;
-        const result = await judgeWithModel(project, {
-          dir,
-          settings,
-          price: config.prices[settings.model],
-          env: process.env,
-          question: options.question,
-          onProgress: terminal
-            ? (done, total) => terminal(`\r\x1b[2K[${done}/${total}] judged${done === total ? '\n' : ''}`)
-            : undefined,
-        });
-        for (const warning of result.warnings) output.err(`warning: ${warning}`);
-        results.model = { ...result, file: shownPath(result.file), verdictsFile: shownPath(result.verdictsFile) };
-        written.push(basename(result.file));
-        if (!options.json) {
-          output.out(
-            `wrote ${shownPath(result.file)}: ${result.pass} pass, ${result.fail} fail, ${result.na} na, ${result.error} error${result.notRun > 0 ? `, ${result.notRun} not run` : ''} (${result.cached} from the cache); reasons in ${shownPath(result.verdictsFile)}`,
-          );
-        }
-        // Failing closed goes as far as the exit code: a script must not go on to report as if every rep were judged.
-        const failure = outcomeError({ judge: result });
-        if (failure) {
-          if (options.json) printJson(output, results);
-          throw failure;
-        }
-      }
+      if (model) await judgeWithModelFlags(dir, options, project, output, results, written);
       if (options.json) return printJson(output, results);
       const last = written[written.length - 1]!;
       output.out(
         `report from it: turnkit report ${shownPath(dir)} --marks ${last}; agreement with your marks: turnkit agree ${join(shownPath(dir), 'marks.csv')} ${join(shownPath(dir), last)}`,
       );
     });
+}
+
+/** The judge command's flags that say which LLM judge, as commander gives them. */
+interface ModelFlags {
+  judge?: string;
+  model?: string;
+  provider?: (typeof JUDGE_PROVIDERS)[number];
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  concurrency?: number;
+  question?: string;
+  json?: boolean;
+}
+
+/** `--model`/`--judge`: the LLM judge's settings from the flags, the file and the config; its marks; its outcome. */
+async function judgeWithModelFlags(
+  dir: string,
+  options: ModelFlags,
+  project: ProjectContext,
+  output: Output,
+  results: Record<string, unknown>,
+  written: string[],
+): Promise<void> {
+  const { judgeWithModel } = await import('../../marks/judge-model.js');
+  const { loadJudgeSettings } = await import('../../marks/load-judge-settings.js');
+  const { outcomeError } = await import('../../marks/outcome.js');
+  const { config } = project;
+  const settings = await loadJudgeSettings(
+    options.judge,
+    {
+      model: options.model,
+      provider: options.provider,
+      baseUrl: options.baseUrl,
+      apiKeyEnv: options.apiKeyEnv,
+      concurrency: options.concurrency,
+    },
+    config.judge,
+  );
+  const terminal = options.json ? undefined : output.terminal;
+  const result = await judgeWithModel(project, {
+    dir,
+    settings,
+    price: config.prices[settings.model],
+    env: process.env,
+    question: options.question,
+    onProgress: terminal
+      ? (done, total) => terminal(`\r\x1b[2K[${done}/${total}] judged${done === total ? '\n' : ''}`)
+      : undefined,
+  });
+  for (const warning of result.warnings) output.err(`warning: ${warning}`);
+  results.model = { ...result, file: shownPath(result.file), verdictsFile: shownPath(result.verdictsFile) };
+  written.push(basename(result.file));
+  if (!options.json) {
+    output.out(
+      `wrote ${shownPath(result.file)}: ${result.pass} pass, ${result.fail} fail, ${result.na} na, ${result.error} error${result.notRun > 0 ? `, ${result.notRun} not run` : ''} (${result.cached} from the cache); reasons in ${shownPath(result.verdictsFile)}`,
+    );
+  }
+  // Failing closed goes as far as the exit code: a script must not go on to report as if every rep were judged.
+  const failure = outcomeError({ judge: result });
+  if (failure) {
+    if (options.json) printJson(output, results);
+    throw failure;
+  }
 }
