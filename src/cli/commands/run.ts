@@ -47,23 +47,7 @@ export function registerRun(program: Command, output: Output): void {
       // The CI engine's variables are read here, at the edge; the library is given the shard and the run's name.
       const shard = options.shard?.auto ? shardFromEnvironment(options.shard, process.env) : options.shard;
       const runName = shard ? shardRunName(process.env) : undefined;
-      const abort = new AbortController();
-      const quit = new AbortController();
-      const onSigint = (): void => {
-        if (abort.signal.aborted) {
-          // Quitting: the run kills its SUTs, marks itself interrupted and tears down; a database that does not
-          // answer does not keep the process (gc removes what is left).
-          quit.abort();
-          setTimeout(() => process.exit(130), 5_000);
-          return;
-        }
-        abort.abort();
-        output.err(
-          'stopping: no new reps; the running ones finish and tear down (Ctrl-C again to quit at once; turnkit gc cleans up)',
-        );
-      };
-      process.on('SIGINT', onSigint);
-      process.on('SIGTERM', onSigint);
+      const { abort, quit, release } = stopOnSignals(output);
       const terminal = output.terminal;
       try {
         const result = await runQuestion({
@@ -95,10 +79,40 @@ export function registerRun(program: Command, output: Output): void {
         const failure = outcomeError({ run: result, question });
         if (failure) throw failure;
       } finally {
-        process.off('SIGINT', onSigint);
-        process.off('SIGTERM', onSigint);
+        release();
       }
     });
+}
+
+/**
+ * Ctrl-C (or SIGTERM) stops a run: the first says no new reps (`abort`), the second quits at once (`quit`), and a
+ * database that does not answer then does not keep the process. `release` removes the handlers.
+ */
+function stopOnSignals(output: Output): { abort: AbortController; quit: AbortController; release: () => void } {
+  const abort = new AbortController();
+  const quit = new AbortController();
+  const onSigint = (): void => {
+    if (abort.signal.aborted) {
+      // Quitting: the run kills its SUTs, marks itself interrupted and tears down; gc removes what is left.
+      quit.abort();
+      setTimeout(() => process.exit(130), 5_000);
+      return;
+    }
+    abort.abort();
+    output.err(
+      'stopping: no new reps; the running ones finish and tear down (Ctrl-C again to quit at once; turnkit gc cleans up)',
+    );
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  return {
+    abort,
+    quit,
+    release: () => {
+      process.off('SIGINT', onSigint);
+      process.off('SIGTERM', onSigint);
+    },
+  };
 }
 
 // The command that finishes a run, as the user would type it: their question argument, if they gave one.
