@@ -3,14 +3,14 @@ import { resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import type { ProjectContext } from '../project/project-context.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
-import { prepareSut, type SutCaller } from './call-sut.js';
+import { prepareSut, type SutCaller } from '../sut/call-sut.js';
 import { caseFileSource } from './case-file-source.js';
 import { loadQuestion, questionFromObject, type LoadedQuestion } from './load-question.js';
 import { questionFileOf } from './resume-run.js';
 import { resolveFixtures, type QuestionFixture } from './resolve-fixtures.js';
 import type { RunInput } from './run-input.js';
 import { checkBudgetPrice, checkRepsOption, checkRunSize } from './run-limits.js';
-import { sutSecrets } from './sut-secrets.js';
+import { sutSecrets } from '../sut/sut-secrets.js';
 import { planRollout, type RolloutPlan } from './rollout-plan.js';
 
 /** Everything a run needs before it touches the database: the question, its fixtures, texts and SUT, all checked. */

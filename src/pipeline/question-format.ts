@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { checksSchema } from './checks-format.js';
 import { MAX_REPS, TOO_MANY_REPS } from './run-limits.js';
 import { rolloutFields } from './rollout-format.js';
-import type { SutFunction } from './sut-request.js';
+import type { SutFunction } from '../sut/sut-request.js';
 
 /** A question id becomes a folder name under runs/: no separators or spaces. */
 export const QUESTION_ID = /^[\w.-]+$/;

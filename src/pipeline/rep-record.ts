@@ -1,5 +1,5 @@
 import type { CallSpend } from './spend.js';
-import type { SutRequest } from './sut-request.js';
+import type { SutRequest } from '../sut/sut-request.js';
 import { turnsMarkdown, type RolloutRecord, type TurnRecord } from './rollout-record.js';
 
 /** What the SUT changed in its scratch campaign, per table (found by diffing the campaign before teardown). */

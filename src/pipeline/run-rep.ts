@@ -2,11 +2,11 @@ import type { Fixture } from '../fixture/format.js';
 import type { ScratchCampaign, ScratchSession } from '../scratch/scratch-session.js';
 import type { TableEffects } from '../scratch/scratch-effects.js';
 import { compareSharedRows, type SharedSnapshot } from '../scratch/shared-snapshot.js';
-import type { SutCaller } from './call-sut.js';
-import { passwordForms, withoutSecrets } from './redact-password.js';
+import type { SutCaller } from '../sut/call-sut.js';
+import { passwordForms, withoutSecrets } from '../util/redact-password.js';
 import type { RepEffects, RepRecord } from './rep-record.js';
-import type { SutOutcome, SutRequest } from './sut-request.js';
-import { firstLine, guardedSutCall } from './guarded-sut-call.js';
+import type { SutOutcome, SutRequest } from '../sut/sut-request.js';
+import { firstLine, guardedSutCall } from '../sut/guarded-sut-call.js';
 import { callSpend, type Price } from './spend.js';
 import { playRollout, type RolloutSpec } from './run-rollout.js';
 

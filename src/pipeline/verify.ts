@@ -12,7 +12,7 @@ import type { ProjectContext } from '../project/project-context.js';
 import { loadQuestion } from './load-question.js';
 import { resolveFixtures } from './resolve-fixtures.js';
 import { caseFileSource } from './case-file-source.js';
-import { checkSutFound } from './call-sut.js';
+import { checkSutFound } from '../sut/call-sut.js';
 import { checkRunSize } from './run-limits.js';
 
 /**

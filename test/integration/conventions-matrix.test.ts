@@ -14,7 +14,7 @@ import { loadFixture } from '../../src/fixture/load-fixture.js';
 import { construct } from '../../src/construct/construct-fixture.js';
 import { openProject, type Project } from '../../src/project/open-project.js';
 import { run } from '../../src/pipeline/run.js';
-import type { SutFunction } from '../../src/pipeline/sut-request.js';
+import type { SutFunction } from '../../src/sut/sut-request.js';
 import type { RepRecord } from '../../src/pipeline/rep-record.js';
 
 // Schemas written after each ORM's conventions, none of them shaped like the sample game: each is captured, shown,

@@ -7,17 +7,17 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runCommandSut, expandEnv, killRunningSuts, type CommandSut } from '../../src/pipeline/sut-command.js';
-import { callModuleSut, checkModuleSut, type ModuleSut } from '../../src/pipeline/sut-module.js';
-import { httpSutCaller, type HttpSut, type HttpSutTools } from '../../src/pipeline/sut-http.js';
+import { runCommandSut, expandEnv, killRunningSuts, type CommandSut } from '../../src/sut/sut-command.js';
+import { callModuleSut, checkModuleSut, type ModuleSut } from '../../src/sut/sut-module.js';
+import { httpSutCaller, type HttpSut, type HttpSutTools } from '../../src/sut/sut-http.js';
 
 const runHttpSut = (sut: HttpSut, context: SutContext, tools?: HttpSutTools) => httpSutCaller(sut, tools)(context);
-import { prepareSut } from '../../src/pipeline/call-sut.js';
+import { prepareSut } from '../../src/sut/call-sut.js';
 import { redactSut } from '../../src/pipeline/manifest.js';
-import { sutSecrets } from '../../src/pipeline/sut-secrets.js';
+import { sutSecrets } from '../../src/sut/sut-secrets.js';
 import { loadQuestion } from '../../src/pipeline/load-question.js';
-import { parseSutOutput } from '../../src/pipeline/sut-request.js';
-import type { SutContext, SutRequest } from '../../src/pipeline/sut-request.js';
+import { parseSutOutput } from '../../src/sut/sut-request.js';
+import type { SutContext, SutRequest } from '../../src/sut/sut-request.js';
 import { TurnkitError } from '../../src/errors.js';
 
 const REQUEST: SutRequest = {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { SutConfig } from './question-format.js';
+import type { SutConfig } from '../pipeline/question-format.js';
 import { exitMessage } from './stderr-last-line.js';
 import { parseSutOutput, recordedTail, type SutContext, type SutOutcome } from './sut-request.js';
 import { inheritedEnv } from './sut-secrets.js';

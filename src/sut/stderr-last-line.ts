@@ -1,4 +1,4 @@
-import { passwordForms, withoutSecrets } from './redact-password.js';
+import { passwordForms, withoutSecrets } from '../util/redact-password.js';
 import type { SutContext } from './sut-request.js';
 
 /** How much of a stderr line goes into an error message: a line, not a log. */

@@ -1,7 +1,7 @@
 import type OpenAIClient from 'openai';
-import type { SutConfig } from './question-format.js';
+import type { SutConfig } from '../pipeline/question-format.js';
 import { recordedTail, type SutContext, type SutOutcome } from './sut-request.js';
-import { BodyTooLargeError, boundedFetch } from './bounded-fetch.js';
+import { BodyTooLargeError, boundedFetch } from '../model/bounded-fetch.js';
 import { splitBaseUrl } from '../util/url-secrets.js';
 
 /** An OpenAI-compatible chat SUT's settings. */

@@ -1,6 +1,6 @@
-import type { SutConfig } from './question-format.js';
+import type { SutConfig } from '../pipeline/question-format.js';
 import { expandEnv } from './sut-command.js';
-import { passwordForms } from './redact-password.js';
+import { passwordForms } from '../util/redact-password.js';
 import { urlSecrets } from '../util/url-secrets.js';
 
 /**

@@ -2,9 +2,9 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
-import type { SutConfig } from './question-format.js';
+import type { SutConfig } from '../pipeline/question-format.js';
 import { recordedTail, type SutContext, type SutOutcome, type SutRequest, type SutTools } from './sut-request.js';
-import { answerSpend } from './spend.js';
+import { answerSpend } from './sut-answer.js';
 import { MODULE_SUT_WORKER } from './sut-module-worker.js';
 
 /** A module SUT's settings with its path resolved. */

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
-import type { LoadedQuestion } from './load-question.js';
+import type { LoadedQuestion } from '../pipeline/load-question.js';
 import { commandLine, runCommandSut } from './sut-command.js';
 import { httpSutCaller } from './sut-http.js';
 import { callModuleSut, checkModuleSut, runModuleSut } from './sut-module.js';

@@ -1,6 +1,7 @@
 import type pg from 'pg';
-import { passwordForms, withoutSecrets } from './redact-password.js';
-import { answerSpend, type Usage } from './spend.js';
+import { passwordForms, withoutSecrets } from '../util/redact-password.js';
+import type { Usage } from '../pipeline/spend.js';
+import { answerSpend } from './sut-answer.js';
 /** What the SUT is asked for one rep: on stdin as JSON for a command, as the argument of a module's function. */
 export interface SutRequest {
   /** The scratch campaign's root key: the campaign the SUT plays. */
