@@ -1,14 +1,53 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { existsSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 import pg from 'pg';
-import type { SutConfig } from '../pipeline/question-format.js';
+import { z } from 'zod';
+import { TurnkitError } from '../errors.js';
+import type { SutAdapter } from './sut-adapter.js';
+import { sutMaxOutput, sutTimeout } from './sut-fields.js';
 import { recordedTail, type SutContext, type SutOutcome, type SutRequest, type SutTools } from './sut-request.js';
 import { answerSpend } from './sut-answer.js';
 import { MODULE_SUT_WORKER } from './sut-module-worker.js';
 
-/** A module SUT's settings with its path resolved. */
-export type ModuleSut = Extract<SutConfig, { type: 'module' }>;
+/** A module SUT in a question: a JS/TS file's exported function, called per rep in a worker thread. */
+export const moduleSutSchema = z
+  .object({
+    type: z.literal('module'),
+    /** A .js/.mjs/.ts file exporting `(request, { db, databaseUrl }) => response`. */
+    path: z.string().min(1),
+    /** The export to call (default: the default export). */
+    export: z.string().min(1).default('default'),
+    timeout: sutTimeout,
+    /** Bytes of the response (and of what the module logs, kept as its output's end); a longer answer is an error. */
+    maxOutput: sutMaxOutput,
+  })
+  .strict();
+
+/** A module SUT's settings (its path resolved, once prepared). */
+export type ModuleSut = z.output<typeof moduleSutSchema>;
+
+/** The module kind: `{ type: 'module', path, export, timeout, maxOutput }`. */
+export const moduleSutAdapter: SutAdapter<ModuleSut> = {
+  type: 'module',
+  schema: moduleSutSchema,
+  inFiles: true,
+  check(sut, place) {
+    if (!existsSync(resolvePath(place.projectDir, sut.path)))
+      throw new TurnkitError('NOT_FOUND', `${place.at(['sut', 'path'])}: ${sut.path}: no such file`);
+  },
+  async prepare(sut, place) {
+    const resolved = { ...sut, path: resolvePath(place.projectDir, sut.path) };
+    await checkModuleSut(resolved).catch((error: Error) => {
+      throw new TurnkitError('BAD_INPUT', `${place.at(['sut', 'export'])}: ${error.message.split('\n')[0]}`);
+    });
+    return (context) => callModuleSut(resolved, context);
+  },
+  describe: (sut) => ({ ...sut }),
+  label: (sut) => `module SUT ${sut.path}`,
+};
 
 /** What a module SUT's function receives besides the request: its scratch campaign's database, a signal to stop. */
 export type ModuleSutTools = SutTools;
