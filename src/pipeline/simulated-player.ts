@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { commandWords, runBounded } from '../util/bounded-process.js';
 import type { PlayersConfig } from './rollout-format.js';
 import type { PlayerMove, PlayerSource } from './rollout-inputs.js';
 import { transcriptText } from './rollout-inputs.js';
@@ -97,14 +97,13 @@ export function commandPlayer(
   const env = Object.fromEntries(
     Object.entries(where.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
-  const [program, ...args] =
-    typeof players.command === 'string' ? players.command.split(' ').filter(Boolean) : players.command;
+  // A string is split into words as a shell would (quotes keep spaces), an array taken as it is.
+  const argv = commandWords(players.command);
   const cwd = resolve(projectDir, players.cwd ?? '.');
   return {
     next: (turn, _index, transcript) =>
       runPlayer(
-        program!,
-        args,
+        argv,
         { cwd, env },
         players.timeout,
         JSON.stringify({ fixture, rep, turn, transcript }),
@@ -114,9 +113,8 @@ export function commandPlayer(
   };
 }
 
-function runPlayer(
-  program: string,
-  args: string[],
+async function runPlayer(
+  argv: readonly string[],
   where: { cwd: string; env: Record<string, string> },
   timeout: number,
   stdin: string,
@@ -124,52 +122,45 @@ function runPlayer(
   signal?: AbortSignal,
 ): Promise<PlayerMove> {
   const started = performance.now();
-  return new Promise((done) => {
-    const fail = (message: string): void =>
-      done({ error: { cause: 'player', message }, ms: performance.now() - started });
-    const child = spawn(program, args, { cwd: where.cwd, env: where.env, stdio: ['pipe', 'pipe', 'pipe'], signal });
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, timeout * 1_000);
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      if (stdout.length < MAX_INPUT * 4) stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      if (stderr.length < 2_000) stderr += chunk;
-    });
-    child.stdin.on('error', () => {});
-    child.stdin.end(stdin);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      fail(`the player command ${program}: ${error.message}`);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (timedOut) return fail(`the player command ${program} gave no input within ${timeout} s`);
-      if (code !== 0)
-        return fail(
-          `the player command ${program} exited with ${code}${stderr ? `: ${stderr.trim().split('\n')[0]}` : ''}`,
-        );
-      const text = stdout.trim();
-      if (text === '') return fail(`the player command ${program} printed nothing`);
-      if (text.startsWith('{')) {
-        try {
-          const parsed = JSON.parse(text) as Record<string, unknown>;
-          const values = Object.fromEntries(
-            columns.filter((column) => Object.hasOwn(parsed, column)).map((column) => [column, parsed[column]]),
-          );
-          if (Object.keys(values).length === 0)
-            return fail(`the player command ${program} printed JSON without an input column`);
-          return done({ values, ms: performance.now() - started });
-        } catch {
-          // Not JSON after all: the text is the input.
-        }
-      }
-      done({ values: { [columns[0]!]: text.slice(0, MAX_INPUT) }, ms: performance.now() - started });
-    });
+  const program = argv[0]!;
+  const fail = (message: string): PlayerMove => ({
+    error: { cause: 'player', message },
+    ms: performance.now() - started,
   });
+  // Its own process group, killed with all it started on a timeout, an abort, and once it has answered.
+  const run = await runBounded({
+    argv,
+    cwd: where.cwd,
+    env: where.env,
+    stdin,
+    timeoutMs: timeout * 1_000,
+    maxStdout: MAX_INPUT * 4,
+    stdoutOverflow: 'cut',
+    maxStderr: 2_000,
+    killGraceMs: 0,
+    signal,
+  });
+  if (run.spawnError) return fail(`the player command ${program}: ${run.spawnError.message}`);
+  if (run.stopped === 'aborted') return fail(`the player command ${program}: The operation was aborted`);
+  if (run.stopped === 'timeout') return fail(`the player command ${program} gave no input within ${timeout} s`);
+  if (run.code !== 0)
+    return fail(
+      `the player command ${program} exited with ${run.code}${run.stderr ? `: ${run.stderr.trim().split('\n')[0]}` : ''}`,
+    );
+  const text = run.stdout.trim();
+  if (text === '') return fail(`the player command ${program} printed nothing`);
+  if (text.startsWith('{')) {
+    try {
+      const parsed = JSON.parse(text) as Record<string, unknown>;
+      const values = Object.fromEntries(
+        columns.filter((column) => Object.hasOwn(parsed, column)).map((column) => [column, parsed[column]]),
+      );
+      if (Object.keys(values).length === 0)
+        return fail(`the player command ${program} printed JSON without an input column`);
+      return { values, ms: performance.now() - started };
+    } catch {
+      // Not JSON after all: the text is the input.
+    }
+  }
+  return { values: { [columns[0]!]: text.slice(0, MAX_INPUT) }, ms: performance.now() - started };
 }

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { TurnkitError } from '../errors.js';
+import { type BoundedResult, commandWords, killRunningProcesses, runBounded } from '../util/bounded-process.js';
 import { findProgram } from './find-program.js';
 import type { SutAdapter } from './sut-adapter.js';
 import { sutMaxOutput, sutTimeout } from './sut-fields.js';
@@ -79,30 +79,20 @@ export const commandSutAdapter: SutAdapter<CommandSutConfig> = {
   label: (sut) => `command SUT "${(Array.isArray(sut.command) ? sut.command.join(' ') : sut.command).slice(0, 80)}"`,
 };
 
-/** The program and arguments of a command SUT: an array as given, a string split on spaces. */
+/**
+ * The program and arguments of a command SUT: an array as given, a string split into words as a shell would (quotes
+ * keep spaces) without running one.
+ */
 export function commandLine(sut: Pick<CommandSut, 'command'>): string[] {
-  return Array.isArray(sut.command) ? sut.command : sut.command.split(/\s+/).filter((part) => part !== '');
+  return commandWords(sut.command);
 }
 
-/** Process groups of the command SUTs running now (each SUT leads a group of its own: see `detached`). */
-const runningGroups = new Set<number>();
-
 /**
- * Kills every command SUT still running, with all it started (SIGKILL to each process group), and says how many.
- * For a process that is about to exit: a SUT in a group of its own would otherwise outlive it.
+ * Kills every command SUT (and command player) still running, with all it started, and says how many. For a process
+ * that is about to exit: a SUT in a group of its own would otherwise outlive it.
  */
 export function killRunningSuts(): number {
-  let killed = 0;
-  for (const group of runningGroups) {
-    try {
-      process.kill(-group, 'SIGKILL');
-      killed++;
-    } catch {
-      // Already gone.
-    }
-  }
-  runningGroups.clear();
-  return killed;
+  return killRunningProcesses();
 }
 
 /**
@@ -111,8 +101,8 @@ export function killRunningSuts(): number {
  * and stderr are each bounded; a nonzero exit, a signal, a timeout, too much output or an unreadable answer is an
  * error outcome with its cause and the tails of both streams, never a thrown exception.
  */
-export function runCommandSut(sut: CommandSut, context: SutContext): Promise<SutOutcome> {
-  const [program, ...args] = commandLine(sut);
+export async function runCommandSut(sut: CommandSut, context: SutContext): Promise<SutOutcome> {
+  const argv = commandLine(sut);
   const started = performance.now();
   const env = {
     // Not turnkit's secrets (scrub key, judges' keys): only what sut.env names of them.
@@ -124,108 +114,48 @@ export function runCommandSut(sut: CommandSut, context: SutContext): Promise<Sut
     TURNKIT_FIXTURE: context.request.fixture,
     TURNKIT_REP: String(context.request.rep),
   };
-  return new Promise((resolve) => {
-    const child = spawn(program!, args, { cwd: sut.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-    const group = child.pid;
-    if (group !== undefined) runningGroups.add(group);
-    // Quitting kills the group at once, not after the timeout: nothing the SUT started may outlive the run.
-    const onQuit = (): void => {
-      failure ??= { cause: 'signal', message: 'killed: turnkit quit' };
-      killGroup('SIGKILL');
-    };
-    let stdout = '';
-    let stderr = '';
-    let stdoutBytes = 0;
-    let failure: SutOutcome['error'];
-    let settled = false;
-    const killGroup = (signal: NodeJS.Signals): void => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, signal);
-      } catch {
-        // Already gone.
-      }
-    };
-    const stop = (error: NonNullable<SutOutcome['error']>): void => {
-      failure ??= error;
-      killGroup('SIGTERM');
-      setTimeout(() => killGroup('SIGKILL'), 2_000).unref();
-      // A grandchild that left the group can hold the pipes open: the bound is hard, so stop waiting for them.
-      setTimeout(() => settleFromPipes(child.exitCode, child.signalCode), 3_000).unref();
-    };
-    const timer = setTimeout(
-      () => stop({ cause: 'timeout', message: `no answer within ${sut.timeout} s` }),
-      sut.timeout * 1_000,
-    );
-    if (context.quit?.aborted) onQuit();
-    else context.quit?.addEventListener('abort', onQuit, { once: true });
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      stdoutBytes += Buffer.byteLength(chunk);
-      if (stdoutBytes > sut.maxOutput)
-        return stop({ cause: 'output-too-large', message: `stdout passed ${sut.maxOutput} bytes` });
-      stdout += chunk;
-    });
-    // stderr is a log: keep its end, bounded, and never fail the rep for its length.
-    child.stderr.on('data', (chunk: string) => {
-      stderr = (stderr + chunk).slice(-sut.maxOutput);
-    });
-    child.stdin.on('error', () => {
-      // A SUT that does not read its stdin closes the pipe early: not an error of the rep.
-    });
-    child.stdin.end(`${JSON.stringify(context.request)}\n`);
-    const finish = (outcome: Omit<SutOutcome, 'ms' | 'stdoutTail' | 'stderrTail'>): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      context.quit?.removeEventListener('abort', onQuit);
-      if (group !== undefined) runningGroups.delete(group);
-      resolve({
-        ...outcome,
-        stdoutTail: recordedTail(stdout, context),
-        stderrTail: recordedTail(stderr, context),
-        ms: performance.now() - started,
-      });
-    };
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      finish({
-        error: {
-          cause: 'spawn',
-          message: error.code === 'ENOENT' ? `${program}: command not found` : `${program}: ${error.message}`,
-        },
-      });
-    });
-    const settleFromPipes = (code: number | null, signal: NodeJS.Signals | null): void => {
-      if (settled) return;
-      child.stdout.destroy();
-      child.stderr.destroy();
-      decide(code, signal);
-    };
-    // The SUT exited but something it started still holds stdout: read what arrived, shortly, and stop waiting.
-    child.on('exit', (code, signal) => setTimeout(() => settleFromPipes(code, signal), 1_000).unref());
-    child.on('close', (code, signal) => decide(code, signal));
-    const decide = (code: number | null, signal: NodeJS.Signals | null): void => {
-      if (failure) {
-        finish({ error: failure, exitCode: code, signal });
-        return;
-      }
-      if (signal) {
-        finish({ error: { cause: 'signal', message: `killed by ${signal}` }, exitCode: code, signal });
-        return;
-      }
-      if (code !== 0) {
-        finish({ error: { cause: 'exit', message: exitMessage(code, stderr, context) }, exitCode: code, signal });
-        return;
-      }
-      const parsed = parseSutOutput(stdout);
-      finish(
-        'response' in parsed
-          ? { ...parsed, exitCode: 0, signal: null }
-          : { error: parsed.error, exitCode: 0, signal: null },
-      );
-    };
+  const run = await runBounded({
+    argv,
+    cwd: sut.cwd,
+    env,
+    stdin: `${JSON.stringify(context.request)}\n`,
+    timeoutMs: sut.timeout * 1_000,
+    maxStdout: sut.maxOutput,
+    stdoutOverflow: 'stop',
+    maxStderr: sut.maxOutput,
+    killGraceMs: 2_000,
+    signal: context.quit,
   });
+  const outcome = (result: Omit<SutOutcome, 'ms' | 'stdoutTail' | 'stderrTail'>): SutOutcome => ({
+    ...result,
+    stdoutTail: recordedTail(run.stdout, context),
+    stderrTail: recordedTail(run.stderr, context),
+    ms: performance.now() - started,
+  });
+  const program = argv[0];
+  if (run.spawnError)
+    return outcome({
+      error: {
+        cause: 'spawn',
+        message:
+          run.spawnError.code === 'ENOENT' ? `${program}: command not found` : `${program}: ${run.spawnError.message}`,
+      },
+    });
+  const exit = { exitCode: run.code, signal: run.signal };
+  if (run.stopped) return outcome({ error: STOPPED[run.stopped](sut), ...exit });
+  if (run.signal) return outcome({ error: { cause: 'signal', message: `killed by ${run.signal}` }, ...exit });
+  if (run.code !== 0)
+    return outcome({ error: { cause: 'exit', message: exitMessage(run.code, run.stderr, context) }, ...exit });
+  const parsed = parseSutOutput(run.stdout);
+  return outcome('response' in parsed ? { ...parsed, ...exit } : { error: parsed.error, ...exit });
 }
+
+// The error of a command SUT turnkit stopped, by why it stopped it.
+const STOPPED: Record<NonNullable<BoundedResult['stopped']>, (sut: CommandSut) => NonNullable<SutOutcome['error']>> = {
+  timeout: (sut) => ({ cause: 'timeout', message: `no answer within ${sut.timeout} s` }),
+  'output-too-large': (sut) => ({ cause: 'output-too-large', message: `stdout passed ${sut.maxOutput} bytes` }),
+  aborted: () => ({ cause: 'signal', message: 'killed: turnkit quit' }),
+};
 
 /** Expands `${NAME}` in env values from turnkit's own environment, `from` (an unset name becomes empty). */
 export function expandEnv(
