@@ -5,6 +5,7 @@ import type { JudgePrompt } from './judge-prompt.js';
 import type { Usage } from '../pipeline/spend.js';
 import { defaultKeyVariable, type JudgeSettings } from '../config/judge-settings.js';
 import { shownUrl } from '../util/url-secrets.js';
+import { anthropicClient, loadSdks, type ModelSdks, openAiClient } from '../model/model-client.js';
 
 /** A judge model's answer with the tokens it used, when the API said. */
 export interface JudgeAnswer {
@@ -27,24 +28,8 @@ export class JudgeCallError extends Error {
   }
 }
 
-interface Sdks {
-  OpenAI: typeof OpenAIClient;
-  Anthropic: typeof AnthropicClient;
-}
-
-let sdks: Promise<Sdks> | undefined;
-
-/** The SDKs (about 1,700 modules with OpenTelemetry) load at the first request, not with every turnkit command. */
-function loadSdks(): Promise<Sdks> {
-  sdks ??= Promise.all([import('openai'), import('@anthropic-ai/sdk')]).then(([openai, anthropic]) => ({
-    OpenAI: openai.default,
-    Anthropic: anthropic.default,
-  }));
-  return sdks;
-}
-
 /**
- * A client for the judge's provider through its official SDK, which retries 429 and 5xx answers and lost
+ * A client for the judge's provider through turnkit's one model client (model/model-client.ts: the official SDKs), which retries 429 and 5xx answers and lost
  * connections with exponential backoff (honouring retry-after). The key is read from its variable in `env` (the
  * command line passes the process's environment) and
  * goes nowhere but the request; a local OpenAI-compatible server (a base URL) may need none.
@@ -62,15 +47,15 @@ export function createJudgeCall(
       `the judge's API key is not set: export ${variable} (or name another variable with --api-key-env)`,
     );
   }
-  const common = {
-    apiKey: key || 'unused',
-    maxRetries: settings.retries,
-    timeout: settings.timeout * 1_000,
-    ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
+  const endpoint = {
+    apiKey: key,
+    retries: settings.retries,
+    timeoutMs: settings.timeout * 1_000,
+    ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
   };
   const where = settings.baseUrl ? withoutSecrets(settings.baseUrl) : settings.provider;
   const scrub = (message: string): string => (key ? message.split(key).join('***') : message);
-  const failed = ({ OpenAI, Anthropic }: Sdks, error: unknown): JudgeCallError => {
+  const failed = ({ OpenAI, Anthropic }: ModelSdks, error: unknown): JudgeCallError => {
     const err = error as {
       status?: number;
       name?: string;
@@ -94,7 +79,7 @@ export function createJudgeCall(
     let client: AnthropicClient | undefined;
     return async (prompt) => {
       const loaded = await loadSdks();
-      client ??= new loaded.Anthropic(common);
+      client ??= await anthropicClient(endpoint);
       try {
         const reply = await client.messages.create({
           model: settings.model,
@@ -116,7 +101,7 @@ export function createJudgeCall(
   let client: OpenAIClient | undefined;
   return async (prompt) => {
     const loaded = await loadSdks();
-    client ??= new loaded.OpenAI(common);
+    client ??= await openAiClient(endpoint);
     try {
       const reply = await client.chat.completions.create({
         model: settings.model,

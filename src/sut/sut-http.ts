@@ -4,7 +4,7 @@ import { TurnkitError } from '../errors.js';
 import type { SutAdapter } from './sut-adapter.js';
 import { sutMaxOutput, sutTimeout } from './sut-fields.js';
 import { recordedTail, type SutContext, type SutOutcome } from './sut-request.js';
-import { BodyTooLargeError, boundedFetch } from '../model/bounded-fetch.js';
+import { loadOpenAi, modelFailure, openAiClient } from '../model/model-client.js';
 import { shownUrl, splitBaseUrl, urlSecrets } from '../util/url-secrets.js';
 
 /** An http SUT in a question: an OpenAI-compatible chat endpoint, asked once per turn. */
@@ -59,14 +59,6 @@ export interface HttpSutTools {
   apiKey?: string | undefined;
 }
 
-let sdk: Promise<typeof OpenAIClient> | undefined;
-
-// The SDK loads at the first request, not with every turnkit command.
-function loadSdk(): Promise<typeof OpenAIClient> {
-  sdk ??= import('openai').then((module) => module.default);
-  return sdk;
-}
-
 /**
  * A caller of an OpenAI-compatible `/chat/completions` endpoint through the official SDK, one client per run: it
  * retries 429 and 5xx answers, timeouts and lost connections with exponential backoff (honouring retry-after), each
@@ -80,18 +72,14 @@ export function httpSutCaller(sut: HttpSut, tools: HttpSutTools = {}): (context:
   const url = `${base.endpoint.replace(/\/+$/, '')}/chat/completions`;
   return async (context) => {
     const started = performance.now();
-    const OpenAI = await loadSdk();
-    client ??= new OpenAI({
-      // Local servers (Ollama, llama.cpp) take no key; the SDK insists on one.
-      apiKey: tools.apiKey || 'unused',
-      baseURL: base.endpoint,
-      ...(Object.keys(base.query).length > 0 ? { defaultQuery: base.query } : {}),
-      maxRetries: sut.retries,
-      timeout: sut.timeout * 1_000,
+    const OpenAI = await loadOpenAi();
+    client ??= await openAiClient({
+      baseUrl: sut.baseUrl,
+      apiKey: tools.apiKey,
+      retries: sut.retries,
+      timeoutMs: sut.timeout * 1_000,
       // The body is read no further than an answer of maxOutput bytes could take as JSON (escapes, usage, ids).
-      fetch: boundedFetch(bodyLimit(sut.maxOutput)),
-      // Without a key no Authorization header at all, rather than a made-up one.
-      ...(tools.apiKey ? {} : { defaultHeaders: { authorization: base.basic ?? null } }),
+      maxBody: bodyLimit(sut.maxOutput),
     });
     const input = Object.values(context.request.input)
       .filter((value) => typeof value === 'string')
@@ -158,31 +146,28 @@ function failure(
   context: SutContext,
 ): Omit<SutOutcome, 'ms'> {
   const attempts = sut.retries === 0 ? '1 attempt' : `${sut.retries + 1} attempts`;
-  if (tooLarge(error))
-    return {
-      error: { cause: 'output-too-large', message: `${url}: the answer passed ${bodyLimit(sut.maxOutput)} bytes` },
-    };
-  if (error instanceof OpenAI.APIConnectionTimeoutError)
-    return { error: { cause: 'timeout', message: `no answer within ${sut.timeout} s (${attempts})` } };
-  if (error instanceof OpenAI.APIError && error.status !== undefined)
-    return {
-      error: { cause: 'http', message: `${url} answered ${error.status} (${attempts})` },
-      stdoutTail: recordedTail(JSON.stringify(error.error ?? null), context),
-    };
-  if (error instanceof OpenAI.APIConnectionError)
-    return { error: { cause: 'http', message: `${url}: cannot connect (${attempts})` } };
-  // A body the SDK could not read as JSON (garbage with a 200), or anything else it threw.
-  const message = (error as Error)?.message?.split('\n')[0] ?? String(error);
-  if (error instanceof SyntaxError)
-    return { error: { cause: 'unparseable', message: `${url} answered with a body that is not JSON: ${message}` } };
-  return { error: { cause: 'exception', message: `${url}: ${message}` } };
-}
-
-// The SDK may hand the body's error on as it is, or as the cause of its own.
-function tooLarge(error: unknown): boolean {
-  for (let at = error, depth = 0; at && depth < 4; at = (at as { cause?: unknown }).cause, depth++)
-    if (at instanceof BodyTooLargeError) return true;
-  return false;
+  const failed = modelFailure({ OpenAI }, error);
+  switch (failed.kind) {
+    case 'too-large':
+      return {
+        error: { cause: 'output-too-large', message: `${url}: the answer passed ${bodyLimit(sut.maxOutput)} bytes` },
+      };
+    case 'timeout':
+      return { error: { cause: 'timeout', message: `no answer within ${sut.timeout} s (${attempts})` } };
+    case 'status':
+      return {
+        error: { cause: 'http', message: `${url} answered ${failed.status} (${attempts})` },
+        stdoutTail: recordedTail(JSON.stringify(failed.body), context),
+      };
+    case 'connection':
+      return { error: { cause: 'http', message: `${url}: cannot connect (${attempts})` } };
+    case 'not-json':
+      return {
+        error: { cause: 'unparseable', message: `${url} answered with a body that is not JSON: ${failed.message}` },
+      };
+    default:
+      return { error: { cause: 'exception', message: `${url}: ${failed.message}` } };
+  }
 }
 
 function transcriptMessages(
