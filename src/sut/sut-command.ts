@@ -14,7 +14,7 @@ import { inheritedEnv } from './secret-names.js';
 export const commandSutSchema = z
   .object({
     type: z.literal('command'),
-    /** The program and its arguments; run without a shell. A string is split on spaces. */
+    /** The program and its arguments; run without a shell. A string is split into words as a shell would (quotes keep spaces). */
     command: z.union([z.string().trim().min(1, 'name the program to run'), z.array(z.string().min(1)).min(1)]),
     /** Working folder of the process, relative to the project folder. */
     cwd: z.string().min(1).optional(),
