@@ -51,7 +51,9 @@ export async function buildPageScript(out = PAGE_SCRIPT_OUT) {
   return text;
 }
 
+// `node scripts/build-client.mjs [OUT]`: OUT defaults to dist/client/page-script.js.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const text = await buildPageScript();
-  console.log(`page script: ${relative(ROOT, PAGE_SCRIPT_OUT)} (${text.length} characters)`);
+  const out = process.argv[2] ?? PAGE_SCRIPT_OUT;
+  const text = await buildPageScript(out);
+  console.log(`page script: ${relative(ROOT, out)} (${text.length} characters)`);
 }
