@@ -4,6 +4,17 @@ import { intervalText, rateText } from './text-formats.js';
 
 type Report = RunView['report'];
 
+// A chart's <svg>: an image labelled by its title and described by its text (what a screen reader says of it).
+function chartSvg(className: string, width: number, height: number, id: string, title: string, desc: string) {
+  const labels = [s('title', { id: `${id}-t`, text: title }), s('desc', { id: `${id}-d`, text: desc })];
+  const viewBox = `0 0 ${width} ${height}`;
+  return s(
+    'svg',
+    { role: 'img', viewBox, width, height, 'aria-labelledby': `${id}-t ${id}-d`, class: className },
+    labels,
+  );
+}
+
 /**
  * Per tag an SVG chart of each fixture's rate bar, Wilson interval and the target line, with text labels, a title
  * and a description for screen readers; the table after it holds the same numbers.
@@ -20,18 +31,7 @@ export function rateChart(fixtures: Report['fixtures'], target: number, id: stri
   const desc = fixtures
     .map((f) => `${f.fixture}: rate ${rateText(f)}, interval ${intervalText(f)}, ${f.verdict}`)
     .join('; ');
-  const svg = s(
-    'svg',
-    {
-      role: 'img',
-      viewBox: `0 0 ${width} ${height}`,
-      width,
-      height,
-      'aria-labelledby': `${id}-t ${id}-d`,
-      class: 'chart',
-    },
-    [s('title', { id: `${id}-t`, text: title }), s('desc', { id: `${id}-d`, text: desc })],
-  );
+  const svg = chartSvg('chart', width, height, id, title, desc);
   for (const v of [0, 0.25, 0.5, 0.75, 1]) {
     svg.appendChild(s('line', { x1: x(v), x2: x(v), y1: top - 6, y2: height - 20, class: 'grid' }));
     svg.appendChild(s('text', { x: x(v), y: height - 6, 'text-anchor': 'middle', class: 'tick', text: String(v) }));
@@ -77,18 +77,7 @@ export function survivalChart(rollout: NonNullable<Report['rollout']>, id: strin
   const desc = rollout.fixtures
     .map((f) => `${f.fixture}: ${f.steps.map((st) => `turn ${st.turn} ${st.surviving}/${f.reps}`).join(', ')}`)
     .join('; ');
-  const svg = s(
-    'svg',
-    {
-      role: 'img',
-      viewBox: `0 0 ${width} ${height}`,
-      width,
-      height,
-      'aria-labelledby': `${id}-t ${id}-d`,
-      class: 'chart survival',
-    },
-    [s('title', { id: `${id}-t`, text: title }), s('desc', { id: `${id}-d`, text: desc })],
-  );
+  const svg = chartSvg('chart survival', width, height, id, title, desc);
   for (const v of [0, 0.5, 1]) {
     svg.appendChild(s('line', { x1: left, x2: left + plotW, y1: y(v), y2: y(v), class: 'grid' }));
     svg.appendChild(s('text', { x: left - 8, y: y(v) + 4, 'text-anchor': 'end', class: 'tick', text: String(v) }));

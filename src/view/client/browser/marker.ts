@@ -225,15 +225,14 @@ export function showMarker(root: HTMLElement, id: number): void {
         if (st.pending === 0) document.body.setAttribute('data-saved', String(Date.now()));
       });
   }
+  // Whether this rep takes no mark here (the marks file is read-only, or the rep keeps its mark), said if so.
+  function refused(): boolean {
+    const why = m().readOnly ? `read-only: ${m().readOnly}` : m().skipped[st.pos] ? 'this rep keeps its mark' : '';
+    if (why) say(why);
+    return why !== '';
+  }
   function save(mark: string, note: string | undefined, advance: boolean): void {
-    if (m().readOnly) {
-      say(`read-only: ${m().readOnly}`);
-      return;
-    }
-    if (m().skipped[st.pos]) {
-      say('this rep keeps its mark');
-      return;
-    }
+    if (refused()) return;
     const pos = st.pos;
     const before = m().marks[pos]!;
     if (!advance && before[0] === mark && (note === undefined || note === before[1])) {
@@ -262,14 +261,7 @@ export function showMarker(root: HTMLElement, id: number): void {
       say('one turn: this rep is not a rollout');
       return;
     }
-    if (m().readOnly) {
-      say(`read-only: ${m().readOnly}`);
-      return;
-    }
-    if (m().skipped[st.pos]) {
-      say('this rep keeps its mark');
-      return;
-    }
+    if (refused()) return;
     const pos = st.pos;
     const turn = rollout.list[at]!.turn;
     const before = m().turnMarks[pos]!;
