@@ -48,8 +48,12 @@ export function startPasswordGate(options: PasswordGateOptions): Promise<Server>
 
 /** The md5 answer Postgres expects: "md5" + md5(md5(password + user) + salt), in hex. */
 export function md5Answer(password: string, user: string, salt: Buffer): string {
-  const inner = createHash('md5').update(password + user).digest('hex');
-  return `md5${createHash('md5').update(Buffer.concat([Buffer.from(inner), salt])).digest('hex')}`;
+  const inner = createHash('md5')
+    .update(password + user)
+    .digest('hex');
+  return `md5${createHash('md5')
+    .update(Buffer.concat([Buffer.from(inner), salt]))
+    .digest('hex')}`;
 }
 
 function handshake(client: Socket, options: PasswordGateOptions): void {
