@@ -75,7 +75,10 @@ function handshake(client: Socket, options: PasswordGateOptions): void {
       if (!startup) {
         if (buffered.length < 8) return;
         const length = buffered.readInt32BE(0);
-        if (length < 8 || length > MAX_STARTUP) return void client.destroy();
+        if (length < 8 || length > MAX_STARTUP) {
+          client.destroy();
+          return;
+        }
         if (buffered.length < length) return;
         const code = buffered.readInt32BE(4);
         const message = buffered.subarray(0, length);
@@ -86,8 +89,14 @@ function handshake(client: Socket, options: PasswordGateOptions): void {
           continue;
         }
         // A cancel request carries no password: PGlite runs one query at a time and cannot cancel it anyway.
-        if (code === CANCEL_REQUEST) return void client.destroy();
-        if (code !== PROTOCOL_3) return refuse('unsupported frontend protocol', '0A000');
+        if (code === CANCEL_REQUEST) {
+          client.destroy();
+          return;
+        }
+        if (code !== PROTOCOL_3) {
+          refuse('unsupported frontend protocol', '0A000');
+          return;
+        }
         startup = Buffer.from(message);
         user = startupParameters(message).get('user') ?? '';
         client.write(md5Request(salt));
@@ -95,20 +104,30 @@ function handshake(client: Socket, options: PasswordGateOptions): void {
       }
       if (buffered.length < 5) return;
       const length = buffered.readInt32BE(1);
-      if (length < 4 || length > MAX_STARTUP) return void client.destroy();
+      if (length < 4 || length > MAX_STARTUP) {
+        client.destroy();
+        return;
+      }
       if (buffered.length < 1 + length) return;
       const type = String.fromCharCode(buffered[0]!);
       const body = buffered.subarray(5, 1 + length);
       const rest = buffered.subarray(1 + length);
       const failed = `password authentication failed for user "${user.replace(/[^\x20-\x7e]/g, '?').slice(0, 63)}"`;
-      if (type !== 'p') return refuse(failed);
+      if (type !== 'p') {
+        refuse(failed);
+        return;
+      }
       const answer = Buffer.from(body.toString('utf8').replace(/\0$/, ''));
       const expected = Buffer.from(md5Answer(options.password, user, salt));
       const right = answer.length === expected.length && timingSafeEqual(answer, expected);
-      if (!right || user !== EMBEDDED_USER) return refuse(failed);
+      if (!right || user !== EMBEDDED_USER) {
+        refuse(failed);
+        return;
+      }
       clearTimeout(timer);
       client.removeListener('data', onData);
-      return joinPglite(client, startup, rest, options.innerPath);
+      joinPglite(client, startup, rest, options.innerPath);
+      return;
     }
   };
   client.on('data', onData);
