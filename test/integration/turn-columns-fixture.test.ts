@@ -6,6 +6,8 @@ import { captureFromDb } from '../../src/fixture/capture.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { fixtureSchema } from '../../src/fixture/format.js';
 import { checkSingleTurn } from '../../src/fixture/single-turn-rule.js';
+import { parseFixtureValue } from '../../src/fixture/read-fixture.js';
+import { rowsPastTurn } from '../../src/fixture/rows-past-turn.js';
 import { rowKey } from '../../src/fixture/row-key.js';
 import { rowsTiedToTurn, turnOfTiedRow } from '../../src/fixture/turn-rows.js';
 import type { TurnkitConfigInput } from '../../src/config/schema.js';
@@ -63,6 +65,23 @@ describe.each(BACKENDS)('a fixture of tables sliced by their own turn column on 
     const problems = checkSingleTurn(fixture, [change('votea1')], 2);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain('not a row of turn 2');
+  });
+  it('flags rows past the captured turn: the rest of turn 3, a later turn, a vote of turn 3', () => {
+    expect(rowsPastTurn(fixture)).toEqual([]);
+    const edited = structuredClone(fixture);
+    const entries = edited.tables.NarrativeEntry!.rows;
+    const action = entries.find((row) => row.turn === 3 && row.type === 'ACTION')!;
+    entries.push({ ...action, id: cuid('late3narr'), type: 'NARRATION', content: 'Room 3 is empty.' });
+    entries.push({ ...action, id: cuid('late4act'), turn: 4 });
+    const votes = edited.tables.votes!.rows;
+    votes.push({ ...votes[0]!, id: cuid('late3vote'), turn: 3 });
+    expect(() => parseFixtureValue(JSON.parse(JSON.stringify(edited)), 'f.json')).toThrow(
+      `f.json: $.tables.NarrativeEntry.rows[${entries.length - 2}]: is a non-input row of turn 3, at or past the captured turn 3 (2 such rows)`,
+    );
+    expect(rowsPastTurn(edited).map((problem) => problem.path)).toEqual([
+      ['tables', 'NarrativeEntry', 'rows', entries.length - 2],
+      ['tables', 'votes', 'rows', votes.length - 1, 'turn'],
+    ]);
   });
 });
 
