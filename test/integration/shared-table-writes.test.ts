@@ -87,13 +87,26 @@ describe.each(BACKENDS)('rows a SUT writes in a shared table on %s', (backend) =
     await t.db.pool.query('DELETE FROM "User" WHERE id = $1', [NEW_USER]);
   });
 
-  it('reports nothing outside for a SUT that writes only its campaign, and leaves every table as it was', async () => {
+  it("reports nothing outside for a SUT that writes only its campaign; its rows read with the fixture's keys", async () => {
     const before = await tableChecksums(t.db);
-    const plays: SutFunction = async () => ({ response: 'played' });
+    let scratchRoom = '';
+    const plays: SutFunction = async (request, { db }) => {
+      scratchRoom = request.campaign;
+      await db.query(`INSERT INTO "votes" ("id", "roomId", "turn", "choice") VALUES ($1, $2, 3, 'up')`, [
+        cuid('votenew'),
+        request.campaign,
+      ]);
+      return { response: 'played' };
+    };
     const result = await run(project, { question: question('plays', plays) });
     const record = JSON.parse(await readFile(join(result.dir, 'reps/keep/rep-01.json'), 'utf8')) as RepRecord;
     expect(record.error).toBeNull();
     expect(record.outside ?? []).toEqual([]);
+    // The vote names the scratch room in the database; the record names the fixture's room, as the fixture does.
+    expect(scratchRoom).not.toBe(ROOM_A);
+    expect(record.effects!.insertedRows.votes).toEqual([
+      { id: cuid('votenew'), roomId: ROOM_A, turn: 3, choice: 'up' },
+    ]);
     expect(await tableChecksums(t.db)).toEqual(before);
     expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
   });
