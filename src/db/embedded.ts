@@ -1,6 +1,7 @@
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { connect } from 'node:net';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { connect, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { TurnkitError } from '../errors.js';
@@ -8,6 +9,8 @@ import { embeddedOwnerHook } from './owner-hooks.js';
 import { atomicExtendedProtocol } from './atomic-extended-protocol.js';
 import { openPglite, preloadPglite } from './pglite-open.js';
 import { seedDataDir } from './pgdata-template.js';
+import { startPasswordGate } from './password-gate.js';
+import { newServerPassword, readServerPassword, removeServerPassword } from './server-password.js';
 import {
   lockOwnerAlive,
   lockPathFor,
@@ -20,6 +23,7 @@ import {
 
 /** A running embedded server: either owned by this process or another turnkit process's, reached by its socket. */
 export interface EmbeddedServer {
+  /** The URL with the server's password in it: for turnkit's pool and its SUTs' DATABASE_URL, never printed. */
   url: string;
   port: number;
   /** True when this process opened the data directory and must close it. */
@@ -55,9 +59,12 @@ export interface EmbeddedOptions {
   onGuests?: ((connections: number) => void) | undefined;
 }
 
-/** Embedded connections always use the superuser and the default database PGlite creates. */
-export function embeddedUrl(port: number): string {
-  return `postgres://postgres@127.0.0.1:${port}/postgres`;
+/**
+ * Embedded connections always use the superuser and the default database PGlite creates, with the server's password
+ * (server-password.ts; URL-safe characters, so it needs no escaping).
+ */
+export function embeddedUrl(port: number, password: string): string {
+  return `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
 }
 
 /** Opens the embedded database, or joins the turnkit process that already has it open. */
@@ -75,7 +82,8 @@ export async function openEmbedded(options: EmbeddedOptions): Promise<EmbeddedSe
       continue;
     }
     if (lock?.port && (await portAnswers(lock.port))) {
-      return { url: embeddedUrl(lock.port), port: lock.port, owner: false, close: async () => {} };
+      const password = await readServerPassword(options.dataDir);
+      return { url: embeddedUrl(lock.port, password), port: lock.port, owner: false, close: async () => {} };
     }
     if (Date.now() > deadline) {
       throw new TurnkitError(
@@ -90,6 +98,8 @@ export async function openEmbedded(options: EmbeddedOptions): Promise<EmbeddedSe
 async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promise<EmbeddedServer> {
   let db: PGlite | undefined;
   let server: PGLiteSocketServer | undefined;
+  let gate: Server | undefined;
+  let socketDir: string | undefined;
   try {
     // Loaded on demand, as PGlite is: a real-Postgres run never needs it.
     const socketModule = import('@electric-sql/pglite-socket');
@@ -101,16 +111,17 @@ async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promi
     // The default of one connection would refuse the SUT while turnkit is connected; another turnkit process using
     // this server (a guest) brings its own connection and its SUTs'.
     const served = atomicExtendedProtocol(db);
-    server = new PGLiteSocketServer({
-      db: served,
-      host: '127.0.0.1',
-      port: options.port,
-      maxConnections: MAX_CONNECTIONS,
-    });
+    // PGlite's socket server lets anyone in (it checks no password): it listens on a Unix socket in a folder only
+    // this user can enter, and the password gate (password-gate.ts) is the way in over TCP.
+    socketDir = await mkdtemp(join(tmpdir(), 'turnkit-pglite-'));
+    const innerPath = join(socketDir, '.s.PGSQL.5432');
+    server = new PGLiteSocketServer({ db: served, path: innerPath, maxConnections: MAX_CONNECTIONS });
     await server.start();
-    const port = Number(server.getServerConn().split(':').pop());
+    const password = await newServerPassword(options.dataDir);
+    gate = await startPasswordGate({ host: '127.0.0.1', port: options.port, password, innerPath });
+    const port = (gate.address() as { port: number }).port;
     await publishPort(lockPath, port);
-    const running = { db, server };
+    const running = { db, server, gate, socketDir };
     let closing: Promise<void> | undefined;
     let interrupted = false;
     const close = (): Promise<void> => {
@@ -124,9 +135,12 @@ async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promi
         await waitForGuests(running.server, () => interrupted, options.onGuests);
         detachSignals();
         try {
+          running.gate.close();
           await running.server.stop();
         } finally {
           await running.db.close();
+          await rm(running.socketDir, { recursive: true, force: true });
+          await removeServerPassword(options.dataDir);
           await releaseLock(lockPath);
         }
       })();
@@ -139,10 +153,14 @@ async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promi
     // The process's signals are the command line's: it hooks in to close the server on Ctrl-C (a library never).
     const hook = options.handleSignals === false ? undefined : embeddedOwnerHook();
     const detachSignals = hook ? hook(interrupt) : () => {};
-    return { url: embeddedUrl(port), port, owner: true, close };
+    return { url: embeddedUrl(port, password), port, owner: true, close };
   } catch (error) {
+    gate?.close();
     await server?.stop().catch(() => {});
     await db?.close().catch(() => {});
+    if (socketDir) await rm(socketDir, { recursive: true, force: true });
+    // This process holds the lock: a password file there is the one it may have written.
+    await removeServerPassword(options.dataDir).catch(() => {});
     await releaseLock(lockPath);
     const message = error instanceof Error ? error.message : String(error);
     throw new TurnkitError(

@@ -7,6 +7,7 @@ import { TurnkitError } from '../errors.js';
 import { loadQuestion } from '../pipeline/load-question.js';
 import { sha256, type Manifest } from '../pipeline/manifest.js';
 import { formatMarks, type MarkRow } from './marks-file.js';
+import { parseMarks } from './read-marks.js';
 import { RUBRIC_FILE, writeRunFile } from '../pipeline/run-dir.js';
 import { planReps } from '../pipeline/run-plan.js';
 import { readRunState, repId } from '../pipeline/run-state.js';
@@ -100,6 +101,7 @@ export async function judgeWithModel(options: JudgeModelOptions): Promise<JudgeM
     judgeErrors: 0,
     warnings,
   };
+  await refuseAnotherJudgesFile(result.file, grader, shownPath(result.file));
   const markedAt = new Date().toISOString();
   const verdicts: Record<string, unknown>[] = [];
   const slots = new Semaphore(settings.concurrency);
@@ -242,5 +244,19 @@ async function rubricFor(
   throw new TurnkitError(
     'NOT_FOUND',
     `${shownPath(dir)}: the run's rubric (${manifest.rubric.path}, sha256 ${manifest.rubric.sha256.slice(0, 12)}) is not in the run directory nor unchanged at its path; pass --question FILE to judge under the current rubric`,
+  );
+}
+
+/**
+ * Two models whose names make one file name (`col/lide`, `col-lide`) would overwrite each other's marks and verdicts:
+ * a marks file another judge wrote is refused, naming that judge, before any call is made.
+ */
+async function refuseAnotherJudgesFile(file: string, grader: string, shown: string): Promise<void> {
+  if (!existsSync(file)) return;
+  const other = parseMarks(await readFile(file, 'utf8'), shown).find((row) => row.grader && row.grader !== grader);
+  if (!other?.grader) return;
+  throw new TurnkitError(
+    'BAD_INPUT',
+    `${shown}: holds the marks of ${other.grader}, whose model name makes the same file name as ${grader}; move that file away first`,
   );
 }

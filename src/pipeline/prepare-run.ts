@@ -1,3 +1,4 @@
+import { checkChecksTables } from './checks-tables.js';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
@@ -46,6 +47,10 @@ export async function prepareRun(project: ProjectContext, input: RunInput): Prom
       : await loadQuestion(await questionFileOf(input.question, input.resume, project.cwd ?? projectDir, projectDir));
   const q = question.question;
   const fixtures = await resolveFixtures(question, projectDir);
+  checkChecksTables(
+    question,
+    fixtures.map(({ loaded }) => loaded.fixture),
+  );
   // Said before a plan of every rep is made (a resume is bounded by the run it continues, checked the same way).
   checkRunSize(
     fixtures.length,

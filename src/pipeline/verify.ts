@@ -14,6 +14,7 @@ import { resolveFixtures } from './resolve-fixtures.js';
 import { caseFileSource } from './case-file-source.js';
 import { checkSutFound } from '../sut/call-sut.js';
 import { checkRunSize } from './run-limits.js';
+import { checkChecksTables } from './checks-tables.js';
 
 /**
  * `turnkit verify`: fixtures and constructed fixtures (see `verify`) and questions, each checked as `run` would
@@ -59,6 +60,10 @@ export async function verify(project: ProjectContext, options: VerifyInput): Pro
       const notes: string[] = [];
       const fixtures = await resolveFixtures(question, config.baseDir, { onEmptyGlob: (note) => notes.push(note) });
       checkRunSize(fixtures.length, question.question.reps, question.at(['reps']));
+      checkChecksTables(
+        question,
+        fixtures.map(({ loaded }) => loaded.fixture),
+      );
       const rubric = question.question.rubric.path;
       if (!existsSync(resolve(config.baseDir, rubric)))
         throw new TurnkitError('NOT_FOUND', `${question.at(['rubric', 'path'])}: ${rubric}: no such file`);

@@ -182,7 +182,7 @@ export class ScratchSession {
             await client.query(CAPTURE_SETTINGS);
             effects = { tables: effectsOf(collected, plan, keyMap), shared: await readSharedRows(client, plan) };
             if (options.horizon !== undefined)
-              effects.outside = await outsideWrites(client, this.graph!, entry.rootKey, options.horizon);
+              effects.outside = await outsideWrites(client, this.graph!, entry.rootKey, options.horizon, fixture);
           };
           report = await this.teardownById(entry.id, entry.id, inspect);
         } else {

@@ -1,3 +1,4 @@
+import { MAX_CALL_TOKENS, plausibleTokens } from './sut-answer.js';
 import type OpenAIClient from 'openai';
 import { z } from 'zod';
 import { TurnkitError } from '../errors.js';
@@ -120,6 +121,14 @@ export function httpSutCaller(sut: HttpSut, tools: HttpSutTools = {}): (context:
       if (Buffer.byteLength(content) > sut.maxOutput)
         return { error: { cause: 'output-too-large', message: `the response passed ${sut.maxOutput} bytes` }, ms };
       const usage = usageOf(body.usage);
+      if (usage === 'implausible')
+        return {
+          error: {
+            cause: 'unparseable',
+            message: `${url} answered with usage figures that are not whole numbers from 0 to ${MAX_CALL_TOKENS}`,
+          },
+          ms,
+        };
       return { response: content, ms, ...(usage ? { usage } : {}) };
     } catch (error) {
       return { ...failure(OpenAI, error, url, sut, context), ms: performance.now() - started };
@@ -132,10 +141,16 @@ export function bodyLimit(maxOutput: number): number {
   return maxOutput * 6 + 65_536;
 }
 
-function usageOf(usage: { prompt_tokens?: unknown; completion_tokens?: unknown } | undefined) {
-  const count = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
-  if (!usage || !count(usage.prompt_tokens) || !count(usage.completion_tokens)) return undefined;
-  return { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens };
+// No usage is no usage; a negative, fractional or absurd figure is refused rather than counted or dropped as zero.
+function usageOf(
+  usage: { prompt_tokens?: unknown; completion_tokens?: unknown } | null | undefined,
+): { inputTokens: number; outputTokens: number } | 'implausible' | undefined {
+  if (usage === undefined || usage === null) return undefined;
+  if (typeof usage !== 'object') return 'implausible';
+  const { prompt_tokens: input, completion_tokens: output } = usage;
+  if (input === undefined && output === undefined) return undefined;
+  if (!plausibleTokens(input ?? 0) || !plausibleTokens(output ?? 0)) return 'implausible';
+  return { inputTokens: (input ?? 0) as number, outputTokens: (output ?? 0) as number };
 }
 
 function failure(

@@ -185,7 +185,7 @@ describe('command SUT', () => {
       cost: 0.125,
     });
     expect(parseSutOutput('{"response": "x", "cost": -1}')).toEqual({
-      error: { cause: 'unparseable', message: 'stdout JSON: "cost" must be a number >= 0' },
+      error: { cause: 'unparseable', message: 'stdout JSON: "cost" must be a number from 0 to 1000000' },
     });
   });
 
@@ -516,6 +516,38 @@ describe('http SUT (OpenAI-compatible)', () => {
     expect(JSON.stringify(redactSut(sut))).not.toMatch(/S3CRET|gm-user/);
     expect(sutSecrets(sut, {})).toEqual(expect.arrayContaining(['gm-user', 'pw-S3CRET-9', 'KEY-S3CRET-123']));
     expect(sutSecrets(sut, {})).not.toContain('7');
+  });
+
+  it("refuses an http answer's negative or absurd usage figures as the rep's error, not a count or a silent zero", async () => {
+    for (const usage of [
+      { prompt_tokens: -3, completion_tokens: 2 },
+      { prompt_tokens: 10, completion_tokens: 1e300 },
+    ]) {
+      const { baseUrl } = await serve(
+        answer(200, JSON.stringify({ choices: [{ message: { content: 'ok' } }], usage })),
+      );
+      const outcome = await runHttpSut(httpSut(baseUrl), context());
+      expect(outcome.error).toEqual({
+        cause: 'unparseable',
+        message: `${baseUrl.replace(/\/+$/, '')}/chat/completions answered with usage figures that are not whole numbers from 0 to 1000000000`,
+      });
+      expect(outcome.usage).toBeUndefined();
+      server!.closeAllConnections();
+      server!.close();
+    }
+    const { baseUrl } = await serve(
+      answer(
+        200,
+        JSON.stringify({
+          choices: [{ message: { content: 'ok' } }],
+          usage: { prompt_tokens: 7, completion_tokens: 2 },
+        }),
+      ),
+    );
+    expect(await runHttpSut(httpSut(baseUrl), context())).toMatchObject({
+      response: 'ok',
+      usage: { inputTokens: 7, outputTokens: 2 },
+    });
   });
 
   it('bounds the answer at maxOutput, and reads a huge body no further than the bound', async () => {
