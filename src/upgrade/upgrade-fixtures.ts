@@ -19,7 +19,8 @@ import { rebuildSchema } from './rebuild-schema.js';
 import { runGameMigrations } from './run-migrations.js';
 import { openUpgradeDatabase, type UpgradeDatabase } from './scratch-database.js';
 import { seedAsCaptured } from './seed-as-captured.js';
-import { batchesOf, fixtureStanding, snapshotFileOf } from './upgrade-plan.js';
+import { batchesOf, snapshotFileOf } from './upgrade-plan.js';
+import { configuredMigrationTable, fixtureStanding } from '../fixture/fixture-standing.js';
 
 /** What to upgrade. */
 export interface UpgradeInput {
@@ -81,7 +82,7 @@ export async function upgrade(project: ProjectContext, input: UpgradeInput = {})
   const outDir = input.out ? (isAbsolute(input.out) ? input.out : inputPath(project, input.out)) : undefined;
   const key = typeof input.scrubKey === 'function' ? input.scrubKey(project.config.scrubKeyEnv) : input.scrubKey;
   return withProjectDb(project, async (db) => {
-    const live = await readMigrationState(db.pool, configuredTable(project.config));
+    const live = await readMigrationState(db.pool, configuredMigrationTable(project.config));
     if (!live)
       throw new TurnkitError(
         'CONFIG',
@@ -229,12 +230,6 @@ function withHistory(fresh: Fixture, item: Item, now: Date): Fixture {
     ...(item.fixture.ahead ? { ahead: item.fixture.ahead } : {}),
     tables,
   };
-}
-
-/** The migration table the config names, if any. */
-export function configuredTable(config: Pick<LoadedConfig, 'game'>): { table: string; column: string } | undefined {
-  const migrate = config.game.migrate;
-  return migrate?.table && migrate.column ? { table: migrate.table, column: migrate.column } : undefined;
 }
 
 async function fixturesIn(dir: string): Promise<string[]> {

@@ -12,6 +12,7 @@ import type { ProjectContext } from '../../src/project/project-context.js';
 import { seed, teardown } from '../../src/scratch/scratch-operations.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { upgrade } from '../../src/upgrade/upgrade-fixtures.js';
+import { verifyFixtures } from '../../src/construct/verify-fixtures.js';
 import { TEST_SCRUB_KEY } from '../helpers/scrub-key.js';
 import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
 
@@ -64,6 +65,17 @@ describe.each(BACKENDS)('turnkit upgrade of the sample game on %s', (backend) =>
     expect(snapshot.migrations.applied).toHaveLength(3);
     expect(snapshot.statements.some((line: string) => line.startsWith('CREATE TABLE "public"."turns"'))).toBe(true);
     expect(snapshot.rows['turnkit.kysely_migration']).toHaveLength(3);
+  });
+
+  it('verify --database names the stale fixtures and the one command; seed says the same', async () => {
+    const result = await verifyFixtures(project, { database: true });
+    expect(result.problems).toContain('upgrade the 2 with: turnkit upgrade fixtures/turn-23.json fixtures/turn-9.json');
+    expect(result.problems).toContain(
+      "fixtures/turn-23.json: captured 4 migration(s) ago (20261210000000_rename_location_description, 20261210010000_turn_word_count, 20261210020000_split_character_traits, ...): the database's schema moved on",
+    );
+    await expect(seed(project, { fixture: join(t.dir, 'fixtures', 'turn-23.json') })).rejects.toThrow(
+      /captured 4 migration\(s\) ago .*; run: turnkit upgrade /,
+    );
   });
 
   it("refuses the new column of players' emails until a scrub rule covers it", async () => {
