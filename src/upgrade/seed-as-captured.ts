@@ -23,16 +23,18 @@ export async function seedAsCaptured(
   await client.query('BEGIN');
   try {
     await client.query('SET CONSTRAINTS ALL DEFERRED');
+    for (const { fixture, file } of fixtures)
+      await writeFixtureRows(client, planSeed(fixture, catalog, file), new Map(), async () => {});
+    // Before the turn rows: a serial key of theirs must come after the captured ones.
+    await advanceAllSequences(client);
+    const role = graph.turnModel.model.role;
+    const turnColumn = graph.turnModel.model.turn;
     for (const { fixture, file } of fixtures) {
-      const plan = planSeed(fixture, catalog, file);
-      await writeFixtureRows(client, plan, new Map(), async () => {});
-      const role = graph.turnModel.model.role;
-      const turnColumn = graph.turnModel.model.turn;
       const set: Record<string, unknown> = {
         ...(role ? { [role.column]: role.input[0] } : {}),
         ...(turnColumn ? { [turnColumn]: fixture.source.turn } : {}),
       };
-      const values: unknown[] = [plan.root.value];
+      const values: unknown[] = [planSeed(fixture, catalog, file).root.value];
       const insert = turnRowInsertSql(
         graph,
         { input: fixture.input.values, response: '', output: [], set },
