@@ -12,6 +12,7 @@ import type { ProjectContext } from '../../src/project/project-context.js';
 import { seed, teardown } from '../../src/scratch/scratch-operations.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { upgrade } from '../../src/upgrade/upgrade-fixtures.js';
+import { upgradeIntoCache } from '../../src/upgrade/upgrade-cache.js';
 import { verifyFixtures } from '../../src/construct/verify-fixtures.js';
 import { TEST_SCRUB_KEY } from '../helpers/scrub-key.js';
 import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
@@ -86,6 +87,22 @@ describe.each(BACKENDS)('turnkit upgrade of the sample game on %s', (backend) =>
     expect(result.fixtures[0]!.problems!.join('\n')).not.toContain('@players.example.com');
     expect(await readFile(join(t.dir, 'fixtures', 'turn-23.json'), 'utf8')).toBe(`${JSON.stringify(old, null, 2)}\n`);
   });
+
+  it('upgrades into a cache keyed by the bytes and the migration state, leaving the file as it was', async () => {
+    const ruled = withConfig({ ...project.config, scrub: { ...project.config.scrub, 'users.contact_email': 'email' } });
+    const file = join(t.dir, 'fixtures', 'turn-9.json');
+    const before = await readFile(file, 'utf8');
+    const [entry] = await upgradeIntoCache(ruled, [file], { scrubKey: TEST_SCRUB_KEY });
+    expect(await readFile(file, 'utf8')).toBe(before);
+    expect(entry!.upgraded).toContain(join(t.dir, '.turnkit', 'upgraded'));
+    expect(entry!.migrations).toHaveLength(4);
+    const copy = await readFixture(entry!.upgraded!);
+    expect(copy.source.upgrades).toHaveLength(1);
+    expect(copy.source.turn).toBe(9);
+    // Asked again, the copy is reused (same bytes, same state).
+    const [again] = await upgradeIntoCache(ruled, [file], { scrubKey: TEST_SCRUB_KEY });
+    expect(again!.upgraded).toBe(entry!.upgraded);
+  }, 240_000);
 
   it('upgrades both fixtures through the migrations, byte-identical to a fresh capture but for time and chain', async () => {
     const ruled = withConfig({
