@@ -6,7 +6,19 @@ import { describe, expect, it } from 'vitest';
 // standard streams or signals) and never import the command line. cli/, app/, tui/, demo/, sample/ and view's server
 // are the edges that do.
 const SRC = resolve(import.meta.dirname, '../../src');
-const DOMAIN = ['pipeline', 'marks', 'construct', 'scratch', 'fixture', 'db', 'config', 'project', 'testing', 'util'];
+const DOMAIN = [
+  'pipeline',
+  'marks',
+  'upgrade',
+  'construct',
+  'scratch',
+  'fixture',
+  'db',
+  'config',
+  'project',
+  'testing',
+  'util',
+];
 // init/ writes starter files whose text mentions process.env; view's non-server files build pages and data.
 const DOMAIN_FILES = [...DOMAIN, 'init', 'view'];
 
