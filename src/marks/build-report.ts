@@ -6,6 +6,7 @@ import { readRunState, repId, type RunState } from '../pipeline/run-state.js';
 import { readMarksFile, scopeOfRun, type ReadMark } from './read-marks.js';
 import { runAgreements, type RunAgreement } from './run-agreements.js';
 import { passPowers, tagConsistency, type TagConsistency } from './consistency.js';
+import { trustReport, type TrustReport } from './trust-report.js';
 import { readJudgeSpends, repsSpend, totalSpend, type RunSpend, type SpendSplit } from './report-spend.js';
 import {
   fisherExact,
@@ -105,6 +106,8 @@ export interface Report {
   warnings: string[];
   /** A rollout run (`turns: K`): survival per fixture and per turn; absent for one-turn runs. */
   rollout?: RolloutReport;
+  /** Question-level statistics, the ceiling verdicts and a judge's corrected rates (docs/guides/can-i-trust-this-number.md). */
+  trust: TrustReport;
 }
 
 /** Options of `buildReport`. */
@@ -114,6 +117,8 @@ export interface ReportOptions {
   cwd?: string | undefined;
   /** The run's state when the caller has read it already (the HTML report reads every rep record once). */
   state?: RunState | undefined;
+  /** A calibration file to correct a judge's rates with (else the run's own marks.csv, where it overlaps). */
+  calibration?: string | undefined;
 }
 
 /** Reads a run directory and its marks and computes every number the report shows. */
@@ -143,6 +148,18 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
   const { agreements, warnings } = await runAgreements(dir, manifest);
   const pairs = basePairs(manifest, fixtures);
   const rollout = rolloutReport(state, keys, names, pairs, marks);
+  const trust = await trustReport({
+    dir,
+    manifest,
+    target,
+    keys,
+    fixtures,
+    pairs,
+    agreements,
+    marksFile,
+    marks,
+    calibrationFile: options.calibration,
+  });
   return {
     dir,
     question: { id: manifest.question.id, text: manifest.question.text },
@@ -163,6 +180,7 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
     spend: totalSpend(fixtures),
     warnings,
     ...(rollout ? { rollout } : {}),
+    trust,
   };
 }
 

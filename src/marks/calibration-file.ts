@@ -14,7 +14,11 @@ const count = z.number().int().min(0);
 export const calibrationFileSchema = z.strictObject({
   format: z.literal(CALIBRATION_FORMAT),
   question: z.string().min(1),
-  judge: z.strictObject({ model: z.string().min(1), promptSha256: z.string().min(1), rubricVersion: z.string().min(1) }),
+  judge: z.strictObject({
+    model: z.string().min(1),
+    promptSha256: z.string().min(1),
+    rubricVersion: z.string().min(1),
+  }),
   counts: z.strictObject({ truePass: count, falseFail: count, falsePass: count, trueFail: count }),
   sensitivity: z.number().nullable(),
   specificity: z.number().nullable(),
@@ -36,7 +40,11 @@ export function formatCalibrationFile(input: {
   const file: CalibrationFile = {
     format: CALIBRATION_FORMAT,
     question: input.question,
-    judge: { model: input.judge.model, promptSha256: input.judge.promptSha256, rubricVersion: input.judge.rubricVersion },
+    judge: {
+      model: input.judge.model,
+      promptSha256: input.judge.promptSha256,
+      rubricVersion: input.judge.rubricVersion,
+    },
     counts: { ...input.counts },
     sensitivity: calibration.sensitivity,
     specificity: calibration.specificity,
@@ -81,7 +89,6 @@ export async function readCalibrationFile(
       `${shown}: question: the calibration is for question ${file.question}, this run is ${expected.question}`,
     );
   const mismatch = keyMismatch(file.judge, expected.judge);
-  if (mismatch)
-    throw new TurnkitError('BAD_INPUT', `${shown}: judge: refused, the run's judge differs: ${mismatch}`);
+  if (mismatch) throw new TurnkitError('BAD_INPUT', `${shown}: judge: refused, the run's judge differs: ${mismatch}`);
   return { file, calibration: calibrate(file.counts) };
 }

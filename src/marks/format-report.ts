@@ -6,6 +6,7 @@ import type { Comparison } from './compare-runs.js';
 import { spendRows } from './format-spend.js';
 import { consistencyLines } from './consistency.js';
 import { formatSurvival } from './format-survival.js';
+import { correctedSummary, trustLines } from './format-trust.js';
 
 /** Plain text for a terminal, or Markdown for a pull request or a notebook. */
 export type ReportStyle = 'text' | 'md';
@@ -88,6 +89,12 @@ export function formatReport(report: Report, style: ReportStyle, comparison?: Co
       ]),
     ];
     lines.push(...table(rows, ['left', 'left', 'right', 'right', 'left']), '');
+  }
+  // Reports built before the trust section (a test's hand-made one) have no `trust`.
+  if (report.trust) {
+    const summary = correctedSummary(report.trust, report.target);
+    if (summary) lines.splice(2, 0, summary.charAt(0).toUpperCase() + summary.slice(1), '');
+    lines.push(...trustLines(report.trust, report.target, table, heading));
   }
   for (const warning of report.warnings) lines.push(`warning: ${warning}`);
   if (report.warnings.length > 0) lines.push('');

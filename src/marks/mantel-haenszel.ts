@@ -30,9 +30,7 @@ export interface MantelHaenszel {
  * standard error the sandwich over pairs: K / (K - 1) * sum w_k^2 (d_k - D)^2 / (sum w_k)^2.
  */
 export function mantelHaenszel(strata: readonly PairedStratum[]): MantelHaenszel {
-  const used = strata.filter(
-    (s) => s.constructedPass + s.constructedFail > 0 && s.basePass + s.baseFail > 0,
-  );
+  const used = strata.filter((s) => s.constructedPass + s.constructedFail > 0 && s.basePass + s.baseFail > 0);
   let deviation = 0;
   let variance = 0;
   let weights = 0;

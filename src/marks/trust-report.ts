@@ -110,7 +110,12 @@ export async function trustReport(input: TrustInput): Promise<TrustReport> {
     mantelHaenszel: strata.length > 0 ? mantelHaenszel(strata) : null,
     holm:
       input.pairs.length >= 2
-        ? input.pairs.map((pair, i) => ({ constructed: pair.constructed, base: pair.base, p: pair.p, adjusted: adjusted[i]! }))
+        ? input.pairs.map((pair, i) => ({
+            constructed: pair.constructed,
+            base: pair.base,
+            p: pair.p,
+            adjusted: adjusted[i]!,
+          }))
         : [],
     ceilings: ceilings(input.agreements),
     correction: await correction(input, tags),
@@ -178,8 +183,7 @@ async function correction(input: TrustInput, tags: readonly string[]): Promise<C
       ids: input.keys.filter((key) => tagOf.get(key.fixture) === tag).map(repId),
     });
   if (tags.length > 1) units.push({ scope: 'question', name: 'question', ids: input.keys.map(repId) });
-  const estimates =
-    refused === null ? units.map((unit) => estimate(unit, input, counts, calibration, person)) : [];
+  const estimates = refused === null ? units.map((unit) => estimate(unit, input, counts, calibration, person)) : [];
   return { file: name, judge, source, calibration, refused, estimates };
 }
 

@@ -15,6 +15,8 @@ interface ReportFlags {
   check?: boolean;
   html?: string | true;
   junit?: string;
+  calibration?: string;
+  saveCalibration?: string;
   format?: 'text' | 'md' | 'json' | 'github';
 }
 
@@ -53,6 +55,7 @@ async function htmlReport(dir: string, options: ReportFlags, output: Output): Pr
     marks: options.marks,
     compare: options.compare,
     compareMarks: options.compareMarks,
+    calibration: options.calibration,
   });
   output.out(shownPath(result.file));
   if (options.junit !== undefined) await junitReport(result.run.report, options.junit);
@@ -88,12 +91,18 @@ export function registerReport(program: Command, output: Output): void {
         .conflicts(['md', 'json']),
     )
     .option('--junit <file>', 'also write the report as JUnit XML (a test case per fixture, failed when missed)')
+    .option(
+      '--calibration <file>',
+      "correct the judge's rates with a committed calibration file (refused when its judge, prompt or rubric differ)",
+    )
+    .option('--save-calibration <file>', "write the judge's calibration against this run's marks.csv to a file")
     .addHelpText(
       'after',
       examples(
         'turnkit report runs/places/STAMP',
         'turnkit report runs/places/STAMP --marks marks.checks.csv --md',
         'turnkit report runs/places/STAMP --html                 # runs/places/STAMP/report.html',
+        'turnkit report runs/places/STAMP --marks marks.judge-opus.csv --save-calibration questions/places.calibration.json',
       ),
     )
     .action(async (dir: string, options) => {
@@ -106,6 +115,8 @@ export function registerReport(program: Command, output: Output): void {
         marks: options.marks,
         compare: options.compare,
         compareMarks: options.compareMarks,
+        calibration: options.calibration,
+        saveCalibration: options.saveCalibration,
       });
       if (options.junit !== undefined) await junitReport(result.report, options.junit);
       const format = options.format ?? (options.json ? 'json' : options.md ? 'md' : 'text');

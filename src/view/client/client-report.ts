@@ -88,6 +88,11 @@ function renderReport(run, root) {
     ])]));
   root.appendChild(renderConsistency(r));
   if (run.agreements.length > 0) root.appendChild(renderAgreements(run.agreements));
+  if (run.trust && run.trust.lines.length > 0) {
+    root.appendChild(h('section', { id: 'trust' }, [h('h2', { text: 'Can I trust this number?' }),
+      run.trust.summary ? h('p', { id: 'corrected-verdict', text: run.trust.summary }) : null,
+      h('pre', { class: 'trust', text: run.trust.lines.join('\n') })]));
+  }
   if (run.comparison) root.appendChild(renderComparison(run.comparison));
   if (r.warnings.length > 0) root.appendChild(h('section', { id: 'warnings' }, [h('h2', { text: 'Warnings' }), h('ul', null, r.warnings.map(function (w) { return h('li', { text: w }); }))]));
   var diffs = run.fixtures.filter(function (f) { return f.diff !== null; });
