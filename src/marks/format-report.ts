@@ -74,6 +74,12 @@ export function formatReport(report: Report, style: ReportStyle, comparison?: Co
     lines.push(heading('Tokens and cost'), '');
     lines.push(...table(spend, ['left', 'right', 'right', 'right', 'right']), '');
   }
+  // Reports built before the trust section (a test's hand-made one) have no `trust`.
+  if (report.trust) {
+    const summary = correctedSummary(report.trust, report.target);
+    if (summary) lines.splice(2, 0, summary.charAt(0).toUpperCase() + summary.slice(1), '');
+    lines.push(...trustLines(report.trust, report.target, table, heading));
+  }
   if (report.agreements.length > 0) {
     lines.push(heading('Agreement between graders'), '');
     const rows = [
@@ -89,12 +95,6 @@ export function formatReport(report: Report, style: ReportStyle, comparison?: Co
       ]),
     ];
     lines.push(...table(rows, ['left', 'left', 'right', 'right', 'left']), '');
-  }
-  // Reports built before the trust section (a test's hand-made one) have no `trust`.
-  if (report.trust) {
-    const summary = correctedSummary(report.trust, report.target);
-    if (summary) lines.splice(2, 0, summary.charAt(0).toUpperCase() + summary.slice(1), '');
-    lines.push(...trustLines(report.trust, report.target, table, heading));
   }
   for (const warning of report.warnings) lines.push(`warning: ${warning}`);
   if (report.warnings.length > 0) lines.push('');

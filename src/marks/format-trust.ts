@@ -99,7 +99,7 @@ export function trustLines(
           [
             ['scope', 'judge rate', 'corrected', '95% interval', 'method', 'verdict', 'Rogan-Gladen'],
             ...correction.estimates.map((entry) => [
-              entry.scope === 'fixture' ? entry.name : `${entry.name} (${entry.scope})`,
+              entry.scope === 'tag' ? `${entry.name} (tag)` : entry.name,
               entry.apparent === null ? '-' : `${entry.apparent.toFixed(2)} (${entry.judgePass}/${entry.n})`,
               fixed(entry.rate),
               span(entry.interval),

@@ -16,8 +16,8 @@ export interface PpiEstimate {
  * Prediction-powered inference for a mean (Angelopoulos et al. 2023, "Prediction-powered inference", Science 382,
  * example 1): theta = mean of the judge's marks over the unlabeled reps + mean of (person - judge) over the labeled
  * ones (the rectifier), se^2 = var(judge on unlabeled) / N + var(person - judge on labeled) / n (sample variances),
- * interval theta ± 1.96 se clipped to [0, 1]. Undefined (undefined returned) with fewer than two labeled reps or no
- * unlabeled one. Marks are 1 for pass, 0 for fail.
+ * interval theta ± 1.96 se clipped to [0, 1]. Undefined (undefined returned) with fewer than two labeled or two
+ * unlabeled reps: a variance of one observation is not known. Marks are 1 for pass, 0 for fail.
  */
 export function ppiMean(
   labeled: readonly { person: 0 | 1; judge: 0 | 1 }[],
@@ -25,7 +25,7 @@ export function ppiMean(
 ): PpiEstimate | undefined {
   const n = labeled.length;
   const big = unlabeled.length;
-  if (n < 2 || big < 1) return undefined;
+  if (n < 2 || big < 2) return undefined;
   const f = unlabeled.map(Number);
   const rectifiers = labeled.map(({ person, judge }) => person - judge);
   const mean = (values: readonly number[]): number => values.reduce((sum, v) => sum + v, 0) / values.length;

@@ -206,15 +206,9 @@ describe("Holm's correction", () => {
 
 describe('the ceiling as a verdict', () => {
   it('is below, within or above by the two Wilson intervals', () => {
-    expect(ceilingVerdict('j', { agreed: 62, matched: 65 }, 's', { agreed: 57, matched: 60 })!.standing).toBe(
-      'within',
-    );
-    expect(ceilingVerdict('j', { agreed: 30, matched: 60 }, 's', { agreed: 59, matched: 60 })!.standing).toBe(
-      'below',
-    );
-    expect(ceilingVerdict('j', { agreed: 60, matched: 60 }, 's', { agreed: 30, matched: 60 })!.standing).toBe(
-      'above',
-    );
+    expect(ceilingVerdict('j', { agreed: 62, matched: 65 }, 's', { agreed: 57, matched: 60 })!.standing).toBe('within');
+    expect(ceilingVerdict('j', { agreed: 30, matched: 60 }, 's', { agreed: 59, matched: 60 })!.standing).toBe('below');
+    expect(ceilingVerdict('j', { agreed: 60, matched: 60 }, 's', { agreed: 30, matched: 60 })!.standing).toBe('above');
     const v = ceilingVerdict('j', { agreed: 62, matched: 65 }, 's', { agreed: 57, matched: 60 })!;
     expect(v.agreement.interval.low).toBeCloseTo(wilson(62, 65).low, 10);
   });
