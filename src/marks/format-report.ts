@@ -7,6 +7,7 @@ import { spendRows } from './format-spend.js';
 import { consistencyLines } from './consistency.js';
 import { formatSurvival } from './format-survival.js';
 import { correctedSummary, trustLines } from './format-trust.js';
+import { sourceLines } from './format-sources.js';
 
 /** Plain text for a terminal, or Markdown for a pull request or a notebook. */
 export type ReportStyle = 'text' | 'md';
@@ -36,6 +37,8 @@ export function formatReport(report: Report, style: ReportStyle, comparison?: Co
     ];
     lines.push(...table(rows, FIXTURE_ALIGN), '');
   }
+  const sources = sourceLines(report, table);
+  if (sources.length > 0) lines.push(heading('Marks by source'), '', ...sources);
   if (report.pairs.length > 0) {
     lines.push(heading('Constructed fixtures against their bases'), '');
     const rows = [
@@ -187,6 +190,7 @@ function totalRow(totals: TagTotals): string[] {
 
 // The run's own marks file by its name; another file by its path.
 function marksShown(report: Report): string {
+  if (report.marksSources) return report.marksSources.files.map((file) => relative(report.dir, file)).join(', ');
   const inside = relative(report.dir, report.marksFile);
   return inside.includes('/') || inside.includes('\\') || inside.startsWith('..')
     ? shownPath(report.marksFile)

@@ -73,7 +73,7 @@ export function registerReport(program: Command, output: Output): void {
     .argument('<run-dir>', 'a run directory (runs/QUESTION/STAMP)')
     .option(
       '--marks <file>',
-      'the marks file to read (default marks.csv; a bare name is looked up in the run directory)',
+      'the marks file to read (default marks.csv; a bare name is looked up in the run directory); a,b: by precedence',
     )
     .option('--compare <run-dir>', 'another run of the same question: per-fixture deltas with Fisher exact p-values')
     .option('--compare-marks <file>', "the other run's marks file (default: the same name as --marks, else marks.csv)")
@@ -102,7 +102,6 @@ export function registerReport(program: Command, output: Output): void {
         'turnkit report runs/places/STAMP',
         'turnkit report runs/places/STAMP --marks marks.checks.csv --md',
         'turnkit report runs/places/STAMP --html                 # runs/places/STAMP/report.html',
-        'turnkit report runs/places/STAMP --marks marks.judge-opus.csv --save-calibration questions/places.calibration.json',
       ),
     )
     .action(async (dir: string, options) => {

@@ -72,6 +72,16 @@ function renderReport(run, root) {
     section.appendChild(table(totals.tag + ' fixtures: counts, rate, interval, verdict, latency', FIXTURE_HEADER, rows, { class: 'fixtures' }));
     root.appendChild(section);
   });
+  if (r.marksSources) {
+    var sourceFiles = r.marksSources.files.map(function (f) { return f.split(/[\\/]/).pop(); });
+    root.appendChild(h('section', { id: 'marks-sources' }, [h('h2', { text: 'Marks by source' }),
+      table(null, ['fixture'].concat(sourceFiles), r.marksSources.fixtures.map(function (e) {
+        return { attrs: { 'data-fixture': e.fixture }, cells: [e.fixture].concat(sourceFiles.map(function (file) {
+          var found = e.sources.filter(function (s) { return s.file === file; })[0];
+          return String(found ? found.marks : 0);
+        })) };
+      }))]));
+  }
   if (r.pairs.length > 0) {
     var rateOf = function (name) { return rateText(r.fixtures.filter(function (f) { return f.fixture === name; })[0]); };
     root.appendChild(h('section', { id: 'pairs' }, [h('h2', { text: 'Constructed fixtures against their bases' }),
