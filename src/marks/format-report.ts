@@ -124,6 +124,19 @@ export function formatComparison(comparison: Comparison, style: ReportStyle): st
     ]),
   ];
   lines.push(...table(rows, ['left', 'left', 'right', 'right', 'right', 'right']), '');
+  const paired = comparison.paired;
+  if (paired && paired.test.strata > 0) {
+    const t = paired.test;
+    const span = t.interval ? ` [${t.interval.low.toFixed(2)}, ${t.interval.high.toFixed(2)}]` : '';
+    lines.push(
+      `Paired by fixture over ${t.strata} fixture(s): pooled difference ${signed(t.difference)}${span} (clustered by fixture), Cochran-Mantel-Haenszel p ${pValue(t.p)}.`,
+    );
+    if (comparison.fixtures.length > 1)
+      lines.push(
+        `Holm-adjusted Fisher p per fixture (${comparison.fixtures.length} shown together): ${comparison.fixtures.map((entry, i) => `${entry.fixture} ${pValue(paired.holm[i] ?? null)}`).join(', ')}.`,
+      );
+    lines.push('');
+  }
   if (comparison.onlyHere.length > 0) lines.push(`Only in this run: ${comparison.onlyHere.join(', ')}`);
   if (comparison.onlyThere.length > 0) lines.push(`Only in the other run: ${comparison.onlyThere.join(', ')}`);
   for (const warning of comparison.warnings) lines.push(`warning: ${warning}`);

@@ -107,3 +107,28 @@ describe('refusals', () => {
     );
   });
 });
+
+describe('--compare paired by fixture', () => {
+  it('gives the CMH test over fixtures, the pooled difference and Holm-adjusted p-values', async () => {
+    const { compareReports } = await import('../../src/marks/compare-runs.js');
+    const { formatComparison } = await import('../../src/marks/format-report.js');
+    const here = await buildReport(run, { marks: 'marks.checks.csv' });
+    const there = await buildReport(run);
+    const comparison = compareReports(here, there);
+    const paired = comparison.paired!;
+    expect(paired.test.strata).toBe(3);
+    // Pooled MH difference by hand (weights n1 n0 / N): base 2/5 vs 1/4 (w 20/9), base-fixed 5/6 vs 5/6 (w 3),
+    // far 4/6 vs 3/4 (w 24/10).
+    const parts = [
+      [20 / 9, 2 / 5 - 1 / 4],
+      [3, 0],
+      [24 / 10, 4 / 6 - 3 / 4],
+    ] as const;
+    const pooled = parts.reduce((s, [w, d]) => s + w * d, 0) / parts.reduce((s, [w]) => s + w, 0);
+    expect(paired.test.difference).toBeCloseTo(pooled, 12);
+    comparison.fixtures.forEach((entry, i) => {
+      if (entry.p !== null) expect(paired.holm[i]!).toBeGreaterThanOrEqual(entry.p);
+    });
+    expect(formatComparison(comparison, 'text').join('\n')).toContain('Paired by fixture over 3 fixture(s)');
+  });
+});
