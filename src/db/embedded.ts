@@ -1,15 +1,13 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { connect, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { connect } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { TurnkitError } from '../errors.js';
 import { embeddedOwnerHook } from './owner-hooks.js';
-import { atomicExtendedProtocol } from './atomic-extended-protocol.js';
 import { openPglite, preloadPglite } from './pglite-open.js';
 import { seedDataDir } from './pgdata-template.js';
-import { startPasswordGate } from './password-gate.js';
+import { type GatedSocket, serveGated } from './gated-socket.js';
 import { newServerPassword, readServerPassword, removeServerPassword } from './server-password.js';
 import {
   lockOwnerAlive,
@@ -97,31 +95,19 @@ export async function openEmbedded(options: EmbeddedOptions): Promise<EmbeddedSe
 
 async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promise<EmbeddedServer> {
   let db: PGlite | undefined;
-  let server: PGLiteSocketServer | undefined;
-  let gate: Server | undefined;
-  let socketDir: string | undefined;
+  let served: GatedSocket | undefined;
   try {
-    // Loaded on demand, as PGlite is: a real-Postgres run never needs it.
-    const socketModule = import('@electric-sql/pglite-socket');
     // Under the lock: no other process opens or fills this data directory meanwhile. PGlite loads meanwhile.
     preloadPglite();
     if (options.template) await seedDataDir(options.dataDir, options.template);
     db = await openPglite(options.dataDir, { extensions: options.extensions !== false });
-    const { PGLiteSocketServer } = await socketModule;
+    const password = await newServerPassword(options.dataDir);
     // The default of one connection would refuse the SUT while turnkit is connected; another turnkit process using
     // this server (a guest) brings its own connection and its SUTs'.
-    const served = atomicExtendedProtocol(db);
-    // PGlite's socket server lets anyone in (it checks no password): it listens on a Unix socket in a folder only
-    // this user can enter, and the password gate (password-gate.ts) is the way in over TCP.
-    socketDir = await mkdtemp(join(tmpdir(), 'turnkit-pglite-'));
-    const innerPath = join(socketDir, '.s.PGSQL.5432');
-    server = new PGLiteSocketServer({ db: served, path: innerPath, maxConnections: MAX_CONNECTIONS });
-    await server.start();
-    const password = await newServerPassword(options.dataDir);
-    gate = await startPasswordGate({ host: '127.0.0.1', port: options.port, password, innerPath });
-    const port = (gate.address() as { port: number }).port;
+    served = await serveGated(db, { port: options.port, password, maxConnections: MAX_CONNECTIONS });
+    const port = served.port;
     await publishPort(lockPath, port);
-    const running = { db, server, gate, socketDir };
+    const running = { db, served };
     let closing: Promise<void> | undefined;
     let interrupted = false;
     const close = (): Promise<void> => {
@@ -132,14 +118,12 @@ async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promi
         // this one still holds) or keep it in a detached process of its own (which needs its own lifetime rules and
         // outlives a Ctrl-C), the owner simply waits: guests are turnkit processes that close their pool when done,
         // and a signal (Ctrl-C, `turnkit db stop`) ends the wait at once.
-        await waitForGuests(running.server, () => interrupted, options.onGuests);
+        await waitForGuests(running.served.server, () => interrupted, options.onGuests);
         detachSignals();
         try {
-          running.gate.close();
-          await running.server.stop();
+          await running.served.stop();
         } finally {
           await running.db.close();
-          await rm(running.socketDir, { recursive: true, force: true });
           await removeServerPassword(options.dataDir);
           await releaseLock(lockPath);
         }
@@ -155,10 +139,8 @@ async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promi
     const detachSignals = hook ? hook(interrupt) : () => {};
     return { url: embeddedUrl(port, password), port, owner: true, close };
   } catch (error) {
-    gate?.close();
-    await server?.stop().catch(() => {});
+    await served?.stop().catch(() => {});
     await db?.close().catch(() => {});
-    if (socketDir) await rm(socketDir, { recursive: true, force: true });
     // This process holds the lock: a password file there is the one it may have written.
     await removeServerPassword(options.dataDir).catch(() => {});
     await releaseLock(lockPath);

@@ -15,6 +15,7 @@ import { Semaphore } from '../util/semaphore.js';
 import { JudgeCache } from './judge-cache.js';
 import { createJudgeCall, JudgeCallError, withoutSecrets, type JudgeCall } from './judge-client.js';
 import { judgePrompt } from './judge-prompt.js';
+import { judgePromptSha256 } from './judge-identity.js';
 import { judgeFileSlug, type JudgeSettings } from '../config/judge-settings.js';
 import { parseVerdict } from './judge-verdict.js';
 import { callSpend, callSpendSchema, type CallSpend, type Price } from '../pipeline/spend.js';
@@ -196,6 +197,7 @@ export async function judgeWithModel(options: JudgeModelOptions): Promise<JudgeM
         provider: settings.provider,
         rubricVersion: rubric.version,
         rubricSha256: rubric.sha256,
+        promptSha256: judgePromptSha256(),
         cached,
         ...(spend ? { spend } : {}),
       });

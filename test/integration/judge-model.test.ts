@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { judgePromptSha256 } from '../../src/marks/judge-identity.js';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -203,6 +204,7 @@ describe.each(['openai', 'anthropic'] as const)('judgeWithModel through the %s S
       provider,
       rubricVersion: '1',
       rubricSha256: sha256(DEFAULT_RUBRIC),
+      promptSha256: judgePromptSha256(),
       cached: false,
       spend: { inputTokens: 100, outputTokens: 20, cost: null },
     };

@@ -11,6 +11,7 @@ const DOMAIN = [
   'sut',
   'model',
   'marks',
+  'upgrade',
   'construct',
   'scratch',
   'fixture',

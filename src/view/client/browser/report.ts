@@ -86,11 +86,13 @@ export function renderReport(run: RunView, root: HTMLElement): void {
     section.appendChild(table(caption, FIXTURE_HEADER, rows, { class: 'fixtures' }));
     root.appendChild(section);
   }
+  if (r.marksSources) root.appendChild(renderMarksSources(r.marksSources));
   if (r.pairs.length > 0) root.appendChild(renderPairs(r));
   if (r.rollout) root.appendChild(renderSurvival(r.rollout, run));
   root.appendChild(renderDemands(r));
   root.appendChild(renderConsistency(r));
   if (run.agreements.length > 0) root.appendChild(renderAgreements(run.agreements));
+  if (run.trust.lines.length > 0) root.appendChild(renderTrust(run.trust));
   if (run.comparison) root.appendChild(renderComparison(run.comparison));
   if (r.warnings.length > 0)
     root.appendChild(
@@ -111,6 +113,28 @@ export function renderReport(run: RunView, root: HTMLElement): void {
         ...diffs.map(renderDiff),
       ]),
     );
+}
+
+/** How many of each fixture's marks came from which marks file (`report --marks a,b`). */
+function renderMarksSources(sources: NonNullable<Report['marksSources']>): HTMLElement {
+  const files = sources.files.map((f) => f.split(/[\\/]/).pop() ?? f);
+  const rows: Row[] = sources.fixtures.map((e) => ({
+    attrs: { 'data-fixture': e.fixture },
+    cells: [e.fixture, ...files.map((file) => String(e.sources.find((s) => s.file === file)?.marks ?? 0))],
+  }));
+  return h('section', { id: 'marks-sources' }, [
+    h('h2', { text: 'Marks by source' }),
+    table(null, ['fixture', ...files], rows),
+  ]);
+}
+
+/** The trust section as the text report has it, and the corrected verdict on its own line. */
+function renderTrust(trust: RunView['trust']): HTMLElement {
+  return h('section', { id: 'trust' }, [
+    h('h2', { text: 'Can I trust this number?' }),
+    trust.summary ? h('p', { id: 'corrected-verdict', text: trust.summary }) : null,
+    h('pre', { class: 'trust', text: trust.lines.join('\n') }),
+  ]);
 }
 
 function renderPairs(r: Report): HTMLElement {
