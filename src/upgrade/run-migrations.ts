@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import type { LoadedConfig } from '../config/load.js';
 import type { Db } from '../db/connect.js';
 import { migrate, migrationsFolder } from '../db/migrate.js';
 import { scrubSecret } from '../db/url.js';
 import { TurnkitError } from '../errors.js';
+import { runBounded } from '../util/bounded-process.js';
 
 // What a migration command may print before turnkit stops keeping it (its last lines say why it failed).
 const OUTPUT_CAP = 64 * 1024;
@@ -23,34 +23,32 @@ export async function runGameMigrations(
     await migrate(db, migrationsFolder(config));
     return;
   }
-  const [program, ...args] = command as [string, ...string[]];
-  const env = { ...db.env, DATABASE_URL: db.url };
-  const output = await new Promise<{ code: number | null; text: string }>((resolve, reject) => {
-    const child = spawn(program, args, {
-      cwd: config.baseDir,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-      ...(signal ? { signal } : {}),
-    });
-    let text = '';
-    const keep = (chunk: Buffer) => {
-      text = (text + chunk.toString('utf8')).slice(-OUTPUT_CAP);
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    child.on('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        new TurnkitError(
-          'CONFIG',
-          error.code === 'ENOENT'
-            ? `game.migrate.command: ${program} not found`
-            : `game.migrate.command: ${error.message}`,
-        ),
-      ),
-    );
-    child.on('close', (code) => resolve({ code, text }));
+  const [program] = command;
+  // The runner SUTs and players use (util/bounded-process.ts): its own process group, killed with whatever it
+  // started when aborted, output bounded. A migration has no turnkit timeout of its own (it may be long): a day.
+  const run = await runBounded({
+    argv: command,
+    cwd: config.baseDir,
+    env: { ...db.env, DATABASE_URL: db.url },
+    stdin: '',
+    timeoutMs: 24 * 60 * 60 * 1000,
+    maxStdout: OUTPUT_CAP,
+    stdoutOverflow: 'cut',
+    maxStderr: OUTPUT_CAP,
+    killGraceMs: 2000,
+    signal,
   });
+  if (run.spawnError) {
+    throw new TurnkitError(
+      'CONFIG',
+      run.spawnError.code === 'ENOENT'
+        ? `game.migrate.command: ${program} not found`
+        : `game.migrate.command: ${run.spawnError.message}`,
+    );
+  }
+  // Stopped by its caller (Ctrl-C): the caller's reason, as any other aborted step gives it.
+  if (run.stopped === 'aborted') throw signal?.reason ?? new TurnkitError('DATABASE', 'game.migrate.command: stopped');
+  const output = { code: run.code, text: `${run.stdout}\n${run.stderr}` };
   if (output.code !== 0) {
     const last = output.text.trim().split('\n').filter(Boolean).at(-1) ?? '';
     throw new TurnkitError(
