@@ -5,6 +5,7 @@ import type { JudgePrompt } from './judge-prompt.js';
 import type { Usage } from '../pipeline/spend.js';
 import { defaultKeyVariable, type JudgeSettings } from '../config/judge-settings.js';
 import { shownUrl } from '../util/url-secrets.js';
+import { MAX_CALL_TOKENS, plausibleTokens } from '../sut/sut-answer.js';
 import { anthropicClient, loadSdks, type ModelSdks, openAiClient } from '../model/model-client.js';
 
 /** A judge model's answer with the tokens it used, when the API said. */
@@ -92,8 +93,9 @@ export function createJudgeCall(
         const text = (Array.isArray(reply?.content) ? reply.content : [])
           .flatMap((block) => (block?.type === 'text' ? [block.text] : []))
           .join('');
-        return { text, usage: tokens(reply?.usage?.input_tokens, reply?.usage?.output_tokens) };
+        return { text, usage: tokens(reply?.usage?.input_tokens, reply?.usage?.output_tokens, where) };
       } catch (error) {
+        if (error instanceof JudgeCallError) throw error;
         throw failed(loaded, error);
       }
     };
@@ -113,17 +115,25 @@ export function createJudgeCall(
         ],
       });
       const text = (Array.isArray(reply?.choices) ? reply.choices[0]?.message?.content : undefined) ?? '';
-      return { text, usage: tokens(reply?.usage?.prompt_tokens, reply?.usage?.completion_tokens) };
+      return { text, usage: tokens(reply?.usage?.prompt_tokens, reply?.usage?.completion_tokens, where) };
     } catch (error) {
+      if (error instanceof JudgeCallError) throw error;
       throw failed(loaded, error);
     }
   };
 }
 
-// Usage as the API reported it; none when either count is missing or not a whole number.
-function tokens(input: unknown, output: unknown): Usage | undefined {
-  const count = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
-  return count(input) && count(output) ? { inputTokens: input, outputTokens: output } : undefined;
+// Usage as the API reported it; none when the API gave none. Counts that are negative, fractional or absurd are
+// refused (that rep's error), as an http SUT's are, rather than rounded or dropped: they would be the run's cost.
+function tokens(input: unknown, output: unknown, where: string): Usage | undefined {
+  if (input === undefined && output === undefined) return undefined;
+  if (!plausibleTokens(input) || !plausibleTokens(output)) {
+    throw new JudgeCallError(
+      `the judge at ${where} answered with usage figures that are not whole numbers from 0 to ${MAX_CALL_TOKENS}`,
+      false,
+    );
+  }
+  return { inputTokens: input, outputTokens: output };
 }
 
 /** A base URL as it may be shown or written: origin and path, never a user, password or query (tokens live there). */
