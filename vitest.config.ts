@@ -53,7 +53,10 @@ export default defineConfig({
       tier('bad-inputs', { include: ['test/e2e/bad-inputs.test.ts'], globalSetup: GLOBAL_SETUP }),
       // The fault matrix: kills, signals and hostile SUTs at every step, checked against per-table checksums.
       tier('faults', { include: ['test/faults/**/*.test.ts'], globalSetup: GLOBAL_SETUP }),
-      tier('browser', { include: ['test/browser/**/*.test.ts'], globalSetup: GLOBAL_SETUP }),
+      tier('browser', {
+        include: ['test/browser/**/*.test.ts'],
+        globalSetup: [...GLOBAL_SETUP, 'test/helpers/page-script-setup.ts'],
+      }),
       // A game's own suite as a user writes it, importing the built package by name (turnkit, turnkit/testing),
       // once per backend; its global setup reads GAME_TESTS_BACKEND from the environment vitest was started with.
       ...backends.map((backend) =>

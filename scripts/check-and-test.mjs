@@ -6,11 +6,16 @@
 import { spawn } from 'node:child_process';
 
 let checked = '';
-const check = spawn('tsc', ['-p', 'tsconfig.json', '--noEmit'], { stdio: ['ignore', 'pipe', 'pipe'] });
-check.stdout.on('data', (chunk) => (checked += chunk));
-check.stderr.on('data', (chunk) => (checked += chunk));
-const checkCode = new Promise((resolve) =>
-  check.on('close', (code) => resolve(code ?? 1)).on('error', () => resolve(1)),
+// The Node program, then the page script's (browser code, checked with the DOM's types: tsconfig.client.json).
+const typecheck = (project, flags) =>
+  new Promise((resolve) => {
+    const check = spawn('tsc', ['-p', project, ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
+    check.stdout.on('data', (chunk) => (checked += chunk));
+    check.stderr.on('data', (chunk) => (checked += chunk));
+    check.on('close', (code) => resolve(code ?? 1)).on('error', () => resolve(1));
+  });
+const checkCode = typecheck('tsconfig.json', ['--noEmit']).then(async (code) =>
+  code !== 0 ? code : typecheck('tsconfig.client.json', []),
 );
 
 const tests = spawn('vitest', ['run', ...process.argv.slice(2)], { stdio: 'inherit' });
@@ -18,5 +23,5 @@ const testCode = await new Promise((resolve) =>
   tests.on('close', (code) => resolve(code ?? 1)).on('error', () => resolve(1)),
 );
 const typeCode = await checkCode;
-if (typeCode !== 0) process.stderr.write(`\ntype-check (tsc -p tsconfig.json --noEmit) failed:\n${checked}`);
+if (typeCode !== 0) process.stderr.write(`\ntype-check (npm run typecheck) failed:\n${checked}`);
 process.exitCode = testCode !== 0 ? testCode : typeCode;

@@ -191,8 +191,8 @@ export { run } from './pipeline/run.js';
 export type { RunInput, RunProgress } from './pipeline/run-input.js';
 export type { RunResult } from './pipeline/finish-run.js';
 export type { Question, QuestionInput, SutInput } from './question/question-format.js';
-export type { SutFunction, SutRequest, SutTools } from './pipeline/sut-request.js';
-export type { ModuleSutFunction } from './pipeline/sut-module.js';
+export type { SutFunction, SutRequest, SutTools } from './sut/sut-request.js';
+export type { ModuleSutFunction } from './sut/sut-module.js';
 
 /**
  * Reads and checks a question file (`questions/ID.yaml` or `.json`), every problem with its line and column.

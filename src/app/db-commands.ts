@@ -6,20 +6,26 @@ import { chooseDatabaseUrl, embeddedDataDir, usingDb } from '../db/connect.js';
 import { embeddedUrl, openEmbedded, type EmbeddedServer } from '../db/embedded.js';
 import { migrate, migrationsFolder, type MigrateResult } from '../db/migrate.js';
 import { lockOwnerAlive, lockPathFor, readLock } from '../db/server-lock.js';
+import { readServerPassword } from '../db/server-password.js';
 import { redactUrl } from '../db/url.js';
 import { commandEnv } from './command-context.js';
 
 /** Starts the embedded server (or finds the one another turnkit process runs) for `turnkit db start`. */
-export async function dbStart(options: CommonOptions): Promise<EmbeddedServer> {
+export async function dbStart(options: CommonOptions): Promise<EmbeddedServer & { displayUrl: string }> {
   const config = await loadConfig({ configPath: options.configPath, cwd: options.cwd });
-  return openEmbedded({ dataDir: embeddedDataDir(config), port: config.database.embedded.port });
+  const server = await openEmbedded({ dataDir: embeddedDataDir(config), port: config.database.embedded.port });
+  // What may be printed: the URL without the server's password.
+  return Object.assign(server, { displayUrl: redactUrl(server.url) });
 }
 
-/** The URL turnkit connects to: the running embedded server's, or the configured server's with the password removed. */
-export async function dbUrl(options: CommonOptions): Promise<string> {
+/**
+ * The URL turnkit connects to: the running embedded server's, or the configured server's, with the password removed
+ * unless `showPassword` asks for the URL a SUT started by hand needs (`DATABASE_URL=$(turnkit db url --show-password)`).
+ */
+export async function dbUrl(options: CommonOptions, showPassword = false): Promise<string> {
   const config = await loadConfig({ configPath: options.configPath, cwd: options.cwd });
   const url = chooseDatabaseUrl(config, { ...options, env: commandEnv(options) });
-  if (url) return redactUrl(url);
+  if (url) return showPassword ? url : redactUrl(url);
   const dataDir = embeddedDataDir(config);
   const lock = await readLock(lockPathFor(dataDir));
   if (!lock || !lockOwnerAlive(lock) || !lock.port) {
@@ -28,7 +34,8 @@ export async function dbUrl(options: CommonOptions): Promise<string> {
       `no embedded database is running for ${relative(process.cwd(), dataDir) || dataDir} (start one with: turnkit db start)`,
     );
   }
-  return embeddedUrl(lock.port);
+  const full = embeddedUrl(lock.port, await readServerPassword(dataDir));
+  return showPassword ? full : redactUrl(full);
 }
 
 /** Applies the game's migrations (the project's folder, or the sample game's). */

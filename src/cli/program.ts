@@ -22,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   edit: async () => (await import('./commands/edit.js')).registerEdit,
   materialize: async () => (await import('./commands/materialize.js')).registerMaterialize,
   rebase: async () => (await import('./commands/rebase.js')).registerRebase,
+  upgrade: async () => (await import('./commands/upgrade.js')).registerUpgrade,
   seed: async () => (await import('./commands/seed.js')).registerSeed,
   run: async () => (await import('./commands/run.js')).registerRun,
   merge: async () => (await import('./commands/merge.js')).registerMerge,

@@ -90,6 +90,29 @@ export const configSchema = z
         exclude: z.array(tableName).default([]).describe('Tables never captured (an audit log, say).'),
         references: referencesSchema,
         turnColumns: turnColumnsSchema,
+        migrate: z
+          .object({
+            command: z
+              .array(z.string().min(1))
+              .min(1, 'name the program to run')
+              .optional()
+              .describe(
+                "The game's own migration command, run with DATABASE_URL set (argv, never split on spaces); absent: turnkit's db migrate.",
+              ),
+            table: z
+              .string()
+              .min(1)
+              .optional()
+              .describe("A migration table turnkit does not know ('schema.table'), read at capture."),
+            column: columnName.optional().describe('The column of that table naming a migration (needs table).'),
+          })
+          .strict()
+          .refine((migrate) => (migrate.table === undefined) === (migrate.column === undefined), {
+            message: 'give table and column together',
+            path: ['column'],
+          })
+          .optional()
+          .describe('How the game migrates its schema: what turnkit upgrade runs, and where capture reads the state.'),
         unique: z
           .record(z.string().min(1), z.enum(['fresh', 'keep']))
           .optional()

@@ -5,9 +5,10 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { TurnkitError } from '../errors.js';
 import { embeddedOwnerHook } from './owner-hooks.js';
-import { atomicExtendedProtocol } from './atomic-extended-protocol.js';
 import { openPglite, preloadPglite } from './pglite-open.js';
 import { seedDataDir } from './pgdata-template.js';
+import { type GatedSocket, serveGated } from './gated-socket.js';
+import { newServerPassword, readServerPassword, removeServerPassword } from './server-password.js';
 import {
   lockOwnerAlive,
   lockPathFor,
@@ -20,6 +21,7 @@ import {
 
 /** A running embedded server: either owned by this process or another turnkit process's, reached by its socket. */
 export interface EmbeddedServer {
+  /** The URL with the server's password in it: for turnkit's pool and its SUTs' DATABASE_URL, never printed. */
   url: string;
   port: number;
   /** True when this process opened the data directory and must close it. */
@@ -55,9 +57,12 @@ export interface EmbeddedOptions {
   onGuests?: ((connections: number) => void) | undefined;
 }
 
-/** Embedded connections always use the superuser and the default database PGlite creates. */
-export function embeddedUrl(port: number): string {
-  return `postgres://postgres@127.0.0.1:${port}/postgres`;
+/**
+ * Embedded connections always use the superuser and the default database PGlite creates, with the server's password
+ * (server-password.ts; URL-safe characters, so it needs no escaping).
+ */
+export function embeddedUrl(port: number, password: string): string {
+  return `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
 }
 
 /** Opens the embedded database, or joins the turnkit process that already has it open. */
@@ -75,7 +80,8 @@ export async function openEmbedded(options: EmbeddedOptions): Promise<EmbeddedSe
       continue;
     }
     if (lock?.port && (await portAnswers(lock.port))) {
-      return { url: embeddedUrl(lock.port), port: lock.port, owner: false, close: async () => {} };
+      const password = await readServerPassword(options.dataDir);
+      return { url: embeddedUrl(lock.port, password), port: lock.port, owner: false, close: async () => {} };
     }
     if (Date.now() > deadline) {
       throw new TurnkitError(
@@ -89,28 +95,19 @@ export async function openEmbedded(options: EmbeddedOptions): Promise<EmbeddedSe
 
 async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promise<EmbeddedServer> {
   let db: PGlite | undefined;
-  let server: PGLiteSocketServer | undefined;
+  let served: GatedSocket | undefined;
   try {
-    // Loaded on demand, as PGlite is: a real-Postgres run never needs it.
-    const socketModule = import('@electric-sql/pglite-socket');
     // Under the lock: no other process opens or fills this data directory meanwhile. PGlite loads meanwhile.
     preloadPglite();
     if (options.template) await seedDataDir(options.dataDir, options.template);
     db = await openPglite(options.dataDir, { extensions: options.extensions !== false });
-    const { PGLiteSocketServer } = await socketModule;
+    const password = await newServerPassword(options.dataDir);
     // The default of one connection would refuse the SUT while turnkit is connected; another turnkit process using
     // this server (a guest) brings its own connection and its SUTs'.
-    const served = atomicExtendedProtocol(db);
-    server = new PGLiteSocketServer({
-      db: served,
-      host: '127.0.0.1',
-      port: options.port,
-      maxConnections: MAX_CONNECTIONS,
-    });
-    await server.start();
-    const port = Number(server.getServerConn().split(':').pop());
+    served = await serveGated(db, { port: options.port, password, maxConnections: MAX_CONNECTIONS });
+    const port = served.port;
     await publishPort(lockPath, port);
-    const running = { db, server };
+    const running = { db, served };
     let closing: Promise<void> | undefined;
     let interrupted = false;
     const close = (): Promise<void> => {
@@ -121,12 +118,13 @@ async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promi
         // this one still holds) or keep it in a detached process of its own (which needs its own lifetime rules and
         // outlives a Ctrl-C), the owner simply waits: guests are turnkit processes that close their pool when done,
         // and a signal (Ctrl-C, `turnkit db stop`) ends the wait at once.
-        await waitForGuests(running.server, () => interrupted, options.onGuests);
+        await waitForGuests(running.served.server, () => interrupted, options.onGuests);
         detachSignals();
         try {
-          await running.server.stop();
+          await running.served.stop();
         } finally {
           await running.db.close();
+          await removeServerPassword(options.dataDir);
           await releaseLock(lockPath);
         }
       })();
@@ -139,10 +137,12 @@ async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promi
     // The process's signals are the command line's: it hooks in to close the server on Ctrl-C (a library never).
     const hook = options.handleSignals === false ? undefined : embeddedOwnerHook();
     const detachSignals = hook ? hook(interrupt) : () => {};
-    return { url: embeddedUrl(port), port, owner: true, close };
+    return { url: embeddedUrl(port, password), port, owner: true, close };
   } catch (error) {
-    await server?.stop().catch(() => {});
+    await served?.stop().catch(() => {});
     await db?.close().catch(() => {});
+    // This process holds the lock: a password file there is the one it may have written.
+    await removeServerPassword(options.dataDir).catch(() => {});
     await releaseLock(lockPath);
     const message = error instanceof Error ? error.message : String(error);
     throw new TurnkitError(

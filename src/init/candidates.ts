@@ -27,7 +27,17 @@ const TEXT_TYPE = /^(text|character varying|varchar|citext|character)\b(?!.*\[\]
 /** Tables of players and accounts: shared, never a campaign's root. */
 export const SHARED_NAME = /^(users?|accounts?|profiles?|members?|customers?|people|persons?)$/i;
 
-/** Root candidates: tables other tables hang below, ranked by how many do (tables of accounts last). */
+// Tables named like the people who play, as a root candidate: accounts (`auth_user`'s last word too), and players
+// that own campaigns (a table named like a campaign hangs below them). A player row may be a campaign's own, as
+// Prisma games keep them, so this only ranks roots and never makes a table shared.
+const PLAYER_NAME = /^players?$/i;
+function namedLikePeople(table: TableInfo, below: readonly string[], catalog: Catalog): boolean {
+  const last = table.table.split(/[_.]/).at(-1) ?? table.table;
+  if (SHARED_NAME.test(table.table) || SHARED_NAME.test(last)) return true;
+  return PLAYER_NAME.test(table.table) && below.some((name) => ROOT_NAME.test(catalog.tables.get(name)?.table ?? name));
+}
+
+/** Root candidates: tables other tables hang below, ranked by how many do (tables of accounts and players last). */
 export function rootCandidates(catalog: Catalog): Candidate[] {
   const links = linksOf(catalog);
   const ranked = [...catalog.tables.values()]
@@ -35,14 +45,14 @@ export function rootCandidates(catalog: Catalog): Candidate[] {
     .map((table) => ({ table, below: [...tablesBelow(table.name, links).keys()].slice(1) }))
     .filter((entry) => entry.below.length > 0);
   const rank = (entry: (typeof ranked)[number]): number =>
-    (SHARED_NAME.test(entry.table.table) ? -1000 : 0) +
+    (namedLikePeople(entry.table, entry.below, catalog) ? -1000 : 0) +
     entry.below.length * 2 +
     (ROOT_NAME.test(entry.table.table) ? 1 : 0);
   return ranked
     .sort((a, b) => rank(b) - rank(a) || a.table.name.localeCompare(b.table.name))
     .map(({ table, below }) => ({
       value: table.name,
-      why: `${below.length} table${below.length === 1 ? '' : 's'} below it (${shortList(below)})${SHARED_NAME.test(table.table) ? '; named like accounts, so likely shared' : ''}`,
+      why: `${below.length} table${below.length === 1 ? '' : 's'} below it (${shortList(below)})${namedLikePeople(table, below, catalog) ? '; named like accounts, so likely shared' : ''}`,
     }));
 }
 

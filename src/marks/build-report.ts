@@ -6,6 +6,8 @@ import { readRunState, repId, type RunState } from '../run-dir/run-state.js';
 import { readMarksFile, scopeOfRun, type ReadMark } from '../run-dir/read-marks.js';
 import { runAgreements, type RunAgreement } from './run-agreements.js';
 import { passPowers, tagConsistency, type TagConsistency } from './consistency.js';
+import { countSources, readCombinedMarks } from './combined-marks.js';
+import { trustReport, type TrustReport } from './trust-report.js';
 import { readJudgeSpends, repsSpend, totalSpend, type RunSpend, type SpendSplit } from './report-spend.js';
 import {
   fisherExact,
@@ -103,8 +105,12 @@ export interface Report {
   /** Tokens and cost of the run: the SUT's calls, the judges', and both. */
   spend: RunSpend;
   warnings: string[];
+  /** With `--marks a,b`: the files in order of precedence and, per fixture, how many marks came from each. */
+  marksSources?: { files: string[]; fixtures: { fixture: string; sources: { file: string; marks: number }[] }[] };
   /** A rollout run (`turns: K`): survival per fixture and per turn; absent for one-turn runs. */
   rollout?: RolloutReport;
+  /** Question-level statistics, the ceiling verdicts and a judge's corrected rates (docs/guides/can-i-trust-this-number.md). */
+  trust: TrustReport;
 }
 
 /** Options of `buildReport`. */
@@ -115,16 +121,24 @@ export interface ReportOptions {
   cwd?: string | undefined;
   /** The run's state when the caller has read it already (the HTML report reads every rep record once). */
   state?: RunState | undefined;
+  /** A calibration file to correct a judge's rates with (else the run's own marks.csv, where it overlaps). */
+  calibration?: string | undefined;
 }
 
 /** Reads a run directory and its marks and computes every number the report shows. */
 export async function buildReport(dir: string, options: ReportOptions = {}): Promise<Report> {
   const state = options.state ?? (await readRunState(dir));
   const { manifest } = state;
-  const marksFile = marksPath(dir, options);
+  // `--marks a,b`: several files by precedence; the first names the report's marks file.
+  const marksFiles = (options.marks ?? 'marks.csv')
+    .split(',')
+    .filter((part) => part.trim() !== '')
+    .map((part) => marksPath(dir, { ...options, marks: part.trim() }));
+  const marksFile = marksFiles[0] ?? marksPath(dir, options);
   const names = manifest.fixtures.map((fixture) => fixture.name);
   const shard = manifest.shard;
-  const marks = await readMarksFile(marksFile, scopeOfRun(manifest));
+  const combined = marksFiles.length > 1 ? await readCombinedMarks(marksFiles, scopeOfRun(manifest)) : undefined;
+  const marks = combined?.marks ?? (await readMarksFile(marksFile, scopeOfRun(manifest)));
   const keys = planReps(names, manifest.question.reps, shard);
   const target = manifest.question.target;
   const judgeSpends = await readJudgeSpends(dir);
@@ -144,6 +158,18 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
   const { agreements, warnings } = await runAgreements(dir, manifest);
   const pairs = basePairs(manifest, fixtures);
   const rollout = rolloutReport(state, keys, names, pairs, marks);
+  const trust = await trustReport({
+    dir,
+    manifest,
+    target,
+    keys,
+    fixtures,
+    pairs,
+    agreements,
+    marksFile,
+    marks,
+    calibrationFile: options.calibration,
+  });
   return {
     dir,
     question: { id: manifest.question.id, text: manifest.question.text },
@@ -164,6 +190,22 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
     spend: totalSpend(fixtures),
     warnings,
     ...(rollout ? { rollout } : {}),
+    ...(combined
+      ? {
+          marksSources: {
+            files: marksFiles,
+            fixtures: fixtures.map((fixture) => ({
+              fixture: fixture.fixture,
+              sources: countSources(
+                keys.filter((key) => key.fixture === fixture.fixture).map(repId),
+                combined.sourceOf,
+                marksFiles,
+              ),
+            })),
+          },
+        }
+      : {}),
+    trust,
   };
 }
 

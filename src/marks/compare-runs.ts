@@ -1,3 +1,5 @@
+import { holmAdjust } from './holm.js';
+import { mantelHaenszel, type MantelHaenszel } from './mantel-haenszel.js';
 import { shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import type { Report } from './build-report.js';
@@ -26,6 +28,9 @@ export interface Comparison {
   onlyThere: string[];
   /** What makes the comparison less than like for like (rubric version, fixture bytes, question text). */
   warnings: string[];
+  /** Paired by fixture: the CMH test stratified by fixture and the pooled difference (here - there) with an
+   * interval clustered by fixture; Holm-adjusted per-fixture p-values, in the order of `fixtures`. */
+  paired?: { test: MantelHaenszel; holm: (number | null)[] };
 }
 
 /** Compares two runs' reports fixture by fixture; runs of different questions are refused. */
@@ -70,5 +75,16 @@ export function compareReports(here: Report, there: Report): Comparison {
     onlyHere: here.fixtures.filter((fixture) => !theirs.has(fixture.fixture)).map((fixture) => fixture.fixture),
     onlyThere: there.fixtures.filter((fixture) => !mineNames.has(fixture.fixture)).map((fixture) => fixture.fixture),
     warnings,
+    paired: {
+      test: mantelHaenszel(
+        fixtures.map((entry) => ({
+          constructedPass: entry.here.pass,
+          constructedFail: entry.here.fail,
+          basePass: entry.there.pass,
+          baseFail: entry.there.fail,
+        })),
+      ),
+      holm: holmAdjust(fixtures.map((entry) => entry.p)),
+    },
   };
 }

@@ -6,6 +6,8 @@ import type { Comparison } from './compare-runs.js';
 import { spendRows } from './format-spend.js';
 import { consistencyLines } from './consistency.js';
 import { formatSurvival } from './format-survival.js';
+import { correctedSummary, trustLines } from './format-trust.js';
+import { sourceLines } from './format-sources.js';
 
 /** Plain text for a terminal, or Markdown for a pull request or a notebook. */
 export type ReportStyle = 'text' | 'md';
@@ -35,6 +37,8 @@ export function formatReport(report: Report, style: ReportStyle, comparison?: Co
     ];
     lines.push(...table(rows, FIXTURE_ALIGN), '');
   }
+  const sources = sourceLines(report, table);
+  if (sources.length > 0) lines.push(heading('Marks by source'), '', ...sources);
   if (report.pairs.length > 0) {
     lines.push(heading('Constructed fixtures against their bases'), '');
     const rows = [
@@ -72,6 +76,12 @@ export function formatReport(report: Report, style: ReportStyle, comparison?: Co
   if (spend.length > 0) {
     lines.push(heading('Tokens and cost'), '');
     lines.push(...table(spend, ['left', 'right', 'right', 'right', 'right']), '');
+  }
+  // Reports built before the trust section (a test's hand-made one) have no `trust`.
+  if (report.trust) {
+    const summary = correctedSummary(report.trust, report.target);
+    if (summary) lines.splice(2, 0, summary.charAt(0).toUpperCase() + summary.slice(1), '');
+    lines.push(...trustLines(report.trust, report.target, table, heading));
   }
   if (report.agreements.length > 0) {
     lines.push(heading('Agreement between graders'), '');
@@ -114,6 +124,19 @@ export function formatComparison(comparison: Comparison, style: ReportStyle): st
     ]),
   ];
   lines.push(...table(rows, ['left', 'left', 'right', 'right', 'right', 'right']), '');
+  const paired = comparison.paired;
+  if (paired && paired.test.strata > 0) {
+    const t = paired.test;
+    const span = t.interval ? ` [${t.interval.low.toFixed(2)}, ${t.interval.high.toFixed(2)}]` : '';
+    lines.push(
+      `Paired by fixture over ${t.strata} fixture(s): pooled difference ${signed(t.difference)}${span} (clustered by fixture), Cochran-Mantel-Haenszel p ${pValue(t.p)}.`,
+    );
+    if (comparison.fixtures.length > 1)
+      lines.push(
+        `Holm-adjusted Fisher p per fixture (${comparison.fixtures.length} shown together): ${comparison.fixtures.map((entry, i) => `${entry.fixture} ${pValue(paired.holm[i] ?? null)}`).join(', ')}.`,
+      );
+    lines.push('');
+  }
   if (comparison.onlyHere.length > 0) lines.push(`Only in this run: ${comparison.onlyHere.join(', ')}`);
   if (comparison.onlyThere.length > 0) lines.push(`Only in the other run: ${comparison.onlyThere.join(', ')}`);
   for (const warning of comparison.warnings) lines.push(`warning: ${warning}`);
@@ -180,6 +203,7 @@ function totalRow(totals: TagTotals): string[] {
 
 // The run's own marks file by its name; another file by its path.
 function marksShown(report: Report): string {
+  if (report.marksSources) return report.marksSources.files.map((file) => relative(report.dir, file)).join(', ');
   const inside = relative(report.dir, report.marksFile);
   return inside.includes('/') || inside.includes('\\') || inside.startsWith('..')
     ? shownPath(report.marksFile)

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { appendFile, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { appendWhole } from '../util/append-whole.js';
 import { join } from 'node:path';
 import { sha256 } from '../run-dir/manifest.js';
 
@@ -82,8 +83,7 @@ export class JudgeCache {
   async put(key: string, answer: string, about: Record<string, unknown>): Promise<void> {
     this.answers.set(key, answer);
     if (about.spend !== undefined) this.spends.set(key, about.spend);
-    await appendFile(this.file, `${JSON.stringify({ key, ...about, answer, at: new Date().toISOString() })}\n`, {
-      mode: 0o600,
-    });
+    // Whole lines only: a full disk mid-line leaves the file as it was and names it (judge stops, nothing else lost).
+    await appendWhole(this.file, `${JSON.stringify({ key, ...about, answer, at: new Date().toISOString() })}\n`);
   }
 }

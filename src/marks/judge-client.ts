@@ -5,6 +5,8 @@ import type { JudgePrompt } from './judge-prompt.js';
 import type { Usage } from '../run-dir/spend.js';
 import { defaultKeyVariable, type JudgeSettings } from '../config/judge-settings.js';
 import { shownUrl } from '../util/url-secrets.js';
+import { MAX_CALL_TOKENS, plausibleTokens } from '../sut/sut-answer.js';
+import { anthropicClient, loadSdks, type ModelSdks, openAiClient } from '../model/model-client.js';
 
 /** A judge model's answer with the tokens it used, when the API said. */
 export interface JudgeAnswer {
@@ -27,24 +29,8 @@ export class JudgeCallError extends Error {
   }
 }
 
-interface Sdks {
-  OpenAI: typeof OpenAIClient;
-  Anthropic: typeof AnthropicClient;
-}
-
-let sdks: Promise<Sdks> | undefined;
-
-/** The SDKs (about 1,700 modules with OpenTelemetry) load at the first request, not with every turnkit command. */
-function loadSdks(): Promise<Sdks> {
-  sdks ??= Promise.all([import('openai'), import('@anthropic-ai/sdk')]).then(([openai, anthropic]) => ({
-    OpenAI: openai.default,
-    Anthropic: anthropic.default,
-  }));
-  return sdks;
-}
-
 /**
- * A client for the judge's provider through its official SDK, which retries 429 and 5xx answers and lost
+ * A client for the judge's provider through turnkit's one model client (model/model-client.ts: the official SDKs), which retries 429 and 5xx answers and lost
  * connections with exponential backoff (honouring retry-after). The key is read from its variable in `env` (the
  * command line passes the process's environment) and
  * goes nowhere but the request; a local OpenAI-compatible server (a base URL) may need none.
@@ -62,15 +48,15 @@ export function createJudgeCall(
       `the judge's API key is not set: export ${variable} (or name another variable with --api-key-env)`,
     );
   }
-  const common = {
-    apiKey: key || 'unused',
-    maxRetries: settings.retries,
-    timeout: settings.timeout * 1_000,
-    ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
+  const endpoint = {
+    apiKey: key,
+    retries: settings.retries,
+    timeoutMs: settings.timeout * 1_000,
+    ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
   };
   const where = settings.baseUrl ? withoutSecrets(settings.baseUrl) : settings.provider;
   const scrub = (message: string): string => (key ? message.split(key).join('***') : message);
-  const failed = ({ OpenAI, Anthropic }: Sdks, error: unknown): JudgeCallError => {
+  const failed = ({ OpenAI, Anthropic }: ModelSdks, error: unknown): JudgeCallError => {
     const err = error as {
       status?: number;
       name?: string;
@@ -94,7 +80,7 @@ export function createJudgeCall(
     let client: AnthropicClient | undefined;
     return async (prompt) => {
       const loaded = await loadSdks();
-      client ??= new loaded.Anthropic(common);
+      client ??= await anthropicClient(endpoint);
       try {
         const reply = await client.messages.create({
           model: settings.model,
@@ -107,8 +93,9 @@ export function createJudgeCall(
         const text = (Array.isArray(reply?.content) ? reply.content : [])
           .flatMap((block) => (block?.type === 'text' ? [block.text] : []))
           .join('');
-        return { text, usage: tokens(reply?.usage?.input_tokens, reply?.usage?.output_tokens) };
+        return { text, usage: tokens(reply?.usage?.input_tokens, reply?.usage?.output_tokens, where) };
       } catch (error) {
+        if (error instanceof JudgeCallError) throw error;
         throw failed(loaded, error);
       }
     };
@@ -116,7 +103,7 @@ export function createJudgeCall(
   let client: OpenAIClient | undefined;
   return async (prompt) => {
     const loaded = await loadSdks();
-    client ??= new loaded.OpenAI(common);
+    client ??= await openAiClient(endpoint);
     try {
       const reply = await client.chat.completions.create({
         model: settings.model,
@@ -128,17 +115,25 @@ export function createJudgeCall(
         ],
       });
       const text = (Array.isArray(reply?.choices) ? reply.choices[0]?.message?.content : undefined) ?? '';
-      return { text, usage: tokens(reply?.usage?.prompt_tokens, reply?.usage?.completion_tokens) };
+      return { text, usage: tokens(reply?.usage?.prompt_tokens, reply?.usage?.completion_tokens, where) };
     } catch (error) {
+      if (error instanceof JudgeCallError) throw error;
       throw failed(loaded, error);
     }
   };
 }
 
-// Usage as the API reported it; none when either count is missing or not a whole number.
-function tokens(input: unknown, output: unknown): Usage | undefined {
-  const count = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
-  return count(input) && count(output) ? { inputTokens: input, outputTokens: output } : undefined;
+// Usage as the API reported it; none when the API gave none. Counts that are negative, fractional or absurd are
+// refused (that rep's error), as an http SUT's are, rather than rounded or dropped: they would be the run's cost.
+function tokens(input: unknown, output: unknown, where: string): Usage | undefined {
+  if (input === undefined && output === undefined) return undefined;
+  if (!plausibleTokens(input) || !plausibleTokens(output)) {
+    throw new JudgeCallError(
+      `the judge at ${where} answered with usage figures that are not whole numbers from 0 to ${MAX_CALL_TOKENS}`,
+      false,
+    );
+  }
+  return { inputTokens: input, outputTokens: output };
 }
 
 /** A base URL as it may be shown or written: origin and path, never a user, password or query (tokens live there). */

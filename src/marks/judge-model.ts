@@ -7,6 +7,7 @@ import { TurnkitError } from '../errors.js';
 import { loadQuestion } from '../question/load-question.js';
 import { sha256, type Manifest } from '../run-dir/manifest.js';
 import { formatMarks, type MarkRow } from '../run-dir/marks-file.js';
+import { parseMarks } from '../run-dir/read-marks.js';
 import { RUBRIC_FILE, writeRunFile } from '../run-dir/run-layout.js';
 import { planReps } from '../run-dir/rep-order.js';
 import { readRunState, repId } from '../run-dir/run-state.js';
@@ -14,6 +15,7 @@ import { Semaphore } from '../util/semaphore.js';
 import { JudgeCache } from './judge-cache.js';
 import { createJudgeCall, JudgeCallError, withoutSecrets, type JudgeCall } from './judge-client.js';
 import { judgePrompt } from './judge-prompt.js';
+import { judgePromptSha256 } from './judge-identity.js';
 import { judgeFileSlug, type JudgeSettings } from '../config/judge-settings.js';
 import { parseVerdict } from './judge-verdict.js';
 import { callSpend, callSpendSchema, type CallSpend, type Price } from '../run-dir/spend.js';
@@ -103,6 +105,7 @@ export async function judgeWithModel(project: FilesContext, options: JudgeModelO
       judgeErrors: 0,
       warnings,
     };
+    await refuseAnotherJudgesFile(result.file, grader, shownPath(result.file));
     const markedAt = new Date().toISOString();
     const verdicts: Record<string, unknown>[] = [];
     const slots = new Semaphore(settings.concurrency);
@@ -197,6 +200,7 @@ export async function judgeWithModel(project: FilesContext, options: JudgeModelO
           provider: settings.provider,
           rubricVersion: rubric.version,
           rubricSha256: rubric.sha256,
+          promptSha256: judgePromptSha256(),
           cached,
           ...(spend ? { spend } : {}),
         });
@@ -249,5 +253,19 @@ async function rubricFor(
   throw new TurnkitError(
     'NOT_FOUND',
     `${shownPath(dir)}: the run's rubric (${manifest.rubric.path}, sha256 ${manifest.rubric.sha256.slice(0, 12)}) is not in the run directory nor unchanged at its path; pass --question FILE to judge under the current rubric`,
+  );
+}
+
+/**
+ * Two models whose names make one file name (`col/lide`, `col-lide`) would overwrite each other's marks and verdicts:
+ * a marks file another judge wrote is refused, naming that judge, before any call is made.
+ */
+async function refuseAnotherJudgesFile(file: string, grader: string, shown: string): Promise<void> {
+  if (!existsSync(file)) return;
+  const other = parseMarks(await readFile(file, 'utf8'), shown).find((row) => row.grader && row.grader !== grader);
+  if (!other?.grader) return;
+  throw new TurnkitError(
+    'BAD_INPUT',
+    `${shown}: holds the marks of ${other.grader}, whose model name makes the same file name as ${grader}; move that file away first`,
   );
 }

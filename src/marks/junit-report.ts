@@ -5,6 +5,7 @@ type XMLBuilder = ReturnType<typeof create>;
 import type { FixtureReport, Report } from './build-report.js';
 import type { CiFixtureDetail } from './ci-details.js';
 import { passesNeeded } from './stats.js';
+import { correctedSummary, estimateLine } from './format-trust.js';
 
 /**
  * The report as JUnit XML, the format every CI system reads: one test suite per tag (tags are never pooled), one
@@ -40,6 +41,11 @@ export function junitXml(report: Report, details: ReadonlyMap<string, CiFixtureD
     property('reps', String(report.reps));
     property('rubricVersion', report.rubricVersion);
     property('marksFile', report.marksFile);
+    // The judge's rate corrected by its calibration: the verdict a person can decide from (additive properties).
+    const summary = report.trust ? correctedSummary(report.trust, report.target) : undefined;
+    if (summary) property('correctedVerdict', summary);
+    const tagEstimate = report.trust?.correction?.estimates.find((e) => e.scope === 'tag' && e.name === totals.tag);
+    if (tagEstimate) property('correctedTag', estimateLine(tagEstimate, report.target));
     for (const fixture of members) testCase(suite, report, fixture, details.get(fixture.fixture));
   }
   return root.end({ prettyPrint: true });
@@ -67,7 +73,13 @@ function testCase(
   } else if (fixture.verdict === 'pending') {
     element.ele('skipped', { message: cleanAttribute(`pending: ${fixture.blank} rep(s) not marked; ${summary}`) });
   }
-  element.ele('system-out').txt(clean(`${fixture.verdict}${fixture.uncertain ? ' (uncertain)' : ''}: ${summary}`));
+  const corrected = report.trust?.correction?.estimates.find(
+    (entry) => entry.scope === 'fixture' && entry.name === fixture.fixture,
+  );
+  const correctedText = corrected ? `\ncorrected ${estimateLine(corrected, report.target)}` : '';
+  element
+    .ele('system-out')
+    .txt(clean(`${fixture.verdict}${fixture.uncertain ? ' (uncertain)' : ''}: ${summary}${correctedText}`));
 }
 
 /** Counts, rate, interval and what the target demands, on one line. */

@@ -17,6 +17,10 @@ export interface ReportCommandOptions {
    * bare name, else its marks.csv, or `compareMarks`. */
   compare?: string | undefined;
   compareMarks?: string | undefined;
+  /** A committed calibration file to correct the judge's rates with (refused when its judge differs). */
+  calibration?: string | undefined;
+  /** Write this run's calibration of the judge (against its marks.csv) to this file, for later runs to reuse. */
+  saveCalibration?: string | undefined;
   /** This run's state, when the caller has read it already. */
   state?: RunState | undefined;
 }
@@ -36,13 +40,39 @@ export async function report(project: FilesContext, options: ReportCommandOption
   // Its messages show paths from the project (or the context's cwd), wherever the process is.
   return showingPathsFrom(inputDir(project), async () => {
     const cwd = inputDir(project);
-    const here = await buildReport(resolve(cwd, options.dir), { marks: options.marks, cwd, state: options.state });
+    const here = await buildReport(resolve(cwd, options.dir), {
+      marks: options.marks,
+      cwd,
+      state: options.state,
+      calibration: options.calibration === undefined ? undefined : resolve(cwd, options.calibration),
+    });
+    if (options.saveCalibration !== undefined) await saveCalibration(here, resolve(cwd, options.saveCalibration));
     if (options.compare === undefined) return { report: here };
     // Like is compared with like: `--marks marks.checks.csv` reads the other run's marks.checks.csv too.
     const bareName = options.marks !== undefined && !/[\\/]/.test(options.marks) ? options.marks : undefined;
     const there = await buildReport(resolve(cwd, options.compare), { marks: options.compareMarks ?? bareName, cwd });
     return { report: here, comparison: compareReports(here, there) };
   });
+}
+
+/** Writes the report's judge calibration as a calibration file; an error when the report has none to write. */
+async function saveCalibration(report: Report, file: string): Promise<void> {
+  const correction = report.trust.correction;
+  if (correction?.source !== 'this run')
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `${shownPath(report.dir)}: no calibration to save: read a judge's marks (--marks marks.judge-MODEL.csv) of a run whose marks.csv marks some of the same reps pass or fail`,
+    );
+  const { formatCalibrationFile, writeCalibrationFile } = await import('./calibration-file.js');
+  await writeCalibrationFile(
+    file,
+    formatCalibrationFile({
+      question: report.question.id,
+      judge: correction.judge,
+      counts: correction.calibration.counts,
+      runs: [shownPath(report.dir)],
+    }),
+  );
 }
 
 /** Why a run is not complete, as an error to exit 1 with; undefined when every rep has its record. */

@@ -1,9 +1,10 @@
+import { checkChecksTables } from './checks-tables.js';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import type { ProjectContext } from '../project/project-context.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
-import { prepareSut, type SutCaller } from './call-sut.js';
+import { prepareSut, type SutCaller } from '../sut/call-sut.js';
 import { caseFileSource } from '../question/case-file-source.js';
 import { loadQuestion, questionFromObject, type LoadedQuestion } from '../question/load-question.js';
 import { questionFileOf } from './resume-run.js';
@@ -11,7 +12,7 @@ import { resolveFixtures, type QuestionFixture } from './resolve-fixtures.js';
 import type { RunInput } from './run-input.js';
 import { checkBudgetPrice } from './run-limits.js';
 import { checkRepsOption, checkRunSize } from '../question/rep-limits.js';
-import { sutSecrets } from './sut-secrets.js';
+import { sutSecrets } from '../sut/sut-secrets.js';
 import { planRollout, type RolloutPlan } from './rollout-plan.js';
 
 /** Everything a run needs before it touches the database: the question, its fixtures, texts and SUT, all checked. */
@@ -47,6 +48,10 @@ export async function prepareRun(project: ProjectContext, input: RunInput): Prom
       : await loadQuestion(await questionFileOf(input.question, input.resume, project.cwd ?? projectDir, projectDir));
   const q = question.question;
   const fixtures = await resolveFixtures(question, projectDir);
+  checkChecksTables(
+    question,
+    fixtures.map(({ loaded }) => loaded.fixture),
+  );
   // Said before a plan of every rep is made (a resume is bounded by the run it continues, checked the same way).
   checkRunSize(
     fixtures.length,

@@ -30,7 +30,8 @@ export async function resolveFixtures(
     let files: string[];
     if (isDynamicPattern(pattern)) {
       files = (await glob(pattern, { cwd: projectDir, absolute: true, onlyFiles: true }))
-        .filter((file) => !file.endsWith('.schema.json'))
+        // Nor the schema snapshots capture keeps beside the fixtures (schemas/FINGERPRINT-mN.json).
+        .filter((file) => !file.endsWith('.schema.json') && !/[\\/]schemas[\\/][0-9a-f]{16}(-m\d+)?\.json$/.test(file))
         .sort();
       if (files.length === 0) {
         // verify takes a glob that matches nothing yet (a new project before its first capture); run does not.

@@ -46,6 +46,16 @@ export function planRollout(
     throw new TurnkitError('BAD_INPUT', `${question.at(['stopOn'])}: stopOn: fail needs checks to tell a failing turn`);
   const players = q.players ?? { type: 'recorded' as const };
   const at = (path: readonly PropertyKey[]): string => question.at(path);
+  // A byFixture entry for no fixture of the question is a typo: said as such, not as another fixture's missing inputs.
+  if (players.type === 'script') {
+    const names = fixtures.map((fixture) => fixture.name);
+    for (const name of Object.keys(players.byFixture ?? {}))
+      if (!names.includes(name))
+        throw new TurnkitError(
+          'BAD_INPUT',
+          `${at(['players', 'byFixture', name])}: no fixture of the question is named ${name} (they are ${names.join(', ')})`,
+        );
+  }
   // Said now for every fixture: a missing input would otherwise be every rep's error at the same turn.
   for (const fixture of fixtures) playerFor({ players, turns, at, projectDir, env, fixture, rep: 0, signal });
   let graph: GameGraph | undefined;

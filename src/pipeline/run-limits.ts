@@ -1,5 +1,6 @@
 import { TurnkitError } from '../errors.js';
 import { shownPath } from '../util/shown-path.js';
+import { sutKind } from '../sut/sut-kinds.js';
 import type { SutConfig } from '../question/question-format.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
 import type { Price } from '../run-dir/spend.js';
@@ -21,12 +22,13 @@ export function checkBudgetPrice(
   /** Where the question names the model (`q.yaml:7:10: $.sut.model`). */
   place: string,
 ): void {
-  if (maxCost === undefined || sut.type !== 'http' || prices[sut.model] !== undefined) return;
+  const model = sutKind(sut).pricedModel?.(sut);
+  if (maxCost === undefined || model === undefined || prices[model] !== undefined) return;
   // With no config file yet, the place for prices is the one `turnkit init` writes.
   const where = configFile ? shownPath(configFile) : 'the config (there is none yet: turnkit init writes one)';
   throw new TurnkitError(
     'CONFIG',
-    `${place}: --max-cost ${maxCost}: the SUT's model "${sut.model}" has no price, so its cost cannot be counted; add ${PRICE_EXAMPLE(sut.model)} to ${where}, or run without --max-cost`,
+    `${place}: --max-cost ${maxCost}: the SUT's model "${model}" has no price, so its cost cannot be counted; add ${PRICE_EXAMPLE(model)} to ${where}, or run without --max-cost`,
   );
 }
 
@@ -39,17 +41,12 @@ export function checkBudgetPrice(
 export function uncountedCost(record: RepRecord, sut: SutConfig): string | undefined {
   if (record.spend ? record.spend.cost !== null : record.response === null) return undefined;
   const rep = `${record.fixture} rep ${record.rep}`;
-  if (sut.type === 'http')
+  const adapter = sutKind(sut);
+  const model = adapter.pricedModel?.(sut);
+  if (model !== undefined)
     return record.spend
-      ? `${rep}: the SUT's model "${sut.model}" has no price; add ${PRICE_EXAMPLE(sut.model)} to the config`
-      : `${rep}: the SUT's endpoint (model "${sut.model}") reported no usage, so its cost cannot be counted`;
+      ? `${rep}: the SUT's model "${model}" has no price; add ${PRICE_EXAMPLE(model)} to the config`
+      : `${rep}: the SUT's endpoint (model "${model}") reported no usage, so its cost cannot be counted`;
   const what = record.spend ? 'tokens but no cost' : 'neither usage nor cost';
-  return `${rep}: the ${sutName(sut)} reported ${what}; have it answer with its "cost" ({ "response": ..., "usage": ..., "cost": x }), as only an http SUT is priced from the config's "prices"`;
-}
-
-function sutName(sut: Exclude<SutConfig, { type: 'http' }>): string {
-  if (sut.type === 'command')
-    return `command SUT "${(Array.isArray(sut.command) ? sut.command.join(' ') : sut.command).slice(0, 80)}"`;
-  if (sut.type === 'module') return `module SUT ${sut.path}`;
-  return `function SUT${sut.fn.name ? ` "${sut.fn.name}"` : ''}`;
+  return `${rep}: the ${adapter.label(sut)} reported ${what}; have it answer with its "cost" ({ "response": ..., "usage": ..., "cost": x }), as only an http SUT is priced from the config's "prices"`;
 }

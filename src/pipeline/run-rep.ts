@@ -1,13 +1,12 @@
 import type { Fixture } from '../fixture/format.js';
 import type { ScratchCampaign, ScratchSession } from '../scratch/scratch-session.js';
-import type { TableEffects } from '../scratch/scratch-effects.js';
+import type { EffectsSummary, TableEffects } from '../scratch/scratch-effects.js';
 import { compareSharedRows, type SharedSnapshot } from '../scratch/shared-snapshot.js';
-import type { SutCaller } from './call-sut.js';
-import { passwordForms, withoutSecrets } from './redact-password.js';
+import type { SutCaller } from '../sut/call-sut.js';
+import { passwordForms, withoutSecrets } from '../util/redact-password.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
-import type { EffectsSummary } from '../scratch/scratch-effects.js';
-import type { SutOutcome, SutRequest } from './sut-request.js';
-import { firstLine, guardedSutCall } from './guarded-sut-call.js';
+import type { SutOutcome, SutRequest } from '../sut/sut-request.js';
+import { firstLine, guardedSutCall } from '../sut/guarded-sut-call.js';
 import { callSpend, type Price } from '../run-dir/spend.js';
 import { playRollout, type RolloutSpec } from './run-rollout.js';
 

@@ -4,12 +4,12 @@ import type { GameGraph } from '../fixture/game-graph.js';
 import { applyChecks } from './run-checks.js';
 import type { ScratchCampaign, ScratchSession } from '../scratch/scratch-session.js';
 import { TurnEffectsReader } from '../scratch/turn-effects.js';
-import type { SutCaller } from './call-sut.js';
+import type { SutCaller } from '../sut/call-sut.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
 import { transcriptText, type PlayerSource, type TranscriptTurn } from './rollout-inputs.js';
 import type { TurnRecord } from '../run-dir/rollout-record.js';
-import type { SutRequest } from './sut-request.js';
-import { firstLine, guardedSutCall } from './guarded-sut-call.js';
+import type { SutRequest } from '../sut/sut-request.js';
+import { firstLine, guardedSutCall } from '../sut/guarded-sut-call.js';
 import { callSpend, type CallSpend, type Price } from '../run-dir/spend.js';
 
 /** What a rep needs to play several turns: how many, who plays, how case files render, and when to stop. */

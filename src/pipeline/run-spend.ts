@@ -1,12 +1,17 @@
 import type { Manifest } from '../run-dir/manifest.js';
 import type { SutConfig } from '../question/question-format.js';
+import { sutKind } from '../sut/sut-kinds.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
 import { repId, type RepKey, type RunState } from '../run-dir/run-state.js';
 import { sumSpend, type Price, type Spend } from '../run-dir/spend.js';
 
-/** The price of a SUT's model from the config's prices (an http SUT names its model; other SUTs report their cost). */
+/**
+ * The price of a SUT's model from the config's prices, for a kind priced by its model (http); other kinds report
+ * their cost.
+ */
 export function sutPrice(prices: Record<string, Price>, sut: SutConfig): Price | undefined {
-  return sut.type === 'http' ? prices[sut.model] : undefined;
+  const model = sutKind(sut).pricedModel?.(sut);
+  return model === undefined ? undefined : prices[model];
 }
 
 /**

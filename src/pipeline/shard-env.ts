@@ -17,6 +17,8 @@ export function parseAutoShard(text: string): AutoShard | undefined {
   if (!match) return undefined;
   if (match[1] === undefined) return { auto: true };
   const count = Number(match[1]);
+  if (!Number.isSafeInteger(count))
+    throw new TurnkitError('USAGE', `--shard ${text}: a shard count past ${Number.MAX_SAFE_INTEGER} is not exact`);
   if (count < 1) throw new TurnkitError('USAGE', `--shard ${text}: the number of shards must be at least 1`);
   return { auto: true, count };
 }
@@ -44,7 +46,21 @@ export function shardFromEnvironment(auto: AutoShard, env: ShardEnvironment): Sh
         'USAGE',
         `${spec}: JOB_COMPLETION_INDEX is ${index} but the number of shards is unknown: use --shard auto/N or set TURNKIT_SHARD_COUNT`,
       );
-    return within(Number(index) + 1, count, `${spec}: JOB_COMPLETION_INDEX ${index} (shard ${Number(index) + 1})`);
+    if (!Number.isSafeInteger(Number(index)) || !Number.isSafeInteger(count))
+      throw new TurnkitError('USAGE', `${spec}: a shard number past ${Number.MAX_SAFE_INTEGER} is not exact`);
+    const shard = within(
+      Number(index) + 1,
+      count,
+      `${spec}: JOB_COMPLETION_INDEX ${index} (shard ${Number(index) + 1})`,
+    );
+    // Both set and saying different shards: which one the engine meant cannot be told, and guessing runs a shard twice.
+    const also = env.TURNKIT_SHARD;
+    if (also !== undefined && also !== '' && also.trim() !== `${shard.index}/${shard.count}`)
+      throw new TurnkitError(
+        'USAGE',
+        `${spec}: JOB_COMPLETION_INDEX ${index} (shard ${shard.index}/${shard.count}) and TURNKIT_SHARD=${also} disagree: unset one`,
+      );
+    return shard;
   }
   const given = env.TURNKIT_SHARD;
   if (given !== undefined && given !== '') {

@@ -1,5 +1,8 @@
-import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import type OpenAIClient from 'openai';
+import { loadOpenAi, modelFailure, openAiClient } from '../model/model-client.js';
+import { commandWords, runBounded } from '../util/bounded-process.js';
+import { splitBaseUrl } from '../util/url-secrets.js';
 import type { PlayersConfig } from '../question/rollout-format.js';
 import type { PlayerMove, PlayerSource } from './rollout-inputs.js';
 import { transcriptText } from './rollout-inputs.js';
@@ -11,9 +14,10 @@ type CommandPlayers = Extract<PlayersConfig, { type: 'command' }>;
 const MAX_INPUT = 4_000;
 
 /**
- * A player played by a model behind an OpenAI-compatible endpoint: the persona as the system prompt, the transcript
- * so far as the user message, and its answer as the next input (the game's first input column). The API key comes from
- * the variable the question names and goes nowhere but the request header.
+ * A player played by a model behind an OpenAI-compatible endpoint, through the model client the http SUT and the
+ * judges use: the persona as the system prompt, the transcript so far as the user message, and its answer as the next
+ * input (the game's first input column). The API key comes from the variable the question names and goes nowhere but
+ * the request header.
  */
 export function simulatedPlayer(
   players: SimulatedPlayers,
@@ -21,56 +25,59 @@ export function simulatedPlayer(
   env: Readonly<Record<string, string | undefined>>,
   signal?: AbortSignal,
 ): PlayerSource {
+  // User info and query stay out of every message, as the http SUT's do.
+  const url = `${splitBaseUrl(players.baseUrl).endpoint.replace(/\/+$/, '')}/chat/completions`;
+  let client: OpenAIClient | undefined;
   return {
     async next(turn, _index, transcript) {
       const started = performance.now();
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      const key = players.apiKeyEnv ? env[players.apiKeyEnv] : undefined;
-      if (key) headers.authorization = `Bearer ${key}`;
-      const url = `${players.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-      const body = {
-        model: players.model,
-        messages: [
-          { role: 'system', content: players.persona },
-          {
-            role: 'user',
-            content: `The game so far:\n\n${transcriptText(transcript)}\n\n---\n\nWrite only what you type as the player for turn ${turn}.`,
-          },
-        ],
-        ...(players.temperature !== undefined ? { temperature: players.temperature } : {}),
-      };
-      const timeout = AbortSignal.timeout(players.timeout * 1_000);
+      const OpenAI = await loadOpenAi();
+      // One attempt per input, as before the shared client: a player that fails is the turn's error.
+      client ??= await openAiClient({
+        baseUrl: players.baseUrl,
+        apiKey: players.apiKeyEnv ? env[players.apiKeyEnv] : undefined,
+        retries: 0,
+        timeoutMs: players.timeout * 1_000,
+      });
+      const fail = (message: string): PlayerMove => ({
+        error: { cause: 'player', message },
+        ms: performance.now() - started,
+      });
       try {
-        const reply = await fetch(url, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify(body),
-          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-        });
-        const text = await reply.text();
-        const ms = performance.now() - started;
-        if (!reply.ok) return { error: { cause: 'player', message: `${url} answered ${reply.status}` }, ms };
-        let content: unknown;
-        try {
-          content = (JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message
-            ?.content;
-        } catch {
-          return { error: { cause: 'player', message: `${url} answered with a body that is not JSON` }, ms };
-        }
-        if (typeof content !== 'string' || content.trim() === '')
-          return { error: { cause: 'player', message: `${url} answered without choices[0].message.content` }, ms };
-        return { values: { [columns[0]!]: content.trim().slice(0, MAX_INPUT) }, ms };
-      } catch (error) {
-        const timedOut = (error as Error).name === 'TimeoutError';
-        return {
-          error: {
-            cause: 'player',
-            message: timedOut
-              ? `the simulated player gave no input within ${players.timeout} s`
-              : `${url}: ${(error as Error).message}`,
+        const reply: unknown = await client.chat.completions.create(
+          {
+            model: players.model,
+            messages: [
+              { role: 'system', content: players.persona },
+              {
+                role: 'user',
+                content: `The game so far:\n\n${transcriptText(transcript)}\n\n---\n\nWrite only what you type as the player for turn ${turn}.`,
+              },
+            ],
+            ...(players.temperature !== undefined ? { temperature: players.temperature } : {}),
           },
-          ms: performance.now() - started,
-        };
+          signal ? { signal } : {},
+        );
+        // The SDK hands back a body that is not JSON as its text.
+        let body = reply;
+        if (typeof reply === 'string') {
+          try {
+            body = JSON.parse(reply);
+          } catch {
+            return fail(`${url} answered with a body that is not JSON`);
+          }
+        }
+        const content = (body as { choices?: { message?: { content?: unknown } }[] } | null)?.choices?.[0]?.message
+          ?.content;
+        if (typeof content !== 'string' || content.trim() === '')
+          return fail(`${url} answered without choices[0].message.content`);
+        return { values: { [columns[0]!]: content.trim().slice(0, MAX_INPUT) }, ms: performance.now() - started };
+      } catch (error) {
+        const failed = modelFailure({ OpenAI }, error);
+        if (failed.kind === 'timeout') return fail(`the simulated player gave no input within ${players.timeout} s`);
+        if (failed.kind === 'status') return fail(`${url} answered ${failed.status}`);
+        if (failed.kind === 'not-json') return fail(`${url} answered with a body that is not JSON`);
+        return fail(`${url}: ${(error as Error).message}`);
       }
     },
   };
@@ -97,14 +104,13 @@ export function commandPlayer(
   const env = Object.fromEntries(
     Object.entries(where.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
-  const [program, ...args] =
-    typeof players.command === 'string' ? players.command.split(' ').filter(Boolean) : players.command;
+  // A string is split into words as a shell would (quotes keep spaces), an array taken as it is.
+  const argv = commandWords(players.command);
   const cwd = resolve(projectDir, players.cwd ?? '.');
   return {
     next: (turn, _index, transcript) =>
       runPlayer(
-        program!,
-        args,
+        argv,
         { cwd, env },
         players.timeout,
         JSON.stringify({ fixture, rep, turn, transcript }),
@@ -114,9 +120,8 @@ export function commandPlayer(
   };
 }
 
-function runPlayer(
-  program: string,
-  args: string[],
+async function runPlayer(
+  argv: readonly string[],
   where: { cwd: string; env: Record<string, string> },
   timeout: number,
   stdin: string,
@@ -124,52 +129,45 @@ function runPlayer(
   signal?: AbortSignal,
 ): Promise<PlayerMove> {
   const started = performance.now();
-  return new Promise((done) => {
-    const fail = (message: string): void =>
-      done({ error: { cause: 'player', message }, ms: performance.now() - started });
-    const child = spawn(program, args, { cwd: where.cwd, env: where.env, stdio: ['pipe', 'pipe', 'pipe'], signal });
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, timeout * 1_000);
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      if (stdout.length < MAX_INPUT * 4) stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      if (stderr.length < 2_000) stderr += chunk;
-    });
-    child.stdin.on('error', () => {});
-    child.stdin.end(stdin);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      fail(`the player command ${program}: ${error.message}`);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (timedOut) return fail(`the player command ${program} gave no input within ${timeout} s`);
-      if (code !== 0)
-        return fail(
-          `the player command ${program} exited with ${code}${stderr ? `: ${stderr.trim().split('\n')[0]}` : ''}`,
-        );
-      const text = stdout.trim();
-      if (text === '') return fail(`the player command ${program} printed nothing`);
-      if (text.startsWith('{')) {
-        try {
-          const parsed = JSON.parse(text) as Record<string, unknown>;
-          const values = Object.fromEntries(
-            columns.filter((column) => Object.hasOwn(parsed, column)).map((column) => [column, parsed[column]]),
-          );
-          if (Object.keys(values).length === 0)
-            return fail(`the player command ${program} printed JSON without an input column`);
-          return done({ values, ms: performance.now() - started });
-        } catch {
-          // Not JSON after all: the text is the input.
-        }
-      }
-      done({ values: { [columns[0]!]: text.slice(0, MAX_INPUT) }, ms: performance.now() - started });
-    });
+  const program = argv[0]!;
+  const fail = (message: string): PlayerMove => ({
+    error: { cause: 'player', message },
+    ms: performance.now() - started,
   });
+  // Its own process group, killed with all it started on a timeout, an abort, and once it has answered.
+  const run = await runBounded({
+    argv,
+    cwd: where.cwd,
+    env: where.env,
+    stdin,
+    timeoutMs: timeout * 1_000,
+    maxStdout: MAX_INPUT * 4,
+    stdoutOverflow: 'cut',
+    maxStderr: 2_000,
+    killGraceMs: 0,
+    signal,
+  });
+  if (run.spawnError) return fail(`the player command ${program}: ${run.spawnError.message}`);
+  if (run.stopped === 'aborted') return fail(`the player command ${program}: The operation was aborted`);
+  if (run.stopped === 'timeout') return fail(`the player command ${program} gave no input within ${timeout} s`);
+  if (run.code !== 0)
+    return fail(
+      `the player command ${program} exited with ${run.code}${run.stderr ? `: ${run.stderr.trim().split('\n')[0]}` : ''}`,
+    );
+  const text = run.stdout.trim();
+  if (text === '') return fail(`the player command ${program} printed nothing`);
+  if (text.startsWith('{')) {
+    try {
+      const parsed = JSON.parse(text) as Record<string, unknown>;
+      const values = Object.fromEntries(
+        columns.filter((column) => Object.hasOwn(parsed, column)).map((column) => [column, parsed[column]]),
+      );
+      if (Object.keys(values).length === 0)
+        return fail(`the player command ${program} printed JSON without an input column`);
+      return { values, ms: performance.now() - started };
+    } catch {
+      // Not JSON after all: the text is the input.
+    }
+  }
+  return { values: { [columns[0]!]: text.slice(0, MAX_INPUT) }, ms: performance.now() - started };
 }

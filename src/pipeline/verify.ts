@@ -1,4 +1,3 @@
-import { inputDir } from '../project/project-context.js';
 import { showingPathsFrom } from '../util/shown-path.js';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
@@ -10,12 +9,13 @@ import {
   type VerifyInput,
   type VerifyResult,
 } from '../construct/verify-fixtures.js';
-import type { ProjectContext } from '../project/project-context.js';
+import { inputDir, type ProjectContext } from '../project/project-context.js';
 import { loadQuestion } from '../question/load-question.js';
 import { resolveFixtures } from './resolve-fixtures.js';
 import { caseFileSource } from '../question/case-file-source.js';
-import { checkSutFound } from './call-sut.js';
+import { checkSutFound } from '../sut/call-sut.js';
 import { checkRunSize } from '../question/rep-limits.js';
+import { checkChecksTables } from './checks-tables.js';
 
 /**
  * `turnkit verify`: fixtures and constructed fixtures (see `verify`) and questions, each checked as `run` would
@@ -63,6 +63,10 @@ export async function verify(project: ProjectContext, options: VerifyInput): Pro
         const notes: string[] = [];
         const fixtures = await resolveFixtures(question, config.baseDir, { onEmptyGlob: (note) => notes.push(note) });
         checkRunSize(fixtures.length, question.question.reps, question.at(['reps']));
+        checkChecksTables(
+          question,
+          fixtures.map(({ loaded }) => loaded.fixture),
+        );
         const rubric = question.question.rubric.path;
         if (!existsSync(resolve(config.baseDir, rubric)))
           throw new TurnkitError('NOT_FOUND', `${question.at(['rubric', 'path'])}: ${rubric}: no such file`);

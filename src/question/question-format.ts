@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { checksSchema } from './checks-format.js';
 import { MAX_REPS, TOO_MANY_REPS } from './rep-limits.js';
 import { rolloutFields } from './rollout-format.js';
-import type { SutFunction } from '../pipeline/sut-request.js';
+import type { commandSutSchema } from '../sut/sut-command.js';
+import type { functionSutSchema } from '../sut/sut-function.js';
+import type { httpSutSchema } from '../sut/sut-http.js';
+import { sutKindSchemas } from '../sut/sut-kinds.js';
+import type { moduleSutSchema } from '../sut/sut-module.js';
+import type { SutFunction } from '../sut/sut-request.js';
 
 /** A question id becomes a folder name under runs/: no separators or spaces. */
 export const QUESTION_ID = /^[\w.-]+$/;
@@ -25,88 +30,21 @@ const fixtureEntry = z.union(
 /** The longest question id: it names a folder, and file names have a limit (255 bytes with the stamp beside it). */
 const MAX_ID_LENGTH = 100;
 
-/** Node's timers hold at most 2^31 - 1 ms: a longer timeout would fire at once and fail every rep. */
-const MAX_TIMEOUT_S = 2_147_483;
-
-// A SUT's timeout in seconds: positive, within what a timer can wait.
-const sutTimeout = z
-  .number()
-  .positive()
-  .max(MAX_TIMEOUT_S, `at most ${MAX_TIMEOUT_S} s (about 24 days), the longest a timer can wait`)
-  .default(130);
-
-const commandSut = z
-  .object({
-    type: z.literal('command'),
-    /** The program and its arguments; run without a shell. A string is split on spaces. */
-    command: z.union([z.string().trim().min(1, 'name the program to run'), z.array(z.string().min(1)).min(1)]),
-    /** Working folder of the process, relative to the project folder. */
-    cwd: z.string().min(1).optional(),
-    /** Extra environment variables (values may name others as ${NAME}; secrets stay out of the manifest). */
-    env: z
-      .record(
-        z.string(),
-        z.string().refine((value) => !value.includes('\0'), 'cannot hold a NUL byte'),
-      )
-      .optional(),
-    /** Seconds before the process is killed and the rep recorded as an error. */
-    timeout: sutTimeout,
-    /** Bytes kept of stdout and of stderr each; more is an error (stdout) or cut (stderr). */
-    maxOutput: z.number().int().positive().default(131_072),
-  })
-  .strict();
-
-const moduleSut = z
-  .object({
-    type: z.literal('module'),
-    /** A .js/.mjs/.ts file exporting `(request, { db, databaseUrl }) => response`. */
-    path: z.string().min(1),
-    /** The export to call (default: the default export). */
-    export: z.string().min(1).default('default'),
-    timeout: sutTimeout,
-    /** Bytes of the response (and of what the module logs, kept as its output's end); a longer answer is an error. */
-    maxOutput: z.number().int().positive().default(131_072),
-  })
-  .strict();
-
-const httpSut = z
-  .object({
-    type: z.literal('http'),
-    /** An OpenAI-compatible base URL, such as http://127.0.0.1:11434/v1 (Ollama) or https://api.openai.com/v1. */
-    baseUrl: z.string().url(),
-    model: z.string().min(1),
-    /** The environment variable holding the API key (never the key itself). */
-    apiKeyEnv: z.string().min(1).optional(),
-    /** The system prompt; the case file and the player's input follow as the user message. */
-    system: z.string().optional(),
-    temperature: z.number().min(0).max(2).optional(),
-    /** Seconds per attempt. */
-    timeout: sutTimeout,
-    /** Attempts after the first on a 429, a 5xx, a timeout or a lost connection, with exponential backoff. */
-    retries: z.number().int().min(0).max(10).default(2),
-    /** Bytes of the answer's content; a longer one is an error (the body is not read past what it could take). */
-    maxOutput: z.number().int().positive().default(131_072),
-  })
-  .strict();
+// The built-in kinds' settings, for the types below; the schemas themselves come from the SUT kinds' map, so that a
+// kind registered there (sut/sut-kinds.ts) is one a question may name.
+type FileSutSchema = typeof commandSutSchema | typeof moduleSutSchema | typeof httpSutSchema;
+type ObjectSutSchema = FileSutSchema | typeof functionSutSchema;
 
 /** The system under test: a command per rep, a JS/TS function, or an OpenAI-compatible chat endpoint. */
-export const sutSchema = z.discriminatedUnion('type', [commandSut, moduleSut, httpSut]);
-
-// A function in this process: only a question given as an object can hold one (a file cannot).
-const functionSut = z
-  .object({
-    type: z.literal('function'),
-    fn: z.custom<SutFunction>((value) => typeof value === 'function', 'expected a function'),
-    timeout: sutTimeout,
-    /** Bytes of the response; a longer answer is an error. */
-    maxOutput: z.number().int().positive().default(131_072),
-  })
-  .strict();
+export const sutSchema = z.lazy(() => sutKindSchemas().files) as unknown as z.ZodType<
+  z.output<FileSutSchema>,
+  z.input<FileSutSchema>
+>;
 
 /** A SUT of a question given as an object: a file's kinds, or a function (bare, or as `{ type: 'function', fn }`). */
 export const sutObjectSchema = z.preprocess(
   (value) => (typeof value === 'function' ? { type: 'function', fn: value } : value),
-  z.discriminatedUnion('type', [commandSut, moduleSut, httpSut, functionSut]),
+  z.lazy(() => sutKindSchemas().objects) as unknown as z.ZodType<z.output<ObjectSutSchema>, z.input<ObjectSutSchema>>,
 );
 
 /** A question file (`questions/ID.yaml` or `.json`). */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { checksSchema } from '../question/checks-format.js';
 import type { SutConfig } from '../question/question-format.js';
 import { spendSchema } from './spend.js';
-import { shownUrl } from '../util/url-secrets.js';
+import { sutKind } from '../sut/sut-kinds.js';
 
 /** The version tag of a run's manifest. */
 export const RUN_FORMAT = 'turnkit.run/1';
@@ -107,17 +107,9 @@ export function sha256(content: string | Uint8Array): string {
   return createHash('sha256').update(content).digest('hex');
 }
 
-/** The SUT config as the manifest records it: literal env values (maybe secrets) replaced, references kept. */
+/** The SUT config as the manifest records it, as its kind describes it: no secret, no function. */
 export function redactSut(sut: SutConfig): Record<string, unknown> {
-  // A function is code of the caller's process: the manifest says which one by name, as JSON can hold.
-  if (sut.type === 'function') return { type: 'function', name: sut.fn.name, timeout: sut.timeout };
-  // A base URL's user, password and query (an api-key there) are credentials: the manifest keeps the address only.
-  if (sut.type === 'http') return { ...sut, baseUrl: shownUrl(sut.baseUrl) };
-  if (sut.type !== 'command' || !sut.env) return { ...sut };
-  const env = Object.fromEntries(
-    Object.entries(sut.env).map(([name, value]) => [name, /^\$\{\w+\}$/.test(value) ? value : '<set>']),
-  );
-  return { ...sut, env };
+  return sutKind(sut).describe(sut);
 }
 
 /** The git commit of a folder and whether its tree is dirty; undefined outside a repository or without git. */

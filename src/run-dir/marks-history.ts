@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { appendWhole } from '../util/append-whole.js';
 import { formatTurnMarks, type MarkRow } from './marks-file.js';
 
 /** The history file beside a marks file (marks.csv → marks.history.jsonl): every change, with what it replaced. */
@@ -38,13 +38,7 @@ export async function appendMarkHistory(
         ...(by ? { by } : {}),
       })}\n`,
   );
-  const handle = await open(historyFile, 'a', 0o600);
-  try {
-    await handle.appendFile(lines.join(''));
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  await appendWhole(historyFile, lines.join(''), { sync: true });
 }
 
 /** A row's per-turn marks as the history records them, when it has any (older entries are unchanged). */

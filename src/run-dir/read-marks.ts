@@ -77,7 +77,14 @@ export function parseMarksText(raw: string, shown: string, scope: MarksScope | u
       info: true,
     }) as unknown as typeof records;
   } catch (error) {
-    const err = error as Error & { lines?: number };
+    const err = error as Error & { lines?: number; code?: string };
+    // csv-parse names the last line for a quote never closed: the line it opened on is the one to fix.
+    if (err.code === 'CSV_QUOTE_NOT_CLOSED') {
+      throw new TurnkitError(
+        'BAD_INPUT',
+        `${shown}:${unclosedQuoteLine(text)}: not valid CSV: a quote opens here and is never closed`,
+      );
+    }
     throw new TurnkitError('BAD_INPUT', `${shown}:${err.lines ?? 1}: not valid CSV: ${err.message.split('\n')[0]}`);
   }
   const first = records[0];
@@ -185,4 +192,29 @@ function recordLines(text: string, records: readonly { info: { bytes: number } }
     start = record.info.bytes;
   }
   return lines;
+}
+
+/** The line (from 1) where the quoted field that runs to the end of the text opens. */
+export function unclosedQuoteLine(text: string): number {
+  let line = 1;
+  let opened = 1;
+  let quoted = false;
+  let fieldStart = true;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (quoted) {
+      if (char === '"') {
+        if (text[i + 1] === '"') i++;
+        else quoted = false;
+      } else if (char === '\n') line++;
+      continue;
+    }
+    if (char === '"' && fieldStart) {
+      quoted = true;
+      opened = line;
+    }
+    fieldStart = char === ',' || char === '\n';
+    if (char === '\n') line++;
+  }
+  return opened;
 }

@@ -13,6 +13,9 @@ export function parseShard(text: string): ShardSpec {
   if (!match) throw new TurnkitError('USAGE', `--shard ${text}: expected I/N, for example 1/3 (shard 1 of 3)`);
   const index = Number(match[1]);
   const count = Number(match[2]);
+  // Past 2^53 a number is rounded: 9007199254740993 would silently become another shard count.
+  if (!Number.isSafeInteger(count) || !Number.isSafeInteger(index))
+    throw new TurnkitError('USAGE', `--shard ${text}: a shard number past ${Number.MAX_SAFE_INTEGER} is not exact`);
   if (count < 1) throw new TurnkitError('USAGE', `--shard ${text}: the number of shards must be at least 1`);
   if (index < 1 || index > count)
     throw new TurnkitError('USAGE', `--shard ${text}: the shard must be between 1 and ${count}`);

@@ -1,6 +1,6 @@
 import type { EffectsSummary } from '../scratch/scratch-effects.js';
 import type { CallSpend } from './spend.js';
-import type { SutRequest } from '../pipeline/sut-request.js';
+import type { SutRequest } from '../sut/sut-request.js';
 import { turnsMarkdown, type RolloutRecord, type TurnRecord } from './rollout-record.js';
 
 /** One rep as recorded in `reps/FIXTURE/rep-NN.json`. */

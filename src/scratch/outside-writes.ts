@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/introspect.js';
 import { quoteIdent } from '../db/quote.js';
 import type { GameGraph } from '../fixture/game-graph.js';
+import type { Fixture } from '../fixture/format.js';
 import { identityColumns, needsRowAddress } from '../fixture/row-identity.js';
 
 /** The most rows named per rep: the count says the rest. */
@@ -30,6 +31,7 @@ export async function outsideWrites(
   graph: GameGraph,
   rootKey: string,
   horizon: string,
+  fixture?: Fixture,
 ): Promise<string[]> {
   const values: unknown[] = [horizon, rootKey];
   const scratchRoots = `(coalesce((SELECT array_agg(root_key) FROM turnkit.scratch_campaigns WHERE strategy = 'remap'), '{}'::text[]) || $2::text)`;
@@ -58,17 +60,39 @@ export async function outsideWrites(
     parts.push(`(SELECT $${values.length}::text AS tbl, ${key} AS k, ${campaign} AS campaign FROM ${table.from} AS t
       WHERE ${written} AND ${campaign} IS NOT NULL AND ${campaign} <> ALL(${scratchRoots}) LIMIT ${NAMED + 1})`);
   }
+  // Shared tables: a row written during the rep that the fixture does not hold (a user the SUT signed up). Teardown
+  // deletes only the campaign's rows, so it stays; the fixture's own shared rows are compared apart (run-rep.ts).
+  for (const name of graph.shared) {
+    const table = graph.catalog.tables.get(name)!;
+    if (needsRowAddress(table)) continue;
+    const columns = identityColumns(table);
+    const key = columns.map((column) => `t.${quoteIdent(column)}::text`).join(` || ',' || `);
+    const held = fixture ? heldKeys(fixture, name, columns) : [];
+    values.push(name, held);
+    parts.push(`(SELECT $${values.length - 1}::text AS tbl, ${key} AS k, NULL::text AS campaign FROM ${table.from} AS t
+      WHERE ${written} AND ${key} <> ALL($${values.length}::text[]) LIMIT ${NAMED + 1})`);
+  }
   if (parts.length === 0) return [];
-  const { rows } = await client.query<{ tbl: string; k: string; campaign: string }>({
+  const { rows } = await client.query<{ tbl: string; k: string; campaign: string | null }>({
     text: parts.join('\nUNION ALL\n'),
     values,
   });
   const lines = rows
     .slice(0, NAMED)
-    .map(
-      (row) =>
-        `${row.tbl}[${row.k}]: written during the rep (a row of campaign ${row.campaign}, outside the scratch campaign)`,
+    .map((row) =>
+      row.campaign === null
+        ? `${row.tbl}[${row.k}]: written during the rep (a shared row the fixture does not hold; teardown leaves it in place)`
+        : `${row.tbl}[${row.k}]: written during the rep (a row of campaign ${row.campaign}, outside the scratch campaign)`,
     );
-  if (rows.length > NAMED) lines.push(`and more rows of other campaigns written during the rep`);
+  if (rows.length > NAMED) lines.push(`and more rows outside the scratch campaign written during the rep`);
   return lines;
+}
+
+// The keys of a table's rows the fixture holds as shared (its own table or an owned table's sharedRows), as the
+// statement spells a row's key: its identity columns as text, joined by commas.
+function heldKeys(fixture: Fixture, name: string, columns: readonly string[]): string[] {
+  const table = Object.entries(fixture.tables).find(([tableName]) => tableName === name)?.[1];
+  if (!table) return [];
+  const rows = table.role === 'shared' ? table.rows : (table.sharedRows ?? []);
+  return rows.map((row) => columns.map((column) => String(row[column])).join(','));
 }

@@ -70,10 +70,15 @@ export function effectsOf(collected: CollectedRows, plan: SeedPlan, keyMap: Seri
     const read = fixtureValues(plan, name, table.info, columns, back);
     const rows = [...table.rows.values()];
     const now = rows.map((raw) => read(raw));
-    // Whole decoded rows only for the few inserted ones a record shows.
+    // Whole decoded rows only for the few inserted ones a record shows, in the fixture's terms: a key the seed
+    // remapped (the campaign's, a parent turn's) reads as the fixture's value, so the row reads against the fixture.
+    const fixtureIndex = new Map(columns.map((column, j) => [column.name, j]));
     const sample = (index: number): Record<string, JsonValue> =>
       Object.fromEntries(
-        table.info.columns.map((column, i) => [column.name, decodeValue(rows[index]![i] ?? null, column.codec)]),
+        table.info.columns.map((column, i) => {
+          const j = fixtureIndex.get(column.name);
+          return [column.name, j === undefined ? decodeValue(rows[index]![i] ?? null, column.codec) : now[index]![j]!];
+        }),
       );
     const keyIndexes = table.info.primaryKey.map((key) => columns.findIndex((column) => column.name === key));
     const result: TableEffects = { table: name, inserted: 0, updated: 0, deleted: 0, insertedRows: [] };

@@ -12,6 +12,7 @@ import { serializeDocument, type Fixture } from '../fixture/format.js';
 import { resolveGameGraph, type GameGraph } from '../fixture/game-graph.js';
 import { CAPTURE_SETTINGS } from '../fixture/capture.js';
 import { withDeclaredReferences } from '../fixture/declared-references.js';
+import { staleAdvice } from '../fixture/fixture-standing.js';
 import { describeUnindexed, unindexedForeignKeys } from './foreign-key-indexes.js';
 import { checkScratch, type ScratchCheck } from './check-scratch.js';
 import { effectsOf, scratchEffects, type TableEffects } from './scratch-effects.js';
@@ -182,7 +183,7 @@ export class ScratchSession {
             await client.query(CAPTURE_SETTINGS);
             effects = { tables: effectsOf(collected, plan, keyMap), shared: await readSharedRows(client, plan) };
             if (options.horizon !== undefined)
-              effects.outside = await outsideWrites(client, this.graph!, entry.rootKey, options.horizon);
+              effects.outside = await outsideWrites(client, this.graph!, entry.rootKey, options.horizon, fixture);
           };
           report = await this.teardownById(entry.id, entry.id, inspect);
         } else {
@@ -211,7 +212,13 @@ export class ScratchSession {
     const catalog = game
       ? withDeclaredReferences(this.catalog!, { game, file: this.options.configFile })
       : this.catalog!;
-    const plan = planSeed(fixture, catalog, file, keptUniqueColumns(game));
+    const plan = await planSeedOrStale(
+      this.db,
+      game,
+      fixture,
+      () => planSeed(fixture, catalog, file, keptUniqueColumns(game)),
+      file,
+    );
     await resolveSequences(this.db.pool, plan.keys, plan.campaignTables);
     shapeTextKeys(plan.keys, plan.campaignTables, (name) => plan.tables.get(name)!.table.rows);
     plan.oneStatement = !(await hasGameTriggers(this.db.pool, plan.campaignTables.values()));
@@ -439,4 +446,27 @@ export async function teardown(db: Db, idOrKey: string): Promise<TeardownReport>
 function keptUniqueColumns(game: GameConfig | undefined): Set<string> {
   const rules = game?.unique ?? {};
   return new Set(Object.entries(rules).flatMap(([column, rule]) => (rule === 'keep' ? [column] : [])));
+}
+
+// A fixture whose schema drifted because the game migrated since its capture: said, with the command that upgrades
+// it, before the list of drift.
+async function planSeedOrStale(
+  db: Db,
+  game: ScratchOptions['game'],
+  fixture: Fixture,
+  plan: () => SeedPlan,
+  file: string,
+): Promise<SeedPlan> {
+  try {
+    return plan();
+  } catch (error) {
+    if (!(error instanceof TurnkitError) || error.code !== 'FIXTURE' || !game || !fixture.source.migrations)
+      throw error;
+    const advice = await staleAdvice(db.pool, { game }, [{ file, fixture }]).catch(() => []);
+    if (advice.length === 0) throw error;
+    throw new TurnkitError('FIXTURE', `${advice[0]}; ${advice[1]!.replace(/^upgrade it with: /, 'run: ')}`, [
+      ...advice,
+      ...error.problems,
+    ]);
+  }
 }

@@ -1,5 +1,7 @@
 import { quoteIdent } from '../db/quote.js';
+import type { ForeignKeyInfo } from '../db/catalog-types.js';
 import type { GameGraph } from '../fixture/game-graph.js';
+import { reachesThrough } from '../fixture/spine-edges.js';
 
 /** A played turn's row for turnkit to write, for a SUT that only answers (`game.turns.output` in the config). */
 export interface TurnRowWrite {
@@ -22,11 +24,13 @@ export interface TurnRowWrite {
  */
 export function turnRowInsertSql(graph: GameGraph, turn: TurnRowWrite, values: unknown[], when: string): string {
   const table = graph.turns;
-  const fk = table.foreignKeys.find(
-    (candidate) => candidate.references.table === graph.root.name && candidate.columns.length === 1,
-  );
-  if (!fk) throw new Error(`${table.name} has no foreign key to ${graph.root.name}: turnkit cannot write its turns`);
-  const campaignColumn = fk.columns[0]!;
+  const path = campaignPath(graph);
+  // Directly below the root, the campaign's rows are those whose column holds `$1`; further below (an entry's
+  // session, the session's room), those whose parent chain reaches it, and the new row takes the parent of the
+  // campaign's last turn.
+  const direct = path.length === 1 && path[0]!.columns.length === 1 ? path[0]!.columns[0]! : undefined;
+  const parentColumns = new Set(direct === undefined ? path[0]!.columns : []);
+  const inCampaign = (alias: string): string => campaignFilter(graph, path, alias);
   const order = graph.turnOrder;
   const param = (value: unknown): string => {
     values.push(value === null || typeof value !== 'object' ? value : JSON.stringify(value));
@@ -39,11 +43,12 @@ export function turnRowInsertSql(graph: GameGraph, turn: TurnRowWrite, values: u
     if (column.generated !== null || column.identity !== null) continue;
     const name = column.name;
     let expression: string | undefined;
-    if (name === campaignColumn) expression = '$1';
+    if (name === direct) expression = '$1';
+    else if (parentColumns.has(name)) expression = `(SELECT p.${quoteIdent(name)} FROM previous AS p)`;
     else if (turn.set && Object.hasOwn(turn.set, name)) expression = param(turn.set[name]);
     else if (name === order.name)
       expression = ['int', 'bigint', 'numeric'].includes(order.codec.kind)
-        ? `coalesce((SELECT max(l.${quoteIdent(name)}) FROM ${table.from} AS l WHERE l.${quoteIdent(campaignColumn)} = $1), 0) + 1`
+        ? `coalesce((SELECT max(l.${quoteIdent(name)}) FROM ${table.from} AS l WHERE ${inCampaign('l')}), 0) + 1`
         : 'now()';
     else if (Object.hasOwn(outputs, name)) expression = param(outputs[name]);
     else if (Object.hasOwn(turn.input, name)) expression = param(turn.input[name]);
@@ -59,10 +64,48 @@ export function turnRowInsertSql(graph: GameGraph, turn: TurnRowWrite, values: u
     names.push(quoteIdent(name));
     expressions.push(`${expression}::${column.type}`);
   }
-  const previous = `previous AS (SELECT * FROM ${table.from} AS p WHERE p.${quoteIdent(campaignColumn)} = $1 ORDER BY p.${quoteIdent(order.name)} DESC LIMIT 1)`;
+  const previous = `previous AS (SELECT * FROM ${table.from} AS p WHERE ${inCampaign('p')} ORDER BY p.${quoteIdent(order.name)} DESC LIMIT 1)`;
   // The inserting transaction's id + 1 is where the next turn's writes begin (its own row is this turn's).
   const insert = `written_turn AS (INSERT INTO ${table.sql} AS t (${names.join(', ')}) SELECT ${expressions.join(', ')} WHERE ${when} RETURNING to_jsonb(t)::text AS r, ((pg_current_xact_id()::text::bigint + 1) % 4294967296) AS h)`;
   return `${previous},\n${insert}`;
+}
+
+/**
+ * The foreign keys from the turns table up to the root (the nearest chain, through the keys a turn row is reached
+ * by: spine-edges.ts), or an error when there is none: turnkit cannot tell which campaign a row it writes is in.
+ */
+function campaignPath(graph: GameGraph): ForeignKeyInfo[] {
+  const start = graph.turns.name;
+  const paths = new Map<string, ForeignKeyInfo[]>([[start, []]]);
+  const queue = [start];
+  while (queue.length > 0) {
+    const name = queue.shift()!;
+    const info = graph.catalog.tables.get(name)!;
+    for (const fk of info.foreignKeys) {
+      const target = fk.references.table;
+      if (paths.has(target) || !reachesThrough(graph, name, fk.name)) continue;
+      if (target !== graph.root.name && !graph.owned.has(target)) continue;
+      const path = [...paths.get(name)!, fk];
+      if (target === graph.root.name) return path;
+      paths.set(target, path);
+      queue.push(target);
+    }
+  }
+  throw new Error(`${start} has no foreign-key path to ${graph.root.name}: turnkit cannot write its turns`);
+}
+
+// The condition that a row (alias) of the turns table is in the campaign whose root key is $1, one IN per hop.
+function campaignFilter(graph: GameGraph, path: readonly ForeignKeyInfo[], alias: string, depth = 0): string {
+  const [fk, ...rest] = path;
+  if (!fk) return `${alias}.${quoteIdent(graph.rootKey.name)} = $1`;
+  if (rest.length === 0 && fk.columns.length === 1) return `${alias}.${quoteIdent(fk.columns[0]!)} = $1`;
+  const parent = graph.catalog.tables.get(fk.references.table)!;
+  const inner = `c${depth}`;
+  // A declared reference may keep its key as text (a uuid in a text column): compared as text.
+  const cast = fk.declared ? '::text' : '';
+  const columns = fk.columns.map((column) => `${alias}.${quoteIdent(column)}${cast}`).join(', ');
+  const referenced = fk.references.columns.map((column) => `${inner}.${quoteIdent(column)}${cast}`).join(', ');
+  return `(${columns}) IN (SELECT ${referenced} FROM ${parent.from} AS ${inner} WHERE ${campaignFilter(graph, rest, inner, depth + 1)})`;
 }
 
 const TEXT_KEY = /^(text|character varying|varchar|citext)\b/;

@@ -12,6 +12,8 @@ import { constructedDiff } from './constructed-diff.js';
 import { rolloutView, turnMarkPairs } from './turn-views.js';
 import type { AgreementView, FixtureView, RepView, RunView } from './view-data.js';
 import { markdownDoc } from './markdown-doc.js';
+import { correctedSummary, trustLines } from '../marks/format-trust.js';
+import { formatTable } from '../util/text-table.js';
 import { orFallback, readRunText } from '../run-dir/run-file.js';
 
 /** Options of `buildRunView`: the same as `turnkit report`'s. */
@@ -20,6 +22,8 @@ export interface RunViewOptions {
   marks?: string | undefined;
   compare?: string | undefined;
   compareMarks?: string | undefined;
+  /** A calibration file to correct a judge's rates with. */
+  calibration?: string | undefined;
   /** The folder `dir`, `marks` and `compare` are relative to (the command line's: the shell's). */
   cwd: string;
 }
@@ -98,6 +102,10 @@ export async function buildRunView(options: RunViewOptions): Promise<RunView> {
     report: { ...result.report, dir: shownPath(dir), marksFile: shownMarks(dir, result.report.marksFile) },
     comparison: result.comparison ? { ...result.comparison, otherDir: shownPath(result.comparison.otherDir) } : null,
     agreements,
+    trust: {
+      summary: correctedSummary(result.report.trust, result.report.target) ?? null,
+      lines: trustLines(result.report.trust, result.report.target, formatTable, (text) => text),
+    },
     rubric,
     rubricDoc: markdownDoc(rubric),
     fixtures,

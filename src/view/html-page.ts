@@ -1,24 +1,10 @@
 import { createHash } from 'node:crypto';
-import { CLIENT_CORE } from './client/client-core.js';
-import { CLIENT_REPORT } from './client/client-report.js';
-import { CLIENT_REPS } from './client/client-reps.js';
-import { CLIENT_STATIC } from './client/client-static.js';
-import { CLIENT_TURNS } from './client/client-turns.js';
-import { CLIENT_VIEWER } from './client/client-viewer.js';
-import { CLIENT_MARKER } from './client/client-marker.js';
+import { pageScript } from './client/page-script.js';
 import { PAGE_STYLE } from './client/page-style.js';
 import { jsonForScript } from './embed-json.js';
 import type { PageData } from './view-data.js';
 
-// The one script of every page: the data is read from its JSON element, never evaluated.
-const SCRIPT = `(function () {
-'use strict';
-${CLIENT_CORE}${CLIENT_REPORT}${CLIENT_REPS}${CLIENT_TURNS}${CLIENT_STATIC}${CLIENT_VIEWER}${CLIENT_MARKER}
-var data = JSON.parse(document.getElementById('turnkit-data').textContent);
-if (data.mode === 'static') startStatic(data); else startViewer(data);
-})();
-`;
-
+// A Content-Security-Policy source allowing one inline element: its exact text's hash (the page script's as bundled).
 const hash = (text: string): string => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 
 /**
@@ -29,7 +15,7 @@ const hash = (text: string): string => `'sha256-${createHash('sha256').update(te
 export function contentSecurityPolicy(mode: PageData['mode']): string {
   return [
     "default-src 'none'",
-    `script-src ${hash(SCRIPT)}`,
+    `script-src ${hash(pageScript())}`,
     `style-src ${hash(PAGE_STYLE)}`,
     "img-src 'none'",
     `connect-src ${mode === 'view' ? "'self'" : "'none'"}`,
@@ -59,7 +45,7 @@ export function renderPage(data: PageData, title: string, first = ''): string {
     `<main id="app">${first}</main>`,
     '<noscript>This report is drawn by its script; the numbers are in the JSON below, or run turnkit report --md.</noscript>',
     `<script type="application/json" id="turnkit-data">${jsonForScript(data)}</script>`,
-    `<script>${SCRIPT}</script>`,
+    `<script>${pageScript()}</script>`,
     '</body>',
     '</html>',
     '',

@@ -59,6 +59,8 @@ export interface RunView {
   report: Report;
   comparison: Comparison | null;
   agreements: AgreementView[];
+  /** The report's trust section as text lines, and the corrected verdict on one line (null when nothing is corrected). */
+  trust: { summary: string | null; lines: string[] };
   rubric: string;
   /** The rubric rendered from its Markdown (see `FixtureView.caseFileDoc`). */
   rubricDoc: MarkdownNode[];

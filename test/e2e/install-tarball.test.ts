@@ -11,7 +11,7 @@ import { openDb } from '../../src/db/connect.js';
 import { migrate, SAMPLE_MIGRATIONS_DIR } from '../../src/db/migrate.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { adminQuery, BACKENDS } from '../helpers/test-db.js';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -159,6 +159,13 @@ describe('turnkit installed from its packed tarball into an existing game projec
         }
       ).report.fixtures[0]!;
       expect(fixture).toMatchObject({ fixture: 'move-10', pass: 2, fail: 0, error: 0 });
+      // The HTML page embeds the page script the package ships (bundled at build time), allowed by its hash.
+      const html = await turnkit('report', runDir, '--marks', 'marks.checks.csv', '--html');
+      expect(html.code, html.stderr).toBe(0);
+      const page = await readFile(join(project, runDir, 'report.html'), 'utf8');
+      const script = await readFile(join(game, 'node_modules/turnkit/dist/client/page-script.js'), 'utf8');
+      expect(page).toContain(`<script>${script}</script>`);
+      expect(page).toContain(`script-src 'sha256-${createHash('sha256').update(script).digest('base64')}'`);
       // The SUT stub read its campaign through DATABASE_URL: 9 turns kept before turn 10.
       const rep = JSON.parse(await readFile(join(project, runDir, 'reps/move-10/rep-01.json'), 'utf8')) as {
         response: string;

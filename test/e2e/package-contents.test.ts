@@ -25,6 +25,8 @@ describe('the package npm would publish', () => {
       'dist/src/index.d.ts',
       'dist/src/testing/index.js',
       'dist/src/testing/index.d.ts',
+      // The pages' script, bundled at build time (scripts/build-client.mjs): pages cannot be written without it.
+      'dist/client/page-script.js',
       'migrations/20261129000000_sample_game.ts',
     ])
       expect(files, needed).toContain(needed);

@@ -98,6 +98,12 @@ describe('capture, show and verify of sensitive data through the binary', () => 
     expect(shown.stdout).toMatch(
       /scrubbed at capture with key hmac-sha256:[0-9a-f]{16} \(the demo's public key\):\n {2}column {15}transform\n {2}users\.display_name {3}name\n {2}users\.email {10}email\n {2}users\.handle {9}username\n {2}users\.password_hash {2}hash\n/,
     );
+    // The columns where scrubbed values were also replaced (source.scrub.everywhere), as the fixture records them.
+    const everywhere = (JSON.parse(text) as { source: { scrub: { everywhere: string[] } } }).source.scrub.everywhere;
+    expect(everywhere).toBeInstanceOf(Array);
+    expect(shown.stdout).toContain(
+      `  scrubbed values also replaced in: ${everywhere.length > 0 ? everywhere.join(', ') : 'no other column'}\n`,
+    );
     expect(await runCli(['verify', 'fixtures/clean.json'], { cwd: project })).toMatchObject({ code: 0 });
     const keyless = await runCli(['capture', '--campaign', '1', '--turn', '23', '--name', 'nokey'], {
       cwd: project,

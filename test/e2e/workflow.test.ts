@@ -126,15 +126,25 @@ describe('the capture workflow through the CLI', () => {
       server.on('exit', (code) => reject(new Error(`db start exited with ${code}`)));
     });
     try {
+      // Printed without the server's password; `db url --show-password` gives the URL a SUT connects with.
       expect(url).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres$/);
       expect(await runInProcess(['db', 'url'], { cwd: project })).toMatchObject({ code: 0, stdout: `${url}\n` });
+      const shown = await runInProcess(['db', 'url', '--show-password'], { cwd: project });
+      expect(shown.code, shown.stderr).toBe(0);
+      const full = shown.stdout.trim();
+      expect(full).toMatch(/^postgres:\/\/postgres:[A-Za-z0-9_-]{32}@127\.0\.0\.1:\d+\/postgres$/);
+      expect(full.replace(/:[A-Za-z0-9_-]{32}@/, '@')).toBe(url);
+      // The plain URL without the password is refused.
+      const plain = new pg.Client({ connectionString: url });
+      await expect(plain.connect()).rejects.toThrow(/password/);
+      await plain.end().catch(() => {});
       // A second turnkit process joins through the socket instead of opening the data directory.
       const captured = await runInProcess(['capture', '--campaign', '1', '--latest', '--out', 'latest'], {
         cwd: project,
       });
       expect(captured.code, captured.stderr).toBe(0);
-      // And any other client (a SUT) connects with the plain URL.
-      const client = new pg.Client({ connectionString: url });
+      // And any other client (a SUT) connects with the URL and its password.
+      const client = new pg.Client({ connectionString: full });
       await client.connect();
       const { rows } = await client.query('SELECT count(*)::int AS n FROM turns WHERE campaign_id = 1');
       await client.end();

@@ -14,8 +14,16 @@ import { loadFixture } from '../../src/fixture/load-fixture.js';
 import { construct } from '../../src/construct/construct-fixture.js';
 import { openProject, type Project } from '../../src/project/open-project.js';
 import { run } from '../../src/pipeline/run.js';
-import type { SutFunction } from '../../src/pipeline/sut-request.js';
+import type { SutFunction } from '../../src/sut/sut-request.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { init } from '../../src/init/init-project.js';
+import { loadConfig } from '../../src/config/load.js';
+import { introspect } from '../../src/db/introspect.js';
+import { readInitFacts } from '../../src/init/read-facts.js';
+import { suggestScrub } from '../../src/init/suggest-scrub.js';
+import { TEST_SCRUB } from '../helpers/scrub-key.js';
 
 // Schemas written after each ORM's conventions, none of them shaped like the sample game: each is captured, shown,
 // seeded with both strategies (several reps at once) and torn down, leaving every table as it was.
@@ -109,6 +117,94 @@ describe.each(BACKENDS)('the conventions matrix on %s', (backend) => {
       expect(JSON.stringify(record.effects)).toContain('sut narration');
       expect(await tableChecksums(t.db)).toEqual(before);
       expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
+    });
+
+    it('plays a 3-turn rollout of a SUT that only answers: turnkit writes each turn row, and every table is as it was', async () => {
+      const game = convention.config.game!;
+      const answering = await openProject({
+        cwd: t.dir,
+        config: { ...convention.config, game: { ...game, turns: { ...game.turns, output: [convention.narration] } } },
+        db: t.db,
+      });
+      const before = await tableChecksums(t.db);
+      const seen: string[] = [];
+      const answers: SutFunction = async (request) => {
+        seen.push(`${request.turn}:${request.transcript?.length}`);
+        return { response: `gm answers turn ${request.turn}` };
+      };
+      try {
+        const result = await run(answering, {
+          question: {
+            id: `answers-${convention.name}`,
+            question: 'Does the SUT answer each turn?',
+            rubric: { path: 'questions/rubric.md', version: '1' },
+            target: 0.8,
+            reps: 2,
+            fixtures: ['fixtures/base.json'],
+            sut: answers as never,
+            caseFile: 'questions/case.md',
+            turns: 3,
+            players: { type: 'script', inputs: ['go on', 'go back'] },
+          },
+          concurrency: 2,
+        });
+        expect(result).toMatchObject({ status: 'complete', total: 2, errors: 0 });
+        const record = JSON.parse(await readFile(join(result.dir, 'reps/base/rep-01.json'), 'utf8')) as RepRecord;
+        expect(record.error).toBeNull();
+        expect(record.turns!.map((turn) => [turn.turn, turn.turnRow])).toEqual([
+          [3, 'turnkit'],
+          [4, 'turnkit'],
+          [5, 'turnkit'],
+        ]);
+        const turns = fixture.source.turns.table;
+        expect(record.turns!.map((turn) => turn.effects!.inserted)).toEqual([
+          { [turns]: 1 },
+          { [turns]: 1 },
+          { [turns]: 1 },
+        ]);
+        const written = record.turns![1]!.effects!.insertedRows[turns]![0]!;
+        expect(written[convention.narration]).toBe('gm answers turn 4');
+        expect(Object.values(written)).toContain('go on');
+        expect(seen.sort()).toEqual(['3:0', '3:0', '4:1', '4:1', '5:2', '5:2']);
+      } finally {
+        await answering.close();
+      }
+      expect(await tableChecksums(t.db)).toEqual(before);
+      expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
+    });
+
+    it('init writes a config from the catalog alone with which capture and seed work with no hand edit', async () => {
+      const cwd = await mkdtemp(join(tmpdir(), 'turnkit-init-'));
+      try {
+        const catalog = await introspect(t.db.pool);
+        const facts = await readInitFacts(t.db.pool, catalog);
+        const result = await init({ cwd, catalog, facts, scrub: suggestScrub(catalog) });
+        expect(result.answers.declarations?.missing ?? []).toEqual([]);
+        const config = await loadConfig({ cwd });
+        expect(config.game.root.table).toBe(convention.config.game!.root.table);
+        expect(config.game.turns.table).toBe(convention.config.game!.turns.table);
+        const outcome = await captureFromDb(t.db, config, {
+          campaign: convention.campaign,
+          turns: { turn: 3 },
+          scrub: TEST_SCRUB,
+        });
+        const made = outcome.fixtures[0]!;
+        expect(made.input.turn).toBe(3);
+        expect(made.tables[made.source.turns.table]!.rows).toHaveLength(
+          fixture.tables[fixture.source.turns.table]!.rows.length,
+        );
+        const before = await tableChecksums(t.db);
+        const session = new ScratchSession(t.db, { game: config.game });
+        const scratch = await session.seed(made);
+        try {
+          expect((await session.check(scratch, made)).differences).toEqual([]);
+        } finally {
+          await scratch.teardown();
+        }
+        expect(await tableChecksums(t.db)).toEqual(before);
+      } finally {
+        await rm(cwd, { recursive: true, force: true });
+      }
     });
 
     it('seeds 4 reps at once with remap, each equal to the fixture, and tears them down to the same checksums', async () => {

@@ -12,6 +12,11 @@ import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
 import { ROOM_A, ROOM_B, tallyDb } from '../helpers/tally-schema.js';
 import { BACKENDS, type TestDb } from '../helpers/test-db.js';
 
+// Players are above the turns (actions, sliced by turn, reference them): a reference to a turn cannot slice them.
+const PLAYERS_ADVICE =
+  "players: rows sliced by turn reference them, so they are the campaign's standing rows (as the root's), captured " +
+  'whole with no turn of their own (nothing to add; list one in game.exclude to leave it out); ';
+
 const NOW = new Date('2026-12-01T00:00:00Z');
 const NAME = `campaign-${ROOM_A}-turn-3`;
 
@@ -97,7 +102,7 @@ describe.each(BACKENDS)(
     it('says what to add for the tables it cannot slice, and warns of no candidate once all are declared', () => {
       expect(warnings).toEqual([
         `${NAME}: notes, players, rooms have no foreign-key path to "entries": their rows show the database after turn 5, not before turn 3; ` +
-          'for notes, players, add to game.references the column that holds a key of "entries" ("TABLE.COLUMN": "entries")',
+          `${PLAYERS_ADVICE}for notes, add to game.references the column that holds a key of "entries" ("TABLE.COLUMN": "entries")`,
       ]);
     });
 
@@ -114,7 +119,8 @@ describe.each(BACKENDS)(
       expect(found).toEqual([
         `${NAME}: action_results, actions, notes, players, rooms have no foreign-key path to "entries": their rows show the database after turn 5, not before turn 3; ` +
           'to slice by their turn column, add to game.turnColumns: "actions": "turn"; ' +
-          'for action_results, notes, players, add to game.references the column that holds a key of "entries" ("TABLE.COLUMN": "entries")',
+          'action_results follow actions once sliced (nothing more to add); ' +
+          `${PLAYERS_ADVICE}for notes, add to game.references the column that holds a key of "entries" ("TABLE.COLUMN": "entries")`,
         // Its notes' "playerId" values are all keys of players in the fixture; players' "entryId" (99) is no entry's.
         `${NAME}: "notes"."playerId" holds keys of "players" rows in the fixture but has no foreign key: add to game.references: "notes.playerId": "players"`,
         `${NAME}: "votes"."roomId" holds keys of "rooms" rows in the fixture but has no foreign key: add to game.references: "votes.roomId": "rooms"`,

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { openEmbedded } from '../../src/db/embedded.js';
+import { md5Answer } from '../../src/db/password-gate.js';
 
 // The frontend side of the Postgres protocol, by hand, so that a test can pause in the middle of an exchange.
 function message(type: string, ...parts: Buffer[]): Buffer {
@@ -23,12 +24,23 @@ const SYNC = message('S');
 /** A raw connection: what the server sent so far, and a wait for its next ReadyForQuery. */
 async function rawClient(
   port: number,
+  password: string,
 ): Promise<{ socket: Socket; received: () => string; ready: () => Promise<void> }> {
   const socket = connect({ host: '127.0.0.1', port });
   let bytes = Buffer.alloc(0);
   let readyCount = 0;
   const waiters: (() => void)[] = [];
+  // The server's md5 challenge (R, length 12, code 5, four bytes of salt) comes first, before any message counted.
+  let challenged: (salt: Buffer) => void = () => {};
+  const challenge = new Promise<Buffer>((resolve) => (challenged = resolve));
+  let answered = false;
   socket.on('data', (chunk: Buffer) => {
+    if (!answered) {
+      answered = true;
+      expect(chunk.subarray(0, 9)).toEqual(Buffer.from([0x52, 0, 0, 0, 12, 0, 0, 0, 5]));
+      challenged(chunk.subarray(9, 13));
+      return;
+    }
     bytes = Buffer.concat([bytes, chunk]);
     // Counts ReadyForQuery messages ('Z', length 5) as they complete.
     let count = 0;
@@ -51,6 +63,7 @@ async function rawClient(
   // The startup message is the one without a type byte: skip it when counting.
   bytes = Buffer.alloc(0);
   socket.write(Buffer.concat([length, startup]));
+  socket.write(message('p', text(md5Answer(password, 'postgres', await challenge))));
   await first;
   return { socket, received: () => bytes.toString('latin1'), ready };
 }
@@ -68,8 +81,9 @@ describe('the embedded server with two connections in the extended protocol at o
     const server = await openEmbedded({ dataDir, port: 0, handleSignals: false });
     const sockets: Socket[] = [];
     try {
-      const a = await rawClient(server.port);
-      const b = await rawClient(server.port);
+      const password = new URL(server.url).password;
+      const a = await rawClient(server.port, password);
+      const b = await rawClient(server.port, password);
       sockets.push(a.socket, b.socket);
       const afterA = a.ready();
       const afterB = b.ready();

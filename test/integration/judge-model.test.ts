@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { judgePromptSha256 } from '../../src/marks/judge-identity.js';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -206,6 +207,7 @@ describe.each(['openai', 'anthropic'] as const)('judgeWithModel through the %s S
       provider,
       rubricVersion: '1',
       rubricSha256: sha256(DEFAULT_RUBRIC),
+      promptSha256: judgePromptSha256(),
       cached: false,
       spend: { inputTokens: 100, outputTokens: 20, cost: null },
     };
@@ -1040,6 +1042,27 @@ describe('createJudgeCall: API keys', () => {
     const port = await closedPort();
     const down = createJudgeCall(base({ baseUrl: `http://127.0.0.1:${port}/v1`, retries: 0 }), process.env);
     await expect(down({ system: 's', user: 'u' })).rejects.toMatchObject({ name: 'JudgeCallError', fatal: true });
+  });
+  it('refuses usage figures that are negative, fractional or absurd (that rep only), and takes whole ones', async () => {
+    const call = createJudgeCall(base({ baseUrl: server.openaiBaseUrl, apiKeyEnv: KEY_VAR, retries: 0 }), process.env);
+    for (const usage of [
+      { input: -5, output: 20 },
+      { input: 10, output: 2.5 },
+      { input: 1e300, output: 20 },
+    ]) {
+      server.respond(() => ({ content: '{"verdict": "pass", "reason": "ok"}', usage }));
+      const error = await call({ system: 's', user: 'u' }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(JudgeCallError);
+      expect((error as JudgeCallError).fatal).toBe(false);
+      expect((error as JudgeCallError).message).toContain(
+        'usage figures that are not whole numbers from 0 to 1000000000',
+      );
+    }
+    server.respond(() => ({ content: '{"verdict": "pass", "reason": "ok"}', usage: { input: 7, output: 3 } }));
+    expect(await call({ system: 's', user: 'u' })).toMatchObject({ usage: { inputTokens: 7, outputTokens: 3 } });
   });
 });
 

@@ -12,7 +12,7 @@ import { run } from '../../src/pipeline/run.js';
 import { runFailure } from '../../src/pipeline/run-outcome.js';
 import { shownPath } from '../../src/util/shown-path.js';
 import type { QuestionInput } from '../../src/question/question-format.js';
-import type { SutFunction } from '../../src/pipeline/sut-request.js';
+import type { SutFunction } from '../../src/sut/sut-request.js';
 import type { Manifest } from '../../src/run-dir/manifest.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
 

@@ -162,6 +162,15 @@ describe.each(psql.found ? BACKENDS : [])('turnkit run on %s', (backend) => {
     ).toEqual(['base,1,', 'base,2,', 'base,3,', 'fixed,1,', 'fixed,2,', 'fixed,3,']);
     expect(await tableChecksums(t.db)).toEqual(before);
     expect(await registryCounts(t.db)).toMatchObject({ campaigns: 0 });
+    // The embedded server's password reached the SUT (its psql got in) and no file of the run.
+    const password = decodeURIComponent(new URL(t.db.url).password);
+    if (backend === 'embedded') expect(password.length).toBeGreaterThanOrEqual(32);
+    if (password) {
+      for (const entry of await readdir(result.dir, { recursive: true })) {
+        const path = join(result.dir, String(entry));
+        if ((await stat(path)).isFile()) expect((await readFile(path, 'utf8')).includes(password), path).toBe(false);
+      }
+    }
   });
 
   it('records every kind of SUT failure as an error rep with its cause and output, and marks it error', async () => {

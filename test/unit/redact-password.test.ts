@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { withoutPassword, withoutSecrets } from '../../src/pipeline/redact-password.js';
-import { inheritedEnv, sutSecrets } from '../../src/pipeline/sut-secrets.js';
-import { recordedTail, type SutRequest } from '../../src/pipeline/sut-request.js';
+import { withoutPassword, withoutSecrets } from '../../src/util/redact-password.js';
+import { inheritedEnv, sutSecrets } from '../../src/sut/sut-secrets.js';
+import { recordedTail, type SutRequest } from '../../src/sut/sut-request.js';
 
 describe('the database password never reaches a rep record', () => {
   it('removes the percent-encoded and the decoded password from every string, nested too', () => {

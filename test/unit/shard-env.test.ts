@@ -27,10 +27,7 @@ describe('--shard auto from the environment', () => {
       index: 3,
       count: 3,
     });
-    // The Job's index wins over a TURNKIT_SHARD left in the environment.
-    expect(shardFromEnvironment({ auto: true, count: 2 }, { JOB_COMPLETION_INDEX: '1', TURNKIT_SHARD: '1/2' })).toEqual(
-      { index: 2, count: 2 },
-    );
+    // A TURNKIT_SHARD left in the environment that says another shard is refused (issue 30 item 15): see below.
   });
 
   it('takes TURNKIT_SHARD=I/N (a CI matrix)', () => {
@@ -65,6 +62,27 @@ describe('--shard auto from the environment', () => {
     expect(fails(() => shardFromEnvironment({ auto: true }, { TURNKIT_SHARD: '4/3' }))).toBe(
       '--shard auto: TURNKIT_SHARD=4/3: the shard must be between 1 and 3',
     );
+  });
+
+  it('refuses JOB_COMPLETION_INDEX and TURNKIT_SHARD that disagree, and shard numbers past 2^53, instead of rounding', () => {
+    expect(
+      fails(() => shardFromEnvironment({ auto: true, count: 3 }, { JOB_COMPLETION_INDEX: '0', TURNKIT_SHARD: '2/3' })),
+    ).toBe('--shard auto/3: JOB_COMPLETION_INDEX 0 (shard 1/3) and TURNKIT_SHARD=2/3 disagree: unset one');
+    // Agreeing, both may be set.
+    expect(shardFromEnvironment({ auto: true, count: 3 }, { JOB_COMPLETION_INDEX: '1', TURNKIT_SHARD: '2/3' })).toEqual(
+      { index: 2, count: 3 },
+    );
+    expect(fails(() => parseAutoShard('auto/9007199254740993'))).toBe(
+      '--shard auto/9007199254740993: a shard count past 9007199254740991 is not exact',
+    );
+    expect(fails(() => shardFromEnvironment({ auto: true }, { TURNKIT_SHARD: '1/9007199254740993' }))).toBe(
+      '--shard auto: TURNKIT_SHARD=1/9007199254740993: a shard number past 9007199254740991 is not exact',
+    );
+    expect(
+      fails(() =>
+        shardFromEnvironment({ auto: true }, { JOB_COMPLETION_INDEX: '0', TURNKIT_SHARD_COUNT: '9007199254740993' }),
+      ),
+    ).toBe('--shard auto: a shard number past 9007199254740991 is not exact');
   });
 
   it("names a shard's run from TURNKIT_RUN_ID, else GitHub's run id and attempt", () => {

@@ -34,9 +34,20 @@ describe('tokens and cost', () => {
     });
     expect(answerSpend({ response: 'x' })).toEqual({});
     expect(answerSpend({ response: 'x', usage: { input_tokens: 1.5, output_tokens: 2 } })).toEqual({
-      error: '"usage" must be { "input_tokens": n, "output_tokens": m } with whole numbers n, m >= 0',
+      error: '"usage" must be { "input_tokens": n, "output_tokens": m } with whole numbers n, m from 0 to 1000000000',
     });
-    expect(answerSpend({ response: 'x', cost: '0.1' })).toEqual({ error: '"cost" must be a number >= 0' });
+    expect(answerSpend({ response: 'x', cost: '0.1' })).toEqual({ error: '"cost" must be a number from 0 to 1000000' });
+    // Negative and absurd figures are refused, not counted (issue 30 item 15).
+    for (const usage of [
+      { input_tokens: -5, output_tokens: 2 },
+      { input_tokens: 1e300, output_tokens: 2 },
+      { input_tokens: 5, output_tokens: 2 ** 53 + 2 },
+    ])
+      expect(answerSpend({ response: 'x', usage })).toEqual({
+        error: '"usage" must be { "input_tokens": n, "output_tokens": m } with whole numbers n, m from 0 to 1000000000',
+      });
+    for (const cost of [-0.01, 1e300])
+      expect(answerSpend({ response: 'x', cost })).toEqual({ error: '"cost" must be a number from 0 to 1000000' });
   });
 });
 

@@ -7,17 +7,17 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runCommandSut, expandEnv, killRunningSuts, type CommandSut } from '../../src/pipeline/sut-command.js';
-import { callModuleSut, checkModuleSut, type ModuleSut } from '../../src/pipeline/sut-module.js';
-import { httpSutCaller, type HttpSut, type HttpSutTools } from '../../src/pipeline/sut-http.js';
+import { runCommandSut, expandEnv, killRunningSuts, type CommandSut } from '../../src/sut/sut-command.js';
+import { callModuleSut, checkModuleSut, type ModuleSut } from '../../src/sut/sut-module.js';
+import { httpSutCaller, type HttpSut, type HttpSutTools } from '../../src/sut/sut-http.js';
 
 const runHttpSut = (sut: HttpSut, context: SutContext, tools?: HttpSutTools) => httpSutCaller(sut, tools)(context);
-import { prepareSut } from '../../src/pipeline/call-sut.js';
+import { prepareSut } from '../../src/sut/call-sut.js';
 import { redactSut } from '../../src/run-dir/manifest.js';
-import { sutSecrets } from '../../src/pipeline/sut-secrets.js';
+import { sutSecrets } from '../../src/sut/sut-secrets.js';
 import { loadQuestion } from '../../src/question/load-question.js';
-import { parseSutOutput } from '../../src/pipeline/sut-request.js';
-import type { SutContext, SutRequest } from '../../src/pipeline/sut-request.js';
+import { parseSutOutput } from '../../src/sut/sut-request.js';
+import type { SutContext, SutRequest } from '../../src/sut/sut-request.js';
 import { TurnkitError } from '../../src/errors.js';
 
 const REQUEST: SutRequest = {
@@ -185,7 +185,7 @@ describe('command SUT', () => {
       cost: 0.125,
     });
     expect(parseSutOutput('{"response": "x", "cost": -1}')).toEqual({
-      error: { cause: 'unparseable', message: 'stdout JSON: "cost" must be a number >= 0' },
+      error: { cause: 'unparseable', message: 'stdout JSON: "cost" must be a number from 0 to 1000000' },
     });
   });
 
@@ -516,6 +516,38 @@ describe('http SUT (OpenAI-compatible)', () => {
     expect(JSON.stringify(redactSut(sut))).not.toMatch(/S3CRET|gm-user/);
     expect(sutSecrets(sut, {})).toEqual(expect.arrayContaining(['gm-user', 'pw-S3CRET-9', 'KEY-S3CRET-123']));
     expect(sutSecrets(sut, {})).not.toContain('7');
+  });
+
+  it("refuses an http answer's negative or absurd usage figures as the rep's error, not a count or a silent zero", async () => {
+    for (const usage of [
+      { prompt_tokens: -3, completion_tokens: 2 },
+      { prompt_tokens: 10, completion_tokens: 1e300 },
+    ]) {
+      const { baseUrl } = await serve(
+        answer(200, JSON.stringify({ choices: [{ message: { content: 'ok' } }], usage })),
+      );
+      const outcome = await runHttpSut(httpSut(baseUrl), context());
+      expect(outcome.error).toEqual({
+        cause: 'unparseable',
+        message: `${baseUrl.replace(/\/+$/, '')}/chat/completions answered with usage figures that are not whole numbers from 0 to 1000000000`,
+      });
+      expect(outcome.usage).toBeUndefined();
+      server!.closeAllConnections();
+      server!.close();
+    }
+    const { baseUrl } = await serve(
+      answer(
+        200,
+        JSON.stringify({
+          choices: [{ message: { content: 'ok' } }],
+          usage: { prompt_tokens: 7, completion_tokens: 2 },
+        }),
+      ),
+    );
+    expect(await runHttpSut(httpSut(baseUrl), context())).toMatchObject({
+      response: 'ok',
+      usage: { inputTokens: 7, outputTokens: 2 },
+    });
   });
 
   it('bounds the answer at maxOutput, and reads a huge body no further than the bound', async () => {

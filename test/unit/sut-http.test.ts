@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RETRY_NOW, startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-server.js';
-import { httpSutCaller, type HttpSut } from '../../src/pipeline/sut-http.js';
-import type { SutContext } from '../../src/pipeline/sut-request.js';
+import { httpSutCaller, type HttpSut } from '../../src/sut/sut-http.js';
+import type { SutContext } from '../../src/sut/sut-request.js';
 
 const CONTEXT: SutContext = {
   databaseUrl: 'postgres://turnkit:secret@127.0.0.1:1/nowhere',

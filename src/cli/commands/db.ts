@@ -16,26 +16,32 @@ export function registerDb(program: Command, output: Output): void {
     .action(async (_options, command: Command) => {
       const { dbStart } = await import('../../app/db-commands.js');
       const server = await dbStart(commonOptions(command));
+      // The password stays out of the terminal (and of logs that keep it): `db url --show-password` prints it.
+      output.out(server.displayUrl);
       if (!server.owner) {
-        output.out(server.url);
         output.err('already running in another turnkit process');
         return;
       }
-      output.out(server.url);
-      output.err('embedded database ready; Ctrl-C stops it');
+      output.err(
+        'embedded database ready (it asks for its password: turnkit db url --show-password prints the full URL); Ctrl-C stops it',
+      );
       // The server's own signal handler closes PGlite cleanly and exits; until then keep the process alive.
       await new Promise<never>(() => {});
     });
 
   db.command('url')
-    .description('print the database URL (any password removed)')
+    .description('print the database URL (any password removed unless --show-password)')
+    .option('--show-password', 'print the password too: the DATABASE_URL a SUT started by hand connects with')
     .addHelpText(
       'after',
-      examples('turnkit db url                           # while db start runs: the DATABASE_URL a SUT connects with'),
+      examples(
+        'turnkit db url                           # while db start runs: where the database is, without its password',
+        'turnkit db url --show-password           # the DATABASE_URL a SUT connects with, password and all',
+      ),
     )
-    .action(async (_options, command: Command) => {
+    .action(async (options, command: Command) => {
       const { dbUrl } = await import('../../app/db-commands.js');
-      output.out(await dbUrl(commonOptions(command)));
+      output.out(await dbUrl(commonOptions(command), options.showPassword === true));
     });
 
   db.command('migrate')

@@ -15,6 +15,8 @@ interface ReportFlags {
   check?: boolean;
   html?: string | true;
   junit?: string;
+  calibration?: string;
+  saveCalibration?: string;
   format?: 'text' | 'md' | 'json' | 'github';
 }
 
@@ -54,6 +56,7 @@ async function htmlReport(dir: string, options: ReportFlags, output: Output): Pr
     marks: options.marks,
     compare: options.compare,
     compareMarks: options.compareMarks,
+    calibration: options.calibration,
   });
   output.out(shownPath(result.file));
   if (options.junit !== undefined) await junitReport(result.run.report, options.junit);
@@ -71,7 +74,7 @@ export function registerReport(program: Command, output: Output): void {
     .argument('<run-dir>', 'a run directory (runs/QUESTION/STAMP)')
     .option(
       '--marks <file>',
-      'the marks file to read (default marks.csv; a bare name is looked up in the run directory)',
+      'the marks file to read (default marks.csv; a bare name is looked up in the run directory); a,b: by precedence',
     )
     .option('--compare <run-dir>', 'another run of the same question: per-fixture deltas with Fisher exact p-values')
     .option('--compare-marks <file>', "the other run's marks file (default: the same name as --marks, else marks.csv)")
@@ -89,6 +92,11 @@ export function registerReport(program: Command, output: Output): void {
         .conflicts(['md', 'json']),
     )
     .option('--junit <file>', 'also write the report as JUnit XML (a test case per fixture, failed when missed)')
+    .option(
+      '--calibration <file>',
+      "correct the judge's rates with a committed calibration file (refused when its judge, prompt or rubric differ)",
+    )
+    .option('--save-calibration <file>', "write the judge's calibration against this run's marks.csv to a file")
     .addHelpText(
       'after',
       examples(
@@ -108,6 +116,8 @@ export function registerReport(program: Command, output: Output): void {
         marks: options.marks,
         compare: options.compare,
         compareMarks: options.compareMarks,
+        calibration: options.calibration,
+        saveCalibration: options.saveCalibration,
       });
       if (options.junit !== undefined) await junitReport(result.report, options.junit);
       const format = options.format ?? (options.json ? 'json' : options.md ? 'md' : 'text');

@@ -62,11 +62,18 @@ export function registerShow(program: Command, output: Output): void {
       ]);
       for (const line of formatTable([['table', 'role', 'rows', ''], ...rows])) out(line);
       if (summary.scrub) {
-        const { rules, key, demoKey, allowSensitive } = summary.scrub;
+        const { rules, key, demoKey, allowSensitive, everywhere } = summary.scrub;
         out('');
         out(`scrubbed at capture${key ? ` with key ${key}${demoKey ? " (the demo's public key)" : ''}` : ''}:`);
         for (const line of formatTable([['column', 'transform'], ...Object.entries(rules)])) out(`  ${line}`);
         for (const line of allowSensitive) out(`  captured without a rule (--allow-sensitive): ${line}`);
+        // Where else a scrubbed value (a username in the narration) was replaced by its fake.
+        if (everywhere === undefined)
+          out('  scrubbed values elsewhere in the text: not looked for (captured before that pass; capture again)');
+        else
+          out(
+            `  scrubbed values also replaced in: ${everywhere.length > 0 ? everywhere.join(', ') : 'no other column'}`,
+          );
       }
       if (summary.constructed) {
         out('');

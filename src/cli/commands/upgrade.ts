@@ -1,0 +1,53 @@
+import { relative } from 'node:path';
+import type { Command } from 'commander';
+import { commonOptions } from '../global-options.js';
+import { printJson, type Output } from '../output.js';
+import { examples } from '../help-examples.js';
+
+/** `turnkit upgrade [FIXTURE...]`. */
+export function registerUpgrade(program: Command, output: Output): void {
+  program
+    .command('upgrade')
+    .description("bring fixtures captured under an older schema up to date through the game's own migrations")
+    .argument('[fixtures...]', "fixture files (default: every fixture in the config's fixtures folder)")
+    .option('--out <dir>', 'write the upgraded fixtures here instead of over the files')
+    .option(
+      '--allow-sensitive',
+      'capture new columns that look personal or secret without a scrub rule (recorded in the fixture)',
+    )
+    .option('--json', 'print the result as JSON')
+    .addHelpText(
+      'after',
+      examples(
+        'turnkit upgrade                                        # every stale fixture in fixtures/',
+        'turnkit upgrade fixtures/meridian-turn-23.json --out fixtures/upgraded',
+      ),
+    )
+    .action(async (fixtures: string[], options, command: Command) => {
+      const { upgrade } = await import('../../app/upgrade-command.js');
+      const result = await upgrade({
+        ...commonOptions(command),
+        files: fixtures,
+        out: options.out,
+        allowSensitive: options.allowSensitive,
+        // The key comes from the environment variable the config names (TURNKIT_SCRUB_KEY by default).
+        scrubKey: (name: string) => process.env[name],
+      });
+      if (options.json) printJson(output, result);
+      else {
+        const shown = (file: string): string => relative(process.cwd(), file) || file;
+        for (const entry of result.fixtures) {
+          if (entry.status === 'upgraded')
+            output.out(
+              `upgraded ${shown(entry.file)}${entry.written !== entry.file ? ` -> ${shown(entry.written!)}` : ''} (${entry.migrations!.length} migration(s))`,
+            );
+          else if (entry.status === 'current') output.out(`${shown(entry.file)}: up to date`);
+          else output.err(`${entry.status === 'failed' ? 'error' : 'skipped'}: ${shown(entry.file)}: ${entry.why}`);
+          for (const problem of entry.status === 'failed' ? (entry.problems ?? []).slice(1) : [])
+            output.err(`  ${problem}`);
+        }
+      }
+      for (const warning of result.warnings) output.err(`warning: ${warning}`);
+      if (result.fixtures.some((entry) => entry.status === 'failed')) process.exitCode = 1;
+    });
+}

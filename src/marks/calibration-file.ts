@@ -1,0 +1,94 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { TurnkitError } from '../errors.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { describeReadError, shownPath } from '../util/shown-path.js';
+import { calibrate, keyMismatch, type CalibrationCounts, type JudgeCalibration, type JudgeKey } from './calibration.js';
+
+/** The format tag of a calibration file. */
+export const CALIBRATION_FORMAT = 'turnkit.calibration/1';
+
+const count = z.number().int().min(0);
+
+/** A calibration file as committed: the judge it is for, the question, the four counts, and the runs they came from. */
+export const calibrationFileSchema = z.strictObject({
+  format: z.literal(CALIBRATION_FORMAT),
+  question: z.string().min(1),
+  judge: z.strictObject({
+    model: z.string().min(1),
+    promptSha256: z.string().min(1),
+    rubricVersion: z.string().min(1),
+  }),
+  counts: z.strictObject({ truePass: count, falseFail: count, falsePass: count, trueFail: count }),
+  sensitivity: z.number().nullable(),
+  specificity: z.number().nullable(),
+  youden: z.number().nullable(),
+  runs: z.array(z.string()),
+});
+
+/** A calibration file's content. */
+export type CalibrationFile = z.infer<typeof calibrationFileSchema>;
+
+/** The calibration file for a judge: sorted keys, two-space indent, a trailing newline (small git diffs). */
+export function formatCalibrationFile(input: {
+  question: string;
+  judge: JudgeKey;
+  counts: CalibrationCounts;
+  runs: readonly string[];
+}): string {
+  const calibration = calibrate(input.counts);
+  const file: CalibrationFile = {
+    format: CALIBRATION_FORMAT,
+    question: input.question,
+    judge: {
+      model: input.judge.model,
+      promptSha256: input.judge.promptSha256,
+      rubricVersion: input.judge.rubricVersion,
+    },
+    counts: { ...input.counts },
+    sensitivity: calibration.sensitivity,
+    specificity: calibration.specificity,
+    youden: calibration.youden,
+    runs: [...input.runs],
+  };
+  return `${JSON.stringify(file, null, 2)}\n`;
+}
+
+/** Writes a calibration file atomically. */
+export async function writeCalibrationFile(path: string, text: string): Promise<void> {
+  await writeFileAtomic(path, text);
+}
+
+/**
+ * Reads a calibration file and checks it is for this question and this judge (model, prompt and rubric version):
+ * a calibration of another judge says nothing about this one, so a mismatch is an error naming the file and field.
+ */
+export async function readCalibrationFile(
+  path: string,
+  expected: { question: string; judge: JudgeKey },
+): Promise<{ file: CalibrationFile; calibration: JudgeCalibration }> {
+  const shown = shownPath(path);
+  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new TurnkitError('NOT_FOUND', `${shown}: ${describeReadError(error)}`);
+  });
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new TurnkitError('BAD_INPUT', `${shown}: not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = calibrationFileSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new TurnkitError('BAD_INPUT', `${shown}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  const file = parsed.data;
+  if (file.question !== expected.question)
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `${shown}: question: the calibration is for question ${file.question}, this run is ${expected.question}`,
+    );
+  const mismatch = keyMismatch(file.judge, expected.judge);
+  if (mismatch) throw new TurnkitError('BAD_INPUT', `${shown}: judge: refused, the run's judge differs: ${mismatch}`);
+  return { file, calibration: calibrate(file.counts) };
+}

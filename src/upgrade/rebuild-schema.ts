@@ -1,0 +1,53 @@
+import type { Queryable } from '../db/introspect.js';
+import { TurnkitError } from '../errors.js';
+import type { SchemaSnapshot } from '../fixture/schema-snapshot.js';
+
+/**
+ * Rebuilds a snapshot's schema in an empty database: its statements in order, then the migration tool's own rows
+ * (so that the game's migration command runs only what came after), then every sequence moved past its column's
+ * largest value (a tool inserting its next row must not collide with the restored ones).
+ */
+export async function rebuildSchema(client: Queryable, snapshot: SchemaSnapshot, shown: string): Promise<void> {
+  for (const [i, statement] of snapshot.statements.entries()) {
+    try {
+      await client.query(statement);
+    } catch (error) {
+      const message = (error as Error).message.split('\n')[0];
+      throw new TurnkitError('DATABASE', `${shown}: $.statements[${i}]: cannot rebuild the schema: ${message}`);
+    }
+  }
+  for (const [table, rows] of Object.entries(snapshot.rows)) {
+    if (rows.length === 0) continue;
+    const name = table
+      .split('.')
+      .map((part) => `"${part.replace(/"/g, '""')}"`)
+      .join('.');
+    await client.query(
+      `INSERT INTO ${name} OVERRIDING SYSTEM VALUE SELECT * FROM jsonb_populate_recordset(NULL::${name}, $1::jsonb)`,
+      [JSON.stringify(rows)],
+    );
+  }
+  await advanceAllSequences(client);
+}
+
+/**
+ * Moves every sequence a column uses (identity, serial, or a nextval() default) past that column's largest value,
+ * never back: rows written with their captured keys must not be handed out again.
+ */
+export async function advanceAllSequences(client: Queryable): Promise<void> {
+  const { rows } = await client.query(
+    `SELECT format('%I.%I', n.nspname, c.relname) AS table, a.attname::text AS column,
+            pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname) AS sequence
+     FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped
+       AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%'
+       AND pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname) IS NOT NULL`,
+  );
+  for (const row of rows as { table: string; column: string; sequence: string }[]) {
+    await client.query(
+      `SELECT setval($1::regclass, m) FROM (SELECT max("${row.column.replace(/"/g, '""')}")::bigint AS m FROM ${row.table}) AS x
+       WHERE m IS NOT NULL AND m > coalesce(pg_sequence_last_value($1::regclass), 0)`,
+      [row.sequence],
+    );
+  }
+}

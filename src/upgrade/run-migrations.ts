@@ -1,0 +1,59 @@
+import type { LoadedConfig } from '../config/load.js';
+import type { Db } from '../db/connect.js';
+import { migrate, migrationsFolder } from '../db/migrate.js';
+import { scrubSecret } from '../db/url.js';
+import { TurnkitError } from '../errors.js';
+import { runBounded } from '../util/bounded-process.js';
+
+// What a migration command may print before turnkit stops keeping it (its last lines say why it failed).
+const OUTPUT_CAP = 64 * 1024;
+
+/**
+ * Runs the game's own migrations against a database: the command the config names (`game.migrate.command`, with
+ * DATABASE_URL set to that database and the project folder as its working directory), or turnkit's `db migrate`
+ * for kysely migrations.
+ */
+export async function runGameMigrations(
+  db: Db,
+  config: Pick<LoadedConfig, 'game' | 'baseDir' | 'migrations'> & { database: LoadedConfig['database'] },
+  signal?: AbortSignal,
+): Promise<void> {
+  const command = config.game.migrate?.command;
+  if (!command) {
+    await migrate(db, migrationsFolder(config));
+    return;
+  }
+  const [program] = command;
+  // The runner SUTs and players use (util/bounded-process.ts): its own process group, killed with whatever it
+  // started when aborted, output bounded. A migration has no turnkit timeout of its own (it may be long): a day.
+  const run = await runBounded({
+    argv: command,
+    cwd: config.baseDir,
+    env: { ...db.env, DATABASE_URL: db.url },
+    stdin: '',
+    timeoutMs: 24 * 60 * 60 * 1000,
+    maxStdout: OUTPUT_CAP,
+    stdoutOverflow: 'cut',
+    maxStderr: OUTPUT_CAP,
+    killGraceMs: 2000,
+    signal,
+  });
+  if (run.spawnError) {
+    throw new TurnkitError(
+      'CONFIG',
+      run.spawnError.code === 'ENOENT'
+        ? `game.migrate.command: ${program} not found`
+        : `game.migrate.command: ${run.spawnError.message}`,
+    );
+  }
+  // Stopped by its caller (Ctrl-C): the caller's reason, as any other aborted step gives it.
+  if (run.stopped === 'aborted') throw signal?.reason ?? new TurnkitError('DATABASE', 'game.migrate.command: stopped');
+  const output = { code: run.code, text: `${run.stdout}\n${run.stderr}` };
+  if (output.code !== 0) {
+    const last = output.text.trim().split('\n').filter(Boolean).at(-1) ?? '';
+    throw new TurnkitError(
+      'DATABASE',
+      `game.migrate.command (${command.join(' ')}) exited with ${output.code ?? 'a signal'}: ${scrubSecret(last, db.url)}`,
+    );
+  }
+}

@@ -1,0 +1,241 @@
+import { readdir } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join } from 'node:path';
+import type { LoadedConfig } from '../config/load.js';
+import { TurnkitError } from '../errors.js';
+import { captureFromDb } from '../fixture/capture.js';
+import { FIXTURE_SCHEMA_FILE, type Fixture } from '../fixture/format.js';
+import { readMigrationState, type MigrationState } from '../fixture/migration-state.js';
+import { readFixture } from '../fixture/read-fixture.js';
+import {
+  readSchemaSnapshot,
+  schemaSnapshotFile,
+  writeSchemaSnapshot,
+  type SchemaSnapshot,
+} from '../fixture/schema-snapshot.js';
+import { fixtureFile, writeFixtureFile, writeSchemaFile } from '../fixture/write-fixtures.js';
+import { inputPath, withProjectDb, type ProjectContext } from '../project/project-context.js';
+import { shownPath } from '../util/shown-path.js';
+import { rebuildSchema } from './rebuild-schema.js';
+import { runGameMigrations } from './run-migrations.js';
+import { openUpgradeDatabase, type UpgradeDatabase } from './scratch-database.js';
+import { seedAsCaptured } from './seed-as-captured.js';
+import { batchesOf, snapshotFileOf } from './upgrade-plan.js';
+import { configuredMigrationTable, fixtureStanding } from '../fixture/fixture-standing.js';
+
+/** What to upgrade. */
+export interface UpgradeInput {
+  /** Fixture files (default: every fixture in the config's fixtures folder). */
+  files?: readonly string[] | undefined;
+  /** Write the upgraded fixtures (and their snapshots) into this folder instead of over the files. */
+  out?: string | undefined;
+  /** The scrub key, or its lookup by the variable the config names (as for capture). */
+  scrubKey?: string | ((envName: string) => string | undefined) | undefined;
+  /** Capture sensitive-looking new columns without a rule anyway (recorded in the fixture). */
+  allowSensitive?: boolean | undefined;
+  /** Time to record as the capture and upgrade time (tests pin it). */
+  now?: Date | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** One fixture's outcome. */
+export interface UpgradedFixture {
+  file: string;
+  status: 'upgraded' | 'current' | 'failed' | 'skipped';
+  /** The migrations it went through (upgraded), or why it was not upgraded. */
+  migrations?: string[];
+  written?: string;
+  why?: string;
+  /** Every problem behind `why`, one line each (the new columns a capture refused, say). */
+  problems?: readonly string[];
+}
+
+/** What `turnkit upgrade` did. */
+export interface UpgradeResult {
+  fixtures: UpgradedFixture[];
+  warnings: string[];
+  /** Rebuilt databases: one per schema snapshot and batch of campaigns. */
+  builds: number;
+}
+
+interface Item {
+  file: string;
+  fixture: Fixture;
+  snapshotFile: string;
+  snapshot: SchemaSnapshot;
+  pending: string[];
+}
+
+/**
+ * Upgrades fixtures captured under an older schema through the game's own migrations: for each schema snapshot,
+ * rebuilds it in a database of its own, seeds the fixtures there with their keys as captured, runs the migrations,
+ * and captures the same campaign at the same turn again under the same config and scrub rules. Rules already applied
+ * are not applied twice; new columns that look personal or secret are refused until a rule (or --allow-sensitive)
+ * covers them. Each file is replaced atomically (or written under `out`) and records the upgrade in
+ * `source.upgrades`.
+ * @example
+ * const { fixtures } = await upgrade(project, { files: ['fixtures/meridian-turn-23.json'] });
+ */
+export async function upgrade(project: ProjectContext, input: UpgradeInput = {}): Promise<UpgradeResult> {
+  const files = input.files?.length
+    ? input.files.map((file) => (isAbsolute(file) ? file : inputPath(project, file)))
+    : await fixturesIn(project.paths.fixtures);
+  const outDir = input.out ? (isAbsolute(input.out) ? input.out : inputPath(project, input.out)) : undefined;
+  const key = typeof input.scrubKey === 'function' ? input.scrubKey(project.config.scrubKeyEnv) : input.scrubKey;
+  return withProjectDb(project, async (db) => {
+    const live = await readMigrationState(db.pool, configuredMigrationTable(project.config));
+    if (!live)
+      throw new TurnkitError(
+        'CONFIG',
+        'the database has no migration table turnkit knows: name it in game.migrate.table and game.migrate.column',
+      );
+    const results: UpgradedFixture[] = [];
+    const groups = new Map<string, Item[]>();
+    for (const file of files) {
+      const item = await planned(file, live);
+      if ('status' in item) results.push(item);
+      else groups.set(item.snapshotFile, [...(groups.get(item.snapshotFile) ?? []), item]);
+    }
+    const warnings: string[] = [];
+    let builds = 0;
+    if (groups.size === 0) return { fixtures: results, warnings, builds };
+    const scratch = await openUpgradeDatabase(db);
+    try {
+      for (const items of groups.values()) {
+        for (const batch of batchesOf(items)) {
+          builds++;
+          results.push(
+            ...(await upgradeBatch(scratch, project.config, batch, {
+              key: key === '' ? undefined : key,
+              allowSensitive: input.allowSensitive,
+              now: input.now ?? new Date(),
+              outDir,
+              warnings,
+              signal: input.signal,
+            })),
+          );
+        }
+      }
+    } finally {
+      await scratch.close();
+    }
+    return { fixtures: results, warnings, builds };
+  });
+}
+
+async function planned(file: string, live: MigrationState): Promise<Item | UpgradedFixture> {
+  const fixture = await readFixture(file);
+  if (!fixture.source.migrations)
+    return { file, status: 'skipped', why: 'captured before turnkit recorded the migration state: capture it again' };
+  const snapshotFile = snapshotFileOf(file, fixture);
+  const snapshot = await readSchemaSnapshot(snapshotFile, shownPath(snapshotFile));
+  const standing = fixtureStanding(fixture, live, snapshot);
+  if (standing.kind === 'current') return { file, status: 'current' };
+  if (standing.kind === 'unknown') return { file, status: 'skipped', why: standing.why };
+  return { file, fixture, snapshotFile, snapshot, pending: standing.pending };
+}
+
+interface BatchOptions {
+  key: string | undefined;
+  allowSensitive: boolean | undefined;
+  now: Date;
+  outDir: string | undefined;
+  warnings: string[];
+  signal: AbortSignal | undefined;
+}
+
+async function upgradeBatch(
+  scratch: UpgradeDatabase,
+  config: LoadedConfig,
+  batch: readonly Item[],
+  options: BatchOptions,
+): Promise<UpgradedFixture[]> {
+  const first = batch[0]!;
+  await scratch.reset();
+  await rebuildSchema(scratch.db.pool, first.snapshot, shownPath(first.snapshotFile));
+  const client = await scratch.db.pool.connect();
+  try {
+    await seedAsCaptured(client, config, batch);
+  } finally {
+    client.release();
+  }
+  await runGameMigrations(scratch.db, config, options.signal);
+  const results: UpgradedFixture[] = [];
+  for (const item of batch) {
+    try {
+      const outcome = await captureFromDb(scratch.db, config, {
+        campaign: item.fixture.source.root.value,
+        turns: { turn: item.fixture.source.turn },
+        name: item.fixture.name,
+        now: options.now,
+        snapshot: true,
+        scrub: {
+          key: options.key,
+          allowSensitive: options.allowSensitive,
+          alreadyScrubbed: new Set(Object.keys(item.fixture.source.scrub?.rules ?? {})),
+        },
+      });
+      const upgraded = withHistory(outcome.fixtures[0]!, item, options.now);
+      const target = options.outDir ? fixtureFile(options.outDir, item.fixture.name) : item.file;
+      const dir = dirname(target);
+      if (options.outDir) await writeSchemaFile(dir);
+      for (const snapshot of outcome.snapshots?.values() ?? []) {
+        const migrations = snapshot.migrations ? { applied: snapshot.migrations.applied.length } : undefined;
+        // The project's database is the one the fixture will seed into: its labels, not the scratch one's.
+        await writeSchemaSnapshot(schemaSnapshotFile(dir, snapshot.fingerprint, migrations), {
+          ...snapshot,
+          serverVersion: item.snapshot.serverVersion,
+        });
+      }
+      await writeFixtureFile(target, upgraded);
+      options.warnings.push(...outcome.warnings);
+      results.push({ file: item.file, status: 'upgraded', migrations: item.pending, written: target });
+    } catch (error) {
+      if (!(error instanceof TurnkitError)) throw error;
+      results.push({ file: item.file, status: 'failed', why: error.message, problems: error.problems });
+    }
+  }
+  return results;
+}
+
+// The new capture with what the scratch database cannot know: where the fixture came from, its last turn then, its
+// recorded future inputs, and the chain of upgrades it went through.
+function withHistory(fresh: Fixture, item: Item, now: Date): Fixture {
+  const old = item.fixture.source;
+  const { reflectsPresent, scrub, ...head } = fresh.source;
+  const upgrades = [
+    ...(old.upgrades ?? []),
+    {
+      from: old.schemaFingerprint,
+      to: fresh.source.schemaFingerprint,
+      migrations: item.pending,
+      upgradedAt: now.toISOString(),
+    },
+  ];
+  const everywhere = [...new Set([...(old.scrub?.everywhere ?? []), ...(scrub?.everywhere ?? [])])].sort();
+  const source: Fixture['source'] = {
+    ...head,
+    database: old.database,
+    latestTurn: old.latestTurn,
+    upgrades,
+    ...(reflectsPresent ? { reflectsPresent } : {}),
+    ...(scrub ? { scrub: { ...scrub, ...(everywhere.length > 0 ? { everywhere } : {}) } } : {}),
+  };
+  const { tables, input } = fresh;
+  return {
+    ...(fresh.$schema ? { $schema: fresh.$schema } : {}),
+    format: fresh.format,
+    name: fresh.name,
+    source,
+    input,
+    ...(item.fixture.ahead ? { ahead: item.fixture.ahead } : {}),
+    tables,
+  };
+}
+
+async function fixturesIn(dir: string): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return names
+    .filter((name) => name.endsWith('.json') && name !== FIXTURE_SCHEMA_FILE)
+    .sort()
+    .map((name) => join(dir, basename(name)));
+}

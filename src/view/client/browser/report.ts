@@ -1,0 +1,202 @@
+import type { RunView } from '../../view-data.js';
+import { rateChart } from './charts.js';
+import { renderDiff } from './diffs.js';
+import { h, markdownBlock } from './dom.js';
+import { renderAgreements, renderComparison, renderSurvival } from './report-sections.js';
+import { type Cell, type Row, table } from './table.js';
+import { intervalText, latencyText, pText, rateText, signedText } from './text-formats.js';
+
+/*
+ * The page script's report: per tag a chart followed by the table it stands for; base pairs, what the target
+ * demands, consistency, agreements, a comparison, warnings, constructed fixtures' diffs.
+ */
+
+type Report = RunView['report'];
+
+const FIXTURE_HEADER = [
+  ...['fixture', 'pass', 'fail', 'na', 'error', 'blank', 'rate', '95% interval', 'verdict'],
+  ...['passes needed/fails ok', 'SUT ms p50/p95'],
+];
+
+function fixtureCells(f: Report['fixtures'][number]): Cell[] {
+  return [
+    f.fixture,
+    { k: 'pass', text: f.pass },
+    { k: 'fail', text: f.fail },
+    { k: 'na', text: f.na },
+    { k: 'error', text: f.error },
+    { k: 'blank', text: f.blank },
+    { k: 'rate', text: rateText(f) },
+    { k: 'interval', text: intervalText(f) },
+    { k: 'verdict', text: f.verdict + (f.uncertain ? ' (uncertain)' : '') },
+    { k: 'needed', text: `${f.passesNeeded}/${f.failsTolerated}` },
+    { k: 'latency', text: latencyText(f) },
+  ];
+}
+
+function totalCells(t: Report['tags'][number]): Cell[] {
+  const verdicts = [`${t.met} met`, `${t.missed} missed`, ...(t.pending > 0 ? [`${t.pending} pending`] : [])].join(
+    ', ',
+  );
+  return [
+    `total (${t.fixtures} fixture${t.fixtures === 1 ? '' : 's'})`,
+    { k: 'pass', text: t.pass },
+    { k: 'fail', text: t.fail },
+    { k: 'na', text: t.na },
+    { k: 'error', text: t.error },
+    { k: 'blank', text: t.blank },
+    { k: 'rate', text: rateText(t) },
+    { k: 'interval', text: intervalText(t) },
+    { k: 'verdict', text: verdicts },
+    '',
+    '',
+  ];
+}
+
+/** A run's report, appended to root. */
+export function renderReport(run: RunView, root: HTMLElement): void {
+  const r = run.report;
+  const notRun = r.fixtures.reduce((n, f) => n + f.notRun, 0);
+  const status = r.complete ? 'complete' : `${r.status}, ${notRun} rep(s) not run`;
+  const shard = r.shard ? `, shard ${r.shard.index}/${r.shard.count}` : '';
+  const meta = `Run ${r.dir} (${status}${shard}); marks from ${r.marksFile}; rubric version ${r.rubricVersion}; target ${r.target}, ${r.reps} reps per fixture.`;
+  root.appendChild(
+    h('header', null, [
+      h('h1', null, [h('span', { text: r.question.id }), ': ', h('span', { text: r.question.text })]),
+      h('p', { class: 'meta', id: 'run-meta', text: meta }),
+    ]),
+  );
+  // The rubric the reps were marked by, rendered from its Markdown; closed, as it is read once.
+  if (run.rubricDoc)
+    root.appendChild(
+      h('details', { id: 'report-rubric' }, [
+        h('summary', { text: `rubric (version ${r.rubricVersion})` }),
+        markdownBlock(run.rubricDoc),
+      ]),
+    );
+  for (const totals of r.tags) {
+    const members = r.fixtures.filter((f) => (f.tag || 'untagged') === totals.tag);
+    const section = h('section', { class: 'tag', 'data-tag': totals.tag }, [
+      h('h2', { text: `${totals.tag} fixtures` }),
+    ]);
+    section.appendChild(rateChart(members, r.target, `chart-${totals.tag}`));
+    const rows: Row[] = members.map((f) => ({ attrs: { 'data-fixture': f.fixture }, cells: fixtureCells(f) }));
+    rows.push({ attrs: { 'data-total': totals.tag }, cells: totalCells(totals) });
+    const caption = `${totals.tag} fixtures: counts, rate, interval, verdict, latency`;
+    section.appendChild(table(caption, FIXTURE_HEADER, rows, { class: 'fixtures' }));
+    root.appendChild(section);
+  }
+  if (r.marksSources) root.appendChild(renderMarksSources(r.marksSources));
+  if (r.pairs.length > 0) root.appendChild(renderPairs(r));
+  if (r.rollout) root.appendChild(renderSurvival(r.rollout, run));
+  root.appendChild(renderDemands(r));
+  root.appendChild(renderConsistency(r));
+  if (run.agreements.length > 0) root.appendChild(renderAgreements(run.agreements));
+  if (run.trust.lines.length > 0) root.appendChild(renderTrust(run.trust));
+  if (run.comparison) root.appendChild(renderComparison(run.comparison));
+  if (r.warnings.length > 0)
+    root.appendChild(
+      h('section', { id: 'warnings' }, [
+        h('h2', { text: 'Warnings' }),
+        h(
+          'ul',
+          null,
+          r.warnings.map((w) => h('li', { text: w })),
+        ),
+      ]),
+    );
+  const diffs = run.fixtures.filter((f) => f.diff !== null);
+  if (diffs.length > 0)
+    root.appendChild(
+      h('section', { id: 'diffs' }, [
+        h('h2', { text: 'Constructed fixtures: the recorded diff' }),
+        ...diffs.map(renderDiff),
+      ]),
+    );
+}
+
+/** How many of each fixture's marks came from which marks file (`report --marks a,b`). */
+function renderMarksSources(sources: NonNullable<Report['marksSources']>): HTMLElement {
+  const files = sources.files.map((f) => f.split(/[\\/]/).pop() ?? f);
+  const rows: Row[] = sources.fixtures.map((e) => ({
+    attrs: { 'data-fixture': e.fixture },
+    cells: [e.fixture, ...files.map((file) => String(e.sources.find((s) => s.file === file)?.marks ?? 0))],
+  }));
+  return h('section', { id: 'marks-sources' }, [
+    h('h2', { text: 'Marks by source' }),
+    table(null, ['fixture', ...files], rows),
+  ]);
+}
+
+/** The trust section as the text report has it, and the corrected verdict on its own line. */
+function renderTrust(trust: RunView['trust']): HTMLElement {
+  return h('section', { id: 'trust' }, [
+    h('h2', { text: 'Can I trust this number?' }),
+    trust.summary ? h('p', { id: 'corrected-verdict', text: trust.summary }) : null,
+    h('pre', { class: 'trust', text: trust.lines.join('\n') }),
+  ]);
+}
+
+function renderPairs(r: Report): HTMLElement {
+  const rateOf = (name: string): string => rateText(r.fixtures.filter((f) => f.fixture === name)[0]!);
+  const rows = r.pairs.map((p) => ({
+    attrs: { 'data-pair': p.constructed },
+    cells: [
+      p.constructed,
+      p.base,
+      `${rateOf(p.constructed)} vs ${rateOf(p.base)}`,
+      { k: 'delta', text: signedText(p.delta) },
+      { k: 'p', text: pText(p.p) },
+    ],
+  }));
+  return h('section', { id: 'pairs' }, [
+    h('h2', { text: 'Constructed fixtures against their bases' }),
+    table(null, ['constructed', 'base', 'rates', 'delta', 'Fisher p'], rows),
+  ]);
+}
+
+function renderDemands(r: Report): HTMLElement {
+  return h('section', { id: 'demands' }, [
+    h('h2', { text: `What ${r.target} demands of ${r.reps} reps` }),
+    table(
+      null,
+      ['reps lost to na or error', ...r.demands.map((d) => String(d.lost))],
+      [
+        { cells: ['qualified reps', ...r.demands.map((d) => String(d.n))] },
+        { cells: ['passes needed', ...r.demands.map((d) => String(d.passesNeeded))] },
+        { cells: ['fails tolerated', ...r.demands.map((d) => String(d.failsTolerated))] },
+      ],
+    ),
+  ]);
+}
+
+// pass^k for k = 1, 2, 3, 5, 10, ... and the reps (as the text report shows them); undefined where k > qualified.
+function renderConsistency(r: Report): HTMLElement {
+  const most = Math.max(1, ...r.fixtures.map((f) => f.passK.length));
+  let ks = [1, 2, 3, 5];
+  for (let k = 10; k < most; k *= 10) ks.push(k);
+  ks.push(most);
+  ks = ks.filter((k, i) => k <= most && ks.indexOf(k) === i).sort((a, b) => a - b);
+  const cell = (v: number | null | undefined): string => (v === null || v === undefined ? 'undefined' : v.toFixed(3));
+  return h('section', { id: 'consistency' }, [
+    h('h2', { text: 'Consistency' }),
+    table(
+      'pass^k: the chance that k reps drawn from the qualified ones all pass',
+      ['fixture', ...ks.map((k) => `pass^${k}`)],
+      r.fixtures.map((f) => ({
+        attrs: { 'data-consistency': f.fixture },
+        cells: [f.fixture, ...ks.map((k) => cell(f.passK[k - 1]))],
+      })),
+    ),
+    h(
+      'ul',
+      null,
+      r.tags.map((t) => {
+        const c = t.consistency;
+        const share = c.share === null ? '' : ` (${c.share.toFixed(2)})`;
+        const text = `${t.tag}: ${c.allPassed} of ${c.of} fixture(s) with qualified reps passed every one${share}`;
+        return h('li', { 'data-consistency-tag': t.tag, text });
+      }),
+    ),
+  ]);
+}

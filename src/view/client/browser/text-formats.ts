@@ -1,0 +1,39 @@
+/** The number formats of `turnkit report`'s text tables, as the page script shows them. */
+
+/** Counts and rate of a fixture or a tag's total. */
+export interface RateLike {
+  rate: number | null;
+  pass: number;
+  fail: number;
+  wilson?: { low: number; high: number } | null | undefined;
+}
+
+/** A number with `digits` decimals, or '-' for none. */
+export function fixed(value: number | null | undefined, digits: number): string {
+  return value === null || value === undefined ? '-' : value.toFixed(digits);
+}
+
+/** "0.50 (2/4)": the rate and the pass/fail counts it is of. */
+export function rateText(m: RateLike): string {
+  return m.rate === null ? '-' : `${m.rate.toFixed(2)} (${m.pass}/${m.pass + m.fail})`;
+}
+
+/** "[0.15, 0.85]": the Wilson interval. */
+export function intervalText(m: RateLike): string {
+  return m.wilson ? `[${m.wilson.low.toFixed(2)}, ${m.wilson.high.toFixed(2)}]` : '-';
+}
+
+/** A delta with its sign (± for none). */
+export function signedText(d: number | null): string {
+  return d === null ? '-' : (d > 0 ? '+' : d < 0 ? '-' : '\u00b1') + Math.abs(d).toFixed(2);
+}
+
+/** A p-value, "<0.001" below that. */
+export function pText(p: number | null): string {
+  return p === null ? '-' : p < 0.001 ? '<0.001' : p.toFixed(3);
+}
+
+/** The SUT's median/p95 latency in ms. */
+export function latencyText(f: { latency: { median: number | null; p95: number | null } }): string {
+  return f.latency.median === null ? '-' : `${Math.round(f.latency.median)}/${Math.round(f.latency.p95 ?? 0)}`;
+}

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { TEST_SCRUB } from '../helpers/scrub-key.js';
+import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
+import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
+import { PRISMA_DATA, PRISMA_SCHEMA, ROOM_A, cuid } from '../helpers/prisma-style-schema.js';
+import { captureFromDb } from '../../src/fixture/capture.js';
+import { serializeDocument } from '../../src/fixture/format.js';
+import { openProject, type Project } from '../../src/project/open-project.js';
+import { run } from '../../src/pipeline/run.js';
+import type { SutFunction } from '../../src/sut/sut-request.js';
+import type { RepRecord } from '../../src/run-dir/rep-record.js';
+import type { TurnkitConfigInput } from '../../src/config/schema.js';
+
+// The Prisma-style game keeps its narration two foreign keys below the room (an entry's sessionId, the session's
+// roomId): a SUT that only answers still gets its turn rows written, under the campaign's own session.
+const CONFIG: TurnkitConfigInput = {
+  game: {
+    root: { table: 'rooms', key: 'id' },
+    turns: {
+      table: 'NarrativeEntry',
+      order: 'createdAt',
+      turn: 'turn',
+      role: { column: 'type', input: ['ACTION'], output: 'NARRATION' },
+      input: ['content'],
+      output: ['content'],
+    },
+    shared: ['User'],
+    exclude: ['_prisma_migrations'],
+    references: { 'votes.roomId': 'rooms' },
+    turnColumns: { votes: 'turn' },
+  },
+  scrub: { 'User.username': 'keep', 'User.email': 'email' },
+};
+
+describe.each(BACKENDS)('rollouts of a game whose turns are not directly below the root on %s', (backend) => {
+  let t: TestDb;
+  let project: Project;
+
+  beforeAll(async () => {
+    t = await createTestDb(backend, CONFIG);
+    await t.db.pool.query(PRISMA_SCHEMA);
+    await t.db.pool.query(PRISMA_DATA);
+    project = await openProject({ cwd: t.dir, config: CONFIG, db: t.db });
+    const [fixture] = (await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign: ROOM_A, turns: { turn: 3 } }))
+      .fixtures;
+    await mkdir(join(t.dir, 'fixtures'), { recursive: true });
+    await mkdir(join(t.dir, 'questions'), { recursive: true });
+    await writeFile(join(t.dir, 'fixtures/keep.json'), serializeDocument({ ...fixture!, name: 'keep' }));
+    await writeFile(join(t.dir, 'questions/rubric.md'), 'pass when the GM answers\n');
+    await writeFile(join(t.dir, 'questions/case.md'), 'Turn {{turn}}: {{input}}\n');
+  }, 120_000);
+  afterAll(async () => {
+    await project?.close();
+    await t?.cleanup();
+  });
+
+  it("writes the player's row and the answer's under the scratch room's session, turn by turn", async () => {
+    const before = await tableChecksums(t.db);
+    const sessions: unknown[] = [];
+    const answers: SutFunction = async (request, { db }) => {
+      // The player's row turnkit wrote is in the scratch room's session when the SUT plays the turn.
+      const { rows } = await db.query<{ sessionId: string; content: string }>(
+        `SELECT e."sessionId", e.content FROM "NarrativeEntry" e JOIN "GameSession" s ON s.id = e."sessionId"
+          WHERE s."roomId" = $1 AND e.type = 'ACTION' ORDER BY e."createdAt" DESC LIMIT 1`,
+        [request.campaign],
+      );
+      sessions.push(rows[0]?.sessionId);
+      return { response: `GM ${request.turn} after [${rows[0]?.content}]` };
+    };
+    const result = await run(project, {
+      question: {
+        id: 'nested',
+        question: 'Does the GM answer each turn?',
+        rubric: { path: 'questions/rubric.md', version: '1' },
+        target: 0.9,
+        reps: 1,
+        fixtures: ['fixtures/keep.json'],
+        sut: answers as never,
+        caseFile: 'questions/case.md',
+        turns: 3,
+        players: { type: 'script', inputs: ['I go north.', 'I go south.'] },
+      },
+    });
+    const record = JSON.parse(await readFile(join(result.dir, 'reps/keep/rep-01.json'), 'utf8')) as RepRecord;
+    expect(record.error).toBeNull();
+    expect(record.turns!.map((turn) => turn.response)).toEqual([
+      'GM 3 after [I search room 3.]',
+      'GM 4 after [I go north.]',
+      'GM 5 after [I go south.]',
+    ]);
+    expect(record.turns!.map((turn) => turn.turnRow)).toEqual(['turnkit', 'turnkit', 'turnkit']);
+    const written = record.turns![1]!.effects!.insertedRows.NarrativeEntry!;
+    expect(written.map((row) => [row.turn, row.type, row.content])).toEqual([
+      [4, 'ACTION', 'I go north.'],
+      [4, 'NARRATION', 'GM 4 after [I go north.]'],
+    ]);
+    // Every row went into one session: the scratch room's, never the live room's.
+    expect(new Set(written.map((row) => row.sessionId)).size).toBe(1);
+    expect(written[0]!.sessionId).not.toBe(cuid('sessiona'));
+    expect(sessions.slice(1)).toEqual([written[0]!.sessionId, written[0]!.sessionId]);
+    expect(await tableChecksums(t.db)).toEqual(before);
+    expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
+  });
+});
