@@ -16,6 +16,12 @@ export function positiveInt(value: string): number {
   return Number(value);
 }
 
+/** A commander option parser for a whole number from 0 (a turn that may be a game's prologue, turn 0). */
+export function wholeNumber(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected a whole number, got "${value}"`);
+  return Number(value);
+}
+
 /** A commander option parser for an amount such as `--max-cost 2.50`: a finite number above zero. */
 export function positiveAmount(value: string): number {
   if (!/^\d+(\.\d+)?$|^\.\d+$/.test(value.trim()) || !(Number(value) > 0))

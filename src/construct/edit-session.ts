@@ -83,18 +83,16 @@ export class EditSession {
     const changed = this.changes().length > 0 ? this.editedTurn() : undefined;
     if (groupsRows(turnModelOf(this.current))) {
       // A game turn of several rows: the player's rows under input, the others (narration, dice...) beside them.
-      // A prologue (turn 0) is no turn a constructed fixture can name.
-      return turnsInOrder(this.current)
-        .filter((entry) => entry.turn >= 1)
-        .map((entry) => {
-          const lines = turnLines(this.current, entry);
-          const said = (input: boolean): string =>
-            lines
-              .filter((line) => line.input === input && line.text !== '')
-              .map((line) => (input ? firstLine(line.text) : `${line.speaker}: ${firstLine(line.text)}`))
-              .join(' · ');
-          return { turn: entry.turn, input: said(true), narration: said(false), changed: changed === entry.turn };
-        });
+      // A prologue (turn 0: the rows before the first player message) is listed and edited like any kept turn.
+      return turnsInOrder(this.current).map((entry) => {
+        const lines = turnLines(this.current, entry);
+        const said = (input: boolean): string =>
+          lines
+            .filter((line) => line.input === input && line.text !== '')
+            .map((line) => (input ? firstLine(line.text) : `${line.speaker}: ${firstLine(line.text)}`))
+            .join(' · ');
+        return { turn: entry.turn, input: said(true), narration: said(false), changed: changed === entry.turn };
+      });
     }
     return turnsInOrder(this.current).map(({ turn, rows: [row] }) => ({
       turn,

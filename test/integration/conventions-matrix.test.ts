@@ -64,7 +64,9 @@ describe.each(BACKENDS)('the conventions matrix on %s', (backend) => {
 
     it("constructs a fixture changing turn 2's narration, and its seed holds the change", async () => {
       const turns = fixture.source.turns.table;
-      const row = turnsInOrder(fixture)[1]!.rows[0]!;
+      // Turn 2's narration: its one row, or the first of its rows that are not the player's (a chat's reply).
+      const entry = turnsInOrder(fixture).find((candidate) => candidate.turn === 2)!;
+      const row = (entry.others[0] ?? entry.rows[0])!;
       const key = Object.fromEntries(fixture.tables[turns]!.primaryKey.map((column) => [column, row[column]]));
       await writeFile(
         join(t.dir, 'patch.json'),
@@ -123,7 +125,17 @@ describe.each(BACKENDS)('the conventions matrix on %s', (backend) => {
       const game = convention.config.game!;
       const answering = await openProject({
         cwd: t.dir,
-        config: { ...convention.config, game: { ...game, turns: { ...game.turns, output: [convention.narration] } } },
+        config: {
+          ...convention.config,
+          game: {
+            ...game,
+            turns: {
+              ...game.turns,
+              output: [convention.narration],
+              ...(convention.outputRole ? { role: { ...game.turns.role!, output: convention.outputRole } } : {}),
+            },
+          },
+        },
         db: t.db,
       });
       const before = await tableChecksums(t.db);
@@ -157,14 +169,13 @@ describe.each(BACKENDS)('the conventions matrix on %s', (backend) => {
           [5, 'turnkit'],
         ]);
         const turns = fixture.source.turns.table;
-        expect(record.turns!.map((turn) => turn.effects!.inserted)).toEqual([
-          { [turns]: 1 },
-          { [turns]: 1 },
-          { [turns]: 1 },
-        ]);
-        const written = record.turns![1]!.effects!.insertedRows[turns]![0]!;
-        expect(written[convention.narration]).toBe('gm answers turn 4');
-        expect(Object.values(written)).toContain('go on');
+        expect(record.turns!.map((turn) => turn.effects!.inserted)).toEqual(
+          (convention.rolloutRows ?? [1, 1, 1]).map((count) => ({ [turns]: count })),
+        );
+        // Turn 4's rows: one holding the input and the answer, or (a chat) the player's message and the reply.
+        const written = record.turns![1]!.effects!.insertedRows[turns]!;
+        expect(written.map((row) => row[convention.narration])).toContain('gm answers turn 4');
+        expect(written.flatMap((row) => Object.values(row))).toContain('go on');
         expect(seen.sort()).toEqual(['3:0', '3:0', '4:1', '4:1', '5:2', '5:2']);
       } finally {
         await answering.close();
@@ -207,12 +218,12 @@ describe.each(BACKENDS)('the conventions matrix on %s', (backend) => {
       }
     });
 
-    it('seeds 4 reps at once with remap, each equal to the fixture, and tears them down to the same checksums', async () => {
+    it('seeds 8 reps at once with remap, each equal to the fixture, and tears them down to the same checksums', async () => {
       const before = await tableChecksums(t.db);
-      const sessions = Array.from({ length: 4 }, () => new ScratchSession(t.db, { game: t.config.game }));
+      const sessions = Array.from({ length: 8 }, () => new ScratchSession(t.db, { game: t.config.game }));
       const campaigns = await Promise.all(sessions.map((session) => session.seed(fixture)));
       try {
-        expect(new Set([convention.campaign, ...campaigns.map((campaign) => campaign.key)]).size).toBe(5);
+        expect(new Set([convention.campaign, ...campaigns.map((campaign) => campaign.key)]).size).toBe(9);
         for (const [i, campaign] of campaigns.entries())
           expect((await sessions[i]!.check(campaign, fixture)).differences).toEqual([]);
       } finally {

@@ -6,6 +6,13 @@ import type { Fixture } from '../../src/fixture/format.js';
 import { fixtureSchema } from '../../src/fixture/format.js';
 import { groupTurns, turnRange } from '../../src/fixture/turn-groups.js';
 import { turnOfRow, turnsInOrder } from '../../src/fixture/turn-rows.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serializeDocument } from '../../src/fixture/format.js';
+import { loadFixture } from '../../src/fixture/load-fixture.js';
+import { rebase } from '../../src/construct/rebase-command.js';
+import { wholeNumber } from '../../src/cli/global-options.js';
 
 // A fixture of turn 3 of a game whose turns are several rows, written by hand: turns 1 and 2 whole, turn 3's ACTION.
 function gameFixture(): Fixture {
@@ -101,6 +108,51 @@ describe('game turns of several rows', () => {
     ]);
     // Every row of turn 2 is editable as turn 2; the row of turn 3 is not.
     expect(session.rowsOfTurn(2).map((row) => row.key)).toEqual(['a4', 'a3', 'a2']);
+  });
+
+  it('lists a prologue (turn 0) as a turn, and constructs, materializes and rebases a change to it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'turnkit-prologue-'));
+    try {
+      const base = gameFixture();
+      const rows = base.tables.NarrativeEntry!.rows;
+      rows.unshift({
+        ...rows[1]!,
+        id: 'a0',
+        turn: 0,
+        content: 'Welcome to the crypt.',
+        createdAt: '2025-01-01T10:00:00.000',
+      });
+      await writeFile(join(dir, 'base.json'), serializeDocument(base));
+      const opened = await loadFixture(join(dir, 'base.json'));
+      const session = new EditSession(opened);
+      expect(session.turns()[0]).toEqual({
+        turn: 0,
+        input: '',
+        narration: 'GM: Welcome to the crypt.',
+        changed: false,
+      });
+      expect(session.rowsOfTurn(0).map((row) => row.key)).toEqual(['a0']);
+      session.setValue(0, 'NarrativeEntry', 'a0', 'content', 'Welcome to the tomb.');
+      const saved = await session.save('tomb', 'does the prologue steer the GM?', dir);
+      expect(saved.document.turn).toBe(0);
+      const loaded = await loadFixture(saved.file);
+      expect(loaded.fixture.tables.NarrativeEntry!.rows.find((row) => row.id === 'a0')!.content).toBe(
+        'Welcome to the tomb.',
+      );
+      // The base recaptured with another turn's narration changed: the prologue's change applies again.
+      const recaptured = structuredClone(base);
+      recaptured.tables.NarrativeEntry!.rows.find((row) => row.id === 'a2')!.content = 'Pitch dark.';
+      await writeFile(join(dir, 'base.json'), serializeDocument(recaptured));
+      expect(await rebase({ constructed: saved.file })).toMatchObject({ rewritten: true, changes: 1 });
+      expect(
+        (await loadFixture(saved.file)).fixture.tables.NarrativeEntry!.rows.find((row) => row.id === 'a0')!.content,
+      ).toBe('Welcome to the tomb.');
+      // The command line takes --turn 0; a fixture of one row per turn still has no turn 0.
+      expect(wholeNumber('0')).toBe(0);
+      expect(() => wholeNumber('-1')).toThrow('expected a whole number, got "-1"');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('starts a turn at each input row when there is no turn column; rows before the first are turn 0', () => {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { shownPath } from '../../util/shown-path.js';
-import { commonOptions, positiveInt } from '../global-options.js';
+import { commonOptions, wholeNumber } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 import { examples } from '../help-examples.js';
 
@@ -10,7 +10,7 @@ export function registerConstruct(program: Command, output: Output): void {
     .command('construct')
     .description('record a change to one upstream turn of a fixture as a constructed fixture')
     .argument('<fixture>', 'base fixture (captured or constructed)')
-    .requiredOption('--turn <n>', 'the upstream turn whose rows change', positiveInt)
+    .requiredOption('--turn <n>', 'the upstream turn whose rows change', wholeNumber)
     .option('--patch <file>', 'JSON of new values: {"TABLE": [{"KEY": value, "COLUMN": new value}]}')
     .option('--from <file>', 'a whole edited copy of the fixture; its difference is recorded')
     .requiredOption('--name <name>', 'name of the constructed fixture (its file name)')

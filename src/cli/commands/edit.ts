@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { shownPath } from '../../util/shown-path.js';
 import { TurnkitError } from '../../errors.js';
-import { commonOptions, positiveInt } from '../global-options.js';
+import { commonOptions, wholeNumber } from '../global-options.js';
 import type { Output } from '../output.js';
 import { examples } from '../help-examples.js';
 
@@ -15,7 +15,7 @@ export function registerEdit(program: Command, output: Output): void {
     .option(
       '--turn <n>',
       "open this turn (with --editor: the turn to edit; default a constructed fixture's own turn)",
-      positiveInt,
+      wholeNumber,
     )
     .option('--out <dir>', "output folder (default: the config's constructed folder)")
     .option('--force', 'overwrite an existing constructed fixture of the chosen name')

@@ -1,5 +1,6 @@
 import type { TurnkitConfigInput } from '../../../src/config/schema.js';
 import { PRISMA_CONFIG, PRISMA_DATA, PRISMA_SCHEMA, ROOM_A } from '../prisma-game.js';
+import { CHAT } from './chat.js';
 import { DJANGO } from './django.js';
 import { DRIZZLE } from './drizzle.js';
 import { RAILS } from './rails.js';
@@ -22,6 +23,10 @@ export interface Convention {
   narration: string;
   /** How the game writes a played turn's row, as a SUT does: $1 the campaign's key (text), $2 the turn number. */
   writeTurn: string;
+  /** A game whose turns are several rows: the role value of the row turnkit writes for a SUT that only answers. */
+  outputRole?: string;
+  /** Rows of the turns table each turn of a 3-turn rollout of a SUT that only answers inserts (default one each). */
+  rolloutRows?: number[];
 }
 
 /** Prisma: the schema of test/helpers/prisma-game.ts (its six turns, captured at turn 3). */
@@ -39,4 +44,4 @@ const PRISMA: Convention = {
 };
 
 /** Every convention of the matrix. */
-export const CONVENTIONS: Convention[] = [PRISMA, DRIZZLE, TYPEORM, SEQUELIZE, RAILS, DJANGO];
+export const CONVENTIONS: Convention[] = [PRISMA, DRIZZLE, TYPEORM, SEQUELIZE, RAILS, DJANGO, CHAT];
