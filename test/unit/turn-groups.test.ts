@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serializeDocument } from '../../src/fixture/format.js';
 import { loadFixture } from '../../src/fixture/load-fixture.js';
-import { rebase } from '../../src/construct/rebase-command.js';
+import { rebase } from '../../src/construct/rebase.js';
 import { wholeNumber } from '../../src/cli/global-options.js';
 
 // A fixture of turn 3 of a game whose turns are several rows, written by hand: turns 1 and 2 whole, turn 3's ACTION.
@@ -143,7 +143,10 @@ describe('game turns of several rows', () => {
       const recaptured = structuredClone(base);
       recaptured.tables.NarrativeEntry!.rows.find((row) => row.id === 'a2')!.content = 'Pitch dark.';
       await writeFile(join(dir, 'base.json'), serializeDocument(recaptured));
-      expect(await rebase({ constructed: saved.file })).toMatchObject({ rewritten: true, changes: 1 });
+      expect(await rebase({ cwd: dir, paths: { baseDir: dir } }, { constructed: saved.file })).toMatchObject({
+        rewritten: true,
+        changes: 1,
+      });
       expect(
         (await loadFixture(saved.file)).fixture.tables.NarrativeEntry!.rows.find((row) => row.id === 'a0')!.content,
       ).toBe('Welcome to the tomb.');
