@@ -56,6 +56,7 @@ const ORDER = [
   'capture',
   'show',
   'verify',
+  'upgrade',
   'construct',
   'materialize',
   'rebase',
