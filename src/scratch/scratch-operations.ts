@@ -22,14 +22,18 @@ export interface SeedInput {
   strategy?: StrategyChoice | undefined;
   /** Re-capture the scratch campaign and compare it with the fixture. */
   check?: boolean | undefined;
+  /** Keep the password in `databaseUrl` (the author asked for it: the embedded server's is in no file they keep). */
+  showPassword?: boolean | undefined;
 }
 
 /** What `seed` made: point the game at `databaseUrl` and `key`. */
 export interface SeedResult {
   id: string;
   key: string;
-  /** The URL with any password removed (the password stays where the user keeps it). */
+  /** The URL with any password removed (the password stays where the user keeps it), unless `showPassword`. */
   databaseUrl: string;
+  /** True when `databaseUrl` had a password that was left out. */
+  passwordLeftOut: boolean;
   fixture: string;
   strategy: ScratchStrategy;
   /** True when the embedded server stops as soon as the command exits (no `turnkit db start` running). */
@@ -60,7 +64,8 @@ export async function seed(project: ProjectContext, input: SeedInput): Promise<S
       const result: SeedResult = {
         id: scratch.id,
         key: scratch.key,
-        databaseUrl: redactUrl(scratch.databaseUrl),
+        databaseUrl: input.showPassword ? scratch.databaseUrl : redactUrl(scratch.databaseUrl),
+        passwordLeftOut: !input.showPassword && redactUrl(scratch.databaseUrl) !== scratch.databaseUrl,
         fixture: scratch.fixture,
         strategy: scratch.strategy,
         serverStopsOnExit: db.embedded?.owner ?? false,

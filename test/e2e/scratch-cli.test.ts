@@ -37,7 +37,7 @@ describe('scratch campaigns through the CLI, with a game connected to the printe
   });
 
   it('seeds, lets the game play turn 23 under the printed key, and tears down what both wrote', async () => {
-    const seeded = await runInProcess(['seed', 'fixtures/probe.json', '--check'], { cwd: project });
+    const seeded = await runInProcess(['seed', 'fixtures/probe.json', '--check', '--show-password'], { cwd: project });
     expect(seeded.code, seeded.stderr).toBe(0);
     const printed = Object.fromEntries(
       seeded.stdout
@@ -74,6 +74,13 @@ describe('scratch campaigns through the CLI, with a game connected to the printe
       stdout: '',
       stderr: `no scratch campaign "${printed.id}" in the registry (torn down already?)\n`,
     });
+    // Without --show-password the URL has no password (the embedded server asks for one), and seed says how to get it.
+    const hidden = await runInProcess(['seed', 'fixtures/probe.json', '--json'], { cwd: project });
+    expect(hidden.code, hidden.stderr).toBe(0);
+    const hiddenResult = JSON.parse(hidden.stdout);
+    expect(hiddenResult).toMatchObject({ passwordLeftOut: true });
+    expect(new URL(hiddenResult.databaseUrl).password).toBe('');
+    expect((await runInProcess(['teardown', hiddenResult.id], { cwd: project })).code).toBe(0);
   });
 
   it('refuses the database strategy on the embedded database, saying why', async () => {

@@ -7,7 +7,6 @@ import { fileURLToPath } from 'node:url';
 import { runQuestion } from '../../src/app/run-question.js';
 import { asCommand } from '../helpers/as-command.js';
 import { verify } from '../../src/pipeline/verify.js';
-import { shownPath } from '../../src/util/shown-path.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -31,7 +30,7 @@ describe('the size of a run', () => {
   it('refuses fixtures x reps above 100,000 (12 x 9,000), from the file or from --reps, naming the place; nothing is written', async () => {
     await writeFile(join(dir, 'q.yaml'), question(9_000));
     await expect(runQuestion({ question: 'q.yaml', cwd: dir })).rejects.toThrow(
-      `${shownPath(join(dir, 'q.yaml'))}:5:7: $.reps: 12 fixtures x 9000 reps = 108000 reps; at most 100000 per run (a run plans every rep before the first one starts, and keeps two files per rep and a row of marks.csv): use fewer reps, or split the fixtures across questions`,
+      `q.yaml:5:7: $.reps: 12 fixtures x 9000 reps = 108000 reps; at most 100000 per run (a run plans every rep before the first one starts, and keeps two files per rep and a row of marks.csv): use fewer reps, or split the fixtures across questions`,
     );
     await writeFile(join(dir, 'q.yaml'), question(2));
     await expect(runQuestion({ question: 'q.yaml', cwd: dir, reps: 9_000 })).rejects.toThrow(

@@ -20,6 +20,10 @@ export function registerSeed(program: Command, output: Output): void {
     )
     .option('--check', 're-capture the scratch campaign and compare it with the fixture (exit 1 when they differ)')
     .option('--json', 'print the result as JSON')
+    .option(
+      '--show-password',
+      'print the database URL with its password: the DATABASE_URL a game started by hand connects with',
+    )
     .addHelpText(
       'after',
       examples(
@@ -35,6 +39,7 @@ export function registerSeed(program: Command, output: Output): void {
         fixture,
         strategy: options.strategy,
         check: options.check,
+        showPassword: options.showPassword === true,
         onWarning: (message: string) => output.err(`warning: ${message}`),
       };
       const result = await seed(await commandContext(input), input);
@@ -43,6 +48,12 @@ export function registerSeed(program: Command, output: Output): void {
         output.out(`key=${result.key}`);
         output.out(`DATABASE_URL=${result.databaseUrl}`);
         output.out(`id=${result.id}`);
+        // A game needs the password to connect; it is printed only when asked for (the embedded server's changes
+        // each time it starts and lives only in its data directory).
+        if (result.passwordLeftOut)
+          output.err(
+            'the URL is shown without its password: seed --show-password (or turnkit db url --show-password) prints it',
+          );
         output.err(
           `seeded ${result.fixture} as ${result.id} (${result.strategy}); remove it with: turnkit teardown ${result.id}`,
         );
