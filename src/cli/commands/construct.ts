@@ -3,6 +3,7 @@ import { shownPath } from '../../util/shown-path.js';
 import { commonOptions, positiveInt } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 import { examples } from '../help-examples.js';
+import { warnHeldoutSource } from '../heldout-use.js';
 
 /** `turnkit construct FIXTURE --turn N (--patch FILE | --from EDITED.json) --name NAME --why TEXT`. */
 export function registerConstruct(program: Command, output: Output): void {
@@ -30,6 +31,7 @@ export function registerConstruct(program: Command, output: Output): void {
       if ((options.patch === undefined) === (options.from === undefined))
         command.error('error: give exactly one of --patch FILE or --from EDITED.json', { exitCode: 2 });
       const saved = await construct({ ...commonOptions(command), fixture, ...options });
+      await warnHeldoutSource('construct', fixture, command, output);
       if (options.json) return printJson(output, { file: shownPath(saved.file), ...saved.document });
       output.out(`wrote ${shownPath(saved.file)}: turn ${saved.document.turn}, ${saved.changes.length} change(s)`);
       for (const path of saved.paths) output.out(`  ${path}`);

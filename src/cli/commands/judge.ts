@@ -44,6 +44,7 @@ export function registerJudge(program: Command, output: Output): void {
       const { loadConfig } = await import('../../config/load.js');
       const { outcomeError } = await import('../../marks/outcome.js');
       const config = await loadConfig({ configPath: commonOptions(command).configPath });
+      const { recordRunLook } = await import('../heldout-use.js');
       // With neither flag, the judge the config names is the one meant.
       const model =
         options.model !== undefined || options.judge !== undefined || (!options.checks && config.judge !== undefined);
@@ -52,6 +53,7 @@ export function registerJudge(program: Command, output: Output): void {
           'USAGE',
           "say how to judge: --checks (the question's deterministic checks) and/or --model NAME or --judge FILE (an LLM), or name a judge in the config",
         );
+      await recordRunLook('judge', [dir]);
       const results: Record<string, unknown> = {};
       const written: string[] = [];
       if (options.checks) {
