@@ -13,6 +13,10 @@ export function registerView(program: Command, output: Output): void {
     .argument('[run-dir...]', 'run directories (default: every run under runs/)')
     .option('--grader <name>', 'write marks.NAME.csv instead of marks.csv')
     .option(
+      '--marks <files>',
+      "the report's marks files, a,b: each rep's mark from the first that marks it, with the marks by source shown",
+    )
+    .option(
       '--blind',
       're-mark for self-agreement: shuffled order, other marks hidden, its own file (marks[.NAME].blind.csv)',
     )
@@ -40,6 +44,7 @@ export function registerView(program: Command, output: Output): void {
       const server = await view({
         dirs,
         grader: options.grader,
+        reportMarks: options.marks,
         blind: options.blind,
         seed: options.seed,
         port: options.port,
