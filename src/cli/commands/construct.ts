@@ -3,6 +3,7 @@ import { shownPath } from '../../util/shown-path.js';
 import { commonOptions, wholeNumber } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 import { examples } from '../help-examples.js';
+import { warnHeldoutSource } from '../heldout-use.js';
 
 /** `turnkit construct FIXTURE --turn N (--patch FILE | --from EDITED.json) --name NAME --why TEXT`. */
 export function registerConstruct(program: Command, output: Output): void {
@@ -34,6 +35,7 @@ export function registerConstruct(program: Command, output: Output): void {
       // Said before the config is read, as it always was.
       checkConstructSource(input);
       const saved = await construct(await commandContext(input), input);
+      await warnHeldoutSource('construct', fixture, command, output);
       if (options.json) return printJson(output, { file: shownPath(saved.file), ...saved.document });
       output.out(`wrote ${shownPath(saved.file)}: turn ${saved.document.turn}, ${saved.changes.length} change(s)`);
       for (const path of saved.paths) output.out(`  ${path}`);

@@ -36,6 +36,8 @@ export function registerEdit(program: Command, output: Output): void {
         fixture,
         out: options.out,
       });
+      const { warnHeldoutSource } = await import('../heldout-use.js');
+      await warnHeldoutSource('edit', fixture, command, output);
       if (options.editor) {
         const turn: number | undefined = options.turn ?? session.opened.constructed?.document.turn;
         if (turn === undefined) throw new TurnkitError('USAGE', 'edit --editor: say which turn with --turn N');

@@ -46,6 +46,7 @@ export function registerJudge(program: Command, output: Output): void {
       const config = await loadConfig({ configPath: commonOptions(command).configPath, cwd });
       // Relative paths of the input are the shell's; a question's rubric path is the project's.
       const project = { config, paths: projectPaths(config), cwd };
+      const { recordRunLook } = await import('../heldout-use.js');
       // With neither flag, the judge the config names is the one meant.
       const model =
         options.model !== undefined || options.judge !== undefined || (!options.checks && config.judge !== undefined);
@@ -54,6 +55,7 @@ export function registerJudge(program: Command, output: Output): void {
           'USAGE',
           "say how to judge: --checks (the question's deterministic checks) and/or --model NAME or --judge FILE (an LLM), or name a judge in the config",
         );
+      await recordRunLook('judge', [dir]);
       const results: Record<string, unknown> = {};
       const written: string[] = [];
       if (options.checks) {

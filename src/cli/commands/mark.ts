@@ -42,6 +42,7 @@ export function registerMark(program: Command, output: Output): void {
           'turnkit mark needs a terminal; or mark the reps in marks.csv with a spreadsheet or an editor',
         );
       const { acquireMarksLock } = await import('../../marks/marks-lock.js');
+      const { recordRunLook } = await import('../heldout-use.js');
       const session = await MarkingSession.open({
         dir,
         user: process.env.USER,
@@ -49,6 +50,7 @@ export function registerMark(program: Command, output: Output): void {
         blind: options.blind,
         seed: options.seed,
       });
+      await recordRunLook('mark', [dir]);
       // A browser marker (turnkit view) or another terminal on the same file is refused, not overwritten.
       await using _lock = await acquireMarksLock(session.file, 'turnkit mark');
       // ink and its layout engine load only when the marker runs.

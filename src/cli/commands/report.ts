@@ -2,6 +2,8 @@ import { Option, type Command } from 'commander';
 import { TurnkitError } from '../../errors.js';
 import { printJson, type Output } from '../output.js';
 import { examples } from '../help-examples.js';
+import { recordRunLook } from '../heldout-use.js';
+import { formatHeldoutLooks } from '../../marks/heldout-ledger.js';
 import type { Report } from '../../marks/build-report.js';
 import type { ReportResult } from '../../marks/report.js';
 
@@ -49,6 +51,7 @@ async function htmlReport(dir: string, options: ReportFlags, output: Output): Pr
   const { outcomeError } = await import('../../marks/outcome.js');
   const { shownPath } = await import('../../util/shown-path.js');
   const file = options.html === true ? undefined : options.html;
+  const looks = await recordRunLook('report', [dir]);
   const result = await writeHtmlReport({
     cwd: process.cwd(),
     dir,
@@ -59,6 +62,7 @@ async function htmlReport(dir: string, options: ReportFlags, output: Output): Pr
     calibration: options.calibration,
   });
   output.out(shownPath(result.file));
+  if (looks) output.err(formatHeldoutLooks(looks));
   if (options.junit !== undefined) await junitReport(result.run.report, options.junit);
   const failure = outcomeError({ report: result.run.report, check: options.check });
   if (failure) throw failure;
@@ -110,6 +114,8 @@ export function registerReport(program: Command, output: Output): void {
       const { formatReport } = await import('../../marks/format-report.js');
       const { report } = await import('../../marks/report.js');
       const { outcomeError } = await import('../../marks/outcome.js');
+      // Recorded before the numbers are read: a look that then fails its --check was still a look.
+      const looks = await recordRunLook('report', [dir]);
       const { filesContext } = await import('../../app/command-context.js');
       const result = await report(filesContext(), {
         dir,
@@ -121,9 +127,12 @@ export function registerReport(program: Command, output: Output): void {
       });
       if (options.junit !== undefined) await junitReport(result.report, options.junit);
       const format = options.format ?? (options.json ? 'json' : options.md ? 'md' : 'text');
-      if (format === 'json') printJson(output, result);
+      if (format === 'json') printJson(output, looks ? { ...result, heldoutLooks: looks } : result);
       else if (format === 'github') await githubReport(result, output);
       else for (const line of formatReport(result.report, format, result.comparison)) output.out(line);
+      // On stderr under --format github, where stdout is the workflow's commands.
+      if (looks && format === 'github') output.err(formatHeldoutLooks(looks));
+      else if (looks && format !== 'json') output.out(formatHeldoutLooks(looks));
       // The numbers are printed either way; an incomplete run or a missed target then decides the exit code.
       const failure = outcomeError({ report: result.report, check: options.check });
       if (failure) throw failure;

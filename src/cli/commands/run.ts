@@ -68,6 +68,8 @@ export function registerRun(program: Command, output: Output): void {
         });
         terminal?.('\n');
         if (quit.signal.aborted) process.exit(130);
+        const { recordRunLook } = await import('../heldout-use.js');
+        await recordRunLook('run', [result.dir]);
         if (options.json) printJson(output, { ...result, dir: shownPath(result.dir) });
         else {
           output.out(`${shownPath(result.dir)}: ${result.status}, ${result.ran} rep(s) run, ${result.errors} error(s)`);

@@ -13,6 +13,10 @@ export function registerView(program: Command, output: Output): void {
     .argument('[run-dir...]', 'run directories (default: every run under runs/)')
     .option('--grader <name>', 'write marks.NAME.csv instead of marks.csv')
     .option(
+      '--marks <files>',
+      "the report's marks files, a,b: each rep's mark from the first that marks it, with the marks by source shown",
+    )
+    .option(
       '--blind',
       're-mark for self-agreement: shuffled order, other marks hidden, its own file (marks[.NAME].blind.csv)',
     )
@@ -40,11 +44,19 @@ export function registerView(program: Command, output: Output): void {
       const server = await view({
         dirs,
         grader: options.grader,
+        reportMarks: options.marks,
         blind: options.blind,
         seed: options.seed,
         port: options.port,
       });
       output.out(`turnkit view: ${server.url}`);
+      const { recordRunLook } = await import('../heldout-use.js');
+      const { resolve } = await import('node:path');
+      // One line for the whole session, naming every held-out fixture among the runs it serves.
+      await recordRunLook(
+        'view',
+        server.runs.map((run) => resolve(run.dir)),
+      );
       output.err(
         `serving ${server.runs.length} run(s) on 127.0.0.1 only; open the URL above (its token is the key); Ctrl-C stops`,
       );

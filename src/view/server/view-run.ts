@@ -25,6 +25,8 @@ export interface ViewMarking {
   grader?: string | undefined;
   blind?: boolean | undefined;
   seed?: number | undefined;
+  /** `--marks a,b`: the files the report reads, by precedence (marks go to the grader's file all the same). */
+  reportMarks?: string | undefined;
 }
 
 /**
@@ -116,7 +118,7 @@ export class ViewRun {
       if (version !== this.sessionVersion) await this.reopen(version);
       const session = this.session!;
       const blind = this.marking.blind === true;
-      const run = blind ? null : await buildRunView({ dir: this.dir, cwd: this.cwd });
+      const run = blind ? null : await buildRunView({ dir: this.dir, cwd: this.cwd, marks: this.marking.reportMarks });
       const positions = run
         ? new Map(run.reps.map((rep, i) => [`${run.fixtures[rep.f]!.name}\u0000${rep.rep}`, i]))
         : undefined;

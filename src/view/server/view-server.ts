@@ -91,7 +91,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     if (options.blind) return renderPage(pageData(), title);
     const reports = [];
     for (const run of runs) {
-      const report = await buildReport(run.dir, { cwd }).catch(() => undefined);
+      const report = await buildReport(run.dir, { cwd, marks: options.reportMarks }).catch(() => undefined);
       if (report) reports.push(report);
     }
     return renderPage(pageData(), title, summaryHtml(reports));

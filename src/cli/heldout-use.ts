@@ -1,0 +1,118 @@
+import { execFileSync } from 'node:child_process';
+import type { Command } from 'commander';
+import { userInfo } from 'node:os';
+import { relative, resolve } from 'node:path';
+import {
+  countHeldoutLooks,
+  heldoutFixtureNames,
+  type HeldoutLooks,
+  readHeldoutLedger,
+  recordHeldoutUse,
+} from '../marks/heldout-ledger.js';
+import { readManifest } from '../run-dir/run-state.js';
+import { commonOptions } from './global-options.js';
+import type { Output } from './output.js';
+
+/**
+ * Who is at the keyboard, for the held-out ledger: git's user.name in the project, else the OS user. Read here, at the
+ * edge; the library is given the name.
+ */
+export function whoAmI(projectDir: string): string {
+  try {
+    const name = execFileSync('git', ['config', 'user.name'], {
+      cwd: projectDir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    if (name) return name;
+  } catch {
+    // No git, or no user.name: the OS user below.
+  }
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? 'unknown';
+  }
+}
+
+/** A run directory's project folder: runs/QUESTION/STAMP sits in it. */
+export function projectOfRun(runDir: string): string {
+  return resolve(runDir, '..', '..', '..');
+}
+
+/**
+ * Records one ledger line for a command on run directories when any of their fixtures is tagged heldout, and answers
+ * how often the set has been looked at (undefined when nothing held out was touched). A folder that is not a run is
+ * left for the command itself to refuse.
+ */
+export async function recordRunLook(
+  command: string,
+  runDirs: readonly string[],
+  now: Date = new Date(),
+): Promise<HeldoutLooks | undefined> {
+  const fixtures: string[] = [];
+  const targets: string[] = [];
+  let projectDir: string | undefined;
+  for (const dir of runDirs) {
+    const manifest = await readManifest(dir).catch(() => undefined);
+    if (!manifest) continue;
+    const names = heldoutFixtureNames(manifest.fixtures);
+    if (names.length === 0) continue;
+    projectDir ??= projectOfRun(dir);
+    fixtures.push(...names);
+    targets.push(relative(projectDir, resolve(dir)) || '.');
+  }
+  if (!projectDir) return undefined;
+  await recordHeldoutUse(projectDir, {
+    at: now.toISOString(),
+    who: whoAmI(projectDir),
+    command,
+    use: 'look',
+    fixtures,
+    targets,
+  });
+  return countHeldoutLooks(await readHeldoutLedger(projectDir));
+}
+
+/**
+ * Before `construct` or `edit` from a fixture some question holds out: warns that it becomes a debugging example (a
+ * held-out fixture that is studied while fixing the SUT no longer measures it fairly) and records it in the ledger.
+ */
+export async function recordDebugExample(
+  command: string,
+  fixture: string,
+  paths: { baseDir: string; questions: string },
+  warn: (message: string) => void,
+  now: Date = new Date(),
+): Promise<void> {
+  const { questionsHoldingOut } = await import('../marks/heldout-source.js');
+  const file = resolve(fixture);
+  const questions = await questionsHoldingOut(file, paths.baseDir, paths.questions);
+  if (questions.length === 0) return;
+  const { basename } = await import('node:path');
+  const name = basename(file).replace(/\.json$/i, '');
+  warn(
+    `${fixture} is held out by ${questions.join(', ')}: ${command} from it makes it a debugging example (recorded in heldout-ledger.jsonl); its held-out results no longer measure the SUT fairly`,
+  );
+  await recordHeldoutUse(paths.baseDir, {
+    at: now.toISOString(),
+    who: whoAmI(paths.baseDir),
+    command,
+    use: 'debug-example',
+    fixtures: [name],
+    targets: [relative(paths.baseDir, file)],
+  });
+}
+
+/** `construct`/`edit`'s check of their source fixture against the project's questions (see `recordDebugExample`). */
+export async function warnHeldoutSource(
+  commandName: string,
+  fixture: string,
+  command: Command,
+  output: Output,
+): Promise<void> {
+  const { loadConfig } = await import('../config/load.js');
+  const { projectPaths } = await import('../project/open-project.js');
+  const config = await loadConfig({ configPath: commonOptions(command).configPath });
+  await recordDebugExample(commandName, fixture, projectPaths(config), (message) => output.err(`warning: ${message}`));
+}
