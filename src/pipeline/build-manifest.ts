@@ -66,12 +66,21 @@ export function buildManifest(inputs: ManifestInputs): Manifest {
         }
       : {}),
     ...(inputs.shard ? { shard: inputs.shard } : {}),
-    fixtures: inputs.fixtures.map(({ loaded, tag }) => ({
+    fixtures: inputs.fixtures.map(({ loaded, tag, upgraded }) => ({
       name: loaded.fixture.name,
       file: { path: portable(projectDir, loaded.path), sha256: loaded.sha256 },
       ...(tag ? { tag } : {}),
       ...(loaded.constructed
         ? { bases: basesOf(loaded).map((base) => ({ path: portable(projectDir, base.path), sha256: base.sha256 })) }
+        : {}),
+      ...(upgraded
+        ? {
+            upgraded: {
+              path: portable(projectDir, upgraded.path),
+              sha256: upgraded.sha256,
+              migrations: upgraded.migrations,
+            },
+          }
         : {}),
     })),
     sut: redactSut(q.sut),

@@ -14,6 +14,7 @@ import { checkBudgetPrice } from './run-limits.js';
 import { checkRepsOption, checkRunSize } from '../question/rep-limits.js';
 import { sutSecrets } from '../sut/sut-secrets.js';
 import { planRollout, type RolloutPlan } from './rollout-plan.js';
+import { upgradeForRun } from '../upgrade/upgrade-for-run.js';
 
 /** Everything a run needs before it touches the database: the question, its fixtures, texts and SUT, all checked. */
 export interface RunPlan {
@@ -47,7 +48,11 @@ export async function prepareRun(project: ProjectContext, input: RunInput): Prom
       ? questionFromObject(input.question)
       : await loadQuestion(await questionFileOf(input.question, input.resume, project.cwd ?? projectDir, projectDir));
   const q = question.question;
-  const fixtures = await resolveFixtures(question, projectDir);
+  const resolved = await resolveFixtures(question, projectDir);
+  // --upgrade reaches the database now: the copies must exist before the fixtures are checked and case files made.
+  const fixtures: QuestionFixture[] = input.upgrade
+    ? await upgradeForRun(project, resolved, { scrubKey: (name) => input.env?.[name], signal: input.signal })
+    : resolved;
   checkChecksTables(
     question,
     fixtures.map(({ loaded }) => loaded.fixture),

@@ -4,11 +4,14 @@ import { glob, isDynamicPattern } from 'tinyglobby';
 import { TurnkitError } from '../errors.js';
 import { loadFixture, type LoadedFixture } from '../fixture/load-fixture.js';
 import type { LoadedQuestion } from '../question/load-question.js';
+import type { RunUpgrade } from '../upgrade/upgrade-for-run.js';
 
 /** One fixture of a question, loaded (a constructed one materialized) with its tag. */
 export interface QuestionFixture {
   loaded: LoadedFixture;
   tag?: 'dev' | 'heldout' | undefined;
+  /** `run --upgrade`: the cached copy `loaded.fixture` now holds, the fixture's file being behind the schema. */
+  upgraded?: RunUpgrade | undefined;
 }
 
 /**

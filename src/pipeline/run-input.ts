@@ -21,6 +21,12 @@ export interface RunInput {
   /** Continue this run directory (relative to the project folder): only missing or errored reps run, each fresh. */
   resume?: string | undefined;
   strategy?: StrategyChoice | undefined;
+  /**
+   * Fixtures behind the live schema are upgraded into `.turnkit/upgraded/` (keyed by their bytes and the migration
+   * state) and the reps seed those copies; the files stay as they are and the manifest lists the copies. The scrub
+   * key is read from `env` by the name the config gives, as `turnkit upgrade` reads it.
+   */
+  upgrade?: boolean | undefined;
   /** Run one deterministic slice of the reps (`--shard I/N`); `turnkit merge` combines the slices. */
   shard?: ShardSpec | undefined;
   /**

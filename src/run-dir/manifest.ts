@@ -49,6 +49,11 @@ export const manifestSchema = z
           tag: z.enum(['dev', 'heldout']).optional(),
           /** A constructed fixture's base, and its base's, down to the captured fixture. */
           bases: z.array(fileHash).optional(),
+          /** `run --upgrade`: the upgraded copy the reps seeded (the file being behind the schema) and its migrations. */
+          upgraded: z
+            .object({ path: z.string(), sha256: z.string(), migrations: z.array(z.string()) })
+            .strict()
+            .optional(),
         })
         .strict(),
     ),

@@ -1,4 +1,5 @@
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { TurnkitError } from '../errors.js';
@@ -21,6 +22,7 @@ import { openUpgradeDatabase, type UpgradeDatabase } from './scratch-database.js
 import { seedAsCaptured } from './seed-as-captured.js';
 import { batchesOf, snapshotFileOf } from './upgrade-plan.js';
 import { configuredMigrationTable, fixtureStanding } from '../fixture/fixture-standing.js';
+import { followersOf, isConstructedFile, rerecordFollower, type Follower } from './follow-constructed.js';
 
 /** What to upgrade. */
 export interface UpgradeInput {
@@ -76,9 +78,13 @@ interface Item {
  * const { fixtures } = await upgrade(project, { files: ['fixtures/meridian-turn-23.json'] });
  */
 export async function upgrade(project: ProjectContext, input: UpgradeInput = {}): Promise<UpgradeResult> {
-  const files = input.files?.length
+  const given = input.files?.length
     ? input.files.map((file) => (isAbsolute(file) ? file : inputPath(project, file)))
     : await fixturesIn(project.paths.fixtures);
+  // Constructed fixtures named follow their base; the base is upgraded with them.
+  const files: string[] = [];
+  const namedConstructed: string[] = [];
+  for (const file of given) ((await isConstructedFile(file)) ? namedConstructed : files).push(file);
   const outDir = input.out ? (isAbsolute(input.out) ? input.out : inputPath(project, input.out)) : undefined;
   const key = typeof input.scrubKey === 'function' ? input.scrubKey(project.config.scrubKeyEnv) : input.scrubKey;
   return withProjectDb(project, async (db) => {
@@ -90,14 +96,26 @@ export async function upgrade(project: ProjectContext, input: UpgradeInput = {})
       );
     const results: UpgradedFixture[] = [];
     const groups = new Map<string, Item[]>();
-    for (const file of files) {
+    const stale = new Map<string, Item>();
+    const plan = async (file: string): Promise<void> => {
       const item = await planned(file, live);
       if ('status' in item) results.push(item);
-      else groups.set(item.snapshotFile, [...(groups.get(item.snapshotFile) ?? []), item]);
-    }
+      else {
+        stale.set(file, item);
+        groups.set(item.snapshotFile, [...(groups.get(item.snapshotFile) ?? []), item]);
+      }
+    };
+    for (const file of files) await plan(file);
+    // Read before any base is rewritten: a constructed fixture materializes only on the base it recorded.
+    const follow = await followersOf(project.paths.constructed, namedConstructed, new Set(stale.keys()));
+    for (const base of new Set(follow.bases)) if (!files.includes(base)) await plan(base);
+    for (const { file, why } of follow.refused) results.push({ file, status: 'failed', why });
     const warnings: string[] = [];
     let builds = 0;
-    if (groups.size === 0) return { fixtures: results, warnings, builds };
+    if (groups.size === 0) {
+      for (const follower of follow.followers) results.push({ file: follower.file, status: 'current' });
+      return { fixtures: results, warnings, builds };
+    }
     const scratch = await openUpgradeDatabase(db);
     try {
       for (const items of groups.values()) {
@@ -115,11 +133,56 @@ export async function upgrade(project: ProjectContext, input: UpgradeInput = {})
           );
         }
       }
+      for (const follower of follow.followers) {
+        builds++;
+        results.push(
+          await upgradeFollower(scratch, project.config, follower, stale, results, {
+            key: key === '' ? undefined : key,
+            allowSensitive: input.allowSensitive,
+            now: input.now ?? new Date(),
+            outDir,
+            warnings,
+            signal: input.signal,
+          }),
+        );
+      }
     } finally {
       await scratch.close();
     }
     return { fixtures: results, warnings, builds };
   });
+}
+
+// A constructed fixture's materialized state goes through the same rebuild and migrations as its base (a database
+// of its own: it has the base's keys), then is re-recorded as a diff against the upgraded base.
+async function upgradeFollower(
+  scratch: UpgradeDatabase,
+  config: LoadedConfig,
+  follower: Follower,
+  stale: ReadonlyMap<string, Item>,
+  results: readonly UpgradedFixture[],
+  options: BatchOptions,
+): Promise<UpgradedFixture> {
+  const basePath = follower.loaded.constructed.base.path;
+  const baseItem = stale.get(basePath);
+  const baseResult = results.find((entry) => entry.file === basePath);
+  if (!baseItem || !baseResult) return { file: follower.file, status: 'current' };
+  if (baseResult.status !== 'upgraded' || !baseResult.written)
+    return { file: follower.file, status: 'failed', why: `its base ${shownPath(basePath)} was not upgraded` };
+  const dir = await mkdtemp(join(tmpdir(), 'turnkit-follow-'));
+  try {
+    const item: Item = { ...baseItem, file: follower.file, fixture: follower.loaded.fixture };
+    const [state] = await upgradeBatch(scratch, config, [item], { ...options, outDir: dir });
+    if (state?.status !== 'upgraded' || !state.written)
+      return { file: follower.file, status: 'failed', why: state?.why ?? 'not upgraded', problems: state?.problems };
+    const target = options.outDir ? join(options.outDir, basename(follower.file)) : follower.file;
+    const outcome = await rerecordFollower(follower, baseResult.written, state.written, target);
+    return 'why' in outcome
+      ? { file: follower.file, status: 'failed', why: outcome.why }
+      : { file: follower.file, status: 'upgraded', migrations: baseItem.pending, written: outcome.written };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 async function planned(file: string, live: MigrationState): Promise<Item | UpgradedFixture> {

@@ -1,5 +1,6 @@
-import { cp, mkdir, readdir, readFile, symlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { cp, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadedConfig } from '../../src/config/load.js';
@@ -14,10 +15,27 @@ import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { upgrade } from '../../src/upgrade/upgrade-fixtures.js';
 import { upgradeIntoCache } from '../../src/upgrade/upgrade-cache.js';
 import { verifyFixtures } from '../../src/construct/verify-fixtures.js';
+import { run } from '../../src/pipeline/run.js';
+import type { Manifest } from '../../src/run-dir/manifest.js';
+import type { QuestionInput } from '../../src/question/question-format.js';
+import type { SutFunction } from '../../src/sut/sut-request.js';
 import { TEST_SCRUB_KEY } from '../helpers/scrub-key.js';
 import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
 
 const TEST_MIGRATIONS = fileURLToPath(new URL('../helpers/upgrade-migrations/', import.meta.url));
+
+// sha256 of every file under a folder, by its path relative to it: what "bytes unchanged" is checked against.
+async function hashesUnder(dir: string): Promise<Map<string, string>> {
+  const hashes = new Map<string, string>();
+  for (const name of (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()))
+    hashes.set(
+      relative(dir, join(name.parentPath, name.name)),
+      createHash('sha256')
+        .update(await readFile(join(name.parentPath, name.name)))
+        .digest('hex'),
+    );
+  return hashes;
+}
 
 // Two captures of one campaign at one turn, told apart only by when they were taken and the upgrade chain.
 function comparable(fixture: Fixture): unknown {
@@ -102,6 +120,60 @@ describe.each(BACKENDS)('turnkit upgrade of the sample game on %s', (backend) =>
     // Asked again, the copy is reused (same bytes, same state).
     const [again] = await upgradeIntoCache(ruled, [file], { scrubKey: TEST_SCRUB_KEY });
     expect(again!.upgraded).toBe(entry!.upgraded);
+  }, 240_000);
+
+  it('run --upgrade seeds the upgraded copies, leaves every fixture byte as it was and lists the copies', async () => {
+    const ruled = withConfig({ ...project.config, scrub: { ...project.config.scrub, 'users.contact_email': 'email' } });
+    await mkdir(join(t.dir, 'questions'), { recursive: true });
+    await writeFile(join(t.dir, 'questions/rubric.md'), 'pass when it reads its campaign\n');
+    await writeFile(join(t.dir, 'questions/case.md'), '# {{fixture.name}}\n\nTurn {{turn}}\n');
+    const before = await hashesUnder(join(t.dir, 'fixtures'));
+    const expected = old.tables.locations!.rows.map((row) => row.description).sort();
+    const seen: unknown[][] = [];
+    const sut: SutFunction = async (request, { db }) => {
+      // The renamed column exists only in the upgraded copy: a rep seeded from the stale file could not read it.
+      const { rows } = await db.query('SELECT details FROM locations WHERE campaign_id = $1 ORDER BY details', [
+        request.campaign,
+      ]);
+      seen.push(rows.map((row) => row.details));
+      return { response: `read ${rows.length} location(s)` };
+    };
+    const question: QuestionInput = {
+      id: 'upgraded-run',
+      question: 'Does the rep seed the upgraded fixture?',
+      rubric: { path: 'questions/rubric.md', version: '1' },
+      target: 0.8,
+      reps: 1,
+      fixtures: ['fixtures/turn-23.json'],
+      sut: sut as QuestionInput['sut'],
+      caseFile: 'questions/case.md',
+    };
+    const result = await run(ruled, {
+      question,
+      upgrade: true,
+      env: { [ruled.config.scrubKeyEnv]: TEST_SCRUB_KEY },
+    });
+    expect(result).toMatchObject({ status: 'complete', ran: 1, errors: 0 });
+    expect(seen).toEqual([expected]);
+    expect(await hashesUnder(join(t.dir, 'fixtures'))).toEqual(before);
+    const manifest = JSON.parse(await readFile(join(result.dir, 'manifest.json'), 'utf8')) as Manifest;
+    expect(manifest.fixtures).toHaveLength(1);
+    const [entry] = manifest.fixtures;
+    expect(entry!.file).toEqual({ path: 'fixtures/turn-23.json', sha256: before.get('turn-23.json') });
+    expect(entry!.upgraded!.path).toMatch(/^\.turnkit\/upgraded\/[0-9a-f]{24}\/turn-23\.json$/);
+    expect(entry!.upgraded!.migrations).toEqual([
+      '20261210000000_rename_location_description',
+      '20261210010000_turn_word_count',
+      '20261210020000_split_character_traits',
+      '20261210030000_player_contact_email',
+    ]);
+    const copy = await readFile(join(t.dir, entry!.upgraded!.path));
+    expect(entry!.upgraded!.sha256).toBe(createHash('sha256').update(copy).digest('hex'));
+    // Without --upgrade the same run refuses the stale fixture with the command that upgrades it.
+    const stale = await run(ruled, { question: { ...question, id: 'stale-run' } });
+    expect(stale.seedErrors.count).toBe(1);
+    expect(stale.seedErrors.first).toMatch(/captured 4 migration\(s\) ago .*turnkit upgrade /);
+    expect(await hashesUnder(join(t.dir, 'fixtures'))).toEqual(before);
   }, 240_000);
 
   it('upgrades both fixtures through the migrations, byte-identical to a fresh capture but for time and chain', async () => {

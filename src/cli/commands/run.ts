@@ -31,6 +31,10 @@ export function registerRun(program: Command, output: Output): void {
         'auto',
       ]),
     )
+    .option(
+      '--upgrade',
+      "seed fixtures behind the schema from copies upgraded through the game's migrations (cached in .turnkit/upgraded; files untouched; listed in the manifest)",
+    )
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
@@ -57,6 +61,7 @@ export function registerRun(program: Command, output: Output): void {
           concurrency: options.concurrency,
           resume: options.resume,
           strategy: options.strategy,
+          upgrade: options.upgrade,
           shard,
           runName,
           maxCost: options.maxCost,

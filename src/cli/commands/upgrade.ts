@@ -9,7 +9,10 @@ export function registerUpgrade(program: Command, output: Output): void {
   program
     .command('upgrade')
     .description("bring fixtures captured under an older schema up to date through the game's own migrations")
-    .argument('[fixtures...]', "fixture files (default: every fixture in the config's fixtures folder)")
+    .argument(
+      '[fixtures...]',
+      "fixture files (default: every fixture in the config's fixtures folder); constructed fixtures on an upgraded base follow it, and a named constructed one brings its base",
+    )
     .option('--out <dir>', 'write the upgraded fixtures here instead of over the files')
     .option(
       '--allow-sensitive',
@@ -21,6 +24,7 @@ export function registerUpgrade(program: Command, output: Output): void {
       examples(
         'turnkit upgrade                                        # every stale fixture in fixtures/',
         'turnkit upgrade fixtures/meridian-turn-23.json --out fixtures/upgraded',
+        'turnkit upgrade constructed/meridian-turn-23-deck-fixed.json  # it and its base',
       ),
     )
     .action(async (fixtures: string[], options, command: Command) => {

@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { diffFixtures } from '../construct/diff-fixtures.js';
+import { TurnkitError } from '../errors.js';
+import { changePath, changesetOf } from '../fixture/column-change.js';
+import type { ConstructedFixture } from '../fixture/constructed-format.js';
+import { CONSTRUCTED_SCHEMA_FILE } from '../fixture/constructed-format.js';
+import { serializeDocument, type Fixture } from '../fixture/format.js';
+import { loadFixture, portablePath, readConstructed, type LoadedFixture } from '../fixture/load-fixture.js';
+import { parseFixtureText } from '../fixture/read-fixture.js';
+import { checkSingleTurn } from '../fixture/single-turn-rule.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { shownPath } from '../util/shown-path.js';
+
+/** A constructed fixture that follows its captured base through an upgrade: read (and materialized) beforehand. */
+export interface Follower {
+  /** Absolute path of the constructed file. */
+  file: string;
+  loaded: LoadedFixture & { constructed: NonNullable<LoadedFixture['constructed']> };
+}
+
+/** Whether a file is a constructed fixture (by its `format`), without loading its base. */
+export async function isConstructedFile(file: string): Promise<boolean> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return /"format"\s*:\s*"turnkit\.constructed\/1"/.test(text.slice(0, 400));
+}
+
+/**
+ * The constructed fixtures that follow an upgrade: those named, and every one in the constructed folder whose base
+ * is among the captured files upgraded. Each is materialized now, before any base is rewritten (after, its recorded
+ * base hash no longer matches). One whose base is itself constructed, or that does not materialize, is returned in
+ * `refused` with why; named ones bring their captured base into the upgrade (`bases`).
+ */
+export async function followersOf(
+  constructedDir: string,
+  named: readonly string[],
+  capturedFiles: ReadonlySet<string>,
+): Promise<{ followers: Follower[]; refused: { file: string; why: string }[]; bases: string[] }> {
+  const candidates = new Set(named);
+  const names = await readdir(constructedDir).catch(() => [] as string[]);
+  for (const name of names.sort()) {
+    if (!name.endsWith('.json') || name === CONSTRUCTED_SCHEMA_FILE) continue;
+    const file = join(constructedDir, name);
+    const read = await readConstructed(file).catch(() => undefined);
+    if (read && capturedFiles.has(read.basePath)) candidates.add(file);
+  }
+  const followers: Follower[] = [];
+  const refused: { file: string; why: string }[] = [];
+  const bases: string[] = [];
+  for (const file of candidates) {
+    try {
+      const loaded = await loadFixture(file);
+      if (!loaded.constructed) continue;
+      if (loaded.constructed.base.constructed) {
+        refused.push({ file, why: `its base ${loaded.constructed.base.shown} is constructed: rebase it by hand` });
+        continue;
+      }
+      followers.push({ file, loaded: loaded as Follower['loaded'] });
+      bases.push(loaded.constructed.base.path);
+    } catch (error) {
+      if (!(error instanceof TurnkitError)) throw error;
+      refused.push({ file, why: error.message });
+    }
+  }
+  return { followers, refused, bases };
+}
+
+/**
+ * Re-records a constructed fixture against its upgraded base: the diff from the upgraded base to its own upgraded
+ * materialized state, which must still be a single-turn diff of column values. Nothing is written, and the reason
+ * returned, when a column it changed is gone (dropped, its values moved elsewhere), when the diff no longer fits
+ * one turn, or when nothing of the change is left.
+ * @returns the written path, or why it was left as it was.
+ */
+export async function rerecordFollower(
+  follower: Follower,
+  upgradedBaseFile: string,
+  upgradedStateFile: string,
+  target: string,
+): Promise<{ written: string } | { why: string }> {
+  const baseText = await readFile(upgradedBaseFile, 'utf8');
+  const base = parseFixtureText(baseText, shownPath(upgradedBaseFile));
+  const state = parseFixtureText(await readFile(upgradedStateFile, 'utf8'), shownPath(upgradedStateFile));
+  // Only the rows can differ: the rest is the base's (name, capture time, chain).
+  const diff = diffFixtures(base, { ...base, tables: state.tables } as Fixture);
+  const old = follower.loaded.constructed;
+  const dropped = old.changes.filter(
+    (change) =>
+      !base.tables[change.table]?.columns.some((column) => column.name === change.column) &&
+      !diff.changes.some((now) => now.table === change.table && now.row === change.row),
+  );
+  if (dropped.length > 0)
+    return {
+      why: `the migrations dropped what it changes (${dropped
+        .map((change) => changePath(change, old.base.fixture.tables[change.table]?.primaryKey ?? []))
+        .join(', ')}): left as it was; construct it again on the upgraded base`,
+    };
+  if (diff.problems.length > 0) return { why: `after the migrations ${diff.problems[0]}: left as it was` };
+  if (diff.changes.length === 0) return { why: 'after the migrations nothing of its change is left: left as it was' };
+  const rule = checkSingleTurn(base, diff.changes, old.document.turn);
+  if (rule.length > 0)
+    return { why: `after the migrations its change no longer fits turn ${old.document.turn}: ${rule[0]}` };
+  const document: ConstructedFixture = {
+    ...old.document,
+    base: {
+      path: portablePath(relative(dirname(target), upgradedBaseFile)),
+      sha256: createHash('sha256').update(baseText).digest('hex'),
+    },
+    changeset: changesetOf(diff.changes, base),
+  };
+  await writeFileAtomic(target, serializeDocument(document));
+  return { written: target };
+}
