@@ -385,7 +385,7 @@ describe.each(psql.found ? BACKENDS : [])('turnkit run on %s', (backend) => {
       resume: first.dir,
       onWarning: (message) => heard.push(message),
     });
-    const expected = `${relative(process.cwd(), first.dir)} was started on ${backend} 9.6.24; its remaining reps run on ${backend} ${started.database.serverVersion} (recorded in the manifest)`;
+    const expected = `${relative(t.dir, first.dir)} was started on ${backend} 9.6.24; its remaining reps run on ${backend} ${started.database.serverVersion} (recorded in the manifest)`;
     expect(resumed.warnings).toEqual([expected]);
     expect(heard).toEqual([expected]);
     const manifest = JSON.parse(await readFile(file, 'utf8')) as Manifest;

@@ -252,10 +252,8 @@ describe('the single-turn rule refuses, listing every offending path', () => {
         cwd: dir,
       }),
     );
-    // The refusal names the patch, the file the author fixes.
-    expect(error.message).toBe(
-      `${shown(join(dir, 'patch.json'))}: turns[id=18].narration: is turn 18's row, not a row of turn 19`,
-    );
+    // The refusal names the patch, the file the author fixes, from the folder the operation was given (cwd).
+    expect(error.message).toBe(`patch.json: turns[id=18].narration: is turn 18's row, not a row of turn 19`);
     expect(existsSync(join(dir, 'out'))).toBe(false);
     expect((await readdir(dir)).sort()).toEqual(['base.json', 'patch.json']);
   });
@@ -474,7 +472,8 @@ describe('chains of constructed fixtures', () => {
     );
     const error = await failure(() => loadFixture(join(dir, 'outer.json')));
     expect(error.message).toBe(
-      `${shown(join(dir, 'inner.json'))}: campaigns[id=1].title: is the campaign row, not a row of turn 19`,
+      // The file loaded, then the link of the chain that breaks the rule.
+      `${shown(join(dir, 'outer.json'))}: $.base.path: inner.json (${shown(join(dir, 'inner.json'))}): campaigns[id=1].title: is the campaign row, not a row of turn 19`,
     );
   });
 
@@ -543,7 +542,7 @@ describe('chains of constructed fixtures', () => {
     await writeFile(join(dir, 'base.json'), drifted);
     const error = await failure(() => loadFixture(join(dir, 'outer.json')));
     expect(error.message).toBe(
-      `${shown(first.file)}: base ${shown(join(dir, 'base.json'))} changed since this was constructed (recorded sha256 ${SHA}, now ${sha256Of(drifted)}); run: turnkit rebase ${shown(first.file)}`,
+      `${shown(join(dir, 'outer.json'))}: $.base.path: first.json (${shown(first.file)}): base ${shown(join(dir, 'base.json'))} changed since this was constructed (recorded sha256 ${SHA}, now ${sha256Of(drifted)}); run: turnkit rebase ${shown(first.file)}`,
     );
   });
 
@@ -563,7 +562,7 @@ describe('chains of constructed fixtures', () => {
     );
     const cycle = await failure(() => loadFixture(join(dir, 'a.json')));
     expect(cycle.message).toBe(
-      `${shown(join(dir, 'a.json'))}: $.base.path: the chain of bases comes back to ${shown(join(dir, 'a.json'))}`,
+      `${shown(join(dir, 'a.json'))}: $.base.path: b.json (${shown(join(dir, 'b.json'))}): $.base.path: ./a.json (${shown(join(dir, 'a.json'))}): $.base.path: the chain of bases comes back to ${shown(join(dir, 'a.json'))}`,
     );
     await writeFile(
       join(dir, 'self.json'),
@@ -573,7 +572,7 @@ describe('chains of constructed fixtures', () => {
     );
     const self = await failure(() => loadFixture(join(dir, 'self.json')));
     expect(self.message).toBe(
-      `${shown(join(dir, 'self.json'))}: $.base.path: the chain of bases comes back to ${shown(join(dir, 'self.json'))}`,
+      `${shown(join(dir, 'self.json'))}: $.base.path: self.json (${shown(join(dir, 'self.json'))}): $.base.path: the chain of bases comes back to ${shown(join(dir, 'self.json'))}`,
     );
   });
 
