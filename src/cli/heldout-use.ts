@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import type { Command } from 'commander';
 import { userInfo } from 'node:os';
-import { relative, resolve } from 'node:path';
+import { basename, dirname, relative, resolve } from 'node:path';
 import {
   countHeldoutLooks,
   heldoutFixtureNames,
@@ -35,9 +35,13 @@ export function whoAmI(projectDir: string): string {
   }
 }
 
-/** A run directory's project folder: runs/QUESTION/STAMP sits in it. */
-export function projectOfRun(runDir: string): string {
-  return resolve(runDir, '..', '..', '..');
+/**
+ * A run directory's project folder: the one holding runs/QUESTION/STAMP. A run kept elsewhere (copied, downloaded
+ * from CI) belongs to the project the command runs in: the ledger is never written outside a project.
+ */
+export function projectOfRun(runDir: string, cwd: string = process.cwd()): string {
+  const runs = resolve(runDir, '..', '..');
+  return basename(runs) === 'runs' ? dirname(runs) : cwd;
 }
 
 /**

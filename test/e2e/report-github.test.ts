@@ -56,8 +56,13 @@ describe('turnkit report --format github', () => {
     // No line but the commands starts with "::": the hostile note's line break did not start a command of its own.
     expect(lines.filter((line) => line.startsWith('::'))).toHaveLength(2);
 
+    // The step summary is the Markdown report but for its held-out line, which --format github prints to the log.
     const markdown = await runInProcess(['report', 'run', '--md'], { cwd: folder });
-    expect(await readFile(summary, 'utf8')).toBe(`an earlier step wrote this\n${markdown.stdout}\n`);
+    const withoutLooks = markdown.stdout.replace(/^held-out set: looked at \d+ time\(s\) [^\n]*\n/m, '');
+    expect(withoutLooks).not.toBe(markdown.stdout);
+    expect(await readFile(summary, 'utf8')).toBe(`an earlier step wrote this\n${withoutLooks}\n`);
+    // The ledger is the project's, beside its runs, never a folder above it.
+    expect((await readFile(join(folder, 'heldout-ledger.jsonl'), 'utf8')).trim().split('\n').length).toBeGreaterThan(0);
   });
 
   it('with GITHUB_STEP_SUMMARY empty it prints the commands only; --check still exits 1 on the miss', async () => {
@@ -67,7 +72,11 @@ describe('turnkit report --format github', () => {
     });
     expect(result.code).toBe(1);
     expect(result.stdout.split('\n')[0]).toMatch(/^::error file=fixtures\/base\.json,/);
-    expect(result.stderr).toBe(
+    const [heldout, ...rest] = result.stderr.split('\n');
+    expect(heldout).toMatch(
+      /^held-out set: looked at \d+ time\(s\) by 1 person\(s\) since it was frozen at \S+ \(heldout-ledger\.jsonl\)$/,
+    );
+    expect(rest.join('\n')).toBe(
       '--check: 1 of 3 fixture(s) did not meet the target\nbase (dev): missed: 0/4 passed, 2 needed for target 0.5\n',
     );
   });
