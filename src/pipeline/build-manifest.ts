@@ -47,6 +47,8 @@ export function buildManifest(inputs: ManifestInputs): Manifest {
       },
       target: q.target,
       reps: inputs.reps,
+      // The default is left out, so that a run of a question that says nothing reads as it always did.
+      ...(q.errors === 'fail' ? { errors: 'fail' as const } : {}),
     },
     rubric: {
       path: portable(projectDir, inputs.rubricPath),
@@ -66,10 +68,11 @@ export function buildManifest(inputs: ManifestInputs): Manifest {
         }
       : {}),
     ...(inputs.shard ? { shard: inputs.shard } : {}),
-    fixtures: inputs.fixtures.map(({ loaded, tag, upgraded }) => ({
+    fixtures: inputs.fixtures.map(({ loaded, tag, skip, upgraded }) => ({
       name: loaded.fixture.name,
       file: { path: portable(projectDir, loaded.path), sha256: loaded.sha256 },
       ...(tag ? { tag } : {}),
+      ...(skip ? { skip } : {}),
       ...(loaded.constructed
         ? { bases: basesOf(loaded).map((base) => ({ path: portable(projectDir, base.path), sha256: base.sha256 })) }
         : {}),

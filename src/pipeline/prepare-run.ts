@@ -1,4 +1,5 @@
 import { checkChecksTables } from './checks-tables.js';
+import { checkKnownRecords } from './known-records.js';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
@@ -57,6 +58,9 @@ export async function prepareRun(project: ProjectContext, input: RunInput): Prom
     question,
     fixtures.map(({ loaded }) => loaded.fixture),
   );
+  // Checks that disagree with the question's own known records would mark every rep wrongly: refused now.
+  const known = await checkKnownRecords(question);
+  for (const warning of known.warnings) (input.onWarning ?? project.onWarning)?.(warning);
   // Said before a plan of every rep is made (a resume is bounded by the run it continues, checked the same way).
   checkRunSize(
     fixtures.length,

@@ -10,6 +10,8 @@ import type { RunUpgrade } from '../upgrade/upgrade-for-run.js';
 export interface QuestionFixture {
   loaded: LoadedFixture;
   tag?: 'dev' | 'heldout' | undefined;
+  /** Screens the question's entry skips for this fixture (unscored on its reps). */
+  skip?: string[] | undefined;
   /** `run --upgrade`: the cached copy `loaded.fixture` now holds, the fixture's file being behind the schema. */
   upgraded?: RunUpgrade | undefined;
 }
@@ -29,6 +31,7 @@ export async function resolveFixtures(
   for (const [index, entry] of question.question.fixtures.entries()) {
     const pattern = typeof entry === 'string' ? entry : entry.path;
     const tag = typeof entry === 'string' ? undefined : entry.tag;
+    const skip = typeof entry === 'string' ? undefined : entry.skip;
     const at = question.at(typeof entry === 'string' ? ['fixtures', index] : ['fixtures', index, 'path']);
     let files: string[];
     if (isDynamicPattern(pattern)) {
@@ -69,7 +72,7 @@ export async function resolveFixtures(
           `${at}: fixture "${name}" (${loaded.shown}) is already in the question (${seen.get(name)})`,
         );
       seen.set(name, loaded.shown);
-      fixtures.push({ loaded, tag });
+      fixtures.push({ loaded, tag, ...(skip && skip.length > 0 ? { skip } : {}) });
     }
   }
   return fixtures;

@@ -1,5 +1,9 @@
-import { checkRegex, type Checks, type RegexEntry } from '../question/checks-format.js';
+import type { Checks } from '../question/checks-format.js';
+import { screenResults, screensOf, type Screen } from '../question/check-screens.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
+import type { ScreenResult } from '../run-dir/screen-result.js';
+
+export { containsTerm } from '../question/check-screens.js';
 
 /** What the checks made of one rep: its mark and the reason, one line. */
 export interface CheckVerdict {
@@ -7,72 +11,50 @@ export interface CheckVerdict {
   reason: string;
 }
 
-/**
- * Whether a term occurs in a text as a whole word or phrase, ignoring case: `Go` matches "GO." but not "ongoing".
- * Letters and digits of any script count as word characters, so "café" is not found inside "cafés".
- */
-export function containsTerm(text: string, term: string): boolean {
-  const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, 'iu').test(text);
+/** A rep's combined mark from its screens (`na` when no screen applies), with each screen's result. */
+export interface ScreenedVerdict {
+  mark: 'pass' | 'fail' | 'na' | 'error';
+  reason: string;
+  /** One result per screen, in the question's order; empty for an errored rep. */
+  screens: ScreenResult[];
 }
 
-/** Applies a question's checks to a rep. Every failed check is named; an errored rep stays an error. */
-export function applyChecks(checks: Checks, record: RepRecord): CheckVerdict {
+/**
+ * Applies screens to a rep: each gives pass, fail or unscored; the rep fails when any screen fails, passes when one
+ * passed and none failed, and is `na` when none applies. Every failed screen is named; an errored rep stays an error.
+ */
+export function applyScreens(
+  screens: readonly Screen[],
+  record: RepRecord,
+  skip: readonly string[] = [],
+  extra: readonly ScreenResult[] = [],
+): ScreenedVerdict {
   if (record.error)
     return {
       mark: 'error',
       reason: `${record.error.stage}: ${record.error.cause}: ${record.error.message}`.slice(0, 200),
+      screens: [],
     };
-  const response = record.response ?? '';
-  const failed: string[] = [];
-  let count = 0;
-  const expect = (ok: boolean, description: string): void => {
-    count++;
-    if (!ok) failed.push(description);
-  };
-  for (const term of checks.mustContain) expect(containsTerm(response, term), `does not contain "${term}"`);
-  for (const term of checks.mustNotContain) expect(!containsTerm(response, term), `contains "${term}"`);
-  for (const entry of checks.matches) expect(checkRegex(entry).test(response), `does not match ${shown(entry)}`);
-  for (const entry of checks.mustNotMatch) expect(!checkRegex(entry).test(response), `matches ${shown(entry)}`);
-  for (const expectation of checks.effects.inserted)
-    expect(
-      insertedWith(record, expectation.table, expectation.nonEmpty),
-      describeInserted(expectation.table, expectation.nonEmpty),
-    );
-  if (checks.effects.noOutsideChanges) {
-    if (record.outsideUnchecked !== undefined)
-      expect(false, `changes outside its campaign could not be checked (${record.outsideUnchecked})`);
-    else
-      expect(
-        (record.outside ?? []).length === 0,
-        `changed rows outside its campaign (${(record.outside ?? [])[0] ?? ''})`,
-      );
-  }
-  if (failed.length > 0) return { mark: 'fail', reason: failed.join('; ') };
-  return { mark: 'pass', reason: `${count} check(s) passed` };
+  const results = [...screenResults(screens, record, skip), ...extra.map((result) => ({ ...result, count: 1 }))];
+  return combineScreens(results);
 }
 
-function shown(entry: RegexEntry): string {
-  return typeof entry === 'string' ? `/${entry}/` : `/${entry.pattern}/${entry.flags ?? ''}`;
+/** The combined verdict of screen results: any fail fails, else any pass passes, else `na`. */
+export function combineScreens(results: readonly (ScreenResult & { count?: number })[]): ScreenedVerdict {
+  const screens = results.map(({ screen, mark, reason }) => ({ screen, mark, reason }));
+  const failed = results.filter((result) => result.mark === 'fail');
+  if (failed.length > 0) return { mark: 'fail', reason: failed.map((result) => result.reason).join('; '), screens };
+  const passed = results.filter((result) => result.mark === 'pass');
+  if (passed.length === 0) return { mark: 'na', reason: 'no screen applies to this rep', screens };
+  const count = passed.reduce((sum, result) => sum + (result.count ?? 1), 0);
+  return { mark: 'pass', reason: `${count} check(s) passed`, screens };
 }
 
-// The run keeps a few inserted rows per table as the SUT wrote them; the counts cover the rest.
-function insertedWith(record: RepRecord, table: string, nonEmpty: readonly string[]): boolean {
-  if ((record.effects?.inserted[table] ?? 0) === 0) return false;
-  if (nonEmpty.length === 0) return true;
-  return (record.effects?.insertedRows[table] ?? []).some((row) => nonEmpty.every((column) => isNonEmpty(row[column])));
-}
-
-function describeInserted(table: string, nonEmpty: readonly string[]): string {
-  return nonEmpty.length === 0
-    ? `inserted no ${table} row`
-    : `inserted no ${table} row with non-empty ${nonEmpty.join(', ')}`;
-}
-
-function isNonEmpty(value: unknown): boolean {
-  if (value === null || value === undefined) return false;
-  if (typeof value === 'string') return value.trim() !== '';
-  if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === 'object') return Object.keys(value).length > 0;
-  return true;
+/**
+ * Applies a question's checks to a rep (a rollout's turn): every failed check is named; an errored rep stays an
+ * error. A rep no screen applies to passes here (nothing failed); `judge --checks` marks it `na` instead.
+ */
+export function applyChecks(checks: Checks, record: RepRecord): CheckVerdict {
+  const verdict = applyScreens(screensOf(checks), record);
+  return verdict.mark === 'na' ? { mark: 'pass', reason: verdict.reason } : { mark: verdict.mark, reason: verdict.reason };
 }

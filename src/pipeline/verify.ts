@@ -16,6 +16,7 @@ import { caseFileSource } from '../question/case-file-source.js';
 import { checkSutFound } from '../sut/call-sut.js';
 import { checkRunSize } from '../question/rep-limits.js';
 import { checkChecksTables } from './checks-tables.js';
+import { checkKnownRecords } from './known-records.js';
 
 /**
  * `turnkit verify`: fixtures and constructed fixtures (see `verify`) and questions, each checked as `run` would
@@ -67,6 +68,9 @@ export async function verify(project: ProjectContext, options: VerifyInput): Pro
           question,
           fixtures.map(({ loaded }) => loaded.fixture),
         );
+        const known = await checkKnownRecords(question);
+        if (known.records > 0) notes.push(`${known.records} known record(s) give the expected screen results`);
+        notes.push(...known.warnings.map((warning) => warning.replace(/^.*?: screen /, 'screen ')));
         const rubric = question.question.rubric.path;
         if (!existsSync(resolve(config.baseDir, rubric)))
           throw new TurnkitError('NOT_FOUND', `${question.at(['rubric', 'path'])}: ${rubric}: no such file`);

@@ -5,7 +5,34 @@ export function checkRegex(entry: string | { pattern: string; flags?: string | u
   return typeof entry === 'string' ? new RegExp(entry, 'u') : new RegExp(entry.pattern, entry.flags ?? 'u');
 }
 
-/** A regular expression as a question writes it: a pattern, or `{ pattern, flags }` (JavaScript syntax). */
+/** A screen's own name: it names the screen's row in the report and its results in screens.checks.jsonl. */
+const screenName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(80, 'at most 80 characters')
+  .regex(/^[^,\n]+$/, 'no comma or line break');
+
+/**
+ * The fixtures a screen applies to (names, `*` matching any characters): on the others it is unscored, never a pass.
+ * A fixture entry of the question may instead `skip` screens by name.
+ */
+const appliesList = z.array(z.string().trim().min(1)).min(1, 'name at least one fixture');
+
+/** What every check may say about itself: its screen's name and the fixtures it applies to. */
+const screenFields = { name: screenName.optional(), applies: appliesList.optional() };
+
+/** A term list: the terms alone, or `{ name, terms, applies }`. */
+const termList = z
+  .union([
+    z.array(z.string().trim().min(1)),
+    z
+      .object({ ...screenFields, terms: z.array(z.string().trim().min(1)).min(1, 'name at least one term') })
+      .strict(),
+  ])
+  .default([]);
+
+/** A regular expression as a question writes it: a pattern, or `{ pattern, flags, name, applies }` (JavaScript syntax). */
 const regexEntry = z
   .union([
     z.string().min(1),
@@ -16,6 +43,7 @@ const regexEntry = z
           .string()
           .regex(/^[imsu]*$/, 'flags may be i, m, s and u')
           .optional(),
+        ...screenFields,
       })
       .strict(),
   ])
@@ -33,6 +61,7 @@ const insertedEntry = z
     table: z.string().min(1),
     /** Columns that must hold a non-empty value in at least one inserted row. */
     nonEmpty: z.array(z.string().min(1)).default([]),
+    ...screenFields,
   })
   .strict();
 
@@ -43,9 +72,9 @@ const insertedEntry = z
 export const checksSchema = z
   .object({
     /** Every term must occur in the response ("Go" matches "GO", not "ongoing"). */
-    mustContain: z.array(z.string().trim().min(1)).default([]),
+    mustContain: termList,
     /** No term may occur in the response. */
-    mustNotContain: z.array(z.string().trim().min(1)).default([]),
+    mustNotContain: termList,
     /** Every expression must match the response. */
     matches: z.array(regexEntry).default([]),
     /** No expression may match the response. */
@@ -54,8 +83,8 @@ export const checksSchema = z
       .object({
         /** Each entry: the SUT inserted at least one row of the table, with these columns non-empty. */
         inserted: z.array(insertedEntry).default([]),
-        /** The SUT changed nothing outside its scratch campaign. */
-        noOutsideChanges: z.boolean().default(false),
+        /** The SUT changed nothing outside its scratch campaign (`true`, or `{ name, applies }`). */
+        noOutsideChanges: z.union([z.boolean(), z.object(screenFields).strict()]).default(false),
       })
       .strict()
       .default({ inserted: [], noOutsideChanges: false }),
@@ -63,16 +92,23 @@ export const checksSchema = z
   .strict()
   .refine(
     (checks) =>
-      checks.mustContain.length +
-        checks.mustNotContain.length +
+      termsOf(checks.mustContain).length +
+        termsOf(checks.mustNotContain).length +
         checks.matches.length +
         checks.mustNotMatch.length +
         checks.effects.inserted.length >
-        0 || checks.effects.noOutsideChanges,
+        0 || checks.effects.noOutsideChanges !== false,
     'declare at least one check',
   );
+
+/** The terms of a term list, written bare or as `{ terms }`. */
+export function termsOf(list: readonly string[] | { terms: readonly string[] }): readonly string[] {
+  return Array.isArray(list) ? list : (list as { terms: readonly string[] }).terms;
+}
 
 /** A question's deterministic checks. */
 export type Checks = z.output<typeof checksSchema>;
 /** A regular expression entry of a check. */
 export type RegexEntry = Checks['matches'][number];
+/** A term list of a check, bare or named. */
+export type TermList = Checks['mustContain'];

@@ -44,6 +44,21 @@ export async function loadQuestion(path: string): Promise<LoadedQuestion> {
   return { question: result.data, path, shown, text, at: (at) => `${where(source, shown, at)}: ${formatJsonPath(at)}` };
 }
 
+/**
+ * Reads a YAML or JSON file that belongs to a question (its known records), with a way to say where a value sits
+ * (`file:line:col: $.path`), as the question's own messages do.
+ */
+export async function readQuestionData(
+  path: string,
+): Promise<{ value: unknown; shown: string; at(path: readonly PropertyKey[]): string }> {
+  const shown = shownPath(path);
+  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new TurnkitError('NOT_FOUND', `${shown}: ${describeReadError(error)}`);
+  });
+  const source = extname(path).toLowerCase() === '.json' ? jsonSource(text, shown) : yamlSource(text, shown);
+  return { value: source.value, shown, at: (at) => `${where(source, shown, at)}: ${formatJsonPath(at)}` };
+}
+
 /** Where a question given as an object says it came from, in messages and in the manifest. */
 export const QUESTION_OBJECT = '<question object>';
 
@@ -163,7 +178,9 @@ function knownKeys(path: readonly PropertyKey[]): string[] {
       'system',
       'temperature',
     ];
-  if (path[0] === 'fixtures') return ['path', 'tag'];
+  if (path[0] === 'fixtures') return ['path', 'tag', 'skip'];
+  if (path[0] === 'knownRecords')
+    return path.length <= 2 ? ['about', 'fixture', 'response', 'toolCalls', 'effects', 'outside', 'expect'] : [];
   if (path[0] === 'players')
     return [
       'type',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checksSchema } from './checks-format.js';
+import { knownRecordSchema } from './known-record-format.js';
 import { MAX_REPS, TOO_MANY_REPS } from './rep-limits.js';
 import { rolloutFields } from './rollout-format.js';
 import type { commandSutSchema } from '../sut/sut-command.js';
@@ -21,10 +22,12 @@ const fixtureEntry = z.union(
         path: z.string().min(1),
         /** dev: used while improving the SUT; heldout: kept for the final check. Reported apart, never averaged. */
         tag: z.enum(['dev', 'heldout'], { error: 'expected "dev" or "heldout"' }).optional(),
+        /** Screens (by name) that do not apply to this entry's fixtures: unscored there, never a pass. */
+        skip: z.array(z.string().trim().min(1)).optional(),
       })
       .strict(),
   ],
-  { error: 'expected a path, or { path, tag } with tag "dev" or "heldout"' },
+  { error: 'expected a path, or { path, tag, skip } with tag "dev" or "heldout"' },
 );
 
 /** The longest question id: it names a folder, and file names have a limit (255 bytes with the stamp beside it). */
@@ -73,6 +76,10 @@ export const questionSchema = z
     caseFile: z.string().min(1),
     /** Deterministic checks, read by `turnkit judge --checks`. */
     checks: checksSchema.optional(),
+    /** An errored rep: left out of every rate (`exclude`, the default) or counted as a failed task (`fail`). */
+    errors: z.enum(['exclude', 'fail'], { error: 'expected "exclude" or "fail"' }).optional(),
+    /** Known records with the result each screen must give (inline, or a YAML/JSON file beside the question). */
+    knownRecords: z.union([z.string().min(1), z.array(knownRecordSchema)]).optional(),
     /** Rollouts (several turns per rep): turns, players, stopOn, transcriptChecks (see rollout-format.ts). */
     ...rolloutFields,
   })

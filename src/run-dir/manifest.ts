@@ -23,7 +23,15 @@ export const manifestSchema = z
     /** The project's git commit, and whether the working tree had changes. */
     git: z.object({ commit: z.string(), dirty: z.boolean() }).strict().optional(),
     question: z
-      .object({ id: z.string(), text: z.string(), file: fileHash, target: z.number(), reps: z.number() })
+      .object({
+        id: z.string(),
+        text: z.string(),
+        file: fileHash,
+        target: z.number(),
+        reps: z.number(),
+        /** `errors: fail` in the question: an errored rep counts as a failed task (absent: left out of rates). */
+        errors: z.enum(['exclude', 'fail']).optional(),
+      })
       .strict(),
     rubric: z.object({ path: z.string(), version: z.string(), sha256: z.string() }).strict(),
     caseFileTemplate: fileHash,
@@ -47,6 +55,8 @@ export const manifestSchema = z
           name: z.string(),
           file: fileHash,
           tag: z.enum(['dev', 'heldout']).optional(),
+          /** Screens the question skips for this fixture: unscored on its reps. */
+          skip: z.array(z.string()).optional(),
           /** A constructed fixture's base, and its base's, down to the captured fixture. */
           bases: z.array(fileHash).optional(),
           /** `run --upgrade`: the upgraded copy the reps seeded (the file being behind the schema) and its migrations. */
