@@ -1,16 +1,18 @@
 import { inputDir, type FilesContext } from '../project/project-context.js';
-import { applyRolloutChecks } from './rollout-checks.js';
-import { resolve } from 'node:path';
+import { applyRolloutScreens } from './rollout-checks.js';
+import { join, resolve } from 'node:path';
 import { shownPath, showingPathsFrom } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import type { Checks } from '../question/checks-format.js';
 import type { Manifest } from '../run-dir/manifest.js';
 import { loadQuestion } from '../question/load-question.js';
-import { formatMarks, type MarkRow } from '../run-dir/marks-file.js';
 import { writeRunFile } from '../run-dir/run-layout.js';
-import { planReps } from '../run-dir/rep-order.js';
 import { readRunState, repId } from '../run-dir/run-state.js';
-import { applyChecks } from '../pipeline/run-checks.js';
+import { CHECKS_SCREENS_FILE, formatScreens, type ScreenEntry, type ScreenRow } from '../run-dir/screens-file.js';
+import { applyScreens } from '../pipeline/run-checks.js';
+import { questionScreens } from '../pipeline/question-screens.js';
+import { screenApplies } from '../question/check-screens.js';
+import { gradeRun, type Grader } from './grader.js';
 
 /** The marks file `judge --checks` writes; marks.csv, the human's, is never touched. */
 export const CHECKS_MARKS_FILE = 'marks.checks.csv';
@@ -25,15 +27,20 @@ export interface JudgeChecksOptions {
 /** What `judge --checks` wrote. */
 export interface JudgeChecksResult {
   file: string;
+  /** Each rep's result per screen (screens.checks.jsonl). */
+  screensFile: string;
   pass: number;
   fail: number;
+  /** Reps no screen applies to. */
+  na: number;
   error: number;
   /** Reps the run has no record of (an interrupted run): left blank. */
   notRun: number;
 }
 
 /**
- * Marks every rep of a run with the question's deterministic checks, a reason per rep, in marks.checks.csv.
+ * Marks every rep of a run with the question's deterministic checks, a reason per rep, in marks.checks.csv, and
+ * each screen's result per rep (pass, fail, unscored, or error for an errored rep) in screens.checks.jsonl.
  * @example
  * const { pass, fail } = await judgeChecks(project, { dir: result.dir });
  */
@@ -44,25 +51,50 @@ export async function judgeChecks(project: FilesContext, options: JudgeChecksOpt
     const dir = resolve(cwd, options.dir);
     const state = await readRunState(dir);
     const checks = await checksFor(options, state.manifest, dir, cwd);
-    const names = state.manifest.fixtures.map((fixture) => fixture.name);
-    const result: JudgeChecksResult = { file: resolve(dir, CHECKS_MARKS_FILE), pass: 0, fail: 0, error: 0, notRun: 0 };
-    const rows: MarkRow[] = planReps(names, state.manifest.question.reps, state.manifest.shard).map((key) => {
-      const record = state.records.get(repId(key));
-      if (!record) {
-        result.notRun++;
-        return { ...key, mark: '', note: 'not run' };
-      }
+    const graded = await gradeRun(dir, state, checksGrader(dir, state.manifest, checks));
+    return {
+      file: graded.file,
+      screensFile: join(dir, CHECKS_SCREENS_FILE),
+      pass: graded.pass,
+      fail: graded.fail,
+      na: graded.na,
+      error: graded.error,
+      notRun: graded.notRun,
+    };
+  });
+}
+
+/**
+ * The deterministic checks as a grader: each rep's screens, combined into its mark (any fail fails, else a pass
+ * passes, else `na`); `finish` writes every rep's screens to screens.checks.jsonl before the marks file.
+ */
+export function checksGrader(dir: string, manifest: Manifest, checks: Checks | undefined): Grader {
+  const { checks: screens, transcript } = questionScreens(checks, manifest.rollout?.transcriptChecks);
+  const skips = new Map(manifest.fixtures.map((fixture) => [fixture.name, fixture.skip ?? []]));
+  const rows = new Map<string, ScreenRow>();
+  return {
+    marksFile: CHECKS_MARKS_FILE,
+    async grade(key, record) {
+      const skip = skips.get(key.fixture) ?? [];
       // A rollout is judged turn by turn and as a transcript (the run's transcriptChecks).
       const verdict =
-        record.turns || !checks
-          ? applyRolloutChecks(checks, state.manifest.rollout?.transcriptChecks, record)
-          : applyChecks(checks, record);
-      result[verdict.mark]++;
-      return { ...key, mark: verdict.mark, note: verdict.reason };
-    });
-    await writeRunFile(dir, CHECKS_MARKS_FILE, formatMarks(rows));
-    return result;
-  });
+        record.turns || transcript.length > 0
+          ? applyRolloutScreens(screens, transcript, record, skip)
+          : applyScreens(screens, record, skip);
+      const entries: ScreenEntry[] =
+        verdict.mark === 'error'
+          ? [...screens, ...transcript]
+              .filter((screen) => screenApplies(screen, key.fixture, skip))
+              .map((screen) => ({ screen: screen.name, mark: 'error', reason: verdict.reason }))
+          : verdict.screens;
+      rows.set(repId(key), { ...key, mark: verdict.mark, screens: entries });
+      return { mark: verdict.mark, note: verdict.reason };
+    },
+    async finish(marked) {
+      const lines = marked.flatMap((row) => rows.get(repId(row)) ?? []);
+      await writeRunFile(dir, CHECKS_SCREENS_FILE, formatScreens(lines));
+    },
+  };
 }
 
 async function checksFor(

@@ -6,19 +6,16 @@ import { shownPath, showingPathsFrom } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import { loadQuestion } from '../question/load-question.js';
 import { sha256, type Manifest } from '../run-dir/manifest.js';
-import { formatMarks, type MarkRow } from '../run-dir/marks-file.js';
 import { parseMarks } from '../run-dir/read-marks.js';
-import { RUBRIC_FILE, writeRunFile } from '../run-dir/run-layout.js';
+import { RUBRIC_FILE } from '../run-dir/run-layout.js';
 import { planReps } from '../run-dir/rep-order.js';
-import { readRunState, repId } from '../run-dir/run-state.js';
-import { Semaphore } from '../util/semaphore.js';
+import { readRunState } from '../run-dir/run-state.js';
 import { JudgeCache } from './judge-cache.js';
-import { createJudgeCall, JudgeCallError, withoutSecrets, type JudgeCall } from './judge-client.js';
-import { judgePrompt } from './judge-prompt.js';
-import { judgePromptSha256 } from './judge-identity.js';
+import { createJudgeCall, type JudgeCall } from './judge-client.js';
 import { judgeFileSlug, type JudgeSettings } from '../config/judge-settings.js';
-import { parseVerdict } from './judge-verdict.js';
-import { callSpend, callSpendSchema, type CallSpend, type Price } from '../run-dir/spend.js';
+import type { Price } from '../run-dir/spend.js';
+import { gradeRun } from './grader.js';
+import { modelGrader } from './model-grader.js';
 
 /** Options of `turnkit judge RUN_DIR --model NAME`. */
 export interface JudgeModelOptions {
@@ -70,8 +67,6 @@ export async function judgeWithModel(project: FilesContext, options: JudgeModelO
     const { manifest } = state;
     const rubric = await rubricFor(options, manifest, dir, cwd, project.paths.baseDir);
     const settings = options.settings;
-    const call = options.call ?? createJudgeCall(settings, options.env);
-    const grader = `judge-${settings.model}`;
     const slug = judgeFileSlug(settings.model);
     const warnings: string[] = [];
     if (manifest.sut.type === 'http' && manifest.sut.model === settings.model) {
@@ -79,146 +74,48 @@ export async function judgeWithModel(project: FilesContext, options: JudgeModelO
         `the judge is the SUT's own model (${settings.model}): a model tends to grade its own answers kindly`,
       );
     }
-    const cache = await JudgeCache.open(dir);
-    const caseFiles = new Map<string, string>();
-    for (const fixture of manifest.fixtures)
-      caseFiles.set(
-        fixture.name,
-        await readFile(join(dir, 'case-files', `${fixture.name}.md`), 'utf8').catch(() => ''),
-      );
-    const keys = planReps(
-      manifest.fixtures.map((fixture) => fixture.name),
-      manifest.question.reps,
-      manifest.shard,
-    );
-    const result: JudgeModelResult = {
-      file: join(dir, `marks.judge-${slug}.csv`),
+    const grader = modelGrader({
+      dir,
+      manifest,
+      settings,
+      rubric,
+      caseFiles: await readCaseFiles(dir, manifest),
+      call: options.call ?? createJudgeCall(settings, options.env),
+      cache: await JudgeCache.open(dir),
+      price: options.price,
+      slug,
+      total: planReps(
+        manifest.fixtures.map((fixture) => fixture.name),
+        manifest.question.reps,
+        manifest.shard,
+      ).length,
+      onProgress: options.onProgress,
+    });
+    const file = join(dir, grader.marksFile);
+    await refuseAnotherJudgesFile(file, grader.stamp!.grader!, shownPath(file));
+    const graded = await gradeRun(dir, state, grader);
+    return {
+      file,
       verdictsFile: join(dir, `judge-${slug}.jsonl`),
-      grader,
+      grader: grader.stamp!.grader!,
       rubricVersion: rubric.version,
-      pass: 0,
-      fail: 0,
-      na: 0,
-      error: 0,
-      notRun: 0,
-      cached: 0,
-      judgeErrors: 0,
+      pass: graded.pass,
+      fail: graded.fail,
+      na: graded.na,
+      error: graded.error,
+      notRun: graded.notRun,
+      ...grader.counts,
       warnings,
     };
-    await refuseAnotherJudgesFile(result.file, grader, shownPath(result.file));
-    const markedAt = new Date().toISOString();
-    const verdicts: Record<string, unknown>[] = [];
-    const slots = new Semaphore(settings.concurrency);
-    let fatal: JudgeCallError | undefined;
-    let done = 0;
-    const rows = await Promise.all(
-      keys.map(async (key): Promise<MarkRow> => {
-        const record = state.records.get(repId(key));
-        const row = (mark: MarkRow['mark'], note: string): MarkRow => ({
-          ...key,
-          mark,
-          note,
-          grader,
-          markedAt,
-          rubricVersion: rubric.version,
-        });
-        if (!record) {
-          result.notRun++;
-          return { ...key, mark: '', note: 'not run' };
-        }
-        if (record.error || record.response === null) {
-          result.error++;
-          return row(
-            'error',
-            `the rep errored (${record.error?.stage ?? 'sut'}: ${record.error?.cause ?? 'no response'}); not judged`,
-          );
-        }
-        const caseFile = caseFiles.get(key.fixture) ?? '';
-        const cacheKey = JudgeCache.keyOf({
-          provider: settings.provider,
-          model: settings.model,
-          baseUrl: settings.baseUrl ? withoutSecrets(settings.baseUrl) : '',
-          temperature: settings.temperature,
-          maxTokens: settings.maxTokens,
-          rubricSha256: rubric.sha256,
-          caseFileSha256: sha256(caseFile),
-          responseSha256: sha256(record.response),
-        });
-        let answer: string | Error | undefined = cache.get(cacheKey);
-        const cached = answer !== undefined;
-        // A cached verdict keeps what it cost when it was received (cached: true says it was not paid again).
-        const kept = cached ? callSpendSchema.safeParse(cache.spendOf(cacheKey)) : undefined;
-        let spend: CallSpend | undefined = kept?.success ? kept.data : undefined;
-        if (answer === undefined) {
-          answer = await slots
-            .run(async () => {
-              if (fatal) return undefined;
-              try {
-                const reply = await call(
-                  judgePrompt({
-                    question: manifest.question.text,
-                    rubric: rubric.text,
-                    caseFile,
-                    response: record.response!,
-                    ...(record.turns ? { turns: record.turns.length } : {}),
-                  }),
-                );
-                if (typeof reply === 'string') return reply;
-                if (reply.usage) spend = callSpend(reply.usage, undefined, options.price);
-                return reply.text;
-              } catch (error) {
-                if (error instanceof JudgeCallError && error.fatal) fatal ??= error;
-                return error instanceof Error ? new Error(error.message) : new Error(String(error));
-              }
-            })
-            .then((value) => value as string | Error | undefined);
-        }
-        done++;
-        options.onProgress?.(done, keys.length);
-        if (answer === undefined) return row('', 'not judged');
-        const verdict =
-          typeof answer === 'string'
-            ? parseVerdict(answer)
-            : { mark: 'error' as const, reason: `judge request failed: ${(answer as Error).message}` };
-        if (typeof answer === 'string' && !cached && verdict.mark !== 'error') {
-          await cache.put(cacheKey, answer, {
-            model: settings.model,
-            provider: settings.provider,
-            rubricVersion: rubric.version,
-            ...(spend ? { spend } : {}),
-          });
-        }
-        if (cached) result.cached++;
-        if (verdict.mark === 'error') result.judgeErrors++;
-        result[verdict.mark]++;
-        verdicts.push({
-          fixture: key.fixture,
-          rep: key.rep,
-          mark: verdict.mark,
-          reason: verdict.reason,
-          model: settings.model,
-          provider: settings.provider,
-          rubricVersion: rubric.version,
-          rubricSha256: rubric.sha256,
-          promptSha256: judgePromptSha256(),
-          cached,
-          ...(spend ? { spend } : {}),
-        });
-        return row(verdict.mark, verdict.reason);
-      }),
-    );
-    if (fatal)
-      throw new TurnkitError(
-        'JUDGE_FAILED',
-        `${fatal.message}; nothing written (verdicts already received are cached)`,
-      );
-    verdicts.sort((a, b) =>
-      a.fixture === b.fixture ? (a.rep as number) - (b.rep as number) : String(a.fixture) < String(b.fixture) ? -1 : 1,
-    );
-    await writeRunFile(dir, `judge-${slug}.jsonl`, verdicts.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
-    await writeRunFile(dir, `marks.judge-${slug}.csv`, formatMarks(rows));
-    return result;
   });
+}
+
+/** Each fixture's case file as the run wrote it (empty when it is missing), by fixture name. */
+async function readCaseFiles(dir: string, manifest: Manifest): Promise<Map<string, string>> {
+  const caseFiles = new Map<string, string>();
+  for (const fixture of manifest.fixtures)
+    caseFiles.set(fixture.name, await readFile(join(dir, 'case-files', `${fixture.name}.md`), 'utf8').catch(() => ''));
+  return caseFiles;
 }
 
 /** The rubric to judge under: a question file's current one, else the copy the run kept (checked by its hash). */

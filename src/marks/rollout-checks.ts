@@ -1,37 +1,61 @@
-import type { Checks } from '../question/checks-format.js';
+import type { Screen } from '../question/check-screens.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
-import { applyChecks, type CheckVerdict } from '../pipeline/run-checks.js';
+import type { ScreenResult } from '../run-dir/screen-result.js';
+import { applyScreens, type ScreenedVerdict } from '../pipeline/run-checks.js';
 
 /**
- * A rollout's mark from its checks: `checks` applied to each turn alone (its response and what it changed), then
- * `transcriptChecks` to the whole transcript. The first failing turn is named; an errored rollout stays an error.
+ * A rollout's mark from its screens: the question's `checks` applied to each turn alone (its response and what it
+ * changed), then the transcript's screens to the whole transcript. The first failing turn is named; an errored
+ * rollout stays an error. A turn screen's result over the rep: fail when a turn failed it, else pass when a turn
+ * passed it, else unscored.
  */
-export function applyRolloutChecks(
-  checks: Checks | undefined,
-  transcriptChecks: Checks | undefined,
+export function applyRolloutScreens(
+  checks: readonly Screen[],
+  transcript: readonly Screen[],
   record: RepRecord,
-): CheckVerdict {
+  skip: readonly string[] = [],
+): ScreenedVerdict {
   if (record.error) {
     const at = record.error.turn !== undefined ? `turn ${record.error.turn}: ` : '';
     return {
       mark: 'error',
       reason: `${at}${record.error.stage}: ${record.error.cause}: ${record.error.message}`.slice(0, 200),
+      screens: [],
     };
   }
   const failed: string[] = [];
   let passed = 0;
-  for (const turn of checks ? (record.turns ?? []) : []) {
+  const byScreen = new Map<string, ScreenResult[]>();
+  for (const turn of checks.length > 0 ? (record.turns ?? []) : []) {
     const effects = turn.effects ?? { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
-    const verdict = applyChecks(checks!, { ...record, response: turn.response, effects, error: null });
-    if (verdict.mark === 'pass') passed++;
-    else failed.push(`turn ${turn.turn}: ${verdict.reason}`);
+    const verdict = applyScreens(checks, { ...record, response: turn.response, effects, error: null }, skip);
+    if (verdict.mark === 'fail') failed.push(`turn ${turn.turn}: ${verdict.reason}`);
+    else passed++;
+    for (const result of verdict.screens)
+      byScreen.set(result.screen, [
+        ...(byScreen.get(result.screen) ?? []),
+        { ...result, reason: `turn ${turn.turn}: ${result.reason}` },
+      ]);
   }
-  if (transcriptChecks) {
-    // The transcript's own checks read every response; effects are the rep's as a whole.
-    const verdict = applyChecks(transcriptChecks, record);
-    if (verdict.mark === 'pass') passed++;
-    else failed.push(`transcript: ${verdict.reason}`);
+  const screens: ScreenResult[] = checks.map((screen) => overTurns(screen.name, byScreen.get(screen.name) ?? []));
+  if (transcript.length > 0) {
+    // The transcript's own screens read every response; effects are the rep's as a whole.
+    const verdict = applyScreens(transcript, record, skip);
+    if (verdict.mark === 'fail') failed.push(`transcript: ${verdict.reason}`);
+    else passed++;
+    screens.push(...verdict.screens);
   }
-  if (failed.length > 0) return { mark: 'fail', reason: failed.join('; ').slice(0, 300) };
-  return { mark: 'pass', reason: `${passed} turn and transcript check set(s) passed` };
+  if (failed.length > 0) return { mark: 'fail', reason: failed.join('; ').slice(0, 300), screens };
+  if (screens.length > 0 && screens.every((result) => result.mark === 'unscored'))
+    return { mark: 'na', reason: 'no screen applies to this rep', screens };
+  return { mark: 'pass', reason: `${passed} turn and transcript check set(s) passed`, screens };
+}
+
+function overTurns(screen: string, turns: readonly ScreenResult[]): ScreenResult {
+  const failed = turns.filter((result) => result.mark === 'fail');
+  if (failed.length > 0)
+    return { screen, mark: 'fail', reason: failed.map((result) => result.reason).join('; ').slice(0, 300) };
+  const passed = turns.filter((result) => result.mark === 'pass').length;
+  if (passed > 0) return { screen, mark: 'pass', reason: `passed on ${passed} turn(s)` };
+  return { screen, mark: 'unscored', reason: turns[0]?.reason.replace(/^turn \d+: /, '') ?? 'no turn was played' };
 }

@@ -89,7 +89,15 @@ describe('turnkit judge --checks and turnkit report through the CLI', () => {
     const again = await cli(['judge', runA, '--checks', '--json']);
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toEqual({
-      checks: { file: `${runA}/marks.checks.csv`, pass, fail, error: 0, notRun: 0 },
+      checks: {
+        file: `${runA}/marks.checks.csv`,
+        screensFile: `${runA}/screens.checks.jsonl`,
+        pass,
+        fail,
+        na: 0,
+        error: 0,
+        notRun: 0,
+      },
     });
     expect(await read(`${runA}/marks.checks.csv`)).toBe(before);
     expect(await read(`${runA}/marks.csv`)).toBe(marks);

@@ -60,11 +60,11 @@ export function registerJudge(program: Command, output: Output): void {
       const written: string[] = [];
       if (options.checks) {
         const result = await judgeChecks(project, { dir, question: options.question });
-        results.checks = { ...result, file: shownPath(result.file) };
+        results.checks = { ...result, file: shownPath(result.file), screensFile: shownPath(result.screensFile) };
         written.push(basename(result.file));
         if (!options.json)
           output.out(
-            `wrote ${shownPath(result.file)}: ${result.pass} pass, ${result.fail} fail, ${result.error} error${result.notRun > 0 ? `, ${result.notRun} not run` : ''}`,
+            `wrote ${shownPath(result.file)}: ${result.pass} pass, ${result.fail} fail, ${result.error} error${result.na > 0 ? `, ${result.na} na (no screen applies)` : ''}${result.notRun > 0 ? `, ${result.notRun} not run` : ''}`,
           );
       }
       if (model) await judgeWithModelFlags(dir, options, project, output, results, written);

@@ -1,0 +1,155 @@
+import { TurnkitError } from '../errors.js';
+import { sha256, type Manifest } from '../run-dir/manifest.js';
+import type { RepRecord } from '../run-dir/rep-record.js';
+import type { RepKey } from '../run-dir/run-state.js';
+import { callSpend, callSpendSchema, type CallSpend, type Price } from '../run-dir/spend.js';
+import { writeRunFile } from '../run-dir/run-layout.js';
+import { Semaphore } from '../util/semaphore.js';
+import type { JudgeSettings } from '../config/judge-settings.js';
+import type { Grade, Grader } from './grader.js';
+import { JudgeCache } from './judge-cache.js';
+import { JudgeCallError, withoutSecrets, type JudgeCall } from './judge-client.js';
+import { judgePromptSha256 } from './judge-identity.js';
+import { judgePrompt } from './judge-prompt.js';
+import { parseVerdict } from './judge-verdict.js';
+
+/** What an LLM judge grades with: its settings, the rubric, the run's case files, the model call and its cache. */
+export interface ModelGraderInputs {
+  dir: string;
+  manifest: Manifest;
+  settings: JudgeSettings;
+  rubric: { text: string; version: string; sha256: string };
+  caseFiles: Map<string, string>;
+  call: JudgeCall;
+  cache: JudgeCache;
+  price?: Price | undefined;
+  /** The judge's files' name part (`judge-SLUG.jsonl`). */
+  slug: string;
+  /** Reps it will grade, for progress. */
+  total: number;
+  onProgress?: ((done: number, total: number) => void) | undefined;
+}
+
+/** An LLM judge as a grader, with what it counts beyond the marks. */
+export interface ModelGrader extends Grader {
+  /** Verdicts taken from the cache, and reps the judge could not judge (no answer, or not a valid verdict). */
+  readonly counts: { cached: number; judgeErrors: number };
+}
+
+/**
+ * An LLM judge as a grader: rubric, case file and response go to the model (or come from the cache), which must
+ * answer with a verdict the zod schema accepts; anything else is `error`, never `pass`. An errored rep is not
+ * judged. An unreachable endpoint or a refused key stops every later call, and `finish` then writes nothing.
+ */
+export function modelGrader(inputs: ModelGraderInputs): ModelGrader {
+  const { settings, rubric } = inputs;
+  const grader = `judge-${settings.model}`;
+  const slots = new Semaphore(settings.concurrency);
+  const verdicts: Record<string, unknown>[] = [];
+  const counts = { cached: 0, judgeErrors: 0 };
+  let fatal: JudgeCallError | undefined;
+  let done = 0;
+
+  // The model's answer for a rep, or an Error; undefined when a fatal error stopped the judge before this call.
+  const ask = async (record: RepRecord, caseFile: string): Promise<{ answer?: string | Error; spend?: CallSpend }> =>
+    slots.run(async () => {
+      if (fatal) return {};
+      try {
+        const reply = await inputs.call(
+          judgePrompt({
+            question: inputs.manifest.question.text,
+            rubric: rubric.text,
+            caseFile,
+            response: record.response!,
+            ...(record.turns ? { turns: record.turns.length } : {}),
+          }),
+        );
+        if (typeof reply === 'string') return { answer: reply };
+        return { answer: reply.text, ...(reply.usage ? { spend: callSpend(reply.usage, undefined, inputs.price) } : {}) };
+      } catch (error) {
+        if (error instanceof JudgeCallError && error.fatal) fatal ??= error;
+        return { answer: error instanceof Error ? new Error(error.message) : new Error(String(error)) };
+      }
+    });
+
+  const grade = async (key: RepKey, record: RepRecord): Promise<Grade> => {
+    if (record.error || record.response === null)
+      return {
+        mark: 'error',
+        note: `the rep errored (${record.error?.stage ?? 'sut'}: ${record.error?.cause ?? 'no response'}); not judged`,
+      };
+    const caseFile = inputs.caseFiles.get(key.fixture) ?? '';
+    const cacheKey = JudgeCache.keyOf({
+      provider: settings.provider,
+      model: settings.model,
+      baseUrl: settings.baseUrl ? withoutSecrets(settings.baseUrl) : '',
+      temperature: settings.temperature,
+      maxTokens: settings.maxTokens,
+      rubricSha256: rubric.sha256,
+      caseFileSha256: sha256(caseFile),
+      responseSha256: sha256(record.response),
+    });
+    let answer: string | Error | undefined = inputs.cache.get(cacheKey);
+    const cached = answer !== undefined;
+    // A cached verdict keeps what it cost when it was received (cached: true says it was not paid again).
+    const kept = cached ? callSpendSchema.safeParse(inputs.cache.spendOf(cacheKey)) : undefined;
+    let spend: CallSpend | undefined = kept?.success ? kept.data : undefined;
+    if (answer === undefined) ({ answer, spend } = await ask(record, caseFile));
+    done++;
+    inputs.onProgress?.(done, inputs.total);
+    if (answer === undefined) return { mark: '', note: 'not judged' };
+    const verdict =
+      typeof answer === 'string'
+        ? parseVerdict(answer)
+        : { mark: 'error' as const, reason: `judge request failed: ${answer.message}` };
+    if (typeof answer === 'string' && !cached && verdict.mark !== 'error')
+      await inputs.cache.put(cacheKey, answer, {
+        model: settings.model,
+        provider: settings.provider,
+        rubricVersion: rubric.version,
+        ...(spend ? { spend } : {}),
+      });
+    if (cached) counts.cached++;
+    if (verdict.mark === 'error') counts.judgeErrors++;
+    verdicts.push({
+      fixture: key.fixture,
+      rep: key.rep,
+      mark: verdict.mark,
+      reason: verdict.reason,
+      model: settings.model,
+      provider: settings.provider,
+      rubricVersion: rubric.version,
+      rubricSha256: rubric.sha256,
+      promptSha256: judgePromptSha256(),
+      cached,
+      ...(spend ? { spend } : {}),
+    });
+    return { mark: verdict.mark, note: verdict.reason };
+  };
+
+  return {
+    marksFile: `marks.judge-${inputs.slug}.csv`,
+    stamp: { grader, markedAt: new Date().toISOString(), rubricVersion: rubric.version },
+    counts,
+    grade,
+    async finish() {
+      if (fatal)
+        throw new TurnkitError(
+          'JUDGE_FAILED',
+          `${fatal.message}; nothing written (verdicts already received are cached)`,
+        );
+      verdicts.sort((a, b) =>
+        a.fixture === b.fixture
+          ? (a.rep as number) - (b.rep as number)
+          : String(a.fixture) < String(b.fixture)
+            ? -1
+            : 1,
+      );
+      await writeRunFile(
+        inputs.dir,
+        `judge-${inputs.slug}.jsonl`,
+        verdicts.map((entry) => `${JSON.stringify(entry)}\n`).join(''),
+      );
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { TurnkitError } from '../errors.js';
+import { shownPath } from '../util/shown-path.js';
+import type { ScreenMark } from './screen-result.js';
+
+/** The file `judge --checks` writes beside marks.checks.csv: each rep's result per screen, one JSON line a rep. */
+export const CHECKS_SCREENS_FILE = 'screens.checks.jsonl';
+
+/** A screen's result on a rep as the screens file keeps it: `error` when the rep itself errored. */
+export interface ScreenEntry {
+  screen: string;
+  mark: ScreenMark | 'error';
+  reason: string;
+}
+
+/** One rep's line: its combined mark (the one marks.checks.csv holds) and every screen's result. */
+export interface ScreenRow {
+  fixture: string;
+  rep: number;
+  mark: 'pass' | 'fail' | 'na' | 'error';
+  screens: ScreenEntry[];
+}
+
+const rowSchema = z
+  .object({
+    fixture: z.string(),
+    rep: z.number().int().min(1),
+    mark: z.enum(['pass', 'fail', 'na', 'error']),
+    screens: z.array(
+      z
+        .object({ screen: z.string(), mark: z.enum(['pass', 'fail', 'unscored', 'error']), reason: z.string() })
+        .strict(),
+    ),
+  })
+  .strict();
+
+/** The screens file's text: one line per rep, in the order given (the run's plan). */
+export function formatScreens(rows: readonly ScreenRow[]): string {
+  return rows
+    .map((row) =>
+      JSON.stringify({
+        fixture: row.fixture,
+        rep: row.rep,
+        mark: row.mark,
+        screens: row.screens.map(({ screen, mark, reason }) => ({ screen, mark, reason })),
+      }),
+    )
+    .map((line) => `${line}\n`)
+    .join('');
+}
+
+/** Reads a screens file; undefined when the run has none (its checks were never judged). Bad lines are named. */
+export async function readScreens(path: string): Promise<ScreenRow[] | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  return parseScreens(text, shownPath(path));
+}
+
+/** Parses a screens file's text, each line checked; a bad line is a one-line error naming the file and line. */
+export function parseScreens(text: string, shown: string): ScreenRow[] {
+  const rows: ScreenRow[] = [];
+  for (const [index, line] of text.split('\n').entries()) {
+    if (line.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw new TurnkitError('BAD_INPUT', `${shown}:${index + 1}: not a JSON line`);
+    }
+    const parsed = rowSchema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new TurnkitError('BAD_INPUT', `${shown}:${index + 1}: ${issue.path.join('.') || 'line'}: ${issue.message}`);
+    }
+    rows.push(parsed.data);
+  }
+  return rows;
+}
