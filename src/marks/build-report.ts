@@ -8,6 +8,7 @@ import { runAgreements, type RunAgreement } from './run-agreements.js';
 import { passPowers, tagConsistency, type TagConsistency } from './consistency.js';
 import { countSources, readCombinedMarks } from './combined-marks.js';
 import { trustReport, type TrustReport } from './trust-report.js';
+import { errorsPolicyOf, screenReport, type ErrorsPolicy, type ScreenReport } from './screen-report.js';
 import { readJudgeSpends, repsSpend, totalSpend, type RunSpend, type SpendSplit } from './report-spend.js';
 import {
   fisherExact,
@@ -30,10 +31,12 @@ export interface MarkCounts {
   error: number;
   /** Not marked yet (including reps not run). */
   blank: number;
-  /** pass / (pass + fail); null when nothing qualified. */
+  /** pass / (pass + fail), or pass / (pass + fail + error) under `errors: fail`; null when nothing qualified. */
   rate: number | null;
   /** Wilson 95% interval of the rate; null when nothing qualified. */
   wilson: Interval | null;
+  /** Both readings whatever the run's policy: errors left out of the rate, and errors counted as fails. */
+  rates?: { exclude: number | null; fail: number | null };
 }
 
 /** One fixture's line of the report. */
@@ -88,6 +91,8 @@ export interface Report {
   dir: string;
   question: { id: string; text: string };
   status: Manifest['status'];
+  /** How errored reps count in every rate: left out (`exclude`, the default) or as failed tasks (`fail`). */
+  errors?: ErrorsPolicy;
   /** Every rep has a record (completed or errored). */
   complete: boolean;
   marksFile: string;
@@ -109,6 +114,8 @@ export interface Report {
   marksSources?: { files: string[]; fixtures: { fixture: string; sources: { file: string; marks: number }[] }[] };
   /** A rollout run (`turns: K`): survival per fixture and per turn; absent for one-turn runs. */
   rollout?: RolloutReport;
+  /** Each screen of the checks with its own denominator, per fixture and per tag, once `judge --checks` has run. */
+  screens?: ScreenReport;
   /** Question-level statistics, the ceiling verdicts and a judge's corrected rates (docs/guides/can-i-trust-this-number.md). */
   trust: TrustReport;
 }
@@ -141,6 +148,7 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
   const marks = combined?.marks ?? (await readMarksFile(marksFile, scopeOfRun(manifest)));
   const keys = planReps(names, manifest.question.reps, shard);
   const target = manifest.question.target;
+  const errors = errorsPolicyOf(manifest);
   const judgeSpends = await readJudgeSpends(dir);
   // A shard may hold no rep of a fixture (fewer reps than shards): it has nothing to say about it.
   const fixtures = manifest.fixtures.flatMap((entry) => {
@@ -149,7 +157,7 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
       ? []
       : [
           {
-            ...fixtureReport(entry.name, entry.file.sha256, entry.tag ?? null, ids, marks, state, target),
+            ...fixtureReport(entry.name, entry.file.sha256, entry.tag ?? null, ids, marks, state, target, errors),
             spend: repsSpend(ids, state, judgeSpends),
           },
         ];
@@ -158,6 +166,7 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
   const { agreements, warnings } = await runAgreements(dir, manifest);
   const pairs = basePairs(manifest, fixtures);
   const rollout = rolloutReport(state, keys, names, pairs, marks);
+  const screens = await screenReport(dir, state, keys);
   const trust = await trustReport({
     dir,
     manifest,
@@ -174,6 +183,7 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
     dir,
     question: { id: manifest.question.id, text: manifest.question.text },
     status: manifest.status,
+    errors,
     complete: missing === 0 && manifest.status === 'complete',
     marksFile,
     rubricVersion: manifest.rubric.version,
@@ -181,7 +191,7 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
     reps: manifest.question.reps,
     shard: shard ?? null,
     fixtures,
-    tags: tagTotals(fixtures),
+    tags: tagTotals(fixtures, errors),
     demands: [0, 1, 2, 3]
       .filter((lost) => lost < manifest.question.reps)
       .map((lost) => ({ lost, ...targetDemand(target, manifest.question.reps - lost) })),
@@ -190,6 +200,7 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
     spend: totalSpend(fixtures),
     warnings,
     ...(rollout ? { rollout } : {}),
+    ...(screens ? { screens } : {}),
     ...(combined
       ? {
           marksSources: {
@@ -216,12 +227,35 @@ function marksPath(dir: string, options: ReportOptions): string {
   return /[\\/]/.test(options.marks) ? resolve(options.cwd ?? '', options.marks) : join(dir, options.marks);
 }
 
-/** Counts marks and derives the rate and its interval. */
-export function countMarks(marks: readonly (ReadMark | undefined)[]): MarkCounts {
+/** Counts marks and derives the rate and its interval; under `errors: fail` an error is a failed task. */
+export function countMarks(marks: readonly (ReadMark | undefined)[], errors: ErrorsPolicy = 'exclude'): MarkCounts {
   const counts = { pass: 0, fail: 0, na: 0, error: 0, blank: 0 };
   for (const mark of marks) counts[mark?.mark || 'blank']++;
-  const n = counts.pass + counts.fail;
-  return { ...counts, rate: n > 0 ? counts.pass / n : null, wilson: wilsonInterval(counts.pass, n) ?? null };
+  return withRate(counts, errors);
+}
+
+/** The rate of counts under a policy, its Wilson interval, and both readings. */
+function withRate(
+  counts: Pick<MarkCounts, 'pass' | 'fail' | 'na' | 'error' | 'blank'>,
+  errors: ErrorsPolicy,
+): MarkCounts {
+  const excluded = counts.pass + counts.fail;
+  const counted = excluded + counts.error;
+  const n = errors === 'fail' ? counted : excluded;
+  return {
+    ...counts,
+    rate: n > 0 ? counts.pass / n : null,
+    wilson: wilsonInterval(counts.pass, n) ?? null,
+    rates: {
+      exclude: excluded > 0 ? counts.pass / excluded : null,
+      fail: counted > 0 ? counts.pass / counted : null,
+    },
+  };
+}
+
+/** The reps that qualify for a rate under a policy: pass and fail, and error under `errors: fail`. */
+export function qualified(counts: Pick<MarkCounts, 'pass' | 'fail' | 'error'>, errors: ErrorsPolicy): number {
+  return counts.pass + counts.fail + (errors === 'fail' ? counts.error : 0);
 }
 
 function fixtureReport(
@@ -232,14 +266,18 @@ function fixtureReport(
   marks: Map<string, ReadMark>,
   state: RunState,
   target: number,
+  errors: ErrorsPolicy,
 ): Omit<FixtureReport, 'spend'> {
-  const counts = countMarks(ids.map((id) => marks.get(id)));
-  const open = counts.pass + counts.fail + counts.blank;
+  const counts = countMarks(
+    ids.map((id) => marks.get(id)),
+    errors,
+  );
+  const n = qualified(counts, errors);
+  const open = n + counts.blank;
   const needed = passesNeeded(target, open);
-  const qualified = counts.pass + counts.fail;
   // Met when the passes reach ceil(target * n): the same exact arithmetic as "passes needed", so the two never disagree.
   const verdict: Verdict =
-    counts.blank > 0 ? 'pending' : qualified > 0 && counts.pass >= passesNeeded(target, qualified) ? 'met' : 'missed';
+    counts.blank > 0 ? 'pending' : n > 0 && counts.pass >= passesNeeded(target, n) ? 'met' : 'missed';
   // A rep whose seed failed never reached the SUT: it has no latency to count.
   const latencies = ids.flatMap((id) => {
     const record = state.records.get(id);
@@ -266,15 +304,16 @@ function fixtureReport(
 }
 
 /** Pooled counts per tag, in the order dev, heldout, untagged; a tag with no fixtures is left out. */
-export function tagTotals(fixtures: readonly Omit<FixtureReport, 'spend'>[]): TagTotals[] {
+export function tagTotals(
+  fixtures: readonly Omit<FixtureReport, 'spend'>[],
+  errors: ErrorsPolicy = 'exclude',
+): TagTotals[] {
   const order: TagTotals['tag'][] = ['dev', 'heldout', 'untagged'];
   return order.flatMap((tag) => {
     const members = fixtures.filter((fixture) => (fixture.tag ?? 'untagged') === tag);
     if (members.length === 0) return [];
     const sum = (field: 'pass' | 'fail' | 'na' | 'error' | 'blank'): number =>
       members.reduce((total, fixture) => total + fixture[field], 0);
-    const pass = sum('pass');
-    const n = pass + sum('fail');
     return [
       {
         tag,
@@ -283,13 +322,10 @@ export function tagTotals(fixtures: readonly Omit<FixtureReport, 'spend'>[]): Ta
         missed: members.filter((fixture) => fixture.verdict === 'missed').length,
         pending: members.filter((fixture) => fixture.verdict === 'pending').length,
         consistency: tagConsistency(members),
-        pass,
-        fail: sum('fail'),
-        na: sum('na'),
-        error: sum('error'),
-        blank: sum('blank'),
-        rate: n > 0 ? pass / n : null,
-        wilson: wilsonInterval(pass, n) ?? null,
+        ...withRate(
+          { pass: sum('pass'), fail: sum('fail'), na: sum('na'), error: sum('error'), blank: sum('blank') },
+          errors,
+        ),
       },
     ];
   });

@@ -8,6 +8,7 @@ import { consistencyLines } from './consistency.js';
 import { formatSurvival } from './format-survival.js';
 import { correctedSummary, trustLines } from './format-trust.js';
 import { sourceLines } from './format-sources.js';
+import { policyWords, screenLines } from './format-screens.js';
 
 /** Plain text for a terminal, or Markdown for a pull request or a notebook. */
 export type ReportStyle = 'text' | 'md';
@@ -31,7 +32,7 @@ export function formatReport(report: Report, style: ReportStyle, comparison?: Co
   for (const totals of report.tags) {
     lines.push(heading(`${totals.tag} fixtures`), '');
     const rows = [
-      FIXTURE_HEADER,
+      fixtureHeader(report),
       ...report.fixtures.filter((fixture) => (fixture.tag ?? 'untagged') === totals.tag).map(fixtureRow),
       totalRow(totals),
     ];
@@ -56,6 +57,7 @@ export function formatReport(report: Report, style: ReportStyle, comparison?: Co
     ];
     lines.push(...table(rows, ['left', 'left', 'left', 'right', 'right']), '');
   }
+  if (report.screens) lines.push(...screenLines(report.screens, report.dir, table, heading));
   if (report.rollout) lines.push(...formatSurvival(report.rollout, style));
   lines.push(heading(`What ${report.target} demands of ${report.reps} reps`), '');
   lines.push(
@@ -143,14 +145,15 @@ export function formatComparison(comparison: Comparison, style: ReportStyle): st
   return trimEnd(lines);
 }
 
-const FIXTURE_HEADER = [
+// The rate's header says how errored reps count in it (the question's `errors:` policy).
+const fixtureHeader = (report: Report): string[] => [
   'fixture',
   'pass',
   'fail',
   'na',
   'error',
   'blank',
-  'rate',
+  `rate (${policyWords(report.errors)})`,
   '95% interval',
   'verdict',
   'passes needed/fails ok',

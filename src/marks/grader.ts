@@ -52,7 +52,15 @@ export async function gradeRun(dir: string, state: RunState, grader: Grader): Pr
     manifest.question.reps,
     manifest.shard,
   );
-  const result: GradedRun = { file: join(dir, grader.marksFile), rows: [], pass: 0, fail: 0, na: 0, error: 0, notRun: 0 };
+  const result: GradedRun = {
+    file: join(dir, grader.marksFile),
+    rows: [],
+    pass: 0,
+    fail: 0,
+    na: 0,
+    error: 0,
+    notRun: 0,
+  };
   result.rows = await Promise.all(
     keys.map(async (key): Promise<MarkRow> => {
       const record = state.records.get(repId(key));

@@ -65,7 +65,10 @@ export function modelGrader(inputs: ModelGraderInputs): ModelGrader {
           }),
         );
         if (typeof reply === 'string') return { answer: reply };
-        return { answer: reply.text, ...(reply.usage ? { spend: callSpend(reply.usage, undefined, inputs.price) } : {}) };
+        return {
+          answer: reply.text,
+          ...(reply.usage ? { spend: callSpend(reply.usage, undefined, inputs.price) } : {}),
+        };
       } catch (error) {
         if (error instanceof JudgeCallError && error.fatal) fatal ??= error;
         return { answer: error instanceof Error ? new Error(error.message) : new Error(String(error)) };

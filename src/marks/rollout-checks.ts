@@ -54,7 +54,14 @@ export function applyRolloutScreens(
 function overTurns(screen: string, turns: readonly ScreenResult[]): ScreenResult {
   const failed = turns.filter((result) => result.mark === 'fail');
   if (failed.length > 0)
-    return { screen, mark: 'fail', reason: failed.map((result) => result.reason).join('; ').slice(0, 300) };
+    return {
+      screen,
+      mark: 'fail',
+      reason: failed
+        .map((result) => result.reason)
+        .join('; ')
+        .slice(0, 300),
+    };
   const passed = turns.filter((result) => result.mark === 'pass').length;
   if (passed > 0) return { screen, mark: 'pass', reason: `passed on ${passed} turn(s)` };
   return { screen, mark: 'unscored', reason: turns[0]?.reason.replace(/^turn \d+: /, '') ?? 'no turn was played' };

@@ -57,8 +57,7 @@ async function knownRecordsOf(
   question: LoadedQuestion,
 ): Promise<{ records: KnownRecord[]; at(path: readonly PropertyKey[]): string }> {
   const given = question.question.knownRecords!;
-  if (typeof given !== 'string')
-    return { records: given, at: (path) => question.at(['knownRecords', ...path]) };
+  if (typeof given !== 'string') return { records: given, at: (path) => question.at(['knownRecords', ...path]) };
   // A file beside the question: its path is relative to the question's folder.
   const data = await readQuestionData(resolve(dirname(question.path), given)).catch((error: unknown) => {
     if (error instanceof TurnkitError && error.code === 'NOT_FOUND')

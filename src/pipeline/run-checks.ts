@@ -56,5 +56,7 @@ export function combineScreens(results: readonly (ScreenResult & { count?: numbe
  */
 export function applyChecks(checks: Checks, record: RepRecord): CheckVerdict {
   const verdict = applyScreens(screensOf(checks), record);
-  return verdict.mark === 'na' ? { mark: 'pass', reason: verdict.reason } : { mark: verdict.mark, reason: verdict.reason };
+  return verdict.mark === 'na'
+    ? { mark: 'pass', reason: verdict.reason }
+    : { mark: verdict.mark, reason: verdict.reason };
 }

@@ -158,7 +158,12 @@ export function screenResults(
     const outcome = screen.test(record);
     return outcome.failures.length > 0
       ? { screen: screen.name, mark: 'fail' as const, reason: outcome.failures.join('; '), count: outcome.count }
-      : { screen: screen.name, mark: 'pass' as const, reason: `${outcome.count} check(s) passed`, count: outcome.count };
+      : {
+          screen: screen.name,
+          mark: 'pass' as const,
+          reason: `${outcome.count} check(s) passed`,
+          count: outcome.count,
+        };
   });
 }
 

@@ -26,9 +26,7 @@ const screenFields = { name: screenName.optional(), applies: appliesList.optiona
 const termList = z
   .union([
     z.array(z.string().trim().min(1)),
-    z
-      .object({ ...screenFields, terms: z.array(z.string().trim().min(1)).min(1, 'name at least one term') })
-      .strict(),
+    z.object({ ...screenFields, terms: z.array(z.string().trim().min(1)).min(1, 'name at least one term') }).strict(),
   ])
   .default([]);
 

@@ -3,6 +3,7 @@ import { rateChart } from './charts.js';
 import { renderDiff } from './diffs.js';
 import { h, markdownBlock } from './dom.js';
 import { renderAgreements, renderComparison, renderSurvival } from './report-sections.js';
+import { renderScreens } from './screens.js';
 import { type Cell, type Row, table } from './table.js';
 import { intervalText, latencyText, pText, rateText, signedText } from './text-formats.js';
 
@@ -13,9 +14,11 @@ import { intervalText, latencyText, pText, rateText, signedText } from './text-f
 
 type Report = RunView['report'];
 
-const FIXTURE_HEADER = [
-  ...['fixture', 'pass', 'fail', 'na', 'error', 'blank', 'rate', '95% interval', 'verdict'],
-  ...['passes needed/fails ok', 'SUT ms p50/p95'],
+// The rate's header says how errored reps count in it (the question's `errors:` policy).
+const fixtureHeader = (r: Report): string[] => [
+  ...['fixture', 'pass', 'fail', 'na', 'error', 'blank'],
+  r.errors === 'fail' ? 'rate (errors as fails)' : 'rate (errors excluded)',
+  ...['95% interval', 'verdict', 'passes needed/fails ok', 'SUT ms p50/p95'],
 ];
 
 function fixtureCells(f: Report['fixtures'][number]): Cell[] {
@@ -83,10 +86,11 @@ export function renderReport(run: RunView, root: HTMLElement): void {
     const rows: Row[] = members.map((f) => ({ attrs: { 'data-fixture': f.fixture }, cells: fixtureCells(f) }));
     rows.push({ attrs: { 'data-total': totals.tag }, cells: totalCells(totals) });
     const caption = `${totals.tag} fixtures: counts, rate, interval, verdict, latency`;
-    section.appendChild(table(caption, FIXTURE_HEADER, rows, { class: 'fixtures' }));
+    section.appendChild(table(caption, fixtureHeader(r), rows, { class: 'fixtures' }));
     root.appendChild(section);
   }
   if (r.marksSources) root.appendChild(renderMarksSources(r.marksSources));
+  if (r.screens) root.appendChild(renderScreens(r.screens));
   if (r.pairs.length > 0) root.appendChild(renderPairs(r));
   if (r.rollout) root.appendChild(renderSurvival(r.rollout, run));
   root.appendChild(renderDemands(r));

@@ -1,0 +1,66 @@
+import { relative } from 'node:path';
+import type { Align } from '../util/text-table.js';
+import type { ErrorsPolicy, ScreenCounts, ScreenGroup, ScreenReport } from './screen-report.js';
+
+/** The words a rate's policy is shown with, beside every rate the report prints. */
+export function policyWords(errors: ErrorsPolicy | undefined): string {
+  return errors === 'fail' ? 'errors as fails' : 'errors excluded';
+}
+
+/**
+ * The screens section: per tag a table of fixtures with `completed` and one column per screen, each cell the
+ * screen's passes over its own denominator (seed 000's "required-action 7/24, answer-term 4/18, completed 30/30"),
+ * then the hints: screens that never failed, fixtures where every screen passed every rep.
+ */
+export function screenLines(
+  screens: ScreenReport,
+  dir: string,
+  table: (rows: string[][], align: Align[]) => string[],
+  heading: (text: string) => string,
+): string[] {
+  const lines = [
+    heading('Screens'),
+    '',
+    `From ${relative(dir, screens.file)}: each screen's passes over its own denominator (${policyWords(screens.errors)}; unscored reps, where a screen does not apply, are never in it).`,
+    '',
+  ];
+  const header = ['fixture', 'completed', ...screens.screens];
+  const align: Align[] = ['left', 'right', ...screens.screens.map((): Align => 'right')];
+  for (const totals of screens.tags) {
+    const rows = [
+      header,
+      ...screens.fixtures.filter((fixture) => fixture.tag === totals.tag).map(groupRow),
+      groupRow(totals),
+    ];
+    lines.push(`${totals.tag} fixtures:`, '', ...table(rows, align), '');
+  }
+  if (screens.neverFailed.length > 0)
+    lines.push(
+      `Hint: no rep of the run failed ${screens.neverFailed.join(', ')}: a screen that never fails tells nothing (give the question a known-bad record it must fail).`,
+    );
+  if (screens.allPassed.length > 0)
+    lines.push(
+      `Hint: every screen passed every rep of ${screens.allPassed.join(', ')}: such a fixture may be too easy to tell two SUTs apart.`,
+    );
+  if (screens.neverFailed.length > 0 || screens.allPassed.length > 0) lines.push('');
+  return lines;
+}
+
+function groupRow(group: ScreenGroup): string[] {
+  return [group.name, `${group.completed.completed}/${group.completed.reps}`, ...group.screens.map(screenCell)];
+}
+
+/** A screen's cell: passes/denominator and its rate, then what stayed out of the denominator. */
+export function screenCell(counts: ScreenCounts): string {
+  const outside = [
+    ...(counts.unscored > 0 ? [`${counts.unscored} unscored`] : []),
+    ...(counts.error > 0 && counts.denominator < counts.pass + counts.fail + counts.error
+      ? [`${counts.error} error`]
+      : counts.error > 0
+        ? [`${counts.error} error as fail`]
+        : []),
+    ...(counts.blank > 0 ? [`${counts.blank} blank`] : []),
+  ];
+  const rate = counts.rate === null ? '' : ` = ${counts.rate.toFixed(2)}`;
+  return `${counts.pass}/${counts.denominator}${rate}${outside.length > 0 ? ` (${outside.join(', ')})` : ''}`;
+}

@@ -1,0 +1,62 @@
+import type { RunView } from '../../view-data.js';
+import { h } from './dom.js';
+import { type Row, table } from './table.js';
+
+type Screens = NonNullable<RunView['report']['screens']>;
+type Group = Screens['fixtures'][number];
+
+// "7/24 = 0.29 (6 unscored)": the passes over the screen's own denominator, then what stayed out of it.
+function cellText(c: Group['screens'][number], errors: Screens['errors']): string {
+  const out: string[] = [];
+  if (c.unscored > 0) out.push(`${c.unscored} unscored`);
+  if (c.error > 0) out.push(errors === 'fail' ? `${c.error} error as fail` : `${c.error} error`);
+  if (c.blank > 0) out.push(`${c.blank} blank`);
+  const rate = c.rate === null ? '' : ` = ${c.rate.toFixed(2)}`;
+  return `${c.pass}/${c.denominator}${rate}${out.length > 0 ? ` (${out.join(', ')})` : ''}`;
+}
+
+function groupRow(g: Group, errors: Screens['errors'], attrs: Row['attrs']): Row {
+  return {
+    attrs,
+    cells: [
+      g.name,
+      { k: 'completed', text: `${g.completed.completed}/${g.completed.reps}` },
+      ...g.screens.map((c) => ({ k: `screen-${c.screen}`, text: cellText(c, errors) })),
+    ],
+  };
+}
+
+/** The screens section: per tag a table of fixtures, each screen with its own denominator, then the hints. */
+export function renderScreens(s: Screens): HTMLElement {
+  const policy = s.errors === 'fail' ? 'errors as fails' : 'errors excluded';
+  const header = ['fixture', 'completed', ...s.screens];
+  const tables = s.tags.map((t) => {
+    const rows = s.fixtures
+      .filter((f) => f.tag === t.tag)
+      .map((f) => groupRow(f, s.errors, { 'data-screen-fixture': f.name }));
+    rows.push(groupRow(t, s.errors, { 'data-screen-total': t.tag }));
+    return table(`${t.tag} fixtures: each screen's passes over its own denominator (${policy})`, header, rows, {
+      class: 'screens',
+    });
+  });
+  const hints = [
+    ...(s.neverFailed.length > 0
+      ? [`No rep of the run failed ${s.neverFailed.join(', ')}: a screen that never fails tells nothing.`]
+      : []),
+    ...(s.allPassed.length > 0
+      ? [`Every screen passed every rep of ${s.allPassed.join(', ')}: perhaps too easy to tell two SUTs apart.`]
+      : []),
+  ];
+  return h('section', { id: 'screens' }, [
+    h('h2', { text: 'Screens' }),
+    h('p', { text: `Unscored reps (a screen that does not apply) are never in a screen's denominator; ${policy}.` }),
+    ...tables,
+    hints.length > 0
+      ? h(
+          'ul',
+          { class: 'hints' },
+          hints.map((text) => h('li', { text })),
+        )
+      : null,
+  ]);
+}
