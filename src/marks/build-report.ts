@@ -35,6 +35,8 @@ export interface MarkCounts {
   rate: number | null;
   /** Wilson 95% interval of the rate; null when nothing qualified. */
   wilson: Interval | null;
+  /** The rate's denominator under the run's policy: pass + fail, plus error under `errors: fail`. */
+  n?: number;
   /** Both readings whatever the run's policy: errors left out of the rate, and errors counted as fails. */
   rates?: { exclude: number | null; fail: number | null };
 }
@@ -246,6 +248,7 @@ function withRate(
     ...counts,
     rate: n > 0 ? counts.pass / n : null,
     wilson: wilsonInterval(counts.pass, n) ?? null,
+    n,
     rates: {
       exclude: excluded > 0 ? counts.pass / excluded : null,
       fail: counted > 0 ? counts.pass / counted : null,

@@ -217,8 +217,8 @@ function counts(marks: MarkCounts): string[] {
   return [marks.pass, marks.fail, marks.na, marks.error, marks.blank].map(String);
 }
 
-function rate(marks: { pass: number; fail: number; rate: number | null }): string {
-  return marks.rate === null ? '-' : `${marks.rate.toFixed(2)} (${marks.pass}/${marks.pass + marks.fail})`;
+function rate(marks: { pass: number; fail: number; rate: number | null; n?: number | undefined }): string {
+  return marks.rate === null ? '-' : `${marks.rate.toFixed(2)} (${marks.pass}/${marks.n ?? marks.pass + marks.fail})`;
 }
 
 function interval(marks: MarkCounts): string {

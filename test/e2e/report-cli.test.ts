@@ -249,7 +249,7 @@ describe('turnkit judge --checks and turnkit report through the CLI', () => {
     const header = lines.findIndex((line) => line.startsWith('| fixture | pass |'));
     expect(header).toBeGreaterThan(0);
     expect(lines[header]).toBe(
-      '| fixture | pass | fail | na | error | blank | rate | 95% interval | verdict | passes needed/fails ok | SUT ms p50/p95 |',
+      '| fixture | pass | fail | na | error | blank | rate (errors excluded) | 95% interval | verdict | passes needed/fails ok | SUT ms p50/p95 |',
     );
     expect(lines[header + 1]).toBe('| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |');
     expect(lines[header + 3]).toMatch(

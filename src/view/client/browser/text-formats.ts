@@ -5,6 +5,8 @@ export interface RateLike {
   rate: number | null;
   pass: number;
   fail: number;
+  /** The denominator under the run's errors policy, when the report gives it. */
+  n?: number | undefined;
   wilson?: { low: number; high: number } | null | undefined;
 }
 
@@ -15,7 +17,7 @@ export function fixed(value: number | null | undefined, digits: number): string 
 
 /** "0.50 (2/4)": the rate and the pass/fail counts it is of. */
 export function rateText(m: RateLike): string {
-  return m.rate === null ? '-' : `${m.rate.toFixed(2)} (${m.pass}/${m.pass + m.fail})`;
+  return m.rate === null ? '-' : `${m.rate.toFixed(2)} (${m.pass}/${m.n ?? m.pass + m.fail})`;
 }
 
 /** "[0.15, 0.85]": the Wilson interval. */
