@@ -40,7 +40,7 @@ export async function checkKnownRecords(question: LoadedQuestion): Promise<Known
       if (expected === undefined || expected === result.mark) continue;
       throw new TurnkitError(
         'BAD_INPUT',
-        `${at([index, 'expect', result.screen])}: screen "${result.screen}" gave ${result.mark} on this known record${known.about ? ` (${known.about})` : ''}, expected ${expected}${result.mark === 'fail' || result.mark === 'pass' ? `: ${result.reason}` : ''}`,
+        `${at([index, 'expect', result.screen])}: screen "${result.screen}" gave ${result.mark} on this known record${known.about ? ` (${known.about})` : ''}, expected ${expected}${result.mark === 'fail' ? `: ${result.reason}` : ''}`,
       );
     }
   }
