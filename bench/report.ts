@@ -1,7 +1,9 @@
 // npm run bench:report — `turnkit report --html` against `turnkit report --json` on hand-made runs of 100, 1,000
 // and 10,000 reps (two fixtures, responses of about 600 characters, every rep marked): the time of each, in this
 // process, as the ratio html / json (goal: within 3x), and the HTML file's size per rep at each size (it should
-// stay flat: the page grows linearly with the responses, nothing shared is copied per rep).
+// stay flat: the page grows linearly with the responses, nothing shared is copied per rep). Then the same run with
+// the checks' screens (screens.checks.jsonl, three screens a rep, one unscored on a fixture): --json and --html with
+// screens against the --json report without them (goal: both within 3x).
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { makeMarkRun } from '../test/helpers/mark-run.js';
 import { report } from '../src/marks/report.js';
 import { writeHtmlReport } from '../src/view/write-html-report.js';
+import { CHECKS_SCREENS_FILE, formatScreens, type ScreenRow } from '../src/run-dir/screens-file.js';
 
 const SIZES = [100, 1_000, 10_000];
 const TRIES = Number(process.env.BENCH_TRIES ?? 3);
@@ -22,6 +25,35 @@ async function time(work: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
+// Every rep's screens as judge --checks writes them: an answer term, a required action, a forbidden term.
+function screenRows(per: number): ScreenRow[] {
+  return ['base', 'base-fixed'].flatMap((fixture) =>
+    Array.from({ length: per }, (_, i): ScreenRow => {
+      const term = i % 3 === 0 ? 'fail' : 'pass';
+      const action = fixture === 'base' ? 'unscored' : i % 4 === 0 ? 'fail' : 'pass';
+      return {
+        fixture,
+        rep: i + 1,
+        mark: term === 'fail' || action === 'fail' ? 'fail' : 'pass',
+        screens: [
+          {
+            screen: 'answer-term',
+            mark: term,
+            reason: term === 'fail' ? 'does not contain "deck 2"' : '1 check(s) passed',
+          },
+          {
+            screen: 'required-action',
+            mark: action,
+            reason: action === 'fail' ? 'inserted no notes row' : 'applies to base-fixed only',
+          },
+          { screen: 'no-swearing', mark: 'pass', reason: '1 check(s) passed' },
+        ],
+      };
+    }),
+  );
+}
+
+const results: { size: number; dir: string; json: number }[] = [];
 const root = await mkdtemp(join(tmpdir(), 'turnkit-bench-report-'));
 try {
   console.log('report benchmark: --html against --json, median of', TRIES, 'tries each');
@@ -59,6 +91,28 @@ try {
     const ratio = median(html) / median(json);
     console.log(
       `${String(size).padEnd(9)} ${median(json).toFixed(0).padStart(7)}   ${median(html).toFixed(0).padStart(7)}   ${ratio.toFixed(2).padStart(5)}x  ${(bytes / size).toFixed(0).padStart(8)}${ratio > 3 ? '   (over the 3x goal)' : ''}`,
+    );
+    results.push({ size, dir, json: median(json) });
+  }
+  console.log('');
+  console.log('with screens (3 a rep): --json and --html against --json without screens');
+  console.log('reps      json ms   screens json ms   ratio   screens html ms   ratio');
+  for (const { size, dir, json } of results) {
+    await writeFile(join(dir, CHECKS_SCREENS_FILE), formatScreens(screenRows(size / 2)));
+    const file = join(root, `report-screens-${size}.html`);
+    await report({ cwd: root, paths: { baseDir: root } }, { dir });
+    const withJson: number[] = [];
+    const withHtml: number[] = [];
+    for (let i = 0; i < TRIES; i++) {
+      withJson.push(
+        await time(async () => JSON.stringify(await report({ cwd: root, paths: { baseDir: root } }, { dir }), null, 2)),
+      );
+      withHtml.push(await time(() => writeHtmlReport({ dir, cwd: root, file })));
+    }
+    const jsonRatio = median(withJson) / json;
+    const htmlRatio = median(withHtml) / json;
+    console.log(
+      `${String(size).padEnd(9)} ${json.toFixed(0).padStart(7)}   ${median(withJson).toFixed(0).padStart(15)}   ${jsonRatio.toFixed(2).padStart(5)}x  ${median(withHtml).toFixed(0).padStart(15)}   ${htmlRatio.toFixed(2).padStart(5)}x${jsonRatio > 3 || htmlRatio > 3 ? '   (over the 3x goal)' : ''}`,
     );
   }
 } finally {
