@@ -40,7 +40,7 @@ export function githubAnnotations(report: Report, details: ReadonlyMap<string, C
     }
     if (fixture.uncertain) {
       const title = escapeCommandProperty(`${report.question.id}: ${fixture.fixture} ${fixture.verdict}, uncertain`);
-      const message = `${fixture.verdict}, but the 95% interval holds the target ${report.target}: more reps would tell. ${countsLine(fixture, report.target)}`;
+      const message = `${fixture.verdict}, but the 95% interval holds the target ${report.target}: more reps would tell. ${countsLine(fixture, report.target, report.errors)}`;
       lines.push(`::warning ${file}title=${title}::${escapeCommandData(message)}`);
     }
   }
@@ -63,7 +63,7 @@ function missedMessage(fixture: FixtureReport, report: Report, detail: CiFixture
     .slice(0, NOTES_SHOWN)
     .map((rep) => `rep ${rep.rep}: ${rep.note === '' ? '(no note)' : rep.note}`);
   if (failed.length > NOTES_SHOWN) notes.push(`and ${failed.length - NOTES_SHOWN} more failing rep(s)`);
-  return [countsLine(fixture, report.target), ...notes].join('\n');
+  return [countsLine(fixture, report.target, report.errors), ...notes].join('\n');
 }
 
 /**

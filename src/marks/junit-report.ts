@@ -1,3 +1,5 @@
+import type { ErrorsPolicy } from './screen-report.js';
+import { policyWords } from './format-screens.js';
 import { create } from 'xmlbuilder2';
 
 /** An element being built. */
@@ -62,7 +64,7 @@ function testCase(
     classname: cleanAttribute(`turnkit.${report.question.id}.${fixture.tag ?? 'untagged'}`),
     ...(detail ? { file: cleanAttribute(detail.file) } : {}),
   });
-  const summary = countsLine(fixture, report.target);
+  const summary = countsLine(fixture, report.target, report.errors);
   if (fixture.verdict === 'missed') {
     const notes = (detail?.failed ?? []).map(
       (failed) => `rep ${failed.rep}: ${failed.note === '' ? '(no note)' : failed.note}`,
@@ -83,9 +85,13 @@ function testCase(
 }
 
 /** Counts, rate, interval and what the target demands, on one line. */
-export function countsLine(fixture: FixtureReport, target: number): string {
-  const qualified = fixture.pass + fixture.fail;
-  const rate = fixture.rate === null ? 'no rate' : `rate ${fixture.rate.toFixed(2)} (${fixture.pass}/${qualified})`;
+export function countsLine(fixture: FixtureReport, target: number, errors?: ErrorsPolicy): string {
+  const qualified = fixture.n ?? fixture.pass + fixture.fail;
+  // The policy is said beside the rate: it decides the denominator.
+  const rate =
+    fixture.rate === null
+      ? 'no rate'
+      : `rate ${fixture.rate.toFixed(2)} (${fixture.pass}/${qualified}, ${policyWords(errors)})`;
   const interval = fixture.wilson
     ? `, 95% interval [${fixture.wilson.low.toFixed(2)}, ${fixture.wilson.high.toFixed(2)}]`
     : '';

@@ -49,8 +49,8 @@ describe('turnkit report --format github', () => {
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toEqual([
-      `::error file=fixtures/base.json,title=places%3A base missed the target::0 pass, 4 fail, 1 na, 1 error, 0 blank; rate 0.00 (0/4), 95%25 interval [0.00, 0.49], 2 passes needed for target 0.5%0Arep 1: said deck 3 %250A::error::owned%0D%0A<b>&amp;</b>, a:b%0Arep 2: no deck%0Arep 3: (no note)%0Aand 1 more failing rep(s)`,
-      `::warning file=fixtures/far.json,title=places%3A far met%2C uncertain::met, but the 95%25 interval holds the target 0.5: more reps would tell. 4 pass, 2 fail, 0 na, 0 error, 0 blank; rate 0.67 (4/6), 95%25 interval [0.30, 0.90], 3 passes needed for target 0.5`,
+      `::error file=fixtures/base.json,title=places%3A base missed the target::0 pass, 4 fail, 1 na, 1 error, 0 blank; rate 0.00 (0/4, errors excluded), 95%25 interval [0.00, 0.49], 2 passes needed for target 0.5%0Arep 1: said deck 3 %250A::error::owned%0D%0A<b>&amp;</b>, a:b%0Arep 2: no deck%0Arep 3: (no note)%0Aand 1 more failing rep(s)`,
+      `::warning file=fixtures/far.json,title=places%3A far met%2C uncertain::met, but the 95%25 interval holds the target 0.5: more reps would tell. 4 pass, 2 fail, 0 na, 0 error, 0 blank; rate 0.67 (4/6, errors excluded), 95%25 interval [0.30, 0.90], 3 passes needed for target 0.5`,
       'places: 2 met, 1 missed, 0 pending of 3 fixture(s); target 0.5',
     ]);
     // No line but the commands starts with "::": the hostile note's line break did not start a command of its own.
