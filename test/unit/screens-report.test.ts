@@ -15,8 +15,7 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'turnkit-screens-'));
 });
 afterAll(async () => {
-  if (!process.env.KEEP) await rm(root, { recursive: true, force: true });
-  else console.log(root);
+  await rm(root, { recursive: true, force: true });
 });
 
 const project = () => ({ cwd: root, paths: { baseDir: root } });
@@ -100,8 +99,8 @@ describe('screens with their own denominators (seed 000 shape)', () => {
       dir: join(root, 'easy'),
       checks: checksSchema.parse({ mustContain: ['deck'], mustNotContain: { name: 'no-swearing', terms: ['damn'] } }),
       fixtures: [
-        { name: 'easy', reps: [{ response: 'deck 2' }, { response: 'deck 2' }] },
-        { name: 'hard', reps: [{ response: 'deck 2' }, { response: 'no idea' }] },
+        { name: 'easy', tag: 'dev', reps: [{ response: 'deck 2' }, { response: 'deck 2' }] },
+        { name: 'hard', tag: 'heldout', reps: [{ response: 'deck 2' }, { response: 'no idea' }] },
       ],
     });
     await judgeChecks(project(), { dir });
@@ -109,6 +108,13 @@ describe('screens with their own denominators (seed 000 shape)', () => {
     expect(report.screens!.screens).toEqual(['must-contain', 'no-swearing']);
     expect(report.screens!.neverFailed).toEqual(['no-swearing']);
     expect(report.screens!.allPassed).toEqual(['easy']);
+    // Each tag is its own table with its own total: dev and heldout are never pooled.
+    expect(
+      report.screens!.tags.map((group) => [group.tag, group.screens.map((c) => `${c.pass}/${c.denominator}`)]),
+    ).toEqual([
+      ['dev', ['2/2', '2/2']],
+      ['heldout', ['1/2', '2/2']],
+    ]);
     const text = formatReport(report, 'text').join('\n');
     expect(text).toContain('Hint: no rep of the run failed no-swearing');
     expect(text).toContain('Hint: every screen passed every rep of easy');
