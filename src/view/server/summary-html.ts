@@ -2,8 +2,8 @@ import type { FixtureReport, Report } from '../../marks/build-report.js';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
-const rate = (f: Pick<FixtureReport, 'rate' | 'pass' | 'fail'>): string =>
-  f.rate === null ? '-' : `${f.rate.toFixed(2)} (${f.pass}/${f.pass + f.fail})`;
+const rate = (f: Pick<FixtureReport, 'rate' | 'pass' | 'fail' | 'n'>): string =>
+  f.rate === null ? '-' : `${f.rate.toFixed(2)} (${f.pass}/${f.n ?? f.pass + f.fail})`;
 
 /**
  * The runs' summary tables as HTML, every text escaped, for the first response of the viewer: the page says what it
