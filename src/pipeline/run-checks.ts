@@ -35,15 +35,24 @@ export function applyScreens(
       reason: `${record.error.stage}: ${record.error.cause}: ${record.error.message}`.slice(0, 200),
       screens: [],
     };
-  const results = [...screenResults(screens, record, skip), ...extra.map((result) => ({ ...result, count: 1 }))];
+  // The other screens (tool rules, hidden rows) come first, as their failures are named first.
+  const results = [
+    ...extra.map((result) => ({ ...result, count: 1, named: true })),
+    ...screenResults(screens, record, skip),
+  ];
   return combineScreens(results);
 }
 
 /** The combined verdict of screen results: any fail fails, else any pass passes, else `na`. */
-export function combineScreens(results: readonly (ScreenResult & { count?: number })[]): ScreenedVerdict {
+export function combineScreens(
+  results: readonly (ScreenResult & { count?: number; named?: boolean })[],
+): ScreenedVerdict {
   const screens = results.map(({ screen, mark, reason }) => ({ screen, mark, reason }));
   const failed = results.filter((result) => result.mark === 'fail');
-  if (failed.length > 0) return { mark: 'fail', reason: failed.map((result) => result.reason).join('; '), screens };
+  // A check's reason says what failed ("does not contain ..."); another screen's is prefixed with its name.
+  const reasonOf = (result: (typeof results)[number]): string =>
+    result.named ? `${result.screen}: ${result.reason}` : result.reason;
+  if (failed.length > 0) return { mark: 'fail', reason: failed.map(reasonOf).join('; '), screens };
   const passed = results.filter((result) => result.mark === 'pass');
   if (passed.length === 0) return { mark: 'na', reason: 'no screen applies to this rep', screens };
   const count = passed.reduce((sum, result) => sum + (result.count ?? 1), 0);
@@ -51,11 +60,16 @@ export function combineScreens(results: readonly (ScreenResult & { count?: numbe
 }
 
 /**
- * Applies a question's checks to a rep (a rollout's turn): every failed check is named; an errored rep stays an
- * error. A rep no screen applies to passes here (nothing failed); `judge --checks` marks it `na` instead.
+ * Applies a question's checks to a rep (a rollout's turn), with the results of its other screens (tool rules, hidden
+ * rows) folded in: every failed check is named; an errored rep stays an error; an unscored screen counts neither
+ * way. A rep no screen applies to passes here (nothing failed); `judge --checks` marks it `na` instead.
  */
-export function applyChecks(checks: Checks, record: RepRecord): CheckVerdict {
-  const verdict = applyScreens(screensOf(checks), record);
+export function applyChecks(
+  checks: Checks | undefined,
+  record: RepRecord,
+  screens: readonly ScreenResult[] = [],
+): CheckVerdict {
+  const verdict = applyScreens(checks ? screensOf(checks) : [], record, [], screens);
   return verdict.mark === 'na'
     ? { mark: 'pass', reason: verdict.reason }
     : { mark: verdict.mark, reason: verdict.reason };
