@@ -5,13 +5,13 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { shownPath, showingPathsFrom } from '../util/shown-path.js';
 import { removeStaleTemps, tempSibling } from '../util/temp-names.js';
 import { TurnkitError } from '../errors.js';
-import { serializeDocument } from '../fixture/format.js';
 import type { Manifest } from '../run-dir/manifest.js';
 import { sumSpend } from '../run-dir/spend.js';
 import { findShardDirs } from '../run-dir/find-shards.js';
-import { formatMarks, type MarkRow } from '../run-dir/marks-file.js';
+import type { MarkRow } from '../run-dir/marks-file.js';
 import { parseMarksText } from '../run-dir/read-marks.js';
-import { RUBRIC_FILE, runStamp, writeRunFile } from '../run-dir/run-layout.js';
+import { RUBRIC_FILE, runStamp } from '../run-dir/run-layout.js';
+import { runWriter } from '../run-dir/run-writer.js';
 import { inShard, planReps } from '../run-dir/rep-order.js';
 import { ORDER_FILE, readRunState, repId, type RunState } from '../run-dir/run-state.js';
 
@@ -164,7 +164,8 @@ async function writeMerged(temp: string, out: string, shards: readonly Shard[], 
     ...(spends.length > 0 ? { spend: { sut: sumSpend(spends) } } : {}),
   };
   // The manifest goes first, as in a run: a directory without one is plainly not a finished merge.
-  await writeRunFile(temp, 'manifest.json', serializeDocument(manifest));
+  const write = runWriter(temp);
+  await write.manifest(manifest);
   await cp(join(shards[0]!.dir, 'case-files'), join(temp, 'case-files'), {
     recursive: true,
     errorOnExist: true,
@@ -176,7 +177,7 @@ async function writeMerged(temp: string, out: string, shards: readonly Shard[], 
     if (existsSync(join(dir, 'reps')))
       await cp(join(dir, 'reps'), join(temp, 'reps'), { recursive: true, errorOnExist: true, force: false });
   }
-  await writeRunFile(temp, ORDER_FILE, manifest.order.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
+  await write.file(ORDER_FILE, manifest.order.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
   const marksFiles = await sharedFiles(shards, /^marks(\.[\w.-]+)?\.csv$/);
   // A judge's verdicts hold what it cost: they merge as its marks file does, or the merged report loses that spend.
   const judgeFiles = await sharedFiles(shards, /^judge-.+\.jsonl$/);
@@ -192,10 +193,9 @@ async function writeMerged(temp: string, out: string, shards: readonly Shard[], 
       });
       for (const [id, { line: _line, ...row }] of marks) rows.set(id, row);
     }
-    await writeRunFile(
-      temp,
+    await write.marks(
       file,
-      formatMarks(all.map((key) => rows.get(repId(key)) ?? { ...key, mark: '', note: '' })),
+      all.map((key) => rows.get(repId(key)) ?? { ...key, mark: '', note: '' }),
     );
   }
   for (const file of judgeFiles.everywhere) {
@@ -219,7 +219,7 @@ async function writeMerged(temp: string, out: string, shards: readonly Shard[], 
       }
       text += lines.map(({ line }) => `${line}\n`).join('');
     }
-    await writeRunFile(temp, file, text);
+    await write.file(file, text);
   }
   return {
     dir: out,
