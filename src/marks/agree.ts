@@ -4,8 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { shownPath, showingPathsFrom } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import type { Manifest } from '../run-dir/manifest.js';
-import { readMarksFile } from '../run-dir/read-marks.js';
-import { readRun, type Run } from '../run-dir/read-run.js';
+import { readLooseMarks, readRun, type Run } from '../run-dir/read-run.js';
 import { agreement, type Agreement } from './agreement.js';
 
 /** Options of `turnkit agree MARKS_A MARKS_B`. */
@@ -44,8 +43,8 @@ export async function agree(project: FilesContext, options: AgreeOptions): Promi
     }
     const run = runA ?? runB;
     // Through the run when there is one (each file checked against its reps), else as loose files.
-    const marksA = run ? await run.marks(a) : await readMarksFile(a, undefined);
-    const marksB = run ? await run.marks(b) : await readMarksFile(b, undefined);
+    const marksA = run ? await run.marks(a) : await readLooseMarks(a);
+    const marksB = run ? await run.marks(b) : await readLooseMarks(b);
     return { ...agreement(marksA, marksB), a, b, run: run?.dir ?? null };
   });
 }

@@ -87,3 +87,8 @@ export async function readRun(dir: string, options: ReadRunOptions = {}): Promis
       text(RUBRIC_FILE).catch(orFallback(`(the rubric ${manifest.rubric.path} is not in the run directory)`)),
   };
 }
+
+/** A marks file outside any run directory (`turnkit agree` of two loose files): checked for no run in particular. */
+export function readLooseMarks(file: string): Promise<Map<string, ReadMark>> {
+  return readMarksFile(resolve(file), undefined);
+}
