@@ -30,6 +30,8 @@ export interface RolloutSpec {
 /** The parts of a rep a rollout plays inside its scratch campaign (seeding and teardown stay the rep's). */
 export interface RolloutTurnsJob {
   fixture: Fixture;
+  /** The fixture's file, as the rep seeded it (the session's cached plan of that seed). */
+  fixtureFile: string;
   caseFile: string;
   rep: number;
   sutSlot?: <T>(call: () => Promise<T>) => Promise<T>;
@@ -61,7 +63,9 @@ export async function playRollout(
   const played: FixtureRow[] = [];
   record.turns = turns;
   record.rollout = { turns: rollout.turns, played: 0 };
-  const reader = await TurnEffectsReader.open(pool, rollout.graph, scratch.key);
+  // The fixture's plan is the session's (cached since the seed): inserted rows then show the fixture's keys.
+  const { plan } = await session.prepare(fixture, { file: job.fixtureFile });
+  const reader = await TurnEffectsReader.open(pool, rollout.graph, scratch.key, { plan, keyMap: scratch.keyMap });
   if (reader.untracked.length > 0) record.rollout.untracked = reader.untracked;
   for (let index = 0; index < rollout.turns; index++) {
     const turn = fixture.input.turn + index;

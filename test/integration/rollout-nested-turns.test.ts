@@ -96,10 +96,14 @@ describe.each(BACKENDS)('rollouts of a game whose turns are not directly below t
       [4, 'ACTION', 'I go north.'],
       [4, 'NARRATION', 'GM 4 after [I go north.]'],
     ]);
-    // Every row went into one session: the scratch room's, never the live room's.
-    expect(new Set(written.map((row) => row.sessionId)).size).toBe(1);
-    expect(written[0]!.sessionId).not.toBe(cuid('sessiona'));
-    expect(sessions.slice(1)).toEqual([written[0]!.sessionId, written[0]!.sessionId]);
+    // The record shows the rows in the fixture's keys, as a single-turn rep's effects do: the session is the fixture's.
+    expect(written.map((row) => row.sessionId)).toEqual([cuid('sessiona'), cuid('sessiona')]);
+    // In the database every row went into one session: the scratch room's, never the live room's.
+    expect(new Set(sessions.slice(1)).size).toBe(1);
+    expect(sessions[1]).toMatch(/^c[a-z0-9]{24}$/);
+    expect(sessions[1]).not.toBe(cuid('sessiona'));
+    // The new rows keep their own new ids (the fixture never had them).
+    for (const row of written) expect(String(row.id)).toMatch(/^c(?!entrya)[a-z0-9]{24}$/);
     expect(await tableChecksums(t.db)).toEqual(before);
     expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
   });
