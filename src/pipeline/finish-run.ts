@@ -6,6 +6,7 @@ import { writeRunFile } from '../run-dir/run-layout.js';
 import { marksFor, previousMarks } from '../run-dir/run-marks.js';
 import { readRunState, repId } from '../run-dir/run-state.js';
 import { runSpend } from './run-spend.js';
+import { withSutModels } from './run-provenance.js';
 
 /** How a run ended. */
 export interface RunResult {
@@ -43,11 +44,13 @@ export async function finishRunDir(opened: OpenedRun): Promise<void> {
   const state = await readRunState(dir, opened.manifest);
   const missing = all.filter((key) => !state.completed.has(repId(key)) && !state.errored.has(repId(key)));
   const spend = runSpend(all, state);
+  const models = withSutModels(opened.manifest.models, all, state);
   opened.manifest = {
     ...opened.manifest,
     status: missing.length > 0 ? 'interrupted' : 'complete',
     finishedAt: new Date().toISOString(),
     ...(spend ? { spend } : {}),
+    ...(models ? { models } : {}),
   };
   await writeRunFile(dir, 'manifest.json', serializeDocument(opened.manifest));
   await writeRunFile(

@@ -14,9 +14,10 @@ import type { RepRecord } from '../run-dir/rep-record.js';
 import type { RunInput } from './run-input.js';
 import { repFileBase, writeRunFile } from '../run-dir/run-layout.js';
 import { marksFor, previousMarks } from '../run-dir/run-marks.js';
-import { planReps } from '../run-dir/rep-order.js';
+import { planReps, startOrder } from '../run-dir/rep-order.js';
 import { ORDER_FILE, readManifest, readRunState, repId, type RepKey } from '../run-dir/run-state.js';
 import type { QuestionFixture } from './resolve-fixtures.js';
+import { checkSutFiles, machineOf } from './run-provenance.js';
 
 /**
  * Step 2 of a resumed run: checks that the run directory is the same experiment (question, rubric, template,
@@ -47,20 +48,22 @@ export async function resumeRunDir(
       `--shard ${input.shard.index}/${input.shard.count}: ${shownPath(dir)} was started ${recordedShard ? `as shard ${recordedShard.index}/${recordedShard.count}` : 'unsharded'}; resume it without --shard`,
     );
   }
-  const all = planReps(
-    plan.fixtures.map(({ loaded }) => loaded.fixture.name),
-    manifest.question.reps,
-    recordedShard,
-  );
+  const names = plan.fixtures.map(({ loaded }) => loaded.fixture.name);
+  const all = planReps(names, manifest.question.reps, recordedShard);
   checkUnchanged(
     manifest,
     { question: plan.question.text, rubric: plan.rubricText, template: plan.template },
     plan.fixtures,
     dir,
   );
+  // The SUT's script or prompt file edited since: the remaining reps would call another SUT than the first ones.
+  await checkSutFiles(manifest, setting.projectDir, dir);
   // A marks.csv that does not read stops the resume here, before a rep runs, rather than after all of them.
   const previous = await previousMarks(dir, manifest);
-  const pending = all.filter((key) => !state.completed.has(repId(key)));
+  const pending = startOrder(
+    names,
+    all.filter((key) => !state.completed.has(repId(key))),
+  );
   // A mark a person gave a rep that runs again judged a response that will not be the rep's: it goes to the
   // history file now, before any rep runs, so that no way this resume ends can leave it on the new response.
   const takenBack = marksFor(all, state, previous, new Set(pending.map(repId)));
@@ -76,6 +79,9 @@ export async function resumeRunDir(
   // Reps on another server than the run's first ones are said and recorded: their numbers may not pool.
   const { backend, serverVersion } = setting;
   const elsewhere = manifest.database.backend !== backend || manifest.database.serverVersion !== serverVersion;
+  // Reps on another machine are recorded as such (timings, a local model's answers depend on it); old runs have none.
+  const machine = machineOf();
+  const moved = manifest.machine !== undefined && JSON.stringify(manifest.machine) !== JSON.stringify(machine);
   if (elsewhere) {
     warnings.push(
       `${shownPath(dir)} was started on ${manifest.database.backend} ${manifest.database.serverVersion}; its remaining reps run on ${backend} ${serverVersion} (recorded in the manifest)`,
@@ -94,6 +100,7 @@ export async function resumeRunDir(
         concurrency: setting.concurrency,
         strategy: input.strategy ?? 'remap',
         ...(elsewhere ? { database: { backend, serverVersion } } : {}),
+        ...(moved ? { machine } : {}),
       },
     ],
   };

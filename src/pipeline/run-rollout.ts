@@ -137,6 +137,8 @@ export async function playRollout(
     // The rep's spend is every turn's: a rollout of K calls costs K calls.
     if (outcome.usage || outcome.cost !== undefined)
       record.spend = addCall(record.spend, callSpend(outcome.usage, outcome.cost, job.price));
+    if (outcome.model && !record.models?.includes(outcome.model))
+      record.models = [...(record.models ?? []), outcome.model];
     const afterStarted = performance.now();
     try {
       played.push(...(await readTurnEffects(reader, pool, rollout, entry, Boolean(outcome.error))));

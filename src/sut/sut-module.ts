@@ -47,6 +47,7 @@ export const moduleSutAdapter: SutAdapter<ModuleSut> = {
   },
   describe: (sut) => ({ ...sut }),
   label: (sut) => `module SUT ${sut.path}`,
+  namedFiles: (sut) => ({ cwd: '.', words: [sut.path] }),
 };
 
 /** What a module SUT's function receives besides the request: its scratch campaign's database, a signal to stop. */
