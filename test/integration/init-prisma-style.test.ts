@@ -79,6 +79,17 @@ describe.each(BACKENDS)('init on a Prisma-style schema on %s', (backend) => {
       'rooms',
       'votes',
     ]);
+    // The hand-counted rows docs/guides/capture.md lists for this capture.
+    expect(
+      Object.fromEntries(Object.entries(fixture.tables).map(([name, table]) => [name, table.rows.length])),
+    ).toEqual({
+      GameSession: 1,
+      NarrativeEntry: 7,
+      Player: 2,
+      User: 2,
+      rooms: 1,
+      votes: 2,
+    });
     // The votes init declared (votes.roomId, sliced by their own turn): room A's of turns 1 and 2, not room B's.
     expect(fixture.tables.votes!.rows.map((row) => row.id)).toEqual([cuid('votea1'), cuid('votea2')]);
     expect(fixture.tables.rooms!.rows).toMatchObject([{ id: ROOM_A, code: 'QX7K2P' }]);
