@@ -17,7 +17,7 @@ import { marksFor, previousMarks } from '../run-dir/run-marks.js';
 import { planReps, startOrder } from '../run-dir/rep-order.js';
 import { ORDER_FILE, readManifest, readRunState, repId, type RepKey } from '../run-dir/run-state.js';
 import type { QuestionFixture } from './resolve-fixtures.js';
-import { checkSutFiles, machineOf } from './run-provenance.js';
+import { machineOf, resumedSutFiles } from './run-provenance.js';
 
 /**
  * Step 2 of a resumed run: checks that the run directory is the same experiment (question, rubric, template,
@@ -56,8 +56,12 @@ export async function resumeRunDir(
     plan.fixtures,
     dir,
   );
-  // The SUT's script or prompt file edited since: the remaining reps would call another SUT than the first ones.
-  await checkSutFiles(manifest, setting.projectDir, dir);
+  // The SUT's script or prompt file edited since: refused when reps completed with the old one (they would not pool).
+  const sutFiles = await resumedSutFiles(
+    manifest,
+    { projectDir: setting.projectDir, completed: state.completed.size },
+    dir,
+  );
   // A marks.csv that does not read stops the resume here, before a rep runs, rather than after all of them.
   const previous = await previousMarks(dir, manifest);
   const pending = startOrder(
@@ -92,6 +96,8 @@ export async function resumeRunDir(
     ...manifest,
     status: 'running',
     order: state.order,
+    // No rep had completed with the SUT's files as they were: the run is the new files' from here on.
+    ...(sutFiles ? { sutFiles } : {}),
     resumed: [
       ...(manifest.resumed ?? []),
       {
@@ -101,6 +107,7 @@ export async function resumeRunDir(
         strategy: input.strategy ?? 'remap',
         ...(elsewhere ? { database: { backend, serverVersion } } : {}),
         ...(moved ? { machine } : {}),
+        ...(sutFiles ? { sutFiles: 'changed' as const } : {}),
       },
     ],
   };

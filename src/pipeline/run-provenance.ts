@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { arch, cpus, release, type } from 'node:os';
 import { relative, resolve } from 'node:path';
@@ -85,20 +86,39 @@ export async function sutFiles(projectDir: string, sut: SutConfig): Promise<{ pa
 }
 
 /**
- * Refuses to resume a run when a file its SUT named changed (or is gone) since it started: the remaining reps would
- * call another SUT than the first ones. One line naming the file; a run recorded before turnkit kept these passes.
+ * Checks, resuming, the files the run's SUT named against their recorded sha256. When one changed (or is gone) and
+ * some rep has completed, the remaining reps would call another SUT than those did: refused, one line naming the
+ * file. When no rep has completed (every one errored: "fix the SUT, then resume"), every rep that will count is the
+ * new SUT's, so the resume goes on and the files as they are now are returned, to record. Undefined when nothing
+ * changed; a run recorded before turnkit kept these has nothing to check.
  */
-export async function checkSutFiles(manifest: Manifest, projectDir: string, dir: string): Promise<void> {
+export async function resumedSutFiles(
+  manifest: Manifest,
+  setting: { projectDir: string; completed: number },
+  dir: string,
+): Promise<Manifest['sutFiles']> {
+  let changed = false;
   for (const recorded of manifest.sutFiles ?? []) {
-    const file = resolve(projectDir, recorded.path);
+    const file = resolve(setting.projectDir, recorded.path);
     const text = await readFile(file).catch(() => undefined);
     const what = text === undefined ? 'is gone' : sha256(text) !== recorded.sha256 ? 'changed' : undefined;
-    if (what)
+    if (!what) continue;
+    if (setting.completed > 0)
       throw new TurnkitError(
         'BAD_INPUT',
-        `${shownPath(resolve(dir, 'manifest.json'))}: the SUT's file ${recorded.path} ${what} since this run started; start a new run`,
+        `${shownPath(resolve(dir, 'manifest.json'))}: the SUT's file ${recorded.path} ${what} since this run started, and ${setting.completed} rep(s) completed with it; start a new run`,
       );
+    changed = true;
   }
+  if (!changed) return undefined;
+  return (manifest.sutFiles ?? []).flatMap((recorded) => {
+    const file = resolve(setting.projectDir, recorded.path);
+    try {
+      return [{ path: recorded.path, sha256: sha256(readFileSync(file)) }];
+    } catch {
+      return [];
+    }
+  });
 }
 
 // Paths in the manifest are relative to the project, with "/" on every system.

@@ -96,6 +96,8 @@ export const manifestSchema = z
               .optional(),
             /** The machine these reps ran on, when it is not the one the run started on. */
             machine: machineSchema.optional(),
+            /** The SUT's files had changed and no rep had completed: `sutFiles` holds them as this resume found them. */
+            sutFiles: z.literal('changed').optional(),
           })
           .strict(),
       )

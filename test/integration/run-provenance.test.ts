@@ -15,6 +15,7 @@ import type { RepRecord } from '../../src/run-dir/rep-record.js';
 const SUT_SCRIPT = `import { readFileSync } from 'node:fs';
 readFileSync(0);
 const prompt = readFileSync(process.argv[2].slice('--prompt='.length), 'utf8').trim();
+if (prompt === 'FAIL') process.exit(1);
 process.stdout.write(prompt + ' played');
 `;
 
@@ -119,11 +120,11 @@ describe.each(BACKENDS)("a run's provenance and order on %s", (backend) => {
     expect(first.status).toBe('complete');
     await writeFile(join(dir, 'prompts/gm.md'), 'You are a kinder GM.\n');
     await expect(run(p.project, { question, resume: first.dir, env: process.env })).rejects.toThrow(
-      /manifest\.json: the SUT's file prompts\/gm\.md changed since this run started; start a new run$/,
+      /manifest\.json: the SUT's file prompts\/gm\.md changed since this run started, and 2 rep\(s\) completed with it; start a new run$/,
     );
     await rm(join(dir, 'prompts/gm.md'));
     await expect(run(p.project, { question, resume: first.dir, env: process.env })).rejects.toThrow(
-      /manifest\.json: the SUT's file prompts\/gm\.md is gone since this run started; start a new run$/,
+      /manifest\.json: the SUT's file prompts\/gm\.md is gone since this run started, and 2 rep\(s\) completed with it; start a new run$/,
     );
     await writeFile(join(dir, 'prompts/gm.md'), 'You are the GM.\n');
     const resumed = await run(p.project, { question, resume: first.dir, env: process.env });
@@ -136,6 +137,27 @@ describe.each(BACKENDS)("a run's provenance and order on %s", (backend) => {
     try {
       const old = await run(p.project, { question, resume: first.dir, env: process.env });
       expect(old).toMatchObject({ status: 'complete', ran: 0 });
+    } finally {
+      await writeFile(join(dir, 'prompts/gm.md'), 'You are the GM.\n');
+    }
+  });
+
+  it('resumes a run whose every rep errored after its SUT file was fixed, recording the file as it is now', async () => {
+    const dir = p.t.dir;
+    const question = commandQuestion('fixed-sut', 1);
+    await writeFile(join(dir, 'prompts/gm.md'), 'FAIL\n');
+    try {
+      const first = await run(p.project, { question, env: process.env });
+      expect(first).toMatchObject({ status: 'complete', errors: 2 });
+      await writeFile(join(dir, 'prompts/gm.md'), 'You are the GM.\n');
+      const resumed = await run(p.project, { question, resume: first.dir, env: process.env });
+      expect(resumed).toMatchObject({ status: 'complete', ran: 2, errors: 0 });
+      const manifest = await manifestOf(first.dir);
+      expect(manifest.sutFiles).toEqual([
+        { path: 'sut.mjs', sha256: sha256(SUT_SCRIPT) },
+        { path: 'prompts/gm.md', sha256: sha256('You are the GM.\n') },
+      ]);
+      expect(manifest.resumed).toMatchObject([{ reps: 2, sutFiles: 'changed' }]);
     } finally {
       await writeFile(join(dir, 'prompts/gm.md'), 'You are the GM.\n');
     }
