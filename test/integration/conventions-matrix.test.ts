@@ -184,7 +184,7 @@ describe.each(BACKENDS)('the conventions matrix on %s', (backend) => {
       expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
     });
 
-    it('init writes a config from the catalog alone with which capture and seed work with no hand edit', async () => {
+    it('init writes a config from the catalog alone with which capture, seed and run work with no hand edit', async () => {
       const cwd = await mkdtemp(join(tmpdir(), 'turnkit-init-'));
       try {
         const catalog = await introspect(t.db.pool);
@@ -213,6 +213,34 @@ describe.each(BACKENDS)('the conventions matrix on %s', (backend) => {
           await scratch.teardown();
         }
         expect(await tableChecksums(t.db)).toEqual(before);
+        // A run in the folder init wrote, with the config file it wrote (no config object): the SUT plays its turn.
+        await mkdir(join(cwd, 'fixtures'), { recursive: true });
+        await mkdir(join(cwd, 'questions'), { recursive: true });
+        await writeFile(join(cwd, 'fixtures/inited.json'), serializeDocument({ ...made, name: 'inited' }));
+        await writeFile(join(cwd, 'questions/inited-rubric.md'), 'pass when it plays\n');
+        await writeFile(join(cwd, 'questions/inited-case.md'), 'Turn {{turn}}\n');
+        const plays: SutFunction = async (request, { db }) => {
+          await db.query(convention.writeTurn, [request.campaign, request.turn]);
+          return { response: 'played' };
+        };
+        await using inited = await openProject({ cwd, db: t.db });
+        const ran = await run(inited, {
+          question: {
+            id: `inited-${convention.name}`,
+            question: 'Does the SUT play its turn?',
+            rubric: { path: 'questions/inited-rubric.md', version: '1' },
+            target: 0.8,
+            reps: 2,
+            fixtures: ['fixtures/inited.json'],
+            sut: plays as never,
+            caseFile: 'questions/inited-case.md',
+          },
+        });
+        expect(ran).toMatchObject({ status: 'complete', total: 2, ran: 2, errors: 0 });
+        const record = JSON.parse(await readFile(join(ran.dir, 'reps/inited/rep-01.json'), 'utf8')) as RepRecord;
+        expect(JSON.stringify(record.effects)).toContain('sut narration');
+        expect(await tableChecksums(t.db)).toEqual(before);
+        expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
       } finally {
         await rm(cwd, { recursive: true, force: true });
       }
