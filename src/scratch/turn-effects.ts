@@ -52,6 +52,8 @@ export class TurnEffectsReader {
   private readonly known = new Map<string, Set<string>>();
   private readonly counts = new Map<string, number>();
   private readonly shown = new Map<string, ShowRow>();
+  /** The seed's key map turned around (scratch key to fixture key), made when a first row is shown. */
+  private backKeys: Map<string, Map<string, string>> | undefined;
 
   private constructor(
     private readonly tracked: Tracked[],
@@ -239,7 +241,6 @@ UNION ALL (SELECT ${i}, NULL, NULL, count(*) FROM ${table.info.from} AS t WHERE 
     }
     return show(row);
   }
-  private backKeys: Map<string, Map<string, string>> | undefined;
 }
 
 // Each owned table with a key, reached from the root through foreign keys: its campaign filter nests one IN per hop.
