@@ -7,9 +7,10 @@ import { TurnkitError } from '../errors.js';
 import { loadQuestion } from '../question/load-question.js';
 import { sha256, type Manifest } from '../run-dir/manifest.js';
 import { parseMarks } from '../run-dir/read-marks.js';
-import { RUBRIC_FILE } from '../run-dir/run-layout.js';
+import { RUBRIC_FILE, writeRunFile } from '../run-dir/run-layout.js';
+import { serializeDocument } from '../fixture/format.js';
 import { planReps } from '../run-dir/rep-order.js';
-import { readRunState } from '../run-dir/run-state.js';
+import { readManifest, readRunState } from '../run-dir/run-state.js';
 import { JudgeCache } from './judge-cache.js';
 import { createJudgeCall, type JudgeCall } from './judge-client.js';
 import { judgeFileSlug, type JudgeSettings } from '../config/judge-settings.js';
@@ -94,6 +95,7 @@ export async function judgeWithModel(project: FilesContext, options: JudgeModelO
     const file = join(dir, grader.marksFile);
     await refuseAnotherJudgesFile(file, grader.stamp!.grader!, shownPath(file));
     const graded = await gradeRun(dir, state, grader);
+    await recordJudgeModels(dir, grader.stamp!.grader!, grader.reported);
     return {
       file,
       verdictsFile: join(dir, `judge-${slug}.jsonl`),
@@ -165,4 +167,19 @@ async function refuseAnotherJudgesFile(file: string, grader: string, shown: stri
     'BAD_INPUT',
     `${shown}: holds the marks of ${other.grader}, whose model name makes the same file name as ${grader}; move that file away first`,
   );
+}
+
+/**
+ * Adds the model ids a judge's responses reported to the run's manifest (`models.judges`, by grader), after the ones
+ * recorded before; the manifest is read again here and written only when an id is new, so that judging twice with
+ * the same model leaves it byte for byte as it was.
+ */
+async function recordJudgeModels(dir: string, grader: string, reported: ReadonlySet<string>): Promise<void> {
+  if (reported.size === 0) return;
+  const manifest = await readManifest(dir);
+  const before = manifest.models?.judges?.[grader] ?? [];
+  const ids = [...new Set([...before, ...reported])];
+  if (ids.length === before.length) return;
+  const models = { ...manifest.models, judges: { ...manifest.models?.judges, [grader]: ids } };
+  await writeRunFile(dir, 'manifest.json', serializeDocument({ ...manifest, models }));
 }

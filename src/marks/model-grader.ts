@@ -34,6 +34,8 @@ export interface ModelGraderInputs {
 export interface ModelGrader extends Grader {
   /** Verdicts taken from the cache, and reps the judge could not judge (no answer, or not a valid verdict). */
   readonly counts: { cached: number; judgeErrors: number };
+  /** The model ids the judge's responses reported (a cached verdict reports none again), for the manifest. */
+  readonly reported: ReadonlySet<string>;
 }
 
 /**
@@ -47,6 +49,7 @@ export function modelGrader(inputs: ModelGraderInputs): ModelGrader {
   const slots = new Semaphore(settings.concurrency);
   const verdicts: Record<string, unknown>[] = [];
   const counts = { cached: 0, judgeErrors: 0 };
+  const reported = new Set<string>();
   let fatal: JudgeCallError | undefined;
   let done = 0;
 
@@ -65,6 +68,7 @@ export function modelGrader(inputs: ModelGraderInputs): ModelGrader {
           }),
         );
         if (typeof reply === 'string') return { answer: reply };
+        if (reply.model) reported.add(reply.model);
         return {
           answer: reply.text,
           ...(reply.usage ? { spend: callSpend(reply.usage, undefined, inputs.price) } : {}),
@@ -134,6 +138,7 @@ export function modelGrader(inputs: ModelGraderInputs): ModelGrader {
     marksFile: `marks.judge-${inputs.slug}.csv`,
     stamp: { grader, markedAt: new Date().toISOString(), rubricVersion: rubric.version },
     counts,
+    reported,
     grade,
     async finish() {
       if (fatal)

@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import type { Manifest } from '../run-dir/manifest.js';
 import type { RepKey, RunState } from '../run-dir/run-state.js';
 import { repId } from '../run-dir/run-state.js';
-import { CHECKS_SCREENS_FILE, readScreens, type ScreenRow } from '../run-dir/screens-file.js';
+import type { Run } from '../run-dir/read-run.js';
+import { CHECKS_SCREENS_FILE, parseScreens, type ScreenRow } from '../run-dir/screens-file.js';
+import { shownPath } from '../util/shown-path.js';
 
 /** How errored reps count in a rate: left out (`exclude`, ev2's reading) or as failed tasks (`fail`). */
 export type ErrorsPolicy = 'exclude' | 'fail';
@@ -63,14 +65,13 @@ export function errorsPolicyOf(manifest: Manifest): ErrorsPolicy {
 
 /** Reads the run's screens file into the screens section; undefined when `judge --checks` has not written one. */
 export async function screenReport(
-  dir: string,
+  run: Run,
   state: RunState,
   keys: readonly RepKey[],
 ): Promise<ScreenReport | undefined> {
-  const file = join(dir, CHECKS_SCREENS_FILE);
-  const rows = await readScreens(file);
-  if (!rows) return undefined;
-  return screenReportOf(file, state, keys, rows);
+  if (!(await run.fileNames()).includes(CHECKS_SCREENS_FILE)) return undefined;
+  const file = join(run.dir, CHECKS_SCREENS_FILE);
+  return screenReportOf(file, state, keys, parseScreens(await run.text(CHECKS_SCREENS_FILE), shownPath(file)));
 }
 
 /** The screens section from the screens file's rows (pure: the benchmark and tests call it directly). */

@@ -1,7 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { TurnkitError } from '../errors.js';
-import { shownPath } from '../util/shown-path.js';
 import type { ScreenMark } from './screen-result.js';
 
 /** The file `judge --checks` writes beside marks.checks.csv: each rep's result per screen, one JSON line a rep. */
@@ -48,18 +46,6 @@ export function formatScreens(rows: readonly ScreenRow[]): string {
     )
     .map((line) => `${line}\n`)
     .join('');
-}
-
-/** Reads a screens file; undefined when the run has none (its checks were never judged). Bad lines are named. */
-export async function readScreens(path: string): Promise<ScreenRow[] | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  return parseScreens(text, shownPath(path));
 }
 
 /** Parses a screens file's text, each line checked; a bad line is a one-line error naming the file and line. */
