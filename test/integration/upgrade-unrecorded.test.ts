@@ -1,0 +1,173 @@
+import { cp, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LoadedConfig } from '../../src/config/load.js';
+import { migrate, SAMPLE_MIGRATIONS_DIR } from '../../src/db/migrate.js';
+import { capture } from '../../src/fixture/capture-fixtures.js';
+import type { Fixture } from '../../src/fixture/format.js';
+import { readFixture } from '../../src/fixture/read-fixture.js';
+import { projectPaths } from '../../src/project/open-project.js';
+import type { ProjectContext } from '../../src/project/project-context.js';
+import { seed, teardown } from '../../src/scratch/scratch-operations.js';
+import { createSampleCampaign } from '../../src/sample/create-sample.js';
+import { upgrade } from '../../src/upgrade/upgrade-fixtures.js';
+import { TEST_SCRUB_KEY } from '../helpers/scrub-key.js';
+import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
+
+const TEST_MIGRATIONS = fileURLToPath(new URL('../helpers/upgrade-migrations/', import.meta.url));
+// The repository's committed sample fixture, captured before turnkit recorded migration states: only ever copied.
+const COMMITTED_SAMPLE = fileURLToPath(new URL('../../fixtures/meridian-turn-23.json', import.meta.url));
+const ADDED = [
+  '20261210000000_rename_location_description',
+  '20261210010000_turn_word_count',
+  '20261210020000_split_character_traits',
+  '20261210030000_player_contact_email',
+];
+const SAMPLE_LAST = '20261201000000_sample_user_accounts';
+
+// Two captures of one campaign at one turn, told apart only by when they were taken and the upgrade chain.
+function comparable(fixture: Fixture): unknown {
+  const { capturedAt: _at, upgrades: _chain, ...source } = fixture.source;
+  return { ...fixture, source };
+}
+
+// A fixture as turnkit wrote it before it recorded migration states: no `source.migrations`.
+async function withoutState(file: string): Promise<void> {
+  const fixture = await readFixture(file);
+  const { migrations: _state, ...source } = fixture.source;
+  await writeFile(file, `${JSON.stringify({ ...fixture, source }, null, 2)}\n`);
+}
+
+describe.each(BACKENDS)('turnkit upgrade of fixtures that recorded no migration state, on %s', (backend) => {
+  let t: TestDb;
+  let campaign: string;
+  let project: ProjectContext;
+  let committedBytes: string;
+  const now = new Date('2026-12-10T12:00:00Z');
+
+  const withConfig = (config: LoadedConfig): ProjectContext => ({ config, paths: projectPaths(config), db: t.db });
+
+  beforeAll(async () => {
+    t = await createSampleTestDb(backend);
+    campaign = await createSampleCampaign(t.db, { turns: 12, seed: 5 });
+    await mkdir(join(t.dir, 'migrations'));
+    await symlink(fileURLToPath(new URL('../../node_modules', import.meta.url)), join(t.dir, 'node_modules'), 'dir');
+    await cp(SAMPLE_MIGRATIONS_DIR, join(t.dir, 'migrations'), { recursive: true });
+    const base = withConfig({ ...t.config, migrations: 'migrations' });
+    project = withConfig({ ...base.config, scrub: { ...base.config.scrub, 'users.contact_email': 'email' } });
+    // A capture of this campaign with its schema snapshot, then its state taken out as an old turnkit left it.
+    await capture(base, { campaign, turns: { turn: 9 }, name: 'turn-9', scrubKey: TEST_SCRUB_KEY });
+    await withoutState(join(t.dir, 'fixtures', 'turn-9.json'));
+    // A copy of the committed sample fixture, in a folder with no schema snapshot at all.
+    committedBytes = await readFile(COMMITTED_SAMPLE, 'utf8');
+    await mkdir(join(t.dir, 'old'));
+    await writeFile(join(t.dir, 'old', 'meridian-turn-23.json'), committedBytes);
+    for (const name of await readdir(TEST_MIGRATIONS))
+      await cp(join(TEST_MIGRATIONS, name), join(t.dir, 'migrations', name));
+    await migrate(t.db, join(t.dir, 'migrations'));
+  }, 240_000);
+  afterAll(async () => t?.cleanup());
+
+  it('infers the committed sample fixture’s state from its fingerprint after each migration, and upgrades it', async () => {
+    const result = await upgrade(project, {
+      files: ['old/meridian-turn-23.json'],
+      out: 'upgraded-inferred',
+      scrubKey: TEST_SCRUB_KEY,
+      now,
+    });
+    expect(result.fixtures).toEqual([
+      {
+        file: join(t.dir, 'old', 'meridian-turn-23.json'),
+        status: 'upgraded',
+        migrations: ADDED,
+        written: join(t.dir, 'upgraded-inferred', 'meridian-turn-23.json'),
+        capturedAfter: { migration: SAMPLE_LAST, how: 'inferred' },
+      },
+    ]);
+    // The copy is as it was; the upgraded one records the state it is now in and the chain from the old fingerprint.
+    expect(await readFile(join(t.dir, 'old', 'meridian-turn-23.json'), 'utf8')).toBe(committedBytes);
+    const old = JSON.parse(committedBytes) as Fixture;
+    const upgraded = await readFixture(join(t.dir, 'upgraded-inferred', 'meridian-turn-23.json'));
+    expect(upgraded.source.migrations).toEqual({
+      tool: 'kysely',
+      table: 'turnkit.kysely_migration',
+      applied: 7,
+      latest: ADDED.at(-1),
+    });
+    expect(upgraded.source.upgrades).toEqual([
+      {
+        from: old.source.schemaFingerprint,
+        to: upgraded.source.schemaFingerprint,
+        migrations: ADDED,
+        upgradedAt: now.toISOString(),
+      },
+    ]);
+    expect(upgraded.source.turn).toBe(23);
+    expect(upgraded.input).toEqual(old.input);
+    // The renamed column holds the old descriptions; the split table one row per character.
+    expect(upgraded.tables.locations!.rows.map((row) => row.details)).toEqual(
+      old.tables.locations!.rows.map((row) => row.description),
+    );
+    expect(upgraded.tables.character_traits!.rows).toHaveLength(old.tables.characters!.rows.length);
+    // It seeds into the migrated database.
+    const seeded = await seed(project, { fixture: join(t.dir, 'upgraded-inferred', 'meridian-turn-23.json') });
+    await teardown(project, { key: seeded.id });
+  }, 240_000);
+
+  it('--from names the state; a migration whose schema is not the fixture’s, or one never applied, is refused', async () => {
+    const named = await upgrade(project, {
+      files: ['old/meridian-turn-23.json'],
+      out: 'upgraded-named',
+      from: SAMPLE_LAST,
+      scrubKey: TEST_SCRUB_KEY,
+      now,
+    });
+    expect(named.fixtures.map((entry) => [entry.status, entry.capturedAfter])).toEqual([
+      ['upgraded', { migration: SAMPLE_LAST, how: 'named' }],
+    ]);
+    const inferred = await readFile(join(t.dir, 'upgraded-inferred', 'meridian-turn-23.json'), 'utf8');
+    expect(await readFile(join(t.dir, 'upgraded-named', 'meridian-turn-23.json'), 'utf8')).toBe(inferred);
+
+    const wrong = await upgrade(project, {
+      files: ['old/meridian-turn-23.json'],
+      out: 'upgraded-wrong',
+      from: '20261129120000_sample_foreign_key_indexes',
+      scrubKey: TEST_SCRUB_KEY,
+      now,
+    });
+    expect(wrong.fixtures).toEqual([
+      {
+        file: join(t.dir, 'old', 'meridian-turn-23.json'),
+        status: 'skipped',
+        why: "its schema is not the one after 20261129120000_sample_foreign_key_indexes (the captured tables' fingerprint differs)",
+      },
+    ]);
+    const unknown = await upgrade(project, { files: ['old/meridian-turn-23.json'], from: 'nope', now });
+    expect(unknown.fixtures[0]!.why).toBe(
+      `--from nope: not a migration the database has applied (its latest is ${ADDED.at(-1)})`,
+    );
+    expect(await readFile(join(t.dir, 'old', 'meridian-turn-23.json'), 'utf8')).toBe(committedBytes);
+  }, 240_000);
+
+  it('finds the state of a fixture from the snapshot with its fingerprint; the result equals a fresh capture', async () => {
+    const result = await upgrade(project, { files: ['fixtures/turn-9.json'], scrubKey: TEST_SCRUB_KEY, now });
+    expect(result.fixtures.map((entry) => [entry.status, entry.migrations, entry.capturedAfter])).toEqual([
+      ['upgraded', ADDED, { migration: SAMPLE_LAST, how: 'snapshot' }],
+    ]);
+    const upgraded = await readFixture(join(t.dir, 'fixtures', 'turn-9.json'));
+    await capture(project, { campaign, turns: { turn: 9 }, name: 'turn-9', out: 'fresh', scrubKey: TEST_SCRUB_KEY });
+    const fresh = await readFixture(join(t.dir, 'fresh', 'turn-9.json'));
+    expect(JSON.stringify(comparable(upgraded), null, 2)).toBe(JSON.stringify(comparable(fresh), null, 2));
+  }, 240_000);
+
+  it('a game migrated by its own command with no step command: told to name game.migrate.step', async () => {
+    const commanded = withConfig({
+      ...project.config,
+      game: { ...project.config.game, migrate: { command: ['true'] } },
+    });
+    const result = await upgrade(commanded, { files: ['old/meridian-turn-23.json'], out: 'never', now });
+    expect(result.fixtures[0]).toMatchObject({ status: 'skipped' });
+    expect(result.fixtures[0]!.why).toMatch(/name the command that applies one migration in game\.migrate\.step/);
+  });
+});
