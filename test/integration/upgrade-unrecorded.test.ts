@@ -59,6 +59,8 @@ describe.each(BACKENDS)('turnkit upgrade of fixtures that recorded no migration 
     // A capture of this campaign with its schema snapshot, then its state taken out as an old turnkit left it.
     await capture(base, { campaign, turns: { turn: 9 }, name: 'turn-9', scrubKey: TEST_SCRUB_KEY });
     await withoutState(join(t.dir, 'fixtures', 'turn-9.json'));
+    // Turn 1: no turn before it, whose row the rebuilt turn-1 row could copy its NOT NULL columns from.
+    await capture(base, { campaign, turns: { turn: 1 }, name: 'turn-1', out: 'first', scrubKey: TEST_SCRUB_KEY });
     // A copy of the committed sample fixture, in a folder with no schema snapshot at all.
     committedBytes = await readFile(COMMITTED_SAMPLE, 'utf8');
     await mkdir(join(t.dir, 'old'));
@@ -170,4 +172,24 @@ describe.each(BACKENDS)('turnkit upgrade of fixtures that recorded no migration 
     expect(result.fixtures[0]).toMatchObject({ status: 'skipped' });
     expect(result.fixtures[0]!.why).toMatch(/name the command that applies one migration in game\.migrate\.step/);
   });
+
+  it('upgrades a turn-1 fixture although the turns table has NOT NULL columns without defaults', async () => {
+    const turns = (await readFixture(join(t.dir, 'first', 'turn-1.json'))).tables.turns!;
+    // What makes it hard: played_at and ship_minute must be given, and no earlier turn row holds them.
+    const required = turns.columns.filter(
+      (column) => !column.nullable && column.default === undefined && !column.identity,
+    );
+    expect(required.map((column) => column.name)).toEqual(
+      expect.arrayContaining(['played_at', 'ship_minute', 'player_input']),
+    );
+    expect(turns.rows).toEqual([]);
+    const result = await upgrade(project, { files: ['first/turn-1.json'], scrubKey: TEST_SCRUB_KEY, now });
+    expect(result.fixtures.map((entry) => [entry.status, entry.why, entry.migrations])).toEqual([
+      ['upgraded', undefined, ADDED],
+    ]);
+    const upgraded = await readFixture(join(t.dir, 'first', 'turn-1.json'));
+    await capture(project, { campaign, turns: { turn: 1 }, name: 'turn-1', out: 'fresh-1', scrubKey: TEST_SCRUB_KEY });
+    const fresh = await readFixture(join(t.dir, 'fresh-1', 'turn-1.json'));
+    expect(JSON.stringify(comparable(upgraded), null, 2)).toBe(JSON.stringify(comparable(fresh), null, 2));
+  }, 240_000);
 });
