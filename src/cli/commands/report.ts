@@ -3,7 +3,7 @@ import { TurnkitError } from '../../errors.js';
 import { printJson, type Output } from '../output.js';
 import { examples } from '../help-examples.js';
 import { recordRunLook } from '../heldout-use.js';
-import { formatHeldoutLooks } from '../../marks/heldout-ledger.js';
+import { formatHeldoutLooks, type HeldoutLooks } from '../../marks/heldout-ledger.js';
 import type { Report } from '../../marks/build-report.js';
 import type { ReportResult } from '../../marks/report.js';
 
@@ -26,11 +26,13 @@ interface ReportFlags {
  * `--format github`: workflow commands on stdout and, when the job has a step summary file (GITHUB_STEP_SUMMARY, read
  * here at the edge), the Markdown report appended to it.
  */
-async function githubReport(result: ReportResult, output: Output): Promise<void> {
+async function githubReport(result: ReportResult, output: Output, looks: HeldoutLooks | undefined): Promise<void> {
   const { appendStepSummary, githubReportLines } = await import('../../marks/github-annotations.js');
   for (const line of await githubReportLines(result.report)) output.out(line);
   const summary = process.env.GITHUB_STEP_SUMMARY;
-  if (summary) await appendStepSummary(summary, result.report, result.comparison);
+  // The summary is what a reviewer of the job reads: the held-out set's looks belong under its numbers.
+  if (summary)
+    await appendStepSummary(summary, result.report, result.comparison, looks ? [formatHeldoutLooks(looks)] : []);
 }
 
 /** `--junit FILE`: the JUnit XML written beside whatever the command prints (CI reads the file, a person the log). */
@@ -55,6 +57,7 @@ async function htmlReport(dir: string, options: ReportFlags, output: Output): Pr
   const result = await writeHtmlReport({
     cwd: process.cwd(),
     dir,
+    heldoutLooks: looks,
     file,
     marks: options.marks,
     compare: options.compare,
@@ -128,7 +131,7 @@ export function registerReport(program: Command, output: Output): void {
       if (options.junit !== undefined) await junitReport(result.report, options.junit);
       const format = options.format ?? (options.json ? 'json' : options.md ? 'md' : 'text');
       if (format === 'json') printJson(output, looks ? { ...result, heldoutLooks: looks } : result);
-      else if (format === 'github') await githubReport(result, output);
+      else if (format === 'github') await githubReport(result, output, looks);
       else for (const line of formatReport(result.report, format, result.comparison)) output.out(line);
       // On stderr under --format github, where stdout is the workflow's commands.
       if (looks && format === 'github') output.err(formatHeldoutLooks(looks));
