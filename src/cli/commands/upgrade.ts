@@ -36,7 +36,7 @@ export function registerUpgrade(program: Command, output: Output): void {
         'turnkit upgrade                                        # every stale fixture in fixtures/',
         'turnkit upgrade fixtures/meridian-turn-23.json --out fixtures/upgraded',
         'turnkit upgrade constructed/meridian-turn-23-deck-fixed.json  # it and its base',
-        'turnkit upgrade old/turn-5.json --from 20261201000000_sample_user_accounts  # captured before states were recorded',
+        'turnkit upgrade fixtures/meridian-turn-23.json --from 20261201000000_sample_user_accounts  # recorded no state',
       ),
     )
     .action(async (fixtures: string[], options, command: Command) => {
