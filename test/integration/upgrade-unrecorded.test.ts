@@ -12,12 +12,19 @@ import type { ProjectContext } from '../../src/project/project-context.js';
 import { seed, teardown } from '../../src/scratch/scratch-operations.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { upgrade } from '../../src/upgrade/upgrade-fixtures.js';
+import { loadFixture } from '../../src/fixture/load-fixture.js';
+import { run } from '../../src/pipeline/run.js';
+import type { QuestionInput } from '../../src/question/question-format.js';
+import type { SutFunction } from '../../src/sut/sut-request.js';
 import { TEST_SCRUB_KEY } from '../helpers/scrub-key.js';
 import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
 
 const TEST_MIGRATIONS = fileURLToPath(new URL('../helpers/upgrade-migrations/', import.meta.url));
 // The repository's committed sample fixture, captured before turnkit recorded migration states: only ever copied.
 const COMMITTED_SAMPLE = fileURLToPath(new URL('../../fixtures/meridian-turn-23.json', import.meta.url));
+const COMMITTED_CONSTRUCTED = fileURLToPath(
+  new URL('../../constructed/meridian-turn-23-deck-fixed.json', import.meta.url),
+);
 const ADDED = [
   '20261210000000_rename_location_description',
   '20261210010000_turn_word_count',
@@ -192,4 +199,59 @@ describe.each(BACKENDS)('turnkit upgrade of fixtures that recorded no migration 
     const fresh = await readFixture(join(t.dir, 'fresh-1', 'turn-1.json'));
     expect(JSON.stringify(comparable(upgraded), null, 2)).toBe(JSON.stringify(comparable(fresh), null, 2));
   }, 240_000);
+
+  it('upgrades copies of the committed fixture and its constructed fixture together; both seed and run', async () => {
+    // The committed pair as a project keeps them: constructed/ beside fixtures/, its base named ../fixtures/....
+    await mkdir(join(t.dir, 'constructed'), { recursive: true });
+    await cp(COMMITTED_SAMPLE, join(t.dir, 'fixtures', 'meridian-turn-23.json'));
+    await cp(COMMITTED_CONSTRUCTED, join(t.dir, 'constructed', 'meridian-turn-23-deck-fixed.json'));
+    const constructedBefore = await loadFixture(join(t.dir, 'constructed', 'meridian-turn-23-deck-fixed.json'));
+    const result = await upgrade(project, { files: ['fixtures/meridian-turn-23.json'], scrubKey: TEST_SCRUB_KEY, now });
+    expect(result.fixtures.map((entry) => [entry.file, entry.status, entry.why, entry.migrations])).toEqual([
+      [join(t.dir, 'fixtures', 'meridian-turn-23.json'), 'upgraded', undefined, ADDED],
+      [join(t.dir, 'constructed', 'meridian-turn-23-deck-fixed.json'), 'upgraded', undefined, ADDED],
+    ]);
+    const followed = await loadFixture(join(t.dir, 'constructed', 'meridian-turn-23-deck-fixed.json'));
+    // Still one turn's change, now of the upgraded base: turn 19's narration, deck 3 fixed to deck 2.
+    expect(followed.constructed!.document.turn).toBe(19);
+    expect(followed.constructed!.changes.map((change) => change.column)).toEqual(
+      constructedBefore.constructed!.changes.map((change) => change.column),
+    );
+    const narration = (fixture: Fixture): unknown =>
+      fixture.tables.turns!.rows.find((row) => row.turn_number === 19)!.narration;
+    expect(narration(followed.fixture)).toBe(narration(constructedBefore.fixture));
+    expect(narration(followed.constructed!.base.fixture)).toBe(narration(constructedBefore.constructed!.base.fixture));
+    expect(followed.constructed!.base.fixture.source.upgrades).toHaveLength(1);
+
+    await mkdir(join(t.dir, 'questions'), { recursive: true });
+    await writeFile(join(t.dir, 'questions/rubric.md'), 'pass when it reads its campaign\n');
+    await writeFile(join(t.dir, 'questions/case.md'), '# {{fixture.name}}\n\nTurn {{turn}}\n');
+    const seen: string[] = [];
+    const sut: SutFunction = async (request, { db }) => {
+      // Columns only the upgraded schema has: the renamed details, the split traits table.
+      const { rows } = await db.query(
+        `SELECT count(l.details) AS places, (SELECT count(*) FROM character_traits) AS traits,
+                (SELECT narration FROM turns WHERE campaign_id = $1 AND turn_number = 19) AS narration
+         FROM locations AS l WHERE l.campaign_id = $1`,
+        [request.campaign],
+      );
+      seen.push(String(rows[0].narration));
+      return { response: `${rows[0].places} place(s), ${rows[0].traits} trait row(s)` };
+    };
+    const question: QuestionInput = {
+      id: 'committed-upgraded',
+      question: 'Do the upgraded committed fixtures seed and run?',
+      rubric: { path: 'questions/rubric.md', version: '1' },
+      target: 0.8,
+      reps: 1,
+      fixtures: ['fixtures/meridian-turn-23.json', 'constructed/meridian-turn-23-deck-fixed.json'],
+      sut: sut as QuestionInput['sut'],
+      caseFile: 'questions/case.md',
+    };
+    const ran = await run(project, { question, env: { [project.config.scrubKeyEnv]: TEST_SCRUB_KEY } });
+    expect(ran).toMatchObject({ status: 'complete', ran: 2, errors: 0 });
+    expect(seen.sort()).toEqual(
+      [narration(constructedBefore.constructed!.base.fixture), narration(constructedBefore.fixture)].map(String).sort(),
+    );
+  }, 300_000);
 });
