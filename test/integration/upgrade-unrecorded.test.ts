@@ -13,6 +13,8 @@ import { seed, teardown } from '../../src/scratch/scratch-operations.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { upgrade } from '../../src/upgrade/upgrade-fixtures.js';
 import { loadFixture } from '../../src/fixture/load-fixture.js';
+import { verifyFixtures } from '../../src/construct/verify-fixtures.js';
+import type { Manifest } from '../../src/run-dir/manifest.js';
 import { run } from '../../src/pipeline/run.js';
 import type { QuestionInput } from '../../src/question/question-format.js';
 import type { SutFunction } from '../../src/sut/sut-request.js';
@@ -253,5 +255,53 @@ describe.each(BACKENDS)('turnkit upgrade of fixtures that recorded no migration 
     expect(seen.sort()).toEqual(
       [narration(constructedBefore.constructed!.base.fixture), narration(constructedBefore.fixture)].map(String).sort(),
     );
+  }, 300_000);
+
+  it('verify and seed tell of a fixture that recorded no state and whose schema moved on; run --upgrade upgrades a copy', async () => {
+    const verified = await verifyFixtures(project, { paths: ['old/meridian-turn-23.json'], database: true });
+    const told =
+      "old/meridian-turn-23.json: recorded no migration state (captured before turnkit did) and its schema is not the database's: turnkit upgrade finds where it stood (or name it: --from MIGRATION)";
+    expect(verified.problems).toContain(told);
+    expect(verified.problems).toContain('upgrade it with: turnkit upgrade old/meridian-turn-23.json');
+    await expect(seed(project, { fixture: join(t.dir, 'old', 'meridian-turn-23.json') })).rejects.toThrow(
+      `${told}; run: turnkit upgrade old/meridian-turn-23.json`,
+    );
+    // A fixture captured under the database's own schema that recorded no state: nothing to tell.
+    await capture(project, { campaign, turns: { turn: 5 }, name: 'now-5', out: 'now', scrubKey: TEST_SCRUB_KEY });
+    await withoutState(join(t.dir, 'now', 'now-5.json'));
+    const current = await verifyFixtures(project, { paths: ['now/now-5.json'], database: true });
+    expect(current.problems.filter((line) => line.includes('upgrade'))).toEqual([]);
+
+    await mkdir(join(t.dir, 'questions'), { recursive: true });
+    await writeFile(join(t.dir, 'questions/rubric.md'), 'pass when it reads its campaign\n');
+    await writeFile(join(t.dir, 'questions/case.md'), '# {{fixture.name}}\n\nTurn {{turn}}\n');
+    const sut: SutFunction = async (request, { db }) => {
+      const { rows } = await db.query('SELECT count(details) AS n FROM locations WHERE campaign_id = $1', [
+        request.campaign,
+      ]);
+      return { response: `${rows[0].n} place(s)` };
+    };
+    const question: QuestionInput = {
+      id: 'unrecorded-run',
+      question: 'Does a rep seed the upgraded copy of a fixture that recorded no state?',
+      rubric: { path: 'questions/rubric.md', version: '1' },
+      target: 0.8,
+      reps: 1,
+      fixtures: ['old/meridian-turn-23.json'],
+      sut: sut as QuestionInput['sut'],
+      caseFile: 'questions/case.md',
+    };
+    const ran = await run(project, {
+      question,
+      upgrade: true,
+      env: { [project.config.scrubKeyEnv]: TEST_SCRUB_KEY },
+    });
+    expect(ran).toMatchObject({ status: 'complete', ran: 1, errors: 0 });
+    expect(await readFile(join(t.dir, 'old', 'meridian-turn-23.json'), 'utf8')).toBe(committedBytes);
+    const manifest = JSON.parse(await readFile(join(ran.dir, 'manifest.json'), 'utf8')) as Manifest;
+    expect(manifest.fixtures[0]!.upgraded!.migrations).toEqual(ADDED);
+    const record = JSON.parse(await readFile(join(ran.dir, 'reps', 'meridian-turn-23', 'rep-01.json'), 'utf8'));
+    const places = (JSON.parse(committedBytes) as Fixture).tables.locations!.rows.length;
+    expect(record.response).toBe(`${places} place(s)`);
   }, 300_000);
 });
