@@ -86,16 +86,7 @@ export function modelGrader(inputs: ModelGraderInputs): ModelGrader {
         note: `the rep errored (${record.error?.stage ?? 'sut'}: ${record.error?.cause ?? 'no response'}); not judged`,
       };
     const caseFile = inputs.caseFiles.get(key.fixture) ?? '';
-    const cacheKey = JudgeCache.keyOf({
-      provider: settings.provider,
-      model: settings.model,
-      baseUrl: settings.baseUrl ? withoutSecrets(settings.baseUrl) : '',
-      temperature: settings.temperature,
-      maxTokens: settings.maxTokens,
-      rubricSha256: rubric.sha256,
-      caseFileSha256: sha256(caseFile),
-      responseSha256: sha256(record.response),
-    });
+    const cacheKey = cacheKeyOf(settings, rubric.sha256, caseFile, record.response);
     let answer: string | Error | undefined = inputs.cache.get(cacheKey);
     const cached = answer !== undefined;
     // A cached verdict keeps what it cost when it was received (cached: true says it was not paid again).
@@ -118,19 +109,7 @@ export function modelGrader(inputs: ModelGraderInputs): ModelGrader {
       });
     if (cached) counts.cached++;
     if (verdict.mark === 'error') counts.judgeErrors++;
-    verdicts.push({
-      fixture: key.fixture,
-      rep: key.rep,
-      mark: verdict.mark,
-      reason: verdict.reason,
-      model: settings.model,
-      provider: settings.provider,
-      rubricVersion: rubric.version,
-      rubricSha256: rubric.sha256,
-      promptSha256: judgePromptSha256(),
-      cached,
-      ...(spend ? { spend } : {}),
-    });
+    verdicts.push(verdictEntry(key, verdict, settings, rubric, cached, spend));
     return { mark: verdict.mark, note: verdict.reason };
   };
 
@@ -146,18 +125,53 @@ export function modelGrader(inputs: ModelGraderInputs): ModelGrader {
           'JUDGE_FAILED',
           `${fatal.message}; nothing written (verdicts already received are cached)`,
         );
-      verdicts.sort((a, b) =>
-        a.fixture === b.fixture
-          ? (a.rep as number) - (b.rep as number)
-          : String(a.fixture) < String(b.fixture)
-            ? -1
-            : 1,
-      );
-      await writeRunFile(
-        inputs.dir,
-        `judge-${inputs.slug}.jsonl`,
-        verdicts.map((entry) => `${JSON.stringify(entry)}\n`).join(''),
-      );
+      await writeVerdicts(inputs.dir, inputs.slug, verdicts);
     },
+  };
+}
+
+/** The cache's key of a verdict: the judge's settings, the rubric, the case file and the response. */
+function cacheKeyOf(settings: JudgeSettings, rubricSha256: string, caseFile: string, response: string): string {
+  return JudgeCache.keyOf({
+    provider: settings.provider,
+    model: settings.model,
+    baseUrl: settings.baseUrl ? withoutSecrets(settings.baseUrl) : '',
+    temperature: settings.temperature,
+    maxTokens: settings.maxTokens,
+    rubricSha256,
+    caseFileSha256: sha256(caseFile),
+    responseSha256: sha256(response),
+  });
+}
+
+/** `judge-SLUG.jsonl`: every verdict with its reason, by fixture and rep. */
+async function writeVerdicts(dir: string, slug: string, verdicts: Record<string, unknown>[]): Promise<void> {
+  verdicts.sort((a, b) =>
+    a.fixture === b.fixture ? (a.rep as number) - (b.rep as number) : String(a.fixture) < String(b.fixture) ? -1 : 1,
+  );
+  await writeRunFile(dir, `judge-${slug}.jsonl`, verdicts.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
+}
+
+/** One line of the verdicts file: the mark and reason, and what gave them (model, rubric, prompt, cache, spend). */
+function verdictEntry(
+  key: RepKey,
+  verdict: { mark: string; reason: string },
+  settings: JudgeSettings,
+  rubric: ModelGraderInputs['rubric'],
+  cached: boolean,
+  spend: CallSpend | undefined,
+): Record<string, unknown> {
+  return {
+    fixture: key.fixture,
+    rep: key.rep,
+    mark: verdict.mark,
+    reason: verdict.reason,
+    model: settings.model,
+    provider: settings.provider,
+    rubricVersion: rubric.version,
+    rubricSha256: rubric.sha256,
+    promptSha256: judgePromptSha256(),
+    cached,
+    ...(spend ? { spend } : {}),
   };
 }
