@@ -130,6 +130,7 @@ export async function playRollout(
     entry.timings.waitMs = waited;
     record.timings.sutMs += outcome.ms;
     entry.response = outcome.response ?? null;
+    if (outcome.toolCalls) entry.toolCalls = outcome.toolCalls;
     // The rep's spend is every turn's: a rollout of K calls costs K calls.
     if (outcome.usage || outcome.cost !== undefined)
       record.spend = addCall(record.spend, callSpend(outcome.usage, outcome.cost, job.price));
