@@ -2,6 +2,8 @@ import type { Checks } from '../question/checks-format.js';
 import type { Fixture, FixtureRow } from '../fixture/format.js';
 import type { GameGraph } from '../fixture/game-graph.js';
 import { applyChecks } from './run-checks.js';
+import type { HiddenValues } from './hidden-checks.js';
+import { hasScreens, repScreens, type ScreenChecks } from './rep-screens.js';
 import type { ScratchCampaign, ScratchSession } from '../scratch/scratch-session.js';
 import { TurnEffectsReader } from '../scratch/turn-effects.js';
 import type { SutCaller } from '../sut/call-sut.js';
@@ -24,6 +26,9 @@ export interface RolloutSpec {
   output?: readonly string[] | undefined;
   /** The question's checks, applied to each turn. */
   checks?: Checks | undefined;
+  /** The question's tool rules and hidden rows, applied to each turn with its calls (and the fixture's hidden values). */
+  screens?: ScreenChecks | undefined;
+  hidden?: readonly HiddenValues[] | undefined;
   stopOnFail: boolean;
 }
 
@@ -148,8 +153,9 @@ export async function playRollout(
       break;
     }
     if (entry.error) break;
-    if (rollout.checks) {
-      const verdict = applyChecks(rollout.checks, turnAsRecord(record, entry));
+    if (rollout.checks || hasScreens(rollout.screens ?? {})) {
+      const seen = turnAsRecord(record, entry);
+      const verdict = applyChecks(rollout.checks, seen, repScreens(rollout.screens ?? {}, seen, rollout.hidden));
       entry.check = verdict;
       if (verdict.mark === 'fail' && rollout.stopOnFail) {
         record.rollout.stopped = 'fail';
@@ -198,7 +204,14 @@ export function viewAt(
 // One turn seen as a rep, for the question's checks: its response and what it changed.
 function turnAsRecord(record: RepRecord, entry: TurnRecord): RepRecord {
   const effects = entry.effects ?? { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
-  return { ...record, response: entry.response, error: null, effects, outside: record.outside ?? [] };
+  return {
+    ...record,
+    response: entry.response,
+    toolCalls: entry.toolCalls,
+    error: null,
+    effects,
+    outside: record.outside ?? [],
+  };
 }
 
 const messageOf = firstLine;

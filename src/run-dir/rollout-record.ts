@@ -49,7 +49,8 @@ export function turnsMarkdown(turns: readonly TurnRecord[], rollout: RolloutReco
       .join(' / ');
     lines.push(`### Turn ${turn.turn}`, '', `Player: ${input}`, '');
     if (turn.response !== null) lines.push(turn.response, '');
-    if (turn.toolCalls && turn.toolCalls.length > 0) lines.push('Tool calls:', '', ...toolCallsMarkdown(turn.toolCalls), '');
+    if (turn.toolCalls && turn.toolCalls.length > 0)
+      lines.push('Tool calls:', '', ...toolCallsMarkdown(turn.toolCalls), '');
     if (turn.error) lines.push(`Error: ${turn.error.cause}: ${turn.error.message}`, '');
     if (turn.check) lines.push(`Checks: ${turn.check.mark} (${turn.check.reason})`, '');
     const changed = turn.effects

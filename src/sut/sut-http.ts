@@ -113,8 +113,7 @@ export function httpSutCaller(sut: HttpSut, tools: HttpSutTools = {}): (context:
       const message =
         typeof body === 'object' && body !== null && Array.isArray(body.choices) ? body.choices[0]?.message : undefined;
       const tools = toolCallsOf(body, message);
-      if ('error' in tools)
-        return { error: { cause: 'unparseable', message: `${url}: ${tools.error}` }, ms };
+      if ('error' in tools) return { error: { cause: 'unparseable', message: `${url}: ${tools.error}` }, ms };
       // A model that only called tools says nothing: its calls are the answer, the response empty.
       const content = message?.content ?? (tools.toolCalls && tools.toolCalls.length > 0 ? '' : undefined);
       if (typeof content !== 'string' || (content.trim() === '' && !tools.toolCalls?.length))

@@ -16,7 +16,8 @@ export function answerToolCalls(value: unknown): { toolCalls?: ToolCall[] } | { 
   const given = (value as { toolCalls?: unknown } | null)?.toolCalls;
   if (given === undefined || given === null) return {};
   if (!Array.isArray(given)) return { error: '"toolCalls" must be a list of { name, arguments, result?, error? }' };
-  if (given.length > MAX_TOOL_CALLS) return { error: `"toolCalls" holds ${given.length} calls, more than ${MAX_TOOL_CALLS}` };
+  if (given.length > MAX_TOOL_CALLS)
+    return { error: `"toolCalls" holds ${given.length} calls, more than ${MAX_TOOL_CALLS}` };
   const calls: ToolCall[] = [];
   for (const [index, entry] of given.entries()) {
     const call = toolCallOf(entry);
@@ -34,7 +35,8 @@ export function openAiToolCalls(message: unknown): { toolCalls?: ToolCall[] } | 
   const given = (message as { tool_calls?: unknown } | null)?.tool_calls;
   if (given === undefined || given === null) return {};
   if (!Array.isArray(given)) return { error: 'choices[0].message.tool_calls is not a list' };
-  if (given.length > MAX_TOOL_CALLS) return { error: `choices[0].message.tool_calls holds more than ${MAX_TOOL_CALLS} calls` };
+  if (given.length > MAX_TOOL_CALLS)
+    return { error: `choices[0].message.tool_calls holds more than ${MAX_TOOL_CALLS} calls` };
   const calls: ToolCall[] = [];
   for (const [index, entry] of given.entries()) {
     const fn = (entry as { function?: { name?: unknown; arguments?: unknown } } | null)?.function;
@@ -95,7 +97,11 @@ export function bounded(call: ToolCall): ToolCall {
       return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, clip(inner)]));
     return value;
   };
-  const out: ToolCall = { ...call, name: clip(call.name) as string, arguments: clip(call.arguments) as ToolCall['arguments'] };
+  const out: ToolCall = {
+    ...call,
+    name: clip(call.name) as string,
+    arguments: clip(call.arguments) as ToolCall['arguments'],
+  };
   if (call.result !== undefined) {
     const text = JSON.stringify(call.result) ?? '';
     if (text.length > TOOL_RESULT_LIMIT) {
