@@ -1,3 +1,4 @@
+import { toolCallsPaneText } from './tool-calls.js';
 import type { RolloutView } from '../../turn-views.js';
 import { errorText, type MarkReply, post, type RunReply, api } from './api.js';
 import { addAll, clear, h, markdownBlock, mdNodes } from './dom.js';
@@ -114,15 +115,17 @@ export function showMarker(root: HTMLElement, id: number): void {
     if (blind) {
       const b = m().blindReps![pos]!;
       if (st.pane === 'case') return m().blindCaseFileDocs![b.caseFile]!;
-      return b.error ? b.error + (b.response ? `\n\nResponse:\n${b.response}` : '') : b.response || '';
+      const said = `${b.response || ''}${toolCallsPaneText(b.toolCalls)}`;
+      return b.error ? b.error + (said ? `\n\nResponse:\n${said}` : '') : said;
     }
     const rep = repOf(pos);
     if (st.pane === 'case') return st.body!.run!.fixtures[rep.f]!.caseFileDoc;
     if (rep.status === 'not run') return 'NOT RUN: this rep has no record yet.';
-    if (!rep.error) return rep.response || '';
+    if (!rep.error) return `${rep.response || ''}${toolCallsPaneText(rep.toolCalls)}`;
     return [
       `ERROR (${rep.error.stage}: ${rep.error.cause}): ${rep.error.message}`,
       rep.response ? `Response:\n${rep.response}` : '',
+      toolCallsPaneText(rep.toolCalls).trim(),
       rep.stdoutTail ? `stdout (end):\n${rep.stdoutTail}` : '',
       rep.stderrTail ? `stderr (end):\n${rep.stderrTail}` : '',
     ]
