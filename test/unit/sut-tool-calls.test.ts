@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openaiToolCallCompletion, startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-server.js';
 import { httpSutCaller, type HttpSut } from '../../src/sut/sut-http.js';
-import { runModuleSut } from '../../src/sut/sut-module.js';
+import { callModuleSut, runModuleSut } from '../../src/sut/sut-module.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseSutOutput, type SutContext } from '../../src/sut/sut-request.js';
 import { answerToolCalls, TOOL_RESULT_LIMIT, TOOL_TEXT_LIMIT } from '../../src/sut/sut-tool-calls.js';
 import { repMarkdown } from '../../src/run-dir/rep-record.js';
@@ -85,6 +88,34 @@ describe('tool calls in a SUT answer', () => {
     );
     expect(outcome.error).toBeUndefined();
     expect(outcome.toolCalls).toEqual([{ name: 'route', arguments: { from: 'A', to: 'B' }, result: ['A', 'C', 'B'] }]);
+  });
+
+  it("a module SUT reports them from its worker thread, checked on turnkit's side", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'turnkit-module-tools-'));
+    try {
+      const path = join(dir, 'sut.mjs');
+      await writeFile(
+        path,
+        `export default () => ({ response: 'Done.', toolCalls: [{ name: 'route', arguments: JSON.stringify({ to: 'B' }), result: 1 }] });\n`,
+      );
+      const outcome = await callModuleSut(
+        { type: 'module', path, export: 'default', timeout: 10, maxOutput: 10_000 },
+        CONTEXT,
+      );
+      expect(outcome.error).toBeUndefined();
+      expect(outcome.toolCalls).toEqual([{ name: 'route', arguments: { to: 'B' }, result: 1 }]);
+      await writeFile(path, "export default () => ({ response: 'Done.', toolCalls: 'route' });\n");
+      const bad = await callModuleSut(
+        { type: 'module', path, export: 'default', timeout: 10, maxOutput: 10_000 },
+        CONTEXT,
+      );
+      expect(bad.error).toEqual({
+        cause: 'unparseable',
+        message: 'the function\'s answer: "toolCalls" must be a list of { name, arguments, result?, error? }',
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('lists them in order in the rep Markdown, as text in code spans', () => {
