@@ -62,4 +62,24 @@ describe('tables named by tool effects and hidden rows', () => {
       /\$\.hidden\[0\]\.where\.secret: the table jobs has no column secret$/,
     );
   });
+
+  it('a mistake in tools: or hidden: is one line with its place', async () => {
+    const fails = async (lines: string[]) => {
+      try {
+        await question(lines);
+      } catch (error) {
+        return (error as Error).message.replace(/^.*?q\w+\.yaml/, 'q.yaml');
+      }
+      throw new Error('expected a refusal');
+    };
+    expect(await fails(['tools: { required: [{ tool: a, exactly: 1, atMost: 2 }] }'])).toMatch(
+      /^q\.yaml:9:\d+: \$\.tools\.required\[0\]: exactly cannot go with atLeast or atMost$/,
+    );
+    expect(await fails(['tools: { forbiden: [{ tool: a }] }'])).toBe(
+      'q.yaml:9:10: $.tools.forbiden: unknown key "forbiden"',
+    );
+    expect(await fails(['hidden: [{ table: t, columns: [] }]'])).toMatch(
+      /\$\.hidden\[0\]\.columns: name at least one column$/,
+    );
+  });
 });
