@@ -41,7 +41,8 @@ export function applyChecks(
   };
   for (const screen of screens)
     if (screen.mark !== 'unscored') expect(screen.mark === 'pass', `${screen.screen}: ${screen.reason}`);
-  if (!checks) return verdictOf(failed, count);
+  const unscored = screens.filter((screen) => screen.mark === 'unscored').length;
+  if (!checks) return verdictOf(failed, count, unscored);
   for (const term of checks.mustContain) expect(containsTerm(response, term), `does not contain "${term}"`);
   for (const term of checks.mustNotContain) expect(!containsTerm(response, term), `contains "${term}"`);
   for (const entry of checks.matches) expect(checkRegex(entry).test(response), `does not match ${shown(entry)}`);
@@ -60,12 +61,13 @@ export function applyChecks(
         `changed rows outside its campaign (${(record.outside ?? [])[0] ?? ''})`,
       );
   }
-  return verdictOf(failed, count);
+  return verdictOf(failed, count, unscored);
 }
 
-function verdictOf(failed: readonly string[], count: number): CheckVerdict {
+// An unscored screen is said, never counted among the passed ones.
+function verdictOf(failed: readonly string[], count: number, unscored: number): CheckVerdict {
   if (failed.length > 0) return { mark: 'fail', reason: failed.join('; ') };
-  return { mark: 'pass', reason: `${count} check(s) passed` };
+  return { mark: 'pass', reason: `${count} check(s) passed${unscored > 0 ? `, ${unscored} unscored` : ''}` };
 }
 
 function shown(entry: RegexEntry): string {

@@ -299,6 +299,15 @@ describe('the seed 001 evaluator tests, through the combined verdict', () => {
     });
   });
 
+  it('an unscored screen is said in the reason and not counted as passed', () => {
+    const tools = toolsSchema.parse({ allowed: ['a'], effects: [{ tool: 'a', table: 'jobs' }] });
+    const record = { ...rep('x', [call('a')]), effects: null };
+    expect(applyChecks(undefined, record, repScreens({ tools }, record))).toEqual({
+      mark: 'pass',
+      reason: '1 check(s) passed, 1 unscored',
+    });
+  });
+
   it('an errored rep stays an error whatever its screens', () => {
     const record = {
       ...rep('x', [call('create_job')]),
