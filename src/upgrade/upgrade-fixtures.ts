@@ -117,34 +117,25 @@ export async function upgrade(project: ProjectContext, input: UpgradeInput = {})
       return { fixtures: results, warnings, builds };
     }
     const scratch = await openUpgradeDatabase(db);
+    // What every build of this upgrade is given (its clock read at each build, as before).
+    const buildOptions = () => ({
+      key: key === '' ? undefined : key,
+      allowSensitive: input.allowSensitive,
+      now: input.now ?? new Date(),
+      outDir,
+      warnings,
+      signal: input.signal,
+    });
     try {
       for (const items of groups.values()) {
         for (const batch of batchesOf(items)) {
           builds++;
-          results.push(
-            ...(await upgradeBatch(scratch, project.config, batch, {
-              key: key === '' ? undefined : key,
-              allowSensitive: input.allowSensitive,
-              now: input.now ?? new Date(),
-              outDir,
-              warnings,
-              signal: input.signal,
-            })),
-          );
+          results.push(...(await upgradeBatch(scratch, project.config, batch, buildOptions())));
         }
       }
       for (const follower of follow.followers) {
         builds++;
-        results.push(
-          await upgradeFollower(scratch, project.config, follower, stale, results, {
-            key: key === '' ? undefined : key,
-            allowSensitive: input.allowSensitive,
-            now: input.now ?? new Date(),
-            outDir,
-            warnings,
-            signal: input.signal,
-          }),
-        );
+        results.push(await upgradeFollower(scratch, project.config, follower, stale, results, buildOptions()));
       }
     } finally {
       await scratch.close();
