@@ -94,6 +94,7 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
       record.response = outcome.response ?? null;
       if (outcome.toolCalls) record.toolCalls = outcome.toolCalls;
       if (outcome.usage || outcome.cost !== undefined) record.spend = callSpend(outcome.usage, outcome.cost, job.price);
+      if (outcome.model) record.models = [outcome.model];
       if (outcome.error) record.error = { stage: 'sut', ...outcome.error };
       if (outcome.exitCode !== undefined || outcome.signal !== undefined)
         record.exit = { code: outcome.exitCode ?? null, signal: outcome.signal ?? null };

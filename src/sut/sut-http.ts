@@ -6,7 +6,7 @@ import type { SutAdapter } from './sut-adapter.js';
 import { sutMaxOutput, sutTimeout } from './sut-fields.js';
 import { recordedTail, type SutContext, type SutOutcome } from './sut-request.js';
 import { answerToolCalls, openAiToolCalls } from './sut-tool-calls.js';
-import { loadOpenAi, modelFailure, openAiClient } from '../model/model-client.js';
+import { loadOpenAi, modelFailure, openAiClient, reportedModel } from '../model/model-client.js';
 import { shownUrl, splitBaseUrl, urlSecrets } from '../util/url-secrets.js';
 
 /** An http SUT in a question: an OpenAI-compatible chat endpoint, asked once per turn. */
@@ -109,7 +109,9 @@ export function httpSutCaller(sut: HttpSut, tools: HttpSutTools = {}): (context:
         choices?: { message?: { content?: unknown; tool_calls?: unknown } }[];
         usage?: { prompt_tokens?: unknown; completion_tokens?: unknown };
         toolCalls?: unknown;
+        model?: unknown;
       };
+      const model = reportedModel(typeof body === 'object' && body !== null ? body.model : undefined);
       const message =
         typeof body === 'object' && body !== null && Array.isArray(body.choices) ? body.choices[0]?.message : undefined;
       const tools = toolCallsOf(body, message);
@@ -133,7 +135,7 @@ export function httpSutCaller(sut: HttpSut, tools: HttpSutTools = {}): (context:
           },
           ms,
         };
-      return { response: content, ms, ...(usage ? { usage } : {}), ...tools };
+      return { response: content, ms, ...(usage ? { usage } : {}), ...(model ? { model } : {}), ...tools };
     } catch (error) {
       return { ...failure(OpenAI, error, url, sut, context), ms: performance.now() - started };
     }

@@ -46,6 +46,8 @@ export interface SutOutcome {
   cost?: number;
   /** The tool calls the SUT reported making, in order (bounded; see sut-tool-calls.ts). */
   toolCalls?: ToolCall[];
+  /** The model id the SUT's response reported (an http SUT: the API's `model` field), for the manifest. */
+  model?: string;
 }
 
 /** Where the SUT finds its scratch campaign, besides the request. */
