@@ -1,5 +1,5 @@
 import { inputDir, type FilesContext } from '../project/project-context.js';
-import { applyRolloutScreens } from './rollout-checks.js';
+import { applyRolloutScreens, skipped } from './rollout-checks.js';
 import { join, resolve } from 'node:path';
 import { shownPath, showingPathsFrom } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
@@ -13,6 +13,11 @@ import { applyScreens } from '../pipeline/run-checks.js';
 import { questionScreens } from '../pipeline/question-screens.js';
 import { screenApplies } from '../question/check-screens.js';
 import { gradeRun, type Grader } from './grader.js';
+import { hasScreens, repScreens, type ScreenChecks } from '../pipeline/rep-screens.js';
+import type { HiddenValues } from '../pipeline/hidden-checks.js';
+import type { RepRecord } from '../run-dir/rep-record.js';
+import type { ScreenResult } from '../run-dir/screen-result.js';
+import { runHiddenValues } from './run-hidden-values.js';
 
 /** The marks file `judge --checks` writes; marks.csv, the human's, is never touched. */
 export const CHECKS_MARKS_FILE = 'marks.checks.csv';
@@ -50,8 +55,9 @@ export async function judgeChecks(project: FilesContext, options: JudgeChecksOpt
     const cwd = inputDir(project);
     const dir = resolve(cwd, options.dir);
     const state = await readRunState(dir);
-    const checks = await checksFor(options, state.manifest, dir, cwd);
-    const graded = await gradeRun(dir, state, checksGrader(dir, state.manifest, checks));
+    const { checks, screens } = await checksFor(options, state.manifest, dir, cwd);
+    const hidden = screens.hidden ? await runHiddenValues(dir, state.manifest, cwd, screens.hidden) : undefined;
+    const graded = await gradeRun(dir, state, checksGrader(dir, state.manifest, checks, screens, hidden));
     return {
       file: graded.file,
       screensFile: join(dir, CHECKS_SCREENS_FILE),
@@ -68,24 +74,37 @@ export async function judgeChecks(project: FilesContext, options: JudgeChecksOpt
  * The deterministic checks as a grader: each rep's screens, combined into its mark (any fail fails, else a pass
  * passes, else `na`); `finish` writes every rep's screens to screens.checks.jsonl before the marks file.
  */
-export function checksGrader(dir: string, manifest: Manifest, checks: Checks | undefined): Grader {
+export function checksGrader(
+  dir: string,
+  manifest: Manifest,
+  checks: Checks | undefined,
+  others: ScreenChecks = {},
+  hidden?: ReadonlyMap<string, readonly HiddenValues[]>,
+): Grader {
   const { checks: screens, transcript } = questionScreens(checks, manifest.rollout?.transcriptChecks);
+  // The tool rules' and hidden rows' names, in order, for the screens an errored rep would have had.
+  const otherNames = repScreens(others, { response: '', toolCalls: [], effects: null }).map((result) => result.screen);
   const skips = new Map(manifest.fixtures.map((fixture) => [fixture.name, fixture.skip ?? []]));
   const rows = new Map<string, ScreenRow>();
   return {
     marksFile: CHECKS_MARKS_FILE,
     async grade(key, record) {
       const skip = skips.get(key.fixture) ?? [];
+      const values = hidden?.get(key.fixture);
+      const extra = (seen: RepRecord): ScreenResult[] => skipped(repScreens(others, seen, values), skip);
       // A rollout is judged turn by turn and as a transcript (the run's transcriptChecks).
       const verdict =
         record.turns || transcript.length > 0
-          ? applyRolloutScreens(screens, transcript, record, skip)
-          : applyScreens(screens, record, skip);
+          ? applyRolloutScreens(screens, transcript, record, skip, extra)
+          : applyScreens(screens, record, skip, record.error ? [] : extra(record));
       const entries: ScreenEntry[] =
         verdict.mark === 'error'
-          ? [...screens, ...transcript]
-              .filter((screen) => screenApplies(screen, key.fixture, skip))
-              .map((screen) => ({ screen: screen.name, mark: 'error', reason: verdict.reason }))
+          ? [
+              ...otherNames.filter((name) => !skip.includes(name)),
+              ...[...screens, ...transcript]
+                .filter((screen) => screenApplies(screen, key.fixture, skip))
+                .map((screen) => screen.name),
+            ].map((screen) => ({ screen, mark: 'error' as const, reason: verdict.reason }))
           : verdict.screens;
       rows.set(repId(key), { ...key, mark: verdict.mark, screens: entries });
       return { mark: verdict.mark, note: verdict.reason };
@@ -102,8 +121,9 @@ async function checksFor(
   manifest: Manifest,
   dir: string,
   cwd: string,
-): Promise<Checks | undefined> {
+): Promise<{ checks: Checks | undefined; screens: ScreenChecks }> {
   const recorded = manifest.checks;
+  const screens = { tools: manifest.tools, hidden: manifest.hidden };
   if (options.question !== undefined) {
     const question = await loadQuestion(resolve(cwd, options.question));
     if (question.question.id !== manifest.question.id) {
@@ -112,17 +132,18 @@ async function checksFor(
         `${question.shown}: question "${question.question.id}", but ${shownPath(dir)} is a run of "${manifest.question.id}"`,
       );
     }
-    if (!question.question.checks && !manifest.rollout?.transcriptChecks)
+    const given = { tools: question.question.tools, hidden: question.question.hidden };
+    if (!question.question.checks && !manifest.rollout?.transcriptChecks && !hasScreens(given))
       throw new TurnkitError('BAD_INPUT', `${question.shown}: declares no checks (add a checks: section)`);
-    return question.question.checks;
+    return { checks: question.question.checks, screens: given };
   }
-  // A rollout may be checked by its transcript alone.
-  if (!recorded && manifest.rollout?.transcriptChecks) return undefined;
+  // A rollout may be checked by its transcript alone; any run by its tool rules or hidden rows alone.
+  if (!recorded && (manifest.rollout?.transcriptChecks || hasScreens(screens))) return { checks: undefined, screens };
   if (!recorded) {
     throw new TurnkitError(
       'BAD_INPUT',
       `${shownPath(resolve(dir, 'manifest.json'))}: the run's question declared no checks; add a checks: section to the question and pass --question FILE`,
     );
   }
-  return recorded;
+  return { checks: recorded, screens };
 }

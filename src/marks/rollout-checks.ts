@@ -14,6 +14,8 @@ export function applyRolloutScreens(
   transcript: readonly Screen[],
   record: RepRecord,
   skip: readonly string[] = [],
+  /** The other screens' results (tool rules, hidden rows) of one turn, as repScreens gives them. */
+  others: (turn: RepRecord) => ScreenResult[] = () => [],
 ): ScreenedVerdict {
   if (record.error) {
     const at = record.error.turn !== undefined ? `turn ${record.error.turn}: ` : '';
@@ -26,9 +28,14 @@ export function applyRolloutScreens(
   const failed: string[] = [];
   let passed = 0;
   const byScreen = new Map<string, ScreenResult[]>();
-  for (const turn of checks.length > 0 ? (record.turns ?? []) : []) {
+  const names = new Set(checks.map((screen) => screen.name));
+  for (const turn of record.turns ?? []) {
     const effects = turn.effects ?? { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
-    const verdict = applyScreens(checks, { ...record, response: turn.response, effects, error: null }, skip);
+    const seen = { ...record, response: turn.response, toolCalls: turn.toolCalls, effects, error: null };
+    const extra = skipped(others(seen), skip);
+    for (const result of extra) names.add(result.screen);
+    if (checks.length === 0 && extra.length === 0) continue;
+    const verdict = applyScreens(checks, seen, skip, extra);
     if (verdict.mark === 'fail') failed.push(`turn ${turn.turn}: ${verdict.reason}`);
     else passed++;
     for (const result of verdict.screens)
@@ -37,7 +44,7 @@ export function applyRolloutScreens(
         { ...result, reason: `turn ${turn.turn}: ${result.reason}` },
       ]);
   }
-  const screens: ScreenResult[] = checks.map((screen) => overTurns(screen.name, byScreen.get(screen.name) ?? []));
+  const screens: ScreenResult[] = [...names].map((name) => overTurns(name, byScreen.get(name) ?? []));
   if (transcript.length > 0) {
     // The transcript's own screens read every response; effects are the rep's as a whole.
     const verdict = applyScreens(transcript, record, skip);
@@ -65,4 +72,13 @@ function overTurns(screen: string, turns: readonly ScreenResult[]): ScreenResult
   const passed = turns.filter((result) => result.mark === 'pass').length;
   if (passed > 0) return { screen, mark: 'pass', reason: `passed on ${passed} turn(s)` };
   return { screen, mark: 'unscored', reason: turns[0]?.reason.replace(/^turn \d+: /, '') ?? 'no turn was played' };
+}
+
+/** Other screens' results with the fixture's skipped ones unscored. */
+export function skipped(results: readonly ScreenResult[], skip: readonly string[]): ScreenResult[] {
+  return results.map((result) =>
+    skip.includes(result.screen)
+      ? { ...result, mark: 'unscored' as const, reason: 'the question skips it for this fixture' }
+      : result,
+  );
 }

@@ -5,6 +5,7 @@ import { readQuestionData, type LoadedQuestion } from '../question/load-question
 import type { RepRecord } from '../run-dir/rep-record.js';
 import { checkScreenNames, questionScreens } from './question-screens.js';
 import { applyScreens } from './run-checks.js';
+import { repScreens } from './rep-screens.js';
 
 /** What a question's known records showed: how many were tried, and screens no record made fail (a warning each). */
 export interface KnownRecordsResult {
@@ -18,8 +19,11 @@ export interface KnownRecordsResult {
  * screen and the record's place. A screen that no record makes fail is said as a warning: it may be unable to fail.
  */
 export async function checkKnownRecords(question: LoadedQuestion): Promise<KnownRecordsResult> {
-  const names = checkScreenNames(question);
   const q = question.question;
+  // The tool rules' screens are tested on the records' calls too (hidden rows need a fixture's values: not here).
+  const others = { tools: q.tools };
+  const toolNames = repScreens(others, { response: '', toolCalls: [], effects: null }).map((result) => result.screen);
+  const names = checkScreenNames(question, toolNames);
   if (q.knownRecords === undefined) return { records: 0, warnings: [] };
   const { records, at } = await knownRecordsOf(question);
   const { checks, transcript } = questionScreens(q.checks, q.transcriptChecks);
@@ -33,7 +37,11 @@ export async function checkKnownRecords(question: LoadedQuestion): Promise<Known
           `${at([index, 'expect', name])}: no screen is named "${name}" (the question's screens: ${names.join(', ') || 'none'})`,
         );
     const skip = skipsOf(question, known.fixture);
-    const verdict = applyScreens(screens, asRecord(known, index), skip);
+    const record = asRecord(known, index);
+    const extra = repScreens(others, record).map((result) =>
+      skip.includes(result.screen) ? { ...result, mark: 'unscored' as const } : result,
+    );
+    const verdict = applyScreens(screens, record, skip, extra);
     for (const result of verdict.screens) {
       if (result.mark === 'fail') failedSomewhere.add(result.screen);
       const expected = known.expect[result.screen];
@@ -44,7 +52,7 @@ export async function checkKnownRecords(question: LoadedQuestion): Promise<Known
       );
     }
   }
-  const warnings = screens
+  const warnings = [...screens, ...toolNames.map((name) => ({ name, at: ['tools'] as PropertyKey[] }))]
     .filter((screen) => !failedSomewhere.has(screen.name))
     .map(
       (screen) =>

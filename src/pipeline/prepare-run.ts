@@ -1,5 +1,6 @@
 import { checkChecksTables } from './checks-tables.js';
 import { checkKnownRecords } from './known-records.js';
+import { checkScreenTables } from './screen-tables.js';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
@@ -61,6 +62,10 @@ export async function prepareRun(project: ProjectContext, input: RunInput): Prom
   // Checks that disagree with the question's own known records would mark every rep wrongly: refused now.
   const known = await checkKnownRecords(question);
   for (const warning of known.warnings) (input.onWarning ?? project.onWarning)?.(warning);
+  checkScreenTables(
+    question,
+    fixtures.map(({ loaded }) => loaded.fixture),
+  );
   // Said before a plan of every rep is made (a resume is bounded by the run it continues, checked the same way).
   checkRunSize(
     fixtures.length,

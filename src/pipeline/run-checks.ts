@@ -56,7 +56,8 @@ export function combineScreens(
   const passed = results.filter((result) => result.mark === 'pass');
   if (passed.length === 0) return { mark: 'na', reason: 'no screen applies to this rep', screens };
   const count = passed.reduce((sum, result) => sum + (result.count ?? 1), 0);
-  return { mark: 'pass', reason: `${count} check(s) passed`, screens };
+  const unscored = results.filter((result) => result.mark === 'unscored').length;
+  return { mark: 'pass', reason: `${count} check(s) passed${unscored > 0 ? `, ${unscored} unscored` : ''}`, screens };
 }
 
 /**

@@ -17,6 +17,7 @@ import { checkSutFound } from '../sut/call-sut.js';
 import { checkRunSize } from '../question/rep-limits.js';
 import { checkChecksTables } from './checks-tables.js';
 import { checkKnownRecords } from './known-records.js';
+import { checkScreenTables } from './screen-tables.js';
 
 /**
  * `turnkit verify`: fixtures and constructed fixtures (see `verify`) and questions, each checked as `run` would
@@ -71,6 +72,10 @@ export async function verify(project: ProjectContext, options: VerifyInput): Pro
         const known = await checkKnownRecords(question);
         if (known.records > 0) notes.push(`${known.records} known record(s) give the expected screen results`);
         notes.push(...known.warnings.map((warning) => warning.replace(/^.*?: screen /, 'screen ')));
+        checkScreenTables(
+          question,
+          fixtures.map(({ loaded }) => loaded.fixture),
+        );
         const rubric = question.question.rubric.path;
         if (!existsSync(resolve(config.baseDir, rubric)))
           throw new TurnkitError('NOT_FOUND', `${question.at(['rubric', 'path'])}: ${rubric}: no such file`);

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { checksSchema } from './checks-format.js';
 import { knownRecordSchema } from './known-record-format.js';
+import { hiddenSchema } from './hidden-format.js';
+import { toolsSchema } from './tools-format.js';
 import { MAX_REPS, TOO_MANY_REPS } from './rep-limits.js';
 import { rolloutFields } from './rollout-format.js';
 import type { commandSutSchema } from '../sut/sut-command.js';
@@ -80,6 +82,10 @@ export const questionSchema = z
     errors: z.enum(['exclude', 'fail'], { error: 'expected "exclude" or "fail"' }).optional(),
     /** Known records with the result each screen must give (inline, or a YAML/JSON file beside the question). */
     knownRecords: z.union([z.string().min(1), z.array(knownRecordSchema)]).optional(),
+    /** Tool checks beside `checks` (allowed, required, forbidden, order, effects), read by `judge --checks`. */
+    tools: toolsSchema.optional(),
+    /** Rows the player must not learn: their values may appear in no response and no tool call's arguments. */
+    hidden: hiddenSchema.optional(),
     /** Rollouts (several turns per rep): turns, players, stopOn, transcriptChecks (see rollout-format.ts). */
     ...rolloutFields,
   })
