@@ -166,3 +166,36 @@ describe('errors: exclude and errors: fail on one run', () => {
     });
   }
 });
+
+describe('the tool rules as screens of the framework', () => {
+  it('writes the allowed-tools screen beside the checks, unscored where a fixture skips it, error on an errored rep', async () => {
+    const { checksGrader } = await import('../../src/marks/judge-checks.js');
+    const { gradeRun } = await import('../../src/marks/grader.js');
+    const { readRunState, repId } = await import('../../src/run-dir/run-state.js');
+    const { toolsSchema } = await import('../../src/question/tools-format.js');
+    const dir = await makeScreensRun({
+      dir: join(root, 'tools'),
+      checks: checksSchema.parse({ mustContain: ['deck'] }),
+      fixtures: [
+        { name: 'gm', reps: [{ response: 'deck 2' }, { error: true }] },
+        { name: 'quiet', skip: ['allowed-tools'], reps: [{ response: 'deck 2' }, { response: 'deck 2' }] },
+      ],
+    });
+    const state = await readRunState(dir);
+    // The first rep called a tool the question does not allow.
+    state.records.get(repId({ fixture: 'gm', rep: 1 }))!.toolCalls = [{ name: 'delete_world', arguments: {} }];
+    const tools = toolsSchema.parse({ allowed: ['route'] });
+    await gradeRun(dir, state, checksGrader(dir, state.manifest, state.manifest.checks, { tools }));
+    const rows = parseScreens(await readFile(join(dir, 'screens.checks.jsonl'), 'utf8'), 'screens');
+    const marks = (fixture: string, rep: number) =>
+      rows
+        .find((row) => row.fixture === fixture && row.rep === rep)!
+        .screens.map((entry) => `${entry.screen} ${entry.mark}`);
+    expect(marks('gm', 1)).toEqual(['allowed-tools fail', 'must-contain pass']);
+    expect(marks('gm', 2)).toEqual(['allowed-tools error', 'must-contain error']);
+    expect(marks('quiet', 1)).toEqual(['allowed-tools unscored', 'must-contain pass']);
+    const report = await buildReport(dir, { marks: 'marks.checks.csv' });
+    const allowed = report.screens!.tags[0]!.screens.find((counts) => counts.screen === 'allowed-tools')!;
+    expect(allowed).toMatchObject({ pass: 0, fail: 1, unscored: 2, error: 1, denominator: 1 });
+  });
+});
