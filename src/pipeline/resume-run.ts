@@ -1,21 +1,15 @@
-import { existsSync } from 'node:fs';
-import { appendFile, readFile, rename } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
-import { serializeDocument } from '../fixture/format.js';
-import { describeWriteError, shownPath } from '../util/shown-path.js';
+import { shownPath } from '../util/shown-path.js';
 import { QUESTION_OBJECT } from '../question/load-question.js';
 import { sha256, type Manifest } from '../run-dir/manifest.js';
-import { appendMarkHistory, historyFileOf } from '../run-dir/marks-history.js';
-import { formatMarks } from '../run-dir/marks-file.js';
 import type { OpenedRun, RunSetting } from './opened-run.js';
 import type { RunPlan } from './prepare-run.js';
-import type { RepRecord } from '../run-dir/rep-record.js';
 import type { RunInput } from './run-input.js';
-import { repFileBase, writeRunFile } from '../run-dir/run-layout.js';
+import { runWriter } from '../run-dir/run-writer.js';
 import { marksFor, previousMarks } from '../run-dir/run-marks.js';
 import { planReps } from '../run-dir/rep-order.js';
-import { ORDER_FILE, readManifest, readRunState, repId, type RepKey } from '../run-dir/run-state.js';
+import { readManifest, readRunState, repId } from '../run-dir/run-state.js';
 import type { QuestionFixture } from './resolve-fixtures.js';
 
 /**
@@ -65,11 +59,11 @@ export async function resumeRunDir(
   // history file now, before any rep runs, so that no way this resume ends can leave it on the new response.
   const takenBack = marksFor(all, state, previous, new Set(pending.map(repId)));
   if (takenBack.replaced.length > 0) {
-    await appendMarkHistory(
-      historyFileOf(join(dir, 'marks.csv')),
+    await runWriter(dir).history(
+      'marks.csv',
       takenBack.replaced.map((change) => ({ ...change, by: 'turnkit run --resume: the rep runs again' })),
     );
-    await writeRunFile(dir, 'marks.csv', formatMarks(takenBack.rows));
+    await runWriter(dir).marks('marks.csv', takenBack.rows);
   }
   const attempt = Math.max(0, ...state.order.map((entry) => entry.attempt)) + 1;
   const warnings: string[] = [];
@@ -97,7 +91,7 @@ export async function resumeRunDir(
       },
     ],
   };
-  await writeRunFile(dir, 'manifest.json', serializeDocument(manifest));
+  await runWriter(dir).manifest(manifest);
   return { dir, manifest, all, pending, attempt, warnings };
 }
 
@@ -144,32 +138,5 @@ export function checkUnchanged(
     const recorded = manifest.fixtures.find((entry) => entry.name === loaded.fixture.name);
     if (!recorded) refuse(`fixture ${loaded.fixture.name} is new in the question`);
     if (recorded!.file.sha256 !== loaded.sha256) refuse(`fixture ${loaded.fixture.name} changed`);
-  }
-}
-
-/** Appends a rep's start to order.jsonl as it happens: a run killed outright still shows what it had begun. */
-export async function appendOrder(
-  dir: string,
-  entry: { fixture: string; rep: number; attempt: number },
-): Promise<void> {
-  const file = join(dir, ORDER_FILE);
-  await appendFile(file, `${JSON.stringify(entry)}\n`, { mode: 0o600 }).catch((error: NodeJS.ErrnoException) => {
-    throw new TurnkitError('IO', `${shownPath(file)}: ${describeWriteError(error)}`);
-  });
-}
-
-/** Moves an earlier record of a rep aside (rep-NN.attempt-K): evidence of a failure is never overwritten. */
-export async function keepEarlierAttempt(dir: string, key: RepKey): Promise<void> {
-  const base = join(dir, repFileBase(key.fixture, key.rep));
-  if (!existsSync(`${base}.json`)) return;
-  let attempt = 0;
-  try {
-    attempt = (JSON.parse(await readFile(`${base}.json`, 'utf8')) as RepRecord).attempt;
-  } catch {
-    // An unreadable record is kept all the same, under its own name.
-  }
-  for (const extension of ['json', 'md']) {
-    if (existsSync(`${base}.${extension}`))
-      await rename(`${base}.${extension}`, `${base}.attempt-${attempt}.${extension}`);
   }
 }

@@ -72,9 +72,10 @@ export async function runPlanned(
     }
     throw error;
   }
-  await finishRunDir(opened);
+  const state = await finishRunDir(opened);
   return runResult(
     opened,
+    state,
     reps.ran,
     reps.failures,
     input.maxCost !== undefined

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serializeDocument } from '../fixture/format.js';
 import type { ProjectContext } from '../project/project-context.js';
 import { buildManifest } from './build-manifest.js';
 import type { OpenedRun, RunSetting } from './opened-run.js';
 import type { RunPlan } from './prepare-run.js';
 import type { RunInput } from './run-input.js';
-import { createRunDir, RUBRIC_FILE, writeRunFile } from '../run-dir/run-layout.js';
+import { createRunDir, RUBRIC_FILE } from '../run-dir/run-layout.js';
+import { runWriter } from '../run-dir/run-writer.js';
 import { planReps } from '../run-dir/rep-order.js';
 import { ORDER_FILE } from '../run-dir/run-state.js';
 
@@ -53,10 +53,11 @@ export async function startRunDir(
     shard,
   });
   try {
-    await writeRunFile(dir, 'manifest.json', serializeDocument(manifest));
-    for (const [name, text] of plan.caseFiles) await writeRunFile(dir, join('case-files', `${name}.md`), text);
+    const write = runWriter(dir);
+    await write.manifest(manifest);
+    for (const [name, text] of plan.caseFiles) await write.file(join('case-files', `${name}.md`), text);
     // The rubric as the run used it, beside the reps: the marker shows it and judges read it from here.
-    await writeRunFile(dir, RUBRIC_FILE, plan.rubricText);
+    await write.file(RUBRIC_FILE, plan.rubricText);
   } catch (error) {
     // A new run that cannot write its first files (a full disk) has no rep to resume: it goes whole, not half made.
     await rm(dir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { gitOutput } from '../util/git-output.js';
 import { checksSchema } from '../question/checks-format.js';
 import type { SutConfig } from '../question/question-format.js';
 import { spendSchema } from './spend.js';
@@ -120,16 +120,8 @@ export function redactSut(sut: SutConfig): Record<string, unknown> {
 /** The git commit of a folder and whether its tree is dirty; undefined outside a repository or without git. */
 export function gitState(dir: string): Manifest['git'] {
   try {
-    const commit = execFileSync('git', ['rev-parse', 'HEAD'], {
-      cwd: dir,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim();
-    const status = execFileSync('git', ['status', '--porcelain'], {
-      cwd: dir,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    const commit = gitOutput(dir, ['rev-parse', 'HEAD']).trim();
+    const status = gitOutput(dir, ['status', '--porcelain']);
     return { commit, dirty: status.trim() !== '' };
   } catch {
     return undefined;

@@ -46,8 +46,15 @@ export async function readManifest(dir: string): Promise<Manifest> {
   return parseWithSchema(manifestSchema, parseJsonText(text, shownPath(manifestFile)), shownPath(manifestFile));
 }
 
-/** Reads a run directory's manifest and rep records (the manifest given, when the caller holds a newer one). */
-export async function readRunState(dir: string, manifest?: Manifest): Promise<RunState> {
+/**
+ * Reads a run directory's manifest and rep records (the manifest given, when the caller holds a newer one); each
+ * record through `readText` (readRun passes its reader, so that a command's reads can be counted).
+ */
+export async function readRunState(
+  dir: string,
+  manifest?: Manifest,
+  readText: (dir: string, relative: string) => Promise<string> = readRunText,
+): Promise<RunState> {
   manifest ??= await readManifest(dir);
   const completed = new Set<string>();
   const errored = new Map<string, string>();
@@ -61,7 +68,7 @@ export async function readRunState(dir: string, manifest?: Manifest): Promise<Ru
         const file = join(repsDir, fixture, name);
         let record: RepRecord;
         try {
-          record = JSON.parse(await readRunText(dir, relative(dir, file))) as RepRecord;
+          record = JSON.parse(await readText(dir, relative(dir, file))) as RepRecord;
         } catch (error) {
           if (error instanceof TurnkitError) throw error;
           // A record torn by a crash counts as not run: --resume runs the rep again (and keeps the torn file).
