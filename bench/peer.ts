@@ -248,7 +248,7 @@ try {
         const key = `${project.label}, concurrency ${concurrency}`;
         const entry = results.get(key) ?? { turnkit: [], floor: [], peer: [] };
         results.set(key, entry);
-        const steps: (() => Promise<void>)[] = [
+        const steps: (() => Promise<unknown>)[] = [
           async () =>
             entry.turnkit.push(
               sample(await turnkit(project, 'many', concurrency), await turnkit(project, 'one', concurrency)),
