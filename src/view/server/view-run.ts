@@ -41,6 +41,12 @@ export class ViewRun {
   private known: string | null = null;
   private sessionVersion = '';
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * The run's page data as last built, under the signature of the files it was built from (reps, manifest, order
+   * and every marks file, this viewer's own included): a 10,000-rep run takes about a second to read, and every
+   * page of reps, every return to the run and the marker ask for it again while nothing changed.
+   */
+  private built: { key: string; run: Promise<RunView> } | undefined;
 
   private constructor(
     readonly id: number,
@@ -89,6 +95,27 @@ export class ViewRun {
    * order file and every marks file but the one this viewer writes (its own marks are sent with each save).
    */
   async version(): Promise<string> {
+    return this.signature(false);
+  }
+
+  /**
+   * The run's page data (the report and every rep), read again only when a file it is built from changed since.
+   * Starting it early (the server does as it starts) makes the first page of a large run cheap.
+   */
+  runView(): Promise<RunView> {
+    return this.signature(true).then((key) => {
+      if (this.built?.key !== key) {
+        const run = buildRunView({ dir: this.dir, cwd: this.cwd, marks: this.marking.reportMarks });
+        this.built = { key, run };
+        run.catch(() => {
+          if (this.built?.run === run) this.built = undefined;
+        });
+      }
+      return this.built.run;
+    });
+  }
+
+  private async signature(withOwn: boolean): Promise<string> {
     const parts: string[] = [];
     const reps = join(this.dir, 'reps');
     if (existsSync(reps)) {
@@ -97,7 +124,7 @@ export class ViewRun {
           `${fixture}:${(await readdir(join(reps, fixture))).filter((name) => /^rep-\d+\.json$/.test(name)).length}`,
         );
     }
-    const own = this.session ? basename(this.session.file) : '';
+    const own = this.session && !withOwn ? basename(this.session.file) : '';
     const files = [
       'manifest.json',
       'order.jsonl',
@@ -110,15 +137,20 @@ export class ViewRun {
     return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
   }
 
-  /** The page data of the run and its marker; the session reopens when reps were added since it opened. */
-  async data(): Promise<{ run: RunView | null; marker: MarkerView; version: string }> {
+  /**
+   * The page data of the run and its marker; the session reopens when reps were added since it opened. With `reps`,
+   * only those reps of the run (a page: `[from, to)`), and `repsTotal` says how many there are.
+   */
+  async data(
+    reps?: [number, number],
+  ): Promise<{ run: RunView | null; marker: MarkerView; version: string; repsTotal: number }> {
     return this.serial(async () => {
       await this.takeMarks(false);
       const version = await this.version();
       if (version !== this.sessionVersion) await this.reopen(version);
       const session = this.session!;
       const blind = this.marking.blind === true;
-      const run = blind ? null : await buildRunView({ dir: this.dir, cwd: this.cwd, marks: this.marking.reportMarks });
+      const run = blind ? null : await this.runView();
       const positions = run
         ? new Map(run.reps.map((rep, i) => [`${run.fixtures[rep.f]!.name}\u0000${rep.rep}`, i]))
         : undefined;
@@ -137,7 +169,13 @@ export class ViewRun {
         ...(blind ? withDocs(blindReps(session)) : {}),
         ...(this.readOnly ? { readOnly: this.readOnly } : {}),
       };
-      return { run, marker, version };
+      const repsTotal = run ? run.reps.length : session.reps.length;
+      return {
+        run: run && reps ? { ...run, reps: run.reps.slice(reps[0], reps[1]) } : run,
+        marker,
+        version,
+        repsTotal,
+      };
     });
   }
 
