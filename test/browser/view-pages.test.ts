@@ -5,6 +5,10 @@ import { join } from 'node:path';
 import { makeMarkRun } from '../helpers/mark-run.js';
 import { startViewServer, type ViewServer } from '../../src/view/server/view-server.js';
 import type { RepView } from '../../src/view/view-data.js';
+import { hasBrowser, launchBrowser, requireBrowser, watchedPage } from '../helpers/browser.js';
+
+declare const window: { __pwned?: unknown };
+declare const document: { querySelector(selector: string): { textContent: string | null } | null };
 
 // A run's reps in pages, and the page data cached while the run's files are unchanged.
 describe('turnkit view: a run of many reps in pages, cached', () => {
@@ -18,7 +22,10 @@ describe('turnkit view: a run of many reps in pages, cached', () => {
 
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'turnkit-view-pages-'));
-    const responses = Array.from({ length: 150 }, (_, i) => `answer <b>${i + 1}</b>`);
+    // A response that would run script if the page took it as markup, on a rep of a later page.
+    const responses = Array.from({ length: 150 }, (_, i) =>
+      i === 140 ? '<img src=x onerror="window.__pwned = 1">late' : `answer <b>${i + 1}</b>`,
+    );
     run = await makeMarkRun({
       dir: join(folder, 'run'),
       fixtures: [
@@ -35,14 +42,18 @@ describe('turnkit view: a run of many reps in pages, cached', () => {
   });
 
   it('gives the first page with the total, and the pages after it add up to every rep in order', async () => {
-    const whole = await get<{ run: { reps: RepView[]; report: unknown }; repsTotal: number }>('/api/run?run=0');
+    const whole = await get<{ run: { reps: RepView[]; report: unknown } }>('/api/run?run=0');
     expect(whole.body.run.reps).toHaveLength(300);
-    expect(whole.body.repsTotal).toBe(300);
-    const first = await get<{ run: { reps: RepView[]; report: unknown }; repsTotal: number; version: string }>(
-      '/api/run?run=0&from=0&to=100',
-    );
+    const first = await get<{
+      run: { reps: RepView[]; report: unknown };
+      repsTotal: number;
+      version: string;
+      markerFile: string;
+    }>('/api/run?run=0&from=0&to=100');
     expect(first.body.run.reps).toHaveLength(100);
     expect(first.body.repsTotal).toBe(300);
+    expect(first.body).toMatchObject({ markerFile: 'marks.csv' });
+    expect(first.body).not.toHaveProperty('marker');
     expect(first.body.run.report).toEqual(whole.body.run.report);
     const pages: RepView[] = [...first.body.run.reps];
     for (let from = 100; from < 300; from += 120) {
@@ -74,4 +85,29 @@ describe('turnkit view: a run of many reps in pages, cached', () => {
     const page = await get<{ reps: RepView[] }>('/api/reps?run=0&from=0&to=1');
     expect(page.body.reps[0]!.marks[0]).toEqual(['fail', 'changed by hand']);
   });
+
+  it.runIf(hasBrowser || requireBrowser)(
+    'the page draws its first screen from the first page, then every rep: the filters find one of a later page',
+    async () => {
+      const browser = await launchBrowser();
+      try {
+        const { page, problems } = await watchedPage(browser.context);
+        await page.goto(`${server.url}#run=0`);
+        await page.waitForSelector('body[data-first-screen=true]');
+        await page.waitForSelector('body[data-view=run][data-ready=true]');
+        expect(await page.locator('#reps h2').textContent()).toBe('Reps (300)');
+        await page.fill('#filter-text', 'late');
+        await page.waitForFunction(
+          () => document.querySelector('#rep-count')?.textContent === 'reps 1-2 of 2 matching (300 in all)',
+        );
+        const card = page.locator('#rep-list article').first();
+        expect(await card.getAttribute('data-rep')).toBe('alpha/141');
+        expect(await card.locator('pre.response').textContent()).toBe('<img src=x onerror="window.__pwned = 1">late');
+        expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
+        expect(problems).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { MarkingSession } from '../../marks/marking-session.js';
+import { MarkingSession, marksFileName } from '../../marks/marking-session.js';
 import { acquireMarksLock, type MarksLock } from '../../marks/marks-lock.js';
 import type { Mark, TurnMark } from '../../run-dir/marks-file.js';
 import { readManifest } from '../../run-dir/run-state.js';
@@ -137,13 +137,8 @@ export class ViewRun {
     return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
   }
 
-  /**
-   * The page data of the run and its marker; the session reopens when reps were added since it opened. With `reps`,
-   * only those reps of the run (a page: `[from, to)`), and `repsTotal` says how many there are.
-   */
-  async data(
-    reps?: [number, number],
-  ): Promise<{ run: RunView | null; marker: MarkerView; version: string; repsTotal: number }> {
+  /** The page data of the run and its marker; the session reopens when reps were added since it opened. */
+  async data(): Promise<{ run: RunView | null; marker: MarkerView; version: string }> {
     return this.serial(async () => {
       await this.takeMarks(false);
       const version = await this.version();
@@ -169,14 +164,26 @@ export class ViewRun {
         ...(blind ? withDocs(blindReps(session)) : {}),
         ...(this.readOnly ? { readOnly: this.readOnly } : {}),
       };
-      const repsTotal = run ? run.reps.length : session.reps.length;
-      return {
-        run: run && reps ? { ...run, reps: run.reps.slice(reps[0], reps[1]) } : run,
-        marker,
-        version,
-        repsTotal,
-      };
+      return { run, marker, version };
     });
+  }
+
+  /**
+   * A page of the run's reps (`[from, to)`) with the report, for the run's page: no marker data (the marker asks for
+   * it with `data`), so that the first screen of a large run costs the page's reps and not every rep's marks.
+   */
+  async page(
+    from: number,
+    to: number,
+  ): Promise<{ run: RunView; markerFile: string; version: string; repsTotal: number }> {
+    const run = await this.runView();
+    const markerFile = this.session ? basename(this.session.file) : marksFileName(this.marking);
+    return {
+      run: { ...run, reps: run.reps.slice(from, to) },
+      markerFile,
+      version: await this.version(),
+      repsTotal: run.reps.length,
+    };
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { RunView } from '../../view-data.js';
-import { api, type CompareReply, errorText, type RunReply, type ViewData } from './api.js';
+import { api, type CompareReply, errorText, type RunPage, type ViewData } from './api.js';
 import { addAll, clear, h } from './dom.js';
 import { showMarker } from './marker.js';
 import { renderReport } from './report.js';
@@ -80,11 +80,11 @@ function showRun(root: HTMLElement, id: number): void {
   nav(root);
   const box = h('div', { class: 'run' });
   root.appendChild(box);
-  api<RunReply & { repsTotal: number }>(VIEW.data, `/api/run?run=${id}&from=0&to=${FIRST_PAGE}`)
+  api<RunPage>(VIEW.data, `/api/run?run=${id}&from=0&to=${FIRST_PAGE}`)
     .then(async (body) => {
       VIEW.version = body.version;
       const run = body.run!;
-      const open = h('a', { href: `#mark=${id}`, id: 'open-marker', text: `mark these reps (${body.marker.file})` });
+      const open = h('a', { href: `#mark=${id}`, id: 'open-marker', text: `mark these reps (${body.markerFile})` });
       box.appendChild(h('p', null, [open]));
       renderReport(run, box);
       renderReps(run, box, body.repsTotal);
