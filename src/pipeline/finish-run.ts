@@ -40,7 +40,8 @@ export interface RunResult {
  */
 export async function finishRunDir(opened: OpenedRun): Promise<void> {
   const { dir, all } = opened;
-  const state = await readRunState(dir, opened.manifest);
+  // Lean: at a run's end every record is read at once; only their outcome and spend are needed here.
+  const state = await readRunState(dir, opened.manifest, { lean: true });
   const missing = all.filter((key) => !state.completed.has(repId(key)) && !state.errored.has(repId(key)));
   const spend = runSpend(all, state);
   opened.manifest = {
@@ -65,7 +66,7 @@ export async function runResult(
   budget?: { maxCost: number; spent: number; uncounted?: string } | undefined,
 ): Promise<RunResult> {
   const { dir, all, manifest } = opened;
-  const state = await readRunState(dir, manifest);
+  const state = await readRunState(dir, manifest, { lean: true });
   const missing = all.length - state.completed.size - state.errored.size;
   const seedFailed = all
     .map((key) => state.records.get(repId(key)))

@@ -46,8 +46,17 @@ export async function readManifest(dir: string): Promise<Manifest> {
   return parseWithSchema(manifestSchema, parseJsonText(text, shownPath(manifestFile)), shownPath(manifestFile));
 }
 
-/** Reads a run directory's manifest and rep records (the manifest given, when the caller holds a newer one). */
-export async function readRunState(dir: string, manifest?: Manifest): Promise<RunState> {
+/**
+ * Reads a run directory's manifest and rep records (the manifest given, when the caller holds a newer one). `lean`
+ * keeps of each record what finishing a run reads (its key, error, spend, timings and turns) and drops its case file,
+ * response, output tails, effects and outside writes: a run's end reads every record at once, and at 10,000 reps the
+ * whole records would be the largest thing the process ever holds.
+ */
+export async function readRunState(
+  dir: string,
+  manifest?: Manifest,
+  options: { lean?: boolean } = {},
+): Promise<RunState> {
   manifest ??= await readManifest(dir);
   const completed = new Set<string>();
   const errored = new Map<string, string>();
@@ -68,7 +77,7 @@ export async function readRunState(dir: string, manifest?: Manifest): Promise<Ru
           continue;
         }
         const id = repId(record);
-        records.set(id, record);
+        records.set(id, options.lean ? leanRecord(record) : record);
         if (record.error)
           errored.set(id, `${record.error.stage}: ${record.error.cause}: ${record.error.message}`.slice(0, 200));
         else completed.add(id);
@@ -89,4 +98,15 @@ export async function readRunState(dir: string, manifest?: Manifest): Promise<Ru
         })
     : manifest.order;
   return { manifest, order, completed, errored, records };
+}
+
+// A record without the parts that grow with the case file and the response (see readRunState's `lean`).
+function leanRecord(record: RepRecord): RepRecord {
+  const { stdoutTail: _out, stderrTail: _err, outside: _outside, ...rest } = record;
+  return {
+    ...rest,
+    request: { ...record.request, caseFile: '', transcript: undefined },
+    response: null,
+    effects: null,
+  };
 }
