@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { gitOutput } from '../util/git-output.js';
 import type { Command } from 'commander';
 import { userInfo } from 'node:os';
 import { basename, dirname, relative, resolve } from 'node:path';
@@ -19,11 +19,7 @@ import type { Output } from './output.js';
  */
 export function whoAmI(projectDir: string): string {
   try {
-    const name = execFileSync('git', ['config', 'user.name'], {
-      cwd: projectDir,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim();
+    const name = gitOutput(projectDir, ['config', 'user.name']).trim();
     if (name) return name;
   } catch {
     // No git, or no user.name: the OS user below.

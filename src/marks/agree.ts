@@ -4,8 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { shownPath, showingPathsFrom } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import type { Manifest } from '../run-dir/manifest.js';
-import { readMarksFile, scopeOfRun } from '../run-dir/read-marks.js';
-import { readManifest } from '../run-dir/run-state.js';
+import { readLooseMarks, readRun, type Run } from '../run-dir/read-run.js';
 import { agreement, type Agreement } from './agreement.js';
 
 /** Options of `turnkit agree MARKS_A MARKS_B`. */
@@ -43,17 +42,17 @@ export async function agree(project: FilesContext, options: AgreeOptions): Promi
       );
     }
     const run = runA ?? runB;
-    const scope = run ? scopeOfRun(run.manifest) : undefined;
-    const marksA = await readMarksFile(a, scope);
-    const marksB = await readMarksFile(b, scope);
+    // Through the run when there is one (each file checked against its reps), else as loose files.
+    const marksA = run ? await run.marks(a) : await readLooseMarks(a);
+    const marksB = run ? await run.marks(b) : await readLooseMarks(b);
     return { ...agreement(marksA, marksB), a, b, run: run?.dir ?? null };
   });
 }
 
-async function runOf(file: string): Promise<{ dir: string; manifest: Manifest } | undefined> {
+async function runOf(file: string): Promise<Run | undefined> {
   const dir = dirname(file);
   if (!existsSync(join(dir, 'manifest.json'))) return undefined;
-  return { dir, manifest: await readManifest(dir) };
+  return readRun(dir);
 }
 
 // A merged run's reps are its shards' reps: the question and the start of the run identify it.

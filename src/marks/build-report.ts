@@ -2,8 +2,9 @@ import { rolloutReport, type RolloutReport } from './rollout-report.js';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Manifest } from '../run-dir/manifest.js';
 import { planReps } from '../run-dir/rep-order.js';
-import { readRunState, repId, type RunState } from '../run-dir/run-state.js';
-import { readMarksFile, scopeOfRun, type ReadMark } from '../run-dir/read-marks.js';
+import { repId, type RunState } from '../run-dir/run-state.js';
+import type { ReadMark } from '../run-dir/read-marks.js';
+import { readRun, type Run } from '../run-dir/read-run.js';
 import { runAgreements, type RunAgreement } from './run-agreements.js';
 import { passPowers, tagConsistency, type TagConsistency } from './consistency.js';
 import { countSources, readCombinedMarks } from './combined-marks.js';
@@ -119,16 +120,17 @@ export interface ReportOptions {
   marks?: string | undefined;
   /** The folder a marks path with a folder in it is relative to (default: none, so a relative path is as Node takes it). */
   cwd?: string | undefined;
-  /** The run's state when the caller has read it already (the HTML report reads every rep record once). */
-  state?: RunState | undefined;
+  /** The run when the caller has opened it already (the HTML report reads every rep record once). */
+  run?: Run | undefined;
   /** A calibration file to correct a judge's rates with (else the run's own marks.csv, where it overlaps). */
   calibration?: string | undefined;
 }
 
 /** Reads a run directory and its marks and computes every number the report shows. */
 export async function buildReport(dir: string, options: ReportOptions = {}): Promise<Report> {
-  const state = options.state ?? (await readRunState(dir));
-  const { manifest } = state;
+  const run = options.run ?? (await readRun(dir));
+  const state = await run.reps();
+  const { manifest } = run;
   // `--marks a,b`: several files by precedence; the first names the report's marks file.
   const marksFiles = (options.marks ?? 'marks.csv')
     .split(',')
@@ -137,11 +139,11 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
   const marksFile = marksFiles[0] ?? marksPath(dir, options);
   const names = manifest.fixtures.map((fixture) => fixture.name);
   const shard = manifest.shard;
-  const combined = marksFiles.length > 1 ? await readCombinedMarks(marksFiles, scopeOfRun(manifest)) : undefined;
-  const marks = combined?.marks ?? (await readMarksFile(marksFile, scopeOfRun(manifest)));
+  const combined = marksFiles.length > 1 ? await readCombinedMarks(run, marksFiles) : undefined;
+  const marks = combined?.marks ?? (await run.marks(marksFile));
   const keys = planReps(names, manifest.question.reps, shard);
   const target = manifest.question.target;
-  const judgeSpends = await readJudgeSpends(dir);
+  const judgeSpends = await readJudgeSpends(run);
   // A shard may hold no rep of a fixture (fewer reps than shards): it has nothing to say about it.
   const fixtures = manifest.fixtures.flatMap((entry) => {
     const ids = keys.filter((key) => key.fixture === entry.name).map((key) => repId(key));
@@ -155,12 +157,11 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
         ];
   });
   const missing = keys.filter((key) => !state.records.has(repId(key))).length;
-  const { agreements, warnings } = await runAgreements(dir, manifest);
+  const { agreements, warnings } = await runAgreements(run);
   const pairs = basePairs(manifest, fixtures);
   const rollout = rolloutReport(state, keys, names, pairs, marks);
   const trust = await trustReport({
-    dir,
-    manifest,
+    run,
     target,
     keys,
     fixtures,

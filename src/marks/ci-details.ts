@@ -1,5 +1,5 @@
-import { readManifest, repId } from '../run-dir/run-state.js';
-import { readMarksFile, scopeOfRun } from '../run-dir/read-marks.js';
+import { repId } from '../run-dir/run-state.js';
+import { readRun, type Run } from '../run-dir/read-run.js';
 import { planReps } from '../run-dir/rep-order.js';
 import type { Report } from './build-report.js';
 
@@ -16,10 +16,14 @@ export interface CiFixtureDetail {
   failed: FailedRep[];
 }
 
-/** Reads, for every fixture of a report, its file and its failing reps' notes (from the report's marks file). */
-export async function ciFixtureDetails(report: Report): Promise<Map<string, CiFixtureDetail>> {
-  const manifest = await readManifest(report.dir);
-  const marks = await readMarksFile(report.marksFile, scopeOfRun(manifest));
+/**
+ * Reads, for every fixture of a report, its file and its failing reps' notes (from the report's marks file); `run`
+ * when the caller has it open (no rep record is read here either way).
+ */
+export async function ciFixtureDetails(report: Report, run?: Run): Promise<Map<string, CiFixtureDetail>> {
+  run ??= await readRun(report.dir);
+  const { manifest } = run;
+  const marks = await run.marks(report.marksFile);
   const keys = planReps(
     manifest.fixtures.map((fixture) => fixture.name),
     manifest.question.reps,

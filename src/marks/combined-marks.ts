@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
-import { readMarksFile, type MarksScope, type ReadMark } from '../run-dir/read-marks.js';
+import type { ReadMark } from '../run-dir/read-marks.js';
+import type { Run } from '../run-dir/read-run.js';
 
 /** Marks read from several files by precedence, and which file each rep's mark came from. */
 export interface CombinedMarks {
@@ -13,11 +14,11 @@ export interface CombinedMarks {
  * marks it (pass, fail, na or error; a blank says nothing) gives its mark, so a person's marks stand where there
  * are any and the checks' fill in elsewhere. Every file is checked against the run as a single one would be.
  */
-export async function readCombinedMarks(files: readonly string[], scope: MarksScope): Promise<CombinedMarks> {
+export async function readCombinedMarks(run: Run, files: readonly string[]): Promise<CombinedMarks> {
   const marks = new Map<string, ReadMark>();
   const sourceOf = new Map<string, string>();
   for (const file of files) {
-    for (const [id, mark] of await readMarksFile(file, scope)) {
+    for (const [id, mark] of await run.marks(file)) {
       if (marks.has(id) && marks.get(id)!.mark !== '') continue;
       marks.set(id, mark);
       if (mark.mark !== '') sourceOf.set(id, basename(file));

@@ -1,5 +1,6 @@
 import type { CalibrationCounts } from './calibration.js';
-import { binomialDraw, seededRandom } from './seeded-random.js';
+import { mulberry32 } from '../util/seeded-random.js';
+import { binomialDraw } from './seeded-random.js';
 import type { Interval } from './stats.js';
 
 /** The verdict a corrected interval gives against the target. */
@@ -34,7 +35,8 @@ export function roganGladenInterval(
   const positives = counts.truePass + counts.falseFail;
   const negatives = counts.falsePass + counts.trueFail;
   if (n === 0 || positives === 0 || negatives === 0) return null;
-  const random = seededRandom(seed);
+  // The bootstrap draws the same numbers on every machine and every run: a report read twice is byte-identical.
+  const random = mulberry32(seed);
   const q = judgePass / n;
   const se = counts.truePass / positives;
   const sp = counts.trueFail / negatives;

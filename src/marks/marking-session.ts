@@ -1,18 +1,16 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { orFallback, readRunText } from '../run-dir/run-file.js';
 import { userInfo } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { shownPath } from '../util/shown-path.js';
-import { formatMarks, isRunsOwnRow, type Mark, type MarkRow, type TurnMark } from '../run-dir/marks-file.js';
+import { isRunsOwnRow, type Mark, type MarkRow, type TurnMark } from '../run-dir/marks-file.js';
 import type { Manifest } from '../run-dir/manifest.js';
-import { appendMarkHistory, historyFileOf } from '../run-dir/marks-history.js';
-import { readMarksFile, scopeOfRun } from '../run-dir/read-marks.js';
+import { historyFileOf } from '../run-dir/marks-history.js';
+import { readRun, type Run } from '../run-dir/read-run.js';
+import { runWriter } from '../run-dir/run-writer.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
-import { RUBRIC_FILE, writeRunFile } from '../run-dir/run-layout.js';
 import { planReps } from '../run-dir/rep-order.js';
-import { readRunState, repId, type RepKey } from '../run-dir/run-state.js';
+import { repId, type RepKey } from '../run-dir/run-state.js';
 import { seededShuffle } from '../util/seeded-random.js';
 import { blindLabels, blindScrubber, type BlindLabel } from './blind-labels.js';
 
@@ -62,8 +60,9 @@ export class MarkingSession {
   /** Opens a run for marking: its reps, case files, rubric, and the marks given so far in this session's file. */
   static async open(options: MarkingOptions): Promise<MarkingSession> {
     const dir = resolve(options.cwd ?? '', options.dir);
-    const state = await readRunState(dir);
-    const { manifest } = state;
+    const run = await readRun(dir);
+    const state = await run.reps();
+    const { manifest } = run;
     if (options.grader !== undefined && !/^[\w.-]+$/.test(options.grader))
       throw new TurnkitError('USAGE', `--grader ${options.grader}: use letters, digits, ".", "_" and "-"`);
     // These names are the files judges and blind re-marks write: a person's marks must never be overwritten by one.
@@ -77,25 +76,19 @@ export class MarkingSession {
     const base = basename(file, '.csv');
     const names = manifest.fixtures.map((fixture) => fixture.name);
     const caseFiles = new Map<string, string>();
-    for (const name of names)
-      caseFiles.set(
-        name,
-        await readRunText(dir, join('case-files', `${name}.md`)).catch(
-          orFallback('(no case file in the run directory)'),
-        ),
-      );
+    for (const name of names) caseFiles.set(name, await run.caseFile(name));
     let keys = planReps(names, manifest.question.reps, manifest.shard);
     let blind: { seed: number } | undefined;
     let labels: BlindLabel[] | undefined;
     let scrub = (text: string): string => text;
     if (options.blind) {
-      blind = { seed: options.seed ?? (await recordedSeed(dir, base)) ?? Math.floor(Math.random() * 2 ** 31) };
+      blind = { seed: options.seed ?? (await recordedSeed(run, base)) ?? Math.floor(Math.random() * 2 ** 31) };
       keys = seededShuffle(keys, blind.seed);
       labels = blindLabels(manifest, keys);
       scrub = blindScrubber(manifest, labels);
       // The seed is kept beside the file, so that reopening continues in the same order; with it, which rep each
       // neutral label stands for (the marks file itself names fixture and rep, so the report joins it as it is).
-      await writeRunFile(dir, `${base}.seed.json`, `${JSON.stringify({ seed: blind.seed, labels }, null, 2)}\n`);
+      await runWriter(dir).file(`${base}.seed.json`, `${JSON.stringify({ seed: blind.seed, labels }, null, 2)}\n`);
     }
     if (keys.length === 0)
       throw new TurnkitError(
@@ -115,7 +108,7 @@ export class MarkingSession {
     });
     const marks = new Map<string, MarkRow>();
     if (existsSync(file)) {
-      for (const [id, { line: _line, ...row }] of await readMarksFile(file, scopeOfRun(manifest))) {
+      for (const [id, { line: _line, ...row }] of await run.marks(file)) {
         // An errored or missing rep that --resume has run since is to be marked now: its old row says nothing.
         const record = state.records.get(id);
         // Only the rows turnkit wrote itself count as stale: an error a person gave by hand stays.
@@ -123,9 +116,7 @@ export class MarkingSession {
         if (!stale) marks.set(id, row);
       }
     }
-    const rubric = await readRunText(dir, RUBRIC_FILE).catch(
-      orFallback(`(the rubric ${manifest.rubric.path} is not in the run directory)`),
-    );
+    const rubric = await run.rubric();
     return new MarkingSession(
       file,
       manifest,
@@ -243,7 +234,7 @@ export class MarkingSession {
     const write = this.writes
       .then(async () => {
         await this.appendHistory(before, after);
-        await writeRunFile(dirname(this.file), basename(this.file), formatMarks(rows));
+        await runWriter(dirname(this.file)).marks(basename(this.file), rows);
       })
       .finally(() => this.pendingWrites--);
     // A failed write does not block the ones after it; its caller hears of it.
@@ -272,13 +263,13 @@ export class MarkingSession {
   }
 
   private async appendHistory(before: MarkRow, after: MarkRow): Promise<void> {
-    await appendMarkHistory(this.historyFile, [{ before, after }]);
+    await runWriter(dirname(this.file)).history(basename(this.file), [{ before, after }]);
   }
 }
 
-async function recordedSeed(dir: string, base: string): Promise<number | undefined> {
+async function recordedSeed(run: Run, base: string): Promise<number | undefined> {
   try {
-    const value = JSON.parse(await readFile(join(dir, `${base}.seed.json`), 'utf8')) as { seed?: unknown };
+    const value = JSON.parse(await run.text(`${base}.seed.json`)) as { seed?: unknown };
     return typeof value.seed === 'number' ? value.seed : undefined;
   } catch {
     return undefined;

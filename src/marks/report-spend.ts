@@ -1,6 +1,4 @@
-import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { Run } from '../run-dir/read-run.js';
 import { JUDGE_CACHE_FILE } from './judge-cache.js';
 import { repId, type RunState } from '../run-dir/run-state.js';
 import { repSpend } from '../pipeline/run-spend.js';
@@ -21,12 +19,11 @@ export interface RunSpend extends SpendSplit {
  * The spend of every judge verdict in a run directory (`judge-MODEL.jsonl`), by rep: what each answer cost when it
  * was received (a verdict taken from the cache carries the spend kept with it: the cost of the marks, paid once).
  */
-export async function readJudgeSpends(dir: string): Promise<Map<string, CallSpend[]>> {
+export async function readJudgeSpends(run: Run): Promise<Map<string, CallSpend[]>> {
   const spends = new Map<string, CallSpend[]>();
-  if (!existsSync(dir)) return spends;
-  for (const name of (await readdir(dir)).sort()) {
+  for (const name of await run.fileNames()) {
     if (!/^judge-.+\.jsonl$/.test(name) || name === JUDGE_CACHE_FILE) continue;
-    const text = await readFile(join(dir, name), 'utf8').catch(() => '');
+    const text = await run.text(name).catch(() => '');
     for (const line of text.split('\n')) {
       if (line.trim() === '') continue;
       let entry: { fixture?: unknown; rep?: unknown; spend?: unknown };

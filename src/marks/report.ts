@@ -5,7 +5,7 @@ import { TurnkitError } from '../errors.js';
 import { buildReport, type Report } from './build-report.js';
 import { compareReports, type Comparison } from './compare-runs.js';
 import { passesNeeded } from './stats.js';
-import type { RunState } from '../run-dir/run-state.js';
+import type { Run } from '../run-dir/read-run.js';
 
 /** Options of `turnkit report`. */
 export interface ReportCommandOptions {
@@ -21,8 +21,8 @@ export interface ReportCommandOptions {
   calibration?: string | undefined;
   /** Write this run's calibration of the judge (against its marks.csv) to this file, for later runs to reuse. */
   saveCalibration?: string | undefined;
-  /** This run's state, when the caller has read it already. */
-  state?: RunState | undefined;
+  /** This run, when the caller has opened it already (its files are then read once for both). */
+  run?: Run | undefined;
 }
 
 /** A report and, when asked for, its comparison with another run. */
@@ -43,7 +43,7 @@ export async function report(project: FilesContext, options: ReportCommandOption
     const here = await buildReport(resolve(cwd, options.dir), {
       marks: options.marks,
       cwd,
-      state: options.state,
+      run: options.run,
       calibration: options.calibration === undefined ? undefined : resolve(cwd, options.calibration),
     });
     if (options.saveCalibration !== undefined) await saveCalibration(here, resolve(cwd, options.saveCalibration));

@@ -1,8 +1,6 @@
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Manifest } from '../run-dir/manifest.js';
-import { readMarksFile, scopeOfRun } from '../run-dir/read-marks.js';
+import type { Run } from '../run-dir/read-run.js';
 import { agreement } from './agreement.js';
 
 /** One marks file of a run measured against the human's marks. */
@@ -24,17 +22,14 @@ export interface RunAgreement {
  * read as marks of this run is left out with a warning rather than stopping the report; so is every file while the
  * one it is measured against has no pass or fail yet.
  */
-export async function runAgreements(
-  dir: string,
-  manifest: Manifest,
-): Promise<{ agreements: RunAgreement[]; warnings: string[] }> {
-  const names = (await readdir(dir)).filter((name) => /^marks\.[\w.-]+\.csv$/.test(name)).sort();
-  const scope = scopeOfRun(manifest);
+export async function runAgreements(run: Run): Promise<{ agreements: RunAgreement[]; warnings: string[] }> {
+  const { dir } = run;
+  const names = (await run.marksFileNames()).filter((name) => name !== 'marks.csv');
   const warnings: string[] = [];
   const agreements: RunAgreement[] = [];
   const read = async (name: string) => {
     try {
-      return await readMarksFile(join(dir, name), scope);
+      return await run.marks(name);
     } catch (error) {
       warnings.push(`${name} is left out of the agreements: ${(error as Error).message}`);
       return undefined;

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { Manifest } from '../run-dir/manifest.js';
+import type { Run } from '../run-dir/read-run.js';
 import { repId, type RepKey } from '../run-dir/run-state.js';
 import { ceilingVerdict, type CeilingVerdict } from './agreement-ceiling.js';
 import { calibrate, refusal, type CalibrationCounts, type JudgeCalibration, type JudgeKey } from './calibration.js';
@@ -11,7 +10,7 @@ import { intervalVerdict, roganGladen, roganGladenInterval, type CorrectedVerdic
 import { holmAdjust } from './holm.js';
 import { mantelHaenszel, type MantelHaenszel } from './mantel-haenszel.js';
 import { ppiMean, type PpiEstimate } from './ppi.js';
-import { readMarksFile, scopeOfRun, type ReadMark } from '../run-dir/read-marks.js';
+import type { ReadMark } from '../run-dir/read-marks.js';
 import type { RunAgreement } from './run-agreements.js';
 import { seedOf } from './seeded-random.js';
 import type { Interval } from './stats.js';
@@ -62,8 +61,8 @@ export interface TrustReport {
 
 /** What `trustReport` reads. */
 export interface TrustInput {
-  dir: string;
-  manifest: Manifest;
+  /** The run, opened once for the whole report. */
+  run: Run;
   target: number;
   keys: readonly RepKey[];
   fixtures: readonly { fixture: string; tag: 'dev' | 'heldout' | null; pass: number; fail: number }[];
@@ -139,17 +138,17 @@ async function correction(input: TrustInput, tags: readonly string[]): Promise<C
   const name = basename(input.marksFile);
   // The person's own marks need no correction; a blind re-mark is a person's too.
   if (name === 'marks.csv' || name.endsWith('.blind.csv')) return null;
-  const judge = await judgeKeyOf(input.dir, name, input.marks, input.manifest);
-  const personFile = join(input.dir, 'marks.csv');
+  const { run } = input;
+  const judge = await judgeKeyOf(run, name, input.marks);
   const person =
-    existsSync(personFile) && input.calibrationFile === undefined
-      ? await readMarksFile(personFile, scopeOfRun(input.manifest)).catch(() => undefined)
+    existsSync(join(run.dir, 'marks.csv')) && input.calibrationFile === undefined
+      ? await run.marks('marks.csv').catch(() => undefined)
       : undefined;
   let counts: CalibrationCounts;
   let calibration: JudgeCalibration;
   let source: string;
   if (input.calibrationFile !== undefined) {
-    const read = await readCalibrationFile(input.calibrationFile, { question: input.manifest.question.id, judge });
+    const read = await readCalibrationFile(input.calibrationFile, { question: run.manifest.question.id, judge });
     counts = read.file.counts;
     calibration = read.calibration;
     source = input.calibrationFile;
@@ -234,19 +233,14 @@ function estimate(
  * (`judge-SLUG.jsonl`), else the file's grader column (or its name) with the rubric version its rows or the run
  * record. A marks file that did not record its prompt has the prompt "unknown".
  */
-export async function judgeKeyOf(
-  dir: string,
-  name: string,
-  marks: ReadonlyMap<string, ReadMark>,
-  manifest: Manifest,
-): Promise<JudgeKey> {
+export async function judgeKeyOf(run: Run, name: string, marks: ReadonlyMap<string, ReadMark>): Promise<JudgeKey> {
   const rows = [...marks.values()];
-  const rubricVersion = rows.find((row) => row.rubricVersion)?.rubricVersion ?? manifest.rubric.version;
+  const rubricVersion = rows.find((row) => row.rubricVersion)?.rubricVersion ?? run.manifest.rubric.version;
   const slug = /^marks\.judge-(.+)\.csv$/.exec(name)?.[1];
   if (slug !== undefined) {
-    const verdictsFile = join(dir, `judge-${slug}.jsonl`);
-    if (existsSync(verdictsFile)) {
-      const first = (await readFile(verdictsFile, 'utf8')).split('\n').find((line) => line.trim() !== '');
+    const verdictsFile = `judge-${slug}.jsonl`;
+    if (existsSync(join(run.dir, verdictsFile))) {
+      const first = (await run.text(verdictsFile)).split('\n').find((line) => line.trim() !== '');
       try {
         const entry = first ? (JSON.parse(first) as Record<string, unknown>) : {};
         return {

@@ -1,11 +1,10 @@
-import { serializeDocument } from '../fixture/format.js';
 import type { Manifest } from '../run-dir/manifest.js';
-import { formatMarks } from '../run-dir/marks-file.js';
 import type { OpenedRun } from './opened-run.js';
-import { writeRunFile } from '../run-dir/run-layout.js';
+import { runWriter } from '../run-dir/run-writer.js';
 import { marksFor, previousMarks } from '../run-dir/run-marks.js';
-import { readRunState, repId } from '../run-dir/run-state.js';
+import { readRunState, repId, type RunState } from '../run-dir/run-state.js';
 import { runSpend } from './run-spend.js';
+import { withSutModels } from './run-provenance.js';
 
 /** How a run ended. */
 export interface RunResult {
@@ -38,35 +37,36 @@ export interface RunResult {
  * Step 4 of a run, whatever the reps did: the final manifest (`complete`, or `interrupted` with reps missing) and
  * marks.csv (errored reps marked `error`, the rest blank, earlier marks kept).
  */
-export async function finishRunDir(opened: OpenedRun): Promise<void> {
+export async function finishRunDir(opened: OpenedRun): Promise<RunState> {
   const { dir, all } = opened;
   // Lean: at a run's end every record is read at once; only their outcome and spend are needed here.
-  const state = await readRunState(dir, opened.manifest, { lean: true });
+  const state = await readRunState(dir, opened.manifest, undefined, { lean: true });
   const missing = all.filter((key) => !state.completed.has(repId(key)) && !state.errored.has(repId(key)));
   const spend = runSpend(all, state);
+  const models = withSutModels(opened.manifest.models, all, state);
   opened.manifest = {
     ...opened.manifest,
     status: missing.length > 0 ? 'interrupted' : 'complete',
     finishedAt: new Date().toISOString(),
     ...(spend ? { spend } : {}),
+    ...(models ? { models } : {}),
   };
-  await writeRunFile(dir, 'manifest.json', serializeDocument(opened.manifest));
-  await writeRunFile(
-    dir,
-    'marks.csv',
-    formatMarks(marksFor(all, state, await previousMarks(dir, opened.manifest)).rows),
-  );
+  const write = runWriter(dir);
+  await write.manifest(opened.manifest);
+  await write.marks('marks.csv', marksFor(all, state, await previousMarks(dir, opened.manifest)).rows);
+  // The state read here is the run's result too: every rep record is read once per run.
+  return { ...state, manifest: opened.manifest };
 }
 
-/** What a finished run directory says about the run, as its result. */
-export async function runResult(
+/** What a finished run directory says about the run (its state as `finishRunDir` read it), as its result. */
+export function runResult(
   opened: OpenedRun,
+  state: RunState,
   ran: number,
   failures: string[],
   budget?: { maxCost: number; spent: number; uncounted?: string } | undefined,
-): Promise<RunResult> {
+): RunResult {
   const { dir, all, manifest } = opened;
-  const state = await readRunState(dir, manifest, { lean: true });
   const missing = all.length - state.completed.size - state.errored.size;
   const seedFailed = all
     .map((key) => state.records.get(repId(key)))

@@ -5,13 +5,14 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { shownPath, showingPathsFrom } from '../util/shown-path.js';
 import { removeStaleTemps, tempSibling } from '../util/temp-names.js';
 import { TurnkitError } from '../errors.js';
-import { serializeDocument } from '../fixture/format.js';
 import type { Manifest } from '../run-dir/manifest.js';
 import { sumSpend } from '../run-dir/spend.js';
+import { mergedModels } from './run-provenance.js';
 import { findShardDirs } from '../run-dir/find-shards.js';
-import { formatMarks, type MarkRow } from '../run-dir/marks-file.js';
+import type { MarkRow } from '../run-dir/marks-file.js';
 import { parseMarksText } from '../run-dir/read-marks.js';
-import { RUBRIC_FILE, runStamp, writeRunFile } from '../run-dir/run-layout.js';
+import { RUBRIC_FILE, runStamp } from '../run-dir/run-layout.js';
+import { runWriter } from '../run-dir/run-writer.js';
 import { inShard, planReps } from '../run-dir/rep-order.js';
 import { ORDER_FILE, readRunState, repId, type RunState } from '../run-dir/run-state.js';
 
@@ -138,15 +139,14 @@ function sameExperiment(a: Manifest, b: Manifest): string | undefined {
   return undefined;
 }
 
-// Writes into `temp`; paths recorded in the manifest are relative to `out`, where the folder will be.
-async function writeMerged(temp: string, out: string, shards: readonly Shard[], first: Manifest): Promise<MergeResult> {
-  const names = first.fixtures.map((fixture) => fixture.name);
-  const all = planReps(names, first.question.reps);
+/** The merged run's manifest: the first shard's, complete, its order every shard's, its shards listed. */
+function mergedManifest(out: string, shards: readonly Shard[], first: Manifest): Manifest {
   const starts = shards.map((shard) => shard.state.manifest.startedAt).sort();
   const ends = shards.map((shard) => shard.state.manifest.finishedAt ?? '').sort();
-  const { shard: _shard, resumed: _resumed, spend: _spend, ...rest } = first;
+  const { shard: _shard, resumed: _resumed, spend: _spend, models: _models, ...rest } = first;
+  const models = mergedModels(shards.map((shard) => shard.state.manifest.models));
   const spends = shards.flatMap((shard) => (shard.state.manifest.spend ? [shard.state.manifest.spend.sut] : []));
-  const manifest: Manifest = {
+  return {
     ...rest,
     status: 'complete',
     startedAt: starts[0]!,
@@ -159,12 +159,41 @@ async function writeMerged(temp: string, out: string, shards: readonly Shard[], 
       startedAt: state.manifest.startedAt,
       ...(state.manifest.finishedAt ? { finishedAt: state.manifest.finishedAt } : {}),
       database: state.manifest.database,
+      ...(state.manifest.machine ? { machine: state.manifest.machine } : {}),
     })),
+    ...(models ? { models } : {}),
     // The shards' SUT spends add up: each holds its own reps' calls.
     ...(spends.length > 0 ? { spend: { sut: sumSpend(spends) } } : {}),
   };
+}
+
+// Writes into `temp`; paths recorded in the manifest are relative to `out`, where the folder will be.
+async function writeMerged(temp: string, out: string, shards: readonly Shard[], first: Manifest): Promise<MergeResult> {
+  const names = first.fixtures.map((fixture) => fixture.name);
+  const all = planReps(names, first.question.reps);
+  const manifest = mergedManifest(out, shards, first);
   // The manifest goes first, as in a run: a directory without one is plainly not a finished merge.
-  await writeRunFile(temp, 'manifest.json', serializeDocument(manifest));
+  const write = runWriter(temp);
+  await write.manifest(manifest);
+  await copyShardFiles(temp, shards);
+  await write.file(ORDER_FILE, manifest.order.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
+  const marksFiles = await sharedFiles(shards, /^marks(\.[\w.-]+)?\.csv$/);
+  // A judge's verdicts hold what it cost: they merge as its marks file does, or the merged report loses that spend.
+  const judgeFiles = await sharedFiles(shards, /^judge-.+\.jsonl$/);
+  for (const file of marksFiles.everywhere) await write.marks(file, await mergedMarks(file, shards, first));
+  for (const file of judgeFiles.everywhere) await write.file(file, await mergedVerdicts(file, shards, names));
+  return {
+    dir: out,
+    shards: shards.length,
+    reps: all.length,
+    marksFiles: marksFiles.everywhere,
+    judgeFiles: judgeFiles.everywhere,
+    skipped: [...marksFiles.somewhere, ...judgeFiles.somewhere].sort(),
+  };
+}
+
+/** The first shard's case files and rubric, and every shard's reps, copied (never over a file already there). */
+async function copyShardFiles(temp: string, shards: readonly Shard[]): Promise<void> {
   await cp(join(shards[0]!.dir, 'case-files'), join(temp, 'case-files'), {
     recursive: true,
     errorOnExist: true,
@@ -176,59 +205,48 @@ async function writeMerged(temp: string, out: string, shards: readonly Shard[], 
     if (existsSync(join(dir, 'reps')))
       await cp(join(dir, 'reps'), join(temp, 'reps'), { recursive: true, errorOnExist: true, force: false });
   }
-  await writeRunFile(temp, ORDER_FILE, manifest.order.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
-  const marksFiles = await sharedFiles(shards, /^marks(\.[\w.-]+)?\.csv$/);
-  // A judge's verdicts hold what it cost: they merge as its marks file does, or the merged report loses that spend.
-  const judgeFiles = await sharedFiles(shards, /^judge-.+\.jsonl$/);
-  for (const file of marksFiles.everywhere) {
-    const rows = new Map<string, MarkRow>();
-    for (const { dir, state } of shards) {
-      const shard = state.manifest.shard!;
-      const text = await readFile(join(dir, file), 'utf8');
-      const marks = parseMarksText(text, shownPath(join(dir, file)), {
-        fixtures: names,
-        reps: first.question.reps,
-        inRun: (key) => inShard(names, shard, key),
-      });
-      for (const [id, { line: _line, ...row }] of marks) rows.set(id, row);
-    }
-    await writeRunFile(
-      temp,
-      file,
-      formatMarks(all.map((key) => rows.get(repId(key)) ?? { ...key, mark: '', note: '' })),
-    );
+}
+
+/** A marks file every shard has, merged: each shard's rows of its own reps (checked as such), every rep a row. */
+async function mergedMarks(file: string, shards: readonly Shard[], first: Manifest): Promise<MarkRow[]> {
+  const names = first.fixtures.map((fixture) => fixture.name);
+  const rows = new Map<string, MarkRow>();
+  for (const { dir, state } of shards) {
+    const shard = state.manifest.shard!;
+    const text = await readFile(join(dir, file), 'utf8');
+    const marks = parseMarksText(text, shownPath(join(dir, file)), {
+      fixtures: names,
+      reps: first.question.reps,
+      inRun: (key) => inShard(names, shard, key),
+    });
+    for (const [id, { line: _line, ...row }] of marks) rows.set(id, row);
   }
-  for (const file of judgeFiles.everywhere) {
-    let text = '';
-    for (const { dir, state } of shards) {
-      const shard = state.manifest.shard!;
-      const shown = shownPath(join(dir, file));
-      // Numbered before blank lines go, so that an error names the line as the file has it.
-      const lines = (await readFile(join(dir, file), 'utf8'))
-        .split('\n')
-        .map((line, i) => ({ line, number: i + 1 }))
-        .filter(({ line }) => line.trim() !== '');
-      // As in a marks file, a verdict of a rep of another shard is refused: it would count that rep's spend twice.
-      for (const { line, number } of lines) {
-        const rep = repOfLine(line);
-        if (rep && !inShard(names, shard, rep))
-          throw new TurnkitError(
-            'BAD_INPUT',
-            `${shown}:${number}: ${rep.fixture} rep ${rep.rep} is not a rep of this shard (${shard.index}/${shard.count})`,
-          );
-      }
-      text += lines.map(({ line }) => `${line}\n`).join('');
+  return planReps(names, first.question.reps).map((key) => rows.get(repId(key)) ?? { ...key, mark: '', note: '' });
+}
+
+/** A judge's verdicts file every shard has, concatenated: a verdict of a rep of another shard is refused. */
+async function mergedVerdicts(file: string, shards: readonly Shard[], names: readonly string[]): Promise<string> {
+  let text = '';
+  for (const { dir, state } of shards) {
+    const shard = state.manifest.shard!;
+    const shown = shownPath(join(dir, file));
+    // Numbered before blank lines go, so that an error names the line as the file has it.
+    const lines = (await readFile(join(dir, file), 'utf8'))
+      .split('\n')
+      .map((line, i) => ({ line, number: i + 1 }))
+      .filter(({ line }) => line.trim() !== '');
+    // As in a marks file, a verdict of a rep of another shard is refused: it would count that rep's spend twice.
+    for (const { line, number } of lines) {
+      const rep = repOfLine(line);
+      if (rep && !inShard(names, shard, rep))
+        throw new TurnkitError(
+          'BAD_INPUT',
+          `${shown}:${number}: ${rep.fixture} rep ${rep.rep} is not a rep of this shard (${shard.index}/${shard.count})`,
+        );
     }
-    await writeRunFile(temp, file, text);
+    text += lines.map(({ line }) => `${line}\n`).join('');
   }
-  return {
-    dir: out,
-    shards: shards.length,
-    reps: all.length,
-    marksFiles: marksFiles.everywhere,
-    judgeFiles: judgeFiles.everywhere,
-    skipped: [...marksFiles.somewhere, ...judgeFiles.somewhere].sort(),
-  };
+  return text;
 }
 
 /** The files named like `pattern` that every shard has, and those only some have. */

@@ -1,22 +1,17 @@
-import { existsSync } from 'node:fs';
-import { appendFile, readFile, rename } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
-import { serializeDocument } from '../fixture/format.js';
-import { describeWriteError, shownPath } from '../util/shown-path.js';
+import { shownPath } from '../util/shown-path.js';
 import { QUESTION_OBJECT } from '../question/load-question.js';
 import { sha256, type Manifest } from '../run-dir/manifest.js';
-import { appendMarkHistory, historyFileOf } from '../run-dir/marks-history.js';
-import { formatMarks } from '../run-dir/marks-file.js';
 import type { OpenedRun, RunSetting } from './opened-run.js';
 import type { RunPlan } from './prepare-run.js';
-import type { RepRecord } from '../run-dir/rep-record.js';
 import type { RunInput } from './run-input.js';
-import { repFileBase, writeRunFile } from '../run-dir/run-layout.js';
+import { runWriter } from '../run-dir/run-writer.js';
 import { marksFor, previousMarks } from '../run-dir/run-marks.js';
-import { planReps } from '../run-dir/rep-order.js';
-import { ORDER_FILE, readManifest, readRunState, repId, type RepKey } from '../run-dir/run-state.js';
+import { planReps, startOrder } from '../run-dir/rep-order.js';
+import { readManifest, readRunState, repId } from '../run-dir/run-state.js';
 import type { QuestionFixture } from './resolve-fixtures.js';
+import { machineOf, resumedSutFiles } from './run-provenance.js';
 
 /**
  * Step 2 of a resumed run: checks that the run directory is the same experiment (question, rubric, template,
@@ -47,35 +42,44 @@ export async function resumeRunDir(
       `--shard ${input.shard.index}/${input.shard.count}: ${shownPath(dir)} was started ${recordedShard ? `as shard ${recordedShard.index}/${recordedShard.count}` : 'unsharded'}; resume it without --shard`,
     );
   }
-  const all = planReps(
-    plan.fixtures.map(({ loaded }) => loaded.fixture.name),
-    manifest.question.reps,
-    recordedShard,
-  );
+  const names = plan.fixtures.map(({ loaded }) => loaded.fixture.name);
+  const all = planReps(names, manifest.question.reps, recordedShard);
   checkUnchanged(
     manifest,
     { question: plan.question.text, rubric: plan.rubricText, template: plan.template },
     plan.fixtures,
     dir,
   );
+  // The SUT's script or prompt file edited since: refused when reps completed with the old one (they would not pool).
+  const sutFiles = await resumedSutFiles(
+    manifest,
+    { projectDir: setting.projectDir, completed: state.completed.size },
+    dir,
+  );
   // A marks.csv that does not read stops the resume here, before a rep runs, rather than after all of them.
   const previous = await previousMarks(dir, manifest);
-  const pending = all.filter((key) => !state.completed.has(repId(key)));
+  const pending = startOrder(
+    names,
+    all.filter((key) => !state.completed.has(repId(key))),
+  );
   // A mark a person gave a rep that runs again judged a response that will not be the rep's: it goes to the
   // history file now, before any rep runs, so that no way this resume ends can leave it on the new response.
   const takenBack = marksFor(all, state, previous, new Set(pending.map(repId)));
   if (takenBack.replaced.length > 0) {
-    await appendMarkHistory(
-      historyFileOf(join(dir, 'marks.csv')),
+    await runWriter(dir).history(
+      'marks.csv',
       takenBack.replaced.map((change) => ({ ...change, by: 'turnkit run --resume: the rep runs again' })),
     );
-    await writeRunFile(dir, 'marks.csv', formatMarks(takenBack.rows));
+    await runWriter(dir).marks('marks.csv', takenBack.rows);
   }
   const attempt = Math.max(0, ...state.order.map((entry) => entry.attempt)) + 1;
   const warnings: string[] = [];
   // Reps on another server than the run's first ones are said and recorded: their numbers may not pool.
   const { backend, serverVersion } = setting;
   const elsewhere = manifest.database.backend !== backend || manifest.database.serverVersion !== serverVersion;
+  // Reps on another machine are recorded as such (timings, a local model's answers depend on it); old runs have none.
+  const machine = machineOf();
+  const moved = manifest.machine !== undefined && JSON.stringify(manifest.machine) !== JSON.stringify(machine);
   if (elsewhere) {
     warnings.push(
       `${shownPath(dir)} was started on ${manifest.database.backend} ${manifest.database.serverVersion}; its remaining reps run on ${backend} ${serverVersion} (recorded in the manifest)`,
@@ -86,6 +90,8 @@ export async function resumeRunDir(
     ...manifest,
     status: 'running',
     order: state.order,
+    // No rep had completed with the SUT's files as they were: the run is the new files' from here on.
+    ...(sutFiles ? { sutFiles } : {}),
     resumed: [
       ...(manifest.resumed ?? []),
       {
@@ -94,10 +100,12 @@ export async function resumeRunDir(
         concurrency: setting.concurrency,
         strategy: input.strategy ?? 'remap',
         ...(elsewhere ? { database: { backend, serverVersion } } : {}),
+        ...(moved ? { machine } : {}),
+        ...(sutFiles ? { sutFiles: 'changed' as const } : {}),
       },
     ],
   };
-  await writeRunFile(dir, 'manifest.json', serializeDocument(manifest));
+  await runWriter(dir).manifest(manifest);
   return { dir, manifest, all, pending, attempt, warnings };
 }
 
@@ -144,32 +152,5 @@ export function checkUnchanged(
     const recorded = manifest.fixtures.find((entry) => entry.name === loaded.fixture.name);
     if (!recorded) refuse(`fixture ${loaded.fixture.name} is new in the question`);
     if (recorded!.file.sha256 !== loaded.sha256) refuse(`fixture ${loaded.fixture.name} changed`);
-  }
-}
-
-/** Appends a rep's start to order.jsonl as it happens: a run killed outright still shows what it had begun. */
-export async function appendOrder(
-  dir: string,
-  entry: { fixture: string; rep: number; attempt: number },
-): Promise<void> {
-  const file = join(dir, ORDER_FILE);
-  await appendFile(file, `${JSON.stringify(entry)}\n`, { mode: 0o600 }).catch((error: NodeJS.ErrnoException) => {
-    throw new TurnkitError('IO', `${shownPath(file)}: ${describeWriteError(error)}`);
-  });
-}
-
-/** Moves an earlier record of a rep aside (rep-NN.attempt-K): evidence of a failure is never overwritten. */
-export async function keepEarlierAttempt(dir: string, key: RepKey): Promise<void> {
-  const base = join(dir, repFileBase(key.fixture, key.rep));
-  if (!existsSync(`${base}.json`)) return;
-  let attempt = 0;
-  try {
-    attempt = (JSON.parse(await readFile(`${base}.json`, 'utf8')) as RepRecord).attempt;
-  } catch {
-    // An unreadable record is kept all the same, under its own name.
-  }
-  for (const extension of ['json', 'md']) {
-    if (existsSync(`${base}.${extension}`))
-      await rename(`${base}.${extension}`, `${base}.attempt-${attempt}.${extension}`);
   }
 }

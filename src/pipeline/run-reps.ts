@@ -1,17 +1,15 @@
 import { relative } from 'node:path';
 import { databaseGone } from '../db/database-gone.js';
-import { serializeDocument } from '../fixture/format.js';
 import type { Db } from '../db/connect.js';
 import type { ProjectContext } from '../project/project-context.js';
 import { ScratchSession } from '../scratch/scratch-session.js';
 import { Semaphore } from '../util/semaphore.js';
 import type { OpenedRun } from './opened-run.js';
 import type { RunPlan } from './prepare-run.js';
-import { writeRep } from '../run-dir/write-rep.js';
+import { runWriter } from '../run-dir/run-writer.js';
 import type { RepKey } from '../run-dir/run-state.js';
-import { appendOrder, keepEarlierAttempt } from './resume-run.js';
 import { TurnkitError } from '../errors.js';
-import { repFileBase, writeRunFile } from '../run-dir/run-layout.js';
+import { repFileBase } from '../run-dir/run-layout.js';
 import type { RunInput } from './run-input.js';
 import { runRep } from './run-rep.js';
 import { RepBudget } from './rep-budget.js';
@@ -71,6 +69,7 @@ export async function runReps(
   const stopped = (): boolean => input.signal?.aborted === true || input.quit?.aborted === true || budget.over;
   const price = sutPrice(config.prices, q.sut);
   const quit = interruptOnQuit(dir, manifest, input.quit);
+  const write = runWriter(dir);
   const worker = async (): Promise<void> => {
     while (next < pending.length && !stopped() && lost === undefined) {
       const key = pending[next++]!;
@@ -78,8 +77,8 @@ export async function runReps(
       const begun = { fixture: key.fixture, rep: key.rep, attempt };
       manifest.order.push(begun);
       // On disk as it starts: a run killed outright still shows what it had begun.
-      await appendOrder(dir, begun);
-      await keepEarlierAttempt(dir, key);
+      await write.order(begun);
+      await write.keepEarlierAttempt(key);
       const record = await runRep(session, plan.callSut, {
         fixture: fixture.loaded.fixture,
         fixtureFile: fixture.loaded.shown,
@@ -102,7 +101,7 @@ export async function runReps(
         lost ??= `${repFileBase(key.fixture, key.rep)}: the database went away during the rep (${gone}); the rep is not recorded and its scratch campaign is left to turnkit gc; when the database is back, finish the run with --resume`;
         continue;
       }
-      const unwritten = await writeRep(dir, record).then(
+      const unwritten = await write.rep(record).then(
         () => undefined,
         (error: unknown) => unwrittenRep(key, error),
       );
@@ -149,11 +148,9 @@ function interruptOnQuit(
 ): { settled: () => Promise<void> } {
   let written: Promise<void> | undefined;
   const onQuit = (): void => {
-    written = writeRunFile(
-      dir,
-      'manifest.json',
-      serializeDocument({ ...manifest, status: 'interrupted', finishedAt: new Date().toISOString() }),
-    ).catch(() => {});
+    written = runWriter(dir)
+      .manifest({ ...manifest, status: 'interrupted', finishedAt: new Date().toISOString() })
+      .catch(() => {});
   };
   if (quit?.aborted) onQuit();
   else quit?.addEventListener('abort', onQuit, { once: true });

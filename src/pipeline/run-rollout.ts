@@ -30,6 +30,8 @@ export interface RolloutSpec {
 /** The parts of a rep a rollout plays inside its scratch campaign (seeding and teardown stay the rep's). */
 export interface RolloutTurnsJob {
   fixture: Fixture;
+  /** The fixture's file, as the rep seeded it (the session's cached plan of that seed). */
+  fixtureFile: string;
   caseFile: string;
   rep: number;
   sutSlot?: <T>(call: () => Promise<T>) => Promise<T>;
@@ -54,109 +56,159 @@ export async function playRollout(
   job: RolloutTurnsJob,
   record: RepRecord,
 ): Promise<void> {
-  const { rollout, fixture } = job;
   const pool = session.db.pool;
-  const turns: TurnRecord[] = [];
-  const transcript: TranscriptTurn[] = [];
-  const played: FixtureRow[] = [];
-  record.turns = turns;
-  record.rollout = { turns: rollout.turns, played: 0 };
-  const reader = await TurnEffectsReader.open(pool, rollout.graph, scratch.key);
+  record.turns = [];
+  record.rollout = { turns: job.rollout.turns, played: 0 };
+  // The fixture's plan is the session's (cached since the seed): inserted rows then show the fixture's keys.
+  const { plan } = await session.prepare(job.fixture, { file: job.fixtureFile });
+  const reader = await TurnEffectsReader.open(pool, job.rollout.graph, scratch.key, { plan, keyMap: scratch.keyMap });
   if (reader.untracked.length > 0) record.rollout.untracked = reader.untracked;
-  for (let index = 0; index < rollout.turns; index++) {
-    const turn = fixture.input.turn + index;
-    const entry: TurnRecord = {
-      turn,
-      input: {},
-      caseFile: '',
-      response: null,
-      error: null,
-      timings: { playerMs: 0, sutMs: 0, turnkitMs: 0 },
-      effects: null,
-      turnRow: 'none',
-    };
-    const end = (stage: 'player' | 'sut' | 'case-file', error: { cause: string; message: string }): void => {
-      entry.error = error;
-      record.error = { stage, ...error, turn };
-      record.rollout!.stopped = 'error';
-    };
-    turns.push(entry);
-    record.rollout.played = turns.length;
-    if (index === 0) entry.input = fixture.input.values;
-    else {
-      const move = await rollout.player.next(turn, index, transcript);
-      entry.timings.playerMs = move.ms;
-      if ('error' in move) {
-        end('player', move.error);
-        break;
-      }
-      entry.input = move.values;
-    }
-    const ownStarted = performance.now();
-    const inputRow = index > 0 ? gameTurnRow(rollout.graph, turn, 'input') : undefined;
-    if (inputRow) {
-      // A game whose turns are several rows: the player's row is in the database when the SUT plays the turn.
-      try {
-        played.push(await reader.writeInput(pool, { input: entry.input, response: '', output: [], set: inputRow }));
-      } catch (error) {
-        end('player', { cause: 'input-row', message: messageOf(error) });
-        break;
-      }
-    }
+  const play: RolloutPlay = { callSut, scratch, job, record, pool, reader, transcript: [], played: [] };
+  for (let index = 0; index < job.rollout.turns; index++) if (!(await playTurn(play, index))) break;
+  record.response = play.transcript.length > 0 ? transcriptText(play.transcript) : null;
+}
+
+/** A rollout being played: its rep's parts, and what the turns so far left (transcript, rows turnkit wrote). */
+interface RolloutPlay {
+  callSut: SutCaller;
+  scratch: ScratchCampaign;
+  job: RolloutTurnsJob;
+  record: RepRecord;
+  pool: ScratchSession['db']['pool'];
+  reader: TurnEffectsReader;
+  transcript: TranscriptTurn[];
+  played: FixtureRow[];
+}
+
+/** Ends the rollout at a turn: the turn's error, the rep's (with the stage and turn), `stopped: error`. */
+type EndTurn = (stage: 'player' | 'sut' | 'case-file', error: { cause: string; message: string }) => void;
+
+/** Plays one turn: its input, its case file, the SUT's call, what it changed, its checks; false when it ends the rollout. */
+async function playTurn(play: RolloutPlay, index: number): Promise<boolean> {
+  const { record, job } = play;
+  const turn = job.fixture.input.turn + index;
+  const entry: TurnRecord = {
+    turn,
+    input: {},
+    caseFile: '',
+    response: null,
+    error: null,
+    timings: { playerMs: 0, sutMs: 0, turnkitMs: 0 },
+    effects: null,
+    turnRow: 'none',
+  };
+  const end: EndTurn = (stage, error) => {
+    entry.error = error;
+    record.error = { stage, ...error, turn };
+    record.rollout!.stopped = 'error';
+  };
+  record.turns!.push(entry);
+  record.rollout!.played = record.turns!.length;
+  if (!(await takeInput(play, entry, index, end))) return false;
+  const ownStarted = performance.now();
+  if (!(await setUpTurn(play, entry, index, end))) return false;
+  let own = performance.now() - ownStarted;
+  const outcome = await callTurn(play, entry, index);
+  const afterStarted = performance.now();
+  try {
+    play.played.push(...(await readTurnEffects(play.reader, play.pool, job.rollout, entry, Boolean(outcome.error))));
+  } catch (error) {
+    end('sut', { cause: 'effects', message: messageOf(error) });
+  }
+  own += performance.now() - afterStarted;
+  entry.timings.turnkitMs = own;
+  play.transcript.push({ turn, input: entry.input, response: entry.response });
+  if (outcome.error) {
+    end('sut', outcome.error);
+    return false;
+  }
+  if (entry.error) return false;
+  return checkTurn(play, entry);
+}
+
+/** The turn's input: the fixture's for the first turn, the player's move after it (false when the player failed). */
+async function takeInput(play: RolloutPlay, entry: TurnRecord, index: number, end: EndTurn): Promise<boolean> {
+  if (index === 0) {
+    entry.input = play.job.fixture.input.values;
+    return true;
+  }
+  const move = await play.job.rollout.player.next(entry.turn, index, play.transcript);
+  entry.timings.playerMs = move.ms;
+  if ('error' in move) {
+    end('player', move.error);
+    return false;
+  }
+  entry.input = move.values;
+  return true;
+}
+
+/** What turnkit does before the SUT's call: the player's row written (a game of several rows a turn), the case file. */
+async function setUpTurn(play: RolloutPlay, entry: TurnRecord, index: number, end: EndTurn): Promise<boolean> {
+  const { job } = play;
+  const inputRow = index > 0 ? gameTurnRow(job.rollout.graph, entry.turn, 'input') : undefined;
+  if (inputRow) {
+    // A game whose turns are several rows: the player's row is in the database when the SUT plays the turn.
     try {
-      entry.caseFile = index === 0 ? job.caseFile : await rollout.render(viewAt(fixture, played, turn, entry.input));
+      play.played.push(
+        await play.reader.writeInput(play.pool, { input: entry.input, response: '', output: [], set: inputRow }),
+      );
     } catch (error) {
-      end('case-file', { cause: 'case-file', message: messageOf(error) });
-      break;
-    }
-    const request: SutRequest = {
-      campaign: scratch.key,
-      turn,
-      input: entry.input,
-      caseFile: entry.caseFile,
-      fixture: fixture.name,
-      rep: job.rep,
-      transcript: [...transcript],
-    };
-    if (index === 0) record.request = { ...request, transcript: [] };
-    let own = performance.now() - ownStarted;
-    const call = guardedSutCall(callSut, {
-      databaseUrl: scratch.databaseUrl,
-      request,
-      ...(job.secrets ? { secrets: job.secrets } : {}),
-    });
-    const { outcome, waited } = await inSlot(job.sutSlot, call);
-    entry.timings.sutMs = outcome.ms;
-    entry.timings.waitMs = waited;
-    record.timings.sutMs += outcome.ms;
-    entry.response = outcome.response ?? null;
-    // The rep's spend is every turn's: a rollout of K calls costs K calls.
-    if (outcome.usage || outcome.cost !== undefined)
-      record.spend = addCall(record.spend, callSpend(outcome.usage, outcome.cost, job.price));
-    const afterStarted = performance.now();
-    try {
-      played.push(...(await readTurnEffects(reader, pool, rollout, entry, Boolean(outcome.error))));
-    } catch (error) {
-      end('sut', { cause: 'effects', message: messageOf(error) });
-    }
-    own += performance.now() - afterStarted;
-    entry.timings.turnkitMs = own;
-    transcript.push({ turn, input: entry.input, response: entry.response });
-    if (outcome.error) {
-      end('sut', outcome.error);
-      break;
-    }
-    if (entry.error) break;
-    if (rollout.checks) {
-      const verdict = applyChecks(rollout.checks, turnAsRecord(record, entry));
-      entry.check = verdict;
-      if (verdict.mark === 'fail' && rollout.stopOnFail) {
-        record.rollout.stopped = 'fail';
-        break;
-      }
+      end('player', { cause: 'input-row', message: messageOf(error) });
+      return false;
     }
   }
-  record.response = transcript.length > 0 ? transcriptText(transcript) : null;
+  try {
+    entry.caseFile =
+      index === 0 ? job.caseFile : await job.rollout.render(viewAt(job.fixture, play.played, entry.turn, entry.input));
+  } catch (error) {
+    end('case-file', { cause: 'case-file', message: messageOf(error) });
+    return false;
+  }
+  return true;
+}
+
+/** The SUT's call for a turn, in its slot: the response, its time and the rep's spend recorded. */
+async function callTurn(play: RolloutPlay, entry: TurnRecord, index: number) {
+  const { job, record, scratch } = play;
+  const request: SutRequest = {
+    campaign: scratch.key,
+    turn: entry.turn,
+    input: entry.input,
+    caseFile: entry.caseFile,
+    fixture: job.fixture.name,
+    rep: job.rep,
+    transcript: [...play.transcript],
+  };
+  if (index === 0) record.request = { ...request, transcript: [] };
+  const call = guardedSutCall(play.callSut, {
+    databaseUrl: scratch.databaseUrl,
+    request,
+    ...(job.secrets ? { secrets: job.secrets } : {}),
+  });
+  const { outcome, waited } = await inSlot(job.sutSlot, call);
+  entry.timings.sutMs = outcome.ms;
+  entry.timings.waitMs = waited;
+  record.timings.sutMs += outcome.ms;
+  entry.response = outcome.response ?? null;
+  // The rep's spend is every turn's: a rollout of K calls costs K calls.
+  if (outcome.usage || outcome.cost !== undefined)
+    record.spend = addCall(record.spend, callSpend(outcome.usage, outcome.cost, job.price));
+  if (outcome.model && !record.models?.includes(outcome.model))
+    record.models = [...(record.models ?? []), outcome.model];
+  return outcome;
+}
+
+/** The question's checks on a turn; false when it failed them under `stopOn: fail`. */
+function checkTurn(play: RolloutPlay, entry: TurnRecord): boolean {
+  const { rollout } = play.job;
+  if (!rollout.checks) return true;
+  const verdict = applyChecks(rollout.checks, turnAsRecord(play.record, entry));
+  entry.check = verdict;
+  if (verdict.mark === 'fail' && rollout.stopOnFail) {
+    play.record.rollout!.stopped = 'fail';
+    return false;
+  }
+  return true;
 }
 
 /**

@@ -68,14 +68,34 @@ export function parseMarks(text: string, shown = 'marks.csv'): MarkRow[] {
 /** The checks of `readMarksFile` on text already read; without a scope, any fixture and rep is accepted. */
 export function parseMarksText(raw: string, shown: string, scope: MarksScope | undefined): Map<string, ReadMark> {
   const text = withLineFeeds(raw);
-  let records: { record: string[]; info: { bytes: number } }[];
+  const records = csvRecords(text, shown);
+  const columns = headerColumns(records[0]?.record, shown);
+  const marks = new Map<string, ReadMark>();
+  const problems: string[] = [];
+  const lines = recordLines(text, records);
+  for (const [index, entry] of records.entries()) {
+    // A spreadsheet leaves rows of empty cells below the data: they say nothing.
+    if (index === 0 || entry.record.every((cell) => cell.trim() === '')) continue;
+    const row = readRow(entry.record, lines[index]!, `${shown}:${lines[index]!}`, columns, scope, marks);
+    if (typeof row === 'string') problems.push(row);
+    else marks.set(repId(row), row);
+  }
+  if (problems.length > 0) throw new TurnkitError('BAD_INPUT', problems[0]!, problems);
+  return marks;
+}
+
+/** A CSV record with where it ends in the text. */
+type CsvRecord = { record: string[]; info: { bytes: number } };
+
+/** The text's CSV records (quoted fields, a BOM); text that is no CSV is an error naming the line to fix. */
+function csvRecords(text: string, shown: string): CsvRecord[] {
   try {
-    records = parse(text, {
+    return parse(text, {
       bom: true,
       relax_column_count: true,
       skip_empty_lines: true,
       info: true,
-    }) as unknown as typeof records;
+    }) as unknown as CsvRecord[];
   } catch (error) {
     const err = error as Error & { lines?: number; code?: string };
     // csv-parse names the last line for a quote never closed: the line it opened on is the one to fix.
@@ -87,86 +107,74 @@ export function parseMarksText(raw: string, shown: string, scope: MarksScope | u
     }
     throw new TurnkitError('BAD_INPUT', `${shown}:${err.lines ?? 1}: not valid CSV: ${err.message.split('\n')[0]}`);
   }
-  const first = records[0];
-  const header = first?.record.slice(0, MARKS_COLUMNS.length).map((cell) => cell.trim().toLowerCase());
+}
+
+/** Where a marks file's optional columns are, from its header. */
+interface MarksColumns {
+  provenance: ReturnType<typeof provenanceColumns>;
+  turnMarksAt: number;
+}
+
+/** The header checked (the four columns first, no column twice) and where its optional columns are. */
+function headerColumns(first: string[] | undefined, shown: string): MarksColumns {
+  const header = first?.slice(0, MARKS_COLUMNS.length).map((cell) => cell.trim().toLowerCase());
   if (!first || header!.join(',') !== MARKS_COLUMNS.join(',')) {
-    const got = first ? ` (it is "${first.record.join(',').slice(0, 60)}")` : ' (the file is empty)';
+    const got = first ? ` (it is "${first.join(',').slice(0, 60)}")` : ' (the file is empty)';
     throw new TurnkitError(
       'BAD_INPUT',
       `${shown}:1: missing header: the first line must be ${MARKS_COLUMNS.join(',')}${got}`,
     );
   }
   // A column named twice would be read from one place and written from another: which one the file means is unknown.
-  const names = first.record.map((cell) => cell.trim().toLowerCase());
+  const names = first.map((cell) => cell.trim().toLowerCase());
   const twice = names.find((name, i) => name !== '' && names.indexOf(name) !== i);
   if (twice !== undefined)
     throw new TurnkitError('BAD_INPUT', `${shown}:1: the header names the column "${twice}" twice; keep one`);
-  const fixtures = new Set(scope?.fixtures ?? []);
-  const provenance = provenanceColumns(first.record);
-  const turnMarksAt = first.record.findIndex(
-    (cell, i) => i >= MARKS_COLUMNS.length && cell.trim().toLowerCase() === TURN_MARKS_COLUMN,
-  );
-  const marks = new Map<string, ReadMark>();
-  const problems: string[] = [];
-  const lines = recordLines(text, records);
-  for (const [index, entry] of records.entries()) {
-    // A spreadsheet leaves rows of empty cells below the data: they say nothing.
-    if (index === 0 || entry.record.every((cell) => cell.trim() === '')) continue;
-    const line = lines[index]!;
-    const [rawFixture = '', repText = '', markText = '', note = ''] = entry.record;
-    // Fixture names hold no spaces: a spreadsheet's padding is not part of the name.
-    const fixture = rawFixture.trim();
-    const at = `${shown}:${line}`;
-    const mark = markText.trim().toLowerCase();
-    if (!/^\d+$/.test(repText.trim())) {
-      problems.push(`${at}: rep "${repText}" is not a whole number`);
-      continue;
-    }
-    const rep = Number(repText.trim());
-    if (!(MARKS as readonly string[]).includes(mark)) {
-      problems.push(
-        `${at}: unknown mark "${markText}" for ${fixture} rep ${rep} (use pass, fail, na, error or leave it blank)`,
-      );
-      continue;
-    }
-    const key = { fixture, rep };
-    if (fixture === '') {
-      problems.push(`${at}: the fixture column is empty`);
-      continue;
-    }
-    if (scope && !fixtures.has(fixture)) {
-      problems.push(`${at}: no fixture "${fixture}" in this run (it has ${scope.fixtures.join(', ')})`);
-      continue;
-    }
-    if (scope && (rep < 1 || rep > scope.reps || (scope.inRun && !scope.inRun(key)))) {
-      problems.push(
-        `${at}: ${fixture} rep ${rep} is not a rep of this run (${scope.inRun ? 'a shard of ' : ''}${scope.reps} reps per fixture)`,
-      );
-      continue;
-    }
-    const earlier = marks.get(repId(key));
-    if (earlier) {
-      problems.push(`${at}: ${fixture} rep ${rep} is marked twice (first on line ${earlier.line})`);
-      continue;
-    }
-    const turnMarks = turnMarksAt >= 0 ? parseTurnMarks(entry.record[turnMarksAt] ?? '') : [];
-    if (typeof turnMarks === 'string') {
-      problems.push(`${at}: ${fixture} rep ${rep}: ${turnMarks}`);
-      continue;
-    }
-    marks.set(repId(key), {
-      fixture,
-      rep,
-      mark: mark as Mark,
-      // The guard formatMarks put before a formula-like note is not part of the note.
-      note: unguardCell(note),
-      ...provenanceOf(entry.record, provenance),
-      ...(turnMarks.length > 0 ? { turnMarks } : {}),
-      line,
-    });
-  }
-  if (problems.length > 0) throw new TurnkitError('BAD_INPUT', problems[0]!, problems);
-  return marks;
+  return {
+    provenance: provenanceColumns(first),
+    turnMarksAt: first.findIndex(
+      (cell, i) => i >= MARKS_COLUMNS.length && cell.trim().toLowerCase() === TURN_MARKS_COLUMN,
+    ),
+  };
+}
+
+/** One row as a mark, or the problem with it (`at` names the file and line): checked against the scope and the rows before. */
+function readRow(
+  record: string[],
+  line: number,
+  at: string,
+  columns: MarksColumns,
+  scope: MarksScope | undefined,
+  earlierRows: ReadonlyMap<string, ReadMark>,
+): ReadMark | string {
+  const [rawFixture = '', repText = '', markText = '', note = ''] = record;
+  // Fixture names hold no spaces: a spreadsheet's padding is not part of the name.
+  const fixture = rawFixture.trim();
+  const mark = markText.trim().toLowerCase();
+  if (!/^\d+$/.test(repText.trim())) return `${at}: rep "${repText}" is not a whole number`;
+  const rep = Number(repText.trim());
+  if (!(MARKS as readonly string[]).includes(mark))
+    return `${at}: unknown mark "${markText}" for ${fixture} rep ${rep} (use pass, fail, na, error or leave it blank)`;
+  const key = { fixture, rep };
+  if (fixture === '') return `${at}: the fixture column is empty`;
+  if (scope && !scope.fixtures.includes(fixture))
+    return `${at}: no fixture "${fixture}" in this run (it has ${scope.fixtures.join(', ')})`;
+  if (scope && (rep < 1 || rep > scope.reps || (scope.inRun && !scope.inRun(key))))
+    return `${at}: ${fixture} rep ${rep} is not a rep of this run (${scope.inRun ? 'a shard of ' : ''}${scope.reps} reps per fixture)`;
+  const earlier = earlierRows.get(repId(key));
+  if (earlier) return `${at}: ${fixture} rep ${rep} is marked twice (first on line ${earlier.line})`;
+  const turnMarks = columns.turnMarksAt >= 0 ? parseTurnMarks(record[columns.turnMarksAt] ?? '') : [];
+  if (typeof turnMarks === 'string') return `${at}: ${fixture} rep ${rep}: ${turnMarks}`;
+  return {
+    fixture,
+    rep,
+    mark: mark as Mark,
+    // The guard formatMarks put before a formula-like note is not part of the note.
+    note: unguardCell(note),
+    ...provenanceOf(record, columns.provenance),
+    ...(turnMarks.length > 0 ? { turnMarks } : {}),
+    line,
+  };
 }
 
 /**

@@ -47,14 +47,16 @@ export async function readManifest(dir: string): Promise<Manifest> {
 }
 
 /**
- * Reads a run directory's manifest and rep records (the manifest given, when the caller holds a newer one). `lean`
- * keeps of each record what finishing a run reads (its key, error, spend, timings and turns) and drops its case file,
+ * Reads a run directory's manifest and rep records (the manifest given, when the caller holds a newer one); each
+ * record through `readText` (readRun passes its reader, so that a command's reads can be counted). `lean` keeps of
+ * each record what finishing a run reads (its key, error, spend, models, timings and turns) and drops its case file,
  * response, output tails, effects and outside writes: a run's end reads every record at once, and at 10,000 reps the
  * whole records would be the largest thing the process ever holds.
  */
 export async function readRunState(
   dir: string,
   manifest?: Manifest,
+  readText: (dir: string, relative: string) => Promise<string> = readRunText,
   options: { lean?: boolean } = {},
 ): Promise<RunState> {
   manifest ??= await readManifest(dir);
@@ -70,7 +72,7 @@ export async function readRunState(
         const file = join(repsDir, fixture, name);
         let record: RepRecord;
         try {
-          record = JSON.parse(await readRunText(dir, relative(dir, file))) as RepRecord;
+          record = JSON.parse(await readText(dir, relative(dir, file))) as RepRecord;
         } catch (error) {
           if (error instanceof TurnkitError) throw error;
           // A record torn by a crash counts as not run: --resume runs the rep again (and keeps the torn file).

@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
 import { report } from '../marks/report.js';
 import { agreement } from '../marks/agreement.js';
-import { readMarksFile, scopeOfRun, type ReadMark } from '../run-dir/read-marks.js';
-import { readRunState, repId } from '../run-dir/run-state.js';
-import { RUBRIC_FILE } from '../run-dir/run-layout.js';
+import type { ReadMark } from '../run-dir/read-marks.js';
+import { readRun, type Run } from '../run-dir/read-run.js';
+import { repId } from '../run-dir/run-state.js';
 import { planReps } from '../run-dir/rep-order.js';
 import { shownPath } from '../util/shown-path.js';
 import { constructedDiff } from './constructed-diff.js';
@@ -14,7 +13,7 @@ import type { AgreementView, FixtureView, RepView, RunView } from './view-data.j
 import { markdownDoc } from './markdown-doc.js';
 import { correctedSummary, trustLines } from '../marks/format-trust.js';
 import { formatTable } from '../util/text-table.js';
-import { orFallback, readRunText } from '../run-dir/run-file.js';
+import { formatHeldoutLooks, type HeldoutLooks } from '../marks/heldout-ledger.js';
 
 /** Options of `buildRunView`: the same as `turnkit report`'s. */
 export interface RunViewOptions {
@@ -26,6 +25,8 @@ export interface RunViewOptions {
   calibration?: string | undefined;
   /** The folder `dir`, `marks` and `compare` are relative to (the command line's: the shell's). */
   cwd: string;
+  /** The held-out set's looks, when the command that shows the run recorded one in the ledger (see `RunView`). */
+  heldoutLooks?: HeldoutLooks | undefined;
 }
 
 /**
@@ -36,30 +37,24 @@ export interface RunViewOptions {
 export async function buildRunView(options: RunViewOptions): Promise<RunView> {
   const cwd = options.cwd;
   const dir = resolve(cwd, options.dir);
-  const state = await readRunState(dir);
-  const result = await report({ cwd, paths: { baseDir: cwd } }, { ...options, dir, state });
-  const { manifest } = state;
-  const scope = scopeOfRun(manifest);
-  const marksFiles = [result.report.marksFile, ...(await otherMarksFiles(dir, result.report.marksFile))];
+  // One reader for the report and the page: every rep record and marks file is read once.
+  const run = await readRun(dir);
+  const state = await run.reps();
+  const result = await report({ cwd, paths: { baseDir: cwd } }, { ...options, dir, run });
+  const { manifest } = run;
+  const marksFiles = [result.report.marksFile, ...(await otherMarksFiles(run, result.report.marksFile))];
   const marks: Map<string, ReadMark>[] = [];
   for (const file of marksFiles)
-    marks.push(
-      file === result.report.marksFile
-        ? await readMarksFile(file, scope)
-        : await readMarksFile(file, scope).catch(() => new Map()),
-    );
+    marks.push(file === result.report.marksFile ? await run.marks(file) : await run.marks(file).catch(() => new Map()));
   const agreements: AgreementView[] = [];
   for (const entry of result.report.agreements) {
-    const a =
-      marks[marksFiles.indexOf(join(dir, entry.against))] ?? (await readMarksFile(join(dir, entry.against), scope));
-    const b = marks[marksFiles.indexOf(join(dir, entry.file))] ?? (await readMarksFile(join(dir, entry.file), scope));
+    const a = marks[marksFiles.indexOf(join(dir, entry.against))] ?? (await run.marks(entry.against));
+    const b = marks[marksFiles.indexOf(join(dir, entry.file))] ?? (await run.marks(entry.file));
     agreements.push({ file: entry.file, against: entry.against, self: entry.self, ...agreement(a, b) });
   }
   const fixtures: FixtureView[] = [];
   for (const entry of manifest.fixtures) {
-    const caseFile = await readRunText(dir, join('case-files', `${entry.name}.md`)).catch(
-      orFallback('(no case file in the run directory)'),
-    );
+    const caseFile = await run.caseFile(entry.name);
     const diff = entry.bases ? await constructedDiff(dir, entry.file, cwd) : null;
     fixtures.push({ name: entry.name, tag: entry.tag ?? null, caseFile, caseFileDoc: markdownDoc(caseFile), diff });
   }
@@ -93,15 +88,26 @@ export async function buildRunView(options: RunViewOptions): Promise<RunView> {
       ...(turnMarks.some((pairs) => pairs.length > 0) ? { turnMarks } : {}),
     };
   });
-  const rubric = await readRunText(dir, RUBRIC_FILE).catch(
-    orFallback(`(the rubric ${manifest.rubric.path} is not in the run directory)`),
-  );
+  const rubric = await run.rubric();
   return {
     dir: shownPath(dir),
     // Paths as a reader of the page knows them: relative to where the report was made, not this machine's root.
-    report: { ...result.report, dir: shownPath(dir), marksFile: shownMarks(dir, result.report.marksFile) },
+    report: {
+      ...result.report,
+      dir: shownPath(dir),
+      marksFile: shownMarks(dir, result.report.marksFile),
+      ...(result.report.marksSources
+        ? {
+            marksSources: {
+              ...result.report.marksSources,
+              files: result.report.marksSources.files.map((file) => shownMarks(dir, file)),
+            },
+          }
+        : {}),
+    },
     comparison: result.comparison ? { ...result.comparison, otherDir: shownPath(result.comparison.otherDir) } : null,
     agreements,
+    heldout: options.heldoutLooks ? formatHeldoutLooks(options.heldoutLooks) : null,
     trust: {
       summary: correctedSummary(result.report.trust, result.report.target) ?? null,
       lines: trustLines(result.report.trust, result.report.target, formatTable, (text) => text),
@@ -114,9 +120,11 @@ export async function buildRunView(options: RunViewOptions): Promise<RunView> {
   };
 }
 
-async function otherMarksFiles(dir: string, main: string): Promise<string[]> {
-  const names = (await readdir(dir)).filter((name) => /^marks(\.[\w.-]+)?\.csv$/.test(name)).sort();
-  return names.map((name) => join(dir, name)).filter((file) => file !== main && existsSync(file));
+async function otherMarksFiles(run: Run, main: string): Promise<string[]> {
+  // A listed name that is not there to read (a dangling link) is no marks file of the page.
+  return (await run.marksFileNames())
+    .map((name) => join(run.dir, name))
+    .filter((file) => file !== main && existsSync(file));
 }
 
 function shownMarks(dir: string, file: string): string {

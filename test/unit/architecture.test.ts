@@ -133,6 +133,32 @@ describe('architecture: layers', () => {
   });
 });
 
+// The run directory's format lives in run-dir/: marks/, view/ and tui/ read a run through readRun (run-dir/read-run.ts),
+// which reads each file once per command, never through the lower readers it is made of.
+const RUN_READERS = /\bimport\s*\{([^}]*)\}\s*from\s*'[./]*run-dir\/(run-state|run-file|read-marks)\.js'/g;
+const LOW_READERS = ['readRunState', 'readManifest', 'readRunText', 'fileInRun', 'readMarksFile', 'parseMarksText'];
+// judge-checks.ts and judge-model.ts are being rewritten behind the Grader interface (#31 item 3), which reads
+// through readRun; until it lands they keep their own reading.
+const READ_RUN_PENDING = new Set(['marks/judge-checks.ts', 'marks/judge-model.ts']);
+
+/** `file: name` for each file of marks/, view/ or tui/ that reads a run below readRun. */
+function runReaderOffenders(src: string): string[] {
+  return sourceFiles(src).flatMap((file) => {
+    const path = relative(src, file);
+    if (!['marks', 'view', 'view/client', 'tui'].includes(layerOf(path) ?? '') || READ_RUN_PENDING.has(path)) return [];
+    const names = [...readFileSync(file, 'utf8').matchAll(RUN_READERS)].flatMap((match) =>
+      match[1]!.split(',').map((name) => name.trim().replace(/^type\s+/, '')),
+    );
+    return names.filter((name) => LOW_READERS.includes(name)).map((name) => `${path}: ${name}`);
+  });
+}
+
+describe('architecture: a run is read through readRun', () => {
+  it('marks/, view/ and tui/ import no lower reader of a run directory', () => {
+    expect(runReaderOffenders(SRC)).toEqual([]);
+  });
+});
+
 describe('architecture: the library never touches the process', () => {
   it('no library file reads the environment or the working folder, exits, prints or handles signals', () => {
     expect(processOffenders(SRC)).toEqual([]);
@@ -162,6 +188,10 @@ describe('architecture: the checks fail on a bad copy', () => {
     "import { report } from '../marks/report.js';\nexport const where = process.cwd();\nexport { report };\n",
   );
   writeFileSync(join(copy, 'run-dir', 'cycle.ts'), "export { run } from '../pipeline/run.js';\n");
+  writeFileSync(
+    join(copy, 'marks', 'own-reader.ts'),
+    "import { readManifest, repId } from '../run-dir/run-state.js';\nexport { readManifest, repId };\n",
+  );
   const bad = importEdges(copy);
 
   it('an upward import fails the ranks', () => {
@@ -180,12 +210,16 @@ describe('architecture: the checks fail on a bad copy', () => {
     expect(processOffenders(copy)).toEqual(['util/upward.ts: asks process.cwd()']);
   });
 
+  it('a lower reader of a run in marks/ fails the readRun rule', () => {
+    expect(runReaderOffenders(copy)).toEqual(['marks/own-reader.ts: readManifest']);
+  });
+
   it('copies every file', () => {
     const count = (dir: string): number =>
       readdirSync(dir).reduce(
         (sum, name) => sum + (statSync(join(dir, name)).isDirectory() ? count(join(dir, name)) : 1),
         0,
       );
-    expect(count(copy)).toBe(count(SRC) + 2);
+    expect(count(copy)).toBe(count(SRC) + 3);
   });
 });

@@ -24,7 +24,7 @@ describe('readRunState lean', () => {
 
   it('gives the same outcome and spend as the whole records, without case files or responses', async () => {
     const whole = await readRunState(dir);
-    const lean = await readRunState(dir, undefined, { lean: true });
+    const lean = await readRunState(dir, undefined, undefined, { lean: true });
     expect(lean.completed).toEqual(whole.completed);
     expect(lean.errored).toEqual(whole.errored);
     expect([...lean.records.keys()]).toEqual([...whole.records.keys()]);

@@ -10,12 +10,26 @@ import type { ProjectContext } from '../../project/project-context.js';
 
 /** `turnkit judge RUN_DIR [--checks] [--model NAME | --judge FILE]`. */
 export function registerJudge(program: Command, output: Output): void {
-  program
+  const command = program
     .command('judge')
     .description(
       'mark a run automatically into files of its own (never marks.csv): deterministic checks and/or an LLM judge',
     )
-    .argument('<run-dir>', 'a run directory (runs/QUESTION/STAMP)')
+    .argument('<run-dir>', 'a run directory (runs/QUESTION/STAMP)');
+  addJudgeOptions(command)
+    .addHelpText(
+      'after',
+      examples(
+        'turnkit judge runs/places/STAMP --checks               # marks.checks.csv',
+        'turnkit judge runs/places/STAMP --judge examples/judge.yaml',
+      ),
+    )
+    .action((dir: string, options: JudgeFlags, command: Command) => judgeAction(dir, options, command, output));
+}
+
+/** The judge command's flags. */
+function addJudgeOptions(command: Command): Command {
+  return command
     .option('--checks', "apply the question's deterministic checks; writes marks.checks.csv with a reason per rep")
     .option('--model <name>', 'an LLM judge: writes marks.judge-MODEL.csv and judge-MODEL.jsonl')
     .option(
@@ -30,50 +44,60 @@ export function registerJudge(program: Command, output: Output): void {
       '--question <file>',
       "use this question file's current checks and rubric instead of the ones the run recorded",
     )
-    .option('--json', 'print the result as JSON')
-    .addHelpText(
-      'after',
-      examples(
-        'turnkit judge runs/places/STAMP --checks               # marks.checks.csv',
-        'turnkit judge runs/places/STAMP --judge examples/judge.yaml',
-      ),
-    )
-    .action(async (dir: string, options, command: Command) => {
-      const { judgeChecks } = await import('../../marks/judge-checks.js');
-      const { loadConfig } = await import('../../config/load.js');
-      const { projectPaths } = await import('../../project/open-project.js');
-      const cwd = process.cwd();
-      const config = await loadConfig({ configPath: commonOptions(command).configPath, cwd });
-      // Relative paths of the input are the shell's; a question's rubric path is the project's.
-      const project = { config, paths: projectPaths(config), cwd };
-      const { recordRunLook } = await import('../heldout-use.js');
-      // With neither flag, the judge the config names is the one meant.
-      const model =
-        options.model !== undefined || options.judge !== undefined || (!options.checks && config.judge !== undefined);
-      if (!options.checks && !model)
-        throw new TurnkitError(
-          'USAGE',
-          "say how to judge: --checks (the question's deterministic checks) and/or --model NAME or --judge FILE (an LLM), or name a judge in the config",
-        );
-      await recordRunLook('judge', [dir]);
-      const results: Record<string, unknown> = {};
-      const written: string[] = [];
-      if (options.checks) {
-        const result = await judgeChecks(project, { dir, question: options.question });
-        results.checks = { ...result, file: shownPath(result.file) };
-        written.push(basename(result.file));
-        if (!options.json)
-          output.out(
-            `wrote ${shownPath(result.file)}: ${result.pass} pass, ${result.fail} fail, ${result.error} error${result.notRun > 0 ? `, ${result.notRun} not run` : ''}`,
-          );
-      }
-      if (model) await judgeWithModelFlags(dir, options, project, output, results, written);
-      if (options.json) return printJson(output, results);
-      const last = written[written.length - 1]!;
-      output.out(
-        `report from it: turnkit report ${shownPath(dir)} --marks ${last}; agreement with your marks: turnkit agree ${join(shownPath(dir), 'marks.csv')} ${join(shownPath(dir), last)}`,
-      );
-    });
+    .option('--json', 'print the result as JSON');
+}
+
+/** The judge command's flags as commander gives them. */
+interface JudgeFlags extends ModelFlags {
+  checks?: boolean;
+}
+
+/** Judges the run with the checks and/or the LLM the flags (or the config) name, then says what to do with it. */
+async function judgeAction(dir: string, options: JudgeFlags, command: Command, output: Output): Promise<void> {
+  const { loadConfig } = await import('../../config/load.js');
+  const { projectPaths } = await import('../../project/open-project.js');
+  const cwd = process.cwd();
+  const config = await loadConfig({ configPath: commonOptions(command).configPath, cwd });
+  // Relative paths of the input are the shell's; a question's rubric path is the project's.
+  const project = { config, paths: projectPaths(config), cwd };
+  const { recordRunLook } = await import('../heldout-use.js');
+  // With neither flag, the judge the config names is the one meant.
+  const model =
+    options.model !== undefined || options.judge !== undefined || (!options.checks && config.judge !== undefined);
+  if (!options.checks && !model)
+    throw new TurnkitError(
+      'USAGE',
+      "say how to judge: --checks (the question's deterministic checks) and/or --model NAME or --judge FILE (an LLM), or name a judge in the config",
+    );
+  await recordRunLook('judge', [dir]);
+  const results: Record<string, unknown> = {};
+  const written: string[] = [];
+  if (options.checks) await judgeChecksFlags(dir, options, project, output, results, written);
+  if (model) await judgeWithModelFlags(dir, options, project, output, results, written);
+  if (options.json) return printJson(output, results);
+  const last = written[written.length - 1]!;
+  output.out(
+    `report from it: turnkit report ${shownPath(dir)} --marks ${last}; agreement with your marks: turnkit agree ${join(shownPath(dir), 'marks.csv')} ${join(shownPath(dir), last)}`,
+  );
+}
+
+/** `--checks`: the question's deterministic checks into marks.checks.csv, and the line that says so. */
+async function judgeChecksFlags(
+  dir: string,
+  options: JudgeFlags,
+  project: ProjectContext,
+  output: Output,
+  results: Record<string, unknown>,
+  written: string[],
+): Promise<void> {
+  const { judgeChecks } = await import('../../marks/judge-checks.js');
+  const result = await judgeChecks(project, { dir, question: options.question });
+  results.checks = { ...result, file: shownPath(result.file) };
+  written.push(basename(result.file));
+  if (!options.json)
+    output.out(
+      `wrote ${shownPath(result.file)}: ${result.pass} pass, ${result.fail} fail, ${result.error} error${result.notRun > 0 ? `, ${result.notRun} not run` : ''}`,
+    );
 }
 
 /** The judge command's flags that say which LLM judge, as commander gives them. */

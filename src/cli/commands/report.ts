@@ -1,10 +1,9 @@
 import { Option, type Command } from 'commander';
 import { TurnkitError } from '../../errors.js';
-import { printJson, type Output } from '../output.js';
+import type { Output } from '../output.js';
 import { examples } from '../help-examples.js';
 import { recordRunLook } from '../heldout-use.js';
-import { formatHeldoutLooks } from '../../marks/heldout-ledger.js';
-import type { Report } from '../../marks/build-report.js';
+import type { ReportFormatName, ReportJob } from '../../app/report-formats.js';
 import type { ReportResult } from '../../marks/report.js';
 
 /** Options of the report command as commander gives them. */
@@ -22,50 +21,17 @@ interface ReportFlags {
   format?: 'text' | 'md' | 'json' | 'github';
 }
 
-/**
- * `--format github`: workflow commands on stdout and, when the job has a step summary file (GITHUB_STEP_SUMMARY, read
- * here at the edge), the Markdown report appended to it.
- */
-async function githubReport(result: ReportResult, output: Output): Promise<void> {
-  const { appendStepSummary, githubReportLines } = await import('../../marks/github-annotations.js');
-  for (const line of await githubReportLines(result.report)) output.out(line);
-  const summary = process.env.GITHUB_STEP_SUMMARY;
-  if (summary) await appendStepSummary(summary, result.report, result.comparison);
-}
-
-/** `--junit FILE`: the JUnit XML written beside whatever the command prints (CI reads the file, a person the log). */
-async function junitReport(report: Report, file: string): Promise<void> {
-  const { writeJunitReport } = await import('../../marks/write-junit-report.js');
-  const { resolve } = await import('node:path');
-  await writeJunitReport(report, resolve(file));
-}
-
-/** `--html [FILE]`: the page is written whatever the run's state; the exit code is then decided as for the text. */
-async function htmlReport(dir: string, options: ReportFlags, output: Output): Promise<void> {
-  if (options.json || options.md || options.format)
-    throw new TurnkitError(
-      'USAGE',
-      `--html writes a page; use it without ${options.json ? '--json' : options.md ? '--md' : '--format'}`,
-    );
-  const { writeHtmlReport } = await import('../../view/write-html-report.js');
-  const { outcomeError } = await import('../../marks/outcome.js');
-  const { shownPath } = await import('../../util/shown-path.js');
-  const file = options.html === true ? undefined : options.html;
-  const looks = await recordRunLook('report', [dir]);
-  const result = await writeHtmlReport({
-    cwd: process.cwd(),
-    dir,
-    file,
-    marks: options.marks,
-    compare: options.compare,
-    compareMarks: options.compareMarks,
-    calibration: options.calibration,
-  });
-  output.out(shownPath(result.file));
-  if (looks) output.err(formatHeldoutLooks(looks));
-  if (options.junit !== undefined) await junitReport(result.run.report, options.junit);
-  const failure = outcomeError({ report: result.run.report, check: options.check });
-  if (failure) throw failure;
+/** The format the flags ask for: --html, else --format, else --json or --md, else text. */
+function formatOf(options: ReportFlags): ReportFormatName {
+  if (options.html !== undefined) {
+    if (options.json || options.md || options.format)
+      throw new TurnkitError(
+        'USAGE',
+        `--html writes a page; use it without ${options.json ? '--json' : options.md ? '--md' : '--format'}`,
+      );
+    return 'html';
+  }
+  return options.format ?? (options.json ? 'json' : options.md ? 'md' : 'text');
 }
 
 /** `turnkit report RUN_DIR [--marks FILE] [--compare RUN_DIR] [--md] [--json] [--check] [--html [FILE]]`. */
@@ -109,32 +75,41 @@ export function registerReport(program: Command, output: Output): void {
         'turnkit report runs/places/STAMP --html                 # runs/places/STAMP/report.html',
       ),
     )
-    .action(async (dir: string, options) => {
-      if (options.html !== undefined) return htmlReport(dir, options, output);
-      const { formatReport } = await import('../../marks/format-report.js');
-      const { report } = await import('../../marks/report.js');
+    .action(async (dir: string, options: ReportFlags) => {
+      const format = formatOf(options);
+      const { REPORT_FORMATS, resultOf } = await import('../../app/report-formats.js');
+      const { filesContext } = await import('../../app/command-context.js');
       const { outcomeError } = await import('../../marks/outcome.js');
       // Recorded before the numbers are read: a look that then fails its --check was still a look.
       const looks = await recordRunLook('report', [dir]);
-      const { filesContext } = await import('../../app/command-context.js');
-      const result = await report(filesContext(), {
-        dir,
-        marks: options.marks,
-        compare: options.compare,
-        compareMarks: options.compareMarks,
-        calibration: options.calibration,
-        saveCalibration: options.saveCalibration,
-      });
-      if (options.junit !== undefined) await junitReport(result.report, options.junit);
-      const format = options.format ?? (options.json ? 'json' : options.md ? 'md' : 'text');
-      if (format === 'json') printJson(output, looks ? { ...result, heldoutLooks: looks } : result);
-      else if (format === 'github') await githubReport(result, output);
-      else for (const line of formatReport(result.report, format, result.comparison)) output.out(line);
-      // On stderr under --format github, where stdout is the workflow's commands.
-      if (looks && format === 'github') output.err(formatHeldoutLooks(looks));
-      else if (looks && format !== 'json') output.out(formatHeldoutLooks(looks));
+      const job: ReportJob = {
+        project: filesContext(),
+        options: {
+          dir,
+          marks: options.marks,
+          compare: options.compare,
+          compareMarks: options.compareMarks,
+          calibration: options.calibration,
+          // The page reads its own report; saving a calibration goes with the printed ones.
+          ...(format === 'html' ? {} : { saveCalibration: options.saveCalibration }),
+        },
+        file: options.html === true ? undefined : options.html,
+        looks,
+        // GitHub's step summary file, read here at the edge.
+        stepSummary: process.env.GITHUB_STEP_SUMMARY,
+      };
+      // `--junit FILE` is written beside whatever the command prints (CI reads the file, a person the log): before
+      // the printed report, after the page (which reads its own).
+      const junit = async (result: ReportResult): Promise<void> => {
+        if (options.junit !== undefined)
+          await REPORT_FORMATS.junit.emit({ ...job, file: options.junit, result }, output);
+      };
+      const printed = format === 'html' ? undefined : await resultOf(job);
+      if (printed) await junit(printed);
+      const report = await REPORT_FORMATS[format].emit({ ...job, result: printed }, output);
+      if (!printed) await junit({ report });
       // The numbers are printed either way; an incomplete run or a missed target then decides the exit code.
-      const failure = outcomeError({ report: result.report, check: options.check });
+      const failure = outcomeError({ report, check: options.check });
       if (failure) throw failure;
     });
 }

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { RunProgress } from '../../app/run-question.js';
+import type { RunProgress, RunResult } from '../../app/run-question.js';
 import { shownPath } from '../../util/shown-path.js';
 import { commonOptions, positiveAmount, positiveInt, shardSpec } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
@@ -7,10 +7,39 @@ import { examples } from '../help-examples.js';
 
 /** `turnkit run QUESTION [--reps N] [--concurrency K] [--shard I/N] [--resume RUN_DIR]`. */
 export function registerRun(program: Command, output: Output): void {
-  program
+  const command = program
     .command('run')
     .description('run a question: N reps per fixture, each in a fresh scratch campaign; writes runs/QUESTION/STAMP/')
-    .argument('[question]', "question file (questions/ID.yaml or .json); with --resume, the run's own by default")
+    .argument('[question]', "question file (questions/ID.yaml or .json); with --resume, the run's own by default");
+  addRunOptions(command)
+    .addHelpText(
+      'after',
+      examples(
+        'turnkit run questions/places.yaml --reps 2             # writes runs/places/STAMP',
+        'turnkit run questions/places.yaml --reps 2 --shard 1/2  # then --shard 2/2, and turnkit merge',
+        'turnkit run --resume runs/places/STAMP                  # finish an interrupted run',
+      ),
+    )
+    .action((question: string | undefined, options: RunFlags, command: Command) =>
+      runAction(question, options, command, output),
+    );
+}
+
+/** Options of the run command as commander gives them. */
+interface RunFlags {
+  reps?: number;
+  concurrency?: number;
+  shard?: ReturnType<typeof shardSpec>;
+  maxCost?: number;
+  resume?: string;
+  strategy?: 'remap' | 'database' | 'auto';
+  upgrade?: boolean;
+  json?: boolean;
+}
+
+/** The run command's flags. */
+function addRunOptions(command: Command): Command {
+  return command
     .option('--reps <n>', "reps per fixture (default: the question's)", positiveInt)
     .option('--concurrency <k>', 'SUT calls at a time (default 4)', positiveInt)
     .option(
@@ -35,60 +64,66 @@ export function registerRun(program: Command, output: Output): void {
       '--upgrade',
       "seed fixtures behind the schema from copies upgraded through the game's migrations (cached in .turnkit/upgraded; files untouched; listed in the manifest)",
     )
-    .option('--json', 'print the result as JSON')
-    .addHelpText(
-      'after',
-      examples(
-        'turnkit run questions/places.yaml --reps 2             # writes runs/places/STAMP',
-        'turnkit run questions/places.yaml --reps 2 --shard 1/2  # then --shard 2/2, and turnkit merge',
-        'turnkit run --resume runs/places/STAMP                  # finish an interrupted run',
-      ),
-    )
-    .action(async (question: string | undefined, options, command: Command) => {
-      const { runQuestion } = await import('../../app/run-question.js');
-      const { outcomeError } = await import('../../marks/outcome.js');
-      const { shardFromEnvironment, shardRunName } = await import('../../pipeline/shard-env.js');
-      // The CI engine's variables are read here, at the edge; the library is given the shard and the run's name.
-      const shard = options.shard?.auto ? shardFromEnvironment(options.shard, process.env) : options.shard;
-      const runName = shard ? shardRunName(process.env) : undefined;
-      const { abort, quit, release } = stopOnSignals(output);
-      const terminal = output.terminal;
-      try {
-        const result = await runQuestion({
-          ...commonOptions(command),
-          question,
-          reps: options.reps,
-          concurrency: options.concurrency,
-          resume: options.resume,
-          strategy: options.strategy,
-          upgrade: options.upgrade,
-          shard,
-          runName,
-          maxCost: options.maxCost,
-          signal: abort.signal,
-          quit: quit.signal,
-          onWarning: (message) => output.err(`warning: ${message}`),
-          onProgress: (progress) =>
-            terminal ? terminal(`\r\x1b[2K${progressLine(progress)}`) : output.err(progressLine(progress)),
-        });
-        terminal?.('\n');
-        if (quit.signal.aborted) process.exit(130);
-        const { recordRunLook } = await import('../heldout-use.js');
-        await recordRunLook('run', [result.dir]);
-        if (options.json) printJson(output, { ...result, dir: shownPath(result.dir) });
-        else {
-          output.out(`${shownPath(result.dir)}: ${result.status}, ${result.ran} rep(s) run, ${result.errors} error(s)`);
-          if (result.seedErrors.count === 0 && result.errors < result.total)
-            output.out(
-              `mark the reps: turnkit mark ${shownPath(result.dir)} (or edit its marks.csv: pass, fail or na; errored reps are marked error)`,
-            );
-        }
-        const failure = outcomeError({ run: result, question });
-        if (failure) throw failure;
-      } finally {
-        release();
-      }
+    .option('--json', 'print the result as JSON');
+}
+
+/** Runs the question with the flags, Ctrl-C stopping it, progress on stderr; prints the result, then its outcome. */
+async function runAction(
+  question: string | undefined,
+  options: RunFlags,
+  command: Command,
+  output: Output,
+): Promise<void> {
+  const { runQuestion } = await import('../../app/run-question.js');
+  const { outcomeError } = await import('../../marks/outcome.js');
+  const { shardFromEnvironment, shardRunName } = await import('../../pipeline/shard-env.js');
+  // The CI engine's variables are read here, at the edge; the library is given the shard and the run's name.
+  const shard =
+    options.shard && 'auto' in options.shard ? shardFromEnvironment(options.shard, process.env) : options.shard;
+  const runName = shard ? shardRunName(process.env) : undefined;
+  const { abort, quit, release } = stopOnSignals(output);
+  const terminal = output.terminal;
+  try {
+    const result = await runQuestion({
+      ...commonOptions(command),
+      question,
+      reps: options.reps,
+      concurrency: options.concurrency,
+      resume: options.resume,
+      strategy: options.strategy,
+      upgrade: options.upgrade,
+      shard,
+      runName,
+      maxCost: options.maxCost,
+      signal: abort.signal,
+      quit: quit.signal,
+      onWarning: (message) => output.err(`warning: ${message}`),
+      onProgress: (progress) =>
+        terminal ? terminal(`\r\x1b[2K${progressLine(progress)}`) : output.err(progressLine(progress)),
     });
+    terminal?.('\n');
+    if (quit.signal.aborted) process.exit(130);
+    const { recordRunLook } = await import('../heldout-use.js');
+    await recordRunLook('run', [result.dir]);
+    printRunResult(output, result, options.json === true);
+    const failure = outcomeError({ run: result, question });
+    if (failure) throw failure;
+  } finally {
+    release();
+  }
+}
+
+/** The run's result: as JSON, or its one line and what to do next. */
+function printRunResult(output: Output, result: RunResult, json: boolean): void {
+  if (json) {
+    printJson(output, { ...result, dir: shownPath(result.dir) });
+    return;
+  }
+  output.out(`${shownPath(result.dir)}: ${result.status}, ${result.ran} rep(s) run, ${result.errors} error(s)`);
+  if (result.seedErrors.count === 0 && result.errors < result.total)
+    output.out(
+      `mark the reps: turnkit mark ${shownPath(result.dir)} (or edit its marks.csv: pass, fail or na; errored reps are marked error)`,
+    );
 }
 
 /**

@@ -1,0 +1,80 @@
+import { existsSync } from 'node:fs';
+import { appendFile, readFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { TurnkitError } from '../errors.js';
+import { serializeDocument } from '../fixture/format.js';
+import { describeWriteError, shownPath } from '../util/shown-path.js';
+import type { Manifest } from './manifest.js';
+import { formatMarks, type MarkRow } from './marks-file.js';
+import { appendMarkHistory, historyFileOf } from './marks-history.js';
+import type { RepRecord } from './rep-record.js';
+import { repFileBase, writeRunFile } from './run-layout.js';
+import { ORDER_FILE, type RepKey } from './run-state.js';
+import { writeRep } from './write-rep.js';
+
+/** A mark replaced, as the history file keeps it: what it was, what it became, and what replaced it. */
+export interface MarkChange {
+  before: MarkRow;
+  after: MarkRow;
+  by?: string;
+}
+
+/**
+ * The one writer of a run directory: every file a run, a resume, a merge, a grader or a judge writes into it goes
+ * through here, atomically (mode 0600), so that the format of a run lives in run-dir/ alone.
+ */
+export interface RunWriter {
+  readonly dir: string;
+  /** Any file of the run by its relative path (a case file, the rubric, a verdicts file, a blind seed). */
+  file(relative: string, content: string, options?: { durable?: boolean }): Promise<void>;
+  /** manifest.json. */
+  manifest(manifest: Manifest): Promise<void>;
+  /** A rep's record and its Markdown (the record last: it makes the rep done). */
+  rep(record: RepRecord): Promise<void>;
+  /** One rep's start appended to order.jsonl as it happens: a run killed outright still shows what it had begun. */
+  order(entry: Manifest['order'][number]): Promise<void>;
+  /** Moves an earlier record of a rep aside (rep-NN.attempt-K): evidence of a failure is never overwritten. */
+  keepEarlierAttempt(key: RepKey): Promise<void>;
+  /** A marks file of the run (`marks.csv`, `marks.NAME.csv`) with these rows. */
+  marks(name: string, rows: readonly MarkRow[]): Promise<void>;
+  /** Changes of marks appended to the history file beside a marks file of the run. */
+  history(name: string, changes: readonly MarkChange[]): Promise<void>;
+}
+
+/**
+ * The writer of the run directory `dir`.
+ * @example
+ * const write = runWriter(dir);
+ * await write.manifest(manifest);
+ * await write.marks('marks.checks.csv', rows);
+ */
+export function runWriter(dir: string): RunWriter {
+  return {
+    dir,
+    file: (relative, content, options) => writeRunFile(dir, relative, content, options),
+    manifest: (manifest) => writeRunFile(dir, 'manifest.json', serializeDocument(manifest)),
+    rep: (record) => writeRep(dir, record),
+    async order(entry) {
+      const file = join(dir, ORDER_FILE);
+      await appendFile(file, `${JSON.stringify(entry)}\n`, { mode: 0o600 }).catch((error: NodeJS.ErrnoException) => {
+        throw new TurnkitError('IO', `${shownPath(file)}: ${describeWriteError(error)}`);
+      });
+    },
+    async keepEarlierAttempt(key) {
+      const base = join(dir, repFileBase(key.fixture, key.rep));
+      if (!existsSync(`${base}.json`)) return;
+      let attempt = 0;
+      try {
+        attempt = (JSON.parse(await readFile(`${base}.json`, 'utf8')) as RepRecord).attempt;
+      } catch {
+        // An unreadable record is kept all the same, under its own name.
+      }
+      for (const extension of ['json', 'md']) {
+        if (existsSync(`${base}.${extension}`))
+          await rename(`${base}.${extension}`, `${base}.attempt-${attempt}.${extension}`);
+      }
+    },
+    marks: (name, rows) => writeRunFile(dir, name, formatMarks(rows)),
+    history: (name, changes) => appendMarkHistory(historyFileOf(join(dir, name)), changes),
+  };
+}

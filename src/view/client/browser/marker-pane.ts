@@ -1,0 +1,32 @@
+import type { MarkdownNode } from '../../markdown-doc.js';
+import { markerOf, repOf, rolloutOf, type Marker } from './marker-context.js';
+import { turnMarkIn, turnPaneText } from './turns.js';
+
+/**
+ * What the marker's pane shows for the rep at `pos`: a rollout's turn, the response (or the error with the streams'
+ * tails), or the case file as Markdown; blind, the shuffled rep's own text.
+ */
+export function paneContent(mk: Marker, pos: number): string | MarkdownNode[] {
+  const { st } = mk;
+  const m = markerOf(mk);
+  const rollout = rolloutOf(mk, pos);
+  if (st.pane === 'response' && rollout && rollout.list.length > 0)
+    return turnPaneText(rollout, st.turn, turnMarkIn(m.turnMarks[pos], rollout.list[st.turn]!.turn));
+  if (mk.blind) {
+    const b = m.blindReps![pos]!;
+    if (st.pane === 'case') return m.blindCaseFileDocs![b.caseFile]!;
+    return b.error ? b.error + (b.response ? `\n\nResponse:\n${b.response}` : '') : b.response || '';
+  }
+  const rep = repOf(mk, pos);
+  if (st.pane === 'case') return st.body!.run!.fixtures[rep.f]!.caseFileDoc;
+  if (rep.status === 'not run') return 'NOT RUN: this rep has no record yet.';
+  if (!rep.error) return rep.response || '';
+  return [
+    `ERROR (${rep.error.stage}: ${rep.error.cause}): ${rep.error.message}`,
+    rep.response ? `Response:\n${rep.response}` : '',
+    rep.stdoutTail ? `stdout (end):\n${rep.stdoutTail}` : '',
+    rep.stderrTail ? `stderr (end):\n${rep.stderrTail}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
