@@ -3,9 +3,9 @@
 //  - the whole run as one /api/run from a server that has just started, before its cache is warm: what every request
 //    cost before the viewer cached its page data (read every rep file, build, serialise about 2 MB);
 //  - the same request again (the cache warm: the files are unchanged);
-//  - the first page (/api/run with from=0&to=100), as the viewer's page asks for it;
+//  - the first page (/api/run with from=0&to=25), as the viewer's page asks for it;
 //  - with a headless Chromium (when there is one: /usr/bin/chromium or TURNKIT_CHROMIUM), the page opened on the
-//    run: time to its first screen (the report and the first 100 reps drawn) and to every rep loaded, from a new
+//    run: time to its first screen (the report and the first 25 reps drawn) and to every rep loaded, from a new
 //    server whose start-up read of the run has finished (a person opens the URL after it is printed) and from one
 //    just started. Goal: first screen within 300 ms.
 // Printed: medians and ranges over BENCH_ROUNDS (default 3), and the ratios first page / one whole payload cold and
@@ -97,7 +97,7 @@ try {
       try {
         const cold = await timedGet(server, '/api/run?run=0');
         const warm = await timedGet(server, '/api/run?run=0');
-        const page = await timedGet(server, '/api/run?run=0&from=0&to=100');
+        const page = await timedGet(server, '/api/run?run=0&from=0&to=25');
         figures.cold.push(cold.ms);
         figures.warm.push(warm.ms);
         figures.page.push(page.ms);
@@ -135,7 +135,7 @@ try {
   );
   console.log(`  the same again, cached (files unchanged): ${range(figures.warm)} ms`);
   console.log(
-    `  the first page (100 reps): ${range(figures.page, 1)} ms, ${(bytes.page / 1e3).toFixed(0)} KB; first page / whole cold = ${ratio(figures.page, figures.cold)}x`,
+    `  the first page (25 reps): ${range(figures.page, 1)} ms, ${(bytes.page / 1e3).toFixed(0)} KB; first page / whole cold = ${ratio(figures.page, figures.cold)}x`,
   );
   if (browser) {
     console.log(

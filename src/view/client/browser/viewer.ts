@@ -73,7 +73,8 @@ function showList(root: HTMLElement): void {
 
 // A large run's reps come in pages: the first screen (the report and the first page of reps) is drawn from the first,
 // and the rest are fetched behind it and the rep list drawn again once they are all there (filters then see all).
-const FIRST_PAGE = 100;
+// The rep list's own page size: the first screen shows no more reps than these.
+const FIRST_PAGE = 25;
 const PAGE = 2000;
 
 function showRun(root: HTMLElement, id: number): void {
