@@ -92,6 +92,7 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
       const outcome: SutOutcome = await (job.sutSlot ? job.sutSlot(call) : call());
       timings.sutMs = outcome.ms;
       record.response = outcome.response ?? null;
+      if (outcome.toolCalls) record.toolCalls = outcome.toolCalls;
       if (outcome.usage || outcome.cost !== undefined) record.spend = callSpend(outcome.usage, outcome.cost, job.price);
       if (outcome.model) record.models = [outcome.model];
       if (outcome.error) record.error = { stage: 'sut', ...outcome.error };
