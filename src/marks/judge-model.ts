@@ -9,9 +9,9 @@ import { sha256, type Manifest } from '../run-dir/manifest.js';
 import { formatMarks, type MarkRow } from '../run-dir/marks-file.js';
 import { parseMarks } from '../run-dir/read-marks.js';
 import { RUBRIC_FILE, writeRunFile } from '../run-dir/run-layout.js';
+import { runWriter } from '../run-dir/run-writer.js';
 import { planReps } from '../run-dir/rep-order.js';
 import { readManifest, readRunState, repId } from '../run-dir/run-state.js';
-import { serializeDocument } from '../fixture/format.js';
 import { Semaphore } from '../util/semaphore.js';
 import { JudgeCache } from './judge-cache.js';
 import { createJudgeCall, JudgeCallError, withoutSecrets, type JudgeCall } from './judge-client.js';
@@ -287,5 +287,5 @@ async function recordJudgeModels(dir: string, grader: string, reported: Readonly
   const ids = [...new Set([...before, ...reported])];
   if (ids.length === before.length) return;
   const models = { ...manifest.models, judges: { ...manifest.models?.judges, [grader]: ids } };
-  await writeRunFile(dir, 'manifest.json', serializeDocument({ ...manifest, models }));
+  await runWriter(dir).manifest({ ...manifest, models });
 }
