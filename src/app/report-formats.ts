@@ -81,7 +81,14 @@ export const REPORT_FORMATS: Record<ReportFormatName, ReportFormat> = {
       const result = await resultOf(job);
       const { appendStepSummary, githubReportLines } = await import('../marks/github-annotations.js');
       for (const line of await githubReportLines(result.report)) sink.out(line);
-      if (job.stepSummary) await appendStepSummary(job.stepSummary, result.report, result.comparison);
+      // The summary is what a reviewer of the job reads: the held-out set's looks belong under its numbers.
+      if (job.stepSummary)
+        await appendStepSummary(
+          job.stepSummary,
+          result.report,
+          result.comparison,
+          job.looks ? [formatHeldoutLooks(job.looks)] : [],
+        );
       // On stderr, where stdout is the workflow's commands.
       if (job.looks) sink.err(formatHeldoutLooks(job.looks));
       return result.report;
@@ -95,6 +102,7 @@ export const REPORT_FORMATS: Record<ReportFormatName, ReportFormat> = {
       const written = await writeHtmlReport({
         cwd: inputDir(job.project),
         dir: options.dir,
+        heldoutLooks: job.looks,
         file: job.file,
         marks: options.marks,
         compare: options.compare,

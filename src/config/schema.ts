@@ -99,6 +99,13 @@ export const configSchema = z
               .describe(
                 "The game's own migration command, run with DATABASE_URL set (argv, never split on spaces); absent: turnkit's db migrate.",
               ),
+            step: z
+              .array(z.string().min(1))
+              .min(1, 'name the program to run')
+              .optional()
+              .describe(
+                "The game's command that applies the next one migration (e.g. npx knex migrate:up), run like command: turnkit upgrade steps through the migrations with it to find where a fixture captured before turnkit recorded migration states stood; absent with command: such fixtures need a schema snapshot.",
+              ),
             table: z
               .string()
               .min(1)

@@ -67,3 +67,24 @@ export async function migrate(db: Db, folder: string): Promise<MigrateResult> {
   }
   return { folder, applied: (results ?? []).map((result) => result.migrationName) };
 }
+
+/** Applies the next pending migration of the game schema only; returns its name, or undefined when none is left. */
+export async function migrateOneUp(db: Db, folder: string): Promise<string | undefined> {
+  if (!existsSync(folder)) throw new TurnkitError('CONFIG', `${folder}: migrations folder not found`);
+  const { Kysely, Migrator, PostgresDialect } = await import('kysely');
+  const migrator = new Migrator({
+    db: new Kysely<any>({ dialect: new PostgresDialect({ pool: db.pool }) }),
+    provider: new FolderMigrationProvider(folder),
+    migrationTableSchema: TURNKIT_SCHEMA,
+  });
+  const { error, results } = await migrator.migrateUp();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error');
+    const message = error instanceof Error ? error.message : String(error);
+    throw new TurnkitError(
+      'DATABASE',
+      `${failed ? join(folder, failed.migrationName) : folder}: migration failed: ${message}`,
+    );
+  }
+  return results?.[0]?.migrationName;
+}

@@ -67,11 +67,16 @@ function missedMessage(fixture: FixtureReport, report: Report, detail: CiFixture
 }
 
 /**
- * Appends the Markdown report to a job's step summary file (the file GitHub names in GITHUB_STEP_SUMMARY, which
- * steps append to: not replaced).
+ * Appends the Markdown report, then each of `notes` (the held-out set's looks) as a paragraph, to a job's step
+ * summary file (the file GitHub names in GITHUB_STEP_SUMMARY, which steps append to: not replaced).
  */
-export async function appendStepSummary(path: string, report: Report, comparison?: Comparison): Promise<void> {
-  const markdown = `${formatReport(report, 'md', comparison).join('\n')}\n\n`;
+export async function appendStepSummary(
+  path: string,
+  report: Report,
+  comparison?: Comparison,
+  notes: readonly string[] = [],
+): Promise<void> {
+  const markdown = `${[...formatReport(report, 'md', comparison), ...notes.flatMap((note) => ['', note])].join('\n')}\n\n`;
   try {
     await appendFile(path, markdown);
   } catch (error) {

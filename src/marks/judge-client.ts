@@ -6,12 +6,14 @@ import type { Usage } from '../run-dir/spend.js';
 import { defaultKeyVariable, type JudgeSettings } from '../config/judge-settings.js';
 import { shownUrl } from '../util/url-secrets.js';
 import { MAX_CALL_TOKENS, plausibleTokens } from '../sut/sut-answer.js';
-import { anthropicClient, loadSdks, type ModelSdks, openAiClient } from '../model/model-client.js';
+import { anthropicClient, loadSdks, type ModelSdks, openAiClient, reportedModel } from '../model/model-client.js';
 
 /** A judge model's answer with the tokens it used, when the API said. */
 export interface JudgeAnswer {
   text: string;
   usage?: Usage | undefined;
+  /** The model id the response reported (its `model` field), for the run's manifest. */
+  model?: string | undefined;
 }
 
 /** Asks the judge model one prompt and returns its text (or its answer with usage); throws a `JudgeCallError`. */
@@ -93,7 +95,11 @@ export function createJudgeCall(
         const text = (Array.isArray(reply?.content) ? reply.content : [])
           .flatMap((block) => (block?.type === 'text' ? [block.text] : []))
           .join('');
-        return { text, usage: tokens(reply?.usage?.input_tokens, reply?.usage?.output_tokens, where) };
+        return {
+          text,
+          usage: tokens(reply?.usage?.input_tokens, reply?.usage?.output_tokens, where),
+          model: reportedModel((reply as { model?: unknown } | undefined)?.model),
+        };
       } catch (error) {
         if (error instanceof JudgeCallError) throw error;
         throw failed(loaded, error);
@@ -115,7 +121,11 @@ export function createJudgeCall(
         ],
       });
       const text = (Array.isArray(reply?.choices) ? reply.choices[0]?.message?.content : undefined) ?? '';
-      return { text, usage: tokens(reply?.usage?.prompt_tokens, reply?.usage?.completion_tokens, where) };
+      return {
+        text,
+        usage: tokens(reply?.usage?.prompt_tokens, reply?.usage?.completion_tokens, where),
+        model: reportedModel((reply as { model?: unknown } | undefined)?.model),
+      };
     } catch (error) {
       if (error instanceof JudgeCallError) throw error;
       throw failed(loaded, error);

@@ -10,7 +10,8 @@ import { formatMarks, type MarkRow } from '../run-dir/marks-file.js';
 import { parseMarks } from '../run-dir/read-marks.js';
 import { RUBRIC_FILE, writeRunFile } from '../run-dir/run-layout.js';
 import { planReps } from '../run-dir/rep-order.js';
-import { readRunState, repId } from '../run-dir/run-state.js';
+import { readManifest, readRunState, repId } from '../run-dir/run-state.js';
+import { serializeDocument } from '../fixture/format.js';
 import { Semaphore } from '../util/semaphore.js';
 import { JudgeCache } from './judge-cache.js';
 import { createJudgeCall, JudgeCallError, withoutSecrets, type JudgeCall } from './judge-client.js';
@@ -111,6 +112,8 @@ export async function judgeWithModel(project: FilesContext, options: JudgeModelO
     const slots = new Semaphore(settings.concurrency);
     let fatal: JudgeCallError | undefined;
     let done = 0;
+    // The model ids the judge's responses reported (a cached verdict reports none again): into the manifest.
+    const reported = new Set<string>();
     const rows = await Promise.all(
       keys.map(async (key): Promise<MarkRow> => {
         const record = state.records.get(repId(key));
@@ -165,6 +168,7 @@ export async function judgeWithModel(project: FilesContext, options: JudgeModelO
                 );
                 if (typeof reply === 'string') return reply;
                 if (reply.usage) spend = callSpend(reply.usage, undefined, options.price);
+                if (reply.model) reported.add(reply.model);
                 return reply.text;
               } catch (error) {
                 if (error instanceof JudgeCallError && error.fatal) fatal ??= error;
@@ -217,6 +221,7 @@ export async function judgeWithModel(project: FilesContext, options: JudgeModelO
     );
     await writeRunFile(dir, `judge-${slug}.jsonl`, verdicts.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
     await writeRunFile(dir, `marks.judge-${slug}.csv`, formatMarks(rows));
+    await recordJudgeModels(dir, grader, reported);
     return result;
   });
 }
@@ -268,4 +273,19 @@ async function refuseAnotherJudgesFile(file: string, grader: string, shown: stri
     'BAD_INPUT',
     `${shown}: holds the marks of ${other.grader}, whose model name makes the same file name as ${grader}; move that file away first`,
   );
+}
+
+/**
+ * Adds the model ids a judge's responses reported to the run's manifest (`models.judges`, by grader), after the ones
+ * recorded before; the manifest is read again here and written only when an id is new, so that judging twice with
+ * the same model leaves it byte for byte as it was.
+ */
+async function recordJudgeModels(dir: string, grader: string, reported: ReadonlySet<string>): Promise<void> {
+  if (reported.size === 0) return;
+  const manifest = await readManifest(dir);
+  const before = manifest.models?.judges?.[grader] ?? [];
+  const ids = [...new Set([...before, ...reported])];
+  if (ids.length === before.length) return;
+  const models = { ...manifest.models, judges: { ...manifest.models?.judges, [grader]: ids } };
+  await writeRunFile(dir, 'manifest.json', serializeDocument({ ...manifest, models }));
 }

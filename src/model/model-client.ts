@@ -122,3 +122,13 @@ function tooLarge(error: unknown): boolean {
     if (at instanceof BodyTooLargeError) return true;
   return false;
 }
+
+/**
+ * The model id a response reported (its `model` field), as the manifest records it: a string of printable
+ * characters, at most 200, else nothing. The id comes from the endpoint: untrusted text, kept as data only.
+ */
+export function reportedModel(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const id = value.trim();
+  return id !== '' && id.length <= 200 && !/[\u0000-\u001f\u007f-\u009f]/.test(id) ? id : undefined;
+}

@@ -3,7 +3,7 @@ import type { LoadedFixture } from '../fixture/load-fixture.js';
 import type { Backend } from '../db/connect.js';
 import { QUESTION_OBJECT, type LoadedQuestion } from '../question/load-question.js';
 import { TURNKIT_VERSION } from '../version.js';
-import { gitState, redactSut, sha256, type Manifest } from '../run-dir/manifest.js';
+import { redactSut, sha256, type Manifest } from '../run-dir/manifest.js';
 import type { QuestionFixture } from './resolve-fixtures.js';
 import type { ShardSpec } from '../run-dir/rep-order.js';
 
@@ -24,13 +24,19 @@ export interface ManifestInputs {
   serverVersion: string;
   strategy: string;
   shard?: ShardSpec | undefined;
+  /** Where the run ran and with what (run-provenance.ts): read before the manifest is built. */
+  provenance: {
+    git: Manifest['git'];
+    machine: NonNullable<Manifest['machine']>;
+    sutFiles: NonNullable<Manifest['sutFiles']>;
+  };
 }
 
 /** The manifest of a new run, before its first rep: everything needed to say later what exactly was run. */
 export function buildManifest(inputs: ManifestInputs): Manifest {
   const { question, projectDir } = inputs;
   const q = question.question;
-  const git = gitState(projectDir);
+  const { git, machine, sutFiles } = inputs.provenance;
   return {
     format: 'turnkit.run/1',
     status: 'running',
@@ -38,6 +44,7 @@ export function buildManifest(inputs: ManifestInputs): Manifest {
     turnkit: TURNKIT_VERSION,
     node: process.version,
     ...(git ? { git } : {}),
+    machine,
     question: {
       id: q.id,
       text: q.question,
@@ -84,6 +91,7 @@ export function buildManifest(inputs: ManifestInputs): Manifest {
         : {}),
     })),
     sut: redactSut(q.sut),
+    ...(sutFiles.length > 0 ? { sutFiles } : {}),
     database: { backend: inputs.backend, serverVersion: inputs.serverVersion, strategy: inputs.strategy },
     concurrency: inputs.concurrency,
     order: [],

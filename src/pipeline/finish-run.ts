@@ -4,6 +4,7 @@ import { runWriter } from '../run-dir/run-writer.js';
 import { marksFor, previousMarks } from '../run-dir/run-marks.js';
 import { readRunState, repId, type RunState } from '../run-dir/run-state.js';
 import { runSpend } from './run-spend.js';
+import { withSutModels } from './run-provenance.js';
 
 /** How a run ended. */
 export interface RunResult {
@@ -41,11 +42,13 @@ export async function finishRunDir(opened: OpenedRun): Promise<RunState> {
   const state = await readRunState(dir, opened.manifest);
   const missing = all.filter((key) => !state.completed.has(repId(key)) && !state.errored.has(repId(key)));
   const spend = runSpend(all, state);
+  const models = withSutModels(opened.manifest.models, all, state);
   opened.manifest = {
     ...opened.manifest,
     status: missing.length > 0 ? 'interrupted' : 'complete',
     finishedAt: new Date().toISOString(),
     ...(spend ? { spend } : {}),
+    ...(models ? { models } : {}),
   };
   const write = runWriter(dir);
   await write.manifest(opened.manifest);

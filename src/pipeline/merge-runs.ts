@@ -7,6 +7,7 @@ import { removeStaleTemps, tempSibling } from '../util/temp-names.js';
 import { TurnkitError } from '../errors.js';
 import type { Manifest } from '../run-dir/manifest.js';
 import { sumSpend } from '../run-dir/spend.js';
+import { mergedModels } from './run-provenance.js';
 import { findShardDirs } from '../run-dir/find-shards.js';
 import type { MarkRow } from '../run-dir/marks-file.js';
 import { parseMarksText } from '../run-dir/read-marks.js';
@@ -142,7 +143,8 @@ function sameExperiment(a: Manifest, b: Manifest): string | undefined {
 function mergedManifest(out: string, shards: readonly Shard[], first: Manifest): Manifest {
   const starts = shards.map((shard) => shard.state.manifest.startedAt).sort();
   const ends = shards.map((shard) => shard.state.manifest.finishedAt ?? '').sort();
-  const { shard: _shard, resumed: _resumed, spend: _spend, ...rest } = first;
+  const { shard: _shard, resumed: _resumed, spend: _spend, models: _models, ...rest } = first;
+  const models = mergedModels(shards.map((shard) => shard.state.manifest.models));
   const spends = shards.flatMap((shard) => (shard.state.manifest.spend ? [shard.state.manifest.spend.sut] : []));
   return {
     ...rest,
@@ -157,7 +159,9 @@ function mergedManifest(out: string, shards: readonly Shard[], first: Manifest):
       startedAt: state.manifest.startedAt,
       ...(state.manifest.finishedAt ? { finishedAt: state.manifest.finishedAt } : {}),
       database: state.manifest.database,
+      ...(state.manifest.machine ? { machine: state.manifest.machine } : {}),
     })),
+    ...(models ? { models } : {}),
     // The shards' SUT spends add up: each holds its own reps' calls.
     ...(spends.length > 0 ? { spend: { sut: sumSpend(spends) } } : {}),
   };

@@ -23,4 +23,6 @@ export interface RunSetting {
   serverVersion: string;
   now: Date;
   concurrency: number;
+  /** The project's folder: the manifest's paths (a SUT's files) are relative to it. */
+  projectDir: string;
 }

@@ -8,9 +8,10 @@ import type { RunPlan } from './prepare-run.js';
 import type { RunInput } from './run-input.js';
 import { runWriter } from '../run-dir/run-writer.js';
 import { marksFor, previousMarks } from '../run-dir/run-marks.js';
-import { planReps } from '../run-dir/rep-order.js';
+import { planReps, startOrder } from '../run-dir/rep-order.js';
 import { readManifest, readRunState, repId } from '../run-dir/run-state.js';
 import type { QuestionFixture } from './resolve-fixtures.js';
+import { machineOf, resumedSutFiles } from './run-provenance.js';
 
 /**
  * Step 2 of a resumed run: checks that the run directory is the same experiment (question, rubric, template,
@@ -41,20 +42,26 @@ export async function resumeRunDir(
       `--shard ${input.shard.index}/${input.shard.count}: ${shownPath(dir)} was started ${recordedShard ? `as shard ${recordedShard.index}/${recordedShard.count}` : 'unsharded'}; resume it without --shard`,
     );
   }
-  const all = planReps(
-    plan.fixtures.map(({ loaded }) => loaded.fixture.name),
-    manifest.question.reps,
-    recordedShard,
-  );
+  const names = plan.fixtures.map(({ loaded }) => loaded.fixture.name);
+  const all = planReps(names, manifest.question.reps, recordedShard);
   checkUnchanged(
     manifest,
     { question: plan.question.text, rubric: plan.rubricText, template: plan.template },
     plan.fixtures,
     dir,
   );
+  // The SUT's script or prompt file edited since: refused when reps completed with the old one (they would not pool).
+  const sutFiles = await resumedSutFiles(
+    manifest,
+    { projectDir: setting.projectDir, completed: state.completed.size },
+    dir,
+  );
   // A marks.csv that does not read stops the resume here, before a rep runs, rather than after all of them.
   const previous = await previousMarks(dir, manifest);
-  const pending = all.filter((key) => !state.completed.has(repId(key)));
+  const pending = startOrder(
+    names,
+    all.filter((key) => !state.completed.has(repId(key))),
+  );
   // A mark a person gave a rep that runs again judged a response that will not be the rep's: it goes to the
   // history file now, before any rep runs, so that no way this resume ends can leave it on the new response.
   const takenBack = marksFor(all, state, previous, new Set(pending.map(repId)));
@@ -70,6 +77,9 @@ export async function resumeRunDir(
   // Reps on another server than the run's first ones are said and recorded: their numbers may not pool.
   const { backend, serverVersion } = setting;
   const elsewhere = manifest.database.backend !== backend || manifest.database.serverVersion !== serverVersion;
+  // Reps on another machine are recorded as such (timings, a local model's answers depend on it); old runs have none.
+  const machine = machineOf();
+  const moved = manifest.machine !== undefined && JSON.stringify(manifest.machine) !== JSON.stringify(machine);
   if (elsewhere) {
     warnings.push(
       `${shownPath(dir)} was started on ${manifest.database.backend} ${manifest.database.serverVersion}; its remaining reps run on ${backend} ${serverVersion} (recorded in the manifest)`,
@@ -80,6 +90,8 @@ export async function resumeRunDir(
     ...manifest,
     status: 'running',
     order: state.order,
+    // No rep had completed with the SUT's files as they were: the run is the new files' from here on.
+    ...(sutFiles ? { sutFiles } : {}),
     resumed: [
       ...(manifest.resumed ?? []),
       {
@@ -88,6 +100,8 @@ export async function resumeRunDir(
         concurrency: setting.concurrency,
         strategy: input.strategy ?? 'remap',
         ...(elsewhere ? { database: { backend, serverVersion } } : {}),
+        ...(moved ? { machine } : {}),
+        ...(sutFiles ? { sutFiles: 'changed' as const } : {}),
       },
     ],
   };

@@ -93,6 +93,7 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
       timings.sutMs = outcome.ms;
       record.response = outcome.response ?? null;
       if (outcome.usage || outcome.cost !== undefined) record.spend = callSpend(outcome.usage, outcome.cost, job.price);
+      if (outcome.model) record.models = [outcome.model];
       if (outcome.error) record.error = { stage: 'sut', ...outcome.error };
       if (outcome.exitCode !== undefined || outcome.signal !== undefined)
         record.exit = { code: outcome.exitCode ?? null, signal: outcome.signal ?? null };

@@ -30,6 +30,8 @@ export interface RolloutSpec {
 /** The parts of a rep a rollout plays inside its scratch campaign (seeding and teardown stay the rep's). */
 export interface RolloutTurnsJob {
   fixture: Fixture;
+  /** The fixture's file, as the rep seeded it (the session's cached plan of that seed). */
+  fixtureFile: string;
   caseFile: string;
   rep: number;
   sutSlot?: <T>(call: () => Promise<T>) => Promise<T>;
@@ -57,7 +59,9 @@ export async function playRollout(
   const pool = session.db.pool;
   record.turns = [];
   record.rollout = { turns: job.rollout.turns, played: 0 };
-  const reader = await TurnEffectsReader.open(pool, job.rollout.graph, scratch.key);
+  // The fixture's plan is the session's (cached since the seed): inserted rows then show the fixture's keys.
+  const { plan } = await session.prepare(job.fixture, { file: job.fixtureFile });
+  const reader = await TurnEffectsReader.open(pool, job.rollout.graph, scratch.key, { plan, keyMap: scratch.keyMap });
   if (reader.untracked.length > 0) record.rollout.untracked = reader.untracked;
   const play: RolloutPlay = { callSut, scratch, job, record, pool, reader, transcript: [], played: [] };
   for (let index = 0; index < job.rollout.turns; index++) if (!(await playTurn(play, index))) break;
@@ -189,6 +193,8 @@ async function callTurn(play: RolloutPlay, entry: TurnRecord, index: number) {
   // The rep's spend is every turn's: a rollout of K calls costs K calls.
   if (outcome.usage || outcome.cost !== undefined)
     record.spend = addCall(record.spend, callSpend(outcome.usage, outcome.cost, job.price));
+  if (outcome.model && !record.models?.includes(outcome.model))
+    record.models = [...(record.models ?? []), outcome.model];
   return outcome;
 }
 

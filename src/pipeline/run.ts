@@ -53,7 +53,13 @@ export async function runPlanned(
   await collectGarbage(db);
   const serverVersion =
     (await db.pool.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]?.v ?? '';
-  const setting: RunSetting = { backend: db.backend, serverVersion, now: new Date(), concurrency };
+  const setting: RunSetting = {
+    backend: db.backend,
+    serverVersion,
+    now: new Date(),
+    concurrency,
+    projectDir: project.paths.baseDir,
+  };
   const opened: OpenedRun =
     resumeDir !== undefined
       ? await resumeRunDir(resumeDir, plan, input, setting, input.onWarning)

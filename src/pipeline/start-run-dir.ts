@@ -8,8 +8,10 @@ import type { RunPlan } from './prepare-run.js';
 import type { RunInput } from './run-input.js';
 import { createRunDir, RUBRIC_FILE } from '../run-dir/run-layout.js';
 import { runWriter } from '../run-dir/run-writer.js';
-import { planReps } from '../run-dir/rep-order.js';
+import { planReps, startOrder } from '../run-dir/rep-order.js';
 import { ORDER_FILE } from '../run-dir/run-state.js';
+import { inheritedEnv } from '../sut/secret-names.js';
+import { gitState, machineOf, sutFiles } from './run-provenance.js';
 
 /**
  * Step 2 of a new run: creates `runs/QUESTION/STAMP/` and writes its manifest first, then the case files and the
@@ -24,11 +26,14 @@ export async function startRunDir(
   const q = plan.question.question;
   const { shard } = input;
   const reps = input.reps ?? q.reps;
-  const all = planReps(
-    plan.fixtures.map(({ loaded }) => loaded.fixture.name),
-    reps,
-    shard,
-  );
+  const names = plan.fixtures.map(({ loaded }) => loaded.fixture.name);
+  const all = planReps(names, reps, shard);
+  // Read before the folder exists: a SUT file that cannot be read stops the run with no folder left behind.
+  const provenance = {
+    git: await gitState(project.paths.baseDir, inheritedEnv(input.env), input.signal),
+    machine: machineOf(),
+    sutFiles: await sutFiles(project.paths.baseDir, q.sut),
+  };
   const dir = await createRunDir(
     project.paths.runs,
     q.id,
@@ -51,6 +56,7 @@ export async function startRunDir(
     serverVersion: setting.serverVersion,
     strategy: input.strategy ?? 'remap',
     shard,
+    provenance,
   });
   try {
     const write = runWriter(dir);
@@ -63,7 +69,8 @@ export async function startRunDir(
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
-  return { dir, manifest, all, pending: all, attempt: 1, warnings: [] };
+  // Reps start round by round, each round the other way round (recorded in order.jsonl as they start).
+  return { dir, manifest, all, pending: startOrder(names, all), attempt: 1, warnings: [] };
 }
 
 /**

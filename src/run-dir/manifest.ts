@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { gitOutput } from '../util/git-output.js';
 import { checksSchema } from '../question/checks-format.js';
 import type { SutConfig } from '../question/question-format.js';
 import { spendSchema } from './spend.js';
@@ -10,6 +9,7 @@ import { sutKind } from '../sut/sut-kinds.js';
 export const RUN_FORMAT = 'turnkit.run/1';
 
 const fileHash = z.object({ path: z.string(), sha256: z.string() }).strict();
+const machineSchema = z.object({ os: z.string(), arch: z.string(), cpu: z.string(), cpus: z.number().int() }).strict();
 
 /** The manifest of a run: written first, before any rep, and updated when the run stops. */
 export const manifestSchema = z
@@ -20,8 +20,23 @@ export const manifestSchema = z
     finishedAt: z.string().optional(),
     turnkit: z.string(),
     node: z.string(),
-    /** The project's git commit, and whether the working tree had changes. */
+    /** The project's git commit, and whether the working tree had changes (absent outside git or without it). */
     git: z.object({ commit: z.string(), dirty: z.boolean() }).strict().optional(),
+    /** The machine the run started on: OS and its release, architecture, CPU model and count. */
+    machine: machineSchema.optional(),
+    /** The files the SUT's settings name (a script, a prompt file), as they were when the run started. */
+    sutFiles: z.array(fileHash).optional(),
+    /**
+     * The model ids the responses reported (their `model` field), each once in the order first seen: an http SUT's
+     * over the run's reps, and each LLM judge's by its grader name, added when it judges.
+     */
+    models: z
+      .object({
+        sut: z.array(z.string()).optional(),
+        judges: z.record(z.string(), z.array(z.string())).optional(),
+      })
+      .strict()
+      .optional(),
     question: z
       .object({ id: z.string(), text: z.string(), file: fileHash, target: z.number(), reps: z.number() })
       .strict(),
@@ -63,7 +78,7 @@ export const manifestSchema = z
       .object({ backend: z.enum(['embedded', 'postgres']), serverVersion: z.string(), strategy: z.string() })
       .strict(),
     concurrency: z.number(),
-    /** Every rep in the order it was started (fixtures interleaved), per attempt. */
+    /** Every rep in the order it was started (round by round, each round the other way round), per attempt. */
     order: z.array(z.object({ fixture: z.string(), rep: z.number(), attempt: z.number() }).strict()),
     /** Earlier attempts that --resume continued. */
     resumed: z
@@ -79,6 +94,10 @@ export const manifestSchema = z
               .object({ backend: z.enum(['embedded', 'postgres']), serverVersion: z.string() })
               .strict()
               .optional(),
+            /** The machine these reps ran on, when it is not the one the run started on. */
+            machine: machineSchema.optional(),
+            /** The SUT's files had changed and no rep had completed: `sutFiles` holds them as this resume found them. */
+            sutFiles: z.literal('changed').optional(),
           })
           .strict(),
       )
@@ -97,6 +116,8 @@ export const manifestSchema = z
             database: z
               .object({ backend: z.enum(['embedded', 'postgres']), serverVersion: z.string(), strategy: z.string() })
               .strict(),
+            /** The machine the shard ran on. */
+            machine: machineSchema.optional(),
           })
           .strict(),
       )
@@ -115,15 +136,4 @@ export function sha256(content: string | Uint8Array): string {
 /** The SUT config as the manifest records it, as its kind describes it: no secret, no function. */
 export function redactSut(sut: SutConfig): Record<string, unknown> {
   return sutKind(sut).describe(sut);
-}
-
-/** The git commit of a folder and whether its tree is dirty; undefined outside a repository or without git. */
-export function gitState(dir: string): Manifest['git'] {
-  try {
-    const commit = gitOutput(dir, ['rev-parse', 'HEAD']).trim();
-    const status = gitOutput(dir, ['status', '--porcelain']);
-    return { commit, dirty: status.trim() !== '' };
-  } catch {
-    return undefined;
-  }
 }

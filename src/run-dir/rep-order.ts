@@ -43,3 +43,16 @@ export function planReps(fixtures: readonly string[], reps: number, shard?: Shar
 export function inShard(fixtures: readonly string[], shard: ShardSpec, key: RepKey): boolean {
   return (key.rep - 1 + fixtures.indexOf(key.fixture)) % shard.count === shard.index - 1;
 }
+
+/**
+ * The order reps start in: round by round (every fixture's rep 1, then rep 2, ...), each round the reverse of the one
+ * before, so that which fixture goes first alternates rep by rep. A constructed fixture listed after its base would
+ * otherwise always run warm after it (caches, a model's prompt cache, the database's buffers): with the rounds
+ * alternating, every pair of fixtures runs in each order equally often (give or take a round). `keys` is any subset
+ * of a run's reps (a shard's, a resume's pending ones); within a rep number, fixtures keep the question's order.
+ */
+export function startOrder(fixtures: readonly string[], keys: readonly RepKey[]): RepKey[] {
+  const place = new Map(fixtures.map((name, i) => [name, i]));
+  const at = (key: RepKey): number => place.get(key.fixture) ?? fixtures.length;
+  return [...keys].sort((a, b) => a.rep - b.rep || (a.rep % 2 === 1 ? at(a) - at(b) : at(b) - at(a)));
+}

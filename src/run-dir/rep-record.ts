@@ -23,6 +23,8 @@ export interface RepRecord {
   stderrTail?: string;
   /** Tokens and cost of the SUT's call, when it reported usage or a cost. */
   spend?: CallSpend;
+  /** The model ids the SUT's responses reported (an http SUT's `model` field), each once in the order first seen. */
+  models?: string[];
   /** Milliseconds; teardown includes reading what the SUT changed (one transaction). */
   timings: { seedMs: number; sutMs: number; teardownMs: number; totalMs: number };
   scratch: { id: string; strategy: string } | null;

@@ -47,13 +47,7 @@ export function fixtureValues(
   columns: readonly ColumnInfo[],
   back: Map<string, Map<string, string>>,
 ): (raw: readonly (string | null)[]) => JsonValue[] {
-  const keys = plan.keys.get(name);
-  const translate = columns.map((column) => {
-    const origin = keys?.allocated.has(column.name)
-      ? { table: name, column: column.name }
-      : keys?.derived.get(column.name);
-    return origin && back.get(`${origin.table}\u0000${origin.column}`);
-  });
+  const translate = keyTranslations(plan, name, columns, back);
   // By name: the plan and the walk may hold TableInfo objects of two introspections of the same catalog.
   const indexes = columns.map((column) => info.columns.findIndex((entry) => entry.name === column.name));
   return (raw) =>
@@ -61,4 +55,47 @@ export function fixtureValues(
       const text = raw[indexes[i]!] ?? null;
       return decodeValue(text !== null && translate[i] ? (translate[i]!.get(text) ?? text) : text, column.codec);
     });
+}
+
+/**
+ * How to show a scratch campaign's row as JSON (`to_jsonb`, a rollout turn's inserted rows) in the fixture's keys: every
+ * column holding a key the seed remapped (the campaign's, a parent row's) reads as the fixture's value, through the
+ * codec as a rep's effects read it; other columns, and keys the fixture never had (the row's own new id), stay.
+ */
+export function fixtureKeys(
+  plan: SeedPlan,
+  name: string,
+  info: TableInfo,
+  back: Map<string, Map<string, string>>,
+): (row: Record<string, unknown>) => Record<string, unknown> {
+  const translate = keyTranslations(plan, name, info.columns, back);
+  const keyed = info.columns.flatMap((column, i) => (translate[i] ? [{ column, map: translate[i]! }] : []));
+  if (keyed.length === 0) return (row) => row;
+  return (row) => {
+    const shown = { ...row };
+    for (const { column, map } of keyed) {
+      const value = row[column.name];
+      if (value === null || value === undefined || typeof value === 'object') continue;
+      const fixture = map.get(String(value));
+      if (fixture !== undefined) shown[column.name] = decodeValue(fixture, column.codec);
+    }
+    return shown;
+  };
+}
+
+// For each column, the scratch-to-fixture values of the key it holds (allocated by the seed or derived through a
+// foreign key), or undefined for a column the seed left alone.
+function keyTranslations(
+  plan: SeedPlan,
+  name: string,
+  columns: readonly ColumnInfo[],
+  back: Map<string, Map<string, string>>,
+): (Map<string, string> | undefined)[] {
+  const keys = plan.keys.get(name);
+  return columns.map((column) => {
+    const origin = keys?.allocated.has(column.name)
+      ? { table: name, column: column.name }
+      : keys?.derived.get(column.name);
+    return origin && back.get(`${origin.table}\u0000${origin.column}`);
+  });
 }

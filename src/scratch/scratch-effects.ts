@@ -18,7 +18,10 @@ export interface EffectsSummary {
   inserted: Record<string, number>;
   updated: Record<string, number>;
   deleted: Record<string, number>;
-  /** The first inserted rows of each table as the campaign holds them (scratch keys), a few per table. */
+  /**
+   * The first inserted rows of each table, a few per table, in the fixture's keys: a column naming a seeded row (the
+   * campaign, a parent turn) holds the fixture's value, so a record reads against its fixture whatever the scratch copy.
+   */
   insertedRows: Record<string, Record<string, unknown>[]>;
 }
 
@@ -28,7 +31,7 @@ export interface TableEffects {
   inserted: number;
   updated: number;
   deleted: number;
-  /** The first inserted rows as the campaign holds them (scratch keys). */
+  /** The first inserted rows, in the fixture's keys (see `EffectsSummary.insertedRows`). */
   insertedRows: Record<string, JsonValue>[];
 }
 

@@ -460,8 +460,7 @@ async function planSeedOrStale(
   try {
     return plan();
   } catch (error) {
-    if (!(error instanceof TurnkitError) || error.code !== 'FIXTURE' || !game || !fixture.source.migrations)
-      throw error;
+    if (!(error instanceof TurnkitError) || error.code !== 'FIXTURE' || !game) throw error;
     const advice = await staleAdvice(db.pool, { game }, [{ file, fixture }]).catch(() => []);
     if (advice.length === 0) throw error;
     throw new TurnkitError('FIXTURE', `${advice[0]}; ${advice[1]!.replace(/^upgrade it with: /, 'run: ')}`, [

@@ -7,6 +7,18 @@ import { identityColumns, needsRowAddress } from '../fixture/row-identity.js';
 import { readWriteHorizon } from './outside-writes.js';
 import type { EffectsSummary } from './scratch-effects.js';
 import { turnRowInsertSql, type TurnRowWrite } from './turn-row-insert.js';
+import { fixtureKeys, inverseKeyMap } from './fixture-values.js';
+import type { SeedPlan } from './seed-plan.js';
+import type { SerializedKeyMap } from './seed-remap.js';
+
+/** How the campaign was seeded: the fixture's plan and the key map, so that inserted rows show the fixture's keys. */
+export interface SeededKeys {
+  plan: SeedPlan;
+  keyMap: SerializedKeyMap;
+}
+
+/** A row as a turn's effects show it (in the fixture's keys, as a rep's effects show theirs). */
+type ShowRow = (row: Record<string, unknown>) => Record<string, unknown>;
 
 /** A turn's changed rows as read: per table, each written row's key and whole row, and the table's row count. */
 export interface TurnDelta {
@@ -39,6 +51,9 @@ export class TurnEffectsReader {
   private pendingInput: Record<string, unknown>[] = [];
   private readonly known = new Map<string, Set<string>>();
   private readonly counts = new Map<string, number>();
+  private readonly shown = new Map<string, ShowRow>();
+  /** The seed's key map turned around (scratch key to fixture key), made when a first row is shown. */
+  private backKeys: Map<string, Map<string, string>> | undefined;
 
   private constructor(
     private readonly tracked: Tracked[],
@@ -46,16 +61,26 @@ export class TurnEffectsReader {
     readonly untracked: string[],
     private readonly graph: GameGraph,
     private readonly rootKey: string,
+    private readonly seeded: SeededKeys | undefined,
   ) {}
 
   private get turnsTable(): string {
     return this.graph.turns.name;
   }
 
-  /** Reads the campaign's keys and the write horizon once, before the rollout's first turn. */
-  static async open(client: Queryable, graph: GameGraph, rootKey: string): Promise<TurnEffectsReader> {
+  /**
+   * Reads the campaign's keys and the write horizon once, before the rollout's first turn. Given how the campaign
+   * was seeded, the inserted rows a turn's effects show carry the fixture's keys where they name a seeded row (the
+   * campaign, its session), as a single-turn rep's do; without it they show the scratch campaign's.
+   */
+  static async open(
+    client: Queryable,
+    graph: GameGraph,
+    rootKey: string,
+    seeded?: SeededKeys,
+  ): Promise<TurnEffectsReader> {
     const { tracked, untracked } = trackedTables(graph);
-    const reader = new TurnEffectsReader(tracked, untracked, graph, rootKey);
+    const reader = new TurnEffectsReader(tracked, untracked, graph, rootKey, seeded);
     // Every table's keys and the horizon in one statement (one snapshot, one round trip).
     const parts = tracked.map(
       (table, i) => `(SELECT ${i} AS i, ${table.key} AS k FROM ${table.info.from} AS t WHERE ${table.filter})`,
@@ -88,7 +113,7 @@ export class TurnEffectsReader {
   async read(client: Queryable, write?: TurnRowWrite): Promise<TurnDelta> {
     const effects: EffectsSummary = { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
     const turnRows: Record<string, unknown>[] = [];
-    for (const row of this.pendingInput.splice(0)) countInserted(effects, this.turnsTable, row);
+    for (const row of this.pendingInput.splice(0)) this.countInserted(effects, this.turnsTable, row);
     if (this.tracked.length === 0 && !write) return { effects, turnRows };
     const written = `t.xmin::text::bigint > 2 AND ((t.xmin::text::bigint - $2::bigint) % 4294967296 + 4294967296) % 4294967296 < 2147483648`;
     const values: unknown[] = [this.rootKey, this.horizon];
@@ -137,7 +162,7 @@ UNION ALL (SELECT ${i}, NULL, NULL, count(*) FROM ${table.info.from} AS t WHERE 
           inserted++;
           known.add(k);
           const sample = (effects.insertedRows[name] ??= []);
-          if (sample.length < SAMPLE_ROWS) sample.push(row);
+          if (sample.length < SAMPLE_ROWS) sample.push(this.show(name, row));
         }
       }
       const now = counted.get(i) ?? 0;
@@ -194,15 +219,28 @@ UNION ALL (SELECT ${i}, NULL, NULL, count(*) FROM ${table.info.from} AS t WHERE 
         .join(','),
     );
     this.counts.set(table, this.counts.get(table)! + 1);
-    countInserted(effects, table, row);
+    this.countInserted(effects, table, row);
   }
-}
 
-// One inserted row in a turn's effects: the table's count and, among the first few, the row itself.
-function countInserted(effects: EffectsSummary, table: string, row: Record<string, unknown>): void {
-  effects.inserted[table] = (effects.inserted[table] ?? 0) + 1;
-  const sample = (effects.insertedRows[table] ??= []);
-  if (sample.length < SAMPLE_ROWS) sample.push(row);
+  // One inserted row in a turn's effects: the table's count and, among the first few, the row as shown.
+  private countInserted(effects: EffectsSummary, table: string, row: Record<string, unknown>): void {
+    effects.inserted[table] = (effects.inserted[table] ?? 0) + 1;
+    const sample = (effects.insertedRows[table] ??= []);
+    if (sample.length < SAMPLE_ROWS) sample.push(this.show(table, row));
+  }
+
+  // A row of a table as the effects show it: in the fixture's keys when the seed is known (one translator a table,
+  // made the first time the table shows a row).
+  private show(table: string, row: Record<string, unknown>): Record<string, unknown> {
+    const info = this.graph.catalog.tables.get(table);
+    if (!this.seeded || !info) return row;
+    let show = this.shown.get(table);
+    if (!show) {
+      this.backKeys ??= inverseKeyMap(this.seeded.keyMap);
+      this.shown.set(table, (show = fixtureKeys(this.seeded.plan, table, info, this.backKeys)));
+    }
+    return show(row);
+  }
 }
 
 // Each owned table with a key, reached from the root through foreign keys: its campaign filter nests one IN per hop.

@@ -1,5 +1,5 @@
 import { quoteIdent } from '../db/quote.js';
-import type { ForeignKeyInfo } from '../db/catalog-types.js';
+import type { ColumnInfo, ForeignKeyInfo } from '../db/catalog-types.js';
 import type { GameGraph } from '../fixture/game-graph.js';
 import { reachesThrough } from '../fixture/spine-edges.js';
 
@@ -59,7 +59,12 @@ export function turnRowInsertSql(graph: GameGraph, turn: TurnRowWrite, values: u
     // digit drawn afresh within its class, so the new key has the shape the game's code expects.
     else if (column.default === null && TEXT_KEY.test(column.type) && table.primaryKey.includes(name))
       expression = freshTextKeySql(name);
-    else if (column.default === null) expression = `(SELECT p.${quoteIdent(name)} FROM previous AS p)`;
+    else if (column.default === null) {
+      const copied = `(SELECT p.${quoteIdent(name)} FROM previous AS p)`;
+      // The campaign's first turn has no turn before it: a required column gets a value of its type instead.
+      const stand = column.nullable ? undefined : standInSql(graph, column);
+      expression = stand ? `coalesce(${copied}, ${stand})` : copied;
+    }
     if (expression === undefined) continue;
     names.push(quoteIdent(name));
     expressions.push(`${expression}::${column.type}`);
@@ -109,6 +114,50 @@ function campaignFilter(graph: GameGraph, path: readonly ForeignKeyInfo[], alias
 }
 
 const TEXT_KEY = /^(text|character varying|varchar|citext)\b/;
+
+/**
+ * A value for a NOT NULL column with no default when no earlier turn row has one to copy: the row a rebuilt or
+ * seeded campaign's first turn needs only for its input (capture reads turn N's input columns, nothing else), so any
+ * value of the column's type does. A reference takes a row of the table it references; an enum its first label.
+ * Undefined for a type with no plain stand-in (the insert then fails on the constraint, as before).
+ */
+function standInSql(graph: GameGraph, column: ColumnInfo): string | undefined {
+  const fk = graph.turns.foreignKeys.find((key) => key.columns.length === 1 && key.columns[0] === column.name);
+  const referenced = fk && graph.catalog.tables.get(fk.references.table);
+  if (fk && referenced) {
+    const target = quoteIdent(fk.references.columns[0]!);
+    return `(SELECT r.${target} FROM ${referenced.from} AS r ORDER BY r.${target} LIMIT 1)`;
+  }
+  switch (column.codec.kind) {
+    case 'int':
+    case 'bigint':
+    case 'numeric':
+    case 'float':
+      return '0';
+    case 'bool':
+      return 'false';
+    case 'json':
+      return `'{}'`;
+    case 'array':
+      return `'{}'`;
+    case 'bytea':
+      return `''`;
+    case 'timestamptz':
+    case 'timestamp':
+      return 'now()';
+  }
+  if (TEXT_KEY.test(column.type)) return `''`;
+  if (column.type === 'uuid') return 'gen_random_uuid()';
+  if (column.type === 'date') return 'current_date';
+  if (/^time\b/.test(column.type)) return `'00:00'`;
+  if (column.type === 'interval') return `'0'`;
+  // An enum (NULL for any other type): its first label, cast by the caller.
+  return `(SELECT e.enumlabel FROM pg_enum AS e WHERE e.enumtypid = ${sqlLiteral(column.type)}::regtype ORDER BY e.enumsortorder LIMIT 1)`;
+}
+
+function sqlLiteral(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
 
 function freshTextKeySql(column: string): string {
   const key = `p.${quoteIdent(column)}`;

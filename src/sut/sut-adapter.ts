@@ -47,6 +47,12 @@ export interface SutAdapter<C extends { type: string } = { type: string }> {
    * a cost (http); absent for kinds that report their own cost.
    */
   pricedModel?(sut: C): string;
+  /**
+   * The words of the settings that may name files the SUT runs or reads (a script, a prompt file), and the folder
+   * (relative to the project) they are relative to: those that are files go into the manifest with their sha256, and
+   * `--resume` refuses when one changed. Absent for kinds that name no file.
+   */
+  namedFiles?(sut: C): { cwd: string; words: string[] };
 }
 
 /** What a SUT can see that must not reach a rep's files (see `SutAdapter.secrets`). */

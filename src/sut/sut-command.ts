@@ -43,6 +43,14 @@ export const commandSutAdapter: SutAdapter<CommandSutConfig> = {
   type: 'command',
   schema: commandSutSchema,
   inFiles: true,
+  // Every word of the command, and the value of an `--option=value` word (`--prompt=prompts/gm.md`).
+  namedFiles: (sut) => ({
+    cwd: sut.cwd ?? '.',
+    words: commandWords(sut.command).flatMap((word) => {
+      const value = /^-[^=]*=(.+)$/.exec(word)?.[1];
+      return value === undefined ? [word] : [word, value];
+    }),
+  }),
   check(sut, place) {
     const cwd = resolve(place.projectDir, sut.cwd ?? '.');
     if (!existsSync(cwd))

@@ -5,7 +5,7 @@ import { TurnkitError } from '../errors.js';
 import type { SutAdapter } from './sut-adapter.js';
 import { sutMaxOutput, sutTimeout } from './sut-fields.js';
 import { recordedTail, type SutContext, type SutOutcome } from './sut-request.js';
-import { loadOpenAi, modelFailure, openAiClient } from '../model/model-client.js';
+import { loadOpenAi, modelFailure, openAiClient, reportedModel } from '../model/model-client.js';
 import { shownUrl, splitBaseUrl, urlSecrets } from '../util/url-secrets.js';
 
 /** An http SUT in a question: an OpenAI-compatible chat endpoint, asked once per turn. */
@@ -107,7 +107,9 @@ export function httpSutCaller(sut: HttpSut, tools: HttpSutTools = {}): (context:
       const body = reply as unknown as {
         choices?: { message?: { content?: unknown } }[];
         usage?: { prompt_tokens?: unknown; completion_tokens?: unknown };
+        model?: unknown;
       };
+      const model = reportedModel(typeof body === 'object' && body !== null ? body.model : undefined);
       const content =
         typeof body === 'object' && body !== null && Array.isArray(body.choices)
           ? body.choices[0]?.message?.content
@@ -129,7 +131,7 @@ export function httpSutCaller(sut: HttpSut, tools: HttpSutTools = {}): (context:
           },
           ms,
         };
-      return { response: content, ms, ...(usage ? { usage } : {}) };
+      return { response: content, ms, ...(usage ? { usage } : {}), ...(model ? { model } : {}) };
     } catch (error) {
       return { ...failure(OpenAI, error, url, sut, context), ms: performance.now() - started };
     }

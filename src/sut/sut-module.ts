@@ -47,6 +47,7 @@ export const moduleSutAdapter: SutAdapter<ModuleSut> = {
   },
   describe: (sut) => ({ ...sut }),
   label: (sut) => `module SUT ${sut.path}`,
+  namedFiles: (sut) => ({ cwd: '.', words: [sut.path] }),
 };
 
 /** What a module SUT's function receives besides the request: its scratch campaign's database, a signal to stop. */
@@ -80,14 +81,15 @@ export async function checkModuleSut(sut: ModuleSut): Promise<void> {
   if (result.kind === 'found') return;
   if (result.kind === 'missing') throw new Error(`${sut.path}: no function exported as "${sut.export}"`);
   if (result.kind === 'timeout') throw new Error(`${sut.path}: did not finish loading within ${sut.timeout} s`);
-  if (result.kind === 'exited') throw new Error(`${sut.path}: called process.exit(${result.code}) while loading`);
+  if (result.kind === 'exited')
+    throw new Error(`${sut.path}: ended its process (exit code ${result.code}) while loading`);
   throw new Error(`${sut.path}: ${'message' in result ? result.message : result.kind}`);
 }
 
 /**
  * Calls a module SUT for one rep in a worker thread of its own: a timeout or turnkit quitting terminates it (a
- * function that never returns, even a busy loop, is stopped), and a `process.exit()` in it ends only the worker and
- * is the rep's error. What it logs is kept as the rep's output tails, bounded like a command SUT's.
+ * function that never returns, even a busy loop, is stopped), and a module that ends its process ends only the worker,
+ * which is the rep's error. What it logs is kept as the rep's output tails, bounded like a command SUT's.
  */
 export async function callModuleSut(sut: ModuleSut, context: SutContext): Promise<SutOutcome> {
   const started = performance.now();
@@ -114,7 +116,7 @@ export async function callModuleSut(sut: ModuleSut, context: SutContext): Promis
     case 'crashed':
       return failed('exception', result.message);
     case 'exited':
-      return failed('exit', `the module called process.exit(${result.code})`);
+      return failed('exit', `the module ended its process (exit code ${result.code})`);
     case 'timeout':
       return failed('timeout', `no answer within ${sut.timeout} s`);
     case 'quit':

@@ -42,6 +42,8 @@ export interface SutOutcome {
   usage?: Usage;
   /** What the call cost, when the SUT said (else it is priced from the config's prices for its model). */
   cost?: number;
+  /** The model id the SUT's response reported (an http SUT: the API's `model` field), for the manifest. */
+  model?: string;
 }
 
 /** Where the SUT finds its scratch campaign, besides the request. */

@@ -16,7 +16,8 @@ export async function rebuildSchema(client: Queryable, snapshot: SchemaSnapshot,
       throw new TurnkitError('DATABASE', `${shown}: $.statements[${i}]: cannot rebuild the schema: ${message}`);
     }
   }
-  for (const [table, rows] of Object.entries(snapshot.rows)) {
+  for (const table of await referencedFirst(client, Object.keys(snapshot.rows))) {
+    const rows = snapshot.rows[table]!;
     if (rows.length === 0) continue;
     const name = table
       .split('.')
@@ -28,6 +29,33 @@ export async function rebuildSchema(client: Queryable, snapshot: SchemaSnapshot,
     );
   }
   await advanceAllSequences(client);
+}
+
+/**
+ * The bookkeeping tables in an order their rows can be inserted in: a table after the ones its foreign keys
+ * reference (sqitch's changes after its projects, its tags after its changes); tables are named `schema.table`.
+ */
+async function referencedFirst(client: Queryable, tables: readonly string[]): Promise<string[]> {
+  if (tables.length < 2) return [...tables];
+  const { rows } = await client.query(
+    `SELECT cn.nspname || '.' || c.relname AS child, pn.nspname || '.' || p.relname AS parent
+     FROM pg_constraint k
+     JOIN pg_class c ON c.oid = k.conrelid JOIN pg_namespace cn ON cn.oid = c.relnamespace
+     JOIN pg_class p ON p.oid = k.confrelid JOIN pg_namespace pn ON pn.oid = p.relnamespace
+     WHERE k.contype = 'f' AND k.conrelid <> k.confrelid`,
+  );
+  const wanted = new Set(tables);
+  const parents = new Map(tables.map((table) => [table, new Set<string>()]));
+  for (const { child, parent } of rows as { child: string; parent: string }[])
+    if (wanted.has(child) && wanted.has(parent)) parents.get(child)!.add(parent);
+  const order: string[] = [];
+  const left = [...tables];
+  while (left.length > 0) {
+    const next = left.findIndex((table) => [...parents.get(table)!].every((parent) => order.includes(parent)));
+    // A cycle of references among them: the rest in the order given (its insert then names the constraint).
+    order.push(...left.splice(next === -1 ? 0 : next, next === -1 ? left.length : 1));
+  }
+  return order;
 }
 
 /**

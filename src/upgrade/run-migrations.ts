@@ -23,11 +23,25 @@ export async function runGameMigrations(
     await migrate(db, migrationsFolder(config));
     return;
   }
+  await runMigrationCommand(db, config, command, 'game.migrate.command', signal);
+}
+
+/**
+ * Runs one migration command of the game's (argv, never split on spaces) against a database, with DATABASE_URL set
+ * to it and the project folder as its working directory; `place` names the config entry in its errors.
+ */
+export async function runMigrationCommand(
+  db: Db,
+  config: Pick<LoadedConfig, 'baseDir'>,
+  command: readonly string[],
+  place: string,
+  signal?: AbortSignal,
+): Promise<void> {
   const [program] = command;
   // The runner SUTs and players use (util/bounded-process.ts): its own process group, killed with whatever it
   // started when aborted, output bounded. A migration has no turnkit timeout of its own (it may be long): a day.
   const run = await runBounded({
-    argv: command,
+    argv: [...command],
     cwd: config.baseDir,
     env: { ...db.env, DATABASE_URL: db.url },
     stdin: '',
@@ -41,19 +55,17 @@ export async function runGameMigrations(
   if (run.spawnError) {
     throw new TurnkitError(
       'CONFIG',
-      run.spawnError.code === 'ENOENT'
-        ? `game.migrate.command: ${program} not found`
-        : `game.migrate.command: ${run.spawnError.message}`,
+      run.spawnError.code === 'ENOENT' ? `${place}: ${program} not found` : `${place}: ${run.spawnError.message}`,
     );
   }
   // Stopped by its caller (Ctrl-C): the caller's reason, as any other aborted step gives it.
-  if (run.stopped === 'aborted') throw signal?.reason ?? new TurnkitError('DATABASE', 'game.migrate.command: stopped');
+  if (run.stopped === 'aborted') throw signal?.reason ?? new TurnkitError('DATABASE', `${place}: stopped`);
   const output = { code: run.code, text: `${run.stdout}\n${run.stderr}` };
   if (output.code !== 0) {
     const last = output.text.trim().split('\n').filter(Boolean).at(-1) ?? '';
     throw new TurnkitError(
       'DATABASE',
-      `game.migrate.command (${command.join(' ')}) exited with ${output.code ?? 'a signal'}: ${scrubSecret(last, db.url)}`,
+      `${place} (${command.join(' ')}) exited with ${output.code ?? 'a signal'}: ${scrubSecret(last, db.url)}`,
     );
   }
 }

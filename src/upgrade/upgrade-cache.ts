@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fixtureStanding, configuredMigrationTable } from '../fixture/fixture-standing.js';
+import { fixtureStanding, configuredMigrationTable, driftedFrom } from '../fixture/fixture-standing.js';
+import { introspect } from '../db/introspect.js';
 import { readMigrationState } from '../fixture/migration-state.js';
 import { parseFixtureText } from '../fixture/read-fixture.js';
 import { withProjectDb, type ProjectContext } from '../project/project-context.js';
@@ -31,15 +32,18 @@ export async function upgradeIntoCache(
   files: readonly string[],
   options: Pick<UpgradeInput, 'scrubKey' | 'allowSensitive' | 'signal'> = {},
 ): Promise<CachedUpgrade[]> {
-  const live = await withProjectDb(project, (db) =>
-    readMigrationState(db.pool, configuredMigrationTable(project.config)),
-  );
+  const { live, catalog } = await withProjectDb(project, async (db) => ({
+    live: await readMigrationState(db.pool, configuredMigrationTable(project.config)),
+    catalog: await introspect(db.pool),
+  }));
   const results: CachedUpgrade[] = [];
   for (const file of files) {
     const text = await readFile(file, 'utf8');
     const fixture = parseFixtureText(text, file);
     const standing = fixtureStanding(fixture, live);
-    if (standing.kind !== 'stale') {
+    // One that recorded no migration state is upgraded when its schema is not the database's (upgrade finds its state).
+    const unrecorded = live !== undefined && !fixture.source.migrations && driftedFrom(fixture, catalog);
+    if (standing.kind !== 'stale' && !unrecorded) {
       results.push({ file });
       continue;
     }
@@ -57,7 +61,10 @@ export async function upgradeIntoCache(
       if (entry?.status !== 'upgraded')
         throw new TurnkitError('FIXTURE', entry?.why ?? `${file}: not upgraded`, entry?.problems);
     }
-    results.push({ file, upgraded: cached, migrations: standing.pending });
+    // The copy's last upgrade names its migrations (what the fixture lacked, also when it recorded no state).
+    const copy = parseFixtureText(await readFile(cached, 'utf8'), cached);
+    const migrations = standing.kind === 'stale' ? standing.pending : (copy.source.upgrades?.at(-1)?.migrations ?? []);
+    results.push({ file, upgraded: cached, migrations });
   }
   return results;
 }

@@ -5,7 +5,7 @@ import type { LoadedConfig } from '../config/load.js';
 import { TurnkitError } from '../errors.js';
 import { captureFromDb } from '../fixture/capture.js';
 import { FIXTURE_SCHEMA_FILE, type Fixture } from '../fixture/format.js';
-import { readMigrationState, type MigrationState } from '../fixture/migration-state.js';
+import { pendingMigrations, readMigrationState, type MigrationState } from '../fixture/migration-state.js';
 import { readFixture } from '../fixture/read-fixture.js';
 import {
   readSchemaSnapshot,
@@ -20,6 +20,7 @@ import { rebuildSchema } from './rebuild-schema.js';
 import { runGameMigrations } from './run-migrations.js';
 import { openUpgradeDatabase, type UpgradeDatabase } from './scratch-database.js';
 import { seedAsCaptured } from './seed-as-captured.js';
+import { recoverStates, withRecoveredState, type RecoveredState, type Unrecorded } from './recover-state.js';
 import { batchesOf, snapshotFileOf } from './upgrade-plan.js';
 import { configuredMigrationTable, fixtureStanding } from '../fixture/fixture-standing.js';
 import { followersOf, isConstructedFile, rerecordFollower, type Follower } from './follow-constructed.js';
@@ -34,6 +35,11 @@ export interface UpgradeInput {
   scrubKey?: string | ((envName: string) => string | undefined) | undefined;
   /** Capture sensitive-looking new columns without a rule anyway (recorded in the fixture). */
   allowSensitive?: boolean | undefined;
+  /**
+   * For fixtures captured before turnkit recorded migration states: the last migration applied when they were
+   * captured (checked against their schema fingerprint). Without it turnkit finds it (see recover-state.ts).
+   */
+  from?: string | undefined;
   /** Time to record as the capture and upgrade time (tests pin it). */
   now?: Date | undefined;
   signal?: AbortSignal | undefined;
@@ -49,6 +55,11 @@ export interface UpgradedFixture {
   why?: string;
   /** Every problem behind `why`, one line each (the new columns a capture refused, say). */
   problems?: readonly string[];
+  /**
+   * For a fixture that recorded no migration state: the last migration applied when it was captured, and how that
+   * was found (a snapshot with its fingerprint, `--from`, or its fingerprint after each migration).
+   */
+  capturedAfter?: { migration: string | undefined; how: RecoveredState['how'] };
 }
 
 /** What `turnkit upgrade` did. */
@@ -65,6 +76,8 @@ interface Item {
   snapshotFile: string;
   snapshot: SchemaSnapshot;
   pending: string[];
+  /** Set when the fixture recorded no migration state and it was found again (recover-state.ts). */
+  recovered?: RecoveredState['how'];
 }
 
 /**
@@ -97,50 +110,77 @@ export async function upgrade(project: ProjectContext, input: UpgradeInput = {})
     const results: UpgradedFixture[] = [];
     const groups = new Map<string, Item[]>();
     const stale = new Map<string, Item>();
-    const plan = async (file: string): Promise<void> => {
-      const item = await planned(file, live);
-      if ('status' in item) results.push(item);
-      else {
-        stale.set(file, item);
-        groups.set(item.snapshotFile, [...(groups.get(item.snapshotFile) ?? []), item]);
+    // Opened when first needed: to find where an unrecorded fixture stood, or to rebuild a schema.
+    let scratch: UpgradeDatabase | undefined;
+    const scratchDb = async (): Promise<UpgradeDatabase> => {
+      scratch ??= await openUpgradeDatabase(db);
+      return scratch;
+    };
+    const add = (item: Item): void => {
+      stale.set(item.file, item);
+      groups.set(item.snapshotFile, [...(groups.get(item.snapshotFile) ?? []), item]);
+    };
+    const planAll = async (list: readonly string[]): Promise<void> => {
+      const unrecorded: Unrecorded[] = [];
+      for (const file of list) {
+        const item = await planned(file, live);
+        if ('status' in item) results.push(item);
+        else if ('snapshot' in item) add(item);
+        else unrecorded.push(item);
+      }
+      if (unrecorded.length === 0) return;
+      const states = await recoverStates(scratchDb, project.config, unrecorded, live, input.from, input.signal);
+      for (const { file, fixture } of unrecorded) {
+        const state = states.get(file)!;
+        if ('why' in state) {
+          results.push({ file, status: 'skipped', why: state.why });
+          continue;
+        }
+        const recovered = withRecoveredState(fixture, live, state);
+        const pending = pendingMigrations(state, live);
+        if (pending.length === 0) {
+          results.push({ file, status: 'current' });
+          continue;
+        }
+        const snapshotFile = snapshotFileOf(file, recovered);
+        add({ file, fixture: recovered, snapshotFile, snapshot: state.snapshot, pending, recovered: state.how });
       }
     };
-    for (const file of files) await plan(file);
-    // Read before any base is rewritten: a constructed fixture materializes only on the base it recorded.
-    const follow = await followersOf(project.paths.constructed, namedConstructed, new Set(stale.keys()));
-    for (const base of new Set(follow.bases)) if (!files.includes(base)) await plan(base);
-    for (const { file, why } of follow.refused) results.push({ file, status: 'failed', why });
-    const warnings: string[] = [];
-    let builds = 0;
-    if (groups.size === 0) {
-      for (const follower of follow.followers) results.push({ file: follower.file, status: 'current' });
-      return { fixtures: results, warnings, builds };
-    }
-    const scratch = await openUpgradeDatabase(db);
-    // What every build of this upgrade is given (its clock read at each build, as before).
-    const buildOptions = () => ({
-      key: key === '' ? undefined : key,
-      allowSensitive: input.allowSensitive,
-      now: input.now ?? new Date(),
-      outDir,
-      warnings,
-      signal: input.signal,
-    });
     try {
+      await planAll(files);
+      // Read before any base is rewritten: a constructed fixture materializes only on the base it recorded.
+      const follow = await followersOf(project.paths.constructed, namedConstructed, new Set(stale.keys()));
+      await planAll([...new Set(follow.bases)].filter((base) => !files.includes(base)));
+      for (const { file, why } of follow.refused) results.push({ file, status: 'failed', why });
+      const warnings: string[] = [];
+      let builds = 0;
+      if (groups.size === 0) {
+        for (const follower of follow.followers) results.push({ file: follower.file, status: 'current' });
+        return { fixtures: results, warnings, builds };
+      }
+      const options: BatchOptions = {
+        key: key === '' ? undefined : key,
+        allowSensitive: input.allowSensitive,
+        now: input.now ?? new Date(),
+        outDir,
+        warnings,
+        signal: input.signal,
+      };
+      const database = await scratchDb();
       for (const items of groups.values()) {
         for (const batch of batchesOf(items)) {
           builds++;
-          results.push(...(await upgradeBatch(scratch, project.config, batch, buildOptions())));
+          results.push(...(await upgradeBatch(database, project.config, batch, options)));
         }
       }
       for (const follower of follow.followers) {
         builds++;
-        results.push(await upgradeFollower(scratch, project.config, follower, stale, results, buildOptions()));
+        results.push(await upgradeFollower(database, project.config, follower, stale, results, options));
       }
+      return { fixtures: results, warnings, builds };
     } finally {
-      await scratch.close();
+      await scratch?.close();
     }
-    return { fixtures: results, warnings, builds };
   });
 }
 
@@ -176,10 +216,10 @@ async function upgradeFollower(
   }
 }
 
-async function planned(file: string, live: MigrationState): Promise<Item | UpgradedFixture> {
+async function planned(file: string, live: MigrationState): Promise<Item | Unrecorded | UpgradedFixture> {
   const fixture = await readFixture(file);
-  if (!fixture.source.migrations)
-    return { file, status: 'skipped', why: 'captured before turnkit recorded the migration state: capture it again' };
+  // Captured before turnkit recorded migration states: found again by recoverStates.
+  if (!fixture.source.migrations) return { file, fixture };
   const snapshotFile = snapshotFileOf(file, fixture);
   const snapshot = await readSchemaSnapshot(snapshotFile, shownPath(snapshotFile));
   const standing = fixtureStanding(fixture, live, snapshot);
@@ -242,7 +282,15 @@ async function upgradeBatch(
       }
       await writeFixtureFile(target, upgraded);
       options.warnings.push(...outcome.warnings);
-      results.push({ file: item.file, status: 'upgraded', migrations: item.pending, written: target });
+      results.push({
+        file: item.file,
+        status: 'upgraded',
+        migrations: item.pending,
+        written: target,
+        ...(item.recovered
+          ? { capturedAfter: { migration: item.fixture.source.migrations?.latest, how: item.recovered } }
+          : {}),
+      });
     } catch (error) {
       if (!(error instanceof TurnkitError)) throw error;
       results.push({ file: item.file, status: 'failed', why: error.message, problems: error.problems });

@@ -13,6 +13,7 @@ import type { AgreementView, FixtureView, RepView, RunView } from './view-data.j
 import { markdownDoc } from './markdown-doc.js';
 import { correctedSummary, trustLines } from '../marks/format-trust.js';
 import { formatTable } from '../util/text-table.js';
+import { formatHeldoutLooks, type HeldoutLooks } from '../marks/heldout-ledger.js';
 
 /** Options of `buildRunView`: the same as `turnkit report`'s. */
 export interface RunViewOptions {
@@ -24,6 +25,8 @@ export interface RunViewOptions {
   calibration?: string | undefined;
   /** The folder `dir`, `marks` and `compare` are relative to (the command line's: the shell's). */
   cwd: string;
+  /** The held-out set's looks, when the command that shows the run recorded one in the ledger (see `RunView`). */
+  heldoutLooks?: HeldoutLooks | undefined;
 }
 
 /**
@@ -89,9 +92,22 @@ export async function buildRunView(options: RunViewOptions): Promise<RunView> {
   return {
     dir: shownPath(dir),
     // Paths as a reader of the page knows them: relative to where the report was made, not this machine's root.
-    report: { ...result.report, dir: shownPath(dir), marksFile: shownMarks(dir, result.report.marksFile) },
+    report: {
+      ...result.report,
+      dir: shownPath(dir),
+      marksFile: shownMarks(dir, result.report.marksFile),
+      ...(result.report.marksSources
+        ? {
+            marksSources: {
+              ...result.report.marksSources,
+              files: result.report.marksSources.files.map((file) => shownMarks(dir, file)),
+            },
+          }
+        : {}),
+    },
     comparison: result.comparison ? { ...result.comparison, otherDir: shownPath(result.comparison.otherDir) } : null,
     agreements,
+    heldout: options.heldoutLooks ? formatHeldoutLooks(options.heldoutLooks) : null,
     trust: {
       summary: correctedSummary(result.report.trust, result.report.target) ?? null,
       lines: trustLines(result.report.trust, result.report.target, formatTable, (text) => text),

@@ -59,6 +59,11 @@ export interface RunView {
   report: Report;
   comparison: Comparison | null;
   agreements: AgreementView[];
+  /**
+   * How often the held-out set was looked at since it was frozen (the held-out ledger's line, as the text report
+   * prints it), when the command that made the page touched held-out fixtures; null otherwise.
+   */
+  heldout: string | null;
   /** The report's trust section as text lines, and the corrected verdict on one line (null when nothing is corrected). */
   trust: { summary: string | null; lines: string[] };
   rubric: string;

@@ -56,11 +56,15 @@ describe('turnkit report --format github', () => {
     // No line but the commands starts with "::": the hostile note's line break did not start a command of its own.
     expect(lines.filter((line) => line.startsWith('::'))).toHaveLength(2);
 
-    // The step summary is the Markdown report but for its held-out line, which --format github prints to the log.
+    // The step summary is the Markdown report, then the held-out line of this look (on stderr in the log: stdout is
+    // the workflow's commands). The Markdown report made after it counts one look more.
+    const looks = /^held-out set: looked at \d+ time\(s\) [^\n]*$/m.exec(result.stderr)?.[0];
+    expect(looks).toBeDefined();
+    expect(result.stdout).not.toContain('held-out set');
     const markdown = await runInProcess(['report', 'run', '--md'], { cwd: folder });
     const withoutLooks = markdown.stdout.replace(/^held-out set: looked at \d+ time\(s\) [^\n]*\n/m, '');
     expect(withoutLooks).not.toBe(markdown.stdout);
-    expect(await readFile(summary, 'utf8')).toBe(`an earlier step wrote this\n${withoutLooks}\n`);
+    expect(await readFile(summary, 'utf8')).toBe(`an earlier step wrote this\n${withoutLooks}\n${looks}\n\n`);
     // The ledger is the project's, beside its runs, never a folder above it.
     expect((await readFile(join(folder, 'heldout-ledger.jsonl'), 'utf8')).trim().split('\n').length).toBeGreaterThan(0);
   });

@@ -57,7 +57,7 @@ describe.each(BACKENDS)('module SUTs that never return or exit (%s)', (backend) 
     const question = await moduleQuestion(p, 'quits', 'export default () => { process.exit(0); };\n', 30);
     const cli = await runCli(['run', question], { cwd: p.t.dir, env: env() });
     expect(cli.code, cli.stderr).toBe(1);
-    expect(cli.stderr).toContain('base rep 1: sut: exit: the module called process.exit(0)');
+    expect(cli.stderr).toContain('base rep 1: sut: exit: the module ended its process (exit code 0)');
     const dir = await onlyRun(p, 'quits');
     expect((JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest).status).toBe('complete');
     expect(existsSync(join(dir, 'marks.csv'))).toBe(true);

@@ -2,7 +2,17 @@
 // a snake_case table mapped by name (`@@map("rooms")`), text cuid ids with no database default, an enum, unique
 // indexes (a room's join `code`, a one-to-one session), timestamp(3) columns, `_prisma_migrations`; the narration
 // two foreign keys below the room (through its game session), several rows per game turn, and a votes table whose
-// `roomId` has no foreign key. Used by init's tests.
+// `roomId` has no foreign key. Also the set-up its tests share: the config init writes for it, a database holding it,
+// room A captured at game turn 3, and a project ready to run a question on that fixture.
+
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { TEST_SCRUB } from './scrub-key.js';
+import { createTestDb, type TestDb } from './test-db.js';
+import { captureFromDb } from '../../src/fixture/capture.js';
+import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
+import { openProject, type Project } from '../../src/project/open-project.js';
+import type { TurnkitConfigInput } from '../../src/config/schema.js';
 
 /** A cuid-like id: `c`, then 24 lowercase letters and digits, made from a label so tests can name rows. */
 export function cuid(label: string): string {
@@ -97,3 +107,85 @@ export const PRISMA_DATA = (() => {
   lines.push(`INSERT INTO "votes" ("id", "roomId", "turn", "choice") VALUES ${votes.join(', ')};`);
   return lines.join('\n');
 })();
+
+/**
+ * The game as `init` infers it from this schema: the room, the narration two foreign keys below it with its game turn
+ * and roles, the users shared, the migrations table out, the votes' room declared and their turn column named.
+ */
+export const PRISMA_STYLE_GAME = {
+  root: { table: 'rooms', key: 'id' },
+  turns: {
+    table: 'NarrativeEntry',
+    order: 'createdAt',
+    turn: 'turn',
+    role: { column: 'type', input: ['ACTION'], output: 'NARRATION' },
+    input: ['content'],
+  },
+  shared: ['User'],
+  exclude: ['_prisma_migrations'],
+  references: { 'votes.roomId': 'rooms' },
+  turnColumns: { votes: 'turn' },
+} satisfies TurnkitConfigInput['game'];
+
+/** The config the tests run with: that game, the usernames kept and the emails scrubbed. */
+export const PRISMA_STYLE_CONFIG: TurnkitConfigInput = {
+  game: PRISMA_STYLE_GAME,
+  scrub: { 'User.username': 'keep', 'User.email': 'email' },
+};
+
+/** A fresh test database of the backend holding the schema and its rows (then `extra` SQL, when given). */
+export async function prismaStyleDb(
+  backend: 'embedded' | 'postgres',
+  config: TurnkitConfigInput = PRISMA_STYLE_CONFIG,
+  extra?: string,
+): Promise<TestDb> {
+  const t = await createTestDb(backend, config);
+  await t.db.pool.query(PRISMA_SCHEMA);
+  await t.db.pool.query(PRISMA_DATA);
+  if (extra !== undefined) await t.db.pool.query(extra);
+  return t;
+}
+
+/** Room A captured at game turn 3 under the database's config: turns 1 and 2 whole, turn 3's action. */
+export async function captureRoomA(t: TestDb): Promise<Fixture> {
+  const { fixtures } = await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign: ROOM_A, turns: { turn: 3 } });
+  return fixtures[0]!;
+}
+
+/** A database, and a project on it whose fixtures/keep.json is room A at turn 3, with a rubric and a case file. */
+export interface PrismaStyleProject {
+  t: TestDb;
+  project: Project;
+  /** The question fields every run of these tests shares: the rubric, the fixture, the case file. */
+  files: { rubric: { path: string; version: string }; fixtures: string[]; caseFile: string };
+  close(): Promise<void>;
+}
+
+/** Opens such a project; `rubric` is the rubric's text. */
+export async function prismaStyleProject(
+  backend: 'embedded' | 'postgres',
+  config: TurnkitConfigInput,
+  rubric: string,
+): Promise<PrismaStyleProject> {
+  const t = await prismaStyleDb(backend, config);
+  const project = await openProject({ cwd: t.dir, config, db: t.db });
+  const fixture = await captureRoomA(t);
+  await mkdir(join(t.dir, 'fixtures'), { recursive: true });
+  await mkdir(join(t.dir, 'questions'), { recursive: true });
+  await writeFile(join(t.dir, 'fixtures/keep.json'), serializeDocument({ ...fixture, name: 'keep' }));
+  await writeFile(join(t.dir, 'questions/rubric.md'), rubric);
+  await writeFile(join(t.dir, 'questions/case.md'), 'Turn {{turn}}: {{input}}\n');
+  return {
+    t,
+    project,
+    files: {
+      rubric: { path: 'questions/rubric.md', version: '1' },
+      fixtures: ['fixtures/keep.json'],
+      caseFile: 'questions/case.md',
+    },
+    close: async () => {
+      await project.close();
+      await t.cleanup();
+    },
+  };
+}

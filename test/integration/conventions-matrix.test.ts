@@ -44,6 +44,22 @@ describe.each(BACKENDS)('the conventions matrix on %s', (backend) => {
       await t?.cleanup();
     });
 
+    // A SUT that plays its turn by writing the convention's turn row, and a question of 2 reps that runs it.
+    const plays: SutFunction = async (request, { db }) => {
+      await db.query(convention.writeTurn, [request.campaign, request.turn]);
+      return { response: 'played' };
+    };
+    const playsQuestion = (id: string, fixtures: string[]) => ({
+      id: `${id}-${convention.name}`,
+      question: 'Does the SUT play its turn?',
+      rubric: { path: 'questions/rubric.md', version: '1' },
+      target: 0.8,
+      reps: 2,
+      fixtures,
+      sut: plays as never,
+      caseFile: 'questions/case.md',
+    });
+
     it('captures turn 3 with exactly the hand-counted rows, and shows it', async () => {
       const outcome = await captureFromDb(t.db, t.config, { campaign: convention.campaign, turns: { turn: 3 } });
       fixture = outcome.fixtures[0]!;
@@ -96,21 +112,8 @@ describe.each(BACKENDS)('the conventions matrix on %s', (backend) => {
       await writeFile(join(t.dir, 'questions/rubric.md'), 'pass when it plays\n');
       await writeFile(join(t.dir, 'questions/case.md'), '# {{fixture.name}}\n\nTurn {{turn}}\n');
       const before = await tableChecksums(t.db);
-      const plays: SutFunction = async (request, { db }) => {
-        await db.query(convention.writeTurn, [request.campaign, request.turn]);
-        return { response: 'played' };
-      };
       const result = await run(project, {
-        question: {
-          id: `plays-${convention.name}`,
-          question: 'Does the SUT play its turn?',
-          rubric: { path: 'questions/rubric.md', version: '1' },
-          target: 0.8,
-          reps: 2,
-          fixtures: ['fixtures/base.json', 'constructed/fixed.json'],
-          sut: plays as never,
-          caseFile: 'questions/case.md',
-        },
+        question: playsQuestion('plays', ['fixtures/base.json', 'constructed/fixed.json']),
         concurrency: 2,
       });
       expect(result).toMatchObject({ status: 'complete', total: 4, ran: 4, errors: 0 });
@@ -184,7 +187,7 @@ describe.each(BACKENDS)('the conventions matrix on %s', (backend) => {
       expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
     });
 
-    it('init writes a config from the catalog alone with which capture and seed work with no hand edit', async () => {
+    it('init writes a config from the catalog alone with which capture, seed and run work with no hand edit', async () => {
       const cwd = await mkdtemp(join(tmpdir(), 'turnkit-init-'));
       try {
         const catalog = await introspect(t.db.pool);
@@ -213,6 +216,19 @@ describe.each(BACKENDS)('the conventions matrix on %s', (backend) => {
           await scratch.teardown();
         }
         expect(await tableChecksums(t.db)).toEqual(before);
+        // A run in the folder init wrote, with the config file it wrote (no config object): the SUT plays its turn.
+        await mkdir(join(cwd, 'fixtures'), { recursive: true });
+        await mkdir(join(cwd, 'questions'), { recursive: true });
+        await writeFile(join(cwd, 'fixtures/inited.json'), serializeDocument({ ...made, name: 'inited' }));
+        await writeFile(join(cwd, 'questions/rubric.md'), 'pass when it plays\n');
+        await writeFile(join(cwd, 'questions/case.md'), 'Turn {{turn}}\n');
+        await using inited = await openProject({ cwd, db: t.db });
+        const ran = await run(inited, { question: playsQuestion('inited', ['fixtures/inited.json']) });
+        expect(ran).toMatchObject({ status: 'complete', total: 2, ran: 2, errors: 0 });
+        const record = JSON.parse(await readFile(join(ran.dir, 'reps/inited/rep-01.json'), 'utf8')) as RepRecord;
+        expect(JSON.stringify(record.effects)).toContain('sut narration');
+        expect(await tableChecksums(t.db)).toEqual(before);
+        expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
       } finally {
         await rm(cwd, { recursive: true, force: true });
       }

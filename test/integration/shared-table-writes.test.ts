@@ -1,70 +1,42 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TEST_SCRUB } from '../helpers/scrub-key.js';
-import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
+import { BACKENDS, type TestDb } from '../helpers/test-db.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
-import { PRISMA_DATA, PRISMA_SCHEMA, ROOM_A, cuid } from '../helpers/prisma-style-schema.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
-import { serializeDocument } from '../../src/fixture/format.js';
-import { openProject, type Project } from '../../src/project/open-project.js';
+import {
+  PRISMA_STYLE_CONFIG,
+  ROOM_A,
+  cuid,
+  prismaStyleProject,
+  type PrismaStyleProject,
+} from '../helpers/prisma-style-schema.js';
+import type { Project } from '../../src/project/open-project.js';
 import { run } from '../../src/pipeline/run.js';
 import type { SutFunction } from '../../src/sut/sut-request.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
-import type { TurnkitConfigInput } from '../../src/config/schema.js';
 
 // A SUT that signs a new user up writes a row of a shared table: teardown deletes only the campaign's rows, so the
 // user stays in the database, and the rep says so rather than leaving it unreported.
-const CONFIG: TurnkitConfigInput = {
-  game: {
-    root: { table: 'rooms', key: 'id' },
-    turns: {
-      table: 'NarrativeEntry',
-      order: 'createdAt',
-      turn: 'turn',
-      role: { column: 'type', input: ['ACTION'], output: 'NARRATION' },
-      input: ['content'],
-    },
-    shared: ['User'],
-    exclude: ['_prisma_migrations'],
-    references: { 'votes.roomId': 'rooms' },
-    turnColumns: { votes: 'turn' },
-  },
-  scrub: { 'User.username': 'keep', 'User.email': 'email' },
-};
 const NEW_USER = cuid('usernewcomer');
 
 describe.each(BACKENDS)('rows a SUT writes in a shared table on %s', (backend) => {
+  let p: PrismaStyleProject;
   let t: TestDb;
   let project: Project;
 
   beforeAll(async () => {
-    t = await createTestDb(backend, CONFIG);
-    await t.db.pool.query(PRISMA_SCHEMA);
-    await t.db.pool.query(PRISMA_DATA);
-    project = await openProject({ cwd: t.dir, config: CONFIG, db: t.db });
-    const [fixture] = (await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign: ROOM_A, turns: { turn: 3 } }))
-      .fixtures;
-    await mkdir(join(t.dir, 'fixtures'), { recursive: true });
-    await mkdir(join(t.dir, 'questions'), { recursive: true });
-    await writeFile(join(t.dir, 'fixtures/keep.json'), serializeDocument({ ...fixture!, name: 'keep' }));
-    await writeFile(join(t.dir, 'questions/rubric.md'), 'pass when it plays\n');
-    await writeFile(join(t.dir, 'questions/case.md'), 'Turn {{turn}}: {{input}}\n');
+    p = await prismaStyleProject(backend, PRISMA_STYLE_CONFIG, 'pass when it plays\n');
+    ({ t, project } = p);
   }, 120_000);
-  afterAll(async () => {
-    await project?.close();
-    await t?.cleanup();
-  });
+  afterAll(async () => p?.close());
 
   const question = (id: string, sut: SutFunction) => ({
     id,
     question: 'Does the SUT play?',
-    rubric: { path: 'questions/rubric.md', version: '1' },
+    ...p.files,
     target: 0.9,
     reps: 1,
-    fixtures: ['fixtures/keep.json'],
     sut: sut as never,
-    caseFile: 'questions/case.md',
   });
 
   it('reports the new shared row in the rep, which teardown leaves in place', async () => {

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_SCRUB } from '../helpers/scrub-key.js';
-import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
-import { PRISMA_DATA, PRISMA_SCHEMA, ROOM_A, cuid } from '../helpers/prisma-style-schema.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
+import { BACKENDS, type TestDb } from '../helpers/test-db.js';
+import { captureRoomA, cuid, prismaStyleDb } from '../helpers/prisma-style-schema.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { fixtureSchema } from '../../src/fixture/format.js';
 import { checkSingleTurn } from '../../src/fixture/single-turn-rule.js';
@@ -10,39 +8,17 @@ import { parseFixtureValue } from '../../src/fixture/read-fixture.js';
 import { rowsPastTurn } from '../../src/fixture/rows-past-turn.js';
 import { rowKey } from '../../src/fixture/row-key.js';
 import { rowsTiedToTurn, turnOfTiedRow } from '../../src/fixture/turn-rows.js';
-import type { TurnkitConfigInput } from '../../src/config/schema.js';
 
 // The votes of the Prisma-style game have no foreign key to the narration: they are sliced by their own `turn`
 // column (game.turnColumns). The fixture records that column, so a vote is its turn's row for the single-turn rule
 // and the editor, as a narration entry is.
-const CONFIG: TurnkitConfigInput = {
-  game: {
-    root: { table: 'rooms', key: 'id' },
-    turns: {
-      table: 'NarrativeEntry',
-      order: 'createdAt',
-      turn: 'turn',
-      role: { column: 'type', input: ['ACTION'], output: 'NARRATION' },
-      input: ['content'],
-    },
-    shared: ['User'],
-    exclude: ['_prisma_migrations'],
-    references: { 'votes.roomId': 'rooms' },
-    turnColumns: { votes: 'turn' },
-  },
-  scrub: { 'User.username': 'keep', 'User.email': 'email' },
-};
-
 describe.each(BACKENDS)('a fixture of tables sliced by their own turn column on %s', (backend) => {
   let t: TestDb;
   let fixture: Fixture;
 
   beforeAll(async () => {
-    t = await createTestDb(backend, CONFIG);
-    await t.db.pool.query(PRISMA_SCHEMA);
-    await t.db.pool.query(PRISMA_DATA);
-    fixture = (await captureFromDb(t.db, t.config, { scrub: TEST_SCRUB, campaign: ROOM_A, turns: { turn: 3 } }))
-      .fixtures[0]!;
+    t = await prismaStyleDb(backend);
+    fixture = await captureRoomA(t);
   }, 120_000);
   afterAll(async () => t?.cleanup());
 

@@ -1,4 +1,4 @@
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
@@ -35,6 +35,8 @@ interface Runner {
   name: string;
   table: string;
   command: (dir: string) => string[];
+  /** The command that applies the next one migration (game.migrate.step). */
+  step: (dir: string) => string[];
   write: (dir: string, step: 1 | 2) => Promise<void>;
 }
 
@@ -43,6 +45,7 @@ const RUNNERS: Runner[] = [
     name: 'knex',
     table: 'public.knex_migrations',
     command: (dir) => [join(BIN, 'knex'), 'migrate:latest', '--knexfile', join(dir, 'knexfile.cjs')],
+    step: (dir) => [join(BIN, 'knex'), 'migrate:up', '--knexfile', join(dir, 'knexfile.cjs')],
     async write(dir, step) {
       await mkdir(join(dir, 'knex-migrations'), { recursive: true });
       await writeFile(
@@ -59,6 +62,7 @@ const RUNNERS: Runner[] = [
     name: 'node-pg-migrate',
     table: 'public.pgmigrations',
     command: (dir) => [join(BIN, 'node-pg-migrate'), 'up', '-m', join(dir, 'pg-migrations'), '--no-check-order'],
+    step: (dir) => [join(BIN, 'node-pg-migrate'), 'up', '1', '-m', join(dir, 'pg-migrations'), '--no-check-order'],
     async write(dir, step) {
       await mkdir(join(dir, 'pg-migrations'), { recursive: true });
       await writeFile(
@@ -78,6 +82,7 @@ describe.each(BACKENDS)('turnkit upgrade with third-party migration runners on %
   describe.each(RUNNERS)('$name', (runner) => {
     let t: TestDb;
     let project: ProjectContext;
+    let firstMigration: string;
 
     // Not spawnSync: the embedded server answers from this process, so its event loop must keep running.
     const migrateLive = async (): Promise<void> => {
@@ -112,6 +117,11 @@ describe.each(BACKENDS)('turnkit upgrade with third-party migration runners on %
       await capture(project, { campaign: '2', turns: { turn: 4 }, name: 'game-2' });
       const old = await readFixture(join(t.dir, 'fixtures', 'game-2.json'));
       expect(old.source.migrations).toMatchObject({ tool: runner.name, table: runner.table, applied: 1 });
+      // The same fixture as a turnkit that recorded no migration state wrote it, in a folder with no snapshot.
+      const { migrations: _state, ...source } = old.source;
+      await mkdir(join(t.dir, 'old'));
+      await writeFile(join(t.dir, 'old', 'game-2.json'), `${JSON.stringify({ ...old, source }, null, 2)}\n`);
+      firstMigration = old.source.migrations!.latest!;
       await runner.write(t.dir, 2);
       await migrateLive();
       const result = await upgrade(project, { now: new Date('2026-12-10T00:00:00Z') });
@@ -130,6 +140,25 @@ describe.each(BACKENDS)('turnkit upgrade with third-party migration runners on %
       const { games: _g2, ...freshRest } = (comparable(fresh) as Fixture).tables;
       expect(JSON.stringify(upgradedRest)).toBe(JSON.stringify(freshRest));
       expect(upgraded.source.migrations).toEqual(fresh.source.migrations);
+    }, 120_000);
+
+    it('finds the state of a fixture that recorded none by stepping through the migrations with game.migrate.step', async () => {
+      const stepping: LoadedConfig = {
+        ...project.config,
+        game: { ...project.config.game, migrate: { command: runner.command(t.dir), step: runner.step(t.dir) } },
+      };
+      const now = new Date('2026-12-10T00:00:00Z');
+      const result = await upgrade(
+        { ...project, config: stepping, paths: projectPaths(stepping) },
+        { files: ['old/game-2.json'], out: 'from-old', now },
+      );
+      expect(result.fixtures.map((entry) => [entry.status, entry.why, entry.capturedAfter])).toEqual([
+        ['upgraded', undefined, { migration: firstMigration, how: 'inferred' }],
+      ]);
+      // The same bytes as the upgrade of the fixture that recorded its state (same time given to both).
+      expect(await readFile(join(t.dir, 'from-old', 'game-2.json'), 'utf8')).toBe(
+        await readFile(join(t.dir, 'fixtures', 'game-2.json'), 'utf8'),
+      );
     }, 120_000);
   });
 });

@@ -6,6 +6,7 @@ import { rootCandidates, turnsCandidates } from '../../src/init/candidates.js';
 import { GameChooser } from '../../src/init/game-questions.js';
 import { NO_FACTS, type InitFacts, type TurnSharing } from '../../src/init/read-facts.js';
 import { proposeDeclarations } from '../../src/init/declarations.js';
+import { PRISMA_STYLE_GAME } from '../helpers/prisma-style-schema.js';
 
 const column = (name: string, type: string, kind: ColumnInfo['codec']['kind']): ColumnInfo => ({
   name,
@@ -223,17 +224,13 @@ describe('init on a Prisma-style schema', () => {
 
   it('writes turn and role when rows share the turn under one session, and orders rows by createdAt', () => {
     const chosen = chooseGame(prismaCatalog(), {}, prismaFacts('shared'));
+    // The game the Prisma-style integration tests run with (and init writes there), from the catalog alone.
+    const { root, turns, shared, exclude } = PRISMA_STYLE_GAME;
     expect(chosen).toMatchObject({
-      root: { table: 'rooms', key: 'id' },
-      turns: {
-        table: 'NarrativeEntry',
-        order: 'createdAt',
-        turn: 'turn',
-        role: { column: 'type', input: ['ACTION'], output: 'NARRATION' },
-        input: ['content'],
-      },
-      shared: ['User'],
-      exclude: ['_prisma_migrations'],
+      root,
+      turns,
+      shared,
+      exclude,
       turnsSql: '"public"."NarrativeEntry" AS t0 JOIN "public"."GameSession" AS t1 ON t1."id" = t0."sessionId"',
       campaignColumnSql: 't1."roomId"',
     });

@@ -423,7 +423,7 @@ describe('module SUT', () => {
     const busy = await run('busy.mjs', 'export default () => { for (;;) {} };', { timeout: 0.5 });
     expect(busy.error).toEqual({ cause: 'timeout', message: 'no answer within 0.5 s' });
     const exits = await run('exits.mjs', 'export default () => { console.log("leaving"); process.exit(0); };');
-    expect(exits.error).toEqual({ cause: 'exit', message: 'the module called process.exit(0)' });
+    expect(exits.error).toEqual({ cause: 'exit', message: 'the module ended its process (exit code 0)' });
     expect(exits.stdoutTail).toBe('leaving\n');
     // This process is still here to say so, and a later call runs as ever.
     expect((await run('after.mjs', 'export default () => "still here";')).response).toBe('still here');

@@ -4,6 +4,13 @@ import { commonOptions } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 import { examples } from '../help-examples.js';
 
+// How the state of a fixture that recorded none was found, as the upgrade line says it.
+const CAPTURED_AFTER = {
+  snapshot: 'from the schema snapshot with its fingerprint',
+  named: 'as --from named',
+  inferred: 'found by its schema fingerprint',
+} as const;
+
 /** `turnkit upgrade [FIXTURE...]`. */
 export function registerUpgrade(program: Command, output: Output): void {
   program
@@ -18,6 +25,10 @@ export function registerUpgrade(program: Command, output: Output): void {
       '--allow-sensitive',
       'capture new columns that look personal or secret without a scrub rule (recorded in the fixture)',
     )
+    .option(
+      '--from <migration>',
+      'for fixtures captured before turnkit recorded migration states: the last migration applied when they were captured (default: found from their schema fingerprint)',
+    )
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
@@ -25,6 +36,7 @@ export function registerUpgrade(program: Command, output: Output): void {
         'turnkit upgrade                                        # every stale fixture in fixtures/',
         'turnkit upgrade fixtures/meridian-turn-23.json --out fixtures/upgraded',
         'turnkit upgrade constructed/meridian-turn-23-deck-fixed.json  # it and its base',
+        'turnkit upgrade fixtures/meridian-turn-23.json --from 20261201000000_sample_user_accounts  # recorded no state',
       ),
     )
     .action(async (fixtures: string[], options, command: Command) => {
@@ -33,6 +45,7 @@ export function registerUpgrade(program: Command, output: Output): void {
         ...commonOptions(command),
         files: fixtures,
         out: options.out,
+        from: options.from,
         allowSensitive: options.allowSensitive,
         // The key comes from the environment variable the config names (TURNKIT_SCRUB_KEY by default).
         scrubKey: (name: string) => process.env[name],
@@ -43,7 +56,7 @@ export function registerUpgrade(program: Command, output: Output): void {
         for (const entry of result.fixtures) {
           if (entry.status === 'upgraded')
             output.out(
-              `upgraded ${shown(entry.file)}${entry.written !== entry.file ? ` -> ${shown(entry.written!)}` : ''} (${entry.migrations!.length} migration(s))`,
+              `upgraded ${shown(entry.file)}${entry.written !== entry.file ? ` -> ${shown(entry.written!)}` : ''} (${entry.migrations!.length} migration(s)${entry.capturedAfter ? `; captured after ${entry.capturedAfter.migration ?? 'none'}, ${CAPTURED_AFTER[entry.capturedAfter.how]}` : ''})`,
             );
           else if (entry.status === 'current') output.out(`${shown(entry.file)}: up to date`);
           else output.err(`${entry.status === 'failed' ? 'error' : 'skipped'}: ${shown(entry.file)}: ${entry.why}`);

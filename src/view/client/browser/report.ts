@@ -93,6 +93,10 @@ export function renderReport(run: RunView, root: HTMLElement): void {
   root.appendChild(renderConsistency(r));
   if (run.agreements.length > 0) root.appendChild(renderAgreements(run.agreements));
   if (run.trust.lines.length > 0) root.appendChild(renderTrust(run.trust));
+  if (run.heldout)
+    root.appendChild(
+      h('section', { id: 'heldout-looks' }, [h('h2', { text: 'Held-out set' }), h('p', { text: run.heldout })]),
+    );
   if (run.comparison) root.appendChild(renderComparison(run.comparison));
   if (r.warnings.length > 0)
     root.appendChild(
