@@ -11,6 +11,8 @@ import { writeRunFile } from '../run-dir/run-layout.js';
 import { planReps } from '../run-dir/rep-order.js';
 import { readRunState, repId } from '../run-dir/run-state.js';
 import { applyChecks } from '../pipeline/run-checks.js';
+import { hasScreens, repScreens, type ScreenChecks } from '../pipeline/rep-screens.js';
+import { runHiddenValues } from './run-hidden-values.js';
 
 /** The marks file `judge --checks` writes; marks.csv, the human's, is never touched. */
 export const CHECKS_MARKS_FILE = 'marks.checks.csv';
@@ -43,7 +45,8 @@ export async function judgeChecks(project: FilesContext, options: JudgeChecksOpt
     const cwd = inputDir(project);
     const dir = resolve(cwd, options.dir);
     const state = await readRunState(dir);
-    const checks = await checksFor(options, state.manifest, dir, cwd);
+    const { checks, screens } = await checksFor(options, state.manifest, dir, cwd);
+    const hidden = screens.hidden ? await runHiddenValues(dir, state.manifest, cwd, screens.hidden) : undefined;
     const names = state.manifest.fixtures.map((fixture) => fixture.name);
     const result: JudgeChecksResult = { file: resolve(dir, CHECKS_MARKS_FILE), pass: 0, fail: 0, error: 0, notRun: 0 };
     const rows: MarkRow[] = planReps(names, state.manifest.question.reps, state.manifest.shard).map((key) => {
@@ -53,10 +56,11 @@ export async function judgeChecks(project: FilesContext, options: JudgeChecksOpt
         return { ...key, mark: '', note: 'not run' };
       }
       // A rollout is judged turn by turn and as a transcript (the run's transcriptChecks).
+      const values = hidden?.get(record.fixture);
       const verdict =
-        record.turns || !checks
-          ? applyRolloutChecks(checks, state.manifest.rollout?.transcriptChecks, record)
-          : applyChecks(checks, record);
+        record.turns || (!checks && !hasScreens(screens))
+          ? applyRolloutChecks(checks, state.manifest.rollout?.transcriptChecks, record, { screens, hidden: values })
+          : applyChecks(checks, record, repScreens(screens, record, values));
       result[verdict.mark]++;
       return { ...key, mark: verdict.mark, note: verdict.reason };
     });
@@ -70,8 +74,9 @@ async function checksFor(
   manifest: Manifest,
   dir: string,
   cwd: string,
-): Promise<Checks | undefined> {
+): Promise<{ checks: Checks | undefined; screens: ScreenChecks }> {
   const recorded = manifest.checks;
+  const screens = { tools: manifest.tools, hidden: manifest.hidden };
   if (options.question !== undefined) {
     const question = await loadQuestion(resolve(cwd, options.question));
     if (question.question.id !== manifest.question.id) {
@@ -80,17 +85,18 @@ async function checksFor(
         `${question.shown}: question "${question.question.id}", but ${shownPath(dir)} is a run of "${manifest.question.id}"`,
       );
     }
-    if (!question.question.checks && !manifest.rollout?.transcriptChecks)
+    const given = { tools: question.question.tools, hidden: question.question.hidden };
+    if (!question.question.checks && !manifest.rollout?.transcriptChecks && !hasScreens(given))
       throw new TurnkitError('BAD_INPUT', `${question.shown}: declares no checks (add a checks: section)`);
-    return question.question.checks;
+    return { checks: question.question.checks, screens: given };
   }
-  // A rollout may be checked by its transcript alone.
-  if (!recorded && manifest.rollout?.transcriptChecks) return undefined;
+  // A rollout may be checked by its transcript alone; any run by its tool rules or hidden rows alone.
+  if (!recorded && (manifest.rollout?.transcriptChecks || hasScreens(screens))) return { checks: undefined, screens };
   if (!recorded) {
     throw new TurnkitError(
       'BAD_INPUT',
       `${shownPath(resolve(dir, 'manifest.json'))}: the run's question declared no checks; add a checks: section to the question and pass --question FILE`,
     );
   }
-  return recorded;
+  return { checks: recorded, screens };
 }

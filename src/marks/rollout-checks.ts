@@ -1,6 +1,8 @@
 import type { Checks } from '../question/checks-format.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
 import { applyChecks, type CheckVerdict } from '../pipeline/run-checks.js';
+import type { HiddenValues } from '../pipeline/hidden-checks.js';
+import { hasScreens, repScreens, type ScreenChecks } from '../pipeline/rep-screens.js';
 
 /**
  * A rollout's mark from its checks: `checks` applied to each turn alone (its response and what it changed), then
@@ -10,7 +12,9 @@ export function applyRolloutChecks(
   checks: Checks | undefined,
   transcriptChecks: Checks | undefined,
   record: RepRecord,
+  other: { screens?: ScreenChecks; hidden?: readonly HiddenValues[] | undefined } = {},
 ): CheckVerdict {
+  const screens = other.screens ?? {};
   if (record.error) {
     const at = record.error.turn !== undefined ? `turn ${record.error.turn}: ` : '';
     return {
@@ -20,9 +24,11 @@ export function applyRolloutChecks(
   }
   const failed: string[] = [];
   let passed = 0;
-  for (const turn of checks ? (record.turns ?? []) : []) {
+  // The tool rules and hidden rows apply per turn, as checks do: each turn's calls and effects alone.
+  for (const turn of checks || hasScreens(screens) ? (record.turns ?? []) : []) {
     const effects = turn.effects ?? { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
-    const verdict = applyChecks(checks!, { ...record, response: turn.response, effects, error: null });
+    const seen = { ...record, response: turn.response, toolCalls: turn.toolCalls, effects, error: null };
+    const verdict = applyChecks(checks, seen, repScreens(screens, seen, other.hidden));
     if (verdict.mark === 'pass') passed++;
     else failed.push(`turn ${turn.turn}: ${verdict.reason}`);
   }

@@ -62,6 +62,8 @@ export function buildManifest(inputs: ManifestInputs): Manifest {
     },
     caseFileTemplate: { path: inputs.templatePath, sha256: sha256(inputs.template) },
     ...(q.checks ? { checks: q.checks } : {}),
+    ...(q.tools ? { tools: q.tools } : {}),
+    ...(q.hidden ? { hidden: q.hidden } : {}),
     ...((q.turns ?? 1) > 1
       ? {
           rollout: {

@@ -1,4 +1,5 @@
 import { checkChecksTables } from './checks-tables.js';
+import { checkScreenTables } from './screen-tables.js';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
@@ -54,6 +55,10 @@ export async function prepareRun(project: ProjectContext, input: RunInput): Prom
     ? await upgradeForRun(project, resolved, { scrubKey: (name) => input.env?.[name], signal: input.signal })
     : resolved;
   checkChecksTables(
+    question,
+    fixtures.map(({ loaded }) => loaded.fixture),
+  );
+  checkScreenTables(
     question,
     fixtures.map(({ loaded }) => loaded.fixture),
   );

@@ -7,6 +7,7 @@ import type { CaseFileSource } from '../question/case-file-source.js';
 import type { LoadedQuestion } from '../question/load-question.js';
 import { playerFor } from './rollout-inputs.js';
 import type { RolloutSpec } from './run-rollout.js';
+import { hiddenValues } from './hidden-checks.js';
 
 /** A question's rollout, ready to give each rep its spec. */
 export interface RolloutPlan {
@@ -42,7 +43,7 @@ export function planRollout(
         );
     return undefined;
   }
-  if (q.stopOn === 'fail' && !q.checks)
+  if (q.stopOn === 'fail' && !q.checks && !q.tools && !q.hidden)
     throw new TurnkitError('BAD_INPUT', `${question.at(['stopOn'])}: stopOn: fail needs checks to tell a failing turn`);
   const players = q.players ?? { type: 'recorded' as const };
   const at = (path: readonly PropertyKey[]): string => question.at(path);
@@ -73,6 +74,8 @@ export function planRollout(
         graph,
         output: config.game.turns.output,
         checks: q.checks,
+        screens: { tools: q.tools, hidden: q.hidden },
+        ...(q.hidden ? { hidden: hiddenValues(q.hidden, fixture) } : {}),
         stopOnFail: q.stopOn === 'fail',
       };
     },

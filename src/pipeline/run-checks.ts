@@ -1,5 +1,6 @@
 import { checkRegex, type Checks, type RegexEntry } from '../question/checks-format.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
+import type { ScreenResult } from '../run-dir/screen-result.js';
 
 /** What the checks made of one rep: its mark and the reason, one line. */
 export interface CheckVerdict {
@@ -16,8 +17,16 @@ export function containsTerm(text: string, term: string): boolean {
   return new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, 'iu').test(text);
 }
 
-/** Applies a question's checks to a rep. Every failed check is named; an errored rep stays an error. */
-export function applyChecks(checks: Checks, record: RepRecord): CheckVerdict {
+/**
+ * Applies a question's checks to a rep, with the results of its other screens (tool rules, hidden rows: see
+ * rep-screens.ts) folded in: a failed screen fails the rep and is named. Every failed check is named; an errored rep
+ * stays an error; an unscored screen counts neither way.
+ */
+export function applyChecks(
+  checks: Checks | undefined,
+  record: RepRecord,
+  screens: readonly ScreenResult[] = [],
+): CheckVerdict {
   if (record.error)
     return {
       mark: 'error',
@@ -30,6 +39,10 @@ export function applyChecks(checks: Checks, record: RepRecord): CheckVerdict {
     count++;
     if (!ok) failed.push(description);
   };
+  for (const screen of screens)
+    if (screen.mark !== 'unscored') expect(screen.mark === 'pass', `${screen.screen}: ${screen.reason}`);
+  const unscored = screens.filter((screen) => screen.mark === 'unscored').length;
+  if (!checks) return verdictOf(failed, count, unscored);
   for (const term of checks.mustContain) expect(containsTerm(response, term), `does not contain "${term}"`);
   for (const term of checks.mustNotContain) expect(!containsTerm(response, term), `contains "${term}"`);
   for (const entry of checks.matches) expect(checkRegex(entry).test(response), `does not match ${shown(entry)}`);
@@ -48,8 +61,13 @@ export function applyChecks(checks: Checks, record: RepRecord): CheckVerdict {
         `changed rows outside its campaign (${(record.outside ?? [])[0] ?? ''})`,
       );
   }
+  return verdictOf(failed, count, unscored);
+}
+
+// An unscored screen is said, never counted among the passed ones.
+function verdictOf(failed: readonly string[], count: number, unscored: number): CheckVerdict {
   if (failed.length > 0) return { mark: 'fail', reason: failed.join('; ') };
-  return { mark: 'pass', reason: `${count} check(s) passed` };
+  return { mark: 'pass', reason: `${count} check(s) passed${unscored > 0 ? `, ${unscored} unscored` : ''}` };
 }
 
 function shown(entry: RegexEntry): string {

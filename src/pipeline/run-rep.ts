@@ -95,7 +95,7 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
   return withoutSecrets(record, [...passwordForms(scratch.databaseUrl), ...(job.secrets ?? [])]);
 }
 
-/** A one-turn rep's SUT call, in its slot: the response, its time, spend, model, error, exit and streams recorded. */
+/** A one-turn rep's SUT call, in its slot: the response, tool calls, time, spend, model, error, exit and streams recorded. */
 async function callOnce(callSut: SutCaller, scratch: ScratchCampaign, job: RepJob, record: RepRecord): Promise<void> {
   const { request, timings } = record;
   const call = guardedSutCall(callSut, {
@@ -106,6 +106,7 @@ async function callOnce(callSut: SutCaller, scratch: ScratchCampaign, job: RepJo
   const outcome: SutOutcome = await (job.sutSlot ? job.sutSlot(call) : call());
   timings.sutMs = outcome.ms;
   record.response = outcome.response ?? null;
+  if (outcome.toolCalls) record.toolCalls = outcome.toolCalls;
   if (outcome.usage || outcome.cost !== undefined) record.spend = callSpend(outcome.usage, outcome.cost, job.price);
   if (outcome.model) record.models = [outcome.model];
   if (outcome.error) record.error = { stage: 'sut', ...outcome.error };

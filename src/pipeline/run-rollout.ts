@@ -2,6 +2,8 @@ import type { Checks } from '../question/checks-format.js';
 import type { Fixture, FixtureRow } from '../fixture/format.js';
 import type { GameGraph } from '../fixture/game-graph.js';
 import { applyChecks } from './run-checks.js';
+import type { HiddenValues } from './hidden-checks.js';
+import { hasScreens, repScreens, type ScreenChecks } from './rep-screens.js';
 import type { ScratchCampaign, ScratchSession } from '../scratch/scratch-session.js';
 import { TurnEffectsReader } from '../scratch/turn-effects.js';
 import type { SutCaller } from '../sut/call-sut.js';
@@ -24,6 +26,9 @@ export interface RolloutSpec {
   output?: readonly string[] | undefined;
   /** The question's checks, applied to each turn. */
   checks?: Checks | undefined;
+  /** The question's tool rules and hidden rows, applied to each turn with its calls (and the fixture's hidden values). */
+  screens?: ScreenChecks | undefined;
+  hidden?: readonly HiddenValues[] | undefined;
   stopOnFail: boolean;
 }
 
@@ -190,6 +195,7 @@ async function callTurn(play: RolloutPlay, entry: TurnRecord, index: number) {
   entry.timings.waitMs = waited;
   record.timings.sutMs += outcome.ms;
   entry.response = outcome.response ?? null;
+  if (outcome.toolCalls) entry.toolCalls = outcome.toolCalls;
   // The rep's spend is every turn's: a rollout of K calls costs K calls.
   if (outcome.usage || outcome.cost !== undefined)
     record.spend = addCall(record.spend, callSpend(outcome.usage, outcome.cost, job.price));
@@ -201,8 +207,10 @@ async function callTurn(play: RolloutPlay, entry: TurnRecord, index: number) {
 /** The question's checks on a turn; false when it failed them under `stopOn: fail`. */
 function checkTurn(play: RolloutPlay, entry: TurnRecord): boolean {
   const { rollout } = play.job;
-  if (!rollout.checks) return true;
-  const verdict = applyChecks(rollout.checks, turnAsRecord(play.record, entry));
+  const screens = rollout.screens ?? {};
+  if (!rollout.checks && !hasScreens(screens)) return true;
+  const seen = turnAsRecord(play.record, entry);
+  const verdict = applyChecks(rollout.checks, seen, repScreens(screens, seen, rollout.hidden));
   entry.check = verdict;
   if (verdict.mark === 'fail' && rollout.stopOnFail) {
     play.record.rollout!.stopped = 'fail';
@@ -249,7 +257,14 @@ export function viewAt(
 // One turn seen as a rep, for the question's checks: its response and what it changed.
 function turnAsRecord(record: RepRecord, entry: TurnRecord): RepRecord {
   const effects = entry.effects ?? { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
-  return { ...record, response: entry.response, error: null, effects, outside: record.outside ?? [] };
+  return {
+    ...record,
+    response: entry.response,
+    toolCalls: entry.toolCalls,
+    error: null,
+    effects,
+    outside: record.outside ?? [],
+  };
 }
 
 const messageOf = firstLine;

@@ -16,6 +16,7 @@ import { caseFileSource } from '../question/case-file-source.js';
 import { checkSutFound } from '../sut/call-sut.js';
 import { checkRunSize } from '../question/rep-limits.js';
 import { checkChecksTables } from './checks-tables.js';
+import { checkScreenTables } from './screen-tables.js';
 
 /**
  * `turnkit verify`: fixtures and constructed fixtures (see `verify`) and questions, each checked as `run` would
@@ -64,6 +65,10 @@ export async function verify(project: ProjectContext, options: VerifyInput): Pro
         const fixtures = await resolveFixtures(question, config.baseDir, { onEmptyGlob: (note) => notes.push(note) });
         checkRunSize(fixtures.length, question.question.reps, question.at(['reps']));
         checkChecksTables(
+          question,
+          fixtures.map(({ loaded }) => loaded.fixture),
+        );
+        checkScreenTables(
           question,
           fixtures.map(({ loaded }) => loaded.fixture),
         );

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { checksSchema } from './checks-format.js';
+import { hiddenSchema } from './hidden-format.js';
+import { toolsSchema } from './tools-format.js';
 import { MAX_REPS, TOO_MANY_REPS } from './rep-limits.js';
 import { rolloutFields } from './rollout-format.js';
 import type { commandSutSchema } from '../sut/sut-command.js';
@@ -73,6 +75,10 @@ export const questionSchema = z
     caseFile: z.string().min(1),
     /** Deterministic checks, read by `turnkit judge --checks`. */
     checks: checksSchema.optional(),
+    /** Tool checks beside `checks` (allowed, required, forbidden, order, effects), read by `judge --checks`. */
+    tools: toolsSchema.optional(),
+    /** Rows the player must not learn: their values may appear in no response and no tool call's arguments. */
+    hidden: hiddenSchema.optional(),
     /** Rollouts (several turns per rep): turns, players, stopOn, transcriptChecks (see rollout-format.ts). */
     ...rolloutFields,
   })

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { checksSchema } from '../question/checks-format.js';
+import { hiddenSchema } from '../question/hidden-format.js';
+import { toolsSchema } from '../question/tools-format.js';
 import type { SutConfig } from '../question/question-format.js';
 import { spendSchema } from './spend.js';
 import { sutKind } from '../sut/sut-kinds.js';
@@ -44,6 +46,9 @@ export const manifestSchema = z
     caseFileTemplate: fileHash,
     /** The question's deterministic checks as they were when the run started (what `judge --checks` applies). */
     checks: checksSchema.optional(),
+    /** The question's tool checks and hidden rows as they were when the run started (`judge --checks` applies them). */
+    tools: toolsSchema.optional(),
+    hidden: hiddenSchema.optional(),
     /** A rollout question's turns per rep, who played, and its checks of the whole transcript (absent for one turn). */
     rollout: z
       .object({

@@ -1,5 +1,7 @@
 import type { EffectsSummary } from '../scratch/scratch-effects.js';
 import type { CallSpend } from './spend.js';
+import type { ToolCall } from './tool-call.js';
+import { toolCallsMarkdown } from './tool-calls-markdown.js';
 import type { SutRequest } from '../sut/sut-request.js';
 import { turnsMarkdown, type RolloutRecord, type TurnRecord } from './rollout-record.js';
 
@@ -21,6 +23,8 @@ export interface RepRecord {
   exit: { code: number | null; signal: string | null } | null;
   stdoutTail?: string;
   stderrTail?: string;
+  /** The tools the SUT reported calling, in order (a one-turn rep; a rollout keeps them per turn). */
+  toolCalls?: ToolCall[];
   /** Tokens and cost of the SUT's call, when it reported usage or a cost. */
   spend?: CallSpend;
   /** The model ids the SUT's responses reported (an http SUT's `model` field), each once in the order first seen. */
@@ -63,6 +67,8 @@ export function repMarkdown(record: RepRecord): string {
   // A rollout shows its turns one by one (its response is the same transcript, joined).
   if (record.turns) lines.push(...turnsMarkdown(record.turns, record.rollout));
   else if (record.response !== null) lines.push('## Response', '', record.response, '');
+  if (record.toolCalls && record.toolCalls.length > 0)
+    lines.push('## Tool calls', '', ...toolCallsMarkdown(record.toolCalls), '');
   if (record.spend)
     lines.push(
       `SUT usage: ${record.spend.inputTokens} input and ${record.spend.outputTokens} output tokens${record.spend.cost !== null ? `, cost ${record.spend.cost}` : ''}.`,

@@ -1,4 +1,6 @@
 import type { EffectsSummary } from '../scratch/scratch-effects.js';
+import type { ToolCall } from './tool-call.js';
+import { toolCallsMarkdown } from './tool-calls-markdown.js';
 
 /** One turn of a rollout as the rep file records it. */
 export interface TurnRecord {
@@ -7,6 +9,8 @@ export interface TurnRecord {
   /** The case file this turn's call was given (rendered against the campaign as it stood then). */
   caseFile: string;
   response: string | null;
+  /** The tools the SUT reported calling in this turn, in order. */
+  toolCalls?: ToolCall[];
   error: { cause: string; message: string } | null;
   /**
    * Milliseconds: the player's input, the SUT's call, the wait for a SUT slot (other reps' calls at `--concurrency`),
@@ -45,6 +49,8 @@ export function turnsMarkdown(turns: readonly TurnRecord[], rollout: RolloutReco
       .join(' / ');
     lines.push(`### Turn ${turn.turn}`, '', `Player: ${input}`, '');
     if (turn.response !== null) lines.push(turn.response, '');
+    if (turn.toolCalls && turn.toolCalls.length > 0)
+      lines.push('Tool calls:', '', ...toolCallsMarkdown(turn.toolCalls), '');
     if (turn.error) lines.push(`Error: ${turn.error.cause}: ${turn.error.message}`, '');
     if (turn.check) lines.push(`Checks: ${turn.check.mark} (${turn.check.reason})`, '');
     const changed = turn.effects

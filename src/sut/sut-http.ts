@@ -5,6 +5,7 @@ import { TurnkitError } from '../errors.js';
 import type { SutAdapter } from './sut-adapter.js';
 import { sutMaxOutput, sutTimeout } from './sut-fields.js';
 import { recordedTail, type SutContext, type SutOutcome } from './sut-request.js';
+import { answerToolCalls, openAiToolCalls } from './sut-tool-calls.js';
 import { loadOpenAi, modelFailure, openAiClient, reportedModel } from '../model/model-client.js';
 import { shownUrl, splitBaseUrl, urlSecrets } from '../util/url-secrets.js';
 
@@ -105,16 +106,19 @@ export function httpSutCaller(sut: HttpSut, tools: HttpSutTools = {}): (context:
       const ms = performance.now() - started;
       // The SDK hands back whatever JSON (or text) came: the shape is checked here.
       const body = reply as unknown as {
-        choices?: { message?: { content?: unknown } }[];
+        choices?: { message?: { content?: unknown; tool_calls?: unknown } }[];
         usage?: { prompt_tokens?: unknown; completion_tokens?: unknown };
+        toolCalls?: unknown;
         model?: unknown;
       };
       const model = reportedModel(typeof body === 'object' && body !== null ? body.model : undefined);
-      const content =
-        typeof body === 'object' && body !== null && Array.isArray(body.choices)
-          ? body.choices[0]?.message?.content
-          : undefined;
-      if (typeof content !== 'string' || content.trim() === '')
+      const message =
+        typeof body === 'object' && body !== null && Array.isArray(body.choices) ? body.choices[0]?.message : undefined;
+      const tools = toolCallsOf(body, message);
+      if ('error' in tools) return { error: { cause: 'unparseable', message: `${url}: ${tools.error}` }, ms };
+      // A model that only called tools says nothing: its calls are the answer, the response empty.
+      const content = message?.content ?? (tools.toolCalls && tools.toolCalls.length > 0 ? '' : undefined);
+      if (typeof content !== 'string' || (content.trim() === '' && !tools.toolCalls?.length))
         return {
           error: { cause: 'unparseable', message: `${url} answered without choices[0].message.content` },
           stdoutTail: recordedTail(typeof reply === 'string' ? reply : JSON.stringify(reply), context),
@@ -131,11 +135,29 @@ export function httpSutCaller(sut: HttpSut, tools: HttpSutTools = {}): (context:
           },
           ms,
         };
-      return { response: content, ms, ...(usage ? { usage } : {}), ...(model ? { model } : {}) };
+      return { response: content, ms, ...(usage ? { usage } : {}), ...(model ? { model } : {}), ...tools };
     } catch (error) {
       return { ...failure(OpenAI, error, url, sut, context), ms: performance.now() - started };
     }
   };
+}
+
+/**
+ * The tool calls of a chat answer: the message's OpenAI `tool_calls`, or a game server's own `toolCalls` beside the
+ * choices (its calls with their results, in the shape of a command SUT's answer). Both at once is refused: which
+ * list is the record would be a guess.
+ */
+function toolCallsOf(
+  body: { toolCalls?: unknown },
+  message: { tool_calls?: unknown } | undefined,
+): ReturnType<typeof openAiToolCalls> {
+  const fromModel = openAiToolCalls(message);
+  const fromServer = answerToolCalls(body);
+  if ('error' in fromModel) return fromModel;
+  if ('error' in fromServer) return fromServer;
+  if (fromModel.toolCalls && fromServer.toolCalls)
+    return { error: 'both choices[0].message.tool_calls and toolCalls: send one' };
+  return fromModel.toolCalls ? fromModel : fromServer;
 }
 
 /** The bytes of a chat body read at most for an answer of `maxOutput` bytes: every character escaped, and room. */

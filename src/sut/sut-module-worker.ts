@@ -34,6 +34,10 @@ function answer(value) {
     try { out.usage = JSON.parse(JSON.stringify(value.usage)); } catch { out.usage = 'unreadable'; }
   }
   if (value.cost !== undefined) out.cost = typeof value.cost === 'number' ? value.cost : String(value.cost);
+  if (value.toolCalls !== undefined && value.toolCalls !== null) {
+    // As JSON holds it: turnkit checks the shape on its side (sut-tool-calls.ts).
+    try { out.toolCalls = JSON.parse(JSON.stringify(value.toolCalls)); } catch { out.toolCalls = 'unreadable'; }
+  }
   return out;
 }
 (async () => {

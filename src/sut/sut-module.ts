@@ -10,6 +10,7 @@ import type { SutAdapter } from './sut-adapter.js';
 import { sutMaxOutput, sutTimeout } from './sut-fields.js';
 import { recordedTail, type SutContext, type SutOutcome, type SutRequest, type SutTools } from './sut-request.js';
 import { answerSpend } from './sut-answer.js';
+import { answerToolCalls } from './sut-tool-calls.js';
 import { MODULE_SUT_WORKER } from './sut-module-worker.js';
 
 /** A module SUT in a question: a JS/TS file's exported function, called per rep in a worker thread. */
@@ -182,7 +183,10 @@ function outcomeOf(value: unknown, maxOutput: number, ms: () => number): SutOutc
   const spend = typeof value === 'string' ? {} : answerSpend(value);
   if ('error' in spend)
     return { error: { cause: 'unparseable', message: `the function's answer: ${spend.error}` }, ms: ms() };
-  return { response, ...spend, ms: ms() };
+  const tools = typeof value === 'string' ? {} : answerToolCalls(value);
+  if ('error' in tools)
+    return { error: { cause: 'unparseable', message: `the function's answer: ${tools.error}` }, ms: ms() };
+  return { response, ...spend, ...tools, ms: ms() };
 }
 
 type WorkerResult = { stdout: string; stderr: string } & (

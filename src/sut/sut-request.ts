@@ -2,6 +2,8 @@ import type pg from 'pg';
 import { passwordForms, withoutSecrets } from '../util/redact-password.js';
 import type { Usage } from '../run-dir/spend.js';
 import { answerSpend } from './sut-answer.js';
+import type { ToolCall } from '../run-dir/tool-call.js';
+import { answerToolCalls } from './sut-tool-calls.js';
 /** What the SUT is asked for one rep: on stdin as JSON for a command, as the argument of a module's function. */
 export interface SutRequest {
   /** The scratch campaign's root key: the campaign the SUT plays. */
@@ -42,6 +44,8 @@ export interface SutOutcome {
   usage?: Usage;
   /** What the call cost, when the SUT said (else it is priced from the config's prices for its model). */
   cost?: number;
+  /** The tool calls the SUT reported making, in order (bounded; see sut-tool-calls.ts). */
+  toolCalls?: ToolCall[];
   /** The model id the SUT's response reported (an http SUT: the API's `model` field), for the manifest. */
   model?: string;
 }
@@ -71,12 +75,14 @@ export function recordedTail(text: string, context: SutContext): string {
 }
 
 /**
- * Reads a SUT's stdout: plain text, or JSON with a string `response` (and optionally `usage` and `cost`); anything
- * else is unparseable.
+ * Reads a SUT's stdout: plain text, or JSON with a string `response` (and optionally `usage`, `cost` and
+ * `toolCalls`); anything else is unparseable.
  */
 export function parseSutOutput(
   stdout: string,
-): { response: string; usage?: Usage; cost?: number } | { error: { cause: SutErrorCause; message: string } } {
+):
+  | { response: string; usage?: Usage; cost?: number; toolCalls?: ToolCall[] }
+  | { error: { cause: SutErrorCause; message: string } } {
   const text = stdout.trim();
   if (text === '') return { error: { cause: 'empty', message: 'the SUT printed nothing' } };
   if (!text.startsWith('{')) return { response: text };
@@ -93,7 +99,9 @@ export function parseSutOutput(
     return { error: { cause: 'unparseable', message: 'stdout is JSON without a string "response" field' } };
   const spend = answerSpend(value);
   if ('error' in spend) return { error: { cause: 'unparseable', message: `stdout JSON: ${spend.error}` } };
-  return { response, ...spend };
+  const tools = answerToolCalls(value);
+  if ('error' in tools) return { error: { cause: 'unparseable', message: `stdout JSON: ${tools.error}` } };
+  return { response, ...spend, ...tools };
 }
 
 /** The last `limit` characters of a text, marked when cut. */
@@ -112,7 +120,7 @@ export interface SutTools {
 
 /**
  * A SUT as a function (a module's export, or a library caller's own): a string or `{ response }` is the answer, with
- * the model's `usage` and the call's `cost` when it knows them.
+ * the model's `usage`, the call's `cost` and the `toolCalls` it made when it knows them.
  */
 export type SutFunction = (request: SutRequest, tools: SutTools) => SutFunctionAnswer | Promise<SutFunctionAnswer>;
 
@@ -122,4 +130,20 @@ export type SutFunction = (request: SutRequest, tools: SutTools) => SutFunctionA
  */
 export type SutFunctionAnswer =
   | string
-  | { response: string; usage?: { input_tokens: number; output_tokens: number }; cost?: number };
+  | {
+      response: string;
+      usage?: { input_tokens: number; output_tokens: number };
+      cost?: number;
+      /** The tools it called, in order (docs/reference/sut-answer.md). */
+      toolCalls?: SutToolCallAnswer[];
+    };
+
+/** One tool call as a SUT's answer reports it: arguments an object (or a JSON text of one), a result or an error. */
+export interface SutToolCallAnswer {
+  name: string;
+  arguments?: Record<string, unknown> | string;
+  result?: unknown;
+  error?: string | null;
+  /** When it was made (ISO 8601). */
+  at?: string;
+}

@@ -78,6 +78,7 @@ export async function buildRunView(options: RunViewOptions): Promise<RunView> {
       stdoutTail: record?.stdoutTail,
       stderrTail: record?.stderrTail,
       effects: record?.effects ?? null,
+      ...(record?.toolCalls?.length ? { toolCalls: record.toolCalls } : {}),
       outside: record?.outside,
       sutMs: record && record.error?.stage !== 'seed' ? record.timings.sutMs : null,
       marks: marks.map((file) => {

@@ -1,6 +1,7 @@
 import type { TurnMark } from '../run-dir/marks-file.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
 import type { TurnRecord } from '../run-dir/rollout-record.js';
+import type { ToolCall } from '../run-dir/tool-call.js';
 
 /** One turn of a rollout rep as the page shows it (its case file and inserted rows are left out: the rep file has them). */
 export interface TurnView {
@@ -8,6 +9,8 @@ export interface TurnView {
   /** The player's input, one `[column, value]` per input column (a non-string value as JSON). */
   input: [string, string][];
   response: string | null;
+  /** The tools the SUT reported calling in this turn, in order. */
+  toolCalls?: ToolCall[] | undefined;
   error: { cause: string; message: string } | null;
   /** The question's checks on this turn alone; null when the question has none. */
   check: { mark: 'pass' | 'fail' | 'error'; reason: string } | null;
@@ -48,6 +51,7 @@ export function turnView(turn: TurnRecord): TurnView {
       typeof value === 'string' ? value : JSON.stringify(value),
     ]),
     response: turn.response,
+    ...(turn.toolCalls?.length ? { toolCalls: turn.toolCalls } : {}),
     error: turn.error,
     check: turn.check ?? null,
     changed: turn.effects

@@ -5,6 +5,7 @@ import type { DiffSegment } from '../construct/word-diff.js';
 import type { EffectsSummary } from '../scratch/scratch-effects.js';
 import type { MarkdownNode } from './markdown-doc.js';
 import type { RolloutView } from './turn-views.js';
+import type { ToolCall } from '../run-dir/tool-call.js';
 
 /** One marks file of a run beside the report's: a judge's, the checks', another grader's, a blind re-mark. */
 export interface AgreementView extends Agreement {
@@ -43,6 +44,8 @@ export interface RepView {
   stdoutTail?: string | undefined;
   stderrTail?: string | undefined;
   effects: EffectsSummary | null;
+  /** The tools the SUT reported calling, in order (a one-turn rep; a rollout's are per turn). */
+  toolCalls?: ToolCall[] | undefined;
   outside?: string[] | undefined;
   sutMs: number | null;
   /** [mark, note] in each marks file, null where the file has no row. */
@@ -95,7 +98,13 @@ export interface MarkerView {
   skipped: boolean[];
   /** Blind: the reps themselves, without fixture names, rep numbers or other marks. */
   blindReps?:
-    | { response: string | null; error: string | null; caseFile: number; rollout?: RolloutView | undefined }[]
+    | {
+        response: string | null;
+        error: string | null;
+        caseFile: number;
+        rollout?: RolloutView | undefined;
+        toolCalls?: ToolCall[] | undefined;
+      }[]
     | undefined;
   /** Blind: the case files, once each (`blindReps[i].caseFile` indexes them). */
   blindCaseFiles?: string[] | undefined;

@@ -72,6 +72,32 @@ export function openaiCompletion(
   };
 }
 
+/**
+ * An OpenAI chat completion whose message asks for tool calls (`tool_calls`, each function's arguments a JSON text
+ * as the API sends them, or any text given as is), with `content` beside them (null: the model only called tools).
+ */
+export function openaiToolCallCompletion(
+  content: string | null,
+  calls: { name: string; arguments: Record<string, unknown> | string }[],
+  model = 'gm-small',
+): Record<string, unknown> {
+  const completion = openaiCompletion('', model);
+  const message = {
+    role: 'assistant',
+    content,
+    refusal: null,
+    tool_calls: calls.map((call, i) => ({
+      id: `call_${i}`,
+      type: 'function',
+      function: {
+        name: call.name,
+        arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+      },
+    })),
+  };
+  return { ...completion, choices: [{ index: 0, finish_reason: 'tool_calls', logprobs: null, message }] };
+}
+
 /** An Anthropic Messages answer carrying `text`. */
 export function anthropicMessage(
   text: string,

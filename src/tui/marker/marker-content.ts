@@ -2,6 +2,8 @@ import { visibleControls } from '../../util/visible-controls.js';
 import wrapAnsi from 'wrap-ansi';
 import type { MarkingSession } from '../../marks/marking-session.js';
 import { reflowMarkdown } from '../../util/reflow-markdown.js';
+import type { ToolCall } from '../../run-dir/tool-call.js';
+import { toolCallLine } from '../../run-dir/tool-calls-markdown.js';
 
 /** What the marker's main pane can show for a rep. */
 export type Pane = 'response' | 'case' | 'rubric';
@@ -35,9 +37,10 @@ export function paneLines(session: MarkingSession, index: number, pane: Pane, wi
 
 function responseText(record: MarkingSession['reps'][number]['record']): string {
   if (!record) return 'NOT RUN: this rep has no record (an interrupted run; turnkit run --resume finishes it).';
-  if (!record.error) return record.response ?? '';
+  if (!record.error) return `${record.response ?? ''}${toolCallsText(record.toolCalls)}`;
   const parts = [`ERROR (${record.error.stage}: ${record.error.cause}): ${record.error.message}`];
   if (record.response) parts.push('', 'Response:', record.response);
+  if (record.toolCalls?.length) parts.push('', toolCallsText(record.toolCalls).trimStart());
   if (record.stdoutTail) parts.push('', 'stdout (end):', record.stdoutTail);
   if (record.stderrTail) parts.push('', 'stderr (end):', record.stderrTail);
   return parts.join('\n');
@@ -68,11 +71,17 @@ function turnText(session: MarkingSession, index: number, turnIndex: number): st
     ),
     '',
     'Response:',
-    turn.response ?? '(none)',
+    `${turn.response ?? '(none)'}${toolCallsText(turn.toolCalls)}`,
   ];
   if (turn.error) parts.push('', `ERROR (${turn.error.cause}): ${turn.error.message}`);
   if (turn.check) parts.push('', `checks: ${turn.check.mark} (${turn.check.reason})`);
   const mine = session.turnMarkOf(index, turn.turn);
   parts.push('', `your mark for this turn: ${mine ?? '(none)'}`);
   return parts.join('\n');
+}
+
+// The calls below the response, in order with their results: what the SUT did, beside what it said.
+function toolCallsText(calls: readonly ToolCall[] | undefined): string {
+  if (!calls || calls.length === 0) return '';
+  return `\n\nTool calls (${calls.length}):\n${calls.map((call, i) => `  ${toolCallLine(call, i)}`).join('\n')}`;
 }

@@ -36,4 +36,6 @@ nav a, nav button { margin-right: 1rem; }
 .turnbar li[aria-current=true] .turn-pick { font-weight: 700; text-decoration: underline; }
 .turnbar li[data-mark=fail] .turn-pick, .turnbar li[data-mark=pass] .turn-pick { border-width: 2px; }
 button.tab[aria-selected=true] { font-weight: 700; text-decoration: underline; }
+.tool-calls ol { padding-left: 1.5rem; } .tool-call code { white-space: pre-wrap; word-break: break-word; }
+.tool-call.failed code { font-weight: 700; }
 `;

@@ -1,6 +1,7 @@
 import type { MarkingSession } from '../../marks/marking-session.js';
 import { rolloutView, type RolloutView } from '../turn-views.js';
 import type { MarkerView } from '../view-data.js';
+import type { ToolCall } from '../../run-dir/tool-call.js';
 
 /**
  * A blind re-mark's reps as the page gets them: no fixture name, rep number or other marks; a case file is shared by
@@ -18,6 +19,7 @@ export function blindReps(session: MarkingSession): Pick<MarkerView, 'blindReps'
       error: shownOrNull(session, errorText(rep.record)),
       caseFile: index,
       ...(rollout ? { rollout } : {}),
+      ...(!rollout && rep.record?.toolCalls?.length ? { toolCalls: shownCalls(session, rep.record.toolCalls) } : {}),
     };
   });
   return { blindReps: reps, blindCaseFiles: caseFiles };
@@ -37,10 +39,23 @@ function blindRollout(
       ...turn,
       input: turn.input.map(([column, value]): [string, string] => [column, session.shown(value)]),
       response: shown(turn.response),
+      ...(turn.toolCalls ? { toolCalls: shownCalls(session, turn.toolCalls) } : {}),
       error: turn.error ? { ...turn.error, message: session.shown(turn.error.message) } : null,
       check: turn.check ? { ...turn.check, reason: session.shown(turn.check.reason) } : null,
     })),
   };
+}
+
+// A blind marker sees calls through the same masking as the response: every string inside them.
+function shownCalls(session: MarkingSession, calls: readonly ToolCall[]): ToolCall[] {
+  const mask = (value: unknown): unknown => {
+    if (typeof value === 'string') return session.shown(value);
+    if (Array.isArray(value)) return value.map(mask);
+    if (typeof value === 'object' && value !== null)
+      return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, mask(inner)]));
+    return value;
+  };
+  return calls.map((call) => mask(call) as ToolCall);
 }
 
 function shownOrNull(session: MarkingSession, text: string | null): string | null {

@@ -1,3 +1,4 @@
+import { toolCallsPaneText } from './tool-calls.js';
 import type { MarkdownNode } from '../../markdown-doc.js';
 import { markerOf, repOf, rolloutOf, type Marker } from './marker-context.js';
 import { turnMarkIn, turnPaneText } from './turns.js';
@@ -15,15 +16,17 @@ export function paneContent(mk: Marker, pos: number): string | MarkdownNode[] {
   if (mk.blind) {
     const b = m.blindReps![pos]!;
     if (st.pane === 'case') return m.blindCaseFileDocs![b.caseFile]!;
-    return b.error ? b.error + (b.response ? `\n\nResponse:\n${b.response}` : '') : b.response || '';
+    const said = `${b.response || ''}${toolCallsPaneText(b.toolCalls)}`;
+    return b.error ? b.error + (said ? `\n\nResponse:\n${said}` : '') : said;
   }
   const rep = repOf(mk, pos);
   if (st.pane === 'case') return st.body!.run!.fixtures[rep.f]!.caseFileDoc;
   if (rep.status === 'not run') return 'NOT RUN: this rep has no record yet.';
-  if (!rep.error) return rep.response || '';
+  if (!rep.error) return `${rep.response || ''}${toolCallsPaneText(rep.toolCalls)}`;
   return [
     `ERROR (${rep.error.stage}: ${rep.error.cause}): ${rep.error.message}`,
     rep.response ? `Response:\n${rep.response}` : '',
+    toolCallsPaneText(rep.toolCalls).trim(),
     rep.stdoutTail ? `stdout (end):\n${rep.stdoutTail}` : '',
     rep.stderrTail ? `stderr (end):\n${rep.stderrTail}` : '',
   ]

@@ -1,3 +1,4 @@
+import { toolCallsBlock } from './tool-calls.js';
 import type { RepView, RunView } from '../../view-data.js';
 import { clear, h, markdownBlock } from './dom.js';
 import { table } from './table.js';
@@ -190,6 +191,8 @@ export function repCard(run: RunView, rep: RepView): HTMLElement {
   // A rollout's turns stand in for its response (the same text, turn by turn).
   if (rep.rollout) card.appendChild(rolloutBlock(run, rep.rollout, rep.turnMarks));
   else if (rep.response !== null) card.appendChild(h('pre', { class: 'response', text: rep.response }));
+  const calls = toolCallsBlock(rep.toolCalls);
+  if (calls) card.appendChild(calls);
   if (rep.status === 'not run')
     card.appendChild(h('p', { text: 'Not run: this rep has no record (turnkit run --resume finishes it).' }));
   if (rep.effects) card.appendChild(effectsTable(rep.effects));

@@ -1,3 +1,4 @@
+import { toolCallsBlock, toolCallsPaneText } from './tool-calls.js';
 import type { RolloutView, TurnView } from '../../turn-views.js';
 import type { RepView, RunView } from '../../view-data.js';
 import { h } from './dom.js';
@@ -47,6 +48,7 @@ function turnItem(turn: TurnView, marksFiles: string[], turnMarks: RepView['turn
     turn.response === null
       ? h('p', { class: 'turn-response none', text: '(no response)' })
       : h('pre', { class: 'turn-response', text: turn.response }),
+    toolCallsBlock(turn.toolCalls),
     turn.check
       ? h('p', {
           class: 'turn-check',
@@ -89,7 +91,11 @@ export function turnPaneText(rollout: RolloutView, at: number, mine: string): st
     'Player:',
   ];
   for (const pair of turn.input) parts.push(`  ${pair[0]}: ${pair[1]}`);
-  parts.push('', 'Response:', turn.response === null ? '(none)' : turn.response);
+  parts.push(
+    '',
+    'Response:',
+    `${turn.response === null ? '(none)' : turn.response}${toolCallsPaneText(turn.toolCalls)}`,
+  );
   if (turn.error) parts.push('', `ERROR (${turn.error.cause}): ${turn.error.message}`);
   if (turn.check) parts.push('', `checks: ${turn.check.mark} (${turn.check.reason})`);
   parts.push('', changedText(turn), '', `your mark for this turn: ${mine || '(none)'}`);

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** Words in a run that reveal a long hidden value when they occur in this order (the default of `words`). */
+export const HIDDEN_RUN_WORDS = 5;
+
+/**
+ * Rows the player must not learn (`hidden:` in a question): their columns' values, taken from each rep's fixture, must
+ * appear neither in the response nor in any tool call's arguments. A value of up to `words` words is found as a whole
+ * phrase; a longer one when any `words` of its words in a row appear. Matched as `checks` terms are: whole words,
+ * ignoring case and punctuation between words.
+ */
+const hiddenRule = z
+  .object({
+    /** The screen's name (default `hidden-TABLE`). */
+    name: z
+      .string()
+      .regex(/^[\w.-]+$/, 'use letters, digits, ".", "_" and "-" only')
+      .optional(),
+    table: z.string().min(1),
+    /** Only rows whose columns hold these values (`{ is_secret: true }`); absent: every row of the table. */
+    where: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+    /** The columns whose values are hidden (a GM-only notes column, a secret's name and description). */
+    columns: z.array(z.string().min(1)).min(1, 'name at least one column'),
+    words: z.number().int().min(2).max(50).default(HIDDEN_RUN_WORDS),
+  })
+  .strict();
+
+/** A question's hidden rows, each rule a screen. */
+export const hiddenSchema = z.array(hiddenRule).min(1, 'name at least one table');
+
+/** One rule of `hidden:`. */
+export type HiddenRule = z.output<typeof hiddenRule>;
