@@ -8,6 +8,7 @@ import type { Mark, TurnMark } from '../../run-dir/marks-file.js';
 import { readManifest } from '../../run-dir/run-state.js';
 import { TurnkitError } from '../../errors.js';
 import { buildRunView } from '../build-run-view.js';
+import type { HeldoutLooks } from '../../marks/heldout-ledger.js';
 import type { MarkerView, RunView } from '../view-data.js';
 import { turnMarkPairs } from '../turn-views.js';
 import { blindReps } from './blind-reps.js';
@@ -34,6 +35,7 @@ export interface ViewMarking {
  * history, grader and time) that every mark given in the browser goes through, with the lock on its marks file.
  */
 export class ViewRun {
+  private heldoutLooks: HeldoutLooks | undefined;
   private session: MarkingSession | undefined;
   private lock: MarksLock | undefined;
   private readOnly: string | undefined;
@@ -110,6 +112,11 @@ export class ViewRun {
     return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
   }
 
+  /** The held-out set's looks that this viewer's session recorded in the ledger: its report page shows them. */
+  showHeldoutLooks(looks: HeldoutLooks | undefined): void {
+    this.heldoutLooks = looks;
+  }
+
   /** The page data of the run and its marker; the session reopens when reps were added since it opened. */
   async data(): Promise<{ run: RunView | null; marker: MarkerView; version: string }> {
     return this.serial(async () => {
@@ -118,7 +125,14 @@ export class ViewRun {
       if (version !== this.sessionVersion) await this.reopen(version);
       const session = this.session!;
       const blind = this.marking.blind === true;
-      const run = blind ? null : await buildRunView({ dir: this.dir, cwd: this.cwd, marks: this.marking.reportMarks });
+      const run = blind
+        ? null
+        : await buildRunView({
+            dir: this.dir,
+            cwd: this.cwd,
+            marks: this.marking.reportMarks,
+            heldoutLooks: this.heldoutLooks,
+          });
       const positions = run
         ? new Map(run.reps.map((rep, i) => [`${run.fixtures[rep.f]!.name}\u0000${rep.rep}`, i]))
         : undefined;
