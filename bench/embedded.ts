@@ -6,6 +6,8 @@
 //     step, and the reps of its run and of its rollout, each from the first one's start to the last one's end).
 //     Goal: at most 1.5x. Where the rest goes is printed beside it. And its peak RSS
 //     (from /usr/bin/time -v when it is there).
+//  3. Many runs on one data directory against a fresh one, and its size (bench/embedded-aging.ts). BENCH_AGING=only
+//     runs this part alone, BENCH_AGING=0 skips it.
 // Runs the built package (dist/): `npm run build` first.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -13,6 +15,7 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { benchAging } from './embedded-aging.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -53,7 +56,17 @@ async function openOnce(dataDir: string, mode: 'template' | 'initdb'): Promise<n
 }
 
 const work = await mkdtemp(join(tmpdir(), 'turnkit-bench-embedded-'));
+const aging = process.env.BENCH_AGING ?? '1';
 try {
+  if (aging !== 'only') await openAndDemo();
+  // BENCH_BIN measures another build (an earlier commit's) with the same figures.
+  if (aging !== '0') await benchAging(resolve(process.env.BENCH_BIN ?? join(ROOT, 'dist/src/cli/bin.js')), work);
+} finally {
+  await rm(work, { recursive: true, force: true });
+}
+
+// Parts 1 and 2: opening the embedded database, and the demo.
+async function openAndDemo(): Promise<void> {
   const first: number[] = [];
   const reopen: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -103,8 +116,6 @@ try {
   console.log(
     `  peak RSS of the demo process: ${rss ? `${(Number(rss) / 1024).toFixed(0)} MB` : 'not measured (no /usr/bin/time)'}`,
   );
-} finally {
-  await rm(work, { recursive: true, force: true });
 }
 
 // The reps' own time: from the earliest start to the latest end among the run's rep records.

@@ -5,13 +5,18 @@
 //     bare ScratchSession's seed + teardown of the fixture (no effects, no SUT between), measured in the same run.
 //  2. Real Postgres only: a SUT that sleeps 200 ms, 100 reps at concurrency 8, against the ideal 100 x 0.2 / 8 s.
 //     Goal: within 1.2x.
+//  5. `turnkit run` as a whole process (the built binary: npm run build first), 200 reps against BENCH_MEMORY_REPS
+//     (default 2,000; the goal is stated for 10,000) at concurrency 8, peak RSS from /usr/bin/time -v, the two sizes
+//     alternated over BENCH_MEMORY_ROUNDS (default 1): the KB per rep beyond 200. Goal: flat in reps beyond the plan.
 //  4. A 10-turn rollout, and a 5,000-turn campaign's per-turn effects read against a walk of it (bench/rollout.ts).
 //  3. Embedded only: a SUT that sleeps 1 s (a model call), 40 reps with the default options against the ideal
 //     40 x 1 s / the default concurrency, and at concurrency 8 against 5 s. Goal: within 1.5x both, and a default
 //     concurrency of at least 4. Each rep's database work takes turns on the one connection; the SUT calls overlap.
 // Uses DATABASE_URL when set (a scratch database is created and dropped there), else a fresh embedded database.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { BENCH_SCRUB_KEY, withBenchDatabase } from './bench-database.js';
 import { createSampleCampaign } from '../src/sample/create-sample.js';
@@ -127,8 +132,52 @@ await withBenchDatabase(async (db, config) => {
       );
     }
   }
+  await benchMemory(dir, question, url);
   await benchRollout(db, config, url);
 });
+
+// Part 5: peak RSS of whole `turnkit run` processes, 200 reps against many (a guest of this process's embedded server).
+async function benchMemory(
+  dir: string,
+  question: (id: string, sut: string, reps: number) => string,
+  url: string | undefined,
+): Promise<void> {
+  // BENCH_BIN measures another build (an earlier commit's).
+  const bin = resolve(process.env.BENCH_BIN ?? join(import.meta.dirname, '..', 'dist/src/cli/bin.js'));
+  if (!existsSync('/usr/bin/time') || !existsSync(bin)) {
+    console.log('run memory: not measured (needs /usr/bin/time and npm run build)');
+    return;
+  }
+  const many = Number(process.env.BENCH_MEMORY_REPS ?? 2000);
+  const rounds = Number(process.env.BENCH_MEMORY_ROUNDS ?? 1);
+  for (const reps of [200, many])
+    await writeFile(join(dir, `mem-${reps}.yaml`), question(`mem${reps}`, 'instant.sh', reps));
+  const peaks = new Map<number, number[]>([
+    [200, []],
+    [many, []],
+  ]);
+  for (let round = 0; round < rounds; round++) {
+    for (const reps of round % 2 === 0 ? [200, many] : [many, 200]) {
+      const args = [process.execPath, bin, 'run', `mem-${reps}.yaml`, '--concurrency', '8', '--json'];
+      if (url) args.push('--database-url', url);
+      const ran = spawnSync('/usr/bin/time', ['-v', ...args], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, DATABASE_URL: '' },
+      });
+      if (ran.status !== 0)
+        throw new Error(
+          `turnkit run mem-${reps}.yaml exited ${ran.status}: ${ran.stderr.split('\n').slice(-3).join(' ')}`,
+        );
+      peaks.get(reps)!.push(Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(ran.stderr)![1]) / 1024);
+    }
+  }
+  const small = median(peaks.get(200)!);
+  const large = median(peaks.get(many)!);
+  console.log(
+    `run memory (whole process, concurrency 8): 200 reps ${small.toFixed(0)} MB, ${many} reps ${large.toFixed(0)} MB peak RSS = ${(large / small).toFixed(2)}x, ${(((large - small) * 1024) / (many - 200)).toFixed(2)} KB per rep beyond 200 (goal: flat)`,
+  );
+}
 
 type Timings = { seedMs: number; sutMs: number; teardownMs: number; totalMs: number };
 

@@ -16,3 +16,11 @@ export function databaseLabel(db: Pick<Db, 'backend' | 'displayUrl'>): string {
 export function hasLockWaits(db: Pick<Db, 'backend'>): boolean {
   return db.backend !== 'embedded';
 }
+
+/**
+ * Whether turnkit must vacuum the tables it churns itself: the embedded server (PGlite) runs no autovacuum, so the
+ * rows every rep seeds and deletes stay as dead tuples, growing the files and slowing every later rep's scans.
+ */
+export function needsOwnVacuum(db: Pick<Db, 'backend'>): boolean {
+  return db.backend === 'embedded';
+}

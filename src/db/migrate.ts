@@ -47,44 +47,41 @@ export function migrationsFolder(config: DatabaseSettings): string {
 
 /** Applies every pending migration of the game schema. */
 export async function migrate(db: Db, folder: string): Promise<MigrateResult> {
-  if (!existsSync(folder)) throw new TurnkitError('CONFIG', `${folder}: migrations folder not found`);
-  // kysely (about 1,000 modules) loads only where migrations run. The instance is not destroyed: that would end the
-  // pool, which belongs to the Db and closes with it.
-  const { Kysely, Migrator, PostgresDialect } = await import('kysely');
-  const migrator = new Migrator({
-    db: new Kysely<any>({ dialect: new PostgresDialect({ pool: db.pool }) }),
-    provider: new FolderMigrationProvider(folder),
-    migrationTableSchema: TURNKIT_SCHEMA,
-  });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
-    const failed = results?.find((result) => result.status === 'Error');
-    const message = error instanceof Error ? error.message : String(error);
-    throw new TurnkitError(
-      'DATABASE',
-      `${failed ? join(folder, failed.migrationName) : folder}: migration failed: ${message}`,
-    );
-  }
+  const { error, results } = await (await folderMigrator(db, folder)).migrateToLatest();
+  if (error) throw migrationFailure(folder, error, results);
   return { folder, applied: (results ?? []).map((result) => result.migrationName) };
 }
 
 /** Applies the next pending migration of the game schema only; returns its name, or undefined when none is left. */
 export async function migrateOneUp(db: Db, folder: string): Promise<string | undefined> {
+  const { error, results } = await (await folderMigrator(db, folder)).migrateUp();
+  if (error) throw migrationFailure(folder, error, results);
+  return results?.[0]?.migrationName;
+}
+
+/** kysely's migrator over a folder of migrations, on the Db's pool, keeping its table in turnkit's schema. */
+async function folderMigrator(db: Db, folder: string): Promise<import('kysely').Migrator> {
   if (!existsSync(folder)) throw new TurnkitError('CONFIG', `${folder}: migrations folder not found`);
+  // kysely (about 1,000 modules) loads only where migrations run. The instance is not destroyed: that would end the
+  // pool, which belongs to the Db and closes with it.
   const { Kysely, Migrator, PostgresDialect } = await import('kysely');
-  const migrator = new Migrator({
+  return new Migrator({
     db: new Kysely<any>({ dialect: new PostgresDialect({ pool: db.pool }) }),
     provider: new FolderMigrationProvider(folder),
     migrationTableSchema: TURNKIT_SCHEMA,
   });
-  const { error, results } = await migrator.migrateUp();
-  if (error) {
-    const failed = results?.find((result) => result.status === 'Error');
-    const message = error instanceof Error ? error.message : String(error);
-    throw new TurnkitError(
-      'DATABASE',
-      `${failed ? join(folder, failed.migrationName) : folder}: migration failed: ${message}`,
-    );
-  }
-  return results?.[0]?.migrationName;
+}
+
+/** A failed migration as the error to throw: the migration's file and the database's message. */
+function migrationFailure(
+  folder: string,
+  error: unknown,
+  results: readonly import('kysely').MigrationResult[] | undefined,
+): TurnkitError {
+  const failed = results?.find((result) => result.status === 'Error');
+  const message = error instanceof Error ? error.message : String(error);
+  return new TurnkitError(
+    'DATABASE',
+    `${failed ? join(folder, failed.migrationName) : folder}: migration failed: ${message}`,
+  );
 }

@@ -13,127 +13,132 @@ import { linksOf, pathUp, tablesBelow } from './game-shape.js';
 
 /** The question `id` as it stands after the answers so far: its candidates and its fallback. */
 export function questionFor(state: ChooserState, id: QuestionId): GameQuestion {
-  const hint = hintOf(state, id);
-  const { root, turns } = state.chosen;
-  switch (id) {
-    case 'root': {
-      let candidates = rootCandidates(state.catalog);
-      if (state.hints.turns) {
-        const links = linksOf(state.catalog);
-        const holds = (name: string) => tablesBelow(name, links).has(state.hints.turns!);
-        candidates = [...candidates.filter((c) => holds(c.value)), ...candidates.filter((c) => !holds(c.value))];
-      }
-      return {
-        id,
-        flag: '--root',
-        prompt: 'campaign table (one row = one campaign)',
-        candidates,
-        fallback: hint ?? candidates[0]?.value,
-        ask: true,
-        missing:
-          'no table of the database looks like turns of a campaign; name them with --root TABLE --turns TABLE --order COLUMN --input COLUMN',
-      };
-    }
-    case 'key': {
-      const single = root!.primaryKey.length === 1 ? root!.primaryKey[0] : undefined;
-      const candidates = [
-        ...(single ? [{ value: single, why: 'the primary key' }] : []),
-        ...root!.uniqueKeys.filter((k) => k.length === 1).map((k) => ({ value: k[0]!, why: 'unique' })),
-      ];
-      return {
-        id,
-        flag: '--key',
-        prompt: `key column of ${root!.name}`,
-        candidates,
-        fallback: hint ?? single,
-        ask: single === undefined,
-        missing: `${root!.name} has no single-column primary key; name its key with --key COLUMN`,
-      };
-    }
-    case 'turns': {
-      const candidates = turnsCandidates(state.catalog, root!.name);
-      return {
-        id,
-        flag: '--turns',
-        prompt: `turns table (below ${root!.name})`,
-        candidates,
-        fallback: hint ?? candidates[0]?.value,
-        ask: true,
-        missing: `no table below ${root!.name} has an order column; name the turns with --turns TABLE`,
-      };
-    }
-    case 'order': {
-      const candidates = orderCandidates(turns!, groupedTurn(state, turns!));
-      return {
-        id,
-        flag: '--order',
-        prompt: `order column of ${turns!.name} (integer or timestamp)`,
-        candidates,
-        fallback: hint ?? candidates[0]?.value,
-        ask: true,
-        missing: `name the order column of ${turns!.name} with --order COLUMN`,
-      };
-    }
-    case 'turn': {
-      const { candidates } = turnColumnCandidates(turns!, state.facts, parentColumns(state, turns!));
-      return {
-        id,
-        flag: '--turn',
-        prompt: `the game's own turn column of ${turns!.name}, rows sharing a value are one turn (or none)`,
-        candidates: [...candidates, { value: 'none', why: 'one turn is one row, or starts at each input row' }],
-        fallback: hint ?? groupedTurn(state, turns!) ?? 'none',
-        // No column named like a turn: nothing to choose but none (a flag may still name one).
-        ask: candidates.length > 0,
-        missing: '',
-      };
-    }
-    case 'role': {
-      const roles = roleCandidates(turns!, state.facts);
-      const proposed = roles.find((role) => role.input.length > 0);
-      return {
-        id,
-        flag: '--role',
-        prompt: `which rows are the player's input: COLUMN=VALUE,... (or none)`,
-        candidates: [
-          ...roles,
-          ...(state.chosen.turn ? [] : [{ value: 'none', why: 'every row of the turns table is a turn' }]),
-        ],
-        fallback: hint ?? proposed?.value ?? (state.chosen.turn ? undefined : 'none'),
-        ask: roles.length > 0 || state.chosen.turn !== undefined,
-        missing: `rows sharing ${state.chosen.turn ?? 'a turn'} need --role COLUMN=VALUE naming the player's rows`,
-      };
-    }
-    case 'input': {
-      const candidates = inputCandidates(turns!, state.chosen.role?.column);
-      return {
-        id,
-        flag: '--input',
-        prompt: `player input columns of ${turns!.name} (comma-separated)`,
-        candidates,
-        fallback: hint ?? candidates[0]?.value,
-        ask: true,
-        missing: `name the player's input columns of ${turns!.name} with --input COLUMN`,
-      };
-    }
-    case 'shared': {
-      const links = linksOf(state.catalog, state.referenceLinks);
-      const owned = tablesBelow(root!.name, links);
-      const candidates = sharedCandidates(state.catalog, owned, state.referenceLinks).filter(
-        (c) => c.value !== root!.name && c.value !== turns!.name,
-      );
-      const referenced = candidates.filter((c) => !owned.has(c.value)).map((c) => c.value);
-      return {
-        id,
-        flag: '--shared',
-        prompt: 'shared tables, captured when referenced, never owned (comma-separated, or none)',
-        candidates: [...candidates, { value: 'none', why: 'no table is shared' }],
-        fallback: hint ?? (referenced.length > 0 ? referenced.join(',') : 'none'),
-        ask: true,
-        missing: '',
-      };
-    }
-  }
+  return QUESTIONS[id](state, hintOf(state, id));
 }
+
+// Each question by its id, made from the answers so far and the hint a flag or the config gives.
+const QUESTIONS: Record<QuestionId, (state: ChooserState, hint: string | undefined) => GameQuestion> = {
+  root: (state, hint) => {
+    let candidates = rootCandidates(state.catalog);
+    if (state.hints.turns) {
+      const links = linksOf(state.catalog);
+      const holds = (name: string) => tablesBelow(name, links).has(state.hints.turns!);
+      candidates = [...candidates.filter((c) => holds(c.value)), ...candidates.filter((c) => !holds(c.value))];
+    }
+    return {
+      id: 'root',
+      flag: '--root',
+      prompt: 'campaign table (one row = one campaign)',
+      candidates,
+      fallback: hint ?? candidates[0]?.value,
+      ask: true,
+      missing:
+        'no table of the database looks like turns of a campaign; name them with --root TABLE --turns TABLE --order COLUMN --input COLUMN',
+    };
+  },
+  key: (state, hint) => {
+    const single = state.chosen.root!.primaryKey.length === 1 ? state.chosen.root!.primaryKey[0] : undefined;
+    const candidates = [
+      ...(single ? [{ value: single, why: 'the primary key' }] : []),
+      ...state.chosen.root!.uniqueKeys.filter((k) => k.length === 1).map((k) => ({ value: k[0]!, why: 'unique' })),
+    ];
+    return {
+      id: 'key',
+      flag: '--key',
+      prompt: `key column of ${state.chosen.root!.name}`,
+      candidates,
+      fallback: hint ?? single,
+      ask: single === undefined,
+      missing: `${state.chosen.root!.name} has no single-column primary key; name its key with --key COLUMN`,
+    };
+  },
+  turns: (state, hint) => {
+    const candidates = turnsCandidates(state.catalog, state.chosen.root!.name);
+    return {
+      id: 'turns',
+      flag: '--turns',
+      prompt: `turns table (below ${state.chosen.root!.name})`,
+      candidates,
+      fallback: hint ?? candidates[0]?.value,
+      ask: true,
+      missing: `no table below ${state.chosen.root!.name} has an order column; name the turns with --turns TABLE`,
+    };
+  },
+  order: (state, hint) => {
+    const candidates = orderCandidates(state.chosen.turns!, groupedTurn(state, state.chosen.turns!));
+    return {
+      id: 'order',
+      flag: '--order',
+      prompt: `order column of ${state.chosen.turns!.name} (integer or timestamp)`,
+      candidates,
+      fallback: hint ?? candidates[0]?.value,
+      ask: true,
+      missing: `name the order column of ${state.chosen.turns!.name} with --order COLUMN`,
+    };
+  },
+  turn: (state, hint) => {
+    const { candidates } = turnColumnCandidates(
+      state.chosen.turns!,
+      state.facts,
+      parentColumns(state, state.chosen.turns!),
+    );
+    return {
+      id: 'turn',
+      flag: '--turn',
+      prompt: `the game's own turn column of ${state.chosen.turns!.name}, rows sharing a value are one turn (or none)`,
+      candidates: [...candidates, { value: 'none', why: 'one turn is one row, or starts at each input row' }],
+      fallback: hint ?? groupedTurn(state, state.chosen.turns!) ?? 'none',
+      // No column named like a turn: nothing to choose but none (a flag may still name one).
+      ask: candidates.length > 0,
+      missing: '',
+    };
+  },
+  role: (state, hint) => {
+    const roles = roleCandidates(state.chosen.turns!, state.facts);
+    const proposed = roles.find((role) => role.input.length > 0);
+    return {
+      id: 'role',
+      flag: '--role',
+      prompt: `which rows are the player's input: COLUMN=VALUE,... (or none)`,
+      candidates: [
+        ...roles,
+        ...(state.chosen.turn ? [] : [{ value: 'none', why: 'every row of the turns table is a turn' }]),
+      ],
+      fallback: hint ?? proposed?.value ?? (state.chosen.turn ? undefined : 'none'),
+      ask: roles.length > 0 || state.chosen.turn !== undefined,
+      missing: `rows sharing ${state.chosen.turn ?? 'a turn'} need --role COLUMN=VALUE naming the player's rows`,
+    };
+  },
+  input: (state, hint) => {
+    const candidates = inputCandidates(state.chosen.turns!, state.chosen.role?.column);
+    return {
+      id: 'input',
+      flag: '--input',
+      prompt: `player input columns of ${state.chosen.turns!.name} (comma-separated)`,
+      candidates,
+      fallback: hint ?? candidates[0]?.value,
+      ask: true,
+      missing: `name the player's input columns of ${state.chosen.turns!.name} with --input COLUMN`,
+    };
+  },
+  shared: (state, hint) => {
+    const links = linksOf(state.catalog, state.referenceLinks);
+    const owned = tablesBelow(state.chosen.root!.name, links);
+    const candidates = sharedCandidates(state.catalog, owned, state.referenceLinks).filter(
+      (c) => c.value !== state.chosen.root!.name && c.value !== state.chosen.turns!.name,
+    );
+    const referenced = candidates.filter((c) => !owned.has(c.value)).map((c) => c.value);
+    return {
+      id: 'shared',
+      flag: '--shared',
+      prompt: 'shared tables, captured when referenced, never owned (comma-separated, or none)',
+      candidates: [...candidates, { value: 'none', why: 'no table is shared' }],
+      fallback: hint ?? (referenced.length > 0 ? referenced.join(',') : 'none'),
+      ask: true,
+      missing: '',
+    };
+  },
+};
 
 /**
  * The turn column rows share (or, in a table with no rows yet, one named so), proposed only when a role column can

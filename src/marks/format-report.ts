@@ -40,38 +40,10 @@ export function formatReport(report: Report, style: ReportStyle, comparison?: Co
   }
   const sources = sourceLines(report, table);
   if (sources.length > 0) lines.push(heading('Marks by source'), '', ...sources);
-  if (report.pairs.length > 0) {
-    lines.push(heading('Constructed fixtures against their bases'), '');
-    const rows = [
-      ['constructed', 'base', 'rates', 'delta', 'Fisher p'],
-      ...report.pairs.map((pair) => {
-        const rateOf = (name: string): string => rate(report.fixtures.find((fixture) => fixture.fixture === name)!);
-        return [
-          pair.constructed,
-          pair.base,
-          `${rateOf(pair.constructed)} vs ${rateOf(pair.base)}`,
-          signed(pair.delta),
-          pValue(pair.p),
-        ];
-      }),
-    ];
-    lines.push(...table(rows, ['left', 'left', 'left', 'right', 'right']), '');
-  }
+  lines.push(...pairLines(report, table, heading));
   if (report.screens) lines.push(...screenLines(report.screens, report.dir, table, heading));
   if (report.rollout) lines.push(...formatSurvival(report.rollout, style));
-  lines.push(heading(`What ${report.target} demands of ${report.reps} reps`), '');
-  lines.push(
-    ...table(
-      [
-        ['reps lost to na or error', ...report.demands.map((demand) => String(demand.lost))],
-        ['qualified reps', ...report.demands.map((demand) => String(demand.n))],
-        ['passes needed', ...report.demands.map((demand) => String(demand.passesNeeded))],
-        ['fails tolerated', ...report.demands.map((demand) => String(demand.failsTolerated))],
-      ],
-      ['left', 'right', 'right', 'right', 'right'],
-    ),
-    '',
-  );
+  lines.push(...demandLines(report, table, heading));
   const consistency = consistencyLines(report, table);
   if (consistency.length > 0) lines.push(heading('Consistency'), '', ...consistency, '');
   const spend = spendRows(report);
@@ -85,8 +57,63 @@ export function formatReport(report: Report, style: ReportStyle, comparison?: Co
     if (summary) lines.splice(2, 0, summary.charAt(0).toUpperCase() + summary.slice(1), '');
     lines.push(...trustLines(report.trust, report.target, table, heading));
   }
+  lines.push(...agreementLines(report, table, heading));
+  for (const warning of report.warnings) lines.push(`warning: ${warning}`);
+  if (report.warnings.length > 0) lines.push('');
+  if (comparison) lines.push(...formatComparison(comparison, style));
+  return trimEnd(lines);
+}
+
+/** How a section lays out a table, and its heading. */
+type TableOf = typeof formatTable;
+
+/** Constructed fixtures against their bases: rates, delta and Fisher's p (none without pairs). */
+function pairLines(report: Report, table: TableOf, heading: (text: string) => string): string[] {
+  const out: string[] = [];
+  if (report.pairs.length > 0) {
+    out.push(heading('Constructed fixtures against their bases'), '');
+    const rows = [
+      ['constructed', 'base', 'rates', 'delta', 'Fisher p'],
+      ...report.pairs.map((pair) => {
+        const rateOf = (name: string): string => rate(report.fixtures.find((fixture) => fixture.fixture === name)!);
+        return [
+          pair.constructed,
+          pair.base,
+          `${rateOf(pair.constructed)} vs ${rateOf(pair.base)}`,
+          signed(pair.delta),
+          pValue(pair.p),
+        ];
+      }),
+    ];
+    out.push(...table(rows, ['left', 'left', 'left', 'right', 'right']), '');
+  }
+  return out;
+}
+
+/** What the target demands of the reps as reps are lost to na or error. */
+function demandLines(report: Report, table: TableOf, heading: (text: string) => string): string[] {
+  const out: string[] = [];
+  out.push(heading(`What ${report.target} demands of ${report.reps} reps`), '');
+  out.push(
+    ...table(
+      [
+        ['reps lost to na or error', ...report.demands.map((demand) => String(demand.lost))],
+        ['qualified reps', ...report.demands.map((demand) => String(demand.n))],
+        ['passes needed', ...report.demands.map((demand) => String(demand.passesNeeded))],
+        ['fails tolerated', ...report.demands.map((demand) => String(demand.failsTolerated))],
+      ],
+      ['left', 'right', 'right', 'right', 'right'],
+    ),
+    '',
+  );
+  return out;
+}
+
+/** Every marks file against the one it is measured against (none without agreements). */
+function agreementLines(report: Report, table: TableOf, heading: (text: string) => string): string[] {
+  const out: string[] = [];
   if (report.agreements.length > 0) {
-    lines.push(heading('Agreement between graders'), '');
+    out.push(heading('Agreement between graders'), '');
     const rows = [
       ['marks file', 'against', 'agreement', 'kappa', ''],
       ...report.agreements.map((entry) => [
@@ -99,12 +126,9 @@ export function formatReport(report: Report, style: ReportStyle, comparison?: Co
         entry.self ? 'self-agreement: the ceiling for any judge' : '',
       ]),
     ];
-    lines.push(...table(rows, ['left', 'left', 'right', 'right', 'left']), '');
+    out.push(...table(rows, ['left', 'left', 'right', 'right', 'left']), '');
   }
-  for (const warning of report.warnings) lines.push(`warning: ${warning}`);
-  if (report.warnings.length > 0) lines.push('');
-  if (comparison) lines.push(...formatComparison(comparison, style));
-  return trimEnd(lines);
+  return out;
 }
 
 /** The comparison with another run: per-fixture deltas and p-values, then every warning. */

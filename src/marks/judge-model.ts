@@ -7,8 +7,8 @@ import { TurnkitError } from '../errors.js';
 import { loadQuestion } from '../question/load-question.js';
 import { sha256, type Manifest } from '../run-dir/manifest.js';
 import { parseMarks } from '../run-dir/read-marks.js';
-import { RUBRIC_FILE, writeRunFile } from '../run-dir/run-layout.js';
-import { serializeDocument } from '../fixture/format.js';
+import { RUBRIC_FILE } from '../run-dir/run-layout.js';
+import { runWriter } from '../run-dir/run-writer.js';
 import { planReps } from '../run-dir/rep-order.js';
 import { readManifest, readRunState } from '../run-dir/run-state.js';
 import { JudgeCache } from './judge-cache.js';
@@ -181,5 +181,5 @@ async function recordJudgeModels(dir: string, grader: string, reported: Readonly
   const ids = [...new Set([...before, ...reported])];
   if (ids.length === before.length) return;
   const models = { ...manifest.models, judges: { ...manifest.models?.judges, [grader]: ids } };
-  await writeRunFile(dir, 'manifest.json', serializeDocument({ ...manifest, models }));
+  await runWriter(dir).manifest({ ...manifest, models });
 }

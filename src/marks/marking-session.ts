@@ -72,8 +72,8 @@ export class MarkingSession {
         `--grader ${options.grader}: that name belongs to the files turnkit's judges write; choose another`,
       );
     }
-    const base = `marks${options.grader ? `.${options.grader}` : ''}${options.blind ? '.blind' : ''}`;
-    const file = join(dir, `${base}.csv`);
+    const file = join(dir, marksFileName(options));
+    const base = basename(file, '.csv');
     const names = manifest.fixtures.map((fixture) => fixture.name);
     const caseFiles = new Map<string, string>();
     for (const name of names) caseFiles.set(name, await run.caseFile(name));
@@ -282,4 +282,9 @@ function defaultWho(user: string | undefined): string {
   } catch {
     return 'grader';
   }
+}
+
+/** The marks file a marking session with these options writes (in the run's folder). */
+export function marksFileName(options: Pick<MarkingOptions, 'grader' | 'blind'>): string {
+  return `marks${options.grader ? `.${options.grader}` : ''}${options.blind ? '.blind' : ''}.csv`;
 }

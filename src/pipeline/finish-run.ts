@@ -39,7 +39,8 @@ export interface RunResult {
  */
 export async function finishRunDir(opened: OpenedRun): Promise<RunState> {
   const { dir, all } = opened;
-  const state = await readRunState(dir, opened.manifest);
+  // Lean: at a run's end every record is read at once; only their outcome and spend are needed here.
+  const state = await readRunState(dir, opened.manifest, undefined, { lean: true });
   const missing = all.filter((key) => !state.completed.has(repId(key)) && !state.errored.has(repId(key)));
   const spend = runSpend(all, state);
   const models = withSutModels(opened.manifest.models, all, state);

@@ -84,47 +84,67 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
       // The rollout's turns are played in this campaign; what they changed as a whole is read by the teardown below.
       await playRollout(session, callSut, scratch, { ...job, rollout: job.rollout }, record);
     } else {
-      const call = guardedSutCall(callSut, {
-        databaseUrl: scratch.databaseUrl,
-        request,
-        ...(job.secrets ? { secrets: job.secrets } : {}),
-      });
-      const outcome: SutOutcome = await (job.sutSlot ? job.sutSlot(call) : call());
-      timings.sutMs = outcome.ms;
-      record.response = outcome.response ?? null;
-      if (outcome.toolCalls) record.toolCalls = outcome.toolCalls;
-      if (outcome.usage || outcome.cost !== undefined) record.spend = callSpend(outcome.usage, outcome.cost, job.price);
-      if (outcome.model) record.models = [outcome.model];
-      if (outcome.error) record.error = { stage: 'sut', ...outcome.error };
-      if (outcome.exitCode !== undefined || outcome.signal !== undefined)
-        record.exit = { code: outcome.exitCode ?? null, signal: outcome.signal ?? null };
-      if (outcome.stdoutTail !== undefined && outcome.error) record.stdoutTail = outcome.stdoutTail;
-      if (outcome.stderrTail !== undefined && outcome.stderrTail !== '') record.stderrTail = outcome.stderrTail;
+      await callOnce(callSut, scratch, job, record);
     }
   } finally {
     const teardownStarted = performance.now();
-    try {
-      // What the SUT changed is read by the teardown itself, from the walk it does anyway, in its transaction.
-      const report = await scratch.teardown({ effects: true, horizon });
-      if (report.effects) {
-        record.effects = summarize(report.effects.tables);
-        const outside = [
-          ...(sharedBefore ? compareSharedRows(sharedBefore, report.effects.shared) : []),
-          ...(report.effects.outside ?? []),
-        ];
-        // With reps side by side, another rep's SUT may have made the change: say so rather than blame this one.
-        if (outside.length > 0)
-          record.outside = job.concurrent ? outside.map((line) => `${line}; other reps ran at the same time`) : outside;
-      }
-    } catch (error) {
-      // Rows outside the campaign that point into it (the SUT wrote outside) stop the teardown: report, never delete.
-      record.outside = [...(record.outside ?? []), messageOf(error)];
-      record.error ??= { stage: 'teardown', cause: 'teardown', message: messageOf(error) };
-    }
+    await tearDownRep(scratch, job, record, { horizon, sharedBefore });
     timings.teardownMs = performance.now() - teardownStarted;
     timings.totalMs = performance.now() - started;
   }
   return withoutSecrets(record, [...passwordForms(scratch.databaseUrl), ...(job.secrets ?? [])]);
+}
+
+/** A one-turn rep's SUT call, in its slot: the response, tool calls, time, spend, model, error, exit and streams recorded. */
+async function callOnce(callSut: SutCaller, scratch: ScratchCampaign, job: RepJob, record: RepRecord): Promise<void> {
+  const { request, timings } = record;
+  const call = guardedSutCall(callSut, {
+    databaseUrl: scratch.databaseUrl,
+    request,
+    ...(job.secrets ? { secrets: job.secrets } : {}),
+  });
+  const outcome: SutOutcome = await (job.sutSlot ? job.sutSlot(call) : call());
+  timings.sutMs = outcome.ms;
+  record.response = outcome.response ?? null;
+  if (outcome.toolCalls) record.toolCalls = outcome.toolCalls;
+  if (outcome.usage || outcome.cost !== undefined) record.spend = callSpend(outcome.usage, outcome.cost, job.price);
+  if (outcome.model) record.models = [outcome.model];
+  if (outcome.error) record.error = { stage: 'sut', ...outcome.error };
+  if (outcome.exitCode !== undefined || outcome.signal !== undefined)
+    record.exit = { code: outcome.exitCode ?? null, signal: outcome.signal ?? null };
+  if (outcome.stdoutTail !== undefined && outcome.error) record.stdoutTail = outcome.stdoutTail;
+  if (outcome.stderrTail !== undefined && outcome.stderrTail !== '') record.stderrTail = outcome.stderrTail;
+}
+
+/**
+ * Tears the rep's campaign down, reading what the SUT changed from the teardown's own walk: the effects, and rows
+ * outside the campaign it changed (shared rows against the snapshot before the SUT ran).
+ */
+async function tearDownRep(
+  scratch: ScratchCampaign,
+  job: RepJob,
+  record: RepRecord,
+  before: { horizon: string | undefined; sharedBefore: SharedSnapshot | undefined },
+): Promise<void> {
+  const { horizon, sharedBefore } = before;
+  try {
+    // What the SUT changed is read by the teardown itself, from the walk it does anyway, in its transaction.
+    const report = await scratch.teardown({ effects: true, horizon });
+    if (report.effects) {
+      record.effects = summarize(report.effects.tables);
+      const outside = [
+        ...(sharedBefore ? compareSharedRows(sharedBefore, report.effects.shared) : []),
+        ...(report.effects.outside ?? []),
+      ];
+      // With reps side by side, another rep's SUT may have made the change: say so rather than blame this one.
+      if (outside.length > 0)
+        record.outside = job.concurrent ? outside.map((line) => `${line}; other reps ran at the same time`) : outside;
+    }
+  } catch (error) {
+    // Rows outside the campaign that point into it (the SUT wrote outside) stop the teardown: report, never delete.
+    record.outside = [...(record.outside ?? []), messageOf(error)];
+    record.error ??= { stage: 'teardown', cause: 'teardown', message: messageOf(error) };
+  }
 }
 
 function summarize(effects: readonly TableEffects[]): EffectsSummary {

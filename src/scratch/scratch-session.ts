@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
-import { canCreateDatabases } from '../db/backend-traits.js';
+import { canCreateDatabases, needsOwnVacuum } from '../db/backend-traits.js';
+import { vacuumTables } from '../db/vacuum.js';
+import { quoteTable } from '../db/quote.js';
+import { VacuumPolicy } from './vacuum-policy.js';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { Db } from '../db/connect.js';
@@ -67,7 +70,16 @@ export interface ScratchOptions {
   lockTimeoutMs?: number | undefined;
   /** Hears, once per teardown, that it is waiting for a lock and on which backend. */
   onLockWait?: ((message: string) => void) | undefined;
+  /** On a database without autovacuum (embedded): vacuum after this many torn-down campaigns (default 500). */
+  vacuumEvery?: number | undefined;
+  /** Hears each vacuum the session runs: the tables and how long it took (benchmarks and tests). */
+  onVacuum?: ((tables: string[], ms: number) => void) | undefined;
 }
+
+/** turnkit's own tables that every rep writes and deletes from (the registry). */
+const REGISTRY_TABLES = ['scratch_campaigns', 'scratch_shared_uses', 'scratch_shared_rows'].map((table) =>
+  quoteTable('turnkit', table),
+);
 
 /** Where a fixture came from, for error messages and the registry. */
 export interface FixtureSource {
@@ -125,6 +137,8 @@ export class ScratchSession {
   private readonly chooser: StrategyChooser<Fixture>;
   private indexesChecked = false;
   private graph: GameGraph | undefined;
+  /** Set on a database that does not vacuum itself: see VacuumPolicy. */
+  private readonly vacuum: VacuumPolicy | undefined;
   /** Every warning this session gave. */
   readonly warnings: string[] = [];
 
@@ -137,10 +151,60 @@ export class ScratchSession {
       throw new TurnkitError('CONFIG', EMBEDDED_HAS_NO_DATABASES);
     this.chooser = new StrategyChooser(options.strategy ?? 'remap', !canCreateDatabases(db));
     this.templates = new TemplatePool(db);
+    if (needsOwnVacuum(db))
+      this.vacuum = new VacuumPolicy(
+        async (tables) => {
+          const ms = await vacuumTables(db, tables);
+          options.onVacuum?.(tables, ms);
+        },
+        (error) => {
+          const message = `vacuuming the embedded database failed (the reps are not affected): ${(error as Error)?.message ?? String(error)}`;
+          this.warnings.push(message);
+          options.onWarning?.(message);
+        },
+        options.vacuumEvery,
+      );
   }
 
   /** Seeds the fixture as a new scratch campaign. */
   async seed(fixture: Fixture, source: FixtureSource = {}): Promise<ScratchCampaign> {
+    if (!this.vacuum) return this.seedCampaign(fixture, source);
+    // Counted live from before its first statement to after its teardown's last: no vacuum runs in between.
+    await this.vacuum.enter();
+    let campaign: ScratchCampaign;
+    try {
+      campaign = await this.seedCampaign(fixture, source);
+    } catch (error) {
+      // A seed that failed rolled its rows back: dead tuples all the same.
+      this.vacuum.leave(this.churnedTables(fixture));
+      throw error;
+    }
+    const teardown = campaign.teardown;
+    let left = false;
+    campaign.teardown = async (options) => {
+      try {
+        return await teardown(options);
+      } finally {
+        // Once: a campaign whose teardown failed is left to gc, and is no longer this session's to wait for.
+        if (!left) this.vacuum?.leave(this.churnedTables(fixture));
+        left = true;
+      }
+    };
+    return campaign;
+  }
+
+  /** The tables a campaign of this fixture churns: the fixture's, the game's owned ones (SUTs add rows), the registry. */
+  private churnedTables(fixture: Fixture): string[] {
+    const tables = new Set<string>(REGISTRY_TABLES);
+    for (const planned of this.plans.get(fixture)?.plan.tables.values() ?? []) tables.add(planned.info.sql);
+    for (const name of this.graph?.owned ?? []) {
+      const info = this.graph!.catalog.tables.get(name);
+      if (info) tables.add(info.sql);
+    }
+    return [...tables];
+  }
+
+  private async seedCampaign(fixture: Fixture, source: FixtureSource): Promise<ScratchCampaign> {
     const game = this.options.game;
     if (!game) throw new TurnkitError('USAGE', 'seeding needs the game config (ScratchOptions.game)');
     const { plan, sha256 } = await this.prepare(fixture, source);
@@ -378,9 +442,13 @@ export class ScratchSession {
     }
   }
 
-  /** Drops the template databases this session built (a run calls it once at its end). */
+  /**
+   * Drops the template databases this session built (a run calls it once at its end, every rep settled) and, on a
+   * database without autovacuum, vacuums what the session's reps churned when none of its campaigns is live.
+   */
   async close(): Promise<void> {
     for (const template of await this.templates.drain()) await this.teardown(template.id);
+    await this.vacuum?.settle();
   }
 
   private readonly triggerChecks = new Map<string, Promise<boolean>>();

@@ -158,24 +158,25 @@ export async function upgrade(project: ProjectContext, input: UpgradeInput = {})
         for (const follower of follow.followers) results.push({ file: follower.file, status: 'current' });
         return { fixtures: results, warnings, builds };
       }
-      const options: BatchOptions = {
+      // What every build of this upgrade is given (its clock read at each build).
+      const buildOptions = (): BatchOptions => ({
         key: key === '' ? undefined : key,
         allowSensitive: input.allowSensitive,
         now: input.now ?? new Date(),
         outDir,
         warnings,
         signal: input.signal,
-      };
+      });
       const database = await scratchDb();
       for (const items of groups.values()) {
         for (const batch of batchesOf(items)) {
           builds++;
-          results.push(...(await upgradeBatch(database, project.config, batch, options)));
+          results.push(...(await upgradeBatch(database, project.config, batch, buildOptions())));
         }
       }
       for (const follower of follow.followers) {
         builds++;
-        results.push(await upgradeFollower(database, project.config, follower, stale, results, options));
+        results.push(await upgradeFollower(database, project.config, follower, stale, results, buildOptions()));
       }
       return { fixtures: results, warnings, builds };
     } finally {

@@ -108,7 +108,11 @@ export async function buildRunView(options: RunViewOptions): Promise<RunView> {
     },
     comparison: result.comparison ? { ...result.comparison, otherDir: shownPath(result.comparison.otherDir) } : null,
     agreements,
-    heldout: options.heldoutLooks ? formatHeldoutLooks(options.heldoutLooks) : null,
+    // Only on the page of a run that holds fixtures out (a viewer serving several shows it on those).
+    heldout:
+      options.heldoutLooks && fixtures.some((fixture) => fixture.tag === 'heldout')
+        ? formatHeldoutLooks(options.heldoutLooks)
+        : null,
     trust: {
       summary: correctedSummary(result.report.trust, result.report.target) ?? null,
       lines: trustLines(result.report.trust, result.report.target, formatTable, (text) => text),

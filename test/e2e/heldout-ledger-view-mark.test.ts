@@ -135,12 +135,17 @@ describe('the held-out ledger and the marks by source of view and mark, and the 
     const after = await lines();
     expect(after).toHaveLength(before + 2);
     expect(after[before]).toMatchObject({ command: 'view', use: 'look', fixtures: HELD, targets: [heldRun] });
+    // The viewer's report shows the count of looks, this one included.
+    expect(run.heldout).toBe(
+      `held-out set: looked at ${before + 1} time(s) by 1 person(s) since it was frozen at ${after[0]!.at} (${LEDGER})`,
+    );
   }, 120_000);
 
   it('view of a run that holds nothing out writes no line', async () => {
     const before = (await lines()).length;
     const { run } = await viewOnce(project, [devRun]);
     expect(run.report.fixtures).toHaveLength(2);
+    expect(run.heldout).toBeNull();
     expect(await lines()).toHaveLength(before);
   }, 120_000);
 

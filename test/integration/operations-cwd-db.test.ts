@@ -44,7 +44,7 @@ const SETTINGS = judgeSettingsSchema.parse({
 
 // What differs between two runs of the same operations whatever the folder: clocks, durations, scratch keys.
 const VOLATILE =
-  /(At|Ms|ms|Sha256)$|^(key|id|stamp|timings|latency|campaign|databaseUrl|seconds|elapsed|durationMs|sha256)$/;
+  /(At|Ms|ms|Sha256)$|^(key|id|stamp|timings|latency|campaign|order|databaseUrl|seconds|elapsed|durationMs|sha256)$/;
 
 /** A value as JSON, its volatile fields dropped, the project folder and the run's stamp named. */
 function normalized(value: unknown, project: string): unknown {
@@ -136,7 +136,9 @@ async function filesOf(dir: string): Promise<Record<string, unknown>> {
     const path = join(entry.parentPath, entry.name);
     const inside = path.slice(dir.length + 1);
     if (inside.startsWith('.turnkit')) continue;
-    const text = await readFile(path, 'utf8');
+    // The reps' start order is shuffled per run (each round the other way round): the same starts, in any order.
+    const read = await readFile(path, 'utf8');
+    const text = inside.endsWith('order.jsonl') ? read.split('\n').sort().join('\n') : read;
     let value: unknown;
     try {
       value = normalized(JSON.parse(text), dir);

@@ -30,8 +30,6 @@ export function registerDemo(program: Command, output: Output): void {
     )
     .action(async (options, command: Command) => {
       const { demo } = await import('../../demo/demo-command.js');
-      const { formatReport, pValue } = await import('../../marks/format-report.js');
-      const { formatAgreement } = await import('../../marks/format-agreement.js');
       const { loadJudgeSettings } = await import('../../marks/load-judge-settings.js');
       const { loadConfig } = await import('../../config/load.js');
       const globals = command.optsWithGlobals<{ databaseUrl?: string; config?: string }>();
@@ -54,47 +52,60 @@ export function registerDemo(program: Command, output: Output): void {
             ? terminal(`\r\x1b[2K  ${progressLine(progress)}${progress.done === progress.total ? '\n' : ''}`)
             : output.err(`  ${progressLine(progress)}`),
       });
-      if (options.json) {
-        return printJson(output, {
-          ...result,
-          dir: shownPath(result.dir),
-          fixture: shownPath(result.fixture),
-          constructed: shownPath(result.constructed),
-          run: { ...result.run, dir: shownPath(result.run.dir) },
-          checks: { ...result.checks, file: shownPath(result.checks.file) },
-          report: {
-            ...result.report,
-            dir: shownPath(result.report.dir),
-            marksFile: shownPath(result.report.marksFile),
-          },
-          html: shownPath(result.html),
-          rollout: { ...result.rollout, run: { ...result.rollout.run, dir: shownPath(result.rollout.run.dir) } },
-        });
-      }
-      output.out('');
-      for (const line of formatReport(result.report, 'text')) output.out(line);
-      output.out('');
-      const pair = result.report.pairs[0];
-      if (pair && pair.delta !== null && pair.p !== null) {
-        output.out(
-          `The constructed fixture changes one upstream narration and nothing else; its rate moved by ${pair.delta > 0 ? '+' : ''}${pair.delta.toFixed(2)} (Fisher exact p ${pair.p < 0.001 ? '< 0.001' : `= ${pValue(pair.p)}`}).`,
-        );
-      }
-      const { formatSurvival } = await import('../../marks/format-survival.js');
-      output.out(`A rollout from the same fixtures (${shownPath(result.rollout.run.dir)}):`);
-      for (const line of formatSurvival(result.rollout.survival, 'text')) output.out(line ? `  ${line}` : '');
-      if (result.judged) {
-        output.out(
-          `The judge ${result.judged.result.grader} against the checks (the same reps, marked pass or fail by both):`,
-        );
-        for (const line of formatAgreement(result.judged.agreement)) output.out(line ? `  ${line}` : '');
-        output.out('');
-      }
-      output.out(
-        `Everything is in ${shownPath(result.dir)}; read a rep in ${shownPath(result.run.dir)}/reps/, mark by hand in its marks.csv, and report again with:`,
-      );
-      output.out(`  turnkit report ${shownPath(result.run.dir)} --marks marks.checks.csv`);
-      output.out(`The report as a page (open it in a browser): ${shownPath(result.html)}`);
-      output.out(`Read and mark the reps in a browser: turnkit view ${shownPath(result.run.dir)}`);
+      if (options.json) return printJson(output, shownResult(result));
+      await printDemo(output, result);
     });
+}
+
+/** What the demo made. */
+type DemoResult = Awaited<ReturnType<typeof import('../../demo/demo-command.js').demo>>;
+
+/** The result as --json prints it: every path shown from the shell's folder. */
+function shownResult(result: DemoResult) {
+  return {
+    ...result,
+    dir: shownPath(result.dir),
+    fixture: shownPath(result.fixture),
+    constructed: shownPath(result.constructed),
+    run: { ...result.run, dir: shownPath(result.run.dir) },
+    checks: { ...result.checks, file: shownPath(result.checks.file) },
+    report: {
+      ...result.report,
+      dir: shownPath(result.report.dir),
+      marksFile: shownPath(result.report.marksFile),
+    },
+    html: shownPath(result.html),
+    rollout: { ...result.rollout, run: { ...result.rollout.run, dir: shownPath(result.rollout.run.dir) } },
+  };
+}
+
+/** The demo's report, what the constructed fixture moved, the rollout, the judge's agreement, and what to do next. */
+async function printDemo(output: Output, result: DemoResult): Promise<void> {
+  const { formatReport, pValue } = await import('../../marks/format-report.js');
+  const { formatAgreement } = await import('../../marks/format-agreement.js');
+  output.out('');
+  for (const line of formatReport(result.report, 'text')) output.out(line);
+  output.out('');
+  const pair = result.report.pairs[0];
+  if (pair && pair.delta !== null && pair.p !== null) {
+    output.out(
+      `The constructed fixture changes one upstream narration and nothing else; its rate moved by ${pair.delta > 0 ? '+' : ''}${pair.delta.toFixed(2)} (Fisher exact p ${pair.p < 0.001 ? '< 0.001' : `= ${pValue(pair.p)}`}).`,
+    );
+  }
+  const { formatSurvival } = await import('../../marks/format-survival.js');
+  output.out(`A rollout from the same fixtures (${shownPath(result.rollout.run.dir)}):`);
+  for (const line of formatSurvival(result.rollout.survival, 'text')) output.out(line ? `  ${line}` : '');
+  if (result.judged) {
+    output.out(
+      `The judge ${result.judged.result.grader} against the checks (the same reps, marked pass or fail by both):`,
+    );
+    for (const line of formatAgreement(result.judged.agreement)) output.out(line ? `  ${line}` : '');
+    output.out('');
+  }
+  output.out(
+    `Everything is in ${shownPath(result.dir)}; read a rep in ${shownPath(result.run.dir)}/reps/, mark by hand in its marks.csv, and report again with:`,
+  );
+  output.out(`  turnkit report ${shownPath(result.run.dir)} --marks marks.checks.csv`);
+  output.out(`The report as a page (open it in a browser): ${shownPath(result.html)}`);
+  output.out(`Read and mark the reps in a browser: turnkit view ${shownPath(result.run.dir)}`);
 }

@@ -53,10 +53,11 @@ export function registerView(program: Command, output: Output): void {
       const { recordRunLook } = await import('../heldout-use.js');
       const { resolve } = await import('node:path');
       // One line for the whole session, naming every held-out fixture among the runs it serves.
-      await recordRunLook(
+      const looks = await recordRunLook(
         'view',
         server.runs.map((run) => resolve(run.dir)),
       );
+      for (const run of server.runs) run.showHeldoutLooks(looks);
       output.err(
         `serving ${server.runs.length} run(s) on 127.0.0.1 only; open the URL above (its token is the key); Ctrl-C stops`,
       );

@@ -2,12 +2,13 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { MarkingSession } from '../../marks/marking-session.js';
+import { MarkingSession, marksFileName } from '../../marks/marking-session.js';
 import { acquireMarksLock, type MarksLock } from '../../marks/marks-lock.js';
 import type { Mark, TurnMark } from '../../run-dir/marks-file.js';
 import { readManifest } from '../../run-dir/run-state.js';
 import { TurnkitError } from '../../errors.js';
 import { buildRunView } from '../build-run-view.js';
+import type { HeldoutLooks } from '../../marks/heldout-ledger.js';
 import type { MarkerView, RunView } from '../view-data.js';
 import { turnMarkPairs } from '../turn-views.js';
 import { blindReps } from './blind-reps.js';
@@ -34,6 +35,7 @@ export interface ViewMarking {
  * history, grader and time) that every mark given in the browser goes through, with the lock on its marks file.
  */
 export class ViewRun {
+  private heldoutLooks: HeldoutLooks | undefined;
   private session: MarkingSession | undefined;
   private lock: MarksLock | undefined;
   private readOnly: string | undefined;
@@ -41,6 +43,12 @@ export class ViewRun {
   private known: string | null = null;
   private sessionVersion = '';
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * The run's page data as last built, under the signature of the files it was built from (reps, manifest, order
+   * and every marks file, this viewer's own included): a 10,000-rep run takes about a second to read, and every
+   * page of reps, every return to the run and the marker ask for it again while nothing changed.
+   */
+  private built: { key: string; run: Promise<RunView> } | undefined;
 
   private constructor(
     readonly id: number,
@@ -89,6 +97,32 @@ export class ViewRun {
    * order file and every marks file but the one this viewer writes (its own marks are sent with each save).
    */
   async version(): Promise<string> {
+    return this.signature(false);
+  }
+
+  /**
+   * The run's page data (the report and every rep), read again only when a file it is built from changed since.
+   * Starting it early (the server does as it starts) makes the first page of a large run cheap.
+   */
+  runView(): Promise<RunView> {
+    return this.signature(true).then((key) => {
+      if (this.built?.key !== key) {
+        const run = buildRunView({
+          dir: this.dir,
+          cwd: this.cwd,
+          marks: this.marking.reportMarks,
+          heldoutLooks: this.heldoutLooks,
+        });
+        this.built = { key, run };
+        run.catch(() => {
+          if (this.built?.run === run) this.built = undefined;
+        });
+      }
+      return this.built.run;
+    });
+  }
+
+  private async signature(withOwn: boolean): Promise<string> {
     const parts: string[] = [];
     const reps = join(this.dir, 'reps');
     if (existsSync(reps)) {
@@ -97,7 +131,7 @@ export class ViewRun {
           `${fixture}:${(await readdir(join(reps, fixture))).filter((name) => /^rep-\d+\.json$/.test(name)).length}`,
         );
     }
-    const own = this.session ? basename(this.session.file) : '';
+    const own = this.session && !withOwn ? basename(this.session.file) : '';
     const files = [
       'manifest.json',
       'order.jsonl',
@@ -110,6 +144,13 @@ export class ViewRun {
     return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
   }
 
+  /** The held-out set's looks that this viewer's session recorded in the ledger: its report page shows them. */
+  showHeldoutLooks(looks: HeldoutLooks | undefined): void {
+    this.heldoutLooks = looks;
+    // A page built before the looks were known would not show them.
+    this.built = undefined;
+  }
+
   /** The page data of the run and its marker; the session reopens when reps were added since it opened. */
   async data(): Promise<{ run: RunView | null; marker: MarkerView; version: string }> {
     return this.serial(async () => {
@@ -118,7 +159,7 @@ export class ViewRun {
       if (version !== this.sessionVersion) await this.reopen(version);
       const session = this.session!;
       const blind = this.marking.blind === true;
-      const run = blind ? null : await buildRunView({ dir: this.dir, cwd: this.cwd, marks: this.marking.reportMarks });
+      const run = blind ? null : await this.runView();
       const positions = run
         ? new Map(run.reps.map((rep, i) => [`${run.fixtures[rep.f]!.name}\u0000${rep.rep}`, i]))
         : undefined;
@@ -139,6 +180,24 @@ export class ViewRun {
       };
       return { run, marker, version };
     });
+  }
+
+  /**
+   * A page of the run's reps (`[from, to)`) with the report, for the run's page: no marker data (the marker asks for
+   * it with `data`), so that the first screen of a large run costs the page's reps and not every rep's marks.
+   */
+  async page(
+    from: number,
+    to: number,
+  ): Promise<{ run: RunView; markerFile: string; version: string; repsTotal: number }> {
+    const run = await this.runView();
+    const markerFile = this.session ? basename(this.session.file) : marksFileName(this.marking);
+    return {
+      run: { ...run, reps: run.reps.slice(from, to) },
+      markerFile,
+      version: await this.version(),
+      repsTotal: run.reps.length,
+    };
   }
 
   /**

@@ -8,7 +8,6 @@ import { TurnkitError } from '../../errors.js';
 import { compareReports } from '../../marks/compare-runs.js';
 import { shownPath } from '../../util/shown-path.js';
 import { contentSecurityPolicy, renderPage } from '../html-page.js';
-import { buildReport } from '../../marks/build-report.js';
 import { refusal } from './request-guard.js';
 import { fileInRun } from './serve-run-file.js';
 import { summaryHtml } from './summary-html.js';
@@ -90,9 +89,10 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   const page = async (): Promise<string> => {
     if (options.blind) return renderPage(pageData(), title);
     const reports = [];
+    // The runs' cached page data (read as the server starts): a 10,000-rep run is not read again for the page.
     for (const run of runs) {
-      const report = await buildReport(run.dir, { cwd, marks: options.reportMarks }).catch(() => undefined);
-      if (report) reports.push(report);
+      const view = await run.runView().catch(() => undefined);
+      if (view) reports.push(view.report);
     }
     return renderPage(pageData(), title, summaryHtml(reports));
   };
@@ -127,7 +127,22 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       });
       return void response.end(await page());
     }
-    if (url.pathname === '/api/run') return send(response, 200, await runOf(url.searchParams.get('run')).data());
+    // With from and to, a page of the run's reps and no marker data: the viewer shows a large run's first screen from
+    // the first page and fetches the rest in pages behind it, instead of one payload of every rep (7 MB at 10,000).
+    if (url.pathname === '/api/run') {
+      const run = runOf(url.searchParams.get('run'));
+      const range = repRange(url);
+      if (!range) return send(response, 200, await run.data());
+      if (options.blind) return send(response, 403, { error: 'forbidden: a blind re-mark shows no other marks' });
+      return send(response, 200, await run.page(...range));
+    }
+    if (url.pathname === '/api/reps') {
+      if (options.blind) return send(response, 403, { error: 'forbidden: a blind re-mark shows no other marks' });
+      const run = runOf(url.searchParams.get('run'));
+      const [view, version] = [await run.runView(), await run.version()];
+      const [from, to] = repRange(url) ?? [0, view.reps.length];
+      return send(response, 200, { reps: view.reps.slice(from, to), repsTotal: view.reps.length, version });
+    }
     if (url.pathname === '/api/version')
       return send(response, 200, { version: await runOf(url.searchParams.get('run')).version() });
     if (url.pathname === '/api/compare') {
@@ -168,12 +183,24 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     throw error;
   });
   port = (server.address() as AddressInfo).port;
+  // The runs' page data is read while the person opens the URL: the first screen of a large run need not wait for it.
+  if (!options.blind) for (const run of runs) run.runView().catch(() => {});
   const close = async (): Promise<void> => {
     server.closeAllConnections();
     await new Promise<void>((done) => server.close(() => done()));
     await closeRuns();
   };
   return { url: `http://127.0.0.1:${port}/?token=${token}`, port, token, runs, close, [Symbol.asyncDispose]: close };
+}
+
+/** The `from` and `to` of a request for a page of reps (both whole numbers), or undefined for every rep. */
+function repRange(url: URL): [number, number] | undefined {
+  const from = url.searchParams.get('from');
+  const to = url.searchParams.get('to');
+  if (from === null && to === null) return undefined;
+  if (!/^\d{1,9}$/.test(from ?? '') || !/^\d{1,9}$/.test(to ?? ''))
+    throw new TurnkitError('BAD_INPUT', 'bad page of reps: from and to must both be whole numbers');
+  return [Number(from), Number(to)];
 }
 
 /** `POST /api/mark` and `/api/turn-mark`: a mark (or a turn's mark) checked, then saved in the run's marks file. */

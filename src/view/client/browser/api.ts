@@ -15,6 +15,14 @@ export interface RunReply {
   version: string;
 }
 
+/** /api/run with from and to: a page of the run's reps with its report, and how many reps there are in all. */
+export interface RunPage {
+  run: RunView;
+  markerFile: string;
+  version: string;
+  repsTotal: number;
+}
+
 /** /api/compare: two runs, their comparison, or why they cannot be compared. */
 export interface CompareReply {
   a: RunView;

@@ -29,10 +29,17 @@ function repText(rep: RepView): string {
   return text;
 }
 
-/** A run's reps with their filters and pager, appended to root. */
-export function renderReps(run: RunView, root: HTMLElement): void {
+/**
+ * A run's reps with their filters and pager, appended to root; `total` (the viewer, while the rest of a large run's
+ * reps are still coming) says how many there are in all.
+ */
+export function renderReps(run: RunView, root: HTMLElement, total = run.reps.length): void {
   const state = { fixture: '', mark: '*', file: 0, text: '', page: 0 };
-  const section = h('section', { id: 'reps' }, [h('h2', { text: `Reps (${run.reps.length})` })]);
+  const heading =
+    total > run.reps.length
+      ? `Reps (${total}; the first ${run.reps.length} shown while the rest load)`
+      : `Reps (${total})`;
+  const section = h('section', { id: 'reps' }, [h('h2', { text: heading })]);
   const fixtureSelect = h('select', { id: 'filter-fixture', 'aria-label': 'fixture' }, [
     h('option', { value: '', text: 'every fixture' }),
     ...run.fixtures.map((f, i) => h('option', { value: String(i), text: f.name })),

@@ -1,4 +1,5 @@
-import { api, type CompareReply, errorText, type RunReply, type ViewData } from './api.js';
+import type { RunView } from '../../view-data.js';
+import { api, type CompareReply, errorText, type RunPage, type ViewData } from './api.js';
 import { addAll, clear, h } from './dom.js';
 import { showMarker } from './marker.js';
 import { renderReport } from './report.js';
@@ -70,17 +71,39 @@ function showList(root: HTMLElement): void {
   ready('list');
 }
 
+// A large run's reps come in pages: the first screen (the report and the first page of reps) is drawn from the first,
+// and the rest are fetched behind it and the rep list drawn again once they are all there (filters then see all).
+// The rep list's own page size: the first screen shows no more reps than these.
+const FIRST_PAGE = 25;
+const PAGE = 2000;
+
 function showRun(root: HTMLElement, id: number): void {
   nav(root);
   const box = h('div', { class: 'run' });
   root.appendChild(box);
-  api<RunReply>(VIEW.data, `/api/run?run=${id}`)
-    .then((body) => {
+  api<RunPage>(VIEW.data, `/api/run?run=${id}&from=0&to=${FIRST_PAGE}`)
+    .then(async (body) => {
       VIEW.version = body.version;
-      const open = h('a', { href: `#mark=${id}`, id: 'open-marker', text: `mark these reps (${body.marker.file})` });
+      const run = body.run!;
+      const open = h('a', { href: `#mark=${id}`, id: 'open-marker', text: `mark these reps (${body.markerFile})` });
       box.appendChild(h('p', null, [open]));
-      renderReport(body.run!, box);
-      renderReps(body.run!, box);
+      renderReport(run, box);
+      renderReps(run, box, body.repsTotal);
+      document.body.setAttribute('data-first-screen', 'true');
+      while (run.reps.length < body.repsTotal) {
+        const from = run.reps.length;
+        const page = await api<{ reps: RunView['reps']; version: string }>(
+          VIEW.data,
+          `/api/reps?run=${id}&from=${from}&to=${from + PAGE}`,
+        );
+        // The run changed meanwhile (a rep added, a marks file edited): start again from its new version.
+        if (page.version !== body.version || page.reps.length === 0) return route();
+        for (const rep of page.reps) run.reps.push(rep);
+      }
+      if (body.repsTotal > FIRST_PAGE) {
+        box.querySelector('#reps')?.remove();
+        renderReps(run, box);
+      }
       ready('run');
       pollRun(id, () => route());
     })
