@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { makeMarkRun } from '../test/helpers/mark-run.js';
-import { report } from '../src/marks/report.js';
+import { report } from '../src/report/report.js';
 import { writeHtmlReport } from '../src/view/write-html-report.js';
 import { CHECKS_SCREENS_FILE, formatScreens, type ScreenRow } from '../src/run-dir/screens-file.js';
 

@@ -124,44 +124,44 @@ export { show } from './fixture/show-fixture.js';
  * @example
  * const { report: numbers } = await report(project, { dir: result.dir, marks: 'marks.checks.csv' });
  */
-export { report } from './marks/report.js';
+export { report } from './report/report.js';
 
 /**
  * Marks every rep of a run with an LLM judge (`settings`) and writes `marks.judge-MODEL.csv`.
  * @example
  * const judged = await judge(project, { dir: result.dir, settings });
  */
-export { judgeWithModel as judge } from './marks/judge-model.js';
+export { judgeWithModel as judge } from './judge/judge-model.js';
 
 /**
  * Marks every rep of a run with the question's deterministic checks and writes `marks.checks.csv`.
  * @example
  * const { pass, fail } = await judgeChecks(project, { dir: result.dir });
  */
-export { judgeChecks } from './marks/judge-checks.js';
+export { judgeChecks } from './judge/judge-checks.js';
 
 /**
  * Measures how far two marks files of one run agree (Cohen's kappa and the disagreements).
  * @example
  * const { kappa } = await agree(project, { a: 'runs/q/1/marks.csv', b: 'runs/q/1/marks.checks.csv' });
  */
-export { agree } from './marks/agree.js';
+export { agree } from './marking/agree.js';
 
 /**
  * Combines the shard directories of one run into one run directory, as if it had run unsharded.
  * @example
  * const merged = await merge(project, { dirs: ['runs/q/a-shard-1-of-2', 'runs/q/b-shard-2-of-2'] });
  */
-export { mergeRuns as merge } from './pipeline/merge-runs.js';
+export { mergeRuns as merge } from './shard/merge-runs.js';
 export type { RebaseResult } from './construct/rebase.js';
 export type { FixtureSummary } from './fixture/show-fixture.js';
-export type { ReportResult } from './marks/report.js';
-export type { Report } from './marks/build-report.js';
-export type { JudgeModelResult } from './marks/judge-model.js';
-export type { JudgeChecksResult } from './marks/judge-checks.js';
+export type { ReportResult } from './report/report.js';
+export type { Report } from './report/build-report.js';
+export type { JudgeModelResult } from './judge/judge-model.js';
+export type { JudgeChecksResult } from './judge/judge-checks.js';
 export type { JudgeSettings } from './config/judge-settings.js';
-export type { AgreeResult } from './marks/agree.js';
-export type { MergeResult } from './pipeline/merge-runs.js';
+export type { AgreeResult } from './marking/agree.js';
+export type { MergeResult } from './shard/merge-runs.js';
 
 /**
  * Seeds a fixture as a scratch campaign that outlives the call; `teardown` removes it; `gc` removes orphans.
@@ -207,29 +207,29 @@ export { loadQuestion } from './question/load-question.js';
  * const failure = outcomeError({ run: result });
  * if (failure) throw failure;
  */
-export { outcomeError } from './marks/outcome.js';
-export type { Outcome } from './marks/outcome.js';
+export { outcomeError } from './report/outcome.js';
+export type { Outcome } from './report/outcome.js';
 
 /**
  * A report as text or Markdown lines, as `turnkit report` prints it.
  * @example
  * for (const line of formatReport(numbers, 'md')) console.log(line);
  */
-export { formatReport } from './marks/format-report.js';
+export { formatReport } from './report/format-report.js';
 
 /**
  * The report's numbers: the Wilson 95% interval of a pass rate, the passes a target needs, Fisher's exact p.
  * @example
  * wilsonInterval(8, 9); passesNeeded(0.88, 9); fisherExact(8, 1, 4, 5);
  */
-export { wilsonInterval, passesNeeded, fisherExact } from './marks/stats.js';
+export { wilsonInterval, passesNeeded, fisherExact } from './stats/stats.js';
 
 /**
  * pass^k of a fixture for k = 1..reps: the chance that k of its qualified reps all pass (null where k > pass + fail).
  * @example
  * passPowers(9, 1, 5); // [0.9, 0.8, 0.7, 0.6, 0.5]
  */
-export { passPowers } from './marks/consistency.js';
+export { passPowers } from './stats/consistency.js';
 
 /**
  * For CI: a report as JUnit XML (a test suite per tag, a test case per fixture, a failure per missed one with the
@@ -238,7 +238,7 @@ export { passPowers } from './marks/consistency.js';
  * const { report: numbers } = await report(project, { dir: result.dir, marks: 'marks.checks.csv' });
  * await writeJunitReport(numbers, '/tmp/turnkit-junit.xml');
  */
-export { writeJunitReport } from './marks/write-junit-report.js';
+export { writeJunitReport } from './report/write-junit-report.js';
 
 /**
  * For GitHub Actions: a report as workflow commands (an `::error` per missed fixture, a `::warning` per uncertain
@@ -246,7 +246,7 @@ export { writeJunitReport } from './marks/write-junit-report.js';
  * @example
  * for (const line of await githubReportLines(numbers)) console.log(line);
  */
-export { githubReportLines } from './marks/github-annotations.js';
+export { githubReportLines } from './report/github-annotations.js';
 
 /**
  * The shard of `--shard auto[/N]` from an environment you pass: a Kubernetes Indexed Job's `JOB_COMPLETION_INDEX`
@@ -255,8 +255,8 @@ export { githubReportLines } from './marks/github-annotations.js';
  * const shard = shardFromEnvironment({ auto: true, count: 3 }, { JOB_COMPLETION_INDEX: '1' }); // shard 2 of 3
  * await run(project, { question: 'questions/places.yaml', shard });
  */
-export { shardFromEnvironment } from './pipeline/shard-env.js';
-export type { AutoShard, ShardEnvironment } from './pipeline/shard-env.js';
+export { shardFromEnvironment } from './shard/shard-env.js';
+export type { AutoShard, ShardEnvironment } from './shard/shard-env.js';
 export type { ShardSpec } from './run-dir/rep-order.js';
 
 /**

@@ -2,9 +2,9 @@ import { resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import type { FilesContext } from '../project/project-context.js';
 import { inputDir } from '../project/project-context.js';
-import { formatHeldoutLooks, type HeldoutLooks } from '../marks/heldout-ledger.js';
-import { report, type ReportCommandOptions, type ReportResult } from '../marks/report.js';
-import type { Report } from '../marks/build-report.js';
+import { formatHeldoutLooks, type HeldoutLooks } from '../report/heldout-ledger.js';
+import { report, type ReportCommandOptions, type ReportResult } from '../report/report.js';
+import type { Report } from '../report/build-report.js';
 import { shownPath } from '../util/shown-path.js';
 
 /** A report format's name: `--format`'s choices, and the page and the CI file. */
@@ -51,7 +51,7 @@ function linesFormat(style: 'text' | 'md', description: string): ReportFormat {
     description,
     async emit(job, sink) {
       const result = await resultOf(job);
-      const { formatReport } = await import('../marks/format-report.js');
+      const { formatReport } = await import('../report/format-report.js');
       for (const line of formatReport(result.report, style, result.comparison)) sink.out(line);
       if (job.looks) sink.out(formatHeldoutLooks(job.looks));
       return result.report;
@@ -79,7 +79,7 @@ export const REPORT_FORMATS: Record<ReportFormatName, ReportFormat> = {
     description: 'GitHub workflow commands, and the Markdown report appended to the step summary',
     async emit(job, sink) {
       const result = await resultOf(job);
-      const { appendStepSummary, githubReportLines } = await import('../marks/github-annotations.js');
+      const { appendStepSummary, githubReportLines } = await import('../report/github-annotations.js');
       for (const line of await githubReportLines(result.report)) sink.out(line);
       // The summary is what a reviewer of the job reads: the held-out set's looks belong under its numbers.
       if (job.stepSummary)
@@ -119,7 +119,7 @@ export const REPORT_FORMATS: Record<ReportFormatName, ReportFormat> = {
     async emit(job) {
       if (job.file === undefined) throw new TurnkitError('USAGE', 'the JUnit report is a file: name it (--junit FILE)');
       const result = await resultOf(job);
-      const { writeJunitReport } = await import('../marks/write-junit-report.js');
+      const { writeJunitReport } = await import('../report/write-junit-report.js');
       await writeJunitReport(result.report, resolve(inputDir(job.project), job.file));
       return result.report;
     },

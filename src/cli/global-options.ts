@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { parseAutoShard, type AutoShard } from '../pipeline/shard-env.js';
+import { parseAutoShard, type AutoShard } from '../shard/shard-env.js';
 import type { CommonOptions } from '../config/common-options.js';
 import { parseShard, type ShardSpec } from '../run-dir/rep-order.js';
 

@@ -8,7 +8,7 @@ import {
   type HeldoutLooks,
   readHeldoutLedger,
   recordHeldoutUse,
-} from '../marks/heldout-ledger.js';
+} from '../report/heldout-ledger.js';
 import { readManifest } from '../run-dir/run-state.js';
 import { commonOptions } from './global-options.js';
 import type { Output } from './output.js';
@@ -85,7 +85,7 @@ export async function recordDebugExample(
   warn: (message: string) => void,
   now: Date = new Date(),
 ): Promise<void> {
-  const { questionsHoldingOut } = await import('../marks/heldout-source.js');
+  const { questionsHoldingOut } = await import('../report/heldout-source.js');
   const file = resolve(fixture);
   const questions = await questionsHoldingOut(file, paths.baseDir, paths.questions);
   if (questions.length === 0) return;

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { runQuestion, type RunResult } from '../app/run-question.js';
 import { TurnkitError } from '../errors.js';
-import { buildReport } from '../marks/build-report.js';
-import { judgeChecks, CHECKS_MARKS_FILE } from '../marks/judge-checks.js';
-import type { RolloutReport } from '../marks/rollout-report.js';
+import { buildReport } from '../report/build-report.js';
+import { judgeChecks, CHECKS_MARKS_FILE } from '../judge/judge-checks.js';
+import type { RolloutReport } from '../report/rollout-report.js';
 import { shownPath } from '../util/shown-path.js';
 
 /** Turns the demo's rollout plays from the captured turn (its fixture is captured with `--ahead` this many). */

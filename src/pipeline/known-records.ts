@@ -3,9 +3,9 @@ import { TurnkitError } from '../errors.js';
 import { knownRecordsFileSchema, type KnownRecord } from '../question/known-record-format.js';
 import { readQuestionData, type LoadedQuestion } from '../question/load-question.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
-import { checkScreenNames, questionScreens } from './question-screens.js';
-import { applyScreens } from './run-checks.js';
-import { repScreens } from './rep-screens.js';
+import { checkScreenNames, questionScreens } from '../checks/question-screens.js';
+import { applyScreens } from '../checks/run-checks.js';
+import { repScreens } from '../checks/rep-screens.js';
 
 /** What a question's known records showed: how many were tried, and screens no record made fail (a warning each). */
 export interface KnownRecordsResult {

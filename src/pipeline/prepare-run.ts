@@ -1,6 +1,6 @@
-import { checkChecksTables } from './checks-tables.js';
+import { checkChecksTables } from '../checks/checks-tables.js';
 import { checkKnownRecords } from './known-records.js';
-import { checkScreenTables } from './screen-tables.js';
+import { checkScreenTables } from '../checks/screen-tables.js';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
@@ -15,7 +15,7 @@ import type { RunInput } from './run-input.js';
 import { checkBudgetPrice } from './run-limits.js';
 import { checkRepsOption, checkRunSize } from '../question/rep-limits.js';
 import { sutSecrets } from '../sut/sut-secrets.js';
-import { planRollout, type RolloutPlan } from './rollout-plan.js';
+import { planRollout, type RolloutPlan } from '../rollout/rollout-plan.js';
 import { upgradeForRun } from '../upgrade/upgrade-for-run.js';
 
 /** Everything a run needs before it touches the database: the question, its fixtures, texts and SUT, all checked. */

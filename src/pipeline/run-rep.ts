@@ -8,7 +8,7 @@ import type { RepRecord } from '../run-dir/rep-record.js';
 import type { SutOutcome, SutRequest } from '../sut/sut-request.js';
 import { firstLine, guardedSutCall } from '../sut/guarded-sut-call.js';
 import { callSpend, type Price } from '../run-dir/spend.js';
-import { playRollout, type RolloutSpec } from './run-rollout.js';
+import { playRollout, type RolloutSpec } from '../rollout/run-rollout.js';
 
 /** One rep to run: the fixture, its rendered case file, which rep and which attempt. */
 export interface RepJob {

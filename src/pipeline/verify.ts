@@ -15,9 +15,9 @@ import { resolveFixtures } from './resolve-fixtures.js';
 import { caseFileSource } from '../question/case-file-source.js';
 import { checkSutFound } from '../sut/call-sut.js';
 import { checkRunSize } from '../question/rep-limits.js';
-import { checkChecksTables } from './checks-tables.js';
+import { checkChecksTables } from '../checks/checks-tables.js';
 import { checkKnownRecords } from './known-records.js';
-import { checkScreenTables } from './screen-tables.js';
+import { checkScreenTables } from '../checks/screen-tables.js';
 
 /**
  * `turnkit verify`: fixtures and constructed fixtures (see `verify`) and questions, each checked as `run` would

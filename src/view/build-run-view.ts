@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import { report } from '../marks/report.js';
-import { agreement } from '../marks/agreement.js';
+import { report } from '../report/report.js';
+import { agreement } from '../stats/agreement.js';
 import type { ReadMark } from '../run-dir/read-marks.js';
 import { readRun, type Run } from '../run-dir/read-run.js';
 import { repId } from '../run-dir/run-state.js';
@@ -11,9 +11,9 @@ import { constructedDiff } from './constructed-diff.js';
 import { rolloutView, turnMarkPairs } from './turn-views.js';
 import type { AgreementView, FixtureView, RepView, RunView } from './view-data.js';
 import { markdownDoc } from './markdown-doc.js';
-import { correctedSummary, trustLines } from '../marks/format-trust.js';
+import { correctedSummary, trustLines } from '../report/format-trust.js';
 import { formatTable } from '../util/text-table.js';
-import { formatHeldoutLooks, type HeldoutLooks } from '../marks/heldout-ledger.js';
+import { formatHeldoutLooks, type HeldoutLooks } from '../report/heldout-ledger.js';
 
 /** Options of `buildRunView`: the same as `turnkit report`'s. */
 export interface RunViewOptions {

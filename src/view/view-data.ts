@@ -1,6 +1,6 @@
-import type { Report } from '../marks/build-report.js';
-import type { Comparison } from '../marks/compare-runs.js';
-import type { Agreement } from '../marks/agreement.js';
+import type { Report } from '../report/build-report.js';
+import type { Comparison } from '../report/compare-runs.js';
+import type { Agreement } from '../stats/agreement.js';
 import type { DiffSegment } from '../construct/word-diff.js';
 import type { EffectsSummary } from '../scratch/scratch-effects.js';
 import type { MarkdownNode } from './markdown-doc.js';

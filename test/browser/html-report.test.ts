@@ -19,7 +19,7 @@ import { copySampleFiles } from '../helpers/sample-project.js';
 import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { symlink } from 'node:fs/promises';
-import type { Report } from '../../src/marks/build-report.js';
+import type { Report } from '../../src/report/build-report.js';
 
 // page.evaluate and waitForFunction run these callbacks in the page, where document is the page's.
 declare const document: {

@@ -14,8 +14,8 @@ import {
 import { makeMarkRun, readMarks, standardRun } from '../helpers/mark-run.js';
 import { makeReportRun } from '../helpers/report-run.js';
 import { startViewServer } from '../../src/view/server/view-server.js';
-import { buildReport } from '../../src/marks/build-report.js';
-import { compareReports } from '../../src/marks/compare-runs.js';
+import { buildReport } from '../../src/report/build-report.js';
+import { compareReports } from '../../src/report/compare-runs.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
 
 declare const document: {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeMarkRun, standardRun } from '../helpers/mark-run.js';
 import { startViewServer, type ViewServer } from '../../src/view/server/view-server.js';
-import { lockFileOf } from '../../src/marks/marks-lock.js';
+import { lockFileOf } from '../../src/marking/marks-lock.js';
 import { makeRolloutRun } from '../helpers/rollout-run.js';
 
 /** A raw request (fetch would tidy a path's "..", and would not let the Host or Origin be chosen). */

@@ -9,7 +9,7 @@ import { runInProcess } from '../helpers/cli-in-process.js';
 import type { CliResult } from '../helpers/cli.js';
 import { xmllintSchema } from '../helpers/ci-run.js';
 import { copySampleFiles } from '../helpers/sample-project.js';
-import type { Report } from '../../src/marks/build-report.js';
+import type { Report } from '../../src/report/build-report.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const SCHEMA = fileURLToPath(new URL('../helpers/junit.xsd', import.meta.url));

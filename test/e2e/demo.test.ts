@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { parseMarks } from '../../src/run-dir/read-marks.js';
 import type { Manifest } from '../../src/run-dir/manifest.js';
-import type { Report } from '../../src/marks/build-report.js';
+import type { Report } from '../../src/report/build-report.js';
 
 const BASE = 'meridian-turn-23';
 const FIXED = 'meridian-turn-23-deck-fixed';

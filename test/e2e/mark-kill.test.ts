@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, runCli } from '../helpers/cli.js';
 import { hasTmux, killTmuxServer, requireTmux, startInTmux, tmux, tmuxQuiet, waitForPane } from '../helpers/tmux.js';
-import { MarkingSession } from '../../src/marks/marking-session.js';
+import { MarkingSession } from '../../src/marking/marking-session.js';
 import { makeMarkRun, readMarks } from '../helpers/mark-run.js';
 
 /** Waits until a process is gone (after SIGKILL); the deadline only bounds a hang. */

@@ -7,8 +7,8 @@ import { sampleProject } from '../helpers/sample-project.js';
 import { formatMarks, type MarkRow } from '../../src/run-dir/marks-file.js';
 import { parseMarks } from '../../src/run-dir/read-marks.js';
 import type { Manifest } from '../../src/run-dir/manifest.js';
-import type { Report } from '../../src/marks/build-report.js';
-import type { Comparison } from '../../src/marks/compare-runs.js';
+import type { Report } from '../../src/report/build-report.js';
+import type { Comparison } from '../../src/report/compare-runs.js';
 
 const BASE = 'meridian-turn-23';
 const FIXED = 'meridian-turn-23-deck-fixed';

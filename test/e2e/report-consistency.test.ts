@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInProcess } from '../helpers/cli-in-process.js';
 import { makeCiRun } from '../helpers/ci-run.js';
-import type { Report } from '../../src/marks/build-report.js';
+import type { Report } from '../../src/report/build-report.js';
 
 describe('report: consistency (pass^k per fixture, all-pass share per tag)', () => {
   let folder: string;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInProcess } from '../helpers/cli-in-process.js';
 import { HOSTILE_NOTE, makeCiRun } from '../helpers/ci-run.js';
-import { escapeCommandData, escapeCommandProperty } from '../../src/marks/github-annotations.js';
+import { escapeCommandData, escapeCommandProperty } from '../../src/report/github-annotations.js';
 
 describe('turnkit report --format github', () => {
   let folder: string;

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { convert } from 'xmlbuilder2';
 import { runInProcess } from '../helpers/cli-in-process.js';
 import { HOSTILE_NOTE, makeCiRun, xmllintSchema, xmllintXpath } from '../helpers/ci-run.js';
-import type { Report } from '../../src/marks/build-report.js';
+import type { Report } from '../../src/report/build-report.js';
 
 const SCHEMA = fileURLToPath(new URL('../helpers/junit.xsd', import.meta.url));
 

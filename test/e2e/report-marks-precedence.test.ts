@@ -6,7 +6,7 @@ import { runInProcess } from '../helpers/cli-in-process.js';
 import { sampleRunProject } from '../helpers/sample-project.js';
 import { formatMarks, type MarkRow } from '../../src/run-dir/marks-file.js';
 import { parseMarks } from '../../src/run-dir/read-marks.js';
-import type { Report } from '../../src/marks/build-report.js';
+import type { Report } from '../../src/report/build-report.js';
 
 const REPS = 4;
 

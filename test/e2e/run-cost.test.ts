@@ -5,7 +5,7 @@ import { runInProcess } from '../helpers/cli-in-process.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-server.js';
 import { sampleRunProject } from '../helpers/sample-project.js';
 import { sampleGameConfig } from '../../src/config/sample-config.js';
-import type { Report } from '../../src/marks/build-report.js';
+import type { Report } from '../../src/report/build-report.js';
 import type { Manifest } from '../../src/run-dir/manifest.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
 

@@ -3,7 +3,7 @@ import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runInProcess } from '../helpers/cli-in-process.js';
 import { sampleRunProject } from '../helpers/sample-project.js';
-import type { Report } from '../../src/marks/build-report.js';
+import type { Report } from '../../src/report/build-report.js';
 
 // Every variable a shard may be read from, unset unless a case sets it.
 const CLEAN = { JOB_COMPLETION_INDEX: '', TURNKIT_SHARD: '', TURNKIT_SHARD_COUNT: '', GITHUB_RUN_ID: '' };

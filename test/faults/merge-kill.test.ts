@@ -6,8 +6,8 @@ import { basename, dirname, join } from 'node:path';
 import { BIN } from '../helpers/cli.js';
 import { faultProject, type FaultProject } from '../helpers/fault-project.js';
 import { runQuestion } from '../../src/app/run-question.js';
-import { mergeRuns } from '../../src/pipeline/merge-runs.js';
-import { buildReport } from '../../src/marks/build-report.js';
+import { mergeRuns } from '../../src/shard/merge-runs.js';
+import { buildReport } from '../../src/report/build-report.js';
 import { commandContext } from '../../src/app/command-context.js';
 import { gc as collect } from '../../src/scratch/scratch-operations.js';
 

@@ -8,7 +8,7 @@ import { runQuestion } from '../../src/app/run-question.js';
 import { collectGarbage } from '../../src/scratch/gc.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
-import { judgeChecks } from '../../src/marks/judge-checks.js';
+import { judgeChecks } from '../../src/judge/judge-checks.js';
 import { parseMarks } from '../../src/run-dir/read-marks.js';
 import { itHasProgram, systemProgram } from '../helpers/system-programs.js';
 

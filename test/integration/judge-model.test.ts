@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
-import { judgePromptSha256 } from '../../src/marks/judge-identity.js';
+import { judgePromptSha256 } from '../../src/judge/judge-identity.js';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TurnkitError } from '../../src/errors.js';
-import { createJudgeCall, JudgeCallError } from '../../src/marks/judge-client.js';
-import { judgeWithModel } from '../../src/marks/judge-model.js';
+import { createJudgeCall, JudgeCallError } from '../../src/judge/judge-client.js';
+import { judgeWithModel } from '../../src/judge/judge-model.js';
 import { judgeSettingsSchema, type JudgeSettings, type JudgeSettingsInput } from '../../src/config/judge-settings.js';
-import { loadJudgeSettings } from '../../src/marks/load-judge-settings.js';
+import { loadJudgeSettings } from '../../src/judge/load-judge-settings.js';
 import { sha256 } from '../../src/run-dir/manifest.js';
 import type { MarkRow } from '../../src/run-dir/marks-file.js';
 import { parseMarks } from '../../src/run-dir/read-marks.js';

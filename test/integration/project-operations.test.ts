@@ -13,7 +13,7 @@ import { gc, seed, teardown } from '../../src/scratch/scratch-operations.js';
 import { verify } from '../../src/pipeline/verify.js';
 import { run } from '../../src/pipeline/run.js';
 import { judgeChecks, materialize, report, show } from '../../src/index.js';
-import { outcomeError } from '../../src/marks/outcome.js';
+import { outcomeError } from '../../src/report/outcome.js';
 
 // Every operation a library caller makes on an open project: paths relative to the project, the project's database.
 describe.each(BACKENDS)('operations that take (project, input) on %s', (backend) => {

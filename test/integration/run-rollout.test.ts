@@ -11,10 +11,10 @@ import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
 import { runQuestion } from '../../src/app/run-question.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
 import { sampleGameConfig } from '../../src/config/sample-config.js';
-import { mergeRuns } from '../../src/pipeline/merge-runs.js';
-import { judgeChecks } from '../../src/marks/judge-checks.js';
-import { buildReport } from '../../src/marks/build-report.js';
-import { formatReport } from '../../src/marks/format-report.js';
+import { mergeRuns } from '../../src/shard/merge-runs.js';
+import { judgeChecks } from '../../src/judge/judge-checks.js';
+import { buildReport } from '../../src/report/build-report.js';
+import { formatReport } from '../../src/report/format-report.js';
 import { parseMarks } from '../../src/run-dir/read-marks.js';
 import { itHasProgram, systemProgram } from '../helpers/system-programs.js';
 

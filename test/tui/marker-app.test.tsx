@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MarkingSession } from '../../src/marks/marking-session.js';
+import { MarkingSession } from '../../src/marking/marking-session.js';
 import { MarkerApp } from '../../src/tui/marker/marker-app.js';
 import { demoLikeRun, makeMarkRun, readMarks, standardRun, tempFiles } from '../helpers/mark-run.js';
 import { settled } from '../helpers/ink-settled.js';

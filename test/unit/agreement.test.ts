@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agreement, cohensKappa } from '../../src/marks/agreement.js';
+import { agreement, cohensKappa } from '../../src/stats/agreement.js';
 import type { Mark } from '../../src/run-dir/marks-file.js';
 import { parseMarksText, type ReadMark } from '../../src/run-dir/read-marks.js';
 import { repId } from '../../src/run-dir/run-state.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { commandWords, runBounded } from '../../src/util/bounded-process.js';
-import { commandPlayer } from '../../src/pipeline/simulated-player.js';
+import { commandPlayer } from '../../src/rollout/simulated-player.js';
 
 let dir: string;
 beforeAll(async () => {

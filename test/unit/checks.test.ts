@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyChecks, containsTerm } from '../../src/pipeline/run-checks.js';
+import { applyChecks, containsTerm } from '../../src/checks/run-checks.js';
 import { checkRegex, checksSchema } from '../../src/question/checks-format.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
 

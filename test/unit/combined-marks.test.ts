@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildReport } from '../../src/marks/build-report.js';
-import { formatReport } from '../../src/marks/format-report.js';
+import { buildReport } from '../../src/report/build-report.js';
+import { formatReport } from '../../src/report/format-report.js';
 import { buildRunView } from '../../src/view/build-run-view.js';
 import { makeReportRun } from '../helpers/report-run.js';
 

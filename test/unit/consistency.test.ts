@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { passPowers, shownPowers, tagConsistency } from '../../src/marks/consistency.js';
+import { passPowers, shownPowers, tagConsistency } from '../../src/stats/consistency.js';
 
 /** Compares pass^k values with hand-computed fractions (null where undefined). */
 function expectPowers(actual: (number | null)[], expected: (number | null)[]): void {

@@ -9,7 +9,7 @@ import {
   heldoutLedgerFile,
   readHeldoutLedger,
   recordHeldoutUse,
-} from '../../src/marks/heldout-ledger.js';
+} from '../../src/report/heldout-ledger.js';
 
 describe('the held-out ledger', () => {
   let dir: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../../src/fixture/format.js';
-import { hiddenScreens, hiddenValues, reveals } from '../../src/pipeline/hidden-checks.js';
+import { hiddenScreens, hiddenValues, reveals } from '../../src/checks/hidden-checks.js';
 import { hiddenSchema } from '../../src/question/hidden-format.js';
 
 const SECRET = 'The butler poisoned the wine in the east tower before dawn';

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { acquireMarksLock, lockFileOf } from '../../src/marks/marks-lock.js';
+import { acquireMarksLock, lockFileOf } from '../../src/marking/marks-lock.js';
 
 describe('the lock on a marks file', () => {
   let dir: string;

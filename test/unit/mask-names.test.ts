@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskNames } from '../../src/marks/mask-names.js';
+import { maskNames } from '../../src/marking/mask-names.js';
 
 const mask = maskNames(
   new Map([

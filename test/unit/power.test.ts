@@ -6,7 +6,7 @@ import {
   normalQuantile,
   repsForVerdict,
   repsToTellApart,
-} from '../../src/marks/power.js';
+} from '../../src/stats/power.js';
 
 // A second implementation for the test, by another route: exact binomial coefficients in BigInt, Fisher's p-value
 // as the sum of hypergeometric probabilities no larger than the observed one (Agresti, "Categorical Data

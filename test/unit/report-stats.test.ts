@@ -7,7 +7,7 @@ import {
   passesNeeded,
   targetDemand,
   wilsonInterval,
-} from '../../src/marks/stats.js';
+} from '../../src/stats/stats.js';
 
 describe('wilsonInterval', () => {
   // Expected bounds were computed independently with python3 from the closed-form Wilson score formula

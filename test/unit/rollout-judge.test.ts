@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgePrompt } from '../../src/marks/judge-prompt.js';
+import { judgePrompt } from '../../src/judge/judge-prompt.js';
 
 describe('the judge prompt of a rollout', () => {
   const base = { question: 'Does the route hold?', rubric: 'pass when deck 2', caseFile: 'Turn 23' };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fixture } from '../../src/fixture/format.js';
-import { checkScreenTables } from '../../src/pipeline/screen-tables.js';
+import { checkScreenTables } from '../../src/checks/screen-tables.js';
 import { loadQuestion } from '../../src/question/load-question.js';
 
 const FIXTURE = {

@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildReport } from '../../src/marks/build-report.js';
-import { formatReport } from '../../src/marks/format-report.js';
-import { judgeChecks } from '../../src/marks/judge-checks.js';
+import { buildReport } from '../../src/report/build-report.js';
+import { formatReport } from '../../src/report/format-report.js';
+import { judgeChecks } from '../../src/judge/judge-checks.js';
 import { checksSchema } from '../../src/question/checks-format.js';
 import { parseMarks } from '../../src/run-dir/read-marks.js';
 import { parseScreens } from '../../src/run-dir/screens-file.js';
@@ -169,8 +169,8 @@ describe('errors: exclude and errors: fail on one run', () => {
 
 describe('the tool rules as screens of the framework', () => {
   it('writes the allowed-tools screen beside the checks, unscored where a fixture skips it, error on an errored rep', async () => {
-    const { checksGrader } = await import('../../src/marks/judge-checks.js');
-    const { gradeRun } = await import('../../src/marks/grader.js');
+    const { checksGrader } = await import('../../src/judge/judge-checks.js');
+    const { gradeRun } = await import('../../src/judge/grader.js');
     const { readRunState, repId } = await import('../../src/run-dir/run-state.js');
     const { toolsSchema } = await import('../../src/question/tools-format.js');
     const dir = await makeScreensRun({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAutoShard, shardFromEnvironment, shardRunName } from '../../src/pipeline/shard-env.js';
+import { parseAutoShard, shardFromEnvironment, shardRunName } from '../../src/shard/shard-env.js';
 
 const fails = (run: () => unknown): string => {
   try {

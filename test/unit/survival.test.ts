@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstFailingStep, fixtureSurvival, survivalPair } from '../../src/marks/survival.js';
+import { firstFailingStep, fixtureSurvival, survivalPair } from '../../src/stats/survival.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
 import type { TurnRecord } from '../../src/run-dir/rollout-record.js';
 

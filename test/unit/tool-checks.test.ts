@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { applyChecks } from '../../src/pipeline/run-checks.js';
-import { repScreens } from '../../src/pipeline/rep-screens.js';
-import { toolScreens, type ToolEvidence } from '../../src/pipeline/tool-checks.js';
+import { applyChecks } from '../../src/checks/run-checks.js';
+import { repScreens } from '../../src/checks/rep-screens.js';
+import { toolScreens, type ToolEvidence } from '../../src/checks/tool-checks.js';
 import { checksSchema } from '../../src/question/checks-format.js';
 import { toolsSchema } from '../../src/question/tools-format.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';

@@ -2,12 +2,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildReport } from '../../src/marks/build-report.js';
-import { formatReport } from '../../src/marks/format-report.js';
-import { junitXml } from '../../src/marks/junit-report.js';
+import { buildReport } from '../../src/report/build-report.js';
+import { formatReport } from '../../src/report/format-report.js';
+import { junitXml } from '../../src/report/junit-report.js';
 import { formatMarks } from '../../src/run-dir/marks-file.js';
 import { parseMarks } from '../../src/run-dir/read-marks.js';
-import { report } from '../../src/marks/report.js';
+import { report } from '../../src/report/report.js';
 import { buildRunView } from '../../src/view/build-run-view.js';
 import { makeReportRun } from '../helpers/report-run.js';
 
@@ -110,8 +110,8 @@ describe('refusals', () => {
 
 describe('--compare paired by fixture', () => {
   it('gives the CMH test over fixtures, the pooled difference and Holm-adjusted p-values', async () => {
-    const { compareReports } = await import('../../src/marks/compare-runs.js');
-    const { formatComparison } = await import('../../src/marks/format-report.js');
+    const { compareReports } = await import('../../src/report/compare-runs.js');
+    const { formatComparison } = await import('../../src/report/format-report.js');
     const here = await buildReport(run, { marks: 'marks.checks.csv' });
     const there = await buildReport(run);
     const comparison = compareReports(here, there);

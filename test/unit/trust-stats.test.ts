@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ceilingVerdict } from '../../src/marks/agreement-ceiling.js';
-import { calibrate, keyMismatch, refusal } from '../../src/marks/calibration.js';
-import { pooledClusteredRate } from '../../src/marks/cluster-se.js';
-import { intervalVerdict, roganGladen, roganGladenInterval } from '../../src/marks/corrected-rate.js';
-import { holmAdjust } from '../../src/marks/holm.js';
-import { mantelHaenszel } from '../../src/marks/mantel-haenszel.js';
-import { chiSquare1Tail } from '../../src/marks/normal.js';
-import { ppiMean } from '../../src/marks/ppi.js';
+import { ceilingVerdict } from '../../src/stats/agreement-ceiling.js';
+import { calibrate, keyMismatch, refusal } from '../../src/stats/calibration.js';
+import { pooledClusteredRate } from '../../src/stats/cluster-se.js';
+import { intervalVerdict, roganGladen, roganGladenInterval } from '../../src/stats/corrected-rate.js';
+import { holmAdjust } from '../../src/stats/holm.js';
+import { mantelHaenszel } from '../../src/stats/mantel-haenszel.js';
+import { chiSquare1Tail } from '../../src/stats/normal.js';
+import { ppiMean } from '../../src/stats/ppi.js';
 
 const Z = 1.959963984540054;
 

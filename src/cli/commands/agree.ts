@@ -13,8 +13,8 @@ export function registerAgree(program: Command, output: Output): void {
     .option('--json', 'print the result as JSON')
     .addHelpText('after', examples('turnkit agree runs/places/STAMP/marks.csv runs/places/STAMP/marks.checks.csv'))
     .action(async (a: string, b: string, options) => {
-      const { agree } = await import('../../marks/agree.js');
-      const { formatAgreement } = await import('../../marks/format-agreement.js');
+      const { agree } = await import('../../marking/agree.js');
+      const { formatAgreement } = await import('../../marking/format-agreement.js');
       const { filesContext } = await import('../../app/command-context.js');
       const result = await agree(filesContext(), { a, b });
       if (options.json)

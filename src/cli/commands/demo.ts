@@ -30,7 +30,7 @@ export function registerDemo(program: Command, output: Output): void {
     )
     .action(async (options, command: Command) => {
       const { demo } = await import('../../demo/demo-command.js');
-      const { loadJudgeSettings } = await import('../../marks/load-judge-settings.js');
+      const { loadJudgeSettings } = await import('../../judge/load-judge-settings.js');
       const { loadConfig } = await import('../../config/load.js');
       const globals = command.optsWithGlobals<{ databaseUrl?: string; config?: string }>();
       if (globals.databaseUrl || process.env.DATABASE_URL)
@@ -81,8 +81,8 @@ function shownResult(result: DemoResult) {
 
 /** The demo's report, what the constructed fixture moved, the rollout, the judge's agreement, and what to do next. */
 async function printDemo(output: Output, result: DemoResult): Promise<void> {
-  const { formatReport, pValue } = await import('../../marks/format-report.js');
-  const { formatAgreement } = await import('../../marks/format-agreement.js');
+  const { formatReport, pValue } = await import('../../report/format-report.js');
+  const { formatAgreement } = await import('../../marking/format-agreement.js');
   output.out('');
   for (const line of formatReport(result.report, 'text')) output.out(line);
   output.out('');
@@ -92,7 +92,7 @@ async function printDemo(output: Output, result: DemoResult): Promise<void> {
       `The constructed fixture changes one upstream narration and nothing else; its rate moved by ${pair.delta > 0 ? '+' : ''}${pair.delta.toFixed(2)} (Fisher exact p ${pair.p < 0.001 ? '< 0.001' : `= ${pValue(pair.p)}`}).`,
     );
   }
-  const { formatSurvival } = await import('../../marks/format-survival.js');
+  const { formatSurvival } = await import('../../report/format-survival.js');
   output.out(`A rollout from the same fixtures (${shownPath(result.rollout.run.dir)}):`);
   for (const line of formatSurvival(result.rollout.survival, 'text')) output.out(line ? `  ${line}` : '');
   if (result.judged) {

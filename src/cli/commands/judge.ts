@@ -90,7 +90,7 @@ async function judgeChecksFlags(
   results: Record<string, unknown>,
   written: string[],
 ): Promise<void> {
-  const { judgeChecks } = await import('../../marks/judge-checks.js');
+  const { judgeChecks } = await import('../../judge/judge-checks.js');
   const result = await judgeChecks(project, { dir, question: options.question });
   results.checks = { ...result, file: shownPath(result.file), screensFile: shownPath(result.screensFile) };
   written.push(basename(result.file));
@@ -121,9 +121,9 @@ async function judgeWithModelFlags(
   results: Record<string, unknown>,
   written: string[],
 ): Promise<void> {
-  const { judgeWithModel } = await import('../../marks/judge-model.js');
-  const { loadJudgeSettings } = await import('../../marks/load-judge-settings.js');
-  const { outcomeError } = await import('../../marks/outcome.js');
+  const { judgeWithModel } = await import('../../judge/judge-model.js');
+  const { loadJudgeSettings } = await import('../../judge/load-judge-settings.js');
+  const { outcomeError } = await import('../../report/outcome.js');
   const { config } = project;
   const settings = await loadJudgeSettings(
     options.judge,

@@ -32,7 +32,7 @@ export function registerMark(program: Command, output: Output): void {
       ),
     )
     .action(async (dir: string, options) => {
-      const { MarkingSession } = await import('../../marks/marking-session.js');
+      const { MarkingSession } = await import('../../marking/marking-session.js');
       const { loadTerminalApp } = await import('../../tui/load-terminal-app.js');
       if (options.seed !== undefined && !options.blind)
         throw new TurnkitError('USAGE', '--seed orders a blind re-mark: use it with --blind');
@@ -41,7 +41,7 @@ export function registerMark(program: Command, output: Output): void {
           'USAGE',
           'turnkit mark needs a terminal; or mark the reps in marks.csv with a spreadsheet or an editor',
         );
-      const { acquireMarksLock } = await import('../../marks/marks-lock.js');
+      const { acquireMarksLock } = await import('../../marking/marks-lock.js');
       const { recordRunLook } = await import('../heldout-use.js');
       const session = await MarkingSession.open({
         dir,

@@ -21,7 +21,7 @@ export function registerPlan(program: Command, output: Output): void {
       ),
     )
     .action(async (question: string, options, command: Command) => {
-      const { planQuestion, formatPlan } = await import('../../marks/plan-question.js');
+      const { planQuestion, formatPlan } = await import('../../stats/plan-question.js');
       const { TurnkitError } = await import('../../errors.js');
       if ((options.from === undefined) !== (options.to === undefined))
         throw new TurnkitError('USAGE', 'give --from and --to together');

@@ -4,7 +4,7 @@ import type { Output } from '../output.js';
 import { examples } from '../help-examples.js';
 import { recordRunLook } from '../heldout-use.js';
 import type { ReportFormatName, ReportJob } from '../../app/report-formats.js';
-import type { ReportResult } from '../../marks/report.js';
+import type { ReportResult } from '../../report/report.js';
 
 /** Options of the report command as commander gives them. */
 interface ReportFlags {
@@ -79,7 +79,7 @@ export function registerReport(program: Command, output: Output): void {
       const format = formatOf(options);
       const { REPORT_FORMATS, resultOf } = await import('../../app/report-formats.js');
       const { filesContext } = await import('../../app/command-context.js');
-      const { outcomeError } = await import('../../marks/outcome.js');
+      const { outcomeError } = await import('../../report/outcome.js');
       // Recorded before the numbers are read: a look that then fails its --check was still a look.
       const looks = await recordRunLook('report', [dir]);
       const job: ReportJob = {

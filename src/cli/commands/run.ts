@@ -75,8 +75,8 @@ async function runAction(
   output: Output,
 ): Promise<void> {
   const { runQuestion } = await import('../../app/run-question.js');
-  const { outcomeError } = await import('../../marks/outcome.js');
-  const { shardFromEnvironment, shardRunName } = await import('../../pipeline/shard-env.js');
+  const { outcomeError } = await import('../../report/outcome.js');
+  const { shardFromEnvironment, shardRunName } = await import('../../shard/shard-env.js');
   // The CI engine's variables are read here, at the edge; the library is given the shard and the run's name.
   const shard =
     options.shard && 'auto' in options.shard ? shardFromEnvironment(options.shard, process.env) : options.shard;

@@ -1,7 +1,7 @@
 import { Box, Text, useApp, useInput } from 'ink';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Mark } from '../../run-dir/marks-file.js';
-import type { MarkingSession } from '../../marks/marking-session.js';
+import type { MarkingSession } from '../../marking/marking-session.js';
 import { keyEvents } from '../key-events.js';
 import { paneLines, PANES } from './marker-content.js';
 import { bodyHeightOf, initialMarkerState, reduceMarker, type MarkerState } from './marker-state.js';

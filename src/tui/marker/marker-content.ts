@@ -1,6 +1,6 @@
 import { visibleControls } from '../../util/visible-controls.js';
 import wrapAnsi from 'wrap-ansi';
-import type { MarkingSession } from '../../marks/marking-session.js';
+import type { MarkingSession } from '../../marking/marking-session.js';
 import { reflowMarkdown } from '../../util/reflow-markdown.js';
 import type { ToolCall } from '../../run-dir/tool-call.js';
 import { toolCallLine } from '../../run-dir/tool-calls-markdown.js';

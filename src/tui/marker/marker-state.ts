@@ -1,6 +1,6 @@
 import type { Key } from 'ink';
 import type { Mark } from '../../run-dir/marks-file.js';
-import type { MarkingSession } from '../../marks/marking-session.js';
+import type { MarkingSession } from '../../marking/marking-session.js';
 import { paneLines, PANES, turnCount, type Pane } from './marker-content.js';
 
 /** What the marker shows, apart from the marks (the session holds those). */

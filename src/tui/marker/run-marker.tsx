@@ -1,5 +1,5 @@
 import { runFullScreen } from '../full-screen.js';
-import type { MarkingSession } from '../../marks/marking-session.js';
+import type { MarkingSession } from '../../marking/marking-session.js';
 import { useTerminalSize } from '../use-terminal-size.js';
 import { MarkerApp, type MarkerAppProps } from './marker-app.js';
 

@@ -1,4 +1,4 @@
-import type { MarkingSession } from '../../marks/marking-session.js';
+import type { MarkingSession } from '../../marking/marking-session.js';
 import { rolloutView, type RolloutView } from '../turn-views.js';
 import type { MarkerView } from '../view-data.js';
 import type { ToolCall } from '../../run-dir/tool-call.js';

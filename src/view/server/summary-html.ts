@@ -1,4 +1,4 @@
-import type { FixtureReport, Report } from '../../marks/build-report.js';
+import type { FixtureReport, Report } from '../../report/build-report.js';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 

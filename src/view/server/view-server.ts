@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { TurnkitError } from '../../errors.js';
-import { compareReports } from '../../marks/compare-runs.js';
+import { compareReports } from '../../report/compare-runs.js';
 import { shownPath } from '../../util/shown-path.js';
 import { contentSecurityPolicy, renderPage } from '../html-page.js';
 import { refusal } from './request-guard.js';

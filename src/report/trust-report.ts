@@ -2,18 +2,24 @@ import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Run } from '../run-dir/read-run.js';
 import { repId, type RepKey } from '../run-dir/run-state.js';
-import { ceilingVerdict, type CeilingVerdict } from './agreement-ceiling.js';
-import { calibrate, refusal, type CalibrationCounts, type JudgeCalibration, type JudgeKey } from './calibration.js';
+import { ceilingVerdict, type CeilingVerdict } from '../stats/agreement-ceiling.js';
+import {
+  calibrate,
+  refusal,
+  type CalibrationCounts,
+  type JudgeCalibration,
+  type JudgeKey,
+} from '../stats/calibration.js';
 import { readCalibrationFile } from './calibration-file.js';
-import { pooledClusteredRate, type PooledRate } from './cluster-se.js';
-import { intervalVerdict, roganGladen, roganGladenInterval, type CorrectedVerdict } from './corrected-rate.js';
-import { holmAdjust } from './holm.js';
-import { mantelHaenszel, type MantelHaenszel } from './mantel-haenszel.js';
-import { ppiMean, type PpiEstimate } from './ppi.js';
+import { pooledClusteredRate, type PooledRate } from '../stats/cluster-se.js';
+import { intervalVerdict, roganGladen, roganGladenInterval, type CorrectedVerdict } from '../stats/corrected-rate.js';
+import { holmAdjust } from '../stats/holm.js';
+import { mantelHaenszel, type MantelHaenszel } from '../stats/mantel-haenszel.js';
+import { ppiMean, type PpiEstimate } from '../stats/ppi.js';
 import type { ReadMark } from '../run-dir/read-marks.js';
 import type { RunAgreement } from './run-agreements.js';
-import { seedOf } from './seeded-random.js';
-import type { Interval } from './stats.js';
+import { seedOf } from '../stats/seeded-random.js';
+import type { Interval } from '../stats/stats.js';
 
 /** A corrected pass rate of a fixture, a tag or the question, and the verdict its interval gives. */
 export interface CorrectedEstimate {

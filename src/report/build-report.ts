@@ -6,7 +6,7 @@ import { repId, type RunState } from '../run-dir/run-state.js';
 import type { ReadMark } from '../run-dir/read-marks.js';
 import { readRun, type Run } from '../run-dir/read-run.js';
 import { runAgreements, type RunAgreement } from './run-agreements.js';
-import { passPowers, tagConsistency, type TagConsistency } from './consistency.js';
+import { passPowers, tagConsistency, type TagConsistency } from '../stats/consistency.js';
 import { countSources, readCombinedMarks } from './combined-marks.js';
 import { trustReport, type TrustReport } from './trust-report.js';
 import { errorsPolicyOf, screenReport, type ErrorsPolicy, type ScreenReport } from './screen-report.js';
@@ -19,7 +19,7 @@ import {
   targetDemand,
   wilsonInterval,
   type Interval,
-} from './stats.js';
+} from '../stats/stats.js';
 
 /** A fixture's verdict: pending while any rep is unmarked, else met or missed. */
 export type Verdict = 'met' | 'missed' | 'pending';

@@ -4,7 +4,7 @@ import { formatTable, markdownTable, type Align } from '../util/text-table.js';
 import type { FixtureReport, MarkCounts, Report, TagTotals } from './build-report.js';
 import type { Comparison } from './compare-runs.js';
 import { spendRows } from './format-spend.js';
-import { consistencyLines } from './consistency.js';
+import { consistencyLines } from '../stats/consistency.js';
 import { formatSurvival } from './format-survival.js';
 import { correctedSummary, trustLines } from './format-trust.js';
 import { sourceLines } from './format-sources.js';

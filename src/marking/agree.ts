@@ -5,7 +5,7 @@ import { shownPath, showingPathsFrom } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import type { Manifest } from '../run-dir/manifest.js';
 import { readLooseMarks, readRun, type Run } from '../run-dir/read-run.js';
-import { agreement, type Agreement } from './agreement.js';
+import { agreement, type Agreement } from '../stats/agreement.js';
 
 /** Options of `turnkit agree MARKS_A MARKS_B`. */
 export interface AgreeOptions {

@@ -1,7 +1,7 @@
 import type { RunState } from '../run-dir/run-state.js';
 import { repId } from '../run-dir/run-state.js';
 import type { RepKey } from '../run-dir/run-state.js';
-import { fixtureSurvival, survivalPair, type FixtureSurvival, type SurvivalPair } from './survival.js';
+import { fixtureSurvival, survivalPair, type FixtureSurvival, type SurvivalPair } from '../stats/survival.js';
 import type { BasePair } from './build-report.js';
 import type { MarkRow } from '../run-dir/marks-file.js';
 

@@ -1,4 +1,4 @@
-import type { FixtureReport } from './build-report.js';
+import type { FixtureReport } from '../report/build-report.js';
 
 /**
  * pass^k for k = 1..reps: the chance that k reps drawn without replacement from a fixture's qualified reps (pass

@@ -3,7 +3,13 @@ import { z } from 'zod';
 import { TurnkitError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
-import { calibrate, keyMismatch, type CalibrationCounts, type JudgeCalibration, type JudgeKey } from './calibration.js';
+import {
+  calibrate,
+  keyMismatch,
+  type CalibrationCounts,
+  type JudgeCalibration,
+  type JudgeKey,
+} from '../stats/calibration.js';
 
 /** The format tag of a calibration file. */
 export const CALIBRATION_FORMAT = 'turnkit.calibration/1';

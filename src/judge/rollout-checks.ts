@@ -1,7 +1,7 @@
 import type { Screen } from '../question/check-screens.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
 import type { ScreenResult } from '../run-dir/screen-result.js';
-import { applyScreens, type ScreenedVerdict } from '../pipeline/run-checks.js';
+import { applyScreens, type ScreenedVerdict } from '../checks/run-checks.js';
 
 /**
  * A rollout's mark from its screens: the question's `checks` applied to each turn alone (its response and what it

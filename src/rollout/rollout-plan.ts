@@ -7,7 +7,7 @@ import type { CaseFileSource } from '../question/case-file-source.js';
 import type { LoadedQuestion } from '../question/load-question.js';
 import { playerFor } from './rollout-inputs.js';
 import type { RolloutSpec } from './run-rollout.js';
-import { hiddenValues } from './hidden-checks.js';
+import { hiddenValues } from '../checks/hidden-checks.js';
 
 /** A question's rollout, ready to give each rep its spec. */
 export interface RolloutPlan {

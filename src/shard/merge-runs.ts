@@ -7,7 +7,7 @@ import { removeStaleTemps, tempSibling } from '../util/temp-names.js';
 import { TurnkitError } from '../errors.js';
 import type { Manifest } from '../run-dir/manifest.js';
 import { sumSpend } from '../run-dir/spend.js';
-import { mergedModels } from './run-provenance.js';
+import { mergedModels } from '../pipeline/run-provenance.js';
 import { findShardDirs } from '../run-dir/find-shards.js';
 import type { MarkRow } from '../run-dir/marks-file.js';
 import { parseMarksText } from '../run-dir/read-marks.js';

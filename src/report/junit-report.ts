@@ -6,7 +6,7 @@ import { create } from 'xmlbuilder2';
 type XMLBuilder = ReturnType<typeof create>;
 import type { FixtureReport, Report } from './build-report.js';
 import type { CiFixtureDetail } from './ci-details.js';
-import { passesNeeded } from './stats.js';
+import { passesNeeded } from '../stats/stats.js';
 import { correctedSummary, estimateLine } from './format-trust.js';
 
 /**

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { loadFixture } from '../fixture/load-fixture.js';
-import { type HiddenValues, hiddenValues } from '../pipeline/hidden-checks.js';
+import { type HiddenValues, hiddenValues } from '../checks/hidden-checks.js';
 import type { HiddenRule } from '../question/hidden-format.js';
 import { type Manifest, sha256 } from '../run-dir/manifest.js';
 import { firstLine } from '../sut/guarded-sut-call.js';

@@ -1,9 +1,9 @@
-import { holmAdjust } from './holm.js';
-import { mantelHaenszel, type MantelHaenszel } from './mantel-haenszel.js';
+import { holmAdjust } from '../stats/holm.js';
+import { mantelHaenszel, type MantelHaenszel } from '../stats/mantel-haenszel.js';
 import { shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import type { Report } from './build-report.js';
-import { fisherExact } from './stats.js';
+import { fisherExact } from '../stats/stats.js';
 
 /** One fixture in both runs: this run's rate against the other's. */
 export interface FixtureDelta {

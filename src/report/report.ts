@@ -4,7 +4,7 @@ import { shownPath, showingPathsFrom } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import { buildReport, type Report } from './build-report.js';
 import { compareReports, type Comparison } from './compare-runs.js';
-import { passesNeeded } from './stats.js';
+import { passesNeeded } from '../stats/stats.js';
 import type { Run } from '../run-dir/read-run.js';
 
 /** Options of `turnkit report`. */

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Run } from '../run-dir/read-run.js';
-import { agreement } from './agreement.js';
+import { agreement } from '../stats/agreement.js';
 
 /** One marks file of a run measured against the human's marks. */
 export interface RunAgreement {

@@ -1,9 +1,9 @@
 import type { Checks } from '../question/checks-format.js';
 import type { Fixture, FixtureRow } from '../fixture/format.js';
 import type { GameGraph } from '../fixture/game-graph.js';
-import { applyChecks } from './run-checks.js';
-import type { HiddenValues } from './hidden-checks.js';
-import { hasScreens, repScreens, type ScreenChecks } from './rep-screens.js';
+import { applyChecks } from '../checks/run-checks.js';
+import type { HiddenValues } from '../checks/hidden-checks.js';
+import { hasScreens, repScreens, type ScreenChecks } from '../checks/rep-screens.js';
 import type { ScratchCampaign, ScratchSession } from '../scratch/scratch-session.js';
 import { TurnEffectsReader } from '../scratch/turn-effects.js';
 import type { SutCaller } from '../sut/call-sut.js';

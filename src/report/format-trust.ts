@@ -1,5 +1,5 @@
 import { shownPath } from '../util/shown-path.js';
-import type { Interval } from './stats.js';
+import type { Interval } from '../stats/stats.js';
 import type { CorrectedEstimate, TrustReport } from './trust-report.js';
 
 /** A table renderer (text or Markdown). */
