@@ -7,6 +7,9 @@ import type { MarkdownNode } from './markdown-doc.js';
 import type { RolloutView } from './turn-views.js';
 import type { ToolCall } from '../run-dir/tool-call.js';
 
+/** A recorded tool call, as the page data carries it (the browser client names the page data's types only). */
+export type { ToolCall };
+
 /** One marks file of a run beside the report's: a judge's, the checks', another grader's, a blind re-mark. */
 export interface AgreementView extends Agreement {
   file: string;

@@ -1,4 +1,4 @@
-import type { ToolCall } from '../../../run-dir/tool-call.js';
+import type { ToolCall } from '../../view-data.js';
 import { h } from './dom.js';
 
 /*
