@@ -9,7 +9,6 @@ import { compareReports } from '../../report/compare-runs.js';
 import { shownPath } from '../../util/shown-path.js';
 import { contentSecurityPolicy, renderPage } from '../html-page.js';
 import { refusal } from './request-guard.js';
-import { fileInRun } from './serve-run-file.js';
 import { summaryHtml } from './summary-html.js';
 import { ViewRun, type ViewMarking } from './view-run.js';
 
@@ -161,7 +160,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     const file = /^\/files\/(\d+)\/(.+)$/.exec(url.pathname);
     if (file) {
       if (options.blind) return send(response, 403, { error: 'forbidden: a blind re-mark shows no other marks' });
-      return serveRunFile(response, runOf(file[1]).dir, file[2]!);
+      return serveRunFile(response, runOf(file[1]), file[2]!);
     }
     return send(response, 404, { error: 'not found' });
   }
@@ -233,14 +232,14 @@ async function postMark(
 }
 
 /** `GET /files/RUN/PATH`: a file of the run (none outside it), as plain text in a sandbox. */
-async function serveRunFile(response: ServerResponse, dir: string, encoded: string): Promise<void> {
+async function serveRunFile(response: ServerResponse, run: ViewRun, encoded: string): Promise<void> {
   let relative: string;
   try {
     relative = decodeURIComponent(encoded);
   } catch {
     return send(response, 403, { error: 'forbidden: not a file of this run' });
   }
-  const path = await fileInRun(dir, relative);
+  const path = await run.fileOf(relative);
   if (!path) return send(response, 403, { error: 'forbidden: not a file of this run' });
   // Every file as plain text in a sandbox: a response saved as .html is still text here.
   response.writeHead(200, {
