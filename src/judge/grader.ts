@@ -1,9 +1,10 @@
 import { join } from 'node:path';
-import { formatMarks, type Mark, type MarkRow } from '../run-dir/marks-file.js';
+import type { Mark, MarkRow } from '../run-dir/marks-file.js';
+import type { Run } from '../run-dir/read-run.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
 import { planReps } from '../run-dir/rep-order.js';
-import { writeRunFile } from '../run-dir/run-layout.js';
-import { repId, type RepKey, type RunState } from '../run-dir/run-state.js';
+import { runWriter } from '../run-dir/run-writer.js';
+import { repId, type RepKey } from '../run-dir/run-state.js';
 
 /** A grader's mark of one rep and its note; a blank mark leaves the rep ungraded (a judge stopped before it). */
 export interface Grade {
@@ -44,9 +45,12 @@ export interface GradedRun {
 /**
  * Grades every rep the run planned (its shard's) with one grader, in plan order, and writes the grader's marks file
  * atomically, after the grader's own files: a rep with no record is left blank (`not run`).
+ * @example
+ * const graded = await gradeRun(await readRun(dir), checksGrader(dir, manifest, checks));
  */
-export async function gradeRun(dir: string, state: RunState, grader: Grader): Promise<GradedRun> {
-  const { manifest } = state;
+export async function gradeRun(run: Run, grader: Grader): Promise<GradedRun> {
+  const { dir, manifest } = run;
+  const { records } = await run.reps();
   const keys = planReps(
     manifest.fixtures.map((fixture) => fixture.name),
     manifest.question.reps,
@@ -63,7 +67,7 @@ export async function gradeRun(dir: string, state: RunState, grader: Grader): Pr
   };
   result.rows = await Promise.all(
     keys.map(async (key): Promise<MarkRow> => {
-      const record = state.records.get(repId(key));
+      const record = records.get(repId(key));
       if (!record) {
         result.notRun++;
         return { ...key, mark: '', note: 'not run' };
@@ -74,6 +78,6 @@ export async function gradeRun(dir: string, state: RunState, grader: Grader): Pr
     }),
   );
   await grader.finish?.(result.rows);
-  await writeRunFile(dir, grader.marksFile, formatMarks(result.rows));
+  await runWriter(dir).marks(grader.marksFile, result.rows);
   return result;
 }

@@ -6,8 +6,9 @@ import { TurnkitError } from '../errors.js';
 import type { Checks } from '../question/checks-format.js';
 import type { Manifest } from '../run-dir/manifest.js';
 import { loadQuestion } from '../question/load-question.js';
-import { writeRunFile } from '../run-dir/run-layout.js';
-import { readRunState, repId } from '../run-dir/run-state.js';
+import { readRun } from '../run-dir/read-run.js';
+import { runWriter } from '../run-dir/run-writer.js';
+import { repId } from '../run-dir/run-state.js';
 import { CHECKS_SCREENS_FILE, formatScreens, type ScreenEntry, type ScreenRow } from '../run-dir/screens-file.js';
 import { applyScreens } from '../checks/run-checks.js';
 import { questionScreens } from '../checks/question-screens.js';
@@ -54,10 +55,10 @@ export async function judgeChecks(project: FilesContext, options: JudgeChecksOpt
   return showingPathsFrom(inputDir(project), async () => {
     const cwd = inputDir(project);
     const dir = resolve(cwd, options.dir);
-    const state = await readRunState(dir);
-    const { checks, screens } = await checksFor(options, state.manifest, dir, cwd);
-    const hidden = screens.hidden ? await runHiddenValues(dir, state.manifest, cwd, screens.hidden) : undefined;
-    const graded = await gradeRun(dir, state, checksGrader(dir, state.manifest, checks, screens, hidden));
+    const run = await readRun(dir);
+    const { checks, screens } = await checksFor(options, run.manifest, dir, cwd);
+    const hidden = screens.hidden ? await runHiddenValues(dir, run.manifest, cwd, screens.hidden) : undefined;
+    const graded = await gradeRun(run, checksGrader(dir, run.manifest, checks, screens, hidden));
     return {
       file: graded.file,
       screensFile: join(dir, CHECKS_SCREENS_FILE),
@@ -111,7 +112,7 @@ export function checksGrader(
     },
     async finish(marked) {
       const lines = marked.flatMap((row) => rows.get(repId(row)) ?? []);
-      await writeRunFile(dir, CHECKS_SCREENS_FILE, formatScreens(lines));
+      await runWriter(dir).file(CHECKS_SCREENS_FILE, formatScreens(lines));
     },
   };
 }

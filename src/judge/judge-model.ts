@@ -5,12 +5,13 @@ import { inputDir, type FilesContext } from '../project/project-context.js';
 import { shownPath, showingPathsFrom } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import { loadQuestion } from '../question/load-question.js';
-import { sha256, type Manifest } from '../run-dir/manifest.js';
+import { sha256 } from '../run-dir/manifest.js';
 import { parseMarks } from '../run-dir/read-marks.js';
+import { readRun, type Run } from '../run-dir/read-run.js';
+import { orFallback } from '../run-dir/run-file.js';
 import { RUBRIC_FILE } from '../run-dir/run-layout.js';
 import { runWriter } from '../run-dir/run-writer.js';
 import { planReps } from '../run-dir/rep-order.js';
-import { readManifest, readRunState } from '../run-dir/run-state.js';
 import { JudgeCache } from './judge-cache.js';
 import { createJudgeCall, type JudgeCall } from './judge-client.js';
 import { judgeFileSlug, type JudgeSettings } from '../config/judge-settings.js';
@@ -64,9 +65,9 @@ export async function judgeWithModel(project: FilesContext, options: JudgeModelO
   return showingPathsFrom(inputDir(project), async () => {
     const cwd = inputDir(project);
     const dir = resolve(cwd, options.dir);
-    const state = await readRunState(dir);
-    const { manifest } = state;
-    const rubric = await rubricFor(options, manifest, dir, cwd, project.paths.baseDir);
+    const run = await readRun(dir);
+    const { manifest } = run;
+    const rubric = await rubricFor(options, run, cwd, project.paths.baseDir);
     const settings = options.settings;
     const slug = judgeFileSlug(settings.model);
     const warnings: string[] = [];
@@ -80,7 +81,7 @@ export async function judgeWithModel(project: FilesContext, options: JudgeModelO
       manifest,
       settings,
       rubric,
-      caseFiles: await readCaseFiles(dir, manifest),
+      caseFiles: await readCaseFiles(run),
       call: options.call ?? createJudgeCall(settings, options.env),
       cache: await JudgeCache.open(dir),
       price: options.price,
@@ -93,8 +94,8 @@ export async function judgeWithModel(project: FilesContext, options: JudgeModelO
       onProgress: options.onProgress,
     });
     const file = join(dir, grader.marksFile);
-    await refuseAnotherJudgesFile(file, grader.stamp!.grader!, shownPath(file));
-    const graded = await gradeRun(dir, state, grader);
+    await refuseAnotherJudgesFile(run, grader.marksFile, grader.stamp!.grader!, shownPath(file));
+    const graded = await gradeRun(run, grader);
     await recordJudgeModels(dir, grader.stamp!.grader!, grader.reported);
     return {
       file,
@@ -112,22 +113,25 @@ export async function judgeWithModel(project: FilesContext, options: JudgeModelO
   });
 }
 
-/** Each fixture's case file as the run wrote it (empty when it is missing), by fixture name. */
-async function readCaseFiles(dir: string, manifest: Manifest): Promise<Map<string, string>> {
+/**
+ * Each fixture's case file as the run wrote it (empty when it is missing), by fixture name; a link out of the run
+ * directory is refused, as every reader of a run refuses it.
+ */
+async function readCaseFiles(run: Run): Promise<Map<string, string>> {
   const caseFiles = new Map<string, string>();
-  for (const fixture of manifest.fixtures)
-    caseFiles.set(fixture.name, await readFile(join(dir, 'case-files', `${fixture.name}.md`), 'utf8').catch(() => ''));
+  for (const fixture of run.manifest.fixtures)
+    caseFiles.set(fixture.name, await run.text(join('case-files', `${fixture.name}.md`)).catch(orFallback('')));
   return caseFiles;
 }
 
 /** The rubric to judge under: a question file's current one, else the copy the run kept (checked by its hash). */
 async function rubricFor(
   options: JudgeModelOptions,
-  manifest: Manifest,
-  dir: string,
+  run: Run,
   cwd: string,
   projectDir: string,
 ): Promise<{ text: string; version: string; sha256: string }> {
+  const { dir, manifest } = run;
   if (options.question !== undefined) {
     const question = await loadQuestion(resolve(cwd, options.question));
     if (question.question.id !== manifest.question.id)
@@ -141,11 +145,15 @@ async function rubricFor(
     });
     return { text, version: question.question.rubric.version, sha256: sha256(text) };
   }
-  const kept = join(dir, RUBRIC_FILE);
-  const candidates = [kept, resolve(cwd, manifest.rubric.path)];
-  for (const path of candidates) {
+  // The run's own copy (read through the run, which refuses a link out of it), then the file at its path.
+  const atPath = resolve(cwd, manifest.rubric.path);
+  const candidates: [string, () => Promise<string>][] = [
+    [join(dir, RUBRIC_FILE), () => run.text(RUBRIC_FILE)],
+    [atPath, () => readFile(atPath, 'utf8')],
+  ];
+  for (const [path, read] of candidates) {
     if (!existsSync(path)) continue;
-    const text = await readFile(path, 'utf8');
+    const text = await read();
     if (sha256(text) === manifest.rubric.sha256)
       return { text, version: manifest.rubric.version, sha256: manifest.rubric.sha256 };
   }
@@ -159,9 +167,9 @@ async function rubricFor(
  * Two models whose names make one file name (`col/lide`, `col-lide`) would overwrite each other's marks and verdicts:
  * a marks file another judge wrote is refused, naming that judge, before any call is made.
  */
-async function refuseAnotherJudgesFile(file: string, grader: string, shown: string): Promise<void> {
-  if (!existsSync(file)) return;
-  const other = parseMarks(await readFile(file, 'utf8'), shown).find((row) => row.grader && row.grader !== grader);
+async function refuseAnotherJudgesFile(run: Run, name: string, grader: string, shown: string): Promise<void> {
+  if (!existsSync(join(run.dir, name))) return;
+  const other = parseMarks(await run.text(name), shown).find((row) => row.grader && row.grader !== grader);
   if (!other?.grader) return;
   throw new TurnkitError(
     'BAD_INPUT',
@@ -176,7 +184,7 @@ async function refuseAnotherJudgesFile(file: string, grader: string, shown: stri
  */
 async function recordJudgeModels(dir: string, grader: string, reported: ReadonlySet<string>): Promise<void> {
   if (reported.size === 0) return;
-  const manifest = await readManifest(dir);
+  const { manifest } = await readRun(dir);
   const before = manifest.models?.judges?.[grader] ?? [];
   const ids = [...new Set([...before, ...reported])];
   if (ids.length === before.length) return;

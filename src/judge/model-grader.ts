@@ -3,7 +3,7 @@ import { sha256, type Manifest } from '../run-dir/manifest.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
 import type { RepKey } from '../run-dir/run-state.js';
 import { callSpend, callSpendSchema, type CallSpend, type Price } from '../run-dir/spend.js';
-import { writeRunFile } from '../run-dir/run-layout.js';
+import { runWriter } from '../run-dir/run-writer.js';
 import { Semaphore } from '../util/semaphore.js';
 import type { JudgeSettings } from '../config/judge-settings.js';
 import type { Grade, Grader } from './grader.js';
@@ -149,7 +149,7 @@ async function writeVerdicts(dir: string, slug: string, verdicts: Record<string,
   verdicts.sort((a, b) =>
     a.fixture === b.fixture ? (a.rep as number) - (b.rep as number) : String(a.fixture) < String(b.fixture) ? -1 : 1,
   );
-  await writeRunFile(dir, `judge-${slug}.jsonl`, verdicts.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
+  await runWriter(dir).file(`judge-${slug}.jsonl`, verdicts.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
 }
 
 /** One line of the verdicts file: the mark and reason, and what gave them (model, rubric, prompt, cache, spend). */

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Manifest } from './manifest.js';
 import { readMarksFile, scopeOfRun, type MarksScope, type ReadMark } from './read-marks.js';
 import { RUBRIC_FILE } from './run-layout.js';
-import { orFallback, readRunText } from './run-file.js';
+import { fileInRun, orFallback, readRunText } from './run-file.js';
 import { readManifest, readRunState, type RunState } from './run-state.js';
 
 /** How a run's files are read: a file of the run directory by its relative path (injectable, for counting reads). */
@@ -38,6 +38,11 @@ export interface Run {
   fileNames(): Promise<string[]>;
   /** A text file of the run by its relative path (a missing one fails as a missing file does), read once. */
   text(relative: string): Promise<string>;
+  /**
+   * The real path of a regular file inside the run, for streaming it (the viewer's file route), or undefined when
+   * the path leaves the run (`..`, an absolute path, a link out) or names no file: never cached, never read here.
+   */
+  pathOf(relative: string): Promise<string | undefined>;
   /** A fixture's case file as the run kept it, or the note a page shows in its place. */
   caseFile(fixture: string): Promise<string>;
   /** The rubric as the run kept it, or the note a page shows in its place. */
@@ -81,6 +86,7 @@ export async function readRun(dir: string, options: ReadRunOptions = {}): Promis
     fileNames,
     marksFileNames: async () => (await fileNames()).filter((name) => /^marks(\.[\w.-]+)?\.csv$/.test(name)),
     text,
+    pathOf: (relative) => fileInRun(root, relative),
     caseFile: (fixture) =>
       text(join('case-files', `${fixture}.md`)).catch(orFallback('(no case file in the run directory)')),
     rubric: () =>

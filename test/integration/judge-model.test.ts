@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { judgePromptSha256 } from '../../src/judge/judge-identity.js';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -905,6 +905,22 @@ describe('judgeWithModel: cache, new rubric versions, the SUT left alone', () =>
     );
     expect(error.message).toMatch(/routes\.yaml: question "routes", but .*run is a run of "places"$/);
     expect(server.requests).toHaveLength(0);
+  });
+
+  it('a case file that links out of the run directory is refused before any request, as every reader refuses it', async () => {
+    const dir = await newRun(MIXED_RUN);
+    const outside = join(root, `outside-${++count}.md`);
+    await writeFile(outside, "not the run's to send\n");
+    await rm(join(dir, 'case-files', 'alpha.md'));
+    await symlink(outside, join(dir, 'case-files', 'alpha.md'));
+    const error = await refusal(
+      judgeWithModel({ cwd: root, paths: { baseDir: root } }, { env: process.env, dir, settings: settingsOf() }),
+    );
+    expect(error.message).toMatch(
+      /case-files\/alpha\.md: a symbolic link that leads out of the run directory; refused$/,
+    );
+    expect(server.requests).toHaveLength(0);
+    expect(existsSync(join(dir, `marks.judge-${MODEL}.csv`))).toBe(false);
   });
 
   it('a run whose kept rubric is gone (and not unchanged at its path) is refused, pointing at --question', async () => {

@@ -8,7 +8,7 @@ import { applyRolloutScreens } from '../../src/judge/rollout-checks.js';
 import { screensOf } from '../../src/question/check-screens.js';
 import { checksSchema } from '../../src/question/checks-format.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
-import { readRunState } from '../../src/run-dir/run-state.js';
+import { readRun } from '../../src/run-dir/read-run.js';
 import { makeJudgeRun } from '../helpers/judge-run.js';
 
 let root: string;
@@ -43,7 +43,7 @@ describe('gradeRun: the one loop that writes a grader marks file', () => {
         expect(rows.map((row) => row.mark)).toEqual(['pass', 'error', '']);
       },
     };
-    const graded = await gradeRun(dir, await readRunState(dir), grader);
+    const graded = await gradeRun(await readRun(dir), grader);
     expect(seen).toEqual(['alpha/1', 'alpha/2']);
     expect(graded).toMatchObject({ pass: 1, fail: 0, na: 0, error: 1, notRun: 1 });
     expect(await readFile(join(dir, 'marks.length.csv'), 'utf8')).toBe(
@@ -66,7 +66,7 @@ describe('gradeRun: the one loop that writes a grader marks file', () => {
         throw new Error('the endpoint refused the key');
       },
     };
-    await expect(gradeRun(dir, await readRunState(dir), grader)).rejects.toThrow('the endpoint refused the key');
+    await expect(gradeRun(await readRun(dir), grader)).rejects.toThrow('the endpoint refused the key');
     expect(existsSync(join(dir, 'marks.refused.csv'))).toBe(false);
   });
 });

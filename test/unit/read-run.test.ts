@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, realpath, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -72,6 +72,18 @@ describe('readRun: one reader of a run directory', () => {
     expect(await run.marks(join(dir, 'marks.csv'))).toBe(first);
     expect(await run.marksFileNames()).toEqual(['marks.blind.csv', 'marks.checks.csv', 'marks.csv']);
     expect(await run.caseFile('no-such-fixture')).toBe('(no case file in the run directory)');
+  });
+
+  it('gives the real path of a file inside the run for streaming it, and none for anything outside it', async () => {
+    const run = await readRun(dir);
+    expect(await run.pathOf('manifest.json')).toBe(await realpath(join(dir, 'manifest.json')));
+    await symlink('/etc/hostname', join(dir, 'link-out.txt'));
+    try {
+      for (const outside of ['../run/../../x', '/etc/hostname', 'link-out.txt', 'nothing-here.txt', 'reps'])
+        expect(await run.pathOf(outside), outside).toBeUndefined();
+    } finally {
+      await rm(join(dir, 'link-out.txt'));
+    }
   });
 });
 

@@ -171,7 +171,8 @@ describe('the tool rules as screens of the framework', () => {
   it('writes the allowed-tools screen beside the checks, unscored where a fixture skips it, error on an errored rep', async () => {
     const { checksGrader } = await import('../../src/judge/judge-checks.js');
     const { gradeRun } = await import('../../src/judge/grader.js');
-    const { readRunState, repId } = await import('../../src/run-dir/run-state.js');
+    const { readRun } = await import('../../src/run-dir/read-run.js');
+    const { repId } = await import('../../src/run-dir/run-state.js');
     const { toolsSchema } = await import('../../src/question/tools-format.js');
     const dir = await makeScreensRun({
       dir: join(root, 'tools'),
@@ -181,11 +182,12 @@ describe('the tool rules as screens of the framework', () => {
         { name: 'quiet', skip: ['allowed-tools'], reps: [{ response: 'deck 2' }, { response: 'deck 2' }] },
       ],
     });
-    const state = await readRunState(dir);
-    // The first rep called a tool the question does not allow.
-    state.records.get(repId({ fixture: 'gm', rep: 1 }))!.toolCalls = [{ name: 'delete_world', arguments: {} }];
+    const run = await readRun(dir);
+    // The first rep called a tool the question does not allow (the run keeps the records it read, changed here).
+    const { records } = await run.reps();
+    records.get(repId({ fixture: 'gm', rep: 1 }))!.toolCalls = [{ name: 'delete_world', arguments: {} }];
     const tools = toolsSchema.parse({ allowed: ['route'] });
-    await gradeRun(dir, state, checksGrader(dir, state.manifest, state.manifest.checks, { tools }));
+    await gradeRun(run, checksGrader(dir, run.manifest, run.manifest.checks, { tools }));
     const rows = parseScreens(await readFile(join(dir, 'screens.checks.jsonl'), 'utf8'), 'screens');
     const marks = (fixture: string, rep: number) =>
       rows

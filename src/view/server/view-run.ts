@@ -5,7 +5,7 @@ import { basename, join } from 'node:path';
 import { MarkingSession, marksFileName } from '../../marking/marking-session.js';
 import { acquireMarksLock, type MarksLock } from '../../marking/marks-lock.js';
 import type { Mark, TurnMark } from '../../run-dir/marks-file.js';
-import { readManifest } from '../../run-dir/run-state.js';
+import { readRun, type Run } from '../../run-dir/read-run.js';
 import { TurnkitError } from '../../errors.js';
 import { buildRunView } from '../build-run-view.js';
 import type { HeldoutLooks } from '../../report/heldout-ledger.js';
@@ -53,15 +53,24 @@ export class ViewRun {
   private constructor(
     readonly id: number,
     readonly dir: string,
-    readonly question: string,
+    private readonly opened: Run,
     private readonly marking: ViewMarking,
     private readonly cwd: string,
   ) {}
 
   /** Opens a run (its manifest must read) without taking its marks file yet. */
   static async open(id: number, dir: string, marking: ViewMarking, cwd: string): Promise<ViewRun> {
-    const manifest = await readManifest(dir);
-    return new ViewRun(id, dir, manifest.question.id, marking, cwd);
+    return new ViewRun(id, dir, await readRun(dir), marking, cwd);
+  }
+
+  /** The run's question id, from the manifest read when it was opened. */
+  get question(): string {
+    return this.opened.manifest.question.id;
+  }
+
+  /** The real path of a file inside the run, for the file route; undefined for anything outside it. */
+  fileOf(relative: string): Promise<string | undefined> {
+    return this.opened.pathOf(relative);
   }
 
   /** The folder name: the run's UTC stamp. */
