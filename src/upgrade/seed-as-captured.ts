@@ -23,18 +23,20 @@ export async function seedAsCaptured(
   await client.query('BEGIN');
   try {
     await client.query('SET CONSTRAINTS ALL DEFERRED');
-    for (const { fixture, file } of fixtures)
-      await writeFixtureRows(client, planSeed(fixture, catalog, file), new Map(), async () => {});
+    // Planned once per fixture: matching a 500-turn fixture to the catalog is not free, and the turn row below
+    // needs the same plan's root key.
+    const plans = fixtures.map(({ fixture, file }) => planSeed(fixture, catalog, file));
+    for (const plan of plans) await writeFixtureRows(client, plan, new Map(), async () => {});
     // Before the turn rows: a serial key of theirs must come after the captured ones.
     await advanceAllSequences(client);
     const role = graph.turnModel.model.role;
     const turnColumn = graph.turnModel.model.turn;
-    for (const { fixture, file } of fixtures) {
+    for (const [i, { fixture }] of fixtures.entries()) {
       const set: Record<string, unknown> = {
         ...(role ? { [role.column]: role.input[0] } : {}),
         ...(turnColumn ? { [turnColumn]: fixture.source.turn } : {}),
       };
-      const values: unknown[] = [planSeed(fixture, catalog, file).root.value];
+      const values: unknown[] = [plans[i]!.root.value];
       const insert = turnRowInsertSql(
         graph,
         { input: fixture.input.values, response: '', output: [], set },

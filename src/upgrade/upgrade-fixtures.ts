@@ -120,10 +120,12 @@ export async function upgrade(project: ProjectContext, input: UpgradeInput = {})
       stale.set(item.file, item);
       groups.set(item.snapshotFile, [...(groups.get(item.snapshotFile) ?? []), item]);
     };
+    // Read once per snapshot file, not once per fixture: fixtures sharing a fingerprint share one file.
+    const snapshots = new Map<string, Promise<SchemaSnapshot>>();
     const planAll = async (list: readonly string[]): Promise<void> => {
       const unrecorded: Unrecorded[] = [];
       for (const file of list) {
-        const item = await planned(file, live);
+        const item = await planned(file, live, snapshots);
         if ('status' in item) results.push(item);
         else if ('snapshot' in item) add(item);
         else unrecorded.push(item);
@@ -217,12 +219,21 @@ async function upgradeFollower(
   }
 }
 
-async function planned(file: string, live: MigrationState): Promise<Item | Unrecorded | UpgradedFixture> {
+async function planned(
+  file: string,
+  live: MigrationState,
+  snapshots: Map<string, Promise<SchemaSnapshot>>,
+): Promise<Item | Unrecorded | UpgradedFixture> {
   const fixture = await readFixture(file);
   // Captured before turnkit recorded migration states: found again by recoverStates.
   if (!fixture.source.migrations) return { file, fixture };
   const snapshotFile = snapshotFileOf(file, fixture);
-  const snapshot = await readSchemaSnapshot(snapshotFile, shownPath(snapshotFile));
+  let reading = snapshots.get(snapshotFile);
+  if (!reading) {
+    reading = readSchemaSnapshot(snapshotFile, shownPath(snapshotFile));
+    snapshots.set(snapshotFile, reading);
+  }
+  const snapshot = await reading;
   const standing = fixtureStanding(fixture, live, snapshot);
   if (standing.kind === 'current') return { file, status: 'current' };
   if (standing.kind === 'unknown') return { file, status: 'skipped', why: standing.why };
@@ -255,6 +266,12 @@ async function upgradeBatch(
   }
   await runGameMigrations(scratch.db, config, options.signal);
   const results: UpgradedFixture[] = [];
+  // The migrated schema is the same for every fixture of the batch (captures only read): its snapshot is taken by
+  // the first capture and reused, as one capture reuses it across fingerprints, instead of dumping the schema again
+  // per fixture. Each folder and fingerprint gets its file once; the schema file once per folder.
+  let taken: SchemaSnapshot | undefined;
+  const folders = new Set<string>();
+  const snapshotFiles = new Set<string>();
   for (const item of batch) {
     try {
       const outcome = await captureFromDb(scratch.db, config, {
@@ -262,7 +279,7 @@ async function upgradeBatch(
         turns: { turn: item.fixture.source.turn },
         name: item.fixture.name,
         now: options.now,
-        snapshot: true,
+        snapshot: taken === undefined,
         scrub: {
           key: options.key,
           allowSensitive: options.allowSensitive,
@@ -272,14 +289,21 @@ async function upgradeBatch(
       const upgraded = withHistory(outcome.fixtures[0]!, item, options.now);
       const target = options.outDir ? fixtureFile(options.outDir, item.fixture.name) : item.file;
       const dir = dirname(target);
-      if (options.outDir) await writeSchemaFile(dir);
-      for (const snapshot of outcome.snapshots?.values() ?? []) {
+      if (options.outDir && !folders.has(dir)) await writeSchemaFile(dir);
+      folders.add(dir);
+      taken ??= outcome.snapshots?.values().next().value;
+      const fingerprints = outcome.snapshots
+        ? [...outcome.snapshots.values()]
+        : taken
+          ? [{ ...taken, fingerprint: upgraded.source.schemaFingerprint }]
+          : [];
+      for (const snapshot of fingerprints) {
         const migrations = snapshot.migrations ? { applied: snapshot.migrations.applied.length } : undefined;
+        const file = schemaSnapshotFile(dir, snapshot.fingerprint, migrations);
+        if (snapshotFiles.has(file)) continue;
+        snapshotFiles.add(file);
         // The project's database is the one the fixture will seed into: its labels, not the scratch one's.
-        await writeSchemaSnapshot(schemaSnapshotFile(dir, snapshot.fingerprint, migrations), {
-          ...snapshot,
-          serverVersion: item.snapshot.serverVersion,
-        });
+        await writeSchemaSnapshot(file, { ...snapshot, serverVersion: item.snapshot.serverVersion });
       }
       await writeFixtureFile(target, upgraded);
       options.warnings.push(...outcome.warnings);
