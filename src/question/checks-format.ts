@@ -6,7 +6,7 @@ export function checkRegex(entry: string | { pattern: string; flags?: string | u
 }
 
 /** A screen's own name: it names the screen's row in the report and its results in screens.checks.jsonl. */
-const screenName = z
+export const screenName = z
   .string()
   .trim()
   .min(1)
@@ -30,28 +30,36 @@ const termList = z
   ])
   .default([]);
 
-/** A regular expression as a question writes it: a pattern, or `{ pattern, flags, name, applies }` (JavaScript syntax). */
-const regexEntry = z
-  .union([
-    z.string().min(1),
-    z
-      .object({
-        pattern: z.string().min(1),
-        flags: z
-          .string()
-          .regex(/^[imsu]*$/, 'flags may be i, m, s and u')
-          .optional(),
-        ...screenFields,
-      })
-      .strict(),
-  ])
-  .superRefine((entry, context) => {
-    try {
-      checkRegex(entry);
-    } catch (error) {
-      context.addIssue({ code: 'custom', message: `not a regular expression: ${(error as Error).message}` });
-    }
-  });
+/**
+ * A regular expression as a question writes it: a pattern, or `{ pattern, flags }` with `fields` beside them
+ * (JavaScript syntax; a pattern that does not compile is refused at its place). Checks and tool rules share it.
+ */
+export function regexEntryWith<Fields extends z.ZodRawShape>(fields: Fields) {
+  return z
+    .union([
+      z.string().min(1),
+      z
+        .object({
+          pattern: z.string().min(1),
+          flags: z
+            .string()
+            .regex(/^[imsu]*$/, 'flags may be i, m, s and u')
+            .optional(),
+          ...fields,
+        })
+        .strict(),
+    ])
+    .superRefine((entry, context) => {
+      try {
+        checkRegex(entry as string | { pattern: string; flags?: string | undefined });
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: `not a regular expression: ${(error as Error).message}` });
+      }
+    });
+}
+
+/** A regular expression of a check: a pattern, or `{ pattern, flags, name, applies }`. */
+const regexEntry = regexEntryWith(screenFields);
 
 /** An expectation on rows the SUT inserted into its scratch campaign. */
 const insertedEntry = z

@@ -1,39 +1,18 @@
 import { z } from 'zod';
-import { checkRegex } from './checks-format.js';
+import { regexEntryWith, screenName } from './checks-format.js';
 
-/** A screen's name as a question gives it: it names the screen in reasons and (later) in per-screen results. */
-const screenName = z
-  .string()
-  .regex(/^[\w.-]+$/, 'use letters, digits, ".", "_" and "-" only')
-  .optional();
+/** A screen's name as a question gives it, by the same rule as a check's. */
+const optionalScreenName = screenName.optional();
 
+/** A tool's name as the SUT calls it. */
 const toolName = z.string().trim().min(1);
 
 /** A per-argument pattern: a regular expression as `checks` writes one (`u` flag), or `{ pattern, flags }`. */
-const argumentPattern = z
-  .union([
-    z.string().min(1),
-    z
-      .object({
-        pattern: z.string().min(1),
-        flags: z
-          .string()
-          .regex(/^[imsu]*$/, 'flags may be i, m, s and u')
-          .optional(),
-      })
-      .strict(),
-  ])
-  .superRefine((entry, context) => {
-    try {
-      checkRegex(entry);
-    } catch (error) {
-      context.addIssue({ code: 'custom', message: `not a regular expression: ${(error as Error).message}` });
-    }
-  });
+const argumentPattern = regexEntryWith({});
 
 /** Which calls of a tool a rule is about: its name, and optionally its arguments and whether it failed. */
 const callMatch = {
-  name: screenName,
+  name: optionalScreenName,
   /** The tool's name as the SUT calls it. */
   tool: toolName,
   /** Arguments the call must have: each key with this value (`match: subset`), or exactly these (`match: exact`). */
@@ -68,7 +47,7 @@ const forbiddenCall = z.object(callMatch).strict();
 /** Tools that must be called in this order (each after the one before it; other calls may come between). */
 const orderRule = z
   .object({
-    name: screenName,
+    name: optionalScreenName,
     tools: z.array(toolName).min(2, 'name at least two tools'),
   })
   .strict();
@@ -79,7 +58,7 @@ const orderRule = z
  */
 const effectRule = z
   .object({
-    name: screenName,
+    name: optionalScreenName,
     tool: toolName,
     /** The table the call writes, in the rep's recorded effects. */
     table: z.string().min(1),
@@ -95,7 +74,10 @@ const effectRule = z
   .strict();
 
 /** The allowed tools: a list, or `{ name, tools }` to name the screen. */
-const allowedTools = z.union([z.array(toolName), z.object({ name: screenName, tools: z.array(toolName) }).strict()]);
+const allowedTools = z.union([
+  z.array(toolName),
+  z.object({ name: optionalScreenName, tools: z.array(toolName) }).strict(),
+]);
 
 /**
  * The question's tool checks (`tools:` beside `checks:`), read by `turnkit judge --checks` with the rep's recorded
