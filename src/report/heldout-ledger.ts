@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { jsonLines } from '../util/json-lines.js';
 import { TurnkitError } from '../errors.js';
 import { appendWhole } from '../util/append-whole.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
@@ -74,18 +75,11 @@ export async function readHeldoutLedger(projectDir: string): Promise<HeldoutLedg
     throw new TurnkitError('BAD_INPUT', `${shownPath(file)}: ${describeReadError(error)}`);
   });
   const entries: HeldoutLedgerEntry[] = [];
-  for (const [index, line] of text.split('\n').entries()) {
-    if (line.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw new TurnkitError('BAD_INPUT', `${shownPath(file)}:${index + 1}: not a JSON line`);
-    }
+  for (const { value, line } of jsonLines(text, shownPath(file))) {
     if (!isEntry(value))
       throw new TurnkitError(
         'BAD_INPUT',
-        `${shownPath(file)}:${index + 1}: expected { at, who, command, use, fixtures, targets }`,
+        `${shownPath(file)}:${line}: expected { at, who, command, use, fixtures, targets }`,
       );
     entries.push(value);
   }

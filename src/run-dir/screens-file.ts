@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonLines } from '../util/json-lines.js';
 import { TurnkitError } from '../errors.js';
 import type { ScreenMark } from './screen-result.js';
 
@@ -51,18 +52,11 @@ export function formatScreens(rows: readonly ScreenRow[]): string {
 /** Parses a screens file's text, each line checked; a bad line is a one-line error naming the file and line. */
 export function parseScreens(text: string, shown: string): ScreenRow[] {
   const rows: ScreenRow[] = [];
-  for (const [index, line] of text.split('\n').entries()) {
-    if (line.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw new TurnkitError('BAD_INPUT', `${shown}:${index + 1}: not a JSON line`);
-    }
+  for (const { value, line } of jsonLines(text, shown)) {
     const parsed = rowSchema.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new TurnkitError('BAD_INPUT', `${shown}:${index + 1}: ${issue.path.join('.') || 'line'}: ${issue.message}`);
+      throw new TurnkitError('BAD_INPUT', `${shown}:${line}: ${issue.path.join('.') || 'line'}: ${issue.message}`);
     }
     rows.push(parsed.data);
   }
