@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
+import { dirname } from 'node:path';
 import { open, readFile, rm } from 'node:fs/promises';
 import { TurnkitError } from '../errors.js';
-import { shownPath } from './shown-path.js';
+import { describeWriteError, shownPath } from './shown-path.js';
 
 /** Who holds a lock file: written into it. */
 export interface LockOwner {
@@ -35,9 +36,17 @@ export async function acquireFileLock(
       const handle = await open(file, 'wx', 0o600);
       try {
         await handle.writeFile(`${JSON.stringify(mine)}\n`);
-      } finally {
+      } catch (error) {
+        // A full disk can refuse the owner's line after the file was made: no empty lock is left behind (it would
+        // read as torn and be taken over, but a lock nobody holds is no lock), and the error names the folder.
         await handle.close();
+        await rm(file, { force: true });
+        throw new TurnkitError(
+          'IO',
+          `${shownPath(dirname(file))}: ${describeWriteError(error as NodeJS.ErrnoException)}`,
+        );
       }
+      await handle.close();
       return heldLock(file, mine);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
