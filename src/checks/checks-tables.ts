@@ -10,13 +10,7 @@ import type { LoadedQuestion } from '../question/load-question.js';
 export function checkChecksTables(question: LoadedQuestion, fixtures: readonly Fixture[]): void {
   const inserted = question.question.checks?.effects.inserted ?? [];
   if (inserted.length === 0 || fixtures.length === 0) return;
-  const columns = new Map<string, Set<string>>();
-  for (const fixture of fixtures)
-    for (const [table, described] of Object.entries(fixture.tables)) {
-      const known = columns.get(table) ?? new Set<string>();
-      for (const column of described.columns) known.add(column.name);
-      columns.set(table, known);
-    }
+  const columns = gameColumns(fixtures);
   for (const [index, entry] of inserted.entries()) {
     const known = columns.get(entry.table);
     if (!known)
@@ -31,4 +25,16 @@ export function checkChecksTables(question: LoadedQuestion, fixtures: readonly F
           `${question.at(['checks', 'effects', 'inserted', index, 'nonEmpty', at])}: the table ${entry.table} has no column ${column}`,
         );
   }
+}
+
+/** The game's tables and their columns, as its fixtures describe them (a capture describes every table it reaches). */
+export function gameColumns(fixtures: readonly Fixture[]): Map<string, Set<string>> {
+  const columns = new Map<string, Set<string>>();
+  for (const fixture of fixtures)
+    for (const [table, described] of Object.entries(fixture.tables)) {
+      const known = columns.get(table) ?? new Set<string>();
+      for (const column of described.columns) known.add(column.name);
+      columns.set(table, known);
+    }
+  return columns;
 }

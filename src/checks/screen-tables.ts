@@ -1,4 +1,5 @@
 import { TurnkitError } from '../errors.js';
+import { gameColumns } from './checks-tables.js';
 import type { Fixture } from '../fixture/format.js';
 import type { LoadedQuestion } from '../question/load-question.js';
 
@@ -10,13 +11,7 @@ import type { LoadedQuestion } from '../question/load-question.js';
 export function checkScreenTables(question: LoadedQuestion, fixtures: readonly Fixture[]): void {
   const q = question.question;
   if (fixtures.length === 0 || (!q.tools?.effects.length && !q.hidden)) return;
-  const columns = new Map<string, Set<string>>();
-  for (const fixture of fixtures)
-    for (const [table, described] of Object.entries(fixture.tables)) {
-      const known = columns.get(table) ?? new Set<string>();
-      for (const column of described.columns) known.add(column.name);
-      columns.set(table, known);
-    }
+  const columns = gameColumns(fixtures);
   const noTable = (path: PropertyKey[], table: string): TurnkitError =>
     new TurnkitError(
       'BAD_INPUT',
