@@ -31,7 +31,7 @@ const cuid = (): string =>
 const code = (): string => Array.from(randomBytes(6), (byte) => 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'[byte % 32]).join('');
 
 /** Fills the game with one room of `turns` turns beside three rooms of 1,000; returns that room's id. */
-async function createRoom(db: Db, turns: number, tag: string): Promise<string> {
+export async function createRoom(db: Db, turns: number, tag: string): Promise<string> {
   const room = `c${tag.padEnd(24, 'x')}`;
   await db.pool.query(`
     INSERT INTO "User" ("id", "username") VALUES ('${room}u', 'user-${tag}');
@@ -51,7 +51,7 @@ interface Seeded {
 }
 
 /** Seed by hand: new ids made here (a range above the maximum for Item), one insert per table. */
-async function handSeed(client: pg.PoolClient, fixture: Fixture): Promise<Seeded> {
+export async function handSeed(client: pg.PoolClient, fixture: Fixture): Promise<Seeded> {
   await client.query('BEGIN');
   const top = Number((await client.query('SELECT coalesce(max(id), 0) AS top FROM "Item"')).rows[0].top);
   const maps: Record<string, Map<unknown, unknown>> = {};
@@ -77,7 +77,7 @@ async function handSeed(client: pg.PoolClient, fixture: Fixture): Promise<Seeded
   return { ids };
 }
 
-async function handTeardown(client: pg.PoolClient, seeded: Seeded): Promise<void> {
+export async function handTeardown(client: pg.PoolClient, seeded: Seeded): Promise<void> {
   await client.query('BEGIN');
   for (const table of [...ORDER].reverse())
     await client.query(`DELETE FROM "${table}" WHERE id = ANY($1::${table === 'Item' ? 'int' : 'text'}[])`, [

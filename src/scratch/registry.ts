@@ -73,6 +73,9 @@ CREATE INDEX IF NOT EXISTS scratch_shared_uses_row ON turnkit.scratch_shared_use
 -- Registries made before these columns changed.
 ALTER TABLE turnkit.scratch_campaigns ADD COLUMN IF NOT EXISTS owner_pid_namespace text;
 ALTER TABLE turnkit.scratch_campaigns DROP COLUMN IF EXISTS key_map;
+-- A seed's key lists (5,000 cuids are 150 kB) stored as they are: compressing them cost a seed more than the bytes
+-- saved, and they are written once and read once. Last, so that registryIsCurrent can look for it.
+ALTER TABLE turnkit.scratch_campaigns ALTER COLUMN inserted SET STORAGE EXTERNAL;
 `;
 
 /** Creates the registry tables in the `turnkit` schema when they are missing; safe to call from many processes. */
@@ -87,11 +90,11 @@ export async function ensureRegistry(db: Db): Promise<void> {
   });
 }
 
-/** True when the registry exists with its newest column. */
+/** True when the registry exists with its newest change (the key lists stored uncompressed, the DDL's last step). */
 async function registryIsCurrent(db: Queryable): Promise<boolean> {
   const result = await db.query(
-    `SELECT EXISTS (SELECT 1 FROM information_schema.columns
-       WHERE table_schema = 'turnkit' AND table_name = 'scratch_campaigns' AND column_name = 'owner_pid_namespace') AS present`,
+    `SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute
+       WHERE attrelid = to_regclass('turnkit.scratch_campaigns') AND attname = 'inserted' AND attstorage = 'e') AS present`,
   );
   return result.rows[0]?.present === true;
 }
