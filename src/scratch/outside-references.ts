@@ -37,49 +37,103 @@ export async function refuseOutsideReferences(
   /** Also the NO ACTION / RESTRICT keys inside the campaign's tables: asked after a delete ran into one, to name its rows. */
   everyKey = false,
 ): Promise<void> {
+  const values: unknown[] = [];
+  const { checks, labels } = outsideReferenceChecks(graph, doomed, doomedConditions(doomed, values), everyKey);
+  if (checks.length === 0) return;
+  const counts = (await client.query({ text: `SELECT ${checks.join(', ')}`, values, rowMode: 'array' }))
+    .rows[0] as number[];
+  refuseOnCounts(id, labels, counts);
+}
+
+/** SQL conditions naming a teardown's doomed rows under an alias; each table's parameters are pushed once. */
+export interface DoomedConditions {
+  /** The table's doomed rows by identity (undefined when it has no identity or none is doomed by key). */
+  byKey(name: string, alias: string): string | undefined;
+  /** The table's doomed rows by identity or by row address ('false' when none). */
+  any(name: string, alias: string): string;
+}
+
+/**
+ * Conditions over `doomed` whose parameters go into `values` the first time a table is named: the delete of a
+ * campaign and the check for outside references in one statement share one copy of each key list.
+ */
+export function doomedConditions(doomed: ReadonlyMap<string, DoomedKeys>, values: unknown[]): DoomedConditions {
+  const keyAt = new Map<string, number>();
+  const addressAt = new Map<string, number>();
+  const byKey = (name: string, alias: string): string | undefined => {
+    const target = doomed.get(name);
+    const columns = target ? identityColumns(target.info) : [];
+    if (!target || target.keys.length === 0 || columns.length === 0) return undefined;
+    let first = keyAt.get(name);
+    if (first === undefined) {
+      first = values.length;
+      keyAt.set(name, first);
+      return whereIn(target.info, columns, target.keys, values, alias);
+    }
+    // The same text over parameters already pushed: whereIn numbers them from the array's length.
+    return whereIn(target.info, columns, [], new Array(first), alias);
+  };
+  const any = (name: string, alias: string): string => {
+    const target = doomed.get(name);
+    const parts: string[] = [];
+    const keys = byKey(name, alias);
+    if (keys) parts.push(keys);
+    if (target && target.addresses.length > 0) {
+      let at = addressAt.get(name);
+      if (at === undefined) {
+        values.push(target.addresses);
+        at = values.length;
+        addressAt.set(name, at);
+      }
+      parts.push(`(${alias}.tableoid::int8::text || '/' || ${alias}.ctid::text) = ANY($${at}::text[])`);
+    }
+    return parts.length > 0 ? parts.join(' OR ') : 'false';
+  };
+  return { byKey, any };
+}
+
+/**
+ * The counts that tell a teardown to refuse (see refuseOutsideReferences): one scalar subquery per foreign key into
+ * the doomed rows, each with the label that names it. Inside the delete's own statement they read the rows as they
+ * were before it, like every part of one statement.
+ */
+export function outsideReferenceChecks(
+  graph: GameGraph,
+  doomed: ReadonlyMap<string, DoomedKeys>,
+  where: DoomedConditions,
+  everyKey: boolean,
+): { checks: string[]; labels: string[] } {
   const checks: string[] = [];
   const labels: string[] = [];
-  const values: unknown[] = [];
   for (const child of graph.catalog.tables.values()) {
     const inside = graph.owned.has(child.name);
     for (const fk of child.foreignKeys) {
       const parent = doomed.get(fk.references.table);
-      if (!parent || parent.keys.length === 0 || identityColumns(parent.info).length === 0) continue;
+      if (!parent) continue;
       if (inside && !everyKey && (fk.onDelete === 'no action' || fk.onDelete === 'restrict')) continue;
-      const chosen = whereIn(parent.info, identityColumns(parent.info), parent.keys, values);
+      const chosen = where.byKey(fk.references.table, 't');
+      if (!chosen) continue;
       // A declared reference may keep its key as text (a uuid in a text column): compared as text.
       const cast = fk.declared ? '::text' : '';
-      let where =
+      let condition =
         `(${fk.columns.map((column) => `c.${quoteIdent(column)}${cast}`).join(', ')}) IN ` +
         `(SELECT ${fk.references.columns.map((column) => `t.${quoteIdent(column)}${cast}`).join(', ')} FROM ${parent.info.from} AS t WHERE ${chosen})`;
-      const own = doomed.get(child.name);
-      if (own) where += ` AND NOT (${doomedCondition(own, values, 'c')})`;
-      checks.push(`(SELECT count(*) FROM ${child.from} AS c WHERE ${where})::int`);
+      if (doomed.has(child.name)) condition += ` AND NOT (${where.any(child.name, 'c')})`;
+      checks.push(`(SELECT count(*) FROM ${child.from} AS c WHERE ${condition})::int`);
       labels.push(
         `"${child.name}" (${fk.name}${fk.onDelete === 'no action' ? '' : `, ON DELETE ${fk.onDelete.toUpperCase()}`}) point at "${parent.info.name}"`,
       );
     }
   }
-  if (checks.length === 0) return;
-  const counts = (await client.query({ text: `SELECT ${checks.join(', ')}`, values, rowMode: 'array' }))
-    .rows[0] as number[];
+  return { checks, labels };
+}
+
+/** Throws TeardownRefused naming the foreign keys whose count is above zero. */
+export function refuseOnCounts(id: string, labels: readonly string[], counts: readonly number[]): void {
   const found = labels.flatMap((label, i) => (counts[i]! > 0 ? [`${counts[i]} row(s) of ${label}`] : []));
   if (found.length === 0) return;
   throw new TeardownRefused(
     `teardown of ${id} refused: rows outside the campaign reference it: ${found.join('; ')}. turnkit deletes only the campaign's own rows: ` +
       'remove or repoint those rows (or make their table part of the game), then run the teardown again',
   );
-}
-
-/** The condition "this row of the table is one the teardown deletes" for alias `alias` (parameters appended). */
-function doomedCondition(target: DoomedKeys, values: unknown[], alias: string): string {
-  const parts: string[] = [];
-  if (target.keys.length > 0 && identityColumns(target.info).length > 0) {
-    parts.push(whereIn(target.info, identityColumns(target.info), target.keys, values, alias));
-  }
-  if (target.addresses.length > 0) {
-    values.push(target.addresses);
-    parts.push(`(${alias}.tableoid::int8::text || '/' || ${alias}.ctid::text) = ANY($${values.length}::text[])`);
-  }
-  return parts.length > 0 ? parts.join(' OR ') : 'false';
 }

@@ -5,7 +5,13 @@ import { TurnkitError } from '../errors.js';
 import { emptyCollected, type CollectedRows } from '../fixture/collect-owned.js';
 import { walkCampaignKeys } from './walk-keys.js';
 import { parseTupleKey, unpackKeys } from './key-ranges.js';
-import { refuseOutsideReferences, type DoomedKeys } from './outside-references.js';
+import {
+  doomedConditions,
+  outsideReferenceChecks,
+  refuseOnCounts,
+  refuseOutsideReferences,
+  type DoomedKeys,
+} from './outside-references.js';
 import { resolveGameGraph } from '../fixture/game-graph.js';
 import { identityColumns, needsRowAddress, ROW_ADDRESS_SQL } from '../fixture/row-identity.js';
 import { keyAt, tupleOf, whereIn } from '../fixture/row-query.js';
@@ -79,10 +85,12 @@ export async function teardownRemap(
     if (added > 0) addedBySut[name] = added;
   }
 
-  await refuseOutsideReferences(client, graph, doomed, entry.id, everyKey);
-  const deleted: Record<string, number> = combined
-    ? await deleteAll(client, doomed)
-    : await deleteTableByTable(client, owned, doomed);
+  let deleted: Record<string, number>;
+  if (combined) deleted = await deleteAll(client, graph, doomed, entry.id, everyKey);
+  else {
+    await refuseOutsideReferences(client, graph, doomed, entry.id, everyKey);
+    deleted = await deleteTableByTable(client, owned, doomed);
+  }
   // Registered keys of rows the SUT deleted itself were counted as nothing deleted; SUT additions are exact.
   for (const name of Object.keys(addedBySut)) addedBySut[name] = Math.min(addedBySut[name]!, deleted[name] ?? 0);
 
@@ -120,39 +128,38 @@ async function deleteTableByTable(
 
 /**
  * Deletes every doomed row with one statement (a data-modifying CTE per table): foreign keys are checked when the
- * statement ends, when children and parents are all gone, so no order and no cycle-breaking is needed.
+ * statement ends, when children and parents are all gone, so no order and no cycle-breaking is needed. The same
+ * statement counts the rows outside the campaign that point into it (its subqueries read the rows as they were
+ * before it): when there are any, the teardown refuses and the caller's transaction rolls the delete back. One
+ * round trip and one copy of each key list, where a check first and a delete after sent both twice.
  */
 async function deleteAll(
   client: pg.PoolClient,
+  graph: ReturnType<typeof resolveGameGraph>,
   doomed: ReadonlyMap<string, DoomedKeys>,
+  id: string,
+  everyKey: boolean,
 ): Promise<Record<string, number>> {
   const parts: string[] = [];
   const names: string[] = [];
   const values: unknown[] = [];
+  const where = doomedConditions(doomed, values);
   for (const [name, target] of doomed) {
-    const conditions: string[] = [];
-    if (target.keys.length > 0)
-      conditions.push(whereIn(target.info, identityColumns(target.info), target.keys, values));
-    if (target.addresses.length > 0) {
-      values.push(target.addresses);
-      conditions.push(`${ROW_ADDRESS_SQL} = ANY($${values.length}::text[])`);
-    }
-    if (conditions.length === 0) continue;
-    parts.push(
-      `d${parts.length} AS (DELETE FROM ${target.info.from} AS t WHERE ${conditions.join(' OR ')} RETURNING 1)`,
-    );
+    if (target.keys.length === 0 && target.addresses.length === 0) continue;
+    parts.push(`d${parts.length} AS (DELETE FROM ${target.info.from} AS t WHERE ${where.any(name, 't')} RETURNING 1)`);
     names.push(name);
   }
-  if (parts.length === 0) return {};
+  const { checks, labels } = outsideReferenceChecks(graph, doomed, where, everyKey);
+  if (parts.length === 0 && checks.length === 0) return {};
   const counts = names.map((_, i) => `(SELECT count(*) FROM d${i})::int`);
+  const text = `${parts.length > 0 ? `WITH ${parts.join(',\n')} ` : ''}SELECT ${[...counts, ...checks].join(', ')}`;
   let row: number[];
   try {
-    row = (
-      await client.query({ text: `WITH ${parts.join(',\n')} SELECT ${counts.join(', ')}`, values, rowMode: 'array' })
-    ).rows[0] as number[];
+    row = (await client.query({ text, values, rowMode: 'array' })).rows[0] as number[];
   } catch (error) {
     throw new CombinedWriteFailed(error);
   }
+  refuseOnCounts(id, labels, row.slice(names.length));
   return Object.fromEntries(names.flatMap((name, i) => (row[i]! > 0 ? [[name, row[i]!]] : [])));
 }
 
