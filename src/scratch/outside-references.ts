@@ -1,10 +1,11 @@
 import type pg from 'pg';
-import type { TableInfo } from '../db/catalog-types.js';
+import type { ForeignKeyInfo, TableInfo } from '../db/catalog-types.js';
 import { quoteIdent } from '../db/quote.js';
 import { TurnkitError } from '../errors.js';
 import type { GameGraph } from '../fixture/game-graph.js';
 import { identityColumns } from '../fixture/row-identity.js';
 import { whereIn } from '../fixture/row-query.js';
+import { reachesThrough } from '../fixture/spine-edges.js';
 
 /** A teardown refused because rows outside the campaign point into it: the campaign stays, and nothing is deleted. */
 export class TeardownRefused extends TurnkitError {
@@ -36,9 +37,12 @@ export async function refuseOutsideReferences(
   id: string,
   /** Also the NO ACTION / RESTRICT keys inside the campaign's tables: asked after a delete ran into one, to name its rows. */
   everyKey = false,
+  /** Tables whose doomed rows the walk found, every one (see walkCovers). */
+  walked: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   const values: unknown[] = [];
-  const { checks, labels } = outsideReferenceChecks(graph, doomed, doomedConditions(doomed, values), everyKey);
+  const where = doomedConditions(doomed, values);
+  const { checks, labels } = outsideReferenceChecks(graph, doomed, where, everyKey, walked);
   if (checks.length === 0) return;
   const counts = (await client.query({ text: `SELECT ${checks.join(', ')}`, values, rowMode: 'array' }))
     .rows[0] as number[];
@@ -102,6 +106,7 @@ export function outsideReferenceChecks(
   doomed: ReadonlyMap<string, DoomedKeys>,
   where: DoomedConditions,
   everyKey: boolean,
+  walked: ReadonlySet<string> = new Set(),
 ): { checks: string[]; labels: string[] } {
   const checks: string[] = [];
   const labels: string[] = [];
@@ -111,6 +116,7 @@ export function outsideReferenceChecks(
       const parent = doomed.get(fk.references.table);
       if (!parent) continue;
       if (inside && !everyKey && (fk.onDelete === 'no action' || fk.onDelete === 'restrict')) continue;
+      if (walked.has(fk.references.table) && walkCovers(graph, child, fk)) continue;
       const chosen = where.byKey(fk.references.table, 't');
       if (!chosen) continue;
       // A declared reference may keep its key as text (a uuid in a text column): compared as text.
@@ -126,6 +132,20 @@ export function outsideReferenceChecks(
     }
   }
   return { checks, labels };
+}
+
+/**
+ * True when the walk of a campaign reads every row that points at one of its rows through this foreign key: an
+ * owned table the walk reaches through it, with no root guard but the key itself (a guard would leave out rows of
+ * another campaign, which are what the check is for). Then, once every doomed row of the referenced table was
+ * walked, every row pointing at one is doomed too and the check would count nothing: the teardown of a campaign
+ * whose children all hang off it asks no check at all.
+ */
+export function walkCovers(graph: GameGraph, child: TableInfo, fk: ForeignKeyInfo): boolean {
+  if (!graph.owned.has(child.name) || child.name === graph.root.name || fk.declared) return false;
+  if (!(graph.childEdges.get(fk.references.table) ?? []).some((edge) => edge.fk === fk)) return false;
+  if (!reachesThrough(graph, child.name, fk.name)) return false;
+  return child.foreignKeys.every((other) => other === fk || other.references.table !== graph.root.name);
 }
 
 /** Throws TeardownRefused naming the foreign keys whose count is above zero. */

@@ -62,6 +62,8 @@ export async function teardownRemap(
   const owned = new Map([...graph.owned].map((name) => [name, catalog.tables.get(name)!]));
   const doomed = new Map<string, DoomedKeys>();
   const addedBySut: Record<string, number> = {};
+  // Tables none of whose registered rows the walk missed (the SUT moved none out): see walkCovers.
+  const walked = new Set<string>();
   for (const [name, info] of owned) {
     const table = collected.get(name)!;
     const registered = unpackKeys(entry.inserted[name] ?? []);
@@ -69,6 +71,7 @@ export async function teardownRemap(
     for (const key of registered) keys.set(key, parseTupleKey(key, table.identity.length));
     const addresses: string[] = [];
     let added = 0;
+    let found = 0;
     for (const row of table.rows.values()) {
       if (needsRowAddress(info)) {
         addresses.push(row[info.columns.length]!);
@@ -79,16 +82,17 @@ export async function teardownRemap(
         // The walk prints keys as Postgres does; the registry holds what the seed wrote: compare after a cast.
         keys.set(key, tupleOf(row, table.identity)!);
         added++;
-      }
+      } else found++;
     }
+    if (found === registered.length) walked.add(name);
     doomed.set(name, { info, keys: [...keys.values()], addresses });
     if (added > 0) addedBySut[name] = added;
   }
 
   let deleted: Record<string, number>;
-  if (combined) deleted = await deleteAll(client, graph, doomed, entry.id, everyKey);
+  if (combined) deleted = await deleteAll(client, graph, doomed, entry.id, everyKey, walked);
   else {
-    await refuseOutsideReferences(client, graph, doomed, entry.id, everyKey);
+    await refuseOutsideReferences(client, graph, doomed, entry.id, everyKey, walked);
     deleted = await deleteTableByTable(client, owned, doomed);
   }
   // Registered keys of rows the SUT deleted itself were counted as nothing deleted; SUT additions are exact.
@@ -139,6 +143,7 @@ async function deleteAll(
   doomed: ReadonlyMap<string, DoomedKeys>,
   id: string,
   everyKey: boolean,
+  walked: ReadonlySet<string>,
 ): Promise<Record<string, number>> {
   const parts: string[] = [];
   const names: string[] = [];
@@ -149,7 +154,7 @@ async function deleteAll(
     parts.push(`d${parts.length} AS (DELETE FROM ${target.info.from} AS t WHERE ${where.any(name, 't')} RETURNING 1)`);
     names.push(name);
   }
-  const { checks, labels } = outsideReferenceChecks(graph, doomed, where, everyKey);
+  const { checks, labels } = outsideReferenceChecks(graph, doomed, where, everyKey, walked);
   if (parts.length === 0 && checks.length === 0) return {};
   const counts = names.map((_, i) => `(SELECT count(*) FROM d${i})::int`);
   const text = `${parts.length > 0 ? `WITH ${parts.join(',\n')} ` : ''}SELECT ${[...counts, ...checks].join(', ')}`;

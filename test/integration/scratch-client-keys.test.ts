@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, type TestDb } from '../helpers/test-db.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
-import { CODE_A, PRISMA_CONFIG, prismaWithFixture, ROOM_A } from '../helpers/prisma-schema.js';
+import { CODE_A, PRISMA_CONFIG, prismaWithFixture, ROOM_A, ROOM_B } from '../helpers/prisma-schema.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
 import { configSchema } from '../../src/config/schema.js';
@@ -77,6 +77,25 @@ describe.each(BACKENDS)('scratch campaigns of a Prisma-style game (client-made k
       await Promise.all(campaigns.map((campaign) => campaign.teardown()));
     }
     expect(await tableChecksums(live.db)).toEqual(before);
+  });
+
+  it('refuses to cascade into a row added under a seeded player the SUT moved out of the campaign', async () => {
+    const session = new ScratchSession(live.db, { game: live.config.game });
+    const before = await tableChecksums(live.db);
+    const scratch = await session.seed(fixture);
+    const [player] = await rows('SELECT id FROM "Player" WHERE "roomId" = $1 ORDER BY "class" LIMIT 1', [scratch.key]);
+    // The walk no longer reaches the player (the registry still lists it), nor the item added under it.
+    await rows('UPDATE "Player" SET "roomId" = $1 WHERE id = $2', [ROOM_B, player.id]);
+    await rows(`INSERT INTO "Item" ("id", "playerId", "name") VALUES (9001, $1, 'added by the SUT')`, [player.id]);
+    await expect(scratch.teardown()).rejects.toThrow(
+      `teardown of ${scratch.id} refused: rows outside the campaign reference it: 1 row(s) of "Item" (Item_playerId_fkey, ON DELETE CASCADE) point at "Player"`,
+    );
+    expect(await rows('SELECT name FROM "Item" WHERE id = 9001')).toEqual([{ name: 'added by the SUT' }]);
+    await rows('DELETE FROM "Item" WHERE id = 9001');
+    const report = await session.teardown(scratch.id);
+    expect(report.deleted).toMatchObject({ Player: 2, Room: 1 });
+    expect(await tableChecksums(live.db)).toEqual(before);
+    expect(await registryCounts(live.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
   });
 
   it('keeps a unique code the config keeps, and then collides with the live room as the author accepted', async () => {
