@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 const SRC = resolve(import.meta.dirname, '../../src');
 
 // `turnkit report RUN` loads what its modules import before they run (their static value imports) and, lazily, what
-// its action asks for. It once loaded 235 modules, 95 of them zod's, pg and every SUT kind: the manifest's schema and
+// its action asks for. It once loaded 233 modules, 95 of them zod's, pg and every SUT kind: the manifest's schema and
 // a price function pulled them in. Zod, pg, PGlite, the SUT kinds and the database layer are now loaded only when a
 // report needs them (a manifest its lean shape refuses, --calibration): this walks the static imports from the
 // command and what its action loads, in the sources, so that a new import that pulls them back in fails here.
