@@ -34,8 +34,8 @@ export interface UpgradeDatabaseOptions {
    * create an extension: linking them is a fifth of its start.
    */
   extensions?: boolean | undefined;
-  /** The embedded data directory archive to start from (default: the shipped `empty` one, when it fits). */
-  template?: string | undefined;
+  /** The embedded data directory archive to start from (default: the shipped `empty` one, when it fits); false: initdb. */
+  template?: string | false | undefined;
 }
 
 /**
@@ -62,7 +62,7 @@ async function onServer(project: Db): Promise<UpgradeDatabase> {
 async function inMemory(project: Db, options: UpgradeDatabaseOptions): Promise<UpgradeDatabase> {
   // From the shipped initdb'd data directory rather than PGlite's initdb: about a third of the time (1.0 s against
   // 2.4-3.1 s here, 4 s against 12 s on a loaded machine), which every upgrade on the embedded database paid.
-  const template = options.template ?? templateArchive('empty');
+  const template = options.template === false ? undefined : (options.template ?? templateArchive('empty'));
   const extensions = options.extensions !== false;
   const pglite = await openPglite('memory://', {
     extensions,
