@@ -1,16 +1,5 @@
-import type { SutConfig } from '../question/question-format.js';
-import { sutKind } from '../sut/sut-kinds.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
-import type { Price, Spend } from '../run-dir/spend.js';
-
-/**
- * The price of a SUT's model from the config's prices, for a kind priced by its model (http); other kinds report
- * their cost.
- */
-export function sutPrice(prices: Record<string, Price>, sut: SutConfig): Price | undefined {
-  const model = sutKind(sut).pricedModel?.(sut);
-  return model === undefined ? undefined : prices[model];
-}
+import type { Spend } from '../run-dir/spend.js';
 
 /**
  * How many times a rep called the SUT: once, or for a rollout once per turn played, less a last turn that ended
