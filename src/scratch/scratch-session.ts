@@ -440,9 +440,12 @@ export class ScratchSession {
   private async readScratch<T>(scratch: ScratchCampaign, read: (client: Queryable) => Promise<T>): Promise<T> {
     const begin = `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${CAPTURE_SETTINGS}`;
     if (scratch.databaseUrl === this.db.url) return inTransaction(this.db, begin, read);
-    const client = new pg.Client({ connectionString: scratch.databaseUrl });
-    client.on('error', () => {});
-    await client.connect();
+    let client = scratch.strategy === 'database' ? await this.templates.takeReader(scratch.id) : undefined;
+    if (!client) {
+      client = new pg.Client({ connectionString: scratch.databaseUrl });
+      client.on('error', () => {});
+      await client.connect();
+    }
     try {
       await client.query(begin);
       return await read(client);

@@ -51,6 +51,7 @@ export class TemplatePool {
   private readonly cloned = new Map<Fixture, number>();
   private readonly released = new Set<string>();
   private readonly before = new Map<Fixture, Promise<unknown>>();
+  private readonly readers = new Map<string, Promise<pg.Client | undefined>>();
   private readonly drops: BackgroundDrops;
   private adminPool: pg.Pool | undefined;
 
@@ -96,7 +97,16 @@ export class TemplatePool {
       queue.push(this.make(template, plan, who).catch(() => undefined));
       this.spares.set(fixture, queue);
     }
+    // The connection that reads what the SUT changed, opened while the SUT runs instead of after it.
+    this.readers.set(clone.entry.id, openReader(clone.databaseUrl));
     return { ...clone, entry: { ...clone.entry, createdAt: new Date() } };
+  }
+
+  /** The connection opened to a clone for reading it, once (undefined: none, or it failed: open one). */
+  async takeReader(id: string): Promise<pg.Client | undefined> {
+    const reader = this.readers.get(id);
+    this.readers.delete(id);
+    return reader;
   }
 
   /**
@@ -107,7 +117,8 @@ export class TemplatePool {
     if (this.released.has(entry.id) || !entry.databaseName)
       throw new TurnkitError('NOT_FOUND', `no scratch campaign "${entry.id}" in the registry (torn down already?)`);
     this.released.add(entry.id);
-    await this.drop(entry.id, entry.databaseName);
+    const reader = this.takeReader(entry.id);
+    await this.drop(entry.id, entry.databaseName, reader);
     return databaseTeardownReport(entry);
   }
 
@@ -137,6 +148,10 @@ export class TemplatePool {
     this.spares.clear();
     this.cloned.clear();
     this.before.clear();
+    // Readers of campaigns still live (seeded by hand, torn down later by id) would keep the process alive.
+    const readers = [...this.readers.values()];
+    this.readers.clear();
+    await Promise.all(readers.map(async (reader) => (await reader)?.end().catch(() => {})));
     for (const spare of await Promise.all(spares)) if (spare) await this.release(spare.entry);
     const pending = [...this.templates.values()];
     this.templates.clear();
@@ -148,9 +163,10 @@ export class TemplatePool {
     await admin?.end();
   }
 
-  private async drop(id: string, name: string): Promise<void> {
+  private async drop(id: string, name: string, reader?: Promise<pg.Client | undefined>): Promise<void> {
     const admin = this.admin();
     await this.drops.start(async () => {
+      await (await reader)?.end().catch(() => {});
       // The entry goes last, so gc retries a failed drop.
       await dropDatabase(admin, name);
       await deleteEntry(admin, id);
@@ -205,6 +221,18 @@ export class TemplatePool {
       this.adminPool.on('error', () => {});
     }
     return this.adminPool;
+  }
+}
+
+async function openReader(url: string): Promise<pg.Client | undefined> {
+  const client = new pg.Client({ connectionString: url });
+  // DROP DATABASE ... WITH (FORCE) ends a connection nobody took.
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    return client;
+  } catch {
+    return undefined;
   }
 }
 
