@@ -1,8 +1,10 @@
 // npm run bench:scratch — seed and teardown time per rep for fixtures of 50, 500 and 5,000 turns over a database
 // that also holds other campaigns: turnkit's `remap` and `database` strategies and `auto`, beside a hand-written
 // baseline (one json_populate_recordset insert per table with preallocated keys, one DELETE ... = ANY per table)
-// and a row-by-row INSERT baseline, all measured in the same run, interleaved rep by rep; then the same for a
-// Prisma-style game with client-made keys (bench/scratch-client-keys.ts).
+// and a row-by-row INSERT baseline, all measured in the same run, interleaved rep by rep; then (real Postgres) the
+// `database` strategy against a bare CREATE DATABASE ... TEMPLATE + DROP (bench/scratch-database.ts); then the same
+// for a Prisma-style game with client-made keys (bench/scratch-client-keys.ts). BENCH_SIZES= (empty) skips all but
+// the database strategy's table; BENCH_CLONE_SIZES=50,500,5000,50000 adds a fixture of 50,000 turns to that one.
 // Uses DATABASE_URL when set (a scratch database is created and dropped there), else a fresh embedded database,
 // where the `database` strategy does not exist.
 import { performance } from 'node:perf_hooks';
@@ -190,7 +192,7 @@ await withBenchDatabase(async (db, config) => {
   };
   if (SIZES.length > 0) print(lines);
   console.log(
-    'hand = hand-written SQL for this schema; total = seed + teardown; database = clone + drop per rep (template = one-off build, with its first clone);',
+    'hand = hand-written SQL for this schema; total = seed + teardown; database = seed + teardown of a clone as the rep waits for them (made ahead, dropped behind; template = one-off build, with its first clone);',
   );
   console.log('auto/best = auto against the faster of remap and database');
   if (totals[500] && totals[5000])
