@@ -109,7 +109,8 @@ export interface ScratchCampaign {
   keyMap: SerializedKeyMap;
   /**
    * Removes the campaign; with `effects`, first reads what the SUT changed, in the same transaction (remap), and with
-   * `horizon` (from `beforeSut`) also the rows of other campaigns written since.
+   * `horizon` (from `beforeSut`) also the rows of other campaigns written since. A database of its own (`database`)
+   * is dropped behind the rep, its registry entry deleted after the drop: `session.idle()` or `close()` waits for it.
    */
   teardown(options?: {
     effects?: boolean;
@@ -455,8 +456,9 @@ export class ScratchSession {
   }
 
   /**
-   * Drops the template databases this session built (a run calls it once at its end, every rep settled) and, on a
-   * database without autovacuum, vacuums what the session's reps churned when none of its campaigns is live.
+   * Drops the template databases this session built and the clones it made ahead, waits for the drops of torn-down
+   * clones (a run calls it once at its end, every rep settled) and, on a database without autovacuum, vacuums what the
+   * session's reps churned when none of its campaigns is live.
    */
   async close(): Promise<void> {
     await this.templates.close();
