@@ -1,26 +1,32 @@
+/** Items of a row list stringified at once: a piece of about this many rows (a few hundred kB of a fixture). */
+const BATCH = 512;
+
 /**
  * The text `JSON.stringify(value, null, 2)` would make, in pieces: objects and arrays down to `depth` levels are
- * written key by key and item by item, anything deeper (or anything with a toJSON) by JSON.stringify itself and
- * indented to its place. A large document (a fixture's rows) is then written without its whole text in memory at
- * once, and the bytes are the same (test/unit/json-chunks.test.ts compares them).
+ * written key by key, the items of an array at the last level in batches, anything deeper (or anything with a
+ * toJSON) by JSON.stringify itself. A large document (a fixture's rows) is then written without its whole text in
+ * memory at once, and the bytes are the same (test/unit/json-chunks.test.ts compares them).
  */
 export function* jsonChunks(value: unknown, depth = 4, indent = ''): Generator<string> {
-  if (depth === 0 || !splittable(value)) {
-    // JSON text never holds a raw newline (strings escape theirs): every newline is a line break to indent.
-    const text = JSON.stringify(value, null, 2) as string | undefined;
-    yield indent === '' || text === undefined ? (text ?? 'null') : text.replaceAll('\n', `\n${indent}`);
-    return;
-  }
+  if (depth === 0 || !splittable(value)) return void (yield placed(value, indent));
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     if (value.length === 0) return void (yield '[]');
     yield '[\n';
-    for (let i = 0; i < value.length; i++) {
-      yield inner;
-      // As JSON.stringify writes them in an array: undefined, functions and symbols become null.
-      yield* writable(value[i]) ? jsonChunks(value[i], depth - 1, inner) : ['null'];
-      yield i < value.length - 1 ? ',\n' : '\n';
+    if (depth === 1) {
+      for (let start = 0; start < value.length; start += BATCH) {
+        if (start > 0) yield ',\n';
+        yield itemsText(value.slice(start, start + BATCH), inner);
+      }
+    } else {
+      for (let i = 0; i < value.length; i++) {
+        yield inner;
+        // As JSON.stringify writes them in an array: undefined, functions and symbols become null.
+        yield* writable(value[i]) ? jsonChunks(value[i], depth - 1, inner) : ['null'];
+        yield i < value.length - 1 ? ',\n' : '\n';
+      }
     }
+    if (depth === 1) yield '\n';
     yield `${indent}]`;
     return;
   }
@@ -35,6 +41,37 @@ export function* jsonChunks(value: unknown, depth = 4, indent = ''): Generator<s
     yield i < keys.length - 1 ? ',\n' : '\n';
   }
   yield `${indent}}`;
+}
+
+// JSON.stringify indents from column 0, and re-indenting its text costs a pass over every character. Nested in as
+// many arrays as the indent has levels, the value comes out already indented to its place: its text is cut out of
+// the wrapper's. (JSON text never holds a raw newline, so the wrapper's lines are known exactly.)
+function placed(value: unknown, indent: string): string {
+  const levels = indent.length / 2;
+  if (levels === 0) return (JSON.stringify(value, null, 2) as string | undefined) ?? 'null';
+  const text = JSON.stringify(wrapped([value], levels - 1), null, 2);
+  return text.slice(opening(levels) + indent.length, text.length - closing(levels));
+}
+
+// The items of an array whose items sit at `inner`, one after another as JSON.stringify separates them.
+function itemsText(items: readonly unknown[], inner: string): string {
+  const levels = inner.length / 2;
+  const text = JSON.stringify(wrapped(items, levels - 1), null, 2);
+  return text.slice(opening(levels), text.length - closing(levels));
+}
+
+function wrapped(value: unknown, levels: number): unknown {
+  let out = value;
+  for (let i = 0; i < levels; i++) out = [out];
+  return out;
+}
+
+// "[\n" + "  [\n" + ... for `levels` arrays, and "\n  ]" + "\n]" after.
+function opening(levels: number): number {
+  return levels * 2 + levels * (levels - 1);
+}
+function closing(levels: number): number {
+  return opening(levels);
 }
 
 // Plain arrays and objects are split; a value with toJSON (a Date) is JSON.stringify's to turn into what it writes.

@@ -45,11 +45,12 @@ describe('jsonChunks', () => {
     }
   });
 
-  it('writes a row list row by row: no piece holds more than one row', () => {
-    const rows = Array.from({ length: 1000 }, (_, id) => ({ id, narration: `turn ${id}` }));
+  it('writes a long row list in pieces of a few hundred rows', () => {
+    const rows = Array.from({ length: 5000 }, (_, id) => ({ id, narration: `turn ${id}`, tags: ['a', id] }));
     const document = { tables: { turns: { rows } } };
     const pieces = [...jsonChunks(document, 4)];
-    expect(pieces.join('')).toBe(JSON.stringify(document, null, 2));
-    expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThan(80);
+    const text = pieces.join('');
+    expect(text).toBe(JSON.stringify(document, null, 2));
+    expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThan(text.length / 8);
   });
 });
