@@ -1,10 +1,13 @@
-/** Items of a row list stringified at once: a piece of about this many rows (a few hundred kB of a fixture). */
-const BATCH = 512;
+/** A piece of a row list aims at about this many characters: the batch of items grows or shrinks to it. */
+const PIECE = 256 * 1024;
+/** Items in the first batch, and the most in any: rows are small, but a row of megabytes must not come 512 at once. */
+const FIRST_BATCH = 8;
+const MOST_BATCH = 512;
 
 /**
  * The text `JSON.stringify(value, null, 2)` would make, in pieces: objects and arrays down to `depth` levels are
- * written key by key, the items of an array at the last level in batches, anything deeper (or anything with a
- * toJSON) by JSON.stringify itself. A large document (a fixture's rows) is then written without its whole text in
+ * written key by key, the items of an array at the last level in batches of about PIECE characters, anything
+ * deeper (or anything with a toJSON) by JSON.stringify itself. A large document (a fixture's rows) is then written without its whole text in
  * memory at once, and the bytes are the same (test/unit/json-chunks.test.ts compares them).
  */
 export function* jsonChunks(value: unknown, depth = 4, indent = ''): Generator<string> {
@@ -14,9 +17,14 @@ export function* jsonChunks(value: unknown, depth = 4, indent = ''): Generator<s
     if (value.length === 0) return void (yield '[]');
     yield '[\n';
     if (depth === 1) {
-      for (let start = 0; start < value.length; start += BATCH) {
+      let batch = FIRST_BATCH;
+      for (let start = 0; start < value.length; ) {
         if (start > 0) yield ',\n';
-        yield itemsText(value.slice(start, start + BATCH), inner);
+        const text = itemsText(value.slice(start, start + batch), inner);
+        start += batch;
+        yield text;
+        // The next batch sized from this one's characters per item, so that a piece stays near PIECE.
+        batch = Math.max(1, Math.min(MOST_BATCH, Math.floor((batch * PIECE) / Math.max(1, text.length))));
       }
     } else {
       for (let i = 0; i < value.length; i++) {

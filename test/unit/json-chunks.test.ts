@@ -53,4 +53,14 @@ describe('jsonChunks', () => {
     expect(text).toBe(JSON.stringify(document, null, 2));
     expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThan(text.length / 8);
   });
+
+  it('writes rows of a megabyte a few at a time, not a batch of hundreds', () => {
+    const rows = Array.from({ length: 40 }, (_, id) => ({ id, narration: 'x'.repeat(1024 * 1024) }));
+    const document = { tables: { turns: { rows } } };
+    const pieces = [...jsonChunks(document, 4)];
+    expect(pieces.join('')).toBe(JSON.stringify(document, null, 2));
+    // The first batch (8 rows) is the largest; after it, one row a piece.
+    expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThan(9 * 1024 * 1024);
+    expect(pieces.filter((piece) => piece.length > 1024 * 1024).length).toBeGreaterThan(30);
+  });
 });
