@@ -1,18 +1,7 @@
 import type { Manifest } from '../run-dir/manifest.js';
-import type { SutConfig } from '../question/question-format.js';
-import { sutKind } from '../sut/sut-kinds.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
 import { repId, type RepKey, type RunState } from '../run-dir/run-state.js';
-import { sumSpend, type Price, type Spend } from '../run-dir/spend.js';
-
-/**
- * The price of a SUT's model from the config's prices, for a kind priced by its model (http); other kinds report
- * their cost.
- */
-export function sutPrice(prices: Record<string, Price>, sut: SutConfig): Price | undefined {
-  const model = sutKind(sut).pricedModel?.(sut);
-  return model === undefined ? undefined : prices[model];
-}
+import { sumSpend, type Spend } from '../run-dir/spend.js';
 
 /**
  * How many times a rep called the SUT: once, or for a rollout once per turn played, less a last turn that ended

@@ -4,7 +4,8 @@ import { join, relative } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { parseJsonText, parseWithSchema } from '../util/json-source.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
-import { manifestSchema, type Manifest } from './manifest.js';
+import { leanManifest } from './lean-shapes.js';
+import type { Manifest } from './manifest.js';
 import type { RepRecord } from './rep-record.js';
 import { readRunText } from './run-file.js';
 
@@ -43,7 +44,12 @@ export async function readManifest(dir: string): Promise<Manifest> {
     if (error instanceof TurnkitError) throw error;
     throw new TurnkitError('BAD_INPUT', `${shownPath(manifestFile)}: ${describeReadError(error)}`);
   });
-  return parseWithSchema(manifestSchema, parseJsonText(text, shownPath(manifestFile)), shownPath(manifestFile));
+  const value = parseJsonText(text, shownPath(manifestFile));
+  // A manifest as turnkit writes it passes the lean shape: read without loading zod (most of a report's start). Any
+  // other is the schema's to judge, with its messages (and its defaults, were one left out).
+  if (leanManifest(value)) return value as Manifest;
+  const { manifestSchema } = await import('./manifest.js');
+  return parseWithSchema(manifestSchema, value, shownPath(manifestFile));
 }
 
 /**

@@ -269,7 +269,9 @@ export class ScratchSession {
   async prepare(fixture: Fixture, source: FixtureSource = {}): Promise<{ plan: SeedPlan; sha256: string }> {
     const file = source.file ?? `${fixture.name}.json`;
     const cached = this.plans.get(fixture);
-    if (cached && cached.plan.file === file) return cached;
+    // Without a file named (beforeSut, sharedRows), any plan of this fixture will do: re-planning under the default
+    // name would also evict the rep's own, and the next seed would plan a third time.
+    if (cached && (source.file === undefined || cached.plan.file === file)) return cached;
     await this.ready();
     // The game's declared references are keys to remap like foreign keys (the same catalog teardown walks).
     const game = this.options.game;
