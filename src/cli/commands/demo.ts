@@ -29,12 +29,6 @@ export function registerDemo(program: Command, output: Output): void {
       ),
     )
     .action(async (options, command: Command) => {
-      // The demo opens the embedded database first thing: PGlite's modules and the compiling of its WebAssembly (V8's
-      // background threads) start now, beside loading the demo's own modules and reading the config, not after them.
-      void import('../../db/pglite-open.js').then(
-        (pglite) => pglite.preloadPglite(),
-        () => {},
-      );
       const { demo } = await import('../../demo/demo-command.js');
       const { loadConfig } = await import('../../config/load.js');
       const globals = command.optsWithGlobals<{ databaseUrl?: string; config?: string }>();
