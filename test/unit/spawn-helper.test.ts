@@ -65,7 +65,11 @@ describe('the spawn helper', () => {
       'stdout cut at its bound',
       { argv: node("process.stdout.write('y'.repeat(50000))"), maxStdout: 1000, stdoutOverflow: 'cut' },
     ],
-    ['stdout past its bound stopped', { argv: node("process.stdout.write('y'.repeat(50000))"), maxStdout: 1000 }],
+    // Writing until it is stopped: a program that ended by itself first would race the kill, from here as from there.
+    [
+      'stdout past its bound stopped',
+      { argv: node("setInterval(()=>process.stdout.write('y'.repeat(5000)),1)"), maxStdout: 1000 },
+    ],
     ['a program that does not exist', { argv: ['no-such-program-turnkit'] }],
     ['a timeout', { argv: node('setInterval(()=>{},1000)'), timeoutMs: 300 }],
     ['an abort before it starts', { argv: node('setInterval(()=>{},1000)'), signal: AbortSignal.abort() }],
