@@ -1,8 +1,10 @@
 // npm run bench:scratch — seed and teardown time per rep for fixtures of 50, 500 and 5,000 turns over a database
 // that also holds other campaigns: turnkit's `remap` and `database` strategies and `auto`, beside a hand-written
 // baseline (one json_populate_recordset insert per table with preallocated keys, one DELETE ... = ANY per table)
-// and a row-by-row INSERT baseline, all measured in the same run, interleaved rep by rep; then the same for a
-// Prisma-style game with client-made keys (bench/scratch-client-keys.ts).
+// and a row-by-row INSERT baseline, all measured in the same run, interleaved rep by rep; then (real Postgres) the
+// `database` strategy against a bare CREATE DATABASE ... TEMPLATE + DROP (bench/scratch-database.ts); then the same
+// for a Prisma-style game with client-made keys (bench/scratch-client-keys.ts). BENCH_SIZES= (empty) skips all but
+// the database strategy's table; BENCH_CLONE_SIZES=50,500,5000,50000 adds a fixture of 50,000 turns to that one.
 // Uses DATABASE_URL when set (a scratch database is created and dropped there), else a fresh embedded database,
 // where the `database` strategy does not exist.
 import { performance } from 'node:perf_hooks';
@@ -16,8 +18,14 @@ import type { Fixture } from '../src/fixture/format.js';
 import { ScratchSession } from '../src/scratch/scratch-session.js';
 import { handSeed, handTeardown, rowByRowSeed } from './scratch-baselines.js';
 import { benchClientKeys } from './scratch-client-keys.js';
+import { benchClone } from './scratch-database.js';
 
-const SIZES = (process.env.BENCH_SIZES ?? '50,500,5000').split(',').map(Number);
+const sizes = (text: string): number[] => text.split(',').filter(Boolean).map(Number);
+const SIZES = sizes(process.env.BENCH_SIZES ?? '50,500,5000');
+// The database strategy against bare CREATE DATABASE ... TEMPLATE + DROP (real Postgres only); add 50000 for a
+// fixture of 50,000 turns (making its campaign and capturing it take a few minutes here).
+const CLONE_SIZES = sizes(process.env.BENCH_CLONE_SIZES ?? '50,500,5000');
+const CLONE_ROUNDS = Number(process.env.BENCH_CLONE_ROUNDS ?? 3);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 9);
 const OTHER_CAMPAIGNS = 3;
 const OTHER_TURNS = 1000;
@@ -140,11 +148,19 @@ await withBenchDatabase(async (db, config) => {
   ];
   const lines: string[][] = [header];
   const totals: Record<number, number> = {};
-  for (const turns of SIZES) {
+  const fixtures = new Map<number, Fixture>();
+  const fixtureOf = async (turns: number): Promise<Fixture> => {
+    const made = fixtures.get(turns);
+    if (made) return made;
     const campaign = await createSampleCampaign(db, { turns: turns + 1, seed: turns });
     const fixture = (
       await captureFromDb(db, config, { scrub: { key: BENCH_SCRUB_KEY }, campaign, turns: { turn: turns + 1 } })
     ).fixtures[0]!;
+    fixtures.set(turns, fixture);
+    return fixture;
+  };
+  for (const turns of SIZES) {
+    const fixture = await fixtureOf(turns);
     const rows = Object.values(fixture.tables).reduce((sum, table) => sum + table.rows.length, 0);
     const r = await measureSize(db, fixture);
     const hand = total(r.hand);
@@ -169,11 +185,14 @@ await withBenchDatabase(async (db, config) => {
       `${(total(r.auto) / best).toFixed(2)}x`,
     ]);
   }
-  const widths = header.map((_, i) => Math.max(...lines.map((line) => line[i]!.length)));
-  for (const line of lines) console.log(line.map((cell, i) => cell.padStart(widths[i]!)).join('  '));
-  console.log('');
+  const print = (rows: string[][]): void => {
+    const widths = rows[0]!.map((_, i) => Math.max(...rows.map((line) => line[i]!.length)));
+    for (const line of rows) console.log(line.map((cell, i) => cell.padStart(widths[i]!)).join('  '));
+    console.log('');
+  };
+  if (SIZES.length > 0) print(lines);
   console.log(
-    'hand = hand-written SQL for this schema; total = seed + teardown; database = clone + drop per rep (template = one-off build, with its first clone);',
+    'hand = hand-written SQL for this schema; total = seed + teardown; database = seed + teardown of a clone as the rep waits for them (made ahead, dropped behind; template = one-off build, with its first clone);',
   );
   console.log('auto/best = auto against the faster of remap and database');
   if (totals[500] && totals[5000])
@@ -183,5 +202,35 @@ await withBenchDatabase(async (db, config) => {
   console.log(
     'goals: remap within 1.25x of hand at every size; 5,000 turns at most 12x the 500-turn time; auto within 1.1x of the faster',
   );
-  await benchClientKeys(db, config.database.url, SIZES, REPEATS);
+  if (db.backend === 'postgres' && CLONE_SIZES.length > 0) {
+    console.log(
+      `the database strategy against a bare CREATE DATABASE ... TEMPLATE + DROP of the same template: ms per rep, ${REPEATS} reps, ${CLONE_ROUNDS} rounds of blocks`,
+    );
+    const clones: string[][] = [
+      ['turns', 'bare', 'rep', 'rep/bare', 'bare block', 'block', 'block/bare', 'range', 'auto keeps'],
+    ];
+    for (const turns of CLONE_SIZES) {
+      const r = await benchClone(db, await fixtureOf(turns), REPEATS, CLONE_ROUNDS);
+      clones.push([
+        String(turns),
+        ms(r.bare),
+        ms(r.rep),
+        `${(r.rep / r.bare).toFixed(2)}x`,
+        ms(r.bareBlock),
+        ms(r.block),
+        `${(r.block / r.bareBlock).toFixed(2)}x`,
+        `${r.blockRange[0].toFixed(2)}-${r.blockRange[1].toFixed(2)}x`,
+        r.autoPicks,
+      ]);
+    }
+    print(clones);
+    console.log(
+      'bare = CREATE DATABASE ... TEMPLATE + DROP DATABASE, one after the other; rep = seed + teardown as a rep waits for them, the work behind it let finish between reps (a SUT slower than a clone);',
+    );
+    console.log(
+      'block = reps back to back, until the work behind them has ended, per rep (what a rep costs the server); range = block/bare over the rounds; goal: block within 1.3x of bare',
+    );
+    console.log('');
+  }
+  if (SIZES.length > 0) await benchClientKeys(db, config.database.url, SIZES, REPEATS);
 });

@@ -2,7 +2,7 @@ import type { CommonOptions } from '../config/common-options.js';
 import { loadConfig } from '../config/load.js';
 import { usingDb, type OpenDbOptions } from '../db/connect.js';
 import { projectPaths } from '../project/open-project.js';
-import type { FilesContext, ProjectContext } from '../project/project-context.js';
+import type { ProjectContext } from '../project/project-context.js';
 
 /**
  * A command's project: the config it loads, paths relative to the shell's folder, and a database opened only when
@@ -26,9 +26,4 @@ export async function commandContext(
 /** The environment of a command: the one given, else the process's (read here, at the edge, never below). */
 export function commandEnv(options: Pick<CommonOptions, 'env'>): Readonly<Record<string, string | undefined>> {
   return options.env ?? process.env;
-}
-
-/** A command on files alone (show, report, agree, merge, ...): the shell's folder is where its paths are; no config read. */
-export function filesContext(cwd: string = process.cwd()): FilesContext {
-  return { cwd, paths: { baseDir: cwd } };
 }

@@ -135,11 +135,14 @@ async function connectPool(
   // open, and a guest whose idle connection closed could see it go; idle clients never keep the process alive.
   const single = backend === 'embedded';
   const idle = single ? { idleTimeoutMillis: 0, allowExitOnIdle: true } : {};
+  // The owner of the embedded server reaches it in memory; its SUTs (and guests) still connect to `url`.
+  const inProcess = embedded?.connectInProcess;
   const pool = new pg.Pool({
     connectionString: url,
     max: single ? 1 : poolSize,
     connectionTimeoutMillis: 10_000,
     ...idle,
+    ...(inProcess ? { stream: inProcess } : {}),
   });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {});

@@ -1,6 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { connect } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { inProcessConnector } from './in-process-stream.js';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { TurnkitError } from '../errors.js';
@@ -26,6 +28,11 @@ export interface EmbeddedServer {
   port: number;
   /** True when this process opened the data directory and must close it. */
   owner: boolean;
+  /**
+   * The owner's own connections, in memory to the server's handler rather than through the socket (in-process-stream.ts);
+   * absent for a guest.
+   */
+  connectInProcess?: (() => Duplex) | undefined;
   /**
    * Stops the server and closes PGlite (owner), once every other connection to it has closed; does nothing (guest).
    */
@@ -106,6 +113,7 @@ async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promi
     // this server (a guest) brings its own connection and its SUTs'.
     served = await serveGated(db, { port: options.port, password, maxConnections: MAX_CONNECTIONS });
     const port = served.port;
+    const connectInProcess = await inProcessConnector(served.server);
     await publishPort(lockPath, port);
     const running = { db, served };
     let closing: Promise<void> | undefined;
@@ -137,7 +145,7 @@ async function startOwnServer(options: EmbeddedOptions, lockPath: string): Promi
     // The process's signals are the command line's: it hooks in to close the server on Ctrl-C (a library never).
     const hook = options.handleSignals === false ? undefined : embeddedOwnerHook();
     const detachSignals = hook ? hook(interrupt) : () => {};
-    return { url: embeddedUrl(port, password), port, owner: true, close };
+    return { url: embeddedUrl(port, password), port, owner: true, connectInProcess, close };
   } catch (error) {
     await served?.stop().catch(() => {});
     await db?.close().catch(() => {});

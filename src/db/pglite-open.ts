@@ -4,19 +4,32 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Extensions, PGlite, PGliteOptions } from '@electric-sql/pglite';
 
+/** How to open PGlite. */
+export interface OpenPgliteOptions {
+  /** Link the contrib extensions (default true). */
+  extensions?: boolean | undefined;
+  /**
+   * A gzipped data directory archive (pgdata-template.ts) to start an in-memory database from, instead of initdb:
+   * for `memory://`, whose files cannot be extracted natively beforehand.
+   */
+  loadDataDir?: Uint8Array | undefined;
+}
+
 /**
  * Opens PGlite on a data directory with the contrib extensions game schemas commonly use (PGlite can only load
  * them at start), unless `extensions` is false: a data directory known to need none (the demo's sample game)
  * opens about a fifth faster without linking them. Loaded on demand: PGlite's modules cost about 70 MB, which a
  * guest or a real-Postgres run never needs.
  */
-export async function openPglite(dataDir: string, options: { extensions?: boolean } = {}): Promise<PGlite> {
+export async function openPglite(dataDir: string, options: OpenPgliteOptions = {}): Promise<PGlite> {
   const [[{ PGlite }, { citext }, { pgcrypto }, { uuid_ossp }], pgliteWasmModule] = await Promise.all([
     pgliteModules(),
     compiledPglite(),
   ]);
   const extensions: Extensions = options.extensions === false ? {} : { uuid_ossp, pgcrypto, citext };
-  return PGlite.create({ dataDir, extensions, pgliteWasmModule });
+  // PGlite tells a gzipped archive from a plain tar by the blob's type.
+  const loadDataDir = options.loadDataDir ? new Blob([options.loadDataDir], { type: 'application/x-gzip' }) : undefined;
+  return PGlite.create({ dataDir, extensions, pgliteWasmModule, ...(loadDataDir ? { loadDataDir } : {}) });
 }
 
 /**

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { appendWhole } from '../util/append-whole.js';
 import { join } from 'node:path';
-import { sha256 } from '../run-dir/manifest.js';
+import { sha256 } from '../util/sha256.js';
 
 /** The file in a run directory where judge answers are kept, one JSON line each. */
 export const JUDGE_CACHE_FILE = 'judge-cache.jsonl';

@@ -3,7 +3,8 @@ import type { LoadedFixture } from '../fixture/load-fixture.js';
 import type { Backend } from '../db/connect.js';
 import { QUESTION_OBJECT, type LoadedQuestion } from '../question/load-question.js';
 import { TURNKIT_VERSION } from '../version.js';
-import { redactSut, sha256, type Manifest } from '../run-dir/manifest.js';
+import { sha256, type Manifest } from '../run-dir/manifest.js';
+import { redactSut } from '../run-dir/redact-sut.js';
 import type { QuestionFixture } from './resolve-fixtures.js';
 import type { ShardSpec } from '../run-dir/rep-order.js';
 

@@ -2,9 +2,9 @@ import type { Manifest } from '../run-dir/manifest.js';
 import type { OpenedRun } from './opened-run.js';
 import { runWriter } from '../run-dir/run-writer.js';
 import { marksFor, previousMarks } from '../run-dir/run-marks.js';
-import { readRunState, repId, type RunState } from '../run-dir/run-state.js';
-import { runSpend } from './run-spend.js';
-import { withSutModels } from './run-provenance.js';
+import { forEachRepRecord } from '../run-dir/rep-records-in-order.js';
+import { repId } from '../run-dir/run-state.js';
+import { RepTally } from './rep-tally.js';
 
 /** How a run ended. */
 export interface RunResult {
@@ -35,58 +35,54 @@ export interface RunResult {
 
 /**
  * Step 4 of a run, whatever the reps did: the final manifest (`complete`, or `interrupted` with reps missing) and
- * marks.csv (errored reps marked `error`, the rest blank, earlier marks kept).
+ * marks.csv (errored reps marked `error`, the rest blank, earlier marks kept). The records are read one at a time
+ * and tallied (RepTally), so that a run's end takes the same memory at 200 reps as at 10,000.
  */
-export async function finishRunDir(opened: OpenedRun): Promise<RunState> {
+export async function finishRunDir(opened: OpenedRun): Promise<RepTally> {
   const { dir, all } = opened;
-  // Lean: at a run's end every record is read at once; only their outcome and spend are needed here.
-  const state = await readRunState(dir, opened.manifest, undefined, { lean: true });
-  const missing = all.filter((key) => !state.completed.has(repId(key)) && !state.errored.has(repId(key)));
-  const spend = runSpend(all, state);
-  const models = withSutModels(opened.manifest.models, all, state);
+  const tally = new RepTally(opened.manifest.models?.sut);
+  await forEachRepRecord(dir, all, (key, record) => tally.add(key, record));
+  const spend = tally.spend();
+  const sut = tally.sutModels();
+  const models = { ...opened.manifest.models, ...(sut.length > 0 ? { sut } : {}) };
   opened.manifest = {
     ...opened.manifest,
-    status: missing.length > 0 ? 'interrupted' : 'complete',
+    status: tally.notRun.size > 0 ? 'interrupted' : 'complete',
     finishedAt: new Date().toISOString(),
     ...(spend ? { spend } : {}),
-    ...(models ? { models } : {}),
+    ...(Object.keys(models).length > 0 ? { models } : {}),
   };
   const write = runWriter(dir);
   await write.manifest(opened.manifest);
-  await write.marks('marks.csv', marksFor(all, state, await previousMarks(dir, opened.manifest)).rows);
-  // The state read here is the run's result too: every rep record is read once per run.
-  return { ...state, manifest: opened.manifest };
+  await write.marks('marks.csv', marksFor(all, tally, await previousMarks(dir, opened.manifest)).rows);
+  // The tally is the run's result too: every rep record is read once per run.
+  return tally;
 }
 
-/** What a finished run directory says about the run (its state as `finishRunDir` read it), as its result. */
+/** What a finished run directory says about the run (as `finishRunDir` tallied it), as its result. */
 export function runResult(
   opened: OpenedRun,
-  state: RunState,
+  tally: RepTally,
   ran: number,
   failures: string[],
   budget?: { maxCost: number; spent: number; uncounted?: string } | undefined,
 ): RunResult {
   const { dir, all, manifest } = opened;
-  const missing = all.length - state.completed.size - state.errored.size;
-  const seedFailed = all
-    .map((key) => state.records.get(repId(key)))
-    .filter((record) => record?.error?.stage === 'seed');
+  const missing = tally.notRun.size;
   const seedErrors = {
-    count: seedFailed.length,
-    ...(seedFailed[0]
-      ? { first: `${seedFailed[0].fixture} rep ${seedFailed[0].rep}: ${seedFailed[0].error!.message}` }
-      : {}),
+    count: tally.seedFailed,
+    ...(tally.firstSeedFailure !== undefined ? { first: tally.firstSeedFailure } : {}),
   };
-  const firstErrored = all.find((key) => state.errored.has(repId(key)));
+  const firstErrored = tally.firstErrored;
   const firstError = firstErrored
-    ? `${firstErrored.fixture} rep ${firstErrored.rep}: ${state.errored.get(repId(firstErrored))}`
+    ? `${firstErrored.fixture} rep ${firstErrored.rep}: ${tally.errored.get(repId(firstErrored))}`
     : undefined;
   return {
     dir,
     status: manifest.status,
     total: all.length,
     ran,
-    errors: state.errored.size,
+    errors: tally.errored.size,
     pending: missing,
     failures,
     seedErrors,

@@ -5,7 +5,6 @@ import { relative, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import type { SutConfig } from '../question/question-format.js';
 import { sha256, type Manifest } from '../run-dir/manifest.js';
-import { repId, type RepKey, type RunState } from '../run-dir/run-state.js';
 import { sutKind } from '../sut/sut-kinds.js';
 import { runBounded } from '../util/bounded-process.js';
 import { shownPath } from '../util/shown-path.js';
@@ -131,21 +130,6 @@ export function distinctModels(lists: Iterable<readonly string[] | undefined>): 
   const seen = new Set<string>();
   for (const list of lists) for (const id of list ?? []) seen.add(id);
   return [...seen];
-}
-
-/**
- * The manifest's `models` with the SUT's: the ids its responses reported over the run's reps (their latest
- * attempts, as the spend counts them), after those recorded before; the judges' stay as they were. Undefined when
- * there is nothing to record.
- */
-export function withSutModels(
-  models: Manifest['models'],
-  keys: readonly RepKey[],
-  state: RunState,
-): Manifest['models'] {
-  const sut = distinctModels([models?.sut, ...keys.map((key) => state.records.get(repId(key))?.models)]);
-  const next = { ...models, ...(sut.length > 0 ? { sut } : {}) };
-  return Object.keys(next).length > 0 ? next : undefined;
 }
 
 /** The model ids of several runs (the shards a merge combines): each SUT and judge id once, in the order first seen. */

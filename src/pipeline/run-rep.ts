@@ -8,7 +8,7 @@ import type { RepRecord } from '../run-dir/rep-record.js';
 import type { SutOutcome, SutRequest } from '../sut/sut-request.js';
 import { firstLine, guardedSutCall } from '../sut/guarded-sut-call.js';
 import { callSpend, type Price } from '../run-dir/spend.js';
-import { playRollout, type RolloutSpec } from '../rollout/run-rollout.js';
+import { openRollout, playRollout, type RolloutSpec } from '../rollout/run-rollout.js';
 
 /** One rep to run: the fixture, its rendered case file, which rep and which attempt. */
 export interface RepJob {
@@ -73,16 +73,21 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
   let horizon: string | undefined;
   try {
     // The shared rows and the write horizon before the SUT runs, to tell afterwards what it changed outside its campaign.
-    const before = await session.beforeSut(scratch, job.fixture).catch((error: unknown) => {
+    const reading = session.beforeSut(scratch, job.fixture).catch((error: unknown) => {
       // Not a reason to lose the rep, but nothing may then claim the SUT left everything outside untouched.
       record.outsideUnchecked = messageOf(error);
       return undefined;
     });
+    // A rollout's reader opens beside that read: both only read, each on a connection of its own, and both are done
+    // before the first call, so the rep waits for one round trip instead of two. (Handled here, awaited below.)
+    const opening = job.rollout ? openRollout(session, scratch, { ...job, rollout: job.rollout }) : undefined;
+    opening?.catch(() => {});
+    const before = await reading;
     sharedBefore = before?.shared;
     horizon = before?.horizon;
     if (job.rollout) {
       // The rollout's turns are played in this campaign; what they changed as a whole is read by the teardown below.
-      await playRollout(session, callSut, scratch, { ...job, rollout: job.rollout }, record);
+      await playRollout(session, callSut, scratch, { ...job, rollout: job.rollout }, record, await opening!);
     } else {
       await callOnce(callSut, scratch, job, record);
     }

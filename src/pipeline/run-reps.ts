@@ -14,7 +14,9 @@ import type { RunInput } from './run-input.js';
 import { runRep } from './run-rep.js';
 import { RepBudget } from './rep-budget.js';
 import { RepProgress } from './rep-progress.js';
-import { sutPrice } from './run-spend.js';
+import { sutPrice } from './sut-price.js';
+import { openSpawnHelper } from '../util/spawn-helper.js';
+import type { SutCaller } from '../sut/call-sut.js';
 
 /** What the rep loop did. */
 export interface RepsRun {
@@ -70,6 +72,9 @@ export async function runReps(
   const price = sutPrice(config.prices, q.sut);
   const quit = interruptOnQuit(dir, manifest, input.quit);
   const write = runWriter(dir);
+  // A command SUT is spawned once per rep: from a small helper process, not from this one (spawn-helper.ts says why).
+  const helper = q.sut.type === 'command' ? openSpawnHelper() : undefined;
+  const callSut: SutCaller = helper ? (context) => plan.callSut({ ...context, spawner: helper.spawner }) : plan.callSut;
   const worker = async (): Promise<void> => {
     while (next < pending.length && !stopped() && lost === undefined) {
       const key = pending[next++]!;
@@ -79,7 +84,7 @@ export async function runReps(
       // On disk as it starts: a run killed outright still shows what it had begun.
       await write.order(begun);
       await write.keepEarlierAttempt(key);
-      const record = await runRep(session, plan.callSut, {
+      const record = await runRep(session, callSut, {
         fixture: fixture.loaded.fixture,
         fixtureFile: fixture.loaded.shown,
         caseFile: plan.caseFiles.get(key.fixture)!,
@@ -118,6 +123,7 @@ export async function runReps(
         failures.push(`a worker stopped: ${(outcome.reason as Error)?.message ?? String(outcome.reason)}`);
     if (lost !== undefined) failures.unshift(lost);
   } finally {
+    await helper?.close();
     await session.close();
     // The early "interrupted" lands before the final manifest, never over it.
     await quit.settled();

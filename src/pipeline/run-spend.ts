@@ -1,18 +1,5 @@
-import type { Manifest } from '../run-dir/manifest.js';
-import type { SutConfig } from '../question/question-format.js';
-import { sutKind } from '../sut/sut-kinds.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
-import { repId, type RepKey, type RunState } from '../run-dir/run-state.js';
-import { sumSpend, type Price, type Spend } from '../run-dir/spend.js';
-
-/**
- * The price of a SUT's model from the config's prices, for a kind priced by its model (http); other kinds report
- * their cost.
- */
-export function sutPrice(prices: Record<string, Price>, sut: SutConfig): Price | undefined {
-  const model = sutKind(sut).pricedModel?.(sut);
-  return model === undefined ? undefined : prices[model];
-}
+import type { Spend } from '../run-dir/spend.js';
 
 /**
  * How many times a rep called the SUT: once, or for a rollout once per turn played, less a last turn that ended
@@ -39,13 +26,4 @@ export function repSpend(record: RepRecord | undefined): Spend | undefined {
     cost,
     unpriced: cost === null && inputTokens + outputTokens > 0 ? calls : 0,
   };
-}
-
-/** What the SUT's calls of a run's reps spent, for the manifest; undefined when no rep reported usage or cost. */
-export function runSpend(keys: readonly RepKey[], state: RunState): Manifest['spend'] {
-  const spends = keys.flatMap((key) => {
-    const spend = repSpend(state.records.get(repId(key)));
-    return spend ? [spend] : [];
-  });
-  return spends.length > 0 ? { sut: sumSpend(spends) } : undefined;
 }

@@ -1,9 +1,7 @@
 import { z } from 'zod';
+import { checkRegex, termsOf } from './check-regex.js';
 
-/** A check's regular expression as it runs: a plain string gets the `u` flag, an entry with flags gets exactly those. */
-export function checkRegex(entry: string | { pattern: string; flags?: string | undefined }): RegExp {
-  return typeof entry === 'string' ? new RegExp(entry, 'u') : new RegExp(entry.pattern, entry.flags ?? 'u');
-}
+export { checkRegex, termsOf } from './check-regex.js';
 
 /** A screen's own name: it names the screen's row in the report and its results in screens.checks.jsonl. */
 export const screenName = z
@@ -106,11 +104,6 @@ export const checksSchema = z
         0 || checks.effects.noOutsideChanges !== false,
     'declare at least one check',
   );
-
-/** The terms of a term list, written bare or as `{ terms }`. */
-export function termsOf(list: readonly string[] | { terms: readonly string[] }): readonly string[] {
-  return Array.isArray(list) ? list : (list as { terms: readonly string[] }).terms;
-}
 
 /** A question's deterministic checks. */
 export type Checks = z.output<typeof checksSchema>;

@@ -1,7 +1,6 @@
 import { appendFile } from 'node:fs/promises';
 import { TurnkitError } from '../errors.js';
-import { shownPath } from '../util/shown-path.js';
-import { describeWriteError } from '../util/write-error.js';
+import { describeWriteError, shownPath } from '../util/shown-path.js';
 import type { FixtureReport, Report } from './build-report.js';
 import { ciFixtureDetails, type CiFixtureDetail } from './ci-details.js';
 import type { Comparison } from './compare-runs.js';

@@ -2,7 +2,8 @@ import type { Run } from '../run-dir/read-run.js';
 import { JUDGE_CACHE_FILE } from '../judge/judge-cache.js';
 import { repId, type RunState } from '../run-dir/run-state.js';
 import { repSpend } from '../pipeline/run-spend.js';
-import { addSpend, callSpendSchema, NO_SPEND, sumSpend, type CallSpend, type Spend } from '../run-dir/spend.js';
+import { addSpend, NO_SPEND, sumSpend, type CallSpend, type Spend } from '../run-dir/spend.js';
+import { leanCallSpend } from '../run-dir/lean-shapes.js';
 
 /** What a fixture's reps (or a whole run) spent: the SUT's calls and the judges' apart. */
 export interface SpendSplit {
@@ -32,10 +33,10 @@ export async function readJudgeSpends(run: Run): Promise<Map<string, CallSpend[]
       } catch {
         continue;
       }
-      const spend = callSpendSchema.safeParse(entry.spend);
-      if (!spend.success || typeof entry.fixture !== 'string' || typeof entry.rep !== 'number') continue;
+      // callSpendSchema's lean shape, which says exactly what the schema says of a spend: no zod to load.
+      if (!leanCallSpend(entry.spend) || typeof entry.fixture !== 'string' || typeof entry.rep !== 'number') continue;
       const id = repId({ fixture: entry.fixture, rep: entry.rep });
-      spends.set(id, [...(spends.get(id) ?? []), spend.data]);
+      spends.set(id, [...(spends.get(id) ?? []), entry.spend as CallSpend]);
     }
   }
   return spends;

@@ -71,7 +71,7 @@ export async function screenReport(
 ): Promise<ScreenReport | undefined> {
   if (!(await run.fileNames()).includes(CHECKS_SCREENS_FILE)) return undefined;
   const file = join(run.dir, CHECKS_SCREENS_FILE);
-  return screenReportOf(file, state, keys, parseScreens(await run.text(CHECKS_SCREENS_FILE), shownPath(file)));
+  return screenReportOf(file, state, keys, await parseScreens(await run.text(CHECKS_SCREENS_FILE), shownPath(file)));
 }
 
 /** The screens section from the screens file's rows (pure: the benchmark and tests call it directly). */

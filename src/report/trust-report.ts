@@ -10,7 +10,6 @@ import {
   type JudgeCalibration,
   type JudgeKey,
 } from '../stats/calibration.js';
-import { readCalibrationFile } from './calibration-file.js';
 import { pooledClusteredRate, type PooledRate } from '../stats/cluster-se.js';
 import { intervalVerdict, roganGladen, roganGladenInterval, type CorrectedVerdict } from '../stats/corrected-rate.js';
 import { holmAdjust } from '../stats/holm.js';
@@ -154,6 +153,8 @@ async function correction(input: TrustInput, tags: readonly string[]): Promise<C
   let calibration: JudgeCalibration;
   let source: string;
   if (input.calibrationFile !== undefined) {
+    // Only `--calibration` reads a calibration file: its schema (and zod) are loaded then, not on every report.
+    const { readCalibrationFile } = await import('./calibration-file.js');
     const read = await readCalibrationFile(input.calibrationFile, { question: run.manifest.question.id, judge });
     counts = read.file.counts;
     calibration = read.calibration;

@@ -1,7 +1,6 @@
 import { TurnkitError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { shownPath } from '../util/shown-path.js';
-import { describeWriteError } from '../util/write-error.js';
+import { describeWriteError, shownPath } from '../util/shown-path.js';
 import type { Report } from './build-report.js';
 import { ciFixtureDetails } from './ci-details.js';
 import { junitXml } from './junit-report.js';

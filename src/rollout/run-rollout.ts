@@ -60,17 +60,30 @@ export async function playRollout(
   scratch: ScratchCampaign,
   job: RolloutTurnsJob,
   record: RepRecord,
+  reader: TurnEffectsReader,
 ): Promise<void> {
   const pool = session.db.pool;
   record.turns = [];
   record.rollout = { turns: job.rollout.turns, played: 0 };
-  // The fixture's plan is the session's (cached since the seed): inserted rows then show the fixture's keys.
-  const { plan } = await session.prepare(job.fixture, { file: job.fixtureFile });
-  const reader = await TurnEffectsReader.open(pool, job.rollout.graph, scratch.key, { plan, keyMap: scratch.keyMap });
   if (reader.untracked.length > 0) record.rollout.untracked = reader.untracked;
   const play: RolloutPlay = { callSut, scratch, job, record, pool, reader, transcript: [], played: [] };
   for (let index = 0; index < job.rollout.turns; index++) if (!(await playTurn(play, index))) break;
   record.response = play.transcript.length > 0 ? transcriptText(play.transcript) : null;
+}
+
+/**
+ * Opens a rollout's per-turn reader on its seeded campaign: the campaign's keys and the write horizon, read before
+ * the first turn's call (`playRollout` plays with it). A rep opens it beside its read of the shared rows.
+ */
+export async function openRollout(
+  session: ScratchSession,
+  scratch: ScratchCampaign,
+  job: Pick<RolloutTurnsJob, 'fixture' | 'fixtureFile' | 'rollout'>,
+): Promise<TurnEffectsReader> {
+  // The fixture's plan is the session's (cached since the seed): inserted rows then show the fixture's keys.
+  const { plan } = await session.prepare(job.fixture, { file: job.fixtureFile });
+  const seeded = { plan, keyMap: scratch.keyMap };
+  return TurnEffectsReader.open(session.db.pool, job.rollout.graph, scratch.key, seeded);
 }
 
 /** A rollout being played: its rep's parts, and what the turns so far left (transcript, rows turnkit wrote). */

@@ -1,14 +1,12 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { checksSchema } from '../question/checks-format.js';
 import { hiddenSchema } from '../question/hidden-format.js';
 import { toolsSchema } from '../question/tools-format.js';
-import type { SutConfig } from '../question/question-format.js';
-import { spendSchema } from './spend.js';
-import { sutKind } from '../sut/sut-kinds.js';
+import { spendSchema } from './spend-schema.js';
 
-/** The version tag of a run's manifest. */
-export const RUN_FORMAT = 'turnkit.run/1';
+import { RUN_FORMAT } from './run-format.js';
+
+export { RUN_FORMAT } from './run-format.js';
 
 const fileHash = z.object({ path: z.string(), sha256: z.string() }).strict();
 const machineSchema = z.object({ os: z.string(), arch: z.string(), cpu: z.string(), cpus: z.number().int() }).strict();
@@ -143,12 +141,5 @@ export const manifestSchema = z
 /** A run's manifest. */
 export type Manifest = z.output<typeof manifestSchema>;
 
-/** sha256 of text or bytes, hex. */
-export function sha256(content: string | Uint8Array): string {
-  return createHash('sha256').update(content).digest('hex');
-}
-
-/** The SUT config as the manifest records it, as its kind describes it: no secret, no function. */
-export function redactSut(sut: SutConfig): Record<string, unknown> {
-  return sutKind(sut).describe(sut);
-}
+/** sha256 of text or bytes, hex (util/sha256.ts, which a reader takes without zod). */
+export { sha256 } from '../util/sha256.js';

@@ -7,6 +7,12 @@ import { isRunsOwnRow, type MarkRow } from './marks-file.js';
 import { parseMarksText, scopeOfRun } from './read-marks.js';
 import { repId, type RepKey, type RunState } from './run-state.js';
 
+/**
+ * Which reps completed and which errored (with their cause): a run's state, or a run's end's tally of it (whose
+ * `completed` answers without a set of every rep).
+ */
+export type RepOutcomes = Pick<RunState, 'errored'> & { completed: { has(id: string): boolean } };
+
 /** The note of a rep an interrupted run did not run. */
 export const NOT_RUN = 'not run yet (turnkit run --resume)';
 
@@ -17,7 +23,7 @@ export const NOT_RUN = 'not run yet (turnkit run --resume)';
  */
 export function marksFor(
   all: readonly RepKey[],
-  state: RunState,
+  state: RepOutcomes,
   previous: Map<string, MarkRow>,
   rerun: ReadonlySet<string> = new Set(),
 ): { rows: MarkRow[]; replaced: { before: MarkRow; after: MarkRow }[] } {

@@ -4,7 +4,8 @@ import { join, relative } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { parseJsonText, parseWithSchema } from '../util/json-source.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
-import { manifestSchema, type Manifest } from './manifest.js';
+import { leanManifest } from './lean-shapes.js';
+import type { Manifest } from './manifest.js';
 import type { RepRecord } from './rep-record.js';
 import { readRunText } from './run-file.js';
 
@@ -43,21 +44,23 @@ export async function readManifest(dir: string): Promise<Manifest> {
     if (error instanceof TurnkitError) throw error;
     throw new TurnkitError('BAD_INPUT', `${shownPath(manifestFile)}: ${describeReadError(error)}`);
   });
-  return parseWithSchema(manifestSchema, parseJsonText(text, shownPath(manifestFile)), shownPath(manifestFile));
+  const value = parseJsonText(text, shownPath(manifestFile));
+  // A manifest as turnkit writes it passes the lean shape: read without loading zod (most of a report's start). Any
+  // other is the schema's to judge, with its messages (and its defaults, were one left out).
+  if (leanManifest(value)) return value as Manifest;
+  const { manifestSchema } = await import('./manifest.js');
+  return parseWithSchema(manifestSchema, value, shownPath(manifestFile));
 }
 
 /**
  * Reads a run directory's manifest and rep records (the manifest given, when the caller holds a newer one); each
- * record through `readText` (readRun passes its reader, so that a command's reads can be counted). `lean` keeps of
- * each record what finishing a run reads (its key, error, spend, models, timings and turns) and drops its case file,
- * response, output tails, effects and outside writes: a run's end reads every record at once, and at 10,000 reps the
- * whole records would be the largest thing the process ever holds.
+ * record through `readText` (readRun passes its reader, so that a command's reads can be counted). Every record is
+ * held at once: a run's end reads them one at a time instead (forEachRepRecord).
  */
 export async function readRunState(
   dir: string,
   manifest?: Manifest,
   readText: (dir: string, relative: string) => Promise<string> = readRunText,
-  options: { lean?: boolean } = {},
 ): Promise<RunState> {
   manifest ??= await readManifest(dir);
   const completed = new Set<string>();
@@ -79,7 +82,7 @@ export async function readRunState(
           continue;
         }
         const id = repId(record);
-        records.set(id, options.lean ? leanRecord(record) : record);
+        records.set(id, record);
         if (record.error)
           errored.set(id, `${record.error.stage}: ${record.error.cause}: ${record.error.message}`.slice(0, 200));
         else completed.add(id);
@@ -100,15 +103,4 @@ export async function readRunState(
         })
     : manifest.order;
   return { manifest, order, completed, errored, records };
-}
-
-// A record without the parts that grow with the case file and the response (see readRunState's `lean`).
-function leanRecord(record: RepRecord): RepRecord {
-  const { stdoutTail: _out, stderrTail: _err, outside: _outside, ...rest } = record;
-  return {
-    ...rest,
-    request: { ...record.request, caseFile: '', transcript: undefined },
-    response: null,
-    effects: null,
-  };
 }

@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { jsonLines } from '../util/json-lines.js';
 import { TurnkitError } from '../errors.js';
 import type { ScreenMark } from './screen-result.js';
+import { leanScreenRow } from './lean-shapes.js';
 
 /** The file `judge --checks` writes beside marks.checks.csv: each rep's result per screen, one JSON line a rep. */
 export const CHECKS_SCREENS_FILE = 'screens.checks.jsonl';
@@ -21,19 +21,6 @@ export interface ScreenRow {
   screens: ScreenEntry[];
 }
 
-const rowSchema = z
-  .object({
-    fixture: z.string(),
-    rep: z.number().int().min(1),
-    mark: z.enum(['pass', 'fail', 'na', 'error']),
-    screens: z.array(
-      z
-        .object({ screen: z.string(), mark: z.enum(['pass', 'fail', 'unscored', 'error']), reason: z.string() })
-        .strict(),
-    ),
-  })
-  .strict();
-
 /** The screens file's text: one line per rep, in the order given (the run's plan). */
 export function formatScreens(rows: readonly ScreenRow[]): string {
   return rows
@@ -50,10 +37,17 @@ export function formatScreens(rows: readonly ScreenRow[]): string {
 }
 
 /** Parses a screens file's text, each line checked; a bad line is a one-line error naming the file and line. */
-export function parseScreens(text: string, shown: string): ScreenRow[] {
+export async function parseScreens(text: string, shown: string): Promise<ScreenRow[]> {
   const rows: ScreenRow[] = [];
   for (const { value, line } of jsonLines(text, shown)) {
-    const parsed = rowSchema.safeParse(value);
+    // The lean shape says what the schema says of a line, without loading zod; a line it refuses is the schema's to
+    // name the problem of.
+    if (leanScreenRow(value)) {
+      rows.push(value as ScreenRow);
+      continue;
+    }
+    const { screenRowSchema } = await import('./screens-schema.js');
+    const parsed = screenRowSchema.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new TurnkitError('BAD_INPUT', `${shown}:${line}: ${issue.path.join('.') || 'line'}: ${issue.message}`);

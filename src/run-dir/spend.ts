@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** Tokens a model call used, as the API reported them. */
 export interface Usage {
   inputTokens: number;
@@ -23,28 +21,12 @@ export interface Spend {
   unpriced: number;
 }
 
-/** The zod schema of a Spend, as the manifest and the report hold it. */
-export const spendSchema = z
-  .object({
-    calls: z.number().int().nonnegative(),
-    inputTokens: z.number().int().nonnegative(),
-    outputTokens: z.number().int().nonnegative(),
-    cost: z.number().nonnegative().nullable(),
-    unpriced: z.number().int().nonnegative(),
-  })
-  .strict();
-
 /** One call's usage and cost as a rep record or a judge verdict keeps it (cost null: not known). */
-export const callSpendSchema = z
-  .object({
-    inputTokens: z.number().int().nonnegative(),
-    outputTokens: z.number().int().nonnegative(),
-    cost: z.number().nonnegative().nullable(),
-  })
-  .strict();
-
-/** One call's usage and cost. */
-export type CallSpend = z.output<typeof callSpendSchema>;
+export interface CallSpend {
+  inputTokens: number;
+  outputTokens: number;
+  cost: number | null;
+}
 
 /** Nothing spent. */
 export const NO_SPEND: Spend = { calls: 0, inputTokens: 0, outputTokens: 0, cost: null, unpriced: 0 };

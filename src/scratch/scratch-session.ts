@@ -39,8 +39,8 @@ import { shapeTextKeys } from './allocate-keys.js';
 import { seedRemap, type SerializedKeyMap } from './seed-remap.js';
 import { CombinedWriteFailed } from './combined-write.js';
 import { StrategyChooser, type StrategyChoice } from './strategy-chooser.js';
-import { dropDatabase, EMBEDDED_HAS_NO_DATABASES } from './template-database.js';
-import { TemplatePool } from './template-pool.js';
+import { dropOrphanDatabase, EMBEDDED_HAS_NO_DATABASES } from './template-database.js';
+import { databaseTeardownReport, TemplatePool } from './template-pool.js';
 import { teardownRemap, type TeardownReport } from './teardown-remap.js';
 import {
   DEFAULT_LOCK_TIMEOUT_MS,
@@ -109,7 +109,8 @@ export interface ScratchCampaign {
   keyMap: SerializedKeyMap;
   /**
    * Removes the campaign; with `effects`, first reads what the SUT changed, in the same transaction (remap), and with
-   * `horizon` (from `beforeSut`) also the rows of other campaigns written since.
+   * `horizon` (from `beforeSut`) also the rows of other campaigns written since. A database of its own (`database`)
+   * is dropped behind the rep, its registry entry deleted after the drop: `session.idle()` or `close()` waits for it.
    */
   teardown(options?: {
     effects?: boolean;
@@ -150,7 +151,10 @@ export class ScratchSession {
     if (options.strategy === 'database' && !canCreateDatabases(db))
       throw new TurnkitError('CONFIG', EMBEDDED_HAS_NO_DATABASES);
     this.chooser = new StrategyChooser(options.strategy ?? 'remap', !canCreateDatabases(db));
-    this.templates = new TemplatePool(db);
+    this.templates = new TemplatePool(db, (message) => {
+      this.warnings.push(message);
+      options.onWarning?.(message);
+    });
     if (needsOwnVacuum(db))
       this.vacuum = new VacuumPolicy(
         async (tables) => {
@@ -228,7 +232,14 @@ export class ScratchSession {
     let databaseUrl = this.db.url;
     let keyMap: SerializedKeyMap = {};
     if (strategy === 'remap') ({ entry, keyMap } = await seedRemap(this.db, plan, who));
-    else ({ entry, databaseUrl } = await this.templates.clone(fixture, plan, who));
+    // A spare for the next rep only when that rep will clone too.
+    else
+      ({ entry, databaseUrl } = await this.templates.clone(
+        fixture,
+        plan,
+        who,
+        this.chooser.next(fixture) === strategy,
+      ));
     const seedMs = performance.now() - started;
     const campaign: ScratchCampaign = {
       id: entry.id,
@@ -255,7 +266,8 @@ export class ScratchSession {
           try {
             if (options.effects) effects = await this.effects(campaign, fixture);
           } finally {
-            report = await this.teardown(entry.id);
+            // A clone of this session's is dropped behind the rep, without reading its entry back.
+            report = strategy === 'database' ? await this.templates.release(entry) : await this.teardown(entry.id);
           }
         }
         this.chooser.record(fixture, strategy, seedMs + performance.now() - begun);
@@ -269,7 +281,9 @@ export class ScratchSession {
   async prepare(fixture: Fixture, source: FixtureSource = {}): Promise<{ plan: SeedPlan; sha256: string }> {
     const file = source.file ?? `${fixture.name}.json`;
     const cached = this.plans.get(fixture);
-    if (cached && cached.plan.file === file) return cached;
+    // Without a file named (beforeSut, sharedRows), any plan of this fixture will do: re-planning under the default
+    // name would also evict the rep's own, and the next seed would plan a third time.
+    if (cached && (source.file === undefined || cached.plan.file === file)) return cached;
     await this.ready();
     // The game's declared references are keys to remap like foreign keys (the same catalog teardown walks).
     const game = this.options.game;
@@ -364,18 +378,9 @@ export class ScratchSession {
     if (!entry)
       throw new TurnkitError('NOT_FOUND', `no scratch campaign "${asked}" in the registry (torn down already?)`);
     // A database of its own goes as a whole, outside any transaction; the entry goes last, so gc retries a failed drop.
-    if (entry.databaseName) await dropDatabase(this.db, entry.databaseName);
+    if (entry.databaseName) await dropOrphanDatabase(this.db.pool, entry.databaseName);
     await deleteEntry(this.db.pool, entry.id);
-    return {
-      id: entry.id,
-      fixture: entry.fixture,
-      key: entry.rootKey,
-      deleted: {},
-      addedBySut: {},
-      sharedDeleted: 0,
-      sharedKept: 0,
-      droppedDatabase: entry.databaseName ?? undefined,
-    };
+    return databaseTeardownReport(entry);
   }
 
   /**
@@ -414,9 +419,16 @@ export class ScratchSession {
    */
   async beforeSut(scratch: ScratchCampaign, fixture: Fixture): Promise<{ shared: SharedSnapshot; horizon?: string }> {
     const { plan } = await this.prepare(fixture);
+    if (scratch.strategy === 'database') {
+      // Every clone of a template starts the same: read once, not through a new connection per rep.
+      const shared = await this.templates.sameInEveryClone(fixture, () =>
+        this.readScratch(scratch, (client) => readSharedRows(client, plan)),
+      );
+      return { shared: structuredClone(shared) };
+    }
     return this.readScratch(scratch, async (client) => ({
       shared: await readSharedRows(client, plan),
-      ...(scratch.strategy === 'remap' ? { horizon: await readWriteHorizon(client) } : {}),
+      horizon: await readWriteHorizon(client),
     }));
   }
 
@@ -431,9 +443,12 @@ export class ScratchSession {
   private async readScratch<T>(scratch: ScratchCampaign, read: (client: Queryable) => Promise<T>): Promise<T> {
     const begin = `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${CAPTURE_SETTINGS}`;
     if (scratch.databaseUrl === this.db.url) return inTransaction(this.db, begin, read);
-    const client = new pg.Client({ connectionString: scratch.databaseUrl });
-    client.on('error', () => {});
-    await client.connect();
+    let client = scratch.strategy === 'database' ? await this.templates.takeReader(scratch.id) : undefined;
+    if (!client) {
+      client = new pg.Client({ connectionString: scratch.databaseUrl });
+      client.on('error', () => {});
+      await client.connect();
+    }
     try {
       await client.query(begin);
       return await read(client);
@@ -443,12 +458,21 @@ export class ScratchSession {
   }
 
   /**
-   * Drops the template databases this session built (a run calls it once at its end, every rep settled) and, on a
-   * database without autovacuum, vacuums what the session's reps churned when none of its campaigns is live.
+   * Drops the template databases this session built and the clones it made ahead, waits for the drops of torn-down
+   * clones (a run calls it once at its end, every rep settled) and, on a database without autovacuum, vacuums what the
+   * session's reps churned when none of its campaigns is live.
    */
   async close(): Promise<void> {
-    for (const template of await this.templates.drain()) await this.teardown(template.id);
+    await this.templates.close();
     await this.vacuum?.settle();
+  }
+
+  /**
+   * Resolves once the database strategy's work behind the reps has ended: the clones made ahead for the next reps,
+   * and the drops of torn-down ones (a campaign's `teardown()` returns before its database is gone).
+   */
+  async idle(): Promise<void> {
+    await this.templates.idle();
   }
 
   private readonly triggerChecks = new Map<string, Promise<boolean>>();

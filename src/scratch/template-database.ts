@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { canCreateDatabases } from '../db/backend-traits.js';
 import pg from 'pg';
 import type { Db } from '../db/connect.js';
+import type { Queryable } from '../db/introspect.js';
 import { dumpSchema, urlForDatabase } from '../db/dump-schema.js';
 import { quoteIdent } from '../db/quote.js';
 import { describeConnectError } from '../db/connect.js';
@@ -55,29 +56,51 @@ export async function buildTemplate(db: Db, plan: SeedPlan, name: string): Promi
     await client.query('COMMIT');
   } catch (error) {
     await client.end().catch(() => {});
-    await dropDatabase(db, name).catch(() => {});
+    await dropDatabase(db.pool, name).catch(() => {});
     throw error;
   }
   await client.end();
 }
 
+/** One `ALTER DATABASE ... SET` of the source database (a TimeZone or search_path the game relies on). */
+export interface DatabaseSetting {
+  name: string;
+  value: string;
+}
+
 /**
- * Creates a database as a copy of the template, with the source database's own settings (`ALTER DATABASE ... SET`:
- * a TimeZone or search_path the game relies on), which Postgres does not copy with a template.
+ * The source database's own settings, which Postgres does not copy with a template: read once per template, as
+ * they do not change during a run, and given to every clone.
  */
-export async function cloneDatabase(db: Db, template: string, name: string): Promise<string> {
-  await db.pool.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(template)}`);
-  const settings = await db.pool.query(
+export async function readDatabaseSettings(db: Queryable): Promise<DatabaseSetting[]> {
+  const settings = await db.query(
     `SELECT split_part(c, '=', 1) AS name, substr(c, strpos(c, '=') + 1) AS value
      FROM pg_db_role_setting AS s, unnest(s.setconfig) AS c
      WHERE s.setrole = 0 AND s.setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database())`,
   );
-  for (const setting of settings.rows as { name: string; value: string }[]) {
-    await db.pool.query(
-      `ALTER DATABASE ${quoteIdent(name)} SET ${quoteIdent(setting.name)} = ${settingValue(setting.name, setting.value)}`,
-    );
-  }
-  return urlForDatabase(db.url, name);
+  return settings.rows as DatabaseSetting[];
+}
+
+/**
+ * Creates a database as a copy of the template with the source's settings: one statement when it has none (the
+ * usual case), two when it has some (CREATE DATABASE runs alone; the settings go in one string after it).
+ */
+export async function cloneDatabase(
+  db: Queryable,
+  template: string,
+  name: string,
+  settings: readonly DatabaseSetting[],
+): Promise<void> {
+  await db.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(template)}`);
+  if (settings.length === 0) return;
+  await db.query(
+    settings
+      .map(
+        (setting) =>
+          `ALTER DATABASE ${quoteIdent(name)} SET ${quoteIdent(setting.name)} = ${settingValue(setting.name, setting.value)}`,
+      )
+      .join(';\n'),
+  );
 }
 
 /** Settings that hold a list (`search_path = a, b`): each element is its own literal, as pg_dumpall writes them. */
@@ -101,8 +124,28 @@ function quoteLiteral(value: string): string {
 }
 
 /** Drops a database turnkit created, disconnecting whoever is still connected (the SUT may linger). */
-export async function dropDatabase(db: Db, name: string): Promise<void> {
-  await db.pool.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
+export async function dropDatabase(db: Queryable, name: string): Promise<void> {
+  await db.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
+}
+
+/**
+ * Drops a database of a registry entry whose process may have died while it was being created: the server finishes
+ * a CREATE DATABASE whose client is gone, and a DROP ... IF EXISTS before that commit would find nothing and leave
+ * the database behind for good. So first wait (up to `waitMs`) for any CREATE DATABASE of that name still running.
+ * Backends of other roles may hide their query text: then there is nothing to wait for that can be seen.
+ */
+export async function dropOrphanDatabase(db: Queryable, name: string, waitMs = 60_000): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const running = await db.query(
+      `SELECT 1 FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid()
+         AND query ~* '^\\s*CREATE\\s+DATABASE' AND strpos(query, $1) > 0 LIMIT 1`,
+      [quoteIdent(name)],
+    );
+    if (running.rows.length === 0 || Date.now() > deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await dropDatabase(db, name);
 }
 
 async function advanceSequences(client: pg.Client, plan: SeedPlan): Promise<void> {

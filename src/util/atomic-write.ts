@@ -35,3 +35,46 @@ export async function writeFileAtomic(
     throw error;
   }
 }
+
+/** The most characters held before a write: the chunks of a large document reach the file in pieces this big. */
+const CHUNKED_WRITE_BUFFER = 1 << 20;
+
+/**
+ * Writes text given in pieces (a large document serialised as it is written) with the guarantees of
+ * writeFileAtomic: readers, and a process killed at any point, see the old file or the whole new one.
+ */
+export async function writeChunksAtomic(
+  path: string,
+  chunks: Iterable<string>,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temp = tempSibling(path);
+  const handle = await open(temp, 'w', options.mode ?? 0o644);
+  try {
+    let pending: string[] = [];
+    let size = 0;
+    for (const chunk of chunks) {
+      pending.push(chunk);
+      size += chunk.length;
+      if (size >= CHUNKED_WRITE_BUFFER) {
+        await handle.writeFile(pending.join(''));
+        pending = [];
+        size = 0;
+      }
+    }
+    await handle.writeFile(pending.join(''));
+    if (options.durable !== false) await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await handle.close();
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}

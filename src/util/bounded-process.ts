@@ -20,7 +20,57 @@ export interface BoundedRun {
   killGraceMs: number;
   /** Aborted: the process and everything it started are killed at once. */
   signal?: AbortSignal | undefined;
+  /**
+   * Starts the process (default: `spawn` in this process). A run holding the embedded database passes the spawn
+   * helper's (spawn-helper.ts): forking a process as large as one with PGlite open costs tens of milliseconds.
+   */
+  spawner?: ChildSpawner | undefined;
 }
+
+/** What runBounded needs of a started program: its pipes, its exit, and its process group to kill. */
+export interface BoundedChild {
+  /** The process group's id (the child's pid), once known: a helper's child says it a moment after the spawn. */
+  readonly pid?: number | undefined;
+  readonly exitCode: number | null;
+  readonly signalCode: NodeJS.Signals | null;
+  readonly stdout: BoundedPipe;
+  readonly stderr: BoundedPipe;
+  on(event: 'spawn', listener: () => void): unknown;
+  on(event: 'error', listener: (error: NodeJS.ErrnoException) => void): unknown;
+  on(event: 'exit' | 'close', listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
+}
+
+/** A started program's stdout or stderr, read as UTF-8 text. */
+export interface BoundedPipe {
+  setEncoding(encoding: 'utf8'): unknown;
+  on(event: 'data', listener: (chunk: string) => void): unknown;
+  destroy(): unknown;
+}
+
+/**
+ * Starts `program` with `args` in a process group of its own, `stdin` written to it and closed, stdout and stderr
+ * piped (see `runBounded`). `maxStdout` says how much of stdout is read at the most (one byte past it is enough).
+ */
+export type ChildSpawner = (
+  program: string,
+  args: readonly string[],
+  options: { cwd: string; env: Readonly<Record<string, string | undefined>>; stdin: string; maxStdout: number },
+) => BoundedChild;
+
+/** Node's own spawn, in this process. */
+const spawnHere: ChildSpawner = (program, args, options) => {
+  const child = spawn(program, args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
+  child.stdin.on('error', () => {
+    // A program that does not read its stdin closes the pipe early: not an error of the run.
+  });
+  child.stdin.end(options.stdin);
+  return child;
+};
 
 /** How a bounded run ended: its output (bounded), its exit, and why it was stopped if it was. */
 export interface BoundedResult {
@@ -92,22 +142,40 @@ export function commandWords(command: string | readonly string[]): string[] {
 export function runBounded(run: BoundedRun): Promise<BoundedResult> {
   const [program, ...args] = run.argv;
   return new Promise((resolve) => {
-    const child = spawn(program!, args, {
+    const child = (run.spawner ?? spawnHere)(program!, args, {
       cwd: run.cwd,
       env: run.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true,
+      stdin: run.stdin,
+      maxStdout: run.maxStdout,
     });
-    const group = child.pid;
+    // The group is known at once here, a moment later from the spawn helper; a kill asked for before waits for it.
+    let group = child.pid;
+    let pendingKill: NodeJS.Signals | undefined;
+    const knowGroup = (): void => {
+      if (group !== undefined || child.pid === undefined) return;
+      group = child.pid;
+      if (settled) {
+        killGroup('SIGKILL');
+        return;
+      }
+      runningGroups.add(group);
+      if (pendingKill) killGroup(pendingKill);
+    };
     if (group !== undefined) runningGroups.add(group);
+    else child.on('spawn', knowGroup);
     let stdout = '';
     let stderr = '';
     let stdoutBytes = 0;
     let stopped: BoundedResult['stopped'];
     let settled = false;
     const killGroup = (signal: NodeJS.Signals): void => {
+      if (group === undefined) {
+        // SIGKILL wins over a SIGTERM asked for before.
+        if (pendingKill !== 'SIGKILL') pendingKill = signal;
+        return;
+      }
       try {
-        if (group !== undefined) process.kill(-group, signal);
+        process.kill(-group, signal);
       } catch {
         // Already gone.
       }
@@ -151,10 +219,6 @@ export function runBounded(run: BoundedRun): Promise<BoundedResult> {
     child.stderr.on('data', (chunk: string) => {
       stderr = (stderr + chunk).slice(-run.maxStderr);
     });
-    child.stdin.on('error', () => {
-      // A program that does not read its stdin closes the pipe early: not an error of the run.
-    });
-    child.stdin.end(run.stdin);
     const finish = (result: Omit<BoundedResult, 'stdout' | 'stderr' | 'stopped'>): void => {
       if (settled) return;
       settled = true;

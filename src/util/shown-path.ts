@@ -28,15 +28,22 @@ export function describeReadError(error: NodeJS.ErrnoException): string {
       : `cannot read (${error.code})`;
 }
 
-/** Why a file could not be written, in words (the code kept for searching): a full disk says so. */
+/**
+ * Why a file could not be written, in words a user acts on: a folder in the way or a file where a folder should be
+ * in words alone; a full disk, a quota, a read-only file system or a refusal with the code kept for searching.
+ */
 export function describeWriteError(error: NodeJS.ErrnoException): string {
+  const code = error?.code;
+  // mkdir says EEXIST, open says ENOTDIR, when a folder of the path is a file.
+  if (code === 'ENOTDIR' || code === 'EEXIST') return 'a folder on its path is a file';
+  if (code === 'EISDIR') return 'it is a folder';
   const words: Record<string, string> = {
     ENOSPC: 'no space left on the disk',
     EDQUOT: 'disk quota exceeded',
     EROFS: 'the file system is read-only',
     EACCES: 'permission denied',
+    EPERM: 'permission denied',
     EIO: 'input/output error',
   };
-  const code = error?.code;
   return code ? `${words[code] ?? 'cannot write'} (${code})` : (error?.message ?? String(error)).split('\n')[0]!;
 }

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { shownPath } from '../util/shown-path.js';
+import { describeWriteError, shownPath } from '../util/shown-path.js';
 import { buildRunView, type RunViewOptions } from './build-run-view.js';
 import { renderPage } from './html-page.js';
 import type { RunView } from './view-data.js';
@@ -33,16 +33,8 @@ export async function writeHtmlReport(options: HtmlReportOptions): Promise<HtmlR
   } catch (error) {
     throw new TurnkitError(
       'BAD_INPUT',
-      `${shownPath(file)}: cannot write the HTML report: ${whyNotWritten(error as NodeJS.ErrnoException)}`,
+      `${shownPath(file)}: cannot write the HTML report: ${describeWriteError(error as NodeJS.ErrnoException)}`,
     );
   }
   return { file, bytes: Buffer.byteLength(html), run };
-}
-
-function whyNotWritten(error: NodeJS.ErrnoException): string {
-  // mkdir says EEXIST, open says ENOTDIR, when a folder of the path is a file.
-  if (error.code === 'ENOTDIR' || error.code === 'EEXIST') return 'a folder on its path is a file';
-  if (error.code === 'EISDIR') return 'it is a folder';
-  if (error.code === 'EACCES' || error.code === 'EPERM') return 'permission denied';
-  return error.code ?? error.message;
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
+import { makeReportRun } from '../helpers/report-run.js';
 
 const TRACE_HOOK = fileURLToPath(new URL('../helpers/module-trace.mjs', import.meta.url));
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -27,6 +28,7 @@ let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'turnkit-startup-'));
   await cp(join(REPO, 'fixtures/meridian-turn-23.json'), join(dir, 'fixture.json'));
+  await makeReportRun(join(dir, 'run'));
 });
 
 afterAll(async () => {
@@ -70,6 +72,12 @@ describe('start-up: a command loads only what it uses', () => {
       expect(HEAVY.filter((name) => packages.has(name))).toEqual([]);
     },
   );
+
+  it('turnkit report RUN reads the run without zod, pg or the SUT kinds (the manifest by its lean shape)', async () => {
+    const packages = await packagesLoaded(['report', 'run', '--marks', 'marks.checks.csv']);
+    expect(packages.has('csv-parse')).toBe(true);
+    expect([...HEAVY, 'zod', 'pg'].filter((name) => packages.has(name))).toEqual([]);
+  });
 
   it('turnkit show FIXTURE reads the file without the database, ink or the SDKs', async () => {
     const packages = await packagesLoaded(['show', 'fixture.json', '--json']);

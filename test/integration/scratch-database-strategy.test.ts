@@ -63,9 +63,12 @@ describe.runIf(BACKENDS.includes('postgres'))('strategy "database" on postgres',
     expect(other.rows[0].n).toBe(1);
     // Left connected on purpose: teardown must still drop the database.
 
-    // The template and a clone per rep, registered and on the server.
+    // The template, a clone per rep, and (from the second clone on) one made ahead for the next rep: registered and
+    // on the server.
+    await session.idle();
     const made = await registeredDatabases(t);
-    expect(made).toHaveLength(3);
+    expect(made).toHaveLength(4);
+    expect(made).toEqual(expect.arrayContaining([first, second].map((s) => new URL(s.databaseUrl).pathname.slice(1))));
     expect(await existing(made)).toEqual(made);
     expect(databasesBefore.filter((name) => made.includes(name))).toEqual([]);
     const report = await first.teardown();

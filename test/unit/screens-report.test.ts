@@ -55,7 +55,7 @@ describe('screens with their own denominators (seed 000 shape)', () => {
     const marks = parseMarks(await readFile(join(dir, 'marks.checks.csv'), 'utf8'));
     expect(marks.filter((row) => row.fixture === 'f5').map((row) => row.mark)).toEqual(Array(6).fill('na'));
 
-    const lines = parseScreens(await readFile(join(dir, 'screens.checks.jsonl'), 'utf8'), 'screens');
+    const lines = await parseScreens(await readFile(join(dir, 'screens.checks.jsonl'), 'utf8'), 'screens');
     expect(lines).toHaveLength(30);
     const f4rep2 = lines.find((row) => row.fixture === 'f4' && row.rep === 2)!;
     expect(f4rep2).toEqual({
@@ -188,7 +188,7 @@ describe('the tool rules as screens of the framework', () => {
     records.get(repId({ fixture: 'gm', rep: 1 }))!.toolCalls = [{ name: 'delete_world', arguments: {} }];
     const tools = toolsSchema.parse({ allowed: ['route'] });
     await gradeRun(run, checksGrader(dir, run.manifest, run.manifest.checks, { tools }));
-    const rows = parseScreens(await readFile(join(dir, 'screens.checks.jsonl'), 'utf8'), 'screens');
+    const rows = await parseScreens(await readFile(join(dir, 'screens.checks.jsonl'), 'utf8'), 'screens');
     const marks = (fixture: string, rep: number) =>
       rows
         .find((row) => row.fixture === fixture && row.rep === rep)!

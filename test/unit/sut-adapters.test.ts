@@ -13,7 +13,7 @@ import { httpSutCaller, type HttpSut, type HttpSutTools } from '../../src/sut/su
 
 const runHttpSut = (sut: HttpSut, context: SutContext, tools?: HttpSutTools) => httpSutCaller(sut, tools)(context);
 import { prepareSut } from '../../src/sut/call-sut.js';
-import { redactSut } from '../../src/run-dir/manifest.js';
+import { redactSut } from '../../src/run-dir/redact-sut.js';
 import { sutSecrets } from '../../src/sut/sut-secrets.js';
 import { loadQuestion } from '../../src/question/load-question.js';
 import { parseSutOutput } from '../../src/sut/sut-request.js';

@@ -15,7 +15,7 @@ export function registerAgree(program: Command, output: Output): void {
     .action(async (a: string, b: string, options) => {
       const { agree } = await import('../../marking/agree.js');
       const { formatAgreement } = await import('../../marking/format-agreement.js');
-      const { filesContext } = await import('../../app/command-context.js');
+      const { filesContext } = await import('../../app/files-context.js');
       const result = await agree(filesContext(), { a, b });
       if (options.json)
         return printJson(output, {

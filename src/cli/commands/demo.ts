@@ -30,7 +30,6 @@ export function registerDemo(program: Command, output: Output): void {
     )
     .action(async (options, command: Command) => {
       const { demo } = await import('../../demo/demo-command.js');
-      const { loadJudgeSettings } = await import('../../judge/load-judge-settings.js');
       const { loadConfig } = await import('../../config/load.js');
       const globals = command.optsWithGlobals<{ databaseUrl?: string; config?: string }>();
       if (globals.databaseUrl || process.env.DATABASE_URL)
@@ -38,9 +37,14 @@ export function registerDemo(program: Command, output: Output): void {
       const terminal = output.terminal;
       // A judge named by the flags, or by the config of the folder the demo is started from.
       const config = await loadConfig({ configPath: globals.config });
+      // The judge's settings reader (and its schemas) only for a demo with a judge.
       const judge =
         options.judge !== undefined || options.model !== undefined || config.judge !== undefined
-          ? await loadJudgeSettings(options.judge, { model: options.model, baseUrl: options.baseUrl }, config.judge)
+          ? await (await import('../../judge/load-judge-settings.js')).loadJudgeSettings(
+              options.judge,
+              { model: options.model, baseUrl: options.baseUrl },
+              config.judge,
+            )
           : undefined;
       const result = await demo({
         dir: options.dir,

@@ -15,7 +15,7 @@ export function registerMaterialize(program: Command, output: Output): void {
     .action(async (constructed: string) => {
       const { materialize } = await import('../../construct/materialize.js');
       const { serializeDocument } = await import('../../fixture/format.js');
-      const { filesContext } = await import('../../app/command-context.js');
+      const { filesContext } = await import('../../app/files-context.js');
       output.out(serializeDocument(await materialize(filesContext(), { constructed })).trimEnd());
     });
 }

@@ -14,7 +14,7 @@ export function registerMerge(program: Command, output: Output): void {
     .addHelpText('after', examples('turnkit merge runs/places/STAMP-1 runs/places/STAMP-2   # the shards of one run'))
     .action(async (dirs: string[], options) => {
       const { mergeRuns } = await import('../../shard/merge-runs.js');
-      const { filesContext } = await import('../../app/command-context.js');
+      const { filesContext } = await import('../../app/files-context.js');
       const result = await mergeRuns(filesContext(), { dirs, out: options.out });
       if (options.json) return printJson(output, { ...result, dir: shownPath(result.dir) });
       output.out(

@@ -42,7 +42,7 @@ export function registerRebase(program: Command, output: Output): void {
         );
       if (options.interactive && (!process.stdin.isTTY || !process.stdout.isTTY))
         throw new TurnkitError('USAGE', 'rebase --interactive needs a terminal; resolve with --keep PATH=base|change');
-      const { filesContext } = await import('../../app/command-context.js');
+      const { filesContext } = await import('../../app/files-context.js');
       const project = filesContext();
       let result: RebaseResult;
       try {

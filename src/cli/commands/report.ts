@@ -78,7 +78,7 @@ export function registerReport(program: Command, output: Output): void {
     .action(async (dir: string, options: ReportFlags) => {
       const format = formatOf(options);
       const { REPORT_FORMATS, resultOf } = await import('../../app/report-formats.js');
-      const { filesContext } = await import('../../app/command-context.js');
+      const { filesContext } = await import('../../app/files-context.js');
       const { outcomeError } = await import('../../report/outcome.js');
       // Recorded before the numbers are read: a look that then fails its --check was still a look.
       const looks = await recordRunLook('report', [dir]);

@@ -20,7 +20,7 @@ export function registerShow(program: Command, output: Output): void {
       const { show } = await import('../../fixture/show-fixture.js');
       const { formatTable } = await import('../../util/text-table.js');
       const { visibleControls } = await import('../../util/visible-controls.js');
-      const { filesContext } = await import('../../app/command-context.js');
+      const { filesContext } = await import('../../app/files-context.js');
       const summary = await show(filesContext(), { fixture });
       if (options.json) return printJson(output, summary);
       // A fixture's texts are the game's and the players': their control characters show as escapes, as in the marker.

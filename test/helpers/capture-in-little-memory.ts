@@ -1,0 +1,25 @@
+// A capture in a child process whose heap limit the test sets (node --max-old-space-size): `streamed` writes the
+// fixture as capture does (row by row), `whole` as it did before (its whole text in one string, then the file).
+// Arguments: database URL, campaign key, output file, mode. Exits 0 once the file is written.
+import { configSchema } from '../../src/config/schema.js';
+import { sampleGameConfig } from '../../src/config/sample-config.js';
+import { usingDb } from '../../src/db/connect.js';
+import { captureFromDb } from '../../src/fixture/capture.js';
+import { serializeDocument } from '../../src/fixture/format.js';
+import { writeFixtureFile } from '../../src/fixture/write-fixtures.js';
+import { writeFileAtomic } from '../../src/util/atomic-write.js';
+import { TEST_SCRUB } from './scrub-key.js';
+
+const [url, campaign, file, mode] = process.argv.slice(2) as [string, string, string, 'streamed' | 'whole'];
+const config = { ...configSchema.parse(sampleGameConfig), baseDir: process.cwd(), file: undefined };
+await usingDb(config, { databaseUrl: url }, async (db) => {
+  const request = {
+    campaign,
+    turns: { latest: true },
+    scrub: TEST_SCRUB,
+    now: new Date('2026-03-14T00:00:00Z'),
+  } as const;
+  const [fixture] = (await captureFromDb(db, config, request)).fixtures;
+  if (mode === 'streamed') await writeFixtureFile(file, fixture!);
+  else await writeFileAtomic(file, serializeDocument(fixture));
+});

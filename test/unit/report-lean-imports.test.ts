@@ -1,0 +1,80 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(import.meta.dirname, '../../src');
+
+// `turnkit report RUN` loads what its modules import before they run (their static value imports) and, lazily, what
+// its action asks for. It once loaded 233 modules, 95 of them zod's, pg and every SUT kind: the manifest's schema and
+// a price function pulled them in. Zod, pg, PGlite, the SUT kinds and the database layer are now loaded only when a
+// report needs them (a manifest its lean shape refuses, --calibration): this walks the static imports from the
+// command and what its action loads, in the sources, so that a new import that pulls them back in fails here.
+
+/** The static value imports of a source file: relative ones as src/ paths, packages by name. */
+function staticImports(file: string): { files: string[]; packages: string[] } {
+  const text = readFileSync(join(SRC, file), 'utf8');
+  const files: string[] = [];
+  const packages: string[] = [];
+  // `import ... from '...'`, `import '...'` and `export ... from '...'` at the start of a line, not `import type`.
+  for (const match of text.matchAll(/^(?:import|export)\s+(?!type\s)(?:[^;]*?\sfrom\s+)?'([^']+)'/gms)) {
+    const spec = match[1]!;
+    if (spec.startsWith('node:')) continue;
+    if (!spec.startsWith('.')) {
+      packages.push(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+      continue;
+    }
+    const target = relative(SRC, resolve(SRC, dirname(file), spec)).replace(/\.js$/, '.ts');
+    files.push(existsSync(join(SRC, target)) ? target : target.replace(/\.ts$/, '.tsx'));
+  }
+  return { files, packages };
+}
+
+/** Every module and package the entries load before running: the closure of their static value imports. */
+function loadedBefore(entries: readonly string[]): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const queue = [...entries];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (files.has(file)) continue;
+    files.add(file);
+    const found = staticImports(file);
+    for (const name of found.packages) packages.add(name);
+    queue.push(...found.files);
+  }
+  return { files, packages };
+}
+
+// The report command's module, and what its action imports (cli/commands/report.ts).
+const REPORT = ['cli/commands/report.ts', 'app/report-formats.ts', 'app/files-context.ts', 'report/outcome.ts'];
+
+describe('turnkit report loads no schema library, database or SUT kind before it needs one', () => {
+  it('finds the report command and the modules it reads a run with', () => {
+    const { files, packages } = loadedBefore(REPORT);
+    expect(files.has('run-dir/run-state.ts')).toBe(true);
+    expect(files.has('run-dir/lean-shapes.ts')).toBe(true);
+    expect(packages.has('commander')).toBe(true);
+  });
+
+  it('no zod, pg or PGlite; no SUT kind, database module, config loader or zod schema module', () => {
+    const { files, packages } = loadedBefore(REPORT);
+    expect([...packages].filter((name) => ['zod', 'pg', '@electric-sql/pglite', 'kysely'].includes(name))).toEqual([]);
+    const heavy = [...files].filter(
+      (file) =>
+        // sut-answer.ts reads usage and cost from an answer (spend.ts re-exports it): no kind, no package.
+        (file.startsWith('sut/') && file !== 'sut/sut-answer.ts') ||
+        file.startsWith('db/') ||
+        file.startsWith('config/') ||
+        ['run-dir/manifest.ts', 'run-dir/spend-schema.ts', 'run-dir/screens-schema.ts'].includes(file) ||
+        file === 'app/command-context.ts',
+    );
+    expect(heavy).toEqual([]);
+  });
+
+  it('the walk sees what the manifest schema pulls in (so the check above can fail)', () => {
+    const { files, packages } = loadedBefore(['run-dir/manifest.ts', 'pipeline/sut-price.ts']);
+    expect(packages.has('zod')).toBe(true);
+    expect(packages.has('pg')).toBe(true);
+    expect(files.has('sut/sut-kinds.ts')).toBe(true);
+  });
+});
