@@ -28,7 +28,9 @@ export async function openPglite(dataDir: string, options: OpenPgliteOptions = {
   ]);
   const extensions: Extensions = options.extensions === false ? {} : { uuid_ossp, pgcrypto, citext };
   // PGlite tells a gzipped archive from a plain tar by the blob's type.
-  const loadDataDir = options.loadDataDir ? new Blob([options.loadDataDir], { type: 'application/x-gzip' }) : undefined;
+  const loadDataDir = options.loadDataDir
+    ? new Blob([options.loadDataDir as Uint8Array<ArrayBuffer>], { type: 'application/x-gzip' })
+    : undefined;
   return PGlite.create({ dataDir, extensions, pgliteWasmModule, ...(loadDataDir ? { loadDataDir } : {}) });
 }
 

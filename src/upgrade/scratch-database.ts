@@ -24,7 +24,7 @@ export interface UpgradeDatabase {
    * (`template`) or PGlite's initdb (`initdb`, when no template fits this PGlite), with or without the contrib
    * extensions linked.
    */
-  made: { how: 'server' } | { how: 'template' | 'initdb'; extensions: boolean };
+  made: { how: 'server' } | { how: 'template' | 'pglite-initdb'; extensions: boolean };
 }
 
 /** How to open the upgrade database. */
@@ -85,7 +85,7 @@ async function inMemory(project: Db, options: UpgradeDatabaseOptions): Promise<U
     db,
     reset: () => dropGameSchemas(pool),
     close: db.close,
-    made: { how: template ? 'template' : 'initdb', extensions },
+    made: { how: template ? 'template' : 'pglite-initdb', extensions },
   };
 }
 

@@ -25,11 +25,13 @@ function start(args: string[], cwd: string, databaseUrl: string | undefined) {
 
 const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20));
 
-// Each SUT call appends the pid of the turnkit process that made it (the script's parent): the calls are counted.
+// Each SUT call appends the pid of the turnkit process that made it: the calls are counted. A command SUT is
+// spawned by turnkit's spawn helper (util/spawn-helper.ts), so turnkit is the script's grandparent.
+const TURNKIT_PID = "$(awk '{print $4}' /proc/$PPID/stat)";
 const CALLS = 'calls';
-const failing = `#!/bin/sh\ncat > /dev/null\necho $PPID >> ${CALLS}\nexit 1\n`;
+const failing = `#!/bin/sh\ncat > /dev/null\necho ${TURNKIT_PID} >> ${CALLS}\nexit 1\n`;
 // Waits for the test's go-ahead, so that the first resume is surely still running when the second starts.
-const waiting = `#!/bin/sh\ncat > /dev/null\necho $PPID >> ${CALLS}\nwhile [ ! -f go ]; do sleep 0.05; done\necho fine\n`;
+const waiting = `#!/bin/sh\ncat > /dev/null\necho ${TURNKIT_PID} >> ${CALLS}\nwhile [ ! -f go ]; do sleep 0.05; done\necho fine\n`;
 
 async function calls(dir: string): Promise<number[]> {
   return (await readFile(join(dir, CALLS), 'utf8').catch(() => '')).split('\n').filter(Boolean).map(Number);

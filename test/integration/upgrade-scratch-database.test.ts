@@ -127,11 +127,11 @@ describe.each(BACKENDS)('the database an upgrade rebuilds fixtures in, on %s', (
       const fromInitdb = await openUpgradeDatabase(t.db, { template: false });
       try {
         expect(fromTemplate.made).toEqual({
-          how: templateArchive('empty') ? 'template' : 'initdb',
+          how: templateArchive('empty') ? 'template' : 'pglite-initdb',
           extensions: true,
         });
         expect(templateArchive('empty')).toBeDefined();
-        expect(fromInitdb.made).toEqual({ how: 'initdb', extensions: true });
+        expect(fromInitdb.made).toEqual({ how: 'pglite-initdb', extensions: true });
         expect(await settings(fromTemplate)).toEqual(await settings(fromInitdb));
       } finally {
         await fromTemplate.close();
