@@ -1,32 +1,38 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** turnkit's own package.json as found: its folder, and the text read once (every command reads its version). */
+const found = findPackage();
+
 /** turnkit's own folder: where its package.json is (above src/ when run from sources, above dist/src/ when built). */
-export const PACKAGE_ROOT: string = findPackageRoot();
+export const PACKAGE_ROOT: string = found.root;
 
 /** turnkit's version from its package.json. */
-export const TURNKIT_VERSION: string = readVersion();
+export const TURNKIT_VERSION: string = found.version ?? '0.0.0';
 
-function findPackageRoot(): string {
+function findPackage(): { root: string; version: string | undefined } {
   for (const relative of ['../', '../../']) {
     const url = new URL(relative, import.meta.url);
-    if (isTurnkitPackage(new URL('package.json', url))) return fileURLToPath(url);
+    const manifest = turnkitPackage(new URL('package.json', url));
+    // The package.json that says it is turnkit's also gives the version: read and parsed once, not again for it.
+    if (manifest) return { root: fileURLToPath(url), version: manifest.version };
   }
-  return fileURLToPath(new URL('../', import.meta.url));
-}
-
-function isTurnkitPackage(url: URL): boolean {
-  if (!existsSync(url)) return false;
-  return (JSON.parse(readFileSync(url, 'utf8')) as { name?: string }).name === 'turnkit';
-}
-
-function readVersion(): string {
+  // Neither says it is turnkit's: the folder above this file, and whatever version its package.json gives.
+  const root = new URL('../', import.meta.url);
   try {
-    return (
-      (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0'
-    );
+    const manifest = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { version?: string };
+    return { root: fileURLToPath(root), version: manifest.version };
   } catch {
-    return '0.0.0';
+    return { root: fileURLToPath(root), version: undefined };
+  }
+}
+
+function turnkitPackage(url: URL): { version?: string } | undefined {
+  if (!existsSync(url)) return undefined;
+  try {
+    const manifest = JSON.parse(readFileSync(url, 'utf8')) as { name?: string; version?: string };
+    return manifest.name === 'turnkit' ? manifest : undefined;
+  } catch {
+    return undefined;
   }
 }

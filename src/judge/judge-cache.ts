@@ -3,9 +3,10 @@ import { readFile } from 'node:fs/promises';
 import { appendWhole } from '../util/append-whole.js';
 import { join } from 'node:path';
 import { sha256 } from '../util/sha256.js';
+import { JUDGE_CACHE_FILE } from '../run-dir/run-file-names.js';
 
-/** The file in a run directory where judge answers are kept, one JSON line each. */
-export const JUDGE_CACHE_FILE = 'judge-cache.jsonl';
+// The file in a run directory where judge answers are kept (its name lives with the run's other file names).
+export { JUDGE_CACHE_FILE };
 
 /** What makes two judge requests the same request (the rubric, case file and response by their hashes). */
 export interface JudgeCacheKey {

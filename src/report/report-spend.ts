@@ -1,5 +1,5 @@
 import type { Run } from '../run-dir/read-run.js';
-import { JUDGE_CACHE_FILE } from '../judge/judge-cache.js';
+import { JUDGE_CACHE_FILE } from '../run-dir/run-file-names.js';
 import { repId, type RunState } from '../run-dir/run-state.js';
 import { repSpend } from '../pipeline/run-spend.js';
 import { addSpend, NO_SPEND, sumSpend, type CallSpend, type Spend } from '../run-dir/spend.js';

@@ -1,5 +1,3 @@
-import { stringify } from 'csv-stringify/sync';
-
 /** The marks a grader can give; blank means not yet marked. */
 export type Mark = 'pass' | 'fail' | 'na' | 'error' | '';
 
@@ -108,30 +106,6 @@ export function guardCell(text: string): string {
 /** A free-text cell as read: the one quote `guardCell` put before a formula-like start taken off again. */
 export function unguardCell(cell: string): string {
   return cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell;
-}
-
-/**
- * marks.csv text: the header, then one row per rep sorted by fixture and rep (quoted where a spreadsheet needs it,
- * and a note that would run as a formula guarded by `guardCell`).
- */
-export function formatMarks(rows: readonly MarkRow[]): string {
-  const sorted = [...rows].sort((a, b) => (a.fixture < b.fixture ? -1 : a.fixture > b.fixture ? 1 : a.rep - b.rep));
-  const provenance = rows.some(
-    (row) => row.grader !== undefined || row.markedAt !== undefined || row.rubricVersion !== undefined,
-  );
-  const perTurn = rows.some((row) => (row.turnMarks?.length ?? 0) > 0);
-  const header = [
-    ...MARKS_COLUMNS,
-    ...(provenance ? MARKS_PROVENANCE_COLUMNS : []),
-    ...(perTurn ? [TURN_MARKS_COLUMN] : []),
-  ];
-  const cells = (row: MarkRow): string[] => {
-    const base = [row.fixture, String(row.rep), row.mark, guardCell(row.note)];
-    if (provenance) base.push(row.grader ?? '', row.markedAt ?? '', row.rubricVersion ?? '');
-    if (perTurn) base.push(formatTurnMarks(row.turnMarks ?? []));
-    return base;
-  };
-  return stringify([header, ...sorted.map(cells)]);
 }
 
 /** Where a header puts the provenance columns (by name, anywhere after the four required ones). */

@@ -1,4 +1,5 @@
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { createRequire } from 'node:module';
+import type { ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
 import { TurnkitError } from '../errors.js';
 import { MAX_JSON_DEPTH, scanJson, type JsonScan } from './json-scan.js';
@@ -35,7 +36,11 @@ export function parseJsonText(text: string, file: string): unknown {
     tooDeep(text, file);
     // jsonc-parser reports every error with its offset; JSON.parse on Node 20 often gives no position at all.
     const errors: ParseError[] = [];
-    value = parse(text, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
+    value = jsonc().parse(text, errors, {
+      allowTrailingComma: false,
+      disallowComments: true,
+      allowEmptyContent: false,
+    });
     // jsonc-parser, strict as set here, refuses what JSON.parse refuses; were it ever to accept one, its value stands.
     if (errors.length > 0) {
       const { line, column } = positionAt(text, errors[0]!.offset);
@@ -54,6 +59,11 @@ export function parseJsonText(text: string, file: string): unknown {
   return value;
 }
 
+// jsonc-parser only for a file JSON.parse refuses, loaded then (synchronously: its main file is CommonJS): every
+// command reads JSON through here, and loading it (a CommonJS module of seven files) cost each one its start-up.
+const require = createRequire(import.meta.url);
+const jsonc = (): typeof import('jsonc-parser') => require('jsonc-parser') as typeof import('jsonc-parser');
+
 function tooDeep(text: string, file: string): void {
   const found = scanJson(text).tooDeep;
   if (found) throwTooDeep(text, file, found);
@@ -70,7 +80,7 @@ function throwTooDeep(text: string, file: string, found: NonNullable<JsonScan['t
 }
 
 function describeParseError(error: ParseError): string {
-  const code = printParseErrorCode(error.error);
+  const code = jsonc().printParseErrorCode(error.error);
   // "CommaExpected" reads better as "comma expected".
   return code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 }

@@ -7,7 +7,7 @@ import { finishRunDir, runResult } from '../../src/pipeline/finish-run.js';
 import type { OpenedRun } from '../../src/pipeline/opened-run.js';
 import { distinctModels } from '../../src/pipeline/run-provenance.js';
 import { repSpend } from '../../src/pipeline/run-spend.js';
-import { formatMarks } from '../../src/run-dir/marks-file.js';
+import { formatMarks } from '../../src/run-dir/format-marks.js';
 import type { Manifest } from '../../src/run-dir/manifest.js';
 import { planReps } from '../../src/run-dir/rep-order.js';
 import { marksFor, previousMarks } from '../../src/run-dir/run-marks.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MARKS_COLUMNS, formatMarks, isRunsOwnRow, type MarkRow } from '../../src/run-dir/marks-file.js';
+import { MARKS_COLUMNS, isRunsOwnRow, type MarkRow } from '../../src/run-dir/marks-file.js';
+import { formatMarks } from '../../src/run-dir/format-marks.js';
 import { parse } from 'csv-parse/sync';
 import { parseMarks } from '../../src/run-dir/read-marks.js';
 import { marksFor } from '../../src/run-dir/run-marks.js';

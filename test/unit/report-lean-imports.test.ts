@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadedBefore as loadedFrom } from '../helpers/static-imports.js';
 
 const SRC = resolve(import.meta.dirname, '../../src');
 
@@ -10,40 +10,7 @@ const SRC = resolve(import.meta.dirname, '../../src');
 // report needs them (a manifest its lean shape refuses, --calibration): this walks the static imports from the
 // command and what its action loads, in the sources, so that a new import that pulls them back in fails here.
 
-/** The static value imports of a source file: relative ones as src/ paths, packages by name. */
-function staticImports(file: string): { files: string[]; packages: string[] } {
-  const text = readFileSync(join(SRC, file), 'utf8');
-  const files: string[] = [];
-  const packages: string[] = [];
-  // `import ... from '...'`, `import '...'` and `export ... from '...'` at the start of a line, not `import type`.
-  for (const match of text.matchAll(/^(?:import|export)\s+(?!type\s)(?:[^;]*?\sfrom\s+)?'([^']+)'/gms)) {
-    const spec = match[1]!;
-    if (spec.startsWith('node:')) continue;
-    if (!spec.startsWith('.')) {
-      packages.push(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
-      continue;
-    }
-    const target = relative(SRC, resolve(SRC, dirname(file), spec)).replace(/\.js$/, '.ts');
-    files.push(existsSync(join(SRC, target)) ? target : target.replace(/\.ts$/, '.tsx'));
-  }
-  return { files, packages };
-}
-
-/** Every module and package the entries load before running: the closure of their static value imports. */
-function loadedBefore(entries: readonly string[]): { files: Set<string>; packages: Set<string> } {
-  const files = new Set<string>();
-  const packages = new Set<string>();
-  const queue = [...entries];
-  while (queue.length > 0) {
-    const file = queue.pop()!;
-    if (files.has(file)) continue;
-    files.add(file);
-    const found = staticImports(file);
-    for (const name of found.packages) packages.add(name);
-    queue.push(...found.files);
-  }
-  return { files, packages };
-}
+const loadedBefore = (entries: readonly string[]) => loadedFrom(SRC, entries);
 
 // The report command's module, and what its action imports (cli/commands/report.ts).
 const REPORT = ['cli/commands/report.ts', 'app/report-formats.ts', 'app/files-context.ts', 'report/outcome.ts'];
@@ -69,6 +36,13 @@ describe('turnkit report loads no schema library, database or SUT kind before it
         file === 'app/command-context.ts',
     );
     expect(heavy).toEqual([]);
+  });
+
+  it('no csv-stringify or jsonc-parser (marks are only read; JSON.parse reads every valid file) and no node:crypto', () => {
+    const { files, packages } = loadedBefore(REPORT);
+    expect([...packages].filter((name) => ['csv-stringify', 'jsonc-parser'].includes(name))).toEqual([]);
+    // sha256.ts and temp-names.ts (writers' hashes and temporary names) are what imported node:crypto.
+    expect([...files].filter((file) => ['util/sha256.ts', 'util/temp-names.ts'].includes(file))).toEqual([]);
   });
 
   it('the walk sees what the manifest schema pulls in (so the check above can fail)', () => {

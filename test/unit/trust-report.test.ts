@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/report/build-report.js';
 import { formatReport } from '../../src/report/format-report.js';
 import { junitXml } from '../../src/report/junit-report.js';
-import { formatMarks } from '../../src/run-dir/marks-file.js';
+import { formatMarks } from '../../src/run-dir/format-marks.js';
 import { parseMarks } from '../../src/run-dir/read-marks.js';
 import { report } from '../../src/report/report.js';
 import { buildRunView } from '../../src/view/build-run-view.js';

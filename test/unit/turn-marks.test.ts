@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatMarks, formatTurnMarks, parseTurnMarks } from '../../src/run-dir/marks-file.js';
+import { formatTurnMarks, parseTurnMarks } from '../../src/run-dir/marks-file.js';
+import { formatMarks } from '../../src/run-dir/format-marks.js';
 import { parseMarks, parseMarksText } from '../../src/run-dir/read-marks.js';
 
 describe('the optional turn_marks column of marks.csv', () => {
