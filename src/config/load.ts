@@ -47,18 +47,20 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
       file: undefined,
     };
   const shown = relative(cwd, file) || file;
-  const raw = await readConfigValue(file, shown);
-  // The text too, so that a problem names its line and column; a file that cannot be read again just has none.
-  const text = await readFile(file, 'utf8').catch(() => undefined);
-  return { ...parseConfigValue(raw, text, shown, file.endsWith('.json')), baseDir: dirname(file), file };
+  // A JSON config is read once: its text gives both the value and the lines and columns a problem names.
+  const json = file.endsWith('.json') ? await readFile(file, 'utf8') : undefined;
+  const raw = json !== undefined ? parseJsonText(json, shown) : await readConfigValue(file, shown);
+  // A module's text too, so that a problem names its line and column; a file that cannot be read again just has none.
+  const text = json ?? (await readFile(file, 'utf8').catch(() => undefined));
+  return { ...parseConfigValue(raw, text, shown, json !== undefined), baseDir: dirname(file), file };
 }
 
 function findConfigFile(cwd: string): string | undefined {
   return CONFIG_FILE_NAMES.map((name) => resolve(cwd, name)).find((path) => existsSync(path));
 }
 
+/** The default export of a config module (.ts, .mts, .js, .mjs). */
 async function readConfigValue(file: string, shown: string): Promise<unknown> {
-  if (file.endsWith('.json')) return parseJsonText(await readFile(file, 'utf8'), shown);
   let module: Record<string, unknown>;
   try {
     module = await importModule(file);
