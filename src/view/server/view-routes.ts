@@ -105,6 +105,16 @@ async function getApi(
     const [from, to] = repRange(url) ?? [0, view.reps.length];
     return send(response, 200, { reps: view.reps.slice(from, to), repsTotal: view.reps.length, version });
   }
+  // The marker's own: its summary (every position's marks), then its reps a page at a time as it moves; blind, the
+  // same masked reps the whole payload holds, so these are open to a blind re-mark as /api/run is.
+  if (url.pathname === '/api/marker')
+    return send(response, 200, await runOf(url.searchParams.get('run')).markerSummary());
+  if (url.pathname === '/api/marker-reps') {
+    const run = runOf(url.searchParams.get('run'));
+    const range = repRange(url);
+    if (!range) throw new TurnkitError('BAD_INPUT', 'bad page of reps: from and to are both needed');
+    return send(response, 200, await run.markerPage(...range));
+  }
   if (url.pathname === '/api/version')
     return send(response, 200, { version: await runOf(url.searchParams.get('run')).version() });
   if (url.pathname === '/api/compare') {

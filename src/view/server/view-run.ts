@@ -9,7 +9,8 @@ import { readRun, type Run } from '../../run-dir/read-run.js';
 import { TurnkitError } from '../../errors.js';
 import { buildRunView } from '../build-run-view.js';
 import type { HeldoutLooks } from '../../report/heldout-ledger.js';
-import type { MarkerView, RunView } from '../view-data.js';
+import type { MarkerPage, MarkerSummary, MarkerView, RunView } from '../view-data.js';
+import { MarkerPages } from './marker-pages.js';
 import { turnMarkPairs } from '../turn-views.js';
 import { blindReps } from './blind-reps.js';
 import { markdownDoc, type MarkdownNode } from '../markdown-doc.js';
@@ -49,6 +50,8 @@ export class ViewRun {
    * page of reps, every return to the run and the marker ask for it again while nothing changed.
    */
   private built: { key: string; run: Promise<RunView> } | undefined;
+  /** The marker's pages, built from the marking session they belong to (a new session, new pages). */
+  private pages: { session: MarkingSession; pages: MarkerPages } | undefined;
 
   private constructor(
     readonly id: number,
@@ -163,32 +166,63 @@ export class ViewRun {
   /** The page data of the run and its marker; the session reopens when reps were added since it opened. */
   async data(): Promise<{ run: RunView | null; marker: MarkerView; version: string }> {
     return this.serial(async () => {
-      await this.takeMarks(false);
-      const version = await this.version();
-      if (version !== this.sessionVersion) await this.reopen(version);
-      const session = this.session!;
+      const { session, version } = await this.current();
       const blind = this.marking.blind === true;
       const run = blind ? null : await this.runView();
       const positions = run
         ? new Map(run.reps.map((rep, i) => [`${run.fixtures[rep.f]!.name}\u0000${rep.rep}`, i]))
         : undefined;
       const marker: MarkerView = {
-        file: basename(session.file),
-        blind: session.blind ?? null,
-        grader: session.who,
-        question: session.manifest.question.text,
-        rubric: session.rubric,
-        rubricDoc: markdownDoc(session.rubric),
-        rubricVersion: session.manifest.rubric.version,
+        ...this.summaryOf(session),
         order: positions ? session.reps.map((rep) => positions.get(`${rep.fixture}\u0000${rep.rep}`) ?? -1) : [],
-        marks: session.reps.map((_, i) => markPair(session, i)),
-        turnMarks: turnMarksOf(session),
-        skipped: session.reps.map((rep) => rep.skipped),
         ...(blind ? withDocs(blindReps(session)) : {}),
-        ...(this.readOnly ? { readOnly: this.readOnly } : {}),
       };
       return { run, marker, version };
     });
+  }
+
+  /**
+   * What the marker shows before any rep: every position's marks, the rubric, the file; its reps come a page at a
+   * time from `markerPage`. Neither waits for the run's page data (the report): both read the marking session.
+   */
+  async markerSummary(): Promise<{ marker: MarkerSummary; version: string }> {
+    return this.serial(async () => {
+      const { session, version } = await this.current();
+      return { marker: this.summaryOf(session), version };
+    });
+  }
+
+  /** Positions `[from, to)` of the marking order, with the version of the run they were read at. */
+  async markerPage(from: number, to: number): Promise<{ page: MarkerPage; version: string }> {
+    return this.serial(async () => {
+      const { session, version } = await this.current();
+      if (this.pages?.session !== session) this.pages = { session, pages: new MarkerPages(session) };
+      return { page: this.pages!.pages.page(from, to), version };
+    });
+  }
+
+  // The marking session as the run's files are now: reopened when reps were added (or files changed) since.
+  private async current(): Promise<{ session: MarkingSession; version: string }> {
+    await this.takeMarks(false);
+    const version = await this.version();
+    if (version !== this.sessionVersion) await this.reopen(version);
+    return { session: this.session!, version };
+  }
+
+  private summaryOf(session: MarkingSession): MarkerSummary {
+    return {
+      file: basename(session.file),
+      blind: session.blind ?? null,
+      grader: session.who,
+      question: session.manifest.question.text,
+      rubric: session.rubric,
+      rubricDoc: markdownDoc(session.rubric),
+      rubricVersion: session.manifest.rubric.version,
+      marks: session.reps.map((_, i) => markPair(session, i)),
+      turnMarks: turnMarksOf(session),
+      skipped: session.reps.map((rep) => rep.skipped),
+      ...(this.readOnly ? { readOnly: this.readOnly } : {}),
+    };
   }
 
   /**

@@ -1,6 +1,7 @@
-import { api, errorText, type RunReply } from './api.js';
+import { api, errorText, type MarkerReply } from './api.js';
 import { addAll, clear, h, mdNodes } from './dom.js';
-import { firstUnmarked, total, type Marker, type MarkerElements, type MarkerState } from './marker-context.js';
+import { firstUnmarked, noReps, total, type Marker, type MarkerElements, type MarkerState } from './marker-context.js';
+import { fetchPage, pageStart } from './marker-pages.js';
 import { drawMarker } from './marker-draw.js';
 import { bindMarkerKeys, bindNoteKeys } from './marker-keys.js';
 import { saveTurnMark } from './marker-save.js';
@@ -23,6 +24,7 @@ export function showMarker(root: HTMLElement, id: number): void {
   const st: MarkerState = {
     id,
     body: null,
+    loaded: noReps(),
     pos: 0,
     turn: 0,
     turnOf: -1,
@@ -44,6 +46,9 @@ export function showMarker(root: HTMLElement, id: number): void {
     blind,
     draw: () => drawMarker(mk),
     saveTurn: (at, mark) => saveTurnMark(mk, at, mark),
+    reload: () => {
+      load(true).catch(() => {});
+    },
   };
   el.tabResponse.addEventListener('click', () => {
     st.pane = 'response';
@@ -56,14 +61,18 @@ export function showMarker(root: HTMLElement, id: number): void {
   bindNoteKeys(mk);
   bindMarkerKeys(mk);
 
+  // The summary (every position's marks), then the page of reps the marker opens on: its first screen; the other
+  // pages come as it moves (marker-pages.ts).
   function load(keepPlace: boolean): Promise<void> {
-    return api<RunReply>(VIEW.data, `/api/run?run=${id}`).then((body) => {
+    return api<MarkerReply>(VIEW.data, `/api/marker?run=${id}`).then(async (body) => {
       const place = st.body && keepPlace ? st.pos : -1;
       st.body = body;
+      st.loaded = noReps();
       VIEW.version = body.version;
       st.pos = place >= 0 && place < total(mk) ? place : firstUnmarked(mk);
       el.rubricHead.textContent = `${body.marker.question} (rubric version ${body.marker.rubricVersion})`;
       addAll(clear(el.rubric), mdNodes(body.marker.rubricDoc));
+      await fetchPage(mk, pageStart(st.pos));
       mk.draw();
       ready('marker');
     });
