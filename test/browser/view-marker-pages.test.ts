@@ -128,6 +128,16 @@ describe('turnkit view: the marker in pages', () => {
     expect((await page(0, 1000)).reps).toHaveLength(260);
   });
 
+  it('with size, the summary brings the page holding the first rep to mark (or at) in the same answer', async () => {
+    const alone = (await get<Paged>(server, '/api/marker-reps?run=0&from=100&to=150')).body;
+    const first = (await get<Summary & { page: MarkerPage }>(server, '/api/marker?run=0&size=50')).body;
+    expect(first.page).toEqual(alone.page);
+    expect(first.marker).toEqual((await get<Summary>(server, '/api/marker?run=0')).body.marker);
+    const at = (await get<Summary & { page: MarkerPage }>(server, '/api/marker?run=0&size=20&at=45')).body;
+    expect(at.page.from).toBe(40);
+    expect(at.page.reps!.map((rep) => `${rep.f}/${rep.rep}`).slice(0, 2)).toEqual(['0/21', '1/21']);
+  });
+
   it('refuses a bad page with 400 and a one-line message, an unknown run with 404, no token with 403', async () => {
     const cases: [string, number, string][] = [
       ['/api/marker-reps?run=0', 400, 'bad page of reps: from and to are both needed'],
@@ -140,6 +150,11 @@ describe('turnkit view: the marker in pages', () => {
       ['/api/marker-reps?run=0&from=0&to=1001', 400, 'bad page of reps: at most 1000 reps a page'],
       ['/api/marker-reps?run=3&from=0&to=1', 404, 'no run 3'],
       ['/api/marker?run=x', 404, 'no run x'],
+      ['/api/marker?run=0&size=0', 400, 'bad page of reps: size must be at least 1'],
+      ['/api/marker?run=0&size=x', 400, 'bad page of reps: size must be a whole number'],
+      ['/api/marker?run=0&size=1001', 400, 'bad page of reps: at most 1000 reps a page'],
+      ['/api/marker?run=0&at=3', 400, 'bad page of reps: at needs size'],
+      ['/api/marker?run=0&size=5&at=-1', 400, 'bad page of reps: at must be a whole number'],
     ];
     for (const [path, status, error] of cases) {
       const answer = await get<{ error: string }>(server, path);
@@ -185,7 +200,8 @@ describe('turnkit view: the marker in pages', () => {
         expect(await page.textContent('#rep-label')).toBe('alpha rep 56 (111 of 260)');
         expect(await page.textContent('#pane-text')).toBe('RESP-alpha-56 deck 6');
         expect(await page.textContent('#progress')).toMatch(/^marked 108\/257 in marks\.csv · grader \S+$/);
-        expect(asked).toContain('/api/marker-reps?run=0&from=100&to=150');
+        // One request for the first screen: the summary with the page of positions 101-150.
+        expect(asked[0]).toBe('/api/marker?run=0&size=50');
         expect(asked.some((path) => path.startsWith('/api/run') || path.startsWith('/api/reps'))).toBe(false);
         // Mark 44 reps, p and f by turns: past position 150 into the next page, each shown before it is marked.
         const labels: string[] = [];

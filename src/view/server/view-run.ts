@@ -184,11 +184,19 @@ export class ViewRun {
   /**
    * What the marker shows before any rep: every position's marks, the rubric, the file; its reps come a page at a
    * time from `markerPage`. Neither waits for the run's page data (the report): both read the marking session.
+   * With `size`, the page of that many positions holding `at` (else the first rep to mark) comes with it: the
+   * marker's first screen is then one request.
    */
-  async markerSummary(): Promise<{ marker: MarkerSummary; version: string }> {
+  async markerSummary(
+    first?: { size: number; at?: number | undefined } | undefined,
+  ): Promise<{ marker: MarkerSummary; version: string; page?: MarkerPage }> {
     return this.serial(async () => {
       const { session, version } = await this.current();
-      return { marker: this.summaryOf(session), version };
+      const marker = this.summaryOf(session);
+      if (!first) return { marker, version };
+      const at = first.at ?? session.firstUnmarked();
+      const from = at - (at % first.size);
+      return { marker, version, page: this.pagesOf(session).page(from, from + first.size) };
     });
   }
 
@@ -196,9 +204,13 @@ export class ViewRun {
   async markerPage(from: number, to: number): Promise<{ page: MarkerPage; version: string }> {
     return this.serial(async () => {
       const { session, version } = await this.current();
-      if (this.pages?.session !== session) this.pages = { session, pages: new MarkerPages(session) };
-      return { page: this.pages!.pages.page(from, to), version };
+      return { page: this.pagesOf(session).page(from, to), version };
     });
+  }
+
+  private pagesOf(session: MarkingSession): MarkerPages {
+    if (this.pages?.session !== session) this.pages = { session, pages: new MarkerPages(session) };
+    return this.pages.pages;
   }
 
   // The marking session as the run's files are now: reopened when reps were added (or files changed) since.
@@ -227,7 +239,7 @@ export class ViewRun {
 
   /**
    * A page of the run's reps (`[from, to)`) with the report, for the run's page: no marker data (the marker asks for
-   * it with `data`), so that the first screen of a large run costs the page's reps and not every rep's marks.
+   * its own with `markerSummary` and `markerPage`), so that the first screen of a large run costs the page's reps and not every rep's marks.
    */
   async page(
     from: number,

@@ -8,10 +8,14 @@ import type { MarkerPage, MarkerSummary, PageData, RunView } from '../../view-da
 /** The viewer's page data (see view-data.ts). */
 export type ViewData = Extract<PageData, { mode: 'view' }>;
 
-/** /api/marker: what the marker shows before any rep (every position's marks), and the run's version. */
+/**
+ * /api/marker: what the marker shows before any rep (every position's marks), the run's version, and with `size` the
+ * page of reps it opens on.
+ */
 export interface MarkerReply {
   marker: MarkerSummary;
   version: string;
+  page?: MarkerPage;
 }
 
 /** /api/marker-reps: a page of the marker's reps by position, and the version of the run it was read at. */

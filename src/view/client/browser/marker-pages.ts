@@ -1,5 +1,6 @@
 import { api, errorText, type MarkerPageReply } from './api.js';
-import { total, type Marker } from './marker-context.js';
+import type { MarkerPage } from '../../view-data.js';
+import { total, type LoadedReps, type Marker } from './marker-context.js';
 import { VIEW } from './viewer-state.js';
 
 /*
@@ -16,6 +17,19 @@ const AHEAD = 10;
 /** The first position of the page holding `pos`. */
 export function pageStart(pos: number): number {
   return pos - (pos % MARKER_PAGE);
+}
+
+/** Keeps a page of reps (the summary's own first page, or one fetched): it is not asked for again. */
+export function takePage(loaded: LoadedReps, page: MarkerPage): void {
+  page.reps?.forEach((rep, i) => {
+    loaded.reps[page.from + i] = rep;
+  });
+  page.blindReps?.forEach((rep, i) => {
+    loaded.blindReps[page.from + i] = rep;
+  });
+  Object.assign(loaded.fixtures, page.fixtures);
+  Object.assign(loaded.blindCaseFileDocs, page.blindCaseFileDocs);
+  if (!loaded.asked.has(page.from)) loaded.asked.set(page.from, Promise.resolve());
 }
 
 /** Asks for the page holding `pos` and, near its edge, the page beyond; each is asked for once. */
@@ -45,14 +59,7 @@ export function fetchPage(mk: Marker, from: number): Promise<void> {
         if (st.pending === 0) mk.reload();
         return;
       }
-      page.reps?.forEach((rep, i) => {
-        loaded.reps[page.from + i] = rep;
-      });
-      page.blindReps?.forEach((rep, i) => {
-        loaded.blindReps[page.from + i] = rep;
-      });
-      Object.assign(loaded.fixtures, page.fixtures);
-      Object.assign(loaded.blindCaseFileDocs, page.blindCaseFileDocs);
+      takePage(loaded, page);
       mk.draw();
     })
     .catch((error: unknown) => {

@@ -1,7 +1,7 @@
 import { api, errorText, type MarkerReply } from './api.js';
 import { addAll, clear, h, mdNodes } from './dom.js';
 import { firstUnmarked, noReps, total, type Marker, type MarkerElements, type MarkerState } from './marker-context.js';
-import { fetchPage, pageStart } from './marker-pages.js';
+import { fetchPage, MARKER_PAGE, pageStart, takePage } from './marker-pages.js';
 import { drawMarker } from './marker-draw.js';
 import { bindMarkerKeys, bindNoteKeys } from './marker-keys.js';
 import { saveTurnMark } from './marker-save.js';
@@ -61,13 +61,15 @@ export function showMarker(root: HTMLElement, id: number): void {
   bindNoteKeys(mk);
   bindMarkerKeys(mk);
 
-  // The summary (every position's marks), then the page of reps the marker opens on: its first screen; the other
-  // pages come as it moves (marker-pages.ts).
+  // The summary (every position's marks) with the page of reps the marker opens on, in one request: its first
+  // screen; the other pages come as it moves (marker-pages.ts).
   function load(keepPlace: boolean): Promise<void> {
-    return api<MarkerReply>(VIEW.data, `/api/marker?run=${id}`).then(async (body) => {
+    const at = st.body && keepPlace ? `&at=${st.pos}` : '';
+    return api<MarkerReply>(VIEW.data, `/api/marker?run=${id}&size=${MARKER_PAGE}${at}`).then(async (body) => {
       const place = st.body && keepPlace ? st.pos : -1;
       st.body = body;
       st.loaded = noReps();
+      if (body.page) takePage(st.loaded, body.page);
       VIEW.version = body.version;
       st.pos = place >= 0 && place < total(mk) ? place : firstUnmarked(mk);
       el.rubricHead.textContent = `${body.marker.question} (rubric version ${body.marker.rubricVersion})`;
