@@ -7,7 +7,10 @@
 //  - with a headless Chromium (when there is one: /usr/bin/chromium or TURNKIT_CHROMIUM), the page opened on the
 //    run: time to its first screen (the report and the first 25 reps drawn) and to every rep loaded, from a new
 //    server whose start-up read of the run has finished (a person opens the URL after it is printed) and from one
-//    just started. Goal: first screen within 300 ms.
+//    just started. Goal: first screen within 300 ms;
+//  - the marker (#mark=0) in the same Chromium: time to its first screen (the rep to mark, its mark bar and progress
+//    drawn: data-ready) from a server whose start-up read has finished, against the whole /api/run cold (what the
+//    marker asked for before it paged), and the marker's own request alone (its summary with its first page of reps).
 // Printed: medians and ranges over BENCH_ROUNDS (default 3), and the ratios first page / one whole payload cold and
 // first screen / one whole payload cold. The page script is dist/client/page-script.js: `npm run build` first.
 import { existsSync } from 'node:fs';
@@ -80,7 +83,22 @@ try {
     }
   };
 
+  // Opens the marker on the run: ms to its first screen (the rep to mark drawn).
+  const openMarker = async (server: ViewServer): Promise<number> => {
+    const page = await browser!.newPage();
+    try {
+      const started = performance.now();
+      await page.goto(`${server.url}#mark=0`);
+      await page.waitForSelector('body[data-ready="true"][data-view="marker"]', { timeout: 120_000 });
+      return performance.now() - started;
+    } finally {
+      await page.close();
+    }
+  };
+
   const figures = {
+    markerApi: [] as number[],
+    markerScreen: [] as number[],
     cold: [] as number[],
     warm: [] as number[],
     page: [] as number[],
@@ -88,7 +106,7 @@ try {
     allLoaded: [] as number[],
     firstScreenAtStart: [] as number[],
   };
-  let bytes = { whole: 0, page: 0 };
+  let bytes = { whole: 0, page: 0, marker: 0 };
   console.log(`view benchmark: a run of ${REPS} reps, ${ROUNDS} rounds`);
   for (let round = 0; round < ROUNDS; round++) {
     // The cold request: a server just started, before its start-up read of the run; the old viewer paid this each time.
@@ -101,7 +119,10 @@ try {
         figures.cold.push(cold.ms);
         figures.warm.push(warm.ms);
         figures.page.push(page.ms);
-        bytes = { whole: cold.bytes, page: page.bytes };
+        // The marker's own requests, as its page makes them: the summary, then the page of reps it opens on.
+        const marker = await timedGet(server, '/api/marker?run=0&size=50').catch(() => undefined);
+        if (marker) figures.markerApi.push(marker.ms);
+        bytes = { whole: cold.bytes, page: page.bytes, marker: marker?.bytes ?? 0 };
       } finally {
         await server.close();
       }
@@ -113,6 +134,7 @@ try {
         const seen = await openPage(server);
         figures.firstScreen.push(seen.first);
         figures.allLoaded.push(seen.all);
+        figures.markerScreen.push(await openMarker(server));
       } finally {
         await server.close();
       }
@@ -134,6 +156,10 @@ try {
     `  one whole /api/run, cold (every request before the cache): ${range(figures.cold)} ms, ${(bytes.whole / 1e6).toFixed(1)} MB`,
   );
   console.log(`  the same again, cached (files unchanged): ${range(figures.warm)} ms`);
+  if (figures.markerApi.length > 0)
+    console.log(
+      `  the marker's summary with its first page of reps (50): ${range(figures.markerApi, 1)} ms, ${(bytes.marker / 1e3).toFixed(0)} KB; / whole cold = ${ratio(figures.markerApi, figures.cold)}x`,
+    );
   console.log(
     `  the first page (25 reps): ${range(figures.page, 1)} ms, ${(bytes.page / 1e3).toFixed(0)} KB; first page / whole cold = ${ratio(figures.page, figures.cold)}x`,
   );
@@ -143,6 +169,9 @@ try {
     );
     console.log(
       `  opened the moment the server started (its read of the run not done): first screen ${range(figures.firstScreenAtStart)} ms`,
+    );
+    console.log(
+      `  the marker in Chromium, first screen: ${range(figures.markerScreen)} ms (goal: within 300 ms) = ${ratio(figures.markerScreen, figures.cold)}x one whole payload cold`,
     );
   } else console.log(`  no Chromium at ${CHROMIUM}: the page itself not measured`);
 } finally {

@@ -9,7 +9,8 @@ import { planReps } from '../run-dir/rep-order.js';
 import { shownPath } from '../util/shown-path.js';
 import { constructedDiff } from './constructed-diff.js';
 import { rolloutView, turnMarkPairs } from './turn-views.js';
-import type { AgreementView, FixtureView, RepView, RunView } from './view-data.js';
+import type { AgreementView, FixtureView, MarkerRep, RepView, RunView } from './view-data.js';
+import type { RepRecord } from '../run-dir/rep-record.js';
 import { markdownDoc } from './markdown-doc.js';
 import { correctedSummary, trustLines } from '../report/format-trust.js';
 import { formatTable } from '../util/text-table.js';
@@ -67,20 +68,10 @@ export async function buildRunView(options: RunViewOptions): Promise<RunView> {
   const reps = keys.map((key): RepView => {
     const record = state.records.get(repId(key));
     const id = repId(key);
-    const rollout = rolloutView(record);
     const turnMarks = marks.map((file) => turnMarkPairs(file.get(id)?.turnMarks));
+    const { rollout, ...content } = repContent(index.get(key.fixture)!, key.rep, record);
     return {
-      f: index.get(key.fixture)!,
-      rep: key.rep,
-      status: !record ? 'not run' : record.error ? 'error' : 'ok',
-      response: rollout ? null : (record?.response ?? null),
-      error: record?.error ?? null,
-      stdoutTail: record?.stdoutTail,
-      stderrTail: record?.stderrTail,
-      effects: record?.effects ?? null,
-      ...(record?.toolCalls?.length ? { toolCalls: record.toolCalls } : {}),
-      outside: record?.outside,
-      sutMs: record && record.error?.stage !== 'seed' ? record.timings.sutMs : null,
+      ...content,
       marks: marks.map((file) => {
         const row = file.get(id);
         return row ? [row.mark, row.note] : null;
@@ -122,6 +113,28 @@ export async function buildRunView(options: RunViewOptions): Promise<RunView> {
     fixtures,
     marksFiles: marksFiles.map((file) => shownMarks(dir, file)),
     reps,
+  };
+}
+
+/**
+ * What a rep's page shows of its record alone (no marks file's say): the page's rep list and the marker's pages of
+ * reps build it the same way.
+ */
+export function repContent(f: number, rep: number, record: RepRecord | undefined): MarkerRep {
+  const rollout = rolloutView(record);
+  return {
+    f,
+    rep,
+    status: !record ? 'not run' : record.error ? 'error' : 'ok',
+    response: rollout ? null : (record?.response ?? null),
+    error: record?.error ?? null,
+    stdoutTail: record?.stdoutTail,
+    stderrTail: record?.stderrTail,
+    effects: record?.effects ?? null,
+    ...(record?.toolCalls?.length ? { toolCalls: record.toolCalls } : {}),
+    outside: record?.outside,
+    sutMs: record && record.error?.stage !== 'seed' ? record.timings.sutMs : null,
+    ...(rollout ? { rollout } : {}),
   };
 }
 

@@ -117,6 +117,30 @@ export interface MarkerView {
   readOnly?: string | undefined;
 }
 
+/** A rep as the marker's pages carry it: its record's content, no marks file's say (the marker's are its summary's). */
+export type MarkerRep = Omit<RepView, 'marks' | 'turnMarks'>;
+
+/** A blind re-mark's rep: its masked texts and its case file's index, nothing that names its fixture. */
+export type BlindRep = NonNullable<MarkerView['blindReps']>[number];
+
+/**
+ * What the marker shows before any rep (`/api/marker`): per position of the marking order its mark, turn marks and
+ * whether it takes a mark, with the rubric; the reps themselves come in pages (`MarkerPage`).
+ */
+export type MarkerSummary = Omit<MarkerView, 'order' | 'blindReps' | 'blindCaseFiles' | 'blindCaseFileDocs'>;
+
+/**
+ * A page of the marker's reps (`/api/marker-reps`), positions `from` on of the marking order: not blind, the reps
+ * and the fixtures they name (`f`) by index; blind, the masked reps and the case files they name by index.
+ */
+export interface MarkerPage {
+  from: number;
+  reps?: MarkerRep[] | undefined;
+  fixtures?: Record<number, { name: string; caseFileDoc: MarkdownNode[] }> | undefined;
+  blindReps?: BlindRep[] | undefined;
+  blindCaseFileDocs?: Record<number, MarkdownNode[]> | undefined;
+}
+
 /** The data embedded in a page: a static report, or the viewer's list of runs and how to talk to its server. */
 export type PageData =
   | { mode: 'static'; runs: RunView[] }

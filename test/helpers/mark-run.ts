@@ -65,11 +65,15 @@ export async function makeMarkRun(spec: MarkRunSpec): Promise<string> {
 
 /**
  * Reads a marks file as the marker wrote it and checks it with the project's own reader (header, marks, no rep
- * twice, no foreign rep): a torn file throws here. Rows by `fixture/rep`.
+ * twice, no foreign rep): a torn file throws here. Rows by `fixture/rep`; the run is the standard one unless `scope`
+ * says.
  */
-export async function readMarks(file: string): Promise<Record<string, MarkRow>> {
+export async function readMarks(
+  file: string,
+  scope: { fixtures: string[]; reps: number } = { fixtures: ['alpha', 'beta'], reps: 3 },
+): Promise<Record<string, MarkRow>> {
   const text = await readFile(file, 'utf8');
-  const rows = parseMarksText(text, file, { fixtures: ['alpha', 'beta'], reps: 3 });
+  const rows = parseMarksText(text, file, scope);
   return Object.fromEntries([...rows.values()].map(({ line: _line, ...row }) => [`${row.fixture}/${row.rep}`, row]));
 }
 

@@ -1,6 +1,6 @@
 import type { MarkingSession } from '../../marking/marking-session.js';
 import { rolloutView, type RolloutView } from '../turn-views.js';
-import type { MarkerView } from '../view-data.js';
+import type { BlindRep, MarkerView } from '../view-data.js';
 import type { ToolCall } from '../../run-dir/tool-call.js';
 
 /**
@@ -8,21 +8,37 @@ import type { ToolCall } from '../../run-dir/tool-call.js';
  * its fixture's reps, so it is sent once and each rep names it by an index.
  */
 export function blindReps(session: MarkingSession): Pick<MarkerView, 'blindReps' | 'blindCaseFiles'> {
-  const caseFiles: string[] = [];
-  const reps = session.reps.map((rep) => {
-    let index = caseFiles.indexOf(rep.caseFile);
-    if (index < 0) index = caseFiles.push(rep.caseFile) - 1;
-    const rollout = blindRollout(session, rep.record);
-    return {
-      // Every text of a rep passes through the session's masking, as the terminal marker shows it.
-      response: rollout ? null : shownOrNull(session, rep.record?.response ?? null),
-      error: shownOrNull(session, errorText(rep.record)),
-      caseFile: index,
-      ...(rollout ? { rollout } : {}),
-      ...(!rollout && rep.record?.toolCalls?.length ? { toolCalls: shownCalls(session, rep.record.toolCalls) } : {}),
-    };
-  });
+  const { caseFiles, caseFileOf } = blindCaseFiles(session);
+  const reps = session.reps.map((rep, position) => blindRep(session, rep, caseFileOf[position]!));
   return { blindReps: reps, blindCaseFiles: caseFiles };
+}
+
+/** A blind session's case files, each once in order of first use, and per position the index of its rep's. */
+export function blindCaseFiles(session: MarkingSession): { caseFiles: string[]; caseFileOf: number[] } {
+  const caseFiles: string[] = [];
+  const seen = new Map<string, number>();
+  const caseFileOf = session.reps.map((rep) => {
+    let index = seen.get(rep.caseFile);
+    if (index === undefined) {
+      index = caseFiles.push(rep.caseFile) - 1;
+      seen.set(rep.caseFile, index);
+    }
+    return index;
+  });
+  return { caseFiles, caseFileOf };
+}
+
+/** One rep of a blind re-mark as the page gets it, its case file named by `caseFile` (see `blindCaseFiles`). */
+export function blindRep(session: MarkingSession, rep: MarkingSession['reps'][number], caseFile: number): BlindRep {
+  const rollout = blindRollout(session, rep.record);
+  return {
+    // Every text of a rep passes through the session's masking, as the terminal marker shows it.
+    response: rollout ? null : shownOrNull(session, rep.record?.response ?? null),
+    error: shownOrNull(session, errorText(rep.record)),
+    caseFile,
+    ...(rollout ? { rollout } : {}),
+    ...(!rollout && rep.record?.toolCalls?.length ? { toolCalls: shownCalls(session, rep.record.toolCalls) } : {}),
+  };
 }
 
 // Blind: a turn's texts pass through the session's scrubber, as the terminal marker shows them.

@@ -105,6 +105,22 @@ async function getApi(
     const [from, to] = repRange(url) ?? [0, view.reps.length];
     return send(response, 200, { reps: view.reps.slice(from, to), repsTotal: view.reps.length, version });
   }
+  // The marker's own: its summary (every position's marks), then its reps a page at a time as it moves; blind, the
+  // same masked reps the whole payload holds, so these are open to a blind re-mark as /api/run is.
+  if (url.pathname === '/api/marker') {
+    const run = runOf(url.searchParams.get('run'));
+    const size = wholeParam(url, 'size');
+    if (size === 0) throw new TurnkitError('BAD_INPUT', 'bad page of reps: size must be at least 1');
+    const at = wholeParam(url, 'at');
+    if (at !== undefined && size === undefined) throw new TurnkitError('BAD_INPUT', 'bad page of reps: at needs size');
+    return send(response, 200, await run.markerSummary(size === undefined ? undefined : { size, at }));
+  }
+  if (url.pathname === '/api/marker-reps') {
+    const run = runOf(url.searchParams.get('run'));
+    const range = repRange(url);
+    if (!range) throw new TurnkitError('BAD_INPUT', 'bad page of reps: from and to are both needed');
+    return send(response, 200, await run.markerPage(...range));
+  }
   if (url.pathname === '/api/version')
     return send(response, 200, { version: await runOf(url.searchParams.get('run')).version() });
   if (url.pathname === '/api/compare') {
@@ -131,6 +147,14 @@ function repRange(url: URL): [number, number] | undefined {
   if (!/^\d{1,9}$/.test(from ?? '') || !/^\d{1,9}$/.test(to ?? ''))
     throw new TurnkitError('BAD_INPUT', 'bad page of reps: from and to must both be whole numbers');
   return [Number(from), Number(to)];
+}
+
+/** A query parameter that is a whole number, or undefined when absent; anything else is refused. */
+function wholeParam(url: URL, name: string): number | undefined {
+  const value = url.searchParams.get(name);
+  if (value === null) return undefined;
+  if (!/^\d{1,9}$/.test(value)) throw new TurnkitError('BAD_INPUT', `bad page of reps: ${name} must be a whole number`);
+  return Number(value);
 }
 
 /** `POST /api/mark` and `/api/turn-mark`: a mark (or a turn's mark) checked, then saved in the run's marks file. */

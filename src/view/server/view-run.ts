@@ -9,7 +9,8 @@ import { readRun, type Run } from '../../run-dir/read-run.js';
 import { TurnkitError } from '../../errors.js';
 import { buildRunView } from '../build-run-view.js';
 import type { HeldoutLooks } from '../../report/heldout-ledger.js';
-import type { MarkerView, RunView } from '../view-data.js';
+import type { MarkerPage, MarkerSummary, MarkerView, RunView } from '../view-data.js';
+import { MarkerPages } from './marker-pages.js';
 import { turnMarkPairs } from '../turn-views.js';
 import { blindReps } from './blind-reps.js';
 import { markdownDoc, type MarkdownNode } from '../markdown-doc.js';
@@ -49,6 +50,8 @@ export class ViewRun {
    * page of reps, every return to the run and the marker ask for it again while nothing changed.
    */
   private built: { key: string; run: Promise<RunView> } | undefined;
+  /** The marker's pages, built from the marking session they belong to (a new session, new pages). */
+  private pages: { session: MarkingSession; pages: MarkerPages } | undefined;
 
   private constructor(
     readonly id: number,
@@ -163,37 +166,80 @@ export class ViewRun {
   /** The page data of the run and its marker; the session reopens when reps were added since it opened. */
   async data(): Promise<{ run: RunView | null; marker: MarkerView; version: string }> {
     return this.serial(async () => {
-      await this.takeMarks(false);
-      const version = await this.version();
-      if (version !== this.sessionVersion) await this.reopen(version);
-      const session = this.session!;
+      const { session, version } = await this.current();
       const blind = this.marking.blind === true;
       const run = blind ? null : await this.runView();
       const positions = run
         ? new Map(run.reps.map((rep, i) => [`${run.fixtures[rep.f]!.name}\u0000${rep.rep}`, i]))
         : undefined;
       const marker: MarkerView = {
-        file: basename(session.file),
-        blind: session.blind ?? null,
-        grader: session.who,
-        question: session.manifest.question.text,
-        rubric: session.rubric,
-        rubricDoc: markdownDoc(session.rubric),
-        rubricVersion: session.manifest.rubric.version,
+        ...this.summaryOf(session),
         order: positions ? session.reps.map((rep) => positions.get(`${rep.fixture}\u0000${rep.rep}`) ?? -1) : [],
-        marks: session.reps.map((_, i) => markPair(session, i)),
-        turnMarks: turnMarksOf(session),
-        skipped: session.reps.map((rep) => rep.skipped),
         ...(blind ? withDocs(blindReps(session)) : {}),
-        ...(this.readOnly ? { readOnly: this.readOnly } : {}),
       };
       return { run, marker, version };
     });
   }
 
   /**
+   * What the marker shows before any rep: every position's marks, the rubric, the file; its reps come a page at a
+   * time from `markerPage`. Neither waits for the run's page data (the report): both read the marking session.
+   * With `size`, the page of that many positions holding `at` (else the first rep to mark) comes with it: the
+   * marker's first screen is then one request.
+   */
+  async markerSummary(
+    first?: { size: number; at?: number | undefined } | undefined,
+  ): Promise<{ marker: MarkerSummary; version: string; page?: MarkerPage }> {
+    return this.serial(async () => {
+      const { session, version } = await this.current();
+      const marker = this.summaryOf(session);
+      if (!first) return { marker, version };
+      const at = first.at ?? session.firstUnmarked();
+      const from = at - (at % first.size);
+      return { marker, version, page: this.pagesOf(session).page(from, from + first.size) };
+    });
+  }
+
+  /** Positions `[from, to)` of the marking order, with the version of the run they were read at. */
+  async markerPage(from: number, to: number): Promise<{ page: MarkerPage; version: string }> {
+    return this.serial(async () => {
+      const { session, version } = await this.current();
+      return { page: this.pagesOf(session).page(from, to), version };
+    });
+  }
+
+  private pagesOf(session: MarkingSession): MarkerPages {
+    if (this.pages?.session !== session) this.pages = { session, pages: new MarkerPages(session) };
+    return this.pages.pages;
+  }
+
+  // The marking session as the run's files are now: reopened when reps were added (or files changed) since.
+  private async current(): Promise<{ session: MarkingSession; version: string }> {
+    await this.takeMarks(false);
+    const version = await this.version();
+    if (version !== this.sessionVersion) await this.reopen(version);
+    return { session: this.session!, version };
+  }
+
+  private summaryOf(session: MarkingSession): MarkerSummary {
+    return {
+      file: basename(session.file),
+      blind: session.blind ?? null,
+      grader: session.who,
+      question: session.manifest.question.text,
+      rubric: session.rubric,
+      rubricDoc: markdownDoc(session.rubric),
+      rubricVersion: session.manifest.rubric.version,
+      marks: session.reps.map((_, i) => markPair(session, i)),
+      turnMarks: turnMarksOf(session),
+      skipped: session.reps.map((rep) => rep.skipped),
+      ...(this.readOnly ? { readOnly: this.readOnly } : {}),
+    };
+  }
+
+  /**
    * A page of the run's reps (`[from, to)`) with the report, for the run's page: no marker data (the marker asks for
-   * it with `data`), so that the first screen of a large run costs the page's reps and not every rep's marks.
+   * its own with `markerSummary` and `markerPage`), so that the first screen of a large run costs the page's reps and not every rep's marks.
    */
   async page(
     from: number,

@@ -1,4 +1,4 @@
-import type { MarkerView, PageData, RunView } from '../../view-data.js';
+import type { MarkerPage, MarkerSummary, PageData, RunView } from '../../view-data.js';
 
 /*
  * The viewer's talk with its server: GETs carry the URL's token as a query parameter, POSTs carry it and the page's
@@ -8,10 +8,19 @@ import type { MarkerView, PageData, RunView } from '../../view-data.js';
 /** The viewer's page data (see view-data.ts). */
 export type ViewData = Extract<PageData, { mode: 'view' }>;
 
-/** /api/run: the run (null when blind), its marker and the run's version. */
-export interface RunReply {
-  run: RunView | null;
-  marker: MarkerView;
+/**
+ * /api/marker: what the marker shows before any rep (every position's marks), the run's version, and with `size` the
+ * page of reps it opens on.
+ */
+export interface MarkerReply {
+  marker: MarkerSummary;
+  version: string;
+  page?: MarkerPage;
+}
+
+/** /api/marker-reps: a page of the marker's reps by position, and the version of the run it was read at. */
+export interface MarkerPageReply {
+  page: MarkerPage;
   version: string;
 }
 

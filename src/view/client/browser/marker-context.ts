@@ -1,15 +1,31 @@
+import type { MarkdownNode } from '../../markdown-doc.js';
 import type { RolloutView } from '../../turn-views.js';
-import type { RunReply } from './api.js';
+import type { BlindRep, MarkerRep } from '../../view-data.js';
+import type { MarkerReply } from './api.js';
 
 /*
  * What the parts of the page script's marker share: its state, the page's elements it draws into, and the two
  * actions one part asks of another (drawing again, marking a turn), set by showMarker (marker.ts).
  */
 
+/**
+ * The marker's reps fetched so far, by position of the marking order (a page at a time: see marker-pages.ts), with
+ * the fixtures (blind: the case files) they name; `asked` holds each page's fetch by its first position.
+ */
+export interface LoadedReps {
+  reps: MarkerRep[];
+  fixtures: Record<number, { name: string; caseFileDoc: MarkdownNode[] }>;
+  blindReps: BlindRep[];
+  blindCaseFileDocs: Record<number, MarkdownNode[]>;
+  asked: Map<number, Promise<void>>;
+}
+
 /** Where the marker is: the run, the rep and turn shown, the pane, the note being written, the writes in flight. */
 export interface MarkerState {
   id: number;
-  body: RunReply | null;
+  /** The marker's summary (every position's marks) and the run's version it was read at. */
+  body: MarkerReply | null;
+  loaded: LoadedReps;
   pos: number;
   turn: number;
   turnOf: number;
@@ -48,10 +64,17 @@ export interface Marker {
   draw(): void;
   /** Gives a turn of the shown rollout rep its own mark ('' clears it). */
   saveTurn(at: number, mark: string): void;
+  /** Reads the summary again (the run changed), keeping the place. */
+  reload(): void;
 }
 
-/** The marker's part of the server's reply (marks, order, skipped reps, the file). */
-export function markerOf(mk: Marker): RunReply['marker'] {
+/** Nothing fetched yet: a new summary drops the reps fetched under the one before. */
+export function noReps(): LoadedReps {
+  return { reps: [], fixtures: {}, blindReps: [], blindCaseFileDocs: {}, asked: new Map() };
+}
+
+/** The marker's summary (marks, skipped reps, the file, the rubric). */
+export function markerOf(mk: Marker): MarkerReply['marker'] {
   return mk.st.body!.marker;
 }
 
@@ -66,9 +89,14 @@ export function total(mk: Marker): number {
   return markerOf(mk).marks.length;
 }
 
-/** The run's rep at a place in the marking order (not blind). */
-export function repOf(mk: Marker, pos: number): NonNullable<RunReply['run']>['reps'][number] {
-  return mk.st.body!.run!.reps[markerOf(mk).order[pos]!]!;
+/** The run's rep at a place in the marking order (not blind); undefined until its page is fetched. */
+export function repOf(mk: Marker, pos: number): MarkerRep | undefined {
+  return mk.st.loaded.reps[pos];
+}
+
+/** Whether the rep at a place has come (its page fetched): until then it is neither shown nor marked. */
+export function hasRep(mk: Marker, pos: number): boolean {
+  return (mk.blind ? mk.st.loaded.blindReps[pos] : mk.st.loaded.reps[pos]) !== undefined;
 }
 
 /** The next place from `pos` in direction `dir` that takes a mark (or any, with errored reps shown); `pos` at the end. */
@@ -87,5 +115,5 @@ export function firstUnmarked(mk: Marker): number {
 
 /** The rollout of the rep at a place, when it is one. */
 export function rolloutOf(mk: Marker, pos: number): RolloutView | undefined {
-  return mk.blind ? markerOf(mk).blindReps![pos]!.rollout : repOf(mk, pos).rollout;
+  return mk.blind ? mk.st.loaded.blindReps[pos]?.rollout : repOf(mk, pos)?.rollout;
 }

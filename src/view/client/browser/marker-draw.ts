@@ -1,12 +1,16 @@
 import { clear, h, markdownBlock } from './dom.js';
-import { markerOf, repOf, rolloutOf, total, type Marker } from './marker-context.js';
+import { hasRep, markerOf, repOf, rolloutOf, total, type Marker } from './marker-context.js';
 import { paneContent } from './marker-pane.js';
+import { wantReps } from './marker-pages.js';
 import { turnMarkIn } from './turns.js';
 
 /** Draws the marker from its state: progress, save status, the rep's label and mark, the tabs, the pane, the turns. */
 export function drawMarker(mk: Marker): void {
   const { st, el } = mk;
   const m = markerOf(mk);
+  // The shown rep's page (and, near its edge, the next): drawn again once it comes.
+  wantReps(mk, st.pos);
+  const here = hasRep(mk, st.pos);
   // Each rep opens at its first turn; a reload that brought fewer turns keeps the place in range.
   if (st.turnOf !== st.pos) {
     st.turnOf = st.pos;
@@ -30,22 +34,24 @@ export function drawMarker(mk: Marker): void {
       ? 'saving\u2026'
       : 'every mark saved';
   // Blind: the place in the shuffled order only; a fixture name or rep number would say which fixture this is.
-  const rep = mk.blind ? null : repOf(mk, st.pos);
+  const rep = mk.blind ? undefined : repOf(mk, st.pos);
   el.label.textContent = rep
-    ? `${st.body!.run!.fixtures[rep.f]!.name} rep ${rep.rep} (${st.pos + 1} of ${total(mk)})`
-    : `item ${st.pos + 1} of ${total(mk)}`;
+    ? `${st.loaded.fixtures[rep.f]!.name} rep ${rep.rep} (${st.pos + 1} of ${total(mk)})`
+    : `${here ? '' : 'loading '}item ${st.pos + 1} of ${total(mk)}`;
   const current = marks[st.pos]!;
   const keeps = m.skipped[st.pos] ? ` \u00b7 ${rep ? `${rep.status}: keeps its mark` : 'this rep keeps its mark'}` : '';
   el.markbar.textContent = `mark: ${current[0] || 'none'}${current[1] ? ` \u00b7 note: ${current[1]}` : ''}${keeps}`;
   el.markbar.setAttribute('data-mark', current[0]);
   el.tabResponse.setAttribute('aria-selected', String(st.pane === 'response'));
   el.tabCase.setAttribute('aria-selected', String(st.pane === 'case'));
-  const content = paneContent(mk, st.pos);
+  const content = here ? paneContent(mk, st.pos) : 'loading\u2026';
   clear(el.paneText);
   el.paneText.appendChild(typeof content === 'string' ? h('pre', { text: content }) : markdownBlock(content));
   drawTurns(mk);
   el.message.textContent = m.readOnly ? `read-only: ${m.readOnly}` : st.message;
   document.body.setAttribute('data-pos', String(st.pos));
+  // Whether the shown rep is drawn (its page here), for a reader's tools as data-ready is.
+  document.body.setAttribute('data-rep-shown', String(here));
 }
 
 /** A rollout's turns, each with its checks and this session's mark; a click shows one, its buttons mark it. */

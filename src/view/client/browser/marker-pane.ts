@@ -5,7 +5,7 @@ import { turnMarkIn, turnPaneText } from './turns.js';
 
 /**
  * What the marker's pane shows for the rep at `pos`: a rollout's turn, the response (or the error with the streams'
- * tails), or the case file as Markdown; blind, the shuffled rep's own text.
+ * tails), or the case file as Markdown; blind, the shuffled rep's own text. Only for a rep whose page has come.
  */
 export function paneContent(mk: Marker, pos: number): string | MarkdownNode[] {
   const { st } = mk;
@@ -14,13 +14,13 @@ export function paneContent(mk: Marker, pos: number): string | MarkdownNode[] {
   if (st.pane === 'response' && rollout && rollout.list.length > 0)
     return turnPaneText(rollout, st.turn, turnMarkIn(m.turnMarks[pos], rollout.list[st.turn]!.turn));
   if (mk.blind) {
-    const b = m.blindReps![pos]!;
-    if (st.pane === 'case') return m.blindCaseFileDocs![b.caseFile]!;
+    const b = st.loaded.blindReps[pos]!;
+    if (st.pane === 'case') return st.loaded.blindCaseFileDocs[b.caseFile]!;
     const said = `${b.response || ''}${toolCallsPaneText(b.toolCalls)}`;
     return b.error ? b.error + (said ? `\n\nResponse:\n${said}` : '') : said;
   }
-  const rep = repOf(mk, pos);
-  if (st.pane === 'case') return st.body!.run!.fixtures[rep.f]!.caseFileDoc;
+  const rep = repOf(mk, pos)!;
+  if (st.pane === 'case') return st.loaded.fixtures[rep.f]!.caseFileDoc;
   if (rep.status === 'not run') return 'NOT RUN: this rep has no record yet.';
   if (!rep.error) return `${rep.response || ''}${toolCallsPaneText(rep.toolCalls)}`;
   return [

@@ -1,5 +1,5 @@
 import { errorText, type MarkReply, post } from './api.js';
-import { markerOf, rolloutOf, say, step, type Marker } from './marker-context.js';
+import { hasRep, markerOf, rolloutOf, say, step, type Marker } from './marker-context.js';
 import { VIEW } from './viewer-state.js';
 
 /** Sends a change after the ones before it; the page shows it saved once the server has it on disk. */
@@ -27,10 +27,19 @@ function send(mk: Marker, path: string, body: unknown, undo: () => void): void {
     });
 }
 
-/** Whether this rep takes no mark here (the marks file is read-only, or the rep keeps its mark), said if so. */
+/**
+ * Whether this rep takes no mark here (the marks file is read-only, the rep keeps its mark, or it has not come yet:
+ * a rep is never marked unseen), said if so.
+ */
 function refused(mk: Marker): boolean {
   const m = markerOf(mk);
-  const why = m.readOnly ? `read-only: ${m.readOnly}` : m.skipped[mk.st.pos] ? 'this rep keeps its mark' : '';
+  const why = m.readOnly
+    ? `read-only: ${m.readOnly}`
+    : m.skipped[mk.st.pos]
+      ? 'this rep keeps its mark'
+      : !hasRep(mk, mk.st.pos)
+        ? 'this rep is still loading: mark it once it is shown'
+        : '';
   if (why) say(mk, why);
   return why !== '';
 }
@@ -65,6 +74,10 @@ export function saveMark(mk: Marker, mark: string, note: string | undefined, adv
 /** A turn's own mark (the turn_marks column); the rep's mark stays as it is, and the marker stays on this rep. */
 export function saveTurnMark(mk: Marker, at: number, mark: string): void {
   const { st } = mk;
+  if (!hasRep(mk, st.pos)) {
+    say(mk, 'this rep is still loading: mark it once it is shown');
+    return;
+  }
   const rollout = rolloutOf(mk, st.pos);
   if (!rollout || rollout.list.length === 0) {
     say(mk, 'one turn: this rep is not a rollout');

@@ -1,6 +1,7 @@
-import { api, errorText, type RunReply } from './api.js';
+import { api, errorText, type MarkerReply } from './api.js';
 import { addAll, clear, h, mdNodes } from './dom.js';
-import { firstUnmarked, total, type Marker, type MarkerElements, type MarkerState } from './marker-context.js';
+import { firstUnmarked, noReps, total, type Marker, type MarkerElements, type MarkerState } from './marker-context.js';
+import { fetchPage, MARKER_PAGE, pageStart, takePage } from './marker-pages.js';
 import { drawMarker } from './marker-draw.js';
 import { bindMarkerKeys, bindNoteKeys } from './marker-keys.js';
 import { saveTurnMark } from './marker-save.js';
@@ -23,6 +24,7 @@ export function showMarker(root: HTMLElement, id: number): void {
   const st: MarkerState = {
     id,
     body: null,
+    loaded: noReps(),
     pos: 0,
     turn: 0,
     turnOf: -1,
@@ -44,6 +46,9 @@ export function showMarker(root: HTMLElement, id: number): void {
     blind,
     draw: () => drawMarker(mk),
     saveTurn: (at, mark) => saveTurnMark(mk, at, mark),
+    reload: () => {
+      load(true).catch(() => {});
+    },
   };
   el.tabResponse.addEventListener('click', () => {
     st.pane = 'response';
@@ -56,14 +61,20 @@ export function showMarker(root: HTMLElement, id: number): void {
   bindNoteKeys(mk);
   bindMarkerKeys(mk);
 
+  // The summary (every position's marks) with the page of reps the marker opens on, in one request: its first
+  // screen; the other pages come as it moves (marker-pages.ts).
   function load(keepPlace: boolean): Promise<void> {
-    return api<RunReply>(VIEW.data, `/api/run?run=${id}`).then((body) => {
+    const at = st.body && keepPlace ? `&at=${st.pos}` : '';
+    return api<MarkerReply>(VIEW.data, `/api/marker?run=${id}&size=${MARKER_PAGE}${at}`).then(async (body) => {
       const place = st.body && keepPlace ? st.pos : -1;
       st.body = body;
+      st.loaded = noReps();
+      if (body.page) takePage(st.loaded, body.page);
       VIEW.version = body.version;
       st.pos = place >= 0 && place < total(mk) ? place : firstUnmarked(mk);
       el.rubricHead.textContent = `${body.marker.question} (rubric version ${body.marker.rubricVersion})`;
       addAll(clear(el.rubric), mdNodes(body.marker.rubricDoc));
+      await fetchPage(mk, pageStart(st.pos));
       mk.draw();
       ready('marker');
     });
