@@ -24,3 +24,12 @@ export function hasLockWaits(db: Pick<Db, 'backend'>): boolean {
 export function needsOwnVacuum(db: Pick<Db, 'backend'>): boolean {
   return db.backend === 'embedded';
 }
+
+/**
+ * Whether turnkit may keep named (prepared) statements on its connections: on PostgreSQL each connection is a session
+ * of its own; the embedded server runs every connection, of every process joined to it, in its one session, where
+ * two connections preparing the same name collide.
+ */
+export function namesStatements(db: Pick<Db, 'backend'>): boolean {
+  return db.backend === 'postgres';
+}

@@ -6,6 +6,7 @@ import type { HiddenValues } from '../checks/hidden-checks.js';
 import { hasScreens, repScreens, type ScreenChecks } from '../checks/rep-screens.js';
 import type { ScratchCampaign, ScratchSession } from '../scratch/scratch-session.js';
 import { TurnEffectsReader } from '../scratch/turn-effects.js';
+import { namesStatements } from '../db/backend-traits.js';
 import type { SutCaller } from '../sut/call-sut.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
 import { transcriptText, type PlayerSource, type TranscriptTurn } from './rollout-inputs.js';
@@ -83,7 +84,10 @@ export async function openRollout(
   // The fixture's plan is the session's (cached since the seed): inserted rows then show the fixture's keys.
   const { plan } = await session.prepare(job.fixture, { file: job.fixtureFile });
   const seeded = { plan, keyMap: scratch.keyMap };
-  return TurnEffectsReader.open(session.db.pool, job.rollout.graph, scratch.key, seeded);
+  // Its statements are the same text every turn and every rep: named where the server keeps them per connection.
+  return TurnEffectsReader.open(session.db.pool, job.rollout.graph, scratch.key, seeded, {
+    named: namesStatements(session.db),
+  });
 }
 
 /** A rollout being played: its rep's parts, and what the turns so far left (transcript, rows turnkit wrote). */

@@ -1,6 +1,7 @@
 import { reachesThrough } from '../fixture/spine-edges.js';
 import type { TableInfo } from '../db/catalog-types.js';
 import type { Queryable } from '../db/introspect.js';
+import { queryNamed } from '../db/named-statement.js';
 import { quoteIdent } from '../db/quote.js';
 import type { GameGraph } from '../fixture/game-graph.js';
 import { identityColumns, needsRowAddress } from '../fixture/row-identity.js';
@@ -15,6 +16,15 @@ import type { SerializedKeyMap } from './seed-remap.js';
 export interface SeededKeys {
   plan: SeedPlan;
   keyMap: SerializedKeyMap;
+}
+
+/** How the reader sends its statements. */
+export interface ReaderOptions {
+  /**
+   * Named statements (db/named-statement.ts: `namesStatements(db)` says where): each connection parses and plans
+   * the per-turn read once instead of every turn. Off, every statement is sent unnamed.
+   */
+  named?: boolean;
 }
 
 /** A row as a turn's effects show it (in the fixture's keys, as a rep's effects show theirs). */
@@ -71,6 +81,7 @@ export class TurnEffectsReader {
     private readonly graph: GameGraph,
     private readonly rootKey: string,
     private readonly seeded: SeededKeys | undefined,
+    private readonly named: boolean,
   ) {}
 
   private get turnsTable(): string {
@@ -87,18 +98,22 @@ export class TurnEffectsReader {
     graph: GameGraph,
     rootKey: string,
     seeded?: SeededKeys,
+    options: ReaderOptions = {},
   ): Promise<TurnEffectsReader> {
     const { tracked, untracked } = trackedTables(graph);
-    const reader = new TurnEffectsReader(tracked, untracked, graph, rootKey, seeded);
+    const reader = new TurnEffectsReader(tracked, untracked, graph, rootKey, seeded, options.named ?? false);
     // Every table's keys and the horizon in one statement (one snapshot, one round trip).
     const parts = tracked.map(
       (table, i) => `(SELECT ${i} AS i, ${table.key} AS k FROM ${table.info.from} AS t WHERE ${table.filter})`,
     );
     parts.push(`(SELECT -1, (pg_snapshot_xmax(pg_current_snapshot())::text::bigint % 4294967296)::text)`);
-    const { rows } = await client.query<{ i: number; k: string }>({
-      text: parts.join('\nUNION ALL\n'),
-      values: tracked.length > 0 ? [rootKey] : [],
-    });
+    // Named too: every rep of a rollout opens a reader with this same text.
+    const { rows } = await queryNamed<{ i: number; k: string }>(
+      client,
+      reader.named,
+      parts.join('\nUNION ALL\n'),
+      tracked.length > 0 ? [rootKey] : [],
+    );
     for (const table of tracked) reader.known.set(table.info.name, new Set());
     for (const row of rows) {
       if (row.i === -1) reader.horizon = row.k;
@@ -145,10 +160,14 @@ UNION ALL (SELECT ${i}, NULL, NULL, count(*) FROM ${table.info.from} AS t WHERE 
     parts.push(
       `(SELECT -1 AS i, NULL AS k, NULL AS r, (pg_snapshot_xmax(pg_current_snapshot())::text::bigint % 4294967296) AS n FROM (SELECT 1) AS t)`,
     );
-    const { rows } = await client.query<{ i: number; k: string | null; r: string | null; n: string | null }>({
-      text: ctes + parts.join('\nUNION ALL\n'),
+    // The text is the same every turn (the campaign, the horizon and the turn row's values are parameters): named,
+    // it is parsed and planned once per connection.
+    const { rows } = await queryNamed<{ i: number; k: string | null; r: string | null; n: string | null }>(
+      client,
+      this.named,
+      ctes + parts.join('\nUNION ALL\n'),
       values,
-    });
+    );
     const changed = new Map<number, { k: string; r: string }[]>();
     const counted = new Map<number, number>();
     let inserted: { row: Record<string, unknown>; horizon: string } | undefined;
@@ -208,10 +227,12 @@ UNION ALL (SELECT ${i}, NULL, NULL, count(*) FROM ${table.info.from} AS t WHERE 
     write: TurnRowWrite,
   ): Promise<{ row: Record<string, unknown>; horizon: string }> {
     const values: unknown[] = [this.rootKey];
-    const { rows } = await client.query<{ r: string; h: string }>({
-      text: `WITH ${turnRowInsertSql(this.graph, write, values, NO_FLUSH_WAIT)}\nSELECT r, h::text AS h FROM written_turn`,
+    const { rows } = await queryNamed<{ r: string; h: string }>(
+      client,
+      this.named,
+      `WITH ${turnRowInsertSql(this.graph, write, values, NO_FLUSH_WAIT)}\nSELECT r, h::text AS h FROM written_turn`,
       values,
-    });
+    );
     return { row: JSON.parse(rows[0]!.r) as Record<string, unknown>, horizon: rows[0]!.h };
   }
 
