@@ -2,6 +2,7 @@
 // does it, on the 23-turn sample fixture bench:peer uses: the statements and round trips a rep makes (counted at the
 // pg client, so the same on both backends) and each one's median time. Uses DATABASE_URL when set (a scratch
 // database there), else a fresh embedded database. BENCH_REPS (default 40) reps, the first 5 not counted.
+import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { captureFromDb } from '../src/fixture/capture.js';
 import { ScratchSession } from '../src/scratch/scratch-session.js';
@@ -22,18 +23,24 @@ const median = (values: number[]): number =>
 // Every query a pg client sends, with its text's first words and its time; a batch of statements is one round trip.
 type Stage = 'seed' | 'before' | 'teardown';
 let stage: Stage | undefined;
-const seen: { stage: Stage; text: string; ms: number }[] = [];
+const dumped: string[] = [];
+const seen: { stage: Stage; text: string; ms: number; wall: number }[] = [];
 const original = pg.Client.prototype.query as (...args: unknown[]) => unknown;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   const at = stage;
   if (!at) return original.apply(this, args);
-  if (process.env.BENCH_REPLICA && typeof args[0] === 'string' && args[0].startsWith('BEGIN;'))
-    args[0] = `${args[0]}; SET LOCAL session_replication_role = replica`;
+  if (process.env.BENCH_BEGIN_EXTRA && typeof args[0] === 'string' && /^BEGIN(;|$)/.test(args[0]))
+    args[0] = `${args[0]}; ${process.env.BENCH_BEGIN_EXTRA}`;
   const first = args[0] as string | { text?: string };
   const text = (typeof first === 'string' ? first : (first?.text ?? '?')).replace(/\s+/g, ' ').trim();
   const started = cpuMs();
+  const startedWall = performance.now();
   const result = original.apply(this, args) as Promise<unknown>;
-  const done = () => seen.push({ stage: at, text, ms: cpuMs() - started });
+  if (process.env.BENCH_DUMP && at)
+    dumped.push(
+      `-- ${at}\n${typeof first === 'string' ? first : first?.text}\n-- values: ${JSON.stringify((first as { values?: unknown })?.values ?? args[1] ?? null).slice(0, 3000)}\n`,
+    );
+  const done = () => seen.push({ stage: at, text, ms: cpuMs() - started, wall: performance.now() - startedWall });
   if (result && typeof result.then === 'function') result.then(done, done);
   return result;
 } as typeof pg.Client.prototype.query;
@@ -48,16 +55,19 @@ await withBenchDatabase(async (db, config) => {
   const vacuumEvery = process.env.BENCH_VACUUM_EVERY ? Number(process.env.BENCH_VACUUM_EVERY) : undefined;
   const session = new ScratchSession(db, { game: config.game, vacuumEvery });
   const stages: Record<Stage, number[]> = { seed: [], before: [], teardown: [] };
-  const perRep: { stage: Stage; text: string; ms: number }[][] = [];
+  const perRep: (typeof seen)[] = [];
+  const walls: Record<Stage, number[]> = { seed: [], before: [], teardown: [] };
   for (let rep = 0; rep < REPS; rep++) {
     const from = seen.length;
     const timed = async <T>(at: Stage, fn: () => Promise<T>): Promise<T> => {
       stage = at;
       const started = cpuMs();
+      const startedWall = performance.now();
       try {
         return await fn();
       } finally {
         stages[at].push(cpuMs() - started);
+        walls[at].push(performance.now() - startedWall);
         stage = undefined;
       }
     };
@@ -72,15 +82,21 @@ await withBenchDatabase(async (db, config) => {
   for (const at of ['seed', 'before', 'teardown'] as const) {
     const own = stages[at].slice(WARM);
     const statements = perRep[0]!.filter((s) => s.stage === at);
+    const wall = walls[at].slice(WARM);
     console.log(
-      `${at}: median ${median(own).toFixed(1)} ms (${Math.min(...own).toFixed(1)}-${Math.max(...own).toFixed(1)}), ${statements.length} round trips a rep`,
+      `${at}: CPU median ${median(own).toFixed(1)} ms (${Math.min(...own).toFixed(1)}-${Math.max(...own).toFixed(1)}), wall ${median(wall).toFixed(1)} ms, ${statements.length} round trips a rep`,
     );
     statements.forEach((statement, i) => {
-      const times = perRep.map((rep) => rep.filter((s) => s.stage === at)[i]?.ms ?? 0);
-      console.log(`  ${median(times).toFixed(2).padStart(7)} ms  ${statement.text.slice(0, 110)}`);
+      const of = (part: 'ms' | 'wall') =>
+        median(perRep.map((rep) => rep.filter((s) => s.stage === at)[i]?.[part] ?? 0));
+      console.log(
+        `  ${of('ms').toFixed(2).padStart(6)} CPU ${of('wall').toFixed(2).padStart(6)} wall ms  ${statement.text.slice(0, 100)}`,
+      );
     });
   }
   console.log(`${counted} reps counted`);
+  if (process.env.BENCH_DUMP)
+    (await import('node:fs')).writeFileSync(process.env.BENCH_DUMP, dumped.slice(-25).join('\n'));
   for (let from = WARM; from < REPS; from += 10) {
     const window = (at: Stage) => median(stages[at].slice(from, from + 10)).toFixed(1);
     console.log(

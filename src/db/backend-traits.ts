@@ -24,3 +24,11 @@ export function hasLockWaits(db: Pick<Db, 'backend'>): boolean {
 export function needsOwnVacuum(db: Pick<Db, 'backend'>): boolean {
   return db.backend === 'embedded';
 }
+
+/**
+ * Whether a commit waits for its WAL to reach the disk (fsync): a real server's does, the embedded server runs with
+ * `fsync = off` (PGlite's default), so its commits cost no disk wait to begin with.
+ */
+export function commitsWaitForDisk(db: Pick<Db, 'backend'>): boolean {
+  return db.backend !== 'embedded';
+}
