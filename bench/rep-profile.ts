@@ -1,7 +1,11 @@
 // npm run bench:rep — one rep's database work (seed, the read before the SUT, teardown with effects) as `turnkit run`
 // does it, on the 23-turn sample fixture bench:peer uses: the statements and round trips a rep makes (counted at the
-// pg client, so the same on both backends) and each one's median time. Uses DATABASE_URL when set (a scratch
-// database there), else a fresh embedded database. BENCH_REPS (default 40) reps, the first 5 not counted.
+// pg client, so the same on both backends) and each one's median CPU time (this process's: on the embedded database
+// the server runs in it, so that is the server's work, which the machine's load moves much less than wall time) and
+// wall time (on a real server the part spent there). Uses DATABASE_URL when set (a scratch database there), else a
+// fresh embedded database. BENCH_REPS (default 40) reps, the first 5 not counted; BENCH_BEGIN_EXTRA: SQL appended to
+// every transaction's BEGIN (to try a setting, e.g. `SET LOCAL session_replication_role = replica`);
+// BENCH_VACUUM_EVERY: the session's vacuumEvery; BENCH_DUMP: a file for the last reps' statements and values.
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { captureFromDb } from '../src/fixture/capture.js';
