@@ -13,7 +13,10 @@
 // Concurrency 1 and 8, interleaved in pairs (turnkit then the other, the order alternating by round), BENCH_ROUNDS
 // rounds (default 3). Printed per pair: the whole process's wall time per case, and the cost per case beyond the
 // process's start (wall of 200 cases minus wall of 1 case, over 199), as ratios turnkit / floor and turnkit /
-// promptfoo, with the range over the rounds.
+// promptfoo, with the range over the rounds. Where /usr/bin/time exists, also the CPU time (user + system, the
+// process and the children it waited for) per case: the machine's load moves it much less than wall time.
+// BENCH_BASE_BIN (an earlier build's dist/src/cli/bin.js) adds that build's `turnkit run` to the same rounds, next to
+// this one's, with the ratio after / before per pair.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -29,6 +32,8 @@ const BIN = join(ROOT, 'dist/src/cli/bin.js');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CASES = Number(process.env.BENCH_CASES ?? 200);
 const CONCURRENCIES = [1, 8];
+const BASE_BIN = process.env.BENCH_BASE_BIN ? resolve(process.env.BENCH_BASE_BIN) : undefined;
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 if (!existsSync(BIN)) throw new Error('no dist/src/cli/bin.js: run npm run build first');
 
@@ -37,18 +42,33 @@ interface Ran {
   stdout: string;
   stderr: string;
   ms: number;
+  /** User + system CPU time of the process and its waited-for children (NaN without /usr/bin/time). */
+  cpuMs: number;
 }
 
+let timed = 0;
 function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Ran> {
   return new Promise((done, fail) => {
     const started = performance.now();
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const timeFile = TIME ? join(work, `time-${timed++}.txt`) : undefined;
+    const child = timeFile
+      ? spawn(TIME!, ['-f', '%U %S', '-o', timeFile, command, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
     child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr, ms: performance.now() - started }));
+    child.on('close', (code) => {
+      const ms = performance.now() - started;
+      let cpuMs = Number.NaN;
+      if (timeFile && existsSync(timeFile)) {
+        // The last line: /usr/bin/time writes "Command exited with non-zero status" above it on a failure.
+        const [user, system] = readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
+        cpuMs = (user! + system!) * 1_000;
+      }
+      done({ code, stdout, stderr, ms, cpuMs });
+    });
   });
 }
 
@@ -190,12 +210,12 @@ try {
     };
   }
 
-  const turnkit = (project: (typeof projects)[number], id: string, concurrency: number): Promise<Ran> =>
+  const turnkit = (project: (typeof projects)[number], id: string, concurrency: number, bin = BIN): Promise<Ran> =>
     must(
-      `turnkit run ${id}.yaml (${project.label})`,
+      `turnkit run ${id}.yaml (${project.label}${bin === BIN ? '' : ', BENCH_BASE_BIN'})`,
       run(
         process.execPath,
-        [BIN, 'run', `${id}.yaml`, '--concurrency', String(concurrency), ...project.flags],
+        [bin, 'run', `${id}.yaml`, '--concurrency', String(concurrency), ...project.flags],
         project.dir,
         env,
       ),
@@ -232,27 +252,41 @@ try {
     );
 
   // Per pair: [turnkit, floor, promptfoo?] for CASES cases and for 1 case, per round.
-  type Sample = { whole: number; beyond: number };
+  type Sample = { whole: number; beyond: number; cpu: number; cpuBeyond: number };
   const sample = (many: Ran, one: Ran): Sample => ({
     whole: many.ms / CASES,
     beyond: (many.ms - one.ms) / (CASES - 1),
+    cpu: many.cpuMs / CASES,
+    cpuBeyond: (many.cpuMs - one.cpuMs) / (CASES - 1),
   });
-  const results = new Map<string, { turnkit: Sample[]; floor: Sample[]; peer: Sample[] }>();
+  const results = new Map<string, { turnkit: Sample[]; base: Sample[]; floor: Sample[]; peer: Sample[] }>();
   console.log(
     `peer benchmark: ${CASES} cases of a trivial sh provider, ${ROUNDS} rounds, pairs interleaved` +
-      (promptfoo ? `; promptfoo ${promptfoo.version}` : '; promptfoo not measured (set BENCH_PROMPTFOO_DIR)'),
+      (promptfoo ? `; promptfoo ${promptfoo.version}` : '; promptfoo not measured (set BENCH_PROMPTFOO_DIR)') +
+      (BASE_BIN ? `; before: ${BASE_BIN}` : ''),
   );
   for (let round = 0; round < ROUNDS; round++) {
     for (const project of projects) {
       for (const concurrency of CONCURRENCIES) {
         const key = `${project.label}, concurrency ${concurrency}`;
-        const entry = results.get(key) ?? { turnkit: [], floor: [], peer: [] };
+        const entry = results.get(key) ?? { turnkit: [], base: [], floor: [], peer: [] };
         results.set(key, entry);
         const steps: (() => Promise<unknown>)[] = [
           async () =>
             entry.turnkit.push(
               sample(await turnkit(project, 'many', concurrency), await turnkit(project, 'one', concurrency)),
             ),
+          ...(BASE_BIN
+            ? [
+                async () =>
+                  entry.base.push(
+                    sample(
+                      await turnkit(project, 'many', concurrency, BASE_BIN),
+                      await turnkit(project, 'one', concurrency, BASE_BIN),
+                    ),
+                  ),
+              ]
+            : []),
           async () => entry.floor.push(sample(await floor(CASES, concurrency), await floor(1, concurrency))),
         ];
         if (promptfoo)
@@ -275,10 +309,29 @@ try {
       `  turnkit ${ms(entry.turnkit, 'whole')} / ${ms(entry.turnkit, 'beyond')}, floor ${ms(entry.floor, 'whole')} / ${ms(entry.floor, 'beyond')}` +
         (promptfoo ? `, promptfoo ${ms(entry.peer, 'whole')} / ${ms(entry.peer, 'beyond')}` : ''),
     );
-    for (const part of ['whole', 'beyond'] as const) {
-      const against = (other: Sample[]): string => range(entry.turnkit.map((t, i) => t[part] / other[i]![part]));
+    if (TIME)
       console.log(
-        `  ${part === 'whole' ? 'whole process ' : 'beyond start  '} turnkit / floor ${against(entry.floor)}` +
+        `  CPU ms per case, whole / beyond start: turnkit ${ms(entry.turnkit, 'cpu')} / ${ms(entry.turnkit, 'cpuBeyond')}, floor ${ms(entry.floor, 'cpu')} / ${ms(entry.floor, 'cpuBeyond')}` +
+          (promptfoo ? `, promptfoo ${ms(entry.peer, 'cpu')} / ${ms(entry.peer, 'cpuBeyond')}` : '') +
+          (BASE_BIN ? `, before ${ms(entry.base, 'cpu')} / ${ms(entry.base, 'cpuBeyond')}` : ''),
+      );
+    if (BASE_BIN) {
+      const pairs = (part: keyof Sample): string => range(entry.turnkit.map((t, i) => t[part] / entry.base[i]![part]));
+      console.log(
+        `  after / before (BENCH_BASE_BIN ${ms(entry.base, 'whole')} / ${ms(entry.base, 'beyond')} ms): whole ${pairs('whole')}, beyond start ${pairs('beyond')}` +
+          (TIME ? `, CPU ${pairs('cpu')}, CPU beyond start ${pairs('cpuBeyond')}` : ''),
+      );
+    }
+    for (const part of ['whole', 'beyond', ...(TIME ? (['cpu', 'cpuBeyond'] as const) : [])] as const) {
+      const against = (other: Sample[]): string => range(entry.turnkit.map((t, i) => t[part] / other[i]![part]));
+      const label = {
+        whole: 'whole process ',
+        beyond: 'beyond start  ',
+        cpu: 'CPU           ',
+        cpuBeyond: 'CPU beyond st.',
+      }[part];
+      console.log(
+        `  ${label} turnkit / floor ${against(entry.floor)}` +
           (promptfoo
             ? `, turnkit / promptfoo ${against(entry.peer)} (goal: at most ${key.startsWith('postgres') ? '0.9' : '1.0'}x)`
             : ''),

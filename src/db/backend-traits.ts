@@ -33,3 +33,11 @@ export function needsOwnVacuum(db: Pick<Db, 'backend'>): boolean {
 export function namesStatements(db: Pick<Db, 'backend'>): boolean {
   return db.backend === 'postgres';
 }
+
+/**
+ * Whether a commit waits for its WAL to reach the disk (fsync): a real server's does, the embedded server runs with
+ * `fsync = off` (PGlite's default), so its commits cost no disk wait to begin with.
+ */
+export function commitsWaitForDisk(db: Pick<Db, 'backend'>): boolean {
+  return db.backend !== 'embedded';
+}

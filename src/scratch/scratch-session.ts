@@ -38,6 +38,7 @@ import { resolveSequences } from './key-plan.js';
 import { shapeTextKeys } from './allocate-keys.js';
 import { seedRemap, type SerializedKeyMap } from './seed-remap.js';
 import { CombinedWriteFailed } from './combined-write.js';
+import { scratchBegin } from './scratch-begin.js';
 import { StrategyChooser, type StrategyChoice } from './strategy-chooser.js';
 import { dropOrphanDatabase, EMBEDDED_HAS_NO_DATABASES } from './template-database.js';
 import { databaseTeardownReport, TemplatePool } from './template-pool.js';
@@ -334,7 +335,7 @@ export class ScratchSession {
     const attempt = (combined: boolean, everyKey = false) =>
       inTransaction(
         this.db,
-        `BEGIN; SET CONSTRAINTS ALL DEFERRED; SET LOCAL lock_timeout = ${lockMs}`,
+        scratchBegin(this.db, ['SET CONSTRAINTS ALL DEFERRED', `SET LOCAL lock_timeout = ${lockMs}`]),
         async (client) => {
           const watch = await watchLockWaits(this.db, client, (found) =>
             this.options.onLockWait?.(

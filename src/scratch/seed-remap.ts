@@ -13,6 +13,7 @@ import { insertEntry, LOCK_CLASS, lockSharedRowsSql, recordSharedRows, type Regi
 import type { ProcessIdentity } from './process-identity.js';
 import type { SeedPlan } from './seed-plan.js';
 import { TurnkitError } from '../errors.js';
+import { scratchBegin } from './scratch-begin.js';
 
 /** Who a seed is for: recorded in the registry. */
 export interface SeedOwner {
@@ -64,11 +65,10 @@ async function seedRemapOnce(
   // Deferrable cycle edges (campaign -> current location -> campaign) are checked at commit.
   // Keys read from the live rows (a range above the maximum, short codes) are locked in the BEGIN's batch: the
   // allocation's own snapshot, taken after, then sees every seed that held the lock before.
-  const begin = [
-    'BEGIN',
+  const begin = scratchBegin(db, [
     ...(plan.order.deferred.length > 0 ? ['SET CONSTRAINTS ALL DEFERRED'] : []),
     ...keyLockSql(plan.keys, plan.campaignTables, LOCK_CLASS),
-  ].join('; ');
+  ]);
   return inTransaction(db, begin, async (client) => {
     const sharedTables = [...plan.tables.values()].filter(
       (planned) => planned.table.role === 'shared' || (planned.table.sharedRows?.length ?? 0) > 0,
