@@ -7,15 +7,9 @@ import { parseJsonText, parseWithSchema } from '../util/json-source.js';
 import { configSchema, type TurnkitConfig } from './schema.js';
 import { parseConfigValue } from './config-issues.js';
 import { sampleGameConfig } from './sample-config.js';
+import { findConfigFile } from './config-file.js';
 
-/** Config file names looked up in the working directory, first match wins. */
-export const CONFIG_FILE_NAMES = [
-  'turnkit.config.ts',
-  'turnkit.config.mts',
-  'turnkit.config.js',
-  'turnkit.config.mjs',
-  'turnkit.config.json',
-];
+export { CONFIG_FILE_NAMES } from './config-file.js';
 
 /** A loaded config: the parsed values plus where they came from. */
 export interface LoadedConfig extends TurnkitConfig {
@@ -53,10 +47,6 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   // A module's text too, so that a problem names its line and column; a file that cannot be read again just has none.
   const text = json ?? (await readFile(file, 'utf8').catch(() => undefined));
   return { ...parseConfigValue(raw, text, shown, json !== undefined), baseDir: dirname(file), file };
-}
-
-function findConfigFile(cwd: string): string | undefined {
-  return CONFIG_FILE_NAMES.map((name) => resolve(cwd, name)).find((path) => existsSync(path));
 }
 
 /** The default export of a config module (.ts, .mts, .js, .mjs). */

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { connectEmbedded } from './connect.js';
+import { connectEmbedded, type Db } from './connect.js';
 import { migrate, SAMPLE_MIGRATIONS_DIR } from './migrate.js';
 import { openPglite, pgliteVersion } from './pglite-open.js';
 import {
@@ -11,6 +11,7 @@ import {
   PGDATA_TEMPLATE_DIR,
   readTemplates,
   SAMPLE_MIGRATION_SOURCES,
+  SAMPLE_RECIPE,
   seedDataDir,
   type PgdataTemplates,
 } from './pgdata-template.js';
@@ -31,7 +32,12 @@ export async function buildPgdataTemplates(dir: string = PGDATA_TEMPLATE_DIR): P
   const migrations = migrationsHash(SAMPLE_MIGRATION_SOURCES);
   const have = (file: string | undefined): boolean => file !== undefined && existsSync(join(dir, file));
   const emptyCurrent = have(current?.empty);
-  if (emptyCurrent && have(current?.sample.file) && current?.sample.migrations === migrations)
+  if (
+    emptyCurrent &&
+    have(current?.sample.file) &&
+    current?.sample.migrations === migrations &&
+    current.sample.recipe === SAMPLE_RECIPE
+  )
     return { dir, built: [] };
   const work = await mkdtemp(join(tmpdir(), 'turnkit-pgdata-'));
   const built: string[] = [];
@@ -48,6 +54,7 @@ export async function buildPgdataTemplates(dir: string = PGDATA_TEMPLATE_DIR): P
     const db = await connectEmbedded({ dataDir: sampleDir, port: 0, handleSignals: false });
     try {
       await migrate(db, SAMPLE_MIGRATIONS_DIR);
+      await dropTemplateDatabases(db);
     } finally {
       await db.close();
     }
@@ -57,7 +64,7 @@ export async function buildPgdataTemplates(dir: string = PGDATA_TEMPLATE_DIR): P
       format: 1,
       pglite: pgliteVersion(),
       empty,
-      sample: { file: sample, migrations },
+      sample: { file: sample, migrations, recipe: SAMPLE_RECIPE },
     };
     // Written last: until then readers keep using the previous manifest's archives, which are left in place.
     await writeFileAtomic(join(dir, 'templates.json'), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -67,6 +74,15 @@ export async function buildPgdataTemplates(dir: string = PGDATA_TEMPLATE_DIR): P
     return { dir, built };
   } finally {
     await rm(work, { recursive: true, force: true });
+  }
+}
+
+// The sample template's recipe (SAMPLE_RECIPE): only the database the embedded server serves. One statement at a
+// time: DROP DATABASE cannot run in a transaction block, and a template database cannot be dropped.
+async function dropTemplateDatabases(db: Db): Promise<void> {
+  for (const name of ['template1', 'template0']) {
+    await db.pool.query(`ALTER DATABASE ${name} IS_TEMPLATE false`);
+    await db.pool.query(`DROP DATABASE ${name}`);
   }
 }
 

@@ -80,6 +80,9 @@ describe('a new embedded data directory', () => {
     try {
       expect(await publicTables(sample)).toContain('campaigns');
       expect((await migrate(sample, SAMPLE_MIGRATIONS_DIR)).applied).toEqual([]);
+      // The one database the embedded server serves: template0 and template1 are not in it (SAMPLE_RECIPE).
+      const { rows } = await sample.pool.query<{ name: string }>('SELECT datname::text AS name FROM pg_database');
+      expect(rows.map((row) => row.name)).toEqual(['postgres']);
     } finally {
       await sample.close();
     }

@@ -2,7 +2,9 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demo } from '../../src/demo/demo-command.js';
+import { DEMO_DATA_DIR, demo } from '../../src/demo/demo-command.js';
+import { loadConfig } from '../../src/config/load.js';
+import { embeddedDataDir } from '../../src/db/connect.js';
 import { TurnkitError } from '../../src/errors.js';
 
 // The refusals of `turnkit demo --dir` that come before anything starts (the whole demo is in test/e2e/demo.test.ts).
@@ -41,6 +43,12 @@ describe('demo: a --dir that is no place to start', () => {
     expect((error as TurnkitError).code).toBe('EXISTS');
     expect((error as TurnkitError).message).toMatch(/abs\.json: not a folder; the demo starts in a folder of its own$/);
     expect(await readFile(file, 'utf8')).toBe('{}');
+  });
+
+  it("fills, ahead of loading the config, the very data directory that the folder's config names", async () => {
+    const dir = join(folder, 'new');
+    await mkdir(dir);
+    expect(embeddedDataDir(await loadConfig({ cwd: dir }))).toBe(join(dir, DEMO_DATA_DIR));
   });
 
   it('a non-empty folder is still "not empty", not "not a folder"', async () => {

@@ -30,20 +30,25 @@ export function registerDemo(program: Command, output: Output): void {
     )
     .action(async (options, command: Command) => {
       const { demo } = await import('../../demo/demo-command.js');
-      const { loadConfig } = await import('../../config/load.js');
       const globals = command.optsWithGlobals<{ databaseUrl?: string; config?: string }>();
       if (globals.databaseUrl || process.env.DATABASE_URL)
         output.err('the demo runs on the embedded database; --database-url and DATABASE_URL are not used');
       const terminal = output.terminal;
-      // A judge named by the flags, or by the config of the folder the demo is started from.
-      const config = await loadConfig({ configPath: globals.config });
+      // A judge named by the flags, or by the config of the folder the demo is started from. With no config file
+      // there (the sample game's config, which names no judge) the config and its schemas are not loaded here: the
+      // demo starts filling its database that much sooner (demo-command.ts).
+      const { findConfigFile } = await import('../../config/config-file.js');
+      const config =
+        globals.config !== undefined || findConfigFile(process.cwd()) !== undefined
+          ? await (await import('../../config/load.js')).loadConfig({ configPath: globals.config })
+          : undefined;
       // The judge's settings reader (and its schemas) only for a demo with a judge.
       const judge =
-        options.judge !== undefined || options.model !== undefined || config.judge !== undefined
+        options.judge !== undefined || options.model !== undefined || config?.judge !== undefined
           ? await (await import('../../judge/load-judge-settings.js')).loadJudgeSettings(
               options.judge,
               { model: options.model, baseUrl: options.baseUrl },
-              config.judge,
+              config?.judge,
             )
           : undefined;
       const result = await demo({
