@@ -174,7 +174,8 @@ describe('the CI recipes of examples/ci run as written', () => {
         expect(await readFile(summary, 'utf8')).toMatch(/^# places: /);
       } else expect(result.code, `${step.run}: ${result.stderr}`).toBe(0);
     }
-  });
+    // Eight shards, a merge and the checks run one after another: on a loaded 2-core host this took over 120 s.
+  }, 300_000);
 
   it('Kubernetes: an Indexed Job of shards on a shared volume, then the merge Job', async () => {
     const [claim, job] = parseAllDocuments(await readFile(join(REPO, 'examples/ci/kubernetes-job.yaml'), 'utf8')).map(
