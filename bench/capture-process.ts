@@ -11,7 +11,8 @@ import { sampleGameConfig } from '../src/config/sample-config.js';
 import { createSampleCampaign } from '../src/sample/create-sample.js';
 import { BENCH_SCRUB_KEY, withBenchDatabase } from './bench-database.js';
 
-const BIN = join(import.meta.dirname, '..', 'dist', 'src', 'cli', 'bin.js');
+// BENCH_BIN: another build's CLI (an earlier dist copied aside), for before/after figures from the same harness.
+const BIN = process.env.BENCH_BIN ?? join(import.meta.dirname, '..', 'dist', 'src', 'cli', 'bin.js');
 const TIME = '/usr/bin/time';
 
 /** One size's figures: wall times and peak RSS (MB) of each run, and the fixture's bytes. */

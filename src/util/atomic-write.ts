@@ -45,7 +45,7 @@ const CHUNKED_WRITE_BUFFER = 1 << 20;
  */
 export async function writeChunksAtomic(
   path: string,
-  chunks: Iterable<string>,
+  chunks: Iterable<string> | AsyncIterable<string>,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
@@ -54,7 +54,7 @@ export async function writeChunksAtomic(
   try {
     let pending: string[] = [];
     let size = 0;
-    for (const chunk of chunks) {
+    for await (const chunk of chunks) {
       pending.push(chunk);
       size += chunk.length;
       if (size >= CHUNKED_WRITE_BUFFER) {

@@ -61,8 +61,11 @@ function placed(value: unknown, indent: string): string {
   return text.slice(opening(levels) + indent.length, text.length - closing(levels));
 }
 
-// The items of an array whose items sit at `inner`, one after another as JSON.stringify separates them.
-function itemsText(items: readonly unknown[], inner: string): string {
+/**
+ * The items of an array whose items sit at indent `inner` (spaces), one after another as
+ * `JSON.stringify(array, null, 2)` separates them there (`,\n`): a streamed writer joins such pieces with `,\n`.
+ */
+export function itemsText(items: readonly unknown[], inner: string): string {
   const levels = inner.length / 2;
   const text = JSON.stringify(wrapped(items, levels - 1), null, 2);
   return text.slice(opening(levels), text.length - closing(levels));
