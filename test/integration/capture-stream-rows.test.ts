@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,27 +5,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SCRUB } from '../helpers/scrub-key.js';
 import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
-import { createSampleCampaign } from '../../src/sample/create-sample.js';
+import { captureInChild, smallAndLargeCampaigns } from '../helpers/capture-child.js';
 import { captureFromDb, type CaptureRequest } from '../../src/fixture/capture.js';
 import { serializeDocument } from '../../src/fixture/format.js';
 
 // `turnkit capture` streams (issue 28): the walk reads keys, each table is read again batch by batch, scrubbed and
 // written as it comes, the head after. Its files must hold the bytes the in-memory path makes, and a campaign whose
 // rows do not fit in the heap the test gives the child process must still be captured whole.
-const HELPER = join(import.meta.dirname, '../helpers/capture-in-little-memory.ts');
 const sha = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
 const HEAP_MB = 72;
-
-function captureInChild(url: string, campaign: string, file: string, mode: 'rows' | 'streamed') {
-  return new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', HELPER, url, campaign, file, mode],
-      { cwd: join(import.meta.dirname, '../..'), maxBuffer: 16 * 1024 * 1024 },
-      (_error, _stdout, stderr) => resolve({ code: child.exitCode, stderr }),
-    );
-  });
-}
 
 describe.each(BACKENDS)('a streamed capture on %s', (backend) => {
   let t: TestDb;
@@ -37,14 +24,8 @@ describe.each(BACKENDS)('a streamed capture on %s', (backend) => {
   beforeAll(async () => {
     t = await createSampleTestDb(backend);
     dir = await mkdtemp(join(tmpdir(), 'turnkit-stream-rows-'));
-    await createSampleCampaign(t.db, { turns: 12, seed: 3 });
-    small = await createSampleCampaign(t.db, { turns: 300 });
     // 100 turns of 1 MB of narration: about 100 MB of rows, more than the child's whole heap.
-    large = await createSampleCampaign(t.db, { turns: 100, seed: 5 });
-    await t.db.pool.query(
-      `UPDATE turns SET narration = repeat('The lift hums past deck ' || turn_number || '. ', 40000) WHERE campaign_id = $1`,
-      [large],
-    );
+    ({ small, large } = await smallAndLargeCampaigns(t.db, 100));
   });
   afterAll(async () => {
     await t?.cleanup();
@@ -103,14 +84,14 @@ describe.each(BACKENDS)('a streamed capture on %s', (backend) => {
     expect(narration).toBeGreaterThan(HEAP_MB * 1024 * 1024);
     const streamed = join(dir, 'large-rows.json');
     const inMemory = join(dir, 'large-in-memory.json');
-    const ok = await captureInChild(t.db.url, large, streamed, 'rows');
+    const ok = await captureInChild(t.db.url, large, streamed, 'rows', HEAP_MB);
     expect(ok.code, ok.stderr).toBe(0);
     const text = await readFile(streamed, 'utf8');
     // The child connects by URL: on the embedded database its source names the socket's server, not "embedded".
     fixture.source.database = (JSON.parse(text) as typeof fixture).source.database;
     expect(sha(text)).toBe(sha(serializeDocument(fixture)));
     // Rows all in memory (the path before), same heap: out of memory, and no file.
-    const failed = await captureInChild(t.db.url, large, inMemory, 'streamed');
+    const failed = await captureInChild(t.db.url, large, inMemory, 'streamed', HEAP_MB);
     expect(failed.code).not.toBe(0);
     expect(failed.stderr).toMatch(/heap out of memory/);
     expect((await readdir(dir)).includes('large-in-memory.json')).toBe(false);

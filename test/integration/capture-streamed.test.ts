@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SCRUB } from '../helpers/scrub-key.js';
 import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
-import { createSampleCampaign } from '../../src/sample/create-sample.js';
+import { captureInChild, smallAndLargeCampaigns } from '../helpers/capture-child.js';
 import { captureFromDb } from '../../src/fixture/capture.js';
 import { serializeDocument } from '../../src/fixture/format.js';
 import { writeFixtureFile } from '../../src/fixture/write-fixtures.js';
@@ -14,25 +13,7 @@ import { writeFixtureFile } from '../../src/fixture/write-fixtures.js';
 // Capture writes a fixture row by row (its whole text is never one string): the file must hold exactly the bytes
 // serializeDocument makes of the same fixture, and a fixture whose text would not fit in memory beside its rows
 // must still be written.
-const HELPER = join(import.meta.dirname, '../helpers/capture-in-little-memory.ts');
 const sha = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
-
-function captureInChild(
-  url: string,
-  campaign: string,
-  file: string,
-  mode: 'streamed' | 'whole',
-  heapMb: number,
-): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [`--max-old-space-size=${heapMb}`, '--import', 'tsx', HELPER, url, campaign, file, mode],
-      { cwd: join(import.meta.dirname, '../..'), maxBuffer: 16 * 1024 * 1024 },
-      (_error, _stdout, stderr) => resolve({ code: child.exitCode, stderr }),
-    );
-  });
-}
 
 describe.each(BACKENDS)('a capture written row by row on %s', (backend) => {
   let t: TestDb;
@@ -43,15 +24,9 @@ describe.each(BACKENDS)('a capture written row by row on %s', (backend) => {
   beforeAll(async () => {
     t = await createSampleTestDb(backend);
     dir = await mkdtemp(join(tmpdir(), 'turnkit-streamed-'));
-    await createSampleCampaign(t.db, { turns: 12, seed: 3 });
-    small = await createSampleCampaign(t.db, { turns: 300 });
     // 60 turns of 1 MB of narration each: about 60 MB of rows, whose text as one string no longer fits beside them
     // in the 140 MB heap the test gives the child process.
-    large = await createSampleCampaign(t.db, { turns: 60, seed: 5 });
-    await t.db.pool.query(
-      `UPDATE turns SET narration = repeat('The lift hums past deck ' || turn_number || '. ', 40000) WHERE campaign_id = $1`,
-      [large],
-    );
+    ({ small, large } = await smallAndLargeCampaigns(t.db, 60));
   });
   afterAll(async () => {
     await t?.cleanup();
