@@ -8,6 +8,7 @@ import { sampleProject } from '../helpers/sample-project.js';
 import { registryCounts } from '../helpers/table-checksums.js';
 import { loadConfig } from '../../src/config/load.js';
 import { openDb } from '../../src/db/connect.js';
+import { readLock } from '../../src/db/server-lock.js';
 import { parseMarks } from '../../src/run-dir/read-marks.js';
 
 // Two `turnkit run` processes on one embedded data directory (issue 12, item 3): the first owns the PGlite server,
@@ -61,8 +62,8 @@ describe('two turnkit processes on one embedded database', () => {
   async function ownerListening(): Promise<void> {
     const lock = join(project, '.turnkit/pgdata.lock');
     for (let waited = 0; waited < 120_000; waited += 100) {
-      if (existsSync(lock) && (JSON.parse(await readFile(lock, 'utf8').catch(() => '{}')) as { port?: number }).port)
-        return;
+      // readLock, as a guest reads it: a lock the owner is still writing reads as none yet, not as an error.
+      if ((await readLock(lock))?.port) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     throw new Error('the first run never published its port');
