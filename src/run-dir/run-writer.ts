@@ -50,16 +50,25 @@ export interface RunWriter {
  * await write.marks('marks.checks.csv', rows);
  */
 export function runWriter(dir: string): RunWriter {
+  // Appends to order.jsonl one after another: two reps starting at once (a worker seeds its next rep while another's
+  // SUT runs) would otherwise race their appends, and the file's order would differ from the manifest's.
+  let orderWritten: Promise<void> = Promise.resolve();
   return {
     dir,
     file: (relative, content, options) => writeRunFile(dir, relative, content, options),
     manifest: (manifest) => writeRunFile(dir, 'manifest.json', serializeDocument(manifest)),
     rep: (record) => writeRep(dir, record),
-    async order(entry) {
+    order(entry) {
       const file = join(dir, ORDER_FILE);
-      await appendFile(file, `${JSON.stringify(entry)}\n`, { mode: 0o600 }).catch((error: NodeJS.ErrnoException) => {
-        throw new TurnkitError('IO', `${shownPath(file)}: ${describeWriteError(error)}`);
-      });
+      const line = `${JSON.stringify(entry)}\n`;
+      const appended = orderWritten.then(() =>
+        appendFile(file, line, { mode: 0o600 }).catch((error: NodeJS.ErrnoException) => {
+          throw new TurnkitError('IO', `${shownPath(file)}: ${describeWriteError(error)}`);
+        }),
+      );
+      // A failed append fails its own caller; the next append still runs.
+      orderWritten = appended.catch(() => undefined);
+      return appended;
     },
     async keepEarlierAttempt(key) {
       const base = join(dir, repFileBase(key.fixture, key.rep));
