@@ -141,6 +141,22 @@ export interface MarkerPage {
   blindCaseFileDocs?: Record<number, MarkdownNode[]> | undefined;
 }
 
+/**
+ * What the page hears once a mark (`POST /api/mark`) or a turn's mark (`/api/turn-mark`) is on disk: that position's
+ * mark and turn marks as saved, the progress line's counts (reps marked of those to mark), and whether the marks file
+ * had changed behind the viewer's back and was merged first. Only after such a merge, which may have changed any
+ * position, does it carry every position's marks (`all`): a mark on a 10,000-rep run answers a few hundred bytes, not
+ * 150 KB. Blind, nothing in it names a fixture or rep (the note passes through the session's masking).
+ */
+export interface MarkReply {
+  position: number;
+  mark: [string, string];
+  turnMarks: [number, string][];
+  progress: { marked: number; total: number };
+  merged: boolean;
+  all?: { marks: [string, string][]; turnMarks: [number, string][][] } | undefined;
+}
+
 /** The data embedded in a page: a static report, or the viewer's list of runs and how to talk to its server. */
 export type PageData =
   | { mode: 'static'; runs: RunView[] }

@@ -194,6 +194,10 @@ describe('turnkit view: the marker in pages', () => {
           const url = new URL(request.url());
           if (url.pathname.startsWith('/api/')) asked.push(`${url.pathname}${url.search.replace(/&token=.*/, '')}`);
         });
+        const replies: Promise<string>[] = [];
+        page.on('response', (response) => {
+          if (new URL(response.url()).pathname === '/api/mark') replies.push(response.text());
+        });
         await page.goto(`${server.url}#mark=0`);
         await page.waitForSelector('body[data-view=marker][data-ready=true]');
         // Positions 1-110 are marked: the marker opens on 111 (alpha 56), from the page of positions 101-150.
@@ -215,6 +219,16 @@ describe('turnkit view: the marker in pages', () => {
           undefined,
           { timeout: 60_000 },
         );
+        // Each mark answers its own position's mark and the counts, not the 260 positions' marks.
+        const answers = (await Promise.all(replies)).map((text) => JSON.parse(text));
+        expect(answers).toHaveLength(44);
+        expect(answers.map((answer) => Object.keys(answer).sort().join())).toEqual(
+          answers.map(() => 'mark,merged,ok,position,progress,turnMarks'),
+        );
+        expect(answers.map((answer) => answer.position)).toEqual(Array.from({ length: 44 }, (_, i) => 110 + i));
+        expect(answers.map((answer) => answer.mark[0])).toEqual(answers.map((_, i) => (i % 2 === 0 ? 'pass' : 'fail')));
+        expect(answers.at(-1)!.progress).toEqual({ marked: 152, total: 257 });
+        expect(await page.textContent('#progress')).toMatch(/^marked 152\/257 in marks\.csv/);
         expect(labels[0]).toBe('alpha rep 56 (111 of 260)');
         expect(labels[43]).toBe('beta rep 77 (154 of 260)');
         expect(asked).toContain('/api/marker-reps?run=0&from=150&to=200');

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { MarkingSession, marksFileName } from '../../marking/marking-session.js';
@@ -9,18 +8,12 @@ import { readRun, type Run } from '../../run-dir/read-run.js';
 import { TurnkitError } from '../../errors.js';
 import { buildRunView } from '../build-run-view.js';
 import type { HeldoutLooks } from '../../report/heldout-ledger.js';
-import type { MarkerPage, MarkerSummary, MarkerView, RunView } from '../view-data.js';
+import type { MarkReply, MarkerPage, MarkerSummary, MarkerView, RunView } from '../view-data.js';
 import { MarkerPages } from './marker-pages.js';
+import { RepFilesState } from './rep-files-state.js';
 import { turnMarkPairs } from '../turn-views.js';
 import { blindReps } from './blind-reps.js';
 import { markdownDoc, type MarkdownNode } from '../markdown-doc.js';
-
-/** What the page hears after a mark is on disk: every mark of the session, and whether the file was merged first. */
-export interface MarkReply {
-  marks: [string, string][];
-  turnMarks: [number, string][][];
-  merged: boolean;
-}
 
 /** How the viewer marks: the terminal marker's options. */
 export interface ViewMarking {
@@ -50,6 +43,14 @@ export class ViewRun {
    * page of reps, every return to the run and the marker ask for it again while nothing changed.
    */
   private built: { key: string; run: Promise<RunView> } | undefined;
+  /**
+   * The marker's summary as last built, for the session and the count of this viewer's writes it was built from:
+   * 10,000 positions' marks take tens of milliseconds to gather, and every reload of the marker asks for them.
+   */
+  private summary: { session: MarkingSession; writes: number; value: MarkerSummary } | undefined;
+  private writes = 0;
+  /** The rep files' state, watched (see RepFilesState): part of every signature. */
+  private readonly repFiles: RepFilesState;
   /** The marker's pages, built from the marking session they belong to (a new session, new pages). */
   private pages: { session: MarkingSession; pages: MarkerPages } | undefined;
 
@@ -59,7 +60,9 @@ export class ViewRun {
     private readonly opened: Run,
     private readonly marking: ViewMarking,
     private readonly cwd: string,
-  ) {}
+  ) {
+    this.repFiles = new RepFilesState(join(dir, 'reps'));
+  }
 
   /** Opens a run (its manifest must read) without taking its marks file yet. */
   static async open(id: number, dir: string, marking: ViewMarking, cwd: string): Promise<ViewRun> {
@@ -135,14 +138,8 @@ export class ViewRun {
   }
 
   private async signature(withOwn: boolean): Promise<string> {
-    const parts: string[] = [];
-    const reps = join(this.dir, 'reps');
-    if (existsSync(reps)) {
-      for (const fixture of (await readdir(reps)).sort())
-        parts.push(
-          `${fixture}:${(await readdir(join(reps, fixture))).filter((name) => /^rep-\d+\.json$/.test(name)).length}`,
-        );
-    }
+    // Each rep file's state, not their count: a rep written again (a resumed rep, one rewritten in place) is new data.
+    const parts = await this.repFiles.lines();
     const own = this.session && !withOwn ? basename(this.session.file) : '';
     const files = [
       'manifest.json',
@@ -200,6 +197,14 @@ export class ViewRun {
     });
   }
 
+  /**
+   * Builds the marker's summary and its first page ahead, when the marking session is open (the server took the
+   * marks file as it started): the marker's first request then only sends them.
+   */
+  async warmMarker(size: number): Promise<void> {
+    if (this.session) await this.markerSummary({ size });
+  }
+
   /** Positions `[from, to)` of the marking order, with the version of the run they were read at. */
   async markerPage(from: number, to: number): Promise<{ page: MarkerPage; version: string }> {
     return this.serial(async () => {
@@ -222,6 +227,12 @@ export class ViewRun {
   }
 
   private summaryOf(session: MarkingSession): MarkerSummary {
+    if (this.summary?.session !== session || this.summary.writes !== this.writes)
+      this.summary = { session, writes: this.writes, value: this.buildSummary(session) };
+    return this.summary.value;
+  }
+
+  private buildSummary(session: MarkingSession): MarkerSummary {
     return {
       file: basename(session.file),
       blind: session.blind ?? null,
@@ -292,9 +303,18 @@ export class ViewRun {
         merged = true;
       }
       await give(this.session!);
+      this.writes++;
       this.known = await contentHash(this.session!.file);
       const now = this.session!;
-      return { marks: now.reps.map((_, i) => markPair(now, i)), turnMarks: turnMarksOf(now), merged };
+      // The position's own marks and the counts; every position's only when a merge may have changed any.
+      return {
+        position,
+        mark: markPair(now, position),
+        turnMarks: turnMarkPairs(now.markOf(position).turnMarks),
+        progress: now.progress(),
+        merged,
+        ...(merged ? { all: { marks: now.reps.map((_, i) => markPair(now, i)), turnMarks: turnMarksOf(now) } } : {}),
+      };
     });
   }
 
@@ -303,6 +323,7 @@ export class ViewRun {
     await this.queue.catch(() => {});
     await this.session?.flush().catch(() => {});
     await this.lock?.release();
+    this.repFiles.close();
   }
 
   private async reopen(version: string): Promise<void> {

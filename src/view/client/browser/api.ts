@@ -40,12 +40,8 @@ export interface CompareReply {
   problem: string | null;
 }
 
-/** /api/mark and /api/turn-mark: every mark of the session once on disk, and whether the file was merged first. */
-export interface MarkReply {
-  marks: [string, string][];
-  turnMarks: [number, string][][];
-  merged: boolean;
-}
+/** /api/mark and /api/turn-mark: the position's marks once on disk, the counts, whether the file was merged first. */
+export type { MarkReply } from '../../view-data.js';
 
 async function answer<T>(res: Response): Promise<T> {
   const body = (await res.json()) as T & { error?: string };
