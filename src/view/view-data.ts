@@ -130,6 +130,22 @@ export type BlindRep = NonNullable<MarkerView['blindReps']>[number];
 export type MarkerSummary = Omit<MarkerView, 'order' | 'blindReps' | 'blindCaseFiles' | 'blindCaseFileDocs'>;
 
 /**
+ * `MarkerSummary` as `/api/marker` sends it, packed: on 10,000 reps the per-position arrays (`[mark, note]`, `[]`,
+ * `false`) were 210 KB of the marker's first answer, nearly all of them alike; packed they are about 10 KB. The page
+ * unpacks it into a `MarkerSummary` (src/view/client/browser/marker-summary.ts).
+ */
+export interface PackedMarkerSummary extends Omit<MarkerSummary, 'marks' | 'turnMarks' | 'skipped'> {
+  /** Per position of the marking order one letter for its mark: p pass, f fail, n na, e error, - none. */
+  marks: string;
+  /** The notes (masked as the terminal marker shows them) of the positions that have one, by position. */
+  notes: Record<number, string>;
+  /** The per-turn marks (`[turn, mark]`) of the positions that have any, by position. */
+  turnMarks: Record<number, [number, string][]>;
+  /** The positions that keep their mark (errored or never run), in order. */
+  skipped: number[];
+}
+
+/**
  * A page of the marker's reps (`/api/marker-reps`), positions `from` on of the marking order: not blind, the reps
  * and the fixtures they name (`f`) by index; blind, the masked reps and the case files they name by index.
  */

@@ -8,7 +8,7 @@ import { readRun, type Run } from '../../run-dir/read-run.js';
 import { TurnkitError } from '../../errors.js';
 import { buildRunView } from '../build-run-view.js';
 import type { HeldoutLooks } from '../../report/heldout-ledger.js';
-import type { MarkReply, MarkerPage, MarkerSummary, MarkerView, RunView } from '../view-data.js';
+import type { MarkReply, MarkerPage, MarkerSummary, MarkerView, PackedMarkerSummary, RunView } from '../view-data.js';
 import { MarkerPages } from './marker-pages.js';
 import { RepFilesState } from './rep-files-state.js';
 import { turnMarkPairs } from '../turn-views.js';
@@ -47,7 +47,7 @@ export class ViewRun {
    * The marker's summary as last built, for the session and the count of this viewer's writes it was built from:
    * 10,000 positions' marks take tens of milliseconds to gather, and every reload of the marker asks for them.
    */
-  private summary: { session: MarkingSession; writes: number; value: MarkerSummary } | undefined;
+  private summary: { session: MarkingSession; writes: number; value: PackedMarkerSummary } | undefined;
   private writes = 0;
   /** The rep files' state, watched (see RepFilesState): part of every signature. */
   private readonly repFiles: RepFilesState;
@@ -186,10 +186,10 @@ export class ViewRun {
    */
   async markerSummary(
     first?: { size: number; at?: number | undefined } | undefined,
-  ): Promise<{ marker: MarkerSummary; version: string; page?: MarkerPage }> {
+  ): Promise<{ marker: PackedMarkerSummary; version: string; page?: MarkerPage }> {
     return this.serial(async () => {
       const { session, version } = await this.current();
-      const marker = this.summaryOf(session);
+      const marker = this.packedSummaryOf(session);
       if (!first) return { marker, version };
       const at = first.at ?? session.firstUnmarked();
       const from = at - (at % first.size);
@@ -226,13 +226,14 @@ export class ViewRun {
     return { session: this.session!, version };
   }
 
-  private summaryOf(session: MarkingSession): MarkerSummary {
+  // The marker's summary as /api/marker sends it: packed, and kept while the session and its marks are unchanged.
+  private packedSummaryOf(session: MarkingSession): PackedMarkerSummary {
     if (this.summary?.session !== session || this.summary.writes !== this.writes)
-      this.summary = { session, writes: this.writes, value: this.buildSummary(session) };
+      this.summary = { session, writes: this.writes, value: packSummary(this.summaryOf(session)) };
     return this.summary.value;
   }
 
-  private buildSummary(session: MarkingSession): MarkerSummary {
+  private summaryOf(session: MarkingSession): MarkerSummary {
     return {
       file: basename(session.file),
       blind: session.blind ?? null,
@@ -339,6 +340,26 @@ export class ViewRun {
     this.queue = next.catch(() => {});
     return next;
   }
+}
+
+// A mark's letter in a packed summary (see PackedMarkerSummary).
+const MARK_LETTER: Record<Mark, string> = { pass: 'p', fail: 'f', na: 'n', error: 'e', '': '-' };
+
+/** The marker's summary packed for /api/marker: one letter per mark, and only the notes and turn marks there are. */
+export function packSummary(summary: MarkerSummary): PackedMarkerSummary {
+  const { marks, turnMarks, skipped, ...rest } = summary;
+  const notes: Record<number, string> = {};
+  const turns: Record<number, [number, string][]> = {};
+  let letters = '';
+  marks.forEach(([mark, note], i) => {
+    const letter = MARK_LETTER[mark as Mark];
+    if (letter === undefined) throw new TurnkitError('BAD_INPUT', `no such mark: ${mark}`);
+    letters += letter;
+    if (note !== '') notes[i] = note;
+    if (turnMarks[i]!.length > 0) turns[i] = turnMarks[i]!;
+  });
+  const kept = skipped.flatMap((skip, i) => (skip ? [i] : []));
+  return { ...rest, marks: letters, notes, turnMarks: turns, skipped: kept };
 }
 
 function turnMarksOf(session: MarkingSession): [number, string][][] {

@@ -1,4 +1,4 @@
-import type { MarkerPage, MarkerSummary, PageData, RunView } from '../../view-data.js';
+import type { MarkerPage, MarkerSummary, PackedMarkerSummary, PageData, RunView } from '../../view-data.js';
 
 /*
  * The viewer's talk with its server: GETs carry the URL's token as a query parameter, POSTs carry it and the page's
@@ -17,6 +17,9 @@ export interface MarkerReply {
   version: string;
   page?: MarkerPage;
 }
+
+/** /api/marker as it comes: the summary packed (the page unpacks it: see marker-summary.ts). */
+export type PackedMarkerReply = Omit<MarkerReply, 'marker'> & { marker: PackedMarkerSummary };
 
 /** /api/marker-reps: a page of the marker's reps by position, and the version of the run it was read at. */
 export interface MarkerPageReply {
