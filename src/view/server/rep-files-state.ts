@@ -18,7 +18,11 @@ export class RepFilesState {
   private changes = 0;
   private closed = false;
 
-  constructor(private readonly reps: string) {}
+  /** `watch: false` stats every rep file, as for a folder that cannot be watched (the tests try both ways). */
+  constructor(
+    private readonly reps: string,
+    private readonly options: { watch?: boolean } = {},
+  ) {}
 
   /** One line per fixture folder: its name and the state of its rep files. */
   async lines(): Promise<string[]> {
@@ -60,7 +64,7 @@ export class RepFilesState {
 
   // Whether the folder is watched (null: it could not be, and is stat-ed file by file instead).
   private watch(folder: string): boolean {
-    if (this.closed) return false;
+    if (this.closed || this.options.watch === false) return false;
     let entry = this.watchers.get(folder);
     if (entry === undefined) {
       let watcher: FSWatcher | null;
