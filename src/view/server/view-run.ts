@@ -303,8 +303,9 @@ export class ViewRun {
         await this.reopen(await this.version());
         merged = true;
       }
-      await give(this.session!);
+      // Counted before the write: a write that fails part way may still have changed the session's marks.
       this.writes++;
+      await give(this.session!);
       this.known = await contentHash(this.session!.file);
       const now = this.session!;
       // The position's own marks and the counts; every position's only when a merge may have changed any.
