@@ -5,7 +5,9 @@
 // wall time (on a real server the part spent there). Uses DATABASE_URL when set (a scratch database there), else a
 // fresh embedded database. BENCH_REPS (default 40) reps, the first 5 not counted; BENCH_BEGIN_EXTRA: SQL appended to
 // every transaction's BEGIN (to try a setting, e.g. `SET LOCAL session_replication_role = replica`);
-// BENCH_VACUUM_EVERY: the session's vacuumEvery; BENCH_DUMP: a file for the last reps' statements and values.
+// BENCH_VACUUM_EVERY: the session's vacuumEvery; BENCH_DUMP: a file for the last reps' statements and values;
+// BENCH_UNNAMED=1: every other rep sends its statements unnamed (the names scratch-transaction.ts gives them taken
+// off at the client), for the two medians side by side in one process and one load.
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { captureFromDb } from '../src/fixture/capture.js';
@@ -27,6 +29,8 @@ const median = (values: number[]): number =>
 // Every query a pg client sends, with its text's first words and its time; a batch of statements is one round trip.
 type Stage = 'seed' | 'before' | 'teardown';
 let stage: Stage | undefined;
+const COMPARE = process.env.BENCH_UNNAMED === '1';
+let unnamedRep = false;
 const dumped: string[] = [];
 const seen: { stage: Stage; text: string; ms: number; wall: number }[] = [];
 const original = pg.Client.prototype.query as (...args: unknown[]) => unknown;
@@ -35,6 +39,8 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   if (!at) return original.apply(this, args);
   if (process.env.BENCH_BEGIN_EXTRA && typeof args[0] === 'string' && /^BEGIN(;|$)/.test(args[0]))
     args[0] = `${args[0]}; ${process.env.BENCH_BEGIN_EXTRA}`;
+  if (unnamedRep && args[0] && typeof args[0] === 'object' && (args[0] as { name?: string }).name)
+    args[0] = { ...(args[0] as object), name: undefined };
   const first = args[0] as string | { text?: string };
   const text = (typeof first === 'string' ? first : (first?.text ?? '?')).replace(/\s+/g, ' ').trim();
   const started = cpuMs();
@@ -61,7 +67,10 @@ await withBenchDatabase(async (db, config) => {
   const stages: Record<Stage, number[]> = { seed: [], before: [], teardown: [] };
   const perRep: (typeof seen)[] = [];
   const walls: Record<Stage, number[]> = { seed: [], before: [], teardown: [] };
+  const unnamed: Record<Stage, number[]> = { seed: [], before: [], teardown: [] };
+  const unnamedPerRep: (typeof seen)[] = [];
   for (let rep = 0; rep < REPS; rep++) {
+    unnamedRep = COMPARE && rep % 2 === 1;
     const from = seen.length;
     const timed = async <T>(at: Stage, fn: () => Promise<T>): Promise<T> => {
       stage = at;
@@ -70,41 +79,54 @@ await withBenchDatabase(async (db, config) => {
       try {
         return await fn();
       } finally {
-        stages[at].push(cpuMs() - started);
-        walls[at].push(performance.now() - startedWall);
+        if (unnamedRep) unnamed[at].push(cpuMs() - started);
+        else {
+          stages[at].push(cpuMs() - started);
+          walls[at].push(performance.now() - startedWall);
+        }
         stage = undefined;
       }
     };
     const scratch = await timed('seed', () => session.seed(fixture));
     const before = await timed('before', () => session.beforeSut(scratch, fixture));
     await timed('teardown', () => scratch.teardown({ effects: true, horizon: before.horizon }));
-    if (rep >= WARM) perRep.push(seen.slice(from));
+    if (rep >= WARM) (unnamedRep ? unnamedPerRep : perRep).push(seen.slice(from));
     else seen.length = from;
   }
   await session.close();
   const counted = perRep.length;
+  // Warm-up reps are counted out by index, before the two kinds of reps were told apart.
+  const warm = COMPARE ? Math.ceil(WARM / 2) : WARM;
   for (const at of ['seed', 'before', 'teardown'] as const) {
-    const own = stages[at].slice(WARM);
+    const own = stages[at].slice(warm);
     const statements = perRep[0]!.filter((s) => s.stage === at);
-    const wall = walls[at].slice(WARM);
+    const wall = walls[at].slice(warm);
     console.log(
       `${at}: CPU median ${median(own).toFixed(1)} ms (${Math.min(...own).toFixed(1)}-${Math.max(...own).toFixed(1)}), wall ${median(wall).toFixed(1)} ms, ${statements.length} round trips a rep`,
     );
-    statements.forEach((statement, i) => {
-      const of = (part: 'ms' | 'wall') =>
-        median(perRep.map((rep) => rep.filter((s) => s.stage === at)[i]?.[part] ?? 0));
+    if (COMPARE)
       console.log(
-        `  ${of('ms').toFixed(2).padStart(6)} CPU ${of('wall').toFixed(2).padStart(6)} wall ms  ${statement.text.slice(0, 100)}`,
+        `  unnamed (every other rep): CPU median ${median(unnamed[at].slice(WARM - warm)).toFixed(1)} ms, named / unnamed ${(median(own) / median(unnamed[at].slice(WARM - warm))).toFixed(2)}x`,
+      );
+    statements.forEach((statement, i) => {
+      const of = (reps: (typeof seen)[], part: 'ms' | 'wall') =>
+        median(reps.map((rep) => rep.filter((s) => s.stage === at)[i]?.[part] ?? 0));
+      console.log(
+        `  ${of(perRep, 'ms').toFixed(2).padStart(6)} CPU ${of(perRep, 'wall').toFixed(2).padStart(6)} wall ms` +
+          (COMPARE ? ` (unnamed ${of(unnamedPerRep, 'ms').toFixed(2).padStart(6)} CPU)` : '') +
+          `  ${statement.text.slice(0, 100)}`,
       );
     });
   }
   console.log(`${counted} reps counted`);
   if (process.env.BENCH_DUMP)
     (await import('node:fs')).writeFileSync(process.env.BENCH_DUMP, dumped.slice(-25).join('\n'));
-  for (let from = WARM; from < REPS; from += 10) {
+  // In windows of ten reps of the kind measured (named, when compared), to see a trend over the run.
+  const kept = stages.seed.length;
+  for (let from = warm; from < kept; from += 10) {
     const window = (at: Stage) => median(stages[at].slice(from, from + 10)).toFixed(1);
     console.log(
-      `  reps ${from}-${Math.min(REPS, from + 10) - 1}: seed ${window('seed')}, before ${window('before')}, teardown ${window('teardown')} ms`,
+      `  reps ${from}-${Math.min(kept, from + 10) - 1}${COMPARE ? ' (named)' : ''}: seed ${window('seed')}, before ${window('before')}, teardown ${window('teardown')} ms`,
     );
   }
 });

@@ -8,7 +8,6 @@ import pg from 'pg';
 import type { Db } from '../db/connect.js';
 import type { Catalog } from '../db/catalog-types.js';
 import { introspect } from '../db/introspect.js';
-import { inTransaction } from '../db/transaction.js';
 import type { GameConfig } from '../config/schema.js';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument, type Fixture } from '../fixture/format.js';
@@ -39,6 +38,7 @@ import { shapeTextKeys } from './allocate-keys.js';
 import { seedRemap, type SerializedKeyMap } from './seed-remap.js';
 import { CombinedWriteFailed } from './combined-write.js';
 import { scratchBegin } from './scratch-begin.js';
+import { inScratchTransaction } from './scratch-transaction.js';
 import { StrategyChooser, type StrategyChoice } from './strategy-chooser.js';
 import { dropOrphanDatabase, EMBEDDED_HAS_NO_DATABASES } from './template-database.js';
 import { databaseTeardownReport, TemplatePool } from './template-pool.js';
@@ -333,7 +333,7 @@ export class ScratchSession {
     let blockers: Blocker[] = [];
     let fixture = asked;
     const attempt = (combined: boolean, everyKey = false) =>
-      inTransaction(
+      inScratchTransaction(
         this.db,
         scratchBegin(this.db, ['SET CONSTRAINTS ALL DEFERRED', `SET LOCAL lock_timeout = ${lockMs}`]),
         async (client) => {
@@ -443,7 +443,7 @@ export class ScratchSession {
   // settings); a clone of the database strategy is read through a connection of its own.
   private async readScratch<T>(scratch: ScratchCampaign, read: (client: Queryable) => Promise<T>): Promise<T> {
     const begin = `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${CAPTURE_SETTINGS}`;
-    if (scratch.databaseUrl === this.db.url) return inTransaction(this.db, begin, read);
+    if (scratch.databaseUrl === this.db.url) return inScratchTransaction(this.db, begin, read);
     let client = scratch.strategy === 'database' ? await this.templates.takeReader(scratch.id) : undefined;
     if (!client) {
       client = new pg.Client({ connectionString: scratch.databaseUrl });

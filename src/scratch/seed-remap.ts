@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/connect.js';
-import { inTransaction } from '../db/transaction.js';
 import type { GameConfig } from '../config/schema.js';
 import { identityColumns } from '../fixture/row-identity.js';
 import { tupleKey } from '../fixture/row-query.js';
@@ -14,6 +13,7 @@ import type { ProcessIdentity } from './process-identity.js';
 import type { SeedPlan } from './seed-plan.js';
 import { TurnkitError } from '../errors.js';
 import { scratchBegin } from './scratch-begin.js';
+import { inScratchTransaction } from './scratch-transaction.js';
 
 /** Who a seed is for: recorded in the registry. */
 export interface SeedOwner {
@@ -69,7 +69,7 @@ async function seedRemapOnce(
     ...(plan.order.deferred.length > 0 ? ['SET CONSTRAINTS ALL DEFERRED'] : []),
     ...keyLockSql(plan.keys, plan.campaignTables, LOCK_CLASS),
   ]);
-  return inTransaction(db, begin, async (client) => {
+  return inScratchTransaction(db, begin, async (client) => {
     const sharedTables = [...plan.tables.values()].filter(
       (planned) => planned.table.role === 'shared' || (planned.table.sharedRows?.length ?? 0) > 0,
     );
