@@ -117,9 +117,10 @@ describe.each(BACKENDS)("a rollout's records on %s", (backend) => {
         );
         return true;
       },
-      // Only answers; moves the campaign's clock and deletes the connection of the turn before.
+      // Only answers; moves the campaign's clock, doubts the fact of turn 0, deletes the connection of the turn before.
       async (c) => {
         await pool.query('UPDATE campaigns SET settings = settings || \'{"clock": 5}\' WHERE id = $1', [c]);
+        await pool.query("UPDATE world_facts SET certainty = 0.5 WHERE campaign_id = $1 AND subject = 'hull'", [c]);
         await pool.query(
           'DELETE FROM location_connections WHERE to_location_id IN (SELECT id FROM locations WHERE campaign_id = $1 AND name = $2)',
           [c, 'airlock'],
@@ -208,7 +209,10 @@ describe.each(BACKENDS)("a rollout's records on %s", (backend) => {
       inserted: { turns: 1, locations: 1, location_connections: 1 },
       deleted: { world_facts: 1 },
     });
-    expect(turns[4]!.effects!).toMatchObject({ updated: { campaigns: 1 }, deleted: { location_connections: 1 } });
+    expect(turns[4]!.effects!).toMatchObject({
+      updated: { campaigns: 1, world_facts: 1 },
+      deleted: { location_connections: 1 },
+    });
     expect(turns[5]!.effects!).toEqual({
       inserted: { turns: 1 },
       updated: {},
