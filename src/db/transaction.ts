@@ -1,12 +1,20 @@
 import type pg from 'pg';
 import type { Db } from './connect.js';
 
+/** What a transaction's `begin` returned: one result per statement when it is several (node-postgres's array). */
+export type BeginResult = pg.QueryResult | pg.QueryResult[];
+
 /**
  * Runs `fn` on one connection inside a transaction opened with `begin` (e.g. a REPEATABLE READ READ ONLY
  * snapshot): commits when it returns, rolls back when it throws, and always returns the connection to the pool
- * (or, when the server dropped it, discards it).
+ * (or, when the server dropped it, discards it). `fn` also gets what `begin` returned: a `begin` of several
+ * statements (one simple query, one round trip) may end with a read of its own (`readScratch`'s write horizon).
  */
-export async function inTransaction<T>(db: Db, begin: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  db: Db,
+  begin: string,
+  fn: (client: pg.PoolClient, opened: BeginResult) => Promise<T>,
+): Promise<T> {
   const client = await db.pool.connect();
   // A checked-out client whose server goes away emits 'error'; the pending query rejects with it anyway, and an
   // unheard 'error' event would crash the process.
@@ -14,8 +22,8 @@ export async function inTransaction<T>(db: Db, begin: string, fn: (client: pg.Po
   client.on('error', ignore);
   let broken = false;
   try {
-    await client.query(begin);
-    const result = await fn(client);
+    const opened = (await client.query(begin)) as BeginResult;
+    const result = await fn(client, opened);
     await client.query('COMMIT');
     return result;
   } catch (error) {

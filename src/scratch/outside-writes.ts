@@ -12,10 +12,17 @@ const NAMED = 10;
  * a transaction that began after this moment. Read before the SUT runs, in the same snapshot as the shared rows.
  */
 export async function readWriteHorizon(client: Queryable): Promise<string> {
-  const { rows } = await client.query<{ h: string }>(
-    `SELECT (pg_snapshot_xmax(pg_current_snapshot())::text::bigint % 4294967296)::text AS h`,
-  );
+  const { rows } = await client.query<{ h: string }>(WRITE_HORIZON_SQL);
   return rows[0]!.h;
+}
+
+/** The statement `readWriteHorizon` sends (no parameters), for a simple query of several statements to end with. */
+export const WRITE_HORIZON_SQL = `SELECT (pg_snapshot_xmax(pg_current_snapshot())::text::bigint % 4294967296)::text AS h`;
+
+/** The horizon from the results of a simple query whose last statement is `WRITE_HORIZON_SQL`. */
+export function horizonFrom(results: { rows: unknown[] } | readonly { rows: unknown[] }[]): string {
+  const last = Array.isArray(results) ? results.at(-1)! : (results as { rows: unknown[] });
+  return (last.rows[0] as { h: string }).h;
 }
 
 /**

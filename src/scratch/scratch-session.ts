@@ -8,6 +8,7 @@ import pg from 'pg';
 import type { Db } from '../db/connect.js';
 import type { Catalog } from '../db/catalog-types.js';
 import { introspect } from '../db/introspect.js';
+import type { BeginResult } from '../db/transaction.js';
 import type { GameConfig } from '../config/schema.js';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument, type Fixture } from '../fixture/format.js';
@@ -20,7 +21,7 @@ import { checkScratch, type ScratchCheck } from './check-scratch.js';
 import { effectsOf, scratchEffects, type TableEffects } from './scratch-effects.js';
 import type { CollectedRows } from '../fixture/collect-owned.js';
 import { readSharedRows, type SharedSnapshot } from './shared-snapshot.js';
-import { outsideWrites, readWriteHorizon } from './outside-writes.js';
+import { horizonFrom, outsideWrites, WRITE_HORIZON_SQL } from './outside-writes.js';
 import type { Queryable } from '../db/introspect.js';
 import { currentProcess, type ProcessIdentity } from './process-identity.js';
 import {
@@ -427,10 +428,13 @@ export class ScratchSession {
       );
       return { shared: structuredClone(shared) };
     }
-    return this.readScratch(scratch, async (client) => ({
-      shared: await readSharedRows(client, plan),
-      horizon: await readWriteHorizon(client),
-    }));
+    // The horizon is read by the BEGIN's own simple query (one round trip fewer before the SUT); REPEATABLE READ takes
+    // the snapshot at that first read, so the shared rows after it are read in the same snapshot as before.
+    return this.readScratch(
+      scratch,
+      async (client, opened) => ({ horizon: horizonFrom(opened), shared: await readSharedRows(client, plan) }),
+      WRITE_HORIZON_SQL,
+    );
   }
 
   /** The shared rows a scratch campaign stands on, as they are now (before the SUT, to compare with after). */
@@ -441,8 +445,13 @@ export class ScratchSession {
 
   // Reads a scratch campaign in one snapshot the way capture reads (the codec parses Postgres's text output in fixed
   // settings); a clone of the database strategy is read through a connection of its own.
-  private async readScratch<T>(scratch: ScratchCampaign, read: (client: Queryable) => Promise<T>): Promise<T> {
-    const begin = `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${CAPTURE_SETTINGS}`;
+  // `first`: a statement without parameters sent with the BEGIN (one round trip), its result given to `read`.
+  private async readScratch<T>(
+    scratch: ScratchCampaign,
+    read: (client: Queryable, opened: BeginResult) => Promise<T>,
+    first?: string,
+  ): Promise<T> {
+    const begin = `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${CAPTURE_SETTINGS}${first ? `; ${first}` : ''}`;
     if (scratch.databaseUrl === this.db.url) return inScratchTransaction(this.db, begin, read);
     let client = scratch.strategy === 'database' ? await this.templates.takeReader(scratch.id) : undefined;
     if (!client) {
@@ -451,8 +460,8 @@ export class ScratchSession {
       await client.connect();
     }
     try {
-      await client.query(begin);
-      return await read(client);
+      const opened = (await client.query(begin)) as BeginResult;
+      return await read(client, opened);
     } finally {
       await client.end();
     }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { Db } from '../db/connect.js';
-import { inTransaction } from '../db/transaction.js';
+import { inTransaction, type BeginResult } from '../db/transaction.js';
 
 /** The most statements one connection keeps prepared for scratch campaigns; later new ones go unnamed. */
 export const MAX_NAMED_PER_CONNECTION = 128;
@@ -50,16 +50,17 @@ function namesOf(client: object): ConnectionNames {
 export async function inScratchTransaction<T>(
   db: Db,
   begin: string,
-  fn: (client: pg.PoolClient) => Promise<T>,
+  fn: (client: pg.PoolClient, opened: BeginResult) => Promise<T>,
 ): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     let lost: ConnectionNames | undefined;
     try {
-      return await inTransaction(db, begin, (client) =>
+      return await inTransaction(db, begin, (client, opened) =>
         fn(
           naming(client, (names) => {
             lost = names;
           }),
+          opened,
         ),
       );
     } catch (error) {

@@ -50,6 +50,21 @@ const SAMPLE_ROWS = 3;
  */
 const NO_FLUSH_WAIT = `set_config('synchronous_commit', 'off', true) IS NOT NULL`;
 
+/** Rows written since the horizon (`$2`): an xmin at or past it, modulo 2^32 (a normal transaction id, above 2). */
+const WRITTEN = `t.xmin::text::bigint > 2 AND ((t.xmin::text::bigint - $2::bigint) % 4294967296 + 4294967296) % 4294967296 < 2147483648`;
+
+/** The next turn's horizon, as the read's last row: the statement's own snapshot's xmax. */
+const HORIZON_ROW = `(SELECT -1 AS i, (pg_snapshot_xmax(pg_current_snapshot())::text::bigint % 4294967296) AS n, NULL AS r)`;
+
+/**
+ * One scan of a tracked table for a turn: the campaign's row count (what was deleted shows in it) and, as one JSON
+ * array of `[key, row]`, the rows written since the horizon (NULL when none). One scan instead of two (the written
+ * rows, then the count) and one row per table back instead of one per written row.
+ */
+function turnScanSql(table: Tracked, i: number): string {
+  return `SELECT ${i} AS i, count(*) AS n, jsonb_agg(jsonb_build_array(${table.key}, to_jsonb(t))) FILTER (WHERE ${WRITTEN})::text AS r FROM ${table.info.from} AS t WHERE ${table.filter}`;
+}
+
 /** How a tracked table's campaign rows are found: its SQL filter on alias `t`, with the root key as `$1`. */
 interface Tracked {
   info: TableInfo;
@@ -73,6 +88,10 @@ export class TurnEffectsReader {
   private readonly shown = new Map<string, ShowRow>();
   /** The seed's key map turned around (scratch key to fixture key), made when a first row is shown. */
   private backKeys: Map<string, Map<string, string>> | undefined;
+  /** Each tracked table's one scan a turn (its count and its written rows), the same every turn: made once. */
+  private readonly scans: string[];
+  /** The per-turn read of a SUT that writes its own turns: the scans and the next horizon, made once. */
+  private readonly readText: string;
 
   private constructor(
     private readonly tracked: Tracked[],
@@ -82,7 +101,10 @@ export class TurnEffectsReader {
     private readonly rootKey: string,
     private readonly seeded: SeededKeys | undefined,
     private readonly named: boolean,
-  ) {}
+  ) {
+    this.scans = tracked.map((table, i) => turnScanSql(table, i));
+    this.readText = [...this.scans.map((scan) => `(${scan})`), HORIZON_ROW].join('\nUNION ALL\n');
+  }
 
   private get turnsTable(): string {
     return this.graph.turns.name;
@@ -139,51 +161,43 @@ export class TurnEffectsReader {
     const turnRows: Record<string, unknown>[] = [];
     for (const row of this.pendingInput.splice(0)) this.countInserted(effects, this.turnsTable, row);
     if (this.tracked.length === 0 && !write) return { effects, turnRows };
-    const written = `t.xmin::text::bigint > 2 AND ((t.xmin::text::bigint - $2::bigint) % 4294967296 + 4294967296) % 4294967296 < 2147483648`;
     const values: unknown[] = [this.rootKey, this.horizon];
-    const parts = this.tracked.map(
-      (table, i) =>
-        `(SELECT ${i} AS i, ${table.key} AS k, to_jsonb(t)::text AS r, NULL::bigint AS n FROM ${table.info.from} AS t WHERE ${table.filter} AND ${written})
-UNION ALL (SELECT ${i}, NULL, NULL, count(*) FROM ${table.info.from} AS t WHERE ${table.filter})`,
-    );
-    let ctes = '';
+    let text = this.readText;
     if (write) {
       // Written only when the SUT wrote no turn row of its own (a turns table without a key cannot tell: always).
-      const turns = this.tracked.find((table) => table.info.name === this.turnsTable);
-      const none = turns
-        ? `NOT EXISTS (SELECT 1 FROM ${turns.info.from} AS t WHERE ${turns.filter} AND ${written})`
-        : 'true';
-      ctes = `WITH ${turnRowInsertSql(this.graph, write, values, `${none} AND ${NO_FLUSH_WAIT}`)}\n`;
-      parts.push(`(SELECT -2 AS i, NULL AS k, r AS r, h AS n FROM written_turn)`);
+      // The turns table's one scan is a CTE the insert's condition and the read's row both use.
+      const turns = this.tracked.findIndex((table) => table.info.name === this.turnsTable);
+      const none = turns >= 0 ? `(SELECT r FROM scan_${turns}) IS NULL` : 'true';
+      const scans = this.tracked.map((_, i) =>
+        i === turns ? `(SELECT ${i} AS i, n, r FROM scan_${i})` : `(${this.scans[i]})`,
+      );
+      const insert = turnRowInsertSql(this.graph, write, values, `${none} AND ${NO_FLUSH_WAIT}`);
+      text = `WITH ${turns >= 0 ? `scan_${turns} AS (${this.scans[turns]}),\n` : ''}${insert}\n${[
+        ...scans,
+        '(SELECT -2 AS i, h AS n, r FROM written_turn)',
+        HORIZON_ROW,
+      ].join('\nUNION ALL\n')}`;
     }
-    // The next turn's horizon in the same statement: one round trip per turn.
-    parts.push(
-      `(SELECT -1 AS i, NULL AS k, NULL AS r, (pg_snapshot_xmax(pg_current_snapshot())::text::bigint % 4294967296) AS n FROM (SELECT 1) AS t)`,
-    );
     // The text is the same every turn (the campaign, the horizon and the turn row's values are parameters): named,
     // it is parsed and planned once per connection.
-    const { rows } = await queryNamed<{ i: number; k: string | null; r: string | null; n: string | null }>(
-      client,
-      this.named,
-      ctes + parts.join('\nUNION ALL\n'),
-      values,
-    );
-    const changed = new Map<number, { k: string; r: string }[]>();
+    const { rows } = await queryNamed<{ i: number; n: string; r: string | null }>(client, this.named, text, values);
+    const changed = new Map<number, [key: string, row: Record<string, unknown>][]>();
     const counted = new Map<number, number>();
     let inserted: { row: Record<string, unknown>; horizon: string } | undefined;
     for (const row of rows) {
-      if (row.i === -1) this.horizon = row.n!;
-      else if (row.i === -2) inserted = { row: JSON.parse(row.r!) as Record<string, unknown>, horizon: row.n! };
-      else if (row.n !== null) counted.set(row.i, Number(row.n));
-      else changed.set(row.i, [...(changed.get(row.i) ?? []), { k: row.k!, r: row.r! }]);
+      if (row.i === -1) this.horizon = row.n;
+      else if (row.i === -2) inserted = { row: JSON.parse(row.r!) as Record<string, unknown>, horizon: row.n };
+      else {
+        counted.set(row.i, Number(row.n));
+        if (row.r !== null) changed.set(row.i, JSON.parse(row.r) as [string, Record<string, unknown>][]);
+      }
     }
     this.tracked.forEach((table, i) => {
       const name = table.info.name;
       const known = this.known.get(name)!;
       let inserted = 0;
       let updated = 0;
-      for (const { k, r } of changed.get(i) ?? []) {
-        const row = JSON.parse(r) as Record<string, unknown>;
+      for (const [k, row] of changed.get(i) ?? []) {
         if (known.has(k)) updated++;
         else {
           if (name === this.turnsTable) turnRows.push(row);
