@@ -3,7 +3,9 @@
 //  - `turnkit --version`, `turnkit report --help`, `turnkit capture --help`: goal within 2x of `node -e 0`.
 //  - `turnkit report RUN` of a 20-rep run (the demo's, marks from its checks): goal within 2.5x.
 // And the number of ES modules each turnkit command loads (test/helpers/module-trace.mjs), which no busy moment moves.
-// Whole processes of the built binary (npm run build first), medians of ROUNDS (default 7) wall times.
+// Whole processes of the built binary (npm run build first), medians of ROUNDS (default 7) wall times, and of their
+// CPU times (user + system, bench/cpu-at-exit.mjs, loaded into every command alike, node -e 0 too), which a busy
+// machine disturbs less.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,7 @@ const BIN = resolve(process.env.BENCH_BIN ?? 'dist/src/cli/bin.js');
 // BENCH_BASE_BIN: an earlier build's `report RUN` too, in the same interleaved rounds (before/after in one run).
 const BASE_BIN = process.env.BENCH_BASE_BIN ? resolve(process.env.BENCH_BASE_BIN) : undefined;
 const TRACE_HOOK = fileURLToPath(new URL('../test/helpers/module-trace.mjs', import.meta.url));
+const CPU_HOOK = fileURLToPath(new URL('./cpu-at-exit.mjs', import.meta.url));
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
 const dir = await mkdtemp(join(tmpdir(), 'turnkit-bench-start-'));
@@ -38,13 +41,21 @@ try {
     ...(BASE_BIN ? { 'BENCH_BASE_BIN report RUN': [BASE_BIN, 'report', runDir, '--marks', 'marks.checks.csv'] } : {}),
   };
   const times = new Map<string, number[]>(Object.keys(commands).map((name) => [name, []]));
+  const cpuTimes = new Map<string, number[]>(Object.keys(commands).map((name) => [name, []]));
+  const cpuFile = join(dir, 'cpu.txt');
   for (let round = 0; round < ROUNDS; round++) {
     for (const [name, args] of Object.entries(commands)) {
+      await rm(cpuFile, { force: true });
       const started = performance.now();
-      const result = spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8' });
+      const result = spawnSync(process.execPath, ['--import', CPU_HOOK, ...args], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, BENCH_CPU_FILE: cpuFile },
+      });
       const ms = performance.now() - started;
       if (result.status !== 0) throw new Error(`${name} exited ${result.status}: ${result.stderr}`);
       times.get(name)!.push(ms);
+      cpuTimes.get(name)!.push(Number((await readFile(cpuFile, 'utf8')).split('\n')[0]));
     }
   }
   // Modules loaded, once per command: all of them, and those from node_modules.
@@ -66,17 +77,19 @@ try {
     );
   }
   const floor = median(times.get('node -e 0')!);
+  const cpuFloor = median(cpuTimes.get('node -e 0')!);
   // Each round's ratio to that round's node -e 0: the spread a busy machine gives.
   const range = (name: string): string => {
     const ratios = times.get(name)!.map((ms, round) => ms / times.get('node -e 0')![round]!);
     return `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}`;
   };
-  console.log(`start-up benchmark: medians of ${ROUNDS} interleaved rounds, whole processes`);
+  console.log(`start-up benchmark: medians of ${ROUNDS} interleaved rounds, whole processes (wall; CPU user + system)`);
   for (const [name, values] of times) {
     const goal = name === 'node -e 0' ? '' : name.includes('RUN') ? ' (goal <= 2.5x)' : ' (goal <= 2x)';
     const ratio = median(values) / floor;
+    const cpu = median(cpuTimes.get(name)!);
     console.log(
-      `  ${name.padEnd(30)} ${median(values).toFixed(0).padStart(6)} ms  ${ratio.toFixed(2)}x node -e 0 (rounds ${range(name)})${goal}${modules.has(name) ? `  ${modules.get(name)}` : ''}`,
+      `  ${name.padEnd(30)} ${median(values).toFixed(0).padStart(6)} ms  ${ratio.toFixed(2)}x node -e 0 (rounds ${range(name)})${goal}  CPU ${cpu.toFixed(0)} ms ${(cpu / cpuFloor).toFixed(2)}x${modules.has(name) ? `  ${modules.get(name)}` : ''}`,
     );
   }
 } finally {

@@ -1,18 +1,29 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** turnkit's own package.json as found: its folder, and the text read once (every command reads its version). */
 const found = findPackage();
 
-/** turnkit's own folder: where its package.json is (above src/ when run from sources, above dist/src/ when built). */
+/**
+ * turnkit's own folder: where its package.json is (above src/ when run from sources, above dist/src/ when built by
+ * tsc, above dist/src/cli/ or dist/src/cli/chunks/ in the command line's bundle, scripts/build-cli.mjs).
+ */
 export const PACKAGE_ROOT: string = found.root;
+
+/**
+ * Whether this code runs built (from PACKAGE_ROOT/dist/, tsc's output or the command line's bundle) rather than from
+ * the sources under tsx: what else was built beside it (dist/migrations/) is then there to use.
+ */
+export const RUNS_BUILT: boolean = relative(found.root, fileURLToPath(import.meta.url)).split(sep)[0] === 'dist';
 
 /** turnkit's version from its package.json. */
 export const TURNKIT_VERSION: string = found.version ?? '0.0.0';
 
 function findPackage(): { root: string; version: string | undefined } {
-  for (const relative of ['../', '../../']) {
-    const url = new URL(relative, import.meta.url);
+  // Up from this module's folder: one level from src/, two from dist/src/, three or four from the bundle's files.
+  for (const up of ['../', '../../', '../../../', '../../../../']) {
+    const url = new URL(up, import.meta.url);
     const manifest = turnkitPackage(new URL('package.json', url));
     // The package.json that says it is turnkit's also gives the version: read and parsed once, not again for it.
     if (manifest) return { root: fileURLToPath(url), version: manifest.version };

@@ -1,18 +1,21 @@
 import { readdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Migration, MigrationProvider } from 'kysely';
 import { TurnkitError } from '../errors.js';
 import { importModule } from '../util/import-module.js';
+import { PACKAGE_ROOT, RUNS_BUILT } from '../version.js';
 import type { DatabaseSettings } from './database-settings.js';
 import type { Db } from './connect.js';
 
 /** turnkit's bookkeeping (kysely's migration tables among it) lives here, out of the game's schema. */
 export const TURNKIT_SCHEMA = 'turnkit';
 
-/** The sample game's migrations shipped with turnkit (compiled next to dist/src, or the sources under tsx). */
-export const SAMPLE_MIGRATIONS_DIR = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../migrations');
+/**
+ * The sample game's migrations shipped with turnkit: compiled to dist/migrations/ when built, the sources under tsx.
+ * Found from turnkit's folder, not from this module's: in the command line's bundle this code sits elsewhere in dist/.
+ */
+export const SAMPLE_MIGRATIONS_DIR = join(PACKAGE_ROOT, RUNS_BUILT ? 'dist' : '', 'migrations');
 
 /** What `migrate` did. */
 export interface MigrateResult {

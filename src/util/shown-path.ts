@@ -1,13 +1,20 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { relative } from 'node:path';
+import { relative, resolve } from 'node:path';
 
 // The folder messages show paths from, for the work under way: the caller says it (the command line: the shell's
 // folder), so that no library file asks the process where it is. Scoped per async call chain, never global: two
 // operations of one process with different folders each show their own.
 const shownFrom = new AsyncLocalStorage<string>();
 
-/** Runs `fn` with the paths of its messages shown relative to `folder` (the command line passes the shell's). */
+/**
+ * Runs `fn` with the paths of its messages shown relative to `folder` (the command line passes the shell's).
+ * A folder that changes nothing (the one paths are already shown from: the outer call's, else the folder Node
+ * resolves relative paths against, which the command line's is) opens no scope. On Node 20 the first
+ * AsyncLocalStorage.run turns on the async hooks for good, and from then on every promise the process makes pays for
+ * them: about a tenth of `turnkit report RUN`'s own time (bench:start), for a scope that would change no message.
+ */
 export function showingPathsFrom<T>(folder: string, fn: () => T): T {
+  if (resolve(folder) === resolve(shownFrom.getStore() ?? '')) return fn();
   return shownFrom.run(folder, fn);
 }
 
