@@ -56,7 +56,13 @@ try {
     ),
   ];
   await writeFile(join(dir, 'marks.csv'), `${rows.join('\n')}\n`);
-  const open = (): Promise<ViewServer> => startViewServer({ runs: [dir], cwd: root, strict: true });
+  const open = (start = startViewServer): Promise<ViewServer> => start({ runs: [dir], cwd: root, strict: true });
+  // BENCH_VIEW_BASE: a checkout of an earlier commit (its page script built there: node scripts/build-client.mjs),
+  // whose marker is measured in the same rounds, interleaved with this one's.
+  const base = process.env.BENCH_VIEW_BASE;
+  const baseStart: typeof startViewServer | undefined = base
+    ? (await import(join(base, 'src', 'view', 'server', 'view-server.ts'))).startViewServer
+    : undefined;
 
   let browser: { newPage: () => Promise<import('playwright-core').Page>; close: () => Promise<void> } | undefined;
   if (existsSync(CHROMIUM)) {
@@ -83,14 +89,35 @@ try {
     }
   };
 
-  // Opens the marker on the run: ms to its first screen (the rep to mark drawn).
-  const openMarker = async (server: ViewServer): Promise<number> => {
+  // Opens the marker on the run: ms to its first screen (the rep to mark drawn), and where that time went, from the
+  // page's own clock (0 = navigation start): the HTML's first and last byte, the marker's first request issued (the
+  // script has run by then) and answered, and data-ready.
+  const openMarker = async (server: ViewServer): Promise<{ ms: number; steps: Record<string, number> }> => {
     const page = await browser!.newPage();
     try {
+      // Page-side code as text: this file is type-checked for Node, without the DOM's names.
+      await page.addInitScript(`new MutationObserver(() => {
+        if (window.readyAt === undefined && document.body?.getAttribute('data-ready') === 'true')
+          window.readyAt = performance.now();
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-ready'] });`);
       const started = performance.now();
       await page.goto(`${server.url}#mark=0`);
       await page.waitForSelector('body[data-ready="true"][data-view="marker"]', { timeout: 120_000 });
-      return performance.now() - started;
+      const ms = performance.now() - started;
+      const steps = await page.evaluate<Record<string, number>>(`(() => {
+        const nav = performance.getEntriesByType('navigation')[0];
+        const api = performance.getEntriesByType('resource').find((entry) => entry.name.includes('/api/marker?'));
+        return {
+          htmlFirstByte: nav.responseStart,
+          htmlLastByte: nav.responseEnd,
+          htmlKB: nav.decodedBodySize / 1e3,
+          requestIssued: api ? api.startTime : NaN,
+          requestAnswered: api ? api.responseEnd : NaN,
+          requestKB: api ? api.decodedBodySize / 1e3 : NaN,
+          ready: window.readyAt ?? NaN,
+        };
+      })()`);
+      return { ms, steps };
     } finally {
       await page.close();
     }
@@ -99,6 +126,9 @@ try {
   const figures = {
     markerApi: [] as number[],
     markerScreen: [] as number[],
+    markerSteps: [] as Record<string, number>[],
+    baseMarkerScreen: [] as number[],
+    baseMarkerSteps: [] as Record<string, number>[],
     cold: [] as number[],
     warm: [] as number[],
     page: [] as number[],
@@ -134,9 +164,22 @@ try {
         const seen = await openPage(server);
         figures.firstScreen.push(seen.first);
         figures.allLoaded.push(seen.all);
-        figures.markerScreen.push(await openMarker(server));
+        const marker = await openMarker(server);
+        figures.markerScreen.push(marker.ms);
+        figures.markerSteps.push(marker.steps);
       } finally {
         await server.close();
+      }
+      if (baseStart) {
+        const earlier = await open(baseStart);
+        try {
+          await earlier.runs[0]!.runView();
+          const marker = await openMarker(earlier);
+          figures.baseMarkerScreen.push(marker.ms);
+          figures.baseMarkerSteps.push(marker.steps);
+        } finally {
+          await earlier.close();
+        }
       }
       const fresh = await open();
       try {
@@ -173,6 +216,17 @@ try {
     console.log(
       `  the marker in Chromium, first screen: ${range(figures.markerScreen)} ms (goal: within 300 ms) = ${ratio(figures.markerScreen, figures.cold)}x one whole payload cold`,
     );
+    const stepsOf = (all: Record<string, number>[]): string =>
+      Object.keys(all[0] ?? {})
+        .map((step) => `${step} ${range(all.map((s) => s[step]!))}`)
+        .join(', ');
+    console.log(`  the marker's first screen step by step (ms from navigation, KB): ${stepsOf(figures.markerSteps)}`);
+    if (baseStart) {
+      console.log(
+        `  the marker of ${base} in the same rounds, first screen: ${range(figures.baseMarkerScreen)} ms; this one / that one = ${ratio(figures.markerScreen, figures.baseMarkerScreen)}x`,
+      );
+      console.log(`  its first screen step by step: ${stepsOf(figures.baseMarkerSteps)}`);
+    }
   } else console.log(`  no Chromium at ${CHROMIUM}: the page itself not measured`);
 } finally {
   await rm(root, { recursive: true, force: true });

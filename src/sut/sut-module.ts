@@ -226,17 +226,32 @@ function inWorker(
       // The worker goes in every case: one that answered may still hold timers or sockets of the module's.
       void worker.terminate().finally(() => resolve({ ...result, stdout, stderr } as WorkerResult));
     };
-    const timer = setTimeout(() => {
+    // The timeout counts from the worker's first statement (its 'started'), not from creating it: a thread that
+    // takes longer than a short timeout to boot on a loaded machine is not the module's fault. Booting has a
+    // bound of its own, so a thread that never starts still ends the call.
+    const expire = (): void => {
       worker.postMessage('abort');
       settle({ kind: 'timeout' });
-    }, timeout * 1_000);
+    };
+    let timer = setTimeout(() => {
+      settle({ kind: 'crashed', message: `its worker thread did not start within ${WORKER_START_LIMIT_S} s` });
+    }, WORKER_START_LIMIT_S * 1_000);
     const onQuit = (): void => settle({ kind: 'quit' });
     if (quit?.aborted) onQuit();
     else quit?.addEventListener('abort', onQuit, { once: true });
-    worker.on('message', (message: Record<string, unknown> & { kind: WorkerResult['kind'] }) => settle(message));
+    worker.on('message', (message: Record<string, unknown> & { kind: WorkerResult['kind'] | 'started' }) => {
+      if (message.kind !== 'started')
+        return settle(message as Record<string, unknown> & { kind: WorkerResult['kind'] });
+      if (settled) return;
+      clearTimeout(timer);
+      timer = setTimeout(expire, timeout * 1_000);
+    });
     worker.on('error', (error) => settle({ kind: 'crashed', message: error?.message ?? String(error) }));
     worker.on('exit', (code) => settle({ kind: 'exited', code }));
   });
 }
 
 class TimeoutError extends Error {}
+
+// How long a module SUT's worker thread may take to boot before the call fails (its own timeout starts after).
+const WORKER_START_LIMIT_S = 60;

@@ -130,6 +130,22 @@ export type BlindRep = NonNullable<MarkerView['blindReps']>[number];
 export type MarkerSummary = Omit<MarkerView, 'order' | 'blindReps' | 'blindCaseFiles' | 'blindCaseFileDocs'>;
 
 /**
+ * `MarkerSummary` as `/api/marker` sends it, packed: on 10,000 reps the per-position arrays (`[mark, note]`, `[]`,
+ * `false`) were 210 KB of the marker's first answer, nearly all of them alike; packed they are about 10 KB. The page
+ * unpacks it into a `MarkerSummary` (src/view/client/browser/marker-summary.ts).
+ */
+export interface PackedMarkerSummary extends Omit<MarkerSummary, 'marks' | 'turnMarks' | 'skipped'> {
+  /** Per position of the marking order one letter for its mark: p pass, f fail, n na, e error, - none. */
+  marks: string;
+  /** The notes (masked as the terminal marker shows them) of the positions that have one, by position. */
+  notes: Record<number, string>;
+  /** The per-turn marks (`[turn, mark]`) of the positions that have any, by position. */
+  turnMarks: Record<number, [number, string][]>;
+  /** The positions that keep their mark (errored or never run), in order. */
+  skipped: number[];
+}
+
+/**
  * A page of the marker's reps (`/api/marker-reps`), positions `from` on of the marking order: not blind, the reps
  * and the fixtures they name (`f`) by index; blind, the masked reps and the case files they name by index.
  */
@@ -139,6 +155,22 @@ export interface MarkerPage {
   fixtures?: Record<number, { name: string; caseFileDoc: MarkdownNode[] }> | undefined;
   blindReps?: BlindRep[] | undefined;
   blindCaseFileDocs?: Record<number, MarkdownNode[]> | undefined;
+}
+
+/**
+ * What the page hears once a mark (`POST /api/mark`) or a turn's mark (`/api/turn-mark`) is on disk: that position's
+ * mark and turn marks as saved, the progress line's counts (reps marked of those to mark), and whether the marks file
+ * had changed behind the viewer's back and was merged first. Only after such a merge, which may have changed any
+ * position, does it carry every position's marks (`all`): a mark on a 10,000-rep run answers a few hundred bytes, not
+ * 150 KB. Blind, nothing in it names a fixture or rep (the note passes through the session's masking).
+ */
+export interface MarkReply {
+  position: number;
+  mark: [string, string];
+  turnMarks: [number, string][];
+  progress: { marked: number; total: number };
+  merged: boolean;
+  all?: { marks: [string, string][]; turnMarks: [number, string][][] } | undefined;
 }
 
 /** The data embedded in a page: a static report, or the viewer's list of runs and how to talk to its server. */

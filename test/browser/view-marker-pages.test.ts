@@ -7,12 +7,12 @@ import { makeRolloutRun } from '../helpers/rollout-run.js';
 import { hasBrowser, launchBrowser, requireBrowser, watchedPage } from '../helpers/browser.js';
 import { startViewServer, type ViewServer } from '../../src/view/server/view-server.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
-import type { MarkerPage, MarkerSummary, MarkerView, RunView } from '../../src/view/view-data.js';
+import type { MarkerPage, MarkerSummary, MarkerView, PackedMarkerSummary, RunView } from '../../src/view/view-data.js';
 
 declare const document: { querySelector(selector: string): { textContent: string | null } | null };
 
 type Whole = { run: RunView | null; marker: MarkerView; version: string };
-type Summary = { marker: MarkerSummary; version: string };
+type Summary = { marker: PackedMarkerSummary; version: string };
 type Paged = { page: MarkerPage; version: string };
 
 async function get<T>(server: ViewServer, path: string): Promise<{ status: number; body: T }> {
@@ -32,6 +32,19 @@ async function allPages(server: ViewServer, run: number, total: number): Promise
 function summaryOfWhole(marker: MarkerView): MarkerSummary {
   const { order: _order, blindReps: _reps, blindCaseFiles: _files, blindCaseFileDocs: _docs, ...rest } = marker;
   return rest;
+}
+
+/** A packed summary read as view-data.ts describes it: one letter per mark, notes and turn marks by position. */
+function unpack(packed: PackedMarkerSummary): MarkerSummary {
+  const { marks, notes, turnMarks, skipped, ...rest } = packed;
+  const names: Record<string, string> = { p: 'pass', f: 'fail', n: 'na', e: 'error', '-': '' };
+  expect(marks).toMatch(/^[pfne-]*$/);
+  return {
+    ...rest,
+    marks: [...marks].map((letter, i): [string, string] => [names[letter]!, notes[i] ?? '']),
+    turnMarks: [...marks].map((_, i) => turnMarks[i] ?? []),
+    skipped: [...marks].map((_, i) => skipped.includes(i)),
+  };
 }
 
 /** Every object key and every string anywhere in a JSON value. */
@@ -85,9 +98,15 @@ describe('turnkit view: the marker in pages', () => {
     const whole = (await get<Whole>(server, '/api/run?run=0')).body;
     const summary = await get<Summary>(server, '/api/marker?run=0');
     expect(summary.status).toBe(200);
-    expect(summary.body).toEqual({ marker: summaryOfWhole(whole.marker), version: whole.version });
-    expect(summary.body.marker.marks).toHaveLength(260);
-    expect(summary.body.marker.marks[1]).toEqual(['fail', 'NOTE-BETA-1']);
+    const marker = unpack(summary.body.marker);
+    expect({ ...summary.body, marker }).toEqual({ marker: summaryOfWhole(whole.marker), version: whole.version });
+    expect(marker.marks).toHaveLength(260);
+    expect(marker.marks[1]).toEqual(['fail', 'NOTE-BETA-1']);
+    // Packed: one letter a position, and only the notes there are (the one by hand and the unrun rep's).
+    expect(summary.body.marker.marks.slice(0, 10)).toBe('pfppppppee');
+    expect(Object.keys(summary.body.marker.notes).map(Number)).toEqual([1, 259]);
+    expect(summary.body.marker.skipped).toEqual([8, 9, 259]);
+    expect(summary.body.marker.turnMarks).toEqual({});
     const pages = await allPages(server, 0, 260);
     expect(pages.map((paged) => [paged.page.from, paged.page.reps!.length, paged.version])).toEqual(
       [0, 50, 100, 150, 200, 250].map((from) => [from, from === 250 ? 10 : 50, whole.version]),
@@ -176,11 +195,11 @@ describe('turnkit view: the marker in pages', () => {
       const after = (await get<Paged>(server, '/api/marker-reps?run=0&from=259&to=260')).body;
       expect(after.page.reps![0]).toMatchObject({ f: 1, rep: 130, status: 'ok', response: 'LATE-BETA-130' });
       expect(after.version).not.toBe(before.version);
-      expect((await get<Summary>(server, '/api/marker?run=0')).body.marker.skipped[259]).toBe(false);
+      expect((await get<Summary>(server, '/api/marker?run=0')).body.marker.skipped).not.toContain(259);
     } finally {
       await rm(late);
     }
-    expect((await get<Summary>(server, '/api/marker?run=0')).body.marker.skipped[259]).toBe(true);
+    expect((await get<Summary>(server, '/api/marker?run=0')).body.marker.skipped).toContain(259);
   });
 
   it.runIf(hasBrowser || requireBrowser)(
@@ -193,6 +212,10 @@ describe('turnkit view: the marker in pages', () => {
         page.on('request', (request) => {
           const url = new URL(request.url());
           if (url.pathname.startsWith('/api/')) asked.push(`${url.pathname}${url.search.replace(/&token=.*/, '')}`);
+        });
+        const replies: Promise<string>[] = [];
+        page.on('response', (response) => {
+          if (new URL(response.url()).pathname === '/api/mark') replies.push(response.text());
         });
         await page.goto(`${server.url}#mark=0`);
         await page.waitForSelector('body[data-view=marker][data-ready=true]');
@@ -215,6 +238,16 @@ describe('turnkit view: the marker in pages', () => {
           undefined,
           { timeout: 60_000 },
         );
+        // Each mark answers its own position's mark and the counts, not the 260 positions' marks.
+        const answers = (await Promise.all(replies)).map((text) => JSON.parse(text));
+        expect(answers).toHaveLength(44);
+        expect(answers.map((answer) => Object.keys(answer).sort().join())).toEqual(
+          answers.map(() => 'mark,merged,ok,position,progress,turnMarks'),
+        );
+        expect(answers.map((answer) => answer.position)).toEqual(Array.from({ length: 44 }, (_, i) => 110 + i));
+        expect(answers.map((answer) => answer.mark[0])).toEqual(answers.map((_, i) => (i % 2 === 0 ? 'pass' : 'fail')));
+        expect(answers.at(-1)!.progress).toEqual({ marked: 152, total: 257 });
+        expect(await page.textContent('#progress')).toMatch(/^marked 152\/257 in marks\.csv/);
         expect(labels[0]).toBe('alpha rep 56 (111 of 260)');
         expect(labels[43]).toBe('beta rep 77 (154 of 260)');
         expect(asked).toContain('/api/marker-reps?run=0&from=150&to=200');
@@ -287,8 +320,17 @@ describe('turnkit view: a blind re-mark in pages leaks nothing the whole payload
     it(`run ${id}: the summary and the pages hold the whole blind payload's marker and nothing else`, async () => {
       const whole = (await get<Whole>(server, `/api/run?run=${id}`)).body;
       expect(whole.run).toBeNull();
-      const summary = (await get<Summary>(server, `/api/marker?run=${id}`)).body;
+      const packed = (await get<Summary>(server, `/api/marker?run=${id}`)).body;
+      const summary = { ...packed, marker: unpack(packed.marker) };
       expect(summary).toEqual({ marker: summaryOfWhole(whole.marker), version: whole.version });
+      // The packed form holds what the unpacked one does and nothing else: its notes are the whole's notes.
+      expect(Object.keys(packed.marker).sort()).toEqual([...Object.keys(summary.marker), 'notes'].sort());
+      expect(Object.values(packed.marker.notes).sort()).toEqual(
+        summary.marker.marks
+          .map(([, note]) => note)
+          .filter((note) => note !== '')
+          .sort(),
+      );
       const pages = await allPages(server, id, total);
       // The pages add up to the whole's blind reps, each with the rendered case files its reps name and no other.
       expect(pages.flatMap((paged) => paged.page.blindReps!)).toEqual(whole.marker.blindReps);
@@ -307,7 +349,7 @@ describe('turnkit view: a blind re-mark in pages leaks nothing the whole payload
       const envelope = ['page', 'from'];
       expect([...after.keys].filter((key) => !before.keys.has(key) && !/^\d+$/.test(key))).toEqual(envelope);
       expect([...after.strings].filter((text) => !before.strings.has(text))).toEqual([]);
-      const text = JSON.stringify([summary, pages])
+      const text = JSON.stringify([packed, summary, pages])
         .toLowerCase()
         .replace(/[-_\s]/g, '');
       for (const word of ['xssfixed', 'zebraturn7', 'earliernote']) expect(text).not.toContain(word);

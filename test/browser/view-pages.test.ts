@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeMarkRun } from '../helpers/mark-run.js';
@@ -84,6 +84,31 @@ describe('turnkit view: a run of many reps in pages, cached', () => {
     expect(again.reps[0]!.marks[0]).toEqual(['fail', 'changed by hand']);
     const page = await get<{ reps: RepView[] }>('/api/reps?run=0&from=0&to=1');
     expect(page.body.reps[0]!.marks[0]).toEqual(['fail', 'changed by hand']);
+  });
+
+  it('reads a rep rewritten in place again: same name, same size, the same number of rep files', async () => {
+    const viewRun = server.runs[0]!;
+    const once = await viewRun.runView();
+    const version = await viewRun.version();
+    const file = join(run, 'reps', 'beta', 'rep-07.json');
+    const text = await readFile(file, 'utf8');
+    const rewritten = text.replace('answer <b>7</b>', 'ANSWER <B>7</B>');
+    expect(rewritten).not.toBe(text);
+    expect(rewritten.length).toBe(text.length);
+    const inode = (await stat(file)).ino;
+    await writeFile(file, rewritten);
+    // In place: the same file, so the folder itself did not change.
+    expect((await stat(file)).ino).toBe(inode);
+    expect(await viewRun.version()).not.toBe(version);
+    expect(await viewRun.runView()).not.toBe(once);
+    const page = await get<{ reps: RepView[] }>('/api/reps?run=0&from=0&to=300');
+    expect(page.body.reps.find((rep) => rep.f === 1 && rep.rep === 7)!.response).toBe('ANSWER <B>7</B>');
+    // The marker's pages are read from a session opened again as well (position 13 is beta rep 7).
+    const marker = await get<{ page: { reps: RepView[] } }>('/api/marker-reps?run=0&from=13&to=14');
+    expect(marker.body.page.reps[0]).toMatchObject({ f: 1, rep: 7, response: 'ANSWER <B>7</B>' });
+    // Unchanged since: cached again.
+    const cached = await viewRun.runView();
+    expect(await viewRun.runView()).toBe(cached);
   });
 
   it.runIf(hasBrowser || requireBrowser)(

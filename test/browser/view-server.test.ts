@@ -122,7 +122,15 @@ describe('turnkit view: the server lets in only its own page, with the token', (
     ).toBe(404);
     const done = await post(mark);
     expect(done.status, done.body).toBe(200);
-    expect(JSON.parse(done.body).marks[0]).toEqual(['pass', '']);
+    // The mark as saved and the progress line's counts (4 reps to mark): not every position's marks.
+    expect(JSON.parse(done.body)).toEqual({
+      ok: true,
+      position: 0,
+      mark: ['pass', ''],
+      turnMarks: [],
+      progress: { marked: 1, total: 4 },
+      merged: false,
+    });
     expect(await readFile(join(run, 'marks.csv'), 'utf8')).toMatch(/^alpha,1,pass,,\w+,\d{4}-\d\d-\d\dT[\d:.]+Z,v3$/m);
     // An errored rep keeps its mark, as in the terminal marker; a position past the end is no rep.
     expect((await post({ run: 0, position: 2, mark: 'pass' })).status).toBe(400);
@@ -174,10 +182,11 @@ describe('turnkit view: the server lets in only its own page, with the token', (
     expect((await give({ run: 0, position: 1, turn: 23, mark: 'pass' })).status).toBe(400);
     const done = await give({ run: 0, position: 0, turn: 24, mark: 'fail' });
     expect(done.status, done.body).toBe(200);
-    expect(JSON.parse(done.body).turnMarks).toEqual([[[24, 'fail']], []]);
+    expect(JSON.parse(done.body)).toMatchObject({ position: 0, turnMarks: [[24, 'fail']], merged: false });
+    expect(JSON.parse(done.body)).not.toHaveProperty('all');
     expect(await readFile(join(dir, 'marks.csv'), 'utf8')).toMatch(/^alpha,1,,,\w+,[^,]+,1,24:fail$/m);
     const cleared = await give({ run: 0, position: 0, turn: 24, mark: '' });
-    expect(JSON.parse(cleared.body).turnMarks).toEqual([[], []]);
+    expect(JSON.parse(cleared.body)).toMatchObject({ position: 0, turnMarks: [] });
     expect(await readFile(join(dir, 'marks.csv'), 'utf8')).not.toContain('turn_marks');
   });
 
@@ -200,7 +209,12 @@ describe('turnkit view: the server lets in only its own page, with the token', (
     await writeFile(join(run, 'marks.csv'), text.replace(/^beta,2,,,,,$/m, 'beta,2,fail,by hand,,,'));
     const done = await post({ run: 0, position: 1, mark: 'na', note: 'browser' });
     expect(done.status, done.body).toBe(200);
-    expect(JSON.parse(done.body).merged).toBe(true);
+    // Merged, any position may have changed: every position's marks come with it (positions 1 and 3: beta 1 and 2).
+    const reply = JSON.parse(done.body);
+    expect(reply).toMatchObject({ merged: true, position: 1, mark: ['na', 'browser'] });
+    expect(reply.all.marks[1]).toEqual(['na', 'browser']);
+    expect(reply.all.marks[3]).toEqual(['fail', 'by hand']);
+    expect(reply.all.turnMarks).toHaveLength(reply.all.marks.length);
     const after = await readFile(join(run, 'marks.csv'), 'utf8');
     expect(after).toMatch(/^beta,2,fail,by hand,/m);
     expect(after).toMatch(/^beta,1,na,browser,/m);

@@ -437,6 +437,27 @@ describe('module SUT', () => {
     expect(logs).toMatchObject({ response: 'fine', stderrTail: 'warn\n' });
   });
 
+  it("counts the timeout from the worker thread's start, not from asking for it: a slow boot is not the module's", async () => {
+    const sut = moduleSut(await writeModule('quick.mjs', 'export default () => "quick";'), { timeout: 0.5 });
+    // This thread is busy past the timeout while the worker boots (as on a loaded machine): a timer started when the
+    // worker was asked for fires first; the module itself loads and answers at once.
+    const spin = (ms: number): void => {
+      const until = performance.now() + ms;
+      while (performance.now() < until) {}
+    };
+    const checked = checkModuleSut(sut);
+    spin(1_500);
+    await expect(checked).resolves.toBeUndefined();
+    const called = callModuleSut(sut, context());
+    spin(1_500);
+    expect((await called).response).toBe('quick');
+    // A module that never finishes loading is still stopped at its timeout.
+    const stuck = moduleSut(await writeModule('stuck.mjs', 'for (;;) {}\nexport default () => "never";'), {
+      timeout: 0.5,
+    });
+    await expect(checkModuleSut(stuck)).rejects.toThrow(`${stuck.path}: did not finish loading within 0.5 s`);
+  });
+
   it('refuses a module without the export it names', async () => {
     const sut = moduleSut(await writeModule('named.mjs', 'export const other = () => "x";'), { export: 'play' });
     await expect(checkModuleSut(sut)).rejects.toThrow(`${sut.path}: no function exported as "play"`);

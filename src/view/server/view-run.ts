@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { MarkingSession, marksFileName } from '../../marking/marking-session.js';
@@ -9,18 +8,12 @@ import { readRun, type Run } from '../../run-dir/read-run.js';
 import { TurnkitError } from '../../errors.js';
 import { buildRunView } from '../build-run-view.js';
 import type { HeldoutLooks } from '../../report/heldout-ledger.js';
-import type { MarkerPage, MarkerSummary, MarkerView, RunView } from '../view-data.js';
+import type { MarkReply, MarkerPage, MarkerSummary, MarkerView, PackedMarkerSummary, RunView } from '../view-data.js';
 import { MarkerPages } from './marker-pages.js';
+import { RepFilesState } from './rep-files-state.js';
 import { turnMarkPairs } from '../turn-views.js';
 import { blindReps } from './blind-reps.js';
 import { markdownDoc, type MarkdownNode } from '../markdown-doc.js';
-
-/** What the page hears after a mark is on disk: every mark of the session, and whether the file was merged first. */
-export interface MarkReply {
-  marks: [string, string][];
-  turnMarks: [number, string][][];
-  merged: boolean;
-}
 
 /** How the viewer marks: the terminal marker's options. */
 export interface ViewMarking {
@@ -50,6 +43,14 @@ export class ViewRun {
    * page of reps, every return to the run and the marker ask for it again while nothing changed.
    */
   private built: { key: string; run: Promise<RunView> } | undefined;
+  /**
+   * The marker's summary as last built, for the session and the count of this viewer's writes it was built from:
+   * 10,000 positions' marks take tens of milliseconds to gather, and every reload of the marker asks for them.
+   */
+  private summary: { session: MarkingSession; writes: number; value: PackedMarkerSummary } | undefined;
+  private writes = 0;
+  /** The rep files' state, watched (see RepFilesState): part of every signature. */
+  private readonly repFiles: RepFilesState;
   /** The marker's pages, built from the marking session they belong to (a new session, new pages). */
   private pages: { session: MarkingSession; pages: MarkerPages } | undefined;
 
@@ -59,7 +60,9 @@ export class ViewRun {
     private readonly opened: Run,
     private readonly marking: ViewMarking,
     private readonly cwd: string,
-  ) {}
+  ) {
+    this.repFiles = new RepFilesState(join(dir, 'reps'));
+  }
 
   /** Opens a run (its manifest must read) without taking its marks file yet. */
   static async open(id: number, dir: string, marking: ViewMarking, cwd: string): Promise<ViewRun> {
@@ -135,14 +138,8 @@ export class ViewRun {
   }
 
   private async signature(withOwn: boolean): Promise<string> {
-    const parts: string[] = [];
-    const reps = join(this.dir, 'reps');
-    if (existsSync(reps)) {
-      for (const fixture of (await readdir(reps)).sort())
-        parts.push(
-          `${fixture}:${(await readdir(join(reps, fixture))).filter((name) => /^rep-\d+\.json$/.test(name)).length}`,
-        );
-    }
+    // Each rep file's state, not their count: a rep written again (a resumed rep, one rewritten in place) is new data.
+    const parts = await this.repFiles.lines();
     const own = this.session && !withOwn ? basename(this.session.file) : '';
     const files = [
       'manifest.json',
@@ -189,15 +186,23 @@ export class ViewRun {
    */
   async markerSummary(
     first?: { size: number; at?: number | undefined } | undefined,
-  ): Promise<{ marker: MarkerSummary; version: string; page?: MarkerPage }> {
+  ): Promise<{ marker: PackedMarkerSummary; version: string; page?: MarkerPage }> {
     return this.serial(async () => {
       const { session, version } = await this.current();
-      const marker = this.summaryOf(session);
+      const marker = this.packedSummaryOf(session);
       if (!first) return { marker, version };
       const at = first.at ?? session.firstUnmarked();
       const from = at - (at % first.size);
       return { marker, version, page: this.pagesOf(session).page(from, from + first.size) };
     });
+  }
+
+  /**
+   * Builds the marker's summary and its first page ahead, when the marking session is open (the server took the
+   * marks file as it started): the marker's first request then only sends them.
+   */
+  async warmMarker(size: number): Promise<void> {
+    if (this.session) await this.markerSummary({ size });
   }
 
   /** Positions `[from, to)` of the marking order, with the version of the run they were read at. */
@@ -219,6 +224,13 @@ export class ViewRun {
     const version = await this.version();
     if (version !== this.sessionVersion) await this.reopen(version);
     return { session: this.session!, version };
+  }
+
+  // The marker's summary as /api/marker sends it: packed, and kept while the session and its marks are unchanged.
+  private packedSummaryOf(session: MarkingSession): PackedMarkerSummary {
+    if (this.summary?.session !== session || this.summary.writes !== this.writes)
+      this.summary = { session, writes: this.writes, value: packSummary(this.summaryOf(session)) };
+    return this.summary.value;
   }
 
   private summaryOf(session: MarkingSession): MarkerSummary {
@@ -291,10 +303,20 @@ export class ViewRun {
         await this.reopen(await this.version());
         merged = true;
       }
+      // Counted before the write: a write that fails part way may still have changed the session's marks.
+      this.writes++;
       await give(this.session!);
       this.known = await contentHash(this.session!.file);
       const now = this.session!;
-      return { marks: now.reps.map((_, i) => markPair(now, i)), turnMarks: turnMarksOf(now), merged };
+      // The position's own marks and the counts; every position's only when a merge may have changed any.
+      return {
+        position,
+        mark: markPair(now, position),
+        turnMarks: turnMarkPairs(now.markOf(position).turnMarks),
+        progress: now.progress(),
+        merged,
+        ...(merged ? { all: { marks: now.reps.map((_, i) => markPair(now, i)), turnMarks: turnMarksOf(now) } } : {}),
+      };
     });
   }
 
@@ -303,6 +325,7 @@ export class ViewRun {
     await this.queue.catch(() => {});
     await this.session?.flush().catch(() => {});
     await this.lock?.release();
+    this.repFiles.close();
   }
 
   private async reopen(version: string): Promise<void> {
@@ -318,6 +341,26 @@ export class ViewRun {
     this.queue = next.catch(() => {});
     return next;
   }
+}
+
+// A mark's letter in a packed summary (see PackedMarkerSummary).
+const MARK_LETTER: Record<Mark, string> = { pass: 'p', fail: 'f', na: 'n', error: 'e', '': '-' };
+
+/** The marker's summary packed for /api/marker: one letter per mark, and only the notes and turn marks there are. */
+export function packSummary(summary: MarkerSummary): PackedMarkerSummary {
+  const { marks, turnMarks, skipped, ...rest } = summary;
+  const notes: Record<number, string> = {};
+  const turns: Record<number, [number, string][]> = {};
+  let letters = '';
+  marks.forEach(([mark, note], i) => {
+    const letter = MARK_LETTER[mark as Mark];
+    if (letter === undefined) throw new TurnkitError('BAD_INPUT', `no such mark: ${mark}`);
+    letters += letter;
+    if (note !== '') notes[i] = note;
+    if (turnMarks[i]!.length > 0) turns[i] = turnMarks[i]!;
+  });
+  const kept = skipped.flatMap((skip, i) => (skip ? [i] : []));
+  return { ...rest, marks: letters, notes, turnMarks: turns, skipped: kept };
 }
 
 function turnMarksOf(session: MarkingSession): [number, string][][] {

@@ -1,4 +1,4 @@
-import type { MarkerPage, MarkerSummary, PageData, RunView } from '../../view-data.js';
+import type { MarkerPage, MarkerSummary, PackedMarkerSummary, PageData, RunView } from '../../view-data.js';
 
 /*
  * The viewer's talk with its server: GETs carry the URL's token as a query parameter, POSTs carry it and the page's
@@ -17,6 +17,9 @@ export interface MarkerReply {
   version: string;
   page?: MarkerPage;
 }
+
+/** /api/marker as it comes: the summary packed (the page unpacks it: see marker-summary.ts). */
+export type PackedMarkerReply = Omit<MarkerReply, 'marker'> & { marker: PackedMarkerSummary };
 
 /** /api/marker-reps: a page of the marker's reps by position, and the version of the run it was read at. */
 export interface MarkerPageReply {
@@ -40,12 +43,8 @@ export interface CompareReply {
   problem: string | null;
 }
 
-/** /api/mark and /api/turn-mark: every mark of the session once on disk, and whether the file was merged first. */
-export interface MarkReply {
-  marks: [string, string][];
-  turnMarks: [number, string][][];
-  merged: boolean;
-}
+/** /api/mark and /api/turn-mark: the position's marks once on disk, the counts, whether the file was merged first. */
+export type { MarkReply } from '../../view-data.js';
 
 async function answer<T>(res: Response): Promise<T> {
   const body = (await res.json()) as T & { error?: string };

@@ -11,8 +11,14 @@ function send(mk: Marker, path: string, body: unknown, undo: () => void): void {
     .then(() =>
       post<MarkReply>(VIEW.data, path, body)
         .then((reply) => {
-          st.body!.marker.marks = reply.marks;
-          st.body!.marker.turnMarks = reply.turnMarks;
+          const marker = st.body!.marker;
+          // Every position's marks come only after a merge; else the one position's, as the server saved them.
+          if (reply.all) {
+            marker.marks = reply.all.marks;
+            marker.turnMarks = reply.all.turnMarks;
+          }
+          marker.marks[reply.position] = reply.mark;
+          marker.turnMarks[reply.position] = reply.turnMarks;
           if (reply.merged) st.message = 'the marks file had changed on disk: its marks were merged in';
         })
         .catch((error: unknown) => {

@@ -1,8 +1,9 @@
-import { api, errorText, type MarkerReply } from './api.js';
+import { api, errorText, type MarkerReply, type PackedMarkerReply } from './api.js';
 import { addAll, clear, h, mdNodes } from './dom.js';
 import { firstUnmarked, noReps, total, type Marker, type MarkerElements, type MarkerState } from './marker-context.js';
 import { fetchPage, MARKER_PAGE, pageStart, takePage } from './marker-pages.js';
 import { drawMarker } from './marker-draw.js';
+import { unpackSummary } from './marker-summary.js';
 import { bindMarkerKeys, bindNoteKeys } from './marker-keys.js';
 import { saveTurnMark } from './marker-save.js';
 import { nav, pollRun, ready, VIEW } from './viewer-state.js';
@@ -65,7 +66,8 @@ export function showMarker(root: HTMLElement, id: number): void {
   // screen; the other pages come as it moves (marker-pages.ts).
   function load(keepPlace: boolean): Promise<void> {
     const at = st.body && keepPlace ? `&at=${st.pos}` : '';
-    return api<MarkerReply>(VIEW.data, `/api/marker?run=${id}&size=${MARKER_PAGE}${at}`).then(async (body) => {
+    return api<PackedMarkerReply>(VIEW.data, `/api/marker?run=${id}&size=${MARKER_PAGE}${at}`).then(async (packed) => {
+      const body: MarkerReply = { ...packed, marker: unpackSummary(packed.marker) };
       const place = st.body && keepPlace ? st.pos : -1;
       st.body = body;
       st.loaded = noReps();

@@ -1,0 +1,99 @@
+import { type FSWatcher, watch } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+
+const REP_FILE = /^rep-\d+\.json$/;
+
+/**
+ * The state of a run's rep files (reps/FIXTURE/rep-N.json) as a cheap string that changes whenever one of them is
+ * added, removed, replaced or rewritten in place: the viewer's caches are keyed by it, and it is asked for on every
+ * request. Stat-ing 10,000 rep files per request costs 40-200 ms on a loaded machine; instead each fixture folder's
+ * own mtime (changed by every add, remove and rename into it: turnkit writes a rep by an atomic rename) is taken
+ * with a count of the changes a watch on the folder has seen (a rep rewritten in place changes no folder). A folder
+ * that cannot be watched (no inotify left, a file system without it) has every rep file's size and mtime stat-ed.
+ */
+export class RepFilesState {
+  /** Per fixture folder its watch (null: none could be made) and the folder's inode when it was made. */
+  private readonly watchers = new Map<string, { watcher: FSWatcher | null; ino?: bigint }>();
+  private changes = 0;
+  private closed = false;
+
+  /** `watch: false` stats every rep file, as for a folder that cannot be watched (the tests try both ways). */
+  constructor(
+    private readonly reps: string,
+    private readonly options: { watch?: boolean } = {},
+  ) {}
+
+  /** One line per fixture folder: its name and the state of its rep files. */
+  async lines(): Promise<string[]> {
+    const fixtures = (await readdir(this.reps).catch(() => [] as string[])).sort();
+    const lines: string[] = [];
+    for (const fixture of fixtures) {
+      const folder = join(this.reps, fixture);
+      // Watched before it is stat-ed: a change between the two is then counted, never missed.
+      let watched = this.watch(folder);
+      const info = await stat(folder, { bigint: true }).catch(() => undefined);
+      if (!info?.isDirectory()) continue;
+      // A folder removed and made again is another folder: the old watch sees nothing of it.
+      const entry = this.watchers.get(folder);
+      if (entry && entry.ino !== undefined && entry.ino !== info.ino) {
+        this.forget(folder);
+        watched = this.watch(folder);
+      }
+      const now = this.watchers.get(folder);
+      if (now && now.ino === undefined) now.ino = info.ino;
+      lines.push(`${fixture}:${info.mtimeNs}:${watched ? 'w' : await everyRepFile(folder)}`);
+    }
+    // Read after every await above: a watch event queued before this request was read has been counted by now.
+    lines.push(`changes:${this.changes}`);
+    return lines;
+  }
+
+  /** Stops every watch. */
+  close(): void {
+    this.closed = true;
+    for (const folder of [...this.watchers.keys()]) this.forget(folder);
+  }
+
+  // Stops a folder's watch; whatever it would have seen counts as a change.
+  private forget(folder: string): void {
+    this.watchers.get(folder)?.watcher?.close();
+    this.watchers.delete(folder);
+    this.changes++;
+  }
+
+  // Whether the folder is watched (null: it could not be, and is stat-ed file by file instead).
+  private watch(folder: string): boolean {
+    if (this.closed || this.options.watch === false) return false;
+    let entry = this.watchers.get(folder);
+    if (entry === undefined) {
+      let watcher: FSWatcher | null;
+      try {
+        watcher = watch(folder, { persistent: false }, (_event, name) => {
+          // A judge's or an atomic write's other files in the folder change no rep.
+          if (name === null || REP_FILE.test(String(name))) this.changes++;
+        });
+        // A watch lost (the folder removed) is made again, from scratch, on the next request.
+        watcher.on('error', () => {
+          if (this.watchers.get(folder)?.watcher === watcher) this.forget(folder);
+        });
+      } catch {
+        watcher = null;
+      }
+      entry = { watcher };
+      this.watchers.set(folder, entry);
+    }
+    return entry.watcher !== null;
+  }
+}
+
+// Every rep file's name, size and mtime: what a folder that cannot be watched costs per request.
+async function everyRepFile(folder: string): Promise<string> {
+  const names = (await readdir(folder).catch(() => [] as string[])).filter((name) => REP_FILE.test(name)).sort();
+  const parts: string[] = [];
+  for (const name of names) {
+    const info = await stat(join(folder, name), { bigint: true }).catch(() => undefined);
+    parts.push(info ? `${name}/${info.size}/${info.mtimeNs}` : `${name}/-`);
+  }
+  return parts.join(',');
+}
