@@ -1,5 +1,10 @@
 // One measurement process of `npm run bench:capture`: COPY floor and capture of one campaign, repeated, with the
-// process's peak RSS. Run in its own process so that peak memory belongs to this campaign size alone.
+// process's peak RSS. Run in its own process so that peak memory belongs to this campaign size alone. Capture is
+// timed twice: in memory (`captureFromDb`, the fixture's text counted and dropped) and streamed to a file as the CLI
+// does it (`streamTo`: keys walked, rows read again in batches, scrubbed and written, the file renamed into place).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -76,11 +81,13 @@ const result = await usingDb(config, { databaseUrl: url }, async (db) => {
   const floor: number[] = [];
   const capture: number[] = [];
   const scrub: number[] = [];
+  const streamed: number[] = [];
+  const streamedScrub: number[] = [];
+  const out = await mkdtemp(join(tmpdir(), 'turnkit-bench-capture-'));
   let rows = 0;
   let bytes = 0;
   for (let i = 0; i < Number(repeats); i++) {
     floor.push(await copyFloor(db, latest));
-    // Alternate which goes first, so that neither gains from the other's warm caches.
     const runPlain = async (): Promise<void> => {
       const started = performance.now();
       const { fixtures } = await captureFromDb(db, plain, {
@@ -98,14 +105,22 @@ const result = await usingDb(config, { databaseUrl: url }, async (db) => {
       serializedBytes(fixtures[0]!);
       scrub.push(performance.now() - started);
     };
-    if (i % 2 === 0) {
-      await runPlain();
-      await runScrubbed();
-    } else {
-      await runScrubbed();
-      await runPlain();
-    }
+    // The CLI's path: written to a file (temp body, fsync, rename), the outcome holding no fixture.
+    const runStreamed = async (scrubbing: boolean): Promise<void> => {
+      const started = performance.now();
+      await captureFromDb(db, scrubbing ? scrubbed : plain, {
+        campaign,
+        turns: { latest: true },
+        scrub: scrubbing ? withKey : { detect: false },
+        streamTo: async (name) => join(out, `${name}.json`),
+      });
+      (scrubbing ? streamedScrub : streamed).push(performance.now() - started);
+    };
+    const order = [runPlain, runScrubbed, () => runStreamed(false), () => runStreamed(true)];
+    // Rotate which goes first, so that none gains from the others' warm caches.
+    for (let k = 0; k < order.length; k++) await order[(i + k) % order.length]!();
   }
+  await rm(out, { recursive: true, force: true });
   // One more capture for memory, sampled as it runs (sampling would slow the timed ones; maxRSS would also
   // count the TypeScript loader's start-up peak).
   let peak = process.memoryUsage().rss;
@@ -114,6 +129,6 @@ const result = await usingDb(config, { databaseUrl: url }, async (db) => {
   serializedBytes(fixtures[0]!);
   peak = Math.max(peak, process.memoryUsage().rss);
   clearInterval(sampler);
-  return { floor, capture, scrub, rows, bytes, peakRssMb: peak / 1024 / 1024 };
+  return { floor, capture, scrub, streamed, streamedScrub, rows, bytes, peakRssMb: peak / 1024 / 1024 };
 });
 process.stdout.write(`${JSON.stringify({ ...result, startRssMb })}\n`);

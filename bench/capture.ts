@@ -1,5 +1,6 @@
 // npm run bench:capture — capture time and peak memory for sample campaigns of 50, 500, 5,000 and 50,000 turns,
-// beside a floor measured in the same run on the same database: COPY (SELECT ...) TO STDOUT of the same rows; then
+// beside a floor measured in the same run on the same database: COPY (SELECT ...) TO STDOUT of the same rows, in
+// memory and streamed to a file as the CLI does; then
 // (real Postgres) the whole `turnkit capture` process against `pg_dump --data-only` of the same campaign.
 // Uses DATABASE_URL when set (a scratch database is created and dropped there), else a fresh embedded database.
 // BENCH_SIZES (comma-separated turns) replaces the sizes; BENCH_PROCESS_SIZES those of the whole-process part
@@ -21,6 +22,8 @@ interface Measured {
   floor: number[];
   capture: number[];
   scrub: number[];
+  streamed: number[];
+  streamedScrub: number[];
   rows: number;
   bytes: number;
   startRssMb: number;
@@ -69,6 +72,9 @@ await withBenchDatabase(async (db) => {
       'scrubbed',
       'scrubbed/floor',
       'scrubbed/capture',
+      'streamed',
+      'streamed/floor',
+      'streamed scrubbed/floor',
       'ms per 1k turns',
       'peak RSS in capture',
       'RSS before',
@@ -90,6 +96,9 @@ await withBenchDatabase(async (db) => {
       `${scrubbed.toFixed(1)} ms`,
       ratios(m.scrub, m.floor),
       ratios(m.scrub, m.capture),
+      `${median(m.streamed).toFixed(1)} ms`,
+      ratios(m.streamed, m.floor),
+      ratios(m.streamedScrub, m.floor),
       ((capture / turns) * 1000).toFixed(1),
       `${m.peakRssMb.toFixed(0)} MB`,
       `${m.startRssMb.toFixed(0)} MB`,
@@ -106,6 +115,9 @@ await withBenchDatabase(async (db) => {
   }
   console.log(
     'capture: no scrub rules, no detector; scrubbed: the sample rules, input and narration redacted, the detector on',
+  );
+  console.log(
+    'capture and scrubbed: in memory, the text counted and dropped; streamed: to a file as the CLI writes it (streamTo)',
   );
   console.log(
     'goals at 5,000 and 50,000 turns: capture/floor and scrubbed/floor within 2x, scrubbed/capture within 1.3x',

@@ -41,11 +41,12 @@ const CHUNKED_WRITE_BUFFER = 1 << 20;
 
 /**
  * Writes text given in pieces (a large document serialised as it is written) with the guarantees of
- * writeFileAtomic: readers, and a process killed at any point, see the old file or the whole new one.
+ * writeFileAtomic: readers, and a process killed at any point, see the old file or the whole new one. A piece
+ * may be bytes already (UTF-8 copied from another file): it is written as it is, after the text before it.
  */
 export async function writeChunksAtomic(
   path: string,
-  chunks: Iterable<string> | AsyncIterable<string>,
+  chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
@@ -55,6 +56,13 @@ export async function writeChunksAtomic(
     let pending: string[] = [];
     let size = 0;
     for await (const chunk of chunks) {
+      if (typeof chunk !== 'string') {
+        await handle.writeFile(pending.join(''));
+        pending = [];
+        size = 0;
+        await handle.writeFile(chunk);
+        continue;
+      }
       pending.push(chunk);
       size += chunk.length;
       if (size >= CHUNKED_WRITE_BUFFER) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeValue, encodeValue, isoTimestamptz } from '../../src/fixture/value-codec.js';
+import type { Codec } from '../../src/db/catalog-types.js';
+import { decodeValue, encodeValue, isoTimestamptz, valueDecoder } from '../../src/fixture/value-codec.js';
 
 describe('decodeValue', () => {
   it('keeps bigint and numeric digits as strings', () => {
@@ -45,6 +46,30 @@ describe('decodeValue', () => {
       '2024-01-01T00:00:00+00:00',
     ]);
     expect(decodeValue('{}', { kind: 'array', element: 'text' })).toEqual([]);
+  });
+});
+
+describe('valueDecoder', () => {
+  it("decodes every kind's text, NULL included, exactly as decodeValue does (a streamed capture uses it)", () => {
+    const cases: [Codec, (string | null)[]][] = [
+      [{ kind: 'int' }, ['-42', '0', '2147483647']],
+      [{ kind: 'bigint' }, ['9007199254740993', '-1']],
+      [{ kind: 'numeric' }, ['123456789012345678901234.000100', 'NaN']],
+      [{ kind: 'float' }, ['0.1', 'NaN', '-Infinity', '1e+300']],
+      [{ kind: 'bool' }, ['t', 'f']],
+      [{ kind: 'json' }, ['{"a": [1, null]}', '"text"', 'null', '{"id": 12345678901234567890}']],
+      [{ kind: 'bytea' }, ['\\x00ff10', '\\x']],
+      [{ kind: 'timestamptz' }, ['2024-05-01 12:00:00.123456+00', 'infinity', '0044-03-15 12:00:00+00 BC']],
+      [{ kind: 'timestamp' }, ['2024-05-01 12:00:00.5', '-infinity']],
+      [{ kind: 'text' }, ['plain', 'ünïcode 🚀', '']],
+      [{ kind: 'array', element: 'int' }, ['{1,NULL,3}', '{{1,2},{3,4}}', '[0:1]={1,2}', '{}']],
+      [{ kind: 'array', element: 'text' }, ['{"a b","c\\"d",NULL}']],
+      [{ kind: 'array', element: 'timestamptz' }, ['{"2024-05-01 12:00:00+00"}']],
+    ];
+    for (const [codec, raws] of cases) {
+      const decode = valueDecoder(codec);
+      for (const raw of [...raws, null]) expect(decode(raw), `${codec.kind} ${raw}`).toEqual(decodeValue(raw, codec));
+    }
   });
 });
 
