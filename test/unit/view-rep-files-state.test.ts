@@ -54,6 +54,21 @@ describe.each([
     expect(await state!.lines()).not.toEqual(added);
   });
 
+  it('sees a rep rewritten in place in a fixture folder that was removed and made again (the inode may be reused)', async () => {
+    const reps = await run();
+    await state!.lines();
+    await rm(join(reps, 'beta'), { recursive: true });
+    await mkdir(join(reps, 'beta'));
+    const file = join(reps, 'beta', 'rep-01.json');
+    await writeFile(file, '{"rep":"01"}');
+    const again = (await state!.lines()).join('\n');
+    await writeFile(file, '{"rep":"09"}');
+    expect((await state!.lines()).join('\n')).not.toBe(again);
+    const later = (await state!.lines()).join('\n');
+    await writeFile(file, '{"rep":"08"}');
+    expect((await state!.lines()).join('\n')).not.toBe(later);
+  });
+
   it('is one line for a run with no reps folder yet', async () => {
     folder = await mkdtemp(join(tmpdir(), 'turnkit-rep-files-'));
     state = new RepFilesState(join(folder, 'reps'), { watch });

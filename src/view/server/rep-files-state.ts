@@ -1,6 +1,6 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 const REP_FILE = /^rep-\d+\.json$/;
 
@@ -13,8 +13,8 @@ const REP_FILE = /^rep-\d+\.json$/;
  * that cannot be watched (no inotify left, a file system without it) has every rep file's size and mtime stat-ed.
  */
 export class RepFilesState {
-  /** Per fixture folder its watch (null: none could be made) and the folder's inode when it was made. */
-  private readonly watchers = new Map<string, { watcher: FSWatcher | null; ino?: bigint }>();
+  /** Per fixture folder its watch (null: none could be made) and the folder's identity when it was made. */
+  private readonly watchers = new Map<string, { watcher: FSWatcher | null; id?: string }>();
   private changes = 0;
   private closed = false;
 
@@ -34,14 +34,16 @@ export class RepFilesState {
       let watched = this.watch(folder);
       const info = await stat(folder, { bigint: true }).catch(() => undefined);
       if (!info?.isDirectory()) continue;
-      // A folder removed and made again is another folder: the old watch sees nothing of it.
+      // A folder removed and made again is another folder: the old watch sees nothing of it. The inode alone does
+      // not tell (ext4 hands the new folder the old one's number), its birth time with it does.
+      const id = `${info.ino}:${info.birthtimeNs}`;
       const entry = this.watchers.get(folder);
-      if (entry && entry.ino !== undefined && entry.ino !== info.ino) {
+      if (entry && entry.id !== undefined && entry.id !== id) {
         this.forget(folder);
         watched = this.watch(folder);
       }
       const now = this.watchers.get(folder);
-      if (now && now.ino === undefined) now.ino = info.ino;
+      if (now && now.id === undefined) now.id = id;
       lines.push(`${fixture}:${info.mtimeNs}:${watched ? 'w' : await everyRepFile(folder)}`);
     }
     // Read after every await above: a watch event queued before this request was read has been counted by now.
@@ -69,7 +71,13 @@ export class RepFilesState {
     if (entry === undefined) {
       let watcher: FSWatcher | null;
       try {
-        watcher = watch(folder, { persistent: false }, (_event, name) => {
+        const own = basename(folder);
+        watcher = watch(folder, { persistent: false }, (event, name) => {
+          // The folder itself removed or moved: this watch is dead from now on, made again on the next request.
+          if (event === 'rename' && name !== null && String(name) === own) {
+            if (this.watchers.get(folder)?.watcher === watcher) this.forget(folder);
+            return;
+          }
           // A judge's or an atomic write's other files in the folder change no rep.
           if (name === null || REP_FILE.test(String(name))) this.changes++;
         });
