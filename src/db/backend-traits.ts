@@ -41,3 +41,11 @@ export function namesStatements(db: Pick<Db, 'backend'>): boolean {
 export function commitsWaitForDisk(db: Pick<Db, 'backend'>): boolean {
   return db.backend !== 'embedded';
 }
+
+/**
+ * Whether every connection to the server shares one session (the embedded server: PGlite runs one backend), so that
+ * what a connection prepares outlives it, and any connection can drop it.
+ */
+export function sharesOneSession(db: Pick<Db, 'backend'>): boolean {
+  return db.backend === 'embedded';
+}

@@ -39,7 +39,7 @@ import { shapeTextKeys } from './allocate-keys.js';
 import { seedRemap, type SerializedKeyMap } from './seed-remap.js';
 import { CombinedWriteFailed } from './combined-write.js';
 import { scratchBegin } from './scratch-begin.js';
-import { inScratchTransaction } from './scratch-transaction.js';
+import { dropNamedStatements, inScratchTransaction } from './scratch-transaction.js';
 import { StrategyChooser, type StrategyChoice } from './strategy-chooser.js';
 import { dropOrphanDatabase, EMBEDDED_HAS_NO_DATABASES } from './template-database.js';
 import { databaseTeardownReport, TemplatePool } from './template-pool.js';
@@ -469,11 +469,13 @@ export class ScratchSession {
 
   /**
    * Drops the template databases this session built and the clones it made ahead, waits for the drops of torn-down
-   * clones (a run calls it once at its end, every rep settled) and, on a database without autovacuum, vacuums what the
+   * clones (a run calls it once at its end, every rep settled), drops the statements its transactions named where
+   * they would outlive it (the embedded server's one session) and, on a database without autovacuum, vacuums what the
    * session's reps churned when none of its campaigns is live.
    */
   async close(): Promise<void> {
     await this.templates.close();
+    await dropNamedStatements(this.db);
     await this.vacuum?.settle();
   }
 

@@ -58,6 +58,26 @@ describe.each(BACKENDS)('named statements of a rep on %s', (backend) => {
     expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
   });
 
+  it("drops its names when the session closes where they would outlive it (the embedded server's one session)", async () => {
+    const own = new ScratchSession(t.db, { game: t.config.game });
+    const before = await prepared();
+    for (let i = 0; i < 3; i++) {
+      const scratch = await own.seed(fixture);
+      await own.beforeSut(scratch, fixture);
+      await scratch.teardown({ effects: true });
+    }
+    expect(await prepared()).toBeGreaterThan(before);
+    await own.close();
+    // On PostgreSQL the names go with the connection that made them (a session of its own), and stay until then.
+    if (backend === 'embedded') expect(await prepared()).toBe(0);
+    else expect(await prepared()).toBeGreaterThan(before);
+    // A later session of the same process names its statements again.
+    const later = new ScratchSession(t.db, { game: t.config.game });
+    for (let i = 0; i < 2; i++) await (await later.seed(fixture)).teardown();
+    expect(await prepared()).toBeGreaterThan(0);
+    await later.close();
+  });
+
   it('runs a rep again unnamed when the server lost the statements its connection prepared', async () => {
     const checksums = await tableChecksums(t.db);
     const first = await rep();
