@@ -10,8 +10,9 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
 //  - browser: pages in a headless Chromium (Debian's; TURNKIT_REQUIRE_BROWSER=1 makes a missing one a failure).
 const GLOBAL_SETUP = ['test/helpers/global-setup.ts'];
 const backends = ['embedded', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
-// Integration files with nothing to test on a second backend (the embedded lock; judges against a fake HTTP server).
-const EMBEDDED_ONLY = ['test/integration/embedded-lock.test.ts', 'test/integration/judge-model.test.ts'];
+// Integration files with nothing to test on a second backend (the embedded server's lifecycle; judges against a fake
+// HTTP server).
+const EMBEDDED_ONLY = ['test/integration/embedded-server.test.ts', 'test/integration/judge-model.test.ts'];
 
 const ENV = { DATABASE_URL: '', TURNKIT_SCRUB_KEY: 'turnkit-test-scrub-key: not a secret' };
 

@@ -57,13 +57,12 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
 
 await withBenchDatabase(async (db, config) => {
   console.log(
-    `rep profile on ${db.backend === 'embedded' ? 'the embedded database (PGlite)' : db.displayUrl}, ${REPS} reps`,
+    `rep profile on ${db.backend === 'embedded' ? 'the embedded database' : db.displayUrl}, ${REPS} reps`,
   );
   const campaign = await createSampleCampaign(db, { turns: 40, seed: 11 });
   const fixture = (await captureFromDb(db, config, { scrub: { key: BENCH_SCRUB_KEY }, campaign, turns: { turn: 23 } }))
     .fixtures[0]!;
-  const vacuumEvery = process.env.BENCH_VACUUM_EVERY ? Number(process.env.BENCH_VACUUM_EVERY) : undefined;
-  const session = new ScratchSession(db, { game: config.game, vacuumEvery });
+  const session = new ScratchSession(db, { game: config.game });
   const stages: Record<Stage, number[]> = { seed: [], before: [], teardown: [] };
   const perRep: (typeof seen)[] = [];
   const walls: Record<Stage, number[]> = { seed: [], before: [], teardown: [] };

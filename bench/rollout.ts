@@ -20,7 +20,6 @@ import { resolveGameGraph } from '../src/fixture/game-graph.js';
 import { createSampleCampaign } from '../src/sample/create-sample.js';
 import { ScratchSession } from '../src/scratch/scratch-session.js';
 import { TurnEffectsReader } from '../src/scratch/turn-effects.js';
-import { namesStatements } from '../src/db/backend-traits.js';
 import { runQuestion } from '../src/app/run-question.js';
 import type { RepRecord } from '../src/run-dir/rep-record.js';
 import { BENCH_SCRUB_KEY } from './bench-database.js';
@@ -102,7 +101,7 @@ export async function benchRollout(db: Db, config: LoadedConfig, url: string | u
     const scratch = await session.seed(target);
     try {
       const reader = await TurnEffectsReader.open(db.pool, graph, scratch.key, undefined, {
-        named: namesStatements(db),
+        named: true,
       });
       const turns = target.tables.turns!.rows.length;
       for (let i = 0; i < count; i++) {

@@ -2,8 +2,8 @@
 // cache for ES modules, so each of turnkit's modules a command loads costs it a resolve, a read and a compile (about
 // 0.5 ms of CPU each): `turnkit report RUN` loaded 72 of them. esbuild (a dev dependency, as for the page script)
 // bundles src/cli/bin.ts into dist/src/cli/bin.js (package.json's "bin", overwriting tsc's), ESM, with every package
-// left outside (`packages: 'external'`: node_modules load as they always did, PGlite finds its wasm files by its own
-// import.meta.url). `splitting: true` keeps each dynamic import of the CLI (the lazy commands, the SUT kinds, the
+// left outside (`packages: 'external'`: node_modules load as they always did, and the server's binary package is
+// found where npm put it). `splitting: true` keeps each dynamic import of the CLI (the lazy commands, the SUT kinds, the
 // report's formats...) a chunk of its own, loaded when used, in dist/src/cli/chunks/. The library (dist/src/index.js,
 // turnkit/testing) stays tsc's output, one file per module. Code that finds files by its own module's place does so
 // through PACKAGE_ROOT (src/version.ts), which looks up for turnkit's package.json from wherever it was bundled to.

@@ -41,7 +41,7 @@ export async function setupGameDatabase(
     dropDatabase = () => adminQuery(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).then(() => {});
   } else {
     // This process owns the embedded database for the whole run; the workers join it.
-    const dataDir = join(folder, 'pgdata');
+    const dataDir = join(folder, 'postgres');
     project = await openProject({ cwd: folder, config: { ...sampleGameConfig, database: { embedded: { dataDir } } } });
     vitest.provide('gameDatabase', { dataDir });
   }

@@ -24,13 +24,7 @@ export interface RunOptions extends CommonOptions, Omit<RunInput, 'question'> {
 export async function runQuestion(options: RunOptions): Promise<RunResult> {
   checkRepsOption(options.reps);
   // A connection per running rep and one for the run itself, so that reps never queue for the pool.
-  // With a signal to stop on, the run itself handles Ctrl-C: the embedded server must not exit under running reps.
   const poolSize = workersFor(options.concurrency ?? defaultConcurrency('postgres')) + 1;
-  // An owner of the embedded server waits, as it closes, for another turnkit process still using it: said, not silent.
-  const onGuests = (connections: number): void =>
-    options.onWarning?.(
-      `the embedded database stays up until ${connections} other connection(s) to it close (another turnkit process using it)`,
-    );
-  const context = await commandContext({ ...options, poolSize, leaveSignals: options.signal !== undefined, onGuests });
+  const context = await commandContext({ ...options, poolSize });
   return run(context, { ...options, env: commandEnv(options) });
 }

@@ -35,17 +35,21 @@ export const configSchema = z
         url: z.string().min(1).optional().describe('A real Postgres server; the embedded database when absent.'),
         embedded: z
           .object({
-            /** Where PGlite keeps its files, relative to the config file. */
-            dataDir: z.string().min(1).default('.turnkit/pgdata').describe('PGlite files, relative to the config.'),
+            /** The embedded server's folder (data directory, password), relative to the config file. */
+            dataDir: z
+              .string()
+              .min(1)
+              .default('.turnkit/postgres')
+              .describe("The embedded server's folder (data, password), relative to the config."),
             /** TCP port of the embedded server; 0 picks a free one. */
             port: z.number().int().min(0).max(65535).default(0).describe('Embedded server port; 0: any free one.'),
           })
           .strict()
-          .default({ dataDir: '.turnkit/pgdata', port: 0 })
-          .describe('The embedded database (PGlite on 127.0.0.1), used when no URL is given.'),
+          .default({ dataDir: '.turnkit/postgres', port: 0 })
+          .describe('The embedded database (a PostgreSQL server on 127.0.0.1), used when no URL is given.'),
       })
       .strict()
-      .default({ embedded: { dataDir: '.turnkit/pgdata', port: 0 } })
+      .default({ embedded: { dataDir: '.turnkit/postgres', port: 0 } })
       .describe('Which database turnkit connects to (--database-url and DATABASE_URL come first).'),
     /** Folder of kysely migrations that create the game schema; the sample game's when absent. */
     migrations: z.string().min(1).optional().describe("The game's kysely migrations; else the sample's."),

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import type { JudgeChecksResult } from '../judge/judge-checks.js';
@@ -10,15 +10,13 @@ import type { JudgeModelResult } from '../judge/judge-model.js';
 import type { JudgeSettings } from '../config/judge-settings.js';
 import type { RunProgress, RunResult } from '../app/run-question.js';
 import { runStamp } from '../run-dir/run-layout.js';
-import { preloadPglite } from '../db/pglite-open.js';
-import { seedDataDir, templateArchive } from '../db/pgdata-template.js';
 import type { DemoRollout } from './demo-rollout.js';
 
 /**
  * Where the demo's embedded database lives in its folder: the sample game's config's (the folder is new, so it has
- * no config file of its own), filled from the template before that config is even loaded.
+ * no config file of its own).
  */
-export const DEMO_DATA_DIR = join('.turnkit', 'pgdata');
+export const DEMO_DATA_DIR = join('.turnkit', 'postgres');
 
 /** Options of `turnkit demo`. */
 export interface DemoOptions {
@@ -70,38 +68,17 @@ export async function demo(options: DemoOptions = {}): Promise<DemoResult> {
   const step = options.onStep ?? (() => {});
   // No config file in the folder: the sample game's config applies, and its embedded database lives in the folder.
   const common = { cwd: dir, embedded: true as const };
-  // The database's first open is the demo's largest fixed cost: filling the data directory from the sample template
-  // (file creation, on the thread pool) and compiling PGlite's WebAssembly (V8's background threads) start here,
-  // while the config, the database's modules (pg, the server) and the steps' modules load on the main thread, rather
-  // than after them. Outside the data directory's lock, which openDb takes below: the folder was new and empty a
-  // moment ago and is this process's, and the fill renames a whole directory into place or fails (seedDataDir).
-  // openDb then finds it filled and leaves it as it is.
-  // A fill that fails leaves no data directory: openDb fills it again under its lock, and says why it cannot.
-  const filled = fillDataDir(join(dir, DEMO_DATA_DIR)).catch(() => {});
-  preloadPglite();
-  // The steps' modules (capture, run, report, ...) load while the database opens, rather than before it.
+  // The steps' modules (capture, run, report, ...) load while the database starts, rather than before it.
   const steps = import('./demo-steps.js');
   steps.catch(() => {}); // seen below, once the database is open (and closed again whatever happens)
   const [{ loadConfig }, { openDb }] = await Promise.all([import('../config/load.js'), import('../db/connect.js')]);
   const config = await loadConfig({ cwd: dir });
-  await filled;
-  // One embedded server for the whole demo, its data directory the sample game's template (already migrated): each
-  // step joins it as a guest rather than opening PGlite again (about a second each). The sample game uses none of
-  // PGlite's contrib extensions, whose linking is a fifth of its start.
-  const db = await openDb(config, { embedded: true, template: 'sample', extensions: false });
+  // One embedded server for the whole demo: this process starts it, each step joins it, and it stops at the end.
+  const db = await openDb(config, { embedded: true });
   try {
     const { demoSteps } = await steps;
     return await demoSteps(dir, common, step, options);
   } finally {
     await db.close();
   }
-}
-
-// From the sample template (or the empty one when that is stale: openDb migrates then); with no template at all,
-// openDb's PGlite runs initdb.
-async function fillDataDir(dataDir: string): Promise<void> {
-  const template = templateArchive('sample');
-  if (!template) return;
-  await mkdir(dirname(dataDir), { recursive: true });
-  await seedDataDir(dataDir, template);
 }

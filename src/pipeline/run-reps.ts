@@ -15,7 +15,6 @@ import { runRep } from './run-rep.js';
 import { RepBudget } from './rep-budget.js';
 import { RepProgress } from './rep-progress.js';
 import { sutPrice } from './sut-price.js';
-import { openSpawnHelper } from '../util/spawn-helper.js';
 import type { SutCaller } from '../sut/call-sut.js';
 
 /** What the rep loop did. */
@@ -72,9 +71,7 @@ export async function runReps(
   const price = sutPrice(config.prices, q.sut);
   const quit = interruptOnQuit(dir, manifest, input.quit);
   const write = runWriter(dir);
-  // A command SUT is spawned once per rep: from a small helper process, not from this one (spawn-helper.ts says why).
-  const helper = q.sut.type === 'command' ? openSpawnHelper() : undefined;
-  const callSut: SutCaller = helper ? (context) => plan.callSut({ ...context, spawner: helper.spawner }) : plan.callSut;
+  const callSut: SutCaller = plan.callSut;
   const worker = async (): Promise<void> => {
     while (next < pending.length && !stopped() && lost === undefined) {
       const key = pending[next++]!;
@@ -123,7 +120,6 @@ export async function runReps(
         failures.push(`a worker stopped: ${(outcome.reason as Error)?.message ?? String(outcome.reason)}`);
     if (lost !== undefined) failures.unshift(lost);
   } finally {
-    await helper?.close();
     await session.close();
     // The early "interrupted" lands before the final manifest, never over it.
     await quit.settled();

@@ -1,11 +1,8 @@
 import { showingPathsFrom } from '../util/shown-path.js';
 import { existsSync } from 'node:fs';
 import type { Backend } from '../db/connect.js';
-import { canCreateDatabases } from '../db/backend-traits.js';
-import { TurnkitError } from '../errors.js';
 import { inputDir, inputPath, withProjectDb, type ProjectContext } from '../project/project-context.js';
 import { collectGarbage } from '../scratch/gc.js';
-import { EMBEDDED_HAS_NO_DATABASES } from '../scratch/template-database.js';
 import { finishRunDir, runResult, type RunResult } from './finish-run.js';
 import type { OpenedRun, RunSetting } from './opened-run.js';
 import { prepareRun, type RunPlan } from './prepare-run.js';
@@ -41,9 +38,6 @@ export async function runPlanned(
 ): Promise<RunResult> {
   const { db } = project;
   const concurrency = input.concurrency ?? defaultConcurrency(db.backend);
-  // Said once, before the run directory exists, rather than as every rep's seed error.
-  if (!canCreateDatabases(db) && input.strategy === 'database')
-    throw new TurnkitError('USAGE', `--strategy database: ${EMBEDDED_HAS_NO_DATABASES}`);
   // A resumed directory is held before anything of it is read or a campaign of it collected: a second resume of it
   // is refused here, naming the first, rather than running the same reps again beside it.
   const resumeDir = input.resume !== undefined ? inputPath(project, input.resume) : undefined;

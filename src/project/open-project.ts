@@ -58,7 +58,6 @@ export async function openProject(options: OpenProjectOptions = {}): Promise<Pro
     (await openDb(config, {
       databaseUrl: options.databaseUrl,
       fromEnvironment: false,
-      leaveSignals: true,
       env: options.env,
     }));
   const owned = options.db === undefined;

@@ -6,7 +6,6 @@ import type { HiddenValues } from '../checks/hidden-checks.js';
 import { hasScreens, repScreens, type ScreenChecks } from '../checks/rep-screens.js';
 import type { ScratchCampaign, ScratchSession } from '../scratch/scratch-session.js';
 import { TurnEffectsReader } from '../scratch/turn-effects.js';
-import { namesStatements } from '../db/backend-traits.js';
 import type { SutCaller } from '../sut/call-sut.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
 import { transcriptText, type PlayerSource, type TranscriptTurn } from './rollout-inputs.js';
@@ -84,10 +83,8 @@ export async function openRollout(
   // The fixture's plan is the session's (cached since the seed): inserted rows then show the fixture's keys.
   const { plan } = await session.prepare(job.fixture, { file: job.fixtureFile });
   const seeded = { plan, keyMap: scratch.keyMap };
-  // Its statements are the same text every turn and every rep: named where the server keeps them per connection.
-  return TurnEffectsReader.open(session.db.pool, job.rollout.graph, scratch.key, seeded, {
-    named: namesStatements(session.db),
-  });
+  // Its statements are the same text every turn and every rep: named, so each connection plans them once.
+  return TurnEffectsReader.open(session.db.pool, job.rollout.graph, scratch.key, seeded, { named: true });
 }
 
 /** A rollout being played: its rep's parts, and what the turns so far left (transcript, rows turnkit wrote). */

@@ -1,6 +1,5 @@
 import type pg from 'pg';
 import type { Db } from '../db/connect.js';
-import { hasLockWaits } from '../db/backend-traits.js';
 import { TurnkitError } from '../errors.js';
 
 /** How long a teardown waits for a lock before it gives up and names the holder (a SUT's leftover transaction). */
@@ -18,8 +17,7 @@ export interface Blocker {
 
 /**
  * Watches a connection's lock waits while it works: every `everyMs`, `pg_blocking_pids` of its backend; the first
- * time another backend blocks it, `onWaiting` hears who. `blockers()` gives the last ones seen. On the embedded
- * database (one backend, so no lock waits) it watches nothing.
+ * time another backend blocks it, `onWaiting` hears who. `blockers()` gives the last ones seen.
  */
 export async function watchLockWaits(
   db: Db,
@@ -28,7 +26,6 @@ export async function watchLockWaits(
   everyMs = 100,
 ): Promise<{ blockers(): Blocker[]; stop(): void }> {
   let seen: Blocker[] = [];
-  if (!hasLockWaits(db)) return { blockers: () => seen, stop: () => {} };
   const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
   let told = false;
   let busy = false;

@@ -68,7 +68,7 @@ export async function seed(project: ProjectContext, input: SeedInput): Promise<S
         passwordLeftOut: !input.showPassword && redactUrl(scratch.databaseUrl) !== scratch.databaseUrl,
         fixture: scratch.fixture,
         strategy: scratch.strategy,
-        serverStopsOnExit: db.embedded?.owner ?? false,
+        serverStopsOnExit: db.embedded ? !db.embedded.kept : false,
       };
       if (input.check) {
         result.check = await session.check(scratch, fixture).catch((error: unknown) => {

@@ -1,8 +1,4 @@
 import { createHash } from 'node:crypto';
-import { canCreateDatabases, needsOwnVacuum } from '../db/backend-traits.js';
-import { vacuumTables } from '../db/vacuum.js';
-import { quoteTable } from '../db/quote.js';
-import { VacuumPolicy } from './vacuum-policy.js';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { Db } from '../db/connect.js';
@@ -39,9 +35,9 @@ import { shapeTextKeys } from './allocate-keys.js';
 import { seedRemap, type SerializedKeyMap } from './seed-remap.js';
 import { CombinedWriteFailed } from './combined-write.js';
 import { scratchBegin } from './scratch-begin.js';
-import { dropNamedStatements, inScratchTransaction } from './scratch-transaction.js';
+import { inScratchTransaction } from './scratch-transaction.js';
 import { StrategyChooser, type StrategyChoice } from './strategy-chooser.js';
-import { dropOrphanDatabase, EMBEDDED_HAS_NO_DATABASES } from './template-database.js';
+import { dropOrphanDatabase } from './template-database.js';
 import { databaseTeardownReport, TemplatePool } from './template-pool.js';
 import { teardownRemap, type TeardownReport } from './teardown-remap.js';
 import {
@@ -59,8 +55,8 @@ export interface ScratchOptions {
   game?: GameConfig;
   /** The config file the game came from, for messages that name a place in it (undefined: the sample game's). */
   configFile?: string | undefined;
-  /** `remap` (default): new keys in the same database; `database`: a clone of a template database per rep
-   * (real Postgres only); `auto`: per fixture, whichever measured faster (`remap` on the embedded database). */
+  /** `remap` (default): new keys in the same database; `database`: a clone of a template database per rep;
+   * `auto`: per fixture, whichever measured faster. */
   strategy?: StrategyChoice | undefined;
   /** The run the campaigns belong to (recorded in the registry). */
   runId?: string | null;
@@ -72,16 +68,7 @@ export interface ScratchOptions {
   lockTimeoutMs?: number | undefined;
   /** Hears, once per teardown, that it is waiting for a lock and on which backend. */
   onLockWait?: ((message: string) => void) | undefined;
-  /** On a database without autovacuum (embedded): vacuum after this many torn-down campaigns (default 500). */
-  vacuumEvery?: number | undefined;
-  /** Hears each vacuum the session runs: the tables and how long it took (benchmarks and tests). */
-  onVacuum?: ((tables: string[], ms: number) => void) | undefined;
 }
-
-/** turnkit's own tables that every rep writes and deletes from (the registry). */
-const REGISTRY_TABLES = ['scratch_campaigns', 'scratch_shared_uses', 'scratch_shared_rows'].map((table) =>
-  quoteTable('turnkit', table),
-);
 
 /** Where a fixture came from, for error messages and the registry. */
 export interface FixtureSource {
@@ -140,8 +127,6 @@ export class ScratchSession {
   private readonly chooser: StrategyChooser<Fixture>;
   private indexesChecked = false;
   private graph: GameGraph | undefined;
-  /** Set on a database that does not vacuum itself: see VacuumPolicy. */
-  private readonly vacuum: VacuumPolicy | undefined;
   /** Every warning this session gave. */
   readonly warnings: string[] = [];
 
@@ -150,64 +135,16 @@ export class ScratchSession {
     readonly db: Db,
     readonly options: ScratchOptions,
   ) {
-    if (options.strategy === 'database' && !canCreateDatabases(db))
-      throw new TurnkitError('CONFIG', EMBEDDED_HAS_NO_DATABASES);
-    this.chooser = new StrategyChooser(options.strategy ?? 'remap', !canCreateDatabases(db));
+    this.chooser = new StrategyChooser(options.strategy ?? 'remap');
     this.templates = new TemplatePool(db, (message) => {
       this.warnings.push(message);
       options.onWarning?.(message);
     });
-    if (needsOwnVacuum(db))
-      this.vacuum = new VacuumPolicy(
-        async (tables) => {
-          const ms = await vacuumTables(db, tables);
-          options.onVacuum?.(tables, ms);
-        },
-        (error) => {
-          const message = `vacuuming the embedded database failed (the reps are not affected): ${(error as Error)?.message ?? String(error)}`;
-          this.warnings.push(message);
-          options.onWarning?.(message);
-        },
-        options.vacuumEvery,
-      );
   }
 
   /** Seeds the fixture as a new scratch campaign. */
   async seed(fixture: Fixture, source: FixtureSource = {}): Promise<ScratchCampaign> {
-    if (!this.vacuum) return this.seedCampaign(fixture, source);
-    // Counted live from before its first statement to after its teardown's last: no vacuum runs in between.
-    await this.vacuum.enter();
-    let campaign: ScratchCampaign;
-    try {
-      campaign = await this.seedCampaign(fixture, source);
-    } catch (error) {
-      // A seed that failed rolled its rows back: dead tuples all the same.
-      this.vacuum.leave(this.churnedTables(fixture));
-      throw error;
-    }
-    const teardown = campaign.teardown;
-    let left = false;
-    campaign.teardown = async (options) => {
-      try {
-        return await teardown(options);
-      } finally {
-        // Once: a campaign whose teardown failed is left to gc, and is no longer this session's to wait for.
-        if (!left) this.vacuum?.leave(this.churnedTables(fixture));
-        left = true;
-      }
-    };
-    return campaign;
-  }
-
-  /** The tables a campaign of this fixture churns: the fixture's, the game's owned ones (SUTs add rows), the registry. */
-  private churnedTables(fixture: Fixture): string[] {
-    const tables = new Set<string>(REGISTRY_TABLES);
-    for (const planned of this.plans.get(fixture)?.plan.tables.values() ?? []) tables.add(planned.info.sql);
-    for (const name of this.graph?.owned ?? []) {
-      const info = this.graph!.catalog.tables.get(name);
-      if (info) tables.add(info.sql);
-    }
-    return [...tables];
+    return this.seedCampaign(fixture, source);
   }
 
   private async seedCampaign(fixture: Fixture, source: FixtureSource): Promise<ScratchCampaign> {
@@ -469,14 +406,10 @@ export class ScratchSession {
 
   /**
    * Drops the template databases this session built and the clones it made ahead, waits for the drops of torn-down
-   * clones (a run calls it once at its end, every rep settled), drops the statements its transactions named where
-   * they would outlive it (the embedded server's one session) and, on a database without autovacuum, vacuums what the
-   * session's reps churned when none of its campaigns is live.
+   * clones (a run calls it once at its end, every rep settled).
    */
   async close(): Promise<void> {
     await this.templates.close();
-    await dropNamedStatements(this.db);
-    await this.vacuum?.settle();
   }
 
   /**

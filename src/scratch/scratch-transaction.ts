@@ -1,8 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { Db } from '../db/connect.js';
-import { sharesOneSession } from '../db/backend-traits.js';
-import { quoteIdent } from '../db/quote.js';
 import { inTransaction, type BeginResult } from '../db/transaction.js';
 
 /** The most statements one connection keeps prepared for scratch campaigns; later new ones go unnamed. */
@@ -12,9 +10,6 @@ const MAX_COUNTED_PER_CONNECTION = 1_024;
 
 /** What a connection has prepared for scratch campaigns, and which texts it has seen. */
 interface ConnectionNames {
-  /** Unique to this connection (and renewed when its names are dropped): PGlite runs every connection, of every
-   * process, in its one session. */
-  token: string;
   /** Texts seen once, by hash. */
   seen: Set<string>;
   /** Texts prepared under a name, by hash. */
@@ -24,67 +19,26 @@ interface ConnectionNames {
 }
 
 const connections = new WeakMap<object, ConnectionNames>();
-// Per database, what its connections named: on a server whose connections share one session, the names outlive the
-// connections that made them, and `dropNamedStatements` drops them when the work that made them ends.
-const byDb = new WeakMap<Db, Set<ConnectionNames>>();
 
-function namesOf(db: Db, client: object): ConnectionNames {
+function namesOf(client: object): ConnectionNames {
   let names = connections.get(client);
   if (!names) {
-    names = { token: randomBytes(4).toString('hex'), seen: new Set(), named: new Set(), unnamed: false };
+    names = { seen: new Set(), named: new Set(), unnamed: false };
     connections.set(client, names);
-    if (sharesOneSession(db)) {
-      let all = byDb.get(db);
-      if (!all) byDb.set(db, (all = new Set()));
-      all.add(names);
-    }
   }
   return names;
-}
-
-/**
- * Drops the statements this process's connections named on a server whose connections share one session (the
- * embedded server, where a run's names would otherwise stay in PGlite's one session after the run, and a guest
- * process's after it exits). Best effort: a connection whose name is gone later prepares it again. Call it when no
- * scratch transaction of this process is running on `db` (a scratch session's close).
- */
-export async function dropNamedStatements(db: Db): Promise<void> {
-  const all = byDb.get(db);
-  if (!all) return;
-  const names = [...all].flatMap((entry) => [...entry.named].map((hash) => `tk_${entry.token}_${hash}`));
-  // The connections stay known: what they name from now on is dropped at the next close. Under a new token, because
-  // node-postgres remembers which names a client has parsed and would bind a dropped one without parsing it again.
-  for (const entry of all) {
-    entry.named.clear();
-    entry.token = randomBytes(4).toString('hex');
-  }
-  if (names.length === 0) return;
-  // Only those the server still holds (a SUT's DEALLOCATE ALL may have dropped some): one missing would end the list.
-  try {
-    const held = await db.pool.query<{ name: string }>(
-      'SELECT name FROM pg_prepared_statements WHERE name = ANY($1::text[])',
-      [names],
-    );
-    if (held.rows.length > 0)
-      await db.pool.query(held.rows.map((row) => `DEALLOCATE ${quoteIdent(row.name)}`).join('; '));
-  } catch {
-    // Left in the session: later connections name theirs with tokens of their own.
-  }
 }
 
 /**
  * Runs `fn` inside a transaction opened with `begin` (as `inTransaction`), where every statement with parameters
  * that this connection has sent before goes as a named statement: the server keeps it parsed, analysed and planned
  * for the session, and the next rep only binds and executes it. A rep sends the same twenty statements every time
- * (the key lists travel as parameters), and on the embedded database parsing and planning them was about a third of
- * their CPU (bench:rep: a seed 13.2 against 9.2 ms, a teardown 22.8 against 14.8, named). A text is named on its
+ * (the key lists travel as parameters),, and parsing and planning them was about a third of their CPU (bench:rep). A text is named on its
  * second use, so a statement sent once (a one-off shape) never takes room on the server, and at most
  * MAX_NAMED_PER_CONNECTION are kept per connection.
  *
- * Names carry a token of the connection's: on the embedded server every connection (turnkit's, its SUTs', another
- * turnkit process's) shares PGlite's one session, so two connections must never prepare the same name. When the
- * server does not hold a name the connection prepared (a SUT's `DEALLOCATE ALL` in that shared session, a pooler
- * that moved the connection) or holds it already, the statement fails, the transaction rolls back whole, and `fn`
+ * Each connection is a session of its own, so a name is the text's hash. When the server does not hold a name the
+ * connection prepared (a pooler that moved the connection to another session) or holds it already, the statement fails, the transaction rolls back whole, and `fn`
  * runs again, on a connection whose statements go unnamed from then on (at most three times more: the pool may hand
  * out another connection that lost a name too). `fn` must be safe to run again after a rollback (every transaction
  * of a seed or a teardown is).
@@ -99,7 +53,7 @@ export async function inScratchTransaction<T>(
     try {
       return await inTransaction(db, begin, (client, opened) =>
         fn(
-          naming(db, client, (names) => {
+          naming(client, (names) => {
             lost = names;
           }),
           opened,
@@ -114,8 +68,8 @@ export async function inScratchTransaction<T>(
 }
 
 /** The client, with its `query` sending statements named where it can; `onLost` hears a name the server lost. */
-function naming(db: Db, client: pg.PoolClient, onLost: (names: ConnectionNames) => void): pg.PoolClient {
-  const names = namesOf(db, client);
+function naming(client: pg.PoolClient, onLost: (names: ConnectionNames) => void): pg.PoolClient {
+  const names = namesOf(client);
   const query = (...args: unknown[]): unknown => {
     const named = names.unnamed ? undefined : withName(names, args);
     if (!named) return (client.query as (...a: unknown[]) => unknown)(...args);
@@ -157,7 +111,7 @@ function withName(names: ConnectionNames, args: unknown[]): pg.QueryConfig | und
     if (names.named.size >= MAX_NAMED_PER_CONNECTION) return undefined;
     names.named.add(hash);
   }
-  return { ...config, name: `tk_${names.token}_${hash}` };
+  return { ...config, name: `tk_${hash}` };
 }
 
 // 26000 invalid_sql_statement_name (the server has no such statement), 42P05 duplicate_prepared_statement, and a

@@ -19,16 +19,12 @@ export type StrategyChoice = ScratchStrategy | 'auto';
 export class StrategyChooser<K extends object> {
   private readonly timings = new WeakMap<K, Record<ScratchStrategy, number[]>>();
 
-  /** Creates a chooser; with `embedded` it always answers `remap` (the embedded database has no CREATE DATABASE). */
-  constructor(
-    private readonly choice: StrategyChoice,
-    private readonly embedded: boolean,
-  ) {}
+  /** Creates a chooser for one session's choice. */
+  constructor(private readonly choice: StrategyChoice) {}
 
   /** The strategy for the next rep of this fixture; `remappable` false: remap cannot copy it (auto then clones). */
   next(key: K, remappable = true): ScratchStrategy {
     if (this.choice !== 'auto') return this.choice;
-    if (this.embedded) return 'remap';
     if (!remappable) return 'database';
     const seen = this.timings.get(key) ?? { remap: [], database: [] };
     // Alternate until each has PROBES reps: one rep of each is too noisy to call close sizes.

@@ -1,18 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { canCreateDatabases } from '../db/backend-traits.js';
 import pg from 'pg';
 import type { Db } from '../db/connect.js';
 import type { Queryable } from '../db/introspect.js';
 import { dumpSchema, urlForDatabase } from '../db/dump-schema.js';
+import { schemaStatements } from '../fixture/schema-ddl.js';
 import { quoteIdent } from '../db/quote.js';
 import { describeConnectError } from '../db/connect.js';
 import { TurnkitError } from '../errors.js';
 import type { SeedPlan } from './seed-plan.js';
 import { sequenceNamedByDefault, writeFixtureRows } from './write-fixture-rows.js';
-
-/** Why the `database` strategy needs a real server. */
-export const EMBEDDED_HAS_NO_DATABASES =
-  'strategy "database" needs a real Postgres server: the embedded database (PGlite) holds a single database and cannot CREATE DATABASE ... TEMPLATE; use --strategy remap, or --database-url';
 
 /** A name for a database turnkit creates: a prefix that says what it is and random hex (63 bytes at most). */
 export function scratchDatabaseName(kind: 'tpl' | 'scratch', hint: string): string {
@@ -20,13 +16,12 @@ export function scratchDatabaseName(kind: 'tpl' | 'scratch', hint: string): stri
 }
 
 /**
- * Builds a template database holding the game schema (copied from the connected database with pg_dump) and the
+ * Builds a template database holding the game schema (copied from the connected database: `templateSchema`) and the
  * fixture's rows with their keys unchanged; sequences are moved past the fixture's keys so the SUT's own inserts
  * do not collide. The connection to it is closed afterwards: Postgres clones only a template no one is connected to.
  */
 export async function buildTemplate(db: Db, plan: SeedPlan, name: string): Promise<void> {
-  if (!canCreateDatabases(db)) throw new TurnkitError('CONFIG', EMBEDDED_HAS_NO_DATABASES);
-  const schema = await dumpSchema(db.url, db.env);
+  const schema = await templateSchema(db);
   // template0 takes any encoding and locale: give the copy the source's, so text sorts and compares the same.
   const source = (
     await db.pool.query(
@@ -46,7 +41,7 @@ export async function buildTemplate(db: Db, plan: SeedPlan, name: string): Promi
         `cannot connect to the template database ${name}: ${describeConnectError(error, db.url)}`,
       );
     });
-    await client.query(schema);
+    for (const statement of schema) await client.query(statement);
     // pg_dump's preamble empties search_path; the rows below use qualified names, but the session should be normal.
     await client.query('RESET search_path');
     await client.query('BEGIN');
@@ -60,6 +55,20 @@ export async function buildTemplate(db: Db, plan: SeedPlan, name: string): Promi
     throw error;
   }
   await client.end();
+}
+
+/**
+ * The game schema's DDL: pg_dump's where a pg_dump that can read this server is on PATH (it knows every kind of
+ * object), else turnkit's own reader of the catalog (fixture/schema-ddl.ts, as schema snapshots use): the embedded
+ * server ships no pg_dump, and a client older than the server refuses to dump it.
+ */
+async function templateSchema(db: Db): Promise<string[]> {
+  try {
+    return [await dumpSchema(db.url, db.env)];
+  } catch (error) {
+    if (!(error instanceof TurnkitError)) throw error;
+    return (await schemaStatements(db.pool)).statements;
+  }
 }
 
 /** One `ALTER DATABASE ... SET` of the source database (a TimeZone or search_path the game relies on). */

@@ -21,7 +21,7 @@ export interface SeededKeys {
 /** How the reader sends its statements. */
 export interface ReaderOptions {
   /**
-   * Named statements (db/named-statement.ts: `namesStatements(db)` says where): each connection parses and plans
+   * Named statements (db/named-statement.ts): each connection parses and plans
    * the per-turn read once instead of every turn. Off, every statement is sent unnamed.
    */
   named?: boolean;

@@ -133,7 +133,6 @@ export async function runCommandSut(sut: CommandSut, context: SutContext): Promi
     maxStderr: sut.maxOutput,
     killGraceMs: 2_000,
     signal: context.quit,
-    spawner: context.spawner,
   });
   const outcome = (result: Omit<SutOutcome, 'ms' | 'stdoutTail' | 'stderrTail'>): SutOutcome => ({
     ...result,

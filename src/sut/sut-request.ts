@@ -1,6 +1,5 @@
 import type pg from 'pg';
 import { passwordForms, withoutSecrets } from '../util/redact-password.js';
-import type { ChildSpawner } from '../util/bounded-process.js';
 import type { Usage } from '../run-dir/spend.js';
 import { answerSpend } from './sut-answer.js';
 import type { ToolCall } from '../run-dir/tool-call.js';
@@ -65,8 +64,6 @@ export interface SutContext {
    * process's; the library reads none itself, so without one a command SUT gets only turnkit's variables).
    */
   env?: Readonly<Record<string, string | undefined>> | undefined;
-  /** How a command SUT's process is started (a run's spawn helper, spawn-helper.ts); default: from this process. */
-  spawner?: ChildSpawner | undefined;
 }
 
 /**

@@ -59,7 +59,7 @@ export async function seedAsCaptured(
 }
 
 /**
- * Writes the rest of the transaction as a replica when the role may (a superuser, PGlite's always; PostgreSQL 15
+ * Writes the rest of the transaction as a replica when the role may (a superuser, as the embedded server's always is; PostgreSQL 15
  * also grants it with GRANT SET ON PARAMETER): no trigger fires, neither the game's nor the foreign keys' checks.
  * The rows are as captured, from a database that checked them when they were written: a trigger must not rewrite
  * them (an updated_at set to now() on insert), and checking 25,000 turns' foreign keys row by row was about a third

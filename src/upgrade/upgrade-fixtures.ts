@@ -18,8 +18,7 @@ import { inputPath, withProjectDb, type ProjectContext } from '../project/projec
 import { shownPath } from '../util/shown-path.js';
 import { rebuildSchema } from './rebuild-schema.js';
 import { runGameMigrations } from './run-migrations.js';
-import { canCreateDatabases } from '../db/backend-traits.js';
-import { extensionsNeeded, openUpgradeDatabase, type UpgradeDatabase } from './scratch-database.js';
+import { openUpgradeDatabase, type UpgradeDatabase } from './scratch-database.js';
 import { seedAsCaptured } from './seed-as-captured.js';
 import { recoverStates, withRecoveredState, type RecoveredState, type Unrecorded } from './recover-state.js';
 import { batchesOf, snapshotFileOf } from './upgrade-plan.js';
@@ -111,18 +110,17 @@ export async function upgrade(project: ProjectContext, input: UpgradeInput = {})
     const results: UpgradedFixture[] = [];
     const groups = new Map<string, Item[]>();
     const stale = new Map<string, Item>();
-    // Opened when first needed: to find where an unrecorded fixture stood (extensions linked: its migrations are
-    // replayed from nothing), or to rebuild a schema.
+    // Opened when first needed: to find where an unrecorded fixture stood (its migrations are replayed from
+    // nothing), or to rebuild a schema.
     let opening: Promise<UpgradeDatabase> | undefined;
-    const scratchDb = (extensions = true): Promise<UpgradeDatabase> => {
-      opening ??= openUpgradeDatabase(db, { extensions });
+    const scratchDb = (): Promise<UpgradeDatabase> => {
+      opening ??= openUpgradeDatabase(db);
       return opening;
     };
     const add = (item: Item): void => {
-      // A database on a server is created while the other fixtures are read (the server works, this process
-      // parses): a fixture that needs a rebuild means one will be needed. An embedded one waits until every
-      // snapshot is known (whether to link the extensions), and its start would take this process's time anyway.
-      if (canCreateDatabases(db)) scratchDb().catch(() => {});
+      // The database is created while the other fixtures are read (the server works, this process parses): a
+      // fixture that needs a rebuild means one will be needed.
+      scratchDb().catch(() => {});
       stale.set(item.file, item);
       groups.set(item.snapshotFile, [...(groups.get(item.snapshotFile) ?? []), item]);
     };
@@ -175,12 +173,7 @@ export async function upgrade(project: ProjectContext, input: UpgradeInput = {})
         warnings,
         signal: input.signal,
       });
-      const database = await scratchDb(
-        await extensionsNeeded(
-          db,
-          [...groups.values()].map((items) => items[0]!.snapshot),
-        ),
-      );
+      const database = await scratchDb();
       for (const items of groups.values()) {
         for (const batch of batchesOf(items)) {
           builds++;

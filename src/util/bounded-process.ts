@@ -20,16 +20,11 @@ export interface BoundedRun {
   killGraceMs: number;
   /** Aborted: the process and everything it started are killed at once. */
   signal?: AbortSignal | undefined;
-  /**
-   * Starts the process (default: `spawn` in this process). A run holding the embedded database passes the spawn
-   * helper's (spawn-helper.ts): forking a process as large as one with PGlite open costs tens of milliseconds.
-   */
-  spawner?: ChildSpawner | undefined;
 }
 
 /** What runBounded needs of a started program: its pipes, its exit, and its process group to kill. */
 export interface BoundedChild {
-  /** The process group's id (the child's pid), once known: a helper's child says it a moment after the spawn. */
+  /** The process group's id (the child's pid); undefined when the program could not be started. */
   readonly pid?: number | undefined;
   readonly exitCode: number | null;
   readonly signalCode: NodeJS.Signals | null;
@@ -51,7 +46,7 @@ export interface BoundedPipe {
  * Starts `program` with `args` in a process group of its own, `stdin` written to it and closed, stdout and stderr
  * piped (see `runBounded`). `maxStdout` says how much of stdout is read at the most (one byte past it is enough).
  */
-export type ChildSpawner = (
+type ChildSpawner = (
   program: string,
   args: readonly string[],
   options: { cwd: string; env: Readonly<Record<string, string | undefined>>; stdin: string; maxStdout: number },
@@ -142,13 +137,13 @@ export function commandWords(command: string | readonly string[]): string[] {
 export function runBounded(run: BoundedRun): Promise<BoundedResult> {
   const [program, ...args] = run.argv;
   return new Promise((resolve) => {
-    const child = (run.spawner ?? spawnHere)(program!, args, {
+    const child = spawnHere(program!, args, {
       cwd: run.cwd,
       env: run.env,
       stdin: run.stdin,
       maxStdout: run.maxStdout,
     });
-    // The group is known at once here, a moment later from the spawn helper; a kill asked for before waits for it.
+    // The group is known at once unless the spawn failed; a kill asked for before it is known waits for it.
     let group = child.pid;
     let pendingKill: NodeJS.Signals | undefined;
     const knowGroup = (): void => {

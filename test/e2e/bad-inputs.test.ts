@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inject } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/cli-in-process.js';
-import { openEmbedded, type EmbeddedServer } from '../../src/db/embedded.js';
+import { openEmbedded, type EmbeddedServer } from '../../src/db/embedded/embedded-server.js';
+import { copyEmbedded } from '../helpers/embedded-copy.js';
 
 /** One case of the bad-input corpus: a command, the files it needs, and the one-line error it must print. */
 interface BadInputCase {
@@ -69,12 +69,12 @@ describe('the bad-input corpus', () => {
 
   beforeAll(async () => {
     project = await mkdtemp(join(tmpdir(), 'turnkit-bad-'));
-    await cp(inject('pgdataTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
+    await copyEmbedded(project, 'empty');
     const made = await runCli(['sample', '--turns', '40'], { cwd: project });
     expect(made).toMatchObject({ code: 0, stdout: '1\n' });
     // The cases run in this process (run(argv, output), as bin.js calls it); the embedded database stays open here
-    // for all of them, so each command joins it as another turnkit process would instead of starting PGlite again.
-    server = await openEmbedded({ dataDir: join(project, '.turnkit', 'pgdata'), port: 0, handleSignals: false });
+    // for all of them, so each command joins it as another turnkit process would instead of starting it again.
+    server = await openEmbedded({ stateDir: join(project, '.turnkit', 'postgres'), port: 0, uid: process.getuid?.() });
   });
   afterAll(async () => {
     await server?.close();

@@ -3,13 +3,13 @@ import { cp, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inject } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { runInProcess } from '../helpers/cli-in-process.js';
 import type { CliResult } from '../helpers/cli.js';
 import { xmllintSchema } from '../helpers/ci-run.js';
 import { copySampleFiles } from '../helpers/sample-project.js';
 import type { Report } from '../../src/report/build-report.js';
+import { copyEmbedded } from '../helpers/embedded-copy.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const SCHEMA = fileURLToPath(new URL('../helpers/junit.xsd', import.meta.url));
@@ -65,8 +65,7 @@ describe('the CI recipes of examples/ci run as written', () => {
     const dir = join(root, `runner-${++n}`);
     await mkdir(dir, { recursive: true });
     // A GitHub runner starts from a fresh checkout (no database: its steps make one); a pod from an image that holds it.
-    if (database === 'migrated')
-      await cp(inject('pgdataSampleTemplate'), join(dir, '.turnkit', 'pgdata'), { recursive: true });
+    if (database === 'migrated') await copyEmbedded(dir, 'sample');
     await copySampleFiles(dir);
     await symlink(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
     const question = await readFile(join(dir, 'questions/places.yaml'), 'utf8');

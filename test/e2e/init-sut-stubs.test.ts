@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { adminQuery, BACKENDS } from '../helpers/test-db.js';
 import { itHasProgram, systemProgram } from '../helpers/system-programs.js';
+import { copyEmbedded } from '../helpers/embedded-copy.js';
 
 // `init --sut python` and `--sut shell` write stubs that read their campaign through DATABASE_URL (with psql) and
 // answer; the Node stub is run by the tarball test. Each runs a rep against a captured fixture on each backend.
@@ -57,7 +58,7 @@ describe.each(RUNNABLE.length > 0 ? BACKENDS : [])("init's Python and shell SUT 
       await mkdir(project);
       if (backend === 'embedded') {
         // Each project's own embedded database, copied from the initialized template, with one sample campaign.
-        await cp(inject('pgdataTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
+        await copyEmbedded(project, 'empty');
         const made = await runCli(['sample', '--turns', '12'], { cwd: project });
         expect(made, made.stderr).toMatchObject({ code: 0, stdout: '1\n' });
       }

@@ -1,15 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import { openDb } from '../../src/db/connect.js';
 import { BIN } from '../helpers/cli.js';
 import { PRISMA_DATA, PRISMA_SCHEMA } from '../helpers/prisma-style-schema.js';
 import { adminQuery, BACKENDS } from '../helpers/test-db.js';
 import { hasTmux, killTmuxServer, requireTmux, startInTmux, TMUX_SOCKET, tmux, tmuxQuiet } from '../helpers/tmux.js';
+import { copyEmbedded } from '../helpers/embedded-copy.js';
 
 const EMPTY = { game: { root: { table: 'rooms', key: 'id' }, turns: { table: 't', order: 'o', input: ['i'] } } };
 
@@ -51,7 +52,7 @@ describe.each(BACKENDS)('turnkit init at a terminal on a Prisma-style schema on 
         await adminQuery(process.env.TEST_DATABASE_URL!, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       };
     } else {
-      await cp(inject('pgdataTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
+      await copyEmbedded(project, 'empty');
     }
     // The game's schema and rows, written before init runs (and closed, so init's process owns the database).
     const config = {

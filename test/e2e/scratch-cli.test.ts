@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { inject } from 'vitest';
 import { BIN } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/cli-in-process.js';
+import { copyEmbedded } from '../helpers/embedded-copy.js';
 
 describe('scratch campaigns through the CLI, with a game connected to the printed URL', () => {
   let project: string;
@@ -15,7 +15,7 @@ describe('scratch campaigns through the CLI, with a game connected to the printe
 
   beforeAll(async () => {
     project = await mkdtemp(join(tmpdir(), 'turnkit-e2e-scratch-'));
-    await cp(inject('pgdataTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
+    await copyEmbedded(project, 'empty');
     expect((await runInProcess(['sample', '--turns', '30'], { cwd: project })).code).toBe(0);
     expect(
       (await runInProcess(['capture', '--campaign', '1', '--turn', '23', '--name', 'probe'], { cwd: project })).code,
@@ -83,11 +83,14 @@ describe('scratch campaigns through the CLI, with a game connected to the printe
     expect((await runInProcess(['teardown', hiddenResult.id], { cwd: project })).code).toBe(0);
   });
 
-  it('refuses the database strategy on the embedded database, saying why', async () => {
-    const refused = await runInProcess(['seed', 'fixtures/probe.json', '--strategy', 'database'], { cwd: project });
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(
-      /^strategy "database" needs a real Postgres server: the embedded database \(PGlite\) holds a single database/,
-    );
+  it('seeds with the database strategy on the embedded server, and tears it down', async () => {
+    const seeded = await runInProcess(['seed', 'fixtures/probe.json', '--strategy', 'database', '--json'], {
+      cwd: project,
+    });
+    expect(seeded.code).toBe(0);
+    const result = JSON.parse(seeded.stdout);
+    expect(result).toMatchObject({ strategy: 'database' });
+    expect(new URL(result.databaseUrl).pathname).toMatch(/^\/turnkit_scratch_/);
+    expect((await runInProcess(['teardown', result.id], { cwd: project })).code).toBe(0);
   });
 });

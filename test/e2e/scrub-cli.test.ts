@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inject } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { SAMPLE_PLAYER_EMAIL, SAMPLE_PLAYER_PASSWORD_HASH } from '../../src/sample/create-sample.js';
 import { DEMO_SCRUB_KEY } from '../../src/fixture/scrub/demo-key.js';
+import { copyEmbedded } from '../helpers/embedded-copy.js';
 
 // The sample game's config without its scrub rules, as a project would have it before this feature.
 const UNRULED = JSON.stringify({
@@ -21,7 +21,7 @@ describe('capture, show and verify of sensitive data through the binary', () => 
 
   beforeAll(async () => {
     project = await mkdtemp(join(tmpdir(), 'turnkit-scrub-'));
-    await cp(inject('pgdataTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
+    await copyEmbedded(project, 'empty');
     expect(await runCli(['sample', '--turns', '30'], { cwd: project })).toMatchObject({ code: 0, stdout: '1\n' });
     await writeFile(join(project, 'unruled.json'), UNRULED);
   });

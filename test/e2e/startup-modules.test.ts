@@ -17,7 +17,6 @@ const HEAVY = [
   'react',
   'openai',
   '@anthropic-ai/sdk',
-  '@electric-sql/pglite',
   'kysely',
   'tsx',
   'esbuild',

@@ -1,23 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cp, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { inject } from 'vitest';
 import { BIN, runCli } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/cli-in-process.js';
 import { loadConfig } from '../../src/config/load.js';
 import { configSchema } from '../../src/config/schema.js';
 import { sampleGameConfig } from '../../src/config/sample-config.js';
+import { copyEmbedded } from '../helpers/embedded-copy.js';
 
 describe('the capture workflow through the CLI', () => {
   let project: string;
 
   beforeAll(async () => {
     project = await mkdtemp(join(tmpdir(), 'turnkit-e2e-'));
-    await cp(inject('pgdataTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
+    await copyEmbedded(project, 'empty');
   });
   afterAll(async () => {
     if (project) await rm(project, { recursive: true, force: true });
@@ -156,7 +156,7 @@ describe('the capture workflow through the CLI', () => {
       server.kill('SIGTERM');
       expect(await exited).toBe(143);
     }
-    expect(existsSync(join(project, '.turnkit', 'pgdata.lock'))).toBe(false);
+    expect(existsSync(join(project, '.turnkit', 'postgres/data/postmaster.pid'))).toBe(false);
     expect(await runInProcess(['db', 'url'], { cwd: project })).toMatchObject({ code: 1 });
     // Closed cleanly: the next opener finds every row.
     const again = await runInProcess(['capture', '--campaign', '1', '--turn', '40', '--out', 'again'], {

@@ -2,8 +2,9 @@ import { cp, mkdir, mkdtemp, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, inject } from 'vitest';
+import { expect, } from 'vitest';
 import { runCli } from './cli.js';
+import { copyEmbedded } from './embedded-copy.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -44,7 +45,7 @@ export async function sampleProject(prefix: string): Promise<string> {
  */
 export async function unsampledProject(prefix: string): Promise<string> {
   const project = await mkdtemp(join(tmpdir(), prefix));
-  await cp(inject('pgdataSampleTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
+  await copyEmbedded(project, 'sample');
   await copySampleFiles(project);
   // The sample SUT imports pg.
   await symlink(join(REPO, 'node_modules'), join(project, 'node_modules'), 'dir');
@@ -57,7 +58,7 @@ export async function unsampledProject(prefix: string): Promise<string> {
  */
 export async function sampleRunProject(prefix: string): Promise<string> {
   const project = await mkdtemp(join(tmpdir(), prefix));
-  await cp(inject('pgdataSampleTemplate'), join(project, '.turnkit', 'pgdata'), { recursive: true });
+  await copyEmbedded(project, 'sample');
   await copySampleFiles(project);
   // A module or command SUT may import pg.
   await symlink(join(REPO, 'node_modules'), join(project, 'node_modules'), 'dir');

@@ -1,14 +1,14 @@
-import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { inject } from 'vitest';
 import { configSchema, type TurnkitConfigInput } from '../../src/config/schema.js';
 import { sampleGameConfig } from '../../src/config/sample-config.js';
 import type { LoadedConfig } from '../../src/config/load.js';
 import { openDb, type Db } from '../../src/db/connect.js';
 import { migrate, SAMPLE_MIGRATIONS_DIR } from '../../src/db/migrate.js';
+import { copyEmbedded } from './embedded-copy.js';
 
 /**
  * The backends a database test runs on: embedded always, real Postgres when TEST_DATABASE_URL is set; one of them
@@ -36,7 +36,7 @@ export interface TestDb {
 }
 
 /**
- * Creates a fresh database on the backend: a copied PGlite data dir (the sample game's schema in it already when
+ * Creates a fresh database on the backend: a copied embedded server folder (the sample game's schema in it already when
  * `game` is the sample's), or a uniquely named Postgres database (empty, or a clone of `template`).
  */
 export async function createTestDb(
@@ -49,8 +49,7 @@ export async function createTestDb(
   let dropDatabase = async (): Promise<void> => {};
   if (backend === 'embedded') {
     // The sample game's schema comes migrated in its template; another game starts from an empty database.
-    const template = game === sampleGameConfig ? inject('pgdataSampleTemplate') : inject('pgdataTemplate');
-    await cp(template, join(dir, '.turnkit', 'pgdata'), { recursive: true });
+    await copyEmbedded(dir, game === sampleGameConfig ? 'sample' : 'empty');
   } else {
     const admin = options.admin ?? process.env.TEST_DATABASE_URL!;
     const name = `turnkit_test_${randomBytes(6).toString('hex')}`;

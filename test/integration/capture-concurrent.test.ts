@@ -50,9 +50,8 @@ describe.each(BACKENDS)('capture while the game keeps writing on %s', (backend) 
       turns: { latest: true },
       onSnapshot: async () => {
         writing = playTurn(31);
-        // Real Postgres commits the new turn now, mid-capture; the embedded server holds the writer until the
-        // capture's transaction ends (pglite-socket serializes transactions), so there we must not wait for it.
-        if (backend === 'postgres') await writing;
+        // The server commits the new turn now, mid-capture (each connection is a session of its own).
+        await writing;
       },
     });
     await writing;

@@ -10,7 +10,6 @@ import type { Fixture } from '../../src/fixture/format.js';
 import { resolveGameGraph } from '../../src/fixture/game-graph.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
 import { TurnEffectsReader } from '../../src/scratch/turn-effects.js';
-import { namesStatements } from '../../src/db/backend-traits.js';
 import { namedStatement, queryNamed } from '../../src/db/named-statement.js';
 import type { Queryable } from '../../src/db/introspect.js';
 import type { PoolClient } from 'pg';
@@ -94,7 +93,7 @@ describe.each(BACKENDS)('a rollout turn’s own cost on %s', (backend) => {
     try {
       const graph = resolveGameGraph(t.config, await session.currentCatalog());
       const named = await TurnEffectsReader.open(client, graph, scratch.key, undefined, {
-        named: namesStatements(t.db),
+        named: true,
       });
       const unnamed = await TurnEffectsReader.open(client, graph, scratch.key);
       const sut = (sql: string) => client.query(sql, [scratch.key]);

@@ -140,18 +140,39 @@ describe.runIf(BACKENDS.includes('postgres'))('strategy "database" on postgres',
 });
 
 describe.runIf(BACKENDS.includes('embedded'))('strategy "database" on embedded', () => {
-  it('is refused with the reason, and auto falls back to remap', async () => {
+  it("clones a template per rep on the embedded server too (no pg_dump there: turnkit's DDL reader)", async () => {
     const { t, fixture } = await sampleGameWithFixture('embedded', { turns: 5, turn: 4 });
     try {
-      expect(() => new ScratchSession(t.db, { game: t.config.game, strategy: 'database' })).toThrow(
-        'strategy "database" needs a real Postgres server: the embedded database (PGlite) holds a single database',
+      const before = await tableChecksums(t.db);
+      const session = new ScratchSession(t.db, { game: t.config.game, strategy: 'database' });
+      const first = await session.seed(fixture);
+      const second = await session.seed(fixture);
+      expect(first.strategy).toBe('database');
+      expect(first.key).toBe(fixture.source.root.value);
+      expect(first.databaseUrl).not.toBe(second.databaseUrl);
+      expect((await session.check(first, fixture)).differences).toEqual([]);
+      const sut = new pg.Client({ connectionString: first.databaseUrl });
+      sut.on('error', () => {});
+      await sut.connect();
+      const inserted = await sut.query(
+        `INSERT INTO turns (campaign_id, turn_number, player_input, narration, played_at, ship_minute) VALUES ($1, 4, 'x', 'y', now(), 1) RETURNING id::text`,
+        [first.key],
       );
-      const session = new ScratchSession(t.db, { game: t.config.game, strategy: 'auto' });
-      for (let i = 0; i < 3; i++) {
-        const scratch = await session.seed(fixture);
-        expect(scratch.strategy).toBe('remap');
-        await scratch.teardown();
-      }
+      expect(Number(inserted.rows[0].id)).toBeGreaterThan(
+        Math.max(...fixture.tables.turns!.rows.map((row) => Number(row.id))),
+      );
+      await sut.end();
+      const made = await registeredDatabases(t);
+      expect(made.length).toBeGreaterThanOrEqual(2);
+      await first.teardown();
+      await second.teardown();
+      await session.close();
+      const left = await t.db.pool.query<{ datname: string }>(
+        'SELECT datname FROM pg_database WHERE datname = ANY($1::text[])',
+        [made],
+      );
+      expect(left.rows).toEqual([]);
+      expect(await tableChecksums(t.db)).toEqual(before);
     } finally {
       await t.cleanup();
     }

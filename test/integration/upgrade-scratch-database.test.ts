@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { templateArchive } from '../../src/db/pgdata-template.js';
 import { quoteIdent } from '../../src/db/quote.js';
 import { capture } from '../../src/fixture/capture-fixtures.js';
 import type { Fixture } from '../../src/fixture/format.js';
@@ -10,7 +9,7 @@ import { readSchemaSnapshot, type SchemaSnapshot } from '../../src/fixture/schem
 import { projectPaths } from '../../src/project/open-project.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { rebuildSchema } from '../../src/upgrade/rebuild-schema.js';
-import { extensionsNeeded, openUpgradeDatabase, type UpgradeDatabase } from '../../src/upgrade/scratch-database.js';
+import { openUpgradeDatabase, type UpgradeDatabase } from '../../src/upgrade/scratch-database.js';
 import { seedAsCaptured } from '../../src/upgrade/seed-as-captured.js';
 import { snapshotFileOf } from '../../src/upgrade/upgrade-plan.js';
 import { TEST_SCRUB_KEY } from '../helpers/scrub-key.js';
@@ -106,58 +105,4 @@ describe.each(BACKENDS)('the database an upgrade rebuilds fixtures in, on %s', (
       }
     },
   );
-
-  it.runIf(backend === 'embedded')(
-    'starts from the shipped empty data directory, with the settings initdb gives',
-    async () => {
-      const settings = async (scratch: UpgradeDatabase): Promise<unknown> => {
-        const { rows } = await scratch.db.pool.query(
-          `SELECT name, setting FROM pg_settings
-           WHERE name IN ('server_encoding', 'lc_collate', 'lc_ctype', 'TimeZone', 'DateStyle', 'IntervalStyle',
-                          'server_version', 'standard_conforming_strings', 'default_text_search_config')
-           ORDER BY name`,
-        );
-        const sorted = await scratch.db.pool.query(
-          `SELECT array_agg(x ORDER BY x)::text AS sorted FROM unnest(ARRAY['b', 'B', 'a', 'é', 'Z', '_z', '10', '9']) AS x`,
-        );
-        const schemas = await scratch.db.pool.query(`SELECT nspname::text FROM pg_namespace ORDER BY 1`);
-        return { rows, sorted: sorted.rows, schemas: schemas.rows };
-      };
-      const fromTemplate = await openUpgradeDatabase(t.db);
-      const fromInitdb = await openUpgradeDatabase(t.db, { template: false });
-      try {
-        expect(fromTemplate.made).toEqual({
-          how: templateArchive('empty') ? 'template' : 'pglite-initdb',
-          extensions: true,
-        });
-        expect(templateArchive('empty')).toBeDefined();
-        expect(fromInitdb.made).toEqual({ how: 'pglite-initdb', extensions: true });
-        expect(await settings(fromTemplate)).toEqual(await settings(fromInitdb));
-      } finally {
-        await fromTemplate.close();
-        await fromInitdb.close();
-      }
-    },
-    120_000,
-  );
-
-  it('links the extensions only when a snapshot or the project’s database has one', async () => {
-    // The sample game creates none.
-    expect(await extensionsNeeded(t.db, [snapshot])).toBe(false);
-    const withExtension = {
-      ...snapshot,
-      statements: ['CREATE EXTENSION IF NOT EXISTS "pgcrypto"', ...snapshot.statements],
-    };
-    expect(await extensionsNeeded(t.db, [snapshot, withExtension])).toBe(true);
-    if (backend === 'embedded') {
-      // Without them linked a snapshot that creates one cannot be rebuilt: what the check above is for.
-      const bare = await openUpgradeDatabase(t.db, { extensions: false });
-      try {
-        expect(bare.made).toMatchObject({ extensions: false });
-        await expect(rebuildSchema(bare.db.pool, withExtension, 'snapshot')).rejects.toThrow(/pgcrypto/);
-      } finally {
-        await bare.close();
-      }
-    }
-  });
 });

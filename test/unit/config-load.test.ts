@@ -21,7 +21,7 @@ describe('loadConfig', () => {
       shared: ['users'],
       exclude: [],
     });
-    expect(embeddedDataDir(config)).toBe(join(dir, '.turnkit', 'pgdata'));
+    expect(embeddedDataDir(config)).toBe(join(dir, '.turnkit', 'postgres'));
   });
 
   it('loads a TypeScript config with types stripped, resolving paths against its folder', async () => {

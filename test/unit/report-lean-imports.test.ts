@@ -6,7 +6,7 @@ const SRC = resolve(import.meta.dirname, '../../src');
 
 // `turnkit report RUN` loads what its modules import before they run (their static value imports) and, lazily, what
 // its action asks for. It once loaded 233 modules, 95 of them zod's, pg and every SUT kind: the manifest's schema and
-// a price function pulled them in. Zod, pg, PGlite, the SUT kinds and the database layer are now loaded only when a
+// a price function pulled them in. Zod, pg, the SUT kinds and the database layer are now loaded only when a
 // report needs them (a manifest its lean shape refuses, --calibration): this walks the static imports from the
 // command and what its action loads, in the sources, so that a new import that pulls them back in fails here.
 
@@ -23,9 +23,9 @@ describe('turnkit report loads no schema library, database or SUT kind before it
     expect(packages.has('commander')).toBe(true);
   });
 
-  it('no zod, pg or PGlite; no SUT kind, database module, config loader or zod schema module', () => {
+  it('no zod or pg; no SUT kind, database module, config loader or zod schema module', () => {
     const { files, packages } = loadedBefore(REPORT);
-    expect([...packages].filter((name) => ['zod', 'pg', '@electric-sql/pglite', 'kysely'].includes(name))).toEqual([]);
+    expect([...packages].filter((name) => ['zod', 'pg', 'kysely'].includes(name))).toEqual([]);
     const heavy = [...files].filter(
       (file) =>
         // sut-answer.ts reads usage and cost from an answer (spend.ts re-exports it): no kind, no package.

@@ -59,7 +59,7 @@ export function registerSeed(program: Command, output: Output): void {
         );
         if (result.serverStopsOnExit) {
           output.err(
-            'note: the embedded server stops when this command exits; run `turnkit db start` in another terminal to keep it up for your game',
+            'note: the embedded server stops when this command exits; run `turnkit db start` first to keep it running for your game',
           );
         }
       }

@@ -1,0 +1,209 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { appendFile, chmod, chown, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { TurnkitError } from '../../errors.js';
+import type { ServerAccount } from './server-account.js';
+import { serverProgram } from './server-binaries.js';
+
+/** Where one embedded PostgreSQL cluster is and who runs it. */
+export interface ClusterPlace {
+  /** The server's data directory (PGDATA). */
+  dataDir: string;
+  /** The package's `native/` folder the programs run from. */
+  nativeDir: string;
+  /** The account the server runs as (turnkit is root), else undefined: the user running turnkit. */
+  account: ServerAccount | undefined;
+}
+
+/** A running server, as its `postmaster.pid` says. */
+export interface RunningCluster {
+  pid: number;
+  port: number;
+}
+
+/** The superuser turnkit connects as. */
+export const SUPERUSER = 'postgres';
+
+/**
+ * Settings of the embedded server, written into its postgresql.conf once: loopback only and no Unix socket (no
+ * other machine, and no socket folder that may not exist or be writable, such as /var/run/postgresql), a small
+ * shared memory (a development server beside other programs; the sample game's working set is a few MB), commits
+ * that do not wait for the disk (a crash loses the last moment's commits, never consistency), and UTC.
+ */
+const SETTINGS = [
+  "listen_addresses = '127.0.0.1'",
+  "unix_socket_directories = ''",
+  'max_connections = 100',
+  "shared_buffers = '32MB'",
+  'synchronous_commit = off',
+  "timezone = 'UTC'",
+  "log_timezone = 'UTC'",
+  "log_min_messages = 'warning'",
+];
+
+/** Whether a data directory holds an initialised cluster. */
+export function clusterExists(dataDir: string): boolean {
+  return existsSync(join(dataDir, 'PG_VERSION'));
+}
+
+/**
+ * Runs initdb with the given superuser password (scram-sha-256 for every connection). It works in a sibling folder
+ * renamed into place when complete, so that an interrupted initdb never leaves a data directory that looks made.
+ */
+export async function initCluster(place: ClusterPlace, password: string): Promise<void> {
+  const parent = dirname(place.dataDir);
+  await mkdir(parent, { recursive: true });
+  const building = join(parent, `.${basename(place.dataDir)}.init-${process.pid}`);
+  await rm(building, { recursive: true, force: true });
+  await mkdir(building, { mode: 0o700 });
+  // initdb reads the password from a file: one in a private folder the server's account can read, removed after.
+  const secrets = await mkdtemp(join(tmpdir(), 'turnkit-initdb-'));
+  const pwfile = join(secrets, 'pw');
+  try {
+    await writeFile(pwfile, `${password}\n`, { mode: 0o600 });
+    if (place.account) {
+      for (const path of [building, secrets, pwfile]) await chown(path, place.account.uid, place.account.gid);
+    }
+    await runAs(place, serverProgram(place.nativeDir, 'initdb'), [
+      `--pgdata=${building}`,
+      `--username=${SUPERUSER}`,
+      '--auth=scram-sha-256',
+      `--pwfile=${pwfile}`,
+      '--encoding=UTF8',
+      '--no-locale',
+      '--no-sync',
+      '--no-instructions',
+    ]);
+    await appendFile(join(building, 'postgresql.conf'), `\n# turnkit's embedded server\n${SETTINGS.join('\n')}\n`);
+    await rm(place.dataDir, { recursive: true, force: true });
+    await rename(building, place.dataDir);
+  } catch (error) {
+    await rm(building, { recursive: true, force: true }).catch(() => {});
+    throw error;
+  } finally {
+    await rm(secrets, { recursive: true, force: true });
+  }
+}
+
+/** The server running on a data directory, from its `postmaster.pid`, when its process is alive. */
+export async function runningCluster(dataDir: string): Promise<RunningCluster | undefined> {
+  let text: string;
+  try {
+    text = await readFile(join(dataDir, 'postmaster.pid'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  // Line 1 is the postmaster's pid, line 4 its port (the file's layout is fixed by PostgreSQL's pidfile.h).
+  const lines = text.split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port) || port <= 0) return undefined;
+  return processAlive(pid) ? { pid, port } : undefined;
+}
+
+/**
+ * Starts the server in the background (`pg_ctl start`, which detaches it from turnkit's process group: a Ctrl-C
+ * meant for turnkit does not reach it, and turnkit stops it itself) and waits until it accepts connections. The port
+ * is the one asked for, or a free one; a port taken between the choice and the bind is chosen again.
+ */
+export async function startCluster(place: ClusterPlace, port: number): Promise<RunningCluster> {
+  const log = join(place.dataDir, 'server.log');
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const chosen = port || (await freePort());
+    try {
+      await runAs(place, serverProgram(place.nativeDir, 'pg_ctl'), [
+        'start',
+        '--pgdata',
+        place.dataDir,
+        '--wait',
+        '--timeout=120',
+        '--silent',
+        '--log',
+        log,
+        '--options',
+        `-p ${chosen}`,
+      ]);
+      const running = await runningCluster(place.dataDir);
+      if (running) return running;
+      lastError = new Error('the server started but wrote no postmaster.pid');
+    } catch (error) {
+      lastError = error;
+      if (port) break;
+    }
+  }
+  const tailOfLog = await lastLogLine(log);
+  const message = (lastError as Error)?.message?.split('\n')[0] ?? String(lastError);
+  throw new TurnkitError(
+    'DATABASE',
+    `${place.dataDir}: the embedded PostgreSQL server did not start: ${tailOfLog ?? message}`,
+  );
+}
+
+/** Stops the server (fast shutdown: open sessions are ended, their transactions rolled back) and waits for it. */
+export async function stopCluster(place: ClusterPlace): Promise<void> {
+  if (!(await runningCluster(place.dataDir))) return;
+  await runAs(place, serverProgram(place.nativeDir, 'pg_ctl'), [
+    'stop',
+    '--pgdata',
+    place.dataDir,
+    '--mode=fast',
+    '--wait',
+    '--timeout=60',
+    '--silent',
+  ]);
+}
+
+/** Makes the data directory owner-only again (PostgreSQL refuses one others can read) and the account's own. */
+export async function ownDataDir(place: ClusterPlace): Promise<void> {
+  await chmod(place.dataDir, 0o700);
+  if (place.account) await chown(place.dataDir, place.account.uid, place.account.gid);
+}
+
+/** True when a process of that pid exists (EPERM: it does, but is another user's). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function runAs(place: ClusterPlace, program: string, args: string[]): Promise<void> {
+  // A fixed environment: the messages in English (they end up in errors), no PG* variable of the caller's steering
+  // the server, and the server's own account when turnkit is root.
+  const env = { LC_ALL: 'C', LANG: 'C', PATH: '/usr/bin:/bin' };
+  const ids = place.account ? { uid: place.account.uid, gid: place.account.gid } : {};
+  return new Promise((resolvePromise, reject) => {
+    execFile(program, args, { env, ...ids, cwd: dirname(place.dataDir), timeout: 180_000 }, (error, _out, stderr) => {
+      if (!error) return resolvePromise();
+      const detail = String(stderr).trim().split('\n').filter(Boolean).pop();
+      reject(new Error(detail || error.message));
+    });
+  });
+}
+
+async function lastLogLine(log: string): Promise<string | undefined> {
+  try {
+    const lines = (await readFile(log, 'utf8')).trim().split('\n');
+    return lines.filter((line) => /FATAL|ERROR|PANIC/.test(line)).pop() ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
