@@ -1,5 +1,3 @@
-import type { Db } from '../db/connect.js';
-
 /**
  * The statement that opens a seed's or a teardown's transaction: `BEGIN`, then `settings`, and
  * `synchronous_commit = off` for this transaction alone. A scratch campaign is made to be
@@ -9,6 +7,6 @@ import type { Db } from '../db/connect.js';
  * entry, in order: a lost seed leaves nothing, a lost teardown leaves the campaign and its entry for `turnkit gc`,
  * whose owner is gone by then. Every other transaction (the SUTs', the game's) keeps the server's setting.
  */
-export function scratchBegin(_db: Pick<Db, 'backend'>, settings: readonly string[] = []): string {
+export function scratchBegin(settings: readonly string[] = []): string {
   return ['BEGIN', ...settings, 'SET LOCAL synchronous_commit = off'].join('; ');
 }

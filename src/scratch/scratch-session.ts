@@ -273,7 +273,7 @@ export class ScratchSession {
     const attempt = (combined: boolean, everyKey = false) =>
       inScratchTransaction(
         this.db,
-        scratchBegin(this.db, ['SET CONSTRAINTS ALL DEFERRED', `SET LOCAL lock_timeout = ${lockMs}`]),
+        scratchBegin(['SET CONSTRAINTS ALL DEFERRED', `SET LOCAL lock_timeout = ${lockMs}`]),
         async (client) => {
           const watch = await watchLockWaits(this.db, client, (found) =>
             this.options.onLockWait?.(

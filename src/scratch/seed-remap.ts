@@ -65,7 +65,7 @@ async function seedRemapOnce(
   // Deferrable cycle edges (campaign -> current location -> campaign) are checked at commit.
   // Keys read from the live rows (a range above the maximum, short codes) are locked in the BEGIN's batch: the
   // allocation's own snapshot, taken after, then sees every seed that held the lock before.
-  const begin = scratchBegin(db, [
+  const begin = scratchBegin([
     ...(plan.order.deferred.length > 0 ? ['SET CONSTRAINTS ALL DEFERRED'] : []),
     ...keyLockSql(plan.keys, plan.campaignTables, LOCK_CLASS),
   ]);

@@ -125,9 +125,9 @@ describe.each(BACKENDS)('a rollout turn’s own cost on %s', (backend) => {
       const { rows } = await client.query<{ n: number }>(
         "SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'turnkit\\_%'",
       );
-      // The embedded server shares one session among every connection: the reader names nothing there (the seed's
-      // and teardown's statements, named per connection as tk_..., are scratch-transaction.ts's and not counted).
-      expect(rows[0]!.n > 0).toBe(t.db.backend === 'postgres');
+      // Named on this connection's session (the seed's and teardown's statements, named as tk_..., are
+      // scratch-transaction.ts's and not counted).
+      expect(rows[0]!.n).toBeGreaterThan(0);
     } finally {
       client.release();
       await scratch.teardown();

@@ -8,14 +8,11 @@ import { ScratchSession } from '../../src/scratch/scratch-session.js';
 import { scratchBegin } from '../../src/scratch/scratch-begin.js';
 
 describe('scratchBegin', () => {
-  it('adds synchronous_commit = off after the given settings on a real server, and nothing on the embedded one', () => {
-    expect(scratchBegin({ backend: 'postgres' }, ['SET CONSTRAINTS ALL DEFERRED'])).toBe(
+  it('adds synchronous_commit = off after the given settings', () => {
+    expect(scratchBegin(['SET CONSTRAINTS ALL DEFERRED'])).toBe(
       'BEGIN; SET CONSTRAINTS ALL DEFERRED; SET LOCAL synchronous_commit = off',
     );
-    expect(scratchBegin({ backend: 'embedded' }, ['SET CONSTRAINTS ALL DEFERRED'])).toBe(
-      'BEGIN; SET CONSTRAINTS ALL DEFERRED',
-    );
-    expect(scratchBegin({ backend: 'embedded' })).toBe('BEGIN');
+    expect(scratchBegin()).toBe('BEGIN; SET LOCAL synchronous_commit = off');
   });
 });
 
@@ -61,7 +58,7 @@ describe.each(BACKENDS)("a rep's transactions and their commit on %s", (backend)
     const begins = sent.filter((text) => /^BEGIN;/.test(text) && text.includes('SET CONSTRAINTS ALL DEFERRED'));
     expect(begins).toHaveLength(2); // the seed's and the teardown's
     for (const begin of begins)
-      expect(begin.endsWith('; SET LOCAL synchronous_commit = off')).toBe(backend === 'postgres');
+      expect(begin.endsWith('; SET LOCAL synchronous_commit = off')).toBe(true);
     // Outside those transactions the pool's connections keep the server's setting.
     const { rows } = await t.db.pool.query('SHOW synchronous_commit');
     expect(rows[0].synchronous_commit).toBe('on');

@@ -30,15 +30,14 @@ export const SUPERUSER = 'postgres';
 /**
  * Settings of the embedded server, written into its postgresql.conf once: loopback only and no Unix socket (no
  * other machine, and no socket folder that may not exist or be writable, such as /var/run/postgresql), a small
- * shared memory (a development server beside other programs; the sample game's working set is a few MB), commits
- * that do not wait for the disk (a crash loses the last moment's commits, never consistency), and UTC.
+ * shared memory (a development server beside other programs; the sample game's working set is a few MB), and UTC.
+ * Commits wait for the disk as on any server: turnkit's scratch transactions alone skip that wait (scratch-begin.ts).
  */
 const SETTINGS = [
   "listen_addresses = '127.0.0.1'",
   "unix_socket_directories = ''",
   'max_connections = 100',
   "shared_buffers = '32MB'",
-  'synchronous_commit = off',
   "timezone = 'UTC'",
   "log_timezone = 'UTC'",
   "log_min_messages = 'warning'",
