@@ -1,37 +1,46 @@
-// npm run bench:embedded — how fast the embedded database opens, and what the demo costs beyond its own work.
-//  1. A whole process that opens the embedded database, asks SELECT 1 and closes it: on a new data directory (from
-//     the shipped template, dist/pgdata/) against a reopen of the same directory, alternated, medians of ROUNDS.
-//     Goal: first open within 2x a reopen. Also printed once: a new directory with initdb (no template), as before.
-//  2. `turnkit demo` as a user runs it: wall time against the time of its own work (the sample step, the capture
-//     step, and the reps of its run and of its rollout, each from the first one's start to the last one's end).
-//     Goal: at most 1.3x. Where the rest goes is printed beside it. And its peak RSS
-//     (from /usr/bin/time -v when it is there). With BENCH_BIN, that build's demo and this one's in interleaved
-//     pairs, ROUNDS of each, and both ratios' medians and ranges.
-//  3. Many runs on one data directory against a fresh one, and its size (bench/embedded-aging.ts). BENCH_AGING=only
-//     runs this part alone, BENCH_AGING=0 skips it.
-// Runs the built package (dist/): `npm run build` first.
+// npm run bench:embedded — the embedded PostgreSQL server: how fast it is ready, what the demo costs, and what the
+// server holds in memory after many reps. Whole processes of the built binary (npm run build first).
+//  1. `turnkit db start` to ready (the command returns once the server accepts connections): on a project folder
+//     with no cluster yet (initdb included) and on one whose server is stopped (the usual case); medians of ROUNDS,
+//     against `node -e 0` in the same rounds. Goal: under 1.5 s.
+//  2. `turnkit demo`, wall time: with BENCH_BASE_BIN (an earlier build's dist/src/cli/bin.js: the PGlite one) in
+//     interleaved pairs with this build's, ROUNDS pairs, the ratio this / base per pair. Goal: 0.6x or less.
+//  3. The server's memory after BENCH_REPS (default 1,000) reps: `turnkit run` of the sample question, 200 reps a run
+//     at concurrency 8, on a server kept by `db start`; then the resident memory of all of its processes (the
+//     postmaster and every backend and worker it started), as the sum of their RSS (which counts the shared buffers
+//     once per process that touched them) and of their PSS (shared pages divided among the processes that map
+//     them: what the server really holds). Goal: under 250 MB.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { benchAging } from './embedded-aging.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
+const BIN = join(ROOT, 'dist/src/cli/bin.js');
+const BASE_BIN = process.env.BENCH_BASE_BIN ? resolve(process.env.BENCH_BASE_BIN) : undefined;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const REPS = Number(process.env.BENCH_REPS ?? 1000);
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'start,demo,memory').split(','));
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
-if (!existsSync(join(ROOT, 'dist/pgdata/templates.json')))
-  throw new Error('no dist/pgdata/templates.json: run npm run build first');
+const range = (values: number[]): string => `${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)}`;
+if (!existsSync(BIN)) throw new Error('no dist/src/cli/bin.js: run npm run build first');
 
-function run(
-  command: string,
-  args: string[],
-  cwd: string,
-): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+function run(command: string, args: string[], cwd: string): Promise<Ran> {
   return new Promise((done, fail) => {
     const started = performance.now();
-    const child = spawn(command, args, { cwd, env: { ...process.env, DATABASE_URL: '' } });
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, DATABASE_URL: '', TURNKIT_SCRUB_KEY: 'bench-embedded: not a secret key at all' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
@@ -41,123 +50,126 @@ function run(
   });
 }
 
-// One process: open (template or initdb), SELECT 1, close; what `turnkit db migrate` or a first `sample` pays.
-const OPEN = `
-const { connectEmbedded } = await import(${JSON.stringify(join(ROOT, 'dist/src/db/connect.js'))});
-const { templateArchive } = await import(${JSON.stringify(join(ROOT, 'dist/src/db/pgdata-template.js'))});
-const db = await connectEmbedded({ dataDir: process.argv[1], port: 0, handleSignals: false, template: process.argv[2] === 'initdb' ? undefined : templateArchive('empty') });
-await db.pool.query('SELECT 1');
-await db.close();
-`;
-
-async function openOnce(dataDir: string, mode: 'template' | 'initdb'): Promise<number> {
-  const result = await run(process.execPath, ['--input-type=module', '-e', OPEN, dataDir, mode], ROOT);
-  if (result.code !== 0) throw new Error(`opening ${dataDir} failed: ${result.stderr.trim().split('\n').at(-1)}`);
-  return result.ms;
+async function turnkit(bin: string, args: string[], cwd: string): Promise<Ran> {
+  const result = await run(process.execPath, [bin, ...args], cwd);
+  if (result.code !== 0)
+    throw new Error(`turnkit ${args.join(' ')} failed (${result.code}): ${result.stderr.trim().split('\n').at(-1)}`);
+  return result;
 }
 
 const work = await mkdtemp(join(tmpdir(), 'turnkit-bench-embedded-'));
-const aging = process.env.BENCH_AGING ?? '1';
 try {
-  if (aging !== 'only') await openAndDemo();
-  // BENCH_BIN measures another build (an earlier commit's) with the same figures.
-  if (aging !== '0') await benchAging(resolve(process.env.BENCH_BIN ?? join(ROOT, 'dist/src/cli/bin.js')), work);
+  if (PARTS.has('start')) await startToReady();
+  if (PARTS.has('demo')) await demoWall();
+  if (PARTS.has('memory')) await memoryAfterReps();
 } finally {
   await rm(work, { recursive: true, force: true });
 }
 
-// Parts 1 and 2: opening the embedded database, and the demo.
-async function openAndDemo(): Promise<void> {
-  const first: number[] = [];
-  const reopen: number[] = [];
+async function startToReady(): Promise<void> {
+  const fresh: number[] = [];
+  const again: number[] = [];
+  const node: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const dataDir = join(work, `open-${round}`, 'pgdata');
-    first.push(await openOnce(dataDir, 'template'));
-    reopen.push(await openOnce(dataDir, 'template'));
+    const project = join(work, `start-${round}`);
+    await cp(join(ROOT, 'examples'), join(project, 'examples'), { recursive: true });
+    node.push((await run(process.execPath, ['-e', '0'], project)).ms);
+    fresh.push((await turnkit(BIN, ['db', 'start'], project)).ms);
+    await turnkit(BIN, ['db', 'stop'], project);
+    again.push((await turnkit(BIN, ['db', 'start'], project)).ms);
+    await turnkit(BIN, ['db', 'stop'], project);
   }
-  const initdb = await openOnce(join(work, 'initdb', 'pgdata'), 'initdb');
-  const f = median(first);
-  const r = median(reopen);
+  console.log(`db start to ready, medians of ${ROUNDS} (node -e 0: ${median(node).toFixed(0)} ms):`);
   console.log(
-    `embedded first open / reopen (whole process, median of ${ROUNDS}): ${f.toFixed(0)} / ${r.toFixed(0)} ms = ${(f / r).toFixed(2)}x (goal: within 2x)`,
+    `  a stopped server:        ${(median(again) / 1000).toFixed(2)} s (${range(again.map((ms) => ms / 1000))} s), ${(median(again) / median(node)).toFixed(1)}x node -e 0; goal under 1.5 s`,
   );
   console.log(
-    `  a new data directory with initdb instead (no template), once: ${initdb.toFixed(0)} ms = ${(initdb / r).toFixed(2)}x a reopen`,
+    `  a new project (initdb):  ${(median(fresh) / 1000).toFixed(2)} s (${range(fresh.map((ms) => ms / 1000))} s), ${(median(fresh) / median(node)).toFixed(1)}x node -e 0`,
   );
+}
 
-  // BENCH_BIN: that build's demo and this one's, in interleaved pairs (the order alternating), ROUNDS of each.
-  const other = process.env.BENCH_BIN;
-  if (other) {
-    const ratios: Record<'before' | 'after', number[]> = { before: [], after: [] };
-    for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const);
-      for (const which of order) {
-        const bin = which === 'before' ? resolve(other) : join(ROOT, 'dist/src/cli/bin.js');
-        ratios[which].push(await demoOnce(bin, join(work, `demo-${which}-${round}`)));
-      }
+async function demoWall(): Promise<void> {
+  const mine: number[] = [];
+  const base: number[] = [];
+  const ratios: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const order: ('mine' | 'base')[] = round % 2 === 0 ? ['mine', 'base'] : ['base', 'mine'];
+    const seen: Record<string, number> = {};
+    for (const which of order) {
+      if (which === 'base' && !BASE_BIN) continue;
+      const cwd = join(work, `demo-${which}-${round}`);
+      await cp(join(ROOT, 'examples'), join(cwd, 'examples'), { recursive: true });
+      await symlink(join(ROOT, 'node_modules'), join(cwd, 'node_modules'), 'dir');
+      seen[which] = (await turnkit(which === 'mine' ? BIN : BASE_BIN!, ['demo', '--dir', 'd'], cwd)).ms;
     }
-    const shown = (values: number[]): string =>
-      `median ${median(values).toFixed(2)}x (${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)})`;
+    mine.push(seen.mine!);
+    if (seen.base !== undefined) {
+      base.push(seen.base);
+      ratios.push(seen.mine! / seen.base);
+    }
+  }
+  console.log(`turnkit demo, wall time, ${ROUNDS} rounds: ${(median(mine) / 1000).toFixed(1)} s`);
+  if (BASE_BIN)
     console.log(
-      `demo wall / own work, ${ROUNDS} interleaved pairs: BENCH_BIN ${shown(ratios.before)}, this build ${shown(ratios.after)}`,
+      `  against ${BASE_BIN}: ${(median(base) / 1000).toFixed(1)} s; this / base ${median(ratios).toFixed(2)}x (${range(ratios)}); goal 0.6x or less`,
     );
-    return;
-  }
-  await demoOnce(join(ROOT, 'dist/src/cli/bin.js'), join(work, 'demo'));
 }
 
-// One `turnkit demo` of a build, its figures printed; returns its wall time over its own work.
-async function demoOnce(bin: string, demoDir: string): Promise<number> {
-  const time = existsSync('/usr/bin/time');
-  const demoArgs = [bin, 'demo', '--dir', demoDir, '--json'];
-  const demo = time
-    ? await run('/usr/bin/time', ['-v', process.execPath, ...demoArgs], work)
-    : await run(process.execPath, demoArgs, work);
-  if (demo.code !== 0) throw new Error(`turnkit demo exited ${demo.code}: ${demo.stderr.trim().split('\n').at(-1)}`);
-  const result = JSON.parse(demo.stdout) as {
-    run: { dir: string };
-    rollout: { run: { dir: string } };
-    timings: { sampleMs: number; captureMs: number; runMs: number; rolloutMs: number };
-  };
-  // Its reps are the run's and the rollout's (each rollout rep plays several turns): both are the demo's own work.
-  const main = await repSpan(resolve(work, result.run.dir));
-  const rolled = await repSpan(resolve(work, result.rollout.run.dir));
-  const reps = { ms: main.ms + rolled.ms, count: main.count + rolled.count };
-  const own = result.timings.sampleMs + result.timings.captureMs + reps.ms;
-  console.log(
-    `turnkit demo: ${(demo.ms / 1000).toFixed(2)} s wall against its own work ${(own / 1000).toFixed(2)} s = ${(demo.ms / own).toFixed(2)}x (goal: at most 1.3x)`,
-  );
-  console.log(
-    `  own work: sample ${result.timings.sampleMs.toFixed(0)} ms, capture ${result.timings.captureMs.toFixed(0)} ms, ${main.count} reps ${main.ms.toFixed(0)} ms and ${rolled.count} rollout reps ${rolled.ms.toFixed(0)} ms (each first start to last end)`,
-  );
-  const { runMs, rolloutMs, sampleMs, captureMs } = result.timings;
-  console.log(
-    `  fixed costs: the run's own beyond its reps ${(runMs - main.ms).toFixed(0)} ms, the rollout's (run, checks, report) beyond its reps ${(rolloutMs - rolled.ms).toFixed(0)} ms, the rest (process start, database open, construct, checks, report, HTML, close) ${(demo.ms - sampleMs - captureMs - runMs - rolloutMs).toFixed(0)} ms`,
-  );
-  const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(demo.stderr)?.[1];
-  console.log(
-    `  peak RSS of the demo process: ${rss ? `${(Number(rss) / 1024).toFixed(0)} MB` : 'not measured (no /usr/bin/time)'}`,
-  );
-  return demo.ms / own;
-}
-
-// The reps' own time: from the earliest start to the latest end among the run's rep records.
-async function repSpan(runDir: string): Promise<{ ms: number; count: number }> {
-  let start = Infinity;
-  let end = -Infinity;
-  let count = 0;
-  for (const fixture of await readdir(join(runDir, 'reps'))) {
-    for (const name of await readdir(join(runDir, 'reps', fixture))) {
-      if (!name.endsWith('.json')) continue;
-      const record = JSON.parse(await readFile(join(runDir, 'reps', fixture, name), 'utf8')) as {
-        startedAt: string;
-        timings: { totalMs: number };
-      };
-      const begun = Date.parse(record.startedAt);
-      start = Math.min(start, begun);
-      end = Math.max(end, begun + record.timings.totalMs);
-      count++;
+async function memoryAfterReps(): Promise<void> {
+  const project = join(work, 'memory');
+  await cp(join(ROOT, 'examples'), join(project, 'examples'), { recursive: true });
+  await symlink(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir');
+  await turnkit(BIN, ['db', 'start'], project);
+  try {
+    const key = (await turnkit(BIN, ['sample', '--turns', '40'], project)).stdout.trim();
+    await turnkit(BIN, ['capture', '--campaign', key, '--turn', '23', '--name', 'probe'], project);
+    const question = (await readFile(join(ROOT, 'questions/places.yaml'), 'utf8'))
+      .replace(/^fixtures:[\s\S]*?(?=^\w)/m, 'fixtures:\n  - fixtures/probe.json\n')
+      .replace(/^reps: .*$/m, 'reps: 200');
+    await cp(join(ROOT, 'questions'), join(project, 'questions'), { recursive: true });
+    await writeFile(join(project, 'questions/memory.yaml'), question);
+    const before = await serverMemory(project);
+    let reps = 0;
+    while (reps < REPS) {
+      const ran = await turnkit(BIN, ['run', 'questions/memory.yaml', '--concurrency', '8', '--json'], project);
+      reps += (JSON.parse(ran.stdout) as { ran: number }).ran;
     }
+    const after = await serverMemory(project);
+    console.log(`embedded server's memory, all ${after.processes} of its processes (postmaster, backends, workers):`);
+    console.log(`  at start:        RSS ${mb(before.rss)} MB summed, PSS ${mb(before.pss)} MB`);
+    console.log(
+      `  after ${reps} reps: RSS ${mb(after.rss)} MB summed, PSS ${mb(after.pss)} MB; goal under 250 MB (${(after.pss / (250 * 1024 * 1024)).toFixed(2)}x of it by PSS, ${(after.rss / (250 * 1024 * 1024)).toFixed(2)}x by RSS)`,
+    );
+  } finally {
+    await turnkit(BIN, ['db', 'stop', '--force'], project).catch(() => {});
   }
-  return { ms: end - start, count };
+}
+
+/** RSS and PSS (bytes) of the server's postmaster and every process whose parent it is. */
+async function serverMemory(project: string): Promise<{ rss: number; pss: number; processes: number }> {
+  const status = JSON.parse((await turnkit(BIN, ['db', 'status', '--json'], project)).stdout) as { pid: number };
+  const pids = [status.pid];
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => '');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (ppid === status.pid) pids.push(Number(name));
+  }
+  let rss = 0;
+  let pss = 0;
+  for (const pid of pids) {
+    const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
+    rss += kb(rollup, 'Rss') * 1024;
+    pss += kb(rollup, 'Pss') * 1024;
+  }
+  return { rss, pss, processes: pids.length };
+}
+
+function kb(text: string, field: string): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text);
+  return match ? Number(match[1]) : 0;
+}
+
+function mb(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(0);
 }

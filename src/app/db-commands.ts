@@ -10,7 +10,7 @@ import {
   runningEmbeddedUrl,
   stopEmbedded,
 } from '../db/embedded/embedded-server.js';
-import { loadSqlScript } from '../db/load-sql-file.js';
+import { runSqlFile } from '../db/sql-file/run-sql-file.js';
 import { migrate, migrationsFolder, type MigrateResult } from '../db/migrate.js';
 import { redactUrl } from '../db/url.js';
 import { TurnkitError } from '../errors.js';
@@ -91,7 +91,7 @@ export async function dbLoad(
   const config = await loadConfig({ configPath: options.configPath, cwd: options.cwd });
   return usingDb(config, { ...options, env: commandEnv(options) }, async (db) => ({
     file: shown,
-    ...(await loadSqlScript(db.url, text, shown)),
+    ...(await runSqlFile(db.url, text, shown)),
   }));
 }
 

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 
 /** One run of a program with bounds: what to run, what it is given, and how far it may go. */
 export interface BoundedRun {
@@ -22,38 +22,12 @@ export interface BoundedRun {
   signal?: AbortSignal | undefined;
 }
 
-/** What runBounded needs of a started program: its pipes, its exit, and its process group to kill. */
-export interface BoundedChild {
-  /** The process group's id (the child's pid); undefined when the program could not be started. */
-  readonly pid?: number | undefined;
-  readonly exitCode: number | null;
-  readonly signalCode: NodeJS.Signals | null;
-  readonly stdout: BoundedPipe;
-  readonly stderr: BoundedPipe;
-  on(event: 'spawn', listener: () => void): unknown;
-  on(event: 'error', listener: (error: NodeJS.ErrnoException) => void): unknown;
-  on(event: 'exit' | 'close', listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
-}
-
-/** A started program's stdout or stderr, read as UTF-8 text. */
-export interface BoundedPipe {
-  setEncoding(encoding: 'utf8'): unknown;
-  on(event: 'data', listener: (chunk: string) => void): unknown;
-  destroy(): unknown;
-}
-
-/**
- * Starts `program` with `args` in a process group of its own, `stdin` written to it and closed, stdout and stderr
- * piped (see `runBounded`). `maxStdout` says how much of stdout is read at the most (one byte past it is enough).
- */
-type ChildSpawner = (
+/** Starts `program` with `args` in a process group of its own, `stdin` written to it and closed, stdout and stderr piped. */
+function spawnInGroup(
   program: string,
   args: readonly string[],
-  options: { cwd: string; env: Readonly<Record<string, string | undefined>>; stdin: string; maxStdout: number },
-) => BoundedChild;
-
-/** Node's own spawn, in this process. */
-const spawnHere: ChildSpawner = (program, args, options) => {
+  options: { cwd: string; env: Readonly<Record<string, string | undefined>>; stdin: string },
+): ChildProcessWithoutNullStreams {
   const child = spawn(program, args, {
     cwd: options.cwd,
     env: options.env,
@@ -65,7 +39,7 @@ const spawnHere: ChildSpawner = (program, args, options) => {
   });
   child.stdin.end(options.stdin);
   return child;
-};
+}
 
 /** How a bounded run ended: its output (bounded), its exit, and why it was stopped if it was. */
 export interface BoundedResult {
@@ -137,38 +111,17 @@ export function commandWords(command: string | readonly string[]): string[] {
 export function runBounded(run: BoundedRun): Promise<BoundedResult> {
   const [program, ...args] = run.argv;
   return new Promise((resolve) => {
-    const child = spawnHere(program!, args, {
-      cwd: run.cwd,
-      env: run.env,
-      stdin: run.stdin,
-      maxStdout: run.maxStdout,
-    });
-    // The group is known at once unless the spawn failed; a kill asked for before it is known waits for it.
-    let group = child.pid;
-    let pendingKill: NodeJS.Signals | undefined;
-    const knowGroup = (): void => {
-      if (group !== undefined || child.pid === undefined) return;
-      group = child.pid;
-      if (settled) {
-        killGroup('SIGKILL');
-        return;
-      }
-      runningGroups.add(group);
-      if (pendingKill) killGroup(pendingKill);
-    };
+    const child = spawnInGroup(program!, args, { cwd: run.cwd, env: run.env, stdin: run.stdin });
+    // The group is the child's pid; undefined when the spawn failed (then there is nothing to kill).
+    const group = child.pid;
     if (group !== undefined) runningGroups.add(group);
-    else child.on('spawn', knowGroup);
     let stdout = '';
     let stderr = '';
     let stdoutBytes = 0;
     let stopped: BoundedResult['stopped'];
     let settled = false;
     const killGroup = (signal: NodeJS.Signals): void => {
-      if (group === undefined) {
-        // SIGKILL wins over a SIGTERM asked for before.
-        if (pendingKill !== 'SIGKILL') pendingKill = signal;
-        return;
-      }
+      if (group === undefined) return;
       try {
         process.kill(-group, signal);
       } catch {

@@ -2,7 +2,7 @@ import { cp, mkdir, mkdtemp, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, } from 'vitest';
+import { expect } from 'vitest';
 import { runCli } from './cli.js';
 import { copyEmbedded } from './embedded-copy.js';
 

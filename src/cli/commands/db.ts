@@ -61,7 +61,7 @@ export function registerDb(program: Command, output: Output): void {
     .addHelpText(
       'after',
       examples(
-        "turnkit db migrate                       # game.migrate.command (Django, Rails, Prisma...), else migrations/",
+        'turnkit db migrate                       # game.migrate.command (Django, Rails, Prisma...), else migrations/',
       ),
     )
     .action(async (options, command: Command) => {

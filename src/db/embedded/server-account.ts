@@ -25,7 +25,14 @@ export async function serverAccount(currentUid: number | undefined): Promise<Ser
   const found = await lookup(SERVER_ACCOUNT_NAME);
   if (found) return found;
   try {
-    await run('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', SERVER_ACCOUNT_NAME]);
+    await run('useradd', [
+      '--system',
+      '--user-group',
+      '--no-create-home',
+      '--shell',
+      '/usr/sbin/nologin',
+      SERVER_ACCOUNT_NAME,
+    ]);
   } catch (error) {
     const message = (error as Error).message.split('\n')[0];
     throw new TurnkitError(
@@ -63,7 +70,11 @@ export function reachableBy(path: string, account: ServerAccount): boolean {
     }
     if (stats) {
       const bits =
-        stats.uid === account.uid ? (stats.mode >> 6) & 1 : stats.gid === account.gid ? (stats.mode >> 3) & 1 : stats.mode & 1;
+        stats.uid === account.uid
+          ? (stats.mode >> 6) & 1
+          : stats.gid === account.gid
+            ? (stats.mode >> 3) & 1
+            : stats.mode & 1;
       if (!bits) return false;
     }
     const up = dirname(dir);
