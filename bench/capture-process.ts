@@ -1,7 +1,7 @@
 // The whole-process part of `npm run bench:capture`: `turnkit capture` as a user runs it (a new process, the built
 // CLI, a JSON config with the sample's rules) against `pg_dump --data-only` of a database holding only that
 // campaign, interleaved round by round, with the peak RSS of both (GNU time's %M). Real Postgres only: the
-// installed pg_dump cannot read the embedded server (PGlite reports a newer major version).
+// installed pg_dump (15) cannot read the embedded server (PostgreSQL 18), and the packages ship none.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';

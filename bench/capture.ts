@@ -58,7 +58,7 @@ function measure(url: string, campaign: string): Promise<Measured> {
 
 await withBenchDatabase(async (db) => {
   console.log(
-    `capture benchmark on ${db.backend === 'embedded' ? 'the embedded database (PGlite)' : db.displayUrl}, median of ${REPEATS} runs each`,
+    `capture benchmark on ${db.backend === 'embedded' ? 'the embedded database' : db.displayUrl}, median of ${REPEATS} runs each`,
   );
   console.log('');
   const lines: string[][] = [

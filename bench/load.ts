@@ -21,7 +21,7 @@ await withBenchDatabase(async (db, config) => {
   const reps = Number(process.env.BENCH_REPS ?? (postgres ? 1000 : 200));
   const concurrency = Number(process.env.BENCH_CONCURRENCY ?? (postgres ? 16 : 1));
   console.log(
-    `load benchmark on ${postgres ? db.displayUrl : 'the embedded database (PGlite)'}: ${reps} reps at concurrency ${concurrency}`,
+    `load benchmark on ${postgres ? db.displayUrl : 'the embedded database'}: ${reps} reps at concurrency ${concurrency}`,
   );
   await createSampleCampaign(db, { turns: 200, seed: 3 });
   const campaign = await createSampleCampaign(db, { turns: 40 });

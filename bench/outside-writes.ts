@@ -13,7 +13,7 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
 
 await withBenchDatabase(async (db, config) => {
   console.log(
-    `outside-writes benchmark on ${db.backend === 'embedded' ? 'the embedded database (PGlite)' : db.displayUrl}, ${LIVE_TURNS} live turns`,
+    `outside-writes benchmark on ${db.backend === 'embedded' ? 'the embedded database' : db.displayUrl}, ${LIVE_TURNS} live turns`,
   );
   await createSampleCampaign(db, { turns: LIVE_TURNS, seed: 3 });
   const campaign = await createSampleCampaign(db, { turns: 40 });

@@ -56,9 +56,7 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
 } as typeof pg.Client.prototype.query;
 
 await withBenchDatabase(async (db, config) => {
-  console.log(
-    `rep profile on ${db.backend === 'embedded' ? 'the embedded database' : db.displayUrl}, ${REPS} reps`,
-  );
+  console.log(`rep profile on ${db.backend === 'embedded' ? 'the embedded database' : db.displayUrl}, ${REPS} reps`);
   const campaign = await createSampleCampaign(db, { turns: 40, seed: 11 });
   const fixture = (await captureFromDb(db, config, { scrub: { key: BENCH_SCRUB_KEY }, campaign, turns: { turn: 23 } }))
     .fixtures[0]!;

@@ -13,7 +13,7 @@ import { benchRollout } from './rollout.js';
 
 await withBenchDatabase(async (db, config) => {
   const dir = config.baseDir;
-  console.log(`rollout benchmark on ${db.backend === 'embedded' ? 'the embedded database (PGlite)' : db.displayUrl}`);
+  console.log(`rollout benchmark on ${db.backend === 'embedded' ? 'the embedded database' : db.displayUrl}`);
   await mkdir(join(dir, 'fixtures'), { recursive: true });
   await writeFile(join(dir, 'rubric.md'), 'r\n');
   await writeFile(join(dir, 'case.md'), '# {{fixture.name}}\n\n{{input}}\n\n{{recent_turns:5}}\n');

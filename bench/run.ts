@@ -31,7 +31,7 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
 
 await withBenchDatabase(async (db, config) => {
   const url = db.backend === 'postgres' ? db.url : undefined;
-  console.log(`run benchmark on ${db.backend === 'embedded' ? 'the embedded database (PGlite)' : db.displayUrl}`);
+  console.log(`run benchmark on ${db.backend === 'embedded' ? 'the embedded database' : db.displayUrl}`);
   await createSampleCampaign(db, { turns: 200, seed: 3 });
   const campaign = await createSampleCampaign(db, { turns: 40 });
   const fixture = (await captureFromDb(db, config, { scrub: { key: BENCH_SCRUB_KEY }, campaign, turns: { turn: 23 } }))

@@ -124,7 +124,7 @@ await withBenchDatabase(async (db, config) => {
     )
   ).rows[0].n;
   console.log(
-    `scratch benchmark on ${db.backend === 'embedded' ? 'the embedded database (PGlite)' : db.displayUrl}: median per rep of ${REPEATS} reps, ms`,
+    `scratch benchmark on ${db.backend === 'embedded' ? 'the embedded database' : db.displayUrl}: median per rep of ${REPEATS} reps, ms`,
   );
   console.log(
     `the database also holds ${OTHER_CAMPAIGNS} other campaigns (${others} rows in their turns, locations and facts)`,

@@ -109,7 +109,12 @@ async function connectPool(
 ): Promise<Db> {
   const displayUrl = redactUrl(url);
   // Idle clients never keep the process alive (a library caller that forgets close() still exits).
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 10_000, allowExitOnIdle: true });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 10_000,
+    allowExitOnIdle: true,
+  });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
   try {

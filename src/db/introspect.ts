@@ -141,7 +141,7 @@ export async function introspect(db: Queryable): Promise<Catalog> {
 }
 
 function toColumn(row: ColumnRow, codec: Codec): ColumnInfo {
-  // 's' is a stored generated column; 'v' a virtual one (PostgreSQL 18, and PGlite builds that follow it).
+  // 's' is a stored generated column; 'v' a virtual one (PostgreSQL 18: the embedded server).
   const isGenerated = row.generated === 's' || row.generated === 'v';
   return {
     name: row.name,

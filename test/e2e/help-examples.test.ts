@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
-import { BIN, type CliResult } from '../helpers/cli.js';
+import type { CliResult } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/cli-in-process.js';
 import { exampleCommand } from '../helpers/example-words.js';
 import { unsampledProject } from '../helpers/sample-project.js';
@@ -46,11 +46,13 @@ const NOT_RUN_HERE = [
 ];
 
 // The order a person would try them in: each command's examples after those whose output it reads. `db start`
-// serves the project's embedded database to every example after it, each joining it as another turnkit process
-// does (the way its help suggests working: db start in one terminal), until `db stop` at the end.
+// keeps the project's embedded server running for every example after it, each joining it as another turnkit
+// process does, until `db stop` at the end.
 const ORDER = [
   'db start',
   'db url',
+  'db status',
+  'db load',
   'db migrate',
   'sample',
   'capture',
@@ -103,7 +105,7 @@ describe("every command's --help examples", () => {
 
   it('run as printed in the sample project (STAMP and KEY filled in from what the commands printed)', async () => {
     // Each line runs in this process, as the binary runs it (a process's start-up costs seconds here), split into
-    // words as sh would; `db start` is the one that needs a process of its own: it serves until `db stop` signals it.
+    // words as sh would.
     const env = { DATABASE_URL: '', CI: '' };
     // A `> FILE` outside the project lands in the project, beside the files the examples read (not a shared /tmp).
     const redirected = (file: string): string => (isAbsolute(file) ? join(project, 'out', basename(file)) : file);
@@ -123,7 +125,6 @@ describe("every command's --help examples", () => {
     };
     const runs = async (): Promise<string[]> => (await readdir(join(project, 'runs', 'places'))).sort();
     const fill: Record<string, string> = {};
-    let stopped: Promise<number | null> = Promise.resolve(null);
     let databaseUrl = '';
     const ran: string[] = [];
     const skipped: string[] = [];
@@ -146,30 +147,20 @@ describe("every command's --help examples", () => {
           cwd = await mkdtemp(join(project, 'init-'));
           lineEnv = { ...env, DATABASE_URL: databaseUrl };
         }
-        if (name === 'db start') {
-          // It serves until stopped: in the background, until db url has printed its URL and db stop has stopped it.
-          expect(exampleCommand(filled).program).toBe('turnkit');
-          const server = spawn(process.execPath, [BIN, ...exampleCommand(filled).args], {
-            cwd,
-            env: { ...process.env, ...env },
-            stdio: ['ignore', 'pipe', 'pipe'],
-          });
-          let printed = '';
-          server.stdout.on('data', (chunk) => (printed += chunk));
-          const exited = new Promise<number | null>((resolve) => server.on('close', resolve));
-          for (let i = 0; i < 1200 && !/postgres(ql)?:\/\//.test(printed); i++)
-            await new Promise((r) => setTimeout(r, 100));
-          expect(printed, filled).toMatch(/postgres(ql)?:\/\//);
-          stopped = exited;
-          ran.push(line);
-          continue;
-        }
+        // `db load schema.sql`: a schema file of the project's (here one that changes nothing of the sample game).
+        if (name === 'db load') await writeFile(join(project, 'schema.sql'), '-- a schema file\nSELECT 1;\n');
         const before = name === 'run' ? await runs().catch(() => []) : [];
         const result = await runLine(filled, cwd, lineEnv);
         expect(result.code, `${filled}\n${result.stderr}\n${result.stdout.slice(0, 2000)}`).toBe(0);
         ran.push(line);
-        // Stopped by SIGTERM, which the server's handler answers by closing the database and exiting 128 + 15.
-        if (name === 'db stop') expect(await stopped, 'db start exits once db stop asked it to').toBe(143);
+        // db start printed the URL once the server was ready, and kept it running for every line since.
+        if (name === 'db start')
+          expect(result.stdout, filled).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres\n$/);
+        // No command uses it any more: db stop stops it at once.
+        if (name === 'db stop') {
+          expect(result.stdout, filled).toBe('stopped the embedded database\n');
+          expect(existsSync(join(project, '.turnkit', 'postgres', 'data', 'postmaster.pid'))).toBe(false);
+        }
         if (name === 'materialize') {
           const written = JSON.parse(await readFile(join(project, 'out', 'deck-fixed.json'), 'utf8'));
           expect(written.format, filled).toMatch(/^turnkit\.fixture\//);

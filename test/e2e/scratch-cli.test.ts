@@ -1,17 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { BIN } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/cli-in-process.js';
 import { copyEmbedded } from '../helpers/embedded-copy.js';
 
 describe('scratch campaigns through the CLI, with a game connected to the printed URL', () => {
   let project: string;
-  let server: ChildProcess | undefined;
 
   beforeAll(async () => {
     project = await mkdtemp(join(tmpdir(), 'turnkit-e2e-scratch-'));
@@ -20,20 +16,14 @@ describe('scratch campaigns through the CLI, with a game connected to the printe
     expect(
       (await runInProcess(['capture', '--campaign', '1', '--turn', '23', '--name', 'probe'], { cwd: project })).code,
     ).toBe(0);
-    // The embedded server stays up in its own process, as `turnkit db start` in a second terminal would.
-    server = spawn(process.execPath, [BIN, 'db', 'start'], {
-      cwd: project,
-      env: { ...process.env, DATABASE_URL: '' },
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    await once(server.stdout!, 'data');
+    // The embedded server stays up after each command, as `turnkit db start` keeps it for a game played by hand.
+    expect((await runInProcess(['db', 'start'], { cwd: project })).code).toBe(0);
   });
   afterAll(async () => {
-    if (server && server.exitCode === null) {
-      server.kill('SIGTERM');
-      await once(server, 'exit');
+    if (project) {
+      await runInProcess(['db', 'stop', '--force'], { cwd: project });
+      await rm(project, { recursive: true, force: true });
     }
-    if (project) await rm(project, { recursive: true, force: true });
   });
 
   it('seeds, lets the game play turn 23 under the printed key, and tears down what both wrote', async () => {

@@ -11,16 +11,7 @@ const TRACE_HOOK = fileURLToPath(new URL('../helpers/module-trace.mjs', import.m
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 // What a command that does not use them must not load: each costs hundreds of modules at every start.
-const HEAVY = [
-  'playwright-core',
-  'ink',
-  'react',
-  'openai',
-  '@anthropic-ai/sdk',
-  'kysely',
-  'tsx',
-  'esbuild',
-];
+const HEAVY = ['playwright-core', 'ink', 'react', 'openai', '@anthropic-ai/sdk', 'kysely', 'tsx', 'esbuild'];
 
 let dir: string;
 

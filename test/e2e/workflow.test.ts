@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -111,24 +110,19 @@ describe('the capture workflow through the CLI', () => {
     }
   });
 
-  it('serves the embedded database to other processes while `db start` runs, and closes it on SIGTERM', async () => {
-    const server = spawn(process.execPath, [BIN, 'db', 'start'], {
-      cwd: project,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, DATABASE_URL: '' },
-    });
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      server.stdout.on('data', (chunk) => {
-        out += chunk;
-        if (out.includes('\n')) resolve(out.trim());
-      });
-      server.on('exit', (code) => reject(new Error(`db start exited with ${code}`)));
-    });
+  it('keeps the embedded server running for other processes after `db start`, until `db stop`', async () => {
+    const pidFile = join(project, '.turnkit', 'postgres', 'data', 'postmaster.pid');
+    const started = await runCli(['db', 'start'], { cwd: project });
+    expect(started.code, started.stderr).toBe(0);
+    const url = started.stdout.trim();
     try {
-      // Printed without the server's password; `db url --show-password` gives the URL a SUT connects with.
+      // Printed without the server's password, once it is ready; `db url --show-password` gives the URL a SUT uses.
       expect(url).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres$/);
+      expect(started.stderr).toMatch(/^embedded database started; it stays up until turnkit db stop/);
+      expect(existsSync(pidFile)).toBe(true);
       expect(await runInProcess(['db', 'url'], { cwd: project })).toMatchObject({ code: 0, stdout: `${url}\n` });
+      const status = await runInProcess(['db', 'status', '--json'], { cwd: project });
+      expect(JSON.parse(status.stdout)).toMatchObject({ running: true, kept: true, users: 0 });
       const shown = await runInProcess(['db', 'url', '--show-password'], { cwd: project });
       expect(shown.code, shown.stderr).toBe(0);
       const full = shown.stdout.trim();
@@ -138,11 +132,10 @@ describe('the capture workflow through the CLI', () => {
       const plain = new pg.Client({ connectionString: url });
       await expect(plain.connect()).rejects.toThrow(/password/);
       await plain.end().catch(() => {});
-      // A second turnkit process joins through the socket instead of opening the data directory.
-      const captured = await runInProcess(['capture', '--campaign', '1', '--latest', '--out', 'latest'], {
-        cwd: project,
-      });
+      // A second turnkit process uses the same server, and leaves it running.
+      const captured = await runCli(['capture', '--campaign', '1', '--latest', '--out', 'latest'], { cwd: project });
       expect(captured.code, captured.stderr).toBe(0);
+      expect(existsSync(pidFile)).toBe(true);
       // And any other client (a SUT) connects with the URL and its password.
       const client = new pg.Client({ connectionString: full });
       await client.connect();
@@ -150,19 +143,22 @@ describe('the capture workflow through the CLI', () => {
       await client.end();
       expect(rows[0].n).toBe(40);
     } finally {
-      const exited = new Promise<number | null>((resolve) =>
-        server.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))),
-      );
-      server.kill('SIGTERM');
-      expect(await exited).toBe(143);
+      expect(await runCli(['db', 'stop'], { cwd: project })).toMatchObject({
+        code: 0,
+        stdout: 'stopped the embedded database\n',
+      });
     }
-    expect(existsSync(join(project, '.turnkit', 'postgres/data/postmaster.pid'))).toBe(false);
-    expect(await runInProcess(['db', 'url'], { cwd: project })).toMatchObject({ code: 1 });
-    // Closed cleanly: the next opener finds every row.
+    expect(existsSync(pidFile)).toBe(false);
+    expect(await runInProcess(['db', 'status'], { cwd: project })).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^not running/),
+    });
+    // Stopped cleanly: the next command starts it again and finds every row, and stops it as it ends.
     const again = await runInProcess(['capture', '--campaign', '1', '--turn', '40', '--out', 'again'], {
       cwd: project,
     });
     expect(again.code, again.stderr).toBe(0);
+    expect(existsSync(pidFile)).toBe(false);
   });
 
   it('scaffolds a config with init that later commands load', async () => {

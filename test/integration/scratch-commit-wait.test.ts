@@ -57,8 +57,7 @@ describe.each(BACKENDS)("a rep's transactions and their commit on %s", (backend)
     }
     const begins = sent.filter((text) => /^BEGIN;/.test(text) && text.includes('SET CONSTRAINTS ALL DEFERRED'));
     expect(begins).toHaveLength(2); // the seed's and the teardown's
-    for (const begin of begins)
-      expect(begin.endsWith('; SET LOCAL synchronous_commit = off')).toBe(true);
+    for (const begin of begins) expect(begin.endsWith('; SET LOCAL synchronous_commit = off')).toBe(true);
     // Outside those transactions the pool's connections keep the server's setting.
     const { rows } = await t.db.pool.query('SHOW synchronous_commit');
     expect(rows[0].synchronous_commit).toBe('on');

@@ -34,9 +34,7 @@ describe('turnkit capture loads faker and the word lists only when it uses them'
   it('imports neither faker nor zxcvbn statically, nor the embedded database or a SUT kind', () => {
     const { files, packages } = loadedBefore(SRC, CAPTURE);
     expect(
-      [...packages].filter((name) =>
-        ['@faker-js/faker', '@zxcvbn-ts/language-common', 'kysely'].includes(name),
-      ),
+      [...packages].filter((name) => ['@faker-js/faker', '@zxcvbn-ts/language-common', 'kysely'].includes(name)),
     ).toEqual([]);
     expect([...files].filter((file) => file.startsWith('sut/'))).toEqual([]);
   });

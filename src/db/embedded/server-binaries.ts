@@ -61,7 +61,8 @@ async function packageVersion(nativeDir: string): Promise<string> {
   }
 }
 
-async function hydrateSymlinks(nativeDir: string): Promise<void> {
+/** Makes the library links the package lists in `pg-symlinks.json` that are missing (an install without scripts). */
+export async function hydrateSymlinks(nativeDir: string): Promise<void> {
   let links: { source: string; target: string }[];
   try {
     links = JSON.parse(await readFile(join(nativeDir, 'pg-symlinks.json'), 'utf8'));
