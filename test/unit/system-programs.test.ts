@@ -22,7 +22,7 @@ const BASICS = new Set([
 const GUARDS: Record<string, { program: keyof typeof SYSTEM_PROGRAMS; guard: RegExp }> = {
   tmux: { program: 'tmux', guard: /\bhasTmux\b|systemProgram\('tmux'/ },
   chromium: { program: 'chromium', guard: /\bhasBrowser\b|systemProgram\('chromium'/ },
-  psql: { program: 'psql', guard: /systemProgram\('psql'\)/ },
+  psql: { program: 'psql', guard: /systemProgram\('psql'[,)]/ },
   python3: { program: 'python3', guard: /systemProgram\('python3'\)/ },
   initdb: { program: 'postgres-server', guard: /systemProgram\('postgres-server'|privatePostgresMissing/ },
   pg_ctl: { program: 'postgres-server', guard: /systemProgram\('postgres-server'|privatePostgresMissing/ },

@@ -10,6 +10,7 @@ import {
   type ClusterPlace,
   clusterExists,
   initCluster,
+  ownDataDir,
   runningCluster,
   SUPERUSER,
   startCluster,
@@ -81,6 +82,7 @@ export async function openEmbedded(options: EmbeddedOptions): Promise<EmbeddedSe
     const started = running === undefined;
     if (!running) {
       if (!clusterExists(place.dataDir)) await initCluster(place, await newPassword(options.stateDir));
+      else await ownDataDir(place);
       running = await startCluster(place, options.port);
     }
     if (options.keep) await setKept(options.stateDir, true);

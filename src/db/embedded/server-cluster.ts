@@ -1,9 +1,22 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { appendFile, chmod, chown, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import {
+  appendFile,
+  chmod,
+  chown,
+  lchown,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { TurnkitError } from '../../errors.js';
 import type { ServerAccount } from './server-account.js';
 import { serverProgram } from './server-binaries.js';
@@ -55,8 +68,11 @@ export function clusterExists(dataDir: string): boolean {
 export async function initCluster(place: ClusterPlace, password: string): Promise<void> {
   const parent = dirname(place.dataDir);
   await mkdir(parent, { recursive: true });
+  // Under the state folder's lock: what an initdb killed part-way left beside it is nobody's any more.
+  for (const name of await readdir(parent))
+    if (name.startsWith(`.${basename(place.dataDir)}.init-`))
+      await rm(join(parent, name), { recursive: true, force: true });
   const building = join(parent, `.${basename(place.dataDir)}.init-${process.pid}`);
-  await rm(building, { recursive: true, force: true });
   await mkdir(building, { mode: 0o700 });
   // initdb reads the password from a file: one in a private folder the server's account can read, removed after.
   const secrets = await mkdtemp(join(tmpdir(), 'turnkit-initdb-'));
@@ -87,7 +103,10 @@ export async function initCluster(place: ClusterPlace, password: string): Promis
   }
 }
 
-/** The server running on a data directory, from its `postmaster.pid`, when its process is alive. */
+/**
+ * The server running on a data directory, from its `postmaster.pid`, when its process is alive and its port answers
+ * (a pid file left by a server that died with the machine may name a pid reused since).
+ */
 export async function runningCluster(dataDir: string): Promise<RunningCluster | undefined> {
   let text: string;
   try {
@@ -95,12 +114,33 @@ export async function runningCluster(dataDir: string): Promise<RunningCluster | 
   } catch {
     return undefined;
   }
-  // Line 1 is the postmaster's pid, line 4 its port (the file's layout is fixed by PostgreSQL's pidfile.h).
+  // Line 1 is the postmaster's pid, line 2 its data directory, line 4 its port (PostgreSQL's pidfile.h). A file
+  // naming another directory was copied with its folder while that one's server ran: it is not this folder's server.
   const lines = text.split('\n');
+  if (resolve(lines[1] ?? '') !== resolve(dataDir)) return undefined;
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
   if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port) || port <= 0) return undefined;
-  return processAlive(pid) ? { pid, port } : undefined;
+  return processAlive(pid) && (await portAnswers(port)) ? { pid, port } : undefined;
+}
+
+// A pid file naming another data directory came with a copy of the folder: left, it would make the server think a
+// postmaster runs here. One naming this directory is the server's own business (it knows a dead one's from a live one).
+async function removeCopiedPidFile(dataDir: string): Promise<void> {
+  const file = join(dataDir, 'postmaster.pid');
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  if (text !== undefined && resolve(text.split('\n')[1] ?? '') !== resolve(dataDir)) await rm(file, { force: true });
+}
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolveAnswer) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolveAnswer(true);
+    });
+    socket.once('error', () => resolveAnswer(false));
+  });
 }
 
 /**
@@ -110,6 +150,7 @@ export async function runningCluster(dataDir: string): Promise<RunningCluster | 
  */
 export async function startCluster(place: ClusterPlace, port: number): Promise<RunningCluster> {
   const log = join(place.dataDir, 'server.log');
+  await removeCopiedPidFile(place.dataDir);
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     const chosen = port || (await freePort());
@@ -156,10 +197,24 @@ export async function stopCluster(place: ClusterPlace): Promise<void> {
   ]);
 }
 
-/** Makes the data directory owner-only again (PostgreSQL refuses one others can read) and the account's own. */
+/**
+ * As root, gives a data directory that is not the server account's to it, with everything in it (a folder copied by
+ * `cp -r`, or moved out of a project the account cannot reach), and makes it owner-only: PostgreSQL refuses to start
+ * on a data directory of another owner, or one that others can read.
+ */
 export async function ownDataDir(place: ClusterPlace): Promise<void> {
+  const account = place.account;
+  if (!account || (await stat(place.dataDir)).uid === account.uid) return;
+  const walk = async (path: string): Promise<void> => {
+    await lchown(path, account.uid, account.gid);
+    for (const entry of await readdir(path, { withFileTypes: true })) {
+      const child = join(path, entry.name);
+      if (entry.isDirectory()) await walk(child);
+      else await lchown(child, account.uid, account.gid);
+    }
+  };
+  await walk(place.dataDir);
   await chmod(place.dataDir, 0o700);
-  if (place.account) await chown(place.dataDir, place.account.uid, place.account.gid);
 }
 
 /** True when a process of that pid exists (EPERM: it does, but is another user's). */

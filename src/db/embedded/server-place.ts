@@ -28,9 +28,20 @@ export async function placeCluster(
   if (!account) return { dataDir: inProject, nativeDir: binaries.nativeDir, account };
   // The state folder itself must let the account through (but not list it: the password file is there).
   await chmod(stateDir, 0o711);
-  const dataDir = reachableBy(join(inProject, 'PG_VERSION'), account)
+  const reachable = reachableBy(join(inProject, 'PG_VERSION'), account);
+  const dataDir = reachable
     ? inProject
     : join(SHARED_ROOT, 'clusters', createHash('sha256').update(resolve(stateDir)).digest('hex').slice(0, 16), 'data');
+  // A cluster the project holds already (an image built with `db migrate`, a copy) moves out with its data the
+  // first time: copied, then given to the account (ownDataDir) before its server starts.
+  if (!reachable && !existsSync(join(dataDir, 'PG_VERSION')) && existsSync(join(inProject, 'PG_VERSION'))) {
+    const building = `${dataDir}.copy-${process.pid}`;
+    await rm(building, { recursive: true, force: true });
+    await mkdir(join(dataDir, '..'), { recursive: true, mode: 0o755 });
+    await cp(inProject, building, { recursive: true, verbatimSymlinks: true });
+    await rm(join(building, 'postmaster.pid'), { force: true });
+    await rename(building, dataDir);
+  }
   const nativeDir = reachableBy(join(binaries.nativeDir, 'bin', 'postgres'), account)
     ? binaries.nativeDir
     : await copiedPrograms(binaries);
