@@ -141,6 +141,10 @@ try {
     const flags = backend.url ? ['--database-url', backend.url] : [];
     if (backend.url)
       await must('turnkit db migrate', run(process.execPath, [BIN, 'db', 'migrate', ...flags], dir, env));
+    // An earlier build may keep its embedded database elsewhere in the folder (PGlite's .turnkit/pgdata): the game's
+    // schema there too, so that it seeds the same fixture.
+    else if (BASE_BIN)
+      await must('turnkit db migrate (BENCH_BASE_BIN)', run(process.execPath, [BASE_BIN, 'db', 'migrate'], dir, env));
     const sampled = await must(
       'turnkit sample',
       run(process.execPath, [BIN, 'sample', '--turns', '40', ...flags], dir, env),

@@ -117,7 +117,7 @@ await withBenchDatabase(async (db, config) => {
       `sleepy SUT (200 ms), 100 reps at concurrency 8: ${wall.toFixed(2)} s against the ideal ${ideal.toFixed(2)} s = ${(wall / ideal).toFixed(2)}x (goal: within 1.2x); ${result.errors} error(s)`,
     );
   } else {
-    const concurrency = defaultConcurrency('embedded');
+    const concurrency = defaultConcurrency();
     for (const [label, given, ideal] of [
       [`default options (concurrency ${concurrency})`, undefined, 40 / concurrency],
       ['concurrency 8', 8, 5],

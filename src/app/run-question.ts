@@ -24,7 +24,7 @@ export interface RunOptions extends CommonOptions, Omit<RunInput, 'question'> {
 export async function runQuestion(options: RunOptions): Promise<RunResult> {
   checkRepsOption(options.reps);
   // A connection per running rep and one for the run itself, so that reps never queue for the pool.
-  const poolSize = workersFor(options.concurrency ?? defaultConcurrency('postgres')) + 1;
+  const poolSize = workersFor(options.concurrency ?? defaultConcurrency()) + 1;
   const context = await commandContext({ ...options, poolSize });
   return run(context, { ...options, env: commandEnv(options) });
 }

@@ -139,6 +139,14 @@ async function connectPool(
   };
 }
 
+/**
+ * Whether the server goes away once this connection closes: an embedded server this process's commands alone use,
+ * not kept by `turnkit db start` (a URL printed for a game to use is then good only while the command runs).
+ */
+export function serverStopsOnClose(db: Pick<Db, 'embedded'>): boolean {
+  return db.embedded !== undefined && !db.embedded.kept;
+}
+
 /** A one-line, secret-free description of a connection failure. */
 export function describeConnectError(error: unknown, url: string): string {
   const err = error as NodeJS.ErrnoException & { errors?: unknown[] };

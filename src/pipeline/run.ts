@@ -1,6 +1,5 @@
 import { showingPathsFrom } from '../util/shown-path.js';
 import { existsSync } from 'node:fs';
-import type { Backend } from '../db/connect.js';
 import { inputDir, inputPath, withProjectDb, type ProjectContext } from '../project/project-context.js';
 import { collectGarbage } from '../scratch/gc.js';
 import { finishRunDir, runResult, type RunResult } from './finish-run.js';
@@ -37,7 +36,7 @@ export async function runPlanned(
   input: RunInput,
 ): Promise<RunResult> {
   const { db } = project;
-  const concurrency = input.concurrency ?? defaultConcurrency(db.backend);
+  const concurrency = input.concurrency ?? defaultConcurrency();
   // A resumed directory is held before anything of it is read or a campaign of it collected: a second resume of it
   // is refused here, naming the first, rather than running the same reps again beside it.
   const resumeDir = input.resume !== undefined ? inputPath(project, input.resume) : undefined;
@@ -89,10 +88,9 @@ export async function runPlanned(
 }
 
 /**
- * SUT calls at a time when `--concurrency` is not given. The same on the embedded database: a real SUT waits seconds
- * for a model, and its calls overlap while turnkit's own database work (seeds, teardowns) takes turns on its one
- * connection, which costs a rep tens of milliseconds.
+ * SUT calls at a time when `--concurrency` is not given: a real SUT waits seconds for a model, and its calls overlap
+ * while turnkit's own database work (seeds, teardowns) costs a rep tens of milliseconds.
  */
-export function defaultConcurrency(_backend: Backend): number {
+export function defaultConcurrency(): number {
   return 4;
 }

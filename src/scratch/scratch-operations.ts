@@ -3,6 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { redactUrl } from '../db/url.js';
 import { TurnkitError } from '../errors.js';
+import { serverStopsOnClose } from '../db/connect.js';
 import { inputDir, inputPath, withProjectDb, type ProjectContext } from '../project/project-context.js';
 import { removeStaleTemps } from '../util/temp-names.js';
 // `turnkit seed` takes constructed fixtures too: the loader (fixture/) materializes them.
@@ -68,7 +69,7 @@ export async function seed(project: ProjectContext, input: SeedInput): Promise<S
         passwordLeftOut: !input.showPassword && redactUrl(scratch.databaseUrl) !== scratch.databaseUrl,
         fixture: scratch.fixture,
         strategy: scratch.strategy,
-        serverStopsOnExit: db.embedded ? !db.embedded.kept : false,
+        serverStopsOnExit: serverStopsOnClose(db),
       };
       if (input.check) {
         result.check = await session.check(scratch, fixture).catch((error: unknown) => {
