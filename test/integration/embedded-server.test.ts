@@ -147,6 +147,12 @@ describe('the embedded PostgreSQL server', () => {
         expect(who[0].dir).toBe(moved);
         await server.close();
         expect(existsSync(join(moved, 'postmaster.pid'))).toBe(false);
+        // The project's folder removed (or cloned anew there): its old cluster outside is dropped, a new one made.
+        await rm(state, { recursive: true, force: true });
+        const fresh = await openEmbedded(closedOptions);
+        const { rows: none } = await query(fresh.url, "SELECT to_regclass('public.campaigns') AS found");
+        expect(none[0].found).toBeNull();
+        await fresh.close();
       } finally {
         await stopEmbedded({ ...closedOptions, force: true }).catch(() => {});
         if (moved) await rm(dirname(moved), { recursive: true, force: true });

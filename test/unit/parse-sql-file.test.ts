@@ -66,6 +66,13 @@ describe('parseSqlFile', () => {
     ]);
   });
 
+  it('starts the next statement where a line ends one and begins another', () => {
+    expect(parseSqlFile('create table u1 (a int); create table u2 (\n  b int\n);\n')).toEqual([
+      { kind: 'sql', text: 'create table u1 (a int);\n', line: 1, statements: 1 },
+      { kind: 'sql', text: ' create table u2 (\n  b int\n);\n', line: 1, statements: 1 },
+    ]);
+  });
+
   it('says where a COPY block never ends', () => {
     expect(() => parseSqlFile('SELECT 1;\nCOPY t FROM stdin;\n1\n')).toThrow(
       'line 2: COPY ... FROM stdin has no closing \\. line',

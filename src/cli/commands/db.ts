@@ -48,10 +48,10 @@ export function registerDb(program: Command, output: Output): void {
       const { dbStatus } = await import('../../app/db-commands.js');
       const status = await dbStatus(commonOptions(command));
       if (options.json) return printJson(output, status);
-      if (!status.running) output.out(`not running (${status.stateDir}; ${status.server})`);
+      if (!status.running) output.out(`not running (data in ${status.dataDir}; ${status.server})`);
       else
         output.out(
-          `running: pid ${status.pid}, 127.0.0.1:${status.port}, ${status.kept ? 'kept by db start' : 'stops with its last command'}, ${status.users} command(s) using it (${status.stateDir}; ${status.server})`,
+          `running: pid ${status.pid}, 127.0.0.1:${status.port}, ${status.kept ? 'kept by db start' : 'stops with its last command'}, ${status.users} command(s) using it (data in ${status.dataDir}; ${status.server})`,
         );
     });
 

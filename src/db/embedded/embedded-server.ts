@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { TurnkitError } from '../../errors.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { acquireFileLock, type HeldLock } from '../../util/file-lock.js';
@@ -78,6 +79,7 @@ export async function openEmbedded(options: EmbeddedOptions): Promise<EmbeddedSe
   const held = await lockState(options);
   let entry: string | undefined;
   try {
+    await dropOrphanCluster(options.stateDir, place);
     let running = await runningCluster(place.dataDir);
     const started = running === undefined;
     if (!running) {
@@ -104,10 +106,25 @@ export async function openEmbedded(options: EmbeddedOptions): Promise<EmbeddedSe
     };
   } catch (error) {
     if (entry) await leaveUsers(entry).catch(() => {});
+    // A server this call started is stopped again, unless someone else uses it or db start keeps it.
+    if (!isKept(options.stateDir) && (await liveUsers(options.stateDir)) === 0)
+      await stopCluster(place).catch(() => {});
     throw error;
   } finally {
     await held.release();
   }
+}
+
+/**
+ * A cluster kept outside the project (as root, server-place.ts) whose state folder has no password any more (the
+ * folder was removed, or the project cloned anew to the same path): nobody can connect to it, and it holds the old
+ * project's data. It is stopped and removed, so that the project starts afresh as a new one would.
+ */
+async function dropOrphanCluster(stateDir: string, place: ClusterPlace): Promise<void> {
+  if (place.dataDir === join(stateDir, 'data') || existsSync(join(stateDir, 'password'))) return;
+  if (!clusterExists(place.dataDir)) return;
+  await stopCluster(place);
+  await rm(place.dataDir, { recursive: true, force: true });
 }
 
 /**
@@ -167,6 +184,9 @@ async function leave(options: EmbeddedOptions, place: ClusterPlace, entry: strin
 }
 
 async function prepare(options: EmbeddedOptions): Promise<ClusterPlace> {
+  // The folders above keep the usual mode (a 0700 `.turnkit` would shut the server's account out as root); the
+  // state folder itself is owner-only (placeCluster opens it to 0711 as root).
+  await mkdir(dirname(options.stateDir), { recursive: true });
   await mkdir(options.stateDir, { recursive: true, mode: 0o700 });
   const binaries = await findServerBinaries();
   const account = await serverAccount(options.uid);

@@ -6,7 +6,6 @@ import {
   chown,
   lchown,
   mkdir,
-  mkdtemp,
   readdir,
   readFile,
   rename,
@@ -15,7 +14,6 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { TurnkitError } from '../../errors.js';
 import type { ServerAccount } from './server-account.js';
@@ -74,13 +72,13 @@ export async function initCluster(place: ClusterPlace, password: string): Promis
       await rm(join(parent, name), { recursive: true, force: true });
   const building = join(parent, `.${basename(place.dataDir)}.init-${process.pid}`);
   await mkdir(building, { mode: 0o700 });
-  // initdb reads the password from a file: one in a private folder the server's account can read, removed after.
-  const secrets = await mkdtemp(join(tmpdir(), 'turnkit-initdb-'));
-  const pwfile = join(secrets, 'pw');
+  // initdb reads the password from a file: one beside the data directory (a folder the server's account reaches,
+  // unlike a private TMPDIR), owner-only, removed after.
+  const pwfile = join(parent, `.initdb-password-${process.pid}`);
   try {
     await writeFile(pwfile, `${password}\n`, { mode: 0o600 });
     if (place.account) {
-      for (const path of [building, secrets, pwfile]) await chown(path, place.account.uid, place.account.gid);
+      for (const path of [building, pwfile]) await chown(path, place.account.uid, place.account.gid);
     }
     await runAs(place, serverProgram(place.nativeDir, 'initdb'), [
       `--pgdata=${building}`,
@@ -99,7 +97,7 @@ export async function initCluster(place: ClusterPlace, password: string): Promis
     await rm(building, { recursive: true, force: true }).catch(() => {});
     throw error;
   } finally {
-    await rm(secrets, { recursive: true, force: true });
+    await rm(pwfile, { force: true });
   }
 }
 

@@ -41,8 +41,13 @@ export function parseSqlFile(text: string): SqlFileStep[] {
       statementText = '';
     }
     const ends = scanner.feed(`${line}\n`);
-    statementText += `${line}\n`;
-    if (ends === 0) continue;
+    if (ends === 0) {
+      statementText += `${line}\n`;
+      continue;
+    }
+    // What follows the line's last `;` begins the next statement (`CREATE TABLE a (x int); CREATE TABLE b (`).
+    const rest = line.slice(scanner.lastEnd);
+    statementText += `${line.slice(0, scanner.lastEnd)}\n`;
     if (/^\s*COPY\b[\s\S]*\bFROM\s+stdin\s*;\s*$/i.test(withoutComments(statementText))) {
       const data: string[] = [];
       let end = index + 1;
@@ -55,7 +60,8 @@ export function parseSqlFile(text: string): SqlFileStep[] {
     } else {
       steps.push({ kind: 'sql', text: statementText, line: statementStart, statements: ends });
     }
-    statementText = '';
+    statementText = withoutComments(rest).trim() === '' ? '' : `${rest}\n`;
+    statementStart = number;
   }
   // A last statement without its semicolon runs too; comments and blank lines alone do not.
   if (withoutComments(statementText).trim() !== '')
@@ -70,6 +76,8 @@ function withoutComments(text: string): string {
 /** Follows SQL's lexical states across lines, counting the statements that end (`;` at the top level). */
 class SqlScanner {
   statements = 0;
+  /** Where, in the line last fed, its last top-level `;` ended (0 when none did). */
+  lastEnd = 0;
   private state: 'top' | 'single' | 'double' | 'dollar' | 'block' = 'top';
   private tag = '';
   private depth = 0;
@@ -83,6 +91,7 @@ class SqlScanner {
   /** Reads a line (with its newline); returns how many statements ended in it. */
   feed(line: string): number {
     let ended = 0;
+    this.lastEnd = 0;
     for (let at = 0; at < line.length; at++) {
       const char = line[at]!;
       const next = line[at + 1];
@@ -108,6 +117,7 @@ class SqlScanner {
           } else if (char === ';') {
             ended++;
             this.statements++;
+            this.lastEnd = at + 1;
           }
           break;
         case 'single':
