@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import { open, readFile, rm } from 'node:fs/promises';
+import { open, readFile, rm, stat } from 'node:fs/promises';
 import { TurnkitError } from '../errors.js';
 import { describeWriteError, shownPath } from './shown-path.js';
 
@@ -52,7 +52,10 @@ export async function acquireFileLock(
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const owner = await readOwner(file);
       if (owner && isAlive(owner)) throw new TurnkitError('EXISTS', refusal(owner));
-      // Stale (its process is gone) or unreadable (torn by a crash): the next attempt takes it over.
+      // Unreadable a moment after it was made: its holder is still writing its line (open, then write), not gone.
+      if (!owner && (await ageMs(file)) < 5_000)
+        throw new TurnkitError('EXISTS', refusal({ pid: 0, tool: 'another process', since: 'just now' }));
+      // Stale (its process is gone) or unreadable for long (torn by a crash): the next attempt takes it over.
       await rm(file, { force: true });
     }
   }
@@ -88,6 +91,14 @@ async function readOwner(file: string): Promise<LockOwner | undefined> {
     };
   } catch {
     return undefined;
+  }
+}
+
+async function ageMs(file: string): Promise<number> {
+  try {
+    return Date.now() - (await stat(file)).mtimeMs;
+  } catch {
+    return Number.POSITIVE_INFINITY;
   }
 }
 
