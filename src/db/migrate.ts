@@ -29,18 +29,23 @@ export class FolderMigrationProvider implements MigrationProvider {
 
   /** Reads the folder's migrations keyed by file name without extension. */
   async getMigrations(): Promise<Record<string, Migration>> {
-    const names = (await readdir(this.folder))
-      .filter((name) => /\.(m?js|m?ts)$/.test(name) && !/\.d\.m?ts$/.test(name))
-      .sort();
     const migrations: Record<string, Migration> = {};
-    for (const name of names) {
-      const module = await importModule(join(this.folder, name));
+    for (const { name, file } of await migrationFiles(this.folder)) {
+      const module = await importModule(join(this.folder, file));
       if (typeof module.up !== 'function')
-        throw new TurnkitError('CONFIG', `${join(this.folder, name)}: a migration must export up(db)`);
-      migrations[name.replace(/\.(m?js|m?ts)$/, '')] = module as unknown as Migration;
+        throw new TurnkitError('CONFIG', `${join(this.folder, file)}: a migration must export up(db)`);
+      migrations[name] = module as unknown as Migration;
     }
     return migrations;
   }
+}
+
+/** A folder's migration files in name order, each with its migration name (the file name without extension). */
+export async function migrationFiles(folder: string): Promise<{ name: string; file: string }[]> {
+  return (await readdir(folder))
+    .filter((file) => /\.(m?js|m?ts)$/.test(file) && !/\.d\.m?ts$/.test(file))
+    .sort()
+    .map((file) => ({ name: file.replace(/\.(m?js|m?ts)$/, ''), file }));
 }
 
 /** The migrations folder a project uses: its configured one, or the sample game's. */

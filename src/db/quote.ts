@@ -7,3 +7,8 @@ export function quoteIdent(name: string): string {
 export function quoteTable(schema: string, table: string): string {
   return `${quoteIdent(schema)}.${quoteIdent(table)}`;
 }
+
+/** Quotes a string as an SQL literal (standard_conforming_strings: only the quote is doubled), where no parameter can go. */
+export function quoteLiteral(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}

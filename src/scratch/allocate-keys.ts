@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/introspect.js';
 import type { TableInfo } from '../db/catalog-types.js';
-import { quoteIdent } from '../db/quote.js';
+import { quoteIdent, quoteLiteral } from '../db/quote.js';
 import type { FixtureRow } from '../fixture/format.js';
 import { RAW_TEXT_TYPES } from '../fixture/row-query.js';
 import { encodeValue, type JsonValue } from '../fixture/value-codec.js';
@@ -194,10 +194,6 @@ async function avoidLive(
 // The values among parameter $n (text[]) that the column already holds.
 function existingSql(info: TableInfo, column: string, n: number): string {
   return `ARRAY(SELECT x.${quoteIdent(column)}::text FROM ${info.sql} AS x WHERE x.${quoteIdent(column)}::text = ANY($${n}::text[]))`;
-}
-
-function quoteLiteral(text: string): string {
-  return `'${text.replaceAll("'", "''")}'`;
 }
 
 /** `{1,2,3}` -> ['1','2','3']: a text array as Postgres prints it (quoted items for values with commas or quotes). */

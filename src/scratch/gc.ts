@@ -1,5 +1,6 @@
 import type { Db } from '../db/connect.js';
 import { processState } from './process-identity.js';
+import { dropOrphanDatabases, type OrphanDatabase } from './owned-databases.js';
 import { ensureRegistry, listEntries, type RegistryEntry } from './registry.js';
 import { ScratchSession } from './scratch-session.js';
 import type { TeardownReport } from './teardown-remap.js';
@@ -27,6 +28,8 @@ export interface GcReport {
   failed: { id: string; error: string }[];
   /** Campaigns whose teardown refused because rows outside point into them: skipped, named, left in place. */
   refused: { id: string; fixture: string; reason: string }[];
+  /** Databases a killed turnkit left on the server (an upgrade's scratch database), dropped. */
+  databases: OrphanDatabase[];
 }
 
 /** Default age after which a scratch campaign of another host counts as abandoned. */
@@ -34,13 +37,20 @@ export const DEFAULT_GC_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Removes orphaned scratch campaigns: those whose seeding process is gone (killed, crashed), those of other hosts
- * older than the TTL, and with `all` every one. Each is torn down on its own, so one failure leaves the rest done; one
+ * older than the TTL, and with `all` every one; and the databases a killed upgrade left (owned-databases.ts). Each is torn down on its own, so one failure leaves the rest done; one
  * that rows outside point into is refused and reported, never forced.
  */
 export async function collectGarbage(db: Db, options: GcOptions = {}): Promise<GcReport> {
   await ensureRegistry(db);
   const now = options.now ?? new Date();
-  const report: GcReport = { removed: [], kept: [], failed: [], refused: [] };
+  const report: GcReport = {
+    removed: [],
+    kept: [],
+    failed: [],
+    refused: [],
+    // Whole databases too (an upgrade killed before its DROP); not when gc is asked for one run's campaigns.
+    databases: options.runId === undefined ? await dropOrphanDatabases(db.pool, { all: options.all }) : [],
+  };
   const session = new ScratchSession(db, { lockTimeoutMs: options.lockTimeoutMs, onLockWait: options.onLockWait });
   for (const entry of await listEntries(db.pool)) {
     if (options.runId !== undefined && entry.runId !== options.runId) continue;

@@ -4,7 +4,7 @@ import type { Db } from '../db/connect.js';
 import type { Queryable } from '../db/introspect.js';
 import { dumpSchema, urlForDatabase } from '../db/dump-schema.js';
 import { schemaStatements } from '../fixture/schema-ddl.js';
-import { quoteIdent } from '../db/quote.js';
+import { quoteIdent, quoteLiteral } from '../db/quote.js';
 import { describeConnectError } from '../db/connect.js';
 import { TurnkitError } from '../errors.js';
 import type { SeedPlan } from './seed-plan.js';
@@ -126,10 +126,6 @@ function settingValue(name: string, value: string): string {
     .split(',')
     .map((element) => quoteLiteral(element.trim()))
     .join(', ');
-}
-
-function quoteLiteral(value: string): string {
-  return `'${value.replace(/'/g, "''")}'`;
 }
 
 /** Drops a database turnkit created, disconnecting whoever is still connected (the SUT may linger). */

@@ -10,7 +10,6 @@ import { serializeDocument, type Fixture } from '../fixture/format.js';
 import { loadFixture, portablePath, readConstructed, type LoadedFixture } from '../fixture/load-fixture.js';
 import { parseFixtureText } from '../fixture/read-fixture.js';
 import { checkSingleTurn } from '../fixture/single-turn-rule.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
 import { shownPath } from '../util/shown-path.js';
 
 /** A constructed fixture that follows its captured base through an upgrade: read (and materialized) beforehand. */
@@ -70,17 +69,18 @@ export async function followersOf(
  * Re-records a constructed fixture against its upgraded base: the diff from the upgraded base to its own upgraded
  * materialized state, which must still be a single-turn diff of column values. Nothing is written, and the reason
  * returned, when a column it changed is gone (dropped, its values moved elsewhere), when the diff no longer fits
- * one turn, or when nothing of the change is left.
- * @returns the written path, or why it was left as it was.
+ * one turn, or when nothing of the change is left. The upgraded base is read from `read` (where it waits until the
+ * upgrade commits) and recorded as `path`, where it will be, relative to `target`.
+ * @returns the constructed file's new text, or why it is left as it was.
  */
 export async function rerecordFollower(
   follower: Follower,
-  upgradedBaseFile: string,
+  upgradedBase: { read: string; path: string },
   upgradedStateFile: string,
   target: string,
-): Promise<{ written: string } | { why: string }> {
-  const baseText = await readFile(upgradedBaseFile, 'utf8');
-  const base = parseFixtureText(baseText, shownPath(upgradedBaseFile));
+): Promise<{ text: string } | { why: string }> {
+  const baseText = await readFile(upgradedBase.read, 'utf8');
+  const base = parseFixtureText(baseText, shownPath(upgradedBase.path));
   const state = parseFixtureText(await readFile(upgradedStateFile, 'utf8'), shownPath(upgradedStateFile));
   // Only the rows can differ: the rest is the base's (name, capture time, chain).
   const diff = diffFixtures(base, { ...base, tables: state.tables } as Fixture);
@@ -104,11 +104,10 @@ export async function rerecordFollower(
   const document: ConstructedFixture = {
     ...old.document,
     base: {
-      path: portablePath(relative(dirname(target), upgradedBaseFile)),
+      path: portablePath(relative(dirname(target), upgradedBase.path)),
       sha256: createHash('sha256').update(baseText).digest('hex'),
     },
     changeset: changesetOf(diff.changes, base),
   };
-  await writeFileAtomic(target, serializeDocument(document));
-  return { written: target };
+  return { text: serializeDocument(document) };
 }

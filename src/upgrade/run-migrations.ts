@@ -62,10 +62,19 @@ export async function runMigrationCommand(
   if (run.stopped === 'aborted') throw signal?.reason ?? new TurnkitError('DATABASE', `${place}: stopped`);
   const output = { code: run.code, text: `${run.stdout}\n${run.stderr}` };
   if (output.code !== 0) {
-    const last = output.text.trim().split('\n').filter(Boolean).at(-1) ?? '';
+    const last = lastErrorLine(output.text);
     throw new TurnkitError(
       'DATABASE',
       `${place} (${command.join(' ')}) exited with ${output.code ?? 'a signal'}: ${scrubSecret(last, db.url)}`,
     );
   }
+}
+
+// The line that says why a command failed: its last one, unless it printed a stack (Node's uncaught error: the
+// message, its frames, the error's fields, a `Node.js v20` banner last): then the message above the first frame.
+function lastErrorLine(text: string): string {
+  const lines = text.split('\n').map((line) => line.trim());
+  const frame = lines.findIndex((line) => /^at\s\S/.test(line));
+  const before = frame > 0 ? lines.slice(0, frame).filter(Boolean).at(-1) : undefined;
+  return before ?? lines.filter(Boolean).at(-1) ?? '';
 }

@@ -4,6 +4,7 @@ import { urlForDatabase } from '../db/dump-schema.js';
 import { quoteIdent } from '../db/quote.js';
 import { redactUrl } from '../db/url.js';
 import { scratchDatabaseName } from '../scratch/template-database.js';
+import { createOwnedDatabase } from '../scratch/owned-databases.js';
 
 /** A database of its own where fixtures are rebuilt and migrated; `db.url` is what the game's migrations get. */
 export interface UpgradeDatabase {
@@ -19,7 +20,8 @@ export interface UpgradeDatabase {
  */
 export async function openUpgradeDatabase(project: Db): Promise<UpgradeDatabase> {
   const name = scratchDatabaseName('scratch', 'upgrade');
-  await project.pool.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE template0`);
+  // Its comment names this process: gc drops it if the process is killed before `close` does.
+  await createOwnedDatabase(project.pool, name, 'upgrade');
   const url = urlForDatabase(project.url, name);
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   pool.on('error', () => {});

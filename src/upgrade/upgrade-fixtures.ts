@@ -16,6 +16,12 @@ import {
 import { fixtureFile, writeFixtureFile, writeSchemaFile } from '../fixture/write-fixtures.js';
 import { inputPath, withProjectDb, type ProjectContext } from '../project/project-context.js';
 import { shownPath } from '../util/shown-path.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import type { Catalog } from '../db/catalog-types.js';
+import { introspect, type Queryable } from '../db/introspect.js';
+import { checkMigrationsTurnkitRuns } from './migrations-turnkit-runs.js';
+import { schemaDifferences } from './schema-against-live.js';
+import { StagedWrites } from './staged-writes.js';
 import { rebuildSchema } from './rebuild-schema.js';
 import { runGameMigrations } from './run-migrations.js';
 import { openUpgradeDatabase, type UpgradeDatabase } from './scratch-database.js';
@@ -48,10 +54,16 @@ export interface UpgradeInput {
 /** One fixture's outcome. */
 export interface UpgradedFixture {
   file: string;
-  status: 'upgraded' | 'current' | 'failed' | 'skipped';
+  /**
+   * `held`: upgraded in the scratch database but not written, because another fixture of the same upgrade was not
+   * (the fixtures of one upgrade are written all or none).
+   */
+  status: 'upgraded' | 'current' | 'failed' | 'skipped' | 'held';
   /** The migrations it went through (upgraded), or why it was not upgraded. */
   migrations?: string[];
   written?: string;
+  /** Set when upgraded: whether the migrations changed its tables (false: only its migration record moved on). */
+  schemaChanged?: boolean;
   why?: string;
   /** Every problem behind `why`, one line each (the new columns a capture refused, say). */
   problems?: readonly string[];
@@ -64,6 +76,8 @@ export interface UpgradedFixture {
 
 /** What `turnkit upgrade` did. */
 export interface UpgradeResult {
+  /** The database the fixtures were brought up to: its URL without password and its migration state. */
+  database: { url: string; tool: string; applied: number; latest?: string };
   fixtures: UpgradedFixture[];
   warnings: string[];
   /** Rebuilt databases: one per schema snapshot and batch of campaigns. */
@@ -79,6 +93,9 @@ interface Item {
   /** Set when the fixture recorded no migration state and it was found again (recover-state.ts). */
   recovered?: RecoveredState['how'];
 }
+
+// An upgraded fixture with where its file waits until the upgrade commits (staged-writes.ts).
+type Outcome = UpgradedFixture & { stagedAs?: string };
 
 /**
  * Upgrades fixtures captured under an older schema through the game's own migrations: for each schema snapshot,
@@ -105,9 +122,17 @@ export async function upgrade(project: ProjectContext, input: UpgradeInput = {})
     if (!live)
       throw new TurnkitError(
         'CONFIG',
-        'the database has no migration table turnkit knows: name it in game.migrate.table and game.migrate.column',
+        `${db.displayUrl} has no migration table turnkit knows: name it in game.migrate.table and game.migrate.column`,
       );
-    const results: UpgradedFixture[] = [];
+    await checkMigrationsTurnkitRuns(project.config, live, db.displayUrl);
+    const database: UpgradeResult['database'] = {
+      url: db.displayUrl,
+      tool: live.tool,
+      applied: live.applied.length,
+      ...(live.applied.length > 0 ? { latest: live.applied.at(-1)! } : {}),
+    };
+    const results: Outcome[] = [];
+    const staged = new StagedWrites();
     const groups = new Map<string, Item[]>();
     const stale = new Map<string, Item>();
     // Opened when first needed: to find where an unrecorded fixture stood (its migrations are replayed from
@@ -162,8 +187,10 @@ export async function upgrade(project: ProjectContext, input: UpgradeInput = {})
       let builds = 0;
       if (groups.size === 0) {
         for (const follower of follow.followers) results.push({ file: follower.file, status: 'current' });
-        return { fixtures: results, warnings, builds };
+        return { database, fixtures: results, warnings, builds };
       }
+      // What the migrated scratch database must equal before any fixture is written from it.
+      const liveCatalog = await introspect(db.pool);
       // What every build of this upgrade is given (its clock read at each build).
       const buildOptions = (): BatchOptions => ({
         key: key === '' ? undefined : key,
@@ -172,20 +199,24 @@ export async function upgrade(project: ProjectContext, input: UpgradeInput = {})
         outDir,
         warnings,
         signal: input.signal,
+        staged,
+        live: { catalog: liveCatalog, state: live, shown: db.displayUrl },
       });
-      const database = await scratchDb();
+      const scratch = await scratchDb();
       for (const items of groups.values()) {
         for (const batch of batchesOf(items)) {
           builds++;
-          results.push(...(await upgradeBatch(database, project.config, batch, buildOptions())));
+          results.push(...(await upgradeBatch(scratch, project.config, batch, buildOptions())));
         }
       }
       for (const follower of follow.followers) {
         builds++;
-        results.push(await upgradeFollower(database, project.config, follower, stale, results, buildOptions()));
+        results.push(await upgradeFollower(scratch, project.config, follower, stale, results, buildOptions()));
       }
-      return { fixtures: results, warnings, builds };
+      return { database, fixtures: await settle(results, staged, outDir), warnings, builds };
     } finally {
+      // Not committed (an error, a signal): every target stays as it was.
+      await staged.discard();
       // One that failed to open has nothing to close (its error is the upgrade's, seen where it was awaited).
       await opening?.then(
         (scratch) => scratch.close(),
@@ -202,27 +233,32 @@ async function upgradeFollower(
   config: LoadedConfig,
   follower: Follower,
   stale: ReadonlyMap<string, Item>,
-  results: readonly UpgradedFixture[],
+  results: readonly Outcome[],
   options: BatchOptions,
-): Promise<UpgradedFixture> {
+): Promise<Outcome> {
   const basePath = follower.loaded.constructed.base.path;
   const baseItem = stale.get(basePath);
   const baseResult = results.find((entry) => entry.file === basePath);
   if (!baseItem || !baseResult) return { file: follower.file, status: 'current' };
-  if (baseResult.status !== 'upgraded' || !baseResult.written)
+  if (baseResult.status !== 'upgraded' || !baseResult.written || !baseResult.stagedAs)
     return { file: follower.file, status: 'failed', why: `its base ${shownPath(basePath)} was not upgraded` };
   const dir = await mkdtemp(join(tmpdir(), 'turnkit-follow-'));
+  // Its materialized state is read back at once from the temporary folder: never committed anywhere.
+  const scratchFiles = new StagedWrites();
   try {
     const item: Item = { ...baseItem, file: follower.file, fixture: follower.loaded.fixture };
-    const [state] = await upgradeBatch(scratch, config, [item], { ...options, outDir: dir });
-    if (state?.status !== 'upgraded' || !state.written)
+    const [state] = await upgradeBatch(scratch, config, [item], { ...options, outDir: dir, staged: scratchFiles });
+    if (state?.status !== 'upgraded' || !state.stagedAs)
       return { file: follower.file, status: 'failed', why: state?.why ?? 'not upgraded', problems: state?.problems };
     const target = options.outDir ? join(options.outDir, basename(follower.file)) : follower.file;
-    const outcome = await rerecordFollower(follower, baseResult.written, state.written, target);
-    return 'why' in outcome
-      ? { file: follower.file, status: 'failed', why: outcome.why }
-      : { file: follower.file, status: 'upgraded', migrations: baseItem.pending, written: outcome.written };
+    const base = { read: baseResult.stagedAs, path: baseResult.written };
+    const outcome = await rerecordFollower(follower, base, state.stagedAs, target);
+    if ('why' in outcome) return { file: follower.file, status: 'failed', why: outcome.why };
+    const stagedAs = options.staged.stage(target);
+    await writeFileAtomic(stagedAs, outcome.text);
+    return { file: follower.file, status: 'upgraded', migrations: baseItem.pending, written: target, stagedAs };
   } finally {
+    await scratchFiles.discard();
     await rm(dir, { recursive: true, force: true });
   }
 }
@@ -255,6 +291,10 @@ interface BatchOptions {
   outDir: string | undefined;
   warnings: string[];
   signal: AbortSignal | undefined;
+  /** Where every file of the upgrade waits until all succeeded. */
+  staged: StagedWrites;
+  /** The database the upgrade must reach: its tables and migration state, and its URL as shown. */
+  live: { catalog: Catalog; state: MigrationState; shown: string };
 }
 
 async function upgradeBatch(
@@ -262,8 +302,9 @@ async function upgradeBatch(
   config: LoadedConfig,
   batch: readonly Item[],
   options: BatchOptions,
-): Promise<UpgradedFixture[]> {
+): Promise<Outcome[]> {
   const first = batch[0]!;
+  options.signal?.throwIfAborted();
   await scratch.reset();
   await rebuildSchema(scratch.db.pool, first.snapshot, shownPath(first.snapshotFile));
   const client = await scratch.db.pool.connect();
@@ -273,14 +314,24 @@ async function upgradeBatch(
     client.release();
   }
   await runGameMigrations(scratch.db, config, options.signal);
-  const results: UpgradedFixture[] = [];
+  // A migration that did nothing, one that recorded itself without changing the schema, one that dropped a table the
+  // live database still has: none of these is an upgrade, and no fixture is rewritten from it.
+  const reached = await reachedLive(scratch.db.pool, config, batch, options.live);
+  if (reached.length > 0)
+    return batch.map((item) => ({
+      file: item.file,
+      status: 'failed',
+      why: `after the migrations the schema is not that of ${options.live.shown} (${reached.length} difference(s)): ${reached[0]}`,
+      problems: reached,
+    }));
+  const results: Outcome[] = [];
   // The migrated schema is the same for every fixture of the batch (captures only read): its snapshot is taken by
   // the first capture and reused, as one capture reuses it across fingerprints, instead of dumping the schema again
   // per fixture. Each folder and fingerprint gets its file once; the schema file once per folder.
   let taken: SchemaSnapshot | undefined;
-  const folders = new Set<string>();
   const snapshotFiles = new Set<string>();
   for (const item of batch) {
+    options.signal?.throwIfAborted();
     try {
       const outcome = await captureFromDb(scratch.db, config, {
         campaign: item.fixture.source.root.value,
@@ -297,8 +348,6 @@ async function upgradeBatch(
       const upgraded = withHistory(outcome.fixtures[0]!, item, options.now);
       const target = options.outDir ? fixtureFile(options.outDir, item.fixture.name) : item.file;
       const dir = dirname(target);
-      if (options.outDir && !folders.has(dir)) await writeSchemaFile(dir);
-      folders.add(dir);
       taken ??= outcome.snapshots?.values().next().value;
       const fingerprints = outcome.snapshots
         ? [...outcome.snapshots.values()]
@@ -311,15 +360,21 @@ async function upgradeBatch(
         if (snapshotFiles.has(file)) continue;
         snapshotFiles.add(file);
         // The project's database is the one the fixture will seed into: its labels, not the scratch one's.
-        await writeSchemaSnapshot(file, { ...snapshot, serverVersion: item.snapshot.serverVersion });
+        await writeSchemaSnapshot(options.staged.stage(file), {
+          ...snapshot,
+          serverVersion: item.snapshot.serverVersion,
+        });
       }
-      await writeFixtureFile(target, upgraded);
+      const stagedAs = options.staged.stage(target);
+      await writeFixtureFile(stagedAs, upgraded);
       options.warnings.push(...outcome.warnings);
       results.push({
         file: item.file,
         status: 'upgraded',
         migrations: item.pending,
         written: target,
+        stagedAs,
+        schemaChanged: upgraded.source.schemaFingerprint !== item.fixture.source.schemaFingerprint,
         ...(item.recovered
           ? { capturedAfter: { migration: item.fixture.source.migrations?.latest, how: item.recovered } }
           : {}),
@@ -373,4 +428,49 @@ async function fixturesIn(dir: string): Promise<string[]> {
     .filter((name) => name.endsWith('.json') && name !== FIXTURE_SCHEMA_FILE)
     .sort()
     .map((name) => join(dir, basename(name)));
+}
+
+// The upgrade's files moved into place when every fixture was upgraded (or current), else none of them: the upgraded
+// ones are then `held`, with why. The JSON Schema is written into an --out folder with the fixtures.
+async function settle(
+  results: Outcome[],
+  staged: StagedWrites,
+  outDir: string | undefined,
+): Promise<UpgradedFixture[]> {
+  const blocking = results.filter((entry) => entry.status !== 'upgraded' && entry.status !== 'current');
+  const shown = results.map(({ stagedAs: _, ...entry }) => entry);
+  if (blocking.length === 0) {
+    if (outDir && results.some((entry) => entry.status === 'upgraded')) await writeSchemaFile(outDir);
+    await staged.commit();
+    return shown;
+  }
+  await staged.discard();
+  const why = `upgraded but not written: ${blocking.length} other fixture(s) of this upgrade were not upgraded, and one upgrade writes all or none`;
+  return shown.map((entry) =>
+    entry.status === 'upgraded' ? { file: entry.file, status: 'held', migrations: entry.migrations, why } : entry,
+  );
+}
+
+// How the migrated scratch database differs from the live one: its tables (every live table, and the batch's), and
+// its migration state (a command that ran fewer or other migrations than the live database has).
+async function reachedLive(
+  client: Queryable,
+  config: LoadedConfig,
+  batch: readonly Item[],
+  live: BatchOptions['live'],
+): Promise<string[]> {
+  const migrated = await introspect(client);
+  const lines = schemaDifferences(
+    live.catalog,
+    migrated,
+    batch.flatMap((item) => Object.keys(item.fixture.tables)),
+    live.state.table,
+  );
+  const state = await readMigrationState(client, configuredMigrationTable(config));
+  const applied = state?.applied ?? [];
+  if (JSON.stringify(applied) !== JSON.stringify(live.state.applied))
+    lines.unshift(
+      `the migrations left ${applied.length} applied (last ${applied.at(-1) ?? 'none'}), ${live.shown} has ${live.state.applied.length} (last ${live.state.applied.at(-1) ?? 'none'})`,
+    );
+  return lines;
 }

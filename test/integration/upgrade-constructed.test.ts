@@ -1,4 +1,4 @@
-import { cp, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,20 +78,31 @@ describe.each(BACKENDS)('turnkit upgrade of constructed fixtures on %s', (backen
   }, 240_000);
   afterAll(async () => t?.cleanup());
 
-  it('re-records a constructed fixture as a single-turn diff on its upgraded base and leaves one whose column was dropped', async () => {
+  it('writes nothing while one constructed fixture cannot follow; re-records the other once it is moved aside', async () => {
+    const baseFile = join(t.dir, 'fixtures', 'turn-23.json');
     const narrationFile = join(t.dir, 'constructed', 'narration-fixed.json');
     const tokensFile = join(t.dir, 'constructed', 'tokens-changed.json');
-    const tokensBefore = await readFile(tokensFile, 'utf8');
-    const result = await upgrade(project, { scrubKey: TEST_SCRUB_KEY, now });
-    const byFile = new Map(result.fixtures.map((entry) => [entry.file, entry]));
-    expect(byFile.get(join(t.dir, 'fixtures', 'turn-23.json'))).toMatchObject({ status: 'upgraded' });
-    expect(byFile.get(narrationFile)).toMatchObject({ status: 'upgraded', written: narrationFile });
-    expect(byFile.get(narrationFile)!.migrations).toHaveLength(5);
-    const tokens = byFile.get(tokensFile)!;
+    const before = new Map<string, string>();
+    for (const file of [baseFile, narrationFile, tokensFile]) before.set(file, await readFile(file, 'utf8'));
+    // The one whose column the migrations drop would no longer materialize on the upgraded base: all or none.
+    const refused = await upgrade(project, { scrubKey: TEST_SCRUB_KEY, now });
+    const refusedBy = new Map(refused.fixtures.map((entry) => [entry.file, entry]));
+    expect(refusedBy.get(baseFile)).toMatchObject({ status: 'held' });
+    expect(refusedBy.get(narrationFile)).toMatchObject({ status: 'held' });
+    const tokens = refusedBy.get(tokensFile)!;
     expect(tokens.status).toBe('failed');
     expect(tokens.why).toContain('dropped');
     expect(tokens.why).toContain('tokens_used');
-    expect(await readFile(tokensFile, 'utf8')).toBe(tokensBefore);
+    for (const [file, text] of before) expect(await readFile(file, 'utf8'), file).toBe(text);
+
+    // The author sets it aside; the base and the other follower are upgraded together.
+    await mkdir(join(t.dir, 'aside'));
+    await rename(tokensFile, join(t.dir, 'aside', 'tokens-changed.json'));
+    const result = await upgrade(project, { scrubKey: TEST_SCRUB_KEY, now });
+    const byFile = new Map(result.fixtures.map((entry) => [entry.file, entry]));
+    expect(byFile.get(baseFile)).toMatchObject({ status: 'upgraded' });
+    expect(byFile.get(narrationFile)).toMatchObject({ status: 'upgraded', written: narrationFile });
+    expect(byFile.get(narrationFile)!.migrations).toHaveLength(5);
 
     // The follower is one change of turn 19 on the upgraded base, and it materializes and seeds.
     const upgradedBase = await readFixture(join(t.dir, 'fixtures', 'turn-23.json'));

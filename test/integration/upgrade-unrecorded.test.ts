@@ -93,6 +93,7 @@ describe.each(BACKENDS)('turnkit upgrade of fixtures that recorded no migration 
         status: 'upgraded',
         migrations: ADDED,
         written: join(t.dir, 'upgraded-inferred', 'meridian-turn-23.json'),
+        schemaChanged: true,
         capturedAfter: { migration: SAMPLE_LAST, how: 'inferred' },
       },
     ]);

@@ -40,8 +40,10 @@ export function registerGc(program: Command, output: Output): void {
         for (const kept of report.kept) output.out(`kept ${kept.id} (${kept.fixture}): ${kept.reason}`);
         for (const refused of report.refused) output.out(`kept ${refused.id} (${refused.fixture}): ${refused.reason}`);
         for (const temp of report.temps) output.out(`removed ${shownPath(temp)} (left by a killed merge)`);
+        for (const database of report.databases)
+          output.out(`dropped database ${database.name} (${database.purpose}) [${database.reason}]`);
         output.out(
-          `gc: removed ${report.removed.length}, kept ${report.kept.length + report.refused.length}${report.failed.length ? `, failed ${report.failed.length}` : ''}`,
+          `gc: removed ${report.removed.length + report.databases.length}, kept ${report.kept.length + report.refused.length}${report.failed.length ? `, failed ${report.failed.length}` : ''}`,
         );
       }
       if (report.failed.length > 0) {

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { commonOptions } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 import { examples } from '../help-examples.js';
+import { TurnkitError } from '../../errors.js';
 
 // How the state of a fixture that recorded none was found, as the upgrade line says it.
 const CAPTURED_AFTER = {
@@ -41,6 +42,12 @@ export function registerUpgrade(program: Command, output: Output): void {
     )
     .action(async (fixtures: string[], options, command: Command) => {
       const { upgrade } = await import('../../app/upgrade-command.js');
+      // Ctrl-C (or SIGTERM) ends the migration's process group, drops the scratch database and writes nothing.
+      const stop = new AbortController();
+      const onSignal = (): void =>
+        stop.abort(new TurnkitError('DATABASE', 'upgrade: stopped by a signal; no fixture was written'));
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
       const result = await upgrade({
         ...commonOptions(command),
         files: fixtures,
@@ -49,22 +56,39 @@ export function registerUpgrade(program: Command, output: Output): void {
         allowSensitive: options.allowSensitive,
         // The key comes from the environment variable the config names (TURNKIT_SCRUB_KEY by default).
         scrubKey: (name: string) => process.env[name],
+        signal: stop.signal,
+      }).finally(() => {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
       });
       if (options.json) printJson(output, result);
       else {
         const shown = (file: string): string => relative(process.cwd(), file) || file;
+        const { database } = result;
+        output.err(
+          `upgrade against ${database.url} (${database.tool}: ${database.applied} applied, last ${database.latest ?? 'none'})`,
+        );
         for (const entry of result.fixtures) {
           if (entry.status === 'upgraded')
             output.out(
-              `upgraded ${shown(entry.file)}${entry.written !== entry.file ? ` -> ${shown(entry.written!)}` : ''} (${entry.migrations!.length} migration(s)${entry.capturedAfter ? `; captured after ${entry.capturedAfter.migration ?? 'none'}, ${CAPTURED_AFTER[entry.capturedAfter.how]}` : ''})`,
+              `upgraded ${shown(entry.file)}${entry.written !== entry.file ? ` -> ${shown(entry.written!)}` : ''} (${entry.migrations!.length} migration(s)${entry.schemaChanged === false ? ', none of which changed its tables' : ''}${entry.capturedAfter ? `; captured after ${entry.capturedAfter.migration ?? 'none'}, ${CAPTURED_AFTER[entry.capturedAfter.how]}` : ''})`,
             );
           else if (entry.status === 'current') output.out(`${shown(entry.file)}: up to date`);
-          else output.err(`${entry.status === 'failed' ? 'error' : 'skipped'}: ${shown(entry.file)}: ${entry.why}`);
+          else output.err(`${entry.status === 'skipped' ? 'skipped' : 'error'}: ${shown(entry.file)}: ${entry.why}`);
           for (const problem of entry.status === 'failed' ? (entry.problems ?? []).slice(1) : [])
             output.err(`  ${problem}`);
         }
       }
       for (const warning of result.warnings) output.err(`warning: ${warning}`);
-      if (result.fixtures.some((entry) => entry.status === 'failed')) process.exitCode = 1;
+      // Anything not brought up to date fails the command (`turnkit upgrade && git commit` must not go green with
+      // nothing written); thrown, so that the entry point's exit code is this one.
+      const missed = result.fixtures.filter((entry) => entry.status !== 'upgraded' && entry.status !== 'current');
+      if (missed.length > 0) {
+        const written = result.fixtures.some((entry) => entry.status === 'upgraded');
+        throw new TurnkitError(
+          'DATABASE',
+          `upgrade: ${missed.length} of ${result.fixtures.length} fixture(s) not brought up to date${written ? '' : '; no file was written'}`,
+        );
+      }
     });
 }
