@@ -76,6 +76,12 @@ export const configSchema = z
               .optional()
               .describe("The game's own integer turn column: rows sharing its value are one turn (needs role)."),
             role: turnRoleSchema.optional().describe("Which rows of a turn are the player's input (a role column)."),
+            keepInputChildren: z
+              .array(tableName)
+              .optional()
+              .describe(
+                "Tables whose rows that reference turn N's input rows stay in fixture N. By default such rows (and rows referencing them) are left out: the turn's own handler wrote them (an analysis of the player's move), so they are the outcome, not the state before the turn.",
+              ),
           })
           .strict()
           .refine((turns) => turns.turn === undefined || turns.role !== undefined, {
