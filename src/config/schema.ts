@@ -23,8 +23,19 @@ const turnRoleSchema = z
       .record(z.string(), z.string())
       .optional()
       .describe('Speaker labels for {{recent_turns:K}} by role value; default the value, input rows "Player".'),
+    endsTurn: z
+      .array(z.string().min(1))
+      .min(1, 'name at least one role value')
+      .optional()
+      .describe(
+        "Values of the role column whose row ends a turn (the narration): every input row since the last such row is one turn's input, for games that take every player's move and then narrate once. Absent: a turn starts at each input row.",
+      ),
   })
-  .strict();
+  .strict()
+  .refine((role) => !role.endsTurn || !role.output || role.endsTurn.includes(role.output), {
+    message: 'with endsTurn, the output row turnkit writes must end the turn: add role.output to endsTurn',
+    path: ['endsTurn'],
+  });
 
 /** The zod schema of `turnkit.config.ts` / `turnkit.config.json`. */
 export const configSchema = z
@@ -84,6 +95,10 @@ export const configSchema = z
               ),
           })
           .strict()
+          .refine((turns) => turns.turn === undefined || turns.role?.endsTurn === undefined, {
+            message: 'role.endsTurn groups rows by role; with a turn column, rows sharing it are one turn already',
+            path: ['role', 'endsTurn'],
+          })
           .refine((turns) => turns.turn === undefined || turns.role !== undefined, {
             message: "needs role: say which rows of a turn are the player's input (role.column, role.input)",
             path: ['turn'],

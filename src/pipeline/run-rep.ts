@@ -9,6 +9,7 @@ import type { SutOutcome, SutRequest } from '../sut/sut-request.js';
 import { firstLine, guardedSutCall } from '../sut/guarded-sut-call.js';
 import { callSpend, type Price } from '../run-dir/spend.js';
 import { openRollout, playRollout, type RolloutSpec } from '../rollout/run-rollout.js';
+import { turnInputs } from '../fixture/turn-rows.js';
 
 /** One rep to run: the fixture, its rendered case file, which rep and which attempt. */
 export interface RepJob {
@@ -37,10 +38,12 @@ export interface RepJob {
 export async function runRep(session: ScratchSession, callSut: SutCaller, job: RepJob): Promise<RepRecord> {
   const started = performance.now();
   const timings = { seedMs: 0, sutMs: 0, teardownMs: 0, totalMs: 0 };
+  const inputs = turnInputs(job.fixture);
   const request: SutRequest = {
     campaign: '',
     turn: job.fixture.input.turn,
     input: job.fixture.input.values,
+    ...(inputs.length > 1 ? { inputs } : {}),
     caseFile: job.caseFile,
     fixture: job.fixture.name,
     rep: job.rep,

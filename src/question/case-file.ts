@@ -1,7 +1,7 @@
 import { TurnkitError } from '../errors.js';
 import type { Fixture, FixtureRow, FixtureTable } from '../fixture/format.js';
 import { positionAt } from '../util/json-source.js';
-import { turnModelOf, turnsInOrder } from '../fixture/turn-rows.js';
+import { turnInputs, turnModelOf, turnsInOrder } from '../fixture/turn-rows.js';
 import { groupsRows } from '../fixture/turn-groups.js';
 import { turnLines } from '../fixture/turn-text.js';
 
@@ -37,6 +37,9 @@ function renderPlaceholder(expression: string, fixture: Fixture, fail: (message:
   if (expression === 'fixture.name') return fixture.name;
   if (expression === 'turn') return String(fixture.input.turn);
   if (expression === 'input') {
+    const inputs = turnInputs(fixture);
+    // Several players' moves of one turn: one item each, in the game's order.
+    if (inputs.length > 1) return inputs.map((values) => `- ${Object.values(values).map(text).join(' / ')}`).join('\n');
     const values = Object.entries(fixture.input.values);
     if (values.length === 1) return text(values[0]![1]);
     return values.map(([column, value]) => `- ${column}: ${text(value)}`).join('\n');
@@ -50,7 +53,9 @@ function renderPlaceholder(expression: string, fixture: Fixture, fail: (message:
     case 'input':
       if (!argument || !Object.hasOwn(fixture.input.values, argument))
         fail(`the input has no column "${argument}" (it has ${Object.keys(fixture.input.values).join(', ')})`);
-      return text(fixture.input.values[argument!]);
+      return turnInputs(fixture)
+        .map((values, _i, all) => (all.length > 1 ? `- ${text(values[argument!])}` : text(values[argument!])))
+        .join('\n');
     case 'root': {
       const root = fixture.tables[fixture.source.root.table]?.rows.find(
         (row) => String(row[fixture.source.root.key]) === fixture.source.root.value,

@@ -12,7 +12,8 @@ export interface TranscriptTurn {
 
 /** A player's next input, or why there is none (the rollout ends there, an error). */
 export type PlayerMove =
-  | { values: Record<string, unknown>; ms: number }
+  /** `more`: the turn's other players' moves after the first, in order (recorded inputs of a turn of several). */
+  | { values: Record<string, unknown>; more?: Record<string, unknown>[]; ms: number }
   | { error: { cause: string; message: string }; ms: number };
 
 /** Gives the input of each turn after the first (which plays the fixture's own input). */
@@ -50,7 +51,12 @@ export function playerFor(context: PlayersContext): PlayerSource {
           'BAD_INPUT',
           `${context.at(['turns'])}: ${turns} turns need ${turns - 1} recorded inputs ahead, and ${fixture.name} has ${ahead.length} (capture it with --ahead ${turns})`,
         );
-      return { next: async (_turn, index) => ({ values: ahead[index - 1]!.values, ms: 0 }) };
+      return {
+        next: async (_turn, index) => {
+          const { values, more } = ahead[index - 1]!;
+          return { values, ...(more ? { more } : {}), ms: 0 };
+        },
+      };
     }
     case 'script': {
       const own = players.byFixture?.[fixture.name];

@@ -13,6 +13,7 @@ import type { TurnRecord } from '../run-dir/rollout-record.js';
 import type { SutRequest } from '../sut/sut-request.js';
 import { firstLine, guardedSutCall } from '../sut/guarded-sut-call.js';
 import { callSpend, type CallSpend, type Price } from '../run-dir/spend.js';
+import { turnInputs } from '../fixture/turn-rows.js';
 
 /** What a rep needs to play several turns: how many, who plays, how case files render, and when to stop. */
 export interface RolloutSpec {
@@ -149,6 +150,8 @@ async function playTurn(play: RolloutPlay, index: number): Promise<boolean> {
 async function takeInput(play: RolloutPlay, entry: TurnRecord, index: number, end: EndTurn): Promise<boolean> {
   if (index === 0) {
     entry.input = play.job.fixture.input.values;
+    const inputs = turnInputs(play.job.fixture);
+    if (inputs.length > 1) entry.inputs = inputs;
     return true;
   }
   const move = await play.job.rollout.player.next(entry.turn, index, play.transcript);
@@ -158,6 +161,7 @@ async function takeInput(play: RolloutPlay, entry: TurnRecord, index: number, en
     return false;
   }
   entry.input = move.values;
+  if (move.more) entry.inputs = [move.values, ...move.more];
   return true;
 }
 
@@ -166,11 +170,11 @@ async function setUpTurn(play: RolloutPlay, entry: TurnRecord, index: number, en
   const { job } = play;
   const inputRow = index > 0 ? gameTurnRow(job.rollout.graph, entry.turn, 'input') : undefined;
   if (inputRow) {
-    // A game whose turns are several rows: the player's row is in the database when the SUT plays the turn.
+    // A game whose turns are several rows: the player's row (every player's, in order) is in the database when the
+    // SUT plays the turn.
     try {
-      play.played.push(
-        await play.reader.writeInput(play.pool, { input: entry.input, response: '', output: [], set: inputRow }),
-      );
+      for (const input of entry.inputs ?? [entry.input])
+        play.played.push(await play.reader.writeInput(play.pool, { input, response: '', output: [], set: inputRow }));
     } catch (error) {
       end('player', { cause: 'input-row', message: messageOf(error) });
       return false;
@@ -193,6 +197,7 @@ async function callTurn(play: RolloutPlay, entry: TurnRecord, index: number) {
     campaign: scratch.key,
     turn: entry.turn,
     input: entry.input,
+    ...(entry.inputs ? { inputs: entry.inputs } : {}),
     caseFile: entry.caseFile,
     fixture: job.fixture.name,
     rep: job.rep,

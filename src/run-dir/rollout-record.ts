@@ -6,6 +6,8 @@ import { toolCallsMarkdown } from './tool-calls-markdown.js';
 export interface TurnRecord {
   turn: number;
   input: Record<string, unknown>;
+  /** Every move of the turn, when it held several players' (`input` is the first); absent for one. */
+  inputs?: Record<string, unknown>[];
   /** The case file this turn's call was given (rendered against the campaign as it stood then). */
   caseFile: string;
   response: string | null;

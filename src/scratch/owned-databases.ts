@@ -60,7 +60,9 @@ export async function dropOrphanDatabases(
       name,
       purpose: parsed.purpose,
       reason:
-        state === 'gone' ? `process ${parsed.owner.pid} on ${parsed.owner.host} is gone` : `--all (${parsed.owner.host})`,
+        state === 'gone'
+          ? `process ${parsed.owner.pid} on ${parsed.owner.host} is gone`
+          : `--all (${parsed.owner.host})`,
     });
   }
   return dropped;

@@ -9,8 +9,13 @@ export interface SutRequest {
   /** The scratch campaign's root key: the campaign the SUT plays. */
   campaign: string;
   turn: number;
-  /** The player's input columns for the turn. */
+  /** The player's input columns for the turn (with several players' moves in one turn, the first move's). */
   input: Record<string, unknown>;
+  /**
+   * Every move of the turn in the game's order, when it holds several (a game that takes each player's move and
+   * then narrates once: `role.endsTurn`); `input` is the first. Absent for a turn of one move.
+   */
+  inputs?: Record<string, unknown>[];
   /** The rendered case file (Markdown). */
   caseFile: string;
   fixture: string;
