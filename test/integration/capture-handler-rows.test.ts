@@ -25,6 +25,8 @@ const SCHEMA = `
     summary text NOT NULL);
   CREATE TABLE consequence_notes (id serial PRIMARY KEY, consequence_id integer NOT NULL REFERENCES consequences, note text NOT NULL);
   CREATE TABLE attachments (id serial PRIMARY KEY, history_id integer NOT NULL REFERENCES history, name text NOT NULL);
+  CREATE TABLE memory_cards (id serial PRIMARY KEY, adventure_id integer NOT NULL REFERENCES adventures, summary text NOT NULL);
+  ALTER TABLE adventures ADD COLUMN rollback_min_history_id integer;
 `;
 
 // Adventure 1: a system prologue, then four turns of a user row and an assistant row (ids 2..9, in time order).
@@ -48,6 +50,9 @@ const DATA = `
     (20, 1, NULL, 'the vault exists');
   INSERT INTO consequence_notes VALUES (2, 2, 'n2'), (4, 4, 'n4'), (6, 6, 'n6'), (8, 8, 'n8');
   INSERT INTO attachments VALUES (4, 4, 'lockpick.png'), (8, 8, 'bag.png');
+  -- Memory cards compacted from old turns name no turn; the campaign row marks a turn it may roll back to.
+  INSERT INTO memory_cards VALUES (1, 1, 'knocked, picked the lock'), (2, 1, 'went in, took the gold');
+  UPDATE adventures SET rollback_min_history_id = 2 WHERE id = 1;
   SELECT setval(s, 100) FROM unnest(ARRAY['adventures_id_seq', 'history_id_seq', 'analysis_log_id_seq',
     'consequences_id_seq', 'consequence_notes_id_seq', 'attachments_id_seq']) AS s;
 `;
@@ -62,7 +67,11 @@ const GAME: TurnkitConfigInput = {
       role: { column: 'role', input: ['user'] },
       keepInputChildren: ['attachments'],
     },
-    references: { 'consequences.source_history_entry': 'history' },
+    references: {
+      'consequences.source_history_entry': 'history',
+      // The campaign row to a turn: links no other table to a turn (paths through the root do not count).
+      'adventures.rollback_min_history_id': 'history',
+    },
   },
 };
 
@@ -93,6 +102,13 @@ describe.each(BACKENDS)("rows turn N's own handler wrote are not in fixture N, o
     expect(ids(fixture, 'consequence_notes')).toEqual([2, 4]);
     // Attachments are kept by game.turns.keepInputChildren: the player sent them with the move (none for row 6).
     expect(ids(fixture, 'attachments')).toEqual([4]);
+    // One line per table whose kept rows no turn places, with the advice that fits it.
+    const after = 'row(s) belong to no turn and show the database after turn 4, not before turn 3;';
+    expect(warnings.filter((line) => line.includes('belong to no turn'))).toEqual([
+      `${fixture.name}: consequences: 1 of 3 ${after} standing rows (their reference to a turn is empty): nothing to do`,
+      `${fixture.name}: memory_cards: 2 of 2 ${after} declare the column that holds a key of "history": add to game.references "memory_cards.COLUMN": "history"`,
+    ]);
+    expect(fixture.source.reflectsPresent).toEqual(['adventures', 'consequences', 'memory_cards']);
     expect(warnings, warnings.join('\n')).toContain(
       `vault-turn-3: left out 1 row(s) of "analysis_log", 1 row(s) of "consequence_notes", 1 row(s) of "consequences" that reference turn 3's input: the turn's own handler wrote them (keep a table's with game.turns.keepInputChildren)`.replace(
         'vault-turn-3',

@@ -12,13 +12,23 @@ import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
 import { ROOM_A, ROOM_B, tallyDb } from '../helpers/tally-schema.js';
 import { BACKENDS, type TestDb } from '../helpers/test-db.js';
 
-// Players are above the turns (actions, sliced by turn, reference them): a reference to a turn cannot slice them.
-const PLAYERS_ADVICE =
-  "players: rows sliced by turn reference them, so they are the campaign's standing rows (as the root's), captured " +
-  'whole with no turn of their own (nothing to add; list one in game.exclude to leave it out); ';
-
 const NOW = new Date('2026-12-01T00:00:00Z');
 const NAME = `campaign-${ROOM_A}-turn-3`;
+
+// Players are above the turns (actions, sliced by turn, reference them): a reference to a turn cannot slice them.
+// One line per table whose kept rows no turn places, with the advice that fits it.
+const unplaced = (table: string, rows: string, advice: string): string =>
+  `${NAME}: ${table}: ${rows} row(s) belong to no turn and show the database after turn 5, not before turn 3; ${advice}`;
+const PLAYERS = unplaced(
+  'players',
+  '2 of 2',
+  "standing rows (rows of a turn reference them), as the root's: nothing to do",
+);
+const NOTES = unplaced(
+  'notes',
+  '1 of 1',
+  'declare the column that holds a key of "entries": add to game.references "notes.COLUMN": "entries"',
+);
 
 /** The same project with nothing declared: votes belong to no room, actions are not sliced. */
 function bare(config: LoadedConfig): LoadedConfig {
@@ -100,10 +110,7 @@ describe.each(BACKENDS)(
     });
 
     it('says what to add for the tables it cannot slice, and warns of no candidate once all are declared', () => {
-      expect(warnings).toEqual([
-        `${NAME}: notes, players, rooms have no foreign-key path to "entries": their rows show the database after turn 5, not before turn 3; ` +
-          `${PLAYERS_ADVICE}for notes, add to game.references the column that holds a key of "entries" ("TABLE.COLUMN": "entries")`,
-      ]);
+      expect(warnings).toEqual([NOTES, PLAYERS]);
     });
 
     it('with nothing declared: warns of the reference it finds and of the turn column to slice by, with the lines to add', async () => {
@@ -117,10 +124,10 @@ describe.each(BACKENDS)(
       expect(undeclared.tables.actions!.rows).toHaveLength(10);
       expect(column(undeclared, 'users', 'id')).toEqual([1, 2]);
       expect(found).toEqual([
-        `${NAME}: action_results, actions, notes, players, rooms have no foreign-key path to "entries": their rows show the database after turn 5, not before turn 3; ` +
-          'to slice by their turn column, add to game.turnColumns: "actions": "turn"; ' +
-          'action_results follow actions once sliced (nothing more to add); ' +
-          `${PLAYERS_ADVICE}for notes, add to game.references the column that holds a key of "entries" ("TABLE.COLUMN": "entries")`,
+        unplaced('action_results', '10 of 10', 'follows actions once that is sliced (nothing more to add)'),
+        unplaced('actions', '10 of 10', 'name its turn column: add to game.turnColumns "actions": "turn"'),
+        NOTES,
+        PLAYERS,
         // Its notes' "playerId" values are all keys of players in the fixture; players' "entryId" (99) is no entry's.
         `${NAME}: "notes"."playerId" holds keys of "players" rows in the fixture but has no foreign key: add to game.references: "notes.playerId": "players"`,
         `${NAME}: "votes"."roomId" holds keys of "rooms" rows in the fixture but has no foreign key: add to game.references: "votes.roomId": "rooms"`,
