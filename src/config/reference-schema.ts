@@ -8,7 +8,7 @@ export const referencesSchema = z
   )
   .optional()
   .describe(
-    "Columns holding another row's key with no foreign key: 'table.column' to 'table' (its primary key) or 'table.column'; owned, sliced and remapped like foreign keys.",
+    "Columns holding another row's key with no foreign key: 'table.column' to 'table' (its primary key) or 'table.column'; owned, sliced and remapped like foreign keys. A key inside a json or jsonb column: 'table.column->key->key' (sliced and remapped; it makes no row owned).",
   );
 
 /** `game.turnColumns`: owned tables with no foreign-key path to the turns table, sliced by their own turn column. */

@@ -60,6 +60,21 @@ export interface TableInfo {
   primaryKey: string[];
   uniqueKeys: string[][];
   foreignKeys: ForeignKeyInfo[];
+  /** Keys of other rows kept inside a JSON column, as `game.references` declares them (`t.metadata->npc_id`). */
+  jsonReferences?: JsonReferenceInfo[];
+}
+
+/**
+ * A key of another row kept at a path inside a json or jsonb column (`metadata->npc_entry_id`): sliced and remapped
+ * like a foreign key, never part of the schema. The value there is a JSON string or number.
+ */
+export interface JsonReferenceInfo {
+  /** The declaration, as the config writes it (`table.column->key->key`). */
+  name: string;
+  column: string;
+  /** Object keys from the column's value down to the key. */
+  path: string[];
+  references: { table: string; column: string };
 }
 
 /** Every user table of the database, by display name. */

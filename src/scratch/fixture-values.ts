@@ -4,6 +4,7 @@ import { stringifyJsonExact } from '../fixture/json-exact.js';
 import { decodeValue, encodeValue, type JsonValue } from '../fixture/value-codec.js';
 import type { SerializedKeyMap } from './seed-remap.js';
 import type { SeedPlan } from './seed-plan.js';
+import { withJsonKeys } from './remap-rows.js';
 
 // Reading a scratch campaign's rows as the fixture's values: what `seed --check`, a rep's effects and the shared-row
 // snapshots compare.
@@ -48,12 +49,14 @@ export function fixtureValues(
   back: Map<string, Map<string, string>>,
 ): (raw: readonly (string | null)[]) => JsonValue[] {
   const translate = keyTranslations(plan, name, columns, back);
+  const inJson = jsonTranslations(plan, name, columns, back);
   // By name: the plan and the walk may hold TableInfo objects of two introspections of the same catalog.
   const indexes = columns.map((column) => info.columns.findIndex((entry) => entry.name === column.name));
   return (raw) =>
     columns.map((column, i) => {
       const text = raw[indexes[i]!] ?? null;
-      return decodeValue(text !== null && translate[i] ? (translate[i]!.get(text) ?? text) : text, column.codec);
+      const value = decodeValue(text !== null && translate[i] ? (translate[i]!.get(text) ?? text) : text, column.codec);
+      return inJson[i]!.length > 0 ? (withJsonKeys(value, inJson[i]!) as JsonValue) : value;
     });
 }
 
@@ -81,6 +84,24 @@ export function fixtureKeys(
     }
     return shown;
   };
+}
+
+// For each column, the keys kept inside it (declared `table.column->path`) with their scratch-to-fixture values.
+function jsonTranslations(
+  plan: SeedPlan,
+  name: string,
+  columns: readonly ColumnInfo[],
+  back: Map<string, Map<string, string>>,
+): { path: string[]; lookup: Map<string, string> }[][] {
+  const json = plan.keys.get(name)?.json ?? [];
+  return columns.map((column) =>
+    json
+      .filter((entry) => entry.column === column.name)
+      .map((entry) => ({
+        path: entry.path,
+        lookup: back.get(`${entry.origin.table}\u0000${entry.origin.column}`) ?? new Map(),
+      })),
+  );
 }
 
 // For each column, the scratch-to-fixture values of the key it holds (allocated by the seed or derived through a

@@ -24,6 +24,8 @@ export interface TableKeys {
   allocated: Map<string, KeySource>;
   /** Foreign-key columns rewritten to the new value of the key they point at. */
   derived: Map<string, KeyOrigin>;
+  /** Keys kept inside JSON columns (declared `table.column->path` references), rewritten as the key they name. */
+  json?: { column: string; path: string[]; origin: KeyOrigin }[];
 }
 
 /** The key plan of a scratch campaign: for every remapped table, which columns change and how. */
@@ -67,6 +69,7 @@ export function planKeys(tables: ReadonlyMap<string, TableInfo>, keep: ReadonlyS
   }
   const problems: string[] = [];
   for (const [name, info] of tables) problems.push(...uncoveredKeys(info, plan.get(name)!, name, keep));
+  deriveJsonReferences(tables, plan);
   return { keys: plan, problems };
 }
 
@@ -91,6 +94,23 @@ function deriveReferences(tables: ReadonlyMap<string, TableInfo>, plan: KeyPlan)
           changed = true;
         });
       }
+    }
+  }
+}
+
+// A key kept inside a JSON column follows the key it names, as a foreign-key column does.
+function deriveJsonReferences(tables: ReadonlyMap<string, TableInfo>, plan: KeyPlan): void {
+  for (const [name, info] of tables) {
+    for (const reference of info.jsonReferences ?? []) {
+      const parent = plan.get(reference.references.table);
+      if (!parent) continue;
+      const column = reference.references.column;
+      const origin = parent.allocated.has(column)
+        ? { table: reference.references.table, column }
+        : parent.derived.get(column);
+      if (!origin) continue;
+      const keys = plan.get(name)!;
+      keys.json = [...(keys.json ?? []), { column: reference.column, path: reference.path, origin }];
     }
   }
 }

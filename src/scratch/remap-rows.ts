@@ -68,11 +68,55 @@ export function remapRows(
     const origin = keys.derived.get(column.name);
     return origin && keyMap.get(origin.table)!.get(origin.column)!;
   });
+  // Keys kept inside JSON columns: the value at each declared path takes the new key, keeping its JSON type.
+  const inJson = columns.map((column) =>
+    (keys?.json ?? [])
+      .filter((entry) => entry.column === column.name)
+      .map((entry) => ({ path: entry.path, lookup: keyMap.get(entry.origin.table)!.get(entry.origin.column)! })),
+  );
   return rows.map((row) =>
     columns.map((column, i) => {
-      const text = encodeValue(row[column.name] as JsonValue, column.codec);
+      const value = inJson[i]!.length > 0 ? withJsonKeys(row[column.name], inJson[i]!) : row[column.name];
+      const text = encodeValue(value as JsonValue, column.codec);
       const lookup = lookups[i];
       return text !== null && lookup ? (lookup.get(text) ?? text) : text;
     }),
   );
+}
+
+/**
+ * A JSON value with the key at each path replaced by its new value (a number stays a number where the new key is
+ * one); a path that leads nowhere, or to a key outside the campaign (a shared row's), leaves the value as it is.
+ */
+export function withJsonKeys(
+  value: unknown,
+  references: readonly { path: readonly string[]; lookup: ReadonlyMap<string, string> }[],
+): unknown {
+  let result = value;
+  for (const { path, lookup } of references) {
+    const found = valueAt(result, path);
+    if (typeof found !== 'string' && typeof found !== 'number') continue;
+    const fresh = lookup.get(String(found));
+    if (fresh === undefined) continue;
+    const typed = typeof found === 'number' && /^-?\d+$/.test(fresh) ? Number(fresh) : fresh;
+    result = replacedAt(result, path, typed);
+  }
+  return result;
+}
+
+/** The value at a path of object keys inside a JSON value, or undefined. */
+export function valueAt(value: unknown, path: readonly string[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object' || Array.isArray(current)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+function replacedAt(value: unknown, path: readonly string[], fresh: unknown): unknown {
+  const [key, ...rest] = path;
+  if (key === undefined) return fresh;
+  const object = value as Record<string, unknown>;
+  return { ...object, [key]: replacedAt(object[key], rest, fresh) };
 }
