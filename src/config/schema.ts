@@ -124,6 +124,12 @@ export const configSchema = z
               .describe(
                 "The game's own migration command, run with DATABASE_URL set (argv, never split on spaces); absent: turnkit's db migrate.",
               ),
+            env: z
+              .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name'), z.string())
+              .optional()
+              .describe(
+                'Variables the migration commands get beside the environment a command SUT gets (secret-named and PG* variables left out); ${NAME} takes a variable of turnkit\'s environment (DJANGO_SECRET_KEY: "${DJANGO_SECRET_KEY}").',
+              ),
             step: z
               .array(z.string().min(1))
               .min(1, 'name the program to run')

@@ -16,7 +16,21 @@ const NOT_SECRET_NAME = /_SOCK$|^(OLD)?PWD$/i;
 export function inheritedEnv(
   env: Readonly<Record<string, string | undefined>> | undefined,
 ): Record<string, string | undefined> {
-  return Object.fromEntries(Object.entries(env ?? {}).filter(([name]) => !isSecretName(name)));
+  // libpq's PG* variables too: a `psql` with no URL would otherwise reach the database they name (the live one).
+  return Object.fromEntries(Object.entries(env ?? {}).filter(([name]) => !isSecretName(name) && !LIBPQ.test(name)));
+}
+
+// PGHOST, PGDATABASE, PGUSER, PGPASSWORD, PGSERVICE...: where libpq connects when no URL says otherwise.
+const LIBPQ = /^PG[A-Z_]+$/;
+
+/**
+ * The values of an environment's secret-named variables (four characters or more: shorter ones would mask common
+ * words): what a line echoed from a child process is masked of before turnkit prints it.
+ */
+export function secretValues(env: Readonly<Record<string, string | undefined>> | undefined): string[] {
+  return Object.entries(env ?? {})
+    .filter(([name, value]) => isSecretName(name) && value !== undefined && value.length >= 4)
+    .map(([, value]) => value!);
 }
 
 /** Whether a variable's name says its value is a secret. */

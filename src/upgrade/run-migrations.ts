@@ -4,6 +4,10 @@ import { migrate, migrationsFolder } from '../db/migrate.js';
 import { scrubSecret } from '../db/url.js';
 import { TurnkitError } from '../errors.js';
 import { runBounded } from '../util/bounded-process.js';
+import { passwordForms, withoutSecrets } from '../util/redact-password.js';
+import { visibleControls } from '../util/visible-controls.js';
+import { inheritedEnv, secretValues } from '../sut/secret-names.js';
+import { expandEnv } from '../sut/sut-command.js';
 
 // What a migration command may print before turnkit stops keeping it (its last lines say why it failed).
 const OUTPUT_CAP = 64 * 1024;
@@ -32,7 +36,7 @@ export async function runGameMigrations(
  */
 export async function runMigrationCommand(
   db: Db,
-  config: Pick<LoadedConfig, 'baseDir'>,
+  config: Pick<LoadedConfig, 'baseDir'> & { game?: Pick<LoadedConfig['game'], 'migrate'> },
   command: readonly string[],
   place: string,
   signal?: AbortSignal,
@@ -40,10 +44,13 @@ export async function runMigrationCommand(
   const [program] = command;
   // The runner SUTs and players use (util/bounded-process.ts): its own process group, killed with whatever it
   // started when aborted, output bounded. A migration has no turnkit timeout of its own (it may be long): a day.
+  // The environment a command SUT gets: no secret-named variable (the scrub key, API keys) and no PG* variable (a
+  // `psql` step would reach the database they name), unless game.migrate.env passes one by name.
+  const parent = db.env ?? {};
   const run = await runBounded({
     argv: [...command],
     cwd: config.baseDir,
-    env: { ...db.env, DATABASE_URL: db.url },
+    env: { ...inheritedEnv(parent), ...expandEnv(config.game?.migrate?.env ?? {}, parent), DATABASE_URL: db.url },
     stdin: '',
     timeoutMs: 24 * 60 * 60 * 1000,
     maxStdout: OUTPUT_CAP,
@@ -62,10 +69,12 @@ export async function runMigrationCommand(
   if (run.stopped === 'aborted') throw signal?.reason ?? new TurnkitError('DATABASE', `${place}: stopped`);
   const output = { code: run.code, text: `${run.stdout}\n${run.stderr}` };
   if (output.code !== 0) {
-    const last = lastErrorLine(output.text);
+    // Masked of every secret turnkit holds (the database's password, secret-named variables' values) and shown
+    // inert: a migration's output is not turnkit's to trust.
+    const last = withoutSecrets(lastErrorLine(output.text), [...passwordForms(db.url), ...secretValues(parent)]);
     throw new TurnkitError(
       'DATABASE',
-      `${place} (${command.join(' ')}) exited with ${output.code ?? 'a signal'}: ${scrubSecret(last, db.url)}`,
+      `${place} (${command.join(' ')}) exited with ${output.code ?? `signal ${run.signal ?? 'unknown'}`}: ${visibleControls(scrubSecret(last, db.url))}`,
     );
   }
 }

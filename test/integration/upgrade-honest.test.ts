@@ -42,6 +42,11 @@ if (mode === 'hang') {
   writeFileSync(here + 'hang.pid', String(child.pid));
   await new Promise(() => {});
 }
+if (mode === 'leak') {
+  // What a hostile or careless migration prints on failure: its environment, and a terminal escape.
+  console.error('keys: api=' + process.env.MY_API_KEY + ' pghost=' + process.env.PGHOST + ' django=' + process.env.DJANGO_SECRET_KEY + ' \x1b]52;c;aGk=\x07');
+  process.exit(1);
+}
 if (mode === 'fail-after') {
   const counter = here + 'runs.txt';
   const runs = existsSync(counter) ? Number(readFileSync(counter, 'utf8')) : 0;
@@ -185,6 +190,33 @@ describe.each(BACKENDS)('turnkit upgrade writes only real upgrades, all or none,
     expect(lines.at(-1)).toBe('upgrade: 2 of 2 fixture(s) not brought up to date; no file was written');
     // The embedded server's password never reaches a message.
     expect(none.stderr).not.toContain(new URL(t.db.url).password || '\0');
+    await unchanged();
+  });
+
+  it("gives the migration a SUT's environment and masks what it echoes: no secret, no PG* variable, no escape", async () => {
+    await writeFile(
+      join(t.dir, 'turnkit.config.json'),
+      JSON.stringify({
+        database: { url: t.db.url },
+        game: {
+          ...GAME.game,
+          migrate: {
+            table: 'public.game_migrations',
+            column: 'name',
+            command: script('leak'),
+            env: { DJANGO_SECRET_KEY: '${DJANGO_SECRET_KEY}' },
+          },
+        },
+      }),
+    );
+    const env = { MY_API_KEY: 'sk-live-0123456789', PGHOST: 'live.example.com', DJANGO_SECRET_KEY: 'dj-9876543210' };
+    const leaked = await runInProcess(['upgrade'], { cwd: t.dir, env });
+    expect(leaked.code).toBe(1);
+    const line = leaked.stderr.split('\n').find((entry) => entry.includes('keys:'))!;
+    // The API key and PGHOST never reach it; the secret passed by name does, and is masked in what turnkit prints.
+    expect(line).toContain('keys: api=undefined pghost=undefined django=*** \\u001b]52;c;aGk=\\u0007');
+    expect(leaked.stderr).not.toContain('dj-9876543210');
+    expect(leaked.stderr).not.toContain('\x1b');
     await unchanged();
   });
 

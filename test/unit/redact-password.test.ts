@@ -124,6 +124,8 @@ describe('the secrets a SUT can see never reach a rep record', () => {
   it('gives a command SUT none of the secret-named variables, unless sut.env names them', () => {
     const env = { TURNKIT_SCRUB_KEY: 'k'.repeat(64), OPENAI_API_KEY: 'sk-judge-1', HOME: '/home/ann', LANG: 'C' };
     expect(inheritedEnv(env)).toEqual({ HOME: '/home/ann', LANG: 'C' });
+    // Nor libpq's: a `psql` with no URL would reach the live database they name.
+    expect(inheritedEnv({ PGHOST: 'live', PGDATABASE: 'game', PGUSER: 'ann', PATH: '/bin' })).toEqual({ PATH: '/bin' });
   });
 
   it('removes a secret as it reads inside a JSON string or a URL too', () => {
