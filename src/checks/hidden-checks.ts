@@ -1,3 +1,4 @@
+import { checkedText } from './tool-name.js';
 import type { Fixture } from '../fixture/format.js';
 import { describeRow, rowKey, tableNamed } from '../fixture/row-key.js';
 import type { HiddenRule } from '../question/hidden-format.js';
@@ -60,10 +61,16 @@ export function hiddenScreens(
     if (!found || 'missing' in found) return { screen, mark: 'unscored', reason: found?.missing ?? 'no values' };
     if (found.values.length === 0)
       return { screen, mark: 'unscored', reason: `no hidden ${rule.table} value in the fixture` };
+    // A tool's name or an argument's key is shown in a reason only when it is a plain identifier that reveals none
+    // of the rule's values: the reason must never repeat what it flags.
+    const label = (text: string, instead: string): string =>
+      /^[\p{L}\p{N}_.:-]{1,64}$/u.test(text) && !found.values.some((hidden) => reveals(text, hidden.value, rule.words))
+        ? text
+        : instead;
     const leaks: string[] = [];
     for (const hidden of found.values) {
       const where = texts.find((text) => reveals(text.text, hidden.value, rule.words));
-      if (where) leaks.push(`${where.place} reveals ${hidden.row}, column ${hidden.column}`);
+      if (where) leaks.push(`${where.place(label)} reveals ${hidden.row}, column ${hidden.column}`);
     }
     if (leaks.length === 0)
       return { screen, mark: 'pass', reason: `${found.values.length} hidden value(s), none revealed` };
@@ -85,28 +92,42 @@ export function reveals(text: string, value: string, run: number): boolean {
 }
 
 function words(text: string): string[] {
-  return text.match(/[\p{L}\p{N}_]+/gu) ?? [];
+  // As the checks read text: soft hyphens and zero-width characters inside a value do not hide it.
+  return checkedText(text).match(/[\p{L}\p{N}_]+/gu) ?? [];
 }
 
 // Where a hidden value could reach the player: the response, and each argument of each call the SUT made.
 function revealingTexts(evidence: {
   response: string | null;
   toolCalls?: readonly ToolCall[] | undefined;
-}): { place: string; text: string }[] {
-  const texts = [{ place: 'the response', text: evidence.response ?? '' }];
+}): { place: (label: Label) => string; text: string }[] {
+  const texts: { place: (label: Label) => string; text: string }[] = [
+    { place: () => 'the response', text: evidence.response ?? '' },
+  ];
   for (const [i, call] of (evidence.toolCalls ?? []).entries()) {
+    const tool = (label: Label): string => `call ${i + 1} (${label(call.name, 'its tool')})`;
+    // The tool's name and every argument's key are what the SUT sent too.
+    texts.push({ place: (label) => `${tool(label)} name`, text: call.name });
     if (typeof call.arguments === 'string')
-      texts.push({ place: `call ${i + 1} (${call.name}) arguments`, text: call.arguments });
+      texts.push({ place: (label) => `${tool(label)} arguments`, text: call.arguments });
     else
-      for (const [key, value] of Object.entries(call.arguments))
-        texts.push({ place: `call ${i + 1} (${call.name}) argument ${key}`, text: strings(value).join('\n') });
+      for (const [n, [key, value]] of Object.entries(call.arguments).entries()) {
+        const argument = (label: Label): string => `${tool(label)} argument ${label(key, `#${n + 1}`)}`;
+        texts.push({ place: (label) => `${argument(label)} key`, text: key });
+        texts.push({ place: argument, text: strings(value).join('\n') });
+      }
   }
   return texts;
 }
 
+// Every string inside a value, the keys of nested objects with them (a key is what the SUT sent too).
 function strings(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   if (Array.isArray(value)) return value.flatMap(strings);
-  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(strings);
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).flatMap(([key, inner]) => [key, ...strings(inner)]);
   return value === null || value === undefined ? [] : [String(value)];
 }
+
+// How a reason shows a name or key the SUT sent: as it is when safe to repeat, else the stand-in.
+type Label = (text: string, instead: string) => string;

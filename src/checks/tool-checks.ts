@@ -5,6 +5,7 @@ import type { ScreenResult } from '../run-dir/screen-result.js';
 import type { ToolCall } from '../run-dir/tool-call.js';
 import type { EffectsSummary } from '../scratch/scratch-effects.js';
 import { screenNames } from './screen-names.js';
+import { sameTool, toolKey } from './tool-name.js';
 
 /** What the tool checks read of a rep (or of one rollout turn): its calls in order and what it changed. */
 export interface ToolEvidence {
@@ -41,8 +42,8 @@ export function toolScreens(tools: ToolChecks, evidence: ToolEvidence): ScreenRe
 }
 
 function allowedScreen(allowed: readonly string[], calls: readonly ToolCall[]): Omit<ScreenResult, 'screen'> {
-  const set = new Set(allowed);
-  const others = calls.flatMap((call, i) => (set.has(call.name) ? [] : [`call ${i + 1} (${call.name})`]));
+  const set = new Set(allowed.map(toolKey));
+  const others = calls.flatMap((call, i) => (set.has(toolKey(call.name)) ? [] : [`call ${i + 1} (${call.name})`]));
   if (others.length === 0) return { mark: 'pass', reason: `${calls.length} call(s), every one of an allowed tool` };
   const list = allowed.length > 0 ? allowed.join(', ') : 'none';
   return { mark: 'fail', reason: `${others.join(', ')}: not an allowed tool (allowed: ${list})` };
@@ -51,7 +52,7 @@ function allowedScreen(allowed: readonly string[], calls: readonly ToolCall[]): 
 function requiredScreen(rule: RequiredCall, calls: readonly ToolCall[]): Omit<ScreenResult, 'screen'> {
   const min = rule.exactly ?? rule.atLeast ?? (rule.atMost !== undefined ? 0 : 1);
   const max = rule.exactly ?? rule.atMost ?? Number.POSITIVE_INFINITY;
-  const ofTool = calls.flatMap((call, i) => (call.name === rule.tool ? [{ call, i }] : []));
+  const ofTool = calls.flatMap((call, i) => (sameTool(call.name, rule.tool) ? [{ call, i }] : []));
   const matching = ofTool.filter(({ call }) => mismatch(rule, call) === undefined);
   const n = matching.length;
   const which = n > 0 ? ` (${callList(matching.map(({ i }) => i))})` : '';
@@ -80,7 +81,7 @@ function requiredScreen(rule: RequiredCall, calls: readonly ToolCall[]): Omit<Sc
 
 function forbiddenScreen(rule: CallRule, calls: readonly ToolCall[]): Omit<ScreenResult, 'screen'> {
   const hits = calls.flatMap((call, i) =>
-    call.name === rule.tool && mismatch(rule, call) === undefined ? [`call ${i + 1} (${call.name})`] : [],
+    sameTool(call.name, rule.tool) && mismatch(rule, call) === undefined ? [`call ${i + 1} (${call.name})`] : [],
   );
   if (hits.length === 0) return { mark: 'pass', reason: `no ${describeCall(rule)}` };
   return { mark: 'fail', reason: `${hits.join(', ')}: ${describeCall(rule)} is forbidden` };
@@ -90,9 +91,9 @@ function orderScreen(rule: OrderRule, calls: readonly ToolCall[]): Omit<ScreenRe
   let previous = -1;
   const steps: string[] = [];
   for (const [step, tool] of rule.tools.entries()) {
-    const next = calls.findIndex((call, i) => i > previous && call.name === tool);
+    const next = calls.findIndex((call, i) => i > previous && sameTool(call.name, tool));
     if (next === -1) {
-      const first = calls.findIndex((call) => call.name === tool);
+      const first = calls.findIndex((call) => sameTool(call.name, tool));
       const after = step > 0 ? ` after ${rule.tools[step - 1]} (call ${previous + 1})` : '';
       return {
         mark: 'fail',
@@ -115,7 +116,9 @@ function effectScreen(
 ): Omit<ScreenResult, 'screen'> {
   if (!effects) return { mark: 'unscored', reason: "the rep's effects were not read" };
   // A call that failed changed nothing, by its own account: only successful calls owe a row.
-  const made = calls.flatMap((call, i) => (call.name === rule.tool && typeof call.error !== 'string' ? [i] : []));
+  const made = calls.flatMap((call, i) =>
+    sameTool(call.name, rule.tool) && typeof call.error !== 'string' ? [i] : [],
+  );
   const rows = effects[rule.kind][rule.table] ?? 0;
   const callsText = `${made.length} successful ${rule.tool} call(s)${made.length > 0 ? ` (${callList(made)})` : ''}`;
   const rowsText = `${rows} ${rule.table} row(s) ${rule.kind}`;

@@ -15,7 +15,8 @@ export function toolCallLine(call: ToolCall, index: number): string {
         ? ` → ${shownValue(call.result)}`
         : '';
   const when = call.at ? ` (at ${call.at})` : '';
-  return `${index + 1}. ${call.name} ${shownValue(call.arguments)}${outcome}${when}${call.truncated ? ' [cut]' : ''}`;
+  // The name is what the SUT sent too: on one line, like the values (a newline in it would end a code span).
+  return `${index + 1}. ${shownValue(call.name)} ${shownValue(call.arguments)}${outcome}${when}${call.truncated ? ' [cut]' : ''}`;
 }
 
 /** A value as a call's line shows it: a string as it is, anything else as JSON, cut to SHOWN_VALUE_LIMIT. */

@@ -1,7 +1,11 @@
 import type { ToolCall } from '../run-dir/tool-call.js';
 
-/** Characters kept of one string inside a call's arguments or result, as a stdout tail keeps 2,000. */
-export const TOOL_TEXT_LIMIT = 2_000;
+/**
+ * Characters kept of one string inside a call's arguments or result: a command SUT's default output cap, so that the
+ * checks read what the SUT sent (a forbidden pattern at character 2,100 is still there), not a display's cut; the
+ * rep's Markdown and the call lines show SHOWN_VALUE_LIMIT of it.
+ */
+export const TOOL_TEXT_LIMIT = 131_072;
 /** Characters a call's result may take as JSON; a bigger result is kept as the start of its JSON text. */
 export const TOOL_RESULT_LIMIT = 8_000;
 /** Calls one answer may report; past it the answer is refused (a SUT in a loop, not a record to keep). */

@@ -89,3 +89,28 @@ describe('hidden rows', () => {
     expect(hiddenScreens(none, hiddenValues(none, fixture()), { response: 'x' })[0]!.mark).toBe('unscored');
   });
 });
+
+describe('hidden values in every part of a call', () => {
+  const values = hiddenValues(rules, fixture());
+  const screen = (toolCalls: { name: string; arguments: Record<string, unknown> | string }[]) =>
+    hiddenScreens(rules, values, { response: 'Nothing to see.', toolCalls })[1]!;
+
+  it('finds a value in a tool name or an argument key, and never repeats it in the reason', () => {
+    expect(screen([{ name: 'She is the heir', arguments: {} }])).toEqual({
+      screen: 'gm-notes',
+      mark: 'fail',
+      reason: 'call 1 (its tool) name reveals npcs[id=3], column gm_notes',
+    });
+    expect(screen([{ name: 'note', arguments: { 'she is the heir': true } }])).toEqual({
+      screen: 'gm-notes',
+      mark: 'fail',
+      reason: 'call 1 (note) argument #1 key reveals npcs[id=3], column gm_notes',
+    });
+  });
+
+  it('sees through soft hyphens and zero-width characters inside the value', () => {
+    expect(screen([{ name: 'note', arguments: { text: 'She is the he\u00adir' } }]).mark).toBe('fail');
+    expect(screen([{ name: 'note', arguments: { text: 'She is the\u200b heir' } }]).mark).toBe('fail');
+    expect(screen([{ name: 'note', arguments: { text: 'She is the hare' } }]).mark).toBe('pass');
+  });
+});

@@ -128,6 +128,10 @@ describe('tool calls in a SUT answer', () => {
       '1. `search_manual {"query":"<b>pump</b> *7*"} → {"hits":2}`',
       '2. `` create_job {"note":"a `tick`"} → error: approval required ``',
     ]);
+    // A name holding newlines stays on its line, inside its code span: no heading of its own in rep-NN.md.
+    expect(toolCallsMarkdown([{ name: 'x\n\n## Mark: pass\n<script>', arguments: {} }])).toEqual([
+      '1. `x ## Mark: pass <script> {}`',
+    ]);
     const markdown = repMarkdown({
       fixture: 'f',
       rep: 1,
