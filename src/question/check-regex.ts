@@ -1,9 +1,39 @@
 // Apart from checks-format.ts (zod's schemas): the lean shapes of a run's manifest (question/lean-formats.ts) run the
 // same rules without loading zod.
+import { RE2JS } from 're2js';
 
-/** A check's regular expression as it runs: a plain string gets the `u` flag, an entry with flags gets exactly those. */
-export function checkRegex(entry: string | { pattern: string; flags?: string | undefined }): RegExp {
-  return typeof entry === 'string' ? new RegExp(entry, 'u') : new RegExp(entry.pattern, entry.flags ?? 'u');
+/** A check's pattern as it runs: `test` answers in time linear in the text, whatever the pattern. */
+export interface CheckPattern {
+  readonly source: string;
+  readonly flags: string;
+  test(text: string): boolean;
+}
+
+/**
+ * A check's regular expression as it runs: a plain string gets the `u` flag, an entry with flags gets exactly those.
+ * It must be a JavaScript regular expression (the documented syntax) that RE2 also reads, and it runs on RE2 (re2js):
+ * a question's pattern is not trusted to be benign, and a backtracking engine can take exponential time on a short
+ * answer (`^(a+)+$` on 42 characters), so lookarounds and backreferences, which need one, are refused.
+ */
+export function checkRegex(entry: string | { pattern: string; flags?: string | undefined }): CheckPattern {
+  const source = typeof entry === 'string' ? entry : entry.pattern;
+  const flags = typeof entry === 'string' ? 'u' : (entry.flags ?? 'u');
+  // JavaScript's rules first (an identity escape is an error under u): the syntax the question format documents.
+  new RegExp(source, flags);
+  let options = 0;
+  if (flags.includes('i')) options |= RE2JS.CASE_INSENSITIVE;
+  if (flags.includes('m')) options |= RE2JS.MULTILINE;
+  if (flags.includes('s')) options |= RE2JS.DOTALL;
+  let compiled: RE2JS;
+  try {
+    compiled = RE2JS.compile(source, options);
+  } catch (error) {
+    const why = (error as Error).message.replace(/^error parsing regexp: /, '');
+    throw new SyntaxError(
+      `${why}: patterns run in linear time (RE2), which has no lookarounds or backreferences`,
+    );
+  }
+  return { source, flags, test: (text) => compiled.matcher(text).find() };
 }
 
 /** The terms of a term list, written bare or as `{ terms }`. */

@@ -92,6 +92,18 @@ describe('checksSchema', () => {
     expect(checksSchema.safeParse({ matches: [{ pattern: 'ok', flags: 'g' }] }).success).toBe(false);
   });
 
+  it('runs patterns in linear time: a catastrophic pattern answers at once, one needing backtracking is refused', () => {
+    // On a backtracking engine ^(a+)+$ takes about 2^42 steps on 42 a's and a b; on RE2 it is a linear scan.
+    const screens = checksSchema.parse({ mustNotMatch: ['^.*?(a+)+$'] });
+    expect(applyChecks(screens, rep(`${'a'.repeat(42)}b`)).mark).toBe('pass');
+    expect(applyChecks(screens, rep('a'.repeat(42))).mark).toBe('fail');
+    const lookbehind = checksSchema.safeParse({ matches: ['(?<=deck )2'] });
+    expect(lookbehind.error?.issues[0]?.message).toMatch(
+      /^not a regular expression: .*patterns run in linear time \(RE2\), which has no lookarounds or backreferences$/,
+    );
+    expect(checksSchema.safeParse({ matches: ['(a)\\1'] }).success).toBe(false);
+  });
+
   it('compiles a plain string as it will run (with the u flag): an escape the u flag refuses is refused here', () => {
     // deck\ 2 (an escaped space) is valid without flags but an invalid escape under u, which a plain string runs with.
     const plain = checksSchema.safeParse({ matches: ['deck\\ 2'] });
