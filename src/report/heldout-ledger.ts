@@ -63,7 +63,8 @@ export async function recordHeldoutUse(
 ): Promise<boolean> {
   if (entry.fixtures.length === 0) return false;
   const line: HeldoutLedgerEntry = { ...entry, fixtures: [...new Set(entry.fixtures)].sort() };
-  await appendWhole(heldoutLedgerFile(projectDir), `${JSON.stringify(line)}\n`);
+  // Committed with the project: a link there could point the append anywhere.
+  await appendWhole(heldoutLedgerFile(projectDir), `${JSON.stringify(line)}\n`, { noLinks: true });
   return true;
 }
 

@@ -62,3 +62,34 @@ describe.runIf(full)('appends on a full disk (ENOSPC) in judge and the marker', 
     });
   });
 });
+
+describe('appends whole lines to a file of its own', () => {
+  let dir: string;
+  afterEach(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('cuts off a last line a killed writer left torn, so the next line stands on its own', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'turnkit-append-'));
+    const file = join(dir, 'ledger.jsonl');
+    await writeFile(file, '{"a":1}\n{"b":');
+    await appendWhole(file, '{"c":3}\n');
+    expect(await readFile(file, 'utf8')).toBe('{"a":1}\n{"c":3}\n');
+    await writeFile(file, '{"torn');
+    await appendWhole(file, '{"d":4}\n');
+    expect(await readFile(file, 'utf8')).toBe('{"d":4}\n');
+  });
+
+  it('refuses to append through a symbolic link where asked (the held-out ledger), and writes nothing there', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'turnkit-append-'));
+    const target = join(dir, 'elsewhere.txt');
+    await writeFile(target, 'mine\n');
+    const link = join(dir, 'heldout-ledger.jsonl');
+    await symlink(target, link);
+    expect(await failure(() => appendWhole(link, 'x\n', { noLinks: true }))).toEqual({
+      code: 'IO',
+      message: `${relative(process.cwd(), link)}: is a symbolic link: turnkit appends only to a file of its own`,
+    });
+    expect(await readFile(target, 'utf8')).toBe('mine\n');
+  });
+});
