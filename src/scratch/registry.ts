@@ -76,7 +76,30 @@ ALTER TABLE turnkit.scratch_campaigns DROP COLUMN IF EXISTS key_map;
 -- A seed's key lists (5,000 cuids are 150 kB) stored as they are: compressing them cost a seed more than the bytes
 -- saved, and they are written once and read once. Last, so that registryIsCurrent can look for it.
 ALTER TABLE turnkit.scratch_campaigns ALTER COLUMN inserted SET STORAGE EXTERNAL;
+-- A SUT shares the game's database (and often its role): its DELETE FROM turnkit.scratch_campaigns would orphan every
+-- campaign in flight for good. Only turnkit's own statements, which set turnkit.registry_write in their transaction,
+-- may delete or change an entry. Last, so that registryIsCurrent can look for it.
+CREATE OR REPLACE FUNCTION turnkit.guard_scratch_campaigns() RETURNS trigger LANGUAGE plpgsql AS $guard$
+BEGIN
+  IF coalesce(current_setting('turnkit.registry_write', true), '') <> 'on' THEN
+    RAISE EXCEPTION 'turnkit.scratch_campaigns is turnkit''s registry of scratch campaigns: only turnkit removes entries (turnkit teardown, turnkit gc)';
+  END IF;
+  RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
+END
+$guard$;
+DROP TRIGGER IF EXISTS scratch_campaigns_guard ON turnkit.scratch_campaigns;
+CREATE TRIGGER scratch_campaigns_guard BEFORE UPDATE OR DELETE ON turnkit.scratch_campaigns
+  FOR EACH ROW EXECUTE FUNCTION turnkit.guard_scratch_campaigns();
+DROP TRIGGER IF EXISTS scratch_campaigns_guard_truncate ON turnkit.scratch_campaigns;
+CREATE TRIGGER scratch_campaigns_guard_truncate BEFORE TRUNCATE ON turnkit.scratch_campaigns
+  FOR EACH STATEMENT EXECUTE FUNCTION turnkit.guard_scratch_campaigns();
 `;
+
+/**
+ * The condition that lets a statement of turnkit's delete registry entries past the guard: it sets
+ * turnkit.registry_write for its own transaction before the first row is touched (an InitPlan, run once).
+ */
+const REGISTRY_WRITE = `(SELECT set_config('turnkit.registry_write', 'on', true)) = 'on'`;
 
 /** Creates the registry tables in the `turnkit` schema when they are missing; safe to call from many processes. */
 export async function ensureRegistry(db: Db): Promise<void> {
@@ -90,11 +113,11 @@ export async function ensureRegistry(db: Db): Promise<void> {
   });
 }
 
-/** True when the registry exists with its newest change (the key lists stored uncompressed, the DDL's last step). */
+/** True when the registry exists with its newest change (the guard against a SUT's deletes, the DDL's last step). */
 async function registryIsCurrent(db: Queryable): Promise<boolean> {
   const result = await db.query(
-    `SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute
-       WHERE attrelid = to_regclass('turnkit.scratch_campaigns') AND attname = 'inserted' AND attstorage = 'e') AS present`,
+    `SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_trigger
+       WHERE tgrelid = to_regclass('turnkit.scratch_campaigns') AND tgname = 'scratch_campaigns_guard_truncate') AS present`,
   );
   return result.rows[0]?.present === true;
 }
@@ -175,7 +198,7 @@ export async function takeRemapEntry(
   id: string,
 ): Promise<(RegistryEntry & { sharedUses: SharedRowRef[] }) | undefined> {
   const result = await db.query(
-    `DELETE FROM turnkit.scratch_campaigns AS c WHERE id = $1 AND strategy = 'remap'
+    `DELETE FROM turnkit.scratch_campaigns AS c WHERE id = $1 AND strategy = 'remap' AND ${REGISTRY_WRITE}
      RETURNING ${SUMMARY_COLUMNS}, inserted,
        ARRAY(SELECT json_build_array(u.table_name, u.key)::text FROM turnkit.scratch_shared_uses AS u WHERE u.scratch_id = c.id) AS shared_uses`,
     [id],
@@ -206,7 +229,7 @@ export async function getEntry(db: Queryable, id: string): Promise<RegistryEntry
 
 /** Removes an entry (its shared-row uses go with it). */
 export async function deleteEntry(db: Queryable, id: string): Promise<void> {
-  await db.query('DELETE FROM turnkit.scratch_campaigns WHERE id = $1', [id]);
+  await db.query(`DELETE FROM turnkit.scratch_campaigns WHERE id = $1 AND ${REGISTRY_WRITE}`, [id]);
 }
 
 /** Records shared rows a seed inserted (they were absent): turnkit deletes them again when no one uses them. */

@@ -41,6 +41,27 @@ describe.each(BACKENDS)('scratch campaign lifecycle on %s', (backend) => {
     expect(Number(next)).toBeGreaterThan(Math.max(...[...keys].map(Number)));
   });
 
+  it("keeps the registry from a SUT's DELETE, UPDATE and TRUNCATE: the campaign stays findable, teardown removes it", async () => {
+    const before = await tableChecksums(t.db);
+    const scratch = await session.seed(fixture);
+    // What a hostile SUT on the same database and role runs.
+    for (const statement of [
+      'DELETE FROM turnkit.scratch_campaigns',
+      "UPDATE turnkit.scratch_campaigns SET root_key = '0'",
+      'TRUNCATE turnkit.scratch_campaigns CASCADE',
+    ])
+      await expect(t.db.pool.query(statement), statement).rejects.toThrow(/only turnkit removes entries/);
+    expect((await listEntries(t.db.pool)).map((entry) => [entry.id, entry.rootKey])).toEqual([
+      [scratch.id, scratch.key],
+    ]);
+    // turnkit's own removal passes the guard, and the setting does not outlive its statement.
+    await scratch.teardown();
+    const setting = await t.db.pool.query(`SELECT coalesce(current_setting('turnkit.registry_write', true), '') AS v`);
+    expect(setting.rows[0].v).not.toBe('on');
+    expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
+    expect(await tableChecksums(t.db)).toEqual(before);
+  });
+
   it('removes the campaign of a process killed with SIGKILL at the next gc, and keeps those of live processes', async () => {
     const file = join(t.dir, 'fixture.json');
     await writeFile(file, serializeDocument(fixture));
