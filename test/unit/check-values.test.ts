@@ -30,6 +30,20 @@ describe('values against the column types a fixture declares', () => {
     ).toEqual([]);
   });
 
+  it('takes canonical base64 in $bytea and refuses what Node would decode to other bytes', () => {
+    expect(problems({ a: 'bytea', b: 'bytea' }, { a: { $bytea: 'AAEC/w==' }, b: { $bytea: '' } })).toEqual([]);
+    expect(
+      problems(
+        { a: 'bytea', b: 'bytea', c: 'bytea' },
+        { a: { $bytea: 'AAEC*w==' }, b: { $bytea: 'AAE' }, c: 'AAEC' },
+      ),
+    ).toEqual([
+      'a: $bytea is not base64 (A-Z, a-z, 0-9, + and /, padded with = to a multiple of 4)',
+      'b: $bytea is not base64 (A-Z, a-z, 0-9, + and /, padded with = to a multiple of 4)',
+      'c: is not {"$bytea": base64} (the column is bytea)',
+    ]);
+  });
+
   it('refuses Infinity (1e400), fractions, out-of-range values and inexact big numbers', () => {
     expect(
       problems(
