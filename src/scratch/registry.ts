@@ -117,7 +117,9 @@ export async function ensureRegistry(db: Db): Promise<void> {
 async function registryIsCurrent(db: Queryable): Promise<boolean> {
   const result = await db.query(
     `SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_trigger
-       WHERE tgrelid = to_regclass('turnkit.scratch_campaigns') AND tgname = 'scratch_campaigns_guard_truncate') AS present`,
+       WHERE tgrelid = to_regclass('turnkit.scratch_campaigns') AND tgname = 'scratch_campaigns_guard_truncate')
+     AND EXISTS (SELECT 1 FROM pg_catalog.pg_attribute
+       WHERE attrelid = to_regclass('turnkit.scratch_campaigns') AND attname = 'inserted' AND attstorage = 'e') AS present`,
   );
   return result.rows[0]?.present === true;
 }

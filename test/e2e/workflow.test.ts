@@ -34,7 +34,7 @@ describe('the capture workflow through the CLI', () => {
     expect(captured.stdout).toBe('wrote fixtures/campaign-1-turn-23.json (turn 23, 8 tables, 67 rows)\n');
     // One line per table no turn places, each with what fits it: here standing rows, nothing to do.
     expect(captured.stderr).toContain(
-      'warning: campaign-1-turn-23: characters: 4 of 4 row(s) belong to no turn and show the database after turn 40, not before turn 23; ',
+      "warning: campaign-1-turn-23: decks: 4 of 4 row(s) belong to no turn and show the database after turn 40, not before turn 23; standing rows (rows of a turn reference them), as the root's: nothing to do\n",
     );
     expect(existsSync(join(project, 'fixtures', 'turnkit.fixture.schema.json'))).toBe(true);
 
