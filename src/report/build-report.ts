@@ -21,8 +21,11 @@ import {
   type Interval,
 } from '../stats/stats.js';
 
-/** A fixture's verdict: pending while any rep is unmarked, else met or missed. */
-export type Verdict = 'met' | 'missed' | 'pending';
+/**
+ * A fixture's verdict: pending while any rep is unmarked, else met or missed; `none` when every rep is marked and
+ * none qualifies for a rate (all errored, or all n/a): there is nothing to compare with the target.
+ */
+export type Verdict = 'met' | 'missed' | 'pending' | 'none';
 
 /** Counts of marks, and the rate they give. */
 export interface MarkCounts {
@@ -281,7 +284,7 @@ function fixtureReport(
   const needed = passesNeeded(target, open);
   // Met when the passes reach ceil(target * n): the same exact arithmetic as "passes needed", so the two never disagree.
   const verdict: Verdict =
-    counts.blank > 0 ? 'pending' : n > 0 && counts.pass >= passesNeeded(target, n) ? 'met' : 'missed';
+    counts.blank > 0 ? 'pending' : n === 0 ? 'none' : counts.pass >= passesNeeded(target, n) ? 'met' : 'missed';
   // A rep whose seed failed never reached the SUT: it has no latency to count.
   const latencies = ids.flatMap((id) => {
     const record = state.records.get(id);

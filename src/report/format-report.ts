@@ -205,7 +205,7 @@ function fixtureRow(fixture: FixtureReport): string[] {
     ...counts(fixture),
     rate(fixture),
     interval(fixture),
-    `${fixture.verdict}${fixture.uncertain ? ' (uncertain)' : ''}`,
+    `${fixture.verdict === 'none' ? 'no verdict' : fixture.verdict}${fixture.uncertain ? ' (uncertain)' : ''}`,
     `${fixture.passesNeeded}/${fixture.failsTolerated}`,
     latency,
   ];

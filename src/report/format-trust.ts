@@ -1,5 +1,6 @@
 import { shownPath } from '../util/shown-path.js';
 import type { Interval } from '../stats/stats.js';
+import { MIN_CLUSTERS } from '../stats/cluster-se.js';
 import type { CorrectedEstimate, TrustReport } from './trust-report.js';
 
 /** A table renderer (text or Markdown). */
@@ -47,13 +48,15 @@ export function trustLines(
             entry.rate === null ? '-' : `${entry.rate.toFixed(2)} (${entry.pass}/${entry.n})`,
             String(entry.clusters),
             fixed(entry.se, 3),
-            span(entry.interval),
+            entry.interval === null && entry.clusters < MIN_CLUSTERS
+              ? `needs ${MIN_CLUSTERS}+ fixtures`
+              : span(entry.interval),
           ]),
         ],
         ['left', 'right', 'right', 'right', 'left'],
       ),
       '',
-      'Reps cluster within fixtures: the standard error treats each fixture as a cluster (Miller 2024), so it needs two fixtures or more.',
+      `Reps cluster within fixtures: the standard error treats each fixture as a cluster (Miller 2024), so it needs ${MIN_CLUSTERS} fixtures or more.`,
       '',
     );
   }

@@ -37,6 +37,11 @@ export function githubAnnotations(report: Report, details: ReadonlyMap<string, C
       const title = escapeCommandProperty(`${report.question.id}: ${fixture.fixture} missed the target`);
       lines.push(`::error ${file}title=${title}::${escapeCommandData(missedMessage(fixture, report, detail))}`);
     }
+    if (fixture.verdict === 'none') {
+      const title = escapeCommandProperty(`${report.question.id}: ${fixture.fixture} has no verdict`);
+      const message = `no rep qualified for a rate (${fixture.na} na, ${fixture.error} error): nothing to compare with the target ${report.target}`;
+      lines.push(`::error ${file}title=${title}::${escapeCommandData(message)}`);
+    }
     if (fixture.uncertain) {
       const title = escapeCommandProperty(`${report.question.id}: ${fixture.fixture} ${fixture.verdict}, uncertain`);
       const message = `${fixture.verdict}, but the 95% interval holds the target ${report.target}: more reps would tell. ${countsLine(fixture, report.target, report.errors)}`;

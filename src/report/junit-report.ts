@@ -22,7 +22,7 @@ export function junitXml(report: Report, details: ReadonlyMap<string, CiFixtureD
     name: cleanAttribute(report.question.id),
     tests: String(report.fixtures.length),
     failures: String(count('missed')),
-    errors: '0',
+    errors: String(count('none')),
     skipped: String(count('pending')),
   });
   for (const totals of report.tags) {
@@ -31,7 +31,7 @@ export function junitXml(report: Report, details: ReadonlyMap<string, CiFixtureD
       name: cleanAttribute(`${report.question.id} (${totals.tag})`),
       tests: String(members.length),
       failures: String(totals.missed),
-      errors: '0',
+      errors: String(members.filter((fixture) => fixture.verdict === 'none').length),
       skipped: String(totals.pending),
     });
     const properties = suite.ele('properties');
@@ -74,6 +74,12 @@ function testCase(
       .txt(clean(notes.join('\n')));
   } else if (fixture.verdict === 'pending') {
     element.ele('skipped', { message: cleanAttribute(`pending: ${fixture.blank} rep(s) not marked; ${summary}`) });
+  } else if (fixture.verdict === 'none') {
+    // Nothing to compare with the target: an error of the run (every rep errored), not a pass or a failure.
+    element.ele('error', {
+      type: 'no-verdict',
+      message: cleanAttribute(`no verdict: no rep qualified (${fixture.na} na, ${fixture.error} error)`),
+    });
   }
   const corrected = report.trust?.correction?.estimates.find(
     (entry) => entry.scope === 'fixture' && entry.name === fixture.fixture,

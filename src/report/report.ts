@@ -93,8 +93,8 @@ export function targetProblems(report: Report): string[] {
     const reason =
       fixture.verdict === 'pending'
         ? `pending: ${fixture.blank} rep(s) not marked`
-        : fixture.pass + fixture.fail === 0
-          ? `missed: no rep qualified (${fixture.na} na, ${fixture.error} error)`
+        : fixture.verdict === 'none'
+          ? `no verdict: no rep qualified (${fixture.na} na, ${fixture.error} error)`
           : `missed: ${fixture.pass}/${fixture.pass + fixture.fail} passed, ${passesNeeded(report.target, fixture.pass + fixture.fail)} needed`;
     return [`${fixture.fixture}${fixture.tag ? ` (${fixture.tag})` : ''}: ${reason} for target ${report.target}`];
   });

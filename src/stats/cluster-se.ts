@@ -8,11 +8,18 @@ export interface PooledRate {
   /** Fixtures with at least one qualified rep (the clusters). */
   clusters: number;
   rate: number | null;
-  /** Fixture-clustered standard error; null with fewer than two clusters (there is no spread to measure). */
+  /**
+   * Fixture-clustered standard error; null with fewer than three clusters: with one there is no spread to measure,
+   * and with two the estimate rests on one degree of freedom (G / (G - 1) = 2), an interval like [0.00, 1.00] that
+   * says nothing.
+   */
   se: number | null;
   /** rate ± 1.96 se, clipped to [0, 1]; null when se is. */
   interval: Interval | null;
 }
+
+/** Fixtures a question-level interval needs (see PooledRate.se). */
+export const MIN_CLUSTERS = 3;
 
 /**
  * The pooled rate sum(pass) / sum(n) with the cluster-robust (sandwich) standard error of a ratio estimator, reps
@@ -27,7 +34,7 @@ export function pooledClusteredRate(clusters: readonly { pass: number; n: number
   const g = used.length;
   if (n === 0) return { pass, n, clusters: g, rate: null, se: null, interval: null };
   const rate = pass / n;
-  if (g < 2) return { pass, n, clusters: g, rate, se: null, interval: null };
+  if (g < MIN_CLUSTERS) return { pass, n, clusters: g, rate, se: null, interval: null };
   const squares = used.reduce((sum, cluster) => sum + (cluster.pass - rate * cluster.n) ** 2, 0);
   const se = Math.sqrt(((g / (g - 1)) * squares) / (n * n));
   return {

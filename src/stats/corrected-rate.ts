@@ -1,6 +1,6 @@
 import type { CalibrationCounts } from './calibration.js';
 import { mulberry32 } from '../util/seeded-random.js';
-import { binomialDraw } from './seeded-random.js';
+import { betaDraw } from './seeded-random.js';
 import type { Interval } from './stats.js';
 
 /** The verdict a corrected interval gives against the target. */
@@ -20,10 +20,13 @@ export function roganGladen(apparent: number, sensitivity: number, specificity: 
 }
 
 /**
- * A 95% interval for the Rogan-Gladen rate by a parametric bootstrap over the three binomials it rests on (Lang and
- * Reiczigel 2014): the judge's passes of n, and the calibration's sensitivity and specificity counts, each redrawn
- * from its binomial; the 2.5th and 97.5th percentiles of the corrected rates (draws at chance are left out). The
- * stream is seeded, so the interval is the same on every read.
+ * A 95% interval for the Rogan-Gladen rate over the three binomials it rests on (after Lang and Reiczigel 2014): the
+ * judge's passes of n, and the calibration's sensitivity and specificity counts, each rate drawn from its Jeffreys
+ * posterior, Beta(x + 1/2, n - x + 1/2); the 2.5th and 97.5th percentiles of the corrected rates (draws at chance are
+ * left out). A parametric bootstrap redrew each binomial at its observed rate, which at 0 or n passes is 0 or 1 on
+ * every draw: 10 of 10 gave [1.00, 1.00] where the data allow [0.72, 1.00]. The Jeffreys draws keep the uncertainty
+ * a count of 10 leaves, and cost the same for any count. The stream is seeded, so the interval is the same on every
+ * read.
  */
 export function roganGladenInterval(
   judgePass: number,
@@ -37,14 +40,11 @@ export function roganGladenInterval(
   if (n === 0 || positives === 0 || negatives === 0) return null;
   // The bootstrap draws the same numbers on every machine and every run: a report read twice is byte-identical.
   const random = mulberry32(seed);
-  const q = judgePass / n;
-  const se = counts.truePass / positives;
-  const sp = counts.trueFail / negatives;
   const rates: number[] = [];
   for (let i = 0; i < draws; i++) {
-    const qi = binomialDraw(n, q, random) / n;
-    const sei = binomialDraw(positives, se, random) / positives;
-    const spi = binomialDraw(negatives, sp, random) / negatives;
+    const qi = betaDraw(judgePass + 0.5, n - judgePass + 0.5, random);
+    const sei = betaDraw(counts.truePass + 0.5, counts.falseFail + 0.5, random);
+    const spi = betaDraw(counts.trueFail + 0.5, counts.falsePass + 0.5, random);
     const rate = roganGladen(qi, sei, spi);
     if (rate !== null) rates.push(rate);
   }

@@ -138,6 +138,15 @@ describe('buildReport: verdicts and what the target demands', () => {
     expect(missed).toMatchObject({ verdict: 'missed', passesNeeded: 9, failsTolerated: 0 });
   });
 
+  it('a fixture whose reps all errored has no verdict (not missed with 0/0), and --check names it', async () => {
+    const marks = ['error', 'error', 'na'];
+    const report = await buildReport(
+      await makeRun({ target: 0.9, fixtures: [{ name: 'a', marks, errors: { 1: 'sut', 2: 'sut' } }] }),
+    );
+    expect(fixture(report, 'a')).toMatchObject({ pass: 0, fail: 0, error: 2, na: 1, verdict: 'none', rate: null });
+    expect(targetProblems(report)).toEqual(['a: no verdict: no rep qualified (1 na, 2 error) for target 0.9']);
+  });
+
   it('10 reps at 0.90 with one error and one na: 8 qualify, 8 needed (ceil 7.2), none tolerated', async () => {
     const marks = [...repeat('pass', 7), 'fail', 'error', 'na'];
     const report = await buildReport(

@@ -18,6 +18,42 @@ const wilson = (x: number, n: number) => {
   return { low: Math.max(0, center - half), high: Math.min(1, center + half) };
 };
 
+// An independent computation of the same interval: the Jeffreys posteriors of q, Se and Sp integrated on a grid
+// (no sampling, no PRNG), the corrected rate's distribution binned, and its 2.5th and 97.5th percentiles read off.
+const gridInterval = (
+  pass: number,
+  n: number,
+  c: { truePass: number; falseFail: number; falsePass: number; trueFail: number },
+) => {
+  const steps = 160;
+  const axis = (a: number, b: number) =>
+    Array.from({ length: steps }, (_v, i) => {
+      const x = (i + 0.5) / steps;
+      return { x, w: x ** (a - 1) * (1 - x) ** (b - 1) };
+    });
+  const qs = axis(pass + 0.5, n - pass + 0.5);
+  const ses = axis(c.truePass + 0.5, c.falseFail + 0.5);
+  const sps = axis(c.trueFail + 0.5, c.falsePass + 0.5);
+  const bins = new Float64Array(2001);
+  let total = 0;
+  for (const q of qs)
+    for (const se of ses)
+      for (const sp of sps) {
+        const youden = se.x + sp.x - 1;
+        if (Math.abs(youden) < 1e-12) continue;
+        const rate = Math.min(1, Math.max(0, (q.x + sp.x - 1) / youden));
+        const w = q.w * se.w * sp.w;
+        bins[Math.round(rate * 2000)]! += w;
+        total += w;
+      }
+  const quantile = (p: number) => {
+    let sum = 0;
+    for (let i = 0; i < bins.length; i++) if ((sum += bins[i]!) >= p * total) return i / 2000;
+    return 1;
+  };
+  return { low: quantile(0.025), high: quantile(0.975) };
+};
+
 describe('judge calibration', () => {
   it('gives sensitivity, specificity with Wilson intervals and Youden J from the four counts', () => {
     // The seed's 62 of 65: say 55 of 57 person-passes judged pass, 7 of 8 person-fails judged fail.
@@ -55,48 +91,44 @@ describe('Rogan-Gladen corrected rate', () => {
     expect(roganGladen(0.5, 0.5, 0.5)).toBeNull();
   });
 
-  it('has a bootstrap interval that a second implementation (other PRNG, inverse-CDF binomial) reproduces', () => {
+  it('has a bootstrap interval that an independent computation (the posteriors integrated on a grid) reproduces', () => {
     const counts = { truePass: 55, falseFail: 2, falsePass: 1, trueFail: 7 };
     const ours = roganGladenInterval(27, 29, counts, 12345, 4000)!;
     expect(roganGladenInterval(27, 29, counts, 12345, 4000)).toEqual(ours); // seeded: byte-stable
-    // A second parametric bootstrap (Lang and Reiczigel 2014): xorshift32 and inverse-CDF binomial draws.
-    let state = 2463534242;
-    const rand = () => {
-      state ^= state << 13;
-      state >>>= 0;
-      state ^= state >>> 17;
-      state ^= state << 5;
-      state >>>= 0;
-      return state / 4294967296;
-    };
-    const binom = (n: number, p: number) => {
-      const u = rand();
-      let cdf = 0;
-      let pmf = (1 - p) ** n;
-      for (let k = 0; k <= n; k++) {
-        cdf += pmf;
-        if (u < cdf || k === n) return k;
-        pmf = p === 1 ? 0 : (pmf * (n - k) * p) / ((k + 1) * (1 - p));
-      }
-      return n;
-    };
-    const rates: number[] = [];
-    for (let i = 0; i < 20000; i++) {
-      const q = binom(29, 27 / 29) / 29;
-      const se = binom(57, 55 / 57) / 57;
-      const sp = binom(8, 7 / 8) / 8;
-      if (se + sp - 1 !== 0) rates.push(Math.min(1, Math.max(0, (q + sp - 1) / (se + sp - 1))));
-    }
-    rates.sort((a, b) => a - b);
-    const low = rates[Math.floor(0.025 * (rates.length - 1))]!;
-    const high = rates[Math.floor(0.975 * (rates.length - 1))]!;
-    expect(Math.abs(ours.low - low)).toBeLessThan(0.03);
-    expect(Math.abs(ours.high - high)).toBeLessThan(0.03);
+    const grid = gridInterval(27, 29, counts);
+    expect(Math.abs(ours.low - grid.low)).toBeLessThan(0.03);
+    expect(Math.abs(ours.high - grid.high)).toBeLessThan(0.03);
     // The calibration's uncertainty widens it beyond the judge's own Wilson interval of 27/29.
-    expect(ours.high - ours.low).toBeGreaterThan(0);
+    expect(ours.high - ours.low).toBeGreaterThan(wilson(27, 29).high - wilson(27, 29).low);
     expect(intervalVerdict(ours, 0.9)).toBe('uncertain');
     expect(intervalVerdict({ low: 0.91, high: 0.99 }, 0.9)).toBe('met');
     expect(intervalVerdict({ low: 0.5, high: 0.89 }, 0.9)).toBe('missed');
+  });
+});
+
+describe('a corrected interval at 0 or n passes', () => {
+  it('is never narrower than the data allow: 10 of 10 is not [1.00, 1.00], and agrees with the grid', () => {
+    const counts = { truePass: 40, falseFail: 1, falsePass: 1, trueFail: 19 };
+    const all = roganGladenInterval(10, 10, counts, 7, 4000)!;
+    // The parametric bootstrap redrew 10 of 10 on every draw and gave [1, 1]; the judge's raw Wilson is [0.72, 1].
+    expect(all.low).toBeLessThan(0.9);
+    expect(all.high).toBe(1);
+    const grid = gridInterval(10, 10, counts);
+    expect(Math.abs(all.low - grid.low)).toBeLessThan(0.03);
+    expect(intervalVerdict(all, 0.9)).toBe('uncertain');
+    const none = roganGladenInterval(0, 10, counts, 7, 4000)!;
+    expect(none.low).toBe(0);
+    expect(none.high).toBeGreaterThan(0.1);
+    expect(Math.abs(none.high - gridInterval(0, 10, counts).high)).toBeLessThan(0.03);
+  });
+
+  it('costs the same for counts of a million as for ten (no draw per mark)', () => {
+    const big = { truePass: 900_000, falseFail: 100_000, falsePass: 50_000, trueFail: 950_000 };
+    // A draw per mark would be 6e9 steps here; the Beta draws are a few each. The interval hugs (0.8 + 0.95 - 1) /
+    // (0.9 + 0.95 - 1) = 0.8824.
+    const interval = roganGladenInterval(800_000, 1_000_000, big, 3, 2000)!;
+    expect(interval.low).toBeGreaterThan(0.88);
+    expect(interval.high).toBeLessThan(0.885);
   });
 });
 
@@ -137,6 +169,12 @@ describe('fixture-clustered standard error', () => {
     // Wider than the naive binomial se, as fixtures differ so much.
     expect(pooled.se!).toBeGreaterThan(Math.sqrt(((18 / 29) * (11 / 29)) / 29));
     expect(pooledClusteredRate([{ pass: 3, n: 4 }]).se).toBeNull();
+    // Two fixtures give one degree of freedom and an interval of [0, 1]: none is given, the report says why.
+    const two = pooledClusteredRate([
+      { pass: 1, n: 10 },
+      { pass: 9, n: 10 },
+    ]);
+    expect([two.rate, two.se, two.interval, two.clusters]).toEqual([0.5, null, null, 2]);
   });
 });
 

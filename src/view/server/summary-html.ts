@@ -24,7 +24,7 @@ export function summaryHtml(reports: readonly Report[]): string {
           String(f.error),
           String(f.blank),
           rate(f),
-          f.verdict + (f.uncertain ? ' (uncertain)' : ''),
+          (f.verdict === 'none' ? 'no verdict' : f.verdict) + (f.uncertain ? ' (uncertain)' : ''),
         ]
           .map((cell, c) => (c === 0 ? `<th scope="row">${escapeHtml(cell)}</th>` : `<td>${escapeHtml(cell)}</td>`))
           .join(''),

@@ -29,7 +29,7 @@ export function rateChart(fixtures: Report['fixtures'], target: number, id: stri
   const x = (v: number): number => labelW + v * barW;
   const title = `Pass rate per fixture with its Wilson 95% interval; target ${target}`;
   const desc = fixtures
-    .map((f) => `${f.fixture}: rate ${rateText(f)}, interval ${intervalText(f)}, ${f.verdict}`)
+    .map((f) => `${f.fixture}: rate ${rateText(f)}, interval ${intervalText(f)}, ${f.verdict === 'none' ? 'no verdict' : f.verdict}`)
     .join('; ');
   const svg = chartSvg('chart', width, height, id, title, desc);
   for (const v of [0, 0.25, 0.5, 0.75, 1]) {
@@ -51,7 +51,7 @@ export function rateChart(fixtures: Report['fixtures'], target: number, id: stri
       svg.appendChild(s('line', { x1: x(low), x2: x(low), y1: y + 9, y2: y + 21, class: 'whisker' }));
       svg.appendChild(s('line', { x1: x(high), x2: x(high), y1: y + 9, y2: y + 21, class: 'whisker' }));
     }
-    const value = `${f.rate === null ? 'no rate' : f.rate.toFixed(2)} ${f.verdict}${f.uncertain ? ' (uncertain)' : ''}`;
+    const value = `${f.rate === null ? 'no rate' : f.rate.toFixed(2)} ${f.verdict === 'none' ? 'no verdict' : f.verdict}${f.uncertain ? ' (uncertain)' : ''}`;
     svg.appendChild(s('text', { x: x(1) + 8, y: y + 19, class: 'value', text: value }));
   });
   svg.appendChild(s('line', { x1: x(target), x2: x(target), y1: top - 10, y2: height - 20, class: 'target' }));

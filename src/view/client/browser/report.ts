@@ -31,7 +31,7 @@ function fixtureCells(f: Report['fixtures'][number]): Cell[] {
     { k: 'blank', text: f.blank },
     { k: 'rate', text: rateText(f) },
     { k: 'interval', text: intervalText(f) },
-    { k: 'verdict', text: f.verdict + (f.uncertain ? ' (uncertain)' : '') },
+    { k: 'verdict', text: (f.verdict === 'none' ? 'no verdict' : f.verdict) + (f.uncertain ? ' (uncertain)' : '') },
     { k: 'needed', text: `${f.passesNeeded}/${f.failsTolerated}` },
     { k: 'latency', text: latencyText(f) },
   ];
