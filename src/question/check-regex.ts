@@ -29,9 +29,7 @@ export function checkRegex(entry: string | { pattern: string; flags?: string | u
     compiled = RE2JS.compile(source, options);
   } catch (error) {
     const why = (error as Error).message.replace(/^error parsing regexp: /, '');
-    throw new SyntaxError(
-      `${why}: patterns run in linear time (RE2), which has no lookarounds or backreferences`,
-    );
+    throw new SyntaxError(`${why}: patterns run in linear time (RE2), which has no lookarounds or backreferences`);
   }
   return { source, flags, test: (text) => compiled.matcher(text).find() };
 }

@@ -33,10 +33,7 @@ describe('values against the column types a fixture declares', () => {
   it('takes canonical base64 in $bytea and refuses what Node would decode to other bytes', () => {
     expect(problems({ a: 'bytea', b: 'bytea' }, { a: { $bytea: 'AAEC/w==' }, b: { $bytea: '' } })).toEqual([]);
     expect(
-      problems(
-        { a: 'bytea', b: 'bytea', c: 'bytea' },
-        { a: { $bytea: 'AAEC*w==' }, b: { $bytea: 'AAE' }, c: 'AAEC' },
-      ),
+      problems({ a: 'bytea', b: 'bytea', c: 'bytea' }, { a: { $bytea: 'AAEC*w==' }, b: { $bytea: 'AAE' }, c: 'AAEC' }),
     ).toEqual([
       'a: $bytea is not base64 (A-Z, a-z, 0-9, + and /, padded with = to a multiple of 4)',
       'b: $bytea is not base64 (A-Z, a-z, 0-9, + and /, padded with = to a multiple of 4)',

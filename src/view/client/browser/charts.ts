@@ -29,7 +29,10 @@ export function rateChart(fixtures: Report['fixtures'], target: number, id: stri
   const x = (v: number): number => labelW + v * barW;
   const title = `Pass rate per fixture with its Wilson 95% interval; target ${target}`;
   const desc = fixtures
-    .map((f) => `${f.fixture}: rate ${rateText(f)}, interval ${intervalText(f)}, ${f.verdict === 'none' ? 'no verdict' : f.verdict}`)
+    .map(
+      (f) =>
+        `${f.fixture}: rate ${rateText(f)}, interval ${intervalText(f)}, ${f.verdict === 'none' ? 'no verdict' : f.verdict}`,
+    )
     .join('; ');
   const svg = chartSvg('chart', width, height, id, title, desc);
   for (const v of [0, 0.25, 0.5, 0.75, 1]) {
