@@ -28,6 +28,8 @@ export interface ReportJob {
   stepSummary?: string | undefined;
   /** The report, when an earlier format of the same command read it already (`--junit` beside the text). */
   result?: ReportResult | undefined;
+  /** Text and Markdown: every section, not the screen-sized report (`--full`). */
+  full?: boolean | undefined;
 }
 
 /**
@@ -52,7 +54,7 @@ function linesFormat(style: 'text' | 'md', description: string): ReportFormat {
     async emit(job, sink) {
       const result = await resultOf(job);
       const { formatReport } = await import('../report/format-report.js');
-      for (const line of formatReport(result.report, style, result.comparison)) sink.out(line);
+      for (const line of formatReport(result.report, style, result.comparison, { full: job.full })) sink.out(line);
       if (job.looks) sink.out(formatHeldoutLooks(job.looks));
       return result.report;
     },

@@ -8,13 +8,31 @@ import { consistencyLines } from '../stats/consistency.js';
 import { formatSurvival } from './format-survival.js';
 import { correctedSummary, trustLines } from './format-trust.js';
 import { sourceLines } from './format-sources.js';
-import { policyWords, screenLines } from './format-screens.js';
+import { policyWords, screenHints, screenLines } from './format-screens.js';
 
 /** Plain text for a terminal, or Markdown for a pull request or a notebook. */
 export type ReportStyle = 'text' | 'md';
 
-/** The report as lines: per tag a table of fixtures with its total, base pairs, what the target demands, a comparison. */
-export function formatReport(report: Report, style: ReportStyle, comparison?: Comparison): string[] {
+/** What a printed report holds. */
+export interface ReportLayout {
+  /**
+   * Every section (marks by source, screens, what the target demands, consistency, cost, the question as a whole,
+   * agreement). Without it the report fits a screen: the fixture tables, the comparisons, and one line per finding
+   * that needs attention, then one line naming the sections left out.
+   */
+  full?: boolean;
+}
+
+/**
+ * The report as lines: per tag a table of fixtures with its total, base pairs and a rollout's survival, a comparison
+ * with another run; with `full`, every other section too (see ReportLayout).
+ */
+export function formatReport(
+  report: Report,
+  style: ReportStyle,
+  comparison?: Comparison,
+  layout: ReportLayout = {},
+): string[] {
   const table = style === 'md' ? markdownTable : formatTable;
   const heading = (text: string): string => (style === 'md' ? `## ${text}` : text);
   const lines: string[] = [];
@@ -38,30 +56,64 @@ export function formatReport(report: Report, style: ReportStyle, comparison?: Co
     ];
     lines.push(...table(rows, FIXTURE_ALIGN), '');
   }
-  const sources = sourceLines(report, table);
-  if (sources.length > 0) lines.push(heading('Marks by source'), '', ...sources);
-  lines.push(...pairLines(report, table, heading));
-  if (report.screens) lines.push(...screenLines(report.screens, report.dir, table, heading));
-  if (report.rollout) lines.push(...formatSurvival(report.rollout, style));
-  lines.push(...demandLines(report, table, heading));
-  const consistency = consistencyLines(report, table);
-  if (consistency.length > 0) lines.push(heading('Consistency'), '', ...consistency, '');
-  const spend = spendRows(report);
-  if (spend.length > 0) {
-    lines.push(heading('Tokens and cost'), '');
-    lines.push(...table(spend, ['left', 'right', 'right', 'right', 'right']), '');
-  }
   // Reports built before the trust section (a test's hand-made one) have no `trust`.
-  if (report.trust) {
-    const summary = correctedSummary(report.trust, report.target);
-    if (summary) lines.splice(2, 0, summary.charAt(0).toUpperCase() + summary.slice(1), '');
-    lines.push(...trustLines(report.trust, report.target, table, heading));
-  }
-  lines.push(...agreementLines(report, table, heading));
-  for (const warning of report.warnings) lines.push(`warning: ${warning}`);
-  if (report.warnings.length > 0) lines.push('');
+  const summary = report.trust ? correctedSummary(report.trust, report.target) : undefined;
+  if (summary) lines.splice(2, 0, summary.charAt(0).toUpperCase() + summary.slice(1), '');
+  // The sections a compact report leaves out, each with its lines (empty: the run has nothing to show there).
+  const sections: { name: string; lines: string[] }[] = [];
+  const sources = sourceLines(report, table);
+  sections.push({
+    name: 'marks by source',
+    lines: sources.length > 0 ? [heading('Marks by source'), '', ...sources] : [],
+  });
+  lines.push(...pairLines(report, table, heading));
+  if (report.rollout) lines.push(...formatSurvival(report.rollout, style));
+  sections.push({
+    name: 'screens',
+    lines: report.screens ? screenLines(report.screens, report.dir, table, heading) : [],
+  });
+  sections.push({ name: 'what the target demands', lines: demandLines(report, table, heading) });
+  const consistency = consistencyLines(report, table);
+  sections.push({
+    name: 'consistency',
+    lines: consistency.length > 0 ? [heading('Consistency'), '', ...consistency, ''] : [],
+  });
+  const spend = spendRows(report);
+  sections.push({
+    name: 'tokens and cost',
+    lines:
+      spend.length > 0
+        ? [heading('Tokens and cost'), '', ...table(spend, ['left', 'right', 'right', 'right', 'right']), '']
+        : [],
+  });
+  sections.push({
+    name: 'the question as a whole',
+    lines: report.trust ? trustLines(report.trust, report.target, table, heading) : [],
+  });
+  sections.push({ name: 'agreement', lines: agreementLines(report, table, heading) });
+  if (layout.full) for (const section of sections) lines.push(...section.lines);
+  const findings = [
+    ...report.warnings.map((warning) => `warning: ${warning}`),
+    ...(layout.full ? [] : [...noVerdictFindings(report), ...(report.screens ? screenHints(report.screens) : [])]),
+  ];
+  if (findings.length > 0) lines.push(...findings, '');
   if (comparison) lines.push(...formatComparison(comparison, style));
+  const left = sections.filter((section) => section.lines.length > 0).map((section) => section.name);
+  if (!layout.full && left.length > 0) {
+    if (lines.at(-1) !== '') lines.push('');
+    lines.push(`Also in the full report (--full): ${left.join(', ')}.`);
+  }
   return trimEnd(lines);
+}
+
+// A fixture with no verdict, as a finding: nothing to compare with the target.
+function noVerdictFindings(report: Report): string[] {
+  return report.fixtures
+    .filter((fixture) => fixture.verdict === 'none')
+    .map(
+      (fixture) =>
+        `${fixture.fixture}: no verdict: no rep qualified for a rate (${fixture.na} na, ${fixture.error} error)`,
+    );
 }
 
 /** How a section lays out a table, and its heading. */

@@ -34,16 +34,23 @@ export function screenLines(
     ];
     lines.push(`${totals.tag} fixtures:`, '', ...table(rows, align), '');
   }
+  const hints = screenHints(screens);
+  if (hints.length > 0) lines.push(...hints, '');
+  return lines;
+}
+
+/** The screens' findings, one line each: screens no rep failed, fixtures where every screen passed every rep. */
+export function screenHints(screens: ScreenReport): string[] {
+  const hints: string[] = [];
   if (screens.neverFailed.length > 0)
-    lines.push(
+    hints.push(
       `Hint: no rep of the run failed ${screens.neverFailed.join(', ')}: a screen that never fails tells nothing (give the question a known-bad record it must fail).`,
     );
   if (screens.allPassed.length > 0)
-    lines.push(
+    hints.push(
       `Hint: every screen passed every rep of ${screens.allPassed.join(', ')}: such a fixture may be too easy to tell two SUTs apart.`,
     );
-  if (screens.neverFailed.length > 0 || screens.allPassed.length > 0) lines.push('');
-  return lines;
+  return hints;
 }
 
 function groupRow(group: ScreenGroup): string[] {

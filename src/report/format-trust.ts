@@ -63,7 +63,7 @@ export function trustLines(
   const mh = trust.mantelHaenszel;
   if (mh) {
     lines.push(
-      `Constructed against base over ${mh.strata} pair(s), Cochran-Mantel-Haenszel: chi-square ${fixed(mh.statistic, 3)}, p ${p(mh.p)}; pooled difference ${fixed(mh.difference)} ${span(mh.interval)} (cluster-robust over pairs).`,
+      `Constructed against base over ${mh.strata} pair(s), Cochran-Mantel-Haenszel: chi-square ${fixed(mh.statistic, 3)}, p ${p(mh.p)}; pooled difference ${fixed(mh.difference)}${mh.interval ? ` ${span(mh.interval)} (cluster-robust over pairs)` : ' (an interval needs 2 pairs or more)'}.`,
       '',
     );
   }

@@ -80,7 +80,8 @@ export async function appendStepSummary(
   comparison?: Comparison,
   notes: readonly string[] = [],
 ): Promise<void> {
-  const markdown = `${[...formatReport(report, 'md', comparison), ...notes.flatMap((note) => ['', note])].join('\n')}\n\n`;
+  // The step summary is read on a page, not a screen: every section.
+  const markdown = `${[...formatReport(report, 'md', comparison, { full: true }), ...notes.flatMap((note) => ['', note])].join('\n')}\n\n`;
   try {
     await appendFile(path, markdown);
   } catch (error) {

@@ -101,6 +101,16 @@ describe('turnkit demo through the built binary, in a fresh folder', () => {
             .join('|'),
         );
     expect(table(report.stdout)).toEqual(table(text.stdout));
+    // The report fits a screen: the fixture tables, the comparison and the findings; the rest is behind --full.
+    const reportLines = report.stdout.trimEnd().split('\n');
+    expect(reportLines.length, report.stdout).toBeLessThanOrEqual(40);
+    expect(reportLines.at(-1)).toBe(
+      'Also in the full report (--full): screens, what the target demands, consistency, the question as a whole.',
+    );
+    const full = await runCli(['report', runDir!, '--marks', 'marks.checks.csv', '--full'], { cwd: folder, env });
+    for (const section of ['Screens', 'What 0.88 demands of 10 reps', 'Consistency', 'The question as a whole'])
+      expect(full.stdout.split('\n'), section).toContain(section);
+    expect(report.stdout).not.toContain('What 0.88 demands');
   });
 
   it('leaves the fixture, the constructed fixture and a complete run with marks.csv and marks.checks.csv in its folder', async () => {

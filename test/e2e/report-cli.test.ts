@@ -144,7 +144,7 @@ describe('turnkit judge --checks and turnkit report through the CLI', () => {
   });
 
   it('report --marks marks.checks.csv exits 0: the base fixture missed, the constructed one met', async () => {
-    const result = await cli(['report', runA, '--marks', 'marks.checks.csv']);
+    const result = await cli(['report', runA, '--marks', 'marks.checks.csv', '--full']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).toContain('marks from marks.checks.csv');

@@ -40,7 +40,7 @@ describe('report: consistency (pass^k per fixture, all-pass share per tag)', () 
   });
 
   it('shows them in the text and Markdown reports, with "undefined" where k > qualified', async () => {
-    const text = await runInProcess(['report', 'run'], { cwd: folder });
+    const text = await runInProcess(['report', 'run', '--full'], { cwd: folder });
     const lines = text.stdout.split('\n');
     const at = lines.indexOf('Consistency');
     expect(at).toBeGreaterThan(0);
@@ -52,7 +52,7 @@ describe('report: consistency (pass^k per fixture, all-pass share per tag)', () 
     ]);
     expect(lines).toContain('dev: 1 of 2 fixture(s) with qualified reps passed every one (0.50)');
     expect(lines).toContain('heldout: 0 of 1 fixture(s) with qualified reps passed every one (0.00)');
-    const md = await runInProcess(['report', 'run', '--md'], { cwd: folder });
+    const md = await runInProcess(['report', 'run', '--md', '--full'], { cwd: folder });
     expect(md.stdout).toContain('## Consistency');
     expect(md.stdout).toMatch(/\| base +\| +0\.250 \| +0\.000 \| +0\.000 \| +undefined \| +undefined \|/);
   });

@@ -61,7 +61,7 @@ describe('turnkit report --format github', () => {
     const looks = /^held-out set: looked at \d+ time\(s\) [^\n]*$/m.exec(result.stderr)?.[0];
     expect(looks).toBeDefined();
     expect(result.stdout).not.toContain('held-out set');
-    const markdown = await runInProcess(['report', 'run', '--md'], { cwd: folder });
+    const markdown = await runInProcess(['report', 'run', '--md', '--full'], { cwd: folder });
     const withoutLooks = markdown.stdout.replace(/^held-out set: looked at \d+ time\(s\) [^\n]*\n/m, '');
     expect(withoutLooks).not.toBe(markdown.stdout);
     expect(await readFile(summary, 'utf8')).toBe(`an earlier step wrote this\n${withoutLooks}\n${looks}\n\n`);

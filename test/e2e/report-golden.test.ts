@@ -21,7 +21,8 @@ describe('report: output unchanged on a fixed run', () => {
 
   const cases: [string, string[]][] = [
     ['text', []],
-    ['md', ['--md']],
+    ['text-full', ['--full']],
+    ['md', ['--md', '--full']],
     ['json', ['--json']],
     ['github', ['--format', 'github']],
     ['checks-then-human', ['--marks', 'marks.checks.csv,marks.csv']],

@@ -74,7 +74,7 @@ describe('turnkit report --marks a,b: a run marked by a person for half its reps
   });
 
   it('the text report shows the marks by source and says the precedence', async () => {
-    const result = await cli(['report', run, '--marks', 'marks.csv,marks.checks.csv']);
+    const result = await cli(['report', run, '--marks', 'marks.csv,marks.checks.csv', '--full']);
     expect(result.stdout).toContain(
       "Marks by precedence: each rep's mark comes from the first of marks.csv, marks.checks.csv that marks it.",
     );

@@ -311,14 +311,16 @@ describe('buildReport: tags, latency, pairs, marks file', () => {
     const report = await buildReport(dir);
     expect(fixture(report, 'base').rate).toBeNull();
     expect(report.pairs).toEqual([{ constructed: 'fixed', base: 'base', delta: null, p: null }]);
-    const lines = formatReport(report, 'text');
+    const lines = formatReport(report, 'text', undefined, { full: true });
     const at = lines.indexOf('Constructed fixtures against their bases');
     expect(at).toBeGreaterThan(0);
     const header = lines[at + 2]!.trimEnd().split(/\s{2,}/);
     const row = lines[at + 3]!.trimEnd().split(/\s{2,}/);
     expect(header).toEqual(['constructed', 'base', 'rates', 'delta', 'Fisher p']);
     expect(row).toEqual(['fixed', 'base', '0.67 (2/3) vs -', '-', '-']);
-    const md = formatReport(report, 'md').find((line) => line.includes('fixed') && line.includes(' vs '))!;
+    const md = formatReport(report, 'md', undefined, { full: true }).find(
+      (line) => line.includes('fixed') && line.includes(' vs '),
+    )!;
     expect(
       md
         .split('|')
@@ -603,7 +605,7 @@ describe('buildReport: agreement between graders (run-agreements)', () => {
     ]);
     for (const file of ['marks.header-only.csv', 'marks.judge-y.csv', 'marks.nothing.csv'])
       expect(again.agreements.find((entry) => entry.file === file)).toEqual(none(file));
-    const rows = agreementRows(formatReport(again, 'text'));
+    const rows = agreementRows(formatReport(again, 'text', undefined, { full: true }));
     expect(rows.find((row) => row[0] === 'marks.judge-y.csv')).toEqual([
       'marks.judge-y.csv',
       'marks.csv',
@@ -632,9 +634,9 @@ describe('buildReport: agreement between graders (run-agreements)', () => {
     );
     // The report's own numbers come from marks.csv as ever.
     expect(fixture(report, 'b')).toMatchObject({ pass: 2, fail: 2 });
-    const text = formatReport(report, 'text');
+    const text = formatReport(report, 'text', undefined, { full: true });
     expect(text).toContain(`warning: ${report.warnings[0]}`);
-    expect(formatReport(report, 'md')).toContain(`warning: ${report.warnings[0]}`);
+    expect(formatReport(report, 'md', undefined, { full: true })).toContain(`warning: ${report.warnings[0]}`);
   });
 
   it("a grader's file that does not read leaves out its blind re-mark too, with one warning naming the file", async () => {
@@ -664,13 +666,13 @@ describe('buildReport: agreement between graders (run-agreements)', () => {
     const none = await buildReport(dir, { marks: 'marks.checks.csv' });
     expect(none.agreements).toEqual([]);
     expect(none.warnings).toEqual([]);
-    expect(formatReport(none, 'text')).not.toContain('Agreement between graders');
-    expect(formatReport(none, 'md')).not.toContain('## Agreement between graders');
+    expect(formatReport(none, 'text', undefined, { full: true })).not.toContain('Agreement between graders');
+    expect(formatReport(none, 'md', undefined, { full: true })).not.toContain('## Agreement between graders');
   });
 
   it('text and Markdown show the section, "self-agreement: the ceiling for any judge" on the blind rows only', async () => {
     const report = await buildReport(await gradedRun());
-    const rows = agreementRows(formatReport(report, 'text'));
+    const rows = agreementRows(formatReport(report, 'text', undefined, { full: true }));
     expect(rows).toEqual([
       ['marks file', 'against', 'agreement', 'kappa'],
       // 6/7 = 0.857, 10/17 = 0.588
@@ -683,7 +685,7 @@ describe('buildReport: agreement between graders (run-agreements)', () => {
       // 4/6 = 0.667, 1/3 = 0.333
       ['marks.judge-x.csv', 'marks.csv', '4/6 = 0.667', '0.333'],
     ]);
-    const md = formatReport(report, 'md');
+    const md = formatReport(report, 'md', undefined, { full: true });
     const at = md.indexOf('## Agreement between graders');
     expect(at).toBeGreaterThan(0);
     const cells = (line: string): string[] => line.replace(/^\| | \|$/g, '').split(' | ');
@@ -702,7 +704,9 @@ describe('buildReport: agreement between graders (run-agreements)', () => {
     expect(md).toHaveLength(at + 9);
     expect(md.filter((line) => line.includes('self-agreement: the ceiling for any judge'))).toHaveLength(2);
     expect(
-      formatReport(report, 'text').filter((line) => line.includes('self-agreement: the ceiling for any judge')),
+      formatReport(report, 'text', undefined, { full: true }).filter((line) =>
+        line.includes('self-agreement: the ceiling for any judge'),
+      ),
     ).toHaveLength(2);
   });
 });

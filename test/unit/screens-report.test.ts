@@ -85,11 +85,11 @@ describe('screens with their own denominators (seed 000 shape)', () => {
     expect(report.screens!.neverFailed).toEqual([]);
     expect(report.screens!.allPassed).toEqual([]);
 
-    const text = formatReport(report, 'text');
+    const text = formatReport(report, 'text', undefined, { full: true });
     const totalLine = text.find((line) => line.startsWith('total (5 fixtures)') && line.includes('30/30'));
     expect(totalLine).toContain('4/18 = 0.22 (12 unscored)');
     expect(totalLine).toContain('7/24 = 0.29 (6 unscored)');
-    const md = formatReport(report, 'md');
+    const md = formatReport(report, 'md', undefined, { full: true });
     expect(md).toContain('## Screens');
     expect(md).toContain('| fixture | completed | answer-term | required-action |');
   });
@@ -115,7 +115,7 @@ describe('screens with their own denominators (seed 000 shape)', () => {
       ['dev', ['2/2', '2/2']],
       ['heldout', ['1/2', '2/2']],
     ]);
-    const text = formatReport(report, 'text').join('\n');
+    const text = formatReport(report, 'text', undefined, { full: true }).join('\n');
     expect(text).toContain('Hint: no rep of the run failed no-swearing');
     expect(text).toContain('Hint: every screen passed every rep of easy');
   });
@@ -156,7 +156,7 @@ describe('errors: exclude and errors: fail on one run', () => {
       const screen = report.screens!.fixtures[0]!.screens[0]!;
       expect(screen).toMatchObject({ pass: 6, fail: 2, error: 2, denominator: n, rates: { exclude: 0.75, fail: 0.6 } });
       expect(report.screens!.fixtures[0]!.completed).toEqual({ completed: 8, reps: 10 });
-      const text = formatReport(report, 'text').join('\n');
+      const text = formatReport(report, 'text', undefined, { full: true }).join('\n');
       const words = errors === 'fail' ? 'errors as fails' : 'errors excluded';
       expect(text).toContain(`rate (${words})`);
       expect(text).toContain(`${rate.toFixed(2)} (6/${n})`);

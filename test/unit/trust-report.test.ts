@@ -53,10 +53,12 @@ describe('a judge calibrated on the same run', () => {
     const built = await buildReport(run, { marks: 'marks.checks.csv' });
     const question = built.trust.correction!.estimates.find((entry) => entry.scope === 'question')!;
     const phrase = `question: ${question.rate!.toFixed(2)}`;
-    const text = formatReport(built, 'text').join('\n');
+    const text = formatReport(built, 'text', undefined, { full: true }).join('\n');
     expect(text).toContain(`Corrected ${phrase}`);
     expect(text).toContain('Corrected rates of marks.checks.csv');
-    expect(formatReport(built, 'md').join('\n')).toContain('## Corrected rates of marks.checks.csv');
+    expect(formatReport(built, 'md', undefined, { full: true }).join('\n')).toContain(
+      '## Corrected rates of marks.checks.csv',
+    );
     expect(JSON.parse(JSON.stringify(built)).trust.correction.estimates.length).toBe(6);
     const xml = junitXml(built, new Map());
     expect(xml).toContain('name="correctedVerdict"');
@@ -89,7 +91,9 @@ describe('refusals', () => {
     const built = await buildReport(run, { marks: 'marks.judge-flip.csv' });
     expect(built.trust.correction!.refused).toMatch(/^Youden's J is -1\.000/);
     expect(built.trust.correction!.estimates).toEqual([]);
-    expect(formatReport(built, 'text').join('\n')).toContain("Refused to correct: Youden's J is -1.000");
+    expect(formatReport(built, 'text', undefined, { full: true }).join('\n')).toContain(
+      "Refused to correct: Youden's J is -1.000",
+    );
     await rm(join(run, 'marks.judge-flip.csv'));
   });
 

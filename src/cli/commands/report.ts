@@ -19,6 +19,7 @@ interface ReportFlags {
   calibration?: string;
   saveCalibration?: string;
   format?: 'text' | 'md' | 'json' | 'github';
+  full?: boolean;
 }
 
 /** The format the flags ask for: --html, else --format, else --json or --md, else text. */
@@ -49,6 +50,10 @@ export function registerReport(program: Command, output: Output): void {
     .option('--compare <run-dir>', 'another run of the same question: per-fixture deltas with Fisher exact p-values')
     .option('--compare-marks <file>', "the other run's marks file (default: the same name as --marks, else marks.csv)")
     .option('--md', 'print Markdown')
+    .option(
+      '--full',
+      'print every section (marks by source, screens, what the target demands, consistency, cost, the question as a whole, agreement); without it the report fits a screen',
+    )
     // One format at a time: --md --json printed JSON and quietly dropped the Markdown.
     .addOption(new Option('--json', 'print the report as JSON').conflicts('md'))
     .option('--check', 'exit 1 when a fixture has not met the target (missed, or reps not marked)')
@@ -95,6 +100,7 @@ export function registerReport(program: Command, output: Output): void {
         },
         file: options.html === true ? undefined : options.html,
         looks,
+        full: options.full,
         // GitHub's step summary file, read here at the edge.
         stepSummary: process.env.GITHUB_STEP_SUMMARY,
       };
