@@ -145,6 +145,37 @@ describe.each(BACKENDS)('a game whose turns are several rows (Prisma-style) on %
     expect(shown.stdout).toContain('2 turns kept');
   });
 
+  it('turnkit show prints every line of a row, indented, and shows several files each under its name', async () => {
+    const [fixture] = await capture({ turn: 3 });
+    const table = fixture!.tables.NarrativeEntry!;
+    const gm = table.rows.find((row) => row.content === 'The door creaks open.')!;
+    const edited = {
+      ...fixture!,
+      tables: {
+        ...fixture!.tables,
+        NarrativeEntry: {
+          ...table,
+          rows: table.rows.map((row) =>
+            row === gm ? { ...row, content: 'NPC moves:\n- the guard turns\n- the rat flees' } : row,
+          ),
+        },
+      },
+    };
+    await writeFile(join(t.dir, 'moves.json'), serializeDocument(edited));
+    await writeFile(join(t.dir, 'crypt.json'), serializeDocument(fixture!));
+    const shown = await runInProcess(['show', 'moves.json', 'crypt.json'], { cwd: t.dir });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(
+      ['    GM: NPC moves:', '      - the guard turns', '      - the rat flees'].join('\n'),
+    );
+    const names = shown.stdout.split('\n').filter((line) => line.startsWith('== '));
+    expect(names).toEqual(['== moves.json', '== crypt.json']);
+    const json = JSON.parse(
+      (await runInProcess(['show', 'moves.json', 'crypt.json', '--json'], { cwd: t.dir })).stdout,
+    );
+    expect(json.map((summary: { name: string }) => summary.name)).toEqual([fixture!.name, fixture!.name]);
+  });
+
   it('{{recent_turns:K}} shows the last K game turns with speakers from the role', async () => {
     const [fixture] = await capture({ turn: 4 });
     expect(renderCaseFile('{{recent_turns:2}}', fixture!, 'case.md')).toBe(
