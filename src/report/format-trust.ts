@@ -92,7 +92,7 @@ export function trustLines(
     const source = correction.source === 'this run' ? "this run's marks.csv" : shownPath(correction.source);
     lines.push(heading(`Corrected rates of ${correction.file}`), '');
     lines.push(
-      `Judge ${correction.judge.model} (prompt ${correction.judge.promptSha256.slice(0, 12)}, rubric ${correction.judge.rubricVersion}) calibrated on ${source}: sensitivity ${fixed(c.sensitivity, 3)} ${span(c.sensitivityInterval)} (${c.counts.truePass}/${c.counts.truePass + c.counts.falseFail}), specificity ${fixed(c.specificity, 3)} ${span(c.specificityInterval)} (${c.counts.trueFail}/${c.counts.trueFail + c.counts.falsePass}), Youden's J ${fixed(c.youden, 3)}.`,
+      `${graderLabel(correction.file, correction.judge)} calibrated on ${source}: sensitivity ${fixed(c.sensitivity, 3)} ${span(c.sensitivityInterval)} (${c.counts.truePass}/${c.counts.truePass + c.counts.falseFail}), specificity ${fixed(c.specificity, 3)} ${span(c.specificityInterval)} (${c.counts.trueFail}/${c.counts.trueFail + c.counts.falsePass}), Youden's J ${fixed(c.youden, 3)}.`,
       '',
     );
     if (correction.refused) lines.push(`Refused to correct: ${correction.refused}.`, '');
@@ -120,4 +120,17 @@ export function trustLines(
     }
   }
   return lines;
+}
+
+/**
+ * Who gave the corrected marks, as the report names them: the question's deterministic checks (marks.checks.csv) are
+ * no judge and have no prompt; a judge that recorded none says so.
+ */
+export function graderLabel(
+  file: string,
+  judge: { model: string; promptSha256: string; rubricVersion: string },
+): string {
+  if (file === 'marks.checks.csv') return `Deterministic checks (rubric ${judge.rubricVersion})`;
+  const prompt = judge.promptSha256 === 'unknown' ? 'prompt not recorded' : `prompt ${judge.promptSha256.slice(0, 12)}`;
+  return `Judge ${judge.model} (${prompt}, rubric ${judge.rubricVersion})`;
 }

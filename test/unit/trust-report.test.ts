@@ -56,6 +56,9 @@ describe('a judge calibrated on the same run', () => {
     const text = formatReport(built, 'text', undefined, { full: true }).join('\n');
     expect(text).toContain(`Corrected ${phrase}`);
     expect(text).toContain('Corrected rates of marks.checks.csv');
+    // The checks are no judge and have no prompt: named for what they are.
+    expect(text).toMatch(/^Deterministic checks \(rubric 1\) calibrated on this run's marks\.csv: /m);
+    expect(text).not.toContain('prompt unknown');
     expect(formatReport(built, 'md', undefined, { full: true }).join('\n')).toContain(
       '## Corrected rates of marks.checks.csv',
     );
