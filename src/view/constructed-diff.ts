@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { loadFixture, readConstructed } from '../fixture/load-fixture.js';
 import { changePath } from '../fixture/column-change.js';
 import { valueDiff } from '../construct/word-diff.js';
@@ -18,7 +18,10 @@ export async function constructedDiff(
   cwd: string,
 ): Promise<DiffView | string> {
   const candidates = [resolve(runDir, '..', '..', '..', file.path), resolve(cwd, file.path)];
-  const path = candidates.find((candidate) => existsSync(candidate));
+  const at = candidates.findIndex((candidate) => existsSync(candidate));
+  const path = candidates[at];
+  // The project the manifest's paths are relative to: the base is named from there, as the run names its fixtures.
+  const project = at === 0 ? resolve(runDir, '..', '..', '..') : cwd;
   if (!path) return `${file.path} is not beside the run: its diff cannot be shown`;
   if (sha256(await readFile(path)) !== file.sha256)
     return `${file.path} changed since the run: its diff is not this run's`;
@@ -31,7 +34,7 @@ export async function constructedDiff(
     return {
       why: constructed.document.why,
       turn: constructed.document.turn,
-      base: constructed.document.base.path,
+      base: relative(project, constructed.basePath).split(sep).join('/'),
       changes: constructed.changes.map((change) => ({
         path: primaryKeys?.[change.table]
           ? changePath(change, primaryKeys[change.table]!.primaryKey)
