@@ -134,7 +134,7 @@ describe('tokens and cost through run, judge and report', () => {
     expect(server.requests).toHaveLength(requests);
     const rejudged = JSON.parse((await cli(['report', run, '--json'])).stdout).report as Report;
     expect(rejudged.spend).toEqual(report.spend);
-    const text = await cli(['report', run]);
+    const text = await cli(['report', run, '--full']);
     expect(text.stdout).toMatch(/\ntotal\s+8020\/200\s+1\s+1600\/56\s+0\.00456\n/);
   });
 

@@ -14,7 +14,7 @@ export function registerShow(program: Command, output: Output): void {
       examples(
         'turnkit show fixtures/meridian-turn-23.json',
         'turnkit show constructed/meridian-turn-23-deck-fixed.json --json',
-        'turnkit show fixtures/*.json',
+        'turnkit show fixtures/meridian-turn-23.json constructed/meridian-turn-23-deck-fixed.json',
       ),
     )
     .action(async (fixtures: string[], options) => {
