@@ -134,8 +134,14 @@ describe('the detector on what capture used to miss (issue 30.1)', () => {
       'You roll 12 and 7; the door code is 4471.',
       'Reyes was born to fly.',
       'Write to crew@example.org for the manifest.',
+      // A storage path holding a uuid: its digit groups are no phone number.
+      'campaigns/10000000-0000-0000-0000-00000000000a/map.tif',
     ])
       expect(kindsByValue(text), text).toEqual([]);
+    // A phone number beside a uuid is still one.
+    expect(
+      kindsByValue('ticket 10000000-0000-0000-0000-00000000000a: call 555-123-4567').map((hit) => hit.kind),
+    ).toEqual(['phone']);
     const fixture = fixtureOf({ bio: 'text' }, [
       { bio: 'born 1990-03-14; reach me at +44 20 7946 0958' },
       { bio: 'from 203.0.113.77' },
