@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ScrubKey } from '../../src/fixture/scrub/scrub-key.js';
-import { columnShape } from '../../src/fixture/scrub/column-shape.js';
+import { columnShape, namePartOf } from '../../src/fixture/scrub/column-shape.js';
 import { hashValue } from '../../src/fixture/scrub/hash-value.js';
 import { fakeIp } from '../../src/fixture/scrub/fake-ip.js';
 import { Fakes } from '../../src/fixture/scrub/fake-values.js';
@@ -68,6 +68,18 @@ describe('faker fakes seeded per value', () => {
     expect(fakes.fake('email', key, 'someone@somewhere.io', columnShape('character varying(24)'))).toMatch(
       /@example\.(com|org|net)$/,
     );
+  });
+
+  it('give a first_name column a given name and a last_name column a family name, one word each', () => {
+    const text = columnShape('text');
+    const given = fakes.fake('name', key, 'Ada', { ...text, ...namePartOf('first_name') });
+    const family = fakes.fake('name', key, 'Lovelace', { ...text, ...namePartOf('lastName') });
+    expect(given).toMatch(/^\S+$/);
+    expect(family).toMatch(/^\S+$/);
+    expect(fakes.fake('name', key, 'Ada', { ...text, ...namePartOf('givenName') })).toBe(given);
+    expect(namePartOf('surname')).toEqual({ namePart: 'family' });
+    expect(namePartOf('display_name')).toEqual({});
+    expect(fakes.fake('name', key, 'Ada Lovelace', { ...text, ...namePartOf('display_name') })).toMatch(/^\S+ \S+$/);
   });
 
   it('replace every word of a text by a word of its length, keeping spaces, punctuation and capitals', () => {
