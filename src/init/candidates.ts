@@ -1,12 +1,14 @@
 import type { Catalog, ColumnInfo, TableInfo } from '../db/catalog-types.js';
 import { type Link, linksOf, pathUp, tablesBelow } from './game-shape.js';
 import { isMigrationTable } from './migration-tables.js';
-import { isInteger, ROLE_COLUMN, TURN_COLUMN, type InitFacts } from './read-facts.js';
+import { isInteger, NO_FACTS, ROLE_COLUMN, TURN_COLUMN, type InitFacts } from './read-facts.js';
 
 /** One numbered answer `init` offers, with why it is offered. */
 export interface Candidate {
   value: string;
   why: string;
+  /** How strongly it is offered, where candidates are ranked (turns tables): what `--yes` compares. */
+  score?: number;
 }
 
 const TURNS_NAME = /turn|message|move|event|round|entr(y|ies)|post|action|log/i;
@@ -56,8 +58,13 @@ export function rootCandidates(catalog: Catalog): Candidate[] {
     }));
 }
 
-/** Turns candidates: tables below the root at any foreign-key depth with an order column, named like turns first. */
-export function turnsCandidates(catalog: Catalog, root: string): Candidate[] {
+/**
+ * Turns candidates: tables below the root at any foreign-key depth with an order column. A chat history first (a role
+ * column holding the player's and the game master's values, `user` and `assistant`, and a text column): its shape
+ * says more than a name (`faction_action`, `adventure_event` are named like turns and are not), then tables named
+ * like turns.
+ */
+export function turnsCandidates(catalog: Catalog, root: string, facts: InitFacts = NO_FACTS): Candidate[] {
   const links = linksOf(catalog);
   const below = tablesBelow(root, links);
   const ranked: { table: TableInfo; score: number; why: string }[] = [];
@@ -76,11 +83,16 @@ export function turnsCandidates(catalog: Catalog, root: string): Candidate[] {
             .map((link) => link.to)
             .join(', ')})`,
     );
+    const texts = textColumns(table);
+    const chat = chatRoles(table, facts);
+    if (chat && texts.length > 0) {
+      score += 8;
+      why.push(`a ${chat.column} column holding ${chat.input} and ${chat.output} rows`);
+    }
     if (TURNS_NAME.test(table.table)) {
       score += 4;
       why.push('named like turns');
     }
-    const texts = textColumns(table);
     if (texts.some((column) => INPUT_NAME.test(column))) {
       score += 2;
       why.push(`text ${texts.find((column) => INPUT_NAME.test(column))}`);
@@ -91,7 +103,20 @@ export function turnsCandidates(catalog: Catalog, root: string): Candidate[] {
   }
   return ranked
     .sort((a, b) => b.score - a.score || a.table.name.localeCompare(b.table.name))
-    .map(({ table, why }) => ({ value: table.name, why }));
+    .map(({ table, why, score }) => ({ value: table.name, why, score }));
+}
+
+// A role column whose values (read from the data, or an enum's labels) hold both a player's and a game master's.
+function chatRoles(table: TableInfo, facts: InitFacts): { column: string; input: string; output: string } | undefined {
+  for (const column of table.columns) {
+    if (!ROLE_COLUMN.test(column.name)) continue;
+    const key = `${table.name}.${column.name}`;
+    const values = facts.roleValues.get(key) ?? facts.enums.get(key) ?? [];
+    const input = values.find((value) => INPUT_ROLE.test(value));
+    const output = values.find((value) => OUTPUT_ROLE.test(value));
+    if (input !== undefined && output !== undefined) return { column: column.name, input, output };
+  }
+  return undefined;
 }
 
 /** Order candidates: integer and timestamp columns; a turn number first, a timestamp first when rows share a turn. */

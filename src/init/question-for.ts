@@ -53,15 +53,21 @@ const QUESTIONS: Record<QuestionId, (state: ChooserState, hint: string | undefin
     };
   },
   turns: (state, hint) => {
-    const candidates = turnsCandidates(state.catalog, state.chosen.root!.name);
+    const candidates = turnsCandidates(state.catalog, state.chosen.root!.name, state.facts);
+    // A guess taken without asking (--yes) must be clearly ahead: a tie with the next is a question for the author.
+    const [first, second] = candidates;
+    const clear = !first || !second || (first.score ?? 0) - (second.score ?? 0) >= 2;
     return {
       id: 'turns',
       flag: '--turns',
       prompt: `turns table (below ${state.chosen.root!.name})`,
       candidates,
-      fallback: hint ?? candidates[0]?.value,
+      fallback: hint ?? (clear ? first?.value : undefined),
       ask: true,
-      missing: `no table below ${state.chosen.root!.name} has an order column; name the turns with --turns TABLE`,
+      missing:
+        first && !clear
+          ? `${first.value} and ${second!.value} look as much like the turns table (${first.why}; ${second!.why}); name it with --turns TABLE`
+          : `no table below ${state.chosen.root!.name} has an order column; name the turns with --turns TABLE`,
     };
   },
   order: (state, hint) => {

@@ -37,7 +37,7 @@ describe.each(BACKENDS)('init on a Prisma-style schema on %s', (backend) => {
     expect(result.answers.inferred).toEqual([
       'root rooms: 3 tables below it (GameSession, Player, NarrativeEntry)',
       'key id: the primary key',
-      'turns NarrativeEntry: 2 foreign keys below rooms (via GameSession), named like turns, text content',
+      'turns NarrativeEntry: 2 foreign keys below rooms (via GameSession), a type column holding ACTION and NARRATION rows, named like turns, text content',
       'order createdAt: a timestamp, named like when the row was written',
       'turn turn: rows share its values (up to 3 rows in one turn under one GameSession)',
       "role type=ACTION: an enum (ACTION, DICE, NARRATION, SYSTEM); ACTION reads like the player's",

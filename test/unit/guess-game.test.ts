@@ -215,7 +215,7 @@ describe('init on a Prisma-style schema', () => {
 
   it('offers a turns table two foreign keys below the root, through the session every entry has', () => {
     const candidates = turnsCandidates(prismaCatalog(), 'rooms');
-    expect(candidates[0]).toEqual({
+    expect(candidates[0]).toMatchObject({
       value: 'NarrativeEntry',
       why: '2 foreign keys below rooms (via GameSession), named like turns, text content',
     });
@@ -423,5 +423,87 @@ describe("init's declarations beyond the names", () => {
       },
       declarations: { references: [], turnColumns: [], unique: [], missing: [] },
     });
+  });
+});
+
+describe('init on a chat-style game master shaped like the Django one', () => {
+  // An adventure, its chat history (a role column holding user, assistant and system rows), and tables named like
+  // turns that are not: faction actions, adventure events, an analysis log of the player's moves.
+  const column = (name: string, type: string, nullable = false) => ({
+    name,
+    type,
+    nullable,
+    default: null,
+    identity: null,
+    generated: null,
+    codec: {
+      kind: type === 'text' ? ('text' as const) : type === 'integer' ? ('int' as const) : ('timestamptz' as const),
+    },
+  });
+  const table = (name: string, columns: ReturnType<typeof column>[], fks: [string, string][]): TableInfo => ({
+    name,
+    schema: 'public',
+    table: name,
+    sql: `"public"."${name}"`,
+    from: `ONLY "public"."${name}"`,
+    columns: [column('id', 'integer'), ...columns],
+    primaryKey: ['id'],
+    uniqueKeys: [],
+    foreignKeys: fks.map(([col, to]) => ({
+      name: `${name}_${col}_fkey`,
+      columns: [col],
+      references: { table: to, columns: ['id'] },
+      deferrable: false,
+      initiallyDeferred: false,
+      onDelete: 'no action' as const,
+    })),
+  });
+  const catalog = (): Catalog => ({
+    serverVersion: '15',
+    tables: new Map(
+      [
+        table('adventures_adventure', [column('title', 'text')], []),
+        table(
+          'adventures_factionaction',
+          [column('adventure_id', 'integer'), column('action', 'text'), column('created_at', 'timestamptz')],
+          [['adventure_id', 'adventures_adventure']],
+        ),
+        table(
+          'adventures_adventureevent',
+          [column('adventure_id', 'integer'), column('text', 'text'), column('created_at', 'timestamptz')],
+          [['adventure_id', 'adventures_adventure']],
+        ),
+        table(
+          'adventures_historyentry',
+          [
+            column('adventure_id', 'integer'),
+            column('role', 'text'),
+            column('content', 'text'),
+            column('created_at', 'timestamptz'),
+          ],
+          [['adventure_id', 'adventures_adventure']],
+        ),
+      ].map((info) => [info.name, info]),
+    ),
+  });
+  const facts = (): InitFacts => ({
+    ...NO_FACTS,
+    roleValues: new Map([['adventures_historyentry.role', ['assistant', 'user', 'system']]]),
+  });
+
+  it('ranks the chat history first, by its shape, ahead of the tables named like turns', () => {
+    const candidates = turnsCandidates(catalog(), 'adventures_adventure', facts());
+    expect(candidates[0]).toMatchObject({
+      value: 'adventures_historyentry',
+      why: 'a foreign key to adventures_adventure, a role column holding user and assistant rows, named like turns, text content',
+    });
+    const chosen = chooseGame(catalog(), { root: 'adventures_adventure' }, facts());
+    expect(chosen.turns).toMatchObject({ table: 'adventures_historyentry', input: ['content'] });
+  });
+
+  it('--yes refuses, naming what to answer, where no table is clearly ahead', () => {
+    expect(() => chooseGame(catalog(), { root: 'adventures_adventure' })).toThrow(
+      /^init: adventures_historyentry and adventures_adventureevent look as much like the turns table .*; name it with --turns TABLE$/,
+    );
   });
 });
