@@ -31,7 +31,7 @@ describe('--marks a,b', () => {
     ]);
     // base and base-fixed: every rep marked by the person (error and na are marks too).
     expect(sources.get('base')).toEqual([{ file: 'marks.csv', marks: 6 }]);
-    const text = formatReport(report, 'text');
+    const text = formatReport(report, 'text', undefined, { full: true });
     const at = text.indexOf('Marks by source');
     expect(text.slice(at + 2, at + 3)[0]).toMatch(/^fixture\s+marks\.csv\s+marks\.checks\.csv$/);
     expect(text.find((line) => line.startsWith('total (heldout)'))).toMatch(/^total \(heldout\)\s+4\s+2$/);
