@@ -1,3 +1,4 @@
+import { sampleGameConfig } from '../config/sample-config.js';
 import { existsSync } from 'node:fs';
 import { appendFile, chmod, mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -47,11 +48,22 @@ export const SAMPLE_ANSWERS: Omit<StarterAnswers, 'scrub' | 'sut'> = {
   campaignColumnSql: '"campaign_id"',
 };
 
-/** The sample game's scrub rules (its players' sign-in columns), for the sample's names. */
-export const SAMPLE_SCRUB = [
-  "'users.email': 'email', // a keyed fake address, unique as the column is",
-  "'users.password_hash': 'hash', // a keyed digest shaped to the column",
-];
+// Why each of the sample game's scrub rules is there, as the config init writes says it.
+const SAMPLE_SCRUB_WHY: Record<string, string> = {
+  'users.handle': 'a keyed fake handle, unique as the column is',
+  'users.display_name': 'a keyed fake name',
+  'users.email': 'a keyed fake address, unique as the column is',
+  'users.password_hash': 'a keyed digest shaped to the column',
+};
+
+/**
+ * The sample game's scrub rules, every one of sampleGameConfig's (its players' handles, names and sign-in columns):
+ * a config init writes on an empty database must let `db migrate`, `sample` and `capture` work as they stand.
+ */
+export const SAMPLE_SCRUB = Object.entries(sampleGameConfig.scrub ?? {}).map(
+  ([column, transform]) =>
+    `'${column}': ${JSON.stringify(transform).replaceAll('"', "'")}, // ${SAMPLE_SCRUB_WHY[column] ?? 'the sample game'}`,
+);
 
 /**
  * Scaffolds a project that runs: a config naming the game's tables (read from the catalog, or chosen), a starter
