@@ -114,7 +114,7 @@ export function trustLines(
           ['left', 'right', 'right', 'left', 'left', 'left', 'left'],
         ),
         '',
-        `Rogan-Gladen: (judge rate + specificity - 1) / J, clipped to [0, 1], its interval a seeded parametric bootstrap over the three binomials; prediction-powered (Angelopoulos et al. 2023) where this run has the person's marks on some of the reps. The verdict against ${target}: met when the interval lies at or above it, missed when below, else uncertain.`,
+        `Rogan-Gladen: (judge rate + specificity - 1) / J, clipped to [0, 1], its interval from seeded draws of the three counts it rests on (never narrower than the judge's own counts allow); prediction-powered (Angelopoulos et al. 2023) where this run has the person's marks on some of the reps. The verdict against ${target}: met when the interval lies at or above it, missed when below, else uncertain.`,
         '',
       );
     }

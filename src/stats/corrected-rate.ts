@@ -6,7 +6,7 @@ import type { Interval } from './stats.js';
 /** The verdict a corrected interval gives against the target. */
 export type CorrectedVerdict = 'met' | 'missed' | 'uncertain';
 
-/** Draws of the parametric bootstrap: enough for the 2.5th and 97.5th percentiles to settle to two decimals. */
+/** Draws per interval: the 2.5th and 97.5th percentiles settle to about 0.01, in a few milliseconds. */
 export const BOOTSTRAP_DRAWS = 2000;
 
 /**
@@ -21,12 +21,15 @@ export function roganGladen(apparent: number, sensitivity: number, specificity: 
 
 /**
  * A 95% interval for the Rogan-Gladen rate over the three binomials it rests on (after Lang and Reiczigel 2014): the
- * judge's passes of n, and the calibration's sensitivity and specificity counts, each rate drawn from its Jeffreys
- * posterior, Beta(x + 1/2, n - x + 1/2); the 2.5th and 97.5th percentiles of the corrected rates (draws at chance are
- * left out). A parametric bootstrap redrew each binomial at its observed rate, which at 0 or n passes is 0 or 1 on
- * every draw: 10 of 10 gave [1.00, 1.00] where the data allow [0.72, 1.00]. The Jeffreys draws keep the uncertainty
- * a count of 10 leaves, and cost the same for any count. The stream is seeded, so the interval is the same on every
- * read.
+ * judge's passes x of n, and the calibration's sensitivity and specificity counts. Each draw takes the calibration's
+ * two rates from their Jeffreys posteriors, Beta(k + 1/2, m - k + 1/2), and the judge's rate twice, from the Beta
+ * distributions whose quantiles are the exact (Clopper-Pearson) bounds: Beta(x, n - x + 1) for the low end and
+ * Beta(x + 1, n - x) for the high end. The interval is the 2.5th percentile of the corrected rates of the first and
+ * the 97.5th of the second (draws at chance are left out). So with a perfect judge it is the exact interval of x of
+ * n, and it never claims more than the judge's own passes allow: a bootstrap that redrew 10 of 10 at its observed
+ * rate gave [1.00, 1.00], and Jeffreys draws for the judge too [0.79, 1.00], where the raw counts allow [0.69, 1.00]
+ * (Wilson [0.72, 1.00]). The draws cost the same for any count, and the stream is seeded, so the interval is the
+ * same on every read.
  */
 export function roganGladenInterval(
   judgePass: number,
@@ -36,21 +39,27 @@ export function roganGladenInterval(
   draws = BOOTSTRAP_DRAWS,
 ): Interval | null {
   const positives = counts.truePass + counts.falseFail;
-  const negatives = counts.falsePass + counts.trueFail;
+  const negatives = counts.trueFail + counts.falsePass;
   if (n === 0 || positives === 0 || negatives === 0) return null;
-  // The bootstrap draws the same numbers on every machine and every run: a report read twice is byte-identical.
+  // The draws are the same on every machine and every run: a report read twice is byte-identical.
   const random = mulberry32(seed);
-  const rates: number[] = [];
+  const lows: number[] = [];
+  const highs: number[] = [];
   for (let i = 0; i < draws; i++) {
-    const qi = betaDraw(judgePass + 0.5, n - judgePass + 0.5, random);
-    const sei = betaDraw(counts.truePass + 0.5, counts.falseFail + 0.5, random);
-    const spi = betaDraw(counts.trueFail + 0.5, counts.falsePass + 0.5, random);
-    const rate = roganGladen(qi, sei, spi);
-    if (rate !== null) rates.push(rate);
+    const se = betaDraw(counts.truePass + 0.5, counts.falseFail + 0.5, random);
+    const sp = betaDraw(counts.trueFail + 0.5, counts.falsePass + 0.5, random);
+    // Beta(0, n + 1) and Beta(n + 1, 0) are point masses at 0 and 1: the exact bounds at 0 and n passes.
+    const qLow = judgePass === 0 ? 0 : betaDraw(judgePass, n - judgePass + 1, random);
+    const qHigh = judgePass === n ? 1 : betaDraw(judgePass + 1, n - judgePass, random);
+    const low = roganGladen(qLow, se, sp);
+    const high = roganGladen(qHigh, se, sp);
+    if (low !== null) lows.push(low);
+    if (high !== null) highs.push(high);
   }
-  if (rates.length === 0) return null;
-  rates.sort((a, b) => a - b);
-  return { low: percentile(rates, 0.025), high: percentile(rates, 0.975) };
+  if (lows.length === 0 || highs.length === 0) return null;
+  lows.sort((a, b) => a - b);
+  highs.sort((a, b) => a - b);
+  return { low: percentile(lows, 0.025), high: percentile(highs, 0.975) };
 }
 
 /** The verdict from an interval: met when it lies at or above the target, missed when below, else uncertain. */

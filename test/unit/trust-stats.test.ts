@@ -18,8 +18,11 @@ const wilson = (x: number, n: number) => {
   return { low: Math.max(0, center - half), high: Math.min(1, center + half) };
 };
 
-// An independent computation of the same interval: the Jeffreys posteriors of q, Se and Sp integrated on a grid
-// (no sampling, no PRNG), the corrected rate's distribution binned, and its 2.5th and 97.5th percentiles read off.
+// An independent computation of the same interval, with no sampling and no PRNG: the distributions of q, Se and Sp
+// integrated on a grid of cell midpoints, the corrected rate's distribution binned, and a percentile read off. Se and
+// Sp have their Jeffreys posteriors, Beta(k + 1/2, m - k + 1/2); q has Beta(x, n - x + 1) for the low end and
+// Beta(x + 1, n - x) for the high end, the Beta distributions whose quantiles are the exact (Clopper-Pearson) bounds.
+// At 0 passes the low end's q is 0, at n passes the high end's is 1 (those Beta distributions are point masses).
 const gridInterval = (
   pass: number,
   n: number,
@@ -31,27 +34,30 @@ const gridInterval = (
       const x = (i + 0.5) / steps;
       return { x, w: x ** (a - 1) * (1 - x) ** (b - 1) };
     });
-  const qs = axis(pass + 0.5, n - pass + 0.5);
+  const point = (x: number) => [{ x, w: 1 }];
   const ses = axis(c.truePass + 0.5, c.falseFail + 0.5);
   const sps = axis(c.trueFail + 0.5, c.falsePass + 0.5);
-  const bins = new Float64Array(2001);
-  let total = 0;
-  for (const q of qs)
-    for (const se of ses)
-      for (const sp of sps) {
-        const youden = se.x + sp.x - 1;
-        if (Math.abs(youden) < 1e-12) continue;
-        const rate = Math.min(1, Math.max(0, (q.x + sp.x - 1) / youden));
-        const w = q.w * se.w * sp.w;
-        bins[Math.round(rate * 2000)]! += w;
-        total += w;
-      }
-  const quantile = (p: number) => {
+  const quantile = (qs: { x: number; w: number }[], p: number) => {
+    const bins = new Float64Array(2001);
+    let total = 0;
+    for (const q of qs)
+      for (const se of ses)
+        for (const sp of sps) {
+          const youden = se.x + sp.x - 1;
+          if (Math.abs(youden) < 1e-12) continue;
+          const rate = Math.min(1, Math.max(0, (q.x + sp.x - 1) / youden));
+          const w = q.w * se.w * sp.w;
+          bins[Math.round(rate * 2000)]! += w;
+          total += w;
+        }
     let sum = 0;
     for (let i = 0; i < bins.length; i++) if ((sum += bins[i]!) >= p * total) return i / 2000;
     return 1;
   };
-  return { low: quantile(0.025), high: quantile(0.975) };
+  return {
+    low: quantile(pass === 0 ? point(0) : axis(pass, n - pass + 1), 0.025),
+    high: quantile(pass === n ? point(1) : axis(pass + 1, n - pass), 0.975),
+  };
 };
 
 describe('judge calibration', () => {
@@ -107,18 +113,39 @@ describe('Rogan-Gladen corrected rate', () => {
 });
 
 describe('a corrected interval at 0 or n passes', () => {
-  it('is never narrower than the data allow: 10 of 10 is not [1.00, 1.00], and agrees with the grid', () => {
+  // A calibration of a million marks, every one agreeing: Se and Sp are 1 to within 1e-5, the correction changes
+  // nothing, and the corrected interval must be the judge's own counts' interval.
+  const perfect = { truePass: 1_000_000, falseFail: 0, falsePass: 0, trueFail: 1_000_000 };
+
+  it('with a perfect judge is the exact interval of the counts: (0.025)^(1/n) at n of n, 1 - that at 0', () => {
+    // Clopper-Pearson in closed form at the edges: P(n of n | p) = p^n = 0.025 gives the low end of 10 of 10, and
+    // (1 - p)^n = 0.025 the high end of 0 of 10: 0.6915 and 0.3085. 20000 draws put a percentile within about
+    // 0.003 of its value (the report's 2000, within 0.01).
+    const edge = 0.025 ** (1 / 10);
+    const close = (value: number, exact: number) => expect(Math.abs(value - exact), String(value)).toBeLessThan(0.01);
+    close(roganGladenInterval(10, 10, perfect, 7, 20_000)!.low, edge);
+    close(roganGladenInterval(0, 10, perfect, 7, 20_000)!.high, 1 - edge);
+    const all = roganGladenInterval(10, 10, perfect, 7)!;
+    expect(all.high).toBe(1);
+    const none = roganGladenInterval(0, 10, perfect, 7)!;
+    expect(none.low).toBe(0);
+    // Never narrower than the raw interval the report prints beside it (Wilson, [0.72, 1.00] and [0.00, 0.28]):
+    // drawing q from its Jeffreys posterior gave [0.79, 1.00] here, more certain than the counts allow.
+    expect(all.low).toBeLessThan(wilson(10, 10).low);
+    expect(none.high).toBeGreaterThan(wilson(0, 10).high);
+  });
+
+  it('with an imperfect judge is wider still, 10 of 10 is not [1.00, 1.00], and agrees with the grid', () => {
     const counts = { truePass: 40, falseFail: 1, falsePass: 1, trueFail: 19 };
     const all = roganGladenInterval(10, 10, counts, 7, 4000)!;
-    // The parametric bootstrap redrew 10 of 10 on every draw and gave [1, 1]; the judge's raw Wilson is [0.72, 1].
-    expect(all.low).toBeLessThan(0.9);
+    // Redrawing 10 of 10 at its observed rate gave 10 of 10 on every draw: [1.00, 1.00].
     expect(all.high).toBe(1);
-    const grid = gridInterval(10, 10, counts);
-    expect(Math.abs(all.low - grid.low)).toBeLessThan(0.03);
+    expect(all.low).toBeLessThan(wilson(10, 10).low);
+    expect(Math.abs(all.low - gridInterval(10, 10, counts).low)).toBeLessThan(0.03);
     expect(intervalVerdict(all, 0.9)).toBe('uncertain');
     const none = roganGladenInterval(0, 10, counts, 7, 4000)!;
     expect(none.low).toBe(0);
-    expect(none.high).toBeGreaterThan(0.1);
+    expect(none.high).toBeGreaterThan(wilson(0, 10).high);
     expect(Math.abs(none.high - gridInterval(0, 10, counts).high)).toBeLessThan(0.03);
   });
 
