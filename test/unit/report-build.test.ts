@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -145,6 +145,28 @@ describe('buildReport: verdicts and what the target demands', () => {
     );
     expect(fixture(report, 'a')).toMatchObject({ pass: 0, fail: 0, error: 2, na: 1, verdict: 'none', rate: null });
     expect(targetProblems(report)).toEqual(['a: no verdict: no rep qualified (1 na, 2 error) for target 0.9']);
+  });
+
+  it("checks that agree with every person's mark correct 10 of 10 to an interval no narrower than the raw one", async () => {
+    const dir = await makeRun({
+      target: 0.88,
+      fixtures: [
+        { name: 'all', marks: repeat('pass', 10) },
+        { name: 'some', marks: [...repeat('pass', 2), ...repeat('fail', 8)] },
+      ],
+    });
+    // The checks marked every rep as the person did: sensitivity 12/12, specificity 8/8, the demo's calibration.
+    await copyFile(join(dir, 'marks.csv'), join(dir, 'marks.checks.csv'));
+    const report = await buildReport(dir, { marks: 'marks.checks.csv' });
+    const raw = fixture(report, 'all');
+    expect([raw.verdict, raw.uncertain, raw.wilson!.low.toFixed(2)]).toEqual(['met', true, '0.72']);
+    const corrected = report.trust.correction!.estimates.find((entry) => entry.name === 'all')!;
+    // It read 1.00 [1.00, 1.00] met beside the raw [0.72, 1.00] met (uncertain): a correction by a perfect judge
+    // added certainty the ten reps do not hold. Now its low end is at or under the raw one, and the verdict agrees.
+    expect(corrected.rate).toBe(1);
+    expect(corrected.interval!.high).toBe(1);
+    expect(corrected.interval!.low).toBeLessThanOrEqual(raw.wilson!.low);
+    expect(corrected.verdict).toBe('uncertain');
   });
 
   it('10 reps at 0.90 with one error and one na: 8 qualify, 8 needed (ceil 7.2), none tolerated', async () => {
