@@ -51,7 +51,7 @@ export function githubAnnotations(report: Report, details: ReadonlyMap<string, C
   const count = (verdict: FixtureReport['verdict']): number =>
     report.fixtures.filter((fixture) => fixture.verdict === verdict).length;
   lines.push(
-    `${report.question.id}: ${count('met')} met, ${count('missed')} missed, ${count('pending')} pending of ${report.fixtures.length} fixture(s); target ${report.target}`,
+    `${report.question.id}: ${count('met')} met, ${count('missed')} missed, ${count('pending')} pending${count('none') > 0 ? `, ${count('none')} no verdict` : ''} of ${report.fixtures.length} fixture(s); target ${report.target}`,
   );
   return lines;
 }

@@ -6,6 +6,7 @@ import { TurnkitError } from '../../src/errors.js';
 import { buildReport, type Report } from '../../src/report/build-report.js';
 import { compareReports } from '../../src/report/compare-runs.js';
 import { formatComparison, formatReport, pValue } from '../../src/report/format-report.js';
+import { githubAnnotations } from '../../src/report/github-annotations.js';
 import { incompleteRun, targetProblems } from '../../src/report/report.js';
 import { outcomeError } from '../../src/report/outcome.js';
 import type { RunResult } from '../../src/app/run-question.js';
@@ -145,6 +146,29 @@ describe('buildReport: verdicts and what the target demands', () => {
     );
     expect(fixture(report, 'a')).toMatchObject({ pass: 0, fail: 0, error: 2, na: 1, verdict: 'none', rate: null });
     expect(targetProblems(report)).toEqual(['a: no verdict: no rep qualified (1 na, 2 error) for target 0.9']);
+  });
+
+  it('a fixture with no verdict is counted apart in the total, the findings and the CI summary', async () => {
+    const report = await buildReport(
+      await makeRun({
+        target: 0.5,
+        fixtures: [
+          { name: 'ok', marks: ['pass', 'pass', 'pass'] },
+          { name: 'broken', marks: ['error', 'error', 'error'], errors: { 1: 'sut', 2: 'sut', 3: 'sut' } },
+        ],
+      }),
+    );
+    const lines = formatReport(report, 'text');
+    // The total read "1 met, 0 missed" of 2 fixtures: the second was in no count.
+    const total = lines
+      .find((line) => line.startsWith('total (2 fixtures)'))!
+      .trimEnd()
+      .split(/\s{2,}/);
+    expect(total.at(-1)).toBe('1 met, 0 missed, 1 no verdict');
+    expect(lines).toContain('broken: no verdict: no rep qualified for a rate (0 na, 3 error)');
+    expect(githubAnnotations(report, new Map()).at(-1)).toBe(
+      'places: 1 met, 0 missed, 0 pending, 1 no verdict of 2 fixture(s); target 0.5',
+    );
   });
 
   it("checks that agree with every person's mark correct 10 of 10 to an interval no narrower than the raw one", async () => {

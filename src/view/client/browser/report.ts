@@ -38,9 +38,14 @@ function fixtureCells(f: Report['fixtures'][number]): Cell[] {
 }
 
 function totalCells(t: Report['tags'][number]): Cell[] {
-  const verdicts = [`${t.met} met`, `${t.missed} missed`, ...(t.pending > 0 ? [`${t.pending} pending`] : [])].join(
-    ', ',
-  );
+  // A fixture with no verdict (no qualified rep) is none of met, missed or pending: counted apart.
+  const none = t.fixtures - t.met - t.missed - t.pending;
+  const verdicts = [
+    `${t.met} met`,
+    `${t.missed} missed`,
+    ...(t.pending > 0 ? [`${t.pending} pending`] : []),
+    ...(none > 0 ? [`${none} no verdict`] : []),
+  ].join(', ');
   return [
     `total (${t.fixtures} fixture${t.fixtures === 1 ? '' : 's'})`,
     { k: 'pass', text: t.pass },
