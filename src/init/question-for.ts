@@ -65,8 +65,12 @@ const QUESTIONS: Record<QuestionId, (state: ChooserState, hint: string | undefin
       fallback: hint ?? (clear ? first?.value : undefined),
       ask: true,
       missing:
-        first && !clear
-          ? `${first.value} and ${second!.value} look as much like the turns table (${first.why}; ${second!.why}); name it with --turns TABLE`
+        first && second && !clear
+          ? `${first.value} and ${second.value} look as much like the turns table (${
+              first.why === second.why
+                ? `each: ${first.why}`
+                : `${first.value}: ${first.why}; ${second.value}: ${second.why}`
+            }); name it with --turns TABLE`
           : `no table below ${state.chosen.root!.name} has an order column; name the turns with --turns TABLE`,
     };
   },
