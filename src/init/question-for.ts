@@ -106,6 +106,11 @@ const QUESTIONS: Record<QuestionId, (state: ChooserState, hint: string | undefin
   role: (state, hint) => {
     const roles = roleCandidates(state.chosen.turns!, state.facts);
     const proposed = roles.find((role) => role.input.length > 0);
+    // A role column with no rows yet may hold the player's and the GM's rows: `none` would make each one a turn.
+    const unread = proposed
+      ? undefined
+      : roles.find((role) => state.facts.unreadRoles?.has(`${state.chosen.turns!.name}.${role.column}`));
+    const none = state.chosen.turn || unread ? undefined : 'none';
     return {
       id: 'role',
       flag: '--role',
@@ -114,9 +119,12 @@ const QUESTIONS: Record<QuestionId, (state: ChooserState, hint: string | undefin
         ...roles,
         ...(state.chosen.turn ? [] : [{ value: 'none', why: 'every row of the turns table is a turn' }]),
       ],
-      fallback: hint ?? proposed?.value ?? (state.chosen.turn ? undefined : 'none'),
+      fallback: hint ?? proposed?.value ?? none,
       ask: roles.length > 0 || state.chosen.turn !== undefined,
-      missing: `rows sharing ${state.chosen.turn ?? 'a turn'} need --role COLUMN=VALUE naming the player's rows`,
+      missing:
+        unread && !state.chosen.turn
+          ? `${state.chosen.turns!.name}.${unread.column} has no rows yet to tell the player's rows by; name them with --role ${unread.column}=VALUE (or --role none: every row is a turn)`
+          : `rows sharing ${state.chosen.turn ?? 'a turn'} need --role COLUMN=VALUE naming the player's rows`,
     };
   },
   input: (state, hint) => {

@@ -17,6 +17,11 @@ export interface InitFacts {
   turnSharing: Map<string, TurnSharing>;
   /** For text columns named like a role: their values that read like a role (at most 20, most used first). */
   roleValues: Map<string, string[]>;
+  /**
+   * Text columns named like a role, by `table.column`, that hold no value yet (a schema loaded without its rows):
+   * which rows are the player's cannot be read from them, so it is asked, never guessed.
+   */
+  unreadRoles?: Set<string>;
 }
 
 /** How rows share the values of a turn-like column. */
@@ -57,7 +62,13 @@ const UNIQUE_SQL = `
 
 /** Reads the facts `init` ranks its candidates by; the row counts are read only for columns named like a turn or role. */
 export async function readInitFacts(db: Queryable, catalog: Catalog): Promise<InitFacts> {
-  const facts: InitFacts = { enums: new Map(), unique: new Map(), turnSharing: new Map(), roleValues: new Map() };
+  const facts: InitFacts = {
+    enums: new Map(),
+    unique: new Map(),
+    turnSharing: new Map(),
+    roleValues: new Map(),
+    unreadRoles: new Set(),
+  };
   for (const row of (await db.query<{ schema: string; table: string; column: string; labels: string[] }>(ENUMS_SQL))
     .rows) {
     facts.enums.set(`${displayName(row.schema, row.table)}.${row.column}`, row.labels);
@@ -80,6 +91,7 @@ export async function readInitFacts(db: Queryable, catalog: Catalog): Promise<In
         const { rows } = await db.query<{ value: string }>(
           `SELECT ${quoteIdent(column.name)}::text AS value FROM ${table.from} WHERE ${quoteIdent(column.name)} IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 50`,
         );
+        if (rows.length === 0) facts.unreadRoles!.add(key);
         facts.roleValues.set(
           key,
           rows
