@@ -252,3 +252,51 @@ describe.each(BACKENDS)('init on a Django-style chat game master on %s', (backen
     });
   }, 120_000);
 });
+
+// The same schema with no rows (a `pg_dump --schema-only`, as docs/guides/install.md loads a Django game): no role
+// values to see the chat history by, so `--yes` guesses neither the turns table nor which rows are the player's.
+describe.each(BACKENDS)('init on the Django-style schema with no rows yet on %s', (backend) => {
+  let t: TestDb;
+  let url: string;
+  const cliIn =
+    (folder: string) =>
+    (...args: string[]) =>
+      runInProcess(args, { cwd: folder, env: { DATABASE_URL: url } });
+
+  beforeAll(async () => {
+    t = await createTestDb(backend, EMPTY);
+    await t.db.pool.query(SCHEMA);
+    url = t.databaseUrl ?? t.db.url;
+  }, 120_000);
+  afterAll(async () => t?.cleanup());
+
+  it('init --yes refuses in one line, first the turns table, then the role column, each naming what to answer', async () => {
+    const project = join(t.dir, 'project');
+    await mkdir(project);
+    const cli = cliIn(project);
+    const tie = await cli('init', '--yes');
+    expect(tie.code).toBe(2);
+    expect(tie.stderr).toBe(
+      'init: adventures_adventureevent and adventures_historyentry look as much like the turns table ' +
+        '(adventures_adventureevent: a foreign key to adventures_adventure, named like turns, text text; ' +
+        'adventures_historyentry: a foreign key to adventures_adventure, named like turns, text content); ' +
+        'name it with --turns TABLE\n',
+    );
+    // Named, the history's role column has no rows to read the player's value from: `none` would make each a turn.
+    const role = await cli('init', '--yes', '--turns', 'adventures_historyentry');
+    expect(role.code).toBe(2);
+    expect(role.stderr).toBe(
+      "init: adventures_historyentry.role has no rows yet to tell the player's rows by; " +
+        'name them with --role role=VALUE (or --role none: every row is a turn)\n',
+    );
+    expect((await readdir(project)).sort()).toEqual([]);
+    const answered = await cli('init', '--yes', '--turns', 'adventures_historyentry', '--role', 'role=user');
+    expect(answered.code, answered.stderr).toBe(0);
+    expect((await loadConfig({ cwd: project })).game.turns).toEqual({
+      table: 'adventures_historyentry',
+      order: 'created_at',
+      role: { column: 'role', input: ['user'] },
+      input: ['content'],
+    });
+  }, 120_000);
+});
