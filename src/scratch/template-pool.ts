@@ -86,17 +86,20 @@ export class TemplatePool {
    */
   async clone(fixture: Fixture, plan: SeedPlan, who: SeedOwner, ahead: boolean): Promise<Clone> {
     const template = await this.templateFor(fixture, plan, who);
-    const queue = this.spares.get(fixture) ?? [];
+    // Registered at once: reps of one fixture cloning side by side (concurrency above the fixture's reps) must share
+    // one queue, or a spare begun into a queue a later rep replaced is dropped by nobody.
+    let queue = this.spares.get(fixture);
+    if (!queue) {
+      queue = [];
+      this.spares.set(fixture, queue);
+    }
     let clone: Clone | undefined;
     // A spare that failed is made again now, and its error, if it is lasting, is this rep's.
     while (!clone && queue.length > 0) clone = await queue.shift();
     clone ??= await this.make(template, plan, who);
     const count = (this.cloned.get(fixture) ?? 0) + 1;
     this.cloned.set(fixture, count);
-    if (ahead && count > 1 && who.owner !== null) {
-      queue.push(this.make(template, plan, who).catch(() => undefined));
-      this.spares.set(fixture, queue);
-    }
+    if (ahead && count > 1 && who.owner !== null) queue.push(this.make(template, plan, who).catch(() => undefined));
     // The connection that reads what the SUT changed, opened while the SUT runs instead of after it.
     this.readers.set(clone.entry.id, openReader(clone.databaseUrl));
     return { ...clone, entry: { ...clone.entry, createdAt: new Date() } };
@@ -182,7 +185,10 @@ export class TemplatePool {
     try {
       await cloneDatabase(admin, template.name, name, template.settings);
     } catch (error) {
-      await deleteEntry(admin, id).catch(() => {});
+      // The CREATE may have succeeded and a setting failed: the database goes before its entry, as in a drop.
+      await dropDatabase(admin, name)
+        .then(() => deleteEntry(admin, id))
+        .catch(() => {});
       throw error;
     }
     return { entry: { ...entry, createdAt: new Date() }, databaseUrl: urlForDatabase(this.db.url, name) };

@@ -172,3 +172,29 @@ describe.runIf(BACKENDS.includes('postgres'))('the database strategy rep by rep 
     expect(await onServer(made)).toEqual([]);
   });
 });
+
+describe.each(BACKENDS)('spares of the database strategy on %s', (backend) => {
+  let t: TestDb;
+  let fixture: Fixture;
+
+  beforeAll(async () => {
+    ({ t, fixture } = await sampleGameWithFixture(backend, { turns: 6, turn: 4 }));
+  });
+  afterAll(async () => t?.cleanup());
+
+  it('reps of one fixture begun at once (concurrency above its reps) leave no spare behind once the session closes', async () => {
+    const session = new ScratchSession(t.db, { game: t.config.game, strategy: 'database' });
+    try {
+      // The second and third clone each begin a spare: both must land in the one queue close() drops.
+      const live = await Promise.all(Array.from({ length: 3 }, () => session.seed(fixture)));
+      await Promise.all(live.map((scratch) => scratch.teardown()));
+      await session.idle();
+      // The two spares are still registered (made ahead, not used): nothing else is.
+      expect((await registered(t)).length).toBe(3);
+    } finally {
+      await session.close();
+    }
+    expect(await registered(t)).toEqual([]);
+    expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
+  });
+});
