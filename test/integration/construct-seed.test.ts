@@ -90,4 +90,47 @@ describe.each(BACKENDS)('seeding a constructed fixture of the sample game on %s'
     ]);
     expect(left).toEqual([{ n: 0 }]);
   });
+
+  it('a patch may correct standing rows (the campaign row, a fact of no turn), and the scratch campaign holds them', async () => {
+    const baseText = serializeDocument(fixture);
+    await writeFile(join(dir, 'standing-base.json'), baseText);
+    const standing = fixture.tables.world_facts!.rows.find((row) => row.introduced_at_turn_id === null)!;
+    expect(standing).toBeDefined();
+    const root = fixture.tables.campaigns!.rows[0]!;
+    await writeFile(
+      join(dir, 'standing.json'),
+      JSON.stringify({
+        world_facts: [{ id: standing.id, fact: 'Corrected: as of turn 19' }],
+        campaigns: [{ id: root.id, title: 'Corrected title' }],
+      }),
+    );
+    const saved = await asCommand(construct, {
+      fixture: 'standing-base.json',
+      turn: MISLEADING_TURN,
+      patch: 'standing.json',
+      name: 'standing-fixed',
+      why: 'the facts as of turn 19',
+      out: 'constructed',
+      cwd: dir,
+    });
+    expect(saved.paths).toEqual([`campaigns[id=${root.id}].title`, `world_facts[id=${standing.id}].fact`]);
+    const loaded = await loadFixture(saved.file);
+    const session = new ScratchSession(t.db, { game: t.config.game });
+    try {
+      const scratch = await session.seed(loaded.fixture, { file: loaded.shown, sha256: loaded.sha256 });
+      try {
+        const { rows: facts } = await t.db.pool.query(
+          'SELECT fact FROM world_facts WHERE campaign_id = $1 AND introduced_at_turn_id IS NULL ORDER BY id',
+          [scratch.key],
+        );
+        expect(facts.map((row) => row.fact)).toContain('Corrected: as of turn 19');
+        const { rows: title } = await t.db.pool.query('SELECT title FROM campaigns WHERE id = $1', [scratch.key]);
+        expect(title).toEqual([{ title: 'Corrected title' }]);
+      } finally {
+        await scratch.teardown();
+      }
+    } finally {
+      await session.close();
+    }
+  });
 });

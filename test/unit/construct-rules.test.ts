@@ -93,21 +93,12 @@ describe('the single-turn rule refuses, listing every offending path', () => {
     expect(error.code).toBe('BAD_INPUT');
   });
 
-  it('a change of the campaign row', async () => {
-    const error = await refuse(editedCopy((f) => void (rowById(f, 'campaigns', '1').title = 'x')));
-    expect(error.problems).toEqual(['base.json: campaigns[id=1].title: is the campaign row, not a row of turn 19']);
-  });
-
-  it('a world_facts row not tied to the turn, while the one introduced at turn 18 is tied to turn 18 only', async () => {
-    const campaignFact = await refuse(editedCopy((f) => void (rowById(f, 'world_facts', '1').fact = 'x')));
-    expect(campaignFact.problems).toEqual([
-      'base.json: world_facts[id=1].fact: is not tied to that turn, not a row of turn 19',
-    ]);
+  it('a change of a row tied to another turn names that turn', async () => {
     const turn18Fact = editedCopy(
       (f) => void (rowById(f, 'world_facts', '7').fact = 'Learned on turn 18: the cargo is medical.'),
     );
     expect((await refuse(turn18Fact, 19)).problems).toEqual([
-      'base.json: world_facts[id=7].fact: is not tied to that turn, not a row of turn 19',
+      'base.json: world_facts[id=7].fact: is tied to turn 18, not a row of turn 19',
     ]);
     const built = buildConstructed({ base: loaded, edited: turn18Fact, turn: 18, name: 'fact-18', why: 'w', dir });
     expect(built.paths).toEqual(['world_facts[id=7].fact']);
@@ -116,7 +107,27 @@ describe('the single-turn rule refuses, listing every offending path', () => {
 
   it('a shared row', async () => {
     const error = await refuse(editedCopy((f) => void (rowById(f, 'users', '1').handle = 'x')));
-    expect(error.problems).toEqual(['base.json: users[id=1].handle: is not tied to that turn, not a row of turn 19']);
+    expect(error.problems).toEqual([
+      'base.json: users[id=1].handle: is a shared row (other campaigns read it), not a row of turn 19',
+    ]);
+  });
+
+  it("standing rows (the campaign row, a fact of no turn) may be corrected beside the turn's rows", async () => {
+    const edited = editedCopy((f) => {
+      rowById(f, 'campaigns', '1').title = 'Corrected title';
+      rowById(f, 'world_facts', '1').fact = 'Corrected: the standing fact as of turn 19.';
+      rowById(f, 'turns', '19').narration = FIXED_19;
+    });
+    const built = buildConstructed({ base: loaded, edited, turn: 19, name: 'standing', why: 'w', dir });
+    expect(built.paths).toEqual(['campaigns[id=1].title', 'turns[id=19].narration', 'world_facts[id=1].fact']);
+    // A standing row alone is a correction too, recorded under the turn named.
+    const alone = editedCopy((f) => void (rowById(f, 'world_facts', '1').fact = 'Only this.'));
+    expect(buildConstructed({ base: loaded, edited: alone, turn: 19, name: 'alone', why: 'w', dir }).paths).toEqual([
+      'world_facts[id=1].fact',
+    ]);
+    // Keys of a standing row stay locked.
+    const key = await refuse(editedCopy((f) => void (rowById(f, 'world_facts', '1').campaign_id = '2')));
+    expect(key.problems[0]).toMatch(/world_facts\[id=1\]\.campaign_id: is a foreign key column/);
   });
 
   it('a primary key change is named as one, not as a removed and an added row', async () => {
@@ -219,13 +230,13 @@ describe('the single-turn rule refuses, listing every offending path', () => {
       editedCopy((f) => {
         rowById(f, 'turns', '19').narration = FIXED_19;
         rowById(f, 'turns', '18').narration = 'x';
-        rowById(f, 'campaigns', '1').title = 'x';
+        rowById(f, 'users', '1').handle = 'x';
       }),
     );
     expect([...error.problems].sort()).toEqual(
       [
         "base.json: turns[id=18].narration: is turn 18's row, not a row of turn 19",
-        'base.json: campaigns[id=1].title: is the campaign row, not a row of turn 19',
+        'base.json: users[id=1].handle: is a shared row (other campaigns read it), not a row of turn 19',
       ].sort(),
     );
     const alone = buildConstructed({
@@ -274,10 +285,10 @@ describe('the single-turn rule refuses, listing every offending path', () => {
       ],
       ['other-turn', 18, narration19, "turns[id=19].narration: is turn 19's row, not a row of turn 18"],
       [
-        'campaign',
+        'shared',
         19,
-        { table: 'campaigns', row: '1', column: 'title', oldValue: rowById(base, 'campaigns', '1').title, value: 'x' },
-        'campaigns[id=1].title: is the campaign row, not a row of turn 19',
+        { table: 'users', row: '1', column: 'handle', oldValue: rowById(base, 'users', '1').handle, value: 'x' },
+        'users[id=1].handle: is a shared row (other campaigns read it), not a row of turn 19',
       ],
       [
         'at-input',
@@ -446,14 +457,20 @@ describe('chains of constructed fixtures', () => {
   });
 
   it('refuses a chain whose inner link breaks the rule, naming that link', async () => {
-    // The inner link claims turn 19 but changes the campaign row; the outer link is fine on its own.
+    // The inner link claims turn 19 but changes turn 18's row; the outer link is fine on its own.
     const innerDoc = constructedDoc({
       name: 'inner',
       basePath: 'base.json',
       sha256: SHA,
       turn: 19,
       changes: [
-        { table: 'campaigns', row: '1', column: 'title', oldValue: rowById(base, 'campaigns', '1').title, value: 'x' },
+        {
+          table: 'turns',
+          row: '18',
+          column: 'narration',
+          oldValue: rowById(base, 'turns', '18').narration,
+          value: 'x',
+        },
       ],
     });
     const innerText = serializeDocument(innerDoc);
@@ -473,7 +490,7 @@ describe('chains of constructed fixtures', () => {
     const error = await failure(() => loadFixture(join(dir, 'outer.json')));
     expect(error.message).toBe(
       // The file loaded, then the link of the chain that breaks the rule.
-      `${shown(join(dir, 'outer.json'))}: $.base.path: inner.json (${shown(join(dir, 'inner.json'))}): campaigns[id=1].title: is the campaign row, not a row of turn 19`,
+      `${shown(join(dir, 'outer.json'))}: $.base.path: inner.json (${shown(join(dir, 'inner.json'))}): turns[id=18].narration: is turn 18's row, not a row of turn 19`,
     );
   });
 
