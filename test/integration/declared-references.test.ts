@@ -131,6 +131,8 @@ describe.each(BACKENDS)(
         // Its notes' "playerId" values are all keys of players in the fixture; players' "entryId" (99) is no entry's.
         `${NAME}: "notes"."playerId" holds keys of "players" rows in the fixture but has no foreign key: add to game.references: "notes.playerId": "players"`,
         `${NAME}: "votes"."roomId" holds keys of "rooms" rows in the fixture but has no foreign key: add to game.references: "votes.roomId": "rooms"`,
+        // Named like a key of no table (init's TODO), and its value (3) is the key of no row in this fixture.
+        `${NAME}: "entries"."authorId" is named like a key, with no foreign key, no reference declared and no table named so: if it holds another row's key, add to game.references: "entries.authorId": "TARGET"`,
       ]);
     });
 
@@ -203,5 +205,23 @@ describe.each(BACKENDS)(
         expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
       },
     );
+
+    it("proposes a column named like a key of no table for the one table whose keys its values are (init's TODO)", async () => {
+      await t.db.pool.query('ALTER TABLE notes ADD COLUMN origin_id uuid');
+      try {
+        await t.db.pool.query('UPDATE notes SET origin_id = room_id');
+        const { warnings: found } = await captureFromDb(t.db, t.config, {
+          campaign: ROOM_A,
+          turns: { turn: 3 },
+          now: NOW,
+        });
+        // Only rooms have uuid keys: the one table its value can be a key of.
+        expect(found.filter((line) => line.includes('origin_id'))).toEqual([
+          `${NAME}: "notes"."origin_id" holds keys of "rooms" rows in the fixture but has no foreign key: add to game.references: "notes.origin_id": "rooms"`,
+        ]);
+      } finally {
+        await t.db.pool.query('ALTER TABLE notes DROP COLUMN origin_id');
+      }
+    });
   },
 );
