@@ -4,7 +4,8 @@ import { TurnkitError } from '../errors.js';
 import type { JudgePrompt } from './judge-prompt.js';
 import type { Usage } from '../run-dir/spend.js';
 import { defaultKeyVariable, type JudgeSettings } from '../config/judge-settings.js';
-import { shownUrl } from '../util/url-secrets.js';
+import { shownUrl, urlSecrets } from '../util/url-secrets.js';
+import { withoutSecrets as masked } from '../util/redact-password.js';
 import { MAX_CALL_TOKENS, plausibleTokens } from '../sut/sut-answer.js';
 import { anthropicClient, loadSdks, type ModelSdks, openAiClient, reportedModel } from '../model/model-client.js';
 
@@ -57,7 +58,18 @@ export function createJudgeCall(
     ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
   };
   const where = settings.baseUrl ? withoutSecrets(settings.baseUrl) : settings.provider;
-  const scrub = (message: string): string => (key ? message.split(key).join('***') : message);
+  // What the judge was given that must reach no file: an endpoint that echoes its request (a proxy, a test server,
+  // a model repeating its prompt) would otherwise put the key or the base URL's ?token= into the marks, the judge's
+  // log and its cache. Every answer and every error is masked of them as an http SUT's are.
+  const secrets = [...(key ? [key] : []), ...(settings.baseUrl ? urlSecrets(settings.baseUrl) : [])].filter(
+    (secret) => secret.length >= 6,
+  );
+  const scrub = (message: string): string => masked(message, secrets);
+  const answer = (text: string, usage: Usage | undefined, model: string | undefined): JudgeAnswer => ({
+    text: scrub(text),
+    usage,
+    model: model === undefined ? undefined : scrub(model),
+  });
   const failed = ({ OpenAI, Anthropic }: ModelSdks, error: unknown): JudgeCallError => {
     const err = error as {
       status?: number;
@@ -95,11 +107,11 @@ export function createJudgeCall(
         const text = (Array.isArray(reply?.content) ? reply.content : [])
           .flatMap((block) => (block?.type === 'text' ? [block.text] : []))
           .join('');
-        return {
+        return answer(
           text,
-          usage: tokens(reply?.usage?.input_tokens, reply?.usage?.output_tokens, where),
-          model: reportedModel((reply as { model?: unknown } | undefined)?.model),
-        };
+          tokens(reply?.usage?.input_tokens, reply?.usage?.output_tokens, where),
+          reportedModel((reply as { model?: unknown } | undefined)?.model),
+        );
       } catch (error) {
         if (error instanceof JudgeCallError) throw error;
         throw failed(loaded, error);
@@ -121,11 +133,11 @@ export function createJudgeCall(
         ],
       });
       const text = (Array.isArray(reply?.choices) ? reply.choices[0]?.message?.content : undefined) ?? '';
-      return {
+      return answer(
         text,
-        usage: tokens(reply?.usage?.prompt_tokens, reply?.usage?.completion_tokens, where),
-        model: reportedModel((reply as { model?: unknown } | undefined)?.model),
-      };
+        tokens(reply?.usage?.prompt_tokens, reply?.usage?.completion_tokens, where),
+        reportedModel((reply as { model?: unknown } | undefined)?.model),
+      );
     } catch (error) {
       if (error instanceof JudgeCallError) throw error;
       throw failed(loaded, error);

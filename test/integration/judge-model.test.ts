@@ -14,6 +14,7 @@ import type { MarkRow } from '../../src/run-dir/marks-file.js';
 import { parseMarks } from '../../src/run-dir/read-marks.js';
 import {
   closedPort,
+  openaiCompletion,
   RETRY_NOW,
   startFakeLlmServer,
   systemPromptOf,
@@ -1194,5 +1195,36 @@ describe('loadJudgeSettings', () => {
       model: 'json-model',
       baseUrl: 'http://127.0.0.1:11434/v1',
     });
+  });
+});
+
+describe('judgeWithModel masks what an echoing endpoint repeats of its key and base URL', () => {
+  it("an endpoint that echoes the request's key and the base URL's ?token= writes neither into the marks, the log or the cache", async () => {
+    const token = 'tok-echoed-5d1e9a7c33';
+    const dir = await newRun(MIXED_RUN);
+    // An endpoint that answers whatever the path (the SDK appends its path after the query) and repeats what it got.
+    server.respond((request) => ({
+      raw: JSON.stringify(
+        openaiCompletion(
+          JSON.stringify({
+            verdict: 'pass',
+            reason: `key ${sentKey(request)}, url token ${token}, encoded ${encodeURIComponent(sentKey(request)!)}`,
+          }),
+          `${MODEL}-${token}`,
+        ),
+      ),
+    }));
+    const result = await judgeWithModel(HERE, {
+      env: process.env,
+      dir,
+      settings: settingsOf({ baseUrl: `${server.openaiBaseUrl}?token=${token}` }),
+    });
+    expect(result).toMatchObject({ pass: 4, error: 1 });
+    expect(server.requests.map(sentKey)).toEqual([KEY, KEY, KEY, KEY]);
+    const written = await folderText(dir);
+    expect(written).not.toContain(KEY);
+    expect(written).not.toContain(token);
+    const verdicts = await readVerdicts(join(dir, `judge-${MODEL}.jsonl`));
+    expect(verdicts.map((entry) => entry.reason).filter(Boolean)[0]).toBe('key ***, url token ***, encoded ***');
   });
 });
