@@ -43,16 +43,33 @@ export function applyScreens(
   return combineScreens(results);
 }
 
+/** The most characters of one screen's reason kept in the screens file (a reason quoting a SUT's text can be megabytes). */
+export const SCREEN_REASON_LIMIT = 500;
+/** The most characters of a rep's note in the marks file, where every failed screen's reason is joined. */
+export const NOTE_LIMIT = 2_000;
+
+// A reason cut to a limit, saying how much was left out, never ending inside a surrogate pair.
+function capped(reason: string, limit: number): string {
+  if (reason.length <= limit) return reason;
+  const cut = reason.slice(0, limit);
+  const kept = /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+  return `${kept}… (${reason.length - kept.length} more characters)`;
+}
+
 /** The combined verdict of screen results: any fail fails, else any pass passes, else `na`. */
 export function combineScreens(
   results: readonly (ScreenResult & { count?: number; named?: boolean })[],
 ): ScreenedVerdict {
-  const screens = results.map(({ screen, mark, reason }) => ({ screen, mark, reason }));
+  const screens = results.map(({ screen, mark, reason }) => ({
+    screen,
+    mark,
+    reason: capped(reason, SCREEN_REASON_LIMIT),
+  }));
   const failed = results.filter((result) => result.mark === 'fail');
   // A check's reason says what failed ("does not contain ..."); another screen's is prefixed with its name.
   const reasonOf = (result: (typeof results)[number]): string =>
-    result.named ? `${result.screen}: ${result.reason}` : result.reason;
-  if (failed.length > 0) return { mark: 'fail', reason: failed.map(reasonOf).join('; '), screens };
+    capped(result.named ? `${result.screen}: ${result.reason}` : result.reason, SCREEN_REASON_LIMIT);
+  if (failed.length > 0) return { mark: 'fail', reason: capped(failed.map(reasonOf).join('; '), NOTE_LIMIT), screens };
   const passed = results.filter((result) => result.mark === 'pass');
   if (passed.length === 0) return { mark: 'na', reason: 'no screen applies to this rep', screens };
   const count = passed.reduce((sum, result) => sum + (result.count ?? 1), 0);

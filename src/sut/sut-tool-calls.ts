@@ -8,6 +8,10 @@ import type { ToolCall } from '../run-dir/tool-call.js';
 export const TOOL_TEXT_LIMIT = 131_072;
 /** Characters a call's result may take as JSON; a bigger result is kept as the start of its JSON text. */
 export const TOOL_RESULT_LIMIT = 8_000;
+/** The deepest nesting kept inside a tool call's arguments or result; deeper values are cut (`truncated`). */
+export const TOOL_DEPTH_LIMIT = 64;
+/** What stands for a value nested deeper than TOOL_DEPTH_LIMIT. */
+export const CUT_DEEPER = '…';
 /** Calls one answer may report; past it the answer is refused (a SUT in a loop, not a record to keep). */
 export const MAX_TOOL_CALLS = 1_000;
 
@@ -90,16 +94,20 @@ export function argumentsOf(value: unknown): Record<string, unknown> | string {
  */
 export function bounded(call: ToolCall): ToolCall {
   let cut = false;
-  const clip = (value: unknown): unknown => {
+  // Depth-bounded, so a call nested 20,000 deep is kept to its first levels, not lost to a stack overflow.
+  const clip = (value: unknown, depth = 0): unknown => {
     if (typeof value === 'string') {
       if (value.length <= TOOL_TEXT_LIMIT) return value;
       cut = true;
       return `${value.slice(0, TOOL_TEXT_LIMIT)}…`;
     }
-    if (Array.isArray(value)) return value.map(clip);
-    if (typeof value === 'object' && value !== null)
-      return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, clip(inner)]));
-    return value;
+    if (typeof value !== 'object' || value === null) return value;
+    if (depth >= TOOL_DEPTH_LIMIT) {
+      cut = true;
+      return CUT_DEEPER;
+    }
+    if (Array.isArray(value)) return value.map((inner) => clip(inner, depth + 1));
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, clip(inner, depth + 1)]));
   };
   const out: ToolCall = {
     ...call,
@@ -107,23 +115,35 @@ export function bounded(call: ToolCall): ToolCall {
     arguments: clip(call.arguments) as ToolCall['arguments'],
   };
   if (call.result !== undefined) {
-    const text = JSON.stringify(call.result) ?? '';
+    const result = clip(call.result);
+    const text = JSON.stringify(result) ?? '';
     if (text.length > TOOL_RESULT_LIMIT) {
       cut = true;
       out.result = `${text.slice(0, TOOL_RESULT_LIMIT)}…`;
-    } else out.result = clip(call.result);
+    } else out.result = result;
   }
   if (typeof call.error === 'string') out.error = clip(call.error) as string;
   if (cut || call.truncated) out.truncated = true;
   return out;
 }
 
-// A function SUT's values as JSON holds them (a record is JSON): a value JSON cannot hold becomes its text.
+// A function SUT's values as JSON holds them (a record is JSON): a value JSON cannot hold becomes its text; one
+// nested too deep for JSON.stringify is copied level by level to the depth a record keeps (bounded() marks the cut).
 function plainCopy(value: unknown): unknown {
   try {
     const text = JSON.stringify(value);
     return text === undefined ? String(value) : JSON.parse(text);
-  } catch {
-    return String(value);
+  } catch (error) {
+    return error instanceof RangeError ? shallowPlain(value, 0) : String(value);
   }
+}
+
+function shallowPlain(value: unknown, depth: number): unknown {
+  if (typeof value !== 'object' || value === null)
+    return typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean' || value === null
+      ? value
+      : String(value);
+  if (depth > TOOL_DEPTH_LIMIT) return CUT_DEEPER;
+  if (Array.isArray(value)) return value.map((inner) => shallowPlain(inner, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, shallowPlain(inner, depth + 1)]));
 }

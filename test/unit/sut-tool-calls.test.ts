@@ -6,7 +6,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseSutOutput, type SutContext } from '../../src/sut/sut-request.js';
-import { answerToolCalls, TOOL_RESULT_LIMIT, TOOL_TEXT_LIMIT } from '../../src/sut/sut-tool-calls.js';
+import {
+  answerToolCalls,
+  openAiToolCalls,
+  TOOL_DEPTH_LIMIT,
+  TOOL_RESULT_LIMIT,
+  TOOL_TEXT_LIMIT,
+} from '../../src/sut/sut-tool-calls.js';
+import type { ToolCall } from '../../src/run-dir/tool-call.js';
 import { repMarkdown } from '../../src/run-dir/rep-record.js';
 import { toolCallLine, toolCallsMarkdown } from '../../src/run-dir/tool-calls-markdown.js';
 
@@ -217,5 +224,46 @@ describe('tool calls from an http SUT, against a fake OpenAI-compatible server',
       cause: 'unparseable',
       message: `${server.openaiBaseUrl}/chat/completions: choices[0].message.tool_calls[0] has no function.name`,
     });
+  });
+});
+
+describe('arguments nested deeper than a record keeps', () => {
+  const nested = (depth: number): Record<string, unknown> => {
+    let value: Record<string, unknown> = { leaf: 'bottom' };
+    for (let i = 0; i < depth; i++) value = { a: value };
+    return value;
+  };
+  const depthOf = (value: unknown): number => {
+    let depth = 0;
+    let at = value;
+    while (typeof at === 'object' && at !== null && 'a' in at) {
+      at = (at as { a: unknown }).a;
+      depth++;
+    }
+    return depth;
+  };
+
+  it('a function SUT\'s call nested 20,000 deep is kept to its first levels, marked truncated, not "[object Object]"', () => {
+    const result = answerToolCalls({ toolCalls: [{ name: 'deep', arguments: nested(20_000) }] });
+    expect('toolCalls' in result).toBe(true);
+    const [call] = (result as { toolCalls: ToolCall[] }).toolCalls;
+    expect(call!.truncated).toBe(true);
+    expect(typeof call!.arguments).toBe('object');
+    expect(depthOf(call!.arguments)).toBe(TOOL_DEPTH_LIMIT);
+    expect(JSON.stringify(call)).not.toContain('[object Object]');
+  });
+
+  it('an OpenAI call whose JSON arguments nest 20,000 deep is cut the same way, and a shallow one is whole', () => {
+    // Written as text: JSON.stringify itself cannot go this deep.
+    const text = `${'{"a":'.repeat(20_000)}{"leaf":"bottom"}${'}'.repeat(20_000)}`;
+    const deep = openAiToolCalls({ tool_calls: [{ function: { name: 'deep', arguments: text } }] });
+    const [call] = (deep as { toolCalls: ToolCall[] }).toolCalls;
+    expect(call!.truncated).toBe(true);
+    expect(depthOf(call!.arguments)).toBe(TOOL_DEPTH_LIMIT);
+    const shallow = openAiToolCalls({
+      tool_calls: [{ function: { name: 'ok', arguments: JSON.stringify(nested(3)) } }],
+    });
+    const [whole] = (shallow as { toolCalls: ToolCall[] }).toolCalls;
+    expect(whole).toEqual({ name: 'ok', arguments: nested(3) });
   });
 });
