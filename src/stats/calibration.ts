@@ -34,7 +34,7 @@ export interface JudgeCalibration {
 }
 
 /** Below this J the judge is too close to chance for its rates to be corrected: the correction divides by J. */
-export const MIN_YOUDEN = 0.2;
+export const MIN_YOUDEN = 0.2; // youdenBelowMinimum decides it in whole numbers as 1/5: keep the two together
 
 /** Sensitivity, specificity (Wilson 1927 score intervals), and Youden's J (Youden 1950) from the four counts. */
 export function calibrate(counts: CalibrationCounts): JudgeCalibration {
@@ -52,6 +52,20 @@ export function calibrate(counts: CalibrationCounts): JudgeCalibration {
   };
 }
 
+/**
+ * Whether Youden's J is below MIN_YOUDEN (1/5), decided in whole numbers: J = (TP·TN − FP·FN) / (P·N), so J < 1/5
+ * exactly when 5·(TP·TN − FP·FN) < P·N. Floating point put J = 0.6 + 0.6 − 1 at 0.19999999999999996 and refused it.
+ */
+export function youdenBelowMinimum(counts: CalibrationCounts): boolean {
+  const [tp, fn, fp, tn] = [counts.truePass, counts.falseFail, counts.falsePass, counts.trueFail].map(BigInt) as [
+    bigint,
+    bigint,
+    bigint,
+    bigint,
+  ];
+  return 5n * (tp * tn - fp * fn) < (tp + fn) * (fp + tn);
+}
+
 /** Why a calibration cannot correct a rate, or undefined when it can. */
 export function refusal(calibration: JudgeCalibration): string | undefined {
   const { counts, youden } = calibration;
@@ -59,7 +73,7 @@ export function refusal(calibration: JudgeCalibration): string | undefined {
     return 'no rep the person passed was judged: the sensitivity is unknown';
   if (counts.falsePass + counts.trueFail === 0)
     return 'no rep the person failed was judged: the specificity is unknown';
-  if (youden !== null && youden < MIN_YOUDEN)
+  if (youden !== null && youdenBelowMinimum(counts))
     return `Youden's J is ${youden.toFixed(3)} (below ${MIN_YOUDEN}): the judge is little better than chance at telling pass from fail`;
   return undefined;
 }

@@ -79,6 +79,15 @@ describe('judge calibration', () => {
     expect(chance.youden).toBeCloseTo(0, 12);
     expect(refusal(chance)).toMatch(/Youden's J is 0\.000/);
     expect(refusal(calibrate({ truePass: 10, falseFail: 0, falsePass: 0, trueFail: 0 }))).toMatch(/specificity/);
+    // J exactly 0.2 (0.6 + 0.6 - 1, which floating point makes 0.19999999999999996) is accepted; just below is not.
+    const exact = calibrate({ truePass: 6, falseFail: 4, falsePass: 4, trueFail: 6 });
+    expect(exact.youden! < 0.2).toBe(true);
+    expect(refusal(exact)).toBeUndefined();
+    expect(refusal(calibrate({ truePass: 599, falseFail: 401, falsePass: 400, trueFail: 600 }))).toMatch(
+      /Youden's J is 0\.199 \(below 0\.2\)/,
+    );
+    // Counts of a billion stay exact.
+    expect(refusal(calibrate({ truePass: 6e8, falseFail: 4e8, falsePass: 4e8, trueFail: 6e8 }))).toBeUndefined();
   });
 
   it('names what differs between two judge keys', () => {
