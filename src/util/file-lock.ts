@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { open, readFile, rm, stat } from 'node:fs/promises';
 import { TurnkitError } from '../errors.js';
 import { describeWriteError, shownPath } from './shown-path.js';
+import { currentProcess, processState } from './process-identity.js';
 
 /** Who holds a lock file: written into it. */
 export interface LockOwner {
@@ -11,6 +12,10 @@ export interface LockOwner {
   /** What holds it (`turnkit view`, `turnkit run`). */
   tool: string;
   since: string;
+  /** The holder's start time in clock ticks (Linux): a pid reused by another process after a kill -9 is told apart. */
+  startTicks?: string | null | undefined;
+  /** The holder's pid namespace (Linux): a lock of another container on the same host name cannot be checked. */
+  pidNamespace?: string | null | undefined;
 }
 
 /** A held lock file; release it in `finally` (or `await using`). */
@@ -30,7 +35,15 @@ export async function acquireFileLock(
   tool: string,
   refusal: (owner: LockOwner) => string,
 ): Promise<HeldLock> {
-  const mine: LockOwner = { pid: process.pid, host: hostname(), tool, since: new Date().toISOString() };
+  const self = currentProcess();
+  const mine: LockOwner = {
+    pid: self.pid,
+    host: self.host,
+    tool,
+    since: new Date().toISOString(),
+    startTicks: self.startTicks,
+    pidNamespace: self.pidNamespace,
+  };
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const handle = await open(file, 'wx', 0o600);
@@ -88,6 +101,8 @@ async function readOwner(file: string): Promise<LockOwner | undefined> {
       host: value.host,
       tool: value.tool ?? 'another turnkit',
       since: value.since ?? 'an unknown time',
+      startTicks: typeof value.startTicks === 'string' ? value.startTicks : null,
+      pidNamespace: typeof value.pidNamespace === 'string' ? value.pidNamespace : null,
     };
   } catch {
     return undefined;
@@ -102,13 +117,15 @@ async function ageMs(file: string): Promise<number> {
   }
 }
 
+// The one "is this process alive" check (util/process-identity.ts): a lock of another host or container cannot be
+// checked from here and is taken to be held; a pid reused since the holder died is not the holder.
 function isAlive(owner: LockOwner): boolean {
-  // A lock of another host cannot be checked from here: it is taken to be held.
-  if (owner.host !== undefined && owner.host !== hostname()) return true;
-  try {
-    process.kill(owner.pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return (
+    processState({
+      pid: owner.pid,
+      host: owner.host ?? hostname(),
+      startTicks: owner.startTicks ?? null,
+      pidNamespace: owner.pidNamespace ?? null,
+    }) !== 'gone'
+  );
 }

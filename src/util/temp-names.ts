@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { hostname } from 'node:os';
+import { processState } from './process-identity.js';
 
 // `.NAME.PID.RAND.tmp`: hidden, beside its target (so a rename is atomic), and naming the process that made it.
 const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
@@ -10,14 +12,9 @@ export function tempSibling(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }
 
-/** Whether a pid names a live process on this host (EPERM: it runs, as another user). */
+// The one "is this process alive" check; a temp name records only the pid, so a reused pid keeps its file for now.
 function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return processState({ pid, host: hostname(), startTicks: null, pidNamespace: null }) !== 'gone';
 }
 
 /**

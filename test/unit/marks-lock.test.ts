@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { acquireMarksLock, lockFileOf } from '../../src/marking/marks-lock.js';
 
@@ -47,6 +47,21 @@ describe('the lock on a marks file', () => {
     const then = new Date(Date.now() - 60_000);
     await utimes(lockFileOf(file), then, then);
     await (await acquireMarksLock(file, 'turnkit view')).release();
+  });
+
+  it("is taken over after a kill -9 when the holder's pid now names another process (its start time differs)", async () => {
+    // pid 1 runs, but it is not the holder that wrote this lock: its start time is not the one recorded.
+    await writeFile(
+      lockFileOf(file),
+      JSON.stringify({ pid: 1, host: hostname(), tool: 'turnkit view', since: 'then', startTicks: '999999999999' }),
+    );
+    const lock = await acquireMarksLock(file, 'turnkit view');
+    const written = JSON.parse(await readFile(lockFileOf(file), 'utf8'));
+    expect(written.pid).toBe(process.pid);
+    expect(typeof written.startTicks).toBe('string');
+    // The same pid with its own start time is the holder: refused.
+    await expect(acquireMarksLock(file, 'turnkit mark')).rejects.toThrow(/being marked by turnkit view/);
+    await lock.release();
   });
 
   it('is never taken from another host (its process cannot be checked from here), nor removed by a holder it was taken from', async () => {
