@@ -1,6 +1,8 @@
 import { open, rename, rm, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { tempSibling } from './temp-names.js';
+import { TurnkitError } from '../errors.js';
+import { describeWriteError, shownPath } from './shown-path.js';
 
 /** Options for an atomic write. */
 export interface AtomicWriteOptions {
@@ -16,6 +18,10 @@ export async function writeFileAtomic(
   data: string | Uint8Array,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
+  await namingTheFile(path, () => writeWhole(path, data, options));
+}
+
+async function writeWhole(path: string, data: string | Uint8Array, options: AtomicWriteOptions): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = tempSibling(path);
   const handle = await open(temp, 'w', options.mode ?? 0o644);
@@ -48,6 +54,28 @@ export async function writeChunksAtomic(
   path: string,
   chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
   options: AtomicWriteOptions = {},
+): Promise<void> {
+  await namingTheFile(path, () => writeInChunks(path, chunks, options));
+}
+
+/**
+ * Runs a write, turning the file system's own error (ENOSPC, EACCES: "no space left on device, write", naming no
+ * file) into one line naming the file that was being written; other errors (a scrubber's, a signal's) pass as they are.
+ */
+async function namingTheFile(path: string, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    if (error instanceof TurnkitError || typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) throw error;
+    throw new TurnkitError('IO', `${shownPath(path)}: ${describeWriteError(error as NodeJS.ErrnoException)}`);
+  }
+}
+
+async function writeInChunks(
+  path: string,
+  chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
+  options: AtomicWriteOptions,
 ): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = tempSibling(path);

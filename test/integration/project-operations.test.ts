@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BACKENDS, type TestDb } from '../helpers/test-db.js';
@@ -28,6 +29,27 @@ describe.each(BACKENDS)('operations that take (project, input) on %s', (backend)
   afterAll(async () => {
     await project?.close();
     await t?.cleanup();
+  });
+
+  it('a schema snapshot that cannot be written stops capture before its fixture, in one line naming the file', async () => {
+    const out = join(t.dir, 'snapshot-blocked');
+    await mkdir(out, { recursive: true });
+    // `schemas` is a file, so the snapshot (fixtures/schemas/FINGERPRINT.json) cannot be written: as a full disk would.
+    await writeFile(join(out, 'schemas'), 'not a folder');
+    const refused = await capture(project, {
+      campaign,
+      turns: { turn: 20 },
+      name: 'blocked',
+      out,
+      scrubKey: TEST_SCRUB_KEY,
+    }).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect(refused?.message).toMatch(
+      /^snapshot-blocked\/schemas\/[0-9a-f]{16}(-m\d+)?\.json: a folder on its path is a file$/,
+    );
+    expect(existsSync(join(out, 'blocked.json'))).toBe(false);
   });
 
   it('capture, show, verify, construct, materialize, seed, teardown, gc, run, judge and report', async () => {
