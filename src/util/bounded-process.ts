@@ -1,4 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { killTagged, newProcessTag, PROCESS_TAG_VARIABLE } from './process-tag.js';
 
 /** One run of a program with bounds: what to run, what it is given, and how far it may go. */
 export interface BoundedRun {
@@ -53,8 +54,8 @@ export interface BoundedResult {
   spawnError?: NodeJS.ErrnoException;
 }
 
-/** Process groups of the bounded runs running now (each leads a group of its own: see `detached`). */
-const runningGroups = new Set<number>();
+/** Process groups of the bounded runs running now (each leads a group of its own: see `detached`), with their tags. */
+const runningGroups = new Map<number, string>();
 
 /**
  * Kills every bounded run still running, with all it started (SIGKILL to each process group), and says how many.
@@ -62,13 +63,14 @@ const runningGroups = new Set<number>();
  */
 export function killRunningProcesses(): number {
   let killed = 0;
-  for (const group of runningGroups) {
+  for (const [group, tag] of runningGroups) {
     try {
       process.kill(-group, 'SIGKILL');
       killed++;
     } catch {
       // Already gone.
     }
+    killTagged(tag);
   }
   runningGroups.clear();
   return killed;
@@ -105,16 +107,20 @@ export function commandWords(command: string | readonly string[]): string[] {
 
 /**
  * Runs a program once in a process group of its own, so that a timeout, too much output or an abort ends it with
- * everything it started; stdout and stderr are bounded; the group is killed when the run settles, so that nothing it
- * left behind outlives it. Never throws: a program that cannot start is `spawnError`.
+ * everything it started; stdout and stderr are bounded; the group is killed when the run settles, and so is every
+ * process carrying the run's tag (process-tag.ts: one that left the group with setsid), so that nothing it left
+ * behind outlives it. Never throws: a program that cannot start is `spawnError`.
  */
 export function runBounded(run: BoundedRun): Promise<BoundedResult> {
   const [program, ...args] = run.argv;
   return new Promise((resolve) => {
-    const child = spawnInGroup(program!, args, { cwd: run.cwd, env: run.env, stdin: run.stdin });
+    // Everything it starts inherits the tag, so what leaves the group (setsid, a daemon) is found and ended too.
+    const tag = newProcessTag();
+    const env = { ...run.env, [PROCESS_TAG_VARIABLE]: tag };
+    const child = spawnInGroup(program!, args, { cwd: run.cwd, env, stdin: run.stdin });
     // The group is the child's pid; undefined when the spawn failed (then there is nothing to kill).
     const group = child.pid;
-    if (group !== undefined) runningGroups.add(group);
+    if (group !== undefined) runningGroups.set(group, tag);
     let stdout = '';
     let stderr = '';
     let stdoutBytes = 0;
@@ -172,8 +178,11 @@ export function runBounded(run: BoundedRun): Promise<BoundedResult> {
       settled = true;
       clearTimeout(timer);
       run.signal?.removeEventListener('abort', onAbort);
-      // What it started and left running (a grandchild in its group) goes with it.
-      if (result.spawnError === undefined) killGroup('SIGKILL');
+      // What it started and left running (a grandchild in its group, or one that left it with setsid) goes with it.
+      if (result.spawnError === undefined) {
+        killGroup('SIGKILL');
+        killTagged(tag);
+      }
       if (group !== undefined) runningGroups.delete(group);
       resolve({ ...result, stdout, stderr, ...(stopped ? { stopped } : {}) });
     };

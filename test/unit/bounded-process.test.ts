@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,12 +15,18 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+// Running: it exists and is not a zombie (a killed orphan waits for a reaper that a container's init may not be).
 const alive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return true;
   }
 };
 
@@ -101,6 +108,35 @@ describe('the bounded child-process runner', () => {
     );
     expect(await player.next(2, 1, [])).toMatchObject({ values: { player_input: 'I open the hatch.' } });
     expect(await goneSoon(Number(await readFile(`${script}.pid`, 'utf8')))).toBe(true);
+  });
+
+  it('ends a grandchild that left the process group with setsid once the run has answered', async () => {
+    const path = join(dir, 'setsid.js');
+    // detached: true makes the grandchild call setsid(): a session and a process group of its own.
+    await writeFile(
+      path,
+      `const { spawn } = require('node:child_process');
+const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore', detached: true });
+child.unref();
+require('node:fs').writeFileSync(${JSON.stringify(`${path}.pid`)}, String(child.pid));
+process.stdout.write('done');
+`,
+    );
+    const result = await runBounded({
+      argv: [process.execPath, path],
+      cwd: dir,
+      env: { PATH: process.env.PATH },
+      stdin: '',
+      timeoutMs: 10_000,
+      maxStdout: 1_000,
+      stdoutOverflow: 'stop',
+      maxStderr: 1_000,
+      killGraceMs: 0,
+    });
+    expect(result).toMatchObject({ stdout: 'done', code: 0 });
+    const grandchild = Number(await readFile(`${path}.pid`, 'utf8'));
+    expect(grandchild).toBeGreaterThan(0);
+    expect(await goneSoon(grandchild)).toBe(true);
   });
 
   it('bounds stdout: stop is an error, cut keeps the first bytes; stderr keeps its end', async () => {
