@@ -151,7 +151,10 @@ async function tearDownRep(
   } catch (error) {
     // Rows outside the campaign that point into it (the SUT wrote outside) stop the teardown: report, never delete.
     record.outside = [...(record.outside ?? []), messageOf(error)];
-    record.error ??= { stage: 'teardown', cause: 'teardown', message: messageOf(error) };
+    // A SUT that timed out because what it left running holds a lock: the rep's error says both, not only "timeout".
+    record.error = record.error
+      ? { ...record.error, message: `${record.error.message}; then the teardown failed: ${messageOf(error)}` }
+      : { stage: 'teardown', cause: 'teardown', message: messageOf(error) };
   }
 }
 

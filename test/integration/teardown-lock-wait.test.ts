@@ -6,20 +6,22 @@ import { registryCounts } from '../helpers/table-checksums.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
 import { collectGarbage } from '../../src/scratch/gc.js';
+import { runRep } from '../../src/pipeline/run-rep.js';
+import type { SutCaller } from '../../src/sut/sut-adapter.js';
 
 // A SUT's leftover process holding a row of its campaign in an open transaction: teardown and gc wait a bounded
-// time, then say which campaign and which backend. Real Postgres: the embedded server has one backend, no lock waits.
-describe.runIf(BACKENDS.includes('postgres'))('teardown and gc under a lock a leftover session holds', () => {
+// time, then say which campaign and which backend.
+describe.each(BACKENDS)('teardown and gc under a lock a leftover session holds on %s', (backend) => {
   let t: TestDb;
   let fixture: Fixture;
   beforeAll(async () => {
-    ({ t, fixture } = await sampleGameWithFixture('postgres', { turns: 12, turn: 8 }));
+    ({ t, fixture } = await sampleGameWithFixture(backend, { turns: 12, turn: 8 }));
   });
   afterAll(async () => t?.cleanup());
 
   /** A session of its own that locks the scratch campaign's root row and stays idle in its transaction. */
   async function holdLock(key: string): Promise<{ pid: number; client: pg.Client }> {
-    const client = new pg.Client({ connectionString: t.databaseUrl, application_name: 'leftover-sut' });
+    const client = new pg.Client({ connectionString: t.db.url, application_name: 'leftover-sut' });
     await client.connect();
     await client.query('BEGIN');
     await client.query('SELECT id FROM campaigns WHERE id = $1 FOR UPDATE', [key]);
@@ -50,6 +52,40 @@ describe.runIf(BACKENDS.includes('postgres'))('teardown and gc under a lock a le
       await client.end();
     }
     await bounded.teardown(scratch.id);
+    expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
+  });
+
+  it("a rep whose SUT timed out while its leftover holds a lock says both in the rep's error, not only the timeout", async () => {
+    const session = new ScratchSession(t.db, { game: t.config.game, lockTimeoutMs: 1_500 });
+    let leftover: { pid: number; client: pg.Client } | undefined;
+    // The SUT leaves a session holding its campaign's row, then is stopped for its time.
+    const callSut: SutCaller = async ({ request }) => {
+      leftover = await holdLock(request.campaign);
+      return { error: { cause: 'timeout', message: 'no answer within 1 s' }, ms: 1_000 };
+    };
+    try {
+      const record = await runRep(session, callSut, {
+        fixture,
+        fixtureFile: 'fixtures/f.json',
+        caseFile: 'case',
+        rep: 1,
+        attempt: 1,
+      });
+      expect(record.error).toEqual({
+        stage: 'sut',
+        cause: 'timeout',
+        message: expect.stringMatching(
+          new RegExp(
+            `^no answer within 1 s; then the teardown failed: scratch campaign \\S+ \\(${fixture.name}\\): teardown waited 1\\.5 s for a lock held by backend pid ${leftover!.pid} \\(leftover-sut, idle in transaction\\)`,
+          ),
+        ),
+      });
+    } finally {
+      await leftover?.client.query('ROLLBACK');
+      await leftover?.client.end();
+    }
+    expect((await collectGarbage(t.db, { all: true })).failed).toEqual([]);
+    await session.close();
     expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
   });
 });
