@@ -5,6 +5,7 @@ import { QUESTION_OBJECT, type LoadedQuestion } from '../question/load-question.
 import { TURNKIT_VERSION } from '../version.js';
 import { sha256, type Manifest } from '../run-dir/manifest.js';
 import { redactSut } from '../run-dir/redact-sut.js';
+import { playerIdentity } from '../rollout/player-pin.js';
 import type { QuestionFixture } from './resolve-fixtures.js';
 import type { ShardSpec } from '../run-dir/rep-order.js';
 
@@ -72,6 +73,7 @@ export function buildManifest(inputs: ManifestInputs): Manifest {
           rollout: {
             turns: q.turns!,
             players: q.players?.type ?? 'recorded',
+            player: playerIdentity(q.players),
             ...(q.stopOn ? { stopOn: q.stopOn } : {}),
             ...(q.transcriptChecks ? { transcriptChecks: q.transcriptChecks } : {}),
           },

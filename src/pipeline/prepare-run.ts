@@ -45,10 +45,12 @@ export async function prepareRun(project: ProjectContext, input: RunInput): Prom
   checkRepsOption(input.reps);
   const { config } = project;
   const projectDir = project.paths.baseDir;
-  const question =
+  const question = withPlayers(
     typeof input.question === 'object'
       ? questionFromObject(input.question)
-      : await loadQuestion(await questionFileOf(input.question, input.resume, project.cwd ?? projectDir, projectDir));
+      : await loadQuestion(await questionFileOf(input.question, input.resume, project.cwd ?? projectDir, projectDir)),
+    input.players,
+  );
   const q = question.question;
   const resolved = await resolveFixtures(question, projectDir);
   // --upgrade reaches the database now: the copies must exist before the fixtures are checked and case files made.
@@ -113,6 +115,17 @@ export async function prepareRun(project: ProjectContext, input: RunInput): Prom
     ],
     ...(rollout ? { rollout } : {}),
   };
+}
+
+// `--players recorded`: the question as it is, but its rollout plays the recorded inputs.
+function withPlayers(question: LoadedQuestion, players: RunInput['players']): LoadedQuestion {
+  if (players === undefined) return question;
+  if ((question.question.turns ?? 1) <= 1)
+    throw new TurnkitError(
+      'USAGE',
+      `--players ${players}: ${question.at(['turns'])}: the question plays one turn per rep; players play the turns after the first`,
+    );
+  return { ...question, question: { ...question.question, players: { type: 'recorded' } } };
 }
 
 async function readOrFail(path: string, at: string): Promise<string> {

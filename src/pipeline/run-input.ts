@@ -22,6 +22,11 @@ export interface RunInput {
   resume?: string | undefined;
   strategy?: StrategyChoice | undefined;
   /**
+   * `recorded`: a rollout question's later turns play the inputs its fixtures recorded (`capture --ahead`) instead of
+   * the question's players: the run to compare a simulated player with (`report RUN --compare RECORDED_RUN`).
+   */
+  players?: 'recorded' | undefined;
+  /**
    * Fixtures behind the live schema are upgraded into `.turnkit/upgraded/` (keyed by their bytes and the migration
    * state) and the reps seed those copies; the files stay as they are and the manifest lists the copies. The scrub
    * key is read from `env` by the name the config gives, as `turnkit upgrade` reads it.

@@ -1,4 +1,5 @@
 import { rolloutReport, type RolloutReport } from './rollout-report.js';
+import type { PlayerIdentity } from '../rollout/player-identity.js';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Manifest } from '../run-dir/manifest.js';
 import { planReps } from '../run-dir/rep-order.js';
@@ -172,7 +173,16 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
   const missing = keys.filter((key) => !state.records.has(repId(key))).length;
   const { agreements, warnings } = await runAgreements(run);
   const pairs = basePairs(manifest, fixtures);
-  const rollout = rolloutReport(state, keys, names, pairs, marks);
+  const rollout = rolloutReport(
+    state,
+    keys,
+    names,
+    pairs,
+    marks,
+    (manifest.rollout?.player as PlayerIdentity | undefined) ?? {
+      type: (manifest.rollout?.players ?? 'recorded') as PlayerIdentity['type'],
+    },
+  );
   const screens = await screenReport(run, state, keys);
   const trust = await trustReport({
     run,

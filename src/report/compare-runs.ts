@@ -4,6 +4,7 @@ import { shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import type { Report } from './build-report.js';
 import { fisherExact } from '../stats/stats.js';
+import { comparePlayers, type PlayersComparison } from './compare-players.js';
 
 /** One fixture in both runs: this run's rate against the other's. */
 export interface FixtureDelta {
@@ -31,6 +32,8 @@ export interface Comparison {
   /** Paired by fixture: the CMH test stratified by fixture and the pooled difference (here - there) with an
    * interval clustered by fixture; Holm-adjusted per-fixture p-values, in the order of `fixtures`. */
   paired?: { test: MantelHaenszel; holm: (number | null)[] };
+  /** Rollout runs of different players, one of them on recorded inputs: the player's effect turn by turn. */
+  players?: PlayersComparison;
 }
 
 /** Compares two runs' reports fixture by fixture; runs of different questions are refused. */
@@ -41,6 +44,8 @@ export function compareReports(here: Report, there: Report): Comparison {
       `--compare ${shownPath(there.dir)}: a run of question "${there.question.id}", not "${here.question.id}"; only runs of one question compare`,
     );
   }
+  // Refused here when neither run played the recorded inputs and their players differ.
+  const players = comparePlayers(here, there);
   const warnings: string[] = [];
   if (here.rubricVersion !== there.rubricVersion)
     warnings.push(
@@ -75,6 +80,7 @@ export function compareReports(here: Report, there: Report): Comparison {
     onlyHere: here.fixtures.filter((fixture) => !theirs.has(fixture.fixture)).map((fixture) => fixture.fixture),
     onlyThere: there.fixtures.filter((fixture) => !mineNames.has(fixture.fixture)).map((fixture) => fixture.fixture),
     warnings,
+    ...(players ? { players } : {}),
     paired: {
       test: mantelHaenszel(
         fixtures.map((entry) => ({

@@ -6,6 +6,7 @@ import type { Comparison } from './compare-runs.js';
 import { spendRows } from './format-spend.js';
 import { consistencyLines } from '../stats/consistency.js';
 import { formatSurvival } from './format-survival.js';
+import { formatPlayers } from './format-players.js';
 import { correctedSummary, trustLines } from './format-trust.js';
 import { sourceLines } from './format-sources.js';
 import { policyWords, screenHints, screenLines } from './format-screens.js';
@@ -215,6 +216,7 @@ export function formatComparison(comparison: Comparison, style: ReportStyle): st
       );
     lines.push('');
   }
+  if (comparison.players) lines.push(...formatPlayers(comparison.players, style === 'md' ? 'md' : 'text'), '');
   if (comparison.onlyHere.length > 0) lines.push(`Only in this run: ${comparison.onlyHere.join(', ')}`);
   if (comparison.onlyThere.length > 0) lines.push(`Only in the other run: ${comparison.onlyThere.join(', ')}`);
   for (const warning of comparison.warnings) lines.push(`warning: ${warning}`);

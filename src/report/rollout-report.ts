@@ -4,6 +4,8 @@ import type { RepKey } from '../run-dir/run-state.js';
 import { fixtureSurvival, survivalPair, type FixtureSurvival, type SurvivalPair } from '../stats/survival.js';
 import type { BasePair } from './build-report.js';
 import type { MarkRow } from '../run-dir/marks-file.js';
+import { inputTraits, type InputTraits } from '../rollout/input-traits.js';
+import type { PlayerIdentity } from '../rollout/player-identity.js';
 
 /** A rollout run's curve: per fixture its survival table, and each constructed fixture against its base per turn. */
 export interface RolloutReport {
@@ -13,6 +15,10 @@ export interface RolloutReport {
   pairs: SurvivalPair[];
   /** Turns a person marked in the marks file reported on (its `turn_marks` column), and how many of them fail. */
   turnMarks: { marked: number; failed: number };
+  /** Who played the turns after the first, as the manifest pins it (a run from before the pin: its kind only). */
+  player: PlayerIdentity;
+  /** How the players' inputs read (length, questions, refusals, derails), to compare a simulated player with recorded ones. */
+  inputs: InputTraits;
 }
 
 /**
@@ -24,7 +30,8 @@ export function rolloutReport(
   keys: readonly RepKey[],
   names: readonly string[],
   pairs: readonly BasePair[],
-  marks?: ReadonlyMap<string, MarkRow>,
+  marks: ReadonlyMap<string, MarkRow> | undefined,
+  player: PlayerIdentity,
 ): RolloutReport | undefined {
   const records = keys.flatMap((key) => {
     const record = state.records.get(repId(key));
@@ -54,6 +61,8 @@ export function rolloutReport(
   return {
     turns,
     fixtures,
+    player,
+    inputs: inputTraits(records),
     turnMarks: { marked: personal.length, failed: personal.filter((entry) => entry.mark === 'fail').length },
     pairs: pairs.flatMap((pair) => {
       const constructed = byName.get(pair.constructed);

@@ -69,7 +69,23 @@ export const leanManifest: Shape = object({
   tools: optional(leanTools),
   hidden: optional(leanHidden),
   rollout: optional(
-    object({ turns: int, players: text, stopOn: optional(oneOf('fail')), transcriptChecks: optional(leanChecks) }),
+    object({
+      turns: int,
+      players: text,
+      player: optional(
+        object({
+          type: text,
+          model: optional(text),
+          baseUrl: optional(text),
+          promptSha256: optional(text),
+          temperature: optional(number()),
+          command: optional(text),
+          scriptSha256: optional(text),
+        }),
+      ),
+      stopOn: optional(oneOf('fail')),
+      transcriptChecks: optional(leanChecks),
+    }),
   ),
   shard: optional(shard),
   fixtures: array(

@@ -60,6 +60,19 @@ export const manifestSchema = z
       .object({
         turns: z.number().int(),
         players: z.string(),
+        /** Who played, pinned (src/rollout/player-identity.ts): runs of different players never compare as like. */
+        player: z
+          .object({
+            type: z.string(),
+            model: z.string().optional(),
+            baseUrl: z.string().optional(),
+            promptSha256: z.string().optional(),
+            temperature: z.number().optional(),
+            command: z.string().optional(),
+            scriptSha256: z.string().optional(),
+          })
+          .strict()
+          .optional(),
         stopOn: z.literal('fail').optional(),
         transcriptChecks: checksSchema.optional(),
       })

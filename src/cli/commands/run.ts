@@ -34,6 +34,7 @@ interface RunFlags {
   resume?: string;
   strategy?: 'remap' | 'database' | 'auto';
   upgrade?: boolean;
+  players?: 'recorded';
   json?: boolean;
 }
 
@@ -64,6 +65,12 @@ function addRunOptions(command: Command): Command {
       '--upgrade',
       "seed fixtures behind the schema from copies upgraded through the game's migrations (cached in .turnkit/upgraded; files untouched; listed in the manifest)",
     )
+    .addOption(
+      new Option(
+        '--players <who>',
+        "recorded: a rollout's later turns play its fixtures' recorded inputs (capture --ahead) instead of the question's players; compare with report --compare",
+      ).choices(['recorded']),
+    )
     .option('--json', 'print the result as JSON');
 }
 
@@ -92,6 +99,7 @@ async function runAction(
       resume: options.resume,
       strategy: options.strategy,
       upgrade: options.upgrade,
+      players: options.players,
       shard,
       runName,
       maxCost: options.maxCost,

@@ -1,0 +1,46 @@
+import { formatTable, markdownTable } from '../util/text-table.js';
+import type { InputTraits } from '../rollout/input-traits.js';
+import type { PlayerIdentity } from '../rollout/player-identity.js';
+import type { PlayersComparison } from './compare-players.js';
+
+/**
+ * The player comparison as lines: survival per turn with the simulated player and with the recorded inputs, the
+ * difference stratified by fixture, how the inputs read, and the flag when the player biases the rates.
+ */
+export function formatPlayers(players: PlayersComparison, style: 'text' | 'md'): string[] {
+  const table = style === 'md' ? markdownTable : formatTable;
+  const title = `Simulated player (${describePlayer(players.simulated)}) against the recorded inputs (${players.recordedIn === 'here' ? 'this run' : 'the other run'})`;
+  const lines = [style === 'md' ? `### ${title}` : title, ''];
+  lines.push(
+    ...table(
+      [
+        ['turn', 'simulated', 'recorded', 'difference', 'CMH p'],
+        ...players.steps.map((step) => [
+          String(step.turn),
+          `${step.simulated.surviving}/${step.simulated.reps}`,
+          `${step.recorded.surviving}/${step.recorded.reps}`,
+          step.difference === null ? '-' : `${step.difference > 0 ? '+' : ''}${step.difference.toFixed(2)}`,
+          step.p === null ? '-' : step.p < 0.001 ? '< 0.001' : step.p.toFixed(3),
+        ]),
+      ],
+      ['right', 'right', 'right', 'right', 'right'],
+    ),
+    '',
+    `Inputs, simulated: ${describeTraits(players.inputs.simulated)}`,
+    `Inputs, recorded:  ${describeTraits(players.inputs.recorded)}`,
+  );
+  if (players.flag) lines.push(`flag: ${players.flag}`);
+  return lines;
+}
+
+function describePlayer(player: PlayerIdentity): string {
+  if (player.type === 'simulated') return `${player.model}, persona sha256 ${player.promptSha256?.slice(0, 12)}`;
+  if (player.type === 'command') return `command ${player.command}`;
+  return player.type;
+}
+
+function describeTraits(traits: InputTraits): string {
+  if (traits.inputs === 0) return 'none';
+  const share = (count: number) => `${Math.round((100 * count) / traits.inputs)}%`;
+  return `${traits.inputs} inputs, ${Math.round(traits.meanLength ?? 0)} characters on average, ${share(traits.questions)} ask, ${share(traits.refusals)} refuse, ${share(traits.derails)} leave the narration`;
+}
