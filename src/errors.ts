@@ -42,8 +42,13 @@ export class TurnkitError extends Error {
   /** Every problem found, one line each; `message` is the first (or a summary). */
   readonly problems: readonly string[];
 
-  constructor(code: TurnkitErrorCode, message: string, problems: readonly string[] = [message]) {
-    super(message);
+  constructor(
+    code: TurnkitErrorCode,
+    message: string,
+    problems: readonly string[] = [message],
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
     this.name = 'TurnkitError';
     this.code = code;
     this.problems = problems;

@@ -6,7 +6,7 @@ export interface Output {
   terminal?: ((text: string) => void) | undefined;
 }
 
-/** Prints to the process's stdout and stderr. */
+/** Prints to the process's stdout and stderr (`run` makes every line's control characters visible first). */
 export const processOutput: Output = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),

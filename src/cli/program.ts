@@ -1,3 +1,4 @@
+import { visibleControls } from '../util/visible-controls.js';
 import { showingPathsFrom } from '../util/shown-path.js';
 import { Command, CommanderError, type Option } from 'commander';
 import { exitCodeFor, isTurnkitError } from '../errors.js';
@@ -109,7 +110,20 @@ function checkRequiredOptions(command: Command): void {
 /** Runs the CLI and returns the exit code: 0 done, 1 the operation failed, 2 wrong usage. */
 export function run(argv: readonly string[], output: Output = processOutput): Promise<number> {
   // Messages show paths from the shell's folder: said here, at the edge, for everything the command does.
-  return showingPathsFrom(process.cwd(), () => runProgram(argv, output));
+  return showingPathsFrom(process.cwd(), () => runProgram(argv, inert(output)));
+}
+
+/**
+ * Every line a command prints, with its control characters as visible escapes: a tool name, a judge's reason or a
+ * marks file's field may hold a screen clear, a window title or an OSC 52 clipboard write, and no message of
+ * turnkit's is a place for one (its own progress line goes through `terminal`, untouched).
+ */
+function inert(output: Output): Output {
+  return {
+    ...output,
+    out: (line) => output.out(visibleControls(line)),
+    err: (line) => output.err(visibleControls(line)),
+  };
 }
 
 async function runProgram(argv: readonly string[], output: Output): Promise<number> {

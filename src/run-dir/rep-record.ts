@@ -1,3 +1,5 @@
+import { markdownInline, markdownText } from '../util/markdown-text.js';
+import { visibleControls } from '../util/visible-controls.js';
 import type { EffectsSummary } from '../scratch/scratch-effects.js';
 import type { CallSpend } from './spend.js';
 import type { ToolCall } from './tool-call.js';
@@ -55,18 +57,18 @@ export function repMarkdown(record: RepRecord): string {
     '## Player input',
     '',
     ...Object.entries(record.request.input).map(
-      ([column, value]) => `- ${column}: ${typeof value === 'string' ? value : JSON.stringify(value)}`,
+      ([column, value]) => `- ${column}: ${markdownInline(typeof value === 'string' ? value : JSON.stringify(value))}`,
     ),
     '',
   );
   if (record.error) {
-    lines.push(`## Error (${record.error.stage}: ${record.error.cause})`, '', record.error.message, '');
+    lines.push(`## Error (${record.error.stage}: ${record.error.cause})`, '', markdownText(record.error.message), '');
     if (record.stdoutTail) lines.push('stdout (end):', '', fence(record.stdoutTail), '');
     if (record.stderrTail) lines.push('stderr (end):', '', fence(record.stderrTail), '');
   }
   // A rollout shows its turns one by one (its response is the same transcript, joined).
   if (record.turns) lines.push(...turnsMarkdown(record.turns, record.rollout));
-  else if (record.response !== null) lines.push('## Response', '', record.response, '');
+  else if (record.response !== null) lines.push('## Response', '', markdownText(record.response), '');
   if (record.toolCalls && record.toolCalls.length > 0)
     lines.push('## Tool calls', '', ...toolCallsMarkdown(record.toolCalls), '');
   if (record.spend)
@@ -90,11 +92,13 @@ export function repMarkdown(record: RepRecord): string {
     );
   }
   if (record.outside && record.outside.length > 0)
-    lines.push('## Outside its campaign', '', ...record.outside.map((line) => `- ${line}`), '');
+    lines.push('## Outside its campaign', '', ...record.outside.map((line) => `- ${markdownInline(line)}`), '');
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
+// A fence longer than any run of backticks inside, so the text cannot close it (CommonMark).
 function fence(text: string): string {
-  const ticks = text.includes('```') ? '````' : '```';
-  return `${ticks}\n${text.trimEnd()}\n${ticks}`;
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));
+  const ticks = '`'.repeat(longest + 1);
+  return `${ticks}\n${visibleControls(text.trimEnd())}\n${ticks}`;
 }

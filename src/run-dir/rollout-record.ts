@@ -1,3 +1,4 @@
+import { markdownInline, markdownText } from '../util/markdown-text.js';
 import type { EffectsSummary } from '../scratch/scratch-effects.js';
 import type { ToolCall } from './tool-call.js';
 import { toolCallsMarkdown } from './tool-calls-markdown.js';
@@ -49,12 +50,12 @@ export function turnsMarkdown(turns: readonly TurnRecord[], rollout: RolloutReco
     const input = Object.values(turn.input)
       .map((value) => (typeof value === 'string' ? value : JSON.stringify(value)))
       .join(' / ');
-    lines.push(`### Turn ${turn.turn}`, '', `Player: ${input}`, '');
-    if (turn.response !== null) lines.push(turn.response, '');
+    lines.push(`### Turn ${turn.turn}`, '', `Player: ${markdownInline(input)}`, '');
+    if (turn.response !== null) lines.push(markdownText(turn.response), '');
     if (turn.toolCalls && turn.toolCalls.length > 0)
       lines.push('Tool calls:', '', ...toolCallsMarkdown(turn.toolCalls), '');
-    if (turn.error) lines.push(`Error: ${turn.error.cause}: ${turn.error.message}`, '');
-    if (turn.check) lines.push(`Checks: ${turn.check.mark} (${turn.check.reason})`, '');
+    if (turn.error) lines.push(`Error: ${turn.error.cause}: ${markdownInline(turn.error.message)}`, '');
+    if (turn.check) lines.push(`Checks: ${turn.check.mark} (${markdownInline(turn.check.reason)})`, '');
     const changed = turn.effects
       ? [
           ...Object.entries(turn.effects.inserted).map(([table, count]) => `inserted ${count} ${table}`),

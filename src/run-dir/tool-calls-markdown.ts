@@ -1,3 +1,4 @@
+import { visibleControls } from '../util/visible-controls.js';
 import type { ToolCall } from './tool-call.js';
 
 /** Characters of a call's arguments or result shown on its line; the rep's JSON file keeps the whole (bounded) value. */
@@ -32,7 +33,8 @@ export function shownValue(value: unknown): string {
  */
 export function toolCallsMarkdown(calls: readonly ToolCall[]): string[] {
   return calls.map((call, index) => {
-    const line = toolCallLine(call, index).replace(/^\d+\. /, '');
+    // Control characters as visible escapes: the file is read in terminals too (`cat rep-01.md`).
+    const line = visibleControls(toolCallLine(call, index).replace(/^\d+\. /, ''));
     return `${index + 1}. ${codeSpan(line)}`;
   });
 }

@@ -68,7 +68,15 @@ async function namingTheFile(path: string, write: () => Promise<void>): Promise<
   } catch (error) {
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     if (error instanceof TurnkitError || typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) throw error;
-    throw new TurnkitError('IO', `${shownPath(path)}: ${describeWriteError(error as NodeJS.ErrnoException)}`);
+    // The file system's error stays its cause: a caller naming the file its own way reads the errno from it.
+    throw new TurnkitError(
+      'IO',
+      `${shownPath(path)}: ${describeWriteError(error as NodeJS.ErrnoException)}`,
+      undefined,
+      {
+        cause: error,
+      },
+    );
   }
 }
 

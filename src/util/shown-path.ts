@@ -40,7 +40,9 @@ export function describeReadError(error: NodeJS.ErrnoException): string {
  * in words alone; a full disk, a quota, a read-only file system or a refusal with the code kept for searching.
  */
 export function describeWriteError(error: NodeJS.ErrnoException): string {
-  const code = error?.code;
+  // A write that already named its file (atomic-write.ts) carries the file system's error as its cause.
+  const cause = (error as { cause?: NodeJS.ErrnoException } | undefined)?.cause;
+  const code = typeof cause?.code === 'string' && /^E[A-Z]+$/.test(cause.code) ? cause.code : error?.code;
   // mkdir says EEXIST, open says ENOTDIR, when a folder of the path is a file.
   if (code === 'ENOTDIR' || code === 'EEXIST') return 'a folder on its path is a file';
   if (code === 'EISDIR') return 'it is a folder';
