@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { HAND_WRITTEN_LIMIT, readInputBytes, readInputText } from '../util/read-input.js';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve, relative } from 'node:path';
 import { TurnkitError } from '../errors.js';
@@ -42,7 +43,9 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     };
   const shown = relative(cwd, file) || file;
   // A JSON config is read once: its text gives both the value and the lines and columns a problem names.
-  const json = file.endsWith('.json') ? await readFile(file, 'utf8') : undefined;
+  const json = file.endsWith('.json') ? await readInputText(file, shown, HAND_WRITTEN_LIMIT) : undefined;
+  // A module is checked the same way before Node imports it (a folder, /dev/zero, a huge file: one line, not a hang).
+  if (json === undefined) await readInputBytes(file, shown, HAND_WRITTEN_LIMIT);
   const raw = json !== undefined ? parseJsonText(json, shown) : await readConfigValue(file, shown);
   // A module's text too, so that a problem names its line and column; a file that cannot be read again just has none.
   const text = json ?? (await readFile(file, 'utf8').catch(() => undefined));

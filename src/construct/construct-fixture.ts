@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { DATA_FILE_LIMIT, readInputText } from '../util/read-input.js';
 import { TurnkitError } from '../errors.js';
 import { parseFixtureText } from '../fixture/read-fixture.js';
 import { inputDir, inputPath, type ProjectContext } from '../project/project-context.js';
 import { parseJsonText } from '../util/json-source.js';
-import { describeReadError, shownPath, showingPathsFrom } from '../util/shown-path.js';
+import { shownPath, showingPathsFrom } from '../util/shown-path.js';
 import { loadFixture } from '../fixture/load-fixture.js';
 import { applyPatch } from './patch.js';
 import { saveConstructed, type SavedConstructed } from './save-constructed.js';
@@ -61,7 +61,6 @@ export async function construct(project: ProjectContext, input: ConstructInput):
 }
 
 async function readText(path: string): Promise<string> {
-  return readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new TurnkitError('NOT_FOUND', `${shownPath(path)}: ${describeReadError(error)}`);
-  });
+  // A patch is written by hand, an edited copy is a whole fixture: the larger bound serves both.
+  return readInputText(path, shownPath(path), DATA_FILE_LIMIT);
 }

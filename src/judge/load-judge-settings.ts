@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { HAND_WRITTEN_LIMIT, readInputText } from '../util/read-input.js';
 import { parseDocument } from 'yaml';
-import { describeReadError, shownPath } from '../util/shown-path.js';
+import { shownPath } from '../util/shown-path.js';
 import { yamlValue } from '../util/yaml-value.js';
 import { TurnkitError } from '../errors.js';
 import { parseWithSchema, positionAt } from '../util/json-source.js';
@@ -17,9 +17,7 @@ export async function loadJudgeSettings(
 ): Promise<JudgeSettings> {
   let fromFile: Record<string, unknown> = {};
   if (file !== undefined) {
-    const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      throw new TurnkitError('NOT_FOUND', `${shownPath(file)}: ${describeReadError(error)}`);
-    });
+    const text = await readInputText(file, shownPath(file), HAND_WRITTEN_LIMIT);
     const document = parseDocument(text, { prettyErrors: false });
     const syntax = document.errors[0];
     if (syntax) {

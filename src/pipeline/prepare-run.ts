@@ -1,11 +1,11 @@
 import { checkChecksTables } from '../checks/checks-tables.js';
+import { HAND_WRITTEN_LIMIT, readInputText } from '../util/read-input.js';
 import { checkKnownRecords } from './known-records.js';
 import { checkScreenTables } from '../checks/screen-tables.js';
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import type { ProjectContext } from '../project/project-context.js';
-import { describeReadError, shownPath } from '../util/shown-path.js';
+import { shownPath } from '../util/shown-path.js';
 import { prepareSut, type SutCaller } from '../sut/call-sut.js';
 import { caseFileSource } from '../question/case-file-source.js';
 import { loadQuestion, questionFromObject, type LoadedQuestion } from '../question/load-question.js';
@@ -129,7 +129,5 @@ function withPlayers(question: LoadedQuestion, players: RunInput['players']): Lo
 }
 
 async function readOrFail(path: string, at: string): Promise<string> {
-  return readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new TurnkitError('NOT_FOUND', `${at}: ${shownPath(path)}: ${describeReadError(error)}`);
-  });
+  return readInputText(path, `${at}: ${shownPath(path)}`, HAND_WRITTEN_LIMIT);
 }

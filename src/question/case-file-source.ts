@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { HAND_WRITTEN_LIMIT, readInputText } from '../util/read-input.js';
 import { relative, resolve } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import type { CaseFileFunction } from '../config/schema.js';
-import { describeReadError, shownPath } from '../util/shown-path.js';
+import { shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import type { Fixture } from '../fixture/format.js';
 import { renderCaseFile } from './case-file.js';
@@ -46,9 +46,7 @@ export async function caseFileSource(question: LoadedQuestion, config: LoadedCon
     };
   }
   const path = resolve(config.baseDir, value);
-  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new TurnkitError('NOT_FOUND', `${at}: ${shownPath(path)}: ${describeReadError(error)}`);
-  });
+  const text = await readInputText(path, `${at}: ${shownPath(path)}`, HAND_WRITTEN_LIMIT);
   return {
     path: relative(config.baseDir, path).split('\\').join('/'),
     text,

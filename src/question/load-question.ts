@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { DATA_FILE_LIMIT, HAND_WRITTEN_LIMIT, readInputText } from '../util/read-input.js';
 import { extname } from 'node:path';
 import { closest } from 'fastest-levenshtein';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
@@ -6,7 +6,7 @@ import { parseDocument, isMap, isPair, isScalar, type Document } from 'yaml';
 import type { z } from 'zod';
 import { TurnkitError } from '../errors.js';
 import { formatJsonPath, parseJsonText, positionAt } from '../util/json-source.js';
-import { describeReadError, shownPath } from '../util/shown-path.js';
+import { shownPath } from '../util/shown-path.js';
 import { yamlValue } from '../util/yaml-value.js';
 import { questionObjectSchema, questionSchema, type Question } from './question-format.js';
 
@@ -27,9 +27,7 @@ export interface LoadedQuestion {
  */
 export async function loadQuestion(path: string): Promise<LoadedQuestion> {
   const shown = shownPath(path);
-  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new TurnkitError('NOT_FOUND', `${shown}: ${describeReadError(error)}`);
-  });
+  const text = await readInputText(path, shown, HAND_WRITTEN_LIMIT);
   const isJson = extname(path).toLowerCase() === '.json';
   const source = isJson ? jsonSource(text, shown) : yamlSource(text, shown);
   const result = questionSchema.safeParse(source.value);
@@ -52,9 +50,7 @@ export async function readQuestionData(
   path: string,
 ): Promise<{ value: unknown; shown: string; at(path: readonly PropertyKey[]): string }> {
   const shown = shownPath(path);
-  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new TurnkitError('NOT_FOUND', `${shown}: ${describeReadError(error)}`);
-  });
+  const text = await readInputText(path, shown, DATA_FILE_LIMIT);
   const source = extname(path).toLowerCase() === '.json' ? jsonSource(text, shown) : yamlSource(text, shown);
   return { value: source.value, shown, at: (at) => `${where(source, shown, at)}: ${formatJsonPath(at)}` };
 }

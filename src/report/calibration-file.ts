@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { DATA_FILE_LIMIT, readInputText } from '../util/read-input.js';
 import { z } from 'zod';
 import { TurnkitError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { describeReadError, shownPath } from '../util/shown-path.js';
+import { shownPath } from '../util/shown-path.js';
 import {
   calibrate,
   keyMismatch,
@@ -74,9 +74,7 @@ export async function readCalibrationFile(
   expected: { question: string; judge: JudgeKey },
 ): Promise<{ file: CalibrationFile; calibration: JudgeCalibration }> {
   const shown = shownPath(path);
-  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new TurnkitError('NOT_FOUND', `${shown}: ${describeReadError(error)}`);
-  });
+  const text = await readInputText(path, shown, DATA_FILE_LIMIT);
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { DATA_FILE_LIMIT, readInputText } from '../util/read-input.js';
 import { parse } from 'csv-parse/sync';
 import { TurnkitError } from '../errors.js';
-import { describeReadError, shownPath } from '../util/shown-path.js';
+import { shownPath } from '../util/shown-path.js';
 import {
   MARKS_COLUMNS,
   parseTurnMarks,
@@ -51,10 +51,7 @@ export function scopeOfRun(manifest: Manifest): MarksScope {
  */
 export async function readMarksFile(path: string, scope: MarksScope | undefined): Promise<Map<string, ReadMark>> {
   const shown = shownPath(path);
-  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new TurnkitError('NOT_FOUND', `${shown}: ${describeReadError(error)}`);
-  });
-  return parseMarksText(text, shown, scope);
+  return parseMarksText(await readInputText(path, shown, DATA_FILE_LIMIT), shown, scope);
 }
 
 /**
