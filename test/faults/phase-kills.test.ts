@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BIN } from '../helpers/cli.js';
 import { BACKENDS } from '../helpers/test-db.js';
@@ -100,6 +100,15 @@ describe.each(BACKENDS)(`kills during capture, seed and teardown (seed ${SEED}),
     // Whole or absent, file by file: each fixture there parses and equals the one an uninterrupted capture wrote.
     const names = existsSync(dir) ? (await readdir(dir)).filter((name) => !name.startsWith('.')) : [];
     for (const name of names) {
+      // The schema snapshots' folder (written before the first fixture): each snapshot in it whole too.
+      if ((await stat(join(dir, name))).isDirectory()) {
+        for (const inner of (await readdir(join(dir, name))).filter((entry) => !entry.startsWith('.')))
+          expect(
+            () => JSON.parse(readFileSync(join(dir, name, inner), 'utf8')),
+            say(`${moment}: ${inner}`),
+          ).not.toThrow();
+        continue;
+      }
       const text = await readFile(join(dir, name), 'utf8');
       expect(() => JSON.parse(text), say(`${moment}: ${name}`)).not.toThrow();
       if (name !== FIXTURE_SCHEMA_FILE && name.endsWith('.json'))
