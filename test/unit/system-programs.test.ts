@@ -13,7 +13,7 @@ const ROOTS = ['test', 'examples/game-tests'];
 /** Node and git, and the POSIX basics (coreutils, util-linux, procps) every Linux machine has. */
 const BASICS = new Set([
   ...['node', 'npm', 'git', 'sh'],
-  ...['cat', 'echo', 'printf', 'sleep', 'kill', 'true', 'false', 'yes', 'seq', 'env', 'id', 'ps'],
+  ...['cat', 'echo', 'printf', 'sleep', 'kill', 'true', 'false', 'yes', 'seq', 'env', 'id', 'ps', 'mkfifo'],
   // As root only (the full-disk fault test mounts a tmpfs; a private cluster runs as the postgres user).
   ...['mount', 'umount', 'runuser'],
 ]);
