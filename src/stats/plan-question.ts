@@ -96,11 +96,15 @@ export function formatPlan(plan: QuestionPlan): string[] {
     );
   if (plan.pair) {
     const { from, to, reps, method } = plan.pair;
+    // As many decimals as it takes to show two different rates differently (0.999 and 0.9995 are not 1.00 and 1.00).
+    const places = (value: number): number => (String(value).split('.')[1] ?? '').length;
+    const digits = Math.min(6, Math.max(2, places(from), places(to)));
+    const [shownFrom, shownTo] = [from.toFixed(digits), to.toFixed(digits)];
     lines.push(
       '',
       reps === null
-        ? `${rate(from)} and ${rate(to)} are the same rate: no number of reps tells them apart`
-        : `to tell ${rate(from)} from ${rate(to)}: ${reps} reps per fixture (${method === 'exact' ? "Fisher's exact test" : 'normal approximation with continuity correction'})`,
+        ? `${shownFrom} and ${shownTo} are the same rate: no number of reps tells them apart`
+        : `to tell ${shownFrom} from ${shownTo}: ${reps.toLocaleString('en-US')} reps per fixture (${method === 'exact' ? "Fisher's exact test" : 'normal approximation with continuity correction'})`,
     );
   }
   return lines;
