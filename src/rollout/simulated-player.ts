@@ -152,7 +152,7 @@ async function runPlayer(
   if (run.stopped === 'timeout') return fail(`the player command ${program} gave no input within ${timeout} s`);
   if (run.code !== 0)
     return fail(
-      `the player command ${program} exited with ${run.code}${run.stderr ? `: ${run.stderr.trim().split('\n')[0]}` : ''}`,
+      `the player command ${program} ${run.code === null ? `was killed by ${run.signal ?? 'a signal it did not name'}` : `exited with ${run.code}`}${run.stderr ? `: ${run.stderr.trim().split('\n')[0]}` : ''}`,
     );
   const text = run.stdout.trim();
   if (text === '') return fail(`the player command ${program} printed nothing`);
