@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// Its messages in turnkit's words for every schema (a side effect, set once).
+import '../util/zod-messages.js';
 import { JUDGE_PROVIDERS } from './judge-providers.js';
 
 export { JUDGE_PROVIDERS };

@@ -461,7 +461,7 @@ describe('the judge named in turnkit.config', () => {
       expect(result.code).toBe(1);
       // Where the value is written, as config errors say it.
       expect(result.stderr).toBe(
-        `turnkit.config.json:1:${text.indexOf('"nope"') + 1}: $.judge.provider: Invalid option: expected one of "openai"|"anthropic"\n`,
+        `turnkit.config.json:1:${text.indexOf('"nope"') + 1}: $.judge.provider: use one of "openai", "anthropic"\n`,
       );
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -26,7 +26,7 @@ describe('turnkit verify on a file with problems of both kinds', () => {
     const result = await runInProcess(['verify', 'fixtures/both.json'], { cwd: project });
     expect(result.code).toBe(1);
     expect(result.stderr.trimEnd().split('\n')).toEqual([
-      'fixtures/both.json: $.tables.characters.columns[0].nullable: Invalid input: expected boolean, received string',
+      'fixtures/both.json: $.tables.characters.columns[0].nullable: expected true or false, got "no"',
       'fixtures/both.json: $.tables.world_facts.rows[0]: foreign key world_facts_introduced_at_turn_id_fkey (40) has no row in "turns" (foreignKeys[1])',
     ]);
   });

@@ -64,7 +64,7 @@ describe('loadConfig', () => {
     const error = await loadConfig({ cwd }).catch((caught: Error & { problems?: string[] }) => caught);
     expect((error as { problems?: string[] }).problems).toEqual([
       'turnkit.config.json:3:13: $.game.root.key: is required',
-      'turnkit.config.json:4:39: $.game.turns.order: Invalid input: expected string, received number',
+      'turnkit.config.json:4:39: $.game.turns.order: expected text, got 3',
     ]);
   });
 

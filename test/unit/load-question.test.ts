@@ -211,18 +211,16 @@ describe('loadQuestion', () => {
     const file = await write(yaml((l) => l.map((line) => line.replace('type: command', 'type: shell'))));
     const error = await failure(file);
     expect(error.message).toMatch(new RegExp(`^${escapeRegExp(file.shown)}:10:9: \\$\\.sut\\.type: `));
-    expect(error.message).toContain("'command' | 'module' | 'http'");
+    expect(error.message).toContain('use one of "command", "module", "http"');
   });
 
   it('rejects a SUT that is not an object and SUT values of the wrong type, at the value', async () => {
     let file = await write(yaml((l) => [...l.slice(0, 8), 'sut: node sut.mjs', ...l.slice(11)]));
     expect((await failure(file)).message).toBe(
-      `${file.shown}:9:6: $.sut: Invalid input: expected object, received string`,
+      `${file.shown}:9:6: $.sut: expected a map of keys to values, got "node sut.mjs"`,
     );
     file = await write(yaml((l) => [...l.slice(0, 11), '  timeout: "5"', ...l.slice(11)]));
-    expect((await failure(file)).message).toBe(
-      `${file.shown}:12:12: $.sut.timeout: Invalid input: expected number, received string`,
-    );
+    expect((await failure(file)).message).toBe(`${file.shown}:12:12: $.sut.timeout: expected a number, got "5"`);
     file = await write(yaml((l) => [...l.slice(0, 9), '  type: module', ...l.slice(11)]));
     expect((await failure(file)).message).toBe(`${file.shown}:10:3: $.sut.path: is required`);
   });
