@@ -58,7 +58,7 @@ export function consistencyLines(
   if (report.fixtures.length === 0) return [];
   const ks = shownPowers(Math.max(...report.fixtures.map((fixture) => fixture.passK.length)));
   const cell = (value: number | null | undefined): string =>
-    value === null || value === undefined ? 'undefined' : value.toFixed(3);
+    value === null || value === undefined ? 'n/a' : value.toFixed(3);
   const rows = [
     ['fixture', ...ks.map((k) => `pass^${k}`)],
     ...report.fixtures.map((fixture) => [fixture.fixture, ...ks.map((k) => cell(fixture.passK[k - 1]))]),
@@ -71,7 +71,7 @@ export function consistencyLines(
     );
   lines.push(
     '',
-    'pass^k: the chance that k reps drawn from the qualified ones all pass; undefined when k > pass + fail.',
+    'pass^k: the chance that k reps drawn from the qualified ones all pass; n/a where k > pass + fail (too few reps).',
   );
   return lines;
 }

@@ -39,21 +39,21 @@ describe('report: consistency (pass^k per fixture, all-pass share per tag)', () 
     ]);
   });
 
-  it('shows them in the text and Markdown reports, with "undefined" where k > qualified', async () => {
+  it('shows them in the text and Markdown reports, with "n/a" where k > qualified', async () => {
     const text = await runInProcess(['report', 'run', '--full'], { cwd: folder });
     const lines = text.stdout.split('\n');
     const at = lines.indexOf('Consistency');
     expect(at).toBeGreaterThan(0);
     expect(lines.slice(at + 2, at + 6).map((line) => line.split(/\s+/))).toEqual([
       ['fixture', 'pass^1', 'pass^2', 'pass^3', 'pass^5', 'pass^6'],
-      ['base', '0.250', '0.000', '0.000', 'undefined', 'undefined'],
+      ['base', '0.250', '0.000', '0.000', 'n/a', 'n/a'],
       ['base-fixed', '1.000', '1.000', '1.000', '1.000', '1.000'],
-      ['far', '0.750', '0.500', '0.250', 'undefined', 'undefined'],
+      ['far', '0.750', '0.500', '0.250', 'n/a', 'n/a'],
     ]);
     expect(lines).toContain('dev: 1 of 2 fixture(s) with qualified reps passed every one (0.50)');
     expect(lines).toContain('heldout: 0 of 1 fixture(s) with qualified reps passed every one (0.00)');
     const md = await runInProcess(['report', 'run', '--md', '--full'], { cwd: folder });
     expect(md.stdout).toContain('## Consistency');
-    expect(md.stdout).toMatch(/\| base +\| +0\.250 \| +0\.000 \| +0\.000 \| +undefined \| +undefined \|/);
+    expect(md.stdout).toMatch(/\| base +\| +0\.250 \| +0\.000 \| +0\.000 \| +n\/a \| +n\/a \|/);
   });
 });
