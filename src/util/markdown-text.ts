@@ -9,7 +9,8 @@ export function markdownText(text: string): string {
   return (
     text
       .replace(/\r\n?/g, '\n')
-      .replace(/[\\`*_[\]<>|~&]/g, (char) => `\\${char}`)
+      // `[` alone breaks a link (`]` and a `>` inside a line are plain); `<` breaks HTML and autolinks.
+      .replace(/[\\`*_[<|~&]/g, (char) => `\\${char}`)
       .split('\n')
       .map((line) =>
         line

@@ -458,7 +458,8 @@ describe.each(psql.found ? BACKENDS : [])('what a SUT does outside its campaign,
     expect(record.response).toBe('done');
     expect(record.outside).toEqual(['users[1]: changed (a shared row, outside the campaign)']);
     expect(await readFile(join(result.dir, 'reps/base/rep-01.md'), 'utf8')).toContain(
-      '## Outside its campaign\n\n- users[1]: changed (a shared row, outside the campaign)',
+      // Escaped as Markdown: `\[` keeps it text, not a link.
+      '## Outside its campaign\n\n- users\\[1]: changed (a shared row, outside the campaign)',
     );
     // Not turnkit's to undo: the change stays, reported.
     expect((await t.db.pool.query('SELECT display_name FROM users')).rows.map((row) => row.display_name)).toEqual([

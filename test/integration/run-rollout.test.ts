@@ -172,7 +172,7 @@ describe.each(psql.found ? BACKENDS : [])('rollouts on %s', (backend) => {
     const markdown = await readFile(join(result.dir, 'reps/base/rep-01.md'), 'utf8');
     expect(markdown).toContain('## Rollout: 5 of 5 turns played\n\n### Turn 23\n');
     expect(markdown).toContain(
-      `### Turn 24\n\nPlayer: ${recorded[0]}\n\nturn 24 after [23:gm turn 23 on deck 2] deck 2\n\nChecks: pass`,
+      `### Turn 24\n\nPlayer: ${recorded[0]}\n\nturn 24 after \\[23:gm turn 23 on deck 2] deck 2\n\nChecks: pass`,
     );
     expect(await tableChecksums(t.db)).toEqual(before);
     expect(await registryCounts(t.db)).toEqual({ campaigns: 0, shared_rows: 0, shared_uses: 0 });
