@@ -62,6 +62,9 @@ export function parseMarks(text: string, shown = 'marks.csv'): MarkRow[] {
   return [...parseMarksText(text, shown, undefined).values()].map(({ line: _line, ...row }) => row);
 }
 
+/** How many problems a marks file's error lists one a line; beyond it, the first and a count. */
+export const LISTED_PROBLEMS = 10;
+
 /** The checks of `readMarksFile` on text already read; without a scope, any fixture and rep is accepted. */
 export function parseMarksText(raw: string, shown: string, scope: MarksScope | undefined): Map<string, ReadMark> {
   const text = withLineFeeds(raw);
@@ -77,6 +80,9 @@ export function parseMarksText(raw: string, shown: string, scope: MarksScope | u
     if (typeof row === 'string') problems.push(row);
     else marks.set(repId(row), row);
   }
+  if (problems.length > LISTED_PROBLEMS)
+    // A generated file gone wrong can have a problem on every one of 100,000 rows: the first and a count say enough.
+    throw new TurnkitError('BAD_INPUT', `${problems[0]!} (and ${problems.length - 1} more rows with problems)`);
   if (problems.length > 0) throw new TurnkitError('BAD_INPUT', problems[0]!, problems);
   return marks;
 }
