@@ -13,6 +13,8 @@ export type DrawArm = (arm: number, reps: number) => Promise<ArmCounts>;
 
 /** The outcome of a sequential attribution: the ranking at the last look, and what it cost. */
 export interface SequentialOutcome {
+  /** The base fixture's counts at the last look. */
+  base: ArmCounts;
   ranking: RankedVariant[];
   looks: number;
   /** Reps run over every arm, base included. */
@@ -64,5 +66,5 @@ export async function sequentialAttribution(
     significant = ranking.filter((r) => r.holmP <= levelPerLook).map((r) => r.label);
     if (significant.length > 0) break;
   }
-  return { ranking, looks, repsSpent, levelPerLook, significant };
+  return { base, ranking, looks, repsSpent, levelPerLook, significant };
 }
