@@ -53,6 +53,8 @@ const RANKS: Record<string, number> = {
   report: 10,
   // Shards of a run: the shard from the environment, merging shard directories (with the runs' provenance).
   shard: 10,
+  // Which upstream turn misleads the SUT: neutralised variants of a fixture run through the pipeline, ranked.
+  attribution: 10,
   'view/client': 10,
   view: 11,
   // The edges: they read the environment and the working folder, own signals and print.
