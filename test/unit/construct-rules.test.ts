@@ -608,9 +608,11 @@ describe('chains of constructed fixtures', () => {
     );
     const error = await failure(() => loadFixture(join(dir, 'orphan.json')));
     expect(error.code).toBe('NOT_FOUND');
-    expect(error.message).toBe(
-      `${shown(join(dir, 'orphan.json'))}: $.base.path: ../gone/base.json (${shown(join(dir, '..', 'gone', 'base.json'))}): no such file`,
-    );
+    // The path from here follows in parentheses when it reads otherwise than the file writes it (it depends on where
+    // the tests run: from a clone in the temporary folder, the two are the same and it is named once).
+    const fromHere = shown(join(dir, '..', 'gone', 'base.json'));
+    const place = fromHere === '../gone/base.json' ? fromHere : `../gone/base.json (${fromHere})`;
+    expect(error.message).toBe(`${shown(join(dir, 'orphan.json'))}: $.base.path: ${place}: no such file`);
   });
 });
 
