@@ -22,6 +22,8 @@ interface BadInputCase {
   env?: Record<string, string>;
   /** A string that must appear nowhere in the output (a password). */
   secret?: string;
+  /** Files given as base64, for bytes no JSON string writes as UTF-8 (a UTF-16 file and its byte-order mark). */
+  bytes?: Record<string, string>;
   /** A file made from a committed fixture: a table renamed and/or values set at JSON paths. */
   /** `replace`: text replacements in the written file, for what JSON.stringify cannot write (1e400). */
   derive?: {
@@ -91,6 +93,8 @@ describe('the bad-input corpus', () => {
       // "{case}" in a file's text is the case folder too (a question names its fixtures relative to the project).
       await writeFile(join(project, caseDir, file), fill(content));
     }
+    for (const [file, base64] of Object.entries(spec.bytes ?? {}))
+      await writeFile(join(project, caseDir, file), Buffer.from(base64, 'base64'));
     if (spec.derive) await deriveFile(spec.derive, join(project, caseDir));
     const result = await runInProcess(spec.args.map(fill), { cwd: project, ...(spec.env ? { env: spec.env } : {}) });
     if (THROUGH_THE_BINARY.has(name)) expect(await runCli(spec.args.map(fill), { cwd: project })).toEqual(result);
