@@ -26,7 +26,9 @@ try {
     [request.campaign],
   );
   const misled = recent.rows.some((row) => /mess hall[^.]*deck 3/i.test(row.narration ?? ''));
-  const random = seeded(`${request.fixture}/${request.rep}/${process.env.TURNKIT_SEED ?? 'sample'}`);
+  // `turnkit attribute` runs looks of reps numbered from 1 again: TURNKIT_LOOK (2, 3, ...) makes each look draw afresh.
+  const look = process.env.TURNKIT_LOOK && process.env.TURNKIT_LOOK !== '1' ? `/look-${process.env.TURNKIT_LOOK}` : '';
+  const random = seeded(`${request.fixture}/${request.rep}/${process.env.TURNKIT_SEED ?? 'sample'}${look}`);
   const wrong = misled ? random() < 0.8 : random() < 0.1;
   const response = wrong
     ? 'You step out of engineering and walk the short corridor past the machine shop: the mess hall is right here on deck 3, and Dr. Hale is inside.'

@@ -5,11 +5,12 @@ const signed = (x: number | undefined): string =>
   x === undefined ? '-' : `${x >= 0 ? '+' : '-'}${Math.round(Math.abs(x) * 100)} pts`;
 const pValue = (p: number): string => (p < 0.001 ? '<0.001' : p.toFixed(3));
 
-/** The ranking as text lines: one row per variant, best first, and the budget the design spent. */
-export function formatAttribution(outcome: SequentialOutcome): string[] {
-  const base = outcome.base;
-  const header = ['rank', 'variant', 'pass', 'rate', '95% interval', 'vs base', 'Holm p', ''];
-  const rows = outcome.ranking.map((r, i) => [
+/** The ranking table's column names, as text and HTML show them. */
+export const RANKING_HEADER = ['rank', 'variant', 'pass', 'rate', '95% interval', 'vs base', 'Holm p'] as const;
+
+/** Each variant's row of the ranking table as the text report and the page show it, best first. */
+export function rankingCells(outcome: SequentialOutcome): string[][] {
+  return outcome.ranking.map((r, i) => [
     String(i + 1),
     r.label,
     `${r.pass}/${r.pass + r.fail}`,
@@ -17,7 +18,16 @@ export function formatAttribution(outcome: SequentialOutcome): string[] {
     r.interval ? `${percent(r.interval.low)}-${percent(r.interval.high)}` : '-',
     signed(r.change),
     pValue(r.holmP),
-    outcome.significant.includes(r.label) ? 'significant' : '',
+  ]);
+}
+
+/** The ranking as text lines: one row per variant, best first, and the budget the design spent. */
+export function formatAttribution(outcome: SequentialOutcome): string[] {
+  const base = outcome.base;
+  const header = [...RANKING_HEADER, ''];
+  const rows = rankingCells(outcome).map((cells, i) => [
+    ...cells,
+    outcome.significant.includes(outcome.ranking[i]!.label) ? 'significant' : '',
   ]);
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
   const line = (cells: string[]): string =>

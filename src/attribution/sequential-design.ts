@@ -8,8 +8,11 @@ export interface SequentialDesign {
   alpha: number;
 }
 
-/** Runs `reps` more reps of one arm (the base is arm -1, a variant its index) and returns how many passed/failed. */
-export type DrawArm = (arm: number, reps: number) => Promise<ArmCounts>;
+/**
+ * Runs look `look` (1, 2, ...): `reps` more reps of every arm at once, and returns each arm's passes and fails, the
+ * base first and then the variants in the order labelled. Reps that errored or were marked n/a count in neither.
+ */
+export type DrawLook = (look: number, reps: number) => Promise<ArmCounts[]>;
 
 /** The outcome of a sequential attribution: the ranking at the last look, and what it cost. */
 export interface SequentialOutcome {
@@ -33,7 +36,7 @@ export interface SequentialOutcome {
  */
 export async function sequentialAttribution(
   labels: readonly string[],
-  draw: DrawArm,
+  draw: DrawLook,
   design: SequentialDesign,
 ): Promise<SequentialOutcome> {
   if (!(design.alpha > 0 && design.alpha < 1))
@@ -52,13 +55,15 @@ export async function sequentialAttribution(
   let repsSpent = 0;
   while (looks < design.maxLooks) {
     looks++;
-    for (let arm = -1; arm < labels.length; arm++) {
-      const got = await draw(arm, design.repsPerLook);
-      const into = arm < 0 ? base : arms[arm]!;
-      into.pass += got.pass;
-      into.fail += got.fail;
-      repsSpent += design.repsPerLook;
-    }
+    const got = await draw(looks, design.repsPerLook);
+    if (got.length !== labels.length + 1)
+      throw new Error(`look ${looks}: ${got.length} arms counted, ${labels.length + 1} expected`);
+    got.forEach((counts, arm) => {
+      const into = arm === 0 ? base : arms[arm - 1]!;
+      into.pass += counts.pass;
+      into.fail += counts.fail;
+    });
+    repsSpent += design.repsPerLook * got.length;
     ranking = rankVariants(
       base,
       arms.map((a, i) => ({ ...a, label: labels[i]! })),

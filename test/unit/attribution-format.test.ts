@@ -4,35 +4,51 @@ import { selectTurns } from '../../src/attribution/select-turns.js';
 import { sequentialAttribution } from '../../src/attribution/sequential-design.js';
 import { TurnkitError } from '../../src/errors.js';
 
+const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
 describe('selectTurns', () => {
   it('makes one variant per turn, windows, or the listed turns and ranges', () => {
-    expect(selectTurns('each', 3, 'x')).toEqual([
+    expect(selectTurns('each', [1, 2, 3], 'x')).toEqual([
       { label: 'turn 1', turns: [1] },
       { label: 'turn 2', turns: [2] },
       { label: 'turn 3', turns: [3] },
     ]);
-    expect(selectTurns('window:2', 5, 'x').map((s) => s.label)).toEqual(['turns 1-2', 'turns 3-4', 'turn 5']);
-    expect(selectTurns('3, 7-9', 19, 'x')).toEqual([
+    expect(selectTurns('each', [1, 2, 3, 4, 5], 'x', 2).map((s) => s.label)).toEqual(['turns 1-2', 'turns 3-4', 'turn 5']);
+    expect(selectTurns('3, 7-9', range(1, 19), 'x')).toEqual([
       { label: 'turn 3', turns: [3] },
-      { label: 'turns 7-9', turns: [7, 8, 9] },
+      { label: 'turn 7', turns: [7] },
+      { label: 'turn 8', turns: [8] },
+      { label: 'turn 9', turns: [9] },
     ]);
+    expect(selectTurns('7-9,3', range(1, 19), 'x', 3).map((s) => s.label)).toEqual(['turns 3, 7, 8', 'turn 9']);
+  });
+
+  it("follows a game's own turn numbers: a prologue 0 and gaps", () => {
+    expect(selectTurns('each', [0, 2, 5], 'x').map((s) => s.label)).toEqual(['turn 0', 'turn 2', 'turn 5']);
+    expect(selectTurns('each', [0, 2, 5], 'x', 2).map((s) => s.turns)).toEqual([[0, 2], [5]]);
+    expect(selectTurns('1-4', [0, 2, 5], 'x')).toEqual([{ label: 'turn 2', turns: [2] }]);
+    expect(() => selectTurns('3', [0, 2, 5], '--turns')).toThrow(/outside 0-5/);
   });
 
   it('refuses in one line naming the place: unknown forms, turns out of range, a turn twice', () => {
-    expect(() => selectTurns('all', 5, '--turns')).toThrow(TurnkitError);
-    expect(() => selectTurns('all', 5, '--turns')).toThrow(/^--turns: "all" is not/);
-    expect(() => selectTurns('4-6', 5, '--turns')).toThrow(/outside 1-5/);
-    expect(() => selectTurns('2,2', 5, '--turns')).toThrow(/lists turn 2 twice/);
-    expect(() => selectTurns('window:0', 5, '--turns')).toThrow(/at least 1/);
+    expect(() => selectTurns('all', range(1, 5), '--turns')).toThrow(TurnkitError);
+    expect(() => selectTurns('all', range(1, 5), '--turns')).toThrow(/^--turns: "all" is not/);
+    expect(() => selectTurns('4-6', range(1, 5), '--turns')).toThrow(/outside 1-5/);
+    expect(() => selectTurns('2,1-3', range(1, 5), '--turns')).toThrow(/names turn 2 twice/);
+    expect(() => selectTurns('each', range(1, 5), '--turns', 0)).toThrow(/^--window: 0 is not/);
   });
 });
 
 describe('formatAttribution', () => {
   it('prints the ranking, what is significant and the budget; JSON carries the same numbers', async () => {
-    // Arm 0 ("turn 1") always passes once neutralised; the base and arm 1 never do.
+    // "turn 1" always passes once neutralised; the base and "turn 2" never do.
     const outcome = await sequentialAttribution(
       ['turn 1', 'turn 2'],
-      async (arm, reps) => (arm === 0 ? { pass: reps, fail: 0 } : { pass: 0, fail: reps }),
+      async (_look, reps) => [
+        { pass: 0, fail: reps },
+        { pass: reps, fail: 0 },
+        { pass: 0, fail: reps },
+      ],
       { repsPerLook: 10, maxLooks: 2, alpha: 0.05 },
     );
     const lines = formatAttribution(outcome);

@@ -1,19 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { rankVariants } from '../../src/attribution/rank-variants.js';
-import { type DrawArm, sequentialAttribution } from '../../src/attribution/sequential-design.js';
+import { type DrawLook, sequentialAttribution } from '../../src/attribution/sequential-design.js';
 import { TurnkitError } from '../../src/errors.js';
 import { mulberry32 } from '../../src/util/seeded-random.js';
 
 // A simulated SUT: each arm passes with a fixed probability, drawn from a seeded stream so every trial is the same
 // on every machine. The base (arm -1) and every innocent variant pass at `baseRate`; the planted cause, once its
 // turn is neutralised, passes at `causeRate`.
-function simulatedSut(seed: number, rates: (arm: number) => number): DrawArm {
+// `rates` takes the arm as -1 for the base and the variant's index for a variant.
+function simulatedSut(seed: number, rates: (arm: number) => number): DrawLook {
   const random = mulberry32(seed);
-  return async (arm, reps) => {
-    let pass = 0;
-    for (let i = 0; i < reps; i++) if (random() < rates(arm)) pass++;
-    return { pass, fail: reps - pass };
-  };
+  return async (_look, reps) =>
+    Array.from({ length: labels.length + 1 }, (_, index) => {
+      let pass = 0;
+      for (let i = 0; i < reps; i++) if (random() < rates(index - 1)) pass++;
+      return { pass, fail: reps - pass };
+    });
 }
 
 const labels = ['turn 3', 'turn 7', 'turn 11', 'turn 15', 'turn 19', 'turn 23'];
