@@ -217,7 +217,9 @@ async function start(project: ProjectContext, input: AttributeInput): Promise<Op
   const neutraliser = await loadNeutraliser(project, state.neutraliser);
   const variants: Variant[] = [];
   for (const selection of selections)
-    variants.push(await buildVariant(base, selection, neutraliser, join(dir, 'variants'), whyOf(state, selection.label)));
+    variants.push(
+      await buildVariant(base, selection, neutraliser, join(dir, 'variants'), whyOf(state, selection.label)),
+    );
   state.variants = variants.map((v) => ({
     label: v.label,
     turns: v.turns,
@@ -274,7 +276,10 @@ async function patchFiles(folder: string): Promise<Map<number, string>> {
   try {
     names = await readdir(folder);
   } catch {
-    throw new TurnkitError('NOT_FOUND', `${shownPath(folder)}: no such folder (--patches names a folder of turn-N.json)`);
+    throw new TurnkitError(
+      'NOT_FOUND',
+      `${shownPath(folder)}: no such folder (--patches names a folder of turn-N.json)`,
+    );
   }
   const found = new Map<number, string>();
   for (const name of names) {
@@ -282,21 +287,23 @@ async function patchFiles(folder: string): Promise<Map<number, string>> {
     if (match) found.set(Number(match[1]), join(folder, name));
   }
   if (found.size === 0)
-    throw new TurnkitError('BAD_INPUT', `${shownPath(folder)}: holds no turn-N.json patch (turn-19.json patches turn 19)`);
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `${shownPath(folder)}: holds no turn-N.json patch (turn-19.json patches turn 19)`,
+    );
   return found;
 }
 
-async function loadNeutraliser(
-  project: ProjectContext,
-  choice: AttributionState['neutraliser'],
-): Promise<Neutraliser> {
+async function loadNeutraliser(project: ProjectContext, choice: AttributionState['neutraliser']): Promise<Neutraliser> {
   if (choice.kind !== 'patches') return choice;
   const patches = new Map<number, { file: string; patch: unknown }>();
-  for (const [turn, file] of Object.entries(choice.files))
-  {
+  for (const [turn, file] of Object.entries(choice.files)) {
     const path = resolve(project.paths.baseDir, file);
     const shown = shownPath(path);
-    patches.set(Number(turn), { file: shown, patch: parseJsonText(await readInputText(path, shown, HAND_WRITTEN_LIMIT), shown) });
+    patches.set(Number(turn), {
+      file: shown,
+      patch: parseJsonText(await readInputText(path, shown, HAND_WRITTEN_LIMIT), shown),
+    });
   }
   return { kind: 'patches', patches };
 }

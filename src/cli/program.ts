@@ -29,6 +29,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   merge: async () => (await import('./commands/merge.js')).registerMerge,
   report: async () => (await import('./commands/report.js')).registerReport,
   plan: async () => (await import('./commands/plan.js')).registerPlan,
+  attribute: async () => (await import('./commands/attribute.js')).registerAttribute,
   mark: async () => (await import('./commands/mark.js')).registerMark,
   judge: async () => (await import('./commands/judge.js')).registerJudge,
   agree: async () => (await import('./commands/agree.js')).registerAgree,

@@ -33,7 +33,9 @@ function gameMaster(trial: number, plain?: number): SutFunction {
     const misled = rows.some((row) => /mess hall[^.]*deck 3/i.test(row.narration ?? ''));
     const random = mulberry32(hash(`${trial}/${key}/${look}`));
     const wrong = random() < (plain ?? (misled ? 0.8 : 0.1));
-    return { response: wrong ? 'The mess hall is right here on deck 3.' : 'Take the lift to deck 2 for the mess hall.' };
+    return {
+      response: wrong ? 'The mess hall is right here on deck 3.' : 'Take the lift to deck 2 for the mess hall.',
+    };
   };
 }
 
@@ -123,8 +125,8 @@ describe.each(BACKENDS)('turnkit attribute on planted causes on %s', (backend) =
     expect(result.variants.map((v) => [v.label, v.name])).toEqual([['turns 18-20', 'base-no-t18-20']]);
     expect(existsSync(join(result.dir, 'variants/base-no-t18-20.step-18.json'))).toBe(true);
     const chained = await loadFixture(result.variants[0]!.file);
-    const narrations = chained.fixture.tables.turns!.rows
-      .filter((r) => Number(r.turn_number) >= 18 && Number(r.turn_number) <= 20)
+    const narrations = chained.fixture.tables
+      .turns!.rows.filter((r) => Number(r.turn_number) >= 18 && Number(r.turn_number) <= 20)
       .map((r) => r.narration);
     expect(narrations).toEqual(['', '', '']);
   }, 300_000);

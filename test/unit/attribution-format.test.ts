@@ -13,7 +13,11 @@ describe('selectTurns', () => {
       { label: 'turn 2', turns: [2] },
       { label: 'turn 3', turns: [3] },
     ]);
-    expect(selectTurns('each', [1, 2, 3, 4, 5], 'x', 2).map((s) => s.label)).toEqual(['turns 1-2', 'turns 3-4', 'turn 5']);
+    expect(selectTurns('each', [1, 2, 3, 4, 5], 'x', 2).map((s) => s.label)).toEqual([
+      'turns 1-2',
+      'turns 3-4',
+      'turn 5',
+    ]);
     expect(selectTurns('3, 7-9', range(1, 19), 'x')).toEqual([
       { label: 'turn 3', turns: [3] },
       { label: 'turn 7', turns: [7] },

@@ -138,7 +138,7 @@ function printRunResult(output: Output, result: RunResult, json: boolean): void 
  * Ctrl-C (or SIGTERM) stops a run: the first says no new reps (`abort`), the second quits at once (`quit`), and a
  * database that does not answer then does not keep the process. `release` removes the handlers.
  */
-function stopOnSignals(output: Output): { abort: AbortController; quit: AbortController; release: () => void } {
+export function stopOnSignals(output: Output): { abort: AbortController; quit: AbortController; release: () => void } {
   const abort = new AbortController();
   const quit = new AbortController();
   const onSigint = (): void => {
