@@ -80,7 +80,7 @@ describe('attribution.html in a real browser', () => {
         significant: true,
         cells: ['1', 'turn 19', '10/10', '100%', '72%-100%', '+80 pts', '0.002', 'm-no-t19'],
       });
-      expect(rows.map((row) => row.cells[1])).toEqual(['turn 19', HOSTILE, 'turn 3']);
+      expect(rows.map((row) => row.cells[1])).toEqual(['turn 19', 'turn 3', HOSTILE]);
       expect(rows.slice(1).every((row) => !row.significant)).toBe(true);
       expect(await page.evaluate(() => document.querySelectorAll('img, script, [onerror]').length)).toBe(0);
       expect(await page.evaluate(() => window.__pwned)).toBeUndefined();
