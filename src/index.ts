@@ -195,6 +195,18 @@ export type { SutFunction, SutRequest, SutTools } from './sut/sut-request.js';
 export type { ModuleSutFunction } from './sut/sut-module.js';
 
 /**
+ * Which upstream turn misleads the SUT, by experiment: variants of a fixture with each turn neutralised, reps of each
+ * through the question, ranked against the base with Holm-adjusted exact tests; writes
+ * runs/QUESTION/attribute-FIXTURE-STAMP/.
+ * @example
+ * const { outcome } = await attribute(project, { fixture: 'fixtures/t23.json', question: 'questions/places.yaml' });
+ */
+export { attribute } from './attribution/attribute.js';
+export type { AttributeInput, AttributeResult, NeutraliserChoice } from './attribution/attribute.js';
+export type { SequentialOutcome } from './attribution/sequential-design.js';
+export type { RankedVariant } from './attribution/rank-variants.js';
+
+/**
  * Reads and checks a question file (`questions/ID.yaml` or `.json`), every problem with its line and column.
  * @example
  * const { question } = await loadQuestion('questions/places.yaml');

@@ -70,6 +70,7 @@ const ORDER = [
   'judge',
   'report',
   'plan',
+  'attribute',
   'agree',
   'init',
   'edit',
@@ -170,6 +171,9 @@ describe("every command's --help examples", () => {
           expect(result.stdout, filled).toBe('1\n');
         if (name === 'db url') databaseUrl = result.stdout.trim();
         if (name === 'seed' && fill.KEY === undefined) fill.KEY = /\bkey=(\S+)/.exec(result.stdout)![1]!;
+        // The attribution the first attribute example made, which --resume names.
+        if (name === 'attribute' && fill.ATTRIBUTION === undefined)
+          fill.ATTRIBUTION = (await runs()).find((dir) => dir.startsWith('attribute-'))!;
         if (name === 'run') {
           const made = (await runs()).filter((dir) => !before.includes(dir));
           if (line.includes('--shard 1/2')) {
@@ -186,6 +190,6 @@ describe("every command's --help examples", () => {
     // Every example ran but the ones named above; the placeholders were all filled.
     expect(ran.length + skipped.length).toBe([...examples.values()].flat().length);
     expect(skipped.every((line) => NOT_RUN_HERE.some((pattern) => pattern.test(line)))).toBe(true);
-    expect(Object.keys(fill).sort()).toEqual(['KEY', 'STAMP', 'STAMP-1', 'STAMP-2']);
+    expect(Object.keys(fill).sort()).toEqual(['ATTRIBUTION', 'KEY', 'STAMP', 'STAMP-1', 'STAMP-2']);
   }, 900_000);
 });

@@ -60,8 +60,8 @@ export function registerAttribute(program: Command, output: Output): void {
       'after',
       examples(
         'turnkit attribute fixtures/meridian-turn-23.json --question questions/places.yaml --turns 15-22',
-        'turnkit attribute fixtures/meridian-turn-23.json --question questions/places.yaml --window 4 --save',
-        'turnkit attribute --resume runs/places/attribute-meridian-turn-23-STAMP',
+        'turnkit attribute fixtures/meridian-turn-23.json --question questions/places.yaml --turns 17-22 --window 3 --neutral-text "The crew goes about its business."',
+        'turnkit attribute --resume runs/places/ATTRIBUTION --save   # the significant variants to constructed/',
       ),
     )
     .action(async (fixture: string | undefined, options: AttributeFlags, command: Command) => {
