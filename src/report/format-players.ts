@@ -9,7 +9,8 @@ import type { PlayersComparison } from './compare-players.js';
  */
 export function formatPlayers(players: PlayersComparison, style: 'text' | 'md'): string[] {
   const table = style === 'md' ? markdownTable : formatTable;
-  const title = `Simulated player (${describePlayer(players.simulated)}) against the recorded inputs (${players.recordedIn === 'here' ? 'this run' : 'the other run'})`;
+  const texts = playersTexts(players);
+  const title = texts.title;
   const lines = [style === 'md' ? `### ${title}` : title, ''];
   lines.push(
     ...table(
@@ -26,11 +27,20 @@ export function formatPlayers(players: PlayersComparison, style: 'text' | 'md'):
       ['right', 'right', 'right', 'right', 'right'],
     ),
     '',
-    `Inputs, simulated: ${describeTraits(players.inputs.simulated)}`,
-    `Inputs, recorded:  ${describeTraits(players.inputs.recorded)}`,
+    `Inputs, simulated: ${texts.simulated}`,
+    `Inputs, recorded:  ${texts.recorded}`,
   );
   if (players.flag) lines.push(`flag: ${players.flag}`);
   return lines;
+}
+
+/** The comparison's words, as the text report and the page both show them: its title and how each side's inputs read. */
+export function playersTexts(players: PlayersComparison): { title: string; simulated: string; recorded: string } {
+  return {
+    title: `Simulated player (${describePlayer(players.simulated)}) against the recorded inputs (${players.recordedIn === 'here' ? 'this run' : 'the other run'})`,
+    simulated: describeTraits(players.inputs.simulated),
+    recorded: describeTraits(players.inputs.recorded),
+  };
 }
 
 function describePlayer(player: PlayerIdentity): string {

@@ -1,3 +1,4 @@
+import { playersTexts } from '../report/format-players.js';
 import { existsSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { report } from '../report/report.js';
@@ -98,6 +99,7 @@ export async function buildRunView(options: RunViewOptions): Promise<RunView> {
         : {}),
     },
     comparison: result.comparison ? { ...result.comparison, otherDir: shownPath(result.comparison.otherDir) } : null,
+    playersText: result.comparison?.players ? playersTexts(result.comparison.players) : null,
     agreements,
     // Only on the page of a run that holds fixtures out (a viewer serving several shows it on those).
     heldout:

@@ -64,6 +64,8 @@ export interface RunView {
   dir: string;
   report: Report;
   comparison: Comparison | null;
+  /** With a comparison of players: its title and how each side's inputs read, as the text report words them. */
+  playersText: { title: string; simulated: string; recorded: string } | null;
   agreements: AgreementView[];
   /**
    * How often the held-out set was looked at since it was frozen (the held-out ledger's line, as the text report

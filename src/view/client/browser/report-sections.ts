@@ -118,8 +118,14 @@ export function renderAgreements(list: AgreementView[]): HTMLElement {
   return section;
 }
 
-/** This run against another: per fixture both rates, the delta and Fisher's p, and what is only in one. */
-export function renderComparison(c: NonNullable<RunView['comparison']>): HTMLElement {
+/**
+ * This run against another: per fixture both rates, the delta and Fisher's p, and what is only in one; for rollouts
+ * of a simulated player against recorded inputs, survival per turn on each side and how the inputs read.
+ */
+export function renderComparison(
+  c: NonNullable<RunView['comparison']>,
+  playersText: RunView['playersText'] = null,
+): HTMLElement {
   const section = h('section', { id: 'comparison' }, [
     h('h2', { text: `Against ${c.otherDir}` }),
     table(
@@ -141,5 +147,34 @@ export function renderComparison(c: NonNullable<RunView['comparison']>): HTMLEle
   if (c.onlyHere.length > 0) section.appendChild(h('p', { text: `Only in this run: ${c.onlyHere.join(', ')}` }));
   if (c.onlyThere.length > 0) section.appendChild(h('p', { text: `Only in the other run: ${c.onlyThere.join(', ')}` }));
   for (const w of c.warnings) section.appendChild(h('p', { class: 'warning', text: `warning: ${w}` }));
+  if (c.players && playersText) section.appendChild(renderPlayers(c.players, playersText));
   return section;
+}
+
+function renderPlayers(
+  players: NonNullable<NonNullable<RunView['comparison']>['players']>,
+  text: NonNullable<RunView['playersText']>,
+): HTMLElement {
+  const part = h('section', { class: 'players' }, [
+    h('h3', { text: text.title }),
+    table(
+      null,
+      ['turn', 'simulated', 'recorded', 'difference', 'CMH p'],
+      players.steps.map((step) => ({
+        attrs: { 'data-turn': String(step.turn) },
+        cells: [
+          String(step.turn),
+          { k: 'simulated', text: `${step.simulated.surviving}/${step.simulated.reps}` },
+          { k: 'recorded', text: `${step.recorded.surviving}/${step.recorded.reps}` },
+          { k: 'difference', text: signedText(step.difference) },
+          { k: 'p', text: pText(step.p) },
+        ],
+      })),
+      { class: 'players-steps' },
+    ),
+    h('p', { text: `Inputs, simulated: ${text.simulated}` }),
+    h('p', { text: `Inputs, recorded: ${text.recorded}` }),
+  ]);
+  if (players.flag) part.appendChild(h('p', { class: 'warning flag', text: `flag: ${players.flag}` }));
+  return part;
 }

@@ -106,7 +106,7 @@ export function renderReport(run: RunView, root: HTMLElement): void {
     root.appendChild(
       h('section', { id: 'heldout-looks' }, [h('h2', { text: 'Held-out set' }), h('p', { text: run.heldout })]),
     );
-  if (run.comparison) root.appendChild(renderComparison(run.comparison));
+  if (run.comparison) root.appendChild(renderComparison(run.comparison, run.playersText));
   if (r.warnings.length > 0)
     root.appendChild(
       h('section', { id: 'warnings' }, [
