@@ -93,6 +93,13 @@ function skipsOf(question: LoadedQuestion, fixture: string): string[] {
   });
 }
 
+// A count per table, from a count or a list of rows.
+function counted(tables: Record<string, number | unknown[]>): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(tables).map(([table, rows]) => [table, Array.isArray(rows) ? rows.length : rows]),
+  );
+}
+
 /** A known record as the rep record the checks read. */
 function asRecord(known: KnownRecord, index: number): RepRecord & { toolCalls: KnownRecord['toolCalls'] } {
   const inserted = known.effects.inserted;
@@ -109,9 +116,29 @@ function asRecord(known: KnownRecord, index: number): RepRecord & { toolCalls: K
     scratch: null,
     effects: {
       inserted: Object.fromEntries(Object.entries(inserted).map(([table, rows]) => [table, rows.length])),
-      updated: known.effects.updated,
-      deleted: known.effects.deleted,
+      updated: counted(known.effects.updated),
+      deleted: counted(known.effects.deleted),
       insertedRows: inserted,
+      updatedRows: Object.fromEntries(
+        Object.entries(known.effects.updated).flatMap(([table, rows]) =>
+          Array.isArray(rows)
+            ? [
+                [
+                  table,
+                  rows.map((row) => ({
+                    key: row.key,
+                    changed: Object.fromEntries(
+                      Object.entries(row.set).map(([column, after]) => [column, { before: null, after }]),
+                    ),
+                  })),
+                ],
+              ]
+            : [],
+        ),
+      ),
+      deletedRows: Object.fromEntries(
+        Object.entries(known.effects.deleted).flatMap(([table, rows]) => (Array.isArray(rows) ? [[table, rows]] : [])),
+      ),
     },
     outside: known.outside,
     toolCalls: known.toolCalls,

@@ -165,6 +165,8 @@ function summarize(effects: readonly TableEffects[]): EffectsSummary {
     if (table.updated > 0) summary.updated[table.table] = table.updated;
     if (table.deleted > 0) summary.deleted[table.table] = table.deleted;
     if (table.insertedRows.length > 0) summary.insertedRows[table.table] = table.insertedRows;
+    if (table.updatedRows.length > 0) (summary.updatedRows ??= {})[table.table] = table.updatedRows;
+    if (table.deletedRows.length > 0) (summary.deletedRows ??= {})[table.table] = table.deletedRows;
   }
   return summary;
 }

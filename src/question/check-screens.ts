@@ -1,6 +1,7 @@
 import type { RepRecord } from '../run-dir/rep-record.js';
 import type { ScreenResult } from '../run-dir/screen-result.js';
 import { checkRegex, termsOf, type Checks, type RegexEntry, type TermList } from './checks-format.js';
+import { stateScreens } from './state-screens.js';
 
 /** What a screen's test made of one record: the failures (none: it passed) and how many expectations it tested. */
 export interface ScreenOutcome {
@@ -93,6 +94,8 @@ export function screensOf(checks: Checks, prefix = '', base: readonly PropertyKe
         count: 1,
       }),
     });
+  for (const screen of checks.state ? stateScreens(checks.state, base) : [])
+    add(screen.fallback, screen.named, { at: screen.at, applies: screen.applies, test: screen.test });
   const outside = checks.effects.noOutsideChanges;
   if (outside !== false) {
     const named = outside === true ? undefined : outside;

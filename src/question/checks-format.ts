@@ -69,6 +69,65 @@ const insertedEntry = z
   })
   .strict();
 
+/** A value a column of the expected state must hold: the value itself, or a pattern, a set, or any non-empty value. */
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const valuePredicate = z.union([
+  scalar,
+  z.object({ matches: regexEntryWith({}) }).strict(),
+  z.object({ oneOf: z.array(scalar).min(1, 'name at least one value') }).strict(),
+  z.object({ nonEmpty: z.literal(true) }).strict(),
+]);
+
+/** How many rows: exactly this many, or at least `min` and at most `max`. */
+const rowCount = z.union([
+  z.number().int().min(0),
+  z
+    .object({ min: z.number().int().min(0).optional(), max: z.number().int().min(0).optional() })
+    .strict()
+    .refine((c) => c.min !== undefined || c.max !== undefined, 'give min, max or both'),
+]);
+
+/**
+ * A row the SUT must leave: with `key`, the row of that key (inserted, or updated with these columns set); without,
+ * some inserted row. The other entries are columns and what they must hold.
+ */
+const expectedRow = z.object({ key: z.record(z.string(), scalar).optional() }).catchall(valuePredicate);
+
+/** What one table must look like after the rep: `unchanged`, or counts of rows inserted, updated, deleted and rows. */
+const tableExpectation = z.union([
+  z.literal('unchanged'),
+  z
+    .object({
+      inserted: rowCount.optional(),
+      updated: rowCount.optional(),
+      deleted: rowCount.optional(),
+      rows: z.array(expectedRow).optional(),
+      ...screenFields,
+    })
+    .strict(),
+]);
+
+/**
+ * The campaign's expected state after the rep, read from what the run recorded the SUT changed: a screen per table,
+ * and one for the tables the question does not name (`onlyChanges`). Volatile columns (`column` in any table, or
+ * `table.column`) never count as a change: serial keys, timestamps, text the game generates.
+ */
+const stateChecks = z
+  .object({
+    volatile: z.array(z.string().trim().min(1)).default([]),
+    tables: z.record(z.string().min(1), tableExpectation).default({}),
+    /** No table but those named under `tables` may change (`true`, or `{ name, applies }`). */
+    onlyChanges: z.union([z.boolean(), z.object(screenFields).strict()]).default(false),
+  })
+  .strict();
+
+/** A question's expected state (`checks.state`). */
+export type StateChecks = z.output<typeof stateChecks>;
+/** One table's expectation of `checks.state.tables`. */
+export type TableExpectation = StateChecks['tables'][string];
+/** What a column of an expected row must hold. */
+export type ValuePredicate = z.output<typeof valuePredicate>;
+
 /**
  * Deterministic checks of a question, read by `turnkit judge --checks`: narrow screens, not judges. Terms match
  * case-insensitively on word boundaries; regular expressions as written; effects as the run recorded them.
@@ -92,6 +151,8 @@ export const checksSchema = z
       })
       .strict()
       .default({ inserted: [], noOutsideChanges: false }),
+    /** What the campaign must look like after the rep (see stateChecks). */
+    state: stateChecks.optional(),
   })
   .strict()
   .refine(
@@ -100,8 +161,11 @@ export const checksSchema = z
         termsOf(checks.mustNotContain).length +
         checks.matches.length +
         checks.mustNotMatch.length +
-        checks.effects.inserted.length >
-        0 || checks.effects.noOutsideChanges !== false,
+        checks.effects.inserted.length +
+        Object.keys(checks.state?.tables ?? {}).length >
+        0 ||
+      checks.effects.noOutsideChanges !== false ||
+      (checks.state?.onlyChanges ?? false) !== false,
     'declare at least one check',
   );
 

@@ -32,9 +32,25 @@ export const knownRecordSchema = z
       .object({
         /** Rows the SUT inserted, per table. */
         inserted: z.record(z.string(), z.array(z.record(z.string(), z.unknown()))).default({}),
-        /** Rows it updated and deleted, counts per table. */
-        updated: z.record(z.string(), z.number().int().min(0)).default({}),
-        deleted: z.record(z.string(), z.number().int().min(0)).default({}),
+        /**
+         * Rows it updated, per table: a count, or the rows by key with the columns set (`{ key: { id: 7 }, set: {
+         * hit_points: 9 } }`), which expected-state screens read.
+         */
+        updated: z
+          .record(
+            z.string(),
+            z.union([
+              z.number().int().min(0),
+              z.array(
+                z.object({ key: z.record(z.string(), z.unknown()), set: z.record(z.string(), z.unknown()) }).strict(),
+              ),
+            ]),
+          )
+          .default({}),
+        /** Rows it deleted, per table: a count, or their keys. */
+        deleted: z
+          .record(z.string(), z.union([z.number().int().min(0), z.array(z.record(z.string(), z.unknown()))]))
+          .default({}),
       })
       .strict()
       .default({ inserted: {}, updated: {}, deleted: {} }),

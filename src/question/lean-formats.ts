@@ -2,6 +2,7 @@ import { checkRegex, termsOf } from './check-regex.js';
 import {
   anyOf,
   array,
+  isRecord,
   boolean,
   number,
   object,
@@ -48,6 +49,42 @@ function regexEntryWith(fields: Parameters<typeof object>[0]): Shape {
 }
 const regexEntry = regexEntryWith(screenFields);
 
+const scalar = anyOf(string(), number(), boolean, oneOf(null));
+const valuePredicate = anyOf(
+  scalar,
+  object({ matches: regexEntryWith({}) }),
+  object({ oneOf: array(scalar, 1) }),
+  object({ nonEmpty: oneOf(true) }),
+);
+const rowCount = anyOf(
+  number({ int: true, min: 0 }),
+  refined(
+    object({ min: optional(number({ int: true, min: 0 })), max: optional(number({ int: true, min: 0 })) }),
+    (count: { min?: number; max?: number }) => count.min !== undefined || count.max !== undefined,
+  ),
+);
+const keyed = record(scalar);
+const expectedRow: Shape = (value) =>
+  isRecord(value) &&
+  Object.entries(value).every(([column, predicate]) => (column === 'key' ? keyed : valuePredicate)(predicate));
+const tableExpectation = anyOf(
+  oneOf('unchanged'),
+  object({
+    inserted: optional(rowCount),
+    updated: optional(rowCount),
+    deleted: optional(rowCount),
+    rows: optional(array(expectedRow)),
+    ...screenFields,
+  }),
+);
+const stateChecks = object({
+  volatile: array(string({ trimmed: true, min: 1 })),
+  tables: refined(record(tableExpectation), (tables: Record<string, unknown>) =>
+    Object.keys(tables).every((name) => name.length > 0),
+  ),
+  onlyChanges: anyOf(boolean, object(screenFields)),
+});
+
 /** checksSchema's lean shape. */
 export const leanChecks: Shape = refined(
   object({
@@ -59,6 +96,7 @@ export const leanChecks: Shape = refined(
       inserted: array(object({ table: string({ min: 1 }), nonEmpty: array(string({ min: 1 })), ...screenFields })),
       noOutsideChanges: anyOf(boolean, object(screenFields)),
     }),
+    state: optional(stateChecks),
   }),
   (checks: {
     mustContain: string[] | { terms: string[] };
@@ -66,13 +104,17 @@ export const leanChecks: Shape = refined(
     matches: unknown[];
     mustNotMatch: unknown[];
     effects: { inserted: unknown[]; noOutsideChanges: unknown };
+    state?: { tables: Record<string, unknown>; onlyChanges: unknown };
   }) =>
     termsOf(checks.mustContain).length +
       termsOf(checks.mustNotContain).length +
       checks.matches.length +
       checks.mustNotMatch.length +
-      checks.effects.inserted.length >
-      0 || checks.effects.noOutsideChanges !== false,
+      checks.effects.inserted.length +
+      Object.keys(checks.state?.tables ?? {}).length >
+      0 ||
+    checks.effects.noOutsideChanges !== false ||
+    (checks.state?.onlyChanges ?? false) !== false,
 );
 
 const toolName = string({ trimmed: true, min: 1 });

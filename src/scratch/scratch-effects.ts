@@ -23,6 +23,19 @@ export interface EffectsSummary {
    * campaign, a parent turn) holds the fixture's value, so a record reads against its fixture whatever the scratch copy.
    */
   insertedRows: Record<string, Record<string, unknown>[]>;
+  /**
+   * The first updated rows of each table (ROW_LIMIT), each by its key in the fixture's terms with the columns the SUT
+   * changed, before and after: what a question's expected state reads. Absent in a record written before it.
+   */
+  updatedRows?: Record<string, UpdatedRow[]>;
+  /** The keys of the first deleted rows of each table (ROW_LIMIT), in the fixture's terms. */
+  deletedRows?: Record<string, Record<string, unknown>[]>;
+}
+
+/** One row the SUT updated: its key, and each changed column's value before and after. */
+export interface UpdatedRow {
+  key: Record<string, unknown>;
+  changed: Record<string, { before: unknown; after: unknown }>;
 }
 
 /** What happened to one table of a scratch campaign since it was seeded. */
@@ -33,9 +46,12 @@ export interface TableEffects {
   deleted: number;
   /** The first inserted rows, in the fixture's keys (see `EffectsSummary.insertedRows`). */
   insertedRows: Record<string, JsonValue>[];
+  updatedRows: UpdatedRow[];
+  deletedRows: Record<string, JsonValue>[];
 }
 
-const SAMPLE_ROWS = 3;
+/** The most rows of one table and kind (inserted, updated, deleted) a record keeps; its counts cover the rest. */
+export const ROW_LIMIT = 20;
 
 /**
  * The SUT's effects on its scratch campaign: the campaign is collected again (what it owns now, rows the SUT added
@@ -84,10 +100,20 @@ export function effectsOf(collected: CollectedRows, plan: SeedPlan, keyMap: Seri
         }),
       );
     const keyIndexes = table.info.primaryKey.map((key) => columns.findIndex((column) => column.name === key));
-    const result: TableEffects = { table: name, inserted: 0, updated: 0, deleted: 0, insertedRows: [] };
+    const result: TableEffects = {
+      table: name,
+      inserted: 0,
+      updated: 0,
+      deleted: 0,
+      insertedRows: [],
+      updatedRows: [],
+      deletedRows: [],
+    };
     if (keyIndexes.length > 0 && keyIndexes.every((index) => index >= 0)) {
       const keyOf = (values: readonly JsonValue[]): string => canonical(keyIndexes.map((index) => values[index]!));
-      const old = new Map(before.map(({ values, text }) => [keyOf(values), text]));
+      const keyObject = (values: readonly JsonValue[]): Record<string, JsonValue> =>
+        Object.fromEntries(keyIndexes.map((index) => [columns[index]!.name, values[index]!]));
+      const old = new Map(before.map((row) => [keyOf(row.values), row]));
       const keysNow = new Set<string>();
       now.forEach((values, index) => {
         const key = keyOf(values);
@@ -95,10 +121,24 @@ export function effectsOf(collected: CollectedRows, plan: SeedPlan, keyMap: Seri
         const previous = old.get(key);
         if (previous === undefined) {
           result.inserted++;
-          if (result.insertedRows.length < SAMPLE_ROWS) result.insertedRows.push(sample(index));
-        } else if (previous !== canonical(values)) result.updated++;
+          if (result.insertedRows.length < ROW_LIMIT) result.insertedRows.push(sample(index));
+        } else if (previous.text !== canonical(values)) {
+          result.updated++;
+          if (result.updatedRows.length < ROW_LIMIT) {
+            const changed: UpdatedRow['changed'] = {};
+            columns.forEach((column, j) => {
+              if (canonical([previous.values[j]!]) !== canonical([values[j]!]))
+                changed[column.name] = { before: previous.values[j]!, after: values[j]! };
+            });
+            result.updatedRows.push({ key: keyObject(values), changed });
+          }
+        }
       });
-      result.deleted = [...old.keys()].filter((key) => !keysNow.has(key)).length;
+      for (const [key, row] of old) {
+        if (keysNow.has(key)) continue;
+        result.deleted++;
+        if (result.deletedRows.length < ROW_LIMIT) result.deletedRows.push(keyObject(row.values));
+      }
     } else {
       const counts = new Map<string, number>();
       for (const { text } of before) counts.set(text, (counts.get(text) ?? 0) + 1);
@@ -108,7 +148,7 @@ export function effectsOf(collected: CollectedRows, plan: SeedPlan, keyMap: Seri
         if (left > 0) counts.set(text, left - 1);
         else {
           result.inserted++;
-          if (result.insertedRows.length < SAMPLE_ROWS) result.insertedRows.push(sample(index));
+          if (result.insertedRows.length < ROW_LIMIT) result.insertedRows.push(sample(index));
         }
       });
       result.deleted = [...counts.values()].reduce((sum, count) => sum + count, 0);
@@ -117,7 +157,15 @@ export function effectsOf(collected: CollectedRows, plan: SeedPlan, keyMap: Seri
   }
   for (const [name, planned] of plan.tables) {
     if (seen.has(name) || planned.table.role === 'shared' || planned.table.rows.length === 0) continue;
-    effects.push({ table: name, inserted: 0, updated: 0, deleted: planned.table.rows.length, insertedRows: [] });
+    effects.push({
+      table: name,
+      inserted: 0,
+      updated: 0,
+      deleted: planned.table.rows.length,
+      insertedRows: [],
+      updatedRows: [],
+      deletedRows: [],
+    });
   }
   return effects;
 }

@@ -42,6 +42,22 @@ const manifest = {
     matches: ['^The', { pattern: 'deck \\d', flags: 'i', ...named }],
     mustNotMatch: [],
     effects: { inserted: [{ table: 'turns', nonEmpty: ['narration'], ...named }], noOutsideChanges: named },
+    state: {
+      volatile: ['played_at', 'turns.id'],
+      tables: {
+        turns: {
+          inserted: 1,
+          updated: { min: 0, max: 2 },
+          rows: [
+            { key: { id: '5' }, narration: { matches: 'deck' }, turn_number: 23, mood: { oneOf: ['calm', null] } },
+            { note: { nonEmpty: true }, done: false },
+          ],
+          ...named,
+        },
+        decks: 'unchanged',
+      },
+      onlyChanges: named,
+    },
   },
   tools: {
     allowed: { name: 'allowed', tools: ['move', 'look'] },
