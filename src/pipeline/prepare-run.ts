@@ -8,6 +8,7 @@ import type { ProjectContext } from '../project/project-context.js';
 import { shownPath } from '../util/shown-path.js';
 import { prepareSut, type SutCaller } from '../sut/call-sut.js';
 import { caseFileSource } from '../question/case-file-source.js';
+import { factPlaceholders } from '../question/case-file.js';
 import { loadQuestion, questionFromObject, type LoadedQuestion } from '../question/load-question.js';
 import { questionFileOf } from './resume-run.js';
 import { resolveFixtures, type QuestionFixture } from './resolve-fixtures.js';
@@ -17,6 +18,7 @@ import { checkRepsOption, checkRunSize } from '../question/rep-limits.js';
 import { sutSecrets } from '../sut/sut-secrets.js';
 import { planRollout, type RolloutPlan } from '../rollout/rollout-plan.js';
 import { upgradeForRun } from '../upgrade/upgrade-for-run.js';
+import type { FactQuery } from '../scratch/read-facts.js';
 
 /** Everything a run needs before it touches the database: the question, its fixtures, texts and SUT, all checked. */
 export interface RunPlan {
@@ -35,6 +37,8 @@ export interface RunPlan {
   secrets: string[];
   /** A rollout question's turns (`turns: K` above 1), checked; absent for one turn per rep. */
   rollout?: RolloutPlan;
+  /** The question's facts, each as SQL and its alternatives' SQL: read in every rep's campaign. */
+  facts?: Record<string, FactQuery>;
 }
 
 /**
@@ -79,8 +83,15 @@ export async function prepareRun(project: ProjectContext, input: RunInput): Prom
   const rubricPath = resolve(projectDir, q.rubric.path);
   const rubricText = await readOrFail(rubricPath, question.at(['rubric', 'path']));
   const source = await caseFileSource(question, config);
+  const facts = factQueries(question);
   const caseFiles = new Map<string, string>();
   for (const { loaded } of fixtures) caseFiles.set(loaded.fixture.name, await source.render(loaded.fixture));
+  for (const name of new Set([...caseFiles.values()].flatMap(factPlaceholders)))
+    if (!facts || !Object.hasOwn(facts, name))
+      throw new TurnkitError(
+        'BAD_INPUT',
+        `${source.path}: {{fact:${name}}}: the question has no fact "${name}" (its facts: ${Object.keys(facts ?? {}).join(', ') || 'none'})`,
+      );
   const env = input.env ?? {};
   const rollout = planRollout(
     question,
@@ -114,7 +125,26 @@ export async function prepareRun(project: ProjectContext, input: RunInput): Prom
         : []),
     ],
     ...(rollout ? { rollout } : {}),
+    ...(facts ? { facts } : {}),
   };
+}
+
+// The question's facts as queries; a `{{fact:NAME}}` of its case file or a fact rule naming no fact is refused here.
+function factQueries(question: LoadedQuestion): Record<string, FactQuery> | undefined {
+  const q = question.question;
+  const facts = q.facts
+    ? Object.fromEntries(
+        Object.entries(q.facts).map(([name, fact]) => [name, typeof fact === 'string' ? { sql: fact } : fact]),
+      )
+    : undefined;
+  const known = Object.keys(facts ?? {});
+  for (const [index, rule] of (q.checks?.facts ?? []).entries())
+    if (!known.includes(rule.fact))
+      throw new TurnkitError(
+        'BAD_INPUT',
+        `${question.at(['checks', 'facts', index, 'fact'])}: no fact is named "${rule.fact}" (the question's facts: ${known.join(', ') || 'none'})`,
+      );
+  return facts;
 }
 
 // `--players recorded`: the question as it is, but its rollout plays the recorded inputs.

@@ -10,6 +10,8 @@ import { firstLine, guardedSutCall } from '../sut/guarded-sut-call.js';
 import { callSpend, type Price } from '../run-dir/spend.js';
 import { openRollout, playRollout, type RolloutSpec } from '../rollout/run-rollout.js';
 import { turnInputs } from '../fixture/turn-rows.js';
+import type { FactQuery } from '../scratch/read-facts.js';
+import { withFacts } from '../question/case-file.js';
 
 /** One rep to run: the fixture, its rendered case file, which rep and which attempt. */
 export interface RepJob {
@@ -28,6 +30,8 @@ export interface RepJob {
   price?: Price | undefined;
   /** Several turns in this rep's campaign (`turns: K` in the question); absent for one turn. */
   rollout?: RolloutSpec;
+  /** The question's facts, read before the SUT's call (into the case file's `{{fact:NAME}}`) and after it. */
+  facts?: Record<string, FactQuery>;
 }
 
 /**
@@ -88,12 +92,15 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
     const before = await reading;
     sharedBefore = before?.shared;
     horizon = before?.horizon;
-    if (job.rollout) {
+    if (job.facts && !(await readFactsBefore(session, scratch, job.facts, record))) {
+      // A fact the campaign does not answer is the rep's error, named; the SUT is not called.
+    } else if (job.rollout) {
       // The rollout's turns are played in this campaign; what they changed as a whole is read by the teardown below.
       await playRollout(session, callSut, scratch, { ...job, rollout: job.rollout }, record, await opening!);
     } else {
       await callOnce(callSut, scratch, job, record);
     }
+    if (job.facts && record.facts) await readFactsAfter(session, scratch, job.facts, record);
   } finally {
     const teardownStarted = performance.now();
     await tearDownRep(scratch, job, record, { horizon, sharedBefore });
@@ -101,6 +108,42 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
     timings.totalMs = performance.now() - started;
   }
   return withoutSecrets(record, [...passwordForms(scratch.databaseUrl), ...(job.secrets ?? [])]);
+}
+
+/**
+ * The question's facts before the SUT's call: recorded, and put into the request's case file for `{{fact:NAME}}`.
+ * False (the rep's error set, naming the fact) when one cannot be read.
+ */
+async function readFactsBefore(
+  session: ScratchSession,
+  scratch: ScratchCampaign,
+  facts: Record<string, FactQuery>,
+  record: RepRecord,
+): Promise<boolean> {
+  try {
+    const values = await session.readFacts(scratch, facts);
+    record.facts = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, { before: value }]));
+    record.request.caseFile = withFacts(record.request.caseFile, values);
+    return true;
+  } catch (error) {
+    record.error = { stage: 'facts', cause: 'facts', message: messageOf(error) };
+    return false;
+  }
+}
+
+// The facts after the SUT's call: what it made of them. One it left unreadable is the rep's error, unless it has one.
+async function readFactsAfter(
+  session: ScratchSession,
+  scratch: ScratchCampaign,
+  facts: Record<string, FactQuery>,
+  record: RepRecord,
+): Promise<void> {
+  try {
+    const values = await session.readFacts(scratch, facts);
+    for (const [name, value] of Object.entries(values)) record.facts![name]!.after = value;
+  } catch (error) {
+    record.error ??= { stage: 'facts', cause: 'facts', message: `after the SUT: ${messageOf(error)}` };
+  }
 }
 
 /** A one-turn rep's SUT call, in its slot: the response, tool calls, time, spend, model, error, exit and streams recorded. */

@@ -91,6 +91,7 @@ export async function runReps(
         sutSlot,
         secrets: plan.secrets,
         price,
+        ...(plan.facts ? { facts: plan.facts } : {}),
         ...(plan.rollout ? { rollout: await plan.rollout.spec(session, fixture.loaded.fixture, key.rep) } : {}),
       });
       budget.add(record);

@@ -18,7 +18,22 @@ export const PLACEHOLDERS = [
   "{{table:NAME}}                   a table's rows as a Markdown table (key columns left out)",
   '{{table:NAME columns=A,B}}       ... with these columns',
   '{{recent_turns:N}}               the last N kept turns: number, input and narration',
+  "{{fact:NAME}}                    a fact of the question, read from the rep's campaign before its SUT call",
 ] as const;
+
+const FACT_PLACEHOLDER = /\{\{\s*fact:([A-Za-z][\w-]*)\s*\}\}/g;
+
+/** A rendered case file with each `{{fact:NAME}}` replaced by the fact as one rep's campaign holds it. */
+export function withFacts(caseFile: string, facts: Readonly<Record<string, { value: string | null }>>): string {
+  return caseFile.replace(FACT_PLACEHOLDER, (whole, name: string) =>
+    Object.hasOwn(facts, name) ? (facts[name]!.value ?? '') : whole,
+  );
+}
+
+/** The fact names a rendered case file asks for. */
+export function factPlaceholders(caseFile: string): string[] {
+  return [...caseFile.matchAll(FACT_PLACEHOLDER)].map((match) => match[1]!);
+}
 
 const PLACEHOLDER = /\{\{\s*([^}]*?)\s*\}\}/g;
 
@@ -35,6 +50,8 @@ export function renderCaseFile(template: string, fixture: Fixture, file: string)
 
 function renderPlaceholder(expression: string, fixture: Fixture, fail: (message: string) => never): string {
   if (expression === 'fixture.name') return fixture.name;
+  // A fact is read from each rep's campaign: left for the rep to fill in (withFacts).
+  if (/^fact:[A-Za-z][\w-]*$/.test(expression)) return `{{${expression}}}`;
   if (expression === 'turn') return String(fixture.input.turn);
   if (expression === 'input') {
     const inputs = turnInputs(fixture);

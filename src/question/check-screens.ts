@@ -94,6 +94,12 @@ export function screensOf(checks: Checks, prefix = '', base: readonly PropertyKe
         count: 1,
       }),
     });
+  for (const [index, rule] of (checks.facts ?? []).entries())
+    add(`fact-${rule.fact}`, rule.name, {
+      at: [...base, 'facts', index],
+      applies: rule.applies,
+      test: (record) => ({ failures: factFailures(rule, record), count: 1 }),
+    });
   for (const screen of checks.state ? stateScreens(checks.state, base) : [])
     add(screen.fallback, screen.named, { at: screen.at, applies: screen.applies, test: screen.test });
   const outside = checks.effects.noOutsideChanges;
@@ -117,6 +123,28 @@ export function screensOf(checks: Checks, prefix = '', base: readonly PropertyKe
     });
   }
   return screens;
+}
+
+// A fact rule against the response: the fact as the rep read it before its SUT call, stated, and no alternative named.
+function factFailures(rule: NonNullable<Checks['facts']>[number], record: RepRecord): string[] {
+  const read = record.facts?.[rule.fact];
+  if (!read) return [`the fact ${rule.fact} was not read in this rep (the question's facts name it?)`];
+  const value = read.before.value;
+  const response = record.response ?? '';
+  const failures: string[] = [];
+  if (rule.mustState && (value === null || !containsTerm(response, value)))
+    failures.push(value === null ? `${rule.fact} is empty in the campaign` : `does not state ${rule.fact} ("${value}")`);
+  if (rule.mustNotContradict) {
+    const others = (read.before.alternatives ?? []).filter(
+      (alternative) => value === null || alternative.toLowerCase() !== value.toLowerCase(),
+    );
+    const named = others.filter((alternative) => containsTerm(response, alternative));
+    if (named.length > 0)
+      failures.push(
+        `contradicts ${rule.fact}: names ${named.map((n) => `"${n}"`).join(', ')} where the campaign has "${value ?? ''}"`,
+      );
+  }
+  return failures;
 }
 
 /** Whether a screen applies to a fixture: its `applies` list names it (or a `*` pattern matches) and no skip does. */

@@ -128,6 +128,17 @@ export type TableExpectation = StateChecks['tables'][string];
 /** What a column of an expected row must hold. */
 export type ValuePredicate = z.output<typeof valuePredicate>;
 
+/** A rule over one of the question's facts (see checksSchema.facts). */
+const factRule = z
+  .object({
+    fact: z.string().min(1),
+    mustState: z.boolean().default(false),
+    mustNotContradict: z.boolean().default(true),
+    ...screenFields,
+  })
+  .strict()
+  .refine((rule) => rule.mustState || rule.mustNotContradict, 'give mustState or mustNotContradict');
+
 /**
  * Deterministic checks of a question, read by `turnkit judge --checks`: narrow screens, not judges. Terms match
  * case-insensitively on word boundaries; regular expressions as written; effects as the run recorded them.
@@ -153,6 +164,11 @@ export const checksSchema = z
       .default({ inserted: [], noOutsideChanges: false }),
     /** What the campaign must look like after the rep (see stateChecks). */
     state: stateChecks.optional(),
+    /**
+     * Rules over the question's facts, as the rep read them before its SUT call: the response must state the fact
+     * (`mustState`), and must not name another of its alternatives (`mustNotContradict`, the default).
+     */
+    facts: z.array(factRule).optional(),
   })
   .strict()
   .refine(
@@ -162,6 +178,7 @@ export const checksSchema = z
         checks.matches.length +
         checks.mustNotMatch.length +
         checks.effects.inserted.length +
+        (checks.facts?.length ?? 0) +
         Object.keys(checks.state?.tables ?? {}).length >
         0 ||
       checks.effects.noOutsideChanges !== false ||

@@ -97,6 +97,14 @@ export const leanChecks: Shape = refined(
       noOutsideChanges: anyOf(boolean, object(screenFields)),
     }),
     state: optional(stateChecks),
+    facts: optional(
+      array(
+        refined(
+          object({ fact: string({ min: 1 }), mustState: boolean, mustNotContradict: boolean, ...screenFields }),
+          (rule: { mustState: boolean; mustNotContradict: boolean }) => rule.mustState || rule.mustNotContradict,
+        ),
+      ),
+    ),
   }),
   (checks: {
     mustContain: string[] | { terms: string[] };
@@ -105,12 +113,14 @@ export const leanChecks: Shape = refined(
     mustNotMatch: unknown[];
     effects: { inserted: unknown[]; noOutsideChanges: unknown };
     state?: { tables: Record<string, unknown>; onlyChanges: unknown };
+    facts?: unknown[];
   }) =>
     termsOf(checks.mustContain).length +
       termsOf(checks.mustNotContain).length +
       checks.matches.length +
       checks.mustNotMatch.length +
       checks.effects.inserted.length +
+      (checks.facts?.length ?? 0) +
       Object.keys(checks.state?.tables ?? {}).length >
       0 ||
     checks.effects.noOutsideChanges !== false ||

@@ -88,6 +88,20 @@ export const questionSchema = z
     tools: toolsSchema.optional(),
     /** Rows the player must not learn: their values may appear in no response and no tool call's arguments. */
     hidden: hiddenSchema.optional(),
+    /**
+     * Named facts of the campaign: read-only SQL (`$1` the scratch campaign's root key) giving one row, whose first
+     * column is the fact; read before and after each rep's SUT call, `{{fact:NAME}}` in the case file, checked by
+     * `checks.facts`. `alternatives`: SQL whose rows are the values the fact could have held.
+     */
+    facts: z
+      .record(
+        z.string().regex(/^[A-Za-z][\w-]*$/, 'a fact name is letters, digits, "_" and "-", starting with a letter'),
+        z.union([
+          z.string().trim().min(1),
+          z.object({ sql: z.string().trim().min(1), alternatives: z.string().trim().min(1).optional() }).strict(),
+        ]),
+      )
+      .optional(),
     /** Rollouts (several turns per rep): turns, players, stopOn, transcriptChecks (see rollout-format.ts). */
     ...rolloutFields,
   })

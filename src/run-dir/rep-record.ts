@@ -1,6 +1,7 @@
 import { markdownInline, markdownText } from '../util/markdown-text.js';
 import { visibleControls } from '../util/visible-controls.js';
 import type { EffectsSummary } from '../scratch/scratch-effects.js';
+import type { FactValue } from '../scratch/read-facts.js';
 import type { CallSpend } from './spend.js';
 import type { ToolCall } from './tool-call.js';
 import { toolCallsMarkdown } from './tool-calls-markdown.js';
@@ -19,7 +20,7 @@ export interface RepRecord {
   error: {
     cause: string;
     message: string;
-    stage: 'seed' | 'sut' | 'teardown' | 'player' | 'case-file';
+    stage: 'seed' | 'sut' | 'teardown' | 'player' | 'case-file' | 'facts';
     turn?: number;
   } | null;
   exit: { code: number | null; signal: string | null } | null;
@@ -35,6 +36,11 @@ export interface RepRecord {
   timings: { seedMs: number; sutMs: number; teardownMs: number; totalMs: number };
   scratch: { id: string; strategy: string } | null;
   effects: EffectsSummary | null;
+  /**
+   * The question's facts as the campaign held them before the SUT's call (what its case file and the checks use)
+   * and after it (what the SUT made of them).
+   */
+  facts?: Record<string, { before: FactValue; after?: FactValue }>;
   /** What teardown could not delete because rows outside the campaign point at it (the SUT wrote outside). */
   outside?: string[];
   /** Why changes outside the campaign could not be checked (the shared rows could not be read before the SUT). */

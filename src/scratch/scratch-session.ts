@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFacts, type FactQuery, type FactValue } from './read-facts.js';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { Db } from '../db/connect.js';
@@ -378,6 +379,17 @@ export class ScratchSession {
   async sharedRows(scratch: ScratchCampaign, fixture: Fixture): Promise<SharedSnapshot> {
     const { plan } = await this.prepare(fixture);
     return this.readScratch(scratch, (client) => readSharedRows(client, plan));
+  }
+
+  /**
+   * A question's facts as the scratch campaign holds them now, in one read-only snapshot, each under a time limit
+   * (read-facts.ts): before the SUT, for the case file and the checks, and after it, to see what it changed.
+   */
+  async readFacts(
+    scratch: ScratchCampaign,
+    facts: Readonly<Record<string, FactQuery>>,
+  ): Promise<Record<string, FactValue>> {
+    return this.readScratch(scratch, (client) => readFacts(client, facts, scratch.key));
   }
 
   // Reads a scratch campaign in one snapshot the way capture reads (the codec parses Postgres's text output in fixed

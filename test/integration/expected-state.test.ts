@@ -84,7 +84,7 @@ describe.each(BACKENDS)('expected state (checks.state) on the sample game on %s'
       fixtures: ['fixtures/base.json'],
       sut: gameMaster as QuestionInput['sut'],
       caseFile: 'questions/case.md',
-      checks: { state: state() },
+      checks: { state: state() } as unknown as QuestionInput['checks'],
     };
     const result = await run(project, { question, concurrency: 4 });
     expect(result).toMatchObject({ status: 'complete', ran: 100, errors: 0 });

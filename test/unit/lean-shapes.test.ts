@@ -58,6 +58,10 @@ const manifest = {
       },
       onlyChanges: named,
     },
+    facts: [
+      { fact: 'mess_hall_deck', mustState: true, mustNotContradict: true, ...named },
+      { fact: 'captain', mustState: false, mustNotContradict: true },
+    ],
   },
   tools: {
     allowed: { name: 'allowed', tools: ['move', 'look'] },
