@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseFixtureText } from '../../src/fixture/read-fixture.js';
-import { PLACEHOLDERS, renderCaseFile } from '../../src/question/case-file.js';
+import { factPlaceholders, PLACEHOLDERS, renderCaseFile, withFacts } from '../../src/question/case-file.js';
 import { TurnkitError } from '../../src/errors.js';
 import type { Fixture } from '../../src/fixture/format.js';
 
@@ -34,7 +34,16 @@ describe('case-file placeholders', () => {
       '{{table:NAME}}',
       '{{table:NAME columns=A,B}}',
       '{{recent_turns:N}}',
+      '{{fact:NAME}}',
     ]);
+  });
+
+  it('leaves {{fact:NAME}} for each rep to fill from its campaign, and fills it then', () => {
+    expect(render('On {{fact:mess_hall_deck}}; {{ fact:other }}.')).toBe('On {{fact:mess_hall_deck}}; {{fact:other}}.');
+    expect(withFacts('On {{fact:mess_hall_deck}}; {{ fact:other }}.', { mess_hall_deck: { value: 'deck 2' } })).toBe(
+      'On deck 2; {{ fact:other }}.',
+    );
+    expect(factPlaceholders('{{fact:a}} {{ fact:b-2 }} {{facts}}')).toEqual(['a', 'b-2']);
   });
 
   it('renders the fixture name, the turn and the input, leaving the text around them alone', () => {
@@ -161,7 +170,7 @@ describe('case-file template errors', () => {
     const error = renderError('{{bogus}}');
     expect(error.code).toBe('BAD_INPUT');
     expect(error.message).toBe(
-      'questions/case.md:1:1: {{bogus}}: unknown placeholder; the known ones are {{fixture.name}} {{turn}} {{input}} {{input.COLUMN}} {{root.COLUMN}} {{table:NAME}} {{table:NAME columns=A,B}} {{recent_turns:N}}',
+      'questions/case.md:1:1: {{bogus}}: unknown placeholder; the known ones are {{fixture.name}} {{turn}} {{input}} {{input.COLUMN}} {{root.COLUMN}} {{table:NAME}} {{table:NAME columns=A,B}} {{recent_turns:N}} {{fact:NAME}}',
     );
     expect(renderError('{{}}').message).toMatch(/^questions\/case\.md:1:1: \{\{\}\}: unknown placeholder;/);
   });
