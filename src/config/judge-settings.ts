@@ -53,6 +53,13 @@ export const judgeSettingsSchema = z
       .describe('Retries of a rate-limited (429) or failed (5xx, connection) request, with exponential backoff.'),
     /** Seconds per request. */
     timeout: z.number().positive().default(120).describe('Seconds per request.'),
+    /** Show the judge the game's state beside the response: what the SUT changed, and the question's facts. */
+    state: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Show the judge the game's state beside the response: what the SUT changed in its campaign and the question's facts (its marks go to marks.judge-MODEL-state.csv).",
+      ),
   })
   .strict();
 

@@ -19,6 +19,8 @@ export interface JudgeCacheKey {
   rubricSha256: string;
   caseFileSha256: string;
   responseSha256: string;
+  /** A state-grounded judge's: the state it was shown (absent for a judge shown text only, whose keys stay as they were). */
+  stateSha256?: string;
 }
 
 /**
@@ -66,6 +68,7 @@ export class JudgeCache {
         key.rubricSha256,
         key.caseFileSha256,
         key.responseSha256,
+        ...(key.stateSha256 !== undefined ? [key.stateSha256] : []),
       ]),
     );
   }

@@ -69,7 +69,8 @@ export async function judgeWithModel(project: FilesContext, options: JudgeModelO
     const { manifest } = run;
     const rubric = await rubricFor(options, run, cwd, project.paths.baseDir);
     const settings = options.settings;
-    const slug = judgeFileSlug(settings.model);
+    // A judge shown the state writes files of its own: the same reps judged both ways sit side by side.
+    const slug = `${judgeFileSlug(settings.model)}${settings.state ? '-state' : ''}`;
     const warnings: string[] = [];
     if (manifest.sut.type === 'http' && manifest.sut.model === settings.model) {
       warnings.push(

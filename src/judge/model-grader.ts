@@ -12,6 +12,7 @@ import { JudgeCache } from './judge-cache.js';
 import { JudgeCallError, withoutSecrets, type JudgeCall } from './judge-client.js';
 import { judgePromptSha256 } from './judge-identity.js';
 import { judgePrompt } from './judge-prompt.js';
+import { stateForJudge } from './state-for-judge.js';
 import { parseVerdict } from './judge-verdict.js';
 
 /** What an LLM judge grades with: its settings, the rubric, the run's case files, the model call and its cache. */
@@ -46,7 +47,7 @@ export interface ModelGrader extends Grader {
  */
 export function modelGrader(inputs: ModelGraderInputs): ModelGrader {
   const { settings, rubric } = inputs;
-  const grader = `judge-${settings.model}`;
+  const grader = `judge-${settings.model}${settings.state ? '+state' : ''}`;
   const slots = new Semaphore(settings.concurrency);
   const verdicts: Record<string, unknown>[] = [];
   const counts = { cached: 0, judgeErrors: 0 };
@@ -55,6 +56,9 @@ export function modelGrader(inputs: ModelGraderInputs): ModelGrader {
   let done = 0;
 
   // The model's answer for a rep, or an Error; undefined when a fatal error stopped the judge before this call.
+  const hiddenTables = new Set((inputs.manifest.hidden ?? []).map((rule) => rule.table));
+  const stateOf = (record: RepRecord): string | undefined =>
+    settings.state ? stateForJudge(record, hiddenTables) : undefined;
   const ask = async (record: RepRecord, caseFile: string): Promise<{ answer?: string | Error; spend?: CallSpend }> =>
     slots.run(async () => {
       if (fatal) return {};
@@ -66,6 +70,7 @@ export function modelGrader(inputs: ModelGraderInputs): ModelGrader {
             caseFile,
             response: record.response!,
             ...(record.turns ? { turns: record.turns.length } : {}),
+            ...(settings.state ? { state: stateOf(record)! } : {}),
           }),
         );
         if (typeof reply === 'string') return { answer: reply };
@@ -87,7 +92,7 @@ export function modelGrader(inputs: ModelGraderInputs): ModelGrader {
         note: `the rep errored (${record.error?.stage ?? 'sut'}: ${record.error?.cause ?? 'no response'}); not judged`,
       };
     const caseFile = inputs.caseFiles.get(key.fixture) ?? '';
-    const cacheKey = cacheKeyOf(settings, rubric.sha256, caseFile, record.response);
+    const cacheKey = cacheKeyOf(settings, rubric.sha256, caseFile, record.response, stateOf(record));
     let answer: string | Error | undefined = inputs.cache.get(cacheKey);
     const cached = answer !== undefined;
     // A cached verdict keeps what it cost when it was received (cached: true says it was not paid again).
@@ -132,8 +137,16 @@ export function modelGrader(inputs: ModelGraderInputs): ModelGrader {
 }
 
 /** The cache's key of a verdict: the judge's settings, the rubric, the case file and the response. */
-function cacheKeyOf(settings: JudgeSettings, rubricSha256: string, caseFile: string, response: string): string {
+function cacheKeyOf(
+  settings: JudgeSettings,
+  rubricSha256: string,
+  caseFile: string,
+  response: string,
+  state: string | undefined,
+): string {
   return JudgeCache.keyOf({
+    // A verdict given with the state is not one given without it (absent for a text-only judge: its keys stay).
+    ...(state !== undefined ? { stateSha256: sha256(state) } : {}),
     provider: settings.provider,
     model: settings.model,
     baseUrl: settings.baseUrl ? withoutSecrets(settings.baseUrl) : '',
@@ -171,7 +184,7 @@ function verdictEntry(
     provider: settings.provider,
     rubricVersion: rubric.version,
     rubricSha256: rubric.sha256,
-    promptSha256: judgePromptSha256(),
+    promptSha256: judgePromptSha256(settings.state),
     cached,
     ...(spend ? { spend } : {}),
   };

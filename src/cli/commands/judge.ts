@@ -41,6 +41,10 @@ function addJudgeOptions(command: Command): Command {
     .option('--api-key-env <name>', "the environment variable holding the judge's API key")
     .option('--concurrency <n>', 'verdicts requested at a time', positiveInt)
     .option(
+      '--state',
+      "show the judge the game's state beside each response (what the SUT changed, the question's facts): marks.judge-MODEL-state.csv",
+    )
+    .option(
       '--question <file>',
       "use this question file's current checks and rubric instead of the ones the run recorded",
     )
@@ -108,6 +112,7 @@ interface ModelFlags {
   baseUrl?: string;
   apiKeyEnv?: string;
   concurrency?: number;
+  state?: boolean;
   question?: string;
   json?: boolean;
 }
@@ -133,6 +138,7 @@ async function judgeWithModelFlags(
       baseUrl: options.baseUrl,
       apiKeyEnv: options.apiKeyEnv,
       concurrency: options.concurrency,
+      ...(options.state ? { state: true } : {}),
     },
     config.judge,
   );
