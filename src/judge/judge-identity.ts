@@ -7,6 +7,12 @@ import { judgePrompt } from './judge-prompt.js';
  * shown the game's state (`withState`) has a prompt of its own, so its calibrations never mix with one shown text.
  */
 export function judgePromptSha256(withState = false): string {
-  const prompt = judgePrompt({ question: '', rubric: '', caseFile: '', response: '', ...(withState ? { state: '' } : {}) });
+  const prompt = judgePrompt({
+    question: '',
+    rubric: '',
+    caseFile: '',
+    response: '',
+    ...(withState ? { state: '' } : {}),
+  });
   return sha256(Buffer.from(`${prompt.system}\n\n${prompt.user}`, 'utf8'));
 }

@@ -19,6 +19,7 @@ import { sutSecrets } from '../sut/sut-secrets.js';
 import { planRollout, type RolloutPlan } from '../rollout/rollout-plan.js';
 import { upgradeForRun } from '../upgrade/upgrade-for-run.js';
 import type { FactQuery } from '../scratch/read-facts.js';
+import { factQueriesOf } from '../question/fact-queries.js';
 
 /** Everything a run needs before it touches the database: the question, its fixtures, texts and SUT, all checked. */
 export interface RunPlan {
@@ -132,18 +133,26 @@ export async function prepareRun(project: ProjectContext, input: RunInput): Prom
 // The question's facts as queries; a `{{fact:NAME}}` of its case file or a fact rule naming no fact is refused here.
 function factQueries(question: LoadedQuestion): Record<string, FactQuery> | undefined {
   const q = question.question;
-  const facts = q.facts
-    ? Object.fromEntries(
-        Object.entries(q.facts).map(([name, fact]) => [name, typeof fact === 'string' ? { sql: fact } : fact]),
-      )
-    : undefined;
+  const facts = factQueriesOf(q.facts);
   const known = Object.keys(facts ?? {});
-  for (const [index, rule] of (q.checks?.facts ?? []).entries())
-    if (!known.includes(rule.fact))
+  const named: [PropertyKey[], string][] = [
+    ...(q.checks?.facts ?? []).map((rule, index): [PropertyKey[], string] => [
+      ['checks', 'facts', index, 'fact'],
+      rule.fact,
+    ]),
+    ...(q.probes ?? []).map((probe, index): [PropertyKey[], string] => [['probes', index, 'fact'], probe.fact]),
+  ];
+  for (const [at, fact] of named)
+    if (!known.includes(fact))
       throw new TurnkitError(
         'BAD_INPUT',
-        `${question.at(['checks', 'facts', index, 'fact'])}: no fact is named "${rule.fact}" (the question's facts: ${known.join(', ') || 'none'})`,
+        `${question.at(at)}: no fact is named "${fact}" (the question's facts: ${known.join(', ') || 'none'})`,
       );
+  if (q.probes && (q.turns ?? 1) < 2)
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `${question.at(['probes'])}: probes follow a rollout's turns (turns: 2 or more); for one turn use checks.facts`,
+    );
   return facts;
 }
 

@@ -129,13 +129,26 @@ export function screensOf(checks: Checks, prefix = '', base: readonly PropertyKe
 function factFailures(rule: NonNullable<Checks['facts']>[number], record: RepRecord): string[] {
   const read = record.facts?.[rule.fact];
   if (!read) return [`the fact ${rule.fact} was not read in this rep (the question's facts name it?)`];
-  const value = read.before.value;
-  const response = record.response ?? '';
+  return factRuleFailures(rule, read.before, record.response ?? '');
+}
+
+/**
+ * What a response gets wrong of a fact: not stating it (`mustState`), naming another of its alternatives
+ * (`mustNotContradict`); empty when it agrees. A rep's fact rule and a rollout's probe read facts the same way.
+ */
+export function factRuleFailures(
+  rule: { fact: string; mustState: boolean; mustNotContradict: boolean },
+  read: { value: string | null; alternatives?: string[] },
+  response: string,
+): string[] {
+  const value = read.value;
   const failures: string[] = [];
   if (rule.mustState && (value === null || !containsTerm(response, value)))
-    failures.push(value === null ? `${rule.fact} is empty in the campaign` : `does not state ${rule.fact} ("${value}")`);
+    failures.push(
+      value === null ? `${rule.fact} is empty in the campaign` : `does not state ${rule.fact} ("${value}")`,
+    );
   if (rule.mustNotContradict) {
-    const others = (read.before.alternatives ?? []).filter(
+    const others = (read.alternatives ?? []).filter(
       (alternative) => value === null || alternative.toLowerCase() !== value.toLowerCase(),
     );
     const named = others.filter((alternative) => containsTerm(response, alternative));

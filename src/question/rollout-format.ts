@@ -71,7 +71,28 @@ export const rolloutFields = {
   stopOn: z.literal('fail', { error: 'the one value is "fail"' }).optional(),
   /** Checks of the whole transcript (every response joined), besides `checks` applied to each turn. */
   transcriptChecks: checksSchema.optional(),
+  /**
+   * State tracking: at each chosen turn of a rollout (every turn by default), a fact of the question read from the
+   * campaign as it stands before the SUT's call, and whether the turn's response agrees with it (states it with
+   * `mustState`; never names another of its alternatives). A measurement beside the marks, reported turn by turn.
+   */
+  probes: z
+    .array(
+      z
+        .object({
+          fact: z.string().min(1),
+          turns: z.array(z.number().int().min(1)).min(1).optional(),
+          mustState: z.boolean().default(false),
+          mustNotContradict: z.boolean().default(true),
+        })
+        .strict()
+        .refine((probe) => probe.mustState || probe.mustNotContradict, 'give mustState or mustNotContradict'),
+    )
+    .optional(),
 };
+
+/** A probe of a rollout's state tracking (see rolloutFields.probes). */
+export type ProbeRule = NonNullable<z.output<(typeof rolloutFields)['probes']>>[number];
 
 /** Where a rollout's inputs come from. */
 export type PlayersConfig = z.output<typeof playersSchema>;

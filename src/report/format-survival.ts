@@ -25,6 +25,17 @@ export function formatSurvival(rollout: RolloutReport, style: 'text' | 'md'): st
       `${marked} turn${marked === 1 ? '' : 's'} marked by a person (turn_marks), ${failed} fail: counted with the checks.`,
       '',
     );
+  if (rollout.probes) {
+    lines.push(heading("State tracking: probes the narration agreed with (the campaign's facts at each turn)"), '');
+    const probeRows = [
+      ['fixture', ...turns.map((turn) => `t${turn}`)],
+      ...rollout.probes.map((curve) => [
+        curve.fixture,
+        ...curve.steps.map((step) => (step.probed === 0 ? '-' : `${step.agree}/${step.probed}`)),
+      ]),
+    ];
+    lines.push(...table(probeRows, ['left', ...turns.map(() => 'right' as const)]), '');
+  }
   if (rollout.pairs.length > 0) {
     lines.push(heading('Does the fix hold? Constructed against base, per turn'), '');
     const pairRows = [

@@ -4,6 +4,7 @@ import type { RepKey } from '../run-dir/run-state.js';
 import { fixtureSurvival, survivalPair, type FixtureSurvival, type SurvivalPair } from '../stats/survival.js';
 import type { BasePair } from './build-report.js';
 import type { MarkRow } from '../run-dir/marks-file.js';
+import type { RepRecord } from '../run-dir/rep-record.js';
 import { inputTraits, type InputTraits } from '../rollout/input-traits.js';
 import type { PlayerIdentity } from '../rollout/player-identity.js';
 
@@ -19,6 +20,41 @@ export interface RolloutReport {
   player: PlayerIdentity;
   /** How the players' inputs read (length, questions, refusals, derails), to compare a simulated player with recorded ones. */
   inputs: InputTraits;
+  /**
+   * State tracking, when the question has probes: per fixture and turn, the probes read there and how many the
+   * turn's response agreed with (a probe that could not be read counts in neither).
+   */
+  probes?: { fixture: string; steps: { turn: number; probed: number; agree: number }[] }[];
+}
+
+function withProbes(probes: RolloutReport['probes']): Pick<RolloutReport, 'probes'> {
+  return probes ? { probes } : {};
+}
+
+// Each fixture's probes per turn: reps that reached the turn and were probed there, and those that agreed.
+function probeCurves(
+  records: readonly RepRecord[],
+  names: readonly string[],
+  turns: number,
+): RolloutReport['probes'] {
+  if (!records.some((record) => record.turns?.some((turn) => turn.probes !== undefined))) return undefined;
+  return names.flatMap((name) => {
+    const own = records.filter((record) => record.fixture === name);
+    if (own.length === 0) return [];
+    const first = own[0]!.request.turn;
+    const steps = Array.from({ length: turns }, (_, index) => {
+      let probed = 0;
+      let agree = 0;
+      for (const record of own)
+        for (const probe of record.turns?.find((turn) => turn.turn === first + index)?.probes ?? []) {
+          if (probe.mark === 'error') continue;
+          probed++;
+          if (probe.mark === 'agree') agree++;
+        }
+      return { turn: first + index, probed, agree };
+    });
+    return [{ fixture: name, steps }];
+  });
 }
 
 /**
@@ -63,6 +99,7 @@ export function rolloutReport(
     fixtures,
     player,
     inputs: inputTraits(records),
+    ...withProbes(probeCurves(records, names, turns)),
     turnMarks: { marked: personal.length, failed: personal.filter((entry) => entry.mark === 'fail').length },
     pairs: pairs.flatMap((pair) => {
       const constructed = byName.get(pair.constructed);

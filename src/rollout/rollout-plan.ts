@@ -1,4 +1,5 @@
 import type { LoadedConfig } from '../config/load.js';
+import { factQueriesOf } from '../question/fact-queries.js';
 import { TurnkitError } from '../errors.js';
 import type { Fixture } from '../fixture/format.js';
 import { resolveGameGraph, type GameGraph } from '../fixture/game-graph.js';
@@ -77,6 +78,7 @@ export function planRollout(
         screens: { tools: q.tools, hidden: q.hidden },
         ...(q.hidden ? { hidden: hiddenValues(q.hidden, fixture) } : {}),
         stopOnFail: q.stopOn === 'fail',
+        ...(q.facts ? { probes: { rules: q.probes ?? [], facts: factQueriesOf(q.facts) ?? {} } } : {}),
       };
     },
   };

@@ -1,4 +1,8 @@
 import type { Checks } from '../question/checks-format.js';
+import type { FactQuery, FactValue } from '../scratch/read-facts.js';
+import type { ProbeRule } from '../question/rollout-format.js';
+import { factRuleFailures } from '../question/check-screens.js';
+import { factPlaceholders, withFacts } from '../question/case-file.js';
 import type { Fixture, FixtureRow } from '../fixture/format.js';
 import type { GameGraph } from '../fixture/game-graph.js';
 import { applyChecks } from '../checks/run-checks.js';
@@ -31,6 +35,8 @@ export interface RolloutSpec {
   screens?: ScreenChecks | undefined;
   hidden?: readonly HiddenValues[] | undefined;
   stopOnFail: boolean;
+  /** The question's probes of state tracking, and the facts they read (each turn's, before its SUT call). */
+  probes?: { rules: readonly ProbeRule[]; facts: Readonly<Record<string, FactQuery>> } | undefined;
 }
 
 /** The parts of a rep a rollout plays inside its scratch campaign (seeding and teardown stay the rep's). */
@@ -67,7 +73,7 @@ export async function playRollout(
   record.turns = [];
   record.rollout = { turns: job.rollout.turns, played: 0 };
   if (reader.untracked.length > 0) record.rollout.untracked = reader.untracked;
-  const play: RolloutPlay = { callSut, scratch, job, record, pool, reader, transcript: [], played: [] };
+  const play: RolloutPlay = { session, callSut, scratch, job, record, pool, reader, transcript: [], played: [] };
   for (let index = 0; index < job.rollout.turns; index++) if (!(await playTurn(play, index))) break;
   record.response = play.transcript.length > 0 ? transcriptText(play.transcript) : null;
 }
@@ -90,6 +96,7 @@ export async function openRollout(
 
 /** A rollout being played: its rep's parts, and what the turns so far left (transcript, rows turnkit wrote). */
 interface RolloutPlay {
+  session: ScratchSession;
   callSut: SutCaller;
   scratch: ScratchCampaign;
   job: RolloutTurnsJob;
@@ -127,8 +134,10 @@ async function playTurn(play: RolloutPlay, index: number): Promise<boolean> {
   if (!(await takeInput(play, entry, index, end))) return false;
   const ownStarted = performance.now();
   if (!(await setUpTurn(play, entry, index, end))) return false;
+  const probed = await readProbes(play, entry);
   let own = performance.now() - ownStarted;
   const outcome = await callTurn(play, entry, index);
+  if (probed && probed.length > 0) judgeProbes(probed, entry);
   const afterStarted = performance.now();
   try {
     play.played.push(...(await readTurnEffects(play.reader, play.pool, job.rollout, entry, Boolean(outcome.error))));
@@ -144,6 +153,44 @@ async function playTurn(play: RolloutPlay, index: number): Promise<boolean> {
   }
   if (entry.error) return false;
   return checkTurn(play, entry);
+}
+
+type ProbeRead = { rule: ProbeRule; read: FactValue | Error }[];
+
+// The facts the turn needs, read from the campaign as it stands before the SUT's call (after turnkit wrote the
+// player's row): those its probes check the narration against, and those its case file shows (`{{fact:NAME}}`,
+// filled in here). A fact that cannot be read fails the probes (the case file keeps its placeholder).
+async function readProbes(play: RolloutPlay, entry: TurnRecord): Promise<ProbeRead | undefined> {
+  const probes = play.job.rollout.probes;
+  const due = probes?.rules.filter((rule) => rule.turns === undefined || rule.turns.includes(entry.turn)) ?? [];
+  const facts = probes?.facts ?? {};
+  const names = [...new Set([...due.map((rule) => rule.fact), ...factPlaceholders(entry.caseFile)])].filter((name) =>
+    Object.hasOwn(facts, name),
+  );
+  if (names.length === 0) return undefined;
+  try {
+    const values = await play.session.readFacts(play.scratch, Object.fromEntries(names.map((n) => [n, facts[n]!])));
+    entry.caseFile = withFacts(entry.caseFile, values);
+    return due.map((rule) => ({ rule, read: values[rule.fact]! }));
+  } catch (error) {
+    return due.map((rule) => ({ rule, read: error instanceof Error ? error : new Error(String(error)) }));
+  }
+}
+
+// Each probe's verdict on the turn's response; a turn with no response agrees with nothing.
+function judgeProbes(probed: ProbeRead, entry: TurnRecord): void {
+  entry.probes = probed.map(({ rule, read }) => {
+    if (read instanceof Error) return { fact: rule.fact, value: null, mark: 'error' as const, reason: messageOf(read) };
+    if (entry.response === null)
+      return { fact: rule.fact, value: read.value, mark: 'error' as const, reason: 'the turn has no response' };
+    const failures = factRuleFailures(rule, read, entry.response);
+    return {
+      fact: rule.fact,
+      value: read.value,
+      mark: failures.length === 0 ? ('agree' as const) : ('disagree' as const),
+      reason: failures.length === 0 ? 'agrees' : failures.join('; '),
+    };
+  });
 }
 
 /** The turn's input: the fixture's for the first turn, the player's move after it (false when the player failed). */

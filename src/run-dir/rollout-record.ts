@@ -26,6 +26,11 @@ export interface TurnRecord {
   turnRow: 'sut' | 'turnkit' | 'none';
   /** The question's `checks` applied to this turn alone. */
   check?: { mark: 'pass' | 'fail' | 'error'; reason: string };
+  /**
+   * The question's probes at this turn: each fact as the campaign held it before the SUT's call, and whether the
+   * response agreed (`error`: the fact could not be read).
+   */
+  probes?: { fact: string; value: string | null; mark: 'agree' | 'disagree' | 'error'; reason: string }[];
 }
 
 /** How far a rollout went. */

@@ -43,7 +43,12 @@ export async function readFacts(
   return out;
 }
 
-async function query(client: Queryable, name: string, sql: string, rootKey: string): Promise<Record<string, unknown>[]> {
+async function query(
+  client: Queryable,
+  name: string,
+  sql: string,
+  rootKey: string,
+): Promise<Record<string, unknown>[]> {
   try {
     // $1 is given only to SQL that uses it: Postgres refuses a parameter a statement does not use.
     const result = await client.query(sql, /\$1\b/.test(sql) ? [rootKey] : []);
