@@ -3,7 +3,9 @@
 // process, as the ratio html / json (goal: within 3x), and the HTML file's size per rep at each size (it should
 // stay flat: the page grows linearly with the responses, nothing shared is copied per rep). Then the same run with
 // the checks' screens (screens.checks.jsonl, three screens a rep, one unscored on a fixture): --json and --html with
-// screens against the --json report without them (goal: both within 3x).
+// screens against the --json report without them (goal: both within 3x). Last, expected-state screens (checks.state,
+// four screens a rep reading recorded rows): `judge --checks` and then `report --json` on 10,000 reps whose records
+// hold effects, with checks.state against the same checks without it (goal: within 1.5x).
 import { mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +14,11 @@ import { makeMarkRun } from '../test/helpers/mark-run.js';
 import { report } from '../src/report/report.js';
 import { writeHtmlReport } from '../src/view/write-html-report.js';
 import { CHECKS_SCREENS_FILE, formatScreens, type ScreenRow } from '../src/run-dir/screens-file.js';
+import { readFile } from 'node:fs/promises';
+import { judgeChecks } from '../src/judge/judge-checks.js';
+import { CHECKS_MARKS_FILE } from '../src/judge/judge-checks.js';
+import type { RepRecord } from '../src/run-dir/rep-record.js';
+import { repFileBase } from '../src/run-dir/run-layout.js';
 
 const SIZES = [100, 1_000, 10_000];
 const TRIES = Number(process.env.BENCH_TRIES ?? 3);
@@ -123,6 +130,77 @@ try {
       `${String(size).padEnd(9)} ${json.toFixed(0).padStart(7)}   ${median(withJson).toFixed(0).padStart(15)}   ${jsonRatio.toFixed(2).padStart(5)}x  ${median(withHtml).toFixed(0).padStart(15)}   ${htmlRatio.toFixed(2).padStart(5)}x${jsonRatio > 3 || htmlRatio > 3 ? '   (over the 3x goal)' : ''}`,
     );
   }
+  console.log('');
+  await stateBench(results.find((entry) => entry.size === 10_000)!.dir);
 } finally {
   await rm(root, { recursive: true, force: true });
+}
+
+// judge --checks, then report --json on its marks: with checks.state (four screens over each rep's recorded rows) and
+// without it, interleaved try by try. Every rep's record is given the effects of a SUT that played its turn and
+// wounded the captain, and touched a volatile timestamp.
+async function stateBench(dir: string): Promise<void> {
+  const manifestFile = join(dir, 'manifest.json');
+  const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
+  const per = 5_000;
+  for (const fixture of ['base', 'base-fixed'])
+    for (let rep = 1; rep <= per; rep++) {
+      const file = join(dir, `${repFileBase(fixture, rep)}.json`);
+      const record = JSON.parse(await readFile(file, 'utf8')) as RepRecord;
+      record.effects = {
+        inserted: { turns: 1 },
+        updated: { characters: 1, campaigns: 1 },
+        deleted: {},
+        insertedRows: {
+          turns: [{ id: String(100 + rep), turn_number: 23, narration: record.response, played_at: 'now' }],
+        },
+        updatedRows: {
+          characters: [{ key: { id: '7' }, changed: { hit_points: { before: 10, after: rep % 5 === 0 ? 8 : 9 } } }],
+          campaigns: [{ key: { id: '1' }, changed: { started_at: { before: 'a', after: 'b' } } }],
+        },
+      };
+      await writeFile(file, JSON.stringify(record));
+    }
+  const plain = {
+    mustContain: ['deck 2'],
+    mustNotContain: [],
+    matches: [],
+    mustNotMatch: [],
+    effects: { inserted: [], noOutsideChanges: false },
+  };
+  const withState = {
+    ...plain,
+    state: {
+      volatile: ['played_at', 'campaigns.started_at'],
+      tables: {
+        turns: { inserted: 1, rows: [{ turn_number: 23, narration: { matches: 'deck 2' } }] },
+        characters: { updated: 1, rows: [{ key: { id: '7' }, hit_points: 9 }] },
+        campaigns: 'unchanged',
+      },
+      onlyChanges: true,
+    },
+  };
+  const project = { cwd: dir, paths: { baseDir: dir } };
+  const judgeAndReport = async (checks: unknown): Promise<number> => {
+    await writeFile(manifestFile, JSON.stringify({ ...manifest, checks }));
+    return time(async () => {
+      await judgeChecks(project, { dir });
+      JSON.stringify(await report(project, { dir, marks: CHECKS_MARKS_FILE }), null, 2);
+    });
+  };
+  await judgeAndReport(plain);
+  await judgeAndReport(withState);
+  const without: number[] = [];
+  const withScreens: number[] = [];
+  for (let i = 0; i < TRIES; i++) {
+    without.push(await judgeAndReport(plain));
+    withScreens.push(await judgeAndReport(withState));
+  }
+  const ratio = median(withScreens) / median(without);
+  console.log('expected-state screens (checks.state): judge --checks + report --json, 10,000 reps');
+  console.log('without ms   with state ms   ratio');
+  console.log(
+    `${median(without).toFixed(0).padStart(10)}   ${median(withScreens).toFixed(0).padStart(13)}   ${ratio.toFixed(2).padStart(5)}x${ratio > 1.5 ? '   (over the 1.5x goal)' : ''}`,
+  );
+  await writeFile(manifestFile, JSON.stringify(manifest));
 }
