@@ -9,7 +9,6 @@ import { commandContext, commandEnv } from './command-context.js';
 export type { RunResult } from '../pipeline/finish-run.js';
 export type { RunProgress } from '../pipeline/run-input.js';
 export { defaultConcurrency } from '../pipeline/run.js';
-export { workersFor } from '../pipeline/run-reps.js';
 
 /** Options of `turnkit run`: a run's input, with paths relative to `cwd` and the config and database to load. */
 export interface RunOptions extends CommonOptions, Omit<RunInput, 'question'> {

@@ -70,7 +70,7 @@ export interface AttributeResult {
 }
 
 /** The environment variable each look's SUT sees: 1, 2, ... so that a SUT seeded by its rep draws afresh per look. */
-export const LOOK_VARIABLE = 'TURNKIT_LOOK';
+const LOOK_VARIABLE = 'TURNKIT_LOOK';
 
 /**
  * Finds the upstream turn that misleads the SUT, by experiment: for each chosen turn (or window) a variant of the

@@ -15,8 +15,7 @@ import { isMigrationTable } from './migration-tables.js';
 import { parentColumns, questionFor } from './question-for.js';
 import type { InitFacts } from './read-facts.js';
 
-export { QUESTION_IDS } from './chooser-state.js';
-export type { GameChoices, GameQuestion, QuestionId } from './chooser-state.js';
+export type { GameChoices, GameQuestion } from './chooser-state.js';
 
 /** The game `init` settled on, with the declarations it proposes and why it chose each. */
 export interface ChosenGame extends GameGuess {

@@ -1,4 +1,4 @@
-import type { Catalog, TableInfo } from '../db/catalog-types.js';
+import type { Catalog } from '../db/catalog-types.js';
 import { isMigrationTable } from './migration-tables.js';
 
 /** One step from a table to the table it references: a foreign key, or a reference `init` proposes. */
@@ -89,9 +89,4 @@ function shortestUp(
     }
   }
   return undefined;
-}
-
-/** A table by display name, or undefined. */
-export function tableOf(catalog: Catalog, name: string): TableInfo | undefined {
-  return catalog.tables.get(name);
 }

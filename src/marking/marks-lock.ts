@@ -1,8 +1,5 @@
-import { acquireFileLock, describeOwner, type HeldLock, type LockOwner } from '../util/file-lock.js';
+import { acquireFileLock, describeOwner, type HeldLock } from '../util/file-lock.js';
 import { shownPath } from '../util/shown-path.js';
-
-/** Who holds a marks file: written into its lock file. */
-export type MarksLockOwner = LockOwner;
 
 /** A held lock on a marks file; release it in `finally` (or `await using`). */
 export type MarksLock = HeldLock;

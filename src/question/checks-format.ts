@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { checkRegex, termsOf } from './check-regex.js';
 
-export { checkRegex, termsOf, type CheckPattern } from './check-regex.js';
+export { checkRegex, termsOf } from './check-regex.js';
 
 /** A screen's own name: it names the screen's row in the report and its results in screens.checks.jsonl. */
 export const screenName = z

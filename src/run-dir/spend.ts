@@ -68,4 +68,4 @@ export function addSpend(a: Spend, b: CallSpend | Spend): Spend {
 }
 
 /** Reads `usage` and `cost` from a SUT's answer object, and its bounds: they live with the SUTs (sut/sut-answer.ts). */
-export { answerSpend, MAX_CALL_COST, MAX_CALL_TOKENS, plausibleTokens } from '../sut/sut-answer.js';
+export { answerSpend } from '../sut/sut-answer.js';

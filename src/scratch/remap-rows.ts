@@ -10,12 +10,6 @@ export type TextRow = (string | null)[];
 /** Old key value to new, per table and allocated column. */
 export type KeyMap = Map<string, Map<string, Map<string, string>>>;
 
-/** One table's rows with keys rewritten, ready for a bulk insert. */
-export interface RemappedTable {
-  columns: ColumnInfo[];
-  rows: TextRow[];
-}
-
 /** The columns a seed writes: every column the fixture holds, except generated ones (the database computes them). */
 export function insertColumns(info: TableInfo, fixtureColumns: readonly string[]): ColumnInfo[] {
   const wanted = new Set(fixtureColumns);

@@ -471,26 +471,6 @@ export class ScratchSession {
   private readying: Promise<void> | undefined;
 }
 
-/** Seeds one fixture as a scratch campaign (a one-off; a run keeps one `ScratchSession` for all its reps). */
-export async function seed(
-  db: Db,
-  fixture: Fixture,
-  options: ScratchOptions & FixtureSource,
-): Promise<ScratchCampaign> {
-  const session = new ScratchSession(db, options);
-  try {
-    return await session.seed(fixture, options);
-  } finally {
-    // A clone no longer needs its template.
-    await session.close();
-  }
-}
-
-/** Tears down one scratch campaign by registry id or root key. */
-export async function teardown(db: Db, idOrKey: string): Promise<TeardownReport> {
-  return new ScratchSession(db, {}).teardown(idOrKey);
-}
-
 /** The unique columns the game config keeps as captured in scratch copies (`game.unique`: 'table.column': 'keep'). */
 function keptUniqueColumns(game: GameConfig | undefined): Set<string> {
   const rules = game?.unique ?? {};

@@ -34,8 +34,3 @@ export function chiSquare1Tail(x: number): number {
   if (!(x > 0)) return 1;
   return Math.min(1, erfc(Math.sqrt(x / 2)));
 }
-
-/** The two-sided p of a standard normal statistic: 2 P(Z >= |z|) = erfc(|z| / sqrt 2). */
-export function twoSidedNormalP(z: number): number {
-  return Math.min(1, erfc(Math.abs(z) / Math.SQRT2));
-}

@@ -11,8 +11,6 @@ import { moduleSutAdapter } from './sut-module.js';
  */
 const BUILT_IN = [commandSutAdapter, moduleSutAdapter, httpSutAdapter, functionSutAdapter] as const;
 
-/** The settings of any built-in SUT kind, as a question holds them. */
-export type SutConfig = z.output<(typeof BUILT_IN)[number]['schema']>;
 
 // Each kind's adapter takes its own settings; the map holds them all.
 type AnyAdapter = SutAdapter<any>;

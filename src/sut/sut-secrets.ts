@@ -32,4 +32,4 @@ export function sutSecrets(sut: SutConfig, env: Readonly<Record<string, string |
   return [...secrets];
 }
 
-export { inheritedEnv, isSecretName } from './secret-names.js';
+export { inheritedEnv } from './secret-names.js';

@@ -36,16 +36,16 @@ describe('docs/guides/judge-by-the-database.md, its commands run as written', ()
   const runAll = async (block: string, question: string, env: Record<string, string>): Promise<string> => {
     let stamp = 'STAMP';
     let last = '';
-    for (const [index, argv] of commands(block, (word) => word).entries()) {
+    for (const argv of commands(block, (word) => word)) {
       const filled = argv
         .map((word) => word.replace('STAMP', stamp))
         // capture --campaign "$(npx turnkit sample --turns 40)": the sample project's campaign 1.
-        .filter((word, i, all) => !(all[0] === 'capture' && ['turnkit', 'sample', '--turns', '40)"'].includes(word)))
+        .filter((word, _i, all) => !(all[0] === 'capture' && ['turnkit', 'sample', '--turns', '40)"'].includes(word)))
         .map((word) => (word === '"$(npx' ? '1' : word));
       const result = await runInProcess(filled, { cwd: project, env });
       expect(result.code, `${filled.join(' ')}\n${result.stderr}`).toBe(0);
       if (filled[0] === 'run') stamp = (await readdir(join(project, 'runs', question)))[0]!;
-      if (index >= 0) last = result.stdout;
+      last = result.stdout;
     }
     return last;
   };

@@ -10,11 +10,6 @@ export interface RateLike {
   wilson?: { low: number; high: number } | null | undefined;
 }
 
-/** A number with `digits` decimals, or '-' for none. */
-export function fixed(value: number | null | undefined, digits: number): string {
-  return value === null || value === undefined ? '-' : value.toFixed(digits);
-}
-
 /** "0.50 (2/4)": the rate and the pass/fail counts it is of. */
 export function rateText(m: RateLike): string {
   return m.rate === null ? '-' : `${m.rate.toFixed(2)} (${m.pass}/${m.n ?? m.pass + m.fail})`;
