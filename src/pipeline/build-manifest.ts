@@ -56,7 +56,7 @@ export function buildManifest(inputs: ManifestInputs): Manifest {
       },
       target: q.target,
       reps: inputs.reps,
-      // The default is left out, so that a run of a question that says nothing reads as it always did.
+      // The default is left out, so that the manifests of questions that say nothing stay byte for byte alike.
       ...(q.errors === 'fail' ? { errors: 'fail' as const } : {}),
     },
     rubric: {

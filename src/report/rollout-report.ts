@@ -32,11 +32,7 @@ function withProbes(probes: RolloutReport['probes']): Pick<RolloutReport, 'probe
 }
 
 // Each fixture's probes per turn: reps that reached the turn and were probed there, and those that agreed.
-function probeCurves(
-  records: readonly RepRecord[],
-  names: readonly string[],
-  turns: number,
-): RolloutReport['probes'] {
+function probeCurves(records: readonly RepRecord[], names: readonly string[], turns: number): RolloutReport['probes'] {
   if (!records.some((record) => record.turns?.some((turn) => turn.probes !== undefined))) return undefined;
   return names.flatMap((name) => {
     const own = records.filter((record) => record.fixture === name);
@@ -58,8 +54,8 @@ function probeCurves(
 }
 
 /**
- * The survival part of a report, for a run whose reps are rollouts; undefined for a one-turn run (its report is as
- * it always was). `pairs` are the report's constructed/base pairs.
+ * The survival part of a report, for a run whose reps are rollouts; undefined for a one-turn run (a rep of one turn
+ * has no survival to show). `pairs` are the report's constructed/base pairs.
  */
 export function rolloutReport(
   state: RunState,

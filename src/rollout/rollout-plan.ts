@@ -21,7 +21,7 @@ export interface RolloutPlan {
 
 /**
  * The rollout of a question with `turns` above 1, checked before any rep runs (recorded or scripted inputs for
- * every fixture, checks for `stopOn: fail`); undefined for a one-turn question, which runs as it always did.
+ * every fixture, checks for `stopOn: fail`); undefined for a one-turn question, whose reps call the SUT once.
  */
 export function planRollout(
   question: LoadedQuestion,

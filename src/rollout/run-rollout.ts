@@ -288,7 +288,7 @@ function checkTurn(play: RolloutPlay, entry: TurnRecord): boolean {
 /**
  * The columns turnkit sets on a row it writes for a game whose turns are several rows: the game's turn column to the
  * turn's number and the role column to the player's (`role.input[0]`) or the output's (`role.output`); undefined
- * for a game with one row per turn, whose rows turnkit writes as it always did.
+ * for a game with one row per turn, whose one row holds the input and the output alike.
  */
 export function gameTurnRow(
   graph: GameGraph,

@@ -32,7 +32,7 @@ export function simulatedPlayer(
     async next(turn, _index, transcript) {
       const started = performance.now();
       const OpenAI = await loadOpenAi();
-      // One attempt per input, as before the shared client: a player that fails is the turn's error.
+      // One attempt per input: a player that fails is the turn's error, said at once rather than retried behind the SUT.
       client ??= await openAiClient({
         baseUrl: players.baseUrl,
         apiKey: players.apiKeyEnv ? env[players.apiKeyEnv] : undefined,

@@ -11,7 +11,6 @@ import { moduleSutAdapter } from './sut-module.js';
  */
 const BUILT_IN = [commandSutAdapter, moduleSutAdapter, httpSutAdapter, functionSutAdapter] as const;
 
-
 // Each kind's adapter takes its own settings; the map holds them all.
 type AnyAdapter = SutAdapter<any>;
 

@@ -63,7 +63,7 @@ export async function seedAsCaptured(
  * also grants it with GRANT SET ON PARAMETER): no trigger fires, neither the game's nor the foreign keys' checks.
  * The rows are as captured, from a database that checked them when they were written: a trigger must not rewrite
  * them (an updated_at set to now() on insert), and checking 25,000 turns' foreign keys row by row was about a third
- * of seeding 50 fixtures of 500 turns. Returns whether it could; else the rows are written as before.
+ * of seeding 50 fixtures of 500 turns. Returns whether it could; else the rows are written with the triggers and checks on.
  */
 async function asReplica(client: pg.PoolClient): Promise<boolean> {
   await client.query('SAVEPOINT turnkit_replica');

@@ -63,7 +63,7 @@ export function registerCapture(program: Command, output: Output): void {
         scrubKey: (name: string) => process.env[name],
         allowSensitive: options.allowSensitive,
       };
-      // A bad name is said before the config is read, as it always was.
+      // A bad name is said before the config is read: a typo costs no database start.
       checkCaptureName(input.name);
       const result = await capture(await commandContext(input), input);
       if (options.json) printJson(output, result);

@@ -32,7 +32,7 @@ export function registerConstruct(program: Command, output: Output): void {
       if ((options.patch === undefined) === (options.from === undefined))
         command.error('error: give exactly one of --patch FILE or --from EDITED.json', { exitCode: 2 });
       const input = { ...commonOptions(command), fixture, ...options };
-      // Said before the config is read, as it always was.
+      // Said before the config is read: a mistake on the command line costs no config load.
       checkConstructSource(input);
       const saved = await construct(await commandContext(input), input);
       await warnHeldoutSource('construct', fixture, command, output);
