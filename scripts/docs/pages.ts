@@ -12,6 +12,10 @@ export async function generatedPages(): Promise<Map<string, string>> {
     ['docs/reference/exit-codes.md', await exitCodesReference()],
     ['docs/reference/api.md', apiReference()],
   ]);
-  for (const [name, text] of formatSchemas()) pages.set(`docs/reference/schemas/${name}`, text);
+  const schemas = formatSchemas();
+  for (const [name, text] of schemas) pages.set(`docs/reference/schemas/${name}`, text);
+  // The sample project's copies beside its fixtures: what capture and construct would write there now.
+  pages.set('fixtures/turnkit.fixture.schema.json', schemas.get('turnkit.fixture.schema.json')!);
+  pages.set('constructed/turnkit.constructed.schema.json', schemas.get('turnkit.constructed.schema.json')!);
   return pages;
 }

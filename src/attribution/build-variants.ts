@@ -44,6 +44,8 @@ export async function buildVariant(
       dir,
       // The attribution's own folder, or --save's rewrite of a variant it wrote itself: the same bytes again.
       force: true,
+      // A patch's own mistake is named by the patch file, as `construct --patch` names it.
+      ...(neutraliser.kind === 'patches' ? { source: neutraliser.patches.get(turn)?.file } : {}),
     });
     file = saved.file;
     if (!last) current = await loadFixture(file);

@@ -57,7 +57,14 @@ export function outputCells(fixture: Fixture, turn: number): OutputCell[] {
 export function neutraliseTurn(fixture: Fixture, turn: number, neutraliser: Neutraliser): Fixture {
   if (neutraliser.kind === 'patches') {
     const given = neutraliser.patches.get(turn);
-    if (!given) throw new TurnkitError('BAD_INPUT', `turn ${turn}: no patch for it among the patches given`);
+    if (!given)
+      throw new TurnkitError(
+        'BAD_INPUT',
+        `--patches: no turn-${turn}.json for turn ${turn} (the folder has ${[...neutraliser.patches.keys()]
+          .sort((a, b) => a - b)
+          .map((t) => `turn-${t}.json`)
+          .join(', ')})`,
+      );
     return applyPatch(fixture, given.patch, given.file);
   }
   const copy = structuredClone(fixture);

@@ -33,6 +33,7 @@ function listedTurns(spec: string, kept: readonly number[], bad: (why: string) =
     if (!match) throw bad(`is not "each" or a list of turns and ranges like "15-22" or "3,19" (at "${item}")`);
     const from = Number(match[1]);
     const to = match[2] === undefined ? from : Number(match[2]);
+    if (from > to) throw bad(`starts after it ends at "${item}" (write ${to}-${from})`);
     const turns = kept.filter((t) => t >= from && t <= to);
     const outside = from > to || from < kept[0]! || to > kept[kept.length - 1]!;
     if (outside || turns.length === 0 || (from === to && turns[0] !== from))

@@ -48,6 +48,8 @@ function checkStateTables(question: LoadedQuestion, state: StateChecks, fixtures
       refuse(['volatile', index], `the game has no table ${table} (its fixtures have ${tableNames})`);
     if (table !== undefined && !columns.get(table)!.has(column!))
       refuse(['volatile', index], `the table ${table} has no column ${column}`);
+    if (table === undefined && ![...columns.values()].some((known) => known.has(column!)))
+      refuse(['volatile', index], `no table of the game has a column ${column}`);
   }
   for (const [table, expectation] of Object.entries(state.tables)) {
     const known =

@@ -27,6 +27,12 @@ export function runFailure(result: RunResult, question: string | undefined): Tur
   }
   // Nothing to mark: a SUT that hangs, floods or exits nonzero on every rep is a broken run, not a finished one.
   if (result.total > 0 && result.errors === result.total) {
+    // A fact the campaign does not answer is the question's mistake: the run cannot be resumed once it is fixed.
+    if (/^[^:]+ rep \d+: facts: /.test(result.firstError ?? ''))
+      return new TurnkitError(
+        'SUT_FAILED',
+        `${dir}: all ${result.total} rep(s) errored before the SUT ran (first: ${result.firstError}); fix the question's facts, then run it again`,
+      );
     return new TurnkitError(
       'SUT_FAILED',
       `${dir}: all ${result.total} rep(s) errored, so there is nothing to mark (first: ${result.firstError ?? 'unknown'}); fix the SUT, then: ${resume}`,

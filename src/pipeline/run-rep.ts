@@ -126,7 +126,7 @@ async function readFactsBefore(
     record.request.caseFile = withFacts(record.request.caseFile, values);
     return true;
   } catch (error) {
-    record.error = { stage: 'facts', cause: 'facts', message: messageOf(error) };
+    record.error = { stage: 'facts', cause: 'query', message: messageOf(error) };
     return false;
   }
 }
@@ -142,7 +142,7 @@ async function readFactsAfter(
     const values = await session.readFacts(scratch, facts);
     for (const [name, value] of Object.entries(values)) record.facts![name]!.after = value;
   } catch (error) {
-    record.error ??= { stage: 'facts', cause: 'facts', message: `after the SUT: ${messageOf(error)}` };
+    record.error ??= { stage: 'facts', cause: 'query', message: `after the SUT: ${messageOf(error)}` };
   }
 }
 

@@ -2,6 +2,7 @@ import { showingPathsFrom } from '../util/shown-path.js';
 import { existsSync } from 'node:fs';
 import { inputDir, inputPath, withProjectDb, type ProjectContext } from '../project/project-context.js';
 import { collectGarbage } from '../scratch/gc.js';
+import { checkFactQueries } from '../scratch/read-facts.js';
 import { finishRunDir, runResult, type RunResult } from './finish-run.js';
 import type { OpenedRun, RunSetting } from './opened-run.js';
 import { prepareRun, type RunPlan } from './prepare-run.js';
@@ -44,6 +45,8 @@ export async function runPlanned(
     resumeDir !== undefined && existsSync(resumeDir) ? await acquireRunLock(resumeDir, 'turnkit run --resume') : null;
   // Orphans of a killed run go before this one starts, so that nothing of theirs is mistaken for this run's.
   await collectGarbage(db);
+  // A fact whose SQL cannot run would be every rep's error: said once, at its place in the question.
+  if (plan.facts) await checkFactQueries(db.pool, plan.facts, (name) => plan.question.at(['facts', name]));
   const serverVersion =
     (await db.pool.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0]?.v ?? '';
   const setting: RunSetting = {

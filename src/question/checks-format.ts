@@ -84,7 +84,8 @@ const rowCount = z.union([
   z
     .object({ min: z.number().int().min(0).optional(), max: z.number().int().min(0).optional() })
     .strict()
-    .refine((c) => c.min !== undefined || c.max !== undefined, 'give min, max or both'),
+    .refine((c) => c.min !== undefined || c.max !== undefined, 'give min, max or both')
+    .refine((c) => c.min === undefined || c.max === undefined || c.min <= c.max, 'min is above max'),
 ]);
 
 /**

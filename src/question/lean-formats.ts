@@ -60,7 +60,9 @@ const rowCount = anyOf(
   number({ int: true, min: 0 }),
   refined(
     object({ min: optional(number({ int: true, min: 0 })), max: optional(number({ int: true, min: 0 })) }),
-    (count: { min?: number; max?: number }) => count.min !== undefined || count.max !== undefined,
+    (count: { min?: number; max?: number }) =>
+      (count.min !== undefined || count.max !== undefined) &&
+      (count.min === undefined || count.max === undefined || count.min <= count.max),
   ),
 );
 const keyed = record(scalar);

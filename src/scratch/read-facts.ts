@@ -10,6 +10,7 @@ export interface FactQuery {
 
 /** A fact as read from a campaign: its value (the one row's first column, as text) and its alternatives. */
 export interface FactValue {
+  /** Never null as read (a NULL fact is the rep's error); null only where a probe could not read it. */
   value: string | null;
   alternatives?: string[];
 }
@@ -32,7 +33,9 @@ export async function readFacts(
     const rows = await query(client, name, fact.sql, rootKey);
     if (rows.length !== 1)
       throw new TurnkitError('BAD_INPUT', `fact "${name}": returned ${rows.length} rows; a fact is one row`);
-    out[name] = { value: firstColumn(rows[0]!) };
+    const value = firstColumn(rows[0]!);
+    if (value === null) throw new TurnkitError('BAD_INPUT', `fact "${name}": is NULL; a fact is a value`);
+    out[name] = { value };
     if (fact.alternatives !== undefined) {
       const alternatives = (await query(client, `${name}.alternatives`, fact.alternatives, rootKey))
         .map(firstColumn)
@@ -41,6 +44,35 @@ export async function readFacts(
     }
   }
   return out;
+}
+
+/**
+ * Runs each fact's SQL (and its alternatives') once before any rep, in a read-only transaction on the project's
+ * database with `$1` NULL (no campaign: no row is read): SQL that does not parse, names a table or column the game
+ * lacks, writes, or runs past the time limit is refused in one line naming the fact, `at(name)` its place.
+ */
+export async function checkFactQueries(
+  pool: { connect(): Promise<Queryable & { release(): void }> },
+  facts: Readonly<Record<string, FactQuery>>,
+  at: (name: string) => string,
+): Promise<void> {
+  const client = await pool.connect();
+  try {
+    for (const [name, fact] of Object.entries(facts))
+      for (const sql of [fact.sql, ...(fact.alternatives !== undefined ? [fact.alternatives] : [])]) {
+        await client.query('BEGIN READ ONLY');
+        try {
+          await client.query(`SET LOCAL statement_timeout = ${FACT_TIMEOUT_MS}`);
+          await client.query(sql, /\$1\b/.test(sql) ? [null] : []);
+        } catch (error) {
+          throw new TurnkitError('BAD_INPUT', `${at(name)}: ${(error as Error).message}`);
+        } finally {
+          await client.query('ROLLBACK');
+        }
+      }
+  } finally {
+    client.release();
+  }
 }
 
 async function query(

@@ -9,9 +9,7 @@ import { sequentialAttribution } from '../../src/attribution/sequential-design.j
 
 // page.evaluate runs these callbacks in the page, where document and window are the page's.
 declare const document: {
-  querySelectorAll(
-    selector: string,
-  ): ArrayLike<{ textContent: string | null; className: string }> &
+  querySelectorAll(selector: string): ArrayLike<{ textContent: string | null; className: string }> &
     Iterable<{
       textContent: string | null;
       className: string;
@@ -76,7 +74,7 @@ describe('attribution.html in a real browser', () => {
         })),
       );
       // Fisher's p for 10/10 against 2/10 is 0.00071; Holm over three variants makes it 0.0021.
-    expect(rows[0]).toEqual({
+      expect(rows[0]).toEqual({
         significant: true,
         cells: ['1', 'turn 19', '10/10', '100%', '72%-100%', '+80 pts', '0.002', 'm-no-t19'],
       });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -111,10 +112,31 @@ describe.each(BACKENDS)('facts from the campaign on %s', (backend) => {
     const record = JSON.parse(await readFile(join(result.dir, 'reps/meridian/rep-01.json'), 'utf8')) as RepRecord;
     expect(record.error).toEqual({
       stage: 'facts',
-      cause: 'facts',
+      cause: 'query',
       message: 'fact "rooms": returned 13 rows; a fact is one row',
     });
     expect(record.response).toBeNull();
+  });
+
+  it("a NULL fact is the rep's error too; SQL that writes or does not parse is refused before any rep", async () => {
+    const nullFact = await run(project, {
+      question: question({ id: 'facts-null', reps: 1, facts: { ...FACTS, nothing: 'SELECT NULL::text' } }),
+      env: { PATH: process.env.PATH },
+    });
+    const record = JSON.parse(await readFile(join(nullFact.dir, 'reps/meridian/rep-01.json'), 'utf8')) as RepRecord;
+    expect(record.error).toMatchObject({ stage: 'facts', message: 'fact "nothing": is NULL; a fact is a value' });
+    await expect(
+      run(project, {
+        question: question({
+          id: 'facts-writes',
+          facts: { ...FACTS, gone: 'DELETE FROM turns WHERE campaign_id = $1 RETURNING 1' },
+        }),
+      }),
+    ).rejects.toThrow(/\$\.facts\.gone: cannot execute DELETE in a read-only transaction$/);
+    await expect(
+      run(project, { question: question({ id: 'facts-typo', facts: { ...FACTS, typo: 'SELECT nam FROM decks' } }) }),
+    ).rejects.toThrow(/\$\.facts\.typo: column "nam" does not exist/);
+    expect(existsSync(join(t.dir, 'runs/facts-writes'))).toBe(false);
   });
 
   it('refuses a fact rule or a {{fact:NAME}} naming no fact, before any rep runs', async () => {

@@ -167,5 +167,10 @@ describe.each(BACKENDS)('expected state (checks.state) on the sample game on %s'
     await expect(
       run(project, { question: { ...base, checks: { state: { tables: { turn: 'unchanged' } } } } }),
     ).rejects.toThrow(/the game has no table turn \(its fixtures have /);
+    await expect(
+      run(project, {
+        question: { ...base, checks: { state: { volatile: ['playd_at'], tables: { turns: 'unchanged' } } } },
+      }),
+    ).rejects.toThrow(/volatile\[0\]: no table of the game has a column playd_at/);
   });
 });

@@ -38,6 +38,9 @@ describe('selectTurns', () => {
     expect(() => selectTurns('all', range(1, 5), '--turns')).toThrow(TurnkitError);
     expect(() => selectTurns('all', range(1, 5), '--turns')).toThrow(/^--turns: "all" is not/);
     expect(() => selectTurns('4-6', range(1, 5), '--turns')).toThrow(/outside 1-5/);
+    expect(() => selectTurns('5-2', range(1, 5), '--turns')).toThrow(
+      /^--turns: "5-2" starts after it ends at "5-2" \(write 2-5\)$/,
+    );
     expect(() => selectTurns('2,1-3', range(1, 5), '--turns')).toThrow(/names turn 2 twice/);
     expect(() => selectTurns('each', range(1, 5), '--turns', 0)).toThrow(/^--window: 0 is not/);
   });

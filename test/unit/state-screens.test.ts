@@ -105,6 +105,10 @@ describe('checks.state: the expected state as screens', () => {
     expect(checksSchema.safeParse({ state: { volatile: ['x'] } }).success).toBe(false);
     expect(checksSchema.safeParse({ state: { tables: { turns: { inserted: 1.5 } } } }).success).toBe(false);
     expect(checksSchema.safeParse({ state: { tables: { turns: { inserted: {} } } } }).success).toBe(false);
+    expect(
+      checksSchema.safeParse({ state: { tables: { turns: { inserted: { min: 3, max: 1 } } } } }).error?.issues[0]
+        ?.message,
+    ).toBe('min is above max');
     expect(checksSchema.safeParse({ state: { tables: { turns: 'unchanged' } } }).success).toBe(true);
   });
 });
