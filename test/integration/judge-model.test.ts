@@ -1140,6 +1140,7 @@ describe('loadJudgeSettings', () => {
       concurrency: 7,
       retries: 1,
       timeout: 30,
+      state: false,
     });
   });
 
@@ -1152,6 +1153,7 @@ describe('loadJudgeSettings', () => {
       concurrency: 4,
       retries: 4,
       timeout: 120,
+      state: false,
     });
     const error = await refusal(loadJudgeSettings(undefined, { model: 'm', baseUrl: 'not a url' }));
     expect(error.message.startsWith('judge flags: $.baseUrl: ')).toBe(true);
