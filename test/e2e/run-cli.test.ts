@@ -200,7 +200,9 @@ describe('turnkit run stopped by a real signal on the embedded database, then re
   });
 
   it('stops launching on SIGINT, finishes and tears down the running rep, exits 1, and --resume completes the run', async () => {
-    const child = spawn(process.execPath, [BIN, 'run', 'questions/places.yaml', '--reps', '5'], {
+    // One SUT call at a time: on a loaded machine four at once could all have begun before the signal lands, and a
+    // run whose every rep began finishes whole.
+    const child = spawn(process.execPath, [BIN, 'run', 'questions/places.yaml', '--reps', '5', '--concurrency', '1'], {
       cwd: project,
       env: { ...process.env, DATABASE_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
