@@ -4,23 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInProcess } from '../helpers/cli-in-process.js';
 import { sampleProject } from '../helpers/sample-project.js';
+import { blocks, commands } from '../helpers/guide-blocks.js';
 
 const GUIDE = fileURLToPath(new URL('../../docs/guides/rollouts.md', import.meta.url));
-
-/** The guide's fenced blocks of one language, in order. */
-const FENCE = '```';
-function blocks(text: string, language: string): string[] {
-  return [...text.matchAll(new RegExp(`${FENCE}${language}\\n([\\s\\S]*?)${FENCE}`, 'g'))].map((match) => match[1]!);
-}
-
-/** A block's commands as argv lists: comments dropped, `npx turnkit` removed, `$(...)` and STAMP filled in. */
-function commands(block: string, fill: (word: string) => string): string[][] {
-  return block
-    .split('\n')
-    .map((line) => line.replace(/\s+#.*$/, '').trim())
-    .filter((line) => line.startsWith('npx turnkit '))
-    .map((line) => line.slice('npx turnkit '.length).split(/\s+/).map(fill));
-}
 
 describe('docs/guides/rollouts.md, its commands run as written', () => {
   let project: string;
