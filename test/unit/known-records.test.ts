@@ -99,6 +99,45 @@ describe('known records: tests of the evaluator', () => {
     );
   });
 
+  it('tests expected-state screens with the rows a record updated and deleted', async () => {
+    const state = [
+      '  state:',
+      '    volatile: [updated_at]',
+      '    tables:',
+      '      npcs: { updated: 1, rows: [{ key: { id: 7 }, mood: calm }] }',
+      '      notes: { deleted: 0 }',
+    ];
+    const result = await check('state.yaml', [
+      ...state,
+      'knownRecords:',
+      '  - about: the npc calmed down, its timestamp touched',
+      '    response: Go.',
+      '    effects:',
+      '      inserted: { notes: [{ id: 1, body: Go }] }',
+      '      updated: { npcs: [{ key: { id: 7 }, set: { mood: calm, updated_at: now } }] }',
+      '    expect: { state-npcs: pass, state-notes: pass }',
+      '  - about: the wrong npc, and a note deleted',
+      '    response: Go.',
+      '    effects:',
+      '      updated: { npcs: [{ key: { id: 8 }, set: { mood: calm } }] }',
+      '      deleted: { notes: [{ id: 3 }] }',
+      '    expect: { state-npcs: fail, state-notes: fail }',
+    ]);
+    expect(result.records).toBe(2);
+    await expect(
+      check('state-bad.yaml', [
+        ...state,
+        'knownRecords:',
+        '  - about: only the timestamp changed',
+        '    response: Go.',
+        '    effects: { updated: { npcs: [{ key: { id: 7 }, set: { updated_at: now } }] } }',
+        '    expect: { state-npcs: pass }',
+      ]),
+    ).rejects.toThrow(
+      /screen "state-npcs" gave fail on this known record \(only the timestamp changed\), expected pass: npcs: updated 0 row\(s\), expected 1; npcs\[id=7\]\.mood: expected "calm", not changed by the SUT$/,
+    );
+  });
+
   it('refuses an expectation of a screen the question does not have, and a skip of one', async () => {
     await expect(
       check('unknown.yaml', ['knownRecords:', '  - response: Go', '    expect: { answer-terms: pass }']),
