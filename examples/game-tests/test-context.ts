@@ -5,7 +5,7 @@ import { inject, test as base } from 'vitest';
 import { sampleGameConfig } from 'turnkit';
 import { turnkitFixtures, type TurnkitFixtureTypes } from 'turnkit/testing';
 
-const PROJECT = fileURLToPath(new URL('../../', import.meta.url));
+const PROJECT = fileURLToPath(new URL('../..', import.meta.url));
 
 const { databaseUrl, dataDir } = inject('gameDatabase');
 const config = dataDir ? { ...sampleGameConfig, database: { embedded: { dataDir } } } : sampleGameConfig;

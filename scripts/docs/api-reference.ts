@@ -5,7 +5,7 @@ import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The package's entry points: import specifier to source file. */
 const ENTRY_POINTS: [specifier: string, file: string][] = [

@@ -5,7 +5,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const CORPUS = fileURLToPath(new URL('../../test/bad-inputs/', import.meta.url));
+const CORPUS = fileURLToPath(new URL('../../test/bad-inputs', import.meta.url));
 
 /** The parts of a bad-input case this page shows (the e2e test reads the rest). */
 interface BadInputCase {

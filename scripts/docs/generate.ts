@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generatedPages } from './pages.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 for (const [path, text] of await generatedPages()) {
   await mkdir(dirname(join(ROOT, path)), { recursive: true });
   await writeFile(join(ROOT, path), text);

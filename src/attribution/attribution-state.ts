@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument } from '../fixture/format.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
-import { parseJsonText } from '../util/json-source.js';
+import { writeFileAtomic } from '../util/process/atomic-write.js';
+import { parseJsonText } from '../util/json/json-source.js';
 import { HAND_WRITTEN_LIMIT, readInputText } from '../util/read-input.js';
 import { shownPath } from '../util/shown-path.js';
 

@@ -2,7 +2,7 @@ import { closest } from 'fastest-levenshtein';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { z } from 'zod';
 import { TurnkitError } from '../errors.js';
-import { formatJsonPath, positionAt } from '../util/json-source.js';
+import { formatJsonPath, positionAt } from '../util/json/json-source.js';
 import { configSchema, type TurnkitConfig } from './schema.js';
 
 /**

@@ -1,7 +1,7 @@
 import { shownPath } from '../util/shown-path.js';
 import { readFileSync } from 'node:fs';
 import { distance } from 'fastest-levenshtein';
-import { formatJsonPath, positionAt } from '../util/json-source.js';
+import { formatJsonPath, positionAt } from '../util/json/json-source.js';
 import { locateConfigKey } from './config-issues.js';
 
 /** How messages name the built-in config used when a project has none. */

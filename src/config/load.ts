@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve, relative } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { importModule } from '../util/import-module.js';
-import { parseJsonText, parseWithSchema } from '../util/json-source.js';
+import { parseJsonText, parseWithSchema } from '../util/json/json-source.js';
 import { configSchema, type TurnkitConfig } from './schema.js';
 import { parseConfigValue } from './config-issues.js';
 import { sampleGameConfig } from './sample-config.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseJsonPath, type JsonPathStep } from '../util/json-path.js';
+import { parseJsonPath, type JsonPathStep } from '../util/json/json-path.js';
 
 /** The fakes a scrub rule can name: each keeps the shape a game reads. */
 export const FAKE_KINDS = ['email', 'name', 'username', 'ip', 'uuid', 'text'] as const;

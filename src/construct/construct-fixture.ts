@@ -2,7 +2,7 @@ import { DATA_FILE_LIMIT, readInputText } from '../util/read-input.js';
 import { TurnkitError } from '../errors.js';
 import { parseFixtureText } from '../fixture/read-fixture.js';
 import { inputDir, inputPath, type ProjectContext } from '../project/project-context.js';
-import { parseJsonText } from '../util/json-source.js';
+import { parseJsonText } from '../util/json/json-source.js';
 import { shownPath, showingPathsFrom } from '../util/shown-path.js';
 import { loadFixture } from '../fixture/load-fixture.js';
 import { applyPatch } from './patch.js';

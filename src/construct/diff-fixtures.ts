@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Fixture, FixtureRow, FixtureTable } from '../fixture/format.js';
-import { formatJsonPath } from '../util/json-source.js';
+import { formatJsonPath } from '../util/json/json-source.js';
 import type { ColumnChange } from '../fixture/column-change.js';
 import { describeRow, rowKey } from '../fixture/row-key.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { TurnkitError } from '../errors.js';
-import { positionAt } from '../util/json-source.js';
+import { positionAt } from '../util/json/json-source.js';
 import type { EditSession } from './edit-session.js';
 import { applyPatch } from './patch.js';
 import type { SavedConstructed } from './save-constructed.js';

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { TurnkitError } from '../errors.js';
 import type { Fixture, FixtureRow } from '../fixture/format.js';
-import { formatJsonPath } from '../util/json-source.js';
+import { formatJsonPath } from '../util/json/json-source.js';
 import { tableNamed } from '../fixture/row-key.js';
 
 /**

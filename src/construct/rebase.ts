@@ -3,7 +3,7 @@ import { inputDir, type FilesContext } from '../project/project-context.js';
 import { dirname, relative, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument } from '../fixture/format.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { writeFileAtomic } from '../util/process/atomic-write.js';
 import { applyChanges, describeConflict, type ChangeConflict } from '../fixture/apply-changes.js';
 import { changesetOf } from '../fixture/column-change.js';
 import type { ConstructedFixture } from '../fixture/constructed-format.js';

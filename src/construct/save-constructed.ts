@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { FIXTURE_NAME, FIXTURE_NAME_RULE, serializeDocument, type Fixture } from '../fixture/format.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { writeFileAtomic } from '../util/process/atomic-write.js';
 import { changePath, changesetOf, type ColumnChange } from '../fixture/column-change.js';
 import { diffFixtures } from './diff-fixtures.js';
 import {

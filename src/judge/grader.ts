@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Mark, MarkRow } from '../run-dir/marks-file.js';
+import type { Mark, MarkRow } from '../run-dir/marks/marks-file.js';
 import type { Run } from '../run-dir/read-run.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
 import { planReps } from '../run-dir/rep-order.js';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { appendWhole } from '../util/append-whole.js';
+import { appendWhole } from '../util/process/append-whole.js';
 import { join } from 'node:path';
 import { sha256 } from '../util/sha256.js';
 import { JUDGE_CACHE_FILE } from '../run-dir/run-file-names.js';

@@ -6,7 +6,7 @@ import { shownPath, showingPathsFrom } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import { loadQuestion } from '../question/load-question.js';
 import { sha256 } from '../run-dir/manifest.js';
-import { parseMarks } from '../run-dir/read-marks.js';
+import { parseMarks } from '../run-dir/marks/read-marks.js';
 import { readRun, type Run } from '../run-dir/read-run.js';
 import { orFallback } from '../run-dir/run-file.js';
 import { RUBRIC_FILE } from '../run-dir/run-layout.js';

@@ -3,7 +3,7 @@ import { parseDocument } from 'yaml';
 import { shownPath } from '../util/shown-path.js';
 import { yamlValue } from '../util/yaml-value.js';
 import { TurnkitError } from '../errors.js';
-import { parseWithSchema, positionAt } from '../util/json-source.js';
+import { parseWithSchema, positionAt } from '../util/json/json-source.js';
 import { judgeSettingsSchema, type JudgeSettings, type JudgeSettingsInput } from '../config/judge-settings.js';
 
 /**

@@ -1,4 +1,4 @@
-import { acquireFileLock, describeOwner, type HeldLock } from '../util/file-lock.js';
+import { acquireFileLock, describeOwner, type HeldLock } from '../util/process/file-lock.js';
 import { shownPath } from '../util/shown-path.js';
 
 /** A held lock on a marks file; release it in `finally` (or `await using`). */

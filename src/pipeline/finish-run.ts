@@ -1,7 +1,7 @@
 import type { Manifest } from '../run-dir/manifest.js';
 import type { OpenedRun } from './opened-run.js';
 import { runWriter } from '../run-dir/run-writer.js';
-import { marksFor, previousMarks } from '../run-dir/run-marks.js';
+import { marksFor, previousMarks } from '../run-dir/marks/run-marks.js';
 import { forEachRepRecord } from '../run-dir/rep-records-in-order.js';
 import { repId } from '../run-dir/run-state.js';
 import { RepTally } from './rep-tally.js';

@@ -7,7 +7,7 @@ import type { OpenedRun, RunSetting } from './opened-run.js';
 import type { RunPlan } from './prepare-run.js';
 import type { RunInput } from './run-input.js';
 import { runWriter } from '../run-dir/run-writer.js';
-import { marksFor, previousMarks } from '../run-dir/run-marks.js';
+import { marksFor, previousMarks } from '../run-dir/marks/run-marks.js';
 import { planReps, startOrder } from '../run-dir/rep-order.js';
 import { readManifest, readRunState, repId } from '../run-dir/run-state.js';
 import type { QuestionFixture } from './resolve-fixtures.js';

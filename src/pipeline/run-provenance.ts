@@ -6,7 +6,7 @@ import { TurnkitError } from '../errors.js';
 import type { SutConfig } from '../question/question-format.js';
 import { sha256, type Manifest } from '../run-dir/manifest.js';
 import { sutKind } from '../sut/sut-kinds.js';
-import { runBounded } from '../util/bounded-process.js';
+import { runBounded } from '../util/process/bounded-process.js';
 import { shownPath } from '../util/shown-path.js';
 
 // What a run's manifest says of where it ran and with what, beyond the question's own files: the project's git

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { configSchema, type TurnkitConfigInput } from '../config/schema.js';
 import { openDb, type Db } from '../db/connect.js';
-import { parseWithSchema } from '../util/json-source.js';
+import { parseWithSchema } from '../util/json/json-source.js';
 
 /** Where a project keeps its files, resolved against its config's folder. */
 export interface ProjectPaths {

@@ -1,6 +1,6 @@
 import { TurnkitError } from '../errors.js';
 import type { Fixture, FixtureRow, FixtureTable } from '../fixture/format.js';
-import { positionAt } from '../util/json-source.js';
+import { positionAt } from '../util/json/json-source.js';
 import { turnInputs, turnModelOf, turnsInOrder } from '../fixture/turn-rows.js';
 import { groupsRows } from '../fixture/turn-groups.js';
 import { turnLines } from '../fixture/turn-text.js';

@@ -5,7 +5,7 @@ import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { parseDocument, isMap, isPair, isScalar, type Document } from 'yaml';
 import type { z } from 'zod';
 import { TurnkitError } from '../errors.js';
-import { formatJsonPath, parseJsonText, positionAt } from '../util/json-source.js';
+import { formatJsonPath, parseJsonText, positionAt } from '../util/json/json-source.js';
 import { shownPath } from '../util/shown-path.js';
 import { yamlValue } from '../util/yaml-value.js';
 import { questionObjectSchema, questionSchema, type Question } from './question-format.js';

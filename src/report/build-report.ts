@@ -4,7 +4,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { Manifest } from '../run-dir/manifest.js';
 import { planReps } from '../run-dir/rep-order.js';
 import { repId, type RunState } from '../run-dir/run-state.js';
-import type { ReadMark } from '../run-dir/read-marks.js';
+import type { ReadMark } from '../run-dir/marks/read-marks.js';
 import { readRun, type Run } from '../run-dir/read-run.js';
 import { runAgreements, type RunAgreement } from './run-agreements.js';
 import { passPowers, tagConsistency, type TagConsistency } from '../stats/consistency.js';

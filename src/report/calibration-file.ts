@@ -1,7 +1,7 @@
 import { DATA_FILE_LIMIT, readInputText } from '../util/read-input.js';
 import { z } from 'zod';
 import { TurnkitError } from '../errors.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { writeFileAtomic } from '../util/process/atomic-write.js';
 import { shownPath } from '../util/shown-path.js';
 import {
   calibrate,

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { ReadMark } from '../run-dir/read-marks.js';
+import type { ReadMark } from '../run-dir/marks/read-marks.js';
 import type { Run } from '../run-dir/read-run.js';
 
 /** Marks read from several files by precedence, and which file each rep's mark came from. */

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { jsonLines } from '../util/json-lines.js';
+import { jsonLines } from '../util/json/json-lines.js';
 import { TurnkitError } from '../errors.js';
-import { appendWhole } from '../util/append-whole.js';
+import { appendWhole } from '../util/process/append-whole.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
 
 /**

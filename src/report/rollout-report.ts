@@ -3,7 +3,7 @@ import { repId } from '../run-dir/run-state.js';
 import type { RepKey } from '../run-dir/run-state.js';
 import { fixtureSurvival, survivalPair, type FixtureSurvival, type SurvivalPair } from '../stats/survival.js';
 import type { BasePair } from './build-report.js';
-import type { MarkRow } from '../run-dir/marks-file.js';
+import type { MarkRow } from '../run-dir/marks/marks-file.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
 import { inputTraits, type InputTraits } from '../rollout/input-traits.js';
 import type { PlayerIdentity } from '../rollout/player-identity.js';

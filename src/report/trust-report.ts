@@ -15,7 +15,7 @@ import { intervalVerdict, roganGladen, roganGladenInterval, type CorrectedVerdic
 import { holmAdjust } from '../stats/holm.js';
 import { mantelHaenszel, type MantelHaenszel } from '../stats/mantel-haenszel.js';
 import { ppiMean, type PpiEstimate } from '../stats/ppi.js';
-import type { ReadMark } from '../run-dir/read-marks.js';
+import type { ReadMark } from '../run-dir/marks/read-marks.js';
 import type { RunAgreement } from './run-agreements.js';
 import { seedOf } from '../stats/seeded-random.js';
 import type { Interval } from '../stats/stats.js';

@@ -1,5 +1,5 @@
 import { TurnkitError } from '../errors.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { writeFileAtomic } from '../util/process/atomic-write.js';
 import { describeWriteError, shownPath } from '../util/shown-path.js';
 import type { Report } from './build-report.js';
 import { ciFixtureDetails } from './ci-details.js';

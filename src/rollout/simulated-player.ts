@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type OpenAIClient from 'openai';
 import { loadOpenAi, modelFailure, openAiClient } from '../model/model-client.js';
-import { commandWords, runBounded } from '../util/bounded-process.js';
+import { commandWords, runBounded } from '../util/process/bounded-process.js';
 import { splitBaseUrl } from '../util/url-secrets.js';
 import type { PlayersConfig } from '../question/rollout-format.js';
 import type { PlayerMove, PlayerSource } from './rollout-inputs.js';

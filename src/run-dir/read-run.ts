@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Manifest } from './manifest.js';
-import { readMarksFile, scopeOfRun, type MarksScope, type ReadMark } from './read-marks.js';
+import { readMarksFile, scopeOfRun, type MarksScope, type ReadMark } from './marks/read-marks.js';
 import { RUBRIC_FILE } from './run-file-names.js';
 import { fileInRun, orFallback, readRunText } from './run-file.js';
 import { readManifest, readRunState, type RunState } from './run-state.js';

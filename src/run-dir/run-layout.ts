@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { TurnkitError } from '../errors.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { writeFileAtomic } from '../util/process/atomic-write.js';
 import { describeWriteError, shownPath } from '../util/shown-path.js';
 
 /** A run's folder name: the UTC time to the millisecond, sortable and free of ":" (Windows). */

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { acquireFileLock, describeOwner, type HeldLock } from '../util/file-lock.js';
+import { acquireFileLock, describeOwner, type HeldLock } from '../util/process/file-lock.js';
 import { shownPath } from '../util/shown-path.js';
 
 /** The lock file inside a run directory while a run or resume writes it. */

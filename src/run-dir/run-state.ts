@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { TurnkitError } from '../errors.js';
-import { parseJsonText, parseWithSchema } from '../util/json-source.js';
+import { parseJsonText, parseWithSchema } from '../util/json/json-source.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
 import { leanManifest } from './lean-shapes.js';
 import type { Manifest } from './manifest.js';

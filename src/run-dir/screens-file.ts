@@ -1,4 +1,4 @@
-import { jsonLines } from '../util/json-lines.js';
+import { jsonLines } from '../util/json/json-lines.js';
 import { TurnkitError } from '../errors.js';
 import type { ScreenMark } from './screen-result.js';
 import { leanScreenRow } from './lean-shapes.js';

@@ -3,7 +3,7 @@ import type { Catalog } from '../db/catalog-types.js';
 import type { GameConfig } from '../config/schema.js';
 import { collectOwned } from '../fixture/collect-owned.js';
 import { resolveGameGraph } from '../fixture/game-graph.js';
-import { formatJsonPath } from '../util/json-source.js';
+import { formatJsonPath } from '../util/json/json-source.js';
 import { canonical, canonicalRow, fixtureColumns, fixtureValues, inverseKeyMap } from './fixture-values.js';
 import type { SerializedKeyMap } from './seed-remap.js';
 import type { SeedPlan } from './seed-plan.js';

@@ -1,5 +1,5 @@
 import type { Db } from '../db/connect.js';
-import { processState } from '../util/process-identity.js';
+import { processState } from '../util/process/process-identity.js';
 import { dropOrphanDatabases, type OrphanDatabase } from './owned-databases.js';
 import { ensureRegistry, listEntries, type RegistryEntry } from './registry.js';
 import { ScratchSession } from './scratch-session.js';

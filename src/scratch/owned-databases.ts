@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/introspect.js';
 import { quoteIdent, quoteLiteral } from '../db/quote.js';
-import { currentProcess, processState, type ProcessIdentity } from '../util/process-identity.js';
+import { currentProcess, processState, type ProcessIdentity } from '../util/process/process-identity.js';
 
 // What a database turnkit made for a process of its own says about it (its comment): who made it and for what, so
 // that gc can tell one a killed process left from one in use.

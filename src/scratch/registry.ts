@@ -2,7 +2,7 @@ import type { Queryable } from '../db/introspect.js';
 import type { Db } from '../db/connect.js';
 import { inTransaction } from '../db/transaction.js';
 import type { GameConfig } from '../config/schema.js';
-import type { ProcessIdentity } from '../util/process-identity.js';
+import type { ProcessIdentity } from '../util/process/process-identity.js';
 import type { KeyList } from './key-ranges.js';
 
 /** Advisory lock class of turnkit (`tk`): the first half of every advisory lock key it takes; the second names what is locked. */

@@ -5,7 +5,7 @@ import { redactUrl } from '../db/url.js';
 import { TurnkitError } from '../errors.js';
 import { serverStopsOnClose } from '../db/connect.js';
 import { inputDir, inputPath, withProjectDb, type ProjectContext } from '../project/project-context.js';
-import { removeStaleTemps } from '../util/temp-names.js';
+import { removeStaleTemps } from '../util/process/temp-names.js';
 // `turnkit seed` takes constructed fixtures too: the loader (fixture/) materializes them.
 import { loadFixture } from '../fixture/load-fixture.js';
 import type { ScratchCheck } from './check-scratch.js';

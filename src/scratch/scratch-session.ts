@@ -20,7 +20,7 @@ import type { CollectedRows } from '../fixture/collect-owned.js';
 import { readSharedRows, type SharedSnapshot } from './shared-snapshot.js';
 import { horizonFrom, outsideWrites, WRITE_HORIZON_SQL } from './outside-writes.js';
 import type { Queryable } from '../db/introspect.js';
-import { currentProcess, type ProcessIdentity } from '../util/process-identity.js';
+import { currentProcess, type ProcessIdentity } from '../util/process/process-identity.js';
 import {
   deleteEntry,
   ensureRegistry,

@@ -5,7 +5,7 @@ import { checkAgainstCatalog } from '../fixture/check-catalog.js';
 import { findTable, type GameGraph } from '../fixture/game-graph.js';
 import { encodeValue, type JsonValue } from '../fixture/value-codec.js';
 import type { Fixture, FixtureTable } from '../fixture/format.js';
-import { formatJsonPath } from '../util/json-source.js';
+import { formatJsonPath } from '../util/json/json-source.js';
 import { dependencyOrder, type DependencyOrder } from './dependency-order.js';
 import { planKeys, type KeyPlan } from './key-plan.js';
 import { insertColumns } from './remap-rows.js';

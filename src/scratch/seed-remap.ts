@@ -9,7 +9,7 @@ import { writeFixtureRows } from './write-fixture-rows.js';
 import { CombinedWriteFailed } from './combined-write.js';
 import { packKeys, type KeyList } from './key-ranges.js';
 import { insertEntry, LOCK_CLASS, lockSharedRowsSql, recordSharedRows, type RegistryEntry } from './registry.js';
-import type { ProcessIdentity } from '../util/process-identity.js';
+import type { ProcessIdentity } from '../util/process/process-identity.js';
 import type { SeedPlan } from './seed-plan.js';
 import { TurnkitError } from '../errors.js';
 import { scratchBegin } from './scratch-begin.js';

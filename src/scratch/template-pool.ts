@@ -5,7 +5,7 @@ import type { Queryable } from '../db/introspect.js';
 import { TurnkitError } from '../errors.js';
 import type { Fixture } from '../fixture/format.js';
 import { BackgroundDrops } from './background-drops.js';
-import { currentProcess } from '../util/process-identity.js';
+import { currentProcess } from '../util/process/process-identity.js';
 import { deleteEntry, insertEntry, type RegistryEntry } from './registry.js';
 import type { SeedPlan } from './seed-plan.js';
 import { newScratchId, type SeedOwner } from './seed-remap.js';

@@ -1,5 +1,5 @@
 import { TurnkitError } from '../errors.js';
-import { formatJsonPath } from '../util/json-source.js';
+import { formatJsonPath } from '../util/json/json-source.js';
 import type { FixtureRow } from '../fixture/format.js';
 
 /** The fields of a Postgres error that say what went wrong and where. */

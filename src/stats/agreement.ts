@@ -1,4 +1,4 @@
-import type { ReadMark } from '../run-dir/read-marks.js';
+import type { ReadMark } from '../run-dir/marks/read-marks.js';
 
 /** One rep the two graders marked differently (both pass or fail). */
 export interface Disagreement {

@@ -1,5 +1,5 @@
 import type { RepRecord } from '../run-dir/rep-record.js';
-import type { TurnMark } from '../run-dir/marks-file.js';
+import type { TurnMark } from '../run-dir/marks/marks-file.js';
 import { fisherExact, lowerMedian } from './stats.js';
 
 /** How many reps of a fixture were still passing after one turn of the rollout. */

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { TurnkitError } from '../errors.js';
-import { type BoundedResult, commandWords, killRunningProcesses, runBounded } from '../util/bounded-process.js';
+import { type BoundedResult, commandWords, killRunningProcesses, runBounded } from '../util/process/bounded-process.js';
 import { findProgram } from './find-program.js';
 import type { SutAdapter } from './sut-adapter.js';
 import { sutMaxOutput, sutTimeout } from './sut-fields.js';

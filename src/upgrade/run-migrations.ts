@@ -3,7 +3,7 @@ import type { Db } from '../db/connect.js';
 import { migrate, migrationsFolder } from '../db/migrate.js';
 import { scrubSecret } from '../db/url.js';
 import { TurnkitError } from '../errors.js';
-import { runBounded } from '../util/bounded-process.js';
+import { runBounded } from '../util/process/bounded-process.js';
 import { passwordForms, withoutSecrets } from '../util/redact-password.js';
 import { visibleControls } from '../util/visible-controls.js';
 import { inheritedEnv, secretValues } from '../sut/secret-names.js';
@@ -42,7 +42,7 @@ export async function runMigrationCommand(
   signal?: AbortSignal,
 ): Promise<void> {
   const [program] = command;
-  // The runner SUTs and players use (util/bounded-process.ts): its own process group, killed with whatever it
+  // The runner SUTs and players use (util/process/bounded-process.ts): its own process group, killed with whatever it
   // started when aborted, output bounded. A migration has no turnkit timeout of its own (it may be long): a day.
   // The environment a command SUT gets: no secret-named variable (the scrub key, API keys) and no PG* variable (a
   // `psql` step would reach the database they name), unless game.migrate.env passes one by name.

@@ -1,5 +1,5 @@
 import { rename, rm } from 'node:fs/promises';
-import { tempSibling } from '../util/temp-names.js';
+import { tempSibling } from '../util/process/temp-names.js';
 
 /**
  * The files of one upgrade, written all or none: each is written whole beside its target under a temporary name

@@ -16,7 +16,7 @@ import {
 import { fixtureFile, writeFixtureFile, writeSchemaFile } from '../fixture/write-fixtures.js';
 import { inputPath, withProjectDb, type ProjectContext } from '../project/project-context.js';
 import { shownPath } from '../util/shown-path.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { writeFileAtomic } from '../util/process/atomic-write.js';
 import type { Catalog } from '../db/catalog-types.js';
 import { introspect, type Queryable } from '../db/introspect.js';
 import { checkMigrationsTurnkitRuns } from './migrations-turnkit-runs.js';

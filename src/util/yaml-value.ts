@@ -1,6 +1,6 @@
 import { visit, type Document } from 'yaml';
 import { TurnkitError } from '../errors.js';
-import { positionAt } from './json-source.js';
+import { positionAt } from './json/json-source.js';
 
 /**
  * A parsed YAML document's value. Aliases that expand without end (a "billion laughs" file) are refused by the

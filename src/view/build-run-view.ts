@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { report } from '../report/report.js';
 import { agreement } from '../stats/agreement.js';
-import type { ReadMark } from '../run-dir/read-marks.js';
+import type { ReadMark } from '../run-dir/marks/read-marks.js';
 import { readRun, type Run } from '../run-dir/read-run.js';
 import { repId } from '../run-dir/run-state.js';
 import { planReps } from '../run-dir/rep-order.js';

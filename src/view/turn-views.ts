@@ -1,4 +1,4 @@
-import type { TurnMark } from '../run-dir/marks-file.js';
+import type { TurnMark } from '../run-dir/marks/marks-file.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
 import type { TurnRecord } from '../run-dir/rollout-record.js';
 import type { ToolCall } from '../run-dir/tool-call.js';

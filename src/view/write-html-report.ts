@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { writeFileAtomic } from '../util/process/atomic-write.js';
 import { describeWriteError, shownPath } from '../util/shown-path.js';
 import { buildRunView, type RunViewOptions } from './build-run-view.js';
 import { renderPage } from './html-page.js';

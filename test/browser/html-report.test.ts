@@ -32,7 +32,7 @@ declare const document: {
   }>;
 };
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 // The report's number formats, written out here again: the page must show what the JSON holds.
 const rate = (m: { pass: number; fail: number; rate: number | null }): string =>

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentSecurityPolicy, renderPage } from '../../src/view/html-page.js';
 import { PAGE_SCRIPT_FILE, pageScript } from '../../src/view/client/page-script.js';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const SOURCES = join(REPO, 'src/view/client/browser');
 
 // Code only: comments say what they like.

@@ -35,7 +35,7 @@ interface BadInputCase {
   };
 }
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 async function deriveFile(spec: NonNullable<BadInputCase['derive']>, dir: string): Promise<void> {
   const document = JSON.parse(await readFile(join(REPO, spec.from), 'utf8'));
@@ -54,7 +54,7 @@ async function deriveFile(spec: NonNullable<BadInputCase['derive']>, dir: string
   await writeFile(join(dir, spec.to), text);
 }
 
-const CORPUS = fileURLToPath(new URL('../bad-inputs/', import.meta.url));
+const CORPUS = fileURLToPath(new URL('../bad-inputs', import.meta.url));
 const names = (await readdir(CORPUS)).filter((name) => name.endsWith('.json')).sort();
 
 // These go through the built binary as well: its exit code and stderr must be the ones run() gives in process.

@@ -11,7 +11,7 @@ import { copySampleFiles } from '../helpers/sample-project.js';
 import type { Report } from '../../src/report/build-report.js';
 import { copyEmbedded } from '../helpers/embedded-copy.js';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const SCHEMA = fileURLToPath(new URL('../helpers/junit.xsd', import.meta.url));
 // What a runner or a pod starts with: none of the variables turnkit reads for shards, names or summaries.
 const CLEAN = {

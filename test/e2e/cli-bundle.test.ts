@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 // `npm run build` bundles the command line's own modules into dist/src/cli/bin.js and its chunks
 // (scripts/build-cli.mjs); what finds turnkit's files from its own module's place must find them from there too. The

@@ -11,7 +11,7 @@ import {
   type RecordedRequest,
   type Responder,
 } from '../helpers/fake-llm-server.js';
-import { parseMarks } from '../../src/run-dir/read-marks.js';
+import { parseMarks } from '../../src/run-dir/marks/read-marks.js';
 
 const MODEL = 'fake-judge';
 const GRADER = `judge-${MODEL}`;

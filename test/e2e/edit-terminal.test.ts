@@ -8,7 +8,7 @@ import { BIN, runCli } from '../helpers/cli.js';
 import { hasTmux, killTmuxServer, requireTmux, startInTmux, tmux, tmuxQuiet, waitForPane } from '../helpers/tmux.js';
 import { MIDDLE_WORD, writeLongTurnFixture } from '../helpers/long-turn-fixture.js';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('turnkit edit in a real terminal', () => {
   let project: string;

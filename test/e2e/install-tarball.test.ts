@@ -14,7 +14,7 @@ import { adminQuery, BACKENDS } from '../helpers/test-db.js';
 import { createHash, randomBytes } from 'node:crypto';
 
 const run = promisify(execFile);
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 /** What a command printed and how it exited, whatever the exit code. */
 async function sh(

@@ -15,7 +15,7 @@ import {
   waitForPane,
 } from '../helpers/tmux.js';
 import { DEMO_FIXTURES, demoLikeRun } from '../helpers/mark-run.js';
-import { parseMarksText } from '../../src/run-dir/read-marks.js';
+import { parseMarksText } from '../../src/run-dir/marks/read-marks.js';
 
 /** Anything on a blind screen that tells which fixture or which rep: a name, a file, a rep number. */
 const TELLS = /meridian|deck-fixed|fixtures\/|constructed\/|\brep \d|\brep-\d/;

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 // turnkit is not on a registry yet; when it can be, `npm publish` must be the one command: the package lists what a
 // game project needs (the built binary, its types, turnkit/testing, the sample migrations, the README) and nothing

@@ -4,9 +4,9 @@ import { basename, join } from 'node:path';
 import type { CliResult } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/cli-in-process.js';
 import { sampleRunProject } from '../helpers/sample-project.js';
-import type { MarkRow } from '../../src/run-dir/marks-file.js';
-import { formatMarks } from '../../src/run-dir/format-marks.js';
-import { parseMarks } from '../../src/run-dir/read-marks.js';
+import type { MarkRow } from '../../src/run-dir/marks/marks-file.js';
+import { formatMarks } from '../../src/run-dir/marks/format-marks.js';
+import { parseMarks } from '../../src/run-dir/marks/read-marks.js';
 import type { Report } from '../../src/report/build-report.js';
 
 const REPS = 4;

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { BIN } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/cli-in-process.js';
 import { copySampleFiles, sampleProject } from '../helpers/sample-project.js';
-import { parseMarks } from '../../src/run-dir/read-marks.js';
+import { parseMarks } from '../../src/run-dir/marks/read-marks.js';
 import type { Manifest } from '../../src/run-dir/manifest.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
 

@@ -8,7 +8,7 @@ import { BIN } from '../helpers/cli.js';
 import { makeReportRun } from '../helpers/report-run.js';
 
 const TRACE_HOOK = fileURLToPath(new URL('../helpers/module-trace.mjs', import.meta.url));
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 // What a command that does not use them must not load: each costs hundreds of modules at every start.
 const HEAVY = ['playwright-core', 'ink', 'react', 'openai', '@anthropic-ai/sdk', 'kysely', 'tsx', 'esbuild'];

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unsampledProject } from '../helpers/sample-project.js';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const GUIDE = join(REPO, 'docs/guides/testing-your-game.md');
 
 /** The guide's fenced blocks of one language, in order. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInProcess } from '../helpers/cli-in-process.js';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('turnkit verify on a file with problems of both kinds', () => {
   let project: string;

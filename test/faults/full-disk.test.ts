@@ -11,7 +11,7 @@ import { faultProject, type FaultProject } from '../helpers/fault-project.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
 import { mulberry32 } from '../../src/util/seeded-random.js';
 import { collectGarbage } from '../../src/scratch/gc.js';
-import { parseMarks } from '../../src/run-dir/read-marks.js';
+import { parseMarks } from '../../src/run-dir/marks/read-marks.js';
 
 // A real full disk: the project's runs/ folder is a 512 KiB tmpfs (this machine and .ci/run run as root, which may
 // mount), filled to a random level, so that the run meets ENOSPC where the kernel puts it (a rep file, order.jsonl,

@@ -9,7 +9,7 @@ import { collectGarbage } from '../../src/scratch/gc.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
 import { judgeChecks } from '../../src/judge/judge-checks.js';
-import { parseMarks } from '../../src/run-dir/read-marks.js';
+import { parseMarks } from '../../src/run-dir/marks/read-marks.js';
 import { itHasProgram, systemProgram } from '../helpers/system-programs.js';
 
 // The operations' files context: relative paths of their input are this process's folder's, as before.

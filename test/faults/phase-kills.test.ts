@@ -15,7 +15,7 @@ import { asCommand } from '../helpers/as-command.js';
 import { capture } from '../../src/fixture/capture-fixtures.js';
 import { FIXTURE_SCHEMA_FILE, fixtureSchema } from '../../src/fixture/format.js';
 import { runQuestion } from '../../src/app/run-question.js';
-import { parseMarks } from '../../src/run-dir/read-marks.js';
+import { parseMarks } from '../../src/run-dir/marks/read-marks.js';
 
 // Kills at the steps other than a run's SUT call: a capture writing its files, `turnkit seed`, `turnkit teardown`,
 // and a run's own seed and teardown of a rep. The moment within the step is random, the signal too (SIGKILL, SIGINT

@@ -9,7 +9,7 @@ import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
 import { systemProgram } from '../helpers/system-programs.js';
 import { mulberry32 } from '../../src/util/seeded-random.js';
 import { collectGarbage } from '../../src/scratch/gc.js';
-import { parseMarks } from '../../src/run-dir/read-marks.js';
+import { parseMarks } from '../../src/run-dir/marks/read-marks.js';
 import type { Manifest } from '../../src/run-dir/manifest.js';
 
 // A restart cuts every connection of the server, other agents' and CI's too: never the shared one at 5432, a cluster

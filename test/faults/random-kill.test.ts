@@ -10,7 +10,7 @@ import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
 import { mulberry32 } from '../../src/util/seeded-random.js';
 import { collectGarbage } from '../../src/scratch/gc.js';
 import { runQuestion } from '../../src/app/run-question.js';
-import { parseMarks } from '../../src/run-dir/read-marks.js';
+import { parseMarks } from '../../src/run-dir/marks/read-marks.js';
 import { itHasProgram, systemProgram } from '../helpers/system-programs.js';
 
 // Replay a failure with TURNKIT_FAULT_SEED=<the seed in its message>.

@@ -8,7 +8,7 @@ import { runQuestion } from '../../src/app/run-question.js';
 import { asCommand } from '../helpers/as-command.js';
 import { verify } from '../../src/pipeline/verify.js';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 // Refused before a database is opened or a rep is planned: no database needed.
 describe('the size of a run', () => {

@@ -8,7 +8,7 @@ import { usingDb } from '../../src/db/connect.js';
 import { captureFromDb } from '../../src/fixture/capture.js';
 import { serializeDocument } from '../../src/fixture/format.js';
 import { writeFixtureFile } from '../../src/fixture/write-fixtures.js';
-import { writeFileAtomic } from '../../src/util/atomic-write.js';
+import { writeFileAtomic } from '../../src/util/process/atomic-write.js';
 import { TEST_SCRUB } from './scrub-key.js';
 
 const [url, campaign, file, mode] = process.argv.slice(2) as [string, string, string, 'streamed' | 'whole' | 'rows'];

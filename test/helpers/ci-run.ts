@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { validateXML } from 'xmllint-wasm';
-import type { MarkRow } from '../../src/run-dir/marks-file.js';
-import { formatMarks } from '../../src/run-dir/format-marks.js';
+import type { MarkRow } from '../../src/run-dir/marks/marks-file.js';
+import { formatMarks } from '../../src/run-dir/marks/format-marks.js';
 import { makeReportRun } from './report-run.js';
 
 /** Marks of one fixture: [mark, note] per rep. */

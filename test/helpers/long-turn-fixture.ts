@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serializeDocument } from '../../src/fixture/format.js';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The one word the editor tests change: it occurs once, near the middle of the narration. */
 export const MIDDLE_WORD = 'blue';

@@ -1,8 +1,8 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseMarksText } from '../../src/run-dir/read-marks.js';
+import { parseMarksText } from '../../src/run-dir/marks/read-marks.js';
 import { makeJudgeRun } from './judge-run.js';
-import type { MarkRow } from '../../src/run-dir/marks-file.js';
+import type { MarkRow } from '../../src/run-dir/marks/marks-file.js';
 
 /** A rep of a hand-made run: the SUT's response, an errored rep, or no record at all. */
 export type MarkRepSpec = string | { error: 'seed' | 'sut'; message?: string } | { notRun: true };

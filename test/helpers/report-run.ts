@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { MarkRow } from '../../src/run-dir/marks-file.js';
-import { formatMarks } from '../../src/run-dir/format-marks.js';
+import type { MarkRow } from '../../src/run-dir/marks/marks-file.js';
+import { formatMarks } from '../../src/run-dir/marks/format-marks.js';
 import { makeMarkRun, type MarkRepSpec } from './mark-run.js';
 
 /** A mark of a hand-made marks file: [mark, note]. */

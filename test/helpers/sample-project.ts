@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { runCli } from './cli.js';
 import { copyEmbedded } from './embedded-copy.js';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * The committed files of the sample project, by name: a copy of whole folders would carry a person's leftovers

@@ -10,8 +10,8 @@ import { judgeWithModel } from '../../src/judge/judge-model.js';
 import { judgeSettingsSchema, type JudgeSettings, type JudgeSettingsInput } from '../../src/config/judge-settings.js';
 import { loadJudgeSettings } from '../../src/judge/load-judge-settings.js';
 import { sha256 } from '../../src/run-dir/manifest.js';
-import type { MarkRow } from '../../src/run-dir/marks-file.js';
-import { parseMarks } from '../../src/run-dir/read-marks.js';
+import type { MarkRow } from '../../src/run-dir/marks/marks-file.js';
+import { parseMarks } from '../../src/run-dir/marks/read-marks.js';
 import {
   closedPort,
   openaiCompletion,

@@ -9,7 +9,7 @@ import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
 import { construct } from '../../src/construct/construct-fixture.js';
 import { runQuestion, type RunProgress } from '../../src/app/run-question.js';
-import { parseMarks } from '../../src/run-dir/read-marks.js';
+import { parseMarks } from '../../src/run-dir/marks/read-marks.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
 import type { Manifest } from '../../src/run-dir/manifest.js';
 import { itHasProgram, systemProgram } from '../helpers/system-programs.js';

@@ -15,7 +15,7 @@ import { mergeRuns } from '../../src/shard/merge-runs.js';
 import { judgeChecks } from '../../src/judge/judge-checks.js';
 import { buildReport } from '../../src/report/build-report.js';
 import { formatReport } from '../../src/report/format-report.js';
-import { parseMarks } from '../../src/run-dir/read-marks.js';
+import { parseMarks } from '../../src/run-dir/marks/read-marks.js';
 import { itHasProgram, systemProgram } from '../helpers/system-programs.js';
 
 // A game master that plays its own turns: it reads the campaign's last turn, writes this one, and answers with both.

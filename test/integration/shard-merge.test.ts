@@ -17,14 +17,14 @@ import { judgeChecks } from '../../src/judge/judge-checks.js';
 import { judgeWithModel } from '../../src/judge/judge-model.js';
 import { judgeSettingsSchema } from '../../src/config/judge-settings.js';
 import { buildReport, type Report } from '../../src/report/build-report.js';
-import { parseMarks } from '../../src/run-dir/read-marks.js';
+import { parseMarks } from '../../src/run-dir/marks/read-marks.js';
 import { manifestSchema, type Manifest } from '../../src/run-dir/manifest.js';
 import { TurnkitError } from '../../src/errors.js';
 
 // The operations' files context: relative paths of their input are this process's folder's, as before.
 const HERE = { cwd: process.cwd(), paths: { baseDir: process.cwd() } };
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const SUT = join(REPO, 'examples', 'sample-sut.mjs');
 const BASE = 'meridian-turn-23';
 const FIXED = 'meridian-turn-23-deck-fixed';

@@ -16,7 +16,7 @@ import { upgrade } from '../../src/upgrade/upgrade-fixtures.js';
 import { TEST_SCRUB_KEY } from '../helpers/scrub-key.js';
 import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
 
-const TEST_MIGRATIONS = fileURLToPath(new URL('../helpers/upgrade-migrations/', import.meta.url));
+const TEST_MIGRATIONS = fileURLToPath(new URL('../helpers/upgrade-migrations', import.meta.url));
 
 // A fifth migration, this test's own: it drops a column a constructed fixture changes.
 const DROP_TOKENS = `import { sql, type Kysely } from 'kysely';

@@ -14,7 +14,7 @@ import { upgrade } from '../../src/upgrade/upgrade-fixtures.js';
 import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
 
 // Two migration tools from npm drive the upgrade of a small game whose schema only they manage.
-const BIN = fileURLToPath(new URL('../../node_modules/.bin/', import.meta.url));
+const BIN = fileURLToPath(new URL('../../node_modules/.bin', import.meta.url));
 
 const GAME: TurnkitConfigInput = {
   game: {

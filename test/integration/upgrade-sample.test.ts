@@ -22,7 +22,7 @@ import type { SutFunction } from '../../src/sut/sut-request.js';
 import { TEST_SCRUB_KEY } from '../helpers/scrub-key.js';
 import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
 
-const TEST_MIGRATIONS = fileURLToPath(new URL('../helpers/upgrade-migrations/', import.meta.url));
+const TEST_MIGRATIONS = fileURLToPath(new URL('../helpers/upgrade-migrations', import.meta.url));
 
 // sha256 of every file under a folder, by its path relative to it: what "bytes unchanged" is checked against.
 async function hashesUnder(dir: string): Promise<Map<string, string>> {

@@ -21,7 +21,7 @@ import type { SutFunction } from '../../src/sut/sut-request.js';
 import { TEST_SCRUB_KEY } from '../helpers/scrub-key.js';
 import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
 
-const TEST_MIGRATIONS = fileURLToPath(new URL('../helpers/upgrade-migrations/', import.meta.url));
+const TEST_MIGRATIONS = fileURLToPath(new URL('../helpers/upgrade-migrations', import.meta.url));
 // The repository's committed sample fixture, captured before turnkit recorded migration states: only ever copied.
 const COMMITTED_SAMPLE = fileURLToPath(new URL('../../fixtures/meridian-turn-23.json', import.meta.url));
 const COMMITTED_CONSTRUCTED = fileURLToPath(

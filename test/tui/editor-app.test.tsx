@@ -10,7 +10,7 @@ import { loadFixture } from '../../src/fixture/load-fixture.js';
 import { EditorApp, type EditorResult } from '../../src/tui/editor/editor-app.js';
 import { settled } from '../helpers/ink-settled.js';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const BASE = join(REPO, 'fixtures/meridian-turn-23.json');
 const EXAMPLE = join(REPO, 'constructed/meridian-turn-23-deck-fixed.json');
 

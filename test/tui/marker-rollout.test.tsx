@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { buildReport } from '../../src/report/build-report.js';
 import { formatSurvival } from '../../src/report/format-survival.js';
 import { MarkingSession } from '../../src/marking/marking-session.js';
-import { parseMarksText } from '../../src/run-dir/read-marks.js';
+import { parseMarksText } from '../../src/run-dir/marks/read-marks.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
 import { repId } from '../../src/run-dir/run-state.js';
 import type { TurnRecord } from '../../src/run-dir/rollout-record.js';

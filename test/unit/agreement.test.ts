@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { agreement, cohensKappa } from '../../src/stats/agreement.js';
-import type { Mark } from '../../src/run-dir/marks-file.js';
-import { parseMarksText, type ReadMark } from '../../src/run-dir/read-marks.js';
+import type { Mark } from '../../src/run-dir/marks/marks-file.js';
+import { parseMarksText, type ReadMark } from '../../src/run-dir/marks/read-marks.js';
 import { repId } from '../../src/run-dir/run-state.js';
 
 type Row = [fixture: string, rep: number, mark: Mark, note?: string];

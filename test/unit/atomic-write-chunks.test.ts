@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeChunksAtomic } from '../../src/util/atomic-write.js';
+import { writeChunksAtomic } from '../../src/util/process/atomic-write.js';
 
 // A streamed fixture copies its row lists into the file as bytes between pieces of text (write-streamed.ts): the
 // file must hold the text and the bytes in their order, a character split across two byte pieces whole.

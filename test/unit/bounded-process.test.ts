@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { commandWords, runBounded } from '../../src/util/bounded-process.js';
+import { commandWords, runBounded } from '../../src/util/process/bounded-process.js';
 import { commandPlayer } from '../../src/rollout/simulated-player.js';
 
 let dir: string;

@@ -9,7 +9,7 @@ import { caseFileSource } from '../../src/question/case-file-source.js';
 import { loadQuestion } from '../../src/question/load-question.js';
 import { TurnkitError } from '../../src/errors.js';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const SAMPLE_GAME = `game: { root: { table: 'campaigns', key: 'id' }, turns: { table: 'turns', order: 'turn_number', input: ['player_input'] }, shared: ['users'] }`;
 
 describe('case files from a function of turnkit.config.ts (caseFile: config:NAME)', () => {

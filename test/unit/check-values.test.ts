@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { checkValues } from '../../src/fixture/check-values.js';
 import type { FixtureTable } from '../../src/fixture/format.js';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The problems checkValues finds in one row of a table of the given column types. */
 function problems(types: Record<string, string>, row: Record<string, unknown>): string[] {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { configKeys } from '../../scripts/docs/config-reference.js';
 import { generatedPages } from '../../scripts/docs/pages.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 // Generated once for the file: the library reference costs a type-check of src/.
 let generated: ReturnType<typeof generatedPages> | undefined;

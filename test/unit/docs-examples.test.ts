@@ -4,7 +4,7 @@ import { glob } from 'tinyglobby';
 import { describe, expect, it } from 'vitest';
 import { exampleLines, wrongExamples } from '../../scripts/docs/cli-examples.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('the turnkit command lines in the documentation', () => {
   it('name commands and options the CLI has', async () => {

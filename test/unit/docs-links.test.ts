@@ -7,7 +7,7 @@ import { glob } from 'tinyglobby';
 import { afterAll, describe, expect, it } from 'vitest';
 import { anchorsOf, deadLinks, linksOf } from '../../scripts/docs/markdown-links.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const read = (file: string) => readFileSync(file, 'utf8');
 
 describe('links between the documentation pages', () => {

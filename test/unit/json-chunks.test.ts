@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonChunks } from '../../src/util/json-chunks.js';
+import { jsonChunks } from '../../src/util/json/json-chunks.js';
 import { mulberry32 } from '../../src/util/seeded-random.js';
 
 // Fixtures are written in pieces (capture never holds a large fixture's whole text): the pieces must make exactly

@@ -3,12 +3,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { scanJson } from '../../src/util/json-scan.js';
-import { parseJsonText } from '../../src/util/json-source.js';
+import { scanJson } from '../../src/util/json/json-scan.js';
+import { parseJsonText } from '../../src/util/json/json-source.js';
 import { loadFixture } from '../../src/fixture/load-fixture.js';
 import { shownPath } from '../../src/util/shown-path.js';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('scanning JSON text without recursion', () => {
   it('finds a repeated key, escapes decoded, and keys of nested and sibling objects apart', () => {

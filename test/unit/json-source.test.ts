@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { formatJsonPath, parseJsonText, parseWithSchema, positionAt } from '../../src/util/json-source.js';
+import { formatJsonPath, parseJsonText, parseWithSchema, positionAt } from '../../src/util/json/json-source.js';
 import { redactUrl, scrubSecret } from '../../src/db/url.js';
 
 describe('JSON source positions and paths', () => {

@@ -7,7 +7,7 @@ import { loadQuestion } from '../../src/question/load-question.js';
 import { TurnkitError } from '../../src/errors.js';
 import { checkRegex } from '../../src/question/checks-format.js';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 // A valid YAML question, one key per line (line numbers below count from 1).
 const YAML_LINES = [

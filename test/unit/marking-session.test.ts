@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TurnkitError } from '../../src/errors.js';
 import { MarkingSession } from '../../src/marking/marking-session.js';
-import { parseMarks } from '../../src/run-dir/read-marks.js';
+import { parseMarks } from '../../src/run-dir/marks/read-marks.js';
 import { makeMarkRun, readMarks, standardRun, tempFiles } from '../helpers/mark-run.js';
 
 let root: string;

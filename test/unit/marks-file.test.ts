@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { MARKS_COLUMNS, isRunsOwnRow, type MarkRow } from '../../src/run-dir/marks-file.js';
-import { formatMarks } from '../../src/run-dir/format-marks.js';
+import { MARKS_COLUMNS, isRunsOwnRow, type MarkRow } from '../../src/run-dir/marks/marks-file.js';
+import { formatMarks } from '../../src/run-dir/marks/format-marks.js';
 import { parse } from 'csv-parse/sync';
-import { parseMarks } from '../../src/run-dir/read-marks.js';
-import { marksFor } from '../../src/run-dir/run-marks.js';
+import { parseMarks } from '../../src/run-dir/marks/read-marks.js';
+import { marksFor } from '../../src/run-dir/marks/run-marks.js';
 import { repId, type RunState } from '../../src/run-dir/run-state.js';
 
 describe('marks.csv', () => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readMarksFile } from '../../src/run-dir/read-marks.js';
+import { readMarksFile } from '../../src/run-dir/marks/read-marks.js';
 
 describe('reading a marks file', () => {
   let dir: string;

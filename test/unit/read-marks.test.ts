@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TurnkitError } from '../../src/errors.js';
-import { parseMarksText, type MarksScope } from '../../src/run-dir/read-marks.js';
-import { parseMarks } from '../../src/run-dir/read-marks.js';
+import { parseMarksText, type MarksScope } from '../../src/run-dir/marks/read-marks.js';
+import { parseMarks } from '../../src/run-dir/marks/read-marks.js';
 import { repId } from '../../src/run-dir/run-state.js';
 
 const FILE = 'runs/q1/marks.csv';

@@ -42,7 +42,7 @@ describe('turnkit report loads no schema library, database or SUT kind before it
     const { files, packages } = loadedBefore(REPORT);
     expect([...packages].filter((name) => ['csv-stringify', 'jsonc-parser'].includes(name))).toEqual([]);
     // sha256.ts and temp-names.ts (writers' hashes and temporary names) are what imported node:crypto.
-    expect([...files].filter((file) => ['util/sha256.ts', 'util/temp-names.ts'].includes(file))).toEqual([]);
+    expect([...files].filter((file) => ['util/sha256.ts', 'util/process/temp-names.ts'].includes(file))).toEqual([]);
   });
 
   it('the walk sees what the manifest schema pulls in (so the check above can fail)', () => {

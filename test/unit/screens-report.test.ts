@@ -6,7 +6,7 @@ import { buildReport } from '../../src/report/build-report.js';
 import { formatReport } from '../../src/report/format-report.js';
 import { judgeChecks } from '../../src/judge/judge-checks.js';
 import { checksSchema } from '../../src/question/checks-format.js';
-import { parseMarks } from '../../src/run-dir/read-marks.js';
+import { parseMarks } from '../../src/run-dir/marks/read-marks.js';
 import { parseScreens } from '../../src/run-dir/screens-file.js';
 import { makeScreensRun, type ScreensRep } from '../helpers/screens-run.js';
 

@@ -9,7 +9,7 @@ import { kindByName, nameTokens } from '../../src/fixture/scrub/name-detector.js
 import { kindByValue } from '../../src/fixture/scrub/value-detector.js';
 import { parseTransform, scrubRuleEntries } from '../../src/config/scrub-schema.js';
 import { configSchema } from '../../src/config/schema.js';
-import { parseJsonPath, pathSelects, replaceAtPath } from '../../src/util/json-path.js';
+import { parseJsonPath, pathSelects, replaceAtPath } from '../../src/util/json/json-path.js';
 
 const key = new ScrubKey('unit-test-scrub-key: not a secret');
 const other = new ScrubKey('another unit-test key, not a secret');

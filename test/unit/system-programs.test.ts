@@ -7,7 +7,7 @@ import type { SYSTEM_PROGRAMS } from '../helpers/system-programs.js';
 // `npm test` passes on a machine with only Node: what the suite runs comes from npm, or is one of the basics every
 // machine has, or is a system program whose tests skip with a notice when it is missing (test/helpers/system-programs.ts).
 // This reads every test source for the programs it starts, so that a new system dependency cannot creep in unguarded.
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const ROOTS = ['test', 'examples/game-tests'];
 
 /** Node and git, and the POSIX basics (coreutils, util-linux, procps) every Linux machine has. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatTurnMarks, parseTurnMarks } from '../../src/run-dir/marks-file.js';
-import { formatMarks } from '../../src/run-dir/format-marks.js';
-import { parseMarks, parseMarksText } from '../../src/run-dir/read-marks.js';
+import { formatTurnMarks, parseTurnMarks } from '../../src/run-dir/marks/marks-file.js';
+import { formatMarks } from '../../src/run-dir/marks/format-marks.js';
+import { parseMarks, parseMarksText } from '../../src/run-dir/marks/read-marks.js';
 
 describe('the optional turn_marks column of marks.csv', () => {
   it('is read by name after the required columns, sorted by turn, and written only when a row has turn marks', () => {

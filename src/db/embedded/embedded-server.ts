@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { TurnkitError } from '../../errors.js';
-import { writeFileAtomic } from '../../util/atomic-write.js';
-import { acquireFileLock, type HeldLock } from '../../util/file-lock.js';
+import { writeFileAtomic } from '../../util/process/atomic-write.js';
+import { acquireFileLock, type HeldLock } from '../../util/process/file-lock.js';
 import { serverAccount } from './server-account.js';
 import { findServerBinaries } from './server-binaries.js';
 import {

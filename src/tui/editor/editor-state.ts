@@ -1,7 +1,7 @@
 import type { Key } from 'ink';
 import type { EditSession, EditableField, EditableRow } from '../../construct/edit-session.js';
 import { isTurnkitError } from '../../errors.js';
-import { parseJsonText } from '../../util/json-source.js';
+import { parseJsonText } from '../../util/json/json-source.js';
 import { bufferOf, type TextBuffer } from '../text-buffer.js';
 import { EMPTY_HISTORY, type TextHistory } from '../text-history.js';
 import { editBuffer } from './edit-keys.js';

@@ -1,6 +1,6 @@
 import { Box, Text, useApp, useInput } from 'ink';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { Mark } from '../../run-dir/marks-file.js';
+import type { Mark } from '../../run-dir/marks/marks-file.js';
 import type { MarkingSession } from '../../marking/marking-session.js';
 import { keyEvents } from '../key-events.js';
 import { paneLines, PANES } from './marker-content.js';

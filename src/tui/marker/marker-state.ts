@@ -1,5 +1,5 @@
 import type { Key } from 'ink';
-import type { Mark } from '../../run-dir/marks-file.js';
+import type { Mark } from '../../run-dir/marks/marks-file.js';
 import type { MarkingSession } from '../../marking/marking-session.js';
 import { paneLines, PANES, turnCount, type Pane } from './marker-content.js';
 

@@ -3,7 +3,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { MarkingSession, marksFileName } from '../../marking/marking-session.js';
 import { acquireMarksLock, type MarksLock } from '../../marking/marks-lock.js';
-import type { Mark, TurnMark } from '../../run-dir/marks-file.js';
+import type { Mark, TurnMark } from '../../run-dir/marks/marks-file.js';
 import { readRun, type Run } from '../../run-dir/read-run.js';
 import { TurnkitError } from '../../errors.js';
 import { buildRunView } from '../build-run-view.js';

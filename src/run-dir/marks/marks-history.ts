@@ -1,4 +1,4 @@
-import { appendWhole } from '../util/append-whole.js';
+import { appendWhole } from '../../util/process/append-whole.js';
 import { formatTurnMarks, type MarkRow } from './marks-file.js';
 
 /** The history file beside a marks file (marks.csv → marks.history.jsonl): every change, with what it replaced. */

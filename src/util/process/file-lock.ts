@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { open, readFile, rm, stat } from 'node:fs/promises';
-import { TurnkitError } from '../errors.js';
-import { describeWriteError, shownPath } from './shown-path.js';
+import { TurnkitError } from '../../errors.js';
+import { describeWriteError, shownPath } from '../shown-path.js';
 import { currentProcess, processState } from './process-identity.js';
 
 /** Who holds a lock file: written into it. */

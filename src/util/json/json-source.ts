@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
-import { TurnkitError } from '../errors.js';
+import { TurnkitError } from '../../errors.js';
 import { MAX_JSON_DEPTH, scanJson, type JsonScan } from './json-scan.js';
 
 /** A 1-based line and column in a text file. */

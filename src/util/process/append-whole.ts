@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { TurnkitError } from '../errors.js';
-import { describeWriteError, shownPath } from './shown-path.js';
+import { TurnkitError } from '../../errors.js';
+import { describeWriteError, shownPath } from '../shown-path.js';
 
 // Read (to find a torn last line) and append, creating the file when missing.
 const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT;

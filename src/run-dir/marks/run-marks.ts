@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { shownPath } from '../util/shown-path.js';
-import type { Manifest } from './manifest.js';
+import { shownPath } from '../../util/shown-path.js';
+import type { Manifest } from '../manifest.js';
 import { isRunsOwnRow, type MarkRow } from './marks-file.js';
 import { parseMarksText, scopeOfRun } from './read-marks.js';
-import { repId, type RepKey, type RunState } from './run-state.js';
+import { repId, type RepKey, type RunState } from '../run-state.js';
 
 /**
  * Which reps completed and which errored (with their cause): a run's state, or a run's end's tally of it (whose

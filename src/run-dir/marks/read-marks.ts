@@ -1,7 +1,7 @@
-import { DATA_FILE_LIMIT, readInputText } from '../util/read-input.js';
+import { DATA_FILE_LIMIT, readInputText } from '../../util/read-input.js';
 import { parse } from 'csv-parse/sync';
-import { TurnkitError } from '../errors.js';
-import { shownPath } from '../util/shown-path.js';
+import { TurnkitError } from '../../errors.js';
+import { shownPath } from '../../util/shown-path.js';
 import {
   MARKS_COLUMNS,
   parseTurnMarks,
@@ -13,9 +13,9 @@ import {
   type Mark,
   type MarkRow,
 } from './marks-file.js';
-import { repId, type RepKey } from './run-state.js';
-import type { Manifest } from './manifest.js';
-import { inShard } from './rep-order.js';
+import { repId, type RepKey } from '../run-state.js';
+import type { Manifest } from '../manifest.js';
+import { inShard } from '../rep-order.js';
 
 /** The marks a file may hold; blank is "not marked yet". */
 export const MARKS = ['pass', 'fail', 'na', 'error', ''] as const;

@@ -1,4 +1,4 @@
-import { TurnkitError } from '../errors.js';
+import { TurnkitError } from '../../errors.js';
 
 /** One line of a JSON-lines file: its value and its line number (from 1), for messages about that line. */
 export interface JsonLine {

@@ -1,8 +1,8 @@
 import { open, rename, rm, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { tempSibling } from './temp-names.js';
-import { TurnkitError } from '../errors.js';
-import { describeWriteError, shownPath } from './shown-path.js';
+import { TurnkitError } from '../../errors.js';
+import { describeWriteError, shownPath } from '../shown-path.js';
 
 /** Options for an atomic write. */
 export interface AtomicWriteOptions {
