@@ -11,8 +11,8 @@ import { pipeline } from 'node:stream/promises';
 import { to as copyTo } from 'pg-copy-streams';
 import { loadConfig } from '../src/config/load.js';
 import { usingDb, type Db } from '../src/db/connect.js';
-import { captureFromDb } from '../src/fixture/capture.js';
-import { fixtureChunks } from '../src/fixture/write-fixtures.js';
+import { captureFromDb } from '../src/fixture/capture/capture.js';
+import { fixtureChunks } from '../src/fixture/capture/write-fixtures.js';
 import { BENCH_SCRUB_KEY } from './bench-database.js';
 
 const [url, campaign, repeats] = process.argv.slice(2) as [string, string, string];

@@ -3,15 +3,15 @@
 // turn order, turn groups, the slice at the latest turn, the shared rows, the fixture's shell, each table read
 // again batch by batch), with the heap after a forced collection at each step. Run with node's --expose-gc:
 // `node --expose-gc --import tsx bench/capture-walk-heap.ts` (DATABASE_URL for a real server).
-import { buildFixtureShell } from '../src/fixture/build-fixture.js';
-import { capturedTurnGroups, latestTurnOf } from '../src/fixture/captured-turns.js';
-import { collectOwned } from '../src/fixture/collect-owned.js';
-import { collectShared } from '../src/fixture/collect-shared.js';
-import { resolveGameGraph } from '../src/fixture/game-graph.js';
-import { sliceAtTurn } from '../src/fixture/slice-turns.js';
-import { decodedBatches } from '../src/fixture/stream-rows.js';
-import { structuralColumns } from '../src/fixture/structural-columns.js';
-import { orderTurns } from '../src/fixture/turn-order.js';
+import { buildFixtureShell } from '../src/fixture/capture/build-fixture.js';
+import { capturedTurnGroups, latestTurnOf } from '../src/fixture/turns/captured-turns.js';
+import { collectOwned } from '../src/fixture/capture/collect-owned.js';
+import { collectShared } from '../src/fixture/capture/collect-shared.js';
+import { resolveGameGraph } from '../src/fixture/graph/game-graph.js';
+import { sliceAtTurn } from '../src/fixture/turns/slice-turns.js';
+import { decodedBatches } from '../src/fixture/capture/stream-rows.js';
+import { structuralColumns } from '../src/fixture/graph/structural-columns.js';
+import { orderTurns } from '../src/fixture/turns/turn-order.js';
 import { introspect } from '../src/db/introspect.js';
 import { createSampleCampaign } from '../src/sample/create-sample.js';
 import { withBenchDatabase } from './bench-database.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { withBenchDatabase } from './bench-database.js';
 import { createSampleCampaign } from '../src/sample/create-sample.js';
-import { captureFromDb } from '../src/fixture/capture.js';
+import { captureFromDb } from '../src/fixture/capture/capture.js';
 import { serializeDocument } from '../src/fixture/format.js';
 import { runQuestion } from '../src/app/run-question.js';
 import { readRunState } from '../src/run-dir/run-state.js';

@@ -4,7 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { withBenchDatabase } from './bench-database.js';
 import { createSampleCampaign } from '../src/sample/create-sample.js';
-import { captureFromDb } from '../src/fixture/capture.js';
+import { captureFromDb } from '../src/fixture/capture/capture.js';
 import { ScratchSession } from '../src/scratch/scratch-session.js';
 
 const REPS = Number(process.env.BENCH_REPS ?? 15);

@@ -10,7 +10,7 @@
 // off at the client), for the two medians side by side in one process and one load.
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { captureFromDb } from '../src/fixture/capture.js';
+import { captureFromDb } from '../src/fixture/capture/capture.js';
 import { ScratchSession } from '../src/scratch/scratch-session.js';
 import { createSampleCampaign } from '../src/sample/create-sample.js';
 import { BENCH_SCRUB_KEY, withBenchDatabase } from './bench-database.js';

@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { BENCH_SCRUB_KEY, withBenchDatabase } from './bench-database.js';
 import { createSampleCampaign } from '../src/sample/create-sample.js';
-import { captureFromDb } from '../src/fixture/capture.js';
+import { captureFromDb } from '../src/fixture/capture/capture.js';
 import { serializeDocument } from '../src/fixture/format.js';
 import { ScratchSession } from '../src/scratch/scratch-session.js';
 import { defaultConcurrency, runQuestion } from '../src/app/run-question.js';

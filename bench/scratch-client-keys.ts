@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { configSchema } from '../src/config/schema.js';
 import type { LoadedConfig } from '../src/config/load.js';
 import type { Db } from '../src/db/connect.js';
-import { captureFromDb } from '../src/fixture/capture.js';
+import { captureFromDb } from '../src/fixture/capture/capture.js';
 import type { Fixture } from '../src/fixture/format.js';
 import { ScratchSession } from '../src/scratch/scratch-session.js';
 import { PRISMA_CONFIG, PRISMA_SCHEMA } from '../test/helpers/prisma-game.js';

@@ -13,7 +13,7 @@ import { sampleGameConfig } from '../src/config/sample-config.js';
 import type { Db } from '../src/db/connect.js';
 import { BENCH_SCRUB_KEY, withBenchDatabase } from './bench-database.js';
 import { createSampleCampaign } from '../src/sample/create-sample.js';
-import { captureFromDb } from '../src/fixture/capture.js';
+import { captureFromDb } from '../src/fixture/capture/capture.js';
 import type { Fixture } from '../src/fixture/format.js';
 import { ScratchSession } from '../src/scratch/scratch-session.js';
 import { handSeed, handTeardown, rowByRowSeed } from './scratch-baselines.js';

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { migrate, SAMPLE_MIGRATIONS_DIR } from '../src/db/migrate.js';
-import { capture } from '../src/fixture/capture-fixtures.js';
+import { capture } from '../src/fixture/capture/capture-fixtures.js';
 import { projectPaths } from '../src/project/open-project.js';
 import type { ProjectContext } from '../src/project/project-context.js';
 import { createSampleCampaign } from '../src/sample/create-sample.js';

@@ -53,9 +53,9 @@ export type { TurnkitErrorCode } from './errors.js';
  * @example
  * const { files } = await capture(project, { campaign: '42', turns: { turn: 23 }, scrubKey: 'a-long-secret' });
  */
-export { capture } from './fixture/capture-fixtures.js';
-export type { CaptureInput, CaptureResult } from './fixture/capture-fixtures.js';
-export type { TurnSelection } from './fixture/capture.js';
+export { capture } from './fixture/capture/capture-fixtures.js';
+export type { CaptureInput, CaptureResult } from './fixture/capture/capture-fixtures.js';
+export type { TurnSelection } from './fixture/capture/capture.js';
 
 /**
  * Reads a captured fixture file, checked against the format (no constructed fixture: see `loadFixture`).

@@ -4,7 +4,7 @@ import { join, relative, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { TurnkitError } from '../errors.js';
 import { loadFixture, portablePath, type LoadedFixture } from '../fixture/load-fixture.js';
-import { turnsInOrder } from '../fixture/turn-rows.js';
+import { turnsInOrder } from '../fixture/turns/turn-rows.js';
 import { CHECKS_MARKS_FILE, judgeChecks } from '../judge/judge-checks.js';
 import { run } from '../pipeline/run.js';
 import type { RunInput, RunProgress } from '../pipeline/run-input.js';

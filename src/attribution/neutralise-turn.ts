@@ -1,9 +1,9 @@
 import { applyPatch } from '../construct/patch.js';
 import { TurnkitError } from '../errors.js';
 import type { Fixture, FixtureRow } from '../fixture/format.js';
-import { otherTextColumn } from '../fixture/turn-text.js';
-import { groupsRows } from '../fixture/turn-groups.js';
-import { turnModelOf, turnsInOrder } from '../fixture/turn-rows.js';
+import { otherTextColumn } from '../fixture/turns/turn-text.js';
+import { groupsRows } from '../fixture/turns/turn-groups.js';
+import { turnModelOf, turnsInOrder } from '../fixture/turns/turn-rows.js';
 
 /**
  * How a variant neutralises a turn, the author's choice per run: leave its output text out of what the SUT sees

@@ -9,11 +9,11 @@ import { diffFixtures } from './diff-fixtures.js';
 import { loadFixture, type LoadedFixture } from '../fixture/load-fixture.js';
 import { describeRow, findRow, rowKey } from '../fixture/row-key.js';
 import { saveConstructed, type SavedConstructed } from './save-constructed.js';
-import { lockReason } from '../fixture/single-turn-rule.js';
+import { lockReason } from '../fixture/turns/single-turn-rule.js';
 import { valueProblem } from '../fixture/column-values.js';
-import { rowsTiedToTurn, turnModelOf, turnOfTiedRow, turnsInOrder } from '../fixture/turn-rows.js';
-import { groupsRows } from '../fixture/turn-groups.js';
-import { turnLines } from '../fixture/turn-text.js';
+import { rowsTiedToTurn, turnModelOf, turnOfTiedRow, turnsInOrder } from '../fixture/turns/turn-rows.js';
+import { groupsRows } from '../fixture/turns/turn-groups.js';
+import { turnLines } from '../fixture/turns/turn-text.js';
 import { valueDiff, type DiffSegment } from './word-diff.js';
 
 /** One kept turn as the editor lists it. */

@@ -8,7 +8,7 @@ import { applyChanges, describeConflict, type ChangeConflict } from '../fixture/
 import { changesetOf } from '../fixture/column-change.js';
 import type { ConstructedFixture } from '../fixture/constructed-format.js';
 import { loadBase, loadFixture, portablePath, readConstructed } from '../fixture/load-fixture.js';
-import { checkSingleTurn } from '../fixture/single-turn-rule.js';
+import { checkSingleTurn } from '../fixture/turns/single-turn-rule.js';
 import { resolveConflicts, type KeepChoice, type KeepSide } from './resolve-conflicts.js';
 
 /** Options of `turnkit rebase`. */

@@ -14,7 +14,7 @@ import {
 } from '../fixture/constructed-format.js';
 import { portablePath, type LoadedFixture } from '../fixture/load-fixture.js';
 import { shownPath } from '../util/shown-path.js';
-import { checkSingleTurn, turnProblem } from '../fixture/single-turn-rule.js';
+import { checkSingleTurn, turnProblem } from '../fixture/turns/single-turn-rule.js';
 
 /** What a constructed fixture is made of before it is written. */
 export interface ConstructRequest {

@@ -2,7 +2,7 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { parseDocument } from 'yaml';
 import { commandContext } from '../app/command-context.js';
-import { capture } from '../fixture/capture-fixtures.js';
+import { capture } from '../fixture/capture/capture-fixtures.js';
 import { loadFixture } from '../fixture/load-fixture.js';
 import { shownPath } from '../util/shown-path.js';
 import { saveConstructed } from '../construct/save-constructed.js';

@@ -1,7 +1,7 @@
 import type { Fixture } from '../fixture/format.js';
 import type { ScratchCampaign, ScratchSession } from '../scratch/scratch-session.js';
-import type { EffectsSummary, TableEffects } from '../scratch/scratch-effects.js';
-import { compareSharedRows, type SharedSnapshot } from '../scratch/shared-snapshot.js';
+import type { EffectsSummary, TableEffects } from '../scratch/effects/scratch-effects.js';
+import { compareSharedRows, type SharedSnapshot } from '../scratch/effects/shared-snapshot.js';
 import type { SutCaller } from '../sut/call-sut.js';
 import { passwordForms, withoutSecrets } from '../util/redact-password.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
@@ -9,7 +9,7 @@ import type { SutOutcome, SutRequest } from '../sut/sut-request.js';
 import { firstLine, guardedSutCall } from '../sut/guarded-sut-call.js';
 import { callSpend, type Price } from '../run-dir/spend.js';
 import { openRollout, playRollout, type RolloutSpec } from '../rollout/run-rollout.js';
-import { turnInputs } from '../fixture/turn-rows.js';
+import { turnInputs } from '../fixture/turns/turn-rows.js';
 import type { FactQuery } from '../scratch/read-facts.js';
 import { withFacts } from '../question/case-file.js';
 

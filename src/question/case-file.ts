@@ -1,9 +1,9 @@
 import { TurnkitError } from '../errors.js';
 import type { Fixture, FixtureRow, FixtureTable } from '../fixture/format.js';
 import { positionAt } from '../util/json/json-source.js';
-import { turnInputs, turnModelOf, turnsInOrder } from '../fixture/turn-rows.js';
-import { groupsRows } from '../fixture/turn-groups.js';
-import { turnLines } from '../fixture/turn-text.js';
+import { turnInputs, turnModelOf, turnsInOrder } from '../fixture/turns/turn-rows.js';
+import { groupsRows } from '../fixture/turns/turn-groups.js';
+import { turnLines } from '../fixture/turns/turn-text.js';
 
 /**
  * The placeholders a case-file template may use. Anything else in `{{ }}` is an error naming its line and column,

@@ -1,5 +1,5 @@
 import type { RepRecord } from '../run-dir/rep-record.js';
-import type { EffectsSummary, UpdatedRow } from '../scratch/scratch-effects.js';
+import type { EffectsSummary, UpdatedRow } from '../scratch/effects/scratch-effects.js';
 import { checkRegex, type StateChecks, type TableExpectation, type ValuePredicate } from './checks-format.js';
 
 /** One screen of a question's expected state, before screensOf names it. */

@@ -2,7 +2,7 @@ import type { LoadedConfig } from '../config/load.js';
 import { factQueriesOf } from '../question/fact-queries.js';
 import { TurnkitError } from '../errors.js';
 import type { Fixture } from '../fixture/format.js';
-import { resolveGameGraph, type GameGraph } from '../fixture/game-graph.js';
+import { resolveGameGraph, type GameGraph } from '../fixture/graph/game-graph.js';
 import type { ScratchSession } from '../scratch/scratch-session.js';
 import type { CaseFileSource } from '../question/case-file-source.js';
 import type { LoadedQuestion } from '../question/load-question.js';

@@ -4,12 +4,12 @@ import type { ProbeRule } from '../question/rollout-format.js';
 import { factRuleFailures } from '../question/check-screens.js';
 import { factPlaceholders, withFacts } from '../question/case-file.js';
 import type { Fixture, FixtureRow } from '../fixture/format.js';
-import type { GameGraph } from '../fixture/game-graph.js';
+import type { GameGraph } from '../fixture/graph/game-graph.js';
 import { applyChecks } from '../checks/run-checks.js';
 import type { HiddenValues } from '../checks/hidden-checks.js';
 import { hasScreens, repScreens, type ScreenChecks } from '../checks/rep-screens.js';
 import type { ScratchCampaign, ScratchSession } from '../scratch/scratch-session.js';
-import { TurnEffectsReader } from '../scratch/turn-effects.js';
+import { TurnEffectsReader } from '../scratch/effects/turn-effects.js';
 import type { SutCaller } from '../sut/call-sut.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
 import { transcriptText, type PlayerSource, type TranscriptTurn } from './rollout-inputs.js';
@@ -17,7 +17,7 @@ import type { TurnRecord } from '../run-dir/rollout-record.js';
 import type { SutRequest } from '../sut/sut-request.js';
 import { firstLine, guardedSutCall } from '../sut/guarded-sut-call.js';
 import { callSpend, type CallSpend, type Price } from '../run-dir/spend.js';
-import { turnInputs } from '../fixture/turn-rows.js';
+import { turnInputs } from '../fixture/turns/turn-rows.js';
 
 /** What a rep needs to play several turns: how many, who plays, how case files render, and when to stop. */
 export interface RolloutSpec {

@@ -1,6 +1,6 @@
 import { markdownInline, markdownText } from '../util/markdown-text.js';
 import { visibleControls } from '../util/visible-controls.js';
-import type { EffectsSummary } from '../scratch/scratch-effects.js';
+import type { EffectsSummary } from '../scratch/effects/scratch-effects.js';
 import type { FactValue } from '../scratch/read-facts.js';
 import type { CallSpend } from './spend.js';
 import type { ToolCall } from './tool-call.js';

@@ -1,5 +1,5 @@
 import { markdownInline, markdownText } from '../util/markdown-text.js';
-import type { EffectsSummary } from '../scratch/scratch-effects.js';
+import type { EffectsSummary } from '../scratch/effects/scratch-effects.js';
 import type { ToolCall } from './tool-call.js';
 import { toolCallsMarkdown } from './tool-calls-markdown.js';
 

@@ -1,8 +1,8 @@
 import type { Queryable } from '../db/introspect.js';
 import type { ColumnInfo, TableInfo } from '../db/catalog-types.js';
 import { quoteIdent } from '../db/quote.js';
-import { RAW_TEXT_TYPES, type RawRow } from '../fixture/row-query.js';
-import type { TextRow } from './remap-rows.js';
+import { RAW_TEXT_TYPES, type RawRow } from '../fixture/capture/row-query.js';
+import type { TextRow } from './remap/remap-rows.js';
 
 /** How a bulk insert treats rows already present. */
 export interface BulkInsertOptions {

@@ -1,14 +1,14 @@
 import type { Queryable } from '../db/introspect.js';
 import type { Catalog } from '../db/catalog-types.js';
 import type { GameConfig } from '../config/schema.js';
-import { collectOwned } from '../fixture/collect-owned.js';
-import { resolveGameGraph } from '../fixture/game-graph.js';
+import { collectOwned } from '../fixture/capture/collect-owned.js';
+import { resolveGameGraph } from '../fixture/graph/game-graph.js';
 import { formatJsonPath } from '../util/json/json-source.js';
-import { canonical, canonicalRow, fixtureColumns, fixtureValues, inverseKeyMap } from './fixture-values.js';
-import type { SerializedKeyMap } from './seed-remap.js';
+import { canonical, canonicalRow, fixtureColumns, fixtureValues, inverseKeyMap } from './effects/fixture-values.js';
+import type { SerializedKeyMap } from './remap/seed-remap.js';
 import type { SeedPlan } from './seed-plan.js';
 import { sharedRowDifferences } from './shared-row-check.js';
-import { readSharedRows } from './shared-snapshot.js';
+import { readSharedRows } from './effects/shared-snapshot.js';
 
 /** How a scratch campaign differs from its fixture once keys are mapped back; empty when they are equal. */
 export interface ScratchCheck {

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/introspect.js';
 import { quoteIdent } from '../db/quote.js';
-import type { GameGraph } from '../fixture/game-graph.js';
+import type { GameGraph } from '../fixture/graph/game-graph.js';
 
 /** A foreign key that a teardown deletes through with no index on its referencing columns. */
 export interface UnindexedForeignKey {

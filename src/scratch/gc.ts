@@ -1,10 +1,10 @@
 import type { Db } from '../db/connect.js';
 import { processState } from '../util/process/process-identity.js';
-import { dropOrphanDatabases, type OrphanDatabase } from './owned-databases.js';
+import { dropOrphanDatabases, type OrphanDatabase } from './database/owned-databases.js';
 import { ensureRegistry, listEntries, type RegistryEntry } from './registry.js';
 import { ScratchSession } from './scratch-session.js';
-import type { TeardownReport } from './teardown-remap.js';
-import { TeardownRefused } from './outside-references.js';
+import type { TeardownReport } from './remap/teardown-remap.js';
+import { TeardownRefused } from './effects/outside-references.js';
 
 /** Which scratch campaigns `gc` removes. */
 export interface GcOptions {

@@ -3,7 +3,7 @@ import type { Db } from '../db/connect.js';
 import { inTransaction } from '../db/transaction.js';
 import type { GameConfig } from '../config/schema.js';
 import type { ProcessIdentity } from '../util/process/process-identity.js';
-import type { KeyList } from './key-ranges.js';
+import type { KeyList } from './remap/key-ranges.js';
 
 /** Advisory lock class of turnkit (`tk`): the first half of every advisory lock key it takes; the second names what is locked. */
 export const LOCK_CLASS = 0x746b;

@@ -13,7 +13,7 @@ import { collectGarbage, type GcOptions, type GcReport } from './gc.js';
 import type { ScratchStrategy } from './registry.js';
 import { ScratchSession } from './scratch-session.js';
 import type { StrategyChoice } from './strategy-chooser.js';
-import type { TeardownReport } from './teardown-remap.js';
+import type { TeardownReport } from './remap/teardown-remap.js';
 
 /** What to seed: a fixture file as a scratch campaign that outlives the call. */
 export interface SeedInput {

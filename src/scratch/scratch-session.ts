@@ -9,16 +9,16 @@ import type { BeginResult } from '../db/transaction.js';
 import type { GameConfig } from '../config/schema.js';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument, type Fixture } from '../fixture/format.js';
-import { resolveGameGraph, type GameGraph } from '../fixture/game-graph.js';
-import { CAPTURE_SETTINGS } from '../fixture/capture.js';
-import { withDeclaredReferences } from '../fixture/declared-references.js';
-import { staleAdvice } from '../fixture/fixture-standing.js';
+import { resolveGameGraph, type GameGraph } from '../fixture/graph/game-graph.js';
+import { CAPTURE_SETTINGS } from '../fixture/capture/capture.js';
+import { withDeclaredReferences } from '../fixture/graph/declared-references.js';
+import { staleAdvice } from '../fixture/turns/fixture-standing.js';
 import { describeUnindexed, unindexedForeignKeys } from './foreign-key-indexes.js';
 import { checkScratch, type ScratchCheck } from './check-scratch.js';
-import { effectsOf, scratchEffects, type TableEffects } from './scratch-effects.js';
-import type { CollectedRows } from '../fixture/collect-owned.js';
-import { readSharedRows, type SharedSnapshot } from './shared-snapshot.js';
-import { horizonFrom, outsideWrites, WRITE_HORIZON_SQL } from './outside-writes.js';
+import { effectsOf, scratchEffects, type TableEffects } from './effects/scratch-effects.js';
+import type { CollectedRows } from '../fixture/capture/collect-owned.js';
+import { readSharedRows, type SharedSnapshot } from './effects/shared-snapshot.js';
+import { horizonFrom, outsideWrites, WRITE_HORIZON_SQL } from './effects/outside-writes.js';
 import type { Queryable } from '../db/introspect.js';
 import { currentProcess, type ProcessIdentity } from '../util/process/process-identity.js';
 import {
@@ -31,16 +31,16 @@ import {
   type ScratchStrategy,
 } from './registry.js';
 import { checkPlanAgainstGame, hasGameTriggers, planSeed, type SeedPlan } from './seed-plan.js';
-import { resolveSequences } from './key-plan.js';
-import { shapeTextKeys } from './allocate-keys.js';
-import { seedRemap, type SerializedKeyMap } from './seed-remap.js';
+import { resolveSequences } from './remap/key-plan.js';
+import { shapeTextKeys } from './remap/allocate-keys.js';
+import { seedRemap, type SerializedKeyMap } from './remap/seed-remap.js';
 import { CombinedWriteFailed } from './combined-write.js';
 import { scratchBegin } from './scratch-begin.js';
 import { inScratchTransaction } from './scratch-transaction.js';
 import { StrategyChooser, type StrategyChoice } from './strategy-chooser.js';
-import { dropOrphanDatabase } from './template-database.js';
-import { databaseTeardownReport, TemplatePool } from './template-pool.js';
-import { teardownRemap, type TeardownReport } from './teardown-remap.js';
+import { dropOrphanDatabase } from './database/template-database.js';
+import { databaseTeardownReport, TemplatePool } from './database/template-pool.js';
+import { teardownRemap, type TeardownReport } from './remap/teardown-remap.js';
 import {
   DEFAULT_LOCK_TIMEOUT_MS,
   describeBlockers,

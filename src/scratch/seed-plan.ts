@@ -1,14 +1,14 @@
 import { TurnkitError } from '../errors.js';
 import type { Catalog, ColumnInfo, TableInfo } from '../db/catalog-types.js';
 import type { Queryable } from '../db/introspect.js';
-import { checkAgainstCatalog } from '../fixture/check-catalog.js';
-import { findTable, type GameGraph } from '../fixture/game-graph.js';
+import { checkAgainstCatalog } from '../fixture/graph/check-catalog.js';
+import { findTable, type GameGraph } from '../fixture/graph/game-graph.js';
 import { encodeValue, type JsonValue } from '../fixture/value-codec.js';
 import type { Fixture, FixtureTable } from '../fixture/format.js';
 import { formatJsonPath } from '../util/json/json-source.js';
 import { dependencyOrder, type DependencyOrder } from './dependency-order.js';
-import { planKeys, type KeyPlan } from './key-plan.js';
-import { insertColumns } from './remap-rows.js';
+import { planKeys, type KeyPlan } from './remap/key-plan.js';
+import { insertColumns } from './remap/remap-rows.js';
 
 /** One fixture table matched to the live catalog. */
 export interface PlannedTable {

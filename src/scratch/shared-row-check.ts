@@ -3,7 +3,7 @@ import type { FixtureRow } from '../fixture/format.js';
 import { parseJsonExact } from '../fixture/json-exact.js';
 import { encodeValue, type JsonValue } from '../fixture/value-codec.js';
 import { formatJsonPath } from '../util/json/json-source.js';
-import { canonical, canonicalRow } from './fixture-values.js';
+import { canonical, canonicalRow } from './effects/fixture-values.js';
 import type { PlannedTable } from './seed-plan.js';
 
 /**

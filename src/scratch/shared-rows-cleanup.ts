@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import type { Catalog, TableInfo } from '../db/catalog-types.js';
 import { quoteIdent } from '../db/quote.js';
-import { RAW_TEXT_TYPES, whereIn, type RawRow } from '../fixture/row-query.js';
+import { RAW_TEXT_TYPES, whereIn, type RawRow } from '../fixture/capture/row-query.js';
 import { dependencyOrder } from './dependency-order.js';
 import { forgetSharedRow, lockSharedRows, unusedSharedRows, type SharedRowRef } from './registry.js';
-import { parseTupleKey } from './key-ranges.js';
+import { parseTupleKey } from './remap/key-ranges.js';
 
 /**
  * Deletes the shared rows turnkit inserted that no other scratch campaign uses and no live row references,

@@ -1,7 +1,7 @@
 import { quoteIdent } from '../db/quote.js';
 import type { ColumnInfo, ForeignKeyInfo } from '../db/catalog-types.js';
-import type { GameGraph } from '../fixture/game-graph.js';
-import { reachesThrough } from '../fixture/spine-edges.js';
+import type { GameGraph } from '../fixture/graph/game-graph.js';
+import { reachesThrough } from '../fixture/graph/spine-edges.js';
 
 /** A played turn's row for turnkit to write, for a SUT that only answers (`game.turns.output` in the config). */
 export interface TurnRowWrite {

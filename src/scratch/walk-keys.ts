@@ -10,12 +10,12 @@ import {
   rootGuards,
   selectRoot,
   type CollectedRows,
-} from '../fixture/collect-owned.js';
-import type { GameGraph } from '../fixture/game-graph.js';
-import { needsRowAddress, ROW_ADDRESS_SQL } from '../fixture/row-identity.js';
-import { columnIndexes, guardClause, RAW_TEXT_TYPES, whereIn, type RawRow } from '../fixture/row-query.js';
-import { rootKeyPlace } from '../fixture/root-key-place.js';
-import { reachesThrough } from '../fixture/spine-edges.js';
+} from '../fixture/capture/collect-owned.js';
+import type { GameGraph } from '../fixture/graph/game-graph.js';
+import { needsRowAddress, ROW_ADDRESS_SQL } from '../fixture/graph/row-identity.js';
+import { columnIndexes, guardClause, RAW_TEXT_TYPES, whereIn, type RawRow } from '../fixture/capture/row-query.js';
+import { rootKeyPlace } from '../fixture/graph/root-key-place.js';
+import { reachesThrough } from '../fixture/graph/spine-edges.js';
 
 /**
  * Walks a campaign's owned subgraph like capture does (same ownership rules, same root guards), but reads only

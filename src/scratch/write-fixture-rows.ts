@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import type { ColumnInfo, TableInfo } from '../db/catalog-types.js';
 import type { Queryable } from '../db/introspect.js';
-import { tupleKey } from '../fixture/row-query.js';
+import { tupleKey } from '../fixture/capture/row-query.js';
 import { bulkInsert, bulkInsertAll, bulkUpdate } from './bulk-write.js';
-import { remapRows, type KeyMap, type TextRow } from './remap-rows.js';
+import { remapRows, type KeyMap, type TextRow } from './remap/remap-rows.js';
 import type { PlannedTable, SeedPlan } from './seed-plan.js';
 import { describeWriteError } from './write-error.js';
 import { CombinedWriteFailed } from './combined-write.js';

@@ -5,7 +5,7 @@ import type { Db } from '../db/connect.js';
 import type { Fixture } from '../fixture/format.js';
 import type { Project } from '../project/open-project.js';
 import { ScratchSession, type ScratchCampaign } from '../scratch/scratch-session.js';
-import type { TeardownReport } from '../scratch/teardown-remap.js';
+import type { TeardownReport } from '../scratch/remap/teardown-remap.js';
 
 /** A scratch campaign for one test: point the code under test at `databaseUrl` and `key`, or query `db`. */
 export interface TestCampaign extends AsyncDisposable {

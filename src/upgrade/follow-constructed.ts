@@ -9,7 +9,7 @@ import { CONSTRUCTED_SCHEMA_FILE } from '../fixture/constructed-format.js';
 import { serializeDocument, type Fixture } from '../fixture/format.js';
 import { loadFixture, portablePath, readConstructed, type LoadedFixture } from '../fixture/load-fixture.js';
 import { parseFixtureText } from '../fixture/read-fixture.js';
-import { checkSingleTurn } from '../fixture/single-turn-rule.js';
+import { checkSingleTurn } from '../fixture/turns/single-turn-rule.js';
 import { shownPath } from '../util/shown-path.js';
 
 /** A constructed fixture that follows its captured base through an upgrade: read (and materialized) beforehand. */

@@ -2,7 +2,7 @@ import type { DatabaseSettings } from '../db/database-settings.js';
 import { migrationFiles, migrationsFolder } from '../db/migrate.js';
 import { TurnkitError } from '../errors.js';
 import type { LoadedConfig } from '../config/load.js';
-import type { MigrationState } from '../fixture/migration-state.js';
+import type { MigrationState } from '../fixture/capture/migration-state.js';
 
 /**
  * Refuses an upgrade that would run migrations other than the game's: with no `game.migrate.command`, turnkit runs

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/introspect.js';
 import { TurnkitError } from '../errors.js';
-import type { SchemaSnapshot } from '../fixture/schema-snapshot.js';
+import type { SchemaSnapshot } from '../fixture/capture/schema-snapshot.js';
 
 /**
  * Rebuilds a snapshot's schema in an empty database: its statements in order, then the migration tool's own rows

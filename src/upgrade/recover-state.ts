@@ -3,16 +3,16 @@ import { dirname, join } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { introspect } from '../db/introspect.js';
 import { migrateOneUp, migrationsFolder } from '../db/migrate.js';
-import { schemaFingerprint } from '../fixture/build-fixture.js';
-import { configuredMigrationTable } from '../fixture/fixture-standing.js';
+import { schemaFingerprint } from '../fixture/capture/build-fixture.js';
+import { configuredMigrationTable } from '../fixture/turns/fixture-standing.js';
 import type { Fixture } from '../fixture/format.js';
-import { readMigrationState, type MigrationState } from '../fixture/migration-state.js';
+import { readMigrationState, type MigrationState } from '../fixture/capture/migration-state.js';
 import {
   readSchemaSnapshot,
   SCHEMA_SNAPSHOT_DIR,
   takeSchemaSnapshot,
   type SchemaSnapshot,
-} from '../fixture/schema-snapshot.js';
+} from '../fixture/capture/schema-snapshot.js';
 import { shownPath } from '../util/shown-path.js';
 import { runMigrationCommand } from './run-migrations.js';
 import type { UpgradeDatabase } from './scratch-database.js';

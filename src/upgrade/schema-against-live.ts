@@ -1,6 +1,6 @@
 import type { Catalog, ColumnInfo, TableInfo } from '../db/catalog-types.js';
-import { describeTable } from '../fixture/build-fixture.js';
-import { isMigrationBookkeeping } from '../fixture/migration-state.js';
+import { describeTable } from '../fixture/capture/build-fixture.js';
+import { isMigrationBookkeeping } from '../fixture/capture/migration-state.js';
 
 /**
  * How the schema the game's migrations built in the scratch database differs from the live database's, one line per

@@ -3,8 +3,8 @@ import type { Db } from '../db/connect.js';
 import { urlForDatabase } from '../db/dump-schema.js';
 import { quoteIdent } from '../db/quote.js';
 import { redactUrl } from '../db/url.js';
-import { scratchDatabaseName } from '../scratch/template-database.js';
-import { createOwnedDatabase } from '../scratch/owned-databases.js';
+import { scratchDatabaseName } from '../scratch/database/template-database.js';
+import { createOwnedDatabase } from '../scratch/database/owned-databases.js';
 
 /** A database of its own where fixtures are rebuilt and migrated; `db.url` is what the game's migrations get. */
 export interface UpgradeDatabase {

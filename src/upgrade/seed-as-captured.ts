@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { LoadedConfig } from '../config/load.js';
 import { introspect } from '../db/introspect.js';
-import { resolveGameGraph } from '../fixture/game-graph.js';
+import { resolveGameGraph } from '../fixture/graph/game-graph.js';
 import type { Fixture } from '../fixture/format.js';
 import { planSeed } from '../scratch/seed-plan.js';
 import { turnRowInsertSql } from '../scratch/turn-row-insert.js';

@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fixtureStanding, configuredMigrationTable, driftedFrom } from '../fixture/fixture-standing.js';
+import { fixtureStanding, configuredMigrationTable, driftedFrom } from '../fixture/turns/fixture-standing.js';
 import { introspect } from '../db/introspect.js';
-import { readMigrationState } from '../fixture/migration-state.js';
+import { readMigrationState } from '../fixture/capture/migration-state.js';
 import { parseFixtureText } from '../fixture/read-fixture.js';
 import { withProjectDb, type ProjectContext } from '../project/project-context.js';
-import { fixtureFile } from '../fixture/write-fixtures.js';
+import { fixtureFile } from '../fixture/capture/write-fixtures.js';
 import { TurnkitError } from '../errors.js';
 import { upgrade, type UpgradeInput } from './upgrade-fixtures.js';
 

@@ -3,17 +3,17 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import type { LoadedConfig } from '../config/load.js';
 import { TurnkitError } from '../errors.js';
-import { captureFromDb } from '../fixture/capture.js';
+import { captureFromDb } from '../fixture/capture/capture.js';
 import { FIXTURE_SCHEMA_FILE, type Fixture } from '../fixture/format.js';
-import { pendingMigrations, readMigrationState, type MigrationState } from '../fixture/migration-state.js';
+import { pendingMigrations, readMigrationState, type MigrationState } from '../fixture/capture/migration-state.js';
 import { readFixture } from '../fixture/read-fixture.js';
 import {
   readSchemaSnapshot,
   schemaSnapshotFile,
   writeSchemaSnapshot,
   type SchemaSnapshot,
-} from '../fixture/schema-snapshot.js';
-import { fixtureFile, writeFixtureFile, writeSchemaFile } from '../fixture/write-fixtures.js';
+} from '../fixture/capture/schema-snapshot.js';
+import { fixtureFile, writeFixtureFile, writeSchemaFile } from '../fixture/capture/write-fixtures.js';
 import { inputPath, withProjectDb, type ProjectContext } from '../project/project-context.js';
 import { shownPath } from '../util/shown-path.js';
 import { writeFileAtomic } from '../util/process/atomic-write.js';
@@ -28,7 +28,7 @@ import { openUpgradeDatabase, type UpgradeDatabase } from './scratch-database.js
 import { seedAsCaptured } from './seed-as-captured.js';
 import { recoverStates, withRecoveredState, type RecoveredState, type Unrecorded } from './recover-state.js';
 import { batchesOf, snapshotFileOf } from './upgrade-plan.js';
-import { configuredMigrationTable, fixtureStanding } from '../fixture/fixture-standing.js';
+import { configuredMigrationTable, fixtureStanding } from '../fixture/turns/fixture-standing.js';
 import { followersOf, isConstructedFile, rerecordFollower, type Follower } from './follow-constructed.js';
 
 /** What to upgrade. */

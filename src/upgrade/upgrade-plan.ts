@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import type { Fixture } from '../fixture/format.js';
-import { schemaSnapshotFile } from '../fixture/schema-snapshot.js';
+import { schemaSnapshotFile } from '../fixture/capture/schema-snapshot.js';
 
 /** The schema snapshot a fixture names: beside the fixture, by its fingerprint and migration count. */
 export function snapshotFileOf(file: string, fixture: Fixture): string {

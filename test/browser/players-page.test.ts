@@ -6,7 +6,7 @@ import { hasBrowser, launchBrowser, requireBrowser, watchedPage } from '../helpe
 import { startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-server.js';
 import { TEST_SCRUB } from '../helpers/scrub-key.js';
 import { createSampleTestDb, type TestDb } from '../helpers/test-db.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
+import { captureFromDb } from '../../src/fixture/capture/capture.js';
 import { serializeDocument } from '../../src/fixture/format.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { runQuestion } from '../../src/app/run-question.js';

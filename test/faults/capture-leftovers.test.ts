@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { BACKENDS } from '../helpers/test-db.js';
 import { faultProject, type FaultProject } from '../helpers/fault-project.js';
 import { asCommand } from '../helpers/as-command.js';
-import { capture } from '../../src/fixture/capture-fixtures.js';
+import { capture } from '../../src/fixture/capture/capture-fixtures.js';
 import { TEST_SCRUB_KEY } from '../helpers/scrub-key.js';
 
 /** A pid that is surely gone: a process that has exited. */

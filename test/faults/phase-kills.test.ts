@@ -12,7 +12,7 @@ import { mulberry32 } from '../../src/util/seeded-random.js';
 import { collectGarbage } from '../../src/scratch/gc.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
 import { asCommand } from '../helpers/as-command.js';
-import { capture } from '../../src/fixture/capture-fixtures.js';
+import { capture } from '../../src/fixture/capture/capture-fixtures.js';
 import { FIXTURE_SCHEMA_FILE, fixtureSchema } from '../../src/fixture/format.js';
 import { runQuestion } from '../../src/app/run-question.js';
 import { parseMarks } from '../../src/run-dir/marks/read-marks.js';

@@ -1,4 +1,4 @@
-import { captureFromDb } from '../../src/fixture/capture.js';
+import { captureFromDb } from '../../src/fixture/capture/capture.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import type { TurnkitConfigInput } from '../../src/config/schema.js';
 import { createTestDb, type TestDb } from './test-db.js';

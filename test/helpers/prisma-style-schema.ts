@@ -9,7 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TEST_SCRUB } from './scrub-key.js';
 import { createTestDb, type TestDb } from './test-db.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
+import { captureFromDb } from '../../src/fixture/capture/capture.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
 import { openProject, type Project } from '../../src/project/open-project.js';
 import type { TurnkitConfigInput } from '../../src/config/schema.js';

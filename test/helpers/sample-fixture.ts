@@ -1,7 +1,7 @@
 import { TEST_SCRUB } from './scrub-key.js';
 import { createSampleTestDb, type TestDb } from './test-db.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
+import { captureFromDb } from '../../src/fixture/capture/capture.js';
 import type { Fixture } from '../../src/fixture/format.js';
 
 /** A test database of the sample game with another campaign in it, and a fixture captured from a second one. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { TEST_SCRUB } from '../helpers/scrub-key.js';
 import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
+import { captureFromDb } from '../../src/fixture/capture/capture.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
 import { show } from '../../src/fixture/show-fixture.js';
 import { verifyFixtures } from '../../src/construct/verify-fixtures.js';

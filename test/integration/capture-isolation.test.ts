@@ -2,7 +2,7 @@ import { TEST_SCRUB } from '../helpers/scrub-key.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
-import { captureFromDb, type CaptureOutcome } from '../../src/fixture/capture.js';
+import { captureFromDb, type CaptureOutcome } from '../../src/fixture/capture/capture.js';
 import { checkFixture } from '../../src/fixture/check-fixture.js';
 import type { Fixture } from '../../src/fixture/format.js';
 

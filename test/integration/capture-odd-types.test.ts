@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
+import { captureFromDb } from '../../src/fixture/capture/capture.js';
 import { checkFixture } from '../../src/fixture/check-fixture.js';
 import { encodeValue } from '../../src/fixture/value-codec.js';
 import type { TurnkitConfigInput } from '../../src/config/schema.js';

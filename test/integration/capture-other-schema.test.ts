@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
+import { captureFromDb } from '../../src/fixture/capture/capture.js';
 import { checkFixture } from '../../src/fixture/check-fixture.js';
 import { A, CONFIG, DATA, move, OWNER, SCHEMA } from '../helpers/saga-schema.js';
 import type { Fixture } from '../../src/fixture/format.js';

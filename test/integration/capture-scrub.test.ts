@@ -5,7 +5,7 @@ import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
 import { tableChecksums, registryCounts } from '../helpers/table-checksums.js';
 import { TEST_SCRUB, TEST_SCRUB_KEY } from '../helpers/scrub-key.js';
 import { ORIGINALS, PRIVACY_CONFIG, PRIVACY_DATA, PRIVACY_SCHEMA } from '../helpers/privacy-schema.js';
-import { captureFromDb, type CaptureRequest } from '../../src/fixture/capture.js';
+import { captureFromDb, type CaptureRequest } from '../../src/fixture/capture/capture.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
 import type { LoadedConfig } from '../../src/config/load.js';
 import type { TurnkitError } from '../../src/errors.js';

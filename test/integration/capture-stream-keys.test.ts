@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SCRUB } from '../helpers/scrub-key.js';
 import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
+import { captureFromDb } from '../../src/fixture/capture/capture.js';
 import { serializeDocument } from '../../src/fixture/format.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SCRUB } from '../helpers/scrub-key.js';
 import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
 import { captureInChild, smallAndLargeCampaigns } from '../helpers/capture-child.js';
-import { captureFromDb, type CaptureRequest } from '../../src/fixture/capture.js';
+import { captureFromDb, type CaptureRequest } from '../../src/fixture/capture/capture.js';
 import { serializeDocument } from '../../src/fixture/format.js';
 
 // `turnkit capture` streams (issue 28): the walk reads keys, each table is read again batch by batch, scrubbed and

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SCRUB } from '../helpers/scrub-key.js';
 import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
 import { captureInChild, smallAndLargeCampaigns } from '../helpers/capture-child.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
+import { captureFromDb } from '../../src/fixture/capture/capture.js';
 import { serializeDocument } from '../../src/fixture/format.js';
-import { writeFixtureFile } from '../../src/fixture/write-fixtures.js';
+import { writeFixtureFile } from '../../src/fixture/capture/write-fixtures.js';
 
 // Capture writes a fixture row by row (its whole text is never one string): the file must hold exactly the bytes
 // serializeDocument makes of the same fixture, and a fixture whose text would not fit in memory beside its rows

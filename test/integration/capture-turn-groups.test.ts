@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serializeDocument } from '../../src/fixture/format.js';
 import { runInProcess } from '../helpers/cli-in-process.js';
-import { captureFromDb, type CaptureRequest } from '../../src/fixture/capture.js';
+import { captureFromDb, type CaptureRequest } from '../../src/fixture/capture/capture.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { summarizeFixture } from '../../src/fixture/show-fixture.js';
 import { renderCaseFile } from '../../src/question/case-file.js';
-import { checkSingleTurn, turnProblem } from '../../src/fixture/single-turn-rule.js';
-import { rowsTiedToTurn, turnOfRow, turnsInOrder } from '../../src/fixture/turn-rows.js';
+import { checkSingleTurn, turnProblem } from '../../src/fixture/turns/single-turn-rule.js';
+import { rowsTiedToTurn, turnOfRow, turnsInOrder } from '../../src/fixture/turns/turn-rows.js';
 import { TEST_SCRUB } from '../helpers/scrub-key.js';
 import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
 import {

@@ -3,8 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
 import { loadConfig } from '../../src/config/load.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
-import { checkConfigAgainstCatalog } from '../../src/fixture/check-config-catalog.js';
+import { captureFromDb } from '../../src/fixture/capture/capture.js';
+import { checkConfigAgainstCatalog } from '../../src/fixture/graph/check-config-catalog.js';
 import { introspect } from '../../src/db/introspect.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
 

@@ -8,7 +8,7 @@ import { sampleGameWithFixture } from '../helpers/sample-fixture.js';
 import { sha256Of } from '../helpers/construct-fixtures.js';
 import { construct } from '../../src/construct/construct-fixture.js';
 import { loadFixture } from '../../src/fixture/load-fixture.js';
-import { turnsInOrder } from '../../src/fixture/turn-rows.js';
+import { turnsInOrder } from '../../src/fixture/turns/turn-rows.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
 import { CORRECTED_NARRATION, MISLEADING_NARRATION, MISLEADING_TURN } from '../../src/sample/turn-script.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbLoad } from '../../src/app/db-commands.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
+import { captureFromDb } from '../../src/fixture/capture/capture.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
 import { TEST_SCRUB } from '../helpers/scrub-key.js';

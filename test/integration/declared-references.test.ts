@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadedConfig } from '../../src/config/load.js';
 import { introspect } from '../../src/db/introspect.js';
-import { schemaFingerprint } from '../../src/fixture/build-fixture.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
+import { schemaFingerprint } from '../../src/fixture/capture/build-fixture.js';
+import { captureFromDb } from '../../src/fixture/capture/capture.js';
 import type { Fixture } from '../../src/fixture/format.js';
-import { resolveGameGraph } from '../../src/fixture/game-graph.js';
-import { checkConfigAgainstCatalog } from '../../src/fixture/check-config-catalog.js';
+import { resolveGameGraph } from '../../src/fixture/graph/game-graph.js';
+import { checkConfigAgainstCatalog } from '../../src/fixture/graph/check-config-catalog.js';
 import { collectGarbage } from '../../src/scratch/gc.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';

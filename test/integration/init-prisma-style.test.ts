@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { init, type InitResult } from '../../src/init/init-project.js';
 import { loadConfig } from '../../src/config/load.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
+import { captureFromDb } from '../../src/fixture/capture/capture.js';
 import { readInitCatalog } from '../../src/init/read-catalog.js';
 import { PRISMA_STYLE_GAME, ROOM_A, cuid, prismaStyleDb } from '../helpers/prisma-style-schema.js';
 import { BACKENDS, type TestDb } from '../helpers/test-db.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadedConfig } from '../../src/config/load.js';
 import type { TurnkitConfigInput } from '../../src/config/schema.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
+import { captureFromDb } from '../../src/fixture/capture/capture.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { projectPaths } from '../../src/project/open-project.js';
 import { seed, teardown } from '../../src/scratch/scratch-operations.js';

@@ -5,7 +5,7 @@ import { TEST_SCRUB } from '../helpers/scrub-key.js';
 import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-server.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
+import { captureFromDb } from '../../src/fixture/capture/capture.js';
 import { serializeDocument } from '../../src/fixture/format.js';
 import { runQuestion } from '../../src/app/run-question.js';
 import { sampleGameConfig } from '../../src/config/sample-config.js';

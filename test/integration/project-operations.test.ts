@@ -8,7 +8,7 @@ import { TEST_SCRUB_KEY } from '../helpers/scrub-key.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
 import { sampleGameConfig } from '../../src/config/sample-config.js';
 import { openProject, type Project } from '../../src/project/open-project.js';
-import { capture } from '../../src/fixture/capture-fixtures.js';
+import { capture } from '../../src/fixture/capture/capture-fixtures.js';
 import { construct } from '../../src/construct/construct-fixture.js';
 import { gc, seed, teardown } from '../../src/scratch/scratch-operations.js';
 import { verify } from '../../src/pipeline/verify.js';

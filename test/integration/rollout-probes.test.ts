@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { TEST_SCRUB } from '../helpers/scrub-key.js';
 import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
+import { captureFromDb } from '../../src/fixture/capture/capture.js';
 import { serializeDocument } from '../../src/fixture/format.js';
 import { sampleGameConfig } from '../../src/config/sample-config.js';
 import { openProject, type Project } from '../../src/project/open-project.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, type TestDb } from '../helpers/test-db.js';
 import { sampleGameWithFixture } from '../helpers/sample-fixture.js';
 import type { Fixture } from '../../src/fixture/format.js';
-import { resolveGameGraph } from '../../src/fixture/game-graph.js';
+import { resolveGameGraph } from '../../src/fixture/graph/game-graph.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
 import { runRep } from '../../src/pipeline/run-rep.js';
 import type { SutCaller } from '../../src/sut/call-sut.js';

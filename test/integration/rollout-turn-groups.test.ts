@@ -7,7 +7,7 @@ import { TEST_SCRUB } from '../helpers/scrub-key.js';
 import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
 import { itHasProgram, systemProgram } from '../helpers/system-programs.js';
 import { tableChecksums } from '../helpers/table-checksums.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
+import { captureFromDb } from '../../src/fixture/capture/capture.js';
 import { serializeDocument } from '../../src/fixture/format.js';
 import { runQuestion } from '../../src/app/run-question.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';

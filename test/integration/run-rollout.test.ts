@@ -6,7 +6,7 @@ import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-server.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
+import { captureFromDb } from '../../src/fixture/capture/capture.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
 import { runQuestion } from '../../src/app/run-question.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readMigrationState } from '../../src/fixture/migration-state.js';
-import { takeSchemaSnapshot } from '../../src/fixture/schema-snapshot.js';
+import { readMigrationState } from '../../src/fixture/capture/migration-state.js';
+import { takeSchemaSnapshot } from '../../src/fixture/capture/schema-snapshot.js';
 import { rebuildSchema } from '../../src/upgrade/rebuild-schema.js';
 import { openUpgradeDatabase } from '../../src/upgrade/scratch-database.js';
 import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
 import { TEST_SCRUB } from '../helpers/scrub-key.js';
-import { captureFromDb } from '../../src/fixture/capture.js';
+import { captureFromDb } from '../../src/fixture/capture/capture.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
 import type { TurnkitConfigInput } from '../../src/config/schema.js';
 import { openProject, type Project } from '../../src/project/open-project.js';

@@ -3,11 +3,11 @@ import { BACKENDS, type TestDb } from '../helpers/test-db.js';
 import { captureRoomA, cuid, prismaStyleDb } from '../helpers/prisma-style-schema.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { fixtureSchema } from '../../src/fixture/format.js';
-import { checkSingleTurn } from '../../src/fixture/single-turn-rule.js';
+import { checkSingleTurn } from '../../src/fixture/turns/single-turn-rule.js';
 import { parseFixtureValue } from '../../src/fixture/read-fixture.js';
-import { rowsPastTurn } from '../../src/fixture/rows-past-turn.js';
+import { rowsPastTurn } from '../../src/fixture/turns/rows-past-turn.js';
 import { rowKey } from '../../src/fixture/row-key.js';
-import { rowsTiedToTurn, turnOfTiedRow } from '../../src/fixture/turn-rows.js';
+import { rowsTiedToTurn, turnOfTiedRow } from '../../src/fixture/turns/turn-rows.js';
 
 // The votes of the Prisma-style game have no foreign key to the narration: they are sliced by their own `turn`
 // column (game.turnColumns). The fixture records that column, so a vote is its turn's row for the single-turn rule

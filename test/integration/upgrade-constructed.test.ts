@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { construct } from '../../src/construct/construct-fixture.js';
 import { migrate, SAMPLE_MIGRATIONS_DIR } from '../../src/db/migrate.js';
-import { capture } from '../../src/fixture/capture-fixtures.js';
+import { capture } from '../../src/fixture/capture/capture-fixtures.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
 import { loadFixture, readConstructed } from '../../src/fixture/load-fixture.js';
 import { readFixture } from '../../src/fixture/read-fixture.js';

@@ -8,14 +8,14 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TurnkitConfigInput } from '../../src/config/schema.js';
 import type { LoadedConfig } from '../../src/config/load.js';
-import { capture } from '../../src/fixture/capture-fixtures.js';
+import { capture } from '../../src/fixture/capture/capture-fixtures.js';
 import { projectPaths } from '../../src/project/open-project.js';
 import type { ProjectContext } from '../../src/project/project-context.js';
 import { upgrade } from '../../src/upgrade/upgrade-fixtures.js';
 import { BACKENDS, createTestDb, type TestDb } from '../helpers/test-db.js';
 import { runInProcess } from '../helpers/cli-in-process.js';
 import { BIN } from '../helpers/cli.js';
-import { createOwnedDatabase } from '../../src/scratch/owned-databases.js';
+import { createOwnedDatabase } from '../../src/scratch/database/owned-databases.js';
 import { collectGarbage } from '../../src/scratch/gc.js';
 
 // `upgrade` writes a fixture only when the migrated scratch database reached the live one, and the fixtures of one

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TurnkitConfigInput } from '../../src/config/schema.js';
 import type { LoadedConfig } from '../../src/config/load.js';
-import { capture } from '../../src/fixture/capture-fixtures.js';
+import { capture } from '../../src/fixture/capture/capture-fixtures.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { readFixture } from '../../src/fixture/read-fixture.js';
 import { projectPaths } from '../../src/project/open-project.js';

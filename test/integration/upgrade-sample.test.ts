@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadedConfig } from '../../src/config/load.js';
 import { migrate, SAMPLE_MIGRATIONS_DIR } from '../../src/db/migrate.js';
-import { capture } from '../../src/fixture/capture-fixtures.js';
+import { capture } from '../../src/fixture/capture/capture-fixtures.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { readFixture } from '../../src/fixture/read-fixture.js';
 import { projectPaths } from '../../src/project/open-project.js';

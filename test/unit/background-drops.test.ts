@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BackgroundDrops } from '../../src/scratch/background-drops.js';
+import { BackgroundDrops } from '../../src/scratch/database/background-drops.js';
 
 // Drops behind the reps: a few at once (so they share checkpoints), never more, errors heard, idle() waits for all.
 describe('BackgroundDrops', () => {

@@ -11,7 +11,7 @@ const SRC = resolve(import.meta.dirname, '../../src');
 // imports behind the command, as report-lean-imports.test.ts does, and every dynamic import of faker in the sources.
 
 // The capture command's module, and what its action imports (cli/commands/capture.ts).
-const CAPTURE = ['cli/commands/capture.ts', 'fixture/capture-fixtures.ts', 'app/command-context.ts'];
+const CAPTURE = ['cli/commands/capture.ts', 'fixture/capture/capture-fixtures.ts', 'app/command-context.ts'];
 
 /** Every .ts file under src/, as a path from src/. */
 function sources(dir = ''): string[] {

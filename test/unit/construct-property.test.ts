@@ -9,7 +9,7 @@ import { columnChangesOf, type ColumnChange } from '../../src/fixture/column-cha
 import { loadFixture, type LoadedFixture } from '../../src/fixture/load-fixture.js';
 import { applyPatch } from '../../src/construct/patch.js';
 import { buildConstructed } from '../../src/construct/save-constructed.js';
-import { rowsTiedToTurn } from '../../src/fixture/turn-rows.js';
+import { rowsTiedToTurn } from '../../src/fixture/turns/turn-rows.js';
 import { rowKey } from '../../src/fixture/row-key.js';
 import { valueProblem } from '../../src/fixture/column-values.js';
 import { TurnkitError } from '../../src/errors.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import type { Catalog, ColumnInfo, ForeignKeyInfo, TableInfo } from '../../src/db/catalog-types.js';
-import { withDeclaredReferences } from '../../src/fixture/declared-references.js';
-import { turnLikeColumn } from '../../src/fixture/turn-columns.js';
+import { withDeclaredReferences } from '../../src/fixture/graph/declared-references.js';
+import { turnLikeColumn } from '../../src/fixture/turns/turn-columns.js';
 import { dependencyOrder } from '../../src/scratch/dependency-order.js';
-import { planKeys } from '../../src/scratch/key-plan.js';
+import { planKeys } from '../../src/scratch/remap/key-plan.js';
 
 const column = (name: string, type = 'text', extra: Partial<ColumnInfo> = {}): ColumnInfo => ({
   name,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packKeys, unpackKeys } from '../../src/scratch/key-ranges.js';
+import { packKeys, unpackKeys } from '../../src/scratch/remap/key-ranges.js';
 
 describe('packKeys', () => {
   it('packs runs of consecutive integers, keeps other keys, and unpacks to the same set', () => {

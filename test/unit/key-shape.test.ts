@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { byteStream, columnShape, freshBits, freshLike } from '../../src/scratch/key-shape.js';
+import { byteStream, columnShape, freshBits, freshLike } from '../../src/scratch/remap/key-shape.js';
 
 const fresh = (old: string, column: string[] = [old], seed = 'scratch-1/0'): string =>
   freshLike(old, columnShape(column), seed);

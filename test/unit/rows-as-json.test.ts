@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ColumnInfo } from '../../src/db/catalog-types.js';
 import { rowsAsJson } from '../../src/scratch/bulk-write.js';
-import type { TextRow } from '../../src/scratch/remap-rows.js';
+import type { TextRow } from '../../src/scratch/remap/remap-rows.js';
 
 const column = (name: string, kind: 'text' | 'int' | 'json' = 'text'): ColumnInfo =>
   ({ name, type: kind, nullable: true, default: null, identity: null, generated: null, codec: { kind } }) as ColumnInfo;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parseFixtureText, parseFixtureValue } from '../../src/fixture/read-fixture.js';
-import { rowsPastTurn } from '../../src/fixture/rows-past-turn.js';
+import { rowsPastTurn } from '../../src/fixture/turns/rows-past-turn.js';
 import type { Fixture } from '../../src/fixture/format.js';
 
 const text = readFileSync(new URL('../../fixtures/meridian-turn-23.json', import.meta.url), 'utf8');

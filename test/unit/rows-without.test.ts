@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RawRow } from '../../src/fixture/row-query.js';
-import { RowsWithout } from '../../src/fixture/rows-without.js';
+import type { RawRow } from '../../src/fixture/capture/row-query.js';
+import { RowsWithout } from '../../src/fixture/turns/rows-without.js';
 
 describe('a slice of collected rows read through the cut keys', () => {
   const all = new Map<string, RawRow>(Array.from({ length: 20 }, (_, i) => [String(i), [String(i), `v${i}`]]));

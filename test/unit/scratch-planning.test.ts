@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ColumnInfo, ForeignKeyInfo, TableInfo } from '../../src/db/catalog-types.js';
 import { dependencyOrder } from '../../src/scratch/dependency-order.js';
-import { planKeys } from '../../src/scratch/key-plan.js';
+import { planKeys } from '../../src/scratch/remap/key-plan.js';
 
 const column = (name: string, extra: Partial<ColumnInfo> = {}): ColumnInfo => ({
   name,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checksSchema } from '../../src/question/checks-format.js';
 import { screenResults, screensOf } from '../../src/question/check-screens.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
-import type { EffectsSummary } from '../../src/scratch/scratch-effects.js';
+import type { EffectsSummary } from '../../src/scratch/effects/scratch-effects.js';
 
 const checks = checksSchema.parse({
   state: {

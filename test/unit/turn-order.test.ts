@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Codec, ColumnInfo, TableInfo } from '../../src/db/catalog-types.js';
-import type { CollectedTable } from '../../src/fixture/collect-owned.js';
-import type { GameGraph } from '../../src/fixture/game-graph.js';
-import { identityColumns } from '../../src/fixture/row-identity.js';
+import type { CollectedTable } from '../../src/fixture/capture/collect-owned.js';
+import type { GameGraph } from '../../src/fixture/graph/game-graph.js';
+import { identityColumns } from '../../src/fixture/graph/row-identity.js';
 import { compareValues } from '../../src/fixture/row-order.js';
-import { keyAt, type RawRow } from '../../src/fixture/row-query.js';
-import { orderTurns } from '../../src/fixture/turn-order.js';
+import { keyAt, type RawRow } from '../../src/fixture/capture/row-query.js';
+import { orderTurns } from '../../src/fixture/turns/turn-order.js';
 import { decodeValue } from '../../src/fixture/value-codec.js';
 import { mulberry32 } from '../../src/util/seeded-random.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseFixtureText } from '../../src/fixture/read-fixture.js';
-import { rowsTiedToTurn, turnOfTiedRow, turnsInOrder } from '../../src/fixture/turn-rows.js';
+import { rowsTiedToTurn, turnOfTiedRow, turnsInOrder } from '../../src/fixture/turns/turn-rows.js';
 
 const file = fileURLToPath(new URL('../../fixtures/meridian-turn-23.json', import.meta.url));
 const fixture = parseFixtureText(readFileSync(file, 'utf8'), 'meridian-turn-23.json');

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type { TurnSelection } from '../../fixture/capture.js';
+import type { TurnSelection } from '../../fixture/capture/capture.js';
 import { commonOptions, positiveInt } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
 import { examples } from '../help-examples.js';
@@ -45,7 +45,7 @@ export function registerCapture(program: Command, output: Output): void {
       ),
     )
     .action(async (options, command: Command) => {
-      const { capture, checkCaptureName } = await import('../../fixture/capture-fixtures.js');
+      const { capture, checkCaptureName } = await import('../../fixture/capture/capture-fixtures.js');
       const { commandContext } = await import('../../app/command-context.js');
       const turns: TurnSelection | undefined = options.turn
         ? { turn: options.turn }
