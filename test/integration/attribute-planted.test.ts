@@ -156,7 +156,7 @@ describe.each(BACKENDS)('turnkit attribute on planted causes on %s', (backend) =
       const result = await attribute(project, {
         fixture: 'fixtures/base.json',
         question: question(gameMaster(500 + trial, 0.5)),
-        turns: '18-20',
+        turns: '19-20',
         repsPerLook: 5,
         looks: 2,
         alpha: design.alpha,
