@@ -1,4 +1,4 @@
-import { open, rename, rm, mkdir } from 'node:fs/promises';
+import { open, rename, rm, mkdir, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { tempSibling } from './temp-names.js';
 import { TurnkitError } from '../../errors.js';
@@ -22,11 +22,23 @@ export async function writeFileAtomic(
 }
 
 async function writeWhole(path: string, data: string | Uint8Array, options: AtomicWriteOptions): Promise<void> {
+  await throughTemp(path, options, (handle) => handle.writeFile(data));
+}
+
+/**
+ * The one way a file is replaced: `write` fills a temporary sibling, which is fsynced (unless `durable: false`),
+ * closed and renamed over the target; whatever fails, the temporary file goes and the target is as it was.
+ */
+async function throughTemp(
+  path: string,
+  options: AtomicWriteOptions,
+  write: (handle: FileHandle) => Promise<void>,
+): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = tempSibling(path);
   const handle = await open(temp, 'w', options.mode ?? 0o644);
   try {
-    await handle.writeFile(data);
+    await write(handle);
     if (options.durable !== false) await handle.sync();
   } catch (error) {
     await handle.close();
@@ -85,10 +97,7 @@ async function writeInChunks(
   chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
   options: AtomicWriteOptions,
 ): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const temp = tempSibling(path);
-  const handle = await open(temp, 'w', options.mode ?? 0o644);
-  try {
+  await throughTemp(path, options, async (handle) => {
     let pending: string[] = [];
     let size = 0;
     for await (const chunk of chunks) {
@@ -108,17 +117,5 @@ async function writeInChunks(
       }
     }
     await handle.writeFile(pending.join(''));
-    if (options.durable !== false) await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await rm(temp, { force: true });
-    throw error;
-  }
-  await handle.close();
-  try {
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+  });
 }
