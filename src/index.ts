@@ -131,7 +131,7 @@ export { report } from './report/report.js';
  * @example
  * const judged = await judge(project, { dir: result.dir, settings });
  */
-export { judgeWithModel as judge } from './judge/judge-model.js';
+export { judge } from './judge/judge-model.js';
 
 /**
  * Marks every rep of a run with the question's deterministic checks and writes `marks.checks.csv`.
@@ -152,7 +152,7 @@ export { agree } from './marking/agree.js';
  * @example
  * const merged = await merge(project, { dirs: ['runs/q/a-shard-1-of-2', 'runs/q/b-shard-2-of-2'] });
  */
-export { mergeRuns as merge } from './shard/merge-runs.js';
+export { merge } from './shard/merge-runs.js';
 export type { RebaseResult } from './construct/rebase.js';
 export type { FixtureSummary } from './fixture/show-fixture.js';
 export type { ReportResult } from './report/report.js';

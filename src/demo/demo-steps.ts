@@ -10,7 +10,7 @@ import { TurnkitError } from '../errors.js';
 import { judgeChecks, CHECKS_MARKS_FILE } from '../judge/judge-checks.js';
 import { report } from '../report/report.js';
 import { agree } from '../marking/agree.js';
-import { judgeWithModel } from '../judge/judge-model.js';
+import { judge } from '../judge/judge-model.js';
 import { runQuestion } from '../app/run-question.js';
 import { sample } from '../sample/sample-command.js';
 import { CORRECTED_NARRATION, MISLEADING_NARRATION, MISLEADING_TURN, PROBE_TURN } from '../sample/turn-script.js';
@@ -74,7 +74,7 @@ export async function demoSteps(
   let judged: DemoResult['judged'];
   if (options.judge) {
     step(`marking every rep with the judge ${options.judge.model}`);
-    const result = await judgeWithModel(project, { dir: run.dir, settings: options.judge, env: process.env });
+    const result = await judge(project, { dir: run.dir, settings: options.judge, env: process.env });
     judged = { result, agreement: await agree(project, { a: checks.file, b: result.file }) };
   }
   const { report: result } = await report(project, { dir: run.dir, marks: CHECKS_MARKS_FILE });

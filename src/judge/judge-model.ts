@@ -60,7 +60,7 @@ export interface JudgeModelResult {
  * @example
  * const judged = await judge(project, { dir: result.dir, settings });
  */
-export async function judgeWithModel(project: FilesContext, options: JudgeModelOptions): Promise<JudgeModelResult> {
+export async function judge(project: FilesContext, options: JudgeModelOptions): Promise<JudgeModelResult> {
   // Its messages show paths from the project (or the context's cwd), wherever the process is.
   return showingPathsFrom(inputDir(project), async () => {
     const cwd = inputDir(project);

@@ -45,7 +45,7 @@ export interface MergeResult {
  * @example
  * const merged = await merge(project, { dirs: ['runs/q/a-shard-1-of-2', 'runs/q/b-shard-2-of-2'] });
  */
-export async function mergeRuns(project: FilesContext, options: MergeOptions): Promise<MergeResult> {
+export async function merge(project: FilesContext, options: MergeOptions): Promise<MergeResult> {
   // Its messages show paths from the project (or the context's cwd), wherever the process is.
   return showingPathsFrom(inputDir(project), async () => {
     const cwd = inputDir(project);

@@ -6,7 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { BIN } from '../helpers/cli.js';
 import { faultProject, type FaultProject } from '../helpers/fault-project.js';
 import { runQuestion } from '../../src/app/run-question.js';
-import { mergeRuns } from '../../src/shard/merge-runs.js';
+import { merge } from '../../src/shard/merge-runs.js';
 import { buildReport } from '../../src/report/build-report.js';
 import { commandContext } from '../../src/app/command-context.js';
 import { gc as collect } from '../../src/scratch/scratch-operations.js';
@@ -62,7 +62,7 @@ describe('a merge killed part-way', () => {
       }
     }
 
-    const result = await mergeRuns({ cwd: p.t.dir, paths: { baseDir: p.t.dir } }, { dirs: shards, out });
+    const result = await merge({ cwd: p.t.dir, paths: { baseDir: p.t.dir } }, { dirs: shards, out });
     expect(result).toMatchObject({ dir: out, shards: 3, reps: 3 });
     expect((await readdir(dirname(out))).filter((name) => name.startsWith('.out.'))).toEqual([]);
     const report = await buildReport(out);

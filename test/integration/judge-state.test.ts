@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { judgeWithModel } from '../../src/judge/judge-model.js';
+import { judge } from '../../src/judge/judge-model.js';
 import { judgePromptSha256 } from '../../src/judge/judge-identity.js';
 import { judgeSettingsSchema } from '../../src/config/judge-settings.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
@@ -73,7 +73,7 @@ describe('a state-grounded judge', () => {
         content: JSON.stringify({ verdict: wrong ? 'fail' : 'pass', reason: wrong ? 'deck 3 in the world' : 'ok' }),
       };
     });
-    const withState = await judgeWithModel(HERE, { env: process.env, dir, settings: settings(true) });
+    const withState = await judge(HERE, { env: process.env, dir, settings: settings(true) });
     expect(withState).toMatchObject({ pass: 1, fail: 1, grader: 'judge-gpt-test+state' });
     expect(withState.file).toBe(join(dir, 'marks.judge-gpt-test-state.csv'));
     const shown = userMessageOf(server.requests[0]!);
@@ -92,7 +92,7 @@ describe('a state-grounded judge', () => {
 
     // The same reps judged on text alone: another file beside it, a prompt without state, not the cached verdicts.
     server.reset();
-    const textOnly = await judgeWithModel(HERE, { env: process.env, dir, settings: settings(false) });
+    const textOnly = await judge(HERE, { env: process.env, dir, settings: settings(false) });
     expect(textOnly).toMatchObject({ pass: 2, fail: 0, grader: 'judge-gpt-test' });
     expect(server.requests).toHaveLength(2);
     expect(userMessageOf(server.requests[0]!)).not.toContain("# The game's state");

@@ -11,7 +11,7 @@ import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
 import { runQuestion } from '../../src/app/run-question.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
 import { sampleGameConfig } from '../../src/config/sample-config.js';
-import { mergeRuns } from '../../src/shard/merge-runs.js';
+import { merge } from '../../src/shard/merge-runs.js';
 import { judgeChecks } from '../../src/judge/judge-checks.js';
 import { buildReport } from '../../src/report/build-report.js';
 import { formatReport } from '../../src/report/format-report.js';
@@ -363,7 +363,7 @@ describe.each(psql.found ? BACKENDS : [])('rollouts on %s', (backend) => {
     const file = await question('sharded', ['turns: 3', 'sut: { type: command, command: ["./gm.sh"] }']);
     const shards = [];
     for (const index of [1, 2]) shards.push((await run(file, { shard: { index, count: 2 } })).dir);
-    const merged = await mergeRuns({ cwd: t.dir, paths: { baseDir: t.dir } }, { dirs: shards });
+    const merged = await merge({ cwd: t.dir, paths: { baseDir: t.dir } }, { dirs: shards });
     const records = await Promise.all([1, 2].map((n) => rep(merged.dir, n)));
     expect(records.map((record) => record.turns!.map((turn) => turn.turn))).toEqual([
       [23, 24, 25],

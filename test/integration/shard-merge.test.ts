@@ -12,9 +12,9 @@ import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
 import { construct } from '../../src/construct/construct-fixture.js';
 import { CORRECTED_NARRATION, MISLEADING_NARRATION, MISLEADING_TURN } from '../../src/sample/turn-script.js';
 import { runQuestion, type RunResult } from '../../src/app/run-question.js';
-import { mergeRuns } from '../../src/shard/merge-runs.js';
+import { merge } from '../../src/shard/merge-runs.js';
 import { judgeChecks } from '../../src/judge/judge-checks.js';
-import { judgeWithModel } from '../../src/judge/judge-model.js';
+import { judge } from '../../src/judge/judge-model.js';
 import { judgeSettingsSchema } from '../../src/config/judge-settings.js';
 import { buildReport, type Report } from '../../src/report/build-report.js';
 import { parseMarks } from '../../src/run-dir/marks/read-marks.js';
@@ -161,7 +161,7 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
   it('merges the shards into a run that equals the unsharded one: manifest, rep files, marks and report', async () => {
     const before = await runsOf('places');
     // Given in another order than their indexes: merge sorts them.
-    const result = await mergeRuns(
+    const result = await merge(
       { cwd: t.dir, paths: { baseDir: t.dir } },
       { dirs: [shards[2]!, shards[0]!, shards[1]!] },
     );
@@ -262,7 +262,7 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
     const settings = judgeSettingsSchema.parse({ model: 'judge-1', apiKeyEnv: 'UNUSED_JUDGE_KEY' });
     let asked = 0;
     for (const [i, dir] of copies.entries()) {
-      const judged = await judgeWithModel(HERE, {
+      const judged = await judge(HERE, {
         dir,
         settings,
         price: { input: 1, output: 5 },
@@ -280,7 +280,7 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
     }
     expect(asked).toBe(2 * REPS);
     const shardReports = await Promise.all(copies.map((dir) => buildReport(dir)));
-    const result = await mergeRuns({ cwd: t.dir, paths: { baseDir: t.dir } }, { dirs: copies });
+    const result = await merge({ cwd: t.dir, paths: { baseDir: t.dir } }, { dirs: copies });
     expect(result).toMatchObject({
       marksFiles: ['marks.checks.csv', 'marks.csv', 'marks.judge-judge-1.csv'],
       judgeFiles: ['judge-cache.jsonl', 'judge-judge-1.jsonl'],
@@ -302,7 +302,7 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
     });
     expect(report.spend.judges.calls).toBe(shardReports.reduce((total, shard) => total + shard.spend.judges.calls, 0));
     // Judging the merged run again asks the model nothing: the shards' caches came with it.
-    await judgeWithModel(HERE, {
+    await judge(HERE, {
       dir: result.dir,
       settings,
       call: async () => expect.fail('the model was asked again'),
@@ -311,7 +311,7 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
 
   it('writes the merged run where --out says, and refuses an --out that exists', async () => {
     const out = join(t.dir, 'elsewhere', 'merged');
-    const result = await mergeRuns(
+    const result = await merge(
       { cwd: t.dir, paths: { baseDir: t.dir } },
       { dirs: shards, out: 'elsewhere/merged' },
     );
@@ -321,7 +321,7 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
       await readFile(join(merged, 'marks.checks.csv'), 'utf8'),
     );
     const before = await hashDir(out);
-    const error = await mergeRuns({ cwd: t.dir, paths: { baseDir: t.dir } }, { dirs: shards, out }).catch(
+    const error = await merge({ cwd: t.dir, paths: { baseDir: t.dir } }, { dirs: shards, out }).catch(
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(TurnkitError);
@@ -334,7 +334,7 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
     const refuses = async (dirs: () => Promise<string[]>, message: RegExp, out?: string): Promise<void> => {
       const given = await dirs();
       const before = { places: await runsOf('places'), other: await runsOf('other') };
-      const error = await mergeRuns(
+      const error = await merge(
         { cwd: t.dir, paths: { baseDir: t.dir } },
         { dirs: given, ...(out ? { out } : {}) },
       ).catch((e: unknown) => e);
@@ -458,7 +458,7 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
       expect((await readManifest(interrupted.dir)).shard).toEqual({ index: 2, count: 3 });
 
       // Merged with the other two: the same run as the unsharded one. It was never judged, so only marks.csv merges.
-      const result = await mergeRuns(
+      const result = await merge(
         { cwd: t.dir, paths: { baseDir: t.dir } },
         {
           dirs: [shards[0]!, interrupted.dir, shards[2]!],
@@ -487,7 +487,7 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
         async () => [shards[0]!, join(t.dir, 'fixtures')],
         /fixtures: holds no shard directory \(turnkit run --shard I\/N\), and is not a run directory \(no manifest\.json\)$/,
       );
-      const error = await mergeRuns({ cwd: t.dir, paths: { baseDir: t.dir } }, { dirs: [] }).catch((e: unknown) => e);
+      const error = await merge({ cwd: t.dir, paths: { baseDir: t.dir } }, { dirs: [] }).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'USAGE', message: 'name the shard directories to merge' });
     });
 

@@ -77,7 +77,7 @@ async function judgeAction(dir: string, options: JudgeFlags, command: Command, o
   const results: Record<string, unknown> = {};
   const written: string[] = [];
   if (options.checks) await judgeChecksFlags(dir, options, project, output, results, written);
-  if (model) await judgeWithModelFlags(dir, options, project, output, results, written);
+  if (model) await judgeByModelFlags(dir, options, project, output, results, written);
   if (options.json) return printJson(output, results);
   const last = written[written.length - 1]!;
   output.out(
@@ -118,7 +118,7 @@ interface ModelFlags {
 }
 
 /** `--model`/`--judge`: the LLM judge's settings from the flags, the file and the config; its marks; its outcome. */
-async function judgeWithModelFlags(
+async function judgeByModelFlags(
   dir: string,
   options: ModelFlags,
   project: ProjectContext,
@@ -126,7 +126,7 @@ async function judgeWithModelFlags(
   results: Record<string, unknown>,
   written: string[],
 ): Promise<void> {
-  const { judgeWithModel } = await import('../../judge/judge-model.js');
+  const { judge } = await import('../../judge/judge-model.js');
   const { loadJudgeSettings } = await import('../../judge/load-judge-settings.js');
   const { outcomeError } = await import('../../report/outcome.js');
   const { config } = project;
@@ -143,7 +143,7 @@ async function judgeWithModelFlags(
     config.judge,
   );
   const terminal = options.json ? undefined : output.terminal;
-  const result = await judgeWithModel(project, {
+  const result = await judge(project, {
     dir,
     settings,
     price: config.prices[settings.model],

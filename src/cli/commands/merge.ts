@@ -13,9 +13,9 @@ export function registerMerge(program: Command, output: Output): void {
     .option('--json', 'print the result as JSON')
     .addHelpText('after', examples('turnkit merge runs/places/STAMP-1 runs/places/STAMP-2   # the shards of one run'))
     .action(async (dirs: string[], options) => {
-      const { mergeRuns } = await import('../../shard/merge-runs.js');
+      const { merge } = await import('../../shard/merge-runs.js');
       const { filesContext } = await import('../../app/files-context.js');
-      const result = await mergeRuns(filesContext(), { dirs, out: options.out });
+      const result = await merge(filesContext(), { dirs, out: options.out });
       if (options.json) return printJson(output, { ...result, dir: shownPath(result.dir) });
       output.out(
         `${shownPath(result.dir)}: ${result.shards} shard(s), ${result.reps} rep(s); merged ${[...result.marksFiles, ...result.judgeFiles].join(', ')}`,

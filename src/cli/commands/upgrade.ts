@@ -41,15 +41,18 @@ export function registerUpgrade(program: Command, output: Output): void {
       ),
     )
     .action(async (fixtures: string[], options, command: Command) => {
-      const { upgrade } = await import('../../app/upgrade-command.js');
+      const [{ upgrade }, { commandContext }] = await Promise.all([
+        import('../../upgrade/upgrade-fixtures.js'),
+        import('../../app/command-context.js'),
+      ]);
       // Ctrl-C (or SIGTERM) ends the migration's process group, drops the scratch database and writes nothing.
       const stop = new AbortController();
       const onSignal = (): void =>
         stop.abort(new TurnkitError('DATABASE', 'upgrade: stopped by a signal; no fixture was written'));
       process.on('SIGINT', onSignal);
       process.on('SIGTERM', onSignal);
-      const result = await upgrade({
-        ...commonOptions(command),
+      const common = commonOptions(command);
+      const result = await upgrade(await commandContext(common), {
         files: fixtures,
         out: options.out,
         from: options.from,
