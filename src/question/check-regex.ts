@@ -38,3 +38,30 @@ export function checkRegex(entry: string | { pattern: string; flags?: string | u
 export function termsOf(list: readonly string[] | { terms: readonly string[] }): readonly string[] {
   return Array.isArray(list) ? list : (list as { terms: readonly string[] }).terms;
 }
+
+/** The declared parts of a question's checks that `declaresAnyCheck` counts (the zod schema's and the lean shape's). */
+export interface DeclaredChecks {
+  mustContain: readonly string[] | { terms: readonly string[] };
+  mustNotContain: readonly string[] | { terms: readonly string[] };
+  matches: readonly unknown[];
+  mustNotMatch: readonly unknown[];
+  effects: { inserted: readonly unknown[]; noOutsideChanges: unknown };
+  state?: { tables: Record<string, unknown>; onlyChanges?: unknown } | undefined;
+  facts?: readonly unknown[] | undefined;
+}
+
+/** Whether checks declare at least one check: a `checks:` block of defaults alone would pass every rep. */
+export function declaresAnyCheck(checks: DeclaredChecks): boolean {
+  return (
+    termsOf(checks.mustContain).length +
+      termsOf(checks.mustNotContain).length +
+      checks.matches.length +
+      checks.mustNotMatch.length +
+      checks.effects.inserted.length +
+      (checks.facts?.length ?? 0) +
+      Object.keys(checks.state?.tables ?? {}).length >
+      0 ||
+    checks.effects.noOutsideChanges !== false ||
+    (checks.state?.onlyChanges ?? false) !== false
+  );
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkRegex, termsOf } from './check-regex.js';
+import { checkRegex, declaresAnyCheck } from './check-regex.js';
 
 export { checkRegex, termsOf } from './check-regex.js';
 
@@ -172,20 +172,7 @@ export const checksSchema = z
     facts: z.array(factRule).optional(),
   })
   .strict()
-  .refine(
-    (checks) =>
-      termsOf(checks.mustContain).length +
-        termsOf(checks.mustNotContain).length +
-        checks.matches.length +
-        checks.mustNotMatch.length +
-        checks.effects.inserted.length +
-        (checks.facts?.length ?? 0) +
-        Object.keys(checks.state?.tables ?? {}).length >
-        0 ||
-      checks.effects.noOutsideChanges !== false ||
-      (checks.state?.onlyChanges ?? false) !== false,
-    'declare at least one check',
-  );
+  .refine(declaresAnyCheck, 'declare at least one check');
 
 /** A question's deterministic checks. */
 export type Checks = z.output<typeof checksSchema>;

@@ -1,4 +1,4 @@
-import { checkRegex, termsOf } from './check-regex.js';
+import { checkRegex, declaresAnyCheck } from './check-regex.js';
 import {
   anyOf,
   array,
@@ -108,25 +108,7 @@ export const leanChecks: Shape = refined(
       ),
     ),
   }),
-  (checks: {
-    mustContain: string[] | { terms: string[] };
-    mustNotContain: string[] | { terms: string[] };
-    matches: unknown[];
-    mustNotMatch: unknown[];
-    effects: { inserted: unknown[]; noOutsideChanges: unknown };
-    state?: { tables: Record<string, unknown>; onlyChanges: unknown };
-    facts?: unknown[];
-  }) =>
-    termsOf(checks.mustContain).length +
-      termsOf(checks.mustNotContain).length +
-      checks.matches.length +
-      checks.mustNotMatch.length +
-      checks.effects.inserted.length +
-      (checks.facts?.length ?? 0) +
-      Object.keys(checks.state?.tables ?? {}).length >
-      0 ||
-    checks.effects.noOutsideChanges !== false ||
-    (checks.state?.onlyChanges ?? false) !== false,
+  declaresAnyCheck,
 );
 
 const toolName = string({ trimmed: true, min: 1 });
