@@ -143,9 +143,14 @@ export function stopOnSignals(output: Output): { abort: AbortController; quit: A
   const quit = new AbortController();
   const onSigint = (): void => {
     if (abort.signal.aborted) {
-      // Quitting: the run kills its SUTs, marks itself interrupted and tears down; gc removes what is left.
+      // Quitting: the run kills its SUTs, marks itself interrupted and tears down; gc removes what is left. A run
+      // still not done after 5 s exits anyway, and a command SUT in a process group of its own would outlive it.
       quit.abort();
-      setTimeout(() => process.exit(130), 5_000);
+      setTimeout(() => {
+        void import('../../sut/sut-command.js')
+          .then(({ killRunningSuts }) => killRunningSuts())
+          .finally(() => process.exit(130));
+      }, 5_000).unref();
       return;
     }
     abort.abort();
