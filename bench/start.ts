@@ -6,11 +6,17 @@
 // Whole processes of the built binary (npm run build first), medians of ROUNDS (default 7) wall times, and of their
 // CPU times (user + system, bench/cpu-at-exit.mjs, loaded into every command alike, node -e 0 too), which a busy
 // machine disturbs less.
+// The performance machinery is measured against its simplest alternative in the same rounds (docs/architecture.md,
+// "The start-up budget"): the command line unbundled (tsc's output, one file per module, built here into
+// .bench-unbundled/) in place of the esbuild bundle, and `import('zod')` alone, which a report would pay without the
+// lean shapes. Last, the import closure of `turnkit run`: the files of src/ a one-rep run of the demo question loads,
+// traced under the unbundled build.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { sourceFiles } from '../test/helpers/import-graph.js';
 import { performance } from 'node:perf_hooks';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -22,8 +28,29 @@ const TRACE_HOOK = fileURLToPath(new URL('../test/helpers/module-trace.mjs', imp
 const CPU_HOOK = fileURLToPath(new URL('./cpu-at-exit.mjs', import.meta.url));
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+// Inside the package, so that the unbundled build finds turnkit's package.json (PACKAGE_ROOT) as the real one does.
+const UNBUNDLED = join(ROOT, '.bench-unbundled');
+const UNBUNDLED_BIN = join(UNBUNDLED, 'src', 'cli', 'bin.js');
+
 const dir = await mkdtemp(join(tmpdir(), 'turnkit-bench-start-'));
 try {
+  await rm(UNBUNDLED, { recursive: true, force: true });
+  const tsc = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      join(ROOT, 'tsconfig.build.json'),
+      '--outDir',
+      UNBUNDLED,
+      '--tsBuildInfoFile',
+      join(UNBUNDLED, '.tsbuildinfo'),
+    ],
+    { encoding: 'utf8' },
+  );
+  if (tsc.status !== 0) throw new Error(`tsc into ${UNBUNDLED} failed: ${tsc.stdout}${tsc.stderr}`);
+
   // A real 20-rep run to report on: the demo's (10 reps of two fixtures), marked by its checks.
   const demo = spawnSync(process.execPath, [BIN, 'demo', '--dir', join(dir, 'demo'), '--json'], {
     cwd: dir,
@@ -38,6 +65,9 @@ try {
     'turnkit report --help': [BIN, 'report', '--help'],
     'turnkit capture --help': [BIN, 'capture', '--help'],
     'turnkit report RUN (20 reps)': [BIN, 'report', runDir, '--marks', 'marks.checks.csv'],
+    'unbundled report --help': [UNBUNDLED_BIN, 'report', '--help'],
+    'unbundled report RUN': [UNBUNDLED_BIN, 'report', runDir, '--marks', 'marks.checks.csv'],
+    "node: import('zod')": ['--input-type=module', '-e', `await import('${import.meta.resolve('zod')}')`],
     ...(BASE_BIN ? { 'BENCH_BASE_BIN report RUN': [BASE_BIN, 'report', runDir, '--marks', 'marks.checks.csv'] } : {}),
   };
   const times = new Map<string, number[]>(Object.keys(commands).map((name) => [name, []]));
@@ -61,7 +91,7 @@ try {
   // Modules loaded, once per command: all of them, and those from node_modules.
   const modules = new Map<string, string>();
   for (const [name, args] of Object.entries(commands)) {
-    if (name === 'node -e 0') continue;
+    if (name.startsWith('node')) continue;
     const trace = join(dir, 'trace.txt');
     await rm(trace, { force: true });
     const result = spawnSync(process.execPath, ['--import', TRACE_HOOK, ...args], {
@@ -85,13 +115,33 @@ try {
   };
   console.log(`start-up benchmark: medians of ${ROUNDS} interleaved rounds, whole processes (wall; CPU user + system)`);
   for (const [name, values] of times) {
-    const goal = name === 'node -e 0' ? '' : name.includes('RUN') ? ' (goal <= 2.5x)' : ' (goal <= 2x)';
+    const goal = !name.startsWith('turnkit') ? '' : name.includes('RUN') ? ' (goal <= 2.5x)' : ' (goal <= 2x)';
     const ratio = median(values) / floor;
     const cpu = median(cpuTimes.get(name)!);
     console.log(
       `  ${name.padEnd(30)} ${median(values).toFixed(0).padStart(6)} ms  ${ratio.toFixed(2)}x node -e 0 (rounds ${range(name)})${goal}  CPU ${cpu.toFixed(0)} ms ${(cpu / cpuFloor).toFixed(2)}x${modules.has(name) ? `  ${modules.get(name)}` : ''}`,
     );
   }
+  // The import closure of `turnkit run`: one rep of each of the demo question's fixtures, every module it loads.
+  const projectDir = resolve(runDir, '..', '..', '..');
+  const trace = join(dir, 'run-trace.txt');
+  const run = spawnSync(
+    process.execPath,
+    ['--import', TRACE_HOOK, UNBUNDLED_BIN, 'run', 'questions/places.yaml', '--reps', '1', '--json'],
+    { cwd: projectDir, encoding: 'utf8', env: { ...process.env, TURNKIT_MODULE_TRACE: trace } },
+  );
+  if (run.status !== 0) throw new Error(`turnkit run (traced) exited ${run.status}: ${run.stderr}`);
+  const loaded = new Set(
+    (await readFile(trace, 'utf8'))
+      .split('\n')
+      .filter((url) => url.startsWith(pathToFileURL(join(UNBUNDLED, 'src')).href))
+      .map((url) => url.slice(pathToFileURL(join(UNBUNDLED, 'src')).href.length + 1)),
+  );
+  const all = sourceFiles(join(ROOT, 'src')).length;
+  console.log(
+    `  import closure of turnkit run (one rep a fixture of the demo question): ${loaded.size} of ${all} files of src/ (${((100 * loaded.size) / all).toFixed(0)}%; goal < 40%)`,
+  );
 } finally {
   await rm(dir, { recursive: true, force: true });
+  await rm(UNBUNDLED, { recursive: true, force: true });
 }

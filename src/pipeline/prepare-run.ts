@@ -17,7 +17,6 @@ import { checkBudgetPrice } from './run-limits.js';
 import { checkRepsOption, checkRunSize } from '../question/rep-limits.js';
 import { sutSecrets } from '../sut/sut-secrets.js';
 import { planRollout, type RolloutPlan } from '../rollout/rollout-plan.js';
-import { upgradeForRun } from '../upgrade/upgrade-for-run.js';
 import type { FactQuery } from '../scratch/read-facts.js';
 import { factQueriesOf } from '../question/fact-queries.js';
 
@@ -59,8 +58,12 @@ export async function prepareRun(project: ProjectContext, input: RunInput): Prom
   const q = question.question;
   const resolved = await resolveFixtures(question, projectDir);
   // --upgrade reaches the database now: the copies must exist before the fixtures are checked and case files made.
+  // Imported here, so that a run without it never loads upgrade/ (and the capture and scrubbing that come with it).
   const fixtures: QuestionFixture[] = input.upgrade
-    ? await upgradeForRun(project, resolved, { scrubKey: (name) => input.env?.[name], signal: input.signal })
+    ? await (await import('../upgrade/upgrade-for-run.js')).upgradeForRun(project, resolved, {
+        scrubKey: (name) => input.env?.[name],
+        signal: input.signal,
+      })
     : resolved;
   checkChecksTables(
     question,

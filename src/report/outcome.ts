@@ -3,7 +3,7 @@ import { runFailure } from '../pipeline/run-outcome.js';
 import type { RunResult } from '../pipeline/finish-run.js';
 import { shownPath } from '../util/shown-path.js';
 import type { Report } from './build-report.js';
-import { incompleteRun, targetProblems } from './report.js';
+import { passesNeeded } from '../stats/stats.js';
 
 /** What finished, to be judged a success or a failure: a run, a report (with `--check` or not), or a judge's work. */
 export type Outcome =
@@ -45,4 +45,29 @@ export function outcomeError(outcome: Outcome): TurnkitError | undefined {
   if (problems.length === 0) return undefined;
   const summary = `--check: ${problems.length} of ${report.fixtures.length} fixture(s) did not meet the target`;
   return new TurnkitError('TARGET_MISSED', `${summary}: ${problems[0]}`, [summary, ...problems]);
+}
+
+/** Why a run is not complete, as an error to exit 1 with; undefined when every rep has its record. */
+export function incompleteRun(report: Report): TurnkitError | undefined {
+  if (report.complete) return undefined;
+  const missing = report.fixtures.reduce((sum, fixture) => sum + fixture.notRun, 0);
+  const dir = shownPath(report.dir);
+  return new TurnkitError(
+    'INCOMPLETE_RUN',
+    `${dir}: the run is ${report.status} with ${missing} rep(s) not run; finish it with: turnkit run --resume ${dir}`,
+  );
+}
+
+/** `--check`: every fixture that has not met its target (missed, or pending with reps unmarked), one line each. */
+export function targetProblems(report: Report): string[] {
+  return report.fixtures.flatMap((fixture) => {
+    if (fixture.verdict === 'met') return [];
+    const reason =
+      fixture.verdict === 'pending'
+        ? `pending: ${fixture.blank} rep(s) not marked`
+        : fixture.verdict === 'none'
+          ? `no verdict: no rep qualified (${fixture.na} na, ${fixture.error} error)`
+          : `missed: ${fixture.pass}/${fixture.pass + fixture.fail} passed, ${passesNeeded(report.target, fixture.pass + fixture.fail)} needed`;
+    return [`${fixture.fixture}${fixture.tag ? ` (${fixture.tag})` : ''}: ${reason} for target ${report.target}`];
+  });
 }

@@ -4,7 +4,6 @@ import { shownPath, showingPathsFrom } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import { buildReport, type Report } from './build-report.js';
 import { compareReports, type Comparison } from './compare-runs.js';
-import { passesNeeded } from '../stats/stats.js';
 import type { Run } from '../run-dir/read-run.js';
 
 /** Options of `turnkit report`. */
@@ -73,29 +72,4 @@ async function saveCalibration(report: Report, file: string): Promise<void> {
       runs: [shownPath(report.dir)],
     }),
   );
-}
-
-/** Why a run is not complete, as an error to exit 1 with; undefined when every rep has its record. */
-export function incompleteRun(report: Report): TurnkitError | undefined {
-  if (report.complete) return undefined;
-  const missing = report.fixtures.reduce((sum, fixture) => sum + fixture.notRun, 0);
-  const dir = shownPath(report.dir);
-  return new TurnkitError(
-    'INCOMPLETE_RUN',
-    `${dir}: the run is ${report.status} with ${missing} rep(s) not run; finish it with: turnkit run --resume ${dir}`,
-  );
-}
-
-/** `--check`: every fixture that has not met its target (missed, or pending with reps unmarked), one line each. */
-export function targetProblems(report: Report): string[] {
-  return report.fixtures.flatMap((fixture) => {
-    if (fixture.verdict === 'met') return [];
-    const reason =
-      fixture.verdict === 'pending'
-        ? `pending: ${fixture.blank} rep(s) not marked`
-        : fixture.verdict === 'none'
-          ? `no verdict: no rep qualified (${fixture.na} na, ${fixture.error} error)`
-          : `missed: ${fixture.pass}/${fixture.pass + fixture.fail} passed, ${passesNeeded(report.target, fixture.pass + fixture.fail)} needed`;
-    return [`${fixture.fixture}${fixture.tag ? ` (${fixture.tag})` : ''}: ${reason} for target ${report.target}`];
-  });
 }

@@ -10,7 +10,7 @@ import type { GameConfig } from '../config/schema.js';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument, type Fixture } from '../fixture/format.js';
 import { resolveGameGraph, type GameGraph } from '../fixture/graph/game-graph.js';
-import { CAPTURE_SETTINGS } from '../fixture/capture/capture.js';
+import { CAPTURE_SETTINGS } from '../fixture/value-codec.js';
 import { withDeclaredReferences } from '../fixture/graph/declared-references.js';
 import { staleAdvice } from '../fixture/turns/fixture-standing.js';
 import { describeUnindexed, unindexedForeignKeys } from './foreign-key-indexes.js';

@@ -800,14 +800,10 @@ describe('judge: cache, new rubric versions, the SUT left alone', () => {
       expect(server.requests).toHaveLength(0);
       expect(other.requests).toHaveLength(0);
       // Another temperature or token limit asks again as well.
-      expect(
-        (await judge(HERE, { env: process.env, dir, settings: settingsOf({ temperature: 0.5 }) })).cached,
-      ).toBe(0);
+      expect((await judge(HERE, { env: process.env, dir, settings: settingsOf({ temperature: 0.5 }) })).cached).toBe(0);
       expect(server.requests).toHaveLength(4);
       server.reset();
-      expect(
-        (await judge(HERE, { env: process.env, dir, settings: settingsOf({ maxTokens: 512 }) })).cached,
-      ).toBe(0);
+      expect((await judge(HERE, { env: process.env, dir, settings: settingsOf({ maxTokens: 512 }) })).cached).toBe(0);
       expect(server.requests).toHaveLength(4);
     } finally {
       await other.close();
@@ -824,10 +820,7 @@ describe('judge: cache, new rubric versions, the SUT left alone', () => {
       ...MIXED_RUN,
     });
     server.respond(script(MIXED_PLAN));
-    await judge(
-      { cwd: project, paths: { baseDir: project } },
-      { env: process.env, dir, settings: settingsOf() },
-    );
+    await judge({ cwd: project, paths: { baseDir: project } }, { env: process.env, dir, settings: settingsOf() });
     const repsBefore = await folderBytes(join(dir, 'reps'));
     const manifestBefore = await readFile(join(dir, 'manifest.json'), 'utf8');
     const caseFilesBefore = await folderBytes(join(dir, 'case-files'));

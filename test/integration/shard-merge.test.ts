@@ -311,10 +311,7 @@ describe.each(BACKENDS)('run --shard and merge on %s', (backend) => {
 
   it('writes the merged run where --out says, and refuses an --out that exists', async () => {
     const out = join(t.dir, 'elsewhere', 'merged');
-    const result = await merge(
-      { cwd: t.dir, paths: { baseDir: t.dir } },
-      { dirs: shards, out: 'elsewhere/merged' },
-    );
+    const result = await merge({ cwd: t.dir, paths: { baseDir: t.dir } }, { dirs: shards, out: 'elsewhere/merged' });
     expect(result.dir).toBe(out);
     expect(await listFiles(join(out, 'reps'))).toEqual(await listFiles(join(unsharded.dir, 'reps')));
     expect(await readFile(join(out, 'marks.checks.csv'), 'utf8')).toBe(

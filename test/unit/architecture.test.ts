@@ -10,63 +10,13 @@ import {
   sourceFiles,
   type ImportEdge,
 } from '../helpers/import-graph.js';
+import { EDGES, RANKS } from '../helpers/layers.js';
 
 const SRC = resolve(import.meta.dirname, '../../src');
 
-// The layers of src/, lowest first (docs/architecture.md draws them): a layer's code imports only layers of a lower
-// rank. Layers of one rank are peers that never import each other. A new folder gets a rank here, or this test fails.
-// Type-only imports are erased at build time and take no part in the load order: a format may name a type of the
-// layer that fills it (the question's SUT config types from sut/), so they are not ranked.
-const RANKS: Record<string, number> = {
-  util: 0,
-  db: 1,
-  // The one model client (OpenAI and Anthropic SDKs): the http SUT, the simulated player and the judges use it.
-  model: 1,
-  config: 2,
-  // The SUT kinds, one file each, registered in sut-kinds.ts.
-  sut: 2,
-  // The project context type (config, paths, db, onWarning) and openProject: what every operation takes.
-  project: 3,
-  fixture: 4,
-  construct: 5,
-  scratch: 5,
-  init: 5,
-  sample: 5,
-  question: 6,
-  upgrade: 6,
-  // The run directory: the one reader and writer of manifest, rep records, state, order and marks files.
-  'run-dir': 7,
-  // The report's and the judges' statistics (intervals, kappa, corrections, power), pure functions.
-  stats: 7,
-  // The question's deterministic checks applied to a rep or a turn.
-  checks: 7,
-  // Rollouts: several turns per rep, the simulated player.
-  rollout: 8,
-  // The graders that write a run's marks files: the checks and the LLM judges.
-  judge: 8,
-  // A person marking a run: the marking session, blind re-marks, agreement of two files.
-  marking: 8,
-  // The rep loop: a run started or resumed, its reps, budget and progress, and verify.
-  pipeline: 9,
-  testing: 9,
-  // The report of a run in every format's numbers, and the outcome policy.
-  report: 10,
-  // Shards of a run: the shard from the environment, merging shard directories (with the runs' provenance).
-  shard: 10,
-  // Which upstream turn misleads the SUT: neutralised variants of a fixture run through the pipeline, ranked.
-  attribution: 10,
-  'view/client': 10,
-  view: 11,
-  // The edges: they read the environment and the working folder, own signals and print.
-  app: 12,
-  tui: 12,
-  'view/server': 13,
-  demo: 14,
-  cli: 15,
-};
-
-/** The edges over the library: the only layers that touch the process. */
-const EDGES = new Set(['cli', 'tui', 'view/server', 'demo', 'app']);
+// The layers and their ranks are test/helpers/layers.ts's table, which the documentation draws. Type-only imports are
+// erased at build time and take no part in the load order: a format may name a type of the layer that fills it (the
+// question's SUT config types from sut/), so they are not ranked.
 
 /** Every value import into a layer of the same or a higher rank (or one with no rank), as `file -> file`. */
 function upwardImports(edges: readonly ImportEdge[]): string[] {
