@@ -1,6 +1,6 @@
 // Part of `npm run build`: the page script of every HTML page turnkit writes or serves. esbuild (a dev dependency)
 // bundles the browser code of src/view/client/browser/ (checked by tsconfig.client.json and biome) into one IIFE,
-// written to dist/client/page-script.js, which the package ships and src/view/client/page-script.ts reads. The
+// written to dist/client/page-script.js, which the package ships and src/view/page-script.ts reads. The
 // browser tests' global setup runs this script too, so that they test the sources as they are.
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import { build } from 'esbuild';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SOURCES = join(ROOT, 'src', 'view', 'client', 'browser');
 
-/** Where the bundle goes: dist/client/page-script.js (src/view/client/page-script.ts reads it there). */
+/** Where the bundle goes: dist/client/page-script.js (src/view/page-script.ts reads it there). */
 export const PAGE_SCRIPT_OUT = join(ROOT, 'dist', 'client', 'page-script.js');
 
 /**

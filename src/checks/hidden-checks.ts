@@ -2,8 +2,8 @@ import { checkedText } from './tool-name.js';
 import type { Fixture } from '../fixture/format.js';
 import { describeRow, rowKey, tableNamed } from '../fixture/row-key.js';
 import type { HiddenRule } from '../question/hidden-format.js';
-import type { ScreenResult } from '../run-dir/screen-result.js';
-import type { ToolCall } from '../run-dir/tool-call.js';
+import type { ScreenResult } from '../question/screen-result.js';
+import type { ToolCall } from '../sut/tool-call.js';
 import { containsTerm } from './run-checks.js';
 import { screenNames } from './screen-names.js';
 

@@ -1,7 +1,7 @@
 import type { HiddenRule } from '../question/hidden-format.js';
 import type { ToolChecks } from '../question/tools-format.js';
-import type { ScreenResult } from '../run-dir/screen-result.js';
-import type { ToolCall } from '../run-dir/tool-call.js';
+import type { ScreenResult } from '../question/screen-result.js';
+import type { ToolCall } from '../sut/tool-call.js';
 import type { EffectsSummary } from '../scratch/effects/scratch-effects.js';
 import { type HiddenValues, hiddenScreens } from './hidden-checks.js';
 import { toolScreens } from './tool-checks.js';

@@ -1,7 +1,7 @@
 import type { Checks } from '../question/checks-format.js';
 import { screenResults, screensOf, type Screen } from '../question/check-screens.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
-import type { ScreenResult } from '../run-dir/screen-result.js';
+import type { ScreenResult } from '../question/screen-result.js';
 
 export { containsTerm } from '../question/check-screens.js';
 

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { checkRegex } from '../question/checks-format.js';
 import type { CallRule, EffectRule, OrderRule, RequiredCall, ToolChecks } from '../question/tools-format.js';
-import type { ScreenResult } from '../run-dir/screen-result.js';
-import type { ToolCall } from '../run-dir/tool-call.js';
+import type { ScreenResult } from '../question/screen-result.js';
+import type { ToolCall } from '../sut/tool-call.js';
 import type { EffectsSummary } from '../scratch/effects/scratch-effects.js';
 import { screenNames } from './screen-names.js';
 import { sameTool, toolKey } from './tool-name.js';

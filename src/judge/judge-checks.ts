@@ -17,7 +17,7 @@ import { gradeRun, type Grader } from './grader.js';
 import { hasScreens, repScreens, type ScreenChecks } from '../checks/rep-screens.js';
 import type { HiddenValues } from '../checks/hidden-checks.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
-import type { ScreenResult } from '../run-dir/screen-result.js';
+import type { ScreenResult } from '../question/screen-result.js';
 import { runHiddenValues } from './run-hidden-values.js';
 
 /** The marks file `judge --checks` writes; marks.csv, the human's, is never touched. */

@@ -2,7 +2,7 @@ import type AnthropicClient from '@anthropic-ai/sdk';
 import type OpenAIClient from 'openai';
 import { TurnkitError } from '../errors.js';
 import type { JudgePrompt } from './judge-prompt.js';
-import type { Usage } from '../run-dir/spend.js';
+import type { Usage } from '../model/spend.js';
 import { defaultKeyVariable, type JudgeSettings } from '../config/judge-settings.js';
 import { shownUrl, urlSecrets } from '../util/url-secrets.js';
 import { withoutSecrets as masked } from '../util/redact-password.js';

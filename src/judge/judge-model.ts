@@ -15,7 +15,7 @@ import { planReps } from '../run-dir/rep-order.js';
 import { JudgeCache } from './judge-cache.js';
 import { createJudgeCall, type JudgeCall } from './judge-client.js';
 import { judgeFileSlug, type JudgeSettings } from '../config/judge-settings.js';
-import type { Price } from '../run-dir/spend.js';
+import type { Price } from '../model/spend.js';
 import { gradeRun } from './grader.js';
 import { modelGrader } from './model-grader.js';
 

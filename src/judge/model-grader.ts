@@ -2,7 +2,7 @@ import { TurnkitError } from '../errors.js';
 import { sha256, type Manifest } from '../run-dir/manifest.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
 import type { RepKey } from '../run-dir/run-state.js';
-import { callSpend, type CallSpend, type Price } from '../run-dir/spend.js';
+import { callSpend, type CallSpend, type Price } from '../model/spend.js';
 import { callSpendSchema } from '../run-dir/spend-schema.js';
 import { runWriter } from '../run-dir/run-writer.js';
 import { Semaphore } from '../util/semaphore.js';

@@ -1,6 +1,6 @@
 import type { Screen } from '../question/check-screens.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
-import type { ScreenResult } from '../run-dir/screen-result.js';
+import type { ScreenResult } from '../question/screen-result.js';
 import { applyScreens, type ScreenedVerdict } from '../checks/run-checks.js';
 
 /**

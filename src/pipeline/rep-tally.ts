@@ -1,7 +1,7 @@
 import type { Manifest } from '../run-dir/manifest.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
 import { repId, type RepKey } from '../run-dir/run-state.js';
-import { addSpend, NO_SPEND, type Spend } from '../run-dir/spend.js';
+import { addSpend, NO_SPEND, type Spend } from '../model/spend.js';
 import { repSpend } from './run-spend.js';
 
 /**

@@ -3,7 +3,7 @@ import { shownPath } from '../util/shown-path.js';
 import { sutKind } from '../sut/sut-kinds.js';
 import type { SutConfig } from '../question/question-format.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
-import type { Price } from '../run-dir/spend.js';
+import type { Price } from '../model/spend.js';
 
 // How a price is written in the config, for the messages that ask for one.
 const PRICE_EXAMPLE = (model: string): string =>

@@ -7,7 +7,7 @@ import { passwordForms, withoutSecrets } from '../util/redact-password.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
 import type { SutOutcome, SutRequest } from '../sut/sut-request.js';
 import { firstLine, guardedSutCall } from '../sut/guarded-sut-call.js';
-import { callSpend, type Price } from '../run-dir/spend.js';
+import { callSpend, type Price } from '../model/spend.js';
 import { openRollout, playRollout, type RolloutSpec } from '../rollout/run-rollout.js';
 import { turnInputs } from '../fixture/turns/turn-rows.js';
 import type { FactQuery } from '../scratch/read-facts.js';

@@ -1,5 +1,5 @@
 import type { RepRecord } from '../run-dir/rep-record.js';
-import type { Spend } from '../run-dir/spend.js';
+import type { Spend } from '../model/spend.js';
 
 /**
  * How many times a rep called the SUT: once, or for a rollout once per turn played, less a last turn that ended

@@ -1,6 +1,6 @@
 import type { SutConfig } from '../question/question-format.js';
 import { sutKind } from '../sut/sut-kinds.js';
-import type { Price } from '../run-dir/spend.js';
+import type { Price } from '../model/spend.js';
 
 // Apart from run-spend.ts, which the report reads: only a run prices its SUT, and the SUT kinds (their adapters, pg,
 // the model clients) are a run's to load.

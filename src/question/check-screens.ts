@@ -1,5 +1,5 @@
 import type { RepRecord } from '../run-dir/rep-record.js';
-import type { ScreenResult } from '../run-dir/screen-result.js';
+import type { ScreenResult } from './screen-result.js';
 import { checkRegex, termsOf, type Checks, type RegexEntry, type TermList } from './checks-format.js';
 import { stateScreens } from './state-screens.js';
 

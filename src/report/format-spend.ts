@@ -1,4 +1,4 @@
-import type { Spend } from '../run-dir/spend.js';
+import type { Spend } from '../model/spend.js';
 import type { Report } from './build-report.js';
 
 /** The cells of a spend: tokens in/out and cost ("-" when unknown; the unpriced calls counted beside it). */

@@ -2,7 +2,7 @@ import type { Run } from '../run-dir/read-run.js';
 import { JUDGE_CACHE_FILE } from '../run-dir/run-file-names.js';
 import { repId, type RunState } from '../run-dir/run-state.js';
 import { repSpend } from '../pipeline/run-spend.js';
-import { addSpend, NO_SPEND, sumSpend, type CallSpend, type Spend } from '../run-dir/spend.js';
+import { addSpend, NO_SPEND, sumSpend, type CallSpend, type Spend } from '../model/spend.js';
 import { leanCallSpend } from '../run-dir/lean-shapes.js';
 
 /** What a fixture's reps (or a whole run) spent: the SUT's calls and the judges' apart. */

@@ -16,7 +16,7 @@ import { transcriptText, type PlayerSource, type TranscriptTurn } from './rollou
 import type { TurnRecord } from '../run-dir/rollout-record.js';
 import type { SutRequest } from '../sut/sut-request.js';
 import { firstLine, guardedSutCall } from '../sut/guarded-sut-call.js';
-import { callSpend, type CallSpend, type Price } from '../run-dir/spend.js';
+import { callSpend, type CallSpend, type Price } from '../model/spend.js';
 import { turnInputs } from '../fixture/turns/turn-rows.js';
 
 /** What a rep needs to play several turns: how many, who plays, how case files render, and when to stop. */

@@ -1,6 +1,6 @@
 import { markdownInline, markdownText } from '../util/markdown-text.js';
 import type { EffectsSummary } from '../scratch/effects/scratch-effects.js';
-import type { ToolCall } from './tool-call.js';
+import type { ToolCall } from '../sut/tool-call.js';
 import { toolCallsMarkdown } from './tool-calls-markdown.js';
 
 /** One turn of a rollout as the rep file records it. */

@@ -1,6 +1,6 @@
 import { jsonLines } from '../util/json/json-lines.js';
 import { TurnkitError } from '../errors.js';
-import type { ScreenMark } from './screen-result.js';
+import type { ScreenMark } from '../question/screen-result.js';
 import { leanScreenRow } from './lean-shapes.js';
 
 /** The file `judge --checks` writes beside marks.checks.csv: each rep's result per screen, one JSON line a rep. */

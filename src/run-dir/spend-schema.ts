@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CallSpend, Spend } from './spend.js';
+import type { CallSpend, Spend } from '../model/spend.js';
 
 // Apart from spend.ts: the report sums spends on every start, and zod is the writers' and the full checks' to load.
 

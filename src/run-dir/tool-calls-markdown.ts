@@ -1,5 +1,5 @@
 import { visibleControls } from '../util/visible-controls.js';
-import type { ToolCall } from './tool-call.js';
+import type { ToolCall } from '../sut/tool-call.js';
 
 /** Characters of a call's arguments or result shown on its line; the rep's JSON file keeps the whole (bounded) value. */
 export const SHOWN_VALUE_LIMIT = 300;

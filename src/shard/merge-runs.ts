@@ -6,7 +6,7 @@ import { shownPath, showingPathsFrom } from '../util/shown-path.js';
 import { removeStaleTemps, tempSibling } from '../util/process/temp-names.js';
 import { TurnkitError } from '../errors.js';
 import type { Manifest } from '../run-dir/manifest.js';
-import { sumSpend } from '../run-dir/spend.js';
+import { sumSpend } from '../model/spend.js';
 import { mergedModels } from '../pipeline/run-provenance.js';
 import { findShardDirs } from '../run-dir/find-shards.js';
 import type { MarkRow } from '../run-dir/marks/marks-file.js';

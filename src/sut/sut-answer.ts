@@ -1,4 +1,4 @@
-import type { Usage } from '../run-dir/spend.js';
+import type { Usage } from '../model/spend.js';
 
 /** More tokens than any model call takes: a figure past it is a SUT's bug, which would swamp every total it joins. */
 export const MAX_CALL_TOKENS = 1_000_000_000;

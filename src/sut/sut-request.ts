@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import { passwordForms, withoutSecrets } from '../util/redact-password.js';
-import type { Usage } from '../run-dir/spend.js';
+import type { Usage } from '../model/spend.js';
 import { answerSpend } from './sut-answer.js';
-import type { ToolCall } from '../run-dir/tool-call.js';
+import type { ToolCall } from './tool-call.js';
 import { answerToolCalls } from './sut-tool-calls.js';
 /** What the SUT is asked for one rep: on stdin as JSON for a command, as the argument of a module's function. */
 export interface SutRequest {

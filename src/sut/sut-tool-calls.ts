@@ -1,4 +1,4 @@
-import type { ToolCall } from '../run-dir/tool-call.js';
+import type { ToolCall } from './tool-call.js';
 
 /**
  * Characters kept of one string inside a call's arguments or result: a command SUT's default output cap, so that the

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { pageScript } from './client/page-script.js';
-import { PAGE_STYLE } from './client/page-style.js';
+import { pageScript } from './page-script.js';
+import { PAGE_STYLE } from './page-style.js';
 import { jsonForScript } from './embed-json.js';
 import type { PageData } from './view-data.js';
 

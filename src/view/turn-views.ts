@@ -1,7 +1,7 @@
 import type { TurnMark } from '../run-dir/marks/marks-file.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
 import type { TurnRecord } from '../run-dir/rollout-record.js';
-import type { ToolCall } from '../run-dir/tool-call.js';
+import type { ToolCall } from '../sut/tool-call.js';
 
 /** One turn of a rollout rep as the page shows it (its case file and inserted rows are left out: the rep file has them). */
 export interface TurnView {

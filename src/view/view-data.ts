@@ -5,7 +5,7 @@ import type { DiffSegment } from '../construct/word-diff.js';
 import type { EffectsSummary } from '../scratch/effects/scratch-effects.js';
 import type { MarkdownNode } from './markdown-doc.js';
 import type { RolloutView } from './turn-views.js';
-import type { ToolCall } from '../run-dir/tool-call.js';
+import type { ToolCall } from '../sut/tool-call.js';
 
 /** A recorded tool call, as the page data carries it (the browser client names the page data's types only). */
 export type { ToolCall };

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentSecurityPolicy, renderPage } from '../../src/view/html-page.js';
-import { PAGE_SCRIPT_FILE, pageScript } from '../../src/view/client/page-script.js';
+import { PAGE_SCRIPT_FILE, pageScript } from '../../src/view/page-script.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const SOURCES = join(REPO, 'src/view/client/browser');

@@ -8,7 +8,7 @@ import { makeMarkRun } from '../helpers/mark-run.js';
 import { writeHtmlReport } from '../../src/view/write-html-report.js';
 import { startViewServer } from '../../src/view/server/view-server.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
-import type { ToolCall } from '../../src/run-dir/tool-call.js';
+import type { ToolCall } from '../../src/sut/tool-call.js';
 
 // Markup in what the SUT sent through its tools: it must show as the characters it is, and run nothing.
 const MARKUP = "<img src=x onerror=\"window.__pwned = 'tool'; alert('tool')\">";

@@ -91,13 +91,17 @@ export const LAYERS: readonly Layer[] = [
     rank: 10,
     what: 'turnkit attribute: neutralised variants of a fixture run through the pipeline, ranked',
   },
-  { folder: 'view/client', rank: 10, what: 'the browser script the page embeds' },
   { folder: 'view', rank: 11, what: "the HTML report's data and page" },
   {
     folder: 'app',
     rank: 12,
     what: "the ProjectContext from flags, env and cwd (command-context.ts), the report formats' map (report-formats.ts)",
     edge: true,
+  },
+  {
+    folder: 'view/client',
+    rank: 12,
+    what: "the page's script, browser code bundled into the page: it imports only the page data's types",
   },
   { folder: 'tui', rank: 12, what: 'the ink apps: the editor, the marker, the rebase resolver', edge: true },
   { folder: 'view/server', rank: 13, what: "the local viewer's HTTP server", edge: true },

@@ -86,6 +86,34 @@ describe('architecture: layers', () => {
     expect(upwardImports(edges)).toEqual([]);
   });
 
+  // Type imports are not ranked, but a record type shared across layers sits low (ToolCall with the SUTs, Spend with
+  // the model client, ScreenResult with the checks' format), so that nearly all of them point down as well. These
+  // are the ones left; a new one fails here until its type moves down or is added with the reason.
+  it('type imports point up only where listed', () => {
+    const upward: string[] = [];
+    for (const [key, crossing] of layerEdges(edges)) {
+      const [from, to] = key.split(' -> ') as [string, string];
+      if ((RANKS[to] ?? Number.POSITIVE_INFINITY) < (RANKS[from] ?? Number.NEGATIVE_INFINITY)) continue;
+      for (const edge of crossing) if (edge.typeOnly) upward.push(`${edge.from} -> ${edge.to}`);
+    }
+    expect(upward.sort()).toEqual([
+      // The manifest, whose screens the question's checks name.
+      'checks/question-screens.ts -> run-dir/manifest.js',
+      // RepRecord: the rep record's type, which screens, checks and survival read.
+      'checks/run-checks.ts -> run-dir/rep-record.js',
+      'question/check-screens.ts -> run-dir/rep-record.js',
+      'question/state-screens.ts -> run-dir/rep-record.js',
+      // Statistics over the run's marks and report.
+      'stats/agreement.ts -> run-dir/marks/read-marks.js',
+      'stats/consistency.ts -> report/build-report.js',
+      'stats/survival.ts -> run-dir/marks/marks-file.js',
+      'stats/survival.ts -> run-dir/rep-record.js',
+      // A format naming the type of the layer that fills it: the question's SUT config.
+      'sut/call-sut.ts -> question/load-question.js',
+      'sut/sut-secrets.ts -> question/question-format.js',
+    ]);
+  });
+
   it('no layer cycle', () => {
     expect(cyclesOf(edges)).toEqual([]);
   });
@@ -167,9 +195,7 @@ describe('architecture: the checks fail on a bad copy', () => {
   it('a cycle fails the cycle check', () => {
     expect(cyclesOf(edges)).toEqual([]);
     // The upward import alone makes one cycle through many layers; the run-dir one alone, the cycle of two.
-    expect(cyclesOf(bad.filter((edge) => edge.from !== 'util/upward.ts'))).toEqual([
-      'pipeline <-> rollout <-> run-dir',
-    ]);
+    expect(cyclesOf(bad.filter((edge) => edge.from !== 'util/upward.ts'))).toEqual(['pipeline <-> run-dir']);
     expect(cyclesOf(bad).length).toBe(1);
   });
 

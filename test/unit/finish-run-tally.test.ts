@@ -12,7 +12,7 @@ import type { Manifest } from '../../src/run-dir/manifest.js';
 import { planReps } from '../../src/run-dir/rep-order.js';
 import { marksFor, previousMarks } from '../../src/run-dir/marks/run-marks.js';
 import { readManifest, readRunState, repId } from '../../src/run-dir/run-state.js';
-import { sumSpend } from '../../src/run-dir/spend.js';
+import { sumSpend } from '../../src/model/spend.js';
 import { serializeDocument } from '../../src/fixture/format.js';
 
 // A run's end tallies its records one at a time (RepTally) rather than reading them all into a map: its manifest,

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
 import type { TurnRecord } from '../../src/run-dir/rollout-record.js';
 import { repSpend, sutCalls } from '../../src/pipeline/run-spend.js';
-import { answerSpend, callSpend, costOf, sumSpend } from '../../src/run-dir/spend.js';
+import { callSpend, costOf, sumSpend } from '../../src/model/spend.js';
+import { answerSpend } from '../../src/sut/sut-answer.js';
 
 describe('tokens and cost', () => {
   it('prices tokens per million, and sums calls exactly (rounded to 1e-9, so 0.1 + 0.2 is 0.3)', () => {

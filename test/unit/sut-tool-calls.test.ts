@@ -13,7 +13,7 @@ import {
   TOOL_RESULT_LIMIT,
   TOOL_TEXT_LIMIT,
 } from '../../src/sut/sut-tool-calls.js';
-import type { ToolCall } from '../../src/run-dir/tool-call.js';
+import type { ToolCall } from '../../src/sut/tool-call.js';
 import { repMarkdown } from '../../src/run-dir/rep-record.js';
 import { toolCallLine, toolCallsMarkdown } from '../../src/run-dir/tool-calls-markdown.js';
 

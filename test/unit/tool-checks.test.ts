@@ -5,7 +5,7 @@ import { toolScreens, type ToolEvidence } from '../../src/checks/tool-checks.js'
 import { checksSchema } from '../../src/question/checks-format.js';
 import { toolsSchema } from '../../src/question/tools-format.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
-import type { ToolCall } from '../../src/run-dir/tool-call.js';
+import type { ToolCall } from '../../src/sut/tool-call.js';
 import { answerToolCalls } from '../../src/sut/sut-tool-calls.js';
 
 const NO_EFFECTS = { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };

@@ -2,7 +2,7 @@ import { visibleControls } from '../../util/visible-controls.js';
 import wrapAnsi from 'wrap-ansi';
 import type { MarkingSession } from '../../marking/marking-session.js';
 import { reflowMarkdown } from '../../util/reflow-markdown.js';
-import type { ToolCall } from '../../run-dir/tool-call.js';
+import type { ToolCall } from '../../sut/tool-call.js';
 import { toolCallLine } from '../../run-dir/tool-calls-markdown.js';
 
 /** What the marker's main pane can show for a rep. */

@@ -1,7 +1,7 @@
 import type { MarkingSession } from '../../marking/marking-session.js';
 import { rolloutView, type RolloutView } from '../turn-views.js';
 import type { BlindRep, MarkerView } from '../view-data.js';
-import type { ToolCall } from '../../run-dir/tool-call.js';
+import type { ToolCall } from '../../sut/tool-call.js';
 
 /**
  * A blind re-mark's reps as the page gets them: no fixture name, rep number or other marks; a case file is shared by

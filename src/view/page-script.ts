@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { TurnkitError } from '../../errors.js';
-import { PACKAGE_ROOT } from '../../version.js';
+import { TurnkitError } from '../errors.js';
+import { PACKAGE_ROOT } from '../version.js';
 
 /**
  * The page script's file: the browser code of src/view/client/browser/ bundled by `npm run build`

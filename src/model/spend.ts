@@ -66,6 +66,3 @@ export function addSpend(a: Spend, b: CallSpend | Spend): Spend {
     unpriced: a.unpriced + bUnpriced,
   };
 }
-
-/** Reads `usage` and `cost` from a SUT's answer object, and its bounds: they live with the SUTs (sut/sut-answer.ts). */
-export { answerSpend } from '../sut/sut-answer.js';
