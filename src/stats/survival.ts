@@ -13,7 +13,7 @@ export interface SurvivalStep {
   share: number | null;
 }
 
-/** A fixture's survival table over its rollout's turns (DESIGN.md, "rollouts"). */
+/** A fixture's survival table over its rollout's turns (docs/guides/rollouts.md). */
 export interface FixtureSurvival {
   fixture: string;
   /** Reps counted: those that played at least one turn (a seed error or a rep not run says nothing of any turn). */
