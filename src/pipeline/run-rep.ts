@@ -78,6 +78,7 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
   request.campaign = scratch.key;
   let sharedBefore: SharedSnapshot | undefined;
   let horizon: string | undefined;
+  let opening: ReturnType<typeof openRollout> | undefined;
   try {
     // The shared rows and the write horizon before the SUT runs, to tell afterwards what it changed outside its campaign.
     const reading = session.beforeSut(scratch, job.fixture).catch((error: unknown) => {
@@ -87,7 +88,7 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
     });
     // A rollout's reader opens beside that read: both only read, each on a connection of its own, and both are done
     // before the first call, so the rep waits for one round trip instead of two. (Handled here, awaited below.)
-    const opening = job.rollout ? openRollout(session, scratch, { ...job, rollout: job.rollout }) : undefined;
+    opening = job.rollout ? openRollout(session, scratch, { ...job, rollout: job.rollout }) : undefined;
     opening?.catch(() => {});
     const before = await reading;
     sharedBefore = before?.shared;
@@ -102,6 +103,11 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
     }
     if (job.facts && record.facts) await readFactsAfter(session, scratch, job.facts, record);
   } finally {
+    // The rollout's own connection to a clone ends first: the teardown drops that database.
+    await opening?.then(
+      (opened) => opened.close(),
+      () => {},
+    );
     const teardownStarted = performance.now();
     await tearDownRep(scratch, job, record, { horizon, sharedBefore });
     timings.teardownMs = performance.now() - teardownStarted;

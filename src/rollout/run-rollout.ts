@@ -10,6 +10,8 @@ import type { HiddenValues } from '../checks/hidden-checks.js';
 import { hasScreens, repScreens, type ScreenChecks } from '../checks/rep-screens.js';
 import type { ScratchCampaign, ScratchSession } from '../scratch/scratch-session.js';
 import { TurnEffectsReader } from '../scratch/effects/turn-effects.js';
+import type { Queryable } from '../db/introspect.js';
+import pg from 'pg';
 import type { SutCaller } from '../sut/call-sut.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
 import { transcriptText, type PlayerSource, type TranscriptTurn } from './rollout-inputs.js';
@@ -67,15 +69,24 @@ export async function playRollout(
   scratch: ScratchCampaign,
   job: RolloutTurnsJob,
   record: RepRecord,
-  reader: TurnEffectsReader,
+  opened: OpenedRollout,
 ): Promise<void> {
-  const pool = session.db.pool;
+  const { reader, client } = opened;
   record.turns = [];
   record.rollout = { turns: job.rollout.turns, played: 0 };
   if (reader.untracked.length > 0) record.rollout.untracked = reader.untracked;
-  const play: RolloutPlay = { session, callSut, scratch, job, record, pool, reader, transcript: [], played: [] };
+  const play: RolloutPlay = { session, callSut, scratch, job, record, client, reader, transcript: [], played: [] };
   for (let index = 0; index < job.rollout.turns; index++) if (!(await playTurn(play, index))) break;
   record.response = play.transcript.length > 0 ? transcriptText(play.transcript) : null;
+}
+
+/** A rollout's per-turn reader, and the connection its reads and turnkit's turn rows go through. */
+export interface OpenedRollout {
+  reader: TurnEffectsReader;
+  /** The session's pool, or for a database of the campaign's own (`database`) a connection to it. */
+  client: Queryable;
+  /** Ends a connection of the rollout's own: before teardown, which drops that database. */
+  close(): Promise<void>;
 }
 
 /**
@@ -86,12 +97,26 @@ export async function openRollout(
   session: ScratchSession,
   scratch: ScratchCampaign,
   job: Pick<RolloutTurnsJob, 'fixture' | 'fixtureFile' | 'rollout'>,
-): Promise<TurnEffectsReader> {
+): Promise<OpenedRollout> {
   // The fixture's plan is the session's (cached since the seed): inserted rows then show the fixture's keys.
   const { plan } = await session.prepare(job.fixture, { file: job.fixtureFile });
   const seeded = { plan, keyMap: scratch.keyMap };
-  // Its statements are the same text every turn and every rep: named, so each connection plans them once.
-  return TurnEffectsReader.open(session.db.pool, job.rollout.graph, scratch.key, seeded, { named: true });
+  // A clone holds the campaign under the fixture's own keys: read through the session's pool, the same key would
+  // name the live campaign, and turnkit's turn rows would go into it.
+  const own =
+    scratch.databaseUrl === session.db.url ? undefined : new pg.Client({ connectionString: scratch.databaseUrl });
+  const close = async (): Promise<void> => own?.end().catch(() => {});
+  try {
+    own?.on('error', () => {});
+    await own?.connect();
+    const client = own ?? session.db.pool;
+    // Its statements are the same text every turn and every rep: named, so each connection plans them once.
+    const reader = await TurnEffectsReader.open(client, job.rollout.graph, scratch.key, seeded, { named: true });
+    return { reader, client, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }
 
 /** A rollout being played: its rep's parts, and what the turns so far left (transcript, rows turnkit wrote). */
@@ -101,7 +126,7 @@ interface RolloutPlay {
   scratch: ScratchCampaign;
   job: RolloutTurnsJob;
   record: RepRecord;
-  pool: ScratchSession['db']['pool'];
+  client: Queryable;
   reader: TurnEffectsReader;
   transcript: TranscriptTurn[];
   played: FixtureRow[];
@@ -140,7 +165,7 @@ async function playTurn(play: RolloutPlay, index: number): Promise<boolean> {
   if (probed && probed.length > 0) judgeProbes(probed, entry);
   const afterStarted = performance.now();
   try {
-    play.played.push(...(await readTurnEffects(play.reader, play.pool, job.rollout, entry, Boolean(outcome.error))));
+    play.played.push(...(await readTurnEffects(play.reader, play.client, job.rollout, entry, Boolean(outcome.error))));
   } catch (error) {
     end('sut', { cause: 'effects', message: messageOf(error) });
   }
@@ -221,7 +246,7 @@ async function setUpTurn(play: RolloutPlay, entry: TurnRecord, index: number, en
     // SUT plays the turn.
     try {
       for (const input of entry.inputs ?? [entry.input])
-        play.played.push(await play.reader.writeInput(play.pool, { input, response: '', output: [], set: inputRow }));
+        play.played.push(await play.reader.writeInput(play.client, { input, response: '', output: [], set: inputRow }));
     } catch (error) {
       end('player', { cause: 'input-row', message: messageOf(error) });
       return false;
@@ -367,7 +392,7 @@ async function inSlot<T>(
  */
 async function readTurnEffects(
   reader: TurnEffectsReader,
-  pool: ScratchSession['db']['pool'],
+  client: Queryable,
   rollout: RolloutSpec,
   entry: TurnRecord,
   failed: boolean,
@@ -379,7 +404,7 @@ async function readTurnEffects(
         ? { input: {}, response: entry.response, output: rollout.output, set: outputRow }
         : { input: entry.input, response: entry.response, output: rollout.output }
       : undefined;
-  const delta = await reader.read(pool, write);
+  const delta = await reader.read(client, write);
   entry.effects = delta.effects;
   if (delta.turnRows.length > 0) {
     entry.turnRow = 'sut';

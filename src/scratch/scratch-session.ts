@@ -18,7 +18,8 @@ import { checkScratch, type ScratchCheck } from './check-scratch.js';
 import { effectsOf, scratchEffects, type TableEffects } from './effects/scratch-effects.js';
 import type { CollectedRows } from '../fixture/capture/collect-owned.js';
 import { readSharedRows, type SharedSnapshot } from './effects/shared-snapshot.js';
-import { horizonFrom, outsideWrites, WRITE_HORIZON_SQL } from './effects/outside-writes.js';
+import { outsideWrites } from './effects/outside-writes.js';
+import { horizonFrom, WRITE_HORIZON_SQL } from './effects/write-horizon.js';
 import type { Queryable } from '../db/introspect.js';
 import { currentProcess, type ProcessIdentity } from '../util/process/process-identity.js';
 import {

@@ -2,6 +2,7 @@ import { quoteIdent } from '../db/quote.js';
 import type { ColumnInfo, ForeignKeyInfo } from '../db/catalog-types.js';
 import type { GameGraph } from '../fixture/graph/game-graph.js';
 import { reachesThrough } from '../fixture/graph/spine-edges.js';
+import { HORIZON_PAST_OWN } from './effects/write-horizon.js';
 
 /** A played turn's row for turnkit to write, for a SUT that only answers (`game.turns.output` in the config). */
 export interface TurnRowWrite {
@@ -71,7 +72,7 @@ export function turnRowInsertSql(graph: GameGraph, turn: TurnRowWrite, values: u
   }
   const previous = `previous AS (SELECT * FROM ${table.from} AS p WHERE ${inCampaign('p')} ORDER BY p.${quoteIdent(order.name)} DESC LIMIT 1)`;
   // The inserting transaction's id + 1 is where the next turn's writes begin (its own row is this turn's).
-  const insert = `written_turn AS (INSERT INTO ${table.sql} AS t (${names.join(', ')}) SELECT ${expressions.join(', ')} WHERE ${when} RETURNING to_jsonb(t)::text AS r, ((pg_current_xact_id()::text::bigint + 1) % 4294967296) AS h)`;
+  const insert = `written_turn AS (INSERT INTO ${table.sql} AS t (${names.join(', ')}) SELECT ${expressions.join(', ')} WHERE ${when} RETURNING to_jsonb(t)::text AS r, ${HORIZON_PAST_OWN} AS h)`;
   return `${previous},\n${insert}`;
 }
 

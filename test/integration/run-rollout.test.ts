@@ -232,6 +232,29 @@ describe.each(psql.found ? BACKENDS : [])('rollouts on %s', (backend) => {
     expect(await tableChecksums(t.db)).toEqual(before);
   });
 
+  it('plays a rollout in a database of its own (--strategy database): its turns there, the live campaign untouched', async () => {
+    const before = await tableChecksums(t.db);
+    const result = await run(
+      await question('answers-clone', [
+        'turns: 3',
+        'sut: { type: command, command: ["./answer.sh"] }',
+        'players: { type: script, inputs: [go aft, go up] }',
+      ]),
+      { configPath: 'answers.config.json', strategy: 'database' },
+    );
+    expect(result).toMatchObject({ status: 'complete', errors: 0 });
+    const record = await rep(result.dir, 2);
+    expect(record.scratch?.strategy).toBe('database');
+    expect(record.turns!.map((turn) => turn.turnRow)).toEqual(['turnkit', 'turnkit', 'turnkit']);
+    // The SUT, reading its clone, sees the turn row turnkit wrote there.
+    expect(record.turns![1]!.response).toMatch(/^answer 24 after \[23:answer 23 after \[22:/);
+    expect(record.turns!.map((turn) => [turn.effects!.inserted, turn.effects!.updated, turn.effects!.deleted])).toEqual(
+      Array.from({ length: 3 }, () => [{ turns: 1 }, {}, {}]),
+    );
+    expect(record.effects!.inserted).toEqual({ turns: 3 });
+    expect(await tableChecksums(t.db)).toEqual(before);
+  });
+
   it('with game.turns.output, writes no turn row for a SUT that wrote its own, and still writes one when the SUT only updated an earlier turn', async () => {
     const before = await tableChecksums(t.db);
     const own = await run(

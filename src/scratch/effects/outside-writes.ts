@@ -3,27 +3,10 @@ import { quoteIdent } from '../../db/quote.js';
 import type { GameGraph } from '../../fixture/graph/game-graph.js';
 import type { Fixture } from '../../fixture/format.js';
 import { identityColumns, needsRowAddress } from '../../fixture/graph/row-identity.js';
+import { writtenSince } from './write-horizon.js';
 
 /** The most rows named per rep: the count says the rest. */
 const NAMED = 10;
-
-/**
- * The write horizon now, as a 32-bit transaction id: a row whose `xmin` is at or past it was inserted or updated by
- * a transaction that began after this moment. Read before the SUT runs, in the same snapshot as the shared rows.
- */
-export async function readWriteHorizon(client: Queryable): Promise<string> {
-  const { rows } = await client.query<{ h: string }>(WRITE_HORIZON_SQL);
-  return rows[0]!.h;
-}
-
-/** The statement `readWriteHorizon` sends (no parameters), for a simple query of several statements to end with. */
-export const WRITE_HORIZON_SQL = `SELECT (pg_snapshot_xmax(pg_current_snapshot())::text::bigint % 4294967296)::text AS h`;
-
-/** The horizon from the results of a simple query whose last statement is `WRITE_HORIZON_SQL`. */
-export function horizonFrom(results: { rows: unknown[] } | readonly { rows: unknown[] }[]): string {
-  const last = Array.isArray(results) ? results.at(-1)! : (results as { rows: unknown[] });
-  return (last.rows[0] as { h: string }).h;
-}
 
 /**
  * Rows of the game's owned tables that a transaction begun after `horizon` inserted or updated, and that belong to
@@ -42,8 +25,7 @@ export async function outsideWrites(
 ): Promise<string[]> {
   const values: unknown[] = [horizon, rootKey];
   const scratchRoots = `(coalesce((SELECT array_agg(root_key) FROM turnkit.scratch_campaigns WHERE strategy = 'remap'), '{}'::text[]) || $2::text)`;
-  // Wraparound-safe "xmin is at or past the horizon"; 0-2 are the frozen and bootstrap ids, older than anything.
-  const written = `t.xmin::text::bigint > 2 AND ((t.xmin::text::bigint - $1::bigint) % 4294967296 + 4294967296) % 4294967296 < 2147483648`;
+  const written = writtenSince('$1');
   const parts: string[] = [];
   for (const name of graph.owned) {
     const table = graph.catalog.tables.get(name)!;

@@ -5,7 +5,7 @@ import { queryNamed } from '../../db/named-statement.js';
 import { quoteIdent } from '../../db/quote.js';
 import type { GameGraph } from '../../fixture/graph/game-graph.js';
 import { identityColumns, needsRowAddress } from '../../fixture/graph/row-identity.js';
-import { readWriteHorizon } from './outside-writes.js';
+import { HORIZON_NOW, writtenSince } from './write-horizon.js';
 import type { EffectsSummary } from './scratch-effects.js';
 import { turnRowInsertSql, type TurnRowWrite } from '../turn-row-insert.js';
 import { fixtureKeys, inverseKeyMap } from './fixture-values.js';
@@ -50,11 +50,11 @@ const SAMPLE_ROWS = 3;
  */
 const NO_FLUSH_WAIT = `set_config('synchronous_commit', 'off', true) IS NOT NULL`;
 
-/** Rows written since the horizon (`$2`): an xmin at or past it, modulo 2^32 (a normal transaction id, above 2). */
-const WRITTEN = `t.xmin::text::bigint > 2 AND ((t.xmin::text::bigint - $2::bigint) % 4294967296 + 4294967296) % 4294967296 < 2147483648`;
+/** Rows written since the horizon (`$2`). */
+const WRITTEN = writtenSince('$2');
 
 /** The next turn's horizon, as the read's last row: the statement's own snapshot's xmax. */
-const HORIZON_ROW = `(SELECT -1 AS i, (pg_snapshot_xmax(pg_current_snapshot())::text::bigint % 4294967296) AS n, NULL AS r)`;
+const HORIZON_ROW = `(SELECT -1 AS i, ${HORIZON_NOW} AS n, NULL AS r)`;
 
 /**
  * One scan of a tracked table for a turn: the campaign's row count (what was deleted shows in it) and, as one JSON
@@ -128,7 +128,7 @@ export class TurnEffectsReader {
     const parts = tracked.map(
       (table, i) => `(SELECT ${i} AS i, ${table.key} AS k FROM ${table.info.from} AS t WHERE ${table.filter})`,
     );
-    parts.push(`(SELECT -1, (pg_snapshot_xmax(pg_current_snapshot())::text::bigint % 4294967296)::text)`);
+    parts.push(`(SELECT -1, ${HORIZON_NOW}::text)`);
     // Named too: every rep of a rollout opens a reader with this same text.
     const { rows } = await queryNamed<{ i: number; k: string }>(
       client,
@@ -143,11 +143,6 @@ export class TurnEffectsReader {
     }
     for (const table of tracked) reader.counts.set(table.info.name, reader.known.get(table.info.name)!.size);
     return reader;
-  }
-
-  /** Marks the start of a turn: rows written from now on are its (`read` also moves the mark on). */
-  async startTurn(client: Queryable): Promise<void> {
-    this.horizon = await readWriteHorizon(client);
   }
 
   /**
