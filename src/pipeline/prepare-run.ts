@@ -97,7 +97,7 @@ export async function prepareRun(project: ProjectContext, input: RunInput): Prom
         `${source.path}: {{fact:${name}}}: the question has no fact "${name}" (its facts: ${Object.keys(facts ?? {}).join(', ') || 'none'})`,
       );
   const env = input.env ?? {};
-  const rollout = planRollout(
+  const rollout = await planRollout(
     question,
     config,
     source,

@@ -8,7 +8,7 @@ import type { RepRecord } from '../run-dir/rep-record.js';
 import type { SutOutcome, SutRequest } from '../sut/sut-request.js';
 import { firstLine, guardedSutCall } from '../sut/guarded-sut-call.js';
 import { callSpend, type Price } from '../model/spend.js';
-import { openRollout, playRollout, type RolloutSpec } from '../rollout/run-rollout.js';
+import type { OpenedRollout, RolloutSpec } from '../rollout/run-rollout.js';
 import { turnInputs } from '../fixture/turns/turn-rows.js';
 import type { FactQuery } from '../scratch/read-facts.js';
 import { withFacts } from '../question/case-file.js';
@@ -78,7 +78,9 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
   request.campaign = scratch.key;
   let sharedBefore: SharedSnapshot | undefined;
   let horizon: string | undefined;
-  let opening: ReturnType<typeof openRollout> | undefined;
+  let opening: Promise<OpenedRollout> | undefined;
+  // Loaded for a rollout's rep only: a run of single turns never loads rollout/ (nor the simulated player's model).
+  const rollouts = job.rollout ? import('../rollout/run-rollout.js') : undefined;
   try {
     // The shared rows and the write horizon before the SUT runs, to tell afterwards what it changed outside its campaign.
     const reading = session.beforeSut(scratch, job.fixture).catch((error: unknown) => {
@@ -88,7 +90,9 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
     });
     // A rollout's reader opens beside that read: both only read, each on a connection of its own, and both are done
     // before the first call, so the rep waits for one round trip instead of two. (Handled here, awaited below.)
-    opening = job.rollout ? openRollout(session, scratch, { ...job, rollout: job.rollout }) : undefined;
+    opening = job.rollout
+      ? rollouts!.then(({ openRollout }) => openRollout(session, scratch, { ...job, rollout: job.rollout! }))
+      : undefined;
     opening?.catch(() => {});
     const before = await reading;
     sharedBefore = before?.shared;
@@ -97,6 +101,7 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
       // A fact the campaign does not answer is the rep's error, named; the SUT is not called.
     } else if (job.rollout) {
       // The rollout's turns are played in this campaign; what they changed as a whole is read by the teardown below.
+      const { playRollout } = await rollouts!;
       await playRollout(session, callSut, scratch, { ...job, rollout: job.rollout }, record, await opening!);
     } else {
       await callOnce(callSut, scratch, job, record);

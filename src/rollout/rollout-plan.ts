@@ -6,7 +6,6 @@ import { resolveGameGraph, type GameGraph } from '../fixture/graph/game-graph.js
 import type { ScratchSession } from '../scratch/scratch-session.js';
 import type { CaseFileSource } from '../question/case-file-source.js';
 import type { LoadedQuestion } from '../question/load-question.js';
-import { playerFor } from './rollout-inputs.js';
 import type { RolloutSpec } from './run-rollout.js';
 import { hiddenValues } from '../checks/hidden-checks.js';
 
@@ -23,7 +22,7 @@ export interface RolloutPlan {
  * The rollout of a question with `turns` above 1, checked before any rep runs (recorded or scripted inputs for
  * every fixture, checks for `stopOn: fail`); undefined for a one-turn question, whose reps call the SUT once.
  */
-export function planRollout(
+export async function planRollout(
   question: LoadedQuestion,
   config: LoadedConfig,
   source: CaseFileSource,
@@ -31,7 +30,7 @@ export function planRollout(
   projectDir: string,
   env: Readonly<Record<string, string | undefined>>,
   signal?: AbortSignal,
-): RolloutPlan | undefined {
+): Promise<RolloutPlan | undefined> {
   const q = question.question;
   const turns = q.turns ?? 1;
   // Rollout settings on a one-turn question would be ignored: said rather than silently dropped.
@@ -46,6 +45,8 @@ export function planRollout(
   }
   if (q.stopOn === 'fail' && !q.checks && !q.tools && !q.hidden)
     throw new TurnkitError('BAD_INPUT', `${question.at(['stopOn'])}: stopOn: fail needs checks to tell a failing turn`);
+  // Imported for a rollout only: a one-turn question's run never loads the players (nor the simulated one's model).
+  const { playerFor } = await import('./rollout-inputs.js');
   const players = q.players ?? { type: 'recorded' as const };
   const at = (path: readonly PropertyKey[]): string => question.at(path);
   // A byFixture entry for no fixture of the question is a typo: said as such, not as another fixture's missing inputs.

@@ -6,8 +6,8 @@ import type { SutAdapter } from './sut-adapter.js';
 import { sutMaxOutput, sutTimeout } from './sut-fields.js';
 import { recordedTail, type SutContext, type SutOutcome } from './sut-request.js';
 import { answerToolCalls, openAiToolCalls } from './sut-tool-calls.js';
-import { loadOpenAi, modelFailure, openAiClient, reportedModel } from '../model/model-client.js';
 import { shownUrl, splitBaseUrl, urlSecrets } from '../util/url-secrets.js';
+import type { ModelFailure } from '../model/model-client.js';
 
 /** An http SUT in a question: an OpenAI-compatible chat endpoint, asked once per turn. */
 export const httpSutSchema = z
@@ -74,6 +74,8 @@ export function httpSutCaller(sut: HttpSut, tools: HttpSutTools = {}): (context:
   const url = `${base.endpoint.replace(/\/+$/, '')}/chat/completions`;
   return async (context) => {
     const started = performance.now();
+    // The model client (and its SDK) load at an http SUT's first call: a run of another kind never loads them.
+    const { loadOpenAi, modelFailure, openAiClient, reportedModel } = await import('../model/model-client.js');
     const OpenAI = await loadOpenAi();
     client ??= await openAiClient({
       baseUrl: sut.baseUrl,
@@ -137,7 +139,7 @@ export function httpSutCaller(sut: HttpSut, tools: HttpSutTools = {}): (context:
         };
       return { response: content, ms, ...(usage ? { usage } : {}), ...(model ? { model } : {}), ...tools };
     } catch (error) {
-      return { ...failure(OpenAI, error, url, sut, context), ms: performance.now() - started };
+      return { ...failure(modelFailure({ OpenAI }, error), url, sut, context), ms: performance.now() - started };
     }
   };
 }
@@ -177,15 +179,8 @@ function usageOf(
   return { inputTokens: (input ?? 0) as number, outputTokens: (output ?? 0) as number };
 }
 
-function failure(
-  OpenAI: typeof OpenAIClient,
-  error: unknown,
-  url: string,
-  sut: HttpSut,
-  context: SutContext,
-): Omit<SutOutcome, 'ms'> {
+function failure(failed: ModelFailure, url: string, sut: HttpSut, context: SutContext): Omit<SutOutcome, 'ms'> {
   const attempts = sut.retries === 0 ? '1 attempt' : `${sut.retries + 1} attempts`;
-  const failed = modelFailure({ OpenAI }, error);
   switch (failed.kind) {
     case 'too-large':
       return {
