@@ -2,11 +2,10 @@ import pg from 'pg';
 import type { Db } from '../../db/connect.js';
 import { urlForDatabase } from '../../db/dump-schema.js';
 import type { Queryable } from '../../db/introspect.js';
-import { TurnkitError } from '../../errors.js';
 import type { Fixture } from '../../fixture/format.js';
 import { BackgroundDrops } from './background-drops.js';
 import { currentProcess } from '../../util/process/process-identity.js';
-import { deleteEntry, insertEntry, type RegistryEntry } from '../registry.js';
+import { deleteEntry, insertEntry, notInRegistry, type RegistryEntry } from '../registry.js';
 import type { SeedPlan } from '../seed-plan.js';
 import { newScratchId, type SeedOwner } from '../remap/seed-remap.js';
 import type { TeardownReport } from '../remap/teardown-remap.js';
@@ -117,8 +116,7 @@ export class TemplatePool {
    * between leaves the entry, for gc); the report says what will have gone once `idle()` resolves.
    */
   async release(entry: RegistryEntry): Promise<TeardownReport> {
-    if (this.released.has(entry.id) || !entry.databaseName)
-      throw new TurnkitError('NOT_FOUND', `no scratch campaign "${entry.id}" in the registry (torn down already?)`);
+    if (this.released.has(entry.id) || !entry.databaseName) throw notInRegistry(entry.id);
     this.released.add(entry.id);
     const reader = this.takeReader(entry.id);
     await this.drop(entry.id, entry.databaseName, reader);
