@@ -17,7 +17,7 @@ import { describeUnindexed, unindexedForeignKeys } from './foreign-key-indexes.j
 import { DEFAULT_LOCK_TIMEOUT_MS } from './lock-wait.js';
 import { readFacts, type FactQuery, type FactValue } from './read-facts.js';
 import { ensureRegistry, findEntryIds, getEntry, notInRegistry, type StrategyName } from './registry.js';
-import type { BeforeSut, ScratchStrategy, SnapshotRead, TeardownOptions } from './scratch-strategy.js';
+import type { BeforeSut, ScratchStrategy, TeardownOptions } from './scratch-strategy.js';
 import { checkPlanAgainstGame, hasGameTriggers, planSeed, type SeedPlan } from './seed-plan.js';
 import { StrategyChooser, type StrategyChoice } from './strategy-chooser.js';
 import { DatabaseStrategy } from './database/database-strategy.js';
@@ -128,8 +128,8 @@ export class ScratchSession {
     const who = { game, runId: this.options.runId ?? null, owner, fixtureSha256: sha256 };
     // A fixture that a remap cannot copy (a key with no column to freshen) goes to a database of its own under auto.
     const name = this.chooser.next(fixture, plan.keyProblems.length === 0);
-    const strategy = this.strategies[name];
-    await strategy.setUp(fixture, plan, who);
+    const strategy: ScratchStrategy = this.strategies[name];
+    await strategy.setUp?.(fixture, plan, who);
     const started = performance.now();
     // Work for the next rep (a clone made ahead) is begun only when that rep will use this strategy too.
     const seeded = await strategy.seed(fixture, plan, who, this.chooser.next(fixture) === name);
@@ -214,7 +214,9 @@ export class ScratchSession {
     const { plan } = await this.prepare(fixture);
     const catalog = await this.currentCatalog();
     const entry = { rootKey: scratch.key, keyMap: scratch.keyMap };
-    return this.readScratch(scratch, (client) => checkScratch(client, plan, game, entry, catalog));
+    return this.strategies[scratch.strategy].read(scratch, (client) =>
+      checkScratch(client, plan, game, entry, catalog),
+    );
   }
 
   /**
@@ -228,7 +230,9 @@ export class ScratchSession {
     const { plan } = await this.prepare(fixture);
     const catalog = await this.currentCatalog();
     const entry = { rootKey: scratch.key, keyMap: scratch.keyMap };
-    return this.readScratch(scratch, (client) => readCampaignEffects(client, plan, game, entry, catalog));
+    return this.strategies[scratch.strategy].read(scratch, (client) =>
+      readCampaignEffects(client, plan, game, entry, catalog),
+    );
   }
 
   /**
@@ -243,7 +247,7 @@ export class ScratchSession {
   /** The shared rows a scratch campaign stands on, as they are now (before the SUT, to compare with after). */
   async sharedRows(scratch: ScratchCampaign, fixture: Fixture): Promise<SharedSnapshot> {
     const { plan } = await this.prepare(fixture);
-    return this.readScratch(scratch, (client) => readSharedRows(client, plan));
+    return this.strategies[scratch.strategy].read(scratch, (client) => readSharedRows(client, plan));
   }
 
   /**
@@ -254,12 +258,7 @@ export class ScratchSession {
     scratch: ScratchCampaign,
     facts: Readonly<Record<string, FactQuery>>,
   ): Promise<Record<string, FactValue>> {
-    return this.readScratch(scratch, (client) => readFacts(client, facts, scratch.key));
-  }
-
-  // Where a campaign lives, and so how it is read, is its strategy's to know.
-  private readScratch<T>(scratch: ScratchCampaign, read: SnapshotRead<T>): Promise<T> {
-    return this.strategies[scratch.strategy].read(scratch, read);
+    return this.strategies[scratch.strategy].read(scratch, (client) => readFacts(client, facts, scratch.key));
   }
 
   /**

@@ -53,7 +53,7 @@ export interface TeardownOptions {
  */
 export interface ScratchStrategy {
   /** Work done once per fixture before its first seed (a template): not part of what a rep costs, nor what auto compares. */
-  setUp(fixture: Fixture, plan: SeedPlan, who: SeedOwner): Promise<void>;
+  setUp?(fixture: Fixture, plan: SeedPlan, who: SeedOwner): Promise<void>;
   /** Seeds a new campaign; `ahead`: the fixture's next rep uses this strategy too (work for it may begin now). */
   seed(fixture: Fixture, plan: SeedPlan, who: SeedOwner, ahead: boolean): Promise<SeededCampaign>;
   /** Reads a campaign in one read-only snapshot; `first` (no parameters) goes with the BEGIN, its result in `opened`. */

@@ -12,9 +12,8 @@ import { effectsOf } from '../effects/scratch-effects.js';
 import { readSharedRows } from '../effects/shared-snapshot.js';
 import { horizonFrom, outsideWrites, WRITE_HORIZON_SQL } from '../effects/outside-writes.js';
 import { describeBlockers, isLockTimeout, lockTimeoutError, watchLockWaits, type Blocker } from '../lock-wait.js';
-import { readSnapshot } from '../read-snapshot.js';
 import { notInRegistry, takeRemapEntry } from '../registry.js';
-import { scratchBegin } from '../scratch-begin.js';
+import { scratchBegin, snapshotBegin } from '../scratch-begin.js';
 import type {
   BeforeSut,
   CampaignAddress,
@@ -46,9 +45,6 @@ export class RemapStrategy implements ScratchStrategy {
     private readonly onLockWait: ((message: string) => void) | undefined,
   ) {}
 
-  /** Nothing to set up: every seed writes the whole campaign. */
-  async setUp(): Promise<void> {}
-
   /** Seeds the campaign and its registry entry in one transaction. */
   async seed(_fixture: Fixture, plan: SeedPlan, who: SeedOwner): Promise<SeededCampaign> {
     const { entry, keyMap } = await seedRemap(this.db, plan, who);
@@ -56,8 +52,8 @@ export class RemapStrategy implements ScratchStrategy {
   }
 
   /** Reads the campaign on the session's pool. */
-  read<T>(campaign: CampaignAddress, read: SnapshotRead<T>, first?: string): Promise<T> {
-    return readSnapshot(this.db, campaign, read, first);
+  read<T>(_campaign: CampaignAddress, read: SnapshotRead<T>, first?: string): Promise<T> {
+    return inScratchTransaction(this.db, snapshotBegin(first), read);
   }
 
   /**
@@ -94,9 +90,9 @@ export class RemapStrategy implements ScratchStrategy {
   }
 
   /**
-   * Deletes the remap campaign of registry id `id` (undefined: there is none), which was `asked` for by that id or
-   * its key. One statement deletes every table;
-   * if the server refuses it, everything rolled back, and table by table the same failure names its table.
+   * Deletes the remap campaign of registry id `id` (undefined: there is none), `asked` for by that id or its key.
+   * A lock a SUT's leftover transaction holds is waited for only so long: then the error names the campaign and the
+   * backend holding it, instead of a teardown (or gc) that never ends.
    */
   async teardownEntry(
     id: string,
@@ -104,8 +100,39 @@ export class RemapStrategy implements ScratchStrategy {
     catalog: Catalog,
     inspect?: Inspect,
   ): Promise<TeardownReport | undefined> {
+    const lockMs = this.lockMs;
+    let blockers: Blocker[] = [];
+    let fixture = asked;
     const attempt = (combined: boolean, everyKey = false) =>
-      this.attempt({ id, asked, catalog, inspect }, combined, everyKey);
+      inScratchTransaction(
+        this.db,
+        scratchBegin(['SET CONSTRAINTS ALL DEFERRED', `SET LOCAL lock_timeout = ${lockMs}`]),
+        async (client) => {
+          const watch = await watchLockWaits(this.db, client, (found) =>
+            this.onLockWait?.(
+              `waiting for a lock on scratch campaign ${id} held by ${describeBlockers(found)} (up to ${lockMs / 1_000} s)`,
+            ),
+          );
+          try {
+            const entry = await takeRemapEntry(client, id);
+            if (!entry) return undefined;
+            fixture = entry.fixture;
+            // Triggers of the game's own could see the tables of one statement in any order: delete table by table.
+            const graph = resolveGameGraph({ game: entry.game, file: undefined }, catalog);
+            const oneStatement = combined && !(await this.triggersOn(graph, client));
+            // The graph's catalog: with the declared references of the game the campaign was seeded with.
+            return await teardownRemap(client, entry, graph.catalog, entry.sharedUses, oneStatement, inspect, everyKey);
+          } finally {
+            watch.stop();
+            blockers = watch.blockers();
+          }
+        },
+      ).catch((error: unknown) => {
+        if (isLockTimeout(error)) throw lockTimeoutError(id, fixture, lockMs, blockers);
+        throw error;
+      });
+    // One statement for every table; if the server refuses it, everything rolled back, and table by table the same
+    // failure names its table.
     return attempt(true)
       .catch((error: unknown) => {
         if (error instanceof CombinedWriteFailed && error.refused) return attempt(false);
@@ -118,45 +145,6 @@ export class RemapStrategy implements ScratchStrategy {
         if ((error as { code?: unknown })?.code !== FOREIGN_KEY_VIOLATION) throw error;
         return attempt(false, true);
       });
-  }
-
-  // One teardown transaction. A lock a SUT's leftover transaction holds is waited for only so long: then the error
-  // names the campaign and the backend holding it, instead of a teardown (or gc) that never ends.
-  private attempt(
-    { id, asked, catalog, inspect }: { id: string; asked: string; catalog: Catalog; inspect: Inspect | undefined },
-    combined: boolean,
-    everyKey: boolean,
-  ): Promise<TeardownReport | undefined> {
-    const lockMs = this.lockMs;
-    let blockers: Blocker[] = [];
-    let fixture = asked;
-    return inScratchTransaction(
-      this.db,
-      scratchBegin(['SET CONSTRAINTS ALL DEFERRED', `SET LOCAL lock_timeout = ${lockMs}`]),
-      async (client) => {
-        const watch = await watchLockWaits(this.db, client, (found) =>
-          this.onLockWait?.(
-            `waiting for a lock on scratch campaign ${id} held by ${describeBlockers(found)} (up to ${lockMs / 1_000} s)`,
-          ),
-        );
-        try {
-          const entry = await takeRemapEntry(client, id);
-          if (!entry) return undefined;
-          fixture = entry.fixture;
-          // Triggers of the game's own could see the tables of one statement in any order: delete table by table.
-          const graph = resolveGameGraph({ game: entry.game, file: undefined }, catalog);
-          const oneStatement = combined && !(await this.triggersOn(graph, client));
-          // The graph's catalog: with the declared references of the game the campaign was seeded with.
-          return await teardownRemap(client, entry, graph.catalog, entry.sharedUses, oneStatement, inspect, everyKey);
-        } finally {
-          watch.stop();
-          blockers = watch.blockers();
-        }
-      },
-    ).catch((error: unknown) => {
-      if (isLockTimeout(error)) throw lockTimeoutError(id, fixture, lockMs, blockers);
-      throw error;
-    });
   }
 
   /** Whether the game's owned tables carry triggers of their own (asked once per game config). */
