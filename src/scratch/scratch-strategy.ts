@@ -41,7 +41,7 @@ export interface BeforeSut {
 /** A read of a campaign in one snapshot; `opened` is the BEGIN's result, with that of the statement sent along. */
 export type SnapshotRead<T> = (client: Queryable, opened: BeginResult) => Promise<T>;
 
-/** A teardown's options: read what the SUT changed first, and with `horizon`, the other campaigns' rows written since. */
+/** A teardown's options: read what the SUT changed first; with `horizon`, also other campaigns' rows written since. */
 export interface TeardownOptions {
   effects?: boolean;
   horizon?: string | undefined;
@@ -52,11 +52,11 @@ export interface TeardownOptions {
  * database per rep). The session plans, caches and chooses; a strategy seeds, reads and tears down.
  */
 export interface ScratchStrategy {
-  /** Work done once per fixture before its first seed (a template): not part of what a rep costs, nor what auto compares. */
+  /** Work done once per fixture before its first seed (a template): not part of a rep's cost, which auto compares. */
   setUp?(fixture: Fixture, plan: SeedPlan, who: SeedOwner): Promise<void>;
   /** Seeds a new campaign; `ahead`: the fixture's next rep uses this strategy too (work for it may begin now). */
   seed(fixture: Fixture, plan: SeedPlan, who: SeedOwner, ahead: boolean): Promise<SeededCampaign>;
-  /** Reads a campaign in one read-only snapshot; `first` (no parameters) goes with the BEGIN, its result in `opened`. */
+  /** Reads a campaign in one snapshot; `first` (no parameters) goes with the BEGIN, its result in `opened`. */
   read<T>(campaign: CampaignAddress, read: SnapshotRead<T>, first?: string): Promise<T>;
   /** What the campaign looks like before its SUT runs, to compare with after. */
   beforeSut(campaign: CampaignAddress, fixture: Fixture, plan: SeedPlan): Promise<BeforeSut>;

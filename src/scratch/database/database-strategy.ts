@@ -44,8 +44,8 @@ const DROPS_AT_ONCE = 4;
 
 /**
  * The `database` strategy: one template database per fixture, built on first use, and a clone of it per rep, the
- * fixture's keys as they are. Every database is registered before it exists, so a crash in between leaves an entry gc can act
- * on, never a database nobody knows about.
+ * fixture's keys as they are. Every database is registered before it exists, so a crash in between leaves an entry
+ * gc can act on, never a database nobody knows about.
  *
  * What a rep waits for is cut to the clone itself, and in a run not even that: from a fixture's second clone on,
  * the next one is made while the rep runs (a spare, one per rep in flight), and a torn-down clone is dropped behind
