@@ -10,14 +10,14 @@ import { resolveGameGraph, type GameGraph } from '../fixture/graph/game-graph.js
 import { withDeclaredReferences } from '../fixture/graph/declared-references.js';
 import { staleAdvice } from '../fixture/turns/fixture-standing.js';
 import { currentProcess, type ProcessIdentity } from '../util/process/process-identity.js';
-import { readCampaignEffects, type CampaignEffects } from './campaign-effects.js';
 import { checkScratch, type ScratchCheck } from './check-scratch.js';
+import { scratchEffects } from './effects/scratch-effects.js';
 import { readSharedRows, type SharedSnapshot } from './effects/shared-snapshot.js';
 import { describeUnindexed, unindexedForeignKeys } from './foreign-key-indexes.js';
 import { DEFAULT_LOCK_TIMEOUT_MS } from './lock-wait.js';
 import { readFacts, type FactQuery, type FactValue } from './read-facts.js';
 import { ensureRegistry, findEntryIds, getEntry, notInRegistry, type StrategyName } from './registry.js';
-import type { BeforeSut, ScratchStrategy, TeardownOptions } from './scratch-strategy.js';
+import type { BeforeSut, CampaignEffects, ScratchStrategy, SnapshotRead, TeardownOptions } from './scratch-strategy.js';
 import { checkPlanAgainstGame, hasGameTriggers, planSeed, type SeedPlan } from './seed-plan.js';
 import { StrategyChooser, type StrategyChoice } from './strategy-chooser.js';
 import { DatabaseStrategy } from './database/database-strategy.js';
@@ -134,7 +134,9 @@ export class ScratchSession {
     // Work for the next rep (a clone made ahead) is begun only when that rep will use this strategy too.
     const seeded = await strategy.seed(fixture, plan, who, this.chooser.next(fixture) === name);
     const seedMs = performance.now() - started;
-    const context = { fixture, plan, game, graph, catalog: this.catalog! };
+    const catalog = this.catalog!;
+    const walk = walkEffects(plan, game, { key: seeded.entry.rootKey, keyMap: seeded.keyMap }, catalog);
+    const context = { fixture, plan, graph, catalog, walkEffects: walk };
     return {
       id: seeded.id,
       key: seeded.entry.rootKey,
@@ -229,10 +231,7 @@ export class ScratchSession {
     if (!game) throw new TurnkitError('USAGE', 'effects need the game config (ScratchOptions.game)');
     const { plan } = await this.prepare(fixture);
     const catalog = await this.currentCatalog();
-    const entry = { rootKey: scratch.key, keyMap: scratch.keyMap };
-    return this.strategies[scratch.strategy].read(scratch, (client) =>
-      readCampaignEffects(client, plan, game, entry, catalog),
-    );
+    return this.strategies[scratch.strategy].read(scratch, walkEffects(plan, game, scratch, catalog));
   }
 
   /**
@@ -296,6 +295,20 @@ export class ScratchSession {
   }
 
   private readying: Promise<void> | undefined;
+}
+
+/** What the SUT changed, read by walking the campaign again: its tables and the shared rows, in one snapshot. */
+function walkEffects(
+  plan: SeedPlan,
+  game: GameConfig,
+  campaign: { key: string; keyMap: SerializedKeyMap },
+  catalog: Catalog,
+): SnapshotRead<CampaignEffects> {
+  const entry = { rootKey: campaign.key, keyMap: campaign.keyMap };
+  return async (client) => ({
+    tables: await scratchEffects(client, plan, game, entry, catalog),
+    shared: await readSharedRows(client, plan),
+  });
 }
 
 /** The unique columns the game config keeps as captured in scratch copies (`game.unique`: 'table.column': 'keep'). */

@@ -1,10 +1,9 @@
 import type { Catalog } from '../db/catalog-types.js';
 import type { Queryable } from '../db/introspect.js';
 import type { BeginResult } from '../db/transaction.js';
-import type { GameConfig } from '../config/schema.js';
 import type { Fixture } from '../fixture/format.js';
 import type { GameGraph } from '../fixture/graph/game-graph.js';
-import type { CampaignEffects } from './campaign-effects.js';
+import type { TableEffects } from './effects/scratch-effects.js';
 import type { RegistryEntry } from './registry.js';
 import type { SeedPlan } from './seed-plan.js';
 import type { SeedOwner, SerializedKeyMap } from './remap/seed-remap.js';
@@ -23,13 +22,22 @@ export interface SeededCampaign extends CampaignAddress {
   keyMap: SerializedKeyMap;
 }
 
-/** What the session has cached for a fixture's campaigns: its plan, the game and its graph, the catalog. */
-export interface FixtureContext {
+/** What a SUT changed: per table of its campaign, and the shared rows it stands on as they were at the end. */
+export interface CampaignEffects {
+  tables: TableEffects[];
+  shared: SharedSnapshot;
+  /** Rows of live campaigns written while the SUT ran (given a horizon), one line each. */
+  outside?: string[];
+}
+
+/** What the session knows of a campaign: its fixture's plan, the game graph and catalog it is walked with. */
+export interface CampaignContext {
   fixture: Fixture;
   plan: SeedPlan;
-  game: GameConfig;
   graph: GameGraph;
   catalog: Catalog;
+  /** Reads what the SUT changed by walking the campaign again (where the teardown has no walk of its own). */
+  walkEffects: SnapshotRead<CampaignEffects>;
 }
 
 /** What a rep reads before its SUT runs: the shared rows, and the write horizon where campaigns share a database. */
@@ -63,7 +71,7 @@ export interface ScratchStrategy {
   /** Removes the campaign; with `effects`, first reads what the SUT changed. */
   teardown(
     campaign: SeededCampaign,
-    context: FixtureContext,
+    context: CampaignContext,
     options: TeardownOptions,
   ): Promise<TeardownReport & { effects?: CampaignEffects }>;
   /** Resolves once the work the strategy does behind the reps has ended. */

@@ -5,14 +5,14 @@ import type { Queryable } from '../../db/introspect.js';
 import type { BeginResult } from '../../db/transaction.js';
 import type { Fixture } from '../../fixture/format.js';
 import { currentProcess } from '../../util/process/process-identity.js';
-import { readCampaignEffects, type CampaignEffects } from '../campaign-effects.js';
 import { readSharedRows, type SharedSnapshot } from '../effects/shared-snapshot.js';
 import { snapshotBegin } from '../scratch-begin.js';
 import { deleteEntry, insertEntry, notInRegistry, type RegistryEntry } from '../registry.js';
 import type {
   BeforeSut,
   CampaignAddress,
-  FixtureContext,
+  CampaignContext,
+  CampaignEffects,
   ScratchStrategy,
   SeededCampaign,
   SnapshotRead,
@@ -155,17 +155,13 @@ export class DatabaseStrategy implements ScratchStrategy {
    */
   async teardown(
     campaign: SeededCampaign,
-    { plan, game, catalog }: FixtureContext,
+    context: CampaignContext,
     options: TeardownOptions,
   ): Promise<TeardownReport & { effects?: CampaignEffects }> {
     let effects: CampaignEffects | undefined;
     let report: TeardownReport;
-    const { rootKey } = campaign.entry;
     try {
-      if (options.effects)
-        effects = await this.read(campaign, (client) =>
-          readCampaignEffects(client, plan, game, { rootKey, keyMap: campaign.keyMap }, catalog),
-        );
+      if (options.effects) effects = await this.read(campaign, context.walkEffects);
     } finally {
       report = await this.release(campaign.entry);
     }

@@ -6,7 +6,6 @@ import type { Fixture } from '../../fixture/format.js';
 import { resolveGameGraph, type GameGraph } from '../../fixture/graph/game-graph.js';
 import { CAPTURE_SETTINGS } from '../../fixture/capture/capture.js';
 import type { CollectedRows } from '../../fixture/capture/collect-owned.js';
-import type { CampaignEffects } from '../campaign-effects.js';
 import { CombinedWriteFailed } from '../combined-write.js';
 import { effectsOf } from '../effects/scratch-effects.js';
 import { readSharedRows } from '../effects/shared-snapshot.js';
@@ -17,7 +16,8 @@ import { scratchBegin, snapshotBegin } from '../scratch-begin.js';
 import type {
   BeforeSut,
   CampaignAddress,
-  FixtureContext,
+  CampaignContext,
+  CampaignEffects,
   ScratchStrategy,
   SeededCampaign,
   SnapshotRead,
@@ -71,7 +71,7 @@ export class RemapStrategy implements ScratchStrategy {
   /** Deletes the campaign; its effects are read in the teardown's own transaction, from its own walk. */
   async teardown(
     campaign: SeededCampaign,
-    context: FixtureContext,
+    context: CampaignContext,
     options: TeardownOptions,
   ): Promise<TeardownReport & { effects?: CampaignEffects }> {
     const { entry, keyMap } = campaign;
