@@ -4,6 +4,7 @@ import { inTransaction } from '../db/transaction.js';
 import type { GameConfig } from '../config/schema.js';
 import type { ProcessIdentity } from '../util/process/process-identity.js';
 import type { KeyList } from './remap/key-ranges.js';
+import { TurnkitError } from '../errors.js';
 
 /** Advisory lock class of turnkit (`tk`): the first half of every advisory lock key it takes; the second names what is locked. */
 export const LOCK_CLASS = 0x746b;
@@ -13,9 +14,9 @@ const LOCK_REGISTRY_DDL = 1;
 const LOCK_SHARED_ROWS = 2;
 
 /** Which strategy made a scratch campaign. */
-export type ScratchStrategy = 'remap' | 'database';
+export type StrategyName = 'remap' | 'database';
 /** What a registry entry stands for: a scratch campaign, or a template database a run clones them from. */
-export type EntryKind = ScratchStrategy | 'template';
+export type EntryKind = StrategyName | 'template';
 
 /** One registry entry: a scratch campaign that exists until its teardown. */
 export interface RegistryEntry {
@@ -218,6 +219,11 @@ export async function findEntryIds(db: Queryable, idOrKey: string): Promise<stri
     [idOrKey],
   );
   return result.rows.map((row) => row.id as string);
+}
+
+/** The error for a campaign `asked` for (by id or key) that the registry does not hold. */
+export function notInRegistry(asked: string): TurnkitError {
+  return new TurnkitError('NOT_FOUND', `no scratch campaign "${asked}" in the registry (torn down already?)`);
 }
 
 /** One entry by id, without its key lists. */

@@ -1,3 +1,5 @@
+import { CAPTURE_SETTINGS } from '../fixture/value-codec.js';
+
 /**
  * The statement that opens a seed's or a teardown's transaction: `BEGIN`, then `settings`, and
  * `synchronous_commit = off` for this transaction alone. A scratch campaign is made to be
@@ -9,4 +11,12 @@
  */
 export function scratchBegin(settings: readonly string[] = []): string {
   return ['BEGIN', ...settings, 'SET LOCAL synchronous_commit = off'].join('; ');
+}
+
+/**
+ * The statement that opens a read of a campaign in one snapshot, in the settings capture reads in (the codec parses
+ * Postgres's text output in them); `first`, a statement without parameters, goes along (one round trip).
+ */
+export function snapshotBegin(first?: string): string {
+  return `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${CAPTURE_SETTINGS}${first ? `; ${first}` : ''}`;
 }

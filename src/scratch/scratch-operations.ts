@@ -10,7 +10,7 @@ import { removeStaleTemps } from '../util/process/temp-names.js';
 import { loadFixture } from '../fixture/load-fixture.js';
 import type { ScratchCheck } from './check-scratch.js';
 import { collectGarbage, type GcOptions, type GcReport } from './gc.js';
-import type { ScratchStrategy } from './registry.js';
+import type { StrategyName } from './registry.js';
 import { ScratchSession } from './scratch-session.js';
 import type { StrategyChoice } from './strategy-chooser.js';
 import type { TeardownReport } from './remap/teardown-remap.js';
@@ -36,7 +36,7 @@ export interface SeedResult {
   /** True when `databaseUrl` had a password that was left out. */
   passwordLeftOut: boolean;
   fixture: string;
-  strategy: ScratchStrategy;
+  strategy: StrategyName;
   /** True when the embedded server stops as soon as the command exits (no `turnkit db start` running). */
   serverStopsOnExit: boolean;
   check?: ScratchCheck;

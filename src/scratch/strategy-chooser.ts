@@ -1,10 +1,10 @@
-import type { ScratchStrategy } from './registry.js';
+import type { StrategyName } from './registry.js';
 
 /** Reps of each strategy auto measures before it settles. */
 const PROBES = 2;
 
 /** Which strategy a session uses: one of them, or `auto` (per fixture, whichever measured faster). */
-export type StrategyChoice = ScratchStrategy | 'auto';
+export type StrategyChoice = StrategyName | 'auto';
 
 /**
  * Picks the strategy per fixture for `auto`: the first reps of a fixture alternate `remap` and `database` until each
@@ -17,13 +17,13 @@ export type StrategyChoice = ScratchStrategy | 'auto';
  * seed and teardown the fixture keeps to `database`, its later clones then made while the rep before runs.
  */
 export class StrategyChooser<K extends object> {
-  private readonly timings = new WeakMap<K, Record<ScratchStrategy, number[]>>();
+  private readonly timings = new WeakMap<K, Record<StrategyName, number[]>>();
 
   /** Creates a chooser for one session's choice. */
   constructor(private readonly choice: StrategyChoice) {}
 
   /** The strategy for the next rep of this fixture; `remappable` false: remap cannot copy it (auto then clones). */
-  next(key: K, remappable = true): ScratchStrategy {
+  next(key: K, remappable = true): StrategyName {
     if (this.choice !== 'auto') return this.choice;
     if (!remappable) return 'database';
     const seen = this.timings.get(key) ?? { remap: [], database: [] };
@@ -34,7 +34,7 @@ export class StrategyChooser<K extends object> {
   }
 
   /** Records how long one rep's seed plus teardown took. */
-  record(key: K, strategy: ScratchStrategy, ms: number): void {
+  record(key: K, strategy: StrategyName, ms: number): void {
     const seen = this.timings.get(key) ?? { remap: [], database: [] };
     seen[strategy].push(ms);
     this.timings.set(key, seen);

@@ -46,7 +46,7 @@ export const LAYERS: readonly Layer[] = [
   {
     folder: 'scratch',
     rank: 5,
-    what: 'the scratch session; remap/ and database/: the two strategies; effects/: what the SUT changed',
+    what: 'the scratch session; remap/ and database/: the two strategies behind one interface (scratch-strategy.ts); effects/: what the SUT changed',
   },
   { folder: 'init', rank: 5, what: 'turnkit init: the game guessed from the catalog, starter files' },
   { folder: 'sample', rank: 5, what: "the sample game's world and sessions" },

@@ -11,7 +11,7 @@ import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
 import { ScratchSession, type ScratchCampaign } from '../../src/scratch/scratch-session.js';
 import { collectGarbage } from '../../src/scratch/gc.js';
 
-// The database strategy's reps with clones made ahead and drops behind (template-pool.ts): what each rep sees, that
+// The database strategy's reps with clones made ahead and drops behind (database-strategy.ts): what each rep sees, that
 // no two share a database, and that nothing is left once the session is idle, closed, or its process killed.
 
 const databaseOf = (scratch: ScratchCampaign): string =>

@@ -2,55 +2,62 @@ import pg from 'pg';
 import type { Db } from '../../db/connect.js';
 import { urlForDatabase } from '../../db/dump-schema.js';
 import type { Queryable } from '../../db/introspect.js';
-import { TurnkitError } from '../../errors.js';
+import type { BeginResult } from '../../db/transaction.js';
 import type { Fixture } from '../../fixture/format.js';
-import { BackgroundDrops } from './background-drops.js';
 import { currentProcess } from '../../util/process/process-identity.js';
-import { deleteEntry, insertEntry, type RegistryEntry } from '../registry.js';
+import { readSharedRows, type SharedSnapshot } from '../effects/shared-snapshot.js';
+import { snapshotBegin } from '../scratch-begin.js';
+import { deleteEntry, insertEntry, notInRegistry, type RegistryEntry } from '../registry.js';
+import type {
+  BeforeSut,
+  CampaignAddress,
+  CampaignContext,
+  CampaignEffects,
+  ScratchStrategy,
+  SeededCampaign,
+  SnapshotRead,
+  TeardownOptions,
+} from '../scratch-strategy.js';
 import type { SeedPlan } from '../seed-plan.js';
 import { newScratchId, type SeedOwner } from '../remap/seed-remap.js';
 import type { TeardownReport } from '../remap/teardown-remap.js';
+import { BackgroundDrops } from './background-drops.js';
 import {
   buildTemplate,
   cloneDatabase,
   type DatabaseSetting,
   dropDatabase,
+  dropOrphanDatabase,
   readDatabaseSettings,
   scratchDatabaseName,
 } from './template-database.js';
 
 /** A template database, its registry entry, and the source's settings every clone gets. */
-export interface Template {
+interface Template {
   name: string;
   id: string;
   settings: DatabaseSetting[];
-}
-
-/** A clone of a template: a scratch campaign of the `database` strategy. */
-export interface Clone {
-  entry: RegistryEntry;
-  databaseUrl: string;
 }
 
 /** Drops that overlap share the checkpoint each forces (background-drops.ts); more would only queue on the server. */
 const DROPS_AT_ONCE = 4;
 
 /**
- * The `database` strategy's side of a session: one template database per fixture, built on first use, and a clone
- * of it per rep. Every database is registered before it exists, so a crash in between leaves an entry gc can act
- * on, never a database nobody knows about.
+ * The `database` strategy: one template database per fixture, built on first use, and a clone of it per rep, the
+ * fixture's keys as they are. Every database is registered before it exists, so a crash in between leaves an entry
+ * gc can act on, never a database nobody knows about.
  *
  * What a rep waits for is cut to the clone itself, and in a run not even that: from a fixture's second clone on,
  * the next one is made while the rep runs (a spare, one per rep in flight), and a torn-down clone is dropped behind
  * the rep, its entry deleted after the drop. The creates, drops and registry writes go through connections of the
  * pool's own, so they never hold the session's pool (sized for the reps) while the server works.
  */
-export class TemplatePool {
+export class DatabaseStrategy implements ScratchStrategy {
   private readonly templates = new Map<Fixture, Promise<Template>>();
-  private readonly spares = new Map<Fixture, Promise<Clone | undefined>[]>();
+  private readonly spares = new Map<Fixture, Promise<SeededCampaign | undefined>[]>();
   private readonly cloned = new Map<Fixture, number>();
   private readonly released = new Set<string>();
-  private readonly before = new Map<Fixture, Promise<unknown>>();
+  private readonly before = new Map<Fixture, Promise<SharedSnapshot>>();
   private readonly readers = new Map<string, Promise<pg.Client | undefined>>();
   private readonly drops: BackgroundDrops;
   private adminPool: pg.Pool | undefined;
@@ -67,8 +74,12 @@ export class TemplatePool {
     );
   }
 
-  /** The fixture's template, built once. */
-  templateFor(fixture: Fixture, plan: SeedPlan, who: SeedOwner): Promise<Template> {
+  /** Builds the fixture's template, once. */
+  async setUp(fixture: Fixture, plan: SeedPlan, who: SeedOwner): Promise<void> {
+    await this.templateFor(fixture, plan, who);
+  }
+
+  private templateFor(fixture: Fixture, plan: SeedPlan, who: SeedOwner): Promise<Template> {
     let pending = this.templates.get(fixture);
     if (!pending) {
       pending = this.build(plan, who);
@@ -84,7 +95,7 @@ export class TemplatePool {
    * clones a fixture twice is a run; a one-off seed makes no spare it would drop again), the next rep's is begun.
    * Spares are made only for a campaign a process owns: gc removes those whatever ends the process.
    */
-  async clone(fixture: Fixture, plan: SeedPlan, who: SeedOwner, ahead: boolean): Promise<Clone> {
+  async seed(fixture: Fixture, plan: SeedPlan, who: SeedOwner, ahead: boolean): Promise<SeededCampaign> {
     const template = await this.templateFor(fixture, plan, who);
     // Registered at once: reps of one fixture cloning side by side (concurrency above the fixture's reps) must share
     // one queue, or a spare begun into a queue a later rep replaced is dropped by nobody.
@@ -93,7 +104,7 @@ export class TemplatePool {
       queue = [];
       this.spares.set(fixture, queue);
     }
-    let clone: Clone | undefined;
+    let clone: SeededCampaign | undefined;
     // A spare that failed is made again now, and its error, if it is lasting, is this rep's.
     while (!clone && queue.length > 0) clone = await queue.shift();
     clone ??= await this.make(template, plan, who);
@@ -101,42 +112,81 @@ export class TemplatePool {
     this.cloned.set(fixture, count);
     if (ahead && count > 1 && who.owner !== null) queue.push(this.make(template, plan, who).catch(() => undefined));
     // The connection that reads what the SUT changed, opened while the SUT runs instead of after it.
-    this.readers.set(clone.entry.id, openReader(clone.databaseUrl));
+    this.readers.set(
+      clone.entry.id,
+      connect(clone.databaseUrl).catch(() => undefined),
+    );
     return { ...clone, entry: { ...clone.entry, createdAt: new Date() } };
   }
 
-  /** The connection opened to a clone for reading it, once (undefined: none, or it failed: open one). */
-  async takeReader(id: string): Promise<pg.Client | undefined> {
+  /** Reads a clone through the connection opened to it while its SUT ran, or a new one. */
+  async read<T>(campaign: CampaignAddress, read: SnapshotRead<T>, first?: string): Promise<T> {
+    const client = (await this.takeReader(campaign.id)) ?? (await connect(campaign.databaseUrl));
+    try {
+      return await read(client, (await client.query(snapshotBegin(first))) as BeginResult);
+    } finally {
+      await client.end();
+    }
+  }
+
+  private takeReader(id: string): Promise<pg.Client | undefined> | undefined {
     const reader = this.readers.get(id);
     this.readers.delete(id);
     return reader;
   }
 
   /**
-   * Tears a clone of this session down: the drop and then the entry's delete run behind the rep (a crash in
-   * between leaves the entry, for gc); the report says what will have gone once `idle()` resolves.
+   * What every clone of the fixture's template reads the same before its SUT runs (nobody writes to a template:
+   * Postgres clones only one nobody is connected to), read from the first clone and kept.
    */
-  async release(entry: RegistryEntry): Promise<TeardownReport> {
-    if (this.released.has(entry.id) || !entry.databaseName)
-      throw new TurnkitError('NOT_FOUND', `no scratch campaign "${entry.id}" in the registry (torn down already?)`);
-    this.released.add(entry.id);
-    const reader = this.takeReader(entry.id);
-    await this.drop(entry.id, entry.databaseName, reader);
+  async beforeSut(campaign: CampaignAddress, fixture: Fixture, plan: SeedPlan): Promise<BeforeSut> {
+    let pending = this.before.get(fixture);
+    if (!pending) {
+      pending = this.read(campaign, (client) => readSharedRows(client, plan));
+      this.before.set(fixture, pending);
+      pending.catch(() => this.before.delete(fixture));
+    }
+    return { shared: structuredClone(await pending) };
+  }
+
+  /**
+   * Reads what the SUT changed first (the database goes with the teardown), but the teardown runs whatever the
+   * reading did; the clone is dropped behind the rep, without reading its entry back.
+   */
+  async teardown(
+    campaign: SeededCampaign,
+    context: CampaignContext,
+    options: TeardownOptions,
+  ): Promise<TeardownReport & { effects?: CampaignEffects }> {
+    let effects: CampaignEffects | undefined;
+    let report: TeardownReport;
+    try {
+      if (options.effects) effects = await this.read(campaign, context.walkEffects);
+    } finally {
+      report = await this.release(campaign.entry);
+    }
+    return effects ? { ...report, effects } : report;
+  }
+
+  /**
+   * Removes an entry of a database of its own that this session did not make (gc, `turnkit teardown`): the database
+   * goes as a whole, outside any transaction; the entry goes last, so gc retries a failed drop.
+   */
+  async teardownEntry(entry: RegistryEntry): Promise<TeardownReport> {
+    if (entry.databaseName) await dropOrphanDatabase(this.db.pool, entry.databaseName);
+    await deleteEntry(this.db.pool, entry.id);
     return databaseTeardownReport(entry);
   }
 
   /**
-   * What every clone of the fixture's template reads the same before its SUT runs (nobody writes to a template:
-   * Postgres clones only one nobody is connected to), read from the first clone and kept.
+   * Tears a clone of this session down: the drop and then the entry's delete run behind the rep (a crash in
+   * between leaves the entry, for gc); the report says what will have gone once `idle()` resolves.
    */
-  sameInEveryClone<T>(fixture: Fixture, read: () => Promise<T>): Promise<T> {
-    let pending = this.before.get(fixture) as Promise<T> | undefined;
-    if (!pending) {
-      pending = read();
-      this.before.set(fixture, pending);
-      pending.catch(() => this.before.delete(fixture));
-    }
-    return pending;
+  private async release(entry: RegistryEntry): Promise<TeardownReport> {
+    if (this.released.has(entry.id) || !entry.databaseName) throw notInRegistry(entry.id);
+    this.released.add(entry.id);
+    await this.drop(entry.id, entry.databaseName, this.takeReader(entry.id));
+    return databaseTeardownReport(entry);
   }
 
   /** Resolves once the spares begun so far are made and every drop begun has ended (benchmarks, tests). */
@@ -176,7 +226,7 @@ export class TemplatePool {
     });
   }
 
-  private async make(template: Template, plan: SeedPlan, who: SeedOwner): Promise<Clone> {
+  private async make(template: Template, plan: SeedPlan, who: SeedOwner): Promise<SeededCampaign> {
     const admin = this.admin();
     const id = newScratchId();
     const name = scratchDatabaseName('scratch', id.slice('scratch-'.length));
@@ -191,7 +241,12 @@ export class TemplatePool {
         .catch(() => {});
       throw error;
     }
-    return { entry: { ...entry, createdAt: new Date() }, databaseUrl: urlForDatabase(this.db.url, name) };
+    return {
+      id,
+      entry: { ...entry, createdAt: new Date() },
+      databaseUrl: urlForDatabase(this.db.url, name),
+      keyMap: {},
+    };
   }
 
   private async build(plan: SeedPlan, who: SeedOwner): Promise<Template> {
@@ -230,20 +285,17 @@ export class TemplatePool {
   }
 }
 
-async function openReader(url: string): Promise<pg.Client | undefined> {
+/** A connection of its own to a clone. */
+async function connect(url: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url });
   // DROP DATABASE ... WITH (FORCE) ends a connection nobody took.
   client.on('error', () => {});
-  try {
-    await client.connect();
-    return client;
-  } catch {
-    return undefined;
-  }
+  await client.connect();
+  return client;
 }
 
 /** What tearing down a database of its own reports: the database, no rows (they went with it). */
-export function databaseTeardownReport(entry: RegistryEntry): TeardownReport {
+function databaseTeardownReport(entry: RegistryEntry): TeardownReport {
   return {
     id: entry.id,
     fixture: entry.fixture,
