@@ -28,7 +28,6 @@ const RANKS: Record<string, number> = {
   // The project context type (config, paths, db, onWarning) and openProject: what every operation takes.
   project: 3,
   fixture: 4,
-  construct: 5,
   scratch: 5,
   init: 5,
   sample: 5,
