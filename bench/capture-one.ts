@@ -1,8 +1,8 @@
 // One measurement process of `npm run bench:capture`: COPY floor and capture of one campaign, repeated, with the
 // process's peak RSS. Run in its own process so that peak memory belongs to this campaign size alone. Capture is
-// timed twice: in memory (`captureFromDb`, the fixture's text counted and dropped) and streamed to a file as the CLI
+// timed twice: in memory (`captureFromDb`, the rows collected into the fixture) and streamed to a file as the CLI
 // does it (`streamTo`: keys walked, rows read again in batches, scrubbed and written, the file renamed into place).
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -12,7 +12,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import { loadConfig } from '../src/config/load.js';
 import { usingDb, type Db } from '../src/db/connect.js';
 import { captureFromDb } from '../src/fixture/capture/capture.js';
-import { fixtureChunks } from '../src/fixture/capture/write-fixtures.js';
+import { writeFixtureFile } from '../src/fixture/capture/write-fixture.js';
 import { BENCH_SCRUB_KEY } from './bench-database.js';
 
 const [url, campaign, repeats] = process.argv.slice(2) as [string, string, string];
@@ -67,12 +67,6 @@ const scrubbed = {
   },
 } as typeof config;
 const withKey = { key: BENCH_SCRUB_KEY };
-// The fixture's text as capture writes it (row by row), counted and dropped as the floor drops COPY's bytes.
-const serializedBytes = (fixture: Parameters<typeof fixtureChunks>[0]): number => {
-  let length = 0;
-  for (const chunk of fixtureChunks(fixture)) length += chunk.length;
-  return length;
-};
 const result = await usingDb(config, { databaseUrl: url }, async (db) => {
   const latest = Number(
     (await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM turns WHERE campaign_id = $1', [campaign]))
@@ -95,14 +89,12 @@ const result = await usingDb(config, { databaseUrl: url }, async (db) => {
         turns: { latest: true },
         scrub: { detect: false },
       });
-      bytes = serializedBytes(fixtures[0]!);
       capture.push(performance.now() - started);
       rows = Object.values(fixtures[0]!.tables).reduce((sum, table) => sum + table.rows.length, 0);
     };
     const runScrubbed = async (): Promise<void> => {
       const started = performance.now();
-      const { fixtures } = await captureFromDb(db, scrubbed, { campaign, turns: { latest: true }, scrub: withKey });
-      serializedBytes(fixtures[0]!);
+      await captureFromDb(db, scrubbed, { campaign, turns: { latest: true }, scrub: withKey });
       scrub.push(performance.now() - started);
     };
     // The CLI's path: written to a file (temp body, fsync, rename), the outcome holding no fixture.
@@ -120,15 +112,17 @@ const result = await usingDb(config, { databaseUrl: url }, async (db) => {
     // Rotate which goes first, so that none gains from the others' warm caches.
     for (let k = 0; k < order.length; k++) await order[(i + k) % order.length]!();
   }
-  await rm(out, { recursive: true, force: true });
   // One more capture for memory, sampled as it runs (sampling would slow the timed ones; maxRSS would also
-  // count the TypeScript loader's start-up peak).
+  // count the TypeScript loader's start-up peak): in memory, then written whole as upgrade writes a fixture.
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 1);
   const { fixtures } = await captureFromDb(db, scrubbed, { campaign, turns: { latest: true }, scrub: withKey });
-  serializedBytes(fixtures[0]!);
+  const whole = join(out, 'whole.json');
+  await writeFixtureFile(whole, fixtures[0]!);
   peak = Math.max(peak, process.memoryUsage().rss);
   clearInterval(sampler);
+  bytes = (await stat(whole)).size;
+  await rm(out, { recursive: true, force: true });
   return { floor, capture, scrub, streamed, streamedScrub, rows, bytes, peakRssMb: peak / 1024 / 1024 };
 });
 process.stdout.write(`${JSON.stringify({ ...result, startRssMb })}\n`);

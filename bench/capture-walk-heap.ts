@@ -3,7 +3,7 @@
 // turn order, turn groups, the slice at the latest turn, the shared rows, the fixture's shell, each table read
 // again batch by batch), with the heap after a forced collection at each step. Run with node's --expose-gc:
 // `node --expose-gc --import tsx bench/capture-walk-heap.ts` (DATABASE_URL for a real server).
-import { buildFixtureShell } from '../src/fixture/capture/build-fixture.js';
+import { buildFixture } from '../src/fixture/capture/build-fixture.js';
 import { capturedTurnGroups, latestTurnOf } from '../src/fixture/turns/captured-turns.js';
 import { collectOwned } from '../src/fixture/capture/collect-owned.js';
 import { collectShared } from '../src/fixture/capture/collect-shared.js';
@@ -46,7 +46,7 @@ await withBenchDatabase(async (db, config) => {
     const { shared } = await collectShared(client, graph, slice);
     steps.push(['shared rows', heapMb()]);
     const origin = { database: 'bench', serverVersion: '', rootValue: campaign, latestTurn: 0, capturedAt: '' };
-    const { lists } = buildFixtureShell('walk', graph, slice, shared, origin);
+    const { lists } = buildFixture('walk', graph, slice, shared, origin);
     for (const list of lists)
       for await (const _batch of decodedBatches(client, list.collected, list.owned ? keep.get(list.table) : undefined));
     steps.push(['every table read again', heapMb()]);

@@ -117,7 +117,7 @@ await withBenchDatabase(async (db) => {
     'capture: no scrub rules, no detector; scrubbed: the sample rules, input and narration redacted, the detector on',
   );
   console.log(
-    'capture and scrubbed: in memory, the text counted and dropped; streamed: to a file as the CLI writes it (streamTo)',
+    'capture and scrubbed: in memory, the rows collected into the fixture (no text made); streamed: to a file as the CLI writes it (streamTo)',
   );
   console.log(
     'goals at 5,000 and 50,000 turns: capture/floor and scrubbed/floor within 2x, scrubbed/capture within 1.3x',

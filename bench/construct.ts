@@ -9,8 +9,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { loadFixture } from '../src/fixture/load-fixture.js';
 import { diff } from 'json-diff-ts';
-import { diffFixtures } from '../src/construct/diff-fixtures.js';
-import { saveConstructed } from '../src/construct/save-constructed.js';
+import { diffFixtures } from '../src/fixture/constructed/diff-fixtures.js';
+import { saveConstructed } from '../src/fixture/constructed/save-constructed.js';
 import { serializeDocument, type Fixture } from '../src/fixture/format.js';
 import { parseFixtureText, readFixture } from '../src/fixture/read-fixture.js';
 

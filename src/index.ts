@@ -79,38 +79,38 @@ export type { LoadedFixture } from './fixture/load-fixture.js';
  * const { problems } = await verify(project, { database: true });
  */
 export { verify } from './pipeline/verify.js';
-export type { VerifyInput, VerifyResult } from './construct/verify-fixtures.js';
+export type { VerifyInput, VerifyResult } from './fixture/constructed/verify-fixtures.js';
 
 /**
  * Builds a constructed fixture from a base and a patch or an edited copy, and writes constructed/NAME.json.
  * @example
  * await construct(project, { fixture: 'fixtures/t23.json', turn: 22, patch: 'fix.json', name: 'fixed', why: 'typo' });
  */
-export { construct } from './construct/construct-fixture.js';
-export type { ConstructInput } from './construct/construct-fixture.js';
-export type { SavedConstructed } from './construct/save-constructed.js';
+export { construct } from './fixture/constructed/construct-fixture.js';
+export type { ConstructInput } from './fixture/constructed/construct-fixture.js';
+export type { SavedConstructed } from './fixture/constructed/save-constructed.js';
 
 /**
  * The difference between two fixtures, row by row and column by column.
  * @example
  * const { changes } = diffFixtures(base.fixture, edited);
  */
-export { diffFixtures } from './construct/diff-fixtures.js';
-export type { FixtureDiff } from './construct/diff-fixtures.js';
+export { diffFixtures } from './fixture/constructed/diff-fixtures.js';
+export type { FixtureDiff } from './fixture/constructed/diff-fixtures.js';
 
 /**
  * Materializes a constructed fixture (checking its base's hash and every old value).
  * @example
  * const fixture = await materialize(project, { constructed: 'constructed/meridian-turn-23-deck-fixed.json' });
  */
-export { materialize } from './construct/materialize.js';
+export { materialize } from './fixture/constructed/materialize.js';
 
 /**
  * Re-applies a constructed fixture's changes to its recaptured base (or `onto`), or lists the conflicts.
  * @example
  * const { rewritten } = await rebase(project, { constructed: 'constructed/fixed.json' });
  */
-export { rebase } from './construct/rebase.js';
+export { rebase } from './fixture/constructed/rebase.js';
 
 /**
  * Summarizes what a fixture holds: tables with row counts, turns, input (a constructed one's changes too).
@@ -153,7 +153,7 @@ export { agree } from './marking/agree.js';
  * const merged = await merge(project, { dirs: ['runs/q/a-shard-1-of-2', 'runs/q/b-shard-2-of-2'] });
  */
 export { merge } from './shard/merge-runs.js';
-export type { RebaseResult } from './construct/rebase.js';
+export type { RebaseResult } from './fixture/constructed/rebase.js';
 export type { FixtureSummary } from './fixture/show-fixture.js';
 export type { ReportResult } from './report/report.js';
 export type { Report } from './report/build-report.js';

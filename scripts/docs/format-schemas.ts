@@ -2,7 +2,7 @@
 // to write `turnkit.fixture.schema.json` and `turnkit.constructed.schema.json` beside the files), copied into
 // docs/reference/schemas/ so that the format pages can link them; the run manifest's comes from its zod schema.
 import { z } from 'zod';
-import { constructedJsonSchema } from '../../src/fixture/constructed-format.js';
+import { constructedJsonSchema } from '../../src/fixture/constructed/constructed-format.js';
 import { fixtureJsonSchema, serializeDocument } from '../../src/fixture/format.js';
 import { manifestSchema, RUN_FORMAT } from '../../src/run-dir/manifest.js';
 

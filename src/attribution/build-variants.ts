@@ -1,4 +1,4 @@
-import { saveConstructed } from '../construct/save-constructed.js';
+import { saveConstructed } from '../fixture/constructed/save-constructed.js';
 import { loadFixture, type LoadedFixture } from '../fixture/load-fixture.js';
 import { neutraliserWord, neutraliseTurn, type Neutraliser } from './neutralise-turn.js';
 import type { TurnSelection } from './select-turns.js';

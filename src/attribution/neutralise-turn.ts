@@ -1,4 +1,4 @@
-import { applyPatch } from '../construct/patch.js';
+import { applyPatch } from '../fixture/constructed/patch.js';
 import { TurnkitError } from '../errors.js';
 import type { Fixture, FixtureRow } from '../fixture/format.js';
 import { otherTextColumn } from '../fixture/turns/turn-text.js';

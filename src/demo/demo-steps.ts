@@ -5,7 +5,7 @@ import { commandContext } from '../app/command-context.js';
 import { capture } from '../fixture/capture/capture-fixtures.js';
 import { loadFixture } from '../fixture/load-fixture.js';
 import { shownPath } from '../util/shown-path.js';
-import { saveConstructed } from '../construct/save-constructed.js';
+import { saveConstructed } from '../fixture/constructed/save-constructed.js';
 import { TurnkitError } from '../errors.js';
 import { judgeChecks, CHECKS_MARKS_FILE } from '../judge/judge-checks.js';
 import { report } from '../report/report.js';

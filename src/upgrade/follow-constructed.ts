@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { diffFixtures } from '../construct/diff-fixtures.js';
+import { diffFixtures } from '../fixture/constructed/diff-fixtures.js';
 import { TurnkitError } from '../errors.js';
-import { changePath, changesetOf } from '../fixture/column-change.js';
-import type { ConstructedFixture } from '../fixture/constructed-format.js';
-import { CONSTRUCTED_SCHEMA_FILE } from '../fixture/constructed-format.js';
+import { changePath, changesetOf } from '../fixture/constructed/column-change.js';
+import type { ConstructedFixture } from '../fixture/constructed/constructed-format.js';
+import { CONSTRUCTED_SCHEMA_FILE } from '../fixture/constructed/constructed-format.js';
 import { serializeDocument, type Fixture } from '../fixture/format.js';
 import { loadFixture, portablePath, readConstructed, type LoadedFixture } from '../fixture/load-fixture.js';
 import { parseFixtureText } from '../fixture/read-fixture.js';

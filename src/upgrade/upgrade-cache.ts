@@ -7,7 +7,7 @@ import { introspect } from '../db/introspect.js';
 import { readMigrationState } from '../fixture/capture/migration-state.js';
 import { parseFixtureText } from '../fixture/read-fixture.js';
 import { withProjectDb, type ProjectContext } from '../project/project-context.js';
-import { fixtureFile } from '../fixture/capture/write-fixtures.js';
+import { fixtureFile } from '../fixture/capture/fixture-files.js';
 import { TurnkitError } from '../errors.js';
 import { upgrade, type UpgradeInput } from './upgrade-fixtures.js';
 

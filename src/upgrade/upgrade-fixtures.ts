@@ -13,7 +13,8 @@ import {
   writeSchemaSnapshot,
   type SchemaSnapshot,
 } from '../fixture/capture/schema-snapshot.js';
-import { fixtureFile, writeFixtureFile, writeSchemaFile } from '../fixture/capture/write-fixtures.js';
+import { fixtureFile, writeSchemaFile } from '../fixture/capture/fixture-files.js';
+import { writeFixtureFile } from '../fixture/capture/write-fixture.js';
 import { inputPath, withProjectDb, type ProjectContext } from '../project/project-context.js';
 import { shownPath } from '../util/shown-path.js';
 import { writeFileAtomic } from '../util/process/atomic-write.js';

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import { loadFixture, readConstructed } from '../fixture/load-fixture.js';
-import { changePath } from '../fixture/column-change.js';
-import { valueDiff } from '../construct/word-diff.js';
+import { changePath } from '../fixture/constructed/column-change.js';
+import { valueDiff } from '../fixture/constructed/word-diff.js';
 import { sha256 } from '../run-dir/manifest.js';
 import type { DiffView } from './view-data.js';
 

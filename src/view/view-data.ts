@@ -1,7 +1,7 @@
 import type { Report } from '../report/build-report.js';
 import type { Comparison } from '../report/compare-runs.js';
 import type { Agreement } from '../stats/agreement.js';
-import type { DiffSegment } from '../construct/word-diff.js';
+import type { DiffSegment } from '../fixture/constructed/word-diff.js';
 import type { EffectsSummary } from '../scratch/effects/scratch-effects.js';
 import type { MarkdownNode } from './markdown-doc.js';
 import type { RolloutView } from './turn-views.js';

@@ -7,7 +7,7 @@ import { sampleGameConfig } from '../../src/config/sample-config.js';
 import { usingDb } from '../../src/db/connect.js';
 import { captureFromDb } from '../../src/fixture/capture/capture.js';
 import { serializeDocument } from '../../src/fixture/format.js';
-import { writeFixtureFile } from '../../src/fixture/capture/write-fixtures.js';
+import { writeFixtureFile } from '../../src/fixture/capture/write-fixture.js';
 import { writeFileAtomic } from '../../src/util/process/atomic-write.js';
 import { TEST_SCRUB } from './scrub-key.js';
 

@@ -36,12 +36,7 @@ export const LAYERS: readonly Layer[] = [
   {
     folder: 'fixture',
     rank: 4,
-    what: 'format, value codec, load any fixture, show; graph/: the game resolved against the catalog; turns/: turns and slicing; capture/: reading a campaign into fixtures; scrub/',
-  },
-  {
-    folder: 'construct',
-    rank: 5,
-    what: 'constructed fixtures: changesets, materialize, rebase, the edit session, verify',
+    what: 'format, value codec, load any fixture, show; graph/: the game resolved against the catalog; turns/: turns and slicing; capture/: reading a campaign into fixtures; scrub/; constructed/: constructed fixtures (changesets, materialize, rebase, the edit session, verify)',
   },
   {
     folder: 'scratch',

@@ -8,7 +8,7 @@ import { BACKENDS, createSampleTestDb, type TestDb } from '../helpers/test-db.js
 import { captureInChild, smallAndLargeCampaigns } from '../helpers/capture-child.js';
 import { captureFromDb } from '../../src/fixture/capture/capture.js';
 import { serializeDocument } from '../../src/fixture/format.js';
-import { writeFixtureFile } from '../../src/fixture/capture/write-fixtures.js';
+import { writeFixtureFile } from '../../src/fixture/capture/write-fixture.js';
 
 // Capture writes a fixture row by row (its whole text is never one string): the file must hold exactly the bytes
 // serializeDocument makes of the same fixture, and a fixture whose text would not fit in memory beside its rows

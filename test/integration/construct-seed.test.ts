@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { BACKENDS, type TestDb } from '../helpers/test-db.js';
 import { sampleGameWithFixture } from '../helpers/sample-fixture.js';
 import { sha256Of } from '../helpers/construct-fixtures.js';
-import { construct } from '../../src/construct/construct-fixture.js';
+import { construct } from '../../src/fixture/constructed/construct-fixture.js';
 import { loadFixture } from '../../src/fixture/load-fixture.js';
 import { turnsInOrder } from '../../src/fixture/turns/turn-rows.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';

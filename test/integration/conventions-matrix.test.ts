@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { serializeDocument } from '../../src/fixture/format.js';
 import { turnsInOrder } from '../../src/fixture/turns/turn-rows.js';
 import { loadFixture } from '../../src/fixture/load-fixture.js';
-import { construct } from '../../src/construct/construct-fixture.js';
+import { construct } from '../../src/fixture/constructed/construct-fixture.js';
 import { openProject, type Project } from '../../src/project/open-project.js';
 import { run } from '../../src/pipeline/run.js';
 import type { SutFunction } from '../../src/sut/sut-request.js';

@@ -9,7 +9,7 @@ import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
 import { sampleGameConfig } from '../../src/config/sample-config.js';
 import { openProject, type Project } from '../../src/project/open-project.js';
 import { capture } from '../../src/fixture/capture/capture-fixtures.js';
-import { construct } from '../../src/construct/construct-fixture.js';
+import { construct } from '../../src/fixture/constructed/construct-fixture.js';
 import { gc, seed, teardown } from '../../src/scratch/scratch-operations.js';
 import { verify } from '../../src/pipeline/verify.js';
 import { run } from '../../src/pipeline/run.js';

@@ -7,7 +7,7 @@ import { BACKENDS, type TestDb } from '../helpers/test-db.js';
 import { sampleGameWithFixture } from '../helpers/sample-fixture.js';
 import { registryCounts, tableChecksums } from '../helpers/table-checksums.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
-import { construct } from '../../src/construct/construct-fixture.js';
+import { construct } from '../../src/fixture/constructed/construct-fixture.js';
 import { runQuestion, type RunProgress } from '../../src/app/run-question.js';
 import { parseMarks } from '../../src/run-dir/marks/read-marks.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';

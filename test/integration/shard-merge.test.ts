@@ -9,7 +9,7 @@ import { BACKENDS, type TestDb } from '../helpers/test-db.js';
 import { sampleGameWithFixture } from '../helpers/sample-fixture.js';
 import { registryCounts } from '../helpers/table-checksums.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
-import { construct } from '../../src/construct/construct-fixture.js';
+import { construct } from '../../src/fixture/constructed/construct-fixture.js';
 import { CORRECTED_NARRATION, MISLEADING_NARRATION, MISLEADING_TURN } from '../../src/sample/turn-script.js';
 import { runQuestion, type RunResult } from '../../src/app/run-question.js';
 import { merge } from '../../src/shard/merge-runs.js';

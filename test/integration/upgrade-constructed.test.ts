@@ -2,7 +2,7 @@ import { cp, mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:f
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { construct } from '../../src/construct/construct-fixture.js';
+import { construct } from '../../src/fixture/constructed/construct-fixture.js';
 import { migrate, SAMPLE_MIGRATIONS_DIR } from '../../src/db/migrate.js';
 import { capture } from '../../src/fixture/capture/capture-fixtures.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';

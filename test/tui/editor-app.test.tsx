@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EditSession } from '../../src/construct/edit-session.js';
+import { EditSession } from '../../src/fixture/constructed/edit-session.js';
 import { loadFixture } from '../../src/fixture/load-fixture.js';
 import { EditorApp, type EditorResult } from '../../src/tui/editor/editor-app.js';
 import { settled } from '../helpers/ink-settled.js';

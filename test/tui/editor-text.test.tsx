@@ -3,7 +3,7 @@ import { render } from 'ink-testing-library';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EditSession } from '../../src/construct/edit-session.js';
+import { EditSession } from '../../src/fixture/constructed/edit-session.js';
 import { loadFixture } from '../../src/fixture/load-fixture.js';
 import { EditorApp, type EditorResult } from '../../src/tui/editor/editor-app.js';
 import { LONG_NARRATION, MIDDLE_WORD, writeLongTurnFixture } from '../helpers/long-turn-fixture.js';

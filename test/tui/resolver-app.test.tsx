@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { render } from 'ink-testing-library';
-import type { ChangeConflict } from '../../src/fixture/apply-changes.js';
-import type { KeepChoice } from '../../src/construct/resolve-conflicts.js';
+import type { ChangeConflict } from '../../src/fixture/constructed/apply-changes.js';
+import type { KeepChoice } from '../../src/fixture/constructed/resolve-conflicts.js';
 import { ResolverApp } from '../../src/tui/rebase/resolver-app.js';
 
 const KEYS = { down: '\u001B[B', pageDown: '\u001B[6~', escape: '\u001B' };

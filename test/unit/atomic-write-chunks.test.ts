@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeChunksAtomic } from '../../src/util/process/atomic-write.js';
 
-// A streamed fixture copies its row lists into the file as bytes between pieces of text (write-streamed.ts): the
+// A streamed fixture copies its row lists into the file as bytes between pieces of text (write-fixture.ts): the
 // file must hold the text and the bytes in their order, a character split across two byte pieces whole.
 describe('writeChunksAtomic with byte pieces', () => {
   let dir: string;

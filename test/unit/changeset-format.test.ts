@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { applyChangeset, atomizeChangeset } from 'json-diff-ts';
-import { constructedSchema } from '../../src/fixture/constructed-format.js';
+import { constructedSchema } from '../../src/fixture/constructed/constructed-format.js';
 import { parseFixtureText } from '../../src/fixture/read-fixture.js';
-import { columnChangesOf } from '../../src/fixture/column-change.js';
+import { columnChangesOf } from '../../src/fixture/constructed/column-change.js';
 
 const read = (path: string): string => readFileSync(fileURLToPath(new URL(`../../${path}`, import.meta.url)), 'utf8');
 const example = constructedSchema.parse(JSON.parse(read('constructed/meridian-turn-23-deck-fixed.json')));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
-import { EditSession } from '../../src/construct/edit-session.js';
+import { EditSession } from '../../src/fixture/constructed/edit-session.js';
 import { checkFixture } from '../../src/fixture/check-fixture.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { fixtureSchema } from '../../src/fixture/format.js';
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serializeDocument } from '../../src/fixture/format.js';
 import { loadFixture } from '../../src/fixture/load-fixture.js';
-import { rebase } from '../../src/construct/rebase.js';
+import { rebase } from '../../src/fixture/constructed/rebase.js';
 import { wholeNumber } from '../../src/cli/global-options.js';
 
 // A fixture of turn 3 of a game whose turns are several rows, written by hand: turns 1 and 2 whole, turn 3's ACTION.

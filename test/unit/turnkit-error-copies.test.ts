@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { TurnkitError, exitCodeFor, isTurnkitError } from '../../src/errors.js';
-import { KeptEditError } from '../../src/construct/external-edit.js';
+import { KeptEditError } from '../../src/fixture/constructed/external-edit.js';
 
 // The command line is a bundle of its own (scripts/build-cli.mjs); a config file importing from 'turnkit' gets the
 // library's copy of errors.ts. An error from either copy must be a TurnkitError to the other.

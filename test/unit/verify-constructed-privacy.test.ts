@@ -4,8 +4,8 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copySampleFiles } from '../helpers/sample-project.js';
-import { verifyFixtures } from '../../src/construct/verify-fixtures.js';
-import { materialize } from '../../src/construct/materialize.js';
+import { verifyFixtures } from '../../src/fixture/constructed/verify-fixtures.js';
+import { materialize } from '../../src/fixture/constructed/materialize.js';
 
 const CONSTRUCTED = 'constructed/meridian-turn-23-deck-fixed.json';
 const EMAIL = 'dana.whitfield@realmail.io';

@@ -27,7 +27,7 @@ export function registerConstruct(program: Command, output: Output): void {
       ),
     )
     .action(async (fixture: string, options, command: Command) => {
-      const { checkConstructSource, construct } = await import('../../construct/construct-fixture.js');
+      const { checkConstructSource, construct } = await import('../../fixture/constructed/construct-fixture.js');
       const { commandContext } = await import('../../app/command-context.js');
       if ((options.patch === undefined) === (options.from === undefined))
         command.error('error: give exactly one of --patch FILE or --from EDITED.json', { exitCode: 2 });

@@ -27,8 +27,8 @@ export function registerEdit(program: Command, output: Output): void {
       ),
     )
     .action(async (fixture: string, options, command: Command) => {
-      const { openEditSession } = await import('../../construct/edit-session.js');
-      const { editInExternalEditor } = await import('../../construct/external-edit.js');
+      const { openEditSession } = await import('../../fixture/constructed/edit-session.js');
+      const { editInExternalEditor } = await import('../../fixture/constructed/external-edit.js');
       const { loadTerminalApp } = await import('../../tui/load-terminal-app.js');
       const { session, outDir } = await openEditSession({
         ...commonOptions(command),

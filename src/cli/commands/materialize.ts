@@ -13,7 +13,7 @@ export function registerMaterialize(program: Command, output: Output): void {
       examples('turnkit materialize constructed/meridian-turn-23-deck-fixed.json > /tmp/deck-fixed.json'),
     )
     .action(async (constructed: string) => {
-      const { materialize } = await import('../../construct/materialize.js');
+      const { materialize } = await import('../../fixture/constructed/materialize.js');
       const { serializeDocument } = await import('../../fixture/format.js');
       const { filesContext } = await import('../../app/files-context.js');
       output.out(serializeDocument(await materialize(filesContext(), { constructed })).trimEnd());

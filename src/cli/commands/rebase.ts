@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import type { RebaseConflictError, RebaseResult } from '../../construct/rebase.js';
-import type { KeepChoice } from '../../construct/resolve-conflicts.js';
+import type { RebaseConflictError, RebaseResult } from '../../fixture/constructed/rebase.js';
+import type { KeepChoice } from '../../fixture/constructed/resolve-conflicts.js';
 import { TurnkitError } from '../../errors.js';
 import { printJson, type Output } from '../output.js';
 import { examples } from '../help-examples.js';
@@ -34,7 +34,7 @@ export function registerRebase(program: Command, output: Output): void {
       ),
     )
     .action(async (constructed: string, options) => {
-      const { rebase, RebaseConflictError } = await import('../../construct/rebase.js');
+      const { rebase, RebaseConflictError } = await import('../../fixture/constructed/rebase.js');
       if (options.interactive && options.json)
         throw new TurnkitError(
           'USAGE',

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
-import type { ShownChange } from '../../construct/edit-session.js';
-import { trimSame, type DiffSegment } from '../../construct/word-diff.js';
+import type { ShownChange } from '../../fixture/constructed/edit-session.js';
+import { trimSame, type DiffSegment } from '../../fixture/constructed/word-diff.js';
 
 /** Props of DiffLines. */
 export interface DiffLinesProps {

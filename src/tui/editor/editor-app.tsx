@@ -1,8 +1,8 @@
 import { Box, Text, useApp, useInput } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import { join, relative } from 'node:path';
-import type { EditSession, ShownChange } from '../../construct/edit-session.js';
-import type { SavedConstructed } from '../../construct/save-constructed.js';
+import type { EditSession, ShownChange } from '../../fixture/constructed/edit-session.js';
+import type { SavedConstructed } from '../../fixture/constructed/save-constructed.js';
 import { isTurnkitError } from '../../errors.js';
 import { DiffLines } from './diff-lines.js';
 import { hasUnsaved, initialState, parseInline, reduce, textAreaHeight, type EditorState, type Mode } from './editor-state.js';

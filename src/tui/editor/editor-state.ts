@@ -1,5 +1,5 @@
 import type { Key } from 'ink';
-import type { EditSession, EditableField, EditableRow } from '../../construct/edit-session.js';
+import type { EditSession, EditableField, EditableRow } from '../../fixture/constructed/edit-session.js';
 import { isTurnkitError } from '../../errors.js';
 import { parseJsonText } from '../../util/json/json-source.js';
 import { bufferOf, type TextBuffer } from '../text-buffer.js';

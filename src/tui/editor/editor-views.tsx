@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { EditableRow, TurnListing } from '../../construct/edit-session.js';
+import type { EditableRow, TurnListing } from '../../fixture/constructed/edit-session.js';
 import { TextArea } from './text-area.js';
 import { fieldsOf, type Mode } from './editor-state.js';
 

@@ -1,6 +1,6 @@
 import { runFullScreen } from '../full-screen.js';
 import { useTerminalSize } from '../use-terminal-size.js';
-import type { EditSession } from '../../construct/edit-session.js';
+import type { EditSession } from '../../fixture/constructed/edit-session.js';
 import { EditorApp, type EditorAppProps, type EditorResult } from './editor-app.js';
 
 /** The smallest screen the layout is drawn for; a smaller terminal shows it cut rather than broken. */

@@ -1,7 +1,7 @@
 import { Box, Text, useApp, useInput } from 'ink';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ChangeConflict } from '../../fixture/apply-changes.js';
-import type { KeepChoice } from '../../construct/resolve-conflicts.js';
+import type { ChangeConflict } from '../../fixture/constructed/apply-changes.js';
+import type { KeepChoice } from '../../fixture/constructed/resolve-conflicts.js';
 import { keyEvents } from '../key-events.js';
 import { choiceLabel, detailLines } from './resolver-content.js';
 import { initialResolverState, keepChoicesOf, reduceResolver, type ResolverState } from './resolver-state.js';

@@ -1,5 +1,5 @@
-import type { ChangeConflict } from '../../fixture/apply-changes.js';
-import type { KeepSide } from '../../construct/resolve-conflicts.js';
+import type { ChangeConflict } from '../../fixture/constructed/apply-changes.js';
+import type { KeepSide } from '../../fixture/constructed/resolve-conflicts.js';
 import { wrap } from '../text-buffer.js';
 
 /** One screen line of a conflict's values: a heading (which side, whether kept) or a line of a value. */

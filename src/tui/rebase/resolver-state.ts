@@ -1,6 +1,6 @@
 import type { Key } from 'ink';
-import type { ChangeConflict } from '../../fixture/apply-changes.js';
-import type { KeepChoice, KeepSide } from '../../construct/resolve-conflicts.js';
+import type { ChangeConflict } from '../../fixture/constructed/apply-changes.js';
+import type { KeepChoice, KeepSide } from '../../fixture/constructed/resolve-conflicts.js';
 
 /** The resolver's screen state: which conflict is selected, the side chosen for each, and what the status line says. */
 export interface ResolverState {

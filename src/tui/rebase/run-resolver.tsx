@@ -1,5 +1,5 @@
-import type { ChangeConflict } from '../../fixture/apply-changes.js';
-import type { KeepChoice } from '../../construct/resolve-conflicts.js';
+import type { ChangeConflict } from '../../fixture/constructed/apply-changes.js';
+import type { KeepChoice } from '../../fixture/constructed/resolve-conflicts.js';
 import { runFullScreen } from '../full-screen.js';
 import { useTerminalSize } from '../use-terminal-size.js';
 import { ResolverApp, type ResolverAppProps } from './resolver-app.js';
