@@ -72,7 +72,10 @@ describe.each(BACKENDS)('a streamed capture on %s', (backend) => {
     expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
-  it(`captures a campaign of about 100 MB of rows in a ${HEAP_MB} MB heap, whole, where rows in memory cannot`, async () => {
+  // Two child processes each read 100 MB of rows (one to its end, one to its heap's end): minutes on a loaded machine.
+  it(`captures a campaign of about 100 MB of rows in a ${HEAP_MB} MB heap, whole, where rows in memory cannot`, {
+    timeout: 360_000,
+  }, async () => {
     const { fixtures } = await captureFromDb(t.db, t.config, {
       campaign: large,
       turns: { latest: true },
