@@ -12,8 +12,6 @@ export interface ImportEdge {
   to: string;
   /** `import type` / `export type`: erased at build time, no load order. */
   typeOnly: boolean;
-  /** `import('...')`: loaded when the code runs there, not with its importer. */
-  dynamic: boolean;
 }
 
 /** The layer a file of src/ is in, or undefined for src/'s own top-level files (index.ts, errors.ts, version.ts). */
@@ -38,12 +36,11 @@ export function sourceFiles(dir: string): string[] {
 export function importEdges(src: string): ImportEdge[] {
   return sourceFiles(src).flatMap((path) => {
     const text = readFileSync(path, 'utf8');
-    return [...text.matchAll(/(from|import\()\s*'(\.{1,2}\/[^']+)'/g)].map((match) => {
+    return [...text.matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+)'/g)].map((match) => {
       const lineStart = text.lastIndexOf('\n', match.index) + 1;
       return {
         from: relative(src, path),
-        to: relative(src, resolve(dirname(path), match[2]!)),
-        dynamic: match[1] === 'import(',
+        to: relative(src, resolve(dirname(path), match[1]!)),
         typeOnly: /^\s*(import|export)\s+type\b/.test(text.slice(lineStart, match.index)),
       };
     });
@@ -98,30 +95,4 @@ export function layerCycles(crossing: Map<string, unknown>): string[][] {
   };
   for (const node of next.keys()) if (!index.has(node)) visit(node);
   return cycles;
-}
-
-/**
- * The files of src/ that `entries` reach through value imports, static and dynamic, each file counted once; `stop`
- * names imports not followed (a command table's other commands). Paths relative to src/, as `.js`.
- */
-export function importClosure(
-  edges: readonly ImportEdge[],
-  entries: readonly string[],
-  stop: (edge: ImportEdge) => boolean = () => false,
-): Set<string> {
-  const next = new Map<string, ImportEdge[]>();
-  for (const edge of edges) {
-    if (edge.typeOnly) continue;
-    const from = edge.from.replace(/\.tsx?$/, '.js');
-    next.set(from, [...(next.get(from) ?? []), edge]);
-  }
-  const reached = new Set<string>();
-  const pending = [...entries];
-  while (pending.length > 0) {
-    const file = pending.pop()!;
-    if (reached.has(file)) continue;
-    reached.add(file);
-    for (const edge of next.get(file) ?? []) if (!stop(edge)) pending.push(edge.to);
-  }
-  return reached;
 }
