@@ -7,10 +7,8 @@
 // CPU times (user + system, bench/cpu-at-exit.mjs, loaded into every command alike, node -e 0 too), which a busy
 // machine disturbs less.
 // The performance machinery is measured against its simplest alternative in the same rounds (docs/architecture.md,
-// "The start-up budget"): the command line unbundled (tsc's output, one file per module, built here into
-// .bench-unbundled/) in place of the esbuild bundle, and `import('zod')` alone, which a report would pay without the
-// lean shapes. Last, the import closure of `turnkit run`: the files of src/ a one-rep run of the demo question loads,
-// traced under the unbundled build.
+// "The start-up budget"): `import('zod')` alone, which a report would pay without the lean shapes. Last, the import
+// closure of `turnkit run`: the files of src/ a one-rep run of the demo question loads.
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -29,28 +27,11 @@ const CPU_HOOK = fileURLToPath(new URL('./cpu-at-exit.mjs', import.meta.url));
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-// Inside the package, so that the unbundled build finds turnkit's package.json (PACKAGE_ROOT) as the real one does.
-const UNBUNDLED = join(ROOT, '.bench-unbundled');
-const UNBUNDLED_BIN = join(UNBUNDLED, 'src', 'cli', 'bin.js');
+// The built src/ the binary is part of (dist/src/cli/bin.js): the files the closure counts.
+const BUILT_SRC = resolve(BIN, '..', '..');
 
 const dir = await mkdtemp(join(tmpdir(), 'turnkit-bench-start-'));
 try {
-  await rm(UNBUNDLED, { recursive: true, force: true });
-  const tsc = spawnSync(
-    process.execPath,
-    [
-      join(ROOT, 'node_modules/typescript/bin/tsc'),
-      '-p',
-      join(ROOT, 'tsconfig.build.json'),
-      '--outDir',
-      UNBUNDLED,
-      '--tsBuildInfoFile',
-      join(UNBUNDLED, '.tsbuildinfo'),
-    ],
-    { encoding: 'utf8' },
-  );
-  if (tsc.status !== 0) throw new Error(`tsc into ${UNBUNDLED} failed: ${tsc.stdout}${tsc.stderr}`);
-
   // A real 20-rep run to report on: the demo's (10 reps of two fixtures), marked by its checks.
   const demo = spawnSync(process.execPath, [BIN, 'demo', '--dir', join(dir, 'demo'), '--json'], {
     cwd: dir,
@@ -65,8 +46,6 @@ try {
     'turnkit report --help': [BIN, 'report', '--help'],
     'turnkit capture --help': [BIN, 'capture', '--help'],
     'turnkit report RUN (20 reps)': [BIN, 'report', runDir, '--marks', 'marks.checks.csv'],
-    'unbundled report --help': [UNBUNDLED_BIN, 'report', '--help'],
-    'unbundled report RUN': [UNBUNDLED_BIN, 'report', runDir, '--marks', 'marks.checks.csv'],
     "node: import('zod')": ['--input-type=module', '-e', `await import('${import.meta.resolve('zod')}')`],
     ...(BASE_BIN ? { 'BENCH_BASE_BIN report RUN': [BASE_BIN, 'report', runDir, '--marks', 'marks.checks.csv'] } : {}),
   };
@@ -127,15 +106,15 @@ try {
   const trace = join(dir, 'run-trace.txt');
   const run = spawnSync(
     process.execPath,
-    ['--import', TRACE_HOOK, UNBUNDLED_BIN, 'run', 'questions/places.yaml', '--reps', '1', '--json'],
+    ['--import', TRACE_HOOK, BIN, 'run', 'questions/places.yaml', '--reps', '1', '--json'],
     { cwd: projectDir, encoding: 'utf8', env: { ...process.env, TURNKIT_MODULE_TRACE: trace } },
   );
   if (run.status !== 0) throw new Error(`turnkit run (traced) exited ${run.status}: ${run.stderr}`);
   const loaded = new Set(
     (await readFile(trace, 'utf8'))
       .split('\n')
-      .filter((url) => url.startsWith(pathToFileURL(join(UNBUNDLED, 'src')).href))
-      .map((url) => url.slice(pathToFileURL(join(UNBUNDLED, 'src')).href.length + 1)),
+      .filter((url) => url.startsWith(pathToFileURL(BUILT_SRC).href))
+      .map((url) => url.slice(pathToFileURL(BUILT_SRC).href.length + 1)),
   );
   const all = sourceFiles(join(ROOT, 'src')).length;
   console.log(
@@ -143,5 +122,4 @@ try {
   );
 } finally {
   await rm(dir, { recursive: true, force: true });
-  await rm(UNBUNDLED, { recursive: true, force: true });
 }

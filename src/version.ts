@@ -6,13 +6,12 @@ import { fileURLToPath } from 'node:url';
 const found = findPackage();
 
 /**
- * turnkit's own folder: where its package.json is (above src/ when run from sources, above dist/src/ when built by
- * tsc, above dist/src/cli/ or dist/src/cli/chunks/ in the command line's bundle, scripts/build-cli.mjs).
+ * turnkit's own folder: where its package.json is (above src/ when run from sources, above dist/src/ when built).
  */
 export const PACKAGE_ROOT: string = found.root;
 
 /**
- * Whether this code runs built (from PACKAGE_ROOT/dist/, tsc's output or the command line's bundle) rather than from
+ * Whether this code runs built (from PACKAGE_ROOT/dist/, tsc's output) rather than from
  * the sources under tsx: what else was built beside it (dist/migrations/) is then there to use.
  */
 export const RUNS_BUILT: boolean = relative(found.root, fileURLToPath(import.meta.url)).split(sep)[0] === 'dist';
@@ -21,8 +20,8 @@ export const RUNS_BUILT: boolean = relative(found.root, fileURLToPath(import.met
 export const TURNKIT_VERSION: string = found.version ?? '0.0.0';
 
 function findPackage(): { root: string; version: string | undefined } {
-  // Up from this module's folder: one level from src/, two from dist/src/, three or four from the bundle's files.
-  for (const up of ['../', '../../', '../../../', '../../../../']) {
+  // Up from this module's folder: one level from src/, two from dist/src/.
+  for (const up of ['../', '../../']) {
     const url = new URL(up, import.meta.url);
     const manifest = turnkitPackage(new URL('package.json', url));
     // The package.json that says it is turnkit's also gives the version: read and parsed once, not again for it.
