@@ -7,9 +7,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runCommandSut, expandEnv, killRunningSuts, type CommandSut } from '../../src/sut/sut-command.js';
-import { callModuleSut, checkModuleSut, type ModuleSut } from '../../src/sut/sut-module.js';
-import { httpSutCaller, type HttpSut, type HttpSutTools } from '../../src/sut/sut-http.js';
+import { expandEnv, killRunningSuts, type CommandSut } from '../../src/sut/sut-command.js';
+import { runCommandSut } from '../../src/sut/sut-command-run.js';
+import type { ModuleSut } from '../../src/sut/sut-module.js';
+import { callModuleSut, checkModuleSut } from '../../src/sut/sut-module-worker.js';
+import type { HttpSut } from '../../src/sut/sut-http.js';
+import { httpSutCaller, type HttpSutTools } from '../../src/sut/sut-http-call.js';
 
 const runHttpSut = (sut: HttpSut, context: SutContext, tools?: HttpSutTools) => httpSutCaller(sut, tools)(context);
 import { prepareSut } from '../../src/sut/call-sut.js';
