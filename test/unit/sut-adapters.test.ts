@@ -16,7 +16,7 @@ import { httpSutCaller, type HttpSutTools } from '../../src/sut/sut-http-call.js
 
 const runHttpSut = (sut: HttpSut, context: SutContext, tools?: HttpSutTools) => httpSutCaller(sut, tools)(context);
 import { prepareSut } from '../../src/sut/call-sut.js';
-import { redactSut } from '../../src/run-dir/redact-sut.js';
+import { sutKind } from '../../src/sut/sut-kinds.js';
 import { sutSecrets } from '../../src/sut/sut-secrets.js';
 import { loadQuestion } from '../../src/question/load-question.js';
 import { parseSutOutput } from '../../src/sut/sut-request.js';
@@ -538,8 +538,8 @@ describe('http SUT (OpenAI-compatible)', () => {
       cause: 'http',
       message: `http://${address.host}/v1/chat/completions answered 500 (1 attempt)`,
     });
-    expect(redactSut(sut)).toMatchObject({ baseUrl: `http://${address.host}/v1` });
-    expect(JSON.stringify(redactSut(sut))).not.toMatch(/S3CRET|gm-user/);
+    expect(sutKind(sut).describe(sut)).toMatchObject({ baseUrl: `http://${address.host}/v1` });
+    expect(JSON.stringify(sutKind(sut).describe(sut))).not.toMatch(/S3CRET|gm-user/);
     expect(sutSecrets(sut, {})).toEqual(expect.arrayContaining(['gm-user', 'pw-S3CRET-9', 'KEY-S3CRET-123']));
     expect(sutSecrets(sut, {})).not.toContain('7');
   });
