@@ -30,7 +30,7 @@ function workerImports(): { tsx: string; pg: string } {
  * call it, so that a module that never finishes loading is stopped at its timeout); the error names the file.
  */
 export async function checkModuleSut(sut: ModuleSut): Promise<void> {
-  const result = await inWorker(sut, { mode: 'check' }, sut.timeout, undefined);
+  const result = await inWorker(sut, { mode: 'check' }, undefined);
   if (result.kind === 'found') return;
   if (result.kind === 'missing') throw new Error(`${sut.path}: no function exported as "${sut.export}"`);
   if (result.kind === 'timeout') throw new Error(`${sut.path}: did not finish loading within ${sut.timeout} s`);
@@ -49,7 +49,6 @@ export async function callModuleSut(sut: ModuleSut, context: SutContext): Promis
   const result = await inWorker(
     sut,
     { mode: 'call', request: context.request, databaseUrl: context.databaseUrl },
-    sut.timeout,
     context.quit,
   );
   const tails = { stdoutTail: recordedTail(result.stdout, context), stderrTail: recordedTail(result.stderr, context) };
@@ -152,7 +151,6 @@ type WorkerResult = { stdout: string; stderr: string } & (
 function inWorker(
   sut: ModuleSut,
   task: { mode: 'check' } | { mode: 'call'; request: SutRequest; databaseUrl: string },
-  timeout: number,
   quit: AbortSignal | undefined,
 ): Promise<WorkerResult> {
   return new Promise((resolve) => {
@@ -196,7 +194,7 @@ function inWorker(
         return settle(message as Record<string, unknown> & { kind: WorkerResult['kind'] });
       if (settled) return;
       clearTimeout(timer);
-      timer = setTimeout(expire, timeout * 1_000);
+      timer = setTimeout(expire, sut.timeout * 1_000);
     });
     worker.on('error', (error) => settle({ kind: 'crashed', message: error?.message ?? String(error) }));
     worker.on('exit', (code) => settle({ kind: 'exited', code }));
