@@ -4,63 +4,70 @@ import type { StateChecks } from '../question/checks-format.js';
 import type { LoadedQuestion } from '../question/load-question.js';
 
 /**
- * A question's `checks.effects.inserted` names tables and columns of the game: one the game lacks (a typo, a renamed
- * table) would fail every rep's check, so it is refused before any rep runs, at its place in the question file. The
- * game's tables and columns are those its fixtures describe (a capture describes every table a campaign reaches).
+ * The tables and columns a question names (`checks.effects.inserted`, `checks.state`, `tools.effects`, `hidden`) must
+ * be the game's, as its fixtures describe it (a capture describes every table a campaign reaches): a typo would fail
+ * or leave unscored every rep's screen. Refused before any rep runs, and by `verify`, at the place in the question.
  */
-export function checkChecksTables(question: LoadedQuestion, fixtures: readonly Fixture[]): void {
+export function checkGameTables(question: LoadedQuestion, fixtures: readonly Fixture[]): void {
+  const q = question.question;
   if (fixtures.length === 0) return;
-  const state = question.question.checks?.state;
-  if (state) checkStateTables(question, state, fixtures);
-  const inserted = question.question.checks?.effects.inserted ?? [];
-  if (inserted.length === 0) return;
   const columns = gameColumns(fixtures);
-  for (const [index, entry] of inserted.entries()) {
-    const known = columns.get(entry.table);
-    if (!known)
-      throw new TurnkitError(
-        'BAD_INPUT',
-        `${question.at(['checks', 'effects', 'inserted', index, 'table'])}: the game has no table ${entry.table} (its fixtures have ${[...columns.keys()].sort().join(', ')})`,
-      );
-    for (const [at, column] of entry.nonEmpty.entries())
-      if (!known.has(column))
-        throw new TurnkitError(
-          'BAD_INPUT',
-          `${question.at(['checks', 'effects', 'inserted', index, 'nonEmpty', at])}: the table ${entry.table} has no column ${column}`,
-        );
+  const refuse = (path: PropertyKey[], message: string): never => {
+    throw new TurnkitError('BAD_INPUT', `${question.at(path)}: ${message}`);
+  };
+  // The columns of a table the game has; refused, naming the game's tables, when it has none of that name.
+  const tableAt = (path: PropertyKey[], table: string): Set<string> =>
+    columns.get(table) ??
+    refuse(path, `the game has no table ${table} (its fixtures have ${[...columns.keys()].sort().join(', ')})`);
+  const columnAt = (path: PropertyKey[], table: string, known: Set<string>, column: string): void => {
+    if (!known.has(column)) refuse(path, `the table ${table} has no column ${column}`);
+  };
+  if (q.checks?.state) checkStateTables(q.checks.state, fixtures, columns, tableAt, columnAt, refuse);
+  for (const [index, entry] of (q.checks?.effects.inserted ?? []).entries()) {
+    const at = ['checks', 'effects', 'inserted', index];
+    const known = tableAt([...at, 'table'], entry.table);
+    for (const [i, column] of entry.nonEmpty.entries()) columnAt([...at, 'nonEmpty', i], entry.table, known, column);
+  }
+  for (const [index, rule] of (q.tools?.effects ?? []).entries())
+    tableAt(['tools', 'effects', index, 'table'], rule.table);
+  // A hidden table some fixtures lack is allowed (those reps are unscored), one none has is not.
+  for (const [index, rule] of (q.hidden ?? []).entries()) {
+    const known = tableAt(['hidden', index, 'table'], rule.table);
+    for (const [at, column] of rule.columns.entries())
+      columnAt(['hidden', index, 'columns', at], rule.table, known, column);
+    for (const column of Object.keys(rule.where ?? {}))
+      columnAt(['hidden', index, 'where', column], rule.table, known, column);
   }
 }
 
 /**
- * `checks.state` names tables and columns of the game, checked as `effects.inserted` is; a column an expected row
- * names may not be one capture scrubs: its values in a campaign are fakes, and a failure would print them.
+ * `checks.state` names tables and columns as `effects.inserted` does; a column an expected row names may not be one
+ * capture scrubs: its values in a campaign are fakes, and a failure would print them.
  */
-function checkStateTables(question: LoadedQuestion, state: StateChecks, fixtures: readonly Fixture[]): void {
-  const columns = gameColumns(fixtures);
+function checkStateTables(
+  state: StateChecks,
+  fixtures: readonly Fixture[],
+  columns: Map<string, Set<string>>,
+  tableAt: (path: PropertyKey[], table: string) => Set<string>,
+  columnAt: (path: PropertyKey[], table: string, known: Set<string>, column: string) => void,
+  refuse: (path: PropertyKey[], message: string) => never,
+): void {
   const scrubbed = new Set(fixtures.flatMap((fixture) => Object.keys(fixture.source.scrub?.rules ?? {})));
-  const tableNames = [...columns.keys()].sort().join(', ');
-  const refuse = (at: PropertyKey[], message: string): never => {
-    throw new TurnkitError('BAD_INPUT', `${question.at(['checks', 'state', ...at])}: ${message}`);
-  };
   for (const [index, entry] of state.volatile.entries()) {
+    const at = ['checks', 'state', 'volatile', index];
     const [table, column] = entry.includes('.') ? entry.split('.', 2) : [undefined, entry];
-    if (table !== undefined && !columns.has(table))
-      refuse(['volatile', index], `the game has no table ${table} (its fixtures have ${tableNames})`);
-    if (table !== undefined && !columns.get(table)!.has(column!))
-      refuse(['volatile', index], `the table ${table} has no column ${column}`);
-    if (table === undefined && ![...columns.values()].some((known) => known.has(column!)))
-      refuse(['volatile', index], `no table of the game has a column ${column}`);
+    if (table !== undefined) columnAt(at, table, tableAt(at, table), column!);
+    else if (![...columns.values()].some((known) => known.has(column!)))
+      refuse(at, `no table of the game has a column ${column}`);
   }
   for (const [table, expectation] of Object.entries(state.tables)) {
-    const known =
-      columns.get(table) ??
-      refuse(['tables', table], `the game has no table ${table} (its fixtures have ${tableNames})`);
+    const known = tableAt(['checks', 'state', 'tables', table], table);
     if (expectation === 'unchanged') continue;
     for (const [index, row] of (expectation.rows ?? []).entries()) {
       const { key, ...values } = row;
       for (const column of [...Object.keys(key ?? {}), ...Object.keys(values)]) {
-        const at = ['tables', table, 'rows', index, Object.hasOwn(values, column) ? column : 'key'];
-        if (!known.has(column)) refuse(at, `the table ${table} has no column ${column}`);
+        const at = ['checks', 'state', 'tables', table, 'rows', index, Object.hasOwn(values, column) ? column : 'key'];
+        columnAt(at, table, known, column);
         if (scrubbed.has(`${table}.${column}`))
           refuse(
             at,
@@ -72,7 +79,7 @@ function checkStateTables(question: LoadedQuestion, state: StateChecks, fixtures
 }
 
 /** The game's tables and their columns, as its fixtures describe them (a capture describes every table it reaches). */
-export function gameColumns(fixtures: readonly Fixture[]): Map<string, Set<string>> {
+function gameColumns(fixtures: readonly Fixture[]): Map<string, Set<string>> {
   const columns = new Map<string, Set<string>>();
   for (const fixture of fixtures)
     for (const [table, described] of Object.entries(fixture.tables)) {

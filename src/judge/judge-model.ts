@@ -9,7 +9,7 @@ import { sha256 } from '../run-dir/manifest.js';
 import { parseMarks } from '../run-dir/marks/read-marks.js';
 import { readRun, type Run } from '../run-dir/read-run.js';
 import { orFallback } from '../run-dir/run-file.js';
-import { RUBRIC_FILE } from '../run-dir/run-layout.js';
+import { RUBRIC_FILE } from '../run-dir/run-file-names.js';
 import { runWriter } from '../run-dir/run-writer.js';
 import { planReps } from '../run-dir/rep-order.js';
 import { JudgeCache } from './judge-cache.js';

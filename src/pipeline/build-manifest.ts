@@ -4,7 +4,7 @@ import type { Backend } from '../db/connect.js';
 import { QUESTION_OBJECT, type LoadedQuestion } from '../question/load-question.js';
 import { TURNKIT_VERSION } from '../version.js';
 import { sha256, type Manifest } from '../run-dir/manifest.js';
-import { redactSut } from '../run-dir/redact-sut.js';
+import { sutKind } from '../sut/sut-kinds.js';
 import { playerIdentity } from '../rollout/player-pin.js';
 import type { QuestionFixture } from './resolve-fixtures.js';
 import type { ShardSpec } from '../run-dir/rep-order.js';
@@ -98,7 +98,8 @@ export function buildManifest(inputs: ManifestInputs): Manifest {
           }
         : {}),
     })),
-    sut: redactSut(q.sut),
+    // As its kind describes it: no secret, no function.
+    sut: sutKind(q.sut).describe(q.sut),
     ...(sutFiles.length > 0 ? { sutFiles } : {}),
     database: { backend: inputs.backend, serverVersion: inputs.serverVersion, strategy: inputs.strategy },
     concurrency: inputs.concurrency,

@@ -1,7 +1,6 @@
-import { checkChecksTables } from '../checks/checks-tables.js';
+import { checkGameTables } from '../checks/checks-tables.js';
 import { HAND_WRITTEN_LIMIT, readInputText } from '../util/read-input.js';
 import { checkKnownRecords } from './known-records.js';
-import { checkScreenTables } from '../checks/screen-tables.js';
 import { resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import type { ProjectContext } from '../project/project-context.js';
@@ -65,17 +64,13 @@ export async function prepareRun(project: ProjectContext, input: RunInput): Prom
         signal: input.signal,
       })
     : resolved;
-  checkChecksTables(
+  checkGameTables(
     question,
     fixtures.map(({ loaded }) => loaded.fixture),
   );
   // Checks that disagree with the question's own known records would mark every rep wrongly: refused now.
   const known = await checkKnownRecords(question);
   for (const warning of known.warnings) (input.onWarning ?? project.onWarning)?.(warning);
-  checkScreenTables(
-    question,
-    fixtures.map(({ loaded }) => loaded.fixture),
-  );
   // Said before a plan of every rep is made (a resume is bounded by the run it continues, checked the same way).
   checkRunSize(
     fixtures.length,

@@ -33,6 +33,15 @@ export function checkBudgetPrice(
 }
 
 /**
+ * The price of a SUT's model from the config's prices, for a kind priced by its model (http); other kinds report
+ * their cost.
+ */
+export function sutPrice(prices: Record<string, Price>, sut: SutConfig): Price | undefined {
+  const model = sutKind(sut).pricedModel?.(sut);
+  return model === undefined ? undefined : prices[model];
+}
+
+/**
  * Why a rep's SUT cost cannot be counted toward `--max-cost` (one line), or undefined when it can. A rep whose SUT
  * answered must have a known cost: tokens without a cost or a price, or an answer with neither usage nor cost, would
  * let the budget be passed unseen. A rep whose SUT never answered (a seed error, a crash with nothing reported) is

@@ -69,7 +69,7 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
   try {
     scratch = await session.seed(job.fixture, { file: job.fixtureFile });
   } catch (error) {
-    record.error = { stage: 'seed', cause: 'seed', message: messageOf(error) };
+    record.error = { stage: 'seed', cause: 'seed', message: firstLine(error) };
     timings.seedMs = timings.totalMs = performance.now() - started;
     return withoutSecrets(record, job.secrets ?? []);
   }
@@ -85,7 +85,7 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
     // The shared rows and the write horizon before the SUT runs, to tell afterwards what it changed outside its campaign.
     const reading = session.beforeSut(scratch, job.fixture).catch((error: unknown) => {
       // Not a reason to lose the rep, but nothing may then claim the SUT left everything outside untouched.
-      record.outsideUnchecked = messageOf(error);
+      record.outsideUnchecked = firstLine(error);
       return undefined;
     });
     // A rollout's reader opens beside that read: both only read, each on a connection of its own, and both are done
@@ -97,7 +97,7 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
     const before = await reading;
     sharedBefore = before?.shared;
     horizon = before?.horizon;
-    if (job.facts && !(await readFactsBefore(session, scratch, job.facts, record))) {
+    if (job.facts && !(await readFacts(session, scratch, job.facts, record, 'before'))) {
       // A fact the campaign does not answer is the rep's error, named; the SUT is not called.
     } else if (job.rollout) {
       // The rollout's turns are played in this campaign; what they changed as a whole is read by the teardown below.
@@ -106,7 +106,7 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
     } else {
       await callOnce(callSut, scratch, job, record);
     }
-    if (job.facts && record.facts) await readFactsAfter(session, scratch, job.facts, record);
+    if (job.facts && record.facts) await readFacts(session, scratch, job.facts, record, 'after');
   } finally {
     // The rollout's own connection to a clone ends first: the teardown drops that database.
     await opening?.then(
@@ -122,38 +122,30 @@ export async function runRep(session: ScratchSession, callSut: SutCaller, job: R
 }
 
 /**
- * The question's facts before the SUT's call: recorded, and put into the request's case file for `{{fact:NAME}}`.
- * False (the rep's error set, naming the fact) when one cannot be read.
+ * Reads the question's facts before the SUT's call (recorded, and put into the request's case file for
+ * `{{fact:NAME}}`) or after it (what it made of them). One that cannot be read is the rep's error, naming it (after
+ * the call, unless the rep has one already); false then.
  */
-async function readFactsBefore(
+async function readFacts(
   session: ScratchSession,
   scratch: ScratchCampaign,
   facts: Record<string, FactQuery>,
   record: RepRecord,
+  when: 'before' | 'after',
 ): Promise<boolean> {
   try {
     const values = await session.readFacts(scratch, facts);
-    record.facts = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, { before: value }]));
-    record.request.caseFile = withFacts(record.request.caseFile, values);
+    if (when === 'after') for (const [name, value] of Object.entries(values)) record.facts![name]!.after = value;
+    else {
+      record.facts = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, { before: value }]));
+      record.request.caseFile = withFacts(record.request.caseFile, values);
+    }
     return true;
   } catch (error) {
-    record.error = { stage: 'facts', cause: 'query', message: messageOf(error) };
+    const message = firstLine(error);
+    if (when === 'before') record.error = { stage: 'facts', cause: 'query', message };
+    else record.error ??= { stage: 'facts', cause: 'query', message: `after the SUT: ${message}` };
     return false;
-  }
-}
-
-// The facts after the SUT's call: what it made of them. One it left unreadable is the rep's error, unless it has one.
-async function readFactsAfter(
-  session: ScratchSession,
-  scratch: ScratchCampaign,
-  facts: Record<string, FactQuery>,
-  record: RepRecord,
-): Promise<void> {
-  try {
-    const values = await session.readFacts(scratch, facts);
-    for (const [name, value] of Object.entries(values)) record.facts![name]!.after = value;
-  } catch (error) {
-    record.error ??= { stage: 'facts', cause: 'query', message: `after the SUT: ${messageOf(error)}` };
   }
 }
 
@@ -204,11 +196,11 @@ async function tearDownRep(
     }
   } catch (error) {
     // Rows outside the campaign that point into it (the SUT wrote outside) stop the teardown: report, never delete.
-    record.outside = [...(record.outside ?? []), messageOf(error)];
+    record.outside = [...(record.outside ?? []), firstLine(error)];
     // A SUT that timed out because what it left running holds a lock: the rep's error says both, not only "timeout".
     record.error = record.error
-      ? { ...record.error, message: `${record.error.message}; then the teardown failed: ${messageOf(error)}` }
-      : { stage: 'teardown', cause: 'teardown', message: messageOf(error) };
+      ? { ...record.error, message: `${record.error.message}; then the teardown failed: ${firstLine(error)}` }
+      : { stage: 'teardown', cause: 'teardown', message: firstLine(error) };
   }
 }
 
@@ -224,5 +216,3 @@ function summarize(effects: readonly TableEffects[]): EffectsSummary {
   }
   return summary;
 }
-
-const messageOf = firstLine;

@@ -14,7 +14,7 @@ import type { RunInput } from './run-input.js';
 import { runRep } from './run-rep.js';
 import { RepBudget } from './rep-budget.js';
 import { RepProgress } from './rep-progress.js';
-import { sutPrice } from './sut-price.js';
+import { sutPrice } from './run-limits.js';
 import type { SutCaller } from '../sut/call-sut.js';
 
 /** What the rep loop did. */

@@ -15,9 +15,8 @@ import { resolveFixtures } from './resolve-fixtures.js';
 import { caseFileSource } from '../question/case-file-source.js';
 import { checkSutFound } from '../sut/call-sut.js';
 import { checkRunSize } from '../question/rep-limits.js';
-import { checkChecksTables } from '../checks/checks-tables.js';
+import { checkGameTables } from '../checks/checks-tables.js';
 import { checkKnownRecords } from './known-records.js';
-import { checkScreenTables } from '../checks/screen-tables.js';
 
 /**
  * `turnkit verify`: fixtures and constructed fixtures (see `verify`) and questions, each checked as `run` would
@@ -65,17 +64,13 @@ export async function verify(project: ProjectContext, options: VerifyInput): Pro
         const notes: string[] = [];
         const fixtures = await resolveFixtures(question, config.baseDir, { onEmptyGlob: (note) => notes.push(note) });
         checkRunSize(fixtures.length, question.question.reps, question.at(['reps']));
-        checkChecksTables(
+        checkGameTables(
           question,
           fixtures.map(({ loaded }) => loaded.fixture),
         );
         const known = await checkKnownRecords(question);
         if (known.records > 0) notes.push(`${known.records} known record(s) give the expected screen results`);
         notes.push(...known.warnings.map((warning) => warning.replace(/^.*?: screen /, 'screen ')));
-        checkScreenTables(
-          question,
-          fixtures.map(({ loaded }) => loaded.fixture),
-        );
         const rubric = question.question.rubric.path;
         if (!existsSync(resolve(config.baseDir, rubric)))
           throw new TurnkitError('NOT_FOUND', `${question.at(['rubric', 'path'])}: ${rubric}: no such file`);

@@ -58,6 +58,3 @@ export async function writeRunFile(
 export function repFileBase(fixture: string, rep: number): string {
   return join('reps', fixture, `rep-${String(rep).padStart(2, '0')}`);
 }
-
-/** The copy of the rubric a run keeps (its name lives with the run's other file names). */
-export { RUBRIC_FILE } from './run-file-names.js';

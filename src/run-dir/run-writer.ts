@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { appendFile, readFile, rename } from 'node:fs/promises';
+import { appendFile, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument } from '../fixture/format.js';
@@ -8,10 +8,9 @@ import type { Manifest } from './manifest.js';
 import type { MarkRow } from './marks/marks-file.js';
 import { formatMarks } from './marks/format-marks.js';
 import { appendMarkHistory, historyFileOf } from './marks/marks-history.js';
-import type { RepRecord } from './rep-record.js';
+import { repMarkdown, type RepRecord } from './rep-record.js';
 import { repFileBase, writeRunFile } from './run-layout.js';
 import { ORDER_FILE, type RepKey } from './run-state.js';
-import { writeRep } from './write-rep.js';
 
 /** A mark replaced, as the history file keeps it: what it was, what it became, and what replaced it. */
 export interface MarkChange {
@@ -57,7 +56,15 @@ export function runWriter(dir: string): RunWriter {
     dir,
     file: (relative, content, options) => writeRunFile(dir, relative, content, options),
     manifest: (manifest) => writeRunFile(dir, 'manifest.json', serializeDocument(manifest)),
-    rep: (record) => writeRep(dir, record),
+    async rep(record) {
+      const base = repFileBase(record.fixture, record.rep);
+      // The .json last, as it makes the rep done: a full disk never leaves a rep without its .md.
+      await writeRunFile(dir, `${base}.md`, repMarkdown(record), { durable: false });
+      await writeRunFile(dir, `${base}.json`, serializeDocument(record), { durable: false }).catch(async (error) => {
+        await rm(join(dir, `${base}.md`), { force: true });
+        throw error;
+      });
+    },
     order(entry) {
       const file = join(dir, ORDER_FILE);
       const line = `${JSON.stringify(entry)}\n`;

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { SutAdapter } from './sut-adapter.js';
 import { sutMaxOutput, sutTimeout } from './sut-fields.js';
-import { runModuleSut } from './sut-module.js';
 import type { SutFunction } from './sut-request.js';
 
 /** A function SUT: a function in this process, which only a question given as an object can hold (a file cannot). */
@@ -23,7 +22,10 @@ export const functionSutAdapter: SutAdapter<FunctionSutConfig> = {
   type: 'function',
   schema: functionSutSchema,
   inFiles: false,
-  prepare: (sut) => (context) => runModuleSut(sut.fn, sut, context),
+  async prepare(sut) {
+    const { runModuleSut } = await import('./sut-module-worker.js');
+    return (context) => runModuleSut(sut.fn, sut, context);
+  },
   // A function is code of the caller's process: the manifest says which one by name, as JSON can hold.
   describe: (sut) => ({ type: 'function', name: sut.fn.name, timeout: sut.timeout }),
   label: (sut) => `function SUT${sut.fn.name ? ` "${sut.fn.name}"` : ''}`,

@@ -31,5 +31,3 @@ export function sutSecrets(sut: SutConfig, env: Readonly<Record<string, string |
   for (const secret of own.values ?? []) secrets.add(secret);
   return [...secrets];
 }
-
-export { inheritedEnv } from './secret-names.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { withoutPassword, withoutSecrets } from '../../src/util/redact-password.js';
-import { inheritedEnv, sutSecrets } from '../../src/sut/sut-secrets.js';
+import { inheritedEnv } from '../../src/sut/secret-names.js';
+import { sutSecrets } from '../../src/sut/sut-secrets.js';
 import { recordedTail, type SutRequest } from '../../src/sut/sut-request.js';
 
 describe('the database password never reaches a rep record', () => {

@@ -46,7 +46,11 @@ describe('turnkit report loads no schema library, database or SUT kind before it
   });
 
   it('the walk sees what the manifest schema pulls in (so the check above can fail)', () => {
-    const { files, packages } = loadedBefore(['run-dir/manifest.ts', 'pipeline/sut-price.ts']);
+    const { files, packages } = loadedBefore([
+      'run-dir/manifest.ts',
+      'pipeline/run-limits.ts',
+      'sut/sut-module-worker.ts',
+    ]);
     expect(packages.has('zod')).toBe(true);
     expect(packages.has('pg')).toBe(true);
     expect(files.has('sut/sut-kinds.ts')).toBe(true);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-server.js';
-import { httpSutCaller } from '../../src/sut/sut-http.js';
+import { httpSutCaller } from '../../src/sut/sut-http-call.js';
 
 describe('the http SUT in a rollout', () => {
   let llm: FakeLlmServer;

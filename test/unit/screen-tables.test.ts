@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fixture } from '../../src/fixture/format.js';
-import { checkScreenTables } from '../../src/checks/screen-tables.js';
+import { checkGameTables } from '../../src/checks/checks-tables.js';
 import { loadQuestion } from '../../src/question/load-question.js';
 
 const FIXTURE = {
@@ -45,20 +45,20 @@ describe('tables named by tool effects and hidden rows', () => {
       'tools: { effects: [{ tool: create_job, table: jobs }] }',
       'hidden: [{ table: jobs, where: { pump: P-1 }, columns: [pump] }]',
     ]);
-    expect(() => checkScreenTables(q, [FIXTURE])).not.toThrow();
+    expect(() => checkGameTables(q, [FIXTURE])).not.toThrow();
   });
 
   it('refuses a table or a column the game lacks, at its place in the file', async () => {
     const effect = await question(['tools: { effects: [{ tool: create_job, table: job }] }']);
-    expect(() => checkScreenTables(effect, [FIXTURE])).toThrow(
+    expect(() => checkGameTables(effect, [FIXTURE])).toThrow(
       /q\w+\.yaml:9:\d+: \$\.tools\.effects\[0\]\.table: the game has no table job \(its fixtures have jobs\)$/,
     );
     const column = await question(['hidden: [{ table: jobs, columns: [notes] }]']);
-    expect(() => checkScreenTables(column, [FIXTURE])).toThrow(
+    expect(() => checkGameTables(column, [FIXTURE])).toThrow(
       /\$\.hidden\[0\]\.columns\[0\]: the table jobs has no column notes$/,
     );
     const where = await question(['hidden: [{ table: jobs, where: { secret: true }, columns: [pump] }]']);
-    expect(() => checkScreenTables(where, [FIXTURE])).toThrow(
+    expect(() => checkGameTables(where, [FIXTURE])).toThrow(
       /\$\.hidden\[0\]\.where\.secret: the table jobs has no column secret$/,
     );
   });

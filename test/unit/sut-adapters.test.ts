@@ -7,13 +7,16 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runCommandSut, expandEnv, killRunningSuts, type CommandSut } from '../../src/sut/sut-command.js';
-import { callModuleSut, checkModuleSut, type ModuleSut } from '../../src/sut/sut-module.js';
-import { httpSutCaller, type HttpSut, type HttpSutTools } from '../../src/sut/sut-http.js';
+import { expandEnv, killRunningSuts, type CommandSut } from '../../src/sut/sut-command.js';
+import { runCommandSut } from '../../src/sut/sut-command-run.js';
+import type { ModuleSut } from '../../src/sut/sut-module.js';
+import { callModuleSut, checkModuleSut } from '../../src/sut/sut-module-worker.js';
+import type { HttpSut } from '../../src/sut/sut-http.js';
+import { httpSutCaller, type HttpSutTools } from '../../src/sut/sut-http-call.js';
 
 const runHttpSut = (sut: HttpSut, context: SutContext, tools?: HttpSutTools) => httpSutCaller(sut, tools)(context);
 import { prepareSut } from '../../src/sut/call-sut.js';
-import { redactSut } from '../../src/run-dir/redact-sut.js';
+import { sutKind } from '../../src/sut/sut-kinds.js';
 import { sutSecrets } from '../../src/sut/sut-secrets.js';
 import { loadQuestion } from '../../src/question/load-question.js';
 import { parseSutOutput } from '../../src/sut/sut-request.js';
@@ -535,8 +538,8 @@ describe('http SUT (OpenAI-compatible)', () => {
       cause: 'http',
       message: `http://${address.host}/v1/chat/completions answered 500 (1 attempt)`,
     });
-    expect(redactSut(sut)).toMatchObject({ baseUrl: `http://${address.host}/v1` });
-    expect(JSON.stringify(redactSut(sut))).not.toMatch(/S3CRET|gm-user/);
+    expect(sutKind(sut).describe(sut)).toMatchObject({ baseUrl: `http://${address.host}/v1` });
+    expect(JSON.stringify(sutKind(sut).describe(sut))).not.toMatch(/S3CRET|gm-user/);
     expect(sutSecrets(sut, {})).toEqual(expect.arrayContaining(['gm-user', 'pw-S3CRET-9', 'KEY-S3CRET-123']));
     expect(sutSecrets(sut, {})).not.toContain('7');
   });

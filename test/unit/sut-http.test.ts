@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RETRY_NOW, startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-server.js';
-import { httpSutCaller, type HttpSut } from '../../src/sut/sut-http.js';
+import { httpSutCaller } from '../../src/sut/sut-http-call.js';
+import type { HttpSut } from '../../src/sut/sut-http.js';
 import type { SutContext } from '../../src/sut/sut-request.js';
 
 const CONTEXT: SutContext = {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openaiToolCallCompletion, startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-server.js';
-import { httpSutCaller, type HttpSut } from '../../src/sut/sut-http.js';
-import { callModuleSut, runModuleSut } from '../../src/sut/sut-module.js';
+import { httpSutCaller } from '../../src/sut/sut-http-call.js';
+import type { HttpSut } from '../../src/sut/sut-http.js';
+import { callModuleSut, runModuleSut } from '../../src/sut/sut-module-worker.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
