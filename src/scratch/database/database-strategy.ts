@@ -8,15 +8,16 @@ import { currentProcess } from '../../util/process/process-identity.js';
 import { readSharedRows, type SharedSnapshot } from '../effects/shared-snapshot.js';
 import { snapshotBegin } from '../scratch-begin.js';
 import { deleteEntry, insertEntry, notInRegistry, type RegistryEntry } from '../registry.js';
-import type {
-  BeforeSut,
-  CampaignAddress,
-  CampaignContext,
-  CampaignEffects,
-  ScratchStrategy,
-  SeededCampaign,
-  SnapshotRead,
-  TeardownOptions,
+import {
+  cachedPromise,
+  type BeforeSut,
+  type CampaignAddress,
+  type CampaignContext,
+  type CampaignEffects,
+  type ScratchStrategy,
+  type SeededCampaign,
+  type SnapshotRead,
+  type TeardownOptions,
 } from '../scratch-strategy.js';
 import type { SeedPlan } from '../seed-plan.js';
 import { newScratchId, type SeedOwner } from '../remap/seed-remap.js';
@@ -80,13 +81,7 @@ export class DatabaseStrategy implements ScratchStrategy {
   }
 
   private templateFor(fixture: Fixture, plan: SeedPlan, who: SeedOwner): Promise<Template> {
-    let pending = this.templates.get(fixture);
-    if (!pending) {
-      pending = this.build(plan, who);
-      this.templates.set(fixture, pending);
-      pending.catch(() => this.templates.delete(fixture));
-    }
-    return pending;
+    return cachedPromise(this.templates, fixture, () => this.build(plan, who));
   }
 
   /**
@@ -140,12 +135,9 @@ export class DatabaseStrategy implements ScratchStrategy {
    * Postgres clones only one nobody is connected to), read from the first clone and kept.
    */
   async beforeSut(campaign: CampaignAddress, fixture: Fixture, plan: SeedPlan): Promise<BeforeSut> {
-    let pending = this.before.get(fixture);
-    if (!pending) {
-      pending = this.read(campaign, (client) => readSharedRows(client, plan));
-      this.before.set(fixture, pending);
-      pending.catch(() => this.before.delete(fixture));
-    }
+    const pending = cachedPromise(this.before, fixture, () =>
+      this.read(campaign, (client) => readSharedRows(client, plan)),
+    );
     return { shared: structuredClone(await pending) };
   }
 
