@@ -79,14 +79,3 @@ export interface ScratchStrategy {
   /** Removes what the strategy keeps between reps. */
   close?(): Promise<void>;
 }
-
-/** The promise cached under `key`, made by `make` on first use and forgotten if it fails (the next caller retries). */
-export function cachedPromise<K, V>(cache: Map<K, Promise<V>>, key: K, make: () => Promise<V>): Promise<V> {
-  let pending = cache.get(key);
-  if (!pending) {
-    pending = make();
-    cache.set(key, pending);
-    pending.catch(() => cache.delete(key));
-  }
-  return pending;
-}

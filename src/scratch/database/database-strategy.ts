@@ -8,16 +8,15 @@ import { currentProcess } from '../../util/process/process-identity.js';
 import { readSharedRows, type SharedSnapshot } from '../effects/shared-snapshot.js';
 import { snapshotBegin } from '../scratch-begin.js';
 import { deleteEntry, insertEntry, notInRegistry, type RegistryEntry } from '../registry.js';
-import {
-  cachedPromise,
-  type BeforeSut,
-  type CampaignAddress,
-  type CampaignContext,
-  type CampaignEffects,
-  type ScratchStrategy,
-  type SeededCampaign,
-  type SnapshotRead,
-  type TeardownOptions,
+import type {
+  BeforeSut,
+  CampaignAddress,
+  CampaignContext,
+  CampaignEffects,
+  ScratchStrategy,
+  SeededCampaign,
+  SnapshotRead,
+  TeardownOptions,
 } from '../scratch-strategy.js';
 import type { SeedPlan } from '../seed-plan.js';
 import { newScratchId, type SeedOwner } from '../remap/seed-remap.js';
@@ -320,4 +319,15 @@ function databaseEntry(
     owner: who.owner,
     inserted: {},
   };
+}
+
+/** The promise cached under `key`, made by `make` on first use and forgotten if it fails (the next caller retries). */
+function cachedPromise<K, V>(cache: Map<K, Promise<V>>, key: K, make: () => Promise<V>): Promise<V> {
+  let pending = cache.get(key);
+  if (!pending) {
+    pending = make();
+    cache.set(key, pending);
+    pending.catch(() => cache.delete(key));
+  }
+  return pending;
 }

@@ -14,16 +14,15 @@ import { horizonFrom, WRITE_HORIZON_SQL } from '../effects/write-horizon.js';
 import { describeBlockers, isLockTimeout, lockTimeoutError, watchLockWaits, type Blocker } from '../lock-wait.js';
 import { notInRegistry, takeRemapEntry } from '../registry.js';
 import { scratchBegin, snapshotBegin } from '../scratch-begin.js';
-import {
-  cachedPromise,
-  type BeforeSut,
-  type CampaignAddress,
-  type CampaignContext,
-  type CampaignEffects,
-  type ScratchStrategy,
-  type SeededCampaign,
-  type SnapshotRead,
-  type TeardownOptions,
+import type {
+  BeforeSut,
+  CampaignAddress,
+  CampaignContext,
+  CampaignEffects,
+  ScratchStrategy,
+  SeededCampaign,
+  SnapshotRead,
+  TeardownOptions,
 } from '../scratch-strategy.js';
 import { inScratchTransaction } from '../scratch-transaction.js';
 import { hasGameTriggers, type SeedPlan } from '../seed-plan.js';
@@ -151,12 +150,17 @@ export class RemapStrategy implements ScratchStrategy {
 
   /** Whether the game's owned tables carry triggers of their own (asked once per game config). */
   private triggersOn(graph: GameGraph, client: pg.PoolClient): Promise<boolean> {
-    // On the connection of the running transaction: the embedded pool has no second one.
-    return cachedPromise(this.triggerChecks, [...graph.owned].sort().join('\u0000'), () =>
-      hasGameTriggers(
+    const key = [...graph.owned].sort().join('\u0000');
+    let found = this.triggerChecks.get(key);
+    if (!found) {
+      // On the connection of the running transaction: the embedded pool has no second one.
+      found = hasGameTriggers(
         client,
         [...graph.owned].map((name) => graph.catalog.tables.get(name)!),
-      ),
-    );
+      );
+      this.triggerChecks.set(key, found);
+      found.catch(() => this.triggerChecks.delete(key));
+    }
+    return found;
   }
 }
