@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import pg from 'pg';
 import { TurnkitError } from '../errors.js';
 import type { DatabaseSettings } from './database-settings.js';
-import { type EmbeddedOptions, type EmbeddedServer, openEmbedded } from './embedded/embedded-server.js';
+import type { EmbeddedOptions, EmbeddedServer } from './embedded/embedded-server.js';
 import { redactUrl, scrubSecret } from './url.js';
 
 /** Which kind of database a connection reaches. */
@@ -68,6 +68,8 @@ export async function openDb(config: DatabaseSettings, options: OpenDbOptions = 
     );
   }
   if (url) return withEnv(await connectPool(url, 'postgres', undefined, options.poolSize), options.env);
+  // Loaded only here: a run against the user's server never starts the embedded one.
+  const { openEmbedded } = await import('./embedded/embedded-server.js');
   const embedded = await openEmbedded(embeddedOptions(config, options));
   try {
     return withEnv(await connectPool(embedded.url, 'embedded', embedded, options.poolSize), options.env);

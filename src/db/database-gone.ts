@@ -2,14 +2,9 @@ import type { Db } from './connect.js';
 import { describeConnectError } from './connect.js';
 
 /**
- * Asks the database for `SELECT 1`: undefined when it answers, else why not (one line, no secret). After a rep
- * failed, this tells a SUT or teardown failure from the database having gone away under the run (the embedded
- * server's process killed, a Postgres restart), which is the run's failure and says nothing about the SUT.
- *
- * `sinceMs`: how long ago the rep began. A server that restarted within that time is back already (a fast restart
- * takes under a second) but cut the rep's connections, the SUT's among them: that too is the database going away,
- * not a SUT error. Told from the server's own uptime (its clock against itself), so no clock skew between the
- * machines can blame the SUT.
+ * Why the database went away under a failed rep (one line, no secret), or undefined when it answers: the run's
+ * failure, not the SUT's. A server that restarted within `sinceMs` (the rep's age) cut the rep's connections too;
+ * told from the server's own uptime, so no clock skew between machines can blame the SUT.
  */
 export async function databaseGone(db: Db, sinceMs?: number): Promise<string | undefined> {
   try {

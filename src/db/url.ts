@@ -1,3 +1,5 @@
+import { withoutSecrets } from '../util/redact-password.js';
+
 /** Removes the password from a connection URL so it can be printed or written to a file. */
 export function redactUrl(url: string): string {
   try {
@@ -16,19 +18,12 @@ export function redactUrl(url: string): string {
 
 /** Replaces every occurrence of the URL's password in a message with "***". */
 export function scrubSecret(message: string, url: string | undefined): string {
-  if (!url) return message;
   try {
-    const parsed = new URL(url);
-    const secrets = [
-      decodeURIComponent(parsed.password),
-      parsed.searchParams.get('password'),
-      parsed.searchParams.get('sslpassword'),
-    ];
-    for (const secret of secrets) {
-      if (secret) message = message.split(secret).join('***').split(encodeURIComponent(secret)).join('***');
-    }
+    const parsed = new URL(url ?? '');
+    const params = ['password', 'sslpassword'].map((name) => parsed.searchParams.get(name) ?? '');
+    return withoutSecrets(message, [decodeURIComponent(parsed.password), ...params]);
   } catch {
-    // Unparseable URL: nothing we can reliably scrub.
+    // No URL, or an unparseable one: nothing we can reliably scrub.
+    return message;
   }
-  return message;
 }

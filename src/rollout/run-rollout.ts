@@ -167,7 +167,7 @@ async function playTurn(play: RolloutPlay, index: number): Promise<boolean> {
   try {
     play.played.push(...(await readTurnEffects(play.reader, play.client, job.rollout, entry, Boolean(outcome.error))));
   } catch (error) {
-    end('sut', { cause: 'effects', message: messageOf(error) });
+    end('sut', { cause: 'effects', message: firstLine(error) });
   }
   own += performance.now() - afterStarted;
   entry.timings.turnkitMs = own;
@@ -205,7 +205,7 @@ async function readProbes(play: RolloutPlay, entry: TurnRecord): Promise<ProbeRe
 // Each probe's verdict on the turn's response; a turn with no response agrees with nothing.
 function judgeProbes(probed: ProbeRead, entry: TurnRecord): void {
   entry.probes = probed.map(({ rule, read }) => {
-    if (read instanceof Error) return { fact: rule.fact, value: null, mark: 'error' as const, reason: messageOf(read) };
+    if (read instanceof Error) return { fact: rule.fact, value: null, mark: 'error' as const, reason: firstLine(read) };
     if (entry.response === null)
       return { fact: rule.fact, value: read.value, mark: 'error' as const, reason: 'the turn has no response' };
     const failures = factRuleFailures(rule, read, entry.response);
@@ -248,7 +248,7 @@ async function setUpTurn(play: RolloutPlay, entry: TurnRecord, index: number, en
       for (const input of entry.inputs ?? [entry.input])
         play.played.push(await play.reader.writeInput(play.client, { input, response: '', output: [], set: inputRow }));
     } catch (error) {
-      end('player', { cause: 'input-row', message: messageOf(error) });
+      end('player', { cause: 'input-row', message: firstLine(error) });
       return false;
     }
   }
@@ -256,7 +256,7 @@ async function setUpTurn(play: RolloutPlay, entry: TurnRecord, index: number, en
     entry.caseFile =
       index === 0 ? job.caseFile : await job.rollout.render(viewAt(job.fixture, play.played, entry.turn, entry.input));
   } catch (error) {
-    end('case-file', { cause: 'case-file', message: messageOf(error) });
+    end('case-file', { cause: 'case-file', message: firstLine(error) });
     return false;
   }
   return true;
@@ -357,8 +357,6 @@ function turnAsRecord(record: RepRecord, entry: TurnRecord): RepRecord {
     outside: record.outside ?? [],
   };
 }
-
-const messageOf = firstLine;
 
 // A turn's call added to the turns' before it; the cost stays unknown (null) once one call's cost is unknown.
 function addCall(total: CallSpend | undefined, call: CallSpend): CallSpend {

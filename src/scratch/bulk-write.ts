@@ -28,13 +28,8 @@ export async function bulkInsert(
   options: BulkInsertOptions = {},
 ): Promise<RawRow[]> {
   if (rows.length === 0) return [];
-  const names = columns.map((column) => quoteIdent(column.name));
-  const select = columns.map((column) =>
-    options.nullColumns?.has(column.name) ? 'NULL' : `r.${quoteIdent(column.name)}`,
-  );
-  const overriding = columns.some((column) => column.identity === 'always') ? ' OVERRIDING SYSTEM VALUE' : '';
-  const insert = `INSERT INTO ${info.sql} (${names.join(', ')})${overriding} SELECT ${select.join(', ')}`;
-  const source = `json_populate_recordset(NULL::${info.sql}, $1::json) AS r`;
+  const insert = insertFromR(info, columns, options.nullColumns);
+  const source = recordsetR(info, 1);
   let text = `${insert} FROM ${source}`;
   if (options.onlyAbsent && info.primaryKey.length > 0) {
     // Every row's key in Postgres's own text, and whether this statement inserted it: the registry tracks both.
@@ -66,7 +61,7 @@ export async function bulkUpdate(
   if (rows.length === 0 || set.length === 0) return;
   const assignments = set.map((column) => `${quoteIdent(column)} = r.${quoteIdent(column)}`);
   const match = info.primaryKey.map((column) => `t.${quoteIdent(column)} = r.${quoteIdent(column)}`);
-  const text = `UPDATE ${info.from} AS t SET ${assignments.join(', ')} FROM json_populate_recordset(NULL::${info.sql}, $1::json) AS r WHERE ${match.join(' AND ')}`;
+  const text = `UPDATE ${info.from} AS t SET ${assignments.join(', ')} FROM ${recordsetR(info, 1)} WHERE ${match.join(' AND ')}`;
   await db.query({ text, values: [rowsAsJson(columns, rows)] });
 }
 
@@ -114,13 +109,21 @@ export async function bulkInsertAll(db: Queryable, tables: readonly TableRows[])
   for (const { info, columns, rows } of tables) {
     if (rows.length === 0) continue;
     values.push(rowsAsJson(columns, rows));
-    const names = columns.map((column) => quoteIdent(column.name));
-    const overriding = columns.some((column) => column.identity === 'always') ? ' OVERRIDING SYSTEM VALUE' : '';
-    parts.push(
-      `w${parts.length} AS (INSERT INTO ${info.sql} (${names.join(', ')})${overriding} ` +
-        `SELECT ${names.map((name) => `r.${name}`).join(', ')} FROM json_populate_recordset(NULL::${info.sql}, $${values.length}::json) AS r)`,
-    );
+    parts.push(`w${parts.length} AS (${insertFromR(info, columns)} FROM ${recordsetR(info, values.length)})`);
   }
   if (parts.length === 0) return;
   await db.query({ text: `WITH ${parts.join(',\n')} SELECT 1`, values });
+}
+
+// The insert of the columns' values from rows `r` (those in `nulled` as NULL), to follow with `FROM`.
+function insertFromR(info: TableInfo, columns: readonly ColumnInfo[], nulled?: ReadonlySet<string>): string {
+  const names = columns.map((column) => quoteIdent(column.name));
+  const select = columns.map((column, i) => (nulled?.has(column.name) ? 'NULL' : `r.${names[i]}`));
+  const overriding = columns.some((column) => column.identity === 'always') ? ' OVERRIDING SYSTEM VALUE' : '';
+  return `INSERT INTO ${info.sql} (${names.join(', ')})${overriding} SELECT ${select.join(', ')}`;
+}
+
+// Parameter $n, a JSON array of rows, as rows `r` of the table's type.
+function recordsetR(info: TableInfo, n: number): string {
+  return `json_populate_recordset(NULL::${info.sql}, $${n}::json) AS r`;
 }

@@ -4,7 +4,8 @@ import type { GameConfig } from '../config/schema.js';
 import { collectOwned } from '../fixture/capture/collect-owned.js';
 import { resolveGameGraph } from '../fixture/graph/game-graph.js';
 import { formatJsonPath } from '../util/json/json-source.js';
-import { canonical, canonicalRow, fixtureColumns, fixtureValues, inverseKeyMap } from './effects/fixture-values.js';
+import { canonical, canonicalRow, fixtureColumns, fixtureValues } from './effects/fixture-values.js';
+import { inverseKeyMap } from './remap/remap-rows.js';
 import type { SerializedKeyMap } from './remap/seed-remap.js';
 import type { SeedPlan } from './seed-plan.js';
 import { sharedRowDifferences } from './shared-row-check.js';
@@ -35,12 +36,7 @@ export async function checkScratch(
 
   for (const [name, table] of collected) {
     const planned = plan.tables.get(name);
-    const columns = planned
-      ? fixtureColumns(
-          planned.info,
-          planned.table.columns.map((column) => column.name),
-        )
-      : table.info.columns;
+    const columns = planned ? fixtureColumns(planned) : table.info.columns;
     const read = fixtureValues(plan, name, table.info, columns, back);
     const scratch = [...table.rows.values()].map((raw) => canonical(read(raw)));
     const expected =
@@ -53,11 +49,7 @@ export async function checkScratch(
   const live = await readSharedRows(client, plan, scrubbed);
   for (const [name, rows] of live) {
     const planned = plan.tables.get(name)!;
-    const columns = fixtureColumns(
-      planned.info,
-      planned.table.columns.map((column) => column.name),
-    ).filter((column) => !scrubbed.get(name)?.has(column.name));
-    differences.push(...sharedRowDifferences(planned, rows, columns));
+    differences.push(...sharedRowDifferences(planned, rows, fixtureColumns(planned, scrubbed.get(name))));
   }
   return { equal: differences.length === 0, differences };
 }

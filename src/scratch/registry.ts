@@ -179,10 +179,7 @@ export async function insertEntry(
 
 /** Every registered scratch campaign, oldest first, without the (large) key lists. */
 export async function listEntries(db: Queryable): Promise<RegistryEntry[]> {
-  const result = await db.query(
-    `SELECT ${SUMMARY_COLUMNS}, '{}'::jsonb AS inserted FROM turnkit.scratch_campaigns ORDER BY created_at, id`,
-  );
-  return result.rows.map(toEntry);
+  return (await db.query(`${SELECT_SUMMARIES} ORDER BY created_at, id`)).rows.map(toEntry);
 }
 
 /** A shared row turnkit inserted, named by table and primary key text. */
@@ -228,11 +225,7 @@ export function notInRegistry(asked: string): TurnkitError {
 
 /** One entry by id, without its key lists. */
 export async function getEntry(db: Queryable, id: string): Promise<RegistryEntry | undefined> {
-  const result = await db.query(
-    `SELECT ${SUMMARY_COLUMNS}, '{}'::jsonb AS inserted FROM turnkit.scratch_campaigns WHERE id = $1`,
-    [id],
-  );
-  return result.rows.map(toEntry)[0];
+  return (await db.query(`${SELECT_SUMMARIES} WHERE id = $1`, [id])).rows.map(toEntry)[0];
 }
 
 /** Removes an entry (its shared-row uses go with it). */
@@ -268,6 +261,9 @@ export async function forgetSharedRow(db: Queryable, table: string, key: string)
 
 const SUMMARY_COLUMNS = `id, strategy, fixture, fixture_sha256, root_table, root_key, game, run_id, database_name,
   owner_pid, owner_host, owner_started_at, owner_start_ticks, owner_pid_namespace, created_at`;
+
+/** Entries without their (large) key lists. */
+const SELECT_SUMMARIES = `SELECT ${SUMMARY_COLUMNS}, '{}'::jsonb AS inserted FROM turnkit.scratch_campaigns`;
 
 function toEntry(row: Record<string, any>): RegistryEntry {
   return {

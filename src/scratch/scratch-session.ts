@@ -10,7 +10,7 @@ import { resolveGameGraph, type GameGraph } from '../fixture/graph/game-graph.js
 import { withDeclaredReferences } from '../fixture/graph/declared-references.js';
 import { staleAdvice } from '../fixture/turns/fixture-standing.js';
 import { currentProcess, type ProcessIdentity } from '../util/process/process-identity.js';
-import { checkScratch, type ScratchCheck } from './check-scratch.js';
+import type { ScratchCheck } from './check-scratch.js';
 import { scratchEffects } from './effects/scratch-effects.js';
 import { readSharedRows, type SharedSnapshot } from './effects/shared-snapshot.js';
 import { describeUnindexed, unindexedForeignKeys } from './foreign-key-indexes.js';
@@ -20,7 +20,7 @@ import { ensureRegistry, findEntryIds, getEntry, notInRegistry, type StrategyNam
 import type { BeforeSut, CampaignEffects, ScratchStrategy, SnapshotRead, TeardownOptions } from './scratch-strategy.js';
 import { checkPlanAgainstGame, hasGameTriggers, planSeed, type SeedPlan } from './seed-plan.js';
 import { StrategyChooser, type StrategyChoice } from './strategy-chooser.js';
-import { DatabaseStrategy } from './database/database-strategy.js';
+import type { DatabaseStrategy } from './database/database-strategy.js';
 import { shapeTextKeys } from './remap/allocate-keys.js';
 import { resolveSequences } from './remap/key-plan.js';
 import { RemapStrategy } from './remap/remap-strategy.js';
@@ -87,7 +87,9 @@ export interface ScratchCampaign {
 export class ScratchSession {
   private catalog: Catalog | undefined;
   private readonly plans = new WeakMap<Fixture, { plan: SeedPlan; sha256: string }>();
-  private readonly strategies: { remap: RemapStrategy; database: DatabaseStrategy };
+  private readonly remap: RemapStrategy;
+  // Loaded on first use: most runs never clone a database, and turnkit run's start-up pays for every module it loads.
+  private database: Promise<DatabaseStrategy> | undefined;
   private readonly chooser: StrategyChooser<Fixture>;
   private indexesChecked = false;
   private graph: GameGraph | undefined;
@@ -101,13 +103,27 @@ export class ScratchSession {
   ) {
     this.chooser = new StrategyChooser(options.strategy ?? 'remap');
     const lockMs = Math.max(1, Math.round(options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS));
-    this.strategies = {
-      remap: new RemapStrategy(db, lockMs, options.onLockWait),
-      database: new DatabaseStrategy(db, (message) => {
-        this.warnings.push(message);
-        options.onWarning?.(message);
-      }),
-    };
+    this.remap = new RemapStrategy(db, lockMs, options.onLockWait);
+  }
+
+  private databaseStrategy(): Promise<DatabaseStrategy> {
+    this.database ??= import('./database/database-strategy.js').then(
+      ({ DatabaseStrategy }) =>
+        new DatabaseStrategy(this.db, (message) => {
+          this.warnings.push(message);
+          this.options.onWarning?.(message);
+        }),
+    );
+    return this.database;
+  }
+
+  private async strategy(name: StrategyName): Promise<ScratchStrategy> {
+    return name === 'remap' ? this.remap : this.databaseStrategy();
+  }
+
+  /** The strategies this session has used so far (the database one is loaded on first use). */
+  private async loadedStrategies(): Promise<ScratchStrategy[]> {
+    return [this.remap, ...(this.database ? [await this.database] : [])];
   }
 
   /** Seeds the fixture as a new scratch campaign. */
@@ -128,7 +144,7 @@ export class ScratchSession {
     const who = { game, runId: this.options.runId ?? null, owner, fixtureSha256: sha256 };
     // A fixture that a remap cannot copy (a key with no column to freshen) goes to a database of its own under auto.
     const name = this.chooser.next(fixture, plan.keyProblems.length === 0);
-    const strategy: ScratchStrategy = this.strategies[name];
+    const strategy = await this.strategy(name);
     await strategy.setUp?.(fixture, plan, who);
     const started = performance.now();
     // Work for the next rep (a clone made ahead) is begun only when that rep will use this strategy too.
@@ -199,11 +215,11 @@ export class ScratchSession {
 
   // A remap campaign is taken from the registry inside its teardown's transaction; any other entry has a database.
   private async teardownById(id: string, asked: string): Promise<TeardownReport> {
-    const report = await this.strategies.remap.teardownEntry(id, asked, this.catalog!);
+    const report = await this.remap.teardownEntry(id, asked, this.catalog!);
     if (report) return report;
     const entry = await getEntry(this.db.pool, id);
     if (!entry) throw notInRegistry(asked);
-    return this.strategies.database.teardownEntry(entry);
+    return (await this.databaseStrategy()).teardownEntry(entry);
   }
 
   /**
@@ -216,7 +232,8 @@ export class ScratchSession {
     const { plan } = await this.prepare(fixture);
     const catalog = await this.currentCatalog();
     const entry = { rootKey: scratch.key, keyMap: scratch.keyMap };
-    return this.strategies[scratch.strategy].read(scratch, (client) =>
+    const { checkScratch } = await import('./check-scratch.js');
+    return (await this.strategy(scratch.strategy)).read(scratch, (client) =>
       checkScratch(client, plan, game, entry, catalog),
     );
   }
@@ -231,7 +248,7 @@ export class ScratchSession {
     if (!game) throw new TurnkitError('USAGE', 'effects need the game config (ScratchOptions.game)');
     const { plan } = await this.prepare(fixture);
     const catalog = await this.currentCatalog();
-    return this.strategies[scratch.strategy].read(scratch, walkEffects(plan, game, scratch, catalog));
+    return (await this.strategy(scratch.strategy)).read(scratch, walkEffects(plan, game, scratch, catalog));
   }
 
   /**
@@ -240,13 +257,13 @@ export class ScratchSession {
    */
   async beforeSut(scratch: ScratchCampaign, fixture: Fixture): Promise<BeforeSut> {
     const { plan } = await this.prepare(fixture);
-    return this.strategies[scratch.strategy].beforeSut(scratch, fixture, plan);
+    return (await this.strategy(scratch.strategy)).beforeSut(scratch, fixture, plan);
   }
 
   /** The shared rows a scratch campaign stands on, as they are now (before the SUT, to compare with after). */
   async sharedRows(scratch: ScratchCampaign, fixture: Fixture): Promise<SharedSnapshot> {
     const { plan } = await this.prepare(fixture);
-    return this.strategies[scratch.strategy].read(scratch, (client) => readSharedRows(client, plan));
+    return (await this.strategy(scratch.strategy)).read(scratch, (client) => readSharedRows(client, plan));
   }
 
   /**
@@ -257,7 +274,7 @@ export class ScratchSession {
     scratch: ScratchCampaign,
     facts: Readonly<Record<string, FactQuery>>,
   ): Promise<Record<string, FactValue>> {
-    return this.strategies[scratch.strategy].read(scratch, (client) => readFacts(client, facts, scratch.key));
+    return (await this.strategy(scratch.strategy)).read(scratch, (client) => readFacts(client, facts, scratch.key));
   }
 
   /**
@@ -265,7 +282,7 @@ export class ScratchSession {
    * clones (a run calls it once at its end, every rep settled).
    */
   async close(): Promise<void> {
-    await Promise.all(Object.values(this.strategies).map((strategy: ScratchStrategy) => strategy.close?.()));
+    await Promise.all((await this.loadedStrategies()).map((strategy) => strategy.close?.()));
   }
 
   /**
@@ -273,7 +290,7 @@ export class ScratchSession {
    * and the drops of torn-down ones (a campaign's `teardown()` returns before its database is gone).
    */
   async idle(): Promise<void> {
-    await Promise.all(Object.values(this.strategies).map((strategy: ScratchStrategy) => strategy.idle?.()));
+    await Promise.all((await this.loadedStrategies()).map((strategy) => strategy.idle?.()));
   }
 
   /** The catalog as this session sees it (introspected once). */

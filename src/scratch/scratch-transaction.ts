@@ -30,18 +30,12 @@ function namesOf(client: object): ConnectionNames {
 }
 
 /**
- * Runs `fn` inside a transaction opened with `begin` (as `inTransaction`), where every statement with parameters
- * that this connection has sent before goes as a named statement: the server keeps it parsed, analysed and planned
- * for the session, and the next rep only binds and executes it. A rep sends the same twenty statements every time
- * (the key lists travel as parameters),, and parsing and planning them was about a third of their CPU (bench:rep). A text is named on its
- * second use, so a statement sent once (a one-off shape) never takes room on the server, and at most
- * MAX_NAMED_PER_CONNECTION are kept per connection.
- *
- * Each connection is a session of its own, so a name is the text's hash. When the server does not hold a name the
- * connection prepared (a pooler that moved the connection to another session) or holds it already, the statement fails, the transaction rolls back whole, and `fn`
- * runs again, on a connection whose statements go unnamed from then on (at most three times more: the pool may hand
- * out another connection that lost a name too). `fn` must be safe to run again after a rollback (every transaction
- * of a seed or a teardown is).
+ * Runs `fn` inside a transaction opened with `begin` (as `inTransaction`), where a statement with parameters this
+ * connection sent before goes named (its text's hash), so the server parses and plans it once per session: a rep
+ * sends the same twenty statements every time, and planning them was about a third of their CPU (bench:rep). A text
+ * is named on its second use, at most MAX_NAMED_PER_CONNECTION per connection. When the server lost or already holds
+ * a name (a pooler moved the connection), the transaction rolls back and `fn` runs again, up to three times more, on
+ * a connection whose statements go unnamed from then on: `fn` must be safe to run again after a rollback.
  */
 export async function inScratchTransaction<T>(
   db: Db,

@@ -5,6 +5,7 @@ import { encodeValue, type JsonValue } from '../fixture/value-codec.js';
 import { formatJsonPath } from '../util/json/json-source.js';
 import { canonical, canonicalRow } from './effects/fixture-values.js';
 import type { PlannedTable } from './seed-plan.js';
+import { sharedRowsOf } from './effects/shared-snapshot.js';
 
 /**
  * How a fixture's shared rows compare with the database's, as `--check` reports them: the rows absent from the
@@ -20,7 +21,7 @@ export function sharedRowDifferences(
 ): string[] {
   const { info, table, fixtureName } = planned;
   const field = table.role === 'shared' ? 'rows' : 'sharedRows';
-  const rows = (table.role === 'shared' ? table.rows : table.sharedRows) ?? [];
+  const rows = sharedRowsOf(table);
   const pk = info.primaryKey.map((key) => info.columns.find((column) => column.name === key)!);
   const absent: string[] = [];
   const changed: string[] = [];

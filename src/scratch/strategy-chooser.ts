@@ -7,14 +7,10 @@ const PROBES = 2;
 export type StrategyChoice = StrategyName | 'auto';
 
 /**
- * Picks the strategy per fixture for `auto`: the first reps of a fixture alternate `remap` and `database` until each
- * has run twice, and every later rep runs the one whose seed plus teardown took less time on average (later reps
- * keep adding to the chosen one's average, so a bad start corrects itself). Measuring beats a rule of thumb:
- * which one wins depends on the fixture's size, the schema's indexes and the server, and one rep of each costs
- * little next to a run. The template build is a one-off per run and is left out of the comparison. What is compared
- * is what a rep waits for: a clone's drop runs behind the rep, so a `database` probe counts its CREATE DATABASE (the
- * probes find no clone made ahead: one is made only for a rep that will clone), and where that is faster than remap's
- * seed and teardown the fixture keeps to `database`, its later clones then made while the rep before runs.
+ * Picks the strategy per fixture for `auto`: the first reps alternate `remap` and `database` until each ran twice,
+ * then every rep runs the one whose seed plus teardown (what a rep waits for; the template build is left out) took
+ * less on average, later reps adding to it so a bad start corrects itself. Measured, because which one wins depends
+ * on the fixture's size, the schema's indexes and the server.
  */
 export class StrategyChooser<K extends object> {
   private readonly timings = new WeakMap<K, Record<StrategyName, number[]>>();

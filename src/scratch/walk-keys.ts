@@ -36,6 +36,7 @@ export async function walkCampaignKeys(
     rootIsItsKey(graph) && !options.wholeRows
       ? [rootFromKey(graph, rootValue)]
       : await selectRoot(db, graph, rootValue);
+  if (rootRows.length === 0 && options.emptyWhenGone) return collected;
   if (rootRows.length === 0)
     throw new TurnkitError('NOT_FOUND', `campaign ${rootValue}: no row in "${graph.root.name}"`);
   if (rootRows.length > 1)
@@ -102,6 +103,8 @@ export async function walkCampaignKeys(
 export interface WalkOptions {
   /** Read every column, not only keys: the same few round trips, for reading a whole campaign (a rep's effects). */
   wholeRows?: boolean;
+  /** The campaign row gone (the SUT deleted it, and so every row under it): every table empty, not NOT_FOUND. */
+  emptyWhenGone?: boolean;
 }
 
 function wholeRows(graph: GameGraph): Map<string, Set<string>> {
@@ -113,11 +116,6 @@ function wholeRows(graph: GameGraph): Map<string, Set<string>> {
   );
 }
 
-/**
- * Tables with a NOT NULL foreign key to the root: the root guard admits only rows whose key names our campaign,
- * and the first round already asks for exactly those, so later rounds need not reach them again (the turns of
- * a location are the campaign's turns). Saves the widest queries of a walk.
- */
 /**
  * True when the root row's key is all a walk needs of it: it is the primary key, and every foreign key into the
  * root table points at it. Then the key the registry holds stands in for the row, and a round trip is saved.

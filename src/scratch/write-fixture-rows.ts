@@ -119,17 +119,26 @@ async function advanceSequencePast(client: Queryable, info: TableInfo, keys: rea
   const key =
     info.primaryKey.length === 1 ? info.columns.find((column) => column.name === info.primaryKey[0]) : undefined;
   if (!key || keys.length === 0 || !['int', 'bigint'].includes(key.codec.kind)) return;
-  const named = sequenceNamedByDefault(key);
-  if (key.identity === null && named === null) return;
-  await client.query(
-    `SELECT setval(s, m) FROM (SELECT coalesce(pg_get_serial_sequence($1, $2)::regclass, $4::regclass) AS s,
-       (SELECT max(k::bigint) FROM unnest($3::text[]) AS k) AS m) AS x
-     WHERE s IS NOT NULL AND m > coalesce(pg_sequence_last_value(s), 0)`,
-    [info.sql, key.name, keys, named],
-  );
+  await advanceSequence(client, info, key, 'SELECT max(k::bigint) FROM unnest($4::text[]) AS k', [keys]);
 }
 
-/** The sequence a `nextval('...')` default names (its own or one shared by several tables), or null. */
-export function sequenceNamedByDefault(column: ColumnInfo): string | null {
-  return /\bnextval\s*\(\s*'((?:[^']|'')+)'/i.exec(column.default ?? '')?.[1]?.replace(/''/g, "'") ?? null;
+/**
+ * Moves a column's sequence (its own, or the one its nextval() default names: maybe shared by several tables) forward
+ * to `max`, a query over `values` from $4 on, never back; nothing for a column without one.
+ */
+export async function advanceSequence(
+  client: Queryable,
+  info: TableInfo,
+  column: ColumnInfo,
+  max: string,
+  values: unknown[] = [],
+): Promise<void> {
+  const named = /\bnextval\s*\(\s*'((?:[^']|'')+)'/i.exec(column.default ?? '')?.[1]?.replace(/''/g, "'") ?? null;
+  if (column.identity === null && named === null) return;
+  await client.query(
+    `SELECT setval(s, m) FROM (SELECT coalesce(pg_get_serial_sequence($1, $2)::regclass, $3::regclass) AS s,
+       (${max}) AS m) AS x
+     WHERE s IS NOT NULL AND m IS NOT NULL AND m > coalesce(pg_sequence_last_value(s), 0)`,
+    [info.sql, column.name, named, ...values],
+  );
 }

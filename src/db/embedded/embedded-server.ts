@@ -202,14 +202,12 @@ async function lockState(options: EmbeddedOptions): Promise<HeldLock> {
     try {
       return await acquireFileLock(file, 'the embedded database', (owner) => `held by pid ${owner.pid}`);
     } catch (error) {
-      if (!(error instanceof TurnkitError && error.code === 'EXISTS') || Date.now() > deadline) {
-        if (error instanceof TurnkitError && error.code === 'EXISTS')
-          throw new TurnkitError(
-            'DATABASE',
-            `${file}: the embedded database is being started or stopped by another turnkit (${error.message}) for too long`,
-          );
-        throw error;
-      }
+      if (!(error instanceof TurnkitError && error.code === 'EXISTS')) throw error;
+      if (Date.now() > deadline)
+        throw new TurnkitError(
+          'DATABASE',
+          `${file}: the embedded database is being started or stopped by another turnkit (${error.message}) for too long`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }

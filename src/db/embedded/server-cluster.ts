@@ -106,28 +106,28 @@ export async function initCluster(place: ClusterPlace, password: string): Promis
  * (a pid file left by a server that died with the machine may name a pid reused since).
  */
 export async function runningCluster(dataDir: string): Promise<RunningCluster | undefined> {
-  let text: string;
-  try {
-    text = await readFile(join(dataDir, 'postmaster.pid'), 'utf8');
-  } catch {
-    return undefined;
-  }
-  // Line 1 is the postmaster's pid, line 2 its data directory, line 4 its port (PostgreSQL's pidfile.h). A file
-  // naming another directory was copied with its folder while that one's server ran: it is not this folder's server.
-  const lines = text.split('\n');
-  if (resolve(lines[1] ?? '') !== resolve(dataDir)) return undefined;
-  const pid = Number(lines[0]);
-  const port = Number(lines[3]);
+  const pidFile = await readPidFile(dataDir);
+  if (!pidFile?.ours) return undefined;
+  const pid = Number(pidFile.lines[0]);
+  const port = Number(pidFile.lines[3]);
   if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port) || port <= 0) return undefined;
   return processAlive(pid) && (await portAnswers(port)) ? { pid, port } : undefined;
 }
 
-// A pid file naming another data directory came with a copy of the folder: left, it would make the server think a
-// postmaster runs here. One naming this directory is the server's own business (it knows a dead one's from a live one).
+// The lines of a data directory's `postmaster.pid` (PostgreSQL's pidfile.h: 1 the pid, 2 the data directory, 4 the
+// port), and whether it names this directory: one naming another came with a copy of the folder made while that
+// one's server ran, and is not this folder's server.
+async function readPidFile(dataDir: string): Promise<{ lines: string[]; ours: boolean } | undefined> {
+  const text = await readFile(join(dataDir, 'postmaster.pid'), 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  const lines = text.split('\n');
+  return { lines, ours: resolve(lines[1] ?? '') === resolve(dataDir) };
+}
+
+// A copied pid file left would make the server think a postmaster runs here; one naming this directory is the
+// server's own business (it knows a dead one's from a live one).
 async function removeCopiedPidFile(dataDir: string): Promise<void> {
-  const file = join(dataDir, 'postmaster.pid');
-  const text = await readFile(file, 'utf8').catch(() => undefined);
-  if (text !== undefined && resolve(text.split('\n')[1] ?? '') !== resolve(dataDir)) await rm(file, { force: true });
+  if ((await readPidFile(dataDir))?.ours === false) await rm(join(dataDir, 'postmaster.pid'), { force: true });
 }
 
 function portAnswers(port: number): Promise<boolean> {

@@ -34,14 +34,8 @@ export async function placeCluster(
     : join(SHARED_ROOT, 'clusters', createHash('sha256').update(resolve(stateDir)).digest('hex').slice(0, 16), 'data');
   // A cluster the project holds already (an image built with `db migrate`, a copy) moves out with its data the
   // first time: copied, then given to the account (ownDataDir) before its server starts.
-  if (!reachable && !existsSync(join(dataDir, 'PG_VERSION')) && existsSync(join(inProject, 'PG_VERSION'))) {
-    const building = `${dataDir}.copy-${process.pid}`;
-    await rm(building, { recursive: true, force: true });
-    await mkdir(join(dataDir, '..'), { recursive: true, mode: 0o755 });
-    await cp(inProject, building, { recursive: true, verbatimSymlinks: true });
-    await rm(join(building, 'postmaster.pid'), { force: true });
-    await rename(building, dataDir);
-  }
+  if (!reachable && !existsSync(join(dataDir, 'PG_VERSION')) && existsSync(join(inProject, 'PG_VERSION')))
+    await copyInPlace(inProject, dataDir, 'PG_VERSION', (copy) => rm(join(copy, 'postmaster.pid'), { force: true }));
   const nativeDir = reachableBy(join(binaries.nativeDir, 'bin', 'postgres'), account)
     ? binaries.nativeDir
     : await copiedPrograms(binaries);
@@ -51,17 +45,27 @@ export async function placeCluster(
 /** The programs copied where any account can run them, once per package version (made aside, renamed in place). */
 async function copiedPrograms(binaries: ServerBinaries): Promise<string> {
   const target = join(SHARED_ROOT, 'server', binaries.packageId.replace(/[^A-Za-z0-9.@-]+/g, '_'), 'native');
-  if (existsSync(join(target, 'bin'))) return target;
+  if (!existsSync(join(target, 'bin'))) await copyInPlace(binaries.nativeDir, target, 'bin');
+  return target;
+}
+
+/** Copies a folder to `target`: made aside (`tidy` runs on the copy), then renamed in place. */
+async function copyInPlace(
+  source: string,
+  target: string,
+  marker: string,
+  tidy?: (copy: string) => Promise<void>,
+): Promise<void> {
   const building = `${target}.copy-${process.pid}`;
   await rm(building, { recursive: true, force: true });
   await mkdir(join(target, '..'), { recursive: true, mode: 0o755 });
-  await cp(binaries.nativeDir, building, { recursive: true, verbatimSymlinks: true });
+  await cp(source, building, { recursive: true, verbatimSymlinks: true });
+  await tidy?.(building);
   try {
     await rename(building, target);
   } catch (error) {
-    // Another turnkit copied them meanwhile: theirs is as good.
+    // Another turnkit copied it meanwhile (its `marker` is there): theirs is as good.
     await rm(building, { recursive: true, force: true });
-    if (!existsSync(join(target, 'bin'))) throw error;
+    if (!existsSync(join(target, marker))) throw error;
   }
-  return target;
 }

@@ -80,13 +80,7 @@ export class DatabaseStrategy implements ScratchStrategy {
   }
 
   private templateFor(fixture: Fixture, plan: SeedPlan, who: SeedOwner): Promise<Template> {
-    let pending = this.templates.get(fixture);
-    if (!pending) {
-      pending = this.build(plan, who);
-      this.templates.set(fixture, pending);
-      pending.catch(() => this.templates.delete(fixture));
-    }
-    return pending;
+    return cachedPromise(this.templates, fixture, () => this.build(plan, who));
   }
 
   /**
@@ -140,12 +134,9 @@ export class DatabaseStrategy implements ScratchStrategy {
    * Postgres clones only one nobody is connected to), read from the first clone and kept.
    */
   async beforeSut(campaign: CampaignAddress, fixture: Fixture, plan: SeedPlan): Promise<BeforeSut> {
-    let pending = this.before.get(fixture);
-    if (!pending) {
-      pending = this.read(campaign, (client) => readSharedRows(client, plan));
-      this.before.set(fixture, pending);
-      pending.catch(() => this.before.delete(fixture));
-    }
+    const pending = cachedPromise(this.before, fixture, () =>
+      this.read(campaign, (client) => readSharedRows(client, plan)),
+    );
     return { shared: structuredClone(await pending) };
   }
 
@@ -328,4 +319,15 @@ function databaseEntry(
     owner: who.owner,
     inserted: {},
   };
+}
+
+/** The promise cached under `key`, made by `make` on first use and forgotten if it fails (the next caller retries). */
+function cachedPromise<K, V>(cache: Map<K, Promise<V>>, key: K, make: () => Promise<V>): Promise<V> {
+  let pending = cache.get(key);
+  if (!pending) {
+    pending = make();
+    cache.set(key, pending);
+    pending.catch(() => cache.delete(key));
+  }
+  return pending;
 }

@@ -8,7 +8,7 @@ import { quoteIdent, quoteLiteral } from '../../db/quote.js';
 import { describeConnectError } from '../../db/connect.js';
 import { TurnkitError } from '../../errors.js';
 import type { SeedPlan } from '../seed-plan.js';
-import { sequenceNamedByDefault, writeFixtureRows } from '../write-fixture-rows.js';
+import { advanceSequence, writeFixtureRows } from '../write-fixture-rows.js';
 
 /** A name for a database turnkit creates: a prefix that says what it is and random hex (63 bytes at most). */
 export function scratchDatabaseName(kind: 'tpl' | 'scratch', hint: string): string {
@@ -154,18 +154,7 @@ export async function dropOrphanDatabase(db: Queryable, name: string, waitMs = 6
 }
 
 async function advanceSequences(client: pg.Client, plan: SeedPlan): Promise<void> {
-  for (const { info } of plan.tables.values()) {
-    for (const column of info.columns) {
-      // The column's own sequence, or the one its nextval() default names (a sequence shared by several tables).
-      const named = sequenceNamedByDefault(column);
-      if (column.identity === null && named === null) continue;
-      // Forward only: a sequence shared by two tables keeps the larger of the two.
-      await client.query(
-        `SELECT setval(s, m) FROM (SELECT coalesce(pg_get_serial_sequence($1, $2)::regclass, $3::regclass) AS s,
-           (SELECT max(${quoteIdent(column.name)})::bigint FROM ${info.from}) AS m) AS x
-         WHERE s IS NOT NULL AND m IS NOT NULL AND m > coalesce(pg_sequence_last_value(s), 0)`,
-        [info.sql, column.name, named],
-      );
-    }
-  }
+  for (const { info } of plan.tables.values())
+    for (const column of info.columns)
+      await advanceSequence(client, info, column, `SELECT max(${quoteIdent(column.name)})::bigint FROM ${info.from}`);
 }

@@ -2,9 +2,8 @@ import type { ColumnInfo, TableInfo } from '../../db/catalog-types.js';
 import type { FixtureRow } from '../../fixture/format.js';
 import { stringifyJsonExact } from '../../fixture/json-exact.js';
 import { decodeValue, encodeValue, type JsonValue } from '../../fixture/value-codec.js';
-import type { SerializedKeyMap } from '../remap/seed-remap.js';
-import type { SeedPlan } from '../seed-plan.js';
-import { withJsonKeys } from '../remap/remap-rows.js';
+import type { PlannedTable, SeedPlan } from '../seed-plan.js';
+import { columnLookups, withJsonKeys, type KeyMap } from '../remap/remap-rows.js';
 
 // Reading a scratch campaign's rows as the fixture's values: what `seed --check`, a rep's effects and the shared-row
 // snapshots compare.
@@ -16,25 +15,15 @@ export function canonical(values: readonly JsonValue[]): string {
 
 /** A fixture row as comparable text, through the codec so that the fixture's spelling and Postgres's agree. */
 export function canonicalRow(row: FixtureRow, columns: readonly ColumnInfo[]): string {
-  // Through the codec and back, so that the fixture's spelling and Postgres's compare equal (timestamps, numbers).
   return canonical(
     columns.map((column) => decodeValue(encodeValue(row[column.name] as JsonValue, column.codec), column.codec)),
   );
 }
 
-/** The seed's key map turned around: scratch key value to fixture key value, per table and column. */
-export function inverseKeyMap(keyMap: SerializedKeyMap): Map<string, Map<string, string>> {
-  const back = new Map<string, Map<string, string>>();
-  for (const [table, columns] of Object.entries(keyMap)) {
-    for (const [column, pairs] of Object.entries(columns))
-      back.set(`${table}\u0000${column}`, new Map(pairs.map(([old, fresh]) => [fresh, old])));
-  }
-  return back;
-}
-
-/** The columns of a table that a fixture holds, in the table's order. */
-export function fixtureColumns(info: TableInfo, names: readonly string[]): ColumnInfo[] {
-  return info.columns.filter((column) => names.includes(column.name));
+/** The columns of a table that a fixture holds, in the table's order, less those in `skip` (scrubbed ones). */
+export function fixtureColumns(planned: PlannedTable, skip?: ReadonlySet<string>): ColumnInfo[] {
+  const names = new Set(planned.table.columns.map((column) => column.name));
+  return planned.info.columns.filter((column) => names.has(column.name) && !skip?.has(column.name));
 }
 
 /**
@@ -46,10 +35,9 @@ export function fixtureValues(
   name: string,
   info: TableInfo,
   columns: readonly ColumnInfo[],
-  back: Map<string, Map<string, string>>,
+  back: KeyMap,
 ): (raw: readonly (string | null)[]) => JsonValue[] {
-  const translate = keyTranslations(plan, name, columns, back);
-  const inJson = jsonTranslations(plan, name, columns, back);
+  const { key: translate, json: inJson } = columnLookups(plan.keys.get(name), name, columns, back);
   // By name: the plan and the walk may hold TableInfo objects of two introspections of the same catalog.
   const indexes = columns.map((column) => info.columns.findIndex((entry) => entry.name === column.name));
   return (raw) =>
@@ -69,9 +57,9 @@ export function fixtureKeys(
   plan: SeedPlan,
   name: string,
   info: TableInfo,
-  back: Map<string, Map<string, string>>,
+  back: KeyMap,
 ): (row: Record<string, unknown>) => Record<string, unknown> {
-  const translate = keyTranslations(plan, name, info.columns, back);
+  const translate = columnLookups(plan.keys.get(name), name, info.columns, back).key;
   const keyed = info.columns.flatMap((column, i) => (translate[i] ? [{ column, map: translate[i]! }] : []));
   if (keyed.length === 0) return (row) => row;
   return (row) => {
@@ -84,39 +72,4 @@ export function fixtureKeys(
     }
     return shown;
   };
-}
-
-// For each column, the keys kept inside it (declared `table.column->path`) with their scratch-to-fixture values.
-function jsonTranslations(
-  plan: SeedPlan,
-  name: string,
-  columns: readonly ColumnInfo[],
-  back: Map<string, Map<string, string>>,
-): { path: string[]; lookup: Map<string, string> }[][] {
-  const json = plan.keys.get(name)?.json ?? [];
-  return columns.map((column) =>
-    json
-      .filter((entry) => entry.column === column.name)
-      .map((entry) => ({
-        path: entry.path,
-        lookup: back.get(`${entry.origin.table}\u0000${entry.origin.column}`) ?? new Map(),
-      })),
-  );
-}
-
-// For each column, the scratch-to-fixture values of the key it holds (allocated by the seed or derived through a
-// foreign key), or undefined for a column the seed left alone.
-function keyTranslations(
-  plan: SeedPlan,
-  name: string,
-  columns: readonly ColumnInfo[],
-  back: Map<string, Map<string, string>>,
-): (Map<string, string> | undefined)[] {
-  const keys = plan.keys.get(name);
-  return columns.map((column) => {
-    const origin = keys?.allocated.has(column.name)
-      ? { table: name, column: column.name }
-      : keys?.derived.get(column.name);
-    return origin && back.get(`${origin.table}\u0000${origin.column}`);
-  });
 }

@@ -3,7 +3,8 @@ import { quoteIdent } from '../../db/quote.js';
 import type { GameGraph } from '../../fixture/graph/game-graph.js';
 import type { Fixture } from '../../fixture/format.js';
 import { identityColumns, needsRowAddress } from '../../fixture/graph/row-identity.js';
-import { writtenSince } from './write-horizon.js';
+import { sharedRowsOf } from './shared-snapshot.js';
+import { rowKeySql, writtenSince } from './write-horizon.js';
 
 /** The most rows named per rep: the count says the rest. */
 const NAMED = 10;
@@ -30,9 +31,7 @@ export async function outsideWrites(
   for (const name of graph.owned) {
     const table = graph.catalog.tables.get(name)!;
     if (needsRowAddress(table)) continue;
-    const key = identityColumns(table)
-      .map((column) => `t.${quoteIdent(column)}::text`)
-      .join(` || ',' || `);
+    const key = rowKeySql(identityColumns(table));
     let campaign: string | undefined;
     if (name === graph.root.name) campaign = `t.${quoteIdent(graph.rootKey.name)}::text`;
     else {
@@ -55,7 +54,7 @@ export async function outsideWrites(
     const table = graph.catalog.tables.get(name)!;
     if (needsRowAddress(table)) continue;
     const columns = identityColumns(table);
-    const key = columns.map((column) => `t.${quoteIdent(column)}::text`).join(` || ',' || `);
+    const key = rowKeySql(columns);
     const held = fixture ? heldKeys(fixture, name, columns) : [];
     values.push(name, held);
     parts.push(`(SELECT $${values.length - 1}::text AS tbl, ${key} AS k, NULL::text AS campaign FROM ${table.from} AS t
@@ -81,7 +80,5 @@ export async function outsideWrites(
 // statement spells a row's key: its identity columns as text, joined by commas.
 function heldKeys(fixture: Fixture, name: string, columns: readonly string[]): string[] {
   const table = Object.entries(fixture.tables).find(([tableName]) => tableName === name)?.[1];
-  if (!table) return [];
-  const rows = table.role === 'shared' ? table.rows : (table.sharedRows ?? []);
-  return rows.map((row) => columns.map((column) => String(row[column])).join(','));
+  return (table ? sharedRowsOf(table) : []).map((row) => columns.map((column) => String(row[column])).join(','));
 }

@@ -3,11 +3,11 @@ import type { Queryable } from '../../db/introspect.js';
 import type { GameConfig } from '../../config/schema.js';
 import { resolveGameGraph } from '../../fixture/graph/game-graph.js';
 import { decodeValue, type JsonValue } from '../../fixture/value-codec.js';
-import { canonical, canonicalRow, fixtureColumns, fixtureValues, inverseKeyMap } from './fixture-values.js';
+import { canonical, canonicalRow, fixtureColumns, fixtureValues } from './fixture-values.js';
+import { inverseKeyMap } from '../remap/remap-rows.js';
 import type { SerializedKeyMap } from '../remap/seed-remap.js';
 import type { SeedPlan } from '../seed-plan.js';
-import { emptyCollected, type CollectedRows } from '../../fixture/capture/collect-owned.js';
-import { TurnkitError } from '../../errors.js';
+import type { CollectedRows } from '../../fixture/capture/collect-owned.js';
 import { walkCampaignKeys } from '../walk-keys.js';
 
 /**
@@ -67,13 +67,8 @@ export async function scratchEffects(
 ): Promise<TableEffects[]> {
   const graph = resolveGameGraph({ game, file: undefined }, catalog);
   // The teardown's walk with whole rows: a few round trips (one UNION per round) instead of one query per edge.
-  const collected = await walkCampaignKeys(client, graph, entry.rootKey, { wholeRows: true }).catch(
-    (error: unknown) => {
-      // The SUT deleted its campaign row itself (and so every row under it): every seeded row counts as deleted.
-      if (!(error instanceof TurnkitError && error.code === 'NOT_FOUND')) throw error;
-      return new Map([...graph.owned].map((name) => [name, emptyCollected(graph.catalog.tables.get(name)!)]));
-    },
-  );
+  // A campaign row the SUT deleted leaves every table empty: every seeded row counts as deleted.
+  const collected = await walkCampaignKeys(client, graph, entry.rootKey, { wholeRows: true, emptyWhenGone: true });
   return effectsOf(collected, plan, entry.keyMap);
 }
 
@@ -100,15 +95,7 @@ export function effectsOf(collected: CollectedRows, plan: SeedPlan, keyMap: Seri
         }),
       );
     const keyIndexes = table.info.primaryKey.map((key) => columns.findIndex((column) => column.name === key));
-    const result: TableEffects = {
-      table: name,
-      inserted: 0,
-      updated: 0,
-      deleted: 0,
-      insertedRows: [],
-      updatedRows: [],
-      deletedRows: [],
-    };
+    const result = noTableEffects(name);
     if (keyIndexes.length > 0 && keyIndexes.every((index) => index >= 0)) {
       const keyOf = (values: readonly JsonValue[]): string => canonical(keyIndexes.map((index) => values[index]!));
       const keyObject = (values: readonly JsonValue[]): Record<string, JsonValue> =>
@@ -157,17 +144,13 @@ export function effectsOf(collected: CollectedRows, plan: SeedPlan, keyMap: Seri
   }
   for (const [name, planned] of plan.tables) {
     if (seen.has(name) || planned.table.role === 'shared' || planned.table.rows.length === 0) continue;
-    effects.push({
-      table: name,
-      inserted: 0,
-      updated: 0,
-      deleted: planned.table.rows.length,
-      insertedRows: [],
-      updatedRows: [],
-      deletedRows: [],
-    });
+    effects.push({ ...noTableEffects(name), deleted: planned.table.rows.length });
   }
   return effects;
+}
+
+function noTableEffects(table: string): TableEffects {
+  return { table, inserted: 0, updated: 0, deleted: 0, insertedRows: [], updatedRows: [], deletedRows: [] };
 }
 
 /** A fixture table's side of the comparison: its columns, and each row's values (for its key) and canonical text. */
@@ -186,10 +169,7 @@ function fixtureSide(plan: SeedPlan, name: string): FixtureSide {
   let side = tables.get(name);
   if (!side) {
     const planned = plan.tables.get(name)!;
-    const columns = fixtureColumns(
-      planned.info,
-      planned.table.columns.map((column) => column.name),
-    );
+    const columns = fixtureColumns(planned);
     const rows = planned.table.role !== 'shared' ? planned.table.rows : [];
     const before = rows.map((row) => ({
       values: columns.map((column) => (row[column.name] ?? null) as JsonValue),

@@ -3,6 +3,7 @@ import { selectRowsWhereIn } from '../../fixture/capture/row-query.js';
 import { decodeValue, encodeValue, type JsonValue } from '../../fixture/value-codec.js';
 import { canonical, fixtureColumns } from './fixture-values.js';
 import type { SeedPlan } from '../seed-plan.js';
+import type { FixtureRow, FixtureTable } from '../../fixture/format.js';
 
 /** The shared rows a scratch campaign stands on, as they are at one moment: table to key to row text. */
 export type SharedSnapshot = Map<string, Map<string, string>>;
@@ -19,12 +20,9 @@ export async function readSharedRows(
 ): Promise<SharedSnapshot> {
   const snapshot: SharedSnapshot = new Map();
   for (const [name, planned] of plan.tables) {
-    const sharedRows = planned.table.role === 'shared' ? planned.table.rows : (planned.table.sharedRows ?? []);
+    const sharedRows = sharedRowsOf(planned.table);
     if (sharedRows.length === 0 || planned.info.primaryKey.length === 0) continue;
-    const columns = fixtureColumns(
-      planned.info,
-      planned.table.columns.map((column) => column.name),
-    ).filter((column) => !skip.get(name)?.has(column.name));
+    const columns = fixtureColumns(planned, skip.get(name));
     const pk = planned.info.primaryKey.map((key) => planned.info.columns.find((column) => column.name === key)!);
     const tuples = sharedRows.map((row) =>
       pk.map((column) => encodeValue(row[column.name] as JsonValue, column.codec) ?? ''),
@@ -43,6 +41,11 @@ export async function readSharedRows(
     snapshot.set(name, rows);
   }
   return snapshot;
+}
+
+/** The shared rows a fixture table holds: a shared table's rows, or the `sharedRows` of a campaign's table. */
+export function sharedRowsOf(table: FixtureTable): FixtureRow[] {
+  return table.role === 'shared' ? table.rows : (table.sharedRows ?? []);
 }
 
 /** What changed between two snapshots, one line per row: `users[1]: changed`, `users[1]: deleted`. */

@@ -5,10 +5,11 @@ import { queryNamed } from '../../db/named-statement.js';
 import { quoteIdent } from '../../db/quote.js';
 import type { GameGraph } from '../../fixture/graph/game-graph.js';
 import { identityColumns, needsRowAddress } from '../../fixture/graph/row-identity.js';
-import { HORIZON_NOW, writtenSince } from './write-horizon.js';
+import { HORIZON_NOW, rowKeySql, writtenSince } from './write-horizon.js';
 import type { EffectsSummary } from './scratch-effects.js';
 import { turnRowInsertSql, type TurnRowWrite } from '../turn-row-insert.js';
-import { fixtureKeys, inverseKeyMap } from './fixture-values.js';
+import { fixtureKeys } from './fixture-values.js';
+import { inverseKeyMap, type KeyMap } from '../remap/remap-rows.js';
 import type { SeedPlan } from '../seed-plan.js';
 import type { SerializedKeyMap } from '../remap/seed-remap.js';
 
@@ -87,7 +88,7 @@ export class TurnEffectsReader {
   private readonly counts = new Map<string, number>();
   private readonly shown = new Map<string, ShowRow>();
   /** The seed's key map turned around (scratch key to fixture key), made when a first row is shown. */
-  private backKeys: Map<string, Map<string, string>> | undefined;
+  private backKeys: KeyMap | undefined;
   /** Each tracked table's one scan a turn (its count and its written rows), the same every turn: made once. */
   private readonly scans: string[];
   /** The per-turn read of a SUT that writes its own turns: the scans and the next horizon, made once. */
@@ -152,7 +153,7 @@ export class TurnEffectsReader {
    * and rows written from after its transaction on are the next turn's.
    */
   async read(client: Queryable, write?: TurnRowWrite): Promise<TurnDelta> {
-    const effects: EffectsSummary = { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
+    const effects = noEffects();
     const turnRows: Record<string, unknown>[] = [];
     for (const row of this.pendingInput.splice(0)) this.countInserted(effects, this.turnsTable, row);
     if (this.tracked.length === 0 && !write) return { effects, turnRows };
@@ -198,14 +199,12 @@ export class TurnEffectsReader {
           if (name === this.turnsTable) turnRows.push(row);
           inserted++;
           known.add(k);
-          const sample = (effects.insertedRows[name] ??= []);
-          if (sample.length < SAMPLE_ROWS) sample.push(this.show(name, row));
+          this.countInserted(effects, name, row);
         }
       }
       const now = counted.get(i) ?? 0;
       const deleted = this.counts.get(name)! + inserted - now;
       this.counts.set(name, now);
-      if (inserted > 0) effects.inserted[name] = (effects.inserted[name] ?? 0) + inserted;
       if (updated > 0) effects.updated[name] = updated;
       if (deleted > 0) effects.deleted[name] = deleted;
     });
@@ -224,8 +223,7 @@ export class TurnEffectsReader {
    */
   async writeInput(client: Queryable, write: TurnRowWrite): Promise<Record<string, unknown>> {
     const inserted = await this.insertTurnRow(client, write);
-    const held: EffectsSummary = { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
-    this.countWritten(held, inserted.row, inserted.horizon);
+    this.countWritten(noEffects(), inserted.row, inserted.horizon);
     this.pendingInput.push(inserted.row);
     return inserted.row;
   }
@@ -282,6 +280,10 @@ export class TurnEffectsReader {
   }
 }
 
+function noEffects(): EffectsSummary {
+  return { inserted: {}, updated: {}, deleted: {}, insertedRows: {} };
+}
+
 // Each owned table with a key, reached from the root through foreign keys: its campaign filter nests one IN per hop.
 function trackedTables(graph: GameGraph): { tracked: Tracked[]; untracked: string[] } {
   const filters = new Map<string, (alias: string, depth: number) => string>();
@@ -317,10 +319,7 @@ function trackedTables(graph: GameGraph): { tracked: Tracked[]; untracked: strin
       untracked.push(name);
       continue;
     }
-    const key = identityColumns(info)
-      .map((column) => `t.${quoteIdent(column)}::text`)
-      .join(` || ',' || `);
-    tracked.push({ info, key, filter: filter('t', 0) });
+    tracked.push({ info, key: rowKeySql(identityColumns(info)), filter: filter('t', 0) });
   }
   return { tracked, untracked };
 }

@@ -1,3 +1,5 @@
+import { quoteIdent } from '../../db/quote.js';
+
 // What "written since" means, for each reader of it: a rollout turn's effects, the turn row turnkit writes with
 // them, and the rows a rep wrote outside its campaign.
 
@@ -14,6 +16,11 @@ export const WRITE_HORIZON_SQL = `SELECT ${HORIZON_NOW}::text AS h`;
 export function horizonFrom(results: { rows: unknown[] } | readonly { rows: unknown[] }[]): string {
   const last = Array.isArray(results) ? results.at(-1)! : (results as { rows: unknown[] });
   return (last.rows[0] as { h: string }).h;
+}
+
+/** Row `t`'s key as the readers of written rows spell it: its identity columns as text, joined by commas. */
+export function rowKeySql(columns: readonly string[]): string {
+  return columns.map((column) => `t.${quoteIdent(column)}::text`).join(` || ',' || `);
 }
 
 /** Row `t` written at or past the horizon in `parameter`, modulo 2^32 (wraparound-safe); ids 0-2 are older than any. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { parse as parseArrayLiteral } from 'postgres-array';
 import type { Queryable } from '../../db/introspect.js';
 import type { TableInfo } from '../../db/catalog-types.js';
 import { quoteIdent, quoteLiteral } from '../../db/quote.js';
@@ -6,7 +7,7 @@ import type { FixtureRow } from '../../fixture/format.js';
 import { RAW_TEXT_TYPES } from '../../fixture/capture/row-query.js';
 import { encodeValue, type JsonValue } from '../../fixture/value-codec.js';
 import { TurnkitError } from '../../errors.js';
-import { byteStream, columnShape, freshBits, freshLike } from './key-shape.js';
+import { byteStream, columnShape, freshBits, freshLike, type ColumnShape } from './key-shape.js';
 import type { KeyPlan, KeySource } from './key-plan.js';
 
 /** New key values per table and column, one per fixture row, in the fixture's row order. */
@@ -82,7 +83,7 @@ export async function allocateKeys(
   const allocations: Allocations = new Map();
   const selects: string[] = [];
   const values: unknown[] = [];
-  const targets: { table: string; column: string; source: KeySource; fresh?: string[] }[] = [];
+  const targets: Target[] = [];
   for (const [name, keys] of plan) {
     const rows = inputs.rowsOf(name);
     const count = rows.length;
@@ -106,7 +107,7 @@ export async function allocateKeys(
         if (!source.checked) continue;
         values.push(fresh);
         selects.push(existingSql(info, column, values.length));
-        targets.push({ table: name, column, source, fresh });
+        targets.push({ table: name, column, source, fresh: { values: fresh, old, shape } });
       } else if (source.kind === 'range') {
         selects.push(`(SELECT coalesce(max(${quoteIdent(column)}), 0)::text FROM ${info.sql})`);
         targets.push({ table: name, column, source });
@@ -147,25 +148,31 @@ export async function allocateKeys(
     } else if (target.fresh) {
       perColumn.set(
         target.column,
-        await avoidLive(db, tables.get(target.table)!, target, inputs, parseTextArray(row[i]!)),
+        await avoidLive(db, tables.get(target.table)!, target, inputs, parseArrayLiteral(row[i]!)),
       );
-    } else perColumn.set(target.column, parseTextArray(row[i]!));
+    } else perColumn.set(target.column, parseArrayLiteral(row[i]!));
   }
   return allocations;
+}
+
+/** One value the allocation's statement reads; a checked text key carries its fresh codes and what they were made from. */
+interface Target {
+  table: string;
+  column: string;
+  source: KeySource;
+  fresh?: { values: string[]; old: string[]; shape: ColumnShape };
 }
 
 // Draws again the fresh codes that met a live value or each other, until none does.
 async function avoidLive(
   db: Queryable,
   info: TableInfo,
-  target: { table: string; column: string; source: KeySource; fresh?: string[] },
+  target: Target,
   inputs: KeyInputs,
   live: readonly string[],
 ): Promise<string[]> {
-  const fresh = [...target.fresh!];
-  const codec = info.columns.find((candidate) => candidate.name === target.column)!.codec;
-  const old = inputs.rowsOf(target.table).map((row) => encodeValue(row[target.column] as JsonValue, codec) ?? '');
-  const shape = target.source.kind === 'text' && target.source.shape ? target.source.shape : columnShape(old);
+  const { old, shape } = target.fresh!;
+  const fresh = [...target.fresh!.values];
   let taken = new Set(live);
   for (let round = 1; round <= MAX_ROUNDS; round++) {
     const seen = new Set<string>();
@@ -183,7 +190,7 @@ async function avoidLive(
       rowMode: 'array',
       types: RAW_TEXT_TYPES,
     });
-    taken = new Set([...taken, ...parseTextArray((result.rows[0] as string[])[0]!)]);
+    taken = new Set([...taken, ...parseArrayLiteral((result.rows[0] as string[])[0]!)]);
   }
   throw new TurnkitError(
     'DATABASE',
@@ -194,15 +201,4 @@ async function avoidLive(
 // The values among parameter $n (text[]) that the column already holds.
 function existingSql(info: TableInfo, column: string, n: number): string {
   return `ARRAY(SELECT x.${quoteIdent(column)}::text FROM ${info.sql} AS x WHERE x.${quoteIdent(column)}::text = ANY($${n}::text[]))`;
-}
-
-/** `{1,2,3}` -> ['1','2','3']: a text array as Postgres prints it (quoted items for values with commas or quotes). */
-function parseTextArray(literal: string): string[] {
-  const body = literal.slice(1, -1);
-  if (body === '') return [];
-  const items: string[] = [];
-  // Items are bare, or double-quoted with backslash escapes.
-  for (const match of body.matchAll(/"((?:[^"\\]|\\.)*)"|([^,]+)/g))
-    items.push(match[1] !== undefined ? match[1].replace(/\\(.)/g, '$1') : match[2]!);
-  return items;
 }

@@ -2,7 +2,8 @@ import type { ColumnInfo, TableInfo } from '../../db/catalog-types.js';
 import { encodeValue, type JsonValue } from '../../fixture/value-codec.js';
 import type { FixtureRow } from '../../fixture/format.js';
 import type { Allocations } from './allocate-keys.js';
-import type { KeyPlan } from './key-plan.js';
+import type { KeyOrigin, KeyPlan, TableKeys } from './key-plan.js';
+import type { SerializedKeyMap } from './seed-remap.js';
 
 /** A row ready to insert: one Postgres text value (or null) per insert column. */
 export type TextRow = (string | null)[];
@@ -55,26 +56,57 @@ export function remapRows(
   plan: KeyPlan,
   keyMap: KeyMap,
 ): TextRow[] {
-  const keys = plan.get(name);
-  const lookups = columns.map((column) => {
-    if (!keys) return undefined;
-    if (keys.allocated.has(column.name)) return keyMap.get(name)!.get(column.name)!;
-    const origin = keys.derived.get(column.name);
-    return origin && keyMap.get(origin.table)!.get(origin.column)!;
-  });
-  // Keys kept inside JSON columns: the value at each declared path takes the new key, keeping its JSON type.
-  const inJson = columns.map((column) =>
-    (keys?.json ?? [])
-      .filter((entry) => entry.column === column.name)
-      .map((entry) => ({ path: entry.path, lookup: keyMap.get(entry.origin.table)!.get(entry.origin.column)! })),
-  );
+  const { key, json } = columnLookups(plan.get(name), name, columns, keyMap);
   return rows.map((row) =>
     columns.map((column, i) => {
-      const value = inJson[i]!.length > 0 ? withJsonKeys(row[column.name], inJson[i]!) : row[column.name];
+      const value = json[i]!.length > 0 ? withJsonKeys(row[column.name], json[i]!) : row[column.name];
       const text = encodeValue(value as JsonValue, column.codec);
-      const lookup = lookups[i];
+      const lookup = key[i];
       return text !== null && lookup ? (lookup.get(text) ?? text) : text;
     }),
+  );
+}
+
+/** Per column, a key value's lookup and those of the keys kept inside it (declared JSON paths). */
+export interface ColumnLookups {
+  /** The lookup of the key the column holds (allocated, or derived through a foreign key); undefined: left alone. */
+  key: (ReadonlyMap<string, string> | undefined)[];
+  json: { path: string[]; lookup: ReadonlyMap<string, string> }[][];
+}
+
+/**
+ * How each column's keys translate through `keyMap`: the seed's (fixture value to scratch value) or its inverse
+ * (`inverseKeyMap`, scratch to fixture), so writing a campaign and reading it back follow the same keys.
+ */
+export function columnLookups(
+  keys: TableKeys | undefined,
+  name: string,
+  columns: readonly ColumnInfo[],
+  keyMap: KeyMap,
+): ColumnLookups {
+  const lookup = (origin: KeyOrigin | undefined) => origin && keyMap.get(origin.table)?.get(origin.column);
+  return {
+    key: columns.map((column) =>
+      lookup(keys?.allocated.has(column.name) ? { table: name, column: column.name } : keys?.derived.get(column.name)),
+    ),
+    json: columns.map((column) =>
+      (keys?.json ?? []).flatMap((entry) => {
+        const found = entry.column === column.name ? lookup(entry.origin) : undefined;
+        return found ? [{ path: entry.path, lookup: found }] : [];
+      }),
+    ),
+  };
+}
+
+/** The seed's key map turned around: scratch key value to fixture key value, per table and column. */
+export function inverseKeyMap(keyMap: SerializedKeyMap): KeyMap {
+  return new Map(
+    Object.entries(keyMap).map(([table, columns]) => [
+      table,
+      new Map(
+        Object.entries(columns).map(([column, pairs]) => [column, new Map(pairs.map(([old, fresh]) => [fresh, old]))]),
+      ),
+    ]),
   );
 }
 

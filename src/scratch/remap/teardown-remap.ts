@@ -1,8 +1,7 @@
 import type pg from 'pg';
 import type { Catalog, TableInfo } from '../../db/catalog-types.js';
 import { quoteIdent } from '../../db/quote.js';
-import { TurnkitError } from '../../errors.js';
-import { emptyCollected, type CollectedRows } from '../../fixture/capture/collect-owned.js';
+import type { CollectedRows } from '../../fixture/capture/collect-owned.js';
 import { walkCampaignKeys } from '../walk-keys.js';
 import { parseTupleKey, unpackKeys } from './key-ranges.js';
 import {
@@ -56,7 +55,11 @@ export async function teardownRemap(
   everyKey = false,
 ): Promise<TeardownReport> {
   const graph = resolveGameGraph({ game: entry.game, file: undefined }, catalog);
-  const collected = await walkCampaign(client, graph, entry.rootKey, inspect !== undefined);
+  // A campaign row the SUT deleted itself leaves what the registry recorded as all there is to delete.
+  const collected = await walkCampaignKeys(client, graph, entry.rootKey, {
+    wholeRows: inspect !== undefined,
+    emptyWhenGone: true,
+  });
   if (inspect) await inspect(client, collected);
 
   const owned = new Map([...graph.owned].map((name) => [name, catalog.tables.get(name)!]));
@@ -166,21 +169,6 @@ async function deleteAll(
   }
   refuseOnCounts(id, labels, row.slice(names.length));
   return Object.fromEntries(names.flatMap((name, i) => (row[i]! > 0 ? [[name, row[i]!]] : [])));
-}
-
-async function walkCampaign(
-  client: pg.PoolClient,
-  graph: ReturnType<typeof resolveGameGraph>,
-  rootKey: string,
-  wholeRows: boolean,
-): Promise<CollectedRows> {
-  try {
-    return await walkCampaignKeys(client, graph, rootKey, { wholeRows });
-  } catch (error) {
-    // The SUT deleted the campaign row itself: what the registry recorded is all there is to delete.
-    if (!(error instanceof TurnkitError && error.code === 'NOT_FOUND')) throw error;
-    return new Map([...graph.owned].map((name) => [name, emptyCollected(graph.catalog.tables.get(name)!)]));
-  }
 }
 
 async function runWhere(client: pg.PoolClient, target: DoomedKeys, statement: string): Promise<number> {
