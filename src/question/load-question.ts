@@ -1,9 +1,7 @@
 import { DATA_FILE_LIMIT, HAND_WRITTEN_LIMIT, readInputText } from '../util/read-input.js';
 import { extname } from 'node:path';
-import { closest } from 'fastest-levenshtein';
-import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { parseDocument, isMap, isPair, isScalar, type Document } from 'yaml';
-import type { z } from 'zod';
+import { issueLines, jsonLocator, placeOf, type Locator } from '../config/issue-lines.js';
 import { TurnkitError } from '../errors.js';
 import { formatJsonPath, parseJsonText, positionAt } from '../util/json/json-source.js';
 import { shownPath } from '../util/shown-path.js';
@@ -28,18 +26,19 @@ export interface LoadedQuestion {
 export async function loadQuestion(path: string): Promise<LoadedQuestion> {
   const shown = shownPath(path);
   const text = await readInputText(path, shown, HAND_WRITTEN_LIMIT);
-  const isJson = extname(path).toLowerCase() === '.json';
-  const source = isJson ? jsonSource(text, shown) : yamlSource(text, shown);
+  const source = parseSource(path, text, shown);
   const result = questionSchema.safeParse(source.value);
   if (!result.success) {
-    // A misspelled key also makes the real one "required": the unknown key, with its suggestion, comes first.
-    const issues = [...result.error.issues].sort(
-      (a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'),
-    );
-    const problems = issues.map((issue) => describeIssue(issue, source, shown));
+    const problems = issueLines(result.error.issues, { ...source, text, shown }, knownKeys);
     throw new TurnkitError('BAD_INPUT', problems[0]!, problems);
   }
-  return { question: result.data, path, shown, text, at: (at) => `${where(source, shown, at)}: ${formatJsonPath(at)}` };
+  return {
+    question: result.data,
+    path,
+    shown,
+    text,
+    at: (at) => `${placeOf(shown, text, source.locate, at)}: ${formatJsonPath(at)}`,
+  };
 }
 
 /**
@@ -51,8 +50,8 @@ export async function readQuestionData(
 ): Promise<{ value: unknown; shown: string; at(path: readonly PropertyKey[]): string }> {
   const shown = shownPath(path);
   const text = await readInputText(path, shown, DATA_FILE_LIMIT);
-  const source = extname(path).toLowerCase() === '.json' ? jsonSource(text, shown) : yamlSource(text, shown);
-  return { value: source.value, shown, at: (at) => `${where(source, shown, at)}: ${formatJsonPath(at)}` };
+  const { value, locate } = parseSource(path, text, shown);
+  return { value, shown, at: (at) => `${placeOf(shown, text, locate, at)}: ${formatJsonPath(at)}` };
 }
 
 /** Where a question given as an object says it came from, in messages and in the manifest. */
@@ -73,15 +72,9 @@ export function questionFromObject(value: unknown): LoadedQuestion {
   return { question: result.data, path: QUESTION_OBJECT, shown: QUESTION_OBJECT, text, at };
 }
 
-/** A parsed document and a way to find where a path sits in its text. */
-interface Source {
-  value: unknown;
-  /** Offset of the value at a path, or of a key itself when `key` is given. */
-  offsetOf(path: readonly PropertyKey[], key?: string): number | undefined;
-  text: string;
-}
-
-function yamlSource(text: string, shown: string): Source {
+// A YAML or JSON document (by its extension) parsed, and where each of its values is written.
+function parseSource(path: string, text: string, shown: string): { value: unknown; locate: Locator } {
+  if (extname(path).toLowerCase() === '.json') return { value: parseJsonText(text, shown), locate: jsonLocator(text) };
   const document: Document = parseDocument(text, { prettyErrors: false });
   const error = document.errors[0];
   if (error) {
@@ -93,64 +86,15 @@ function yamlSource(text: string, shown: string): Source {
   }
   return {
     value: yamlValue(document, text, shown),
-    text,
-    offsetOf(path, key) {
+    locate(path, key) {
       const node = path.length === 0 ? document.contents : document.getIn(path as unknown[], true);
       if (key !== undefined && isMap(node)) {
         const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && item.key.value === key);
-        const range = pair && isScalar(pair.key) ? pair.key.range : undefined;
-        return range?.[0];
+        return pair && isScalar(pair.key) ? pair.key.range?.[0] : undefined;
       }
       return (node as { range?: [number, number, number] } | undefined)?.range?.[0];
     },
   };
-}
-
-function jsonSource(text: string, shown: string): Source {
-  const value = parseJsonText(text, shown);
-  const tree = parseTree(text);
-  return {
-    value,
-    text,
-    offsetOf(path, key) {
-      if (!tree) return undefined;
-      const node = findNodeAtLocation(tree, path as (string | number)[]);
-      if (key !== undefined) return node?.children?.find((child) => child.children?.[0]?.value === key)?.offset;
-      return node?.offset;
-    },
-  };
-}
-
-function describeIssue(issue: z.core.$ZodIssue, source: Source, shown: string): string {
-  const path = issue.path as PropertyKey[];
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0]!;
-    const known = knownKeys(path);
-    const hint = known.length > 0 ? ` (did you mean "${closest(key, known)}"?)` : '';
-    return `${where(source, shown, path, key)}: ${formatJsonPath([...path, key])}: unknown key "${key}"${hint}`;
-  }
-  // zod says "Invalid input" for a key that is simply missing; say so.
-  const message = valueAt(source.value, path) === undefined ? 'is required' : issue.message;
-  return `${where(source, shown, path)}: ${formatJsonPath(path)}: ${message}`;
-}
-
-function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
-  let node = value;
-  for (const key of path)
-    node = typeof node === 'object' && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined;
-  return node;
-}
-
-function where(source: Source, shown: string, path: readonly PropertyKey[], key?: string): string {
-  // The nearest enclosing value that exists (a missing key points at its parent object).
-  for (let depth = path.length; depth >= 0; depth--) {
-    const offset = source.offsetOf(path.slice(0, depth), depth === path.length ? key : undefined);
-    if (offset !== undefined) {
-      const { line, column } = positionAt(source.text, offset);
-      return `${shown}:${line}:${column}`;
-    }
-  }
-  return shown;
 }
 
 // The keys a question accepts at a path, for "did you mean".
