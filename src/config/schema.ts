@@ -44,17 +44,14 @@ export const configSchema = z
   .object({
     database: z
       .object({
-        /** A real Postgres server; when absent turnkit uses the embedded database. */
         url: z.string().min(1).optional().describe('A real Postgres server; the embedded database when absent.'),
         embedded: z
           .object({
-            /** The embedded server's folder (data directory, password), relative to the config file. */
             dataDir: z
               .string()
               .min(1)
               .default('.turnkit/postgres')
               .describe("The embedded server's folder (data, password), relative to the config."),
-            /** TCP port of the embedded server; 0 picks a free one. */
             port: z.number().int().min(0).max(65535).default(0).describe('Embedded server port; 0: any free one.'),
           })
           .strict()
@@ -64,7 +61,6 @@ export const configSchema = z
       .strict()
       .default({ embedded: { dataDir: '.turnkit/postgres', port: 0 } })
       .describe('Which database turnkit connects to (--database-url and DATABASE_URL come first).'),
-    /** Folder of kysely migrations that create the game schema; the sample game's when absent. */
     migrations: z.string().min(1).optional().describe("The game's kysely migrations; else the sample's."),
     game: z
       .object({
@@ -162,13 +158,9 @@ export const configSchema = z
       })
       .strict()
       .describe('Your game: its campaign table, its turns, and which tables are shared or left out.'),
-    /** What capture scrubs: `table.column` (or `table.column:$.json.path`) to a transform, or `table` to a column map. */
     scrub: scrubSchema.default({}).describe("What capture scrubs: 'table.column' (or a table) to a transform."),
-    /** The environment variable the CLI reads the scrub key from (the library is given the key). */
     scrubKeyEnv: envNameSchema.default(DEFAULT_SCRUB_KEY_ENV).describe('Where the CLI reads the scrub key.'),
-    /** The LLM judge `turnkit judge` and `turnkit demo` use when no --model or --judge is given. */
     judge: judgeSettingsSchema.partial().optional().describe('The judge of turnkit judge and demo without --model.'),
-    /** Prices of models by name (SUT and judges): currency units per million input and output tokens. */
     prices: z
       .record(
         z.string().min(1),
@@ -182,7 +174,6 @@ export const configSchema = z
       )
       .default({})
       .describe('Model prices (SUT and judges), per million tokens: the cost in reps, manifests, reports, --max-cost.'),
-    /** Case-file functions a question names as `caseFile: config:NAME` (a .ts or .js config only). */
     caseFiles: z
       .record(
         z.string(),

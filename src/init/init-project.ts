@@ -10,7 +10,7 @@ import type { InitFacts } from './read-facts.js';
 import { starterFiles, type StarterAnswers } from './starter-files.js';
 import { STARTER_SUTS } from './starter-sut.js';
 import { writeFileAtomic } from '../util/process/atomic-write.js';
-import { CONFIG_FILE_NAMES } from '../config/load.js';
+import { CONFIG_FILE_NAMES } from '../config/config-file.js';
 
 /** What `turnkit init` is told: where, whether to overwrite a config, the database's catalog and the choices. */
 export interface InitOptions {
