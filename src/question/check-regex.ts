@@ -34,6 +34,11 @@ export function checkRegex(entry: string | { pattern: string; flags?: string | u
   return { source, flags, test: (text) => compiled.matcher(text).find() };
 }
 
+/** A check's regular expression as messages show it: `/PATTERN/FLAGS`. */
+export function shownPattern(entry: string | { pattern: string; flags?: string | undefined }): string {
+  return typeof entry === 'string' ? `/${entry}/` : `/${entry.pattern}/${entry.flags ?? ''}`;
+}
+
 /** The terms of a term list, written bare or as `{ terms }`. */
 export function termsOf(list: readonly string[] | { terms: readonly string[] }): readonly string[] {
   return Array.isArray(list) ? list : (list as { terms: readonly string[] }).terms;

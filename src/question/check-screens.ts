@@ -1,6 +1,7 @@
 import type { RepRecord } from '../run-dir/rep-record.js';
 import type { ScreenResult } from './screen-result.js';
-import { checkRegex, termsOf, type Checks, type RegexEntry, type TermList } from './checks-format.js';
+import { checkRegex, shownPattern, termsOf } from './check-regex.js';
+import type { Checks, TermList } from './checks-format.js';
 import { stateScreens } from './state-screens.js';
 
 /** What a screen's test made of one record: the failures (none: it passed) and how many expectations it tested. */
@@ -71,12 +72,13 @@ export function screensOf(checks: Checks, prefix = '', base: readonly PropertyKe
     const entries = checks[key];
     for (const [index, entry] of entries.entries()) {
       const regex = checkRegex(entry);
-      add(entries.length === 1 ? fallback : `${fallback}-${index + 1}`, nameOf(entry), {
+      const named = typeof entry === 'string' ? undefined : entry;
+      add(entries.length === 1 ? fallback : `${fallback}-${index + 1}`, named?.name, {
         at: [...base, key, index],
-        applies: appliesOf(entry),
+        applies: named?.applies,
         test: (record) => {
           const ok = regex.test(record.response ?? '') === present;
-          return { failures: ok ? [] : [`${present ? 'does not match' : 'matches'} ${shown(entry)}`], count: 1 };
+          return { failures: ok ? [] : [`${present ? 'does not match' : 'matches'} ${shownPattern(entry)}`], count: 1 };
         },
       });
     }
@@ -209,18 +211,6 @@ export function screenResults(
           count: outcome.count,
         };
   });
-}
-
-function nameOf(entry: RegexEntry): string | undefined {
-  return typeof entry === 'string' ? undefined : entry.name;
-}
-
-function appliesOf(entry: RegexEntry): readonly string[] | undefined {
-  return typeof entry === 'string' ? undefined : entry.applies;
-}
-
-function shown(entry: RegexEntry): string {
-  return typeof entry === 'string' ? `/${entry}/` : `/${entry.pattern}/${entry.flags ?? ''}`;
 }
 
 // The run keeps a few inserted rows per table as the SUT wrote them; the counts cover the rest.

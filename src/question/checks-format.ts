@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { checkRegex, declaresAnyCheck } from './check-regex.js';
 
-export { checkRegex, termsOf } from './check-regex.js';
-
 /** A screen's own name: it names the screen's row in the report and its results in screens.checks.jsonl. */
 export const screenName = z
   .string()
@@ -176,7 +174,5 @@ export const checksSchema = z
 
 /** A question's deterministic checks. */
 export type Checks = z.output<typeof checksSchema>;
-/** A regular expression entry of a check. */
-export type RegexEntry = Checks['matches'][number];
 /** A term list of a check, bare or named. */
 export type TermList = Checks['mustContain'];

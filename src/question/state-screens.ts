@@ -1,6 +1,7 @@
 import type { RepRecord } from '../run-dir/rep-record.js';
 import type { EffectsSummary, UpdatedRow } from '../scratch/effects/scratch-effects.js';
-import { checkRegex, type StateChecks, type TableExpectation, type ValuePredicate } from './checks-format.js';
+import { checkRegex, shownPattern } from './check-regex.js';
+import type { StateChecks, TableExpectation, ValuePredicate } from './checks-format.js';
 
 /** One screen of a question's expected state, before screensOf names it. */
 export interface StateScreen {
@@ -232,10 +233,7 @@ function describe(predicates: readonly [string, ValuePredicate][]): string {
 
 function describeValue(predicate: ValuePredicate): string {
   if (predicate === null || typeof predicate !== 'object') return JSON.stringify(predicate);
-  if ('matches' in predicate)
-    return typeof predicate.matches === 'string'
-      ? `matching /${predicate.matches}/`
-      : `matching /${predicate.matches.pattern}/${predicate.matches.flags ?? ''}`;
+  if ('matches' in predicate) return `matching ${shownPattern(predicate.matches)}`;
   if ('oneOf' in predicate) return `one of ${predicate.oneOf.map((v) => JSON.stringify(v)).join(', ')}`;
   return 'a non-empty value';
 }
