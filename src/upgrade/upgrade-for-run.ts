@@ -33,11 +33,8 @@ interface CachedUpgrade {
 }
 
 /**
- * `run --upgrade`: each captured fixture of the run that is behind the live schema is upgraded into the cache
- * (`upgradeIntoCache`) and replaced, for this run only, by the upgraded copy; its file, path and hash stay those of
- * the fixture the question names, so that every file's bytes stay as they were and the manifest still says which
- * file the reps came from. A constructed fixture is left as it is: `turnkit upgrade` re-records it on its upgraded
- * base (its seed then says how it stands).
+ * `run --upgrade`: each stale captured fixture is replaced, for this run only, by its upgraded copy in the cache; its
+ * file, path and hash stay the fixture's. A constructed one is left as it is (`turnkit upgrade` re-records it).
  */
 export async function upgradeForRun<T extends { loaded: LoadedFixture }>(
   project: ProjectContext,
