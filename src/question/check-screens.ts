@@ -10,10 +10,7 @@ export interface ScreenOutcome {
   count: number;
 }
 
-/**
- * One check of a question as a named screen: a term list, a pattern, an effect rule (a tool rule or a transcript
- * rule likewise), with its own result per rep and so its own denominator.
- */
+/** One check of a question as a named screen, with its own result per rep and so its own denominator. */
 export interface Screen {
   name: string;
   /** Where the screen's definition sits in the question (`checks.mustContain`), for messages. */
@@ -33,9 +30,8 @@ export function containsTerm(text: string, term: string): boolean {
 }
 
 /**
- * The screens of a question's checks, in the order the checks are written. A screen without a `name` gets one from
- * its check (`must-contain`, `matches-2`, `inserted-jobs`, `no-outside-changes`), with `prefix` before it (the
- * transcript's checks: `transcript-`); a default name that repeats gets `-2`, `-3`.
+ * The screens of a question's checks, in order. One without a `name` gets its check's (`matches-2`), after `prefix`
+ * (`transcript-`); a default name that repeats gets `-2`, `-3`.
  */
 export function screensOf(checks: Checks, prefix = '', base: readonly PropertyKey[] = ['checks']): Screen[] {
   const screens: Screen[] = [];
@@ -111,16 +107,14 @@ export function screensOf(checks: Checks, prefix = '', base: readonly PropertyKe
       at: [...base, 'effects', 'noOutsideChanges'],
       applies: named?.applies,
       test: (record) => {
-        if (record.outsideUnchecked !== undefined)
-          return {
-            failures: [`changes outside its campaign could not be checked (${record.outsideUnchecked})`],
-            count: 1,
-          };
         const changed = record.outside ?? [];
-        return {
-          failures: changed.length === 0 ? [] : [`changed rows outside its campaign (${changed[0] ?? ''})`],
-          count: 1,
-        };
+        const failures =
+          record.outsideUnchecked !== undefined
+            ? [`changes outside its campaign could not be checked (${record.outsideUnchecked})`]
+            : changed.length > 0
+              ? [`changed rows outside its campaign (${changed[0] ?? ''})`]
+              : [];
+        return { failures, count: 1 };
       },
     });
   }
@@ -201,15 +195,10 @@ export function screenResults(
           : `applies to ${screen.applies!.join(', ')} only`,
         count: 0,
       };
-    const outcome = screen.test(record);
-    return outcome.failures.length > 0
-      ? { screen: screen.name, mark: 'fail' as const, reason: outcome.failures.join('; '), count: outcome.count }
-      : {
-          screen: screen.name,
-          mark: 'pass' as const,
-          reason: `${outcome.count} check(s) passed`,
-          count: outcome.count,
-        };
+    const { failures, count } = screen.test(record);
+    const failed = failures.length > 0;
+    const reason = failed ? failures.join('; ') : `${count} check(s) passed`;
+    return { screen: screen.name, mark: failed ? ('fail' as const) : ('pass' as const), reason, count };
   });
 }
 

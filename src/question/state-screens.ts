@@ -13,10 +13,8 @@ export interface StateScreen {
 }
 
 /**
- * The screens of `checks.state`: one per table named (`state-TABLE`), and `state-only-changes` when no other table
- * may change. Each reads the rep's recorded effects: counts, the rows inserted, updated (columns before and after)
- * and deleted, by key in the fixture's terms. A failure names the table, the row by its key and the column, with the
- * value expected and the value found; a change to a volatile column is no change.
+ * The screens of `checks.state`, read from the rep's recorded effects: one per table named (`state-TABLE`), and
+ * `state-only-changes` when no other table may change. A change to a volatile column is no change.
  */
 export function stateScreens(state: StateChecks, base: readonly PropertyKey[]): StateScreen[] {
   const volatile = (table: string, column: string): boolean =>
