@@ -9,10 +9,7 @@ import type { StarterAnswers } from './starter-files.js';
 
 export type { GameChoices } from './game-questions.js';
 
-/**
- * The game from the choices (flags), each question's proposal for the rest, checked one answer at a time in the
- * order the prompts ask them: the first wrong answer is an error naming its flag.
- */
+/** The game from the choices (flags), proposals for the rest, checked in prompt order: an error names its flag. */
 export function chooseGame(
   catalog: Catalog,
   choices: GameChoices,

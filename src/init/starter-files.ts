@@ -1,5 +1,5 @@
 import type { Declarations } from './declarations.js';
-import type { GameGuess } from './guess-game.js';
+import type { GameGuess } from './game-questions.js';
 import { STARTER_SUTS, starterSut, type SutLanguage } from './starter-sut.js';
 
 /** What the starter project is made of: the game's names, and the language of its SUT stub. */
