@@ -3,7 +3,6 @@ import { z } from 'zod';
 import '../util/zod-messages.js';
 import { judgeSettingsSchema } from './judge-settings.js';
 import { DEFAULT_SCRUB_KEY_ENV, envNameSchema, scrubSchema } from './scrub-schema.js';
-import { referencesSchema, turnColumnsSchema } from './reference-schema.js';
 
 const tableName = z.string().min(1, 'a table name is required');
 const columnName = z.string().min(1, 'a column name is required');
@@ -111,8 +110,21 @@ export const configSchema = z
           .describe('The turns table, its order and its input columns: what turn slicing cuts by.'),
         shared: z.array(tableName).default([]).describe('Captured for self-containment, never owned, never deleted.'),
         exclude: z.array(tableName).default([]).describe('Tables never captured (an audit log, say).'),
-        references: referencesSchema,
-        turnColumns: turnColumnsSchema,
+        references: z
+          .record(
+            z.string().regex(/^.+\..+$/, "a reference is named 'table.column'"),
+            z.string().min(1, 'name the table (or table.column) the column refers to'),
+          )
+          .optional()
+          .describe(
+            "Columns holding another row's key with no foreign key: 'table.column' to 'table' (its primary key) or 'table.column'; owned, sliced and remapped like foreign keys. A key inside a json or jsonb column: 'table.column->key->key' (sliced and remapped; it makes no row owned).",
+          ),
+        turnColumns: z
+          .record(z.string().min(1), columnName)
+          .optional()
+          .describe(
+            'Owned tables with no foreign-key path to the turns table, to their integer turn column: rows whose value is N or more are left out of a fixture for turn N.',
+          ),
         migrate: z
           .object({
             command: z
