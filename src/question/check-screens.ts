@@ -2,7 +2,7 @@ import type { RepRecord } from '../run-dir/rep-record.js';
 import type { ScreenResult } from './screen-result.js';
 import { checkRegex, shownPattern, termsOf } from './check-regex.js';
 import type { Checks, TermList } from './checks-format.js';
-import { stateScreens } from './state-screens.js';
+import { addStateScreens } from './state-screens.js';
 
 /** What a screen's test made of one record: the failures (none: it passed) and how many expectations it tested. */
 export interface ScreenOutcome {
@@ -20,6 +20,9 @@ export interface Screen {
   test(record: RepRecord): ScreenOutcome;
 }
 
+/** Adds a screen: its own name when given (`named`), else `fallback`, numbered when it repeats. */
+export type AddScreen = (fallback: string, named: string | undefined, screen: Omit<Screen, 'name'>) => void;
+
 /**
  * Whether a term occurs in a text as a whole word or phrase, ignoring case: `Go` matches "GO." but not "ongoing".
  * Letters and digits of any script count as word characters, so "café" is not found inside "cafés".
@@ -36,7 +39,7 @@ export function containsTerm(text: string, term: string): boolean {
 export function screensOf(checks: Checks, prefix = '', base: readonly PropertyKey[] = ['checks']): Screen[] {
   const screens: Screen[] = [];
   const taken = new Map<string, number>();
-  const add = (fallback: string, named: string | undefined, screen: Omit<Screen, 'name'>): void => {
+  const add: AddScreen = (fallback, named, screen) => {
     let name = named ?? `${prefix}${fallback}`;
     if (named === undefined) {
       const seen = (taken.get(name) ?? 0) + 1;
@@ -98,8 +101,7 @@ export function screensOf(checks: Checks, prefix = '', base: readonly PropertyKe
       applies: rule.applies,
       test: (record) => ({ failures: factFailures(rule, record), count: 1 }),
     });
-  for (const screen of checks.state ? stateScreens(checks.state, base) : [])
-    add(screen.fallback, screen.named, { at: screen.at, applies: screen.applies, test: screen.test });
+  if (checks.state) addStateScreens(checks.state, base, add);
   const outside = checks.effects.noOutsideChanges;
   if (outside !== false) {
     const named = outside === true ? undefined : outside;

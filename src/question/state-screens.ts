@@ -1,37 +1,28 @@
 import type { RepRecord } from '../run-dir/rep-record.js';
 import type { EffectsSummary, UpdatedRow } from '../scratch/effects/scratch-effects.js';
 import { checkRegex, shownPattern } from './check-regex.js';
+import type { AddScreen, ScreenOutcome } from './check-screens.js';
 import type { StateChecks, TableExpectation, ValuePredicate } from './checks-format.js';
 
-/** One screen of a question's expected state, before screensOf names it. */
-export interface StateScreen {
-  fallback: string;
-  named: string | undefined;
-  at: readonly PropertyKey[];
-  applies: readonly string[] | undefined;
-  test(record: RepRecord): { failures: string[]; count: number };
-}
-
 /**
- * The screens of `checks.state`, read from the rep's recorded effects: one per table named (`state-TABLE`), and
+ * Adds the screens of `checks.state`, read from the rep's recorded effects: one per table named (`state-TABLE`), and
  * `state-only-changes` when no other table may change. A change to a volatile column is no change.
  */
-export function stateScreens(state: StateChecks, base: readonly PropertyKey[]): StateScreen[] {
+export function addStateScreens(state: StateChecks, base: readonly PropertyKey[], add: AddScreen): void {
   const volatile = (table: string, column: string): boolean =>
     state.volatile.includes(column) || state.volatile.includes(`${table}.${column}`);
-  const screens: StateScreen[] = Object.entries(state.tables).map(([table, expectation]) => ({
-    fallback: `state-${table}`,
-    named: expectation === 'unchanged' ? undefined : expectation.name,
-    at: [...base, 'state', 'tables', table],
-    applies: expectation === 'unchanged' ? undefined : expectation.applies,
-    test: (record) => withEffects(record, (effects) => tableFailures(table, expectation, effects, volatile)),
-  }));
+  for (const [table, expectation] of Object.entries(state.tables)) {
+    const named = expectation === 'unchanged' ? undefined : expectation;
+    add(`state-${table}`, named?.name, {
+      at: [...base, 'state', 'tables', table],
+      applies: named?.applies,
+      test: (record) => withEffects(record, (effects) => tableFailures(table, expectation, effects, volatile)),
+    });
+  }
   if (state.onlyChanges !== false) {
     const named = state.onlyChanges === true ? undefined : state.onlyChanges;
     const allowed = new Set(Object.keys(state.tables));
-    screens.push({
-      fallback: 'state-only-changes',
-      named: named?.name,
+    add('state-only-changes', named?.name, {
       at: [...base, 'state', 'onlyChanges'],
       applies: named?.applies,
       test: (record) =>
@@ -49,13 +40,9 @@ export function stateScreens(state: StateChecks, base: readonly PropertyKey[]): 
         }),
     });
   }
-  return screens;
 }
 
-function withEffects(
-  record: RepRecord,
-  failuresOf: (effects: EffectsSummary) => string[],
-): { failures: string[]; count: number } {
+function withEffects(record: RepRecord, failuresOf: (effects: EffectsSummary) => string[]): ScreenOutcome {
   if (!record.effects) return { failures: ["the rep recorded no effects (its SUT's changes were not read)"], count: 1 };
   return { failures: failuresOf(record.effects), count: 1 };
 }
