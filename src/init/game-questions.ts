@@ -14,7 +14,7 @@ import { isMigrationTable } from './migration-tables.js';
 import { parentColumns, questionFor } from './question-for.js';
 import { NO_FACTS, type InitFacts } from './read-facts.js';
 
-export type { GameChoices, GameQuestion } from './chooser-state.js';
+export type { GameChoices } from './chooser-state.js';
 
 /** What `init` proposes for the game config, read from the catalog; every field can be overridden by a flag. */
 export interface GameGuess {
@@ -76,7 +76,7 @@ export class GameChooser {
     const shown = resolved === '' ? 'none' : resolved;
     const why = question.candidates.find((candidate) => candidate.value === shown)?.why;
     this.inferred.push(
-      `${question.id} ${shown}: ${why ?? (reply?.trim() || question.fallback === hintOf(this.state, question.id) ? 'as given' : 'proposed')}`,
+      `${question.id} ${shown}: ${why ?? (reply?.trim() || question.fallback === hintOf(this.state.hints, question.id) ? 'as given' : 'proposed')}`,
     );
     this.index++;
     return undefined;

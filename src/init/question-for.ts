@@ -13,7 +13,7 @@ import { linksOf, pathUp, tablesBelow } from './game-shape.js';
 
 /** The question `id` as it stands after the answers so far: its candidates and its fallback; its flag is `--ID`. */
 export function questionFor(state: ChooserState, id: QuestionId): GameQuestion {
-  return { id, flag: `--${id}`, ...QUESTIONS[id](state, hintOf(state, id)) };
+  return { id, flag: `--${id}`, ...QUESTIONS[id](state, hintOf(state.hints, id)) };
 }
 
 // Each question by its id, made from the answers so far and the hint a flag or the config gives.
