@@ -129,11 +129,9 @@ function countProblem(
   wanted: number | { min?: number | undefined; max?: number | undefined },
 ): string | undefined {
   if (typeof wanted === 'number') return found === wanted ? undefined : String(wanted);
-  if (wanted.min !== undefined && found < wanted.min)
-    return wanted.max !== undefined ? `${wanted.min} to ${wanted.max}` : `at least ${wanted.min}`;
-  if (wanted.max !== undefined && found > wanted.max)
-    return wanted.min !== undefined ? `${wanted.min} to ${wanted.max}` : `at most ${wanted.max}`;
-  return undefined;
+  const { min, max } = wanted;
+  if ((min === undefined || found >= min) && (max === undefined || found <= max)) return undefined;
+  return min === undefined ? `at most ${max}` : max === undefined ? `at least ${min}` : `${min} to ${max}`;
 }
 
 type ExpectedRow = NonNullable<Exclude<TableExpectation, 'unchanged'>['rows']>[number];
