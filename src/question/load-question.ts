@@ -24,21 +24,14 @@ export interface LoadedQuestion {
  * an unknown key names the known key it most resembles ("comand": did you mean "command"?).
  */
 export async function loadQuestion(path: string): Promise<LoadedQuestion> {
-  const shown = shownPath(path);
-  const text = await readInputText(path, shown, HAND_WRITTEN_LIMIT);
-  const source = parseSource(path, text, shown);
-  const result = questionSchema.safeParse(source.value);
+  const document = await readDocument(path, HAND_WRITTEN_LIMIT);
+  const result = questionSchema.safeParse(document.value);
   if (!result.success) {
-    const problems = issueLines(result.error.issues, { ...source, text, shown }, knownKeys);
+    const problems = issueLines(result.error.issues, document, knownKeys);
     throw new TurnkitError('BAD_INPUT', problems[0]!, problems);
   }
-  return {
-    question: result.data,
-    path,
-    shown,
-    text,
-    at: (at) => `${placeOf(shown, text, source.locate, at)}: ${formatJsonPath(at)}`,
-  };
+  const { shown, text, at } = document;
+  return { question: result.data, path, shown, text, at };
 }
 
 /**
@@ -48,10 +41,8 @@ export async function loadQuestion(path: string): Promise<LoadedQuestion> {
 export async function readQuestionData(
   path: string,
 ): Promise<{ value: unknown; shown: string; at(path: readonly PropertyKey[]): string }> {
-  const shown = shownPath(path);
-  const text = await readInputText(path, shown, DATA_FILE_LIMIT);
-  const { value, locate } = parseSource(path, text, shown);
-  return { value, shown, at: (at) => `${placeOf(shown, text, locate, at)}: ${formatJsonPath(at)}` };
+  const { value, shown, at } = await readDocument(path, DATA_FILE_LIMIT);
+  return { value, shown, at };
 }
 
 /** Where a question given as an object says it came from, in messages and in the manifest. */
@@ -72,9 +63,21 @@ export function questionFromObject(value: unknown): LoadedQuestion {
   return { question: result.data, path: QUESTION_OBJECT, shown: QUESTION_OBJECT, text, at };
 }
 
-// A YAML or JSON document (by its extension) parsed, and where each of its values is written.
-function parseSource(path: string, text: string, shown: string): { value: unknown; locate: Locator } {
-  if (extname(path).toLowerCase() === '.json') return { value: parseJsonText(text, shown), locate: jsonLocator(text) };
+// A YAML or JSON file (by its extension) read and parsed, with where each of its values is written.
+async function readDocument(
+  path: string,
+  limit: number,
+): Promise<{ value: unknown; text: string; shown: string; locate: Locator; at(path: readonly PropertyKey[]): string }> {
+  const shown = shownPath(path);
+  const text = await readInputText(path, shown, limit);
+  const { value, locate } =
+    extname(path).toLowerCase() === '.json'
+      ? { value: parseJsonText(text, shown), locate: jsonLocator(text) }
+      : parseYaml(text, shown);
+  return { value, text, shown, locate, at: (at) => `${placeOf(shown, text, locate, at)}: ${formatJsonPath(at)}` };
+}
+
+function parseYaml(text: string, shown: string): { value: unknown; locate: Locator } {
   const document: Document = parseDocument(text, { prettyErrors: false });
   const error = document.errors[0];
   if (error) {
