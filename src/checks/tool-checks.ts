@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { checkRegex } from '../question/checks-format.js';
+import { checkRegex } from '../question/check-regex.js';
 import type { CallRule, EffectRule, OrderRule, RequiredCall, ToolChecks } from '../question/tools-format.js';
 import type { ScreenResult } from '../question/screen-result.js';
 import type { ToolCall } from '../sut/tool-call.js';

@@ -1,8 +1,8 @@
 import { shownPath } from '../util/shown-path.js';
 import { readFileSync } from 'node:fs';
 import { distance } from 'fastest-levenshtein';
-import { formatJsonPath, positionAt } from '../util/json/json-source.js';
-import { locateConfigKey } from './config-issues.js';
+import { formatJsonPath } from '../util/json/json-source.js';
+import { jsonLocator, placeOf, sourceLocator } from './issue-lines.js';
 
 /** How messages name the built-in config used when a project has none. */
 export const SAMPLE_CONFIG_SHOWN = '<sample game config>';
@@ -13,19 +13,15 @@ export const SAMPLE_CONFIG_SHOWN = '<sample game config>';
  * again for the line and column, on the error path only; a file that cannot be read gives the path without them.
  */
 export function configPlace(file: string | undefined, path: readonly PropertyKey[]): string {
-  const where = `${configShown(file)}`;
-  const jsonPath = formatJsonPath(path);
-  if (file === undefined) return `${where}: ${jsonPath}`;
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(file, 'utf8');
+    text = file === undefined ? undefined : readFileSync(file, 'utf8');
   } catch {
-    return `${where}: ${jsonPath}`;
+    // Unreadable: the place without its line and column.
   }
-  const offset = locateConfigKey(text, file.endsWith('.json'), path);
-  if (offset === undefined) return `${where}: ${jsonPath}`;
-  const { line, column } = positionAt(text, offset);
-  return `${where}:${line}:${column}: ${jsonPath}`;
+  const locate =
+    text === undefined ? () => undefined : file!.endsWith('.json') ? jsonLocator(text, true) : sourceLocator(text);
+  return `${placeOf(configShown(file), text, locate, path)}: ${formatJsonPath(path)}`;
 }
 
 /** A config file as messages show it: relative to the working folder, or the sample config's name. */
@@ -41,7 +37,6 @@ export function didYouMean(name: string, known: readonly string[]): string {
   const bare = (value: string): string => value.toLowerCase().replace(/^public\./, '');
   const same = known.find((candidate) => bare(candidate) === bare(name) || bare(candidate).endsWith(`.${bare(name)}`));
   if (same) return ` (did you mean "${same}"?)`;
-  // A name cut short ("turn_no" for "turn_number") is a typo edit distance would miss.
   // A name cut short or ended differently ("turn_no" for "turn_number") is a typo edit distance would miss: the one
   // known name that shares more than half of it as a prefix.
   const shared = (candidate: string): number => {

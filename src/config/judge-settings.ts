@@ -3,12 +3,9 @@ import { z } from 'zod';
 import '../util/zod-messages.js';
 import { JUDGE_PROVIDERS } from './judge-providers.js';
 
-export { JUDGE_PROVIDERS };
-
 /** An LLM judge: which model, where, and how hard to try (`--judge FILE` or the flags of `turnkit judge`). */
 export const judgeSettingsSchema = z
   .object({
-    /** `openai`: any OpenAI-compatible endpoint (OpenAI, Ollama, llama.cpp, vLLM); `anthropic`: the Messages API. */
     provider: z
       .enum(JUDGE_PROVIDERS)
       .default('openai')
@@ -16,7 +13,6 @@ export const judgeSettingsSchema = z
         'openai: any OpenAI-compatible endpoint (OpenAI, Ollama, llama.cpp, vLLM); anthropic: the Messages API.',
       ),
     model: z.string().trim().min(1, 'name the judge model').describe('The judge model, such as gpt-4o-mini.'),
-    /** Base URL, such as http://127.0.0.1:11434/v1 for Ollama; the provider's own when absent. */
     baseUrl: z
       .string()
       .url()
@@ -31,7 +27,6 @@ export const judgeSettingsSchema = z
       }, 'holds a user name or password: put the key in the API key variable (apiKeyEnv) instead')
       .optional()
       .describe("Base URL, such as http://127.0.0.1:11434/v1 for Ollama; the provider's own when absent."),
-    /** The environment variable holding the API key (never the key itself). */
     apiKeyEnv: z
       .string()
       .regex(/^\w+$/, 'an environment variable name')
@@ -41,9 +36,7 @@ export const judgeSettingsSchema = z
       ),
     temperature: z.number().min(0).max(2).default(0).describe('Sampling temperature of the judge.'),
     maxTokens: z.number().int().positive().default(1024).describe('Most tokens a verdict may take.'),
-    /** Verdicts requested at a time. */
     concurrency: z.number().int().positive().default(4).describe('Verdicts requested at a time.'),
-    /** Retries of a rate-limited (429) or failed (5xx, connection) request, with exponential backoff. */
     retries: z
       .number()
       .int()
@@ -51,9 +44,7 @@ export const judgeSettingsSchema = z
       .max(10)
       .default(4)
       .describe('Retries of a rate-limited (429) or failed (5xx, connection) request, with exponential backoff.'),
-    /** Seconds per request. */
     timeout: z.number().positive().default(120).describe('Seconds per request.'),
-    /** Show the judge the game's state beside the response: what the SUT changed, and the question's facts. */
     state: z
       .boolean()
       .default(false)

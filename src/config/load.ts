@@ -9,8 +9,7 @@ import { configSchema, type TurnkitConfig } from './schema.js';
 import { parseConfigValue } from './config-issues.js';
 import { sampleGameConfig } from './sample-config.js';
 import { findConfigFile } from './config-file.js';
-
-export { CONFIG_FILE_NAMES } from './config-file.js';
+import { SAMPLE_CONFIG_SHOWN } from './config-place.js';
 
 /** A loaded config: the parsed values plus where they came from. */
 export interface LoadedConfig extends TurnkitConfig {
@@ -37,7 +36,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   }
   if (!file)
     return {
-      ...parseWithSchema(configSchema, sampleGameConfig, '<sample game config>'),
+      ...parseWithSchema(configSchema, sampleGameConfig, SAMPLE_CONFIG_SHOWN),
       baseDir: cwd,
       file: undefined,
     };
@@ -67,11 +66,6 @@ async function readConfigValue(file: string, shown: string): Promise<unknown> {
   // A .ts file outside a "type": "module" package is compiled as CommonJS: its exports arrive one level down.
   if (value && typeof value === 'object' && 'default' in value && !('game' in value)) return value.default;
   return value;
-}
-
-/** Resolves a config-relative path (fixtures/, migrations/, ...) to an absolute one. */
-export function resolveFromConfig(config: LoadedConfig, path: string): string {
-  return resolve(config.baseDir, path);
 }
 
 /** One line for a config that fails to compile or run, with esbuild's line and column when it gives them. */

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import '../util/zod-messages.js';
 import { judgeSettingsSchema } from './judge-settings.js';
 import { DEFAULT_SCRUB_KEY_ENV, envNameSchema, scrubSchema } from './scrub-schema.js';
-import { referencesSchema, turnColumnsSchema } from './reference-schema.js';
 
 const tableName = z.string().min(1, 'a table name is required');
 const columnName = z.string().min(1, 'a column name is required');
@@ -44,17 +43,14 @@ export const configSchema = z
   .object({
     database: z
       .object({
-        /** A real Postgres server; when absent turnkit uses the embedded database. */
         url: z.string().min(1).optional().describe('A real Postgres server; the embedded database when absent.'),
         embedded: z
           .object({
-            /** The embedded server's folder (data directory, password), relative to the config file. */
             dataDir: z
               .string()
               .min(1)
               .default('.turnkit/postgres')
               .describe("The embedded server's folder (data, password), relative to the config."),
-            /** TCP port of the embedded server; 0 picks a free one. */
             port: z.number().int().min(0).max(65535).default(0).describe('Embedded server port; 0: any free one.'),
           })
           .strict()
@@ -64,7 +60,6 @@ export const configSchema = z
       .strict()
       .default({ embedded: { dataDir: '.turnkit/postgres', port: 0 } })
       .describe('Which database turnkit connects to (--database-url and DATABASE_URL come first).'),
-    /** Folder of kysely migrations that create the game schema; the sample game's when absent. */
     migrations: z.string().min(1).optional().describe("The game's kysely migrations; else the sample's."),
     game: z
       .object({
@@ -115,8 +110,21 @@ export const configSchema = z
           .describe('The turns table, its order and its input columns: what turn slicing cuts by.'),
         shared: z.array(tableName).default([]).describe('Captured for self-containment, never owned, never deleted.'),
         exclude: z.array(tableName).default([]).describe('Tables never captured (an audit log, say).'),
-        references: referencesSchema,
-        turnColumns: turnColumnsSchema,
+        references: z
+          .record(
+            z.string().regex(/^.+\..+$/, "a reference is named 'table.column'"),
+            z.string().min(1, 'name the table (or table.column) the column refers to'),
+          )
+          .optional()
+          .describe(
+            "Columns holding another row's key with no foreign key: 'table.column' to 'table' (its primary key) or 'table.column'; owned, sliced and remapped like foreign keys. A key inside a json or jsonb column: 'table.column->key->key' (sliced and remapped; it makes no row owned).",
+          ),
+        turnColumns: z
+          .record(z.string().min(1), columnName)
+          .optional()
+          .describe(
+            'Owned tables with no foreign-key path to the turns table, to their integer turn column: rows whose value is N or more are left out of a fixture for turn N.',
+          ),
         migrate: z
           .object({
             command: z
@@ -162,13 +170,9 @@ export const configSchema = z
       })
       .strict()
       .describe('Your game: its campaign table, its turns, and which tables are shared or left out.'),
-    /** What capture scrubs: `table.column` (or `table.column:$.json.path`) to a transform, or `table` to a column map. */
     scrub: scrubSchema.default({}).describe("What capture scrubs: 'table.column' (or a table) to a transform."),
-    /** The environment variable the CLI reads the scrub key from (the library is given the key). */
     scrubKeyEnv: envNameSchema.default(DEFAULT_SCRUB_KEY_ENV).describe('Where the CLI reads the scrub key.'),
-    /** The LLM judge `turnkit judge` and `turnkit demo` use when no --model or --judge is given. */
     judge: judgeSettingsSchema.partial().optional().describe('The judge of turnkit judge and demo without --model.'),
-    /** Prices of models by name (SUT and judges): currency units per million input and output tokens. */
     prices: z
       .record(
         z.string().min(1),
@@ -182,7 +186,6 @@ export const configSchema = z
       )
       .default({})
       .describe('Model prices (SUT and judges), per million tokens: the cost in reps, manifests, reports, --max-cost.'),
-    /** Case-file functions a question names as `caseFile: config:NAME` (a .ts or .js config only). */
     caseFiles: z
       .record(
         z.string(),

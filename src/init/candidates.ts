@@ -59,10 +59,8 @@ export function rootCandidates(catalog: Catalog): Candidate[] {
 }
 
 /**
- * Turns candidates: tables below the root at any foreign-key depth with an order column. A chat history first (a role
- * column holding the player's and the game master's values, `user` and `assistant`, and a text column): its shape
- * says more than a name (`faction_action`, `adventure_event` are named like turns and are not), then tables named
- * like turns.
+ * Turns candidates: tables below the root with an order column. A chat history (a role column holding `user` and
+ * `assistant` values) first, its shape saying more than a name (`faction_action` is not turns); then names.
  */
 export function turnsCandidates(catalog: Catalog, root: string, facts: InitFacts = NO_FACTS): Candidate[] {
   const links = linksOf(catalog);
@@ -154,9 +152,8 @@ export function orderCandidates(turns: TableInfo, groupedBy?: string): Candidate
 }
 
 /**
- * The game's own turn column candidates: integer columns named like a turn. `proposed` is one whose values rows
- * share under one parent row (`parent`: the columns of the turns' foreign key toward the campaign); `unchecked` one
- * of a table with no rows yet.
+ * The game's own turn column candidates: integer columns named like a turn. `proposed`: one whose values rows share
+ * under one `parent` row (the turns' foreign key toward the campaign); `unchecked`: one of a table with no rows.
  */
 export function turnColumnCandidates(
   turns: TableInfo,

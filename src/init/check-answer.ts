@@ -1,5 +1,5 @@
 import { didYouMean } from '../config/config-place.js';
-import type { TableInfo } from '../db/catalog-types.js';
+import type { ColumnInfo, TableInfo } from '../db/catalog-types.js';
 import { isOrderColumn, roleCandidates } from './candidates.js';
 import type { ChooserState, GameQuestion, QuestionId } from './chooser-state.js';
 import { linksOf, tablesBelow } from './game-shape.js';
@@ -20,11 +20,13 @@ function tableIn(state: ChooserState, name: string): TableInfo | string {
   );
 }
 
-/** What is wrong with a column name of a table; undefined when the table has it. */
-function columnProblem(info: TableInfo, name: string): string | undefined {
-  if (info.columns.some((candidate) => candidate.name === name)) return undefined;
+/** A column of a table by name, or what is wrong with the name. */
+function columnIn(info: TableInfo, name: string): ColumnInfo | string {
   const columns = info.columns.map((candidate) => candidate.name);
-  return `${name}: ${info.name} has no such column${didYouMean(name, columns)} (it has ${columns.join(', ')})`;
+  return (
+    info.columns.find((candidate) => candidate.name === name) ??
+    `${name}: ${info.name} has no such column${didYouMean(name, columns)} (it has ${columns.join(', ')})`
+  );
 }
 
 /** One question's check: the answer's text, and its comma-separated names. */
@@ -42,8 +44,8 @@ const CHECKS: Record<QuestionId, AnswerCheck> = {
     return undefined;
   },
   key: (state, text) => {
-    const problem = columnProblem(state.chosen.root!, text);
-    if (problem) return problem;
+    const found = columnIn(state.chosen.root!, text);
+    if (typeof found === 'string') return found;
     state.chosen.key = text;
     return undefined;
   },
@@ -60,9 +62,8 @@ const CHECKS: Record<QuestionId, AnswerCheck> = {
     return undefined;
   },
   order: (state, text) => {
-    const problem = columnProblem(state.chosen.turns!, text);
-    if (problem) return problem;
-    const info = state.chosen.turns!.columns.find((candidate) => candidate.name === text)!;
+    const info = columnIn(state.chosen.turns!, text);
+    if (typeof info === 'string') return info;
     if (!isOrderColumn(info))
       return `${text}: ${state.chosen.turns!.name}.${text} is ${info.type}; use an integer or timestamp column`;
     state.chosen.order = text;
@@ -73,9 +74,8 @@ const CHECKS: Record<QuestionId, AnswerCheck> = {
       state.chosen.turn = undefined;
       return undefined;
     }
-    const problem = columnProblem(state.chosen.turns!, text);
-    if (problem) return problem;
-    const info = state.chosen.turns!.columns.find((candidate) => candidate.name === text)!;
+    const info = columnIn(state.chosen.turns!, text);
+    if (typeof info === 'string') return info;
     if (!isInteger(info))
       return `${text}: ${state.chosen.turns!.name}.${text} is ${info.type}; the game's turn column is an integer`;
     state.chosen.turn = text;
@@ -89,8 +89,8 @@ const CHECKS: Record<QuestionId, AnswerCheck> = {
       return undefined;
     }
     const [name = '', values = ''] = text.split('=', 2);
-    const problem = columnProblem(state.chosen.turns!, name.trim());
-    if (problem) return problem;
+    const info = columnIn(state.chosen.turns!, name.trim());
+    if (typeof info === 'string') return info;
     const roles = roleCandidates(state.chosen.turns!, state.facts);
     const known = roles.find((role) => role.column === name.trim());
     const input = values
@@ -101,7 +101,6 @@ const CHECKS: Record<QuestionId, AnswerCheck> = {
       const seen = known?.values.length ? ` (it has ${known.values.join(', ')})` : '';
       return `${text}: name the values marking the player's rows, as ${name.trim()}=VALUE${seen}`;
     }
-    const info = state.chosen.turns!.columns.find((candidate) => candidate.name === name.trim())!;
     if (info.codec.kind !== 'text' || info.type.endsWith('[]'))
       return `${name.trim()}: ${state.chosen.turns!.name}.${name.trim()} is ${info.type}; a role column holds text or an enum`;
     const labels = known?.enumLabels;
@@ -123,8 +122,8 @@ const CHECKS: Record<QuestionId, AnswerCheck> = {
   input: (state, _text, names) => {
     if (names.length === 0) return 'name at least one input column';
     for (const name of names) {
-      const problem = columnProblem(state.chosen.turns!, name);
-      if (problem) return problem;
+      const found = columnIn(state.chosen.turns!, name);
+      if (typeof found === 'string') return found;
     }
     state.chosen.input = names;
     return undefined;

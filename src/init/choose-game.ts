@@ -4,15 +4,13 @@ import { TurnkitError } from '../errors.js';
 import { outputColumn, textColumns } from './candidates.js';
 import { linksOf, pathUp, tablesBelow } from './game-shape.js';
 import { type ChosenGame, type GameChoices, GameChooser } from './game-questions.js';
+import { hintOf } from './chooser-state.js';
 import { NO_FACTS, type InitFacts } from './read-facts.js';
 import type { StarterAnswers } from './starter-files.js';
 
 export type { GameChoices } from './game-questions.js';
 
-/**
- * The game from the choices (flags), each question's proposal for the rest, checked one answer at a time in the
- * order the prompts ask them: the first wrong answer is an error naming its flag.
- */
+/** The game from the choices (flags), proposals for the rest, checked in prompt order: an error names its flag. */
 export function chooseGame(
   catalog: Catalog,
   choices: GameChoices,
@@ -20,8 +18,7 @@ export function chooseGame(
 ): Omit<StarterAnswers, 'scrub'> {
   const chooser = new GameChooser(catalog, facts, choices);
   for (let question = chooser.next(); question; question = chooser.next()) {
-    const given = choices[question.id];
-    const text = Array.isArray(given) ? given.join(',') : given;
+    const text = hintOf(choices, question.id);
     if (text === undefined && question.fallback === undefined)
       throw new TurnkitError('USAGE', `init: ${question.missing}`);
     const problem = chooser.answer(text);

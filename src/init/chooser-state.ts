@@ -58,7 +58,7 @@ export interface ChooserState {
 }
 
 /** A flag's value for a question, lists joined with commas. */
-export function hintOf(state: ChooserState, id: QuestionId): string | undefined {
-  const value = state.hints[id];
+export function hintOf(hints: GameChoices, id: QuestionId): string | undefined {
+  const value = hints[id];
   return Array.isArray(value) ? value.join(',') : value;
 }

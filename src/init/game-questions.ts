@@ -1,4 +1,3 @@
-import type { GameGuess } from './guess-game.js';
 import type { Catalog } from '../db/catalog-types.js';
 import { turnColumnCandidates } from './candidates.js';
 import { checkAnswer } from './check-answer.js';
@@ -13,9 +12,23 @@ import {
 import { type Declarations, proposeDeclarations, proposeReferences } from './declarations.js';
 import { isMigrationTable } from './migration-tables.js';
 import { parentColumns, questionFor } from './question-for.js';
-import type { InitFacts } from './read-facts.js';
+import { NO_FACTS, type InitFacts } from './read-facts.js';
 
-export type { GameChoices, GameQuestion } from './chooser-state.js';
+export type { GameChoices } from './chooser-state.js';
+
+/** What `init` proposes for the game config, read from the catalog; every field can be overridden by a flag. */
+export interface GameGuess {
+  root: { table: string; key: string };
+  turns: {
+    table: string;
+    order: string;
+    input: string[];
+    turn?: string | undefined;
+    role?: { column: string; input: string[]; output?: string | undefined } | undefined;
+  };
+  /** Tables of players and accounts: captured when referenced, never owned by a campaign. */
+  shared: string[];
+}
 
 /** The game `init` settled on, with the declarations it proposes and why it chose each. */
 export interface ChosenGame extends GameGuess {
@@ -31,9 +44,8 @@ const LISTS = new Set<QuestionId>(['input', 'shared']);
 const OPTIONAL = new Set<QuestionId>(['turn', 'role', 'shared']);
 
 /**
- * Asks the game's questions one at a time and checks each answer as it is given: `next()` is the current question,
- * `answer(text)` takes a reply (a candidate's number, a name, `none`, or empty for the fallback) and returns why it
- * is wrong, or undefined when it is taken; `result()` is the game once every question is answered.
+ * Asks the game's questions one at a time: `next()` is the current one, `answer(reply)` (a candidate's number, a
+ * name, `none`, or empty for the fallback) says why a reply is wrong; `result()` is the game once all are answered.
  */
 export class GameChooser {
   private readonly state: ChooserState;
@@ -64,7 +76,7 @@ export class GameChooser {
     const shown = resolved === '' ? 'none' : resolved;
     const why = question.candidates.find((candidate) => candidate.value === shown)?.why;
     this.inferred.push(
-      `${question.id} ${shown}: ${why ?? (reply?.trim() || question.fallback === hintOf(this.state, question.id) ? 'as given' : 'proposed')}`,
+      `${question.id} ${shown}: ${why ?? (reply?.trim() || question.fallback === hintOf(this.state.hints, question.id) ? 'as given' : 'proposed')}`,
     );
     this.index++;
     return undefined;
@@ -128,4 +140,14 @@ export class GameChooser {
     }
     return names.join(',');
   }
+}
+
+/** The best guess for the game config (every question's proposal), or undefined when no table looks like turns. */
+export function guessGame(catalog: Catalog, facts: InitFacts = NO_FACTS): GameGuess | undefined {
+  const chooser = new GameChooser(catalog, facts);
+  for (let question = chooser.next(); question; question = chooser.next()) {
+    if (chooser.answer(undefined) !== undefined) return undefined;
+  }
+  const { root, turns, shared } = chooser.result();
+  return { root, turns, shared };
 }

@@ -10,7 +10,7 @@ import type { InitFacts } from './read-facts.js';
 import { starterFiles, type StarterAnswers } from './starter-files.js';
 import { STARTER_SUTS } from './starter-sut.js';
 import { writeFileAtomic } from '../util/process/atomic-write.js';
-import { CONFIG_FILE_NAMES } from '../config/load.js';
+import { CONFIG_FILE_NAMES } from '../config/config-file.js';
 
 /** What `turnkit init` is told: where, whether to overwrite a config, the database's catalog and the choices. */
 export interface InitOptions {
@@ -56,19 +56,15 @@ const SAMPLE_SCRUB_WHY: Record<string, string> = {
   'users.password_hash': 'a keyed digest shaped to the column',
 };
 
-/**
- * The sample game's scrub rules, every one of sampleGameConfig's (its players' handles, names and sign-in columns):
- * a config init writes on an empty database must let `db migrate`, `sample` and `capture` work as they stand.
- */
+/** The sample game's scrub rules, all of them: on an empty database `db migrate`, `sample` and `capture` must work. */
 export const SAMPLE_SCRUB = Object.entries(sampleGameConfig.scrub ?? {}).map(
   ([column, transform]) =>
     `'${column}': ${JSON.stringify(transform).replaceAll('"', "'")}, // ${SAMPLE_SCRUB_WHY[column] ?? 'the sample game'}`,
 );
 
 /**
- * Scaffolds a project that runs: a config naming the game's tables (read from the catalog, or chosen), a starter
- * question with its rubric and case file, and a SUT stub; the fixtures/, constructed/ and questions/ folders. Never
- * overwrites a config without `force`, nor any other file.
+ * Scaffolds a project that runs: a config naming the game's tables, a starter question, rubric, case file and SUT
+ * stub, and the project's folders. Never overwrites a config without `force`, nor any other file.
  */
 export async function init(options: InitOptions): Promise<InitResult> {
   const cwd = resolve(options.cwd);

@@ -11,13 +11,16 @@ import type { TableInfo } from '../db/catalog-types.js';
 import { type ChooserState, type GameQuestion, hintOf, type QuestionId } from './chooser-state.js';
 import { linksOf, pathUp, tablesBelow } from './game-shape.js';
 
-/** The question `id` as it stands after the answers so far: its candidates and its fallback. */
+/** The question `id` as it stands after the answers so far: its candidates and its fallback; its flag is `--ID`. */
 export function questionFor(state: ChooserState, id: QuestionId): GameQuestion {
-  return QUESTIONS[id](state, hintOf(state, id));
+  return { id, flag: `--${id}`, ...QUESTIONS[id](state, hintOf(state.hints, id)) };
 }
 
 // Each question by its id, made from the answers so far and the hint a flag or the config gives.
-const QUESTIONS: Record<QuestionId, (state: ChooserState, hint: string | undefined) => GameQuestion> = {
+const QUESTIONS: Record<
+  QuestionId,
+  (state: ChooserState, hint: string | undefined) => Omit<GameQuestion, 'id' | 'flag'>
+> = {
   root: (state, hint) => {
     let candidates = rootCandidates(state.catalog);
     if (state.hints.turns) {
@@ -26,8 +29,6 @@ const QUESTIONS: Record<QuestionId, (state: ChooserState, hint: string | undefin
       candidates = [...candidates.filter((c) => holds(c.value)), ...candidates.filter((c) => !holds(c.value))];
     }
     return {
-      id: 'root',
-      flag: '--root',
       prompt: 'campaign table (one row = one campaign)',
       candidates,
       fallback: hint ?? candidates[0]?.value,
@@ -43,8 +44,6 @@ const QUESTIONS: Record<QuestionId, (state: ChooserState, hint: string | undefin
       ...state.chosen.root!.uniqueKeys.filter((k) => k.length === 1).map((k) => ({ value: k[0]!, why: 'unique' })),
     ];
     return {
-      id: 'key',
-      flag: '--key',
       prompt: `key column of ${state.chosen.root!.name}`,
       candidates,
       fallback: hint ?? single,
@@ -58,8 +57,6 @@ const QUESTIONS: Record<QuestionId, (state: ChooserState, hint: string | undefin
     const [first, second] = candidates;
     const clear = !first || !second || (first.score ?? 0) - (second.score ?? 0) >= 2;
     return {
-      id: 'turns',
-      flag: '--turns',
       prompt: `turns table (below ${state.chosen.root!.name})`,
       candidates,
       fallback: hint ?? (clear ? first?.value : undefined),
@@ -77,8 +74,6 @@ const QUESTIONS: Record<QuestionId, (state: ChooserState, hint: string | undefin
   order: (state, hint) => {
     const candidates = orderCandidates(state.chosen.turns!, groupedTurn(state, state.chosen.turns!));
     return {
-      id: 'order',
-      flag: '--order',
       prompt: `order column of ${state.chosen.turns!.name} (integer or timestamp)`,
       candidates,
       fallback: hint ?? candidates[0]?.value,
@@ -93,8 +88,6 @@ const QUESTIONS: Record<QuestionId, (state: ChooserState, hint: string | undefin
       parentColumns(state, state.chosen.turns!),
     );
     return {
-      id: 'turn',
-      flag: '--turn',
       prompt: `the game's own turn column of ${state.chosen.turns!.name}, rows sharing a value are one turn (or none)`,
       candidates: [...candidates, { value: 'none', why: 'one turn is one row, or starts at each input row' }],
       fallback: hint ?? groupedTurn(state, state.chosen.turns!) ?? 'none',
@@ -112,8 +105,6 @@ const QUESTIONS: Record<QuestionId, (state: ChooserState, hint: string | undefin
       : roles.find((role) => state.facts.unreadRoles?.has(`${state.chosen.turns!.name}.${role.column}`));
     const none = state.chosen.turn || unread ? undefined : 'none';
     return {
-      id: 'role',
-      flag: '--role',
       prompt: `which rows are the player's input: COLUMN=VALUE,... (or none)`,
       candidates: [
         ...roles,
@@ -130,8 +121,6 @@ const QUESTIONS: Record<QuestionId, (state: ChooserState, hint: string | undefin
   input: (state, hint) => {
     const candidates = inputCandidates(state.chosen.turns!, state.chosen.role?.column);
     return {
-      id: 'input',
-      flag: '--input',
       prompt: `player input columns of ${state.chosen.turns!.name} (comma-separated)`,
       candidates,
       fallback: hint ?? candidates[0]?.value,
@@ -147,8 +136,6 @@ const QUESTIONS: Record<QuestionId, (state: ChooserState, hint: string | undefin
     );
     const referenced = candidates.filter((c) => !owned.has(c.value)).map((c) => c.value);
     return {
-      id: 'shared',
-      flag: '--shared',
       prompt: 'shared tables, captured when referenced, never owned (comma-separated, or none)',
       candidates: [...candidates, { value: 'none', why: 'no table is shared' }],
       fallback: hint ?? (referenced.length > 0 ? referenced.join(',') : 'none'),

@@ -11,16 +11,13 @@ export interface InitFacts {
   /** Unique constraints and unique indexes (plain columns, no predicate), by table. */
   unique: Map<string, string[][]>;
   /**
-   * For integer columns named like a turn: the table's row count, and by each foreign key (its columns joined with
-   * a comma; '' for none) how many rows at most share one value under one parent row.
+   * For integer columns named like a turn: the row count, and per foreign key (`a,b`; '' for none) the most rows
+   * sharing a value under one parent row.
    */
   turnSharing: Map<string, TurnSharing>;
   /** For text columns named like a role: their values that read like a role (at most 20, most used first). */
   roleValues: Map<string, string[]>;
-  /**
-   * Text columns named like a role, by `table.column`, that hold no value yet (a schema loaded without its rows):
-   * which rows are the player's cannot be read from them, so it is asked, never guessed.
-   */
+  /** Text columns named like a role that hold no value yet: which rows are the player's is asked, never guessed. */
   unreadRoles?: Set<string>;
 }
 

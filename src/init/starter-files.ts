@@ -1,5 +1,5 @@
 import type { Declarations } from './declarations.js';
-import type { GameGuess } from './guess-game.js';
+import type { GameGuess } from './game-questions.js';
 import { STARTER_SUTS, starterSut, type SutLanguage } from './starter-sut.js';
 
 /** What the starter project is made of: the game's names, and the language of its SUT stub. */
@@ -85,22 +85,19 @@ function starterConfig(answers: StarterAnswers): string {
 
 function turnLines(answers: StarterAnswers): string[] {
   const { turn, role } = answers.turns;
-  const lines = turn
-    ? [
-        '      // Rows are ordered by this column within a turn (an integer or timestamp column).',
-        `      order: ${str(answers.turns.order)},`,
-        "      // The game's own turn number: rows sharing its value are one turn; turn N is the turn numbered N.",
-        `      turn: ${str(turn)},`,
-      ]
-    : role
-      ? [
-          "      // Rows in this order (an integer or timestamp column); a turn starts at each of the player's rows.",
-          `      order: ${str(answers.turns.order)},`,
-        ]
-      : [
-          '      // Turn N is the N-th row of a campaign in this order (an integer or timestamp column).',
-          `      order: ${str(answers.turns.order)},`,
-        ];
+  const lines = [
+    turn
+      ? '      // Rows are ordered by this column within a turn (an integer or timestamp column).'
+      : role
+        ? "      // Rows in this order (an integer or timestamp column); a turn starts at each of the player's rows."
+        : '      // Turn N is the N-th row of a campaign in this order (an integer or timestamp column).',
+    `      order: ${str(answers.turns.order)},`,
+  ];
+  if (turn)
+    lines.push(
+      "      // The game's own turn number: rows sharing its value are one turn; turn N is the turn numbered N.",
+      `      turn: ${str(turn)},`,
+    );
   if (role) {
     const output = role.output ? `, output: ${str(role.output)}` : '';
     lines.push(

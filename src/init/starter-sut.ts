@@ -4,10 +4,7 @@ export const SUT_LANGUAGES = ['node', 'python', 'shell'] as const;
 /** One of `SUT_LANGUAGES`. */
 export type SutLanguage = (typeof SUT_LANGUAGES)[number];
 
-/**
- * Where each language's stub goes, the command a question runs it with, and the npm packages it imports (which the
- * project must list itself: turnkit's own dependencies resolve there only when npm happens to hoist them).
- */
+/** Each language's stub: its path, its command, and the npm packages it imports (the project must list them). */
 export const STARTER_SUTS: Record<SutLanguage, { path: string; command: string[]; packages: string[] }> = {
   node: { path: 'sut/game-master.mjs', command: ['node', 'sut/game-master.mjs'], packages: ['pg'] },
   python: { path: 'sut/game_master.py', command: ['python3', 'sut/game_master.py'], packages: [] },

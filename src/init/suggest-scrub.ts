@@ -5,9 +5,8 @@ import { KIND_TEXT, kindByName, kindByType } from '../fixture/scrub/name-detecto
 import { suggestedScrubBlock } from '../fixture/scrub/suggest-rules.js';
 
 /**
- * The config's `scrub` rules for a new project: every column of the game's tables that looks personal or secret by
- * its name or type (the detector capture refuses without a rule), with the transform that keeps its shape, so that
- * the first capture scrubs instead of refusing. Keys and foreign keys are left out (rules on them are refused).
+ * The config's `scrub` rules for a new project: each non-key column that looks personal or secret (as capture's
+ * detector sees it), with the transform that keeps its shape, so that the first capture scrubs instead of refusing.
  */
 export function suggestScrub(catalog: Catalog): string[] {
   const findings: Finding[] = [];

@@ -10,10 +10,8 @@ export interface CheckPattern {
 }
 
 /**
- * A check's regular expression as it runs: a plain string gets the `u` flag, an entry with flags gets exactly those.
- * It must be a JavaScript regular expression (the documented syntax) that RE2 also reads, and it runs on RE2 (re2js):
- * a question's pattern is not trusted to be benign, and a backtracking engine can take exponential time on a short
- * answer (`^(a+)+$` on 42 characters), so lookarounds and backreferences, which need one, are refused.
+ * A check's regular expression as it runs (a plain string gets the `u` flag): JavaScript syntax run on RE2, because
+ * a question's pattern is not trusted and backtracking can take exponential time (`^(a+)+$`); no lookarounds.
  */
 export function checkRegex(entry: string | { pattern: string; flags?: string | undefined }): CheckPattern {
   const source = typeof entry === 'string' ? entry : entry.pattern;
@@ -32,6 +30,11 @@ export function checkRegex(entry: string | { pattern: string; flags?: string | u
     throw new SyntaxError(`${why}: patterns run in linear time (RE2), which has no lookarounds or backreferences`);
   }
   return { source, flags, test: (text) => compiled.matcher(text).find() };
+}
+
+/** A check's regular expression as messages show it: `/PATTERN/FLAGS`. */
+export function shownPattern(entry: string | { pattern: string; flags?: string | undefined }): string {
+  return typeof entry === 'string' ? `/${entry}/` : `/${entry.pattern}/${entry.flags ?? ''}`;
 }
 
 /** The terms of a term list, written bare or as `{ terms }`. */

@@ -1,7 +1,8 @@
 import type { RepRecord } from '../run-dir/rep-record.js';
 import type { ScreenResult } from './screen-result.js';
-import { checkRegex, termsOf, type Checks, type RegexEntry, type TermList } from './checks-format.js';
-import { stateScreens } from './state-screens.js';
+import { checkRegex, shownPattern, termsOf } from './check-regex.js';
+import type { Checks, TermList } from './checks-format.js';
+import { addStateScreens } from './state-screens.js';
 
 /** What a screen's test made of one record: the failures (none: it passed) and how many expectations it tested. */
 export interface ScreenOutcome {
@@ -9,10 +10,7 @@ export interface ScreenOutcome {
   count: number;
 }
 
-/**
- * One check of a question as a named screen: a term list, a pattern, an effect rule (a tool rule or a transcript
- * rule likewise), with its own result per rep and so its own denominator.
- */
+/** One check of a question as a named screen, with its own result per rep and so its own denominator. */
 export interface Screen {
   name: string;
   /** Where the screen's definition sits in the question (`checks.mustContain`), for messages. */
@@ -21,6 +19,9 @@ export interface Screen {
   applies?: readonly string[] | undefined;
   test(record: RepRecord): ScreenOutcome;
 }
+
+/** Adds a screen: its own name when given (`named`), else `fallback`, numbered when it repeats. */
+export type AddScreen = (fallback: string, named: string | undefined, screen: Omit<Screen, 'name'>) => void;
 
 /**
  * Whether a term occurs in a text as a whole word or phrase, ignoring case: `Go` matches "GO." but not "ongoing".
@@ -32,14 +33,13 @@ export function containsTerm(text: string, term: string): boolean {
 }
 
 /**
- * The screens of a question's checks, in the order the checks are written. A screen without a `name` gets one from
- * its check (`must-contain`, `matches-2`, `inserted-jobs`, `no-outside-changes`), with `prefix` before it (the
- * transcript's checks: `transcript-`); a default name that repeats gets `-2`, `-3`.
+ * The screens of a question's checks, in order. One without a `name` gets its check's (`matches-2`), after `prefix`
+ * (`transcript-`); a default name that repeats gets `-2`, `-3`.
  */
 export function screensOf(checks: Checks, prefix = '', base: readonly PropertyKey[] = ['checks']): Screen[] {
   const screens: Screen[] = [];
   const taken = new Map<string, number>();
-  const add = (fallback: string, named: string | undefined, screen: Omit<Screen, 'name'>): void => {
+  const add: AddScreen = (fallback, named, screen) => {
     let name = named ?? `${prefix}${fallback}`;
     if (named === undefined) {
       const seen = (taken.get(name) ?? 0) + 1;
@@ -71,12 +71,13 @@ export function screensOf(checks: Checks, prefix = '', base: readonly PropertyKe
     const entries = checks[key];
     for (const [index, entry] of entries.entries()) {
       const regex = checkRegex(entry);
-      add(entries.length === 1 ? fallback : `${fallback}-${index + 1}`, nameOf(entry), {
+      const named = typeof entry === 'string' ? undefined : entry;
+      add(entries.length === 1 ? fallback : `${fallback}-${index + 1}`, named?.name, {
         at: [...base, key, index],
-        applies: appliesOf(entry),
+        applies: named?.applies,
         test: (record) => {
           const ok = regex.test(record.response ?? '') === present;
-          return { failures: ok ? [] : [`${present ? 'does not match' : 'matches'} ${shown(entry)}`], count: 1 };
+          return { failures: ok ? [] : [`${present ? 'does not match' : 'matches'} ${shownPattern(entry)}`], count: 1 };
         },
       });
     }
@@ -100,8 +101,7 @@ export function screensOf(checks: Checks, prefix = '', base: readonly PropertyKe
       applies: rule.applies,
       test: (record) => ({ failures: factFailures(rule, record), count: 1 }),
     });
-  for (const screen of checks.state ? stateScreens(checks.state, base) : [])
-    add(screen.fallback, screen.named, { at: screen.at, applies: screen.applies, test: screen.test });
+  if (checks.state) addStateScreens(checks.state, base, add);
   const outside = checks.effects.noOutsideChanges;
   if (outside !== false) {
     const named = outside === true ? undefined : outside;
@@ -109,16 +109,14 @@ export function screensOf(checks: Checks, prefix = '', base: readonly PropertyKe
       at: [...base, 'effects', 'noOutsideChanges'],
       applies: named?.applies,
       test: (record) => {
-        if (record.outsideUnchecked !== undefined)
-          return {
-            failures: [`changes outside its campaign could not be checked (${record.outsideUnchecked})`],
-            count: 1,
-          };
         const changed = record.outside ?? [];
-        return {
-          failures: changed.length === 0 ? [] : [`changed rows outside its campaign (${changed[0] ?? ''})`],
-          count: 1,
-        };
+        const failures =
+          record.outsideUnchecked !== undefined
+            ? [`changes outside its campaign could not be checked (${record.outsideUnchecked})`]
+            : changed.length > 0
+              ? [`changed rows outside its campaign (${changed[0] ?? ''})`]
+              : [];
+        return { failures, count: 1 };
       },
     });
   }
@@ -199,28 +197,11 @@ export function screenResults(
           : `applies to ${screen.applies!.join(', ')} only`,
         count: 0,
       };
-    const outcome = screen.test(record);
-    return outcome.failures.length > 0
-      ? { screen: screen.name, mark: 'fail' as const, reason: outcome.failures.join('; '), count: outcome.count }
-      : {
-          screen: screen.name,
-          mark: 'pass' as const,
-          reason: `${outcome.count} check(s) passed`,
-          count: outcome.count,
-        };
+    const { failures, count } = screen.test(record);
+    const failed = failures.length > 0;
+    const reason = failed ? failures.join('; ') : `${count} check(s) passed`;
+    return { screen: screen.name, mark: failed ? ('fail' as const) : ('pass' as const), reason, count };
   });
-}
-
-function nameOf(entry: RegexEntry): string | undefined {
-  return typeof entry === 'string' ? undefined : entry.name;
-}
-
-function appliesOf(entry: RegexEntry): readonly string[] | undefined {
-  return typeof entry === 'string' ? undefined : entry.applies;
-}
-
-function shown(entry: RegexEntry): string {
-  return typeof entry === 'string' ? `/${entry}/` : `/${entry.pattern}/${entry.flags ?? ''}`;
 }
 
 // The run keeps a few inserted rows per table as the SUT wrote them; the counts cover the rest.

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { checkRegex, declaresAnyCheck } from './check-regex.js';
 
-export { checkRegex, termsOf } from './check-regex.js';
-
 /** A screen's own name: it names the screen's row in the report and its results in screens.checks.jsonl. */
 export const screenName = z
   .string()
@@ -109,8 +107,7 @@ const tableExpectation = z.union([
 ]);
 
 /**
- * The campaign's expected state after the rep, read from what the run recorded the SUT changed: a screen per table,
- * and one for the tables the question does not name (`onlyChanges`). Volatile columns (`column` in any table, or
+ * The campaign's expected state after the rep, from what the SUT changed. Volatile columns (`column`, or
  * `table.column`) never count as a change: serial keys, timestamps, text the game generates.
  */
 const stateChecks = z
@@ -165,10 +162,7 @@ export const checksSchema = z
       .default({ inserted: [], noOutsideChanges: false }),
     /** What the campaign must look like after the rep (see stateChecks). */
     state: stateChecks.optional(),
-    /**
-     * Rules over the question's facts, as the rep read them before its SUT call: the response must state the fact
-     * (`mustState`), and must not name another of its alternatives (`mustNotContradict`, the default).
-     */
+    /** Rules over the question's facts as read before the SUT call: `mustState`, `mustNotContradict` (default). */
     facts: z.array(factRule).optional(),
   })
   .strict()
@@ -176,7 +170,5 @@ export const checksSchema = z
 
 /** A question's deterministic checks. */
 export type Checks = z.output<typeof checksSchema>;
-/** A regular expression entry of a check. */
-export type RegexEntry = Checks['matches'][number];
 /** A term list of a check, bare or named. */
 export type TermList = Checks['mustContain'];

@@ -4,10 +4,8 @@ import { z } from 'zod';
 export const HIDDEN_RUN_WORDS = 5;
 
 /**
- * Rows the player must not learn (`hidden:` in a question): their columns' values, taken from each rep's fixture, must
- * appear neither in the response nor in any tool call's arguments. A value of up to `words` words is found as a whole
- * phrase; a longer one when any `words` of its words in a row appear. Matched as `checks` terms are: whole words,
- * ignoring case and punctuation between words.
+ * Rows the player must not learn (`hidden:`): their values may appear in no response and no tool call's arguments,
+ * a value as a whole phrase, a longer one as any `words` of its words in a row (matched as `checks` terms are).
  */
 const hiddenRule = z
   .object({

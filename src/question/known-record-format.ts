@@ -16,9 +16,8 @@ const knownToolCall = z
   .strict();
 
 /**
- * A record whose right result is known, to test the question's checks themselves: a response (null for none), the
- * tool calls and effects the SUT made, and the result each named screen must give (seed 001's "an accurate outcome
- * with an unapproved call fails"). `verify` and the start of `run` refuse a question whose screens disagree.
+ * A record whose right result is known, to test the question's checks themselves: a response, tool calls and
+ * effects, and the result each named screen must give. `verify` and `run` refuse a question whose screens disagree.
  */
 export const knownRecordSchema = z
   .object({
@@ -32,10 +31,7 @@ export const knownRecordSchema = z
       .object({
         /** Rows the SUT inserted, per table. */
         inserted: z.record(z.string(), z.array(z.record(z.string(), z.unknown()))).default({}),
-        /**
-         * Rows it updated, per table: a count, or the rows by key with the columns set (`{ key: { id: 7 }, set: {
-         * hit_points: 9 } }`), which expected-state screens read.
-         */
+        /** Rows it updated, per table: a count, or the rows by key with the columns set (`{ key, set }`). */
         updated: z
           .record(
             z.string(),

@@ -1,9 +1,7 @@
 import { DATA_FILE_LIMIT, HAND_WRITTEN_LIMIT, readInputText } from '../util/read-input.js';
 import { extname } from 'node:path';
-import { closest } from 'fastest-levenshtein';
-import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { parseDocument, isMap, isPair, isScalar, type Document } from 'yaml';
-import type { z } from 'zod';
+import { issueLines, jsonLocator, placeOf, type Locator } from '../config/issue-lines.js';
 import { TurnkitError } from '../errors.js';
 import { formatJsonPath, parseJsonText, positionAt } from '../util/json/json-source.js';
 import { shownPath } from '../util/shown-path.js';
@@ -26,20 +24,14 @@ export interface LoadedQuestion {
  * an unknown key names the known key it most resembles ("comand": did you mean "command"?).
  */
 export async function loadQuestion(path: string): Promise<LoadedQuestion> {
-  const shown = shownPath(path);
-  const text = await readInputText(path, shown, HAND_WRITTEN_LIMIT);
-  const isJson = extname(path).toLowerCase() === '.json';
-  const source = isJson ? jsonSource(text, shown) : yamlSource(text, shown);
-  const result = questionSchema.safeParse(source.value);
+  const document = await readDocument(path, HAND_WRITTEN_LIMIT);
+  const result = questionSchema.safeParse(document.value);
   if (!result.success) {
-    // A misspelled key also makes the real one "required": the unknown key, with its suggestion, comes first.
-    const issues = [...result.error.issues].sort(
-      (a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'),
-    );
-    const problems = issues.map((issue) => describeIssue(issue, source, shown));
+    const problems = issueLines(result.error.issues, document, knownKeys);
     throw new TurnkitError('BAD_INPUT', problems[0]!, problems);
   }
-  return { question: result.data, path, shown, text, at: (at) => `${where(source, shown, at)}: ${formatJsonPath(at)}` };
+  const { shown, text, at } = document;
+  return { question: result.data, path, shown, text, at };
 }
 
 /**
@@ -49,10 +41,8 @@ export async function loadQuestion(path: string): Promise<LoadedQuestion> {
 export async function readQuestionData(
   path: string,
 ): Promise<{ value: unknown; shown: string; at(path: readonly PropertyKey[]): string }> {
-  const shown = shownPath(path);
-  const text = await readInputText(path, shown, DATA_FILE_LIMIT);
-  const source = extname(path).toLowerCase() === '.json' ? jsonSource(text, shown) : yamlSource(text, shown);
-  return { value: source.value, shown, at: (at) => `${where(source, shown, at)}: ${formatJsonPath(at)}` };
+  const { value, shown, at } = await readDocument(path, DATA_FILE_LIMIT);
+  return { value, shown, at };
 }
 
 /** Where a question given as an object says it came from, in messages and in the manifest. */
@@ -73,15 +63,21 @@ export function questionFromObject(value: unknown): LoadedQuestion {
   return { question: result.data, path: QUESTION_OBJECT, shown: QUESTION_OBJECT, text, at };
 }
 
-/** A parsed document and a way to find where a path sits in its text. */
-interface Source {
-  value: unknown;
-  /** Offset of the value at a path, or of a key itself when `key` is given. */
-  offsetOf(path: readonly PropertyKey[], key?: string): number | undefined;
-  text: string;
+// A YAML or JSON file (by its extension) read and parsed, with where each of its values is written.
+async function readDocument(
+  path: string,
+  limit: number,
+): Promise<{ value: unknown; text: string; shown: string; locate: Locator; at(path: readonly PropertyKey[]): string }> {
+  const shown = shownPath(path);
+  const text = await readInputText(path, shown, limit);
+  const { value, locate } =
+    extname(path).toLowerCase() === '.json'
+      ? { value: parseJsonText(text, shown), locate: jsonLocator(text) }
+      : parseYaml(text, shown);
+  return { value, text, shown, locate, at: (at) => `${placeOf(shown, text, locate, at)}: ${formatJsonPath(at)}` };
 }
 
-function yamlSource(text: string, shown: string): Source {
+function parseYaml(text: string, shown: string): { value: unknown; locate: Locator } {
   const document: Document = parseDocument(text, { prettyErrors: false });
   const error = document.errors[0];
   if (error) {
@@ -93,64 +89,15 @@ function yamlSource(text: string, shown: string): Source {
   }
   return {
     value: yamlValue(document, text, shown),
-    text,
-    offsetOf(path, key) {
+    locate(path, key) {
       const node = path.length === 0 ? document.contents : document.getIn(path as unknown[], true);
       if (key !== undefined && isMap(node)) {
         const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && item.key.value === key);
-        const range = pair && isScalar(pair.key) ? pair.key.range : undefined;
-        return range?.[0];
+        return pair && isScalar(pair.key) ? pair.key.range?.[0] : undefined;
       }
       return (node as { range?: [number, number, number] } | undefined)?.range?.[0];
     },
   };
-}
-
-function jsonSource(text: string, shown: string): Source {
-  const value = parseJsonText(text, shown);
-  const tree = parseTree(text);
-  return {
-    value,
-    text,
-    offsetOf(path, key) {
-      if (!tree) return undefined;
-      const node = findNodeAtLocation(tree, path as (string | number)[]);
-      if (key !== undefined) return node?.children?.find((child) => child.children?.[0]?.value === key)?.offset;
-      return node?.offset;
-    },
-  };
-}
-
-function describeIssue(issue: z.core.$ZodIssue, source: Source, shown: string): string {
-  const path = issue.path as PropertyKey[];
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0]!;
-    const known = knownKeys(path);
-    const hint = known.length > 0 ? ` (did you mean "${closest(key, known)}"?)` : '';
-    return `${where(source, shown, path, key)}: ${formatJsonPath([...path, key])}: unknown key "${key}"${hint}`;
-  }
-  // zod says "Invalid input" for a key that is simply missing; say so.
-  const message = valueAt(source.value, path) === undefined ? 'is required' : issue.message;
-  return `${where(source, shown, path)}: ${formatJsonPath(path)}: ${message}`;
-}
-
-function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
-  let node = value;
-  for (const key of path)
-    node = typeof node === 'object' && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined;
-  return node;
-}
-
-function where(source: Source, shown: string, path: readonly PropertyKey[], key?: string): string {
-  // The nearest enclosing value that exists (a missing key points at its parent object).
-  for (let depth = path.length; depth >= 0; depth--) {
-    const offset = source.offsetOf(path.slice(0, depth), depth === path.length ? key : undefined);
-    if (offset !== undefined) {
-      const { line, column } = positionAt(source.text, offset);
-      return `${shown}:${line}:${column}`;
-    }
-  }
-  return shown;
 }
 
 // The keys a question accepts at a path, for "did you mean".

@@ -89,9 +89,8 @@ export const questionSchema = z
     /** Rows the player must not learn: their values may appear in no response and no tool call's arguments. */
     hidden: hiddenSchema.optional(),
     /**
-     * Named facts of the campaign: read-only SQL (`$1` the scratch campaign's root key) giving one row, whose first
-     * column is the fact; read before and after each rep's SUT call, `{{fact:NAME}}` in the case file, checked by
-     * `checks.facts`. `alternatives`: SQL whose rows are the values the fact could have held.
+     * Named facts of the campaign: read-only SQL (`$1` the root key) whose first column is the fact, read around each
+     * SUT call; `alternatives`: SQL giving the values it could have held.
      */
     facts: z
       .record(

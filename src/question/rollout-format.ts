@@ -49,11 +49,7 @@ const commandPlayers = z
   })
   .strict();
 
-/**
- * Where the player's inputs of a rollout come from after its first turn (which plays the fixture's own input): the
- * live session's recorded inputs (`capture --ahead`), a script in the question, a model playing a persona, or a
- * command.
- */
+/** Where a rollout's inputs after its first turn come from: recorded (`capture --ahead`), script, model or command. */
 export const playersSchema = z.discriminatedUnion('type', [
   recordedPlayers,
   scriptPlayers,
@@ -71,11 +67,7 @@ export const rolloutFields = {
   stopOn: z.literal('fail', { error: 'the one value is "fail"' }).optional(),
   /** Checks of the whole transcript (every response joined), besides `checks` applied to each turn. */
   transcriptChecks: checksSchema.optional(),
-  /**
-   * State tracking: at each chosen turn of a rollout (every turn by default), a fact of the question read from the
-   * campaign as it stands before the SUT's call, and whether the turn's response agrees with it (states it with
-   * `mustState`; never names another of its alternatives). A measurement beside the marks, reported turn by turn.
-   */
+  /** State tracking: at chosen turns, whether the response agrees with a fact as read before the SUT's call. */
   probes: z
     .array(
       z

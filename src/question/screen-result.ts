@@ -1,8 +1,6 @@
 /**
- * A screen's result for one rep: each check (a term list, a pattern, an effect rule, a tool rule, a transcript rule)
- * is a named screen with its own denominator. `unscored` means the screen does not apply to this rep (a refusal case
- * has no answer terms, a fixture's `applies` list leaves it out): it is never counted as a pass, nor in the screen's
- * denominator.
+ * A screen's result for one rep. `unscored`: the screen does not apply to this rep (a fixture's `applies` leaves it
+ * out); never counted as a pass, nor in the screen's denominator.
  */
 export type ScreenMark = 'pass' | 'fail' | 'unscored';
 

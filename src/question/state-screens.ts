@@ -1,38 +1,28 @@
 import type { RepRecord } from '../run-dir/rep-record.js';
 import type { EffectsSummary, UpdatedRow } from '../scratch/effects/scratch-effects.js';
-import { checkRegex, type StateChecks, type TableExpectation, type ValuePredicate } from './checks-format.js';
-
-/** One screen of a question's expected state, before screensOf names it. */
-export interface StateScreen {
-  fallback: string;
-  named: string | undefined;
-  at: readonly PropertyKey[];
-  applies: readonly string[] | undefined;
-  test(record: RepRecord): { failures: string[]; count: number };
-}
+import { checkRegex, shownPattern } from './check-regex.js';
+import type { AddScreen, ScreenOutcome } from './check-screens.js';
+import type { StateChecks, TableExpectation, ValuePredicate } from './checks-format.js';
 
 /**
- * The screens of `checks.state`: one per table named (`state-TABLE`), and `state-only-changes` when no other table
- * may change. Each reads the rep's recorded effects: counts, the rows inserted, updated (columns before and after)
- * and deleted, by key in the fixture's terms. A failure names the table, the row by its key and the column, with the
- * value expected and the value found; a change to a volatile column is no change.
+ * Adds the screens of `checks.state`, read from the rep's recorded effects: one per table named (`state-TABLE`), and
+ * `state-only-changes` when no other table may change. A change to a volatile column is no change.
  */
-export function stateScreens(state: StateChecks, base: readonly PropertyKey[]): StateScreen[] {
+export function addStateScreens(state: StateChecks, base: readonly PropertyKey[], add: AddScreen): void {
   const volatile = (table: string, column: string): boolean =>
     state.volatile.includes(column) || state.volatile.includes(`${table}.${column}`);
-  const screens: StateScreen[] = Object.entries(state.tables).map(([table, expectation]) => ({
-    fallback: `state-${table}`,
-    named: expectation === 'unchanged' ? undefined : expectation.name,
-    at: [...base, 'state', 'tables', table],
-    applies: expectation === 'unchanged' ? undefined : expectation.applies,
-    test: (record) => withEffects(record, (effects) => tableFailures(table, expectation, effects, volatile)),
-  }));
+  for (const [table, expectation] of Object.entries(state.tables)) {
+    const named = expectation === 'unchanged' ? undefined : expectation;
+    add(`state-${table}`, named?.name, {
+      at: [...base, 'state', 'tables', table],
+      applies: named?.applies,
+      test: (record) => withEffects(record, (effects) => tableFailures(table, expectation, effects, volatile)),
+    });
+  }
   if (state.onlyChanges !== false) {
     const named = state.onlyChanges === true ? undefined : state.onlyChanges;
     const allowed = new Set(Object.keys(state.tables));
-    screens.push({
-      fallback: 'state-only-changes',
-      named: named?.name,
+    add('state-only-changes', named?.name, {
       at: [...base, 'state', 'onlyChanges'],
       applies: named?.applies,
       test: (record) =>
@@ -50,13 +40,9 @@ export function stateScreens(state: StateChecks, base: readonly PropertyKey[]): 
         }),
     });
   }
-  return screens;
 }
 
-function withEffects(
-  record: RepRecord,
-  failuresOf: (effects: EffectsSummary) => string[],
-): { failures: string[]; count: number } {
+function withEffects(record: RepRecord, failuresOf: (effects: EffectsSummary) => string[]): ScreenOutcome {
   if (!record.effects) return { failures: ["the rep recorded no effects (its SUT's changes were not read)"], count: 1 };
   return { failures: failuresOf(record.effects), count: 1 };
 }
@@ -143,11 +129,9 @@ function countProblem(
   wanted: number | { min?: number | undefined; max?: number | undefined },
 ): string | undefined {
   if (typeof wanted === 'number') return found === wanted ? undefined : String(wanted);
-  if (wanted.min !== undefined && found < wanted.min)
-    return wanted.max !== undefined ? `${wanted.min} to ${wanted.max}` : `at least ${wanted.min}`;
-  if (wanted.max !== undefined && found > wanted.max)
-    return wanted.min !== undefined ? `${wanted.min} to ${wanted.max}` : `at most ${wanted.max}`;
-  return undefined;
+  const { min, max } = wanted;
+  if ((min === undefined || found >= min) && (max === undefined || found <= max)) return undefined;
+  return min === undefined ? `at most ${max}` : max === undefined ? `at least ${min}` : `${min} to ${max}`;
 }
 
 type ExpectedRow = NonNullable<Exclude<TableExpectation, 'unchanged'>['rows']>[number];
@@ -232,10 +216,7 @@ function describe(predicates: readonly [string, ValuePredicate][]): string {
 
 function describeValue(predicate: ValuePredicate): string {
   if (predicate === null || typeof predicate !== 'object') return JSON.stringify(predicate);
-  if ('matches' in predicate)
-    return typeof predicate.matches === 'string'
-      ? `matching /${predicate.matches}/`
-      : `matching /${predicate.matches.pattern}/${predicate.matches.flags ?? ''}`;
+  if ('matches' in predicate) return `matching ${shownPattern(predicate.matches)}`;
   if ('oneOf' in predicate) return `one of ${predicate.oneOf.map((v) => JSON.stringify(v)).join(', ')}`;
   return 'a non-empty value';
 }

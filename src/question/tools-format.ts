@@ -7,9 +7,6 @@ const optionalScreenName = screenName.optional();
 /** A tool's name as the SUT calls it. */
 const toolName = z.string().trim().min(1);
 
-/** A per-argument pattern: a regular expression as `checks` writes one (`u` flag), or `{ pattern, flags }`. */
-const argumentPattern = regexEntryWith({});
-
 /** Which calls of a tool a rule is about: its name, and optionally its arguments and whether it failed. */
 const callMatch = {
   name: optionalScreenName,
@@ -20,7 +17,7 @@ const callMatch = {
   /** subset (default): the call may have more arguments; exact: no argument besides these. */
   match: z.enum(['subset', 'exact'], { error: 'expected "subset" or "exact"' }).default('subset'),
   /** Per argument, a regular expression its value (a string, or a number or boolean as text) must match. */
-  patterns: z.record(z.string(), argumentPattern).optional(),
+  patterns: z.record(z.string(), regexEntryWith({})).optional(),
   /** true: the call must have failed (an error reported); false: it must have succeeded; absent: either. */
   error: z.boolean().optional(),
 };

@@ -26,10 +26,8 @@ export async function isConstructedFile(file: string): Promise<boolean> {
 }
 
 /**
- * The constructed fixtures that follow an upgrade: those named, and every one in the constructed folder whose base
- * is among the captured files upgraded. Each is materialized now, before any base is rewritten (after, its recorded
- * base hash no longer matches). One whose base is itself constructed, or that does not materialize, is returned in
- * `refused` with why; named ones bring their captured base into the upgrade (`bases`).
+ * The constructed fixtures that follow an upgrade (those named, and those whose base is upgraded), materialized now:
+ * after a base is rewritten its recorded hash no longer matches. Named ones bring their base into the upgrade.
  */
 export async function followersOf(
   constructedDir: string,
@@ -66,12 +64,8 @@ export async function followersOf(
 }
 
 /**
- * Re-records a constructed fixture against its upgraded base: the diff from the upgraded base to its own upgraded
- * materialized state, which must still be a single-turn diff of column values. Nothing is written, and the reason
- * returned, when a column it changed is gone (dropped, its values moved elsewhere), when the diff no longer fits
- * one turn, or when nothing of the change is left. The upgraded base is read from `read` (where it waits until the
- * upgrade commits) and recorded as `path`, where it will be, relative to `target`.
- * @returns the constructed file's new text, or why it is left as it was.
+ * Re-records a constructed fixture as the diff from its upgraded base (read from `read`, recorded as `path`) to its
+ * own upgraded state; returns its new text, or why it is left as it was (a changed column gone, not one turn).
  */
 export async function rerecordFollower(
   follower: Follower,

@@ -5,12 +5,8 @@ import type { LoadedConfig } from '../config/load.js';
 import type { MigrationState } from '../fixture/capture/migration-state.js';
 
 /**
- * Refuses an upgrade that would run migrations other than the game's: with no `game.migrate.command`, turnkit runs
- * the kysely migrations of the config's folder (the sample game's when none is named), which can upgrade only a
- * database those very migrations built. A database migrated by another tool, or by kysely migrations that are not
- * the folder's, would otherwise be "upgraded" by the sample game's migrations and its fixtures rewritten with a
- * migration record that is not theirs.
- * @param where the database as shown to the user (its URL without password)
+ * Refuses an upgrade that would run migrations other than the game's: without `game.migrate.command` turnkit runs
+ * the config's kysely migrations, which can upgrade only a database they built. `where`: the database as shown.
  */
 export async function checkMigrationsTurnkitRuns(
   config: Pick<LoadedConfig, 'game'> & DatabaseSettings,

@@ -3,9 +3,8 @@ import { TurnkitError } from '../errors.js';
 import type { SchemaSnapshot } from '../fixture/capture/schema-snapshot.js';
 
 /**
- * Rebuilds a snapshot's schema in an empty database: its statements in order, then the migration tool's own rows
- * (so that the game's migration command runs only what came after), then every sequence moved past its column's
- * largest value (a tool inserting its next row must not collide with the restored ones).
+ * Rebuilds a snapshot's schema in an empty database: its statements, the migration tool's rows (the game's command
+ * then runs only what came after), and every sequence moved past its column's largest value.
  */
 export async function rebuildSchema(client: Queryable, snapshot: SchemaSnapshot, shown: string): Promise<void> {
   for (const [i, statement] of snapshot.statements.entries()) {

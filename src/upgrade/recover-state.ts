@@ -35,12 +35,8 @@ export interface Unrecorded {
 type Config = Pick<LoadedConfig, 'game' | 'baseDir' | 'migrations' | 'database'>;
 
 /**
- * Finds the migration state of fixtures captured before turnkit recorded it, and a schema snapshot to rebuild it
- * from. First a snapshot beside the fixture with the same fingerprint (another fixture captured later under the
- * same schema); else the game's migrations are applied one at a time to an empty database (`scratch`), the captured
- * tables' fingerprint compared after each: the state is the one migration after which it equals the fixture's, or
- * the one `from` names (checked against the fingerprint). Several matches (a migration that changes no captured
- * table) are refused with the list, for the author to name one with `from`.
+ * Finds the migration state of fixtures that recorded none: a snapshot beside it with its fingerprint, else the one
+ * migration (or `from`) after which, applied one at a time to `scratch`, the captured tables' fingerprint is its own.
  */
 export async function recoverStates(
   scratch: () => Promise<UpgradeDatabase>,

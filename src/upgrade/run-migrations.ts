@@ -12,11 +12,7 @@ import { expandEnv } from '../sut/sut-command.js';
 // What a migration command may print before turnkit stops keeping it (its last lines say why it failed).
 const OUTPUT_CAP = 64 * 1024;
 
-/**
- * Runs the game's own migrations against a database: the command the config names (`game.migrate.command`, with
- * DATABASE_URL set to that database and the project folder as its working directory), or turnkit's `db migrate`
- * for kysely migrations.
- */
+/** Runs the game's own migrations against a database: `game.migrate.command`, or turnkit's kysely migrations. */
 export async function runGameMigrations(
   db: Db,
   config: Pick<LoadedConfig, 'game' | 'baseDir' | 'migrations'> & { database: LoadedConfig['database'] },
@@ -42,9 +38,7 @@ export async function runMigrationCommand(
   signal?: AbortSignal,
 ): Promise<void> {
   const [program] = command;
-  // The runner SUTs and players use (util/process/bounded-process.ts): its own process group, killed with whatever it
-  // started when aborted, output bounded. A migration has no turnkit timeout of its own (it may be long): a day.
-  // The environment a command SUT gets: no secret-named variable (the scrub key, API keys) and no PG* variable (a
+  // A migration may be long: a day. The environment a command SUT gets: no secret-named and no PG* variable (a
   // `psql` step would reach the database they name), unless game.migrate.env passes one by name.
   const parent = db.env ?? {};
   const run = await runBounded({

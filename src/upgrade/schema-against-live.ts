@@ -3,12 +3,8 @@ import { describeTable } from '../fixture/capture/build-fixture.js';
 import { isMigrationBookkeeping } from '../fixture/capture/migration-state.js';
 
 /**
- * How the schema the game's migrations built in the scratch database differs from the live database's, one line per
- * table: every live table (a migration that did nothing leaves a new live table or column missing; one that drops a
- * table loses it), and every table the fixtures hold. An empty list means the upgrade reached the live schema; any
- * line means the migrations did not, and no fixture may be rewritten from that database. Migration bookkeeping is
- * left out, a known tool's or the config's `migrationTable` (`schema.table`): its rows are compared as the migration
- * state.
+ * How the migrated scratch schema differs from the live one, one line per table (every live table and the
+ * fixtures'); empty: the upgrade reached it. Migration bookkeeping is left out: compared as the migration state.
  */
 export function schemaDifferences(
   live: Catalog,

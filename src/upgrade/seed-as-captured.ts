@@ -9,11 +9,8 @@ import { writeFixtureRows } from '../scratch/write-fixture-rows.js';
 import { advanceAllSequences } from './rebuild-schema.js';
 
 /**
- * Writes fixtures into a rebuilt database with their keys as captured, plus each one's turn-N row (its input
- * columns, the rest as the turn before had them), so that a capture of turn N there reads what the fixture holds.
- * Fixtures written together must be of different campaigns. One transaction, constraints checked at its end.
- * Where the role may, the captured rows are written as a replica (session_replication_role): the game's triggers
- * and the foreign keys' checks do not fire for them.
+ * Writes fixtures (of different campaigns) into a rebuilt database with their keys as captured, plus each one's
+ * turn-N row, so that a capture of turn N there reads what the fixture holds. One transaction.
  */
 export async function seedAsCaptured(
   client: pg.PoolClient,
@@ -58,13 +55,8 @@ export async function seedAsCaptured(
   }
 }
 
-/**
- * Writes the rest of the transaction as a replica when the role may (a superuser, as the embedded server's always is; PostgreSQL 15
- * also grants it with GRANT SET ON PARAMETER): no trigger fires, neither the game's nor the foreign keys' checks.
- * The rows are as captured, from a database that checked them when they were written: a trigger must not rewrite
- * them (an updated_at set to now() on insert), and checking 25,000 turns' foreign keys row by row was about a third
- * of seeding 50 fixtures of 500 turns. Returns whether it could; else the rows are written with the triggers and checks on.
- */
+// The rest of the transaction as a replica when the role may: no trigger fires. The rows were checked when captured,
+// a trigger must not rewrite them (an updated_at), and foreign-key checks were a third of seeding. Whether it could.
 async function asReplica(client: pg.PoolClient): Promise<boolean> {
   await client.query('SAVEPOINT turnkit_replica');
   try {

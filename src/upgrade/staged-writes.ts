@@ -2,10 +2,8 @@ import { rename, rm } from 'node:fs/promises';
 import { tempSibling } from '../util/process/temp-names.js';
 
 /**
- * The files of one upgrade, written all or none: each is written whole beside its target under a temporary name
- * (`.NAME.PID.RAND.tmp`, which a later write in that folder removes once this process is gone), and only `commit`
- * renames them into place, after every fixture of the upgrade succeeded. A signal before then leaves every target
- * as it was.
+ * The files of one upgrade, written all or none: each beside its target under a temporary name, renamed into place
+ * only by `commit`, after every fixture succeeded.
  */
 export class StagedWrites {
   private readonly staged: { temp: string; target: string }[] = [];

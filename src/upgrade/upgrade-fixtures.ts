@@ -42,10 +42,7 @@ export interface UpgradeInput {
   scrubKey?: string | ((envName: string) => string | undefined) | undefined;
   /** Capture sensitive-looking new columns without a rule anyway (recorded in the fixture). */
   allowSensitive?: boolean | undefined;
-  /**
-   * For fixtures captured before turnkit recorded migration states: the last migration applied when they were
-   * captured (checked against their schema fingerprint). Without it turnkit finds it (see recover-state.ts).
-   */
+  /** For fixtures that recorded no migration state: the last one applied at capture (else found: recover-state.ts). */
   from?: string | undefined;
   /** Time to record as the capture and upgrade time (tests pin it). */
   now?: Date | undefined;
@@ -55,10 +52,7 @@ export interface UpgradeInput {
 /** One fixture's outcome. */
 export interface UpgradedFixture {
   file: string;
-  /**
-   * `held`: upgraded in the scratch database but not written, because another fixture of the same upgrade was not
-   * (the fixtures of one upgrade are written all or none).
-   */
+  /** `held`: upgraded but not written, because another fixture of the same upgrade was not (all or none). */
   status: 'upgraded' | 'current' | 'failed' | 'skipped' | 'held';
   /** The migrations it went through (upgraded), or why it was not upgraded. */
   migrations?: string[];
@@ -68,10 +62,7 @@ export interface UpgradedFixture {
   why?: string;
   /** Every problem behind `why`, one line each (the new columns a capture refused, say). */
   problems?: readonly string[];
-  /**
-   * For a fixture that recorded no migration state: the last migration applied when it was captured, and how that
-   * was found (a snapshot with its fingerprint, `--from`, or its fingerprint after each migration).
-   */
+  /** For a fixture that recorded no migration state: the last migration applied at capture, and how it was found. */
   capturedAfter?: { migration: string | undefined; how: RecoveredState['how'] };
 }
 
@@ -99,14 +90,8 @@ interface Item {
 type Outcome = UpgradedFixture & { stagedAs?: string };
 
 /**
- * Upgrades fixtures captured under an older schema through the game's own migrations: for each schema snapshot,
- * rebuilds it in a database of its own, seeds the fixtures there with their keys as captured, runs the migrations,
- * and captures the same campaign at the same turn again under the same config and scrub rules. Rules already applied
- * are not applied twice; new columns that look personal or secret are refused until a rule (or --allow-sensitive)
- * covers them. Each file is replaced atomically (or written under `out`) and records the upgrade in
- * `source.upgrades`.
- * @example
- * const { fixtures } = await upgrade(project, { files: ['fixtures/meridian-turn-23.json'] });
+ * Upgrades fixtures through the game's own migrations: each schema snapshot rebuilt in a database of its own, the
+ * fixtures seeded there as captured, migrated, and captured again (same campaign, turn, config and scrub rules).
  */
 export async function upgrade(project: ProjectContext, input: UpgradeInput = {}): Promise<UpgradeResult> {
   const given = input.files?.length
@@ -273,12 +258,9 @@ async function planned(
   // Captured before turnkit recorded migration states: found again by recoverStates.
   if (!fixture.source.migrations) return { file, fixture };
   const snapshotFile = snapshotFileOf(file, fixture);
-  let reading = snapshots.get(snapshotFile);
-  if (!reading) {
-    reading = readSchemaSnapshot(snapshotFile, shownPath(snapshotFile));
-    snapshots.set(snapshotFile, reading);
-  }
-  const snapshot = await reading;
+  if (!snapshots.has(snapshotFile))
+    snapshots.set(snapshotFile, readSchemaSnapshot(snapshotFile, shownPath(snapshotFile)));
+  const snapshot = await snapshots.get(snapshotFile)!;
   const standing = fixtureStanding(fixture, live, snapshot);
   if (standing.kind === 'current') return { file, status: 'current' };
   if (standing.kind === 'unknown') return { file, status: 'skipped', why: standing.why };
@@ -326,9 +308,7 @@ async function upgradeBatch(
       problems: reached,
     }));
   const results: Outcome[] = [];
-  // The migrated schema is the same for every fixture of the batch (captures only read): its snapshot is taken by
-  // the first capture and reused, as one capture reuses it across fingerprints, instead of dumping the schema again
-  // per fixture. Each folder and fingerprint gets its file once; the schema file once per folder.
+  // The migrated schema is the same for every fixture of the batch: the first capture's snapshot serves them all.
   let taken: SchemaSnapshot | undefined;
   const snapshotFiles = new Set<string>();
   for (const item of batch) {

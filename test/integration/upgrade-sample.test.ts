@@ -13,7 +13,7 @@ import type { ProjectContext } from '../../src/project/project-context.js';
 import { seed, teardown } from '../../src/scratch/scratch-operations.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { upgrade } from '../../src/upgrade/upgrade-fixtures.js';
-import { upgradeIntoCache } from '../../src/upgrade/upgrade-cache.js';
+import { upgradeIntoCache } from '../../src/upgrade/upgrade-for-run.js';
 import { verifyFixtures } from '../../src/fixture/constructed/verify-fixtures.js';
 import { run } from '../../src/pipeline/run.js';
 import type { Manifest } from '../../src/run-dir/manifest.js';
@@ -112,14 +112,14 @@ describe.each(BACKENDS)('turnkit upgrade of the sample game on %s', (backend) =>
     const before = await readFile(file, 'utf8');
     const [entry] = await upgradeIntoCache(ruled, [file], { scrubKey: TEST_SCRUB_KEY });
     expect(await readFile(file, 'utf8')).toBe(before);
-    expect(entry!.upgraded).toContain(join(t.dir, '.turnkit', 'upgraded'));
-    expect(entry!.migrations).toHaveLength(4);
-    const copy = await readFixture(entry!.upgraded!);
+    expect(entry!.upgraded!.path).toContain(join(t.dir, '.turnkit', 'upgraded'));
+    expect(entry!.upgraded!.migrations).toHaveLength(4);
+    const copy = await readFixture(entry!.upgraded!.path);
     expect(copy.source.upgrades).toHaveLength(1);
     expect(copy.source.turn).toBe(9);
     // Asked again, the copy is reused (same bytes, same state).
     const [again] = await upgradeIntoCache(ruled, [file], { scrubKey: TEST_SCRUB_KEY });
-    expect(again!.upgraded).toBe(entry!.upgraded);
+    expect(again!.upgraded!.path).toBe(entry!.upgraded!.path);
   }, 240_000);
 
   it('run --upgrade seeds the upgraded copies, leaves every fixture byte as it was and lists the copies', async () => {

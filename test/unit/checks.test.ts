@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyChecks, containsTerm } from '../../src/checks/run-checks.js';
-import { checkRegex, checksSchema } from '../../src/question/checks-format.js';
+import { checkRegex } from '../../src/question/check-regex.js';
+import { checksSchema } from '../../src/question/checks-format.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
 
 /** A completed rep with the given response; `overrides` replace whole fields. */

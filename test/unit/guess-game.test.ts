@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Catalog, ColumnInfo, TableInfo } from '../../src/db/catalog-types.js';
-import { guessGame } from '../../src/init/guess-game.js';
+import { guessGame } from '../../src/init/game-questions.js';
 import { chooseGame } from '../../src/init/choose-game.js';
 import { rootCandidates, turnsCandidates } from '../../src/init/candidates.js';
 import { GameChooser } from '../../src/init/game-questions.js';

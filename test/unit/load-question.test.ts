@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadQuestion } from '../../src/question/load-question.js';
 import { TurnkitError } from '../../src/errors.js';
-import { checkRegex } from '../../src/question/checks-format.js';
+import { checkRegex } from '../../src/question/check-regex.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 

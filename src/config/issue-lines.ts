@@ -1,0 +1,98 @@
+import { closest } from 'fastest-levenshtein';
+import { findNodeAtLocation, parseTree } from 'jsonc-parser';
+import type { z } from 'zod';
+import { formatJsonPath, positionAt } from '../util/json/json-source.js';
+
+/** Where a path is written in a document's text: the offset of its value, or of `key` inside it when given. */
+export type Locator = (path: readonly PropertyKey[], key?: string) => number | undefined;
+
+/**
+ * A JSON document's locator. With `atProperty`, a value inside an object is found at its key (a place in the config
+ * that only the database shows to be wrong is named at the key, as a schema problem reads).
+ */
+export function jsonLocator(text: string, atProperty = false): Locator {
+  const tree = parseTree(text);
+  return (path, key) => {
+    if (!tree) return undefined;
+    const node = findNodeAtLocation(tree, path as (string | number)[]);
+    if (key !== undefined) return node?.children?.find((child) => child.children?.[0]?.value === key)?.offset;
+    return atProperty && node?.parent?.type === 'property' ? node.parent.offset : node?.offset;
+  };
+}
+
+/**
+ * A .ts or .js config is code, not data: the place of a path is found by reading its keys in order in the text
+ * (`game`, then `turns` after it, ...). Good for configs written as one object literal, which defineConfig invites.
+ */
+export function sourceLocator(text: string): Locator {
+  return (path, key) => {
+    const keys = [...path, ...(key !== undefined ? [key] : [])].filter(
+      (segment): segment is string => typeof segment === 'string',
+    );
+    if (keys.length === 0) return undefined;
+    let from = 0;
+    let found: number | undefined;
+    for (const segment of keys) {
+      const pattern = new RegExp(`(^|[^\\w$])(["']?)${segment.replace(/[$]/g, '\\$')}\\2\\s*:`, 'g');
+      pattern.lastIndex = from;
+      const match = pattern.exec(text);
+      if (!match) return undefined;
+      found = match.index + match[1]!.length;
+      from = found + 1;
+    }
+    return found;
+  };
+}
+
+/** `file:line:col` of the nearest enclosing value that can be found (a missing key: its parent), else `file`. */
+export function placeOf(
+  shown: string,
+  text: string | undefined,
+  locate: Locator,
+  path: readonly PropertyKey[],
+  key?: string,
+): string {
+  for (let depth = path.length; text !== undefined && depth >= 0; depth--) {
+    const offset = locate(path.slice(0, depth), depth === path.length ? key : undefined);
+    if (offset !== undefined) {
+      const { line, column } = positionAt(text, offset);
+      return `${shown}:${line}:${column}`;
+    }
+  }
+  return shown;
+}
+
+/**
+ * A schema's issues with a document (a question, a config), one line each `file:line:col: $.path: message`. An
+ * unknown key names the known key it most resembles ("comand": did you mean "command"?) and comes first: a
+ * misspelled key also makes the real one "required".
+ */
+export function issueLines(
+  issues: readonly z.core.$ZodIssue[],
+  document: { value: unknown; text: string | undefined; shown: string; locate: Locator },
+  knownKeys: (path: readonly PropertyKey[]) => string[],
+): string[] {
+  const { value, text, shown, locate } = document;
+  const sorted = [...issues].sort(
+    (a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'),
+  );
+  return sorted.map((issue) => {
+    const path = issue.path as PropertyKey[];
+    if (issue.code === 'unrecognized_keys') {
+      const key = issue.keys[0]!;
+      const known = knownKeys(path);
+      const hint = known.length > 0 ? ` (did you mean "${closest(key, known)}"?)` : '';
+      return `${placeOf(shown, text, locate, path, key)}: ${formatJsonPath([...path, key])}: unknown key "${key}"${hint}`;
+    }
+    // zod says "Invalid input" for a key that is simply missing; say so.
+    const message = valueAt(value, path) === undefined ? 'is required' : issue.message;
+    return `${placeOf(shown, text, locate, path)}: ${formatJsonPath(path)}: ${message}`;
+  });
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let node = value;
+  for (const key of path)
+    node = typeof node === 'object' && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined;
+  return node;
+}
