@@ -1,5 +1,5 @@
 import { holmAdjust } from '../stats/holm.js';
-import { mantelHaenszel, type MantelHaenszel } from '../stats/mantel-haenszel.js';
+import { mantelHaenszel, pairedStratum, type MantelHaenszel } from '../stats/mantel-haenszel.js';
 import { shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import type { Report } from './build-report.js';
@@ -82,14 +82,7 @@ export function compareReports(here: Report, there: Report): Comparison {
     warnings,
     ...(players ? { players } : {}),
     paired: {
-      test: mantelHaenszel(
-        fixtures.map((entry) => ({
-          constructedPass: entry.here.pass,
-          constructedFail: entry.here.fail,
-          basePass: entry.there.pass,
-          baseFail: entry.there.fail,
-        })),
-      ),
+      test: mantelHaenszel(fixtures.map((entry) => pairedStratum(entry.here, entry.there))),
       holm: holmAdjust(fixtures.map((entry) => entry.p)),
     },
   };

@@ -8,6 +8,7 @@ import type { FixtureReport, Report } from './build-report.js';
 import type { CiFixtureDetail } from './ci-details.js';
 import { passesNeeded } from '../stats/stats.js';
 import { correctedSummary, estimateLine } from './format-trust.js';
+import { span } from './report-text.js';
 
 /**
  * The report as JUnit XML, the format every CI system reads: one test suite per tag (tags are never pooled), one
@@ -98,9 +99,7 @@ export function countsLine(fixture: FixtureReport, target: number, errors?: Erro
     fixture.rate === null
       ? 'no rate'
       : `rate ${fixture.rate.toFixed(2)} (${fixture.pass}/${qualified}, ${policyWords(errors)})`;
-  const interval = fixture.wilson
-    ? `, 95% interval [${fixture.wilson.low.toFixed(2)}, ${fixture.wilson.high.toFixed(2)}]`
-    : '';
+  const interval = fixture.wilson ? `, 95% interval ${span(fixture.wilson)}` : '';
   const needed = qualified > 0 ? `, ${passesNeeded(target, qualified)} passes needed` : '';
   return `${fixture.pass} pass, ${fixture.fail} fail, ${fixture.na} na, ${fixture.error} error, ${fixture.blank} blank; ${rate}${interval}${needed} for target ${target}`;
 }

@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import type { Run } from '../run-dir/read-run.js';
 import { repId, type RepKey } from '../run-dir/run-state.js';
 import { ceilingVerdict, type CeilingVerdict } from '../stats/agreement-ceiling.js';
+import { agreement } from '../stats/agreement.js';
 import {
   calibrate,
   refusal,
@@ -13,7 +14,7 @@ import {
 import { pooledClusteredRate, type PooledRate } from '../stats/cluster-se.js';
 import { intervalVerdict, roganGladen, roganGladenInterval, type CorrectedVerdict } from '../stats/corrected-rate.js';
 import { holmAdjust } from '../stats/holm.js';
-import { mantelHaenszel, type MantelHaenszel } from '../stats/mantel-haenszel.js';
+import { mantelHaenszel, pairedStratum, type MantelHaenszel } from '../stats/mantel-haenszel.js';
 import { ppiMean, type PpiEstimate } from '../stats/ppi.js';
 import type { ReadMark } from '../run-dir/marks/read-marks.js';
 import type { RunAgreement } from './run-agreements.js';
@@ -97,16 +98,7 @@ export async function trustReport(input: TrustInput): Promise<TrustReport> {
   const strata = input.pairs.flatMap((pair) => {
     const constructed = byName.get(pair.constructed);
     const base = byName.get(pair.base);
-    return constructed && base
-      ? [
-          {
-            constructedPass: constructed.pass,
-            constructedFail: constructed.fail,
-            basePass: base.pass,
-            baseFail: base.fail,
-          },
-        ]
-      : [];
+    return constructed && base ? [pairedStratum(constructed, base)] : [];
   });
   const adjusted = holmAdjust(input.pairs.map((pair) => pair.p));
   return {
@@ -161,15 +153,15 @@ async function correction(input: TrustInput, tags: readonly string[]): Promise<C
     source = input.calibrationFile;
   } else {
     if (!person) return null;
-    counts = { truePass: 0, falseFail: 0, falsePass: 0, trueFail: 0 };
-    for (const [id, mark] of input.marks) {
-      const judged = graded(mark);
-      const truth = graded(person.get(id));
-      if (judged === undefined || truth === undefined) continue;
-      if (truth === 1) counts[judged === 1 ? 'truePass' : 'falseFail']++;
-      else counts[judged === 1 ? 'falsePass' : 'trueFail']++;
-    }
-    if (counts.truePass + counts.falseFail + counts.falsePass + counts.trueFail === 0) return null;
+    // The person is the truth: rows are the person's mark, columns the judge's.
+    const { confusion, matched } = agreement(person, input.marks);
+    if (matched === 0) return null;
+    counts = {
+      truePass: confusion.passPass,
+      falseFail: confusion.passFail,
+      falsePass: confusion.failPass,
+      trueFail: confusion.failFail,
+    };
     calibration = calibrate(counts);
     source = 'this run';
   }
