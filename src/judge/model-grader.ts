@@ -9,7 +9,8 @@ import { Semaphore } from '../util/semaphore.js';
 import type { JudgeSettings } from '../config/judge-settings.js';
 import type { Grade, Grader } from './grader.js';
 import { JudgeCache } from './judge-cache.js';
-import { JudgeCallError, withoutSecrets, type JudgeCall } from './judge-client.js';
+import { JudgeCallError, type JudgeCall } from './judge-client.js';
+import { shownUrl } from '../util/url-secrets.js';
 import { judgePromptSha256 } from './judge-identity.js';
 import { judgePrompt } from './judge-prompt.js';
 import { stateForJudge } from './state-for-judge.js';
@@ -149,7 +150,7 @@ function cacheKeyOf(
     ...(state !== undefined ? { stateSha256: sha256(state) } : {}),
     provider: settings.provider,
     model: settings.model,
-    baseUrl: settings.baseUrl ? withoutSecrets(settings.baseUrl) : '',
+    baseUrl: settings.baseUrl ? shownUrl(settings.baseUrl) : '',
     temperature: settings.temperature,
     maxTokens: settings.maxTokens,
     rubricSha256,

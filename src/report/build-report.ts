@@ -10,7 +10,7 @@ import { runAgreements, type RunAgreement } from './run-agreements.js';
 import { passPowers, tagConsistency, type TagConsistency } from '../stats/consistency.js';
 import { countSources, readCombinedMarks } from './combined-marks.js';
 import { trustReport, type TrustReport } from './trust-report.js';
-import { errorsPolicyOf, screenReport, type ErrorsPolicy, type ScreenReport } from './screen-report.js';
+import { errorsPolicyOf, ratesOf, screenReport, type ErrorsPolicy, type ScreenReport } from './screen-report.js';
 import { readJudgeSpends, repsSpend, totalSpend, type RunSpend, type SpendSplit } from './report-spend.js';
 import {
   fisherExact,
@@ -244,7 +244,7 @@ function marksPath(dir: string, options: ReportOptions): string {
 }
 
 /** Counts marks and derives the rate and its interval; under `errors: fail` an error is a failed task. */
-export function countMarks(marks: readonly (ReadMark | undefined)[], errors: ErrorsPolicy = 'exclude'): MarkCounts {
+function countMarks(marks: readonly (ReadMark | undefined)[], errors: ErrorsPolicy): MarkCounts & { n: number } {
   const counts = { pass: 0, fail: 0, na: 0, error: 0, blank: 0 };
   for (const mark of marks) counts[mark?.mark || 'blank']++;
   return withRate(counts, errors);
@@ -254,25 +254,9 @@ export function countMarks(marks: readonly (ReadMark | undefined)[], errors: Err
 function withRate(
   counts: Pick<MarkCounts, 'pass' | 'fail' | 'na' | 'error' | 'blank'>,
   errors: ErrorsPolicy,
-): MarkCounts {
-  const excluded = counts.pass + counts.fail;
-  const counted = excluded + counts.error;
-  const n = errors === 'fail' ? counted : excluded;
-  return {
-    ...counts,
-    rate: n > 0 ? counts.pass / n : null,
-    wilson: wilsonInterval(counts.pass, n) ?? null,
-    n,
-    rates: {
-      exclude: excluded > 0 ? counts.pass / excluded : null,
-      fail: counted > 0 ? counts.pass / counted : null,
-    },
-  };
-}
-
-/** The reps that qualify for a rate under a policy: pass and fail, and error under `errors: fail`. */
-export function qualified(counts: Pick<MarkCounts, 'pass' | 'fail' | 'error'>, errors: ErrorsPolicy): number {
-  return counts.pass + counts.fail + (errors === 'fail' ? counts.error : 0);
+): MarkCounts & { n: number } {
+  const { n, rate, rates } = ratesOf(counts, errors);
+  return { ...counts, rate, wilson: wilsonInterval(counts.pass, n) ?? null, n, rates };
 }
 
 function fixtureReport(
@@ -289,7 +273,7 @@ function fixtureReport(
     ids.map((id) => marks.get(id)),
     errors,
   );
-  const n = qualified(counts, errors);
+  const { n } = counts;
   const open = n + counts.blank;
   const needed = passesNeeded(target, open);
   // Met when the passes reach ceil(target * n): the same exact arithmetic as "passes needed", so the two never disagree.

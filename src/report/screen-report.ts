@@ -192,12 +192,20 @@ function withRates(
   counts: { pass: number; fail: number; unscored: number; error: number; blank: number },
   errors: ErrorsPolicy,
 ): ScreenCounts {
+  const { n, rate, rates } = ratesOf(counts, errors);
+  return { screen, ...counts, denominator: n, rate, rates };
+}
+
+/** A rate's denominator under a policy (pass + fail, and error under `errors: fail`), the rate, and both readings. */
+export function ratesOf(
+  counts: { pass: number; fail: number; error: number },
+  errors: ErrorsPolicy,
+): { n: number; rate: number | null; rates: { exclude: number | null; fail: number | null } } {
   const excluded = counts.pass + counts.fail;
   const counted = excluded + counts.error;
   const rates = {
     exclude: excluded > 0 ? counts.pass / excluded : null,
     fail: counted > 0 ? counts.pass / counted : null,
   };
-  const denominator = errors === 'fail' ? counted : excluded;
-  return { screen, ...counts, denominator, rate: rates[errors], rates };
+  return { n: errors === 'fail' ? counted : excluded, rate: rates[errors], rates };
 }
