@@ -342,20 +342,18 @@ function basePairs(manifest: Manifest, fixtures: readonly FixtureReport[]): Base
           (other) => other.file.path === recordedBase.path && other.file.sha256 === recordedBase.sha256,
         )
       : undefined;
-    const baseName = baseEntry?.name;
     const constructed = byName.get(entry.name);
-    const base = baseName !== undefined ? byName.get(baseName) : undefined;
+    const base = baseEntry && byName.get(baseEntry.name);
     if (!constructed || !base) return [];
-    return [
-      {
-        constructed: constructed.fixture,
-        base: base.fixture,
-        delta: constructed.rate !== null && base.rate !== null ? constructed.rate - base.rate : null,
-        p:
-          constructed.rate !== null && base.rate !== null
-            ? fisherExact(constructed.pass, constructed.fail, base.pass, base.fail)
-            : null,
-      },
-    ];
+    return [{ constructed: constructed.fixture, base: base.fixture, ...rateDifference(constructed, base) }];
   });
+}
+
+/** rate(a) - rate(b) and the two-sided Fisher exact p of their pass/fail counts; null unless both have a rate. */
+export function rateDifference(
+  a: Pick<MarkCounts, 'pass' | 'fail' | 'rate'>,
+  b: Pick<MarkCounts, 'pass' | 'fail' | 'rate'>,
+): { delta: number | null; p: number | null } {
+  if (a.rate === null || b.rate === null) return { delta: null, p: null };
+  return { delta: a.rate - b.rate, p: fisherExact(a.pass, a.fail, b.pass, b.fail) };
 }

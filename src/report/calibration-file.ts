@@ -35,13 +35,16 @@ export const calibrationFileSchema = z.strictObject({
 /** A calibration file's content. */
 export type CalibrationFile = z.infer<typeof calibrationFileSchema>;
 
-/** The calibration file for a judge: sorted keys, two-space indent, a trailing newline (small git diffs). */
-export function formatCalibrationFile(input: {
-  question: string;
-  judge: JudgeKey;
-  counts: CalibrationCounts;
-  runs: readonly string[];
-}): string {
+/** Writes the calibration file of a judge atomically: sorted keys, two-space indent, a trailing newline (small git diffs). */
+export async function writeCalibrationFile(
+  path: string,
+  input: {
+    question: string;
+    judge: JudgeKey;
+    counts: CalibrationCounts;
+    runs: readonly string[];
+  },
+): Promise<void> {
   const calibration = calibrate(input.counts);
   const file: CalibrationFile = {
     format: CALIBRATION_FORMAT,
@@ -57,12 +60,7 @@ export function formatCalibrationFile(input: {
     youden: calibration.youden,
     runs: [...input.runs],
   };
-  return `${JSON.stringify(file, null, 2)}\n`;
-}
-
-/** Writes a calibration file atomically. */
-export async function writeCalibrationFile(path: string, text: string): Promise<void> {
-  await writeFileAtomic(path, text);
+  await writeFileAtomic(path, `${JSON.stringify(file, null, 2)}\n`);
 }
 
 /**

@@ -84,14 +84,7 @@ export function screenReportOf(
   const { manifest } = state;
   const errors = errorsPolicyOf(manifest);
   const byRep = new Map(rows.map((row) => [repId(row), row]));
-  const names: string[] = [];
-  const known = new Set<string>();
-  for (const row of rows)
-    for (const entry of row.screens)
-      if (!known.has(entry.screen)) {
-        known.add(entry.screen);
-        names.push(entry.screen);
-      }
+  const names = [...new Set(rows.flatMap((row) => row.screens.map((entry) => entry.screen)))];
   const fixtures = manifest.fixtures.flatMap((entry): ScreenGroup[] => {
     const ids = keys.filter((key) => key.fixture === entry.name).map(repId);
     if (ids.length === 0) return [];
