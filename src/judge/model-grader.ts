@@ -50,7 +50,7 @@ export function modelGrader(inputs: ModelGraderInputs): ModelGrader {
   const { settings, rubric } = inputs;
   const grader = `judge-${settings.model}${settings.state ? '+state' : ''}`;
   const slots = new Semaphore(settings.concurrency);
-  const verdicts: Record<string, unknown>[] = [];
+  const verdicts: (RepKey & Record<string, unknown>)[] = [];
   const counts = { cached: 0, judgeErrors: 0 };
   const reported = new Set<string>();
   let fatal: JudgeCallError | undefined;
@@ -116,7 +116,20 @@ export function modelGrader(inputs: ModelGraderInputs): ModelGrader {
       });
     if (cached) counts.cached++;
     if (verdict.mark === 'error') counts.judgeErrors++;
-    verdicts.push(verdictEntry(key, verdict, settings, rubric, cached, spend));
+    // One line of the verdicts file: the mark and reason, and what gave them (model, rubric, prompt, cache, spend).
+    verdicts.push({
+      fixture: key.fixture,
+      rep: key.rep,
+      mark: verdict.mark,
+      reason: verdict.reason,
+      model: settings.model,
+      provider: settings.provider,
+      rubricVersion: rubric.version,
+      rubricSha256: rubric.sha256,
+      promptSha256: judgePromptSha256(settings.state),
+      cached,
+      ...(spend ? { spend } : {}),
+    });
     return { mark: verdict.mark, note: verdict.reason };
   };
 
@@ -132,7 +145,10 @@ export function modelGrader(inputs: ModelGraderInputs): ModelGrader {
           'JUDGE_FAILED',
           `${fatal.message}; nothing written (verdicts already received are cached)`,
         );
-      await writeVerdicts(inputs.dir, inputs.slug, verdicts);
+      // judge-SLUG.jsonl: every verdict with its reason, by fixture and rep.
+      verdicts.sort((a, b) => (a.fixture === b.fixture ? a.rep - b.rep : a.fixture < b.fixture ? -1 : 1));
+      const text = verdicts.map((entry) => `${JSON.stringify(entry)}\n`).join('');
+      await runWriter(inputs.dir).file(`judge-${inputs.slug}.jsonl`, text);
     },
   };
 }
@@ -157,36 +173,4 @@ function cacheKeyOf(
     caseFileSha256: sha256(caseFile),
     responseSha256: sha256(response),
   });
-}
-
-/** `judge-SLUG.jsonl`: every verdict with its reason, by fixture and rep. */
-async function writeVerdicts(dir: string, slug: string, verdicts: Record<string, unknown>[]): Promise<void> {
-  verdicts.sort((a, b) =>
-    a.fixture === b.fixture ? (a.rep as number) - (b.rep as number) : String(a.fixture) < String(b.fixture) ? -1 : 1,
-  );
-  await runWriter(dir).file(`judge-${slug}.jsonl`, verdicts.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
-}
-
-/** One line of the verdicts file: the mark and reason, and what gave them (model, rubric, prompt, cache, spend). */
-function verdictEntry(
-  key: RepKey,
-  verdict: { mark: string; reason: string },
-  settings: JudgeSettings,
-  rubric: ModelGraderInputs['rubric'],
-  cached: boolean,
-  spend: CallSpend | undefined,
-): Record<string, unknown> {
-  return {
-    fixture: key.fixture,
-    rep: key.rep,
-    mark: verdict.mark,
-    reason: verdict.reason,
-    model: settings.model,
-    provider: settings.provider,
-    rubricVersion: rubric.version,
-    rubricSha256: rubric.sha256,
-    promptSha256: judgePromptSha256(settings.state),
-    cached,
-    ...(spend ? { spend } : {}),
-  };
 }

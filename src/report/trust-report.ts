@@ -166,27 +166,28 @@ async function correction(input: TrustInput, tags: readonly string[]): Promise<C
     source = 'this run';
   }
   const refused = refusal(calibration) ?? null;
-  const units: { scope: CorrectedEstimate['scope']; name: string; ids: string[] }[] = [];
   const tagOf = new Map(input.fixtures.map((fixture) => [fixture.fixture, fixture.tag ?? 'untagged']));
-  for (const fixture of input.fixtures)
-    units.push({
-      scope: 'fixture',
-      name: fixture.fixture,
-      ids: input.keys.filter((key) => key.fixture === fixture.fixture).map(repId),
-    });
-  for (const tag of tags)
-    units.push({
-      scope: 'tag',
-      name: tag,
-      ids: input.keys.filter((key) => tagOf.get(key.fixture) === tag).map(repId),
-    });
-  if (tags.length > 1) units.push({ scope: 'question', name: 'question', ids: input.keys.map(repId) });
+  const idsWhere = (test: (key: RepKey) => boolean): string[] => input.keys.filter(test).map(repId);
+  const units: Unit[] = [
+    ...input.fixtures.map(
+      ({ fixture }): Unit => ({
+        scope: 'fixture',
+        name: fixture,
+        ids: idsWhere((key) => key.fixture === fixture),
+      }),
+    ),
+    ...tags.map((tag): Unit => ({ scope: 'tag', name: tag, ids: idsWhere((key) => tagOf.get(key.fixture) === tag) })),
+    ...(tags.length > 1 ? [{ scope: 'question' as const, name: 'question', ids: idsWhere(() => true) }] : []),
+  ];
   const estimates = refused === null ? units.map((unit) => estimate(unit, input, counts, calibration, person)) : [];
   return { file: name, judge, source, calibration, refused, estimates };
 }
 
+/** What an estimate is of: a fixture's, a tag's or the question's reps. */
+type Unit = { scope: CorrectedEstimate['scope']; name: string; ids: string[] };
+
 function estimate(
-  unit: { scope: CorrectedEstimate['scope']; name: string; ids: string[] },
+  unit: Unit,
   input: TrustInput,
   counts: CalibrationCounts,
   calibration: JudgeCalibration,
