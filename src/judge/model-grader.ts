@@ -11,8 +11,7 @@ import type { Grade, Grader } from './grader.js';
 import { JudgeCache } from './judge-cache.js';
 import { JudgeCallError, type JudgeCall } from './judge-client.js';
 import { shownUrl } from '../util/url-secrets.js';
-import { judgePromptSha256 } from './judge-identity.js';
-import { judgePrompt } from './judge-prompt.js';
+import { judgePrompt, judgePromptSha256 } from './judge-prompt.js';
 import { stateForJudge } from './state-for-judge.js';
 import { parseVerdict } from './judge-verdict.js';
 
