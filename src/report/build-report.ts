@@ -158,9 +158,10 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
   const target = manifest.question.target;
   const errors = errorsPolicyOf(manifest);
   const judgeSpends = await readJudgeSpends(run);
+  const idsOf = (fixture: string): string[] => keys.filter((key) => key.fixture === fixture).map(repId);
   // A shard may hold no rep of a fixture (fewer reps than shards): it has nothing to say about it.
   const fixtures = manifest.fixtures.flatMap((entry) => {
-    const ids = keys.filter((key) => key.fixture === entry.name).map((key) => repId(key));
+    const ids = idsOf(entry.name);
     return ids.length === 0
       ? []
       : [
@@ -223,11 +224,7 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
             files: marksFiles,
             fixtures: fixtures.map((fixture) => ({
               fixture: fixture.fixture,
-              sources: countSources(
-                keys.filter((key) => key.fixture === fixture.fixture).map(repId),
-                combined.sourceOf,
-                marksFiles,
-              ),
+              sources: countSources(idsOf(fixture.fixture), combined.sourceOf, marksFiles),
             })),
           },
         }

@@ -237,18 +237,14 @@ function fixtureRow(fixture: FixtureReport): string[] {
   ];
 }
 
-/** Fixtures of a tag with no verdict (every rep errored or n/a): the ones neither met, missed nor pending. */
-function noVerdict(totals: Pick<TagTotals, 'fixtures' | 'met' | 'missed' | 'pending'>): number {
-  return totals.fixtures - totals.met - totals.missed - totals.pending;
-}
-
 function totalRow(totals: TagTotals): string[] {
+  // A fixture with no qualified rep is none of met, missed and pending: counted apart, so the total still adds up.
+  const none = totals.fixtures - totals.met - totals.missed - totals.pending;
   const verdicts = [
     `${totals.met} met`,
     `${totals.missed} missed`,
     ...(totals.pending > 0 ? [`${totals.pending} pending`] : []),
-    // A fixture with no qualified rep is none of the three: counted apart, so the total still adds up.
-    ...(noVerdict(totals) > 0 ? [`${noVerdict(totals)} no verdict`] : []),
+    ...(none > 0 ? [`${none} no verdict`] : []),
   ].join(', ');
   return [
     `total (${totals.fixtures} fixture${totals.fixtures === 1 ? '' : 's'})`,
