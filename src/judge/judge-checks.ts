@@ -57,16 +57,12 @@ export async function judgeChecks(project: FilesContext, options: JudgeChecksOpt
     const run = await readRun(dir);
     const { checks, screens } = await checksFor(options, run, cwd);
     const hidden = screens.hidden ? await runHiddenValues(dir, run.manifest, cwd, screens.hidden) : undefined;
-    const graded = await gradeRun(run, checksGrader(dir, run.manifest, checks, screens, hidden));
-    return {
-      file: graded.file,
-      screensFile: join(dir, CHECKS_SCREENS_FILE),
-      pass: graded.pass,
-      fail: graded.fail,
-      na: graded.na,
-      error: graded.error,
-      notRun: graded.notRun,
-    };
+    const {
+      file,
+      rows: _rows,
+      ...marks
+    } = await gradeRun(run, checksGrader(dir, run.manifest, checks, screens, hidden));
+    return { file, screensFile: join(dir, CHECKS_SCREENS_FILE), ...marks };
   });
 }
 

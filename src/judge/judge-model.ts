@@ -95,18 +95,14 @@ export async function judge(project: FilesContext, options: JudgeModelOptions): 
     });
     const file = join(dir, grader.marksFile);
     await refuseAnotherJudgesFile(run, grader.marksFile, grader.stamp!.grader!, shownPath(file));
-    const graded = await gradeRun(run, grader);
+    const { file: _file, rows: _rows, ...marks } = await gradeRun(run, grader);
     await recordJudgeModels(dir, grader.stamp!.grader!, grader.reported);
     return {
       file,
       verdictsFile: join(dir, `judge-${slug}.jsonl`),
       grader: grader.stamp!.grader!,
       rubricVersion: rubric.version,
-      pass: graded.pass,
-      fail: graded.fail,
-      na: graded.na,
-      error: graded.error,
-      notRun: graded.notRun,
+      ...marks,
       ...grader.counts,
       warnings,
     };
