@@ -64,13 +64,14 @@ export async function writeCalibrationFile(
 }
 
 /**
- * Reads a calibration file and checks it is for this question and this judge (model, prompt and rubric version):
- * a calibration of another judge says nothing about this one, so a mismatch is an error naming the file and field.
+ * Reads a calibration file into its calibration, checked to be for this question and this judge (model, prompt and
+ * rubric version): a calibration of another judge says nothing about this one, so a mismatch is an error naming the
+ * file and field.
  */
 export async function readCalibrationFile(
   path: string,
   expected: { question: string; judge: JudgeKey },
-): Promise<{ file: CalibrationFile; calibration: JudgeCalibration }> {
+): Promise<JudgeCalibration> {
   const shown = shownPath(path);
   const text = await readInputText(path, shown, DATA_FILE_LIMIT);
   let json: unknown;
@@ -92,5 +93,5 @@ export async function readCalibrationFile(
     );
   const mismatch = keyMismatch(file.judge, expected.judge);
   if (mismatch) throw new TurnkitError('BAD_INPUT', `${shown}: judge: refused, the run's judge differs: ${mismatch}`);
-  return { file, calibration: calibrate(file.counts) };
+  return calibrate(file.counts);
 }

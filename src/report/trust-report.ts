@@ -4,13 +4,7 @@ import type { Run } from '../run-dir/read-run.js';
 import { repId, type RepKey } from '../run-dir/run-state.js';
 import { ceilingVerdict, type CeilingVerdict } from '../stats/agreement-ceiling.js';
 import { agreement } from '../stats/agreement.js';
-import {
-  calibrate,
-  refusal,
-  type CalibrationCounts,
-  type JudgeCalibration,
-  type JudgeKey,
-} from '../stats/calibration.js';
+import { calibrate, refusal, type JudgeCalibration, type JudgeKey } from '../stats/calibration.js';
 import { pooledClusteredRate, type PooledRate } from '../stats/cluster-se.js';
 import { intervalVerdict, roganGladen, roganGladenInterval, type CorrectedVerdict } from '../stats/corrected-rate.js';
 import { holmAdjust } from '../stats/holm.js';
@@ -141,29 +135,24 @@ async function correction(input: TrustInput, tags: readonly string[]): Promise<C
     existsSync(join(run.dir, 'marks.csv')) && input.calibrationFile === undefined
       ? await run.marks('marks.csv').catch(() => undefined)
       : undefined;
-  let counts: CalibrationCounts;
   let calibration: JudgeCalibration;
-  let source: string;
+  let source = 'this run';
   if (input.calibrationFile !== undefined) {
     // Only `--calibration` reads a calibration file: its schema (and zod) are loaded then, not on every report.
     const { readCalibrationFile } = await import('./calibration-file.js');
-    const read = await readCalibrationFile(input.calibrationFile, { question: run.manifest.question.id, judge });
-    counts = read.file.counts;
-    calibration = read.calibration;
+    calibration = await readCalibrationFile(input.calibrationFile, { question: run.manifest.question.id, judge });
     source = input.calibrationFile;
   } else {
     if (!person) return null;
     // The person is the truth: rows are the person's mark, columns the judge's.
     const { confusion, matched } = agreement(person, input.marks);
     if (matched === 0) return null;
-    counts = {
+    calibration = calibrate({
       truePass: confusion.passPass,
       falseFail: confusion.passFail,
       falsePass: confusion.failPass,
       trueFail: confusion.failFail,
-    };
-    calibration = calibrate(counts);
-    source = 'this run';
+    });
   }
   const refused = refusal(calibration) ?? null;
   const tagOf = new Map(input.fixtures.map((fixture) => [fixture.fixture, fixture.tag ?? 'untagged']));
@@ -179,7 +168,7 @@ async function correction(input: TrustInput, tags: readonly string[]): Promise<C
     ...tags.map((tag): Unit => ({ scope: 'tag', name: tag, ids: idsWhere((key) => tagOf.get(key.fixture) === tag) })),
     ...(tags.length > 1 ? [{ scope: 'question' as const, name: 'question', ids: idsWhere(() => true) }] : []),
   ];
-  const estimates = refused === null ? units.map((unit) => estimate(unit, input, counts, calibration, person)) : [];
+  const estimates = refused === null ? units.map((unit) => estimate(unit, input, calibration, person)) : [];
   return { file: name, judge, source, calibration, refused, estimates };
 }
 
@@ -189,7 +178,6 @@ type Unit = { scope: CorrectedEstimate['scope']; name: string; ids: string[] };
 function estimate(
   unit: Unit,
   input: TrustInput,
-  counts: CalibrationCounts,
   calibration: JudgeCalibration,
   person: ReadonlyMap<string, ReadMark> | undefined,
 ): CorrectedEstimate {
@@ -201,7 +189,7 @@ function estimate(
   const n = judged.length;
   const apparent = n > 0 ? judgePass / n : null;
   const rgRate = apparent === null ? null : roganGladen(apparent, calibration.sensitivity!, calibration.specificity!);
-  const rgInterval = roganGladenInterval(judgePass, n, counts, seedOf(`${unit.scope}:${unit.name}`));
+  const rgInterval = roganGladenInterval(judgePass, n, calibration.counts, seedOf(`${unit.scope}:${unit.name}`));
   const labeled: { person: 0 | 1; judge: 0 | 1 }[] = [];
   const unlabeled: (0 | 1)[] = [];
   for (const { id, mark } of judged) {
