@@ -12,6 +12,7 @@ import { sourceLines } from './format-sources.js';
 import { policyWords, screenHints, screenLines } from './format-screens.js';
 import { pValue, type ReportStyle, signed, span, styled, type Table } from './report-text.js';
 
+/** A p-value as the report prints it (the demo quotes one). */
 export { pValue };
 
 /** What a printed report holds. */
