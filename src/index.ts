@@ -250,7 +250,7 @@ export { passPowers } from './stats/consistency.js';
  * const { report: numbers } = await report(project, { dir: result.dir, marks: 'marks.checks.csv' });
  * await writeJunitReport(numbers, '/tmp/turnkit-junit.xml');
  */
-export { writeJunitReport } from './report/write-junit-report.js';
+export { writeJunitReport } from './report/junit-report.js';
 
 /**
  * For GitHub Actions: a report as workflow commands (an `::error` per missed fixture, a `::warning` per uncertain

@@ -121,7 +121,7 @@ export const REPORT_FORMATS: Record<ReportFormatName, ReportFormat> = {
     async emit(job) {
       if (job.file === undefined) throw new TurnkitError('USAGE', 'the JUnit report is a file: name it (--junit FILE)');
       const result = await resultOf(job);
-      const { writeJunitReport } = await import('../report/write-junit-report.js');
+      const { writeJunitReport } = await import('../report/junit-report.js');
       await writeJunitReport(result.report, resolve(inputDir(job.project), job.file));
       return result.report;
     },

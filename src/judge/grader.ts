@@ -1,4 +1,7 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { TurnkitError } from '../errors.js';
+import { loadQuestion, type LoadedQuestion } from '../question/load-question.js';
+import { shownPath } from '../util/shown-path.js';
 import type { Mark, MarkRow } from '../run-dir/marks/marks-file.js';
 import type { Run } from '../run-dir/read-run.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
@@ -40,6 +43,18 @@ export interface GradedRun {
   error: number;
   /** Reps the run has no record of (an interrupted run): left blank as `not run`. */
   notRun: number;
+}
+
+/** A grader's `--question FILE` (relative to `cwd`): the question file, refused when it is another question's. */
+export async function questionOfRun(file: string, cwd: string, run: Run): Promise<LoadedQuestion> {
+  const question = await loadQuestion(resolve(cwd, file));
+  const expected = run.manifest.question.id;
+  if (question.question.id !== expected)
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `${question.shown}: question "${question.question.id}", but ${shownPath(run.dir)} is a run of "${expected}"`,
+    );
+  return question;
 }
 
 /**

@@ -5,9 +5,6 @@ import { join } from 'node:path';
 import { sha256 } from '../util/sha256.js';
 import { JUDGE_CACHE_FILE } from '../run-dir/run-file-names.js';
 
-// The file in a run directory where judge answers are kept (its name lives with the run's other file names).
-export { JUDGE_CACHE_FILE };
-
 /** What makes two judge requests the same request (the rubric, case file and response by their hashes). */
 export interface JudgeCacheKey {
   provider: string;

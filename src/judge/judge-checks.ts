@@ -5,15 +5,14 @@ import { shownPath, showingPathsFrom } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
 import type { Checks } from '../question/checks-format.js';
 import type { Manifest } from '../run-dir/manifest.js';
-import { loadQuestion } from '../question/load-question.js';
-import { readRun } from '../run-dir/read-run.js';
+import { readRun, type Run } from '../run-dir/read-run.js';
 import { runWriter } from '../run-dir/run-writer.js';
 import { repId } from '../run-dir/run-state.js';
 import { CHECKS_SCREENS_FILE, formatScreens, type ScreenEntry, type ScreenRow } from '../run-dir/screens-file.js';
 import { applyScreens } from '../checks/run-checks.js';
 import { questionScreens } from '../checks/question-screens.js';
 import { screenApplies } from '../question/check-screens.js';
-import { gradeRun, type Grader } from './grader.js';
+import { gradeRun, questionOfRun, type Grader } from './grader.js';
 import { hasScreens, repScreens, type ScreenChecks } from '../checks/rep-screens.js';
 import type { HiddenValues } from '../checks/hidden-checks.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
@@ -56,18 +55,14 @@ export async function judgeChecks(project: FilesContext, options: JudgeChecksOpt
     const cwd = inputDir(project);
     const dir = resolve(cwd, options.dir);
     const run = await readRun(dir);
-    const { checks, screens } = await checksFor(options, run.manifest, dir, cwd);
+    const { checks, screens } = await checksFor(options, run, cwd);
     const hidden = screens.hidden ? await runHiddenValues(dir, run.manifest, cwd, screens.hidden) : undefined;
-    const graded = await gradeRun(run, checksGrader(dir, run.manifest, checks, screens, hidden));
-    return {
-      file: graded.file,
-      screensFile: join(dir, CHECKS_SCREENS_FILE),
-      pass: graded.pass,
-      fail: graded.fail,
-      na: graded.na,
-      error: graded.error,
-      notRun: graded.notRun,
-    };
+    const {
+      file,
+      rows: _rows,
+      ...marks
+    } = await gradeRun(run, checksGrader(dir, run.manifest, checks, screens, hidden));
+    return { file, screensFile: join(dir, CHECKS_SCREENS_FILE), ...marks };
   });
 }
 
@@ -119,20 +114,14 @@ export function checksGrader(
 
 async function checksFor(
   options: JudgeChecksOptions,
-  manifest: Manifest,
-  dir: string,
+  run: Run,
   cwd: string,
 ): Promise<{ checks: Checks | undefined; screens: ScreenChecks }> {
+  const { manifest, dir } = run;
   const recorded = manifest.checks;
   const screens = { tools: manifest.tools, hidden: manifest.hidden };
   if (options.question !== undefined) {
-    const question = await loadQuestion(resolve(cwd, options.question));
-    if (question.question.id !== manifest.question.id) {
-      throw new TurnkitError(
-        'BAD_INPUT',
-        `${question.shown}: question "${question.question.id}", but ${shownPath(dir)} is a run of "${manifest.question.id}"`,
-      );
-    }
+    const question = await questionOfRun(options.question, cwd, run);
     const given = { tools: question.question.tools, hidden: question.question.hidden };
     if (!question.question.checks && !manifest.rollout?.transcriptChecks && !hasScreens(given))
       throw new TurnkitError('BAD_INPUT', `${question.shown}: declares no checks (add a checks: section)`);

@@ -1,11 +1,9 @@
-import type AnthropicClient from '@anthropic-ai/sdk';
-import type OpenAIClient from 'openai';
 import { TurnkitError } from '../errors.js';
 import type { JudgePrompt } from './judge-prompt.js';
 import type { Usage } from '../model/spend.js';
 import { defaultKeyVariable, type JudgeSettings } from '../config/judge-settings.js';
 import { shownUrl, urlSecrets } from '../util/url-secrets.js';
-import { withoutSecrets as masked } from '../util/redact-password.js';
+import { withoutSecrets } from '../util/redact-password.js';
 import { MAX_CALL_TOKENS, plausibleTokens } from '../sut/sut-answer.js';
 import { anthropicClient, loadSdks, type ModelSdks, openAiClient, reportedModel } from '../model/model-client.js';
 
@@ -33,10 +31,9 @@ export class JudgeCallError extends Error {
 }
 
 /**
- * A client for the judge's provider through turnkit's one model client (model/model-client.ts: the official SDKs), which retries 429 and 5xx answers and lost
- * connections with exponential backoff (honouring retry-after). The key is read from its variable in `env` (the
- * command line passes the process's environment) and
- * goes nowhere but the request; a local OpenAI-compatible server (a base URL) may need none.
+ * A client for the judge's provider through turnkit's one model client (model/model-client.ts), which retries 429,
+ * 5xx and lost connections with backoff. The key is read from its variable in `env` and goes nowhere but the
+ * request; a local OpenAI-compatible server (a base URL) may need none.
  */
 export function createJudgeCall(
   settings: JudgeSettings,
@@ -57,14 +54,14 @@ export function createJudgeCall(
     timeoutMs: settings.timeout * 1_000,
     ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
   };
-  const where = settings.baseUrl ? withoutSecrets(settings.baseUrl) : settings.provider;
+  const where = settings.baseUrl ? shownUrl(settings.baseUrl) : settings.provider;
   // What the judge was given that must reach no file: an endpoint that echoes its request (a proxy, a test server,
   // a model repeating its prompt) would otherwise put the key or the base URL's ?token= into the marks, the judge's
   // log and its cache. Every answer and every error is masked of them as an http SUT's are.
   const secrets = [...(key ? [key] : []), ...(settings.baseUrl ? urlSecrets(settings.baseUrl) : [])].filter(
     (secret) => secret.length >= 6,
   );
-  const scrub = (message: string): string => masked(message, secrets);
+  const scrub = (message: string): string => withoutSecrets(message, secrets);
   const answer = (text: string, usage: Usage | undefined, model: string | undefined): JudgeAnswer => ({
     text: scrub(text),
     usage,
@@ -90,12 +87,11 @@ export function createJudgeCall(
     const fatal = err.status === 401 || err.status === 403 || err.status === 404;
     return new JudgeCallError(`the judge at ${where} answered ${err.status}: ${message}`, fatal);
   };
-  if (settings.provider === 'anthropic') {
-    let client: AnthropicClient | undefined;
-    return async (prompt) => {
-      const loaded = await loadSdks();
-      client ??= await anthropicClient(endpoint);
-      try {
+  // The provider's request, made once its client is: the reply as text, usage and the model it reported.
+  const connect = async (): Promise<(prompt: JudgePrompt) => Promise<JudgeAnswer>> => {
+    if (settings.provider === 'anthropic') {
+      const client = await anthropicClient(endpoint);
+      return async (prompt) => {
         const reply = await client.messages.create({
           model: settings.model,
           max_tokens: settings.maxTokens,
@@ -112,17 +108,10 @@ export function createJudgeCall(
           tokens(reply?.usage?.input_tokens, reply?.usage?.output_tokens, where),
           reportedModel((reply as { model?: unknown } | undefined)?.model),
         );
-      } catch (error) {
-        if (error instanceof JudgeCallError) throw error;
-        throw failed(loaded, error);
-      }
-    };
-  }
-  let client: OpenAIClient | undefined;
-  return async (prompt) => {
-    const loaded = await loadSdks();
-    client ??= await openAiClient(endpoint);
-    try {
+      };
+    }
+    const client = await openAiClient(endpoint);
+    return async (prompt) => {
       const reply = await client.chat.completions.create({
         model: settings.model,
         temperature: settings.temperature,
@@ -138,6 +127,14 @@ export function createJudgeCall(
         tokens(reply?.usage?.prompt_tokens, reply?.usage?.completion_tokens, where),
         reportedModel((reply as { model?: unknown } | undefined)?.model),
       );
+    };
+  };
+  let request: ((prompt: JudgePrompt) => Promise<JudgeAnswer>) | undefined;
+  return async (prompt) => {
+    const loaded = await loadSdks();
+    request ??= await connect();
+    try {
+      return await request(prompt);
     } catch (error) {
       if (error instanceof JudgeCallError) throw error;
       throw failed(loaded, error);
@@ -156,9 +153,4 @@ function tokens(input: unknown, output: unknown, where: string): Usage | undefin
     );
   }
   return { inputTokens: input, outputTokens: output };
-}
-
-/** A base URL as it may be shown or written: origin and path, never a user, password or query (tokens live there). */
-export function withoutSecrets(url: string): string {
-  return shownUrl(url);
 }

@@ -4,7 +4,6 @@ import { join, resolve } from 'node:path';
 import { inputDir, type FilesContext } from '../project/project-context.js';
 import { shownPath, showingPathsFrom } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
-import { loadQuestion } from '../question/load-question.js';
 import { sha256 } from '../run-dir/manifest.js';
 import { parseMarks } from '../run-dir/marks/read-marks.js';
 import { readRun, type Run } from '../run-dir/read-run.js';
@@ -16,7 +15,7 @@ import { JudgeCache } from './judge-cache.js';
 import { createJudgeCall, type JudgeCall } from './judge-client.js';
 import { judgeFileSlug, type JudgeSettings } from '../config/judge-settings.js';
 import type { Price } from '../model/spend.js';
-import { gradeRun } from './grader.js';
+import { gradeRun, questionOfRun } from './grader.js';
 import { modelGrader } from './model-grader.js';
 
 /** Options of `turnkit judge RUN_DIR --model NAME`. */
@@ -96,18 +95,14 @@ export async function judge(project: FilesContext, options: JudgeModelOptions): 
     });
     const file = join(dir, grader.marksFile);
     await refuseAnotherJudgesFile(run, grader.marksFile, grader.stamp!.grader!, shownPath(file));
-    const graded = await gradeRun(run, grader);
+    const { file: _file, rows: _rows, ...marks } = await gradeRun(run, grader);
     await recordJudgeModels(dir, grader.stamp!.grader!, grader.reported);
     return {
       file,
       verdictsFile: join(dir, `judge-${slug}.jsonl`),
       grader: grader.stamp!.grader!,
       rubricVersion: rubric.version,
-      pass: graded.pass,
-      fail: graded.fail,
-      na: graded.na,
-      error: graded.error,
-      notRun: graded.notRun,
+      ...marks,
       ...grader.counts,
       warnings,
     };
@@ -134,12 +129,7 @@ async function rubricFor(
 ): Promise<{ text: string; version: string; sha256: string }> {
   const { dir, manifest } = run;
   if (options.question !== undefined) {
-    const question = await loadQuestion(resolve(cwd, options.question));
-    if (question.question.id !== manifest.question.id)
-      throw new TurnkitError(
-        'BAD_INPUT',
-        `${question.shown}: question "${question.question.id}", but ${shownPath(dir)} is a run of "${manifest.question.id}"`,
-      );
+    const question = await questionOfRun(options.question, cwd, run);
     const path = resolve(projectDir, question.question.rubric.path);
     const text = await readFile(path, 'utf8').catch(() => {
       throw new TurnkitError('NOT_FOUND', `${question.at(['rubric', 'path'])}: ${shownPath(path)}: no such file`);

@@ -9,9 +9,9 @@ import { Semaphore } from '../util/semaphore.js';
 import type { JudgeSettings } from '../config/judge-settings.js';
 import type { Grade, Grader } from './grader.js';
 import { JudgeCache } from './judge-cache.js';
-import { JudgeCallError, withoutSecrets, type JudgeCall } from './judge-client.js';
-import { judgePromptSha256 } from './judge-identity.js';
-import { judgePrompt } from './judge-prompt.js';
+import { JudgeCallError, type JudgeCall } from './judge-client.js';
+import { shownUrl } from '../util/url-secrets.js';
+import { judgePrompt, judgePromptSha256 } from './judge-prompt.js';
 import { stateForJudge } from './state-for-judge.js';
 import { parseVerdict } from './judge-verdict.js';
 
@@ -49,7 +49,7 @@ export function modelGrader(inputs: ModelGraderInputs): ModelGrader {
   const { settings, rubric } = inputs;
   const grader = `judge-${settings.model}${settings.state ? '+state' : ''}`;
   const slots = new Semaphore(settings.concurrency);
-  const verdicts: Record<string, unknown>[] = [];
+  const verdicts: (RepKey & Record<string, unknown>)[] = [];
   const counts = { cached: 0, judgeErrors: 0 };
   const reported = new Set<string>();
   let fatal: JudgeCallError | undefined;
@@ -115,7 +115,20 @@ export function modelGrader(inputs: ModelGraderInputs): ModelGrader {
       });
     if (cached) counts.cached++;
     if (verdict.mark === 'error') counts.judgeErrors++;
-    verdicts.push(verdictEntry(key, verdict, settings, rubric, cached, spend));
+    // One line of the verdicts file: the mark and reason, and what gave them (model, rubric, prompt, cache, spend).
+    verdicts.push({
+      fixture: key.fixture,
+      rep: key.rep,
+      mark: verdict.mark,
+      reason: verdict.reason,
+      model: settings.model,
+      provider: settings.provider,
+      rubricVersion: rubric.version,
+      rubricSha256: rubric.sha256,
+      promptSha256: judgePromptSha256(settings.state),
+      cached,
+      ...(spend ? { spend } : {}),
+    });
     return { mark: verdict.mark, note: verdict.reason };
   };
 
@@ -131,7 +144,10 @@ export function modelGrader(inputs: ModelGraderInputs): ModelGrader {
           'JUDGE_FAILED',
           `${fatal.message}; nothing written (verdicts already received are cached)`,
         );
-      await writeVerdicts(inputs.dir, inputs.slug, verdicts);
+      // judge-SLUG.jsonl: every verdict with its reason, by fixture and rep.
+      verdicts.sort((a, b) => (a.fixture === b.fixture ? a.rep - b.rep : a.fixture < b.fixture ? -1 : 1));
+      const text = verdicts.map((entry) => `${JSON.stringify(entry)}\n`).join('');
+      await runWriter(inputs.dir).file(`judge-${inputs.slug}.jsonl`, text);
     },
   };
 }
@@ -149,43 +165,11 @@ function cacheKeyOf(
     ...(state !== undefined ? { stateSha256: sha256(state) } : {}),
     provider: settings.provider,
     model: settings.model,
-    baseUrl: settings.baseUrl ? withoutSecrets(settings.baseUrl) : '',
+    baseUrl: settings.baseUrl ? shownUrl(settings.baseUrl) : '',
     temperature: settings.temperature,
     maxTokens: settings.maxTokens,
     rubricSha256,
     caseFileSha256: sha256(caseFile),
     responseSha256: sha256(response),
   });
-}
-
-/** `judge-SLUG.jsonl`: every verdict with its reason, by fixture and rep. */
-async function writeVerdicts(dir: string, slug: string, verdicts: Record<string, unknown>[]): Promise<void> {
-  verdicts.sort((a, b) =>
-    a.fixture === b.fixture ? (a.rep as number) - (b.rep as number) : String(a.fixture) < String(b.fixture) ? -1 : 1,
-  );
-  await runWriter(dir).file(`judge-${slug}.jsonl`, verdicts.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
-}
-
-/** One line of the verdicts file: the mark and reason, and what gave them (model, rubric, prompt, cache, spend). */
-function verdictEntry(
-  key: RepKey,
-  verdict: { mark: string; reason: string },
-  settings: JudgeSettings,
-  rubric: ModelGraderInputs['rubric'],
-  cached: boolean,
-  spend: CallSpend | undefined,
-): Record<string, unknown> {
-  return {
-    fixture: key.fixture,
-    rep: key.rep,
-    mark: verdict.mark,
-    reason: verdict.reason,
-    model: settings.model,
-    provider: settings.provider,
-    rubricVersion: rubric.version,
-    rubricSha256: rubric.sha256,
-    promptSha256: judgePromptSha256(settings.state),
-    cached,
-    ...(spend ? { spend } : {}),
-  };
 }

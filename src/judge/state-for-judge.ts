@@ -21,23 +21,22 @@ export function stateForJudge(record: RepRecord, hiddenTables: ReadonlySet<strin
       .sort();
     lines.push(tables.length === 0 ? 'What the game master changed: nothing.' : 'What the game master changed:');
     for (const table of tables) {
+      // Rows counted beyond the ones the rep recorded whole.
+      const more = (count: number | undefined, shown: number, what: string): void => {
+        if ((count ?? 0) > shown) lines.push(`- ${table}: ${(count ?? 0) - shown} ${what}`);
+      };
       for (const row of effects.insertedRows[table] ?? []) lines.push(`- ${table}: inserted ${JSON.stringify(row)}`);
-      const shownInserted = effects.insertedRows[table]?.length ?? 0;
-      if ((effects.inserted[table] ?? 0) > shownInserted)
-        lines.push(`- ${table}: ${(effects.inserted[table] ?? 0) - shownInserted} more row(s) inserted`);
+      more(effects.inserted[table], effects.insertedRows[table]?.length ?? 0, 'more row(s) inserted');
       for (const row of effects.updatedRows?.[table] ?? [])
         lines.push(
           `- ${table} ${keyText(row.key)}: ${Object.entries(row.changed)
             .map(([column, { before, after }]) => `${column} ${JSON.stringify(before)} -> ${JSON.stringify(after)}`)
             .join(', ')}`,
         );
-      const shownUpdated = effects.updatedRows?.[table]?.length ?? 0;
-      if ((effects.updated[table] ?? 0) > shownUpdated)
-        lines.push(`- ${table}: ${(effects.updated[table] ?? 0) - shownUpdated} row(s) updated`);
+      more(effects.updated[table], effects.updatedRows?.[table]?.length ?? 0, 'row(s) updated');
       const deletedKeys = effects.deletedRows?.[table] ?? [];
       for (const key of deletedKeys) lines.push(`- ${table} ${keyText(key)}: deleted`);
-      if ((effects.deleted[table] ?? 0) > deletedKeys.length)
-        lines.push(`- ${table}: ${(effects.deleted[table] ?? 0) - deletedKeys.length} row(s) deleted`);
+      more(effects.deleted[table], deletedKeys.length, 'row(s) deleted');
     }
   }
   const facts = Object.entries(record.facts ?? {});

@@ -19,7 +19,10 @@ export interface BlindLabel {
  * nothing about which fixture (or which arm of a base against its constructed fixture) a rep belongs to.
  */
 export function blindLabels(manifest: Manifest, order: readonly RepKey[]): BlindLabel[] {
-  const groupOf = groupsOf(manifest);
+  // Fixtures that share the captured fixture at the bottom of their chain of bases are one case.
+  const groupOf = new Map(
+    manifest.fixtures.map((fixture) => [fixture.name, (fixture.bases?.at(-1) ?? fixture.file).sha256]),
+  );
   const cases = new Map<string, number>();
   return order.map((key, index) => {
     const group = groupOf.get(key.fixture) ?? key.fixture;
@@ -54,9 +57,4 @@ export function blindScrubber(manifest: Manifest, labels: readonly BlindLabel[])
     names.set(fixture.name, neutral);
   }
   return maskNames(names);
-}
-
-// Fixtures that share the captured fixture at the bottom of their chain of bases are one case.
-function groupsOf(manifest: Manifest): Map<string, string> {
-  return new Map(manifest.fixtures.map((fixture) => [fixture.name, (fixture.bases?.at(-1) ?? fixture.file).sha256]));
 }

@@ -154,7 +154,7 @@ export class MarkingSession {
 
   /** Reps marked pass, fail or na, of those there are to mark (errored reps not counted). */
   progress(): { marked: number; total: number } {
-    const open = this.reps.map((_, index) => index).filter((index) => !this.reps[index]!.skipped);
+    const open = this.reps.flatMap((rep, index) => (rep.skipped ? [] : [index]));
     // An error a person gave a rep that ran is a mark like the others.
     return { marked: open.filter((index) => this.markOf(index).mark !== '').length, total: open.length };
   }
@@ -162,11 +162,12 @@ export class MarkingSession {
   /** Where to continue: the first rep to mark that has no mark yet, else the first rep to mark. */
   firstUnmarked(): number {
     const index = this.reps.findIndex((rep, i) => !rep.skipped && this.markOf(i).mark === '');
-    if (index >= 0) return index;
-    return Math.max(
-      0,
-      this.reps.findIndex((rep) => !rep.skipped),
-    );
+    return index >= 0
+      ? index
+      : Math.max(
+          0,
+          this.reps.findIndex((rep) => !rep.skipped),
+        );
   }
 
   /** The next (or previous) rep from `index`, skipping errored reps unless `all`; `index` itself at either end. */
@@ -181,18 +182,13 @@ export class MarkingSession {
    * atomically (temporary file, fsync, rename), so a crash or Ctrl-C at any moment loses at most this mark.
    */
   async setMark(index: number, mark: Exclude<Mark, 'error'>, note?: string): Promise<MarkRow> {
-    const rep = this.reps[index]!;
-    if (rep.skipped)
-      throw new TurnkitError('BAD_INPUT', `${rep.label} ${rep.record ? 'errored' : 'was not run'}: it keeps its mark`);
-    const before = this.markOf(index);
+    const before = this.editable(index);
     const after: MarkRow = {
-      fixture: rep.fixture,
-      rep: rep.rep,
+      fixture: before.fixture,
+      rep: before.rep,
       mark,
       note: note ?? before.note,
-      grader: this.who,
-      markedAt: new Date().toISOString(),
-      rubricVersion: this.manifest.rubric.version,
+      ...this.stamp(),
       ...(before.turnMarks ? { turnMarks: before.turnMarks } : {}),
     };
     if (before.mark === after.mark && before.note === after.note) return before;
@@ -204,20 +200,24 @@ export class MarkingSession {
    * `''`; the rep's mark stays as it is. Saved as `setMark` saves.
    */
   async setTurnMark(index: number, turn: number, mark: TurnMark['mark'] | ''): Promise<MarkRow> {
+    const before = this.editable(index);
+    const others = (before.turnMarks ?? []).filter((entry) => entry.turn !== turn);
+    const turnMarks = mark === '' ? others : [...others, { turn, mark }].sort((a, b) => a.turn - b.turn);
+    const after: MarkRow = { ...before, ...this.stamp(), turnMarks: turnMarks.length > 0 ? turnMarks : undefined };
+    return this.store(index, before, after);
+  }
+
+  /** The mark of a rep about to be changed; a rep that errored or was not run is refused (it keeps its mark). */
+  private editable(index: number): MarkRow {
     const rep = this.reps[index]!;
     if (rep.skipped)
       throw new TurnkitError('BAD_INPUT', `${rep.label} ${rep.record ? 'errored' : 'was not run'}: it keeps its mark`);
-    const before = this.markOf(index);
-    const others = (before.turnMarks ?? []).filter((entry) => entry.turn !== turn);
-    const turnMarks = mark === '' ? others : [...others, { turn, mark }].sort((a, b) => a.turn - b.turn);
-    const after: MarkRow = {
-      ...before,
-      grader: this.who,
-      markedAt: new Date().toISOString(),
-      rubricVersion: this.manifest.rubric.version,
-      ...(turnMarks.length > 0 ? { turnMarks } : { turnMarks: undefined }),
-    };
-    return this.store(index, before, after);
+    return this.markOf(index);
+  }
+
+  /** Who marks, when, under which rubric: the fields every mark given in this session carries. */
+  private stamp(): Pick<MarkRow, 'grader' | 'markedAt' | 'rubricVersion'> {
+    return { grader: this.who, markedAt: new Date().toISOString(), rubricVersion: this.manifest.rubric.version };
   }
 
   /** The mark a person gave one turn of a rep, if any. */
@@ -233,8 +233,9 @@ export class MarkingSession {
     this.pendingWrites++;
     const write = this.writes
       .then(async () => {
-        await this.appendHistory(before, after);
-        await runWriter(dirname(this.file)).marks(basename(this.file), rows);
+        const writer = runWriter(dirname(this.file));
+        await writer.history(basename(this.file), [{ before, after }]);
+        await writer.marks(basename(this.file), rows);
       })
       .finally(() => this.pendingWrites--);
     // A failed write does not block the ones after it; its caller hears of it.
@@ -260,10 +261,6 @@ export class MarkingSession {
   /** The history file beside the marks file: every change, with the value it replaced. */
   get historyFile(): string {
     return historyFileOf(this.file);
-  }
-
-  private async appendHistory(before: MarkRow, after: MarkRow): Promise<void> {
-    await runWriter(dirname(this.file)).history(basename(this.file), [{ before, after }]);
   }
 }
 

@@ -10,7 +10,7 @@ import { runAgreements, type RunAgreement } from './run-agreements.js';
 import { passPowers, tagConsistency, type TagConsistency } from '../stats/consistency.js';
 import { countSources, readCombinedMarks } from './combined-marks.js';
 import { trustReport, type TrustReport } from './trust-report.js';
-import { errorsPolicyOf, screenReport, type ErrorsPolicy, type ScreenReport } from './screen-report.js';
+import { errorsPolicyOf, ratesOf, screenReport, type ErrorsPolicy, type ScreenReport } from './screen-report.js';
 import { readJudgeSpends, repsSpend, totalSpend, type RunSpend, type SpendSplit } from './report-spend.js';
 import {
   fisherExact,
@@ -158,9 +158,10 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
   const target = manifest.question.target;
   const errors = errorsPolicyOf(manifest);
   const judgeSpends = await readJudgeSpends(run);
+  const idsOf = (fixture: string): string[] => keys.filter((key) => key.fixture === fixture).map(repId);
   // A shard may hold no rep of a fixture (fewer reps than shards): it has nothing to say about it.
   const fixtures = manifest.fixtures.flatMap((entry) => {
-    const ids = keys.filter((key) => key.fixture === entry.name).map((key) => repId(key));
+    const ids = idsOf(entry.name);
     return ids.length === 0
       ? []
       : [
@@ -223,11 +224,7 @@ export async function buildReport(dir: string, options: ReportOptions = {}): Pro
             files: marksFiles,
             fixtures: fixtures.map((fixture) => ({
               fixture: fixture.fixture,
-              sources: countSources(
-                keys.filter((key) => key.fixture === fixture.fixture).map(repId),
-                combined.sourceOf,
-                marksFiles,
-              ),
+              sources: countSources(idsOf(fixture.fixture), combined.sourceOf, marksFiles),
             })),
           },
         }
@@ -244,7 +241,7 @@ function marksPath(dir: string, options: ReportOptions): string {
 }
 
 /** Counts marks and derives the rate and its interval; under `errors: fail` an error is a failed task. */
-export function countMarks(marks: readonly (ReadMark | undefined)[], errors: ErrorsPolicy = 'exclude'): MarkCounts {
+function countMarks(marks: readonly (ReadMark | undefined)[], errors: ErrorsPolicy): MarkCounts & { n: number } {
   const counts = { pass: 0, fail: 0, na: 0, error: 0, blank: 0 };
   for (const mark of marks) counts[mark?.mark || 'blank']++;
   return withRate(counts, errors);
@@ -254,25 +251,9 @@ export function countMarks(marks: readonly (ReadMark | undefined)[], errors: Err
 function withRate(
   counts: Pick<MarkCounts, 'pass' | 'fail' | 'na' | 'error' | 'blank'>,
   errors: ErrorsPolicy,
-): MarkCounts {
-  const excluded = counts.pass + counts.fail;
-  const counted = excluded + counts.error;
-  const n = errors === 'fail' ? counted : excluded;
-  return {
-    ...counts,
-    rate: n > 0 ? counts.pass / n : null,
-    wilson: wilsonInterval(counts.pass, n) ?? null,
-    n,
-    rates: {
-      exclude: excluded > 0 ? counts.pass / excluded : null,
-      fail: counted > 0 ? counts.pass / counted : null,
-    },
-  };
-}
-
-/** The reps that qualify for a rate under a policy: pass and fail, and error under `errors: fail`. */
-export function qualified(counts: Pick<MarkCounts, 'pass' | 'fail' | 'error'>, errors: ErrorsPolicy): number {
-  return counts.pass + counts.fail + (errors === 'fail' ? counts.error : 0);
+): MarkCounts & { n: number } {
+  const { n, rate, rates } = ratesOf(counts, errors);
+  return { ...counts, rate, wilson: wilsonInterval(counts.pass, n) ?? null, n, rates };
 }
 
 function fixtureReport(
@@ -289,7 +270,7 @@ function fixtureReport(
     ids.map((id) => marks.get(id)),
     errors,
   );
-  const n = qualified(counts, errors);
+  const { n } = counts;
   const open = n + counts.blank;
   const needed = passesNeeded(target, open);
   // Met when the passes reach ceil(target * n): the same exact arithmetic as "passes needed", so the two never disagree.
@@ -358,20 +339,18 @@ function basePairs(manifest: Manifest, fixtures: readonly FixtureReport[]): Base
           (other) => other.file.path === recordedBase.path && other.file.sha256 === recordedBase.sha256,
         )
       : undefined;
-    const baseName = baseEntry?.name;
     const constructed = byName.get(entry.name);
-    const base = baseName !== undefined ? byName.get(baseName) : undefined;
+    const base = baseEntry && byName.get(baseEntry.name);
     if (!constructed || !base) return [];
-    return [
-      {
-        constructed: constructed.fixture,
-        base: base.fixture,
-        delta: constructed.rate !== null && base.rate !== null ? constructed.rate - base.rate : null,
-        p:
-          constructed.rate !== null && base.rate !== null
-            ? fisherExact(constructed.pass, constructed.fail, base.pass, base.fail)
-            : null,
-      },
-    ];
+    return [{ constructed: constructed.fixture, base: base.fixture, ...rateDifference(constructed, base) }];
   });
+}
+
+/** rate(a) - rate(b) and the two-sided Fisher exact p of their pass/fail counts; null unless both have a rate. */
+export function rateDifference(
+  a: Pick<MarkCounts, 'pass' | 'fail' | 'rate'>,
+  b: Pick<MarkCounts, 'pass' | 'fail' | 'rate'>,
+): { delta: number | null; p: number | null } {
+  if (a.rate === null || b.rate === null) return { delta: null, p: null };
+  return { delta: a.rate - b.rate, p: fisherExact(a.pass, a.fail, b.pass, b.fail) };
 }

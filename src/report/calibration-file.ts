@@ -35,13 +35,16 @@ export const calibrationFileSchema = z.strictObject({
 /** A calibration file's content. */
 export type CalibrationFile = z.infer<typeof calibrationFileSchema>;
 
-/** The calibration file for a judge: sorted keys, two-space indent, a trailing newline (small git diffs). */
-export function formatCalibrationFile(input: {
-  question: string;
-  judge: JudgeKey;
-  counts: CalibrationCounts;
-  runs: readonly string[];
-}): string {
+/** Writes the calibration file of a judge atomically: sorted keys, two-space indent, a trailing newline (small git diffs). */
+export async function writeCalibrationFile(
+  path: string,
+  input: {
+    question: string;
+    judge: JudgeKey;
+    counts: CalibrationCounts;
+    runs: readonly string[];
+  },
+): Promise<void> {
   const calibration = calibrate(input.counts);
   const file: CalibrationFile = {
     format: CALIBRATION_FORMAT,
@@ -57,22 +60,18 @@ export function formatCalibrationFile(input: {
     youden: calibration.youden,
     runs: [...input.runs],
   };
-  return `${JSON.stringify(file, null, 2)}\n`;
-}
-
-/** Writes a calibration file atomically. */
-export async function writeCalibrationFile(path: string, text: string): Promise<void> {
-  await writeFileAtomic(path, text);
+  await writeFileAtomic(path, `${JSON.stringify(file, null, 2)}\n`);
 }
 
 /**
- * Reads a calibration file and checks it is for this question and this judge (model, prompt and rubric version):
- * a calibration of another judge says nothing about this one, so a mismatch is an error naming the file and field.
+ * Reads a calibration file into its calibration, checked to be for this question and this judge (model, prompt and
+ * rubric version): a calibration of another judge says nothing about this one, so a mismatch is an error naming the
+ * file and field.
  */
 export async function readCalibrationFile(
   path: string,
   expected: { question: string; judge: JudgeKey },
-): Promise<{ file: CalibrationFile; calibration: JudgeCalibration }> {
+): Promise<JudgeCalibration> {
   const shown = shownPath(path);
   const text = await readInputText(path, shown, DATA_FILE_LIMIT);
   let json: unknown;
@@ -94,5 +93,5 @@ export async function readCalibrationFile(
     );
   const mismatch = keyMismatch(file.judge, expected.judge);
   if (mismatch) throw new TurnkitError('BAD_INPUT', `${shown}: judge: refused, the run's judge differs: ${mismatch}`);
-  return { file, calibration: calibrate(file.counts) };
+  return calibrate(file.counts);
 }

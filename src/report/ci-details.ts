@@ -9,6 +9,11 @@ export interface FailedRep {
   note: string;
 }
 
+/** A failing rep's line in CI output: its number and note. */
+export function failedNote(failed: FailedRep): string {
+  return `rep ${failed.rep}: ${failed.note === '' ? '(no note)' : failed.note}`;
+}
+
 /** What CI output says of a fixture beyond the report's numbers: its file and the notes of its failing reps. */
 export interface CiFixtureDetail {
   /** The fixture file as the manifest records it (relative to the project). */

@@ -1,9 +1,10 @@
 import { TurnkitError } from '../errors.js';
 import type { InputTraits } from '../rollout/input-traits.js';
 import { playerDifference, type PlayerIdentity } from '../rollout/player-identity.js';
-import { mantelHaenszel } from '../stats/mantel-haenszel.js';
+import { mantelHaenszel, pairedStratum } from '../stats/mantel-haenszel.js';
 import { shownPath } from '../util/shown-path.js';
 import type { Report } from './build-report.js';
+import { signed } from './report-text.js';
 
 /** Below this p a difference between a simulated player and recorded inputs is flagged. */
 export const PLAYER_BIAS_ALPHA = 0.05;
@@ -60,13 +61,12 @@ export function comparePlayers(here: Report, there: Report): PlayersComparison |
       simulated: { surviving: simulated.steps[i]?.surviving ?? 0, reps: simulated.reps },
       recorded: { surviving: recorded.steps[i]?.surviving ?? 0, reps: recorded.reps },
     }));
+    const passFail = (side: { surviving: number; reps: number }) => ({
+      pass: side.surviving,
+      fail: side.reps - side.surviving,
+    });
     const test = mantelHaenszel(
-      at.map((stratum) => ({
-        constructedPass: stratum.simulated.surviving,
-        constructedFail: stratum.simulated.reps - stratum.simulated.surviving,
-        basePass: stratum.recorded.surviving,
-        baseFail: stratum.recorded.reps - stratum.recorded.surviving,
-      })),
+      at.map((stratum) => pairedStratum(passFail(stratum.simulated), passFail(stratum.recorded))),
     );
     const sum = (side: 'simulated' | 'recorded', field: 'surviving' | 'reps') =>
       at.reduce((total, stratum) => total + stratum[side][field], 0);
@@ -91,8 +91,4 @@ export function comparePlayers(here: Report, there: Report): PlayersComparison |
     inputs: { simulated: simulatedRun.inputs, recorded: recordedRun.inputs },
     ...(flag ? { flag } : {}),
   };
-}
-
-function signed(value: number): string {
-  return `${value > 0 ? '+' : ''}${value.toFixed(2)}`;
 }

@@ -1,9 +1,8 @@
 import { holmAdjust } from '../stats/holm.js';
-import { mantelHaenszel, type MantelHaenszel } from '../stats/mantel-haenszel.js';
+import { mantelHaenszel, pairedStratum, type MantelHaenszel } from '../stats/mantel-haenszel.js';
 import { shownPath } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
-import type { Report } from './build-report.js';
-import { fisherExact } from '../stats/stats.js';
+import { rateDifference, type Report } from './build-report.js';
 import { comparePlayers, type PlayersComparison } from './compare-players.js';
 
 /** One fixture in both runs: this run's rate against the other's. */
@@ -67,8 +66,7 @@ export function compareReports(here: Report, there: Report): Comparison {
         tag: mine.tag,
         here: { pass: mine.pass, fail: mine.fail, rate: mine.rate },
         there: { pass: other.pass, fail: other.fail, rate: other.rate },
-        delta: mine.rate !== null && other.rate !== null ? mine.rate - other.rate : null,
-        p: mine.rate !== null && other.rate !== null ? fisherExact(mine.pass, mine.fail, other.pass, other.fail) : null,
+        ...rateDifference(mine, other),
         fixtureChanged,
       },
     ];
@@ -82,14 +80,7 @@ export function compareReports(here: Report, there: Report): Comparison {
     warnings,
     ...(players ? { players } : {}),
     paired: {
-      test: mantelHaenszel(
-        fixtures.map((entry) => ({
-          constructedPass: entry.here.pass,
-          constructedFail: entry.here.fail,
-          basePass: entry.there.pass,
-          baseFail: entry.there.fail,
-        })),
-      ),
+      test: mantelHaenszel(fixtures.map((entry) => pairedStratum(entry.here, entry.there))),
       holm: holmAdjust(fixtures.map((entry) => entry.p)),
     },
   };

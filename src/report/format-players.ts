@@ -1,4 +1,4 @@
-import { formatTable, markdownTable } from '../util/text-table.js';
+import { type ReportStyle, signed, styled } from './report-text.js';
 import type { InputTraits } from '../rollout/input-traits.js';
 import type { PlayerIdentity } from '../rollout/player-identity.js';
 import type { PlayersComparison } from './compare-players.js';
@@ -7,11 +7,10 @@ import type { PlayersComparison } from './compare-players.js';
  * The player comparison as lines: survival per turn with the simulated player and with the recorded inputs, the
  * difference stratified by fixture, how the inputs read, and the flag when the player biases the rates.
  */
-export function formatPlayers(players: PlayersComparison, style: 'text' | 'md'): string[] {
-  const table = style === 'md' ? markdownTable : formatTable;
+export function formatPlayers(players: PlayersComparison, style: ReportStyle): string[] {
+  const { table, heading } = styled(style, '###');
   const texts = playersTexts(players);
-  const title = texts.title;
-  const lines = [style === 'md' ? `### ${title}` : title, ''];
+  const lines = [heading(texts.title), ''];
   lines.push(
     ...table(
       [
@@ -20,7 +19,7 @@ export function formatPlayers(players: PlayersComparison, style: 'text' | 'md'):
           String(step.turn),
           `${step.simulated.surviving}/${step.simulated.reps}`,
           `${step.recorded.surviving}/${step.recorded.reps}`,
-          step.difference === null ? '-' : `${step.difference > 0 ? '+' : ''}${step.difference.toFixed(2)}`,
+          signed(step.difference),
           step.p === null ? '-' : step.p < 0.001 ? '< 0.001' : step.p.toFixed(3),
         ]),
       ],

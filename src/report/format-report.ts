@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { shownPath } from '../util/shown-path.js';
-import { formatTable, markdownTable, type Align } from '../util/text-table.js';
+import type { Align } from '../util/text-table.js';
 import type { FixtureReport, MarkCounts, Report, TagTotals } from './build-report.js';
 import type { Comparison } from './compare-runs.js';
 import { spendRows } from './format-spend.js';
@@ -10,9 +10,10 @@ import { formatPlayers } from './format-players.js';
 import { correctedSummary, trustLines } from './format-trust.js';
 import { sourceLines } from './format-sources.js';
 import { policyWords, screenHints, screenLines } from './format-screens.js';
+import { pValue, type ReportStyle, signed, span, styled, type Table } from './report-text.js';
 
-/** Plain text for a terminal, or Markdown for a pull request or a notebook. */
-export type ReportStyle = 'text' | 'md';
+/** A p-value as the report prints it (the demo quotes one). */
+export { pValue };
 
 /** What a printed report holds. */
 export interface ReportLayout {
@@ -34,8 +35,7 @@ export function formatReport(
   comparison?: Comparison,
   layout: ReportLayout = {},
 ): string[] {
-  const table = style === 'md' ? markdownTable : formatTable;
-  const heading = (text: string): string => (style === 'md' ? `## ${text}` : text);
+  const { table, heading } = styled(style);
   const lines: string[] = [];
   const title = `${report.question.id}: ${report.question.text}`;
   lines.push(style === 'md' ? `# ${title}` : title, '');
@@ -60,38 +60,31 @@ export function formatReport(
   // Reports built before the trust section (a test's hand-made one) have no `trust`.
   const summary = report.trust ? correctedSummary(report.trust, report.target) : undefined;
   if (summary) lines.splice(2, 0, summary.charAt(0).toUpperCase() + summary.slice(1), '');
-  // The sections a compact report leaves out, each with its lines (empty: the run has nothing to show there).
-  const sections: { name: string; lines: string[] }[] = [];
-  const sources = sourceLines(report, table);
-  sections.push({
-    name: 'marks by source',
-    lines: sources.length > 0 ? [heading('Marks by source'), '', ...sources] : [],
-  });
   lines.push(...pairLines(report, table, heading));
   if (report.rollout) lines.push(...formatSurvival(report.rollout, style));
-  sections.push({
-    name: 'screens',
-    lines: report.screens ? screenLines(report.screens, report.dir, table, heading) : [],
-  });
-  sections.push({ name: 'what the target demands', lines: demandLines(report, table, heading) });
-  const consistency = consistencyLines(report, table);
-  sections.push({
-    name: 'consistency',
-    lines: consistency.length > 0 ? [heading('Consistency'), '', ...consistency, ''] : [],
-  });
+  // A section's heading and lines, or none when the run has nothing to show there.
+  const headed = (title: string, body: string[]): string[] =>
+    body.length > 0 ? [heading(title), '', ...body, ''] : [];
   const spend = spendRows(report);
-  sections.push({
-    name: 'tokens and cost',
-    lines:
-      spend.length > 0
-        ? [heading('Tokens and cost'), '', ...table(spend, ['left', 'right', 'right', 'right', 'right']), '']
-        : [],
-  });
-  sections.push({
-    name: 'the question as a whole',
-    lines: report.trust ? trustLines(report.trust, report.target, table, heading) : [],
-  });
-  sections.push({ name: 'agreement', lines: agreementLines(report, table, heading) });
+  // The sections a compact report leaves out, each with its lines (empty: the run has nothing to show there).
+  const sections = [
+    { name: 'marks by source', lines: headed('Marks by source', sourceLines(report, table)) },
+    { name: 'screens', lines: report.screens ? screenLines(report.screens, report.dir, table, heading) : [] },
+    { name: 'what the target demands', lines: demandLines(report, table, heading) },
+    { name: 'consistency', lines: headed('Consistency', consistencyLines(report, table)) },
+    {
+      name: 'tokens and cost',
+      lines: headed(
+        'Tokens and cost',
+        spend.length > 0 ? table(spend, ['left', 'right', 'right', 'right', 'right']) : [],
+      ),
+    },
+    {
+      name: 'the question as a whole',
+      lines: report.trust ? trustLines(report.trust, report.target, table, heading) : [],
+    },
+    { name: 'agreement', lines: agreementLines(report, table, heading) },
+  ];
   if (layout.full) for (const section of sections) lines.push(...section.lines);
   const findings = [
     ...report.warnings.map((warning) => `warning: ${warning}`),
@@ -117,80 +110,72 @@ function noVerdictFindings(report: Report): string[] {
     );
 }
 
-/** How a section lays out a table, and its heading. */
-type TableOf = typeof formatTable;
-
 /** Constructed fixtures against their bases: rates, delta and Fisher's p (none without pairs). */
-function pairLines(report: Report, table: TableOf, heading: (text: string) => string): string[] {
-  const out: string[] = [];
-  if (report.pairs.length > 0) {
-    out.push(heading('Constructed fixtures against their bases'), '');
-    const rows = [
-      ['constructed', 'base', 'rates', 'delta', 'Fisher p'],
-      ...report.pairs.map((pair) => {
-        const rateOf = (name: string): string => rate(report.fixtures.find((fixture) => fixture.fixture === name)!);
-        return [
-          pair.constructed,
-          pair.base,
-          `${rateOf(pair.constructed)} vs ${rateOf(pair.base)}`,
-          signed(pair.delta),
-          pValue(pair.p),
-        ];
-      }),
-    ];
-    out.push(...table(rows, ['left', 'left', 'left', 'right', 'right']), '');
-  }
-  return out;
+function pairLines(report: Report, table: Table, heading: (text: string) => string): string[] {
+  if (report.pairs.length === 0) return [];
+  const rateOf = (name: string): string => rate(report.fixtures.find((fixture) => fixture.fixture === name)!);
+  const rows = [
+    ['constructed', 'base', 'rates', 'delta', 'Fisher p'],
+    ...report.pairs.map((pair) => [
+      pair.constructed,
+      pair.base,
+      `${rateOf(pair.constructed)} vs ${rateOf(pair.base)}`,
+      signed(pair.delta, '±'),
+      pValue(pair.p),
+    ]),
+  ];
+  return [
+    heading('Constructed fixtures against their bases'),
+    '',
+    ...table(rows, ['left', 'left', 'left', 'right', 'right']),
+    '',
+  ];
 }
 
 /** What the target demands of the reps as reps are lost to na or error. */
-function demandLines(report: Report, table: TableOf, heading: (text: string) => string): string[] {
-  const out: string[] = [];
-  out.push(heading(`What ${report.target} demands of ${report.reps} reps`), '');
-  out.push(
+function demandLines(report: Report, table: Table, heading: (text: string) => string): string[] {
+  const row = (label: string, field: 'lost' | 'n' | 'passesNeeded' | 'failsTolerated'): string[] => [
+    label,
+    ...report.demands.map((demand) => String(demand[field])),
+  ];
+  return [
+    heading(`What ${report.target} demands of ${report.reps} reps`),
+    '',
     ...table(
       [
-        ['reps lost to na or error', ...report.demands.map((demand) => String(demand.lost))],
-        ['qualified reps', ...report.demands.map((demand) => String(demand.n))],
-        ['passes needed', ...report.demands.map((demand) => String(demand.passesNeeded))],
-        ['fails tolerated', ...report.demands.map((demand) => String(demand.failsTolerated))],
+        row('reps lost to na or error', 'lost'),
+        row('qualified reps', 'n'),
+        row('passes needed', 'passesNeeded'),
+        row('fails tolerated', 'failsTolerated'),
       ],
       ['left', 'right', 'right', 'right', 'right'],
     ),
     '',
-  );
-  return out;
+  ];
 }
 
 /** Every marks file against the one it is measured against (none without agreements). */
-function agreementLines(report: Report, table: TableOf, heading: (text: string) => string): string[] {
-  const out: string[] = [];
-  if (report.agreements.length > 0) {
-    out.push(heading('Agreement between graders'), '');
-    const rows = [
-      ['marks file', 'against', 'agreement', 'kappa', ''],
-      ...report.agreements.map((entry) => [
-        entry.file,
-        entry.against,
-        entry.matched === 0
-          ? 'no pass/fail in common'
-          : `${entry.agreed}/${entry.matched} = ${(entry.agreed / entry.matched).toFixed(3)}`,
-        entry.kappa === null ? 'null' : entry.kappa.toFixed(3),
-        entry.self ? 'self-agreement: the ceiling for any judge' : '',
-      ]),
-    ];
-    out.push(...table(rows, ['left', 'left', 'right', 'right', 'left']), '');
-  }
-  return out;
+function agreementLines(report: Report, table: Table, heading: (text: string) => string): string[] {
+  if (report.agreements.length === 0) return [];
+  const rows = [
+    ['marks file', 'against', 'agreement', 'kappa', ''],
+    ...report.agreements.map((entry) => [
+      entry.file,
+      entry.against,
+      entry.matched === 0
+        ? 'no pass/fail in common'
+        : `${entry.agreed}/${entry.matched} = ${(entry.agreed / entry.matched).toFixed(3)}`,
+      entry.kappa === null ? 'null' : entry.kappa.toFixed(3),
+      entry.self ? 'self-agreement: the ceiling for any judge' : '',
+    ]),
+  ];
+  return [heading('Agreement between graders'), '', ...table(rows, ['left', 'left', 'right', 'right', 'left']), ''];
 }
 
 /** The comparison with another run: per-fixture deltas and p-values, then every warning. */
 export function formatComparison(comparison: Comparison, style: ReportStyle): string[] {
-  const table = style === 'md' ? markdownTable : formatTable;
-  const lines = [
-    style === 'md' ? `## Against ${shownPath(comparison.otherDir)}` : `Against ${shownPath(comparison.otherDir)}`,
-    '',
-  ];
+  const { table, heading } = styled(style);
+  const lines = [heading(`Against ${shownPath(comparison.otherDir)}`), ''];
   const rows = [
     ['fixture', 'tag', 'here', 'there', 'delta', 'Fisher p'],
     ...comparison.fixtures.map((entry) => [
@@ -198,7 +183,7 @@ export function formatComparison(comparison: Comparison, style: ReportStyle): st
       entry.tag ?? '',
       rate(entry.here),
       rate(entry.there),
-      signed(entry.delta),
+      signed(entry.delta, '±'),
       pValue(entry.p),
     ]),
   ];
@@ -206,9 +191,9 @@ export function formatComparison(comparison: Comparison, style: ReportStyle): st
   const paired = comparison.paired;
   if (paired && paired.test.strata > 0) {
     const t = paired.test;
-    const span = t.interval ? ` [${t.interval.low.toFixed(2)}, ${t.interval.high.toFixed(2)}]` : '';
+    const interval = t.interval ? ` ${span(t.interval)}` : '';
     lines.push(
-      `Paired by fixture over ${t.strata} fixture(s): pooled difference ${signed(t.difference)}${span} (clustered by fixture), Cochran-Mantel-Haenszel p ${pValue(t.p)}.`,
+      `Paired by fixture over ${t.strata} fixture(s): pooled difference ${signed(t.difference, '±')}${interval} (clustered by fixture), Cochran-Mantel-Haenszel p ${pValue(t.p)}.`,
     );
     if (comparison.fixtures.length > 1)
       lines.push(
@@ -216,7 +201,7 @@ export function formatComparison(comparison: Comparison, style: ReportStyle): st
       );
     lines.push('');
   }
-  if (comparison.players) lines.push(...formatPlayers(comparison.players, style === 'md' ? 'md' : 'text'), '');
+  if (comparison.players) lines.push(...formatPlayers(comparison.players, style), '');
   if (comparison.onlyHere.length > 0) lines.push(`Only in this run: ${comparison.onlyHere.join(', ')}`);
   if (comparison.onlyThere.length > 0) lines.push(`Only in the other run: ${comparison.onlyThere.join(', ')}`);
   for (const warning of comparison.warnings) lines.push(`warning: ${warning}`);
@@ -237,19 +222,7 @@ const fixtureHeader = (report: Report): string[] => [
   'passes needed/fails ok',
   'SUT ms p50/p95',
 ];
-const FIXTURE_ALIGN: Align[] = [
-  'left',
-  'right',
-  'right',
-  'right',
-  'right',
-  'right',
-  'right',
-  'left',
-  'left',
-  'right',
-  'right',
-];
+const FIXTURE_ALIGN: Align[] = ['left', ...Array<Align>(6).fill('right'), 'left', 'left', 'right', 'right'];
 
 function fixtureRow(fixture: FixtureReport): string[] {
   const latency =
@@ -258,31 +231,27 @@ function fixtureRow(fixture: FixtureReport): string[] {
     fixture.fixture,
     ...counts(fixture),
     rate(fixture),
-    interval(fixture),
+    span(fixture.wilson),
     `${fixture.verdict === 'none' ? 'no verdict' : fixture.verdict}${fixture.uncertain ? ' (uncertain)' : ''}`,
     `${fixture.passesNeeded}/${fixture.failsTolerated}`,
     latency,
   ];
 }
 
-/** Fixtures of a tag with no verdict (every rep errored or n/a): the ones neither met, missed nor pending. */
-function noVerdict(totals: Pick<TagTotals, 'fixtures' | 'met' | 'missed' | 'pending'>): number {
-  return totals.fixtures - totals.met - totals.missed - totals.pending;
-}
-
 function totalRow(totals: TagTotals): string[] {
+  // A fixture with no qualified rep is none of met, missed and pending: counted apart, so the total still adds up.
+  const none = totals.fixtures - totals.met - totals.missed - totals.pending;
   const verdicts = [
     `${totals.met} met`,
     `${totals.missed} missed`,
     ...(totals.pending > 0 ? [`${totals.pending} pending`] : []),
-    // A fixture with no qualified rep is none of the three: counted apart, so the total still adds up.
-    ...(noVerdict(totals) > 0 ? [`${noVerdict(totals)} no verdict`] : []),
+    ...(none > 0 ? [`${none} no verdict`] : []),
   ].join(', ');
   return [
     `total (${totals.fixtures} fixture${totals.fixtures === 1 ? '' : 's'})`,
     ...counts(totals),
     rate(totals),
-    interval(totals),
+    span(totals.wilson),
     verdicts,
     '',
     '',
@@ -304,21 +273,6 @@ function counts(marks: MarkCounts): string[] {
 
 function rate(marks: { pass: number; fail: number; rate: number | null; n?: number | undefined }): string {
   return marks.rate === null ? '-' : `${marks.rate.toFixed(2)} (${marks.pass}/${marks.n ?? marks.pass + marks.fail})`;
-}
-
-function interval(marks: MarkCounts): string {
-  return marks.wilson ? `[${marks.wilson.low.toFixed(2)}, ${marks.wilson.high.toFixed(2)}]` : '-';
-}
-
-function signed(delta: number | null): string {
-  if (delta === null) return '-';
-  return `${delta > 0 ? '+' : delta < 0 ? '-' : '±'}${Math.abs(delta).toFixed(2)}`;
-}
-
-/** A p-value as printed: three decimals, "<0.001", or "-" when there is none. */
-export function pValue(p: number | null): string {
-  if (p === null) return '-';
-  return p < 0.001 ? '<0.001' : p.toFixed(3);
 }
 
 function trimEnd(lines: string[]): string[] {

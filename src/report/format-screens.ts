@@ -61,11 +61,10 @@ function groupRow(group: ScreenGroup): string[] {
 export function screenCell(counts: ScreenCounts): string {
   const outside = [
     ...(counts.unscored > 0 ? [`${counts.unscored} unscored`] : []),
-    ...(counts.error > 0 && counts.denominator < counts.pass + counts.fail + counts.error
-      ? [`${counts.error} error`]
-      : counts.error > 0
-        ? [`${counts.error} error as fail`]
-        : []),
+    // Under `errors: fail` the errors are in the denominator, as fails.
+    ...(counts.error > 0
+      ? [`${counts.error} error${counts.denominator < counts.pass + counts.fail + counts.error ? '' : ' as fail'}`]
+      : []),
     ...(counts.blank > 0 ? [`${counts.blank} blank`] : []),
   ];
   const rate = counts.rate === null ? '' : ` = ${counts.rate.toFixed(2)}`;

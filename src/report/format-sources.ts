@@ -1,8 +1,6 @@
 import { basename } from 'node:path';
 import type { Report } from './build-report.js';
-
-/** A table renderer (text or Markdown). */
-type Table = (rows: readonly (readonly string[])[], align: readonly ('left' | 'right')[]) => string[];
+import type { Table } from './report-text.js';
 
 /**
  * With `--marks a,b`: per fixture and per tag, how many of the marks its rate counts came from each file, so that
@@ -33,6 +31,5 @@ export function sourceLines(report: Report, table: Table): string[] {
     ...table(rows, ['left', ...files.map(() => 'right' as const)]),
     '',
     `Marks by precedence: each rep's mark comes from the first of ${files.join(', ')} that marks it.`,
-    '',
   ];
 }

@@ -1,13 +1,12 @@
-import { formatTable, markdownTable } from '../util/text-table.js';
+import { fixed, type ReportStyle, signed, styled } from './report-text.js';
 import type { RolloutReport } from './rollout-report.js';
 
 /**
  * A rollout run's survival as report lines: per fixture the reps still passing after each turn, its median first
  * failing turn, then each constructed fixture against its base per turn (delta of survival, Fisher p).
  */
-export function formatSurvival(rollout: RolloutReport, style: 'text' | 'md'): string[] {
-  const table = style === 'md' ? markdownTable : formatTable;
-  const heading = (text: string): string => (style === 'md' ? `## ${text}` : text);
+export function formatSurvival(rollout: RolloutReport, style: ReportStyle): string[] {
+  const { table, heading } = styled(style);
   const turns = rollout.fixtures[0]?.steps.map((step) => step.turn) ?? [];
   const lines = [heading(`Survival over ${rollout.turns} turns (reps with no failing turn so far)`), ''];
   const rows = [
@@ -42,15 +41,10 @@ export function formatSurvival(rollout: RolloutReport, style: 'text' | 'md'): st
       ['constructed', 'base', ...turns.map((turn) => `t${turn}`)],
       ...rollout.pairs.flatMap((pair) => [
         [pair.constructed, pair.base, ...pair.steps.map((step) => signed(step.delta))],
-        ['', 'Fisher p', ...pair.steps.map((step) => (step.p === null ? '-' : step.p.toFixed(3)))],
+        ['', 'Fisher p', ...pair.steps.map((step) => fixed(step.p, 3))],
       ]),
     ];
     lines.push(...table(pairRows, ['left', 'left', ...turns.map(() => 'right' as const)]), '');
   }
   return lines;
-}
-
-function signed(value: number | null): string {
-  if (value === null) return '-';
-  return `${value > 0 ? '+' : ''}${value.toFixed(2)}`;
 }

@@ -1,16 +1,7 @@
 import { shownPath } from '../util/shown-path.js';
-import type { Interval } from '../stats/stats.js';
 import { MIN_CLUSTERS } from '../stats/cluster-se.js';
+import { fixed, pValue, span, type Table } from './report-text.js';
 import type { CorrectedEstimate, TrustReport } from './trust-report.js';
-
-/** A table renderer (text or Markdown). */
-type Table = (rows: readonly (readonly string[])[], align: readonly ('left' | 'right')[]) => string[];
-
-const fixed = (value: number | null | undefined, digits = 2): string =>
-  value === null || value === undefined ? '-' : value.toFixed(digits);
-const span = (interval: Interval | null): string =>
-  interval ? `[${interval.low.toFixed(2)}, ${interval.high.toFixed(2)}]` : '-';
-const p = (value: number | null): string => (value === null ? '-' : value < 0.001 ? '<0.001' : value.toFixed(3));
 
 /** The corrected verdict of the question (or the only tag), on one line; undefined when nothing is corrected. */
 export function correctedSummary(trust: TrustReport, target: number): string | undefined {
@@ -63,7 +54,7 @@ export function trustLines(
   const mh = trust.mantelHaenszel;
   if (mh) {
     lines.push(
-      `Constructed against base over ${mh.strata} pair(s), Cochran-Mantel-Haenszel: chi-square ${fixed(mh.statistic, 3)}, p ${p(mh.p)}; pooled difference ${fixed(mh.difference)}${mh.interval ? ` ${span(mh.interval)} (cluster-robust over pairs)` : ' (an interval needs 2 pairs or more)'}.`,
+      `Constructed against base over ${mh.strata} pair(s), Cochran-Mantel-Haenszel: chi-square ${fixed(mh.statistic, 3)}, p ${pValue(mh.p)}; pooled difference ${fixed(mh.difference)}${mh.interval ? ` ${span(mh.interval)} (cluster-robust over pairs)` : ' (an interval needs 2 pairs or more)'}.`,
       '',
     );
   }
@@ -72,7 +63,7 @@ export function trustLines(
       ...table(
         [
           ['constructed', 'base', 'Fisher p', 'Holm p'],
-          ...trust.holm.map((entry) => [entry.constructed, entry.base, p(entry.p), p(entry.adjusted)]),
+          ...trust.holm.map((entry) => [entry.constructed, entry.base, pValue(entry.p), pValue(entry.adjusted)]),
         ],
         ['left', 'left', 'right', 'right'],
       ),

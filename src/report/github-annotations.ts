@@ -2,7 +2,7 @@ import { appendFile } from 'node:fs/promises';
 import { TurnkitError } from '../errors.js';
 import { describeWriteError, shownPath } from '../util/shown-path.js';
 import type { FixtureReport, Report } from './build-report.js';
-import { ciFixtureDetails, type CiFixtureDetail } from './ci-details.js';
+import { ciFixtureDetails, failedNote, type CiFixtureDetail } from './ci-details.js';
 import type { Comparison } from './compare-runs.js';
 import { formatReport } from './format-report.js';
 import { countsLine } from './junit-report.js';
@@ -63,9 +63,7 @@ export async function githubReportLines(report: Report): Promise<string[]> {
 
 function missedMessage(fixture: FixtureReport, report: Report, detail: CiFixtureDetail | undefined): string {
   const failed = detail?.failed ?? [];
-  const notes = failed
-    .slice(0, NOTES_SHOWN)
-    .map((rep) => `rep ${rep.rep}: ${rep.note === '' ? '(no note)' : rep.note}`);
+  const notes = failed.slice(0, NOTES_SHOWN).map(failedNote);
   if (failed.length > NOTES_SHOWN) notes.push(`and ${failed.length - NOTES_SHOWN} more failing rep(s)`);
   return [countsLine(fixture, report.target, report.errors), ...notes].join('\n');
 }

@@ -1,13 +1,31 @@
-import type { ErrorsPolicy } from './screen-report.js';
-import { policyWords } from './format-screens.js';
 import { create } from 'xmlbuilder2';
+import { TurnkitError } from '../errors.js';
+import { passesNeeded } from '../stats/stats.js';
+import { writeFileAtomic } from '../util/process/atomic-write.js';
+import { describeWriteError, shownPath } from '../util/shown-path.js';
+import type { FixtureReport, Report } from './build-report.js';
+import { ciFixtureDetails, failedNote, type CiFixtureDetail } from './ci-details.js';
+import { policyWords } from './format-screens.js';
+import { correctedSummary, estimateLine } from './format-trust.js';
+import { span } from './report-text.js';
+import type { ErrorsPolicy } from './screen-report.js';
 
 /** An element being built. */
 type XMLBuilder = ReturnType<typeof create>;
-import type { FixtureReport, Report } from './build-report.js';
-import type { CiFixtureDetail } from './ci-details.js';
-import { passesNeeded } from '../stats/stats.js';
-import { correctedSummary, estimateLine } from './format-trust.js';
+
+/** Writes a report as JUnit XML to `file` (an absolute path), atomically; returns the bytes written. */
+export async function writeJunitReport(report: Report, file: string): Promise<number> {
+  const xml = junitXml(report, await ciFixtureDetails(report));
+  try {
+    await writeFileAtomic(file, xml);
+  } catch (error) {
+    throw new TurnkitError(
+      'BAD_INPUT',
+      `${shownPath(file)}: cannot write the JUnit report: ${describeWriteError(error as NodeJS.ErrnoException)}`,
+    );
+  }
+  return Buffer.byteLength(xml);
+}
 
 /**
  * The report as JUnit XML, the format every CI system reads: one test suite per tag (tags are never pooled), one
@@ -66,9 +84,7 @@ function testCase(
   });
   const summary = countsLine(fixture, report.target, report.errors);
   if (fixture.verdict === 'missed') {
-    const notes = (detail?.failed ?? []).map(
-      (failed) => `rep ${failed.rep}: ${failed.note === '' ? '(no note)' : failed.note}`,
-    );
+    const notes = (detail?.failed ?? []).map(failedNote);
     element
       .ele('failure', { type: 'missed', message: cleanAttribute(`missed: ${summary}`) })
       .txt(clean(notes.join('\n')));
@@ -98,9 +114,7 @@ export function countsLine(fixture: FixtureReport, target: number, errors?: Erro
     fixture.rate === null
       ? 'no rate'
       : `rate ${fixture.rate.toFixed(2)} (${fixture.pass}/${qualified}, ${policyWords(errors)})`;
-  const interval = fixture.wilson
-    ? `, 95% interval [${fixture.wilson.low.toFixed(2)}, ${fixture.wilson.high.toFixed(2)}]`
-    : '';
+  const interval = fixture.wilson ? `, 95% interval ${span(fixture.wilson)}` : '';
   const needed = qualified > 0 ? `, ${passesNeeded(target, qualified)} passes needed` : '';
   return `${fixture.pass} pass, ${fixture.fail} fail, ${fixture.na} na, ${fixture.error} error, ${fixture.blank} blank; ${rate}${interval}${needed} for target ${target}`;
 }

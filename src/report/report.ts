@@ -62,14 +62,11 @@ async function saveCalibration(report: Report, file: string): Promise<void> {
       'BAD_INPUT',
       `${shownPath(report.dir)}: no calibration to save: read a judge's marks (--marks marks.judge-MODEL.csv) of a run whose marks.csv marks some of the same reps pass or fail`,
     );
-  const { formatCalibrationFile, writeCalibrationFile } = await import('./calibration-file.js');
-  await writeCalibrationFile(
-    file,
-    formatCalibrationFile({
-      question: report.question.id,
-      judge: correction.judge,
-      counts: correction.calibration.counts,
-      runs: [shownPath(report.dir)],
-    }),
-  );
+  const { writeCalibrationFile } = await import('./calibration-file.js');
+  await writeCalibrationFile(file, {
+    question: report.question.id,
+    judge: correction.judge,
+    counts: correction.calibration.counts,
+    runs: [shownPath(report.dir)],
+  });
 }

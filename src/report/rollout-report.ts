@@ -1,6 +1,4 @@
-import type { RunState } from '../run-dir/run-state.js';
-import { repId } from '../run-dir/run-state.js';
-import type { RepKey } from '../run-dir/run-state.js';
+import { repId, type RepKey, type RunState } from '../run-dir/run-state.js';
 import { fixtureSurvival, survivalPair, type FixtureSurvival, type SurvivalPair } from '../stats/survival.js';
 import type { BasePair } from './build-report.js';
 import type { MarkRow } from '../run-dir/marks/marks-file.js';
@@ -25,10 +23,6 @@ export interface RolloutReport {
    * turn's response agreed with (a probe that could not be read counts in neither).
    */
   probes?: { fixture: string; steps: { turn: number; probed: number; agree: number }[] }[];
-}
-
-function withProbes(probes: RolloutReport['probes']): Pick<RolloutReport, 'probes'> {
-  return probes ? { probes } : {};
 }
 
 // Each fixture's probes per turn: reps that reached the turn and were probed there, and those that agreed.
@@ -87,6 +81,7 @@ export function rolloutReport(
         ];
   });
   const byName = new Map(fixtures.map((entry) => [entry.fixture, entry]));
+  const probes = probeCurves(records, names, turns);
   const personal = records.flatMap(
     (record) => marks?.get(repId({ fixture: record.fixture, rep: record.rep }))?.turnMarks ?? [],
   );
@@ -95,7 +90,7 @@ export function rolloutReport(
     fixtures,
     player,
     inputs: inputTraits(records),
-    ...withProbes(probeCurves(records, names, turns)),
+    ...(probes ? { probes } : {}),
     turnMarks: { marked: personal.length, failed: personal.filter((entry) => entry.mark === 'fail').length },
     pairs: pairs.flatMap((pair) => {
       const constructed = byName.get(pair.constructed);

@@ -84,14 +84,7 @@ export function screenReportOf(
   const { manifest } = state;
   const errors = errorsPolicyOf(manifest);
   const byRep = new Map(rows.map((row) => [repId(row), row]));
-  const names: string[] = [];
-  const known = new Set<string>();
-  for (const row of rows)
-    for (const entry of row.screens)
-      if (!known.has(entry.screen)) {
-        known.add(entry.screen);
-        names.push(entry.screen);
-      }
+  const names = [...new Set(rows.flatMap((row) => row.screens.map((entry) => entry.screen)))];
   const fixtures = manifest.fixtures.flatMap((entry): ScreenGroup[] => {
     const ids = keys.filter((key) => key.fixture === entry.name).map(repId);
     if (ids.length === 0) return [];
@@ -192,12 +185,20 @@ function withRates(
   counts: { pass: number; fail: number; unscored: number; error: number; blank: number },
   errors: ErrorsPolicy,
 ): ScreenCounts {
+  const { n, rate, rates } = ratesOf(counts, errors);
+  return { screen, ...counts, denominator: n, rate, rates };
+}
+
+/** A rate's denominator under a policy (pass + fail, and error under `errors: fail`), the rate, and both readings. */
+export function ratesOf(
+  counts: { pass: number; fail: number; error: number },
+  errors: ErrorsPolicy,
+): { n: number; rate: number | null; rates: { exclude: number | null; fail: number | null } } {
   const excluded = counts.pass + counts.fail;
   const counted = excluded + counts.error;
   const rates = {
     exclude: excluded > 0 ? counts.pass / excluded : null,
     fail: counted > 0 ? counts.pass / counted : null,
   };
-  const denominator = errors === 'fail' ? counted : excluded;
-  return { screen, ...counts, denominator, rate: rates[errors], rates };
+  return { n: errors === 'fail' ? counted : excluded, rate: rates[errors], rates };
 }

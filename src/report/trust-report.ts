@@ -3,17 +3,12 @@ import { basename, join } from 'node:path';
 import type { Run } from '../run-dir/read-run.js';
 import { repId, type RepKey } from '../run-dir/run-state.js';
 import { ceilingVerdict, type CeilingVerdict } from '../stats/agreement-ceiling.js';
-import {
-  calibrate,
-  refusal,
-  type CalibrationCounts,
-  type JudgeCalibration,
-  type JudgeKey,
-} from '../stats/calibration.js';
+import { agreement } from '../stats/agreement.js';
+import { calibrate, refusal, type JudgeCalibration, type JudgeKey } from '../stats/calibration.js';
 import { pooledClusteredRate, type PooledRate } from '../stats/cluster-se.js';
 import { intervalVerdict, roganGladen, roganGladenInterval, type CorrectedVerdict } from '../stats/corrected-rate.js';
 import { holmAdjust } from '../stats/holm.js';
-import { mantelHaenszel, type MantelHaenszel } from '../stats/mantel-haenszel.js';
+import { mantelHaenszel, pairedStratum, type MantelHaenszel } from '../stats/mantel-haenszel.js';
 import { ppiMean, type PpiEstimate } from '../stats/ppi.js';
 import type { ReadMark } from '../run-dir/marks/read-marks.js';
 import type { RunAgreement } from './run-agreements.js';
@@ -97,16 +92,7 @@ export async function trustReport(input: TrustInput): Promise<TrustReport> {
   const strata = input.pairs.flatMap((pair) => {
     const constructed = byName.get(pair.constructed);
     const base = byName.get(pair.base);
-    return constructed && base
-      ? [
-          {
-            constructedPass: constructed.pass,
-            constructedFail: constructed.fail,
-            basePass: base.pass,
-            baseFail: base.fail,
-          },
-        ]
-      : [];
+    return constructed && base ? [pairedStratum(constructed, base)] : [];
   });
   const adjusted = holmAdjust(input.pairs.map((pair) => pair.p));
   return {
@@ -149,54 +135,49 @@ async function correction(input: TrustInput, tags: readonly string[]): Promise<C
     existsSync(join(run.dir, 'marks.csv')) && input.calibrationFile === undefined
       ? await run.marks('marks.csv').catch(() => undefined)
       : undefined;
-  let counts: CalibrationCounts;
   let calibration: JudgeCalibration;
-  let source: string;
+  let source = 'this run';
   if (input.calibrationFile !== undefined) {
     // Only `--calibration` reads a calibration file: its schema (and zod) are loaded then, not on every report.
     const { readCalibrationFile } = await import('./calibration-file.js');
-    const read = await readCalibrationFile(input.calibrationFile, { question: run.manifest.question.id, judge });
-    counts = read.file.counts;
-    calibration = read.calibration;
+    calibration = await readCalibrationFile(input.calibrationFile, { question: run.manifest.question.id, judge });
     source = input.calibrationFile;
   } else {
     if (!person) return null;
-    counts = { truePass: 0, falseFail: 0, falsePass: 0, trueFail: 0 };
-    for (const [id, mark] of input.marks) {
-      const judged = graded(mark);
-      const truth = graded(person.get(id));
-      if (judged === undefined || truth === undefined) continue;
-      if (truth === 1) counts[judged === 1 ? 'truePass' : 'falseFail']++;
-      else counts[judged === 1 ? 'falsePass' : 'trueFail']++;
-    }
-    if (counts.truePass + counts.falseFail + counts.falsePass + counts.trueFail === 0) return null;
-    calibration = calibrate(counts);
-    source = 'this run';
+    // The person is the truth: rows are the person's mark, columns the judge's.
+    const { confusion, matched } = agreement(person, input.marks);
+    if (matched === 0) return null;
+    calibration = calibrate({
+      truePass: confusion.passPass,
+      falseFail: confusion.passFail,
+      falsePass: confusion.failPass,
+      trueFail: confusion.failFail,
+    });
   }
   const refused = refusal(calibration) ?? null;
-  const units: { scope: CorrectedEstimate['scope']; name: string; ids: string[] }[] = [];
   const tagOf = new Map(input.fixtures.map((fixture) => [fixture.fixture, fixture.tag ?? 'untagged']));
-  for (const fixture of input.fixtures)
-    units.push({
-      scope: 'fixture',
-      name: fixture.fixture,
-      ids: input.keys.filter((key) => key.fixture === fixture.fixture).map(repId),
-    });
-  for (const tag of tags)
-    units.push({
-      scope: 'tag',
-      name: tag,
-      ids: input.keys.filter((key) => tagOf.get(key.fixture) === tag).map(repId),
-    });
-  if (tags.length > 1) units.push({ scope: 'question', name: 'question', ids: input.keys.map(repId) });
-  const estimates = refused === null ? units.map((unit) => estimate(unit, input, counts, calibration, person)) : [];
+  const idsWhere = (test: (key: RepKey) => boolean): string[] => input.keys.filter(test).map(repId);
+  const units: Unit[] = [
+    ...input.fixtures.map(
+      ({ fixture }): Unit => ({
+        scope: 'fixture',
+        name: fixture,
+        ids: idsWhere((key) => key.fixture === fixture),
+      }),
+    ),
+    ...tags.map((tag): Unit => ({ scope: 'tag', name: tag, ids: idsWhere((key) => tagOf.get(key.fixture) === tag) })),
+    ...(tags.length > 1 ? [{ scope: 'question' as const, name: 'question', ids: idsWhere(() => true) }] : []),
+  ];
+  const estimates = refused === null ? units.map((unit) => estimate(unit, input, calibration, person)) : [];
   return { file: name, judge, source, calibration, refused, estimates };
 }
 
+/** What an estimate is of: a fixture's, a tag's or the question's reps. */
+type Unit = { scope: CorrectedEstimate['scope']; name: string; ids: string[] };
+
 function estimate(
-  unit: { scope: CorrectedEstimate['scope']; name: string; ids: string[] },
+  unit: Unit,
   input: TrustInput,
-  counts: CalibrationCounts,
   calibration: JudgeCalibration,
   person: ReadonlyMap<string, ReadMark> | undefined,
 ): CorrectedEstimate {
@@ -208,7 +189,7 @@ function estimate(
   const n = judged.length;
   const apparent = n > 0 ? judgePass / n : null;
   const rgRate = apparent === null ? null : roganGladen(apparent, calibration.sensitivity!, calibration.specificity!);
-  const rgInterval = roganGladenInterval(judgePass, n, counts, seedOf(`${unit.scope}:${unit.name}`));
+  const rgInterval = roganGladenInterval(judgePass, n, calibration.counts, seedOf(`${unit.scope}:${unit.name}`));
   const labeled: { person: 0 | 1; judge: 0 | 1 }[] = [];
   const unlabeled: (0 | 1)[] = [];
   for (const { id, mark } of judged) {

@@ -195,17 +195,11 @@ async function writeMerged(temp: string, out: string, shards: readonly Shard[], 
 
 /** The first shard's case files and rubric, and every shard's reps, copied (never over a file already there). */
 async function copyShardFiles(temp: string, shards: readonly Shard[]): Promise<void> {
-  await cp(join(shards[0]!.dir, 'case-files'), join(temp, 'case-files'), {
-    recursive: true,
-    errorOnExist: true,
-    force: false,
-  });
-  if (existsSync(join(shards[0]!.dir, RUBRIC_FILE)))
-    await cp(join(shards[0]!.dir, RUBRIC_FILE), join(temp, RUBRIC_FILE), { errorOnExist: true, force: false });
-  for (const { dir } of shards) {
-    if (existsSync(join(dir, 'reps')))
-      await cp(join(dir, 'reps'), join(temp, 'reps'), { recursive: true, errorOnExist: true, force: false });
-  }
+  const copy = (from: string, name: string) =>
+    cp(join(from, name), join(temp, name), { recursive: true, errorOnExist: true, force: false });
+  await copy(shards[0]!.dir, 'case-files');
+  if (existsSync(join(shards[0]!.dir, RUBRIC_FILE))) await copy(shards[0]!.dir, RUBRIC_FILE);
+  for (const { dir } of shards) if (existsSync(join(dir, 'reps'))) await copy(dir, 'reps');
 }
 
 /** A marks file every shard has, merged: each shard's rows of its own reps (checked as such), every rep a row. */

@@ -48,11 +48,10 @@ export function shardFromEnvironment(auto: AutoShard, env: ShardEnvironment): Sh
       );
     if (!Number.isSafeInteger(Number(index)) || !Number.isSafeInteger(count))
       throw new TurnkitError('USAGE', `${spec}: a shard number past ${Number.MAX_SAFE_INTEGER} is not exact`);
-    const shard = within(
-      Number(index) + 1,
-      count,
-      `${spec}: JOB_COMPLETION_INDEX ${index} (shard ${Number(index) + 1})`,
-    );
+    const shard = { index: Number(index) + 1, count };
+    const what = `${spec}: JOB_COMPLETION_INDEX ${index} (shard ${shard.index})`;
+    if (count < 1) throw new TurnkitError('USAGE', `${what}: the number of shards must be at least 1`);
+    if (shard.index > count) throw new TurnkitError('USAGE', `${what} is past the ${count} shard(s)`);
     // Both set and saying different shards: which one the engine meant cannot be told, and guessing runs a shard twice.
     const also = env.TURNKIT_SHARD;
     if (also !== undefined && also !== '' && also.trim() !== `${shard.index}/${shard.count}`)
@@ -81,12 +80,6 @@ export function shardFromEnvironment(auto: AutoShard, env: ShardEnvironment): Sh
     'USAGE',
     `${spec}: no shard in the environment: set JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) with TURNKIT_SHARD_COUNT, or TURNKIT_SHARD=I/N`,
   );
-}
-
-function within(index: number, count: number, what: string): ShardSpec {
-  if (count < 1) throw new TurnkitError('USAGE', `${what}: the number of shards must be at least 1`);
-  if (index > count) throw new TurnkitError('USAGE', `${what} is past the ${count} shard(s)`);
-  return { index, count };
 }
 
 /**

@@ -20,16 +20,12 @@ export function roganGladen(apparent: number, sensitivity: number, specificity: 
 }
 
 /**
- * A 95% interval for the Rogan-Gladen rate over the three binomials it rests on (after Lang and Reiczigel 2014): the
- * judge's passes x of n, and the calibration's sensitivity and specificity counts. Each draw takes the calibration's
- * two rates from their Jeffreys posteriors, Beta(k + 1/2, m - k + 1/2), and the judge's rate twice, from the Beta
- * distributions whose quantiles are the exact (Clopper-Pearson) bounds: Beta(x, n - x + 1) for the low end and
- * Beta(x + 1, n - x) for the high end. The interval is the 2.5th percentile of the corrected rates of the first and
- * the 97.5th of the second (draws at chance are left out). So with a perfect judge it is the exact interval of x of
- * n, and it never claims more than the judge's own passes allow: a bootstrap that redrew 10 of 10 at its observed
- * rate gave [1.00, 1.00], and Jeffreys draws for the judge too [0.79, 1.00], where the raw counts allow [0.69, 1.00]
- * (Wilson [0.72, 1.00]). The draws cost the same for any count, and the stream is seeded, so the interval is the
- * same on every read.
+ * A 95% interval for the Rogan-Gladen rate over the three binomials it rests on (after Lang and Reiczigel 2014): each
+ * seeded draw takes sensitivity and specificity from their Jeffreys posteriors, Beta(k + 1/2, m - k + 1/2), and the
+ * judge's rate from the Beta distributions of the exact (Clopper-Pearson) bounds, Beta(x, n - x + 1) for the low end
+ * and Beta(x + 1, n - x) for the high end; the interval is the 2.5th and 97.5th percentiles of their corrected rates
+ * (draws at chance left out). With a perfect judge it is the exact interval of x of n, so it never claims more than
+ * the judge's own passes allow (a bootstrap at the observed rate gave 10 of 10 the interval [1.00, 1.00]).
  */
 export function roganGladenInterval(
   judgePass: number,

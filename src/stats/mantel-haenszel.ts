@@ -9,6 +9,19 @@ export interface PairedStratum {
   baseFail: number;
 }
 
+/** The stratum of two sides' pass and fail counts: the first side is the constructed one (or this run, or the player). */
+export function pairedStratum(
+  constructed: { pass: number; fail: number },
+  base: { pass: number; fail: number },
+): PairedStratum {
+  return {
+    constructedPass: constructed.pass,
+    constructedFail: constructed.fail,
+    basePass: base.pass,
+    baseFail: base.fail,
+  };
+}
+
 /** Constructed against base across several fixture pairs, each pair its own stratum. */
 export interface MantelHaenszel {
   /** Strata with reps on both sides (the others say nothing). */

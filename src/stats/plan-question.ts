@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { ProjectContext } from '../project/project-context.js';
 import { TurnkitError } from '../errors.js';
 import { targetDemand } from './stats.js';
-import { detectableRate, repsForVerdict, repsToTellApart } from './power.js';
+import { ALPHA, detectableRate, MAX_VERDICT_REPS, POWER, repsForVerdict, repsToTellApart } from './power.js';
 
 /** What `turnkit plan` is asked: a question file, and optionally other reps or a pair of rates to tell apart. */
 export interface PlanInput {
@@ -31,8 +31,6 @@ export interface QuestionPlan {
   pair?: { from: number; to: number; reps: number | null; method: 'exact' | 'approximate' | null };
 }
 
-const ALPHA = 0.05;
-const POWER = 0.8;
 const BASES = [0.1, 0.3, 0.5, 0.7];
 
 /**
@@ -60,11 +58,11 @@ export async function planQuestion(project: ProjectContext, input: PlanInput): P
     alpha: ALPHA,
     power: POWER,
     demand: targetDemand(target, reps),
-    detectable: BASES.map((base) => ({ base, rate: detectableRate(reps, base, ALPHA, POWER) ?? null })),
+    detectable: BASES.map((base) => ({ base, rate: detectableRate(reps, base) ?? null })),
     verdict: near.map((rate) => ({ rate, reps: repsForVerdict(target, rate) ?? null })),
   };
   if (input.pair) {
-    const found = repsToTellApart(input.pair.from, input.pair.to, ALPHA, POWER);
+    const found = repsToTellApart(input.pair.from, input.pair.to);
     plan.pair = { ...input.pair, reps: found?.reps ?? null, method: found?.method ?? null };
   }
   return plan;
@@ -92,7 +90,7 @@ export function formatPlan(plan: QuestionPlan): string[] {
   );
   for (const entry of plan.verdict)
     lines.push(
-      `  true rate ${rate(entry.rate)}: ${entry.reps === null ? 'more than 2000 reps' : `${entry.reps} reps`}`,
+      `  true rate ${rate(entry.rate)}: ${entry.reps === null ? `more than ${MAX_VERDICT_REPS} reps` : `${entry.reps} reps`}`,
     );
   if (plan.pair) {
     const { from, to, reps, method } = plan.pair;

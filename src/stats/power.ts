@@ -4,6 +4,10 @@ import { fisherExact, wilsonInterval } from './stats.js';
 // exact test for base against constructed, the Wilson interval for a verdict against the target), so that the
 // plan and the report never disagree on what is decidable.
 
+/** The level of every test a plan assumes (two-sided), and the power it asks of it: 80% chance to find a difference. */
+export const ALPHA = 0.05;
+export const POWER = 0.8;
+
 /** The probability of each count 0..n of a binomial(n, p), computed in logs (no overflow at large n). */
 export function binomialPmf(n: number, p: number): number[] {
   if (p <= 0) return Array.from({ length: n + 1 }, (_, k) => (k === 0 ? 1 : 0));
@@ -18,11 +22,11 @@ export function binomialPmf(n: number, p: number): number[] {
 }
 
 /**
- * Exact power of the two-sided Fisher test at level `alpha` for n1 reps at rate p1 against n2 at p2: the chance
- * that the two counts give p <= alpha, summed over every pair of counts (Fisher's test conditions on the margins;
+ * Exact power of the two-sided Fisher test at level ALPHA for n1 reps at rate p1 against n2 at p2: the chance
+ * that the two counts give p <= ALPHA, summed over every pair of counts (Fisher's test conditions on the margins;
  * power does not). Quadratic in the reps, fine for the hundreds a question runs.
  */
-export function fisherPower(n1: number, p1: number, n2: number, p2: number, alpha = 0.05): number {
+export function fisherPower(n1: number, p1: number, n2: number, p2: number): number {
   const a = binomialPmf(n1, p1);
   const b = binomialPmf(n2, p2);
   let power = 0;
@@ -30,39 +34,34 @@ export function fisherPower(n1: number, p1: number, n2: number, p2: number, alph
     if (a[x1]! < 1e-12) continue;
     for (let x2 = 0; x2 <= n2; x2++) {
       if (b[x2]! < 1e-12) continue;
-      if (fisherExact(x1, n1 - x1, x2, n2 - x2) <= alpha) power += a[x1]! * b[x2]!;
+      if (fisherExact(x1, n1 - x1, x2, n2 - x2) <= ALPHA) power += a[x1]! * b[x2]!;
     }
   }
   return power;
 }
 
 /**
- * The smallest rate above `base` (in steps of 0.01) that `reps` reps of each fixture detect with the given power;
+ * The smallest rate above `base` (in steps of 0.01) that `reps` reps of each fixture detect with POWER;
  * undefined when not even a rate of 1 does.
  */
-export function detectableRate(reps: number, base: number, alpha = 0.05, power = 0.8): number | undefined {
+export function detectableRate(reps: number, base: number): number | undefined {
   for (let step = Math.round(base * 100) + 1; step <= 100; step++) {
     const rate = step / 100;
-    if (fisherPower(reps, base, reps, rate, alpha) >= power) return rate;
+    if (fisherPower(reps, base, reps, rate) >= POWER) return rate;
   }
   return undefined;
 }
 
 /**
- * Reps per fixture that tell rates p1 and p2 apart with the given power: the normal approximation with Fleiss's
+ * Reps per fixture that tell rates p1 and p2 apart with POWER: the normal approximation with Fleiss's
  * continuity correction (Fleiss, Levin and Paik, "Statistical Methods for Rates and Proportions", 3rd ed., 4.14),
  * then raised until Fisher's exact test reaches the power (checked up to 300 reps; beyond, the approximation).
  */
-export function repsToTellApart(
-  p1: number,
-  p2: number,
-  alpha = 0.05,
-  power = 0.8,
-): { reps: number; method: 'exact' | 'approximate' } | undefined {
+export function repsToTellApart(p1: number, p2: number): { reps: number; method: 'exact' | 'approximate' } | undefined {
   const d = Math.abs(p2 - p1);
   if (d === 0) return undefined;
-  const za = normalQuantile(1 - alpha / 2);
-  const zb = normalQuantile(power);
+  const za = normalQuantile(1 - ALPHA / 2);
+  const zb = normalQuantile(POWER);
   const mean = (p1 + p2) / 2;
   const root = za * Math.sqrt(2 * mean * (1 - mean)) + zb * Math.sqrt(p1 * (1 - p1) + p2 * (1 - p2));
   const plain = (root * root) / (d * d);
@@ -70,25 +69,28 @@ export function repsToTellApart(
   if (corrected > 300) return { reps: corrected, method: 'approximate' };
   // The exact test is conservative: start a little below the approximation, and find the first n that reaches it.
   for (let n = Math.max(2, Math.floor(corrected * 0.7)); n <= 300; n++)
-    if (fisherPower(n, p1, n, p2, alpha) >= power) return { reps: n, method: 'exact' };
+    if (fisherPower(n, p1, n, p2) >= POWER) return { reps: n, method: 'exact' };
   return { reps: corrected, method: 'approximate' };
 }
 
+/** The most reps a verdict is searched up to. */
+export const MAX_VERDICT_REPS = 2000;
+
 /**
  * Reps a fixture needs for its verdict to be decidable when its true rate is `rate`: the smallest n at which the
- * Wilson 95% interval excludes the target with the given probability (met or missed, not "uncertain"); undefined
- * up to `max` reps (a rate at the target is never decidable).
+ * Wilson 95% interval excludes the target with probability POWER (met or missed, not "uncertain"); undefined up to
+ * MAX_VERDICT_REPS (a rate at the target is never decidable).
  */
-export function repsForVerdict(target: number, rate: number, probability = 0.8, max = 2000): number | undefined {
+export function repsForVerdict(target: number, rate: number): number | undefined {
   if (rate === target) return undefined;
-  for (let n = 1; n <= max; n++) {
+  for (let n = 1; n <= MAX_VERDICT_REPS; n++) {
     const pmf = binomialPmf(n, rate);
     let decided = 0;
     for (let k = 0; k <= n; k++) {
       const interval = wilsonInterval(k, n)!;
       if (interval.high < target || interval.low > target) decided += pmf[k]!;
     }
-    if (decided >= probability) return n;
+    if (decided >= POWER) return n;
   }
   return undefined;
 }

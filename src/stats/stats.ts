@@ -3,8 +3,7 @@
 // the lower middle observation, p95 = nearest rank; runs compared per fixture with a two-sided Fisher exact p;
 // pass^k = C(pass, k) / C(pass + fail, k).
 
-/** z for a two-sided 95% interval. */
-const Z95 = 1.959963984540054;
+import { Z95 } from './normal.js';
 
 /** A closed interval of rates. */
 export interface Interval {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { judgePromptSha256 } from '../../src/judge/judge-identity.js';
+import { judgePromptSha256 } from '../../src/judge/judge-prompt.js';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { judge } from '../../src/judge/judge-model.js';
-import { judgePromptSha256 } from '../../src/judge/judge-identity.js';
+import { judgePromptSha256 } from '../../src/judge/judge-prompt.js';
 import { judgeSettingsSchema } from '../../src/config/judge-settings.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
 import { startFakeLlmServer, userMessageOf, type FakeLlmServer } from '../helpers/fake-llm-server.js';

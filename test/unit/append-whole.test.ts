@@ -4,7 +4,8 @@ import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { appendWhole } from '../../src/util/process/append-whole.js';
-import { JUDGE_CACHE_FILE, JudgeCache } from '../../src/judge/judge-cache.js';
+import { JudgeCache } from '../../src/judge/judge-cache.js';
+import { JUDGE_CACHE_FILE } from '../../src/run-dir/run-file-names.js';
 import { appendMarkHistory } from '../../src/run-dir/marks/marks-history.js';
 
 // /dev/full answers every write with ENOSPC: a full disk without mounting one.

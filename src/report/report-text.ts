@@ -1,0 +1,38 @@
+import type { Interval } from '../stats/stats.js';
+import { formatTable, markdownTable } from '../util/text-table.js';
+
+/** Plain text for a terminal, or Markdown for a pull request or a notebook. */
+export type ReportStyle = 'text' | 'md';
+
+/** A table renderer (text or Markdown). */
+export type Table = typeof formatTable;
+
+/** A style's table renderer, and its heading of a section (`## ` in Markdown, or `### ` for a subsection). */
+export function styled(style: ReportStyle, level = '##'): { table: Table; heading: (text: string) => string } {
+  return {
+    table: style === 'md' ? markdownTable : formatTable,
+    heading: (text) => (style === 'md' ? `${level} ${text}` : text),
+  };
+}
+
+/** A number to `digits` decimals, or "-" when there is none. */
+export function fixed(value: number | null | undefined, digits = 2): string {
+  return value === null || value === undefined ? '-' : value.toFixed(digits);
+}
+
+/** An interval as `[low, high]` to two decimals, or "-" when there is none. */
+export function span(interval: Interval | null | undefined): string {
+  return interval ? `[${interval.low.toFixed(2)}, ${interval.high.toFixed(2)}]` : '-';
+}
+
+/** A p-value as printed: three decimals, "<0.001", or "-" when there is none. */
+export function pValue(p: number | null): string {
+  if (p === null) return '-';
+  return p < 0.001 ? '<0.001' : p.toFixed(3);
+}
+
+/** A difference to two decimals with its sign ("+" when positive; `zero` before an exact 0), or "-" when there is none. */
+export function signed(delta: number | null, zero = ''): string {
+  if (delta === null) return '-';
+  return `${delta > 0 ? '+' : delta < 0 ? '-' : zero}${Math.abs(delta).toFixed(2)}`;
+}
