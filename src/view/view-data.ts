@@ -159,6 +159,27 @@ export interface MarkerPage {
   blindCaseFileDocs?: Record<number, MarkdownNode[]> | undefined;
 }
 
+/** /api/marker: the summary packed, the run's version, and with `size` the page of reps the marker opens on. */
+export interface PackedMarkerReply {
+  marker: PackedMarkerSummary;
+  version: string;
+  page?: MarkerPage;
+}
+
+/** /api/marker-reps: a page of the marker's reps by position, and the version of the run it was read at. */
+export interface MarkerPageReply {
+  page: MarkerPage;
+  version: string;
+}
+
+/** /api/run with from and to: a page of the run's reps with its report, and how many reps there are in all. */
+export interface RunPage {
+  run: RunView;
+  markerFile: string;
+  version: string;
+  repsTotal: number;
+}
+
 /**
  * What the page hears once a mark (`POST /api/mark`) or a turn's mark (`/api/turn-mark`) is on disk: that position's
  * mark and turn marks as saved, the progress line's counts (reps marked of those to mark), and whether the marks file

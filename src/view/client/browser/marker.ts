@@ -1,4 +1,5 @@
-import { api, errorText, type MarkerReply, type PackedMarkerReply } from './api.js';
+import type { PackedMarkerReply } from '../../view-data.js';
+import { api, errorText, type MarkerReply } from './api.js';
 import { addAll, clear, h, mdNodes } from './dom.js';
 import { firstUnmarked, noReps, total, type Marker, type MarkerElements, type MarkerState } from './marker-context.js';
 import { fetchPage, MARKER_PAGE, pageStart, takePage } from './marker-pages.js';

@@ -1,5 +1,5 @@
-import type { RunView } from '../../view-data.js';
-import { api, type CompareReply, errorText, type RunPage, type ViewData } from './api.js';
+import type { RunPage, RunView } from '../../view-data.js';
+import { api, type CompareReply, errorText, type ViewData } from './api.js';
 import { addAll, clear, h } from './dom.js';
 import { showMarker } from './marker.js';
 import { renderReport } from './report.js';
