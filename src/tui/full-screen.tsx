@@ -39,3 +39,9 @@ function Sized({ min, app }: { min: ScreenSize; app: (size: ScreenSize) => React
   }, [stdout]);
   return app(size);
 }
+
+/** A header within the width: `where` is cut, never `state` (the counts that say what is left to do). */
+export function fitHeader(where: string, state: string, width: number): string {
+  if (where.length + state.length <= width) return where + state;
+  return `${where.slice(0, Math.max(0, width - state.length - 1))}…${state}`;
+}
