@@ -26,22 +26,21 @@ export function record(history: TextHistory, before: TextBuffer, after: TextBuff
   return { past: [...history.past, before].slice(-LIMIT), future: [], last: kind };
 }
 
+/** An undo or redo: the buffer it gives back and the history after it. */
+export interface HistoryStep {
+  buffer: TextBuffer;
+  history: TextHistory;
+}
+
 /** Takes back the last step: the buffer before it, or undefined when there is nothing to undo. */
-export function undo(
-  history: TextHistory,
-  current: TextBuffer,
-): { buffer: TextBuffer; history: TextHistory } | undefined {
+export function undo(history: TextHistory, current: TextBuffer): HistoryStep | undefined {
   const buffer = history.past.at(-1);
   if (!buffer) return undefined;
   return { buffer, history: { past: history.past.slice(0, -1), future: [...history.future, current] } };
 }
 
 /** Puts back the last step undone, or undefined when there is none. */
-export function redo(
-  history: TextHistory,
-  current: TextBuffer,
-): { buffer: TextBuffer; history: TextHistory } | undefined {
-  const buffer = history.future.at(-1);
-  if (!buffer) return undefined;
-  return { buffer, history: { past: [...history.past, current], future: history.future.slice(0, -1) } };
+export function redo(history: TextHistory, current: TextBuffer): HistoryStep | undefined {
+  const step = undo({ past: history.future, future: history.past }, current);
+  return step && { buffer: step.buffer, history: { past: step.history.future, future: step.history.past } };
 }

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { pageScript } from './page-script.js';
 import { PAGE_STYLE } from './page-style.js';
-import { jsonForScript } from './embed-json.js';
 import type { PageData } from './view-data.js';
 
 // A Content-Security-Policy source allowing one inline element: its exact text's hash (the page script's as bundled).
@@ -22,6 +21,18 @@ export function contentSecurityPolicy(mode: PageData['mode']): string {
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');
+}
+
+/**
+ * JSON as the text of a `<script type="application/json">` element: `<` written as \u003c, so that no value (a
+ * response holding `</script>` or `<!--`) can end the element or start markup; JSON.parse reads it back unchanged.
+ * U+2028 and U+2029 are escaped too, for any reader that takes the text as JavaScript.
+ */
+function jsonForScript(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /**

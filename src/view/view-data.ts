@@ -132,9 +132,8 @@ export type BlindRep = NonNullable<MarkerView['blindReps']>[number];
 export type MarkerSummary = Omit<MarkerView, 'order' | 'blindReps' | 'blindCaseFiles' | 'blindCaseFileDocs'>;
 
 /**
- * `MarkerSummary` as `/api/marker` sends it, packed: on 10,000 reps the per-position arrays (`[mark, note]`, `[]`,
- * `false`) were 210 KB of the marker's first answer, nearly all of them alike; packed they are about 10 KB. The page
- * unpacks it into a `MarkerSummary` (src/view/client/browser/marker-summary.ts).
+ * `MarkerSummary` packed for `/api/marker`: on 10,000 reps its per-position arrays were 210 KB, nearly all alike;
+ * packed about 10 KB (the page unpacks it: client/browser/marker-summary.ts).
  */
 export interface PackedMarkerSummary extends Omit<MarkerSummary, 'marks' | 'turnMarks' | 'skipped'> {
   /** Per position of the marking order one letter for its mark: p pass, f fail, n na, e error, - none. */
@@ -159,12 +158,31 @@ export interface MarkerPage {
   blindCaseFileDocs?: Record<number, MarkdownNode[]> | undefined;
 }
 
+/** /api/marker: the summary packed, the run's version, and with `size` the page of reps the marker opens on. */
+export interface PackedMarkerReply {
+  marker: PackedMarkerSummary;
+  version: string;
+  page?: MarkerPage;
+}
+
+/** /api/marker-reps: a page of the marker's reps by position, and the version of the run it was read at. */
+export interface MarkerPageReply {
+  page: MarkerPage;
+  version: string;
+}
+
+/** /api/run with from and to: a page of the run's reps with its report, and how many reps there are in all. */
+export interface RunPage {
+  run: RunView;
+  markerFile: string;
+  version: string;
+  repsTotal: number;
+}
+
 /**
- * What the page hears once a mark (`POST /api/mark`) or a turn's mark (`/api/turn-mark`) is on disk: that position's
- * mark and turn marks as saved, the progress line's counts (reps marked of those to mark), and whether the marks file
- * had changed behind the viewer's back and was merged first. Only after such a merge, which may have changed any
- * position, does it carry every position's marks (`all`): a mark on a 10,000-rep run answers a few hundred bytes, not
- * 150 KB. Blind, nothing in it names a fixture or rep (the note passes through the session's masking).
+ * What the page hears once a mark (`POST /api/mark`) or turn mark is on disk: that position's marks as saved, the
+ * progress counts, and whether the marks file was merged first; only after a merge every position's marks (`all`),
+ * so that a mark on a 10,000-rep run answers a few hundred bytes, not 150 KB.
  */
 export interface MarkReply {
   position: number;

@@ -108,14 +108,8 @@ export function reduce(state: EditorState, session: EditSession, input: string, 
 }
 
 function onTurns(state: EditorState, session: EditSession, input: string, key: Key, layout: Layout): EditorState {
-  const count = session.turns().length;
-  const page = Math.max(1, layout.height - 10);
-  if (key.upArrow || input === 'k') return { ...state, turnIndex: Math.max(0, state.turnIndex - 1) };
-  if (key.downArrow || input === 'j') return { ...state, turnIndex: Math.min(count - 1, state.turnIndex + 1) };
-  if (key.pageUp) return { ...state, turnIndex: Math.max(0, state.turnIndex - page) };
-  if (key.pageDown) return { ...state, turnIndex: Math.min(count - 1, state.turnIndex + page) };
-  if (key.home) return { ...state, turnIndex: 0 };
-  if (key.end) return { ...state, turnIndex: count - 1 };
+  const turnIndex = listMove(state.turnIndex, session.turns().length, layout.height - 10, input, key);
+  if (turnIndex !== undefined) return { ...state, turnIndex };
   if (key.return || key.rightArrow) {
     const turn = session.turns()[state.turnIndex]?.turn;
     return turn === undefined
@@ -135,15 +129,9 @@ function onTurn(
 ): EditorState {
   const fields = fieldsOf(session.rowsOfTurn(mode.turn));
   const selected = fields[state.fieldIndex];
-  if (key.upArrow || input === 'k') return { ...state, fieldIndex: Math.max(0, state.fieldIndex - 1) };
-  if (key.downArrow || input === 'j')
-    return { ...state, fieldIndex: Math.min(fields.length - 1, state.fieldIndex + 1) };
   // A turn with many tied rows is taller than the screen: the list scrolls with the selection, a page or all the way.
-  const page = Math.max(1, layout.height - 16);
-  if (key.pageUp) return { ...state, fieldIndex: Math.max(0, state.fieldIndex - page) };
-  if (key.pageDown) return { ...state, fieldIndex: Math.min(fields.length - 1, state.fieldIndex + page) };
-  if (key.home) return { ...state, fieldIndex: 0 };
-  if (key.end) return { ...state, fieldIndex: Math.max(0, fields.length - 1) };
+  const fieldIndex = listMove(state.fieldIndex, fields.length, layout.height - 16, input, key);
+  if (fieldIndex !== undefined) return { ...state, fieldIndex };
   if (key.escape || key.leftArrow) return { ...state, mode: { name: 'turns' } };
   if (!selected) return common(state, session, input, key);
   const ref: FieldRef = {
@@ -328,6 +316,16 @@ function onSave(
   // An error is about what was typed: once the text changes it may no longer hold, so it goes.
   const { error: _error, ...rest } = mode;
   return { ...state, mode: { ...(buffer.text === mode[field].text ? mode : rest), [field]: buffer } };
+}
+
+// A list's moves: ↑↓ (k j) a row, PgUp/PgDn a page, Home/End to either end; undefined for any other key.
+function listMove(index: number, count: number, page: number, input: string, key: Key): number | undefined {
+  const last = Math.max(0, count - 1);
+  const by = key.upArrow || input === 'k' ? -1 : key.downArrow || input === 'j' ? 1 : 0;
+  if (by !== 0) return Math.max(0, Math.min(last, index + by));
+  if (key.pageUp || key.pageDown) return Math.max(0, Math.min(last, index + (key.pageUp ? -1 : 1) * Math.max(1, page)));
+  if (key.home || key.end) return key.home ? 0 : last;
+  return undefined;
 }
 
 // Keys that work on the turn list and the turn view alike.

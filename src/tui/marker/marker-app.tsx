@@ -2,6 +2,7 @@ import { Box, Text, useApp, useInput } from 'ink';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Mark } from '../../run-dir/marks/marks-file.js';
 import type { MarkingSession } from '../../marking/marking-session.js';
+import { fitHeader } from '../full-screen.js';
 import { keyEvents } from '../key-events.js';
 import { paneLines, PANES } from './marker-content.js';
 import { bodyHeightOf, initialMarkerState, reduceMarker, type MarkerState } from './marker-state.js';
@@ -90,7 +91,7 @@ export function MarkerApp({ session, width, height, onDone }: MarkerAppProps) {
         <Text wrap="truncate">note: {note}█  (Enter save · Esc cancel)</Text>
       ) : (
         <Text wrap="truncate">
-          <Text bold color={markColor(current.mark)}>{`mark: ${current.mark || '(none)'}`}</Text>
+          <Text bold color={MARK_COLOR[current.mark]}>{`mark: ${current.mark || '(none)'}`}</Text>
           {current.note ? ` · note: ${session.shown(current.note).replace(/\s+/g, ' ')}` : ''}
           {message ? ` · ${message}` : ''}
         </Text>
@@ -102,12 +103,4 @@ export function MarkerApp({ session, width, height, onDone }: MarkerAppProps) {
   );
 }
 
-/** The header within the width: what says where the marks stand (count, blind, saving) is never the part cut. */
-function fitHeader(where: string, state: string, width: number): string {
-  if (where.length + state.length <= width) return where + state;
-  return `${where.slice(0, Math.max(0, width - state.length - 1))}…${state}`;
-}
-
-function markColor(mark: Mark): string | undefined {
-  return mark === 'pass' ? 'green' : mark === 'fail' ? 'red' : mark === 'error' ? 'magenta' : mark === 'na' ? 'yellow' : undefined;
-}
+const MARK_COLOR: Record<Mark, string | undefined> = { pass: 'green', fail: 'red', error: 'magenta', na: 'yellow', '': undefined };

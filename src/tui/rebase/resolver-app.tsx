@@ -2,6 +2,7 @@ import { Box, Text, useApp, useInput } from 'ink';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ChangeConflict } from '../../fixture/constructed/apply-changes.js';
 import type { KeepChoice } from '../../fixture/constructed/resolve-conflicts.js';
+import { fitHeader } from '../full-screen.js';
 import { keyEvents } from '../key-events.js';
 import { choiceLabel, detailLines } from './resolver-content.js';
 import { initialResolverState, keepChoicesOf, reduceResolver, type ResolverState } from './resolver-state.js';
@@ -118,10 +119,4 @@ export function ResolverApp<T>({ file, base, conflicts, onSave, onDone, width, h
       <Text dimColor wrap="truncate">{width >= 84 ? KEY_HELP : KEY_HELP_SHORT}</Text>
     </Box>
   );
-}
-
-/** The header within the width: the counts, which say what is left to do, are never the part cut. */
-function fitHeader(where: string, counts: string, width: number): string {
-  if (where.length + counts.length <= width) return where + counts;
-  return `${where.slice(0, Math.max(0, width - counts.length - 1))}…${counts}`;
 }

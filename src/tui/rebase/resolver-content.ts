@@ -1,5 +1,6 @@
 import type { ChangeConflict } from '../../fixture/constructed/apply-changes.js';
 import type { KeepSide } from '../../fixture/constructed/resolve-conflicts.js';
+import { visibleControls } from '../../util/visible-controls.js';
 import { wrap } from '../text-buffer.js';
 
 /** One screen line of a conflict's values: a heading (which side, whether kept) or a line of a value. */
@@ -34,13 +35,11 @@ export function choiceLabel(choice: KeepSide | undefined): string {
 }
 
 /**
- * A value as the screen shows it: text as text, anything else as JSON. Game and model text is untrusted, so control
- * characters (a stray escape sequence would restyle or move the terminal) show as visible escapes, never raw.
+ * A value as the screen shows it: text as text, anything else as JSON, its control characters as visible escapes
+ * (game and model text is untrusted).
  */
 export function shownValue(value: unknown): string {
   if (value === undefined) return '(gone: the new base has no such row or column)';
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-  return text
-    .replace(/\t/g, '  ')
-    .replace(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return visibleControls(text.replace(/\t/g, '  '));
 }

@@ -1,11 +1,7 @@
 import type { ChangeConflict } from '../../fixture/constructed/apply-changes.js';
 import type { KeepChoice } from '../../fixture/constructed/resolve-conflicts.js';
 import { runFullScreen } from '../full-screen.js';
-import { useTerminalSize } from '../use-terminal-size.js';
-import { ResolverApp, type ResolverAppProps } from './resolver-app.js';
-
-const MIN_WIDTH = 60;
-const MIN_HEIGHT = 16;
+import { ResolverApp } from './resolver-app.js';
 
 /** What the resolver is given: the files as shown, the conflicts, and how to write the rebased file. */
 export interface ResolverInput<T> {
@@ -18,21 +14,15 @@ export interface ResolverInput<T> {
 /** Runs the conflict resolver on the terminal; resolves with the save's result, or undefined when the author quit. */
 export async function runResolver<T>(input: ResolverInput<T>): Promise<T | undefined> {
   let result: T | undefined;
-  await runFullScreen(
-    <SizedResolver
+  await runFullScreen({ width: 60, height: 16 }, (size) => (
+    <ResolverApp
       file={input.file}
       base={input.base}
       conflicts={input.conflicts}
       onSave={input.save}
-      onDone={(done: T | undefined) => {
-        result = done;
-      }}
-    />,
-  );
+      onDone={(done: T | undefined) => (result = done)}
+      {...size}
+    />
+  ));
   return result;
-}
-
-function SizedResolver<T>(props: Omit<ResolverAppProps<T>, 'width' | 'height'>) {
-  const size = useTerminalSize(MIN_WIDTH, MIN_HEIGHT);
-  return <ResolverApp {...props} width={size.width} height={size.height} />;
 }

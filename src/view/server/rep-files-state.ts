@@ -5,12 +5,10 @@ import { basename, join } from 'node:path';
 const REP_FILE = /^rep-\d+\.json$/;
 
 /**
- * The state of a run's rep files (reps/FIXTURE/rep-N.json) as a cheap string that changes whenever one of them is
- * added, removed, replaced or rewritten in place: the viewer's caches are keyed by it, and it is asked for on every
- * request. Stat-ing 10,000 rep files per request costs 40-200 ms on a loaded machine; instead each fixture folder's
- * own mtime (changed by every add, remove and rename into it: turnkit writes a rep by an atomic rename) is taken
- * with a count of the changes a watch on the folder has seen (a rep rewritten in place changes no folder). A folder
- * that cannot be watched (no inotify left, a file system without it) has every rep file's size and mtime stat-ed.
+ * The state of a run's rep files (reps/FIXTURE/rep-N.json) as a cheap string that changes with any of them, asked
+ * for on every request: stat-ing 10,000 rep files costs 40-200 ms, so each fixture folder's mtime (changed by every
+ * atomic rename into it) is taken with the count of changes a watch on it saw (a rewrite in place changes no
+ * folder); a folder that cannot be watched has every rep file stat-ed.
  */
 export class RepFilesState {
   /** Per fixture folder its watch (null: none could be made) and the folder's identity when it was made. */

@@ -89,40 +89,40 @@ async function getApi(
   response: ServerResponse,
   runOf: (value: unknown) => ViewRun,
 ): Promise<void> {
+  const run = (): ViewRun => runOf(url.searchParams.get('run'));
   // With from and to, a page of the run's reps and no marker data: the viewer shows a large run's first screen from
   // the first page and fetches the rest in pages behind it, instead of one payload of every rep (7 MB at 10,000).
   if (url.pathname === '/api/run') {
-    const run = runOf(url.searchParams.get('run'));
+    const shown = run();
     const range = repRange(url);
-    if (!range) return send(response, 200, await run.data());
+    if (!range) return send(response, 200, await shown.data());
     if (blind) return send(response, 403, BLIND_REFUSAL);
-    return send(response, 200, await run.page(...range));
+    return send(response, 200, await shown.page(...range));
   }
   if (url.pathname === '/api/reps') {
     if (blind) return send(response, 403, BLIND_REFUSAL);
-    const run = runOf(url.searchParams.get('run'));
-    const [view, version] = [await run.runView(), await run.version()];
+    const shown = run();
+    const [view, version] = [await shown.runView(), await shown.version()];
     const [from, to] = repRange(url) ?? [0, view.reps.length];
     return send(response, 200, { reps: view.reps.slice(from, to), repsTotal: view.reps.length, version });
   }
   // The marker's own: its summary (every position's marks), then its reps a page at a time as it moves; blind, the
   // same masked reps the whole payload holds, so these are open to a blind re-mark as /api/run is.
   if (url.pathname === '/api/marker') {
-    const run = runOf(url.searchParams.get('run'));
+    const shown = run();
     const size = wholeParam(url, 'size');
     if (size === 0) throw new TurnkitError('BAD_INPUT', 'bad page of reps: size must be at least 1');
     const at = wholeParam(url, 'at');
     if (at !== undefined && size === undefined) throw new TurnkitError('BAD_INPUT', 'bad page of reps: at needs size');
-    return send(response, 200, await run.markerSummary(size === undefined ? undefined : { size, at }));
+    return send(response, 200, await shown.markerSummary(size === undefined ? undefined : { size, at }));
   }
   if (url.pathname === '/api/marker-reps') {
-    const run = runOf(url.searchParams.get('run'));
+    const shown = run();
     const range = repRange(url);
     if (!range) throw new TurnkitError('BAD_INPUT', 'bad page of reps: from and to are both needed');
-    return send(response, 200, await run.markerPage(...range));
+    return send(response, 200, await shown.markerPage(...range));
   }
-  if (url.pathname === '/api/version')
-    return send(response, 200, { version: await runOf(url.searchParams.get('run')).version() });
+  if (url.pathname === '/api/version') return send(response, 200, { version: await run().version() });
   if (url.pathname === '/api/compare') {
     if (blind) return send(response, 403, BLIND_REFUSAL);
     const a = await runOf(url.searchParams.get('a')).data();
@@ -170,19 +170,17 @@ async function postMark(
   } catch {
     return send(response, 400, { error: 'bad mark: not JSON' });
   }
-  if (turnMark) {
-    const parsed = turnMarkBody.safeParse(json);
-    if (!parsed.success)
-      return send(response, 400, { error: `bad turn mark: ${parsed.error.issues[0]?.message ?? 'invalid'}` });
-    const { run, position, turn, mark } = parsed.data;
-    return send(response, 200, { ok: true, ...(await runOf(run).turnMark(position, turn, mark)) });
-  }
-  const parsed = markBody.safeParse(json);
+  const parsed = (turnMark ? turnMarkBody : markBody).safeParse(json);
   if (!parsed.success)
-    return send(response, 400, { error: `bad mark: ${parsed.error.issues[0]?.message ?? 'invalid'}` });
-  const { run, position, mark, note } = parsed.data;
-  // A note is one line in marks.csv's spirit, as the terminal marker keeps it.
-  const result = await runOf(run).mark(position, mark, note?.replace(/[\r\n]+/g, ' '));
+    return send(response, 400, {
+      error: `bad ${turnMark ? 'turn mark' : 'mark'}: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+    });
+  const { run, position, mark } = parsed.data;
+  const result =
+    'turn' in parsed.data
+      ? await runOf(run).turnMark(position, parsed.data.turn, mark)
+      : // A note is one line in marks.csv's spirit, as the terminal marker keeps it.
+        await runOf(run).mark(position, mark, parsed.data.note?.replace(/[\r\n]+/g, ' '));
   return send(response, 200, { ok: true, ...result });
 }
 

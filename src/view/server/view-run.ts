@@ -8,7 +8,16 @@ import { readRun, type Run } from '../../run-dir/read-run.js';
 import { TurnkitError } from '../../errors.js';
 import { buildRunView } from '../build-run-view.js';
 import type { HeldoutLooks } from '../../report/heldout-ledger.js';
-import type { MarkReply, MarkerPage, MarkerSummary, MarkerView, PackedMarkerSummary, RunView } from '../view-data.js';
+import type {
+  MarkerPageReply,
+  MarkerSummary,
+  MarkerView,
+  MarkReply,
+  PackedMarkerReply,
+  PackedMarkerSummary,
+  RunPage,
+  RunView,
+} from '../view-data.js';
 import { MarkerPages } from './marker-pages.js';
 import { RepFilesState } from './rep-files-state.js';
 import { turnMarkPairs } from '../turn-views.js';
@@ -37,16 +46,9 @@ export class ViewRun {
   private known: string | null = null;
   private sessionVersion = '';
   private queue: Promise<unknown> = Promise.resolve();
-  /**
-   * The run's page data as last built, under the signature of the files it was built from (reps, manifest, order
-   * and every marks file, this viewer's own included): a 10,000-rep run takes about a second to read, and every
-   * page of reps, every return to the run and the marker ask for it again while nothing changed.
-   */
+  /** The run's page data as last built, under its files' signature: a 10,000-rep run takes about a second to read. */
   private built: { key: string; run: Promise<RunView> } | undefined;
-  /**
-   * The marker's summary as last built, for the session and the count of this viewer's writes it was built from:
-   * 10,000 positions' marks take tens of milliseconds to gather, and every reload of the marker asks for them.
-   */
+  /** The marker's summary as last packed, for its session and write count: 10,000 positions take tens of ms. */
   private summary: { session: MarkingSession; writes: number; value: PackedMarkerSummary } | undefined;
   private writes = 0;
   /** The rep files' state, watched (see RepFilesState): part of every signature. */
@@ -90,29 +92,35 @@ export class ViewRun {
    */
   async takeMarks(strict: boolean): Promise<void> {
     if (this.session || this.readOnly) return;
-    const session = await MarkingSession.open({
-      dir: this.dir,
-      user: process.env.USER,
-      ...this.marking,
-      cwd: this.cwd,
-    });
+    const session = await MarkingSession.open(this.sessionOptions());
     try {
       this.lock = await acquireMarksLock(session.file, 'turnkit view');
     } catch (error) {
       if (strict || !(error instanceof TurnkitError)) throw error;
       this.readOnly = error.message;
     }
-    this.session = session;
-    this.known = await contentHash(session.file);
-    this.sessionVersion = await this.version();
+    await this.use(session);
   }
 
   /**
    * A cheap signature of what the page shows, to poll while `turnkit run` adds reps: rep files, the manifest, the
-   * order file and every marks file but the one this viewer writes (its own marks are sent with each save).
+   * order file and every marks file but the one this viewer writes (its own marks are sent with each save), unless
+   * `withOwn`.
    */
-  async version(): Promise<string> {
-    return this.signature(false);
+  async version(withOwn = false): Promise<string> {
+    // Each rep file's state, not their count: a rep written again (a resumed rep, one rewritten in place) is new data.
+    const parts = await this.repFiles.lines();
+    const own = this.session && !withOwn ? basename(this.session.file) : '';
+    const files = [
+      'manifest.json',
+      'order.jsonl',
+      ...(await readdir(this.dir)).filter((name) => /^marks(\.[\w.-]+)?\.csv$/.test(name) && name !== own).sort(),
+    ];
+    for (const name of files) {
+      const info = await stat(join(this.dir, name)).catch(() => undefined);
+      parts.push(`${name}:${info ? `${info.size}:${info.mtimeMs}` : '-'}`);
+    }
+    return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
   }
 
   /**
@@ -120,7 +128,7 @@ export class ViewRun {
    * Starting it early (the server does as it starts) makes the first page of a large run cheap.
    */
   runView(): Promise<RunView> {
-    return this.signature(true).then((key) => {
+    return this.version(true).then((key) => {
       if (this.built?.key !== key) {
         const run = buildRunView({
           dir: this.dir,
@@ -135,22 +143,6 @@ export class ViewRun {
       }
       return this.built.run;
     });
-  }
-
-  private async signature(withOwn: boolean): Promise<string> {
-    // Each rep file's state, not their count: a rep written again (a resumed rep, one rewritten in place) is new data.
-    const parts = await this.repFiles.lines();
-    const own = this.session && !withOwn ? basename(this.session.file) : '';
-    const files = [
-      'manifest.json',
-      'order.jsonl',
-      ...(await readdir(this.dir)).filter((name) => /^marks(\.[\w.-]+)?\.csv$/.test(name) && name !== own).sort(),
-    ];
-    for (const name of files) {
-      const info = await stat(join(this.dir, name)).catch(() => undefined);
-      parts.push(`${name}:${info ? `${info.size}:${info.mtimeMs}` : '-'}`);
-    }
-    return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 16);
   }
 
   /** The held-out set's looks that this viewer's session recorded in the ledger: its report page shows them. */
@@ -179,14 +171,10 @@ export class ViewRun {
   }
 
   /**
-   * What the marker shows before any rep: every position's marks, the rubric, the file; its reps come a page at a
-   * time from `markerPage`. Neither waits for the run's page data (the report): both read the marking session.
-   * With `size`, the page of that many positions holding `at` (else the first rep to mark) comes with it: the
-   * marker's first screen is then one request.
+   * What the marker shows before any rep (every position's marks, the rubric, the file), read from the marking
+   * session, not the report; with `size`, the page holding `at` (else the first rep to mark) comes with it.
    */
-  async markerSummary(
-    first?: { size: number; at?: number | undefined } | undefined,
-  ): Promise<{ marker: PackedMarkerSummary; version: string; page?: MarkerPage }> {
+  async markerSummary(first?: { size: number; at?: number | undefined } | undefined): Promise<PackedMarkerReply> {
     return this.serial(async () => {
       const { session, version } = await this.current();
       const marker = this.packedSummaryOf(session);
@@ -197,16 +185,13 @@ export class ViewRun {
     });
   }
 
-  /**
-   * Builds the marker's summary and its first page ahead, when the marking session is open (the server took the
-   * marks file as it started): the marker's first request then only sends them.
-   */
+  /** Builds the marker's summary and first page ahead, when the marking session is open: its first request sends them. */
   async warmMarker(size: number): Promise<void> {
     if (this.session) await this.markerSummary({ size });
   }
 
   /** Positions `[from, to)` of the marking order, with the version of the run they were read at. */
-  async markerPage(from: number, to: number): Promise<{ page: MarkerPage; version: string }> {
+  async markerPage(from: number, to: number): Promise<MarkerPageReply> {
     return this.serial(async () => {
       const { session, version } = await this.current();
       return { page: this.pagesOf(session).page(from, to), version };
@@ -249,14 +234,8 @@ export class ViewRun {
     };
   }
 
-  /**
-   * A page of the run's reps (`[from, to)`) with the report, for the run's page: no marker data (the marker asks for
-   * its own with `markerSummary` and `markerPage`), so that the first screen of a large run costs the page's reps and not every rep's marks.
-   */
-  async page(
-    from: number,
-    to: number,
-  ): Promise<{ run: RunView; markerFile: string; version: string; repsTotal: number }> {
+  /** A page of the run's reps (`[from, to)`) with the report and no marker data: a large run's first screen. */
+  async page(from: number, to: number): Promise<RunPage> {
     const run = await this.runView();
     const markerFile = this.session ? basename(this.session.file) : marksFileName(this.marking);
     return {
@@ -330,9 +309,18 @@ export class ViewRun {
 
   private async reopen(version: string): Promise<void> {
     await this.session?.flush();
-    this.session = await MarkingSession.open({ dir: this.dir, user: process.env.USER, ...this.marking, cwd: this.cwd });
-    this.known = await contentHash(this.session.file);
-    this.sessionVersion = version;
+    await this.use(await MarkingSession.open(this.sessionOptions()), version);
+  }
+
+  private sessionOptions(): Parameters<typeof MarkingSession.open>[0] {
+    return { dir: this.dir, user: process.env.USER, ...this.marking, cwd: this.cwd };
+  }
+
+  // The session marks go through from now on, with the marks file's bytes and the run's version it was opened at.
+  private async use(session: MarkingSession, version?: string): Promise<void> {
+    this.session = session;
+    this.known = await contentHash(session.file);
+    this.sessionVersion = version ?? (await this.version());
   }
 
   // Requests of one run take turns: a check of the file and the write after it are never split by another mark.

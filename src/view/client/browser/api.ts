@@ -1,4 +1,4 @@
-import type { MarkerPage, MarkerSummary, PackedMarkerSummary, PageData, RunView } from '../../view-data.js';
+import type { MarkerSummary, PackedMarkerReply, PageData, RunView } from '../../view-data.js';
 
 /*
  * The viewer's talk with its server: GETs carry the URL's token as a query parameter, POSTs carry it and the page's
@@ -8,32 +8,8 @@ import type { MarkerPage, MarkerSummary, PackedMarkerSummary, PageData, RunView 
 /** The viewer's page data (see view-data.ts). */
 export type ViewData = Extract<PageData, { mode: 'view' }>;
 
-/**
- * /api/marker: what the marker shows before any rep (every position's marks), the run's version, and with `size` the
- * page of reps it opens on.
- */
-export interface MarkerReply {
-  marker: MarkerSummary;
-  version: string;
-  page?: MarkerPage;
-}
-
-/** /api/marker as it comes: the summary packed (the page unpacks it: see marker-summary.ts). */
-export type PackedMarkerReply = Omit<MarkerReply, 'marker'> & { marker: PackedMarkerSummary };
-
-/** /api/marker-reps: a page of the marker's reps by position, and the version of the run it was read at. */
-export interface MarkerPageReply {
-  page: MarkerPage;
-  version: string;
-}
-
-/** /api/run with from and to: a page of the run's reps with its report, and how many reps there are in all. */
-export interface RunPage {
-  run: RunView;
-  markerFile: string;
-  version: string;
-  repsTotal: number;
-}
+/** /api/marker as the page keeps it: the summary unpacked (marker-summary.ts). */
+export type MarkerReply = Omit<PackedMarkerReply, 'marker'> & { marker: MarkerSummary };
 
 /** /api/compare: two runs, their comparison, or why they cannot be compared. */
 export interface CompareReply {
@@ -42,9 +18,6 @@ export interface CompareReply {
   comparison: RunView['comparison'];
   problem: string | null;
 }
-
-/** /api/mark and /api/turn-mark: the position's marks once on disk, the counts, whether the file was merged first. */
-export type { MarkReply } from '../../view-data.js';
 
 async function answer<T>(res: Response): Promise<T> {
   const body = (await res.json()) as T & { error?: string };

@@ -1,6 +1,6 @@
 import type { RunView } from '../../view-data.js';
 import { chartLabel, h, s } from './dom.js';
-import { intervalText, rateText } from './text-formats.js';
+import { intervalText, rateText, verdictText } from './text-formats.js';
 
 type Report = RunView['report'];
 
@@ -54,7 +54,7 @@ export function rateChart(fixtures: Report['fixtures'], target: number, id: stri
       svg.appendChild(s('line', { x1: x(low), x2: x(low), y1: y + 9, y2: y + 21, class: 'whisker' }));
       svg.appendChild(s('line', { x1: x(high), x2: x(high), y1: y + 9, y2: y + 21, class: 'whisker' }));
     }
-    const value = `${f.rate === null ? 'no rate' : f.rate.toFixed(2)} ${f.verdict === 'none' ? 'no verdict' : f.verdict}${f.uncertain ? ' (uncertain)' : ''}`;
+    const value = `${f.rate === null ? 'no rate' : f.rate.toFixed(2)} ${verdictText(f)}`;
     svg.appendChild(s('text', { x: x(1) + 8, y: y + 19, class: 'value', text: value }));
   });
   svg.appendChild(s('line', { x1: x(target), x2: x(target), y1: top - 10, y2: height - 20, class: 'target' }));

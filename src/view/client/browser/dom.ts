@@ -53,6 +53,11 @@ export function s(tag: string, attrs?: Attrs, children?: Child | Child[]): SVGEl
   return addAll(setAll(document.createElementNS(SVGNS, tag) as SVGElement, attrs), children);
 }
 
+/** A section of the page (`attrs` its id or class) under its heading. */
+export function section(attrs: Attrs, title: string, children: Child[] = []): HTMLElement {
+  return h('section', attrs, [h('h2', { text: title }), ...children]);
+}
+
 /** Removes every child of node; returns node. */
 export function clear<N extends Node>(node: N): N {
   while (node.firstChild) node.removeChild(node.firstChild);

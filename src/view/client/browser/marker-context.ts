@@ -89,11 +89,6 @@ export function total(mk: Marker): number {
   return markerOf(mk).marks.length;
 }
 
-/** The run's rep at a place in the marking order (not blind); undefined until its page is fetched. */
-export function repOf(mk: Marker, pos: number): MarkerRep | undefined {
-  return mk.st.loaded.reps[pos];
-}
-
 /** Whether the rep at a place has come (its page fetched): until then it is neither shown nor marked. */
 export function hasRep(mk: Marker, pos: number): boolean {
   return (mk.blind ? mk.st.loaded.blindReps[pos] : mk.st.loaded.reps[pos]) !== undefined;
@@ -115,5 +110,5 @@ export function firstUnmarked(mk: Marker): number {
 
 /** The rollout of the rep at a place, when it is one. */
 export function rolloutOf(mk: Marker, pos: number): RolloutView | undefined {
-  return mk.blind ? mk.st.loaded.blindReps[pos]?.rollout : repOf(mk, pos)?.rollout;
+  return mk.blind ? mk.st.loaded.blindReps[pos]?.rollout : mk.st.loaded.reps[pos]?.rollout;
 }

@@ -1,5 +1,5 @@
 import { clear, h, markdownBlock } from './dom.js';
-import { hasRep, markerOf, repOf, rolloutOf, total, type Marker } from './marker-context.js';
+import { hasRep, markerOf, rolloutOf, total, type Marker } from './marker-context.js';
 import { paneContent } from './marker-pane.js';
 import { wantReps } from './marker-pages.js';
 import { turnMarkIn } from './turns.js';
@@ -34,7 +34,7 @@ export function drawMarker(mk: Marker): void {
       ? 'saving\u2026'
       : 'every mark saved';
   // Blind: the place in the shuffled order only; a fixture name or rep number would say which fixture this is.
-  const rep = mk.blind ? undefined : repOf(mk, st.pos);
+  const rep = mk.blind ? undefined : st.loaded.reps[st.pos];
   el.label.textContent = rep
     ? `${st.loaded.fixtures[rep.f]!.name} rep ${rep.rep} (${st.pos + 1} of ${total(mk)})`
     : `${here ? '' : 'loading '}item ${st.pos + 1} of ${total(mk)}`;

@@ -1,5 +1,5 @@
-import { api, errorText, type MarkerPageReply } from './api.js';
-import type { MarkerPage } from '../../view-data.js';
+import { api, errorText } from './api.js';
+import type { MarkerPage, MarkerPageReply } from '../../view-data.js';
 import { total, type LoadedReps, type Marker } from './marker-context.js';
 import { VIEW } from './viewer-state.js';
 

@@ -1,6 +1,6 @@
 import { toolCallsPaneText } from './tool-calls.js';
 import type { MarkdownNode } from '../../markdown-doc.js';
-import { markerOf, repOf, rolloutOf, type Marker } from './marker-context.js';
+import { markerOf, rolloutOf, type Marker } from './marker-context.js';
 import { turnMarkIn, turnPaneText } from './turns.js';
 
 /**
@@ -19,7 +19,7 @@ export function paneContent(mk: Marker, pos: number): string | MarkdownNode[] {
     const said = `${b.response || ''}${toolCallsPaneText(b.toolCalls)}`;
     return b.error ? b.error + (said ? `\n\nResponse:\n${said}` : '') : said;
   }
-  const rep = repOf(mk, pos)!;
+  const rep = st.loaded.reps[pos]!;
   if (st.pane === 'case') return st.loaded.fixtures[rep.f]!.caseFileDoc;
   if (rep.status === 'not run') return 'NOT RUN: this rep has no record yet.';
   if (!rep.error) return `${rep.response || ''}${toolCallsPaneText(rep.toolCalls)}`;

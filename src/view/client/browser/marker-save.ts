@@ -1,4 +1,5 @@
-import { errorText, type MarkReply, post } from './api.js';
+import type { MarkReply } from '../../view-data.js';
+import { errorText, post } from './api.js';
 import { hasRep, markerOf, rolloutOf, say, step, type Marker } from './marker-context.js';
 import { VIEW } from './viewer-state.js';
 

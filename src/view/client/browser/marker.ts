@@ -1,4 +1,5 @@
-import { api, errorText, type MarkerReply, type PackedMarkerReply } from './api.js';
+import type { PackedMarkerReply } from '../../view-data.js';
+import { api, type MarkerReply } from './api.js';
 import { addAll, clear, h, mdNodes } from './dom.js';
 import { firstUnmarked, noReps, total, type Marker, type MarkerElements, type MarkerState } from './marker-context.js';
 import { fetchPage, MARKER_PAGE, pageStart, takePage } from './marker-pages.js';
@@ -6,7 +7,7 @@ import { drawMarker } from './marker-draw.js';
 import { unpackSummary } from './marker-summary.js';
 import { bindMarkerKeys, bindNoteKeys } from './marker-keys.js';
 import { saveTurnMark } from './marker-save.js';
-import { nav, pollRun, ready, VIEW } from './viewer-state.js';
+import { failed, nav, pollRun, ready, VIEW } from './viewer-state.js';
 
 /*
  * The page script's marker, keyboard first with the terminal marker's keys: p f n mark and move on, u clears, e
@@ -87,10 +88,7 @@ export function showMarker(root: HTMLElement, id: number): void {
         if (st.pending === 0) load(true);
       });
     })
-    .catch((error: unknown) => {
-      root.appendChild(h('p', { class: 'warning', text: errorText(error) }));
-      ready('error');
-    });
+    .catch(failed(root));
 }
 
 /** The marker's elements, made once. */

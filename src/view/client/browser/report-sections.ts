@@ -1,6 +1,6 @@
 import type { AgreementView, RunView } from '../../view-data.js';
 import { survivalChart } from './charts.js';
-import { h } from './dom.js';
+import { h, section } from './dom.js';
 import { type Cell, table } from './table.js';
 import { pText, rateText, signedText } from './text-formats.js';
 
@@ -22,12 +22,9 @@ function turnsMarkedLine(rollout: Rollout, run: RunView): HTMLElement | null {
 /** A rollout run's survival: the chart, its table, and each constructed fixture against its base per turn. */
 export function renderSurvival(rollout: Rollout, run: RunView): HTMLElement {
   const turns = rollout.fixtures.length > 0 ? rollout.fixtures[0]!.steps.map((st) => `t${st.turn}`) : [];
-  const section = h('section', { id: 'survival' }, [
-    h('h2', { text: `Survival over ${rollout.turns} turns (reps with no failing turn so far)` }),
+  const box = section({ id: 'survival' }, `Survival over ${rollout.turns} turns (reps with no failing turn so far)`, [
     survivalChart(rollout, 'chart-survival'),
     turnsMarkedLine(rollout, run),
-  ]);
-  section.appendChild(
     table(
       null,
       ['fixture', ...turns, 'median first fail'],
@@ -43,10 +40,10 @@ export function renderSurvival(rollout: Rollout, run: RunView): HTMLElement {
         ],
       })),
     ),
-  );
+  ]);
   if (rollout.pairs.length > 0) {
-    section.appendChild(h('h3', { text: 'Does the fix hold? Constructed against base, per turn' }));
-    section.appendChild(
+    box.appendChild(h('h3', { text: 'Does the fix hold? Constructed against base, per turn' }));
+    box.appendChild(
       table(
         null,
         ['constructed', 'base', '', ...turns],
@@ -62,13 +59,12 @@ export function renderSurvival(rollout: Rollout, run: RunView): HTMLElement {
       ),
     );
   }
-  return section;
+  return box;
 }
 
 /** The run's other marks files against the report's: agreement, kappa, confusion matrix, disagreements. */
 export function renderAgreements(list: AgreementView[]): HTMLElement {
-  const section = h('section', { id: 'agreements' }, [
-    h('h2', { text: 'Agreement between graders' }),
+  const box = section({ id: 'agreements' }, 'Agreement between graders', [
     table(
       null,
       ['marks file', 'against', 'agreement', 'kappa', ''],
@@ -92,8 +88,8 @@ export function renderAgreements(list: AgreementView[]): HTMLElement {
   ]);
   for (const a of list) {
     const c = a.confusion;
-    section.appendChild(h('h3', { text: `${a.file} against ${a.against}` }));
-    section.appendChild(
+    box.appendChild(h('h3', { text: `${a.file} against ${a.against}` }));
+    box.appendChild(
       table(
         `Confusion matrix: rows ${a.against}, columns ${a.file}`,
         ['', `${a.file} pass`, `${a.file} fail`],
@@ -105,7 +101,7 @@ export function renderAgreements(list: AgreementView[]): HTMLElement {
       ),
     );
     if (a.disagreements.length > 0) {
-      section.appendChild(
+      box.appendChild(
         table(
           `Disagreements (${a.disagreements.length})`,
           ['rep', a.against, 'note', a.file, 'note'],
@@ -115,7 +111,7 @@ export function renderAgreements(list: AgreementView[]): HTMLElement {
       );
     }
   }
-  return section;
+  return box;
 }
 
 /**
@@ -126,8 +122,7 @@ export function renderComparison(
   c: NonNullable<RunView['comparison']>,
   playersText: RunView['playersText'] = null,
 ): HTMLElement {
-  const section = h('section', { id: 'comparison' }, [
-    h('h2', { text: `Against ${c.otherDir}` }),
+  const box = section({ id: 'comparison' }, `Against ${c.otherDir}`, [
     table(
       null,
       ['fixture', 'tag', 'here', 'there', 'delta', 'Fisher p'],
@@ -144,11 +139,11 @@ export function renderComparison(
       })),
     ),
   ]);
-  if (c.onlyHere.length > 0) section.appendChild(h('p', { text: `Only in this run: ${c.onlyHere.join(', ')}` }));
-  if (c.onlyThere.length > 0) section.appendChild(h('p', { text: `Only in the other run: ${c.onlyThere.join(', ')}` }));
-  for (const w of c.warnings) section.appendChild(h('p', { class: 'warning', text: `warning: ${w}` }));
-  if (c.players && playersText) section.appendChild(renderPlayers(c.players, playersText));
-  return section;
+  if (c.onlyHere.length > 0) box.appendChild(h('p', { text: `Only in this run: ${c.onlyHere.join(', ')}` }));
+  if (c.onlyThere.length > 0) box.appendChild(h('p', { text: `Only in the other run: ${c.onlyThere.join(', ')}` }));
+  for (const w of c.warnings) box.appendChild(h('p', { class: 'warning', text: `warning: ${w}` }));
+  if (c.players && playersText) box.appendChild(renderPlayers(c.players, playersText));
+  return box;
 }
 
 function renderPlayers(

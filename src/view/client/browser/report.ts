@@ -1,11 +1,11 @@
 import type { RunView } from '../../view-data.js';
 import { rateChart } from './charts.js';
 import { renderDiff } from './diffs.js';
-import { h, markdownBlock } from './dom.js';
+import { h, markdownBlock, section } from './dom.js';
 import { renderAgreements, renderComparison, renderSurvival } from './report-sections.js';
 import { renderScreens } from './screens.js';
 import { type Cell, type Row, table } from './table.js';
-import { intervalText, latencyText, pText, rateText, signedText } from './text-formats.js';
+import { intervalText, latencyText, pText, rateText, signedText, verdictText } from './text-formats.js';
 
 /*
  * The page script's report: per tag a chart followed by the table it stands for; base pairs, what the target
@@ -21,17 +21,20 @@ const fixtureHeader = (r: Report): string[] => [
   ...['95% interval', 'verdict', 'passes needed/fails ok', 'SUT ms p50/p95'],
 ];
 
+// The counts, rate and interval a fixture's row and its tag's total both show.
+function countCells(m: Report['fixtures'][number] | Report['tags'][number]): Cell[] {
+  return [
+    ...(['pass', 'fail', 'na', 'error', 'blank'] as const).map((k) => ({ k, text: m[k] })),
+    { k: 'rate', text: rateText(m) },
+    { k: 'interval', text: intervalText(m) },
+  ];
+}
+
 function fixtureCells(f: Report['fixtures'][number]): Cell[] {
   return [
     f.fixture,
-    { k: 'pass', text: f.pass },
-    { k: 'fail', text: f.fail },
-    { k: 'na', text: f.na },
-    { k: 'error', text: f.error },
-    { k: 'blank', text: f.blank },
-    { k: 'rate', text: rateText(f) },
-    { k: 'interval', text: intervalText(f) },
-    { k: 'verdict', text: (f.verdict === 'none' ? 'no verdict' : f.verdict) + (f.uncertain ? ' (uncertain)' : '') },
+    ...countCells(f),
+    { k: 'verdict', text: verdictText(f) },
     { k: 'needed', text: `${f.passesNeeded}/${f.failsTolerated}` },
     { k: 'latency', text: latencyText(f) },
   ];
@@ -48,13 +51,7 @@ function totalCells(t: Report['tags'][number]): Cell[] {
   ].join(', ');
   return [
     `total (${t.fixtures} fixture${t.fixtures === 1 ? '' : 's'})`,
-    { k: 'pass', text: t.pass },
-    { k: 'fail', text: t.fail },
-    { k: 'na', text: t.na },
-    { k: 'error', text: t.error },
-    { k: 'blank', text: t.blank },
-    { k: 'rate', text: rateText(t) },
-    { k: 'interval', text: intervalText(t) },
+    ...countCells(t),
     { k: 'verdict', text: verdicts },
     '',
     '',
@@ -84,15 +81,15 @@ export function renderReport(run: RunView, root: HTMLElement): void {
     );
   for (const totals of r.tags) {
     const members = r.fixtures.filter((f) => (f.tag || 'untagged') === totals.tag);
-    const section = h('section', { class: 'tag', 'data-tag': totals.tag }, [
-      h('h2', { text: `${totals.tag} fixtures` }),
-    ]);
-    section.appendChild(rateChart(members, r.target, `chart-${totals.tag}`));
     const rows: Row[] = members.map((f) => ({ attrs: { 'data-fixture': f.fixture }, cells: fixtureCells(f) }));
     rows.push({ attrs: { 'data-total': totals.tag }, cells: totalCells(totals) });
     const caption = `${totals.tag} fixtures: counts, rate, interval, verdict, latency`;
-    section.appendChild(table(caption, fixtureHeader(r), rows, { class: 'fixtures' }));
-    root.appendChild(section);
+    root.appendChild(
+      section({ class: 'tag', 'data-tag': totals.tag }, `${totals.tag} fixtures`, [
+        rateChart(members, r.target, `chart-${totals.tag}`),
+        table(caption, fixtureHeader(r), rows, { class: 'fixtures' }),
+      ]),
+    );
   }
   if (r.marksSources) root.appendChild(renderMarksSources(r.marksSources));
   if (r.screens) root.appendChild(renderScreens(r.screens));
@@ -102,15 +99,11 @@ export function renderReport(run: RunView, root: HTMLElement): void {
   root.appendChild(renderConsistency(r));
   if (run.agreements.length > 0) root.appendChild(renderAgreements(run.agreements));
   if (run.trust.lines.length > 0) root.appendChild(renderTrust(run.trust));
-  if (run.heldout)
-    root.appendChild(
-      h('section', { id: 'heldout-looks' }, [h('h2', { text: 'Held-out set' }), h('p', { text: run.heldout })]),
-    );
+  if (run.heldout) root.appendChild(section({ id: 'heldout-looks' }, 'Held-out set', [h('p', { text: run.heldout })]));
   if (run.comparison) root.appendChild(renderComparison(run.comparison, run.playersText));
   if (r.warnings.length > 0)
     root.appendChild(
-      h('section', { id: 'warnings' }, [
-        h('h2', { text: 'Warnings' }),
+      section({ id: 'warnings' }, 'Warnings', [
         h(
           'ul',
           null,
@@ -120,12 +113,7 @@ export function renderReport(run: RunView, root: HTMLElement): void {
     );
   const diffs = run.fixtures.filter((f) => f.diff !== null);
   if (diffs.length > 0)
-    root.appendChild(
-      h('section', { id: 'diffs' }, [
-        h('h2', { text: 'Constructed fixtures: the recorded diff' }),
-        ...diffs.map(renderDiff),
-      ]),
-    );
+    root.appendChild(section({ id: 'diffs' }, 'Constructed fixtures: the recorded diff', diffs.map(renderDiff)));
 }
 
 /** How many of each fixture's marks came from which marks file (`report --marks a,b`). */
@@ -135,16 +123,12 @@ function renderMarksSources(sources: NonNullable<Report['marksSources']>): HTMLE
     attrs: { 'data-fixture': e.fixture },
     cells: [e.fixture, ...files.map((file) => String(e.sources.find((s) => s.file === file)?.marks ?? 0))],
   }));
-  return h('section', { id: 'marks-sources' }, [
-    h('h2', { text: 'Marks by source' }),
-    table(null, ['fixture', ...files], rows),
-  ]);
+  return section({ id: 'marks-sources' }, 'Marks by source', [table(null, ['fixture', ...files], rows)]);
 }
 
 /** The trust section as the text report has it, and the corrected verdict on its own line. */
 function renderTrust(trust: RunView['trust']): HTMLElement {
-  return h('section', { id: 'trust' }, [
-    h('h2', { text: 'Can I trust this number?' }),
+  return section({ id: 'trust' }, 'Can I trust this number?', [
     trust.summary ? h('p', { id: 'corrected-verdict', text: trust.summary }) : null,
     h('pre', { class: 'trust', text: trust.lines.join('\n') }),
   ]);
@@ -162,15 +146,13 @@ function renderPairs(r: Report): HTMLElement {
       { k: 'p', text: pText(p.p) },
     ],
   }));
-  return h('section', { id: 'pairs' }, [
-    h('h2', { text: 'Constructed fixtures against their bases' }),
+  return section({ id: 'pairs' }, 'Constructed fixtures against their bases', [
     table(null, ['constructed', 'base', 'rates', 'delta', 'Fisher p'], rows),
   ]);
 }
 
 function renderDemands(r: Report): HTMLElement {
-  return h('section', { id: 'demands' }, [
-    h('h2', { text: `What ${r.target} demands of ${r.reps} reps` }),
+  return section({ id: 'demands' }, `What ${r.target} demands of ${r.reps} reps`, [
     table(
       null,
       ['reps lost to na or error', ...r.demands.map((d) => String(d.lost))],
@@ -191,8 +173,7 @@ function renderConsistency(r: Report): HTMLElement {
   ks.push(most);
   ks = ks.filter((k, i) => k <= most && ks.indexOf(k) === i).sort((a, b) => a - b);
   const cell = (v: number | null | undefined): string => (v === null || v === undefined ? 'undefined' : v.toFixed(3));
-  return h('section', { id: 'consistency' }, [
-    h('h2', { text: 'Consistency' }),
+  return section({ id: 'consistency' }, 'Consistency', [
     table(
       'pass^k: the chance that k reps drawn from the qualified ones all pass',
       ['fixture', ...ks.map((k) => `pass^${k}`)],

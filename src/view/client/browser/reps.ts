@@ -1,6 +1,6 @@
 import { toolCallsBlock } from './tool-calls.js';
 import type { RepView, RunView } from '../../view-data.js';
-import { clear, h, markdownBlock } from './dom.js';
+import { clear, h, markdownBlock, section as titled } from './dom.js';
 import { table } from './table.js';
 import { rolloutBlock, turnSearchText } from './turns.js';
 
@@ -39,7 +39,7 @@ export function renderReps(run: RunView, root: HTMLElement, total = run.reps.len
     total > run.reps.length
       ? `Reps (${total}; the first ${run.reps.length} shown while the rest load)`
       : `Reps (${total})`;
-  const section = h('section', { id: 'reps' }, [h('h2', { text: heading })]);
+  const section = titled({ id: 'reps' }, heading);
   const fixtureSelect = h('select', { id: 'filter-fixture', 'aria-label': 'fixture' }, [
     h('option', { value: '', text: 'every fixture' }),
     ...run.fixtures.map((f, i) => h('option', { value: String(i), text: f.name })),

@@ -1,5 +1,5 @@
 import type { RunView } from '../../view-data.js';
-import { h } from './dom.js';
+import { h, section } from './dom.js';
 import { type Row, table } from './table.js';
 
 type Screens = NonNullable<RunView['report']['screens']>;
@@ -47,8 +47,7 @@ export function renderScreens(s: Screens): HTMLElement {
       ? [`Every screen passed every rep of ${s.allPassed.join(', ')}: perhaps too easy to tell two SUTs apart.`]
       : []),
   ];
-  return h('section', { id: 'screens' }, [
-    h('h2', { text: 'Screens' }),
+  return section({ id: 'screens' }, 'Screens', [
     h('p', { text: `Unscored reps (a screen that does not apply) are never in a screen's denominator; ${policy}.` }),
     ...tables,
     hints.length > 0

@@ -20,6 +20,11 @@ export function intervalText(m: RateLike): string {
   return m.wilson ? `[${m.wilson.low.toFixed(2)}, ${m.wilson.high.toFixed(2)}]` : '-';
 }
 
+/** A fixture's verdict as the text report words it: "met (uncertain)", "no verdict". */
+export function verdictText(f: { verdict: string; uncertain: boolean }): string {
+  return (f.verdict === 'none' ? 'no verdict' : f.verdict) + (f.uncertain ? ' (uncertain)' : '');
+}
+
 /** A delta with its sign (± for none). */
 export function signedText(d: number | null): string {
   return d === null ? '-' : (d > 0 ? '+' : d < 0 ? '-' : '\u00b1') + Math.abs(d).toFixed(2);

@@ -1,4 +1,4 @@
-import { api, type ViewData } from './api.js';
+import { api, errorText, type ViewData } from './api.js';
 import { h } from './dom.js';
 
 /** The viewer's page state: its data, the poll timer, and the version of the run shown. */
@@ -35,4 +35,12 @@ export function pollRun(id: number, onChange: () => void): void {
 /** The link back to the list of runs. */
 export function nav(root: HTMLElement): void {
   root.appendChild(h('nav', null, [h('a', { href: '#list', text: 'all runs' })]));
+}
+
+/** What a view that could not be drawn shows: the server's error. */
+export function failed(box: HTMLElement): (error: unknown) => void {
+  return (error) => {
+    box.appendChild(h('p', { class: 'warning', text: errorText(error) }));
+    ready('error');
+  };
 }

@@ -1,12 +1,12 @@
-import type { RunView } from '../../view-data.js';
-import { api, type CompareReply, errorText, type RunPage, type ViewData } from './api.js';
+import type { RunPage, RunView } from '../../view-data.js';
+import { api, type CompareReply, type ViewData } from './api.js';
 import { addAll, clear, h } from './dom.js';
 import { showMarker } from './marker.js';
 import { renderReport } from './report.js';
 import { repCard, renderReps } from './reps.js';
 import { renderComparison } from './report-sections.js';
 import { rateText } from './text-formats.js';
-import { nav, ready, stopPolling, VIEW, pollRun } from './viewer-state.js';
+import { failed, nav, ready, stopPolling, VIEW, pollRun } from './viewer-state.js';
 
 /*
  * The page script's viewer: the list of runs, a run's report and reps, two runs side by side per fixture, and the
@@ -107,10 +107,7 @@ function showRun(root: HTMLElement, id: number): void {
       ready('run');
       pollRun(id, () => route());
     })
-    .catch((error: unknown) => {
-      box.appendChild(h('p', { class: 'warning', text: errorText(error) }));
-      ready('error');
-    });
+    .catch(failed(box));
 }
 
 function showSide(root: HTMLElement, a: number, b: number): void {
@@ -147,8 +144,5 @@ function showSide(root: HTMLElement, a: number, b: number): void {
       }
       ready('side');
     })
-    .catch((error: unknown) => {
-      box.appendChild(h('p', { class: 'warning', text: errorText(error) }));
-      ready('error');
-    });
+    .catch(failed(box));
 }
