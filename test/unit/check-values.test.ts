@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { checkValues } from '../../src/fixture/check-values.js';
+import { checkValues } from '../../src/fixture/check-fixture.js';
 import type { FixtureTable } from '../../src/fixture/format.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
