@@ -16,6 +16,7 @@ import {
 import { connect, createServer } from 'node:net';
 import { basename, dirname, join, resolve } from 'node:path';
 import { TurnkitError } from '../../errors.js';
+import { processAlive } from '../../util/process/process-identity.js';
 import type { ServerAccount } from './server-account.js';
 import { serverProgram } from './server-binaries.js';
 
@@ -213,16 +214,6 @@ export async function ownDataDir(place: ClusterPlace): Promise<void> {
   };
   await walk(place.dataDir);
   await chmod(place.dataDir, 0o700);
-}
-
-/** True when a process of that pid exists (EPERM: it does, but is another user's). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function runAs(place: ClusterPlace, program: string, args: string[]): Promise<void> {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { processAlive } from './server-cluster.js';
+import { processAlive } from '../../util/process/process-identity.js';
 
 // Which turnkit processes use the embedded server, so that the last one out stops a server started on demand and
 // none stops it under another. One file per use in STATE/users/, named by the pid; a killed turnkit's file is

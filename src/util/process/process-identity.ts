@@ -31,16 +31,21 @@ export function processState(
   if (owner.host !== hostname()) return 'unknown';
   // Same host name, other pid namespace (a container): its pids mean nothing here.
   if (owner.pidNamespace !== null && owner.pidNamespace !== pidNamespace()) return 'unknown';
-  try {
-    process.kill(owner.pid, 0);
-  } catch (error) {
-    // EPERM: the pid exists but belongs to another user, so it runs.
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return 'gone';
-  }
+  if (!processAlive(owner.pid)) return 'gone';
   // A live pid with another start time is a new process that reused the number.
   const ticks = startTicksOf(owner.pid);
   if (owner.startTicks !== null && ticks !== null && ticks !== owner.startTicks) return 'gone';
   return 'alive';
+}
+
+/** True when a process of that pid exists (EPERM: it does, but is another user's). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function startTicksOf(pid: number): string | null {
