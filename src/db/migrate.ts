@@ -13,7 +13,6 @@ export const TURNKIT_SCHEMA = 'turnkit';
 
 /**
  * The sample game's migrations shipped with turnkit: compiled to dist/migrations/ when built, the sources under tsx.
- * Found from turnkit's folder, not from this module's: in the command line's bundle this code sits elsewhere in dist/.
  */
 export const SAMPLE_MIGRATIONS_DIR = join(PACKAGE_ROOT, RUNS_BUILT ? 'dist' : '', 'migrations');
 

@@ -15,7 +15,7 @@ import type { RunInput } from './run-input.js';
 import { checkBudgetPrice } from './run-limits.js';
 import { checkRepsOption, checkRunSize } from '../question/rep-limits.js';
 import { sutSecrets } from '../sut/sut-secrets.js';
-import { planRollout, type RolloutPlan } from '../rollout/rollout-plan.js';
+import type { RolloutPlan } from '../rollout/rollout-plan.js';
 import type { FactQuery } from '../scratch/read-facts.js';
 import { factQueriesOf } from '../question/fact-queries.js';
 
@@ -92,15 +92,19 @@ export async function prepareRun(project: ProjectContext, input: RunInput): Prom
         `${source.path}: {{fact:${name}}}: the question has no fact "${name}" (its facts: ${Object.keys(facts ?? {}).join(', ') || 'none'})`,
       );
   const env = input.env ?? {};
-  const rollout = await planRollout(
-    question,
-    config,
-    source,
-    fixtures.map(({ loaded }) => loaded.fixture),
-    projectDir,
-    env,
-    input.quit,
-  );
+  // rollout/ is imported for a rollout only: a one-turn question's run never loads it.
+  const rollout: RolloutPlan | undefined =
+    (question.question.turns ?? 1) > 1
+      ? await (await import('../rollout/rollout-plan.js')).planRollout(
+          question,
+          config,
+          source,
+          fixtures.map(({ loaded }) => loaded.fixture),
+          projectDir,
+          env,
+          input.quit,
+        )
+      : refuseRolloutSettings(question);
   const prepared = await prepareSut(question, projectDir, env);
   // After a quit no SUT starts, and a command SUT running then is killed with everything it started.
   const callSut: SutCaller = (context) =>
@@ -167,4 +171,18 @@ function withPlayers(question: LoadedQuestion, players: RunInput['players']): Lo
 
 async function readOrFail(path: string, at: string): Promise<string> {
   return readInputText(path, `${at}: ${shownPath(path)}`, HAND_WRITTEN_LIMIT);
+}
+
+/**
+ * A one-turn question plays no rollout: rollout settings on it would be ignored, so they are refused rather than
+ * silently dropped.
+ */
+function refuseRolloutSettings(question: LoadedQuestion): undefined {
+  for (const key of ['transcriptChecks', 'players', 'stopOn'] as const)
+    if (question.question[key] !== undefined)
+      throw new TurnkitError(
+        'BAD_INPUT',
+        `${question.at([key])}: ${key} is for rollouts; add turns: N (2 or more) to the question, or remove it`,
+      );
+  return undefined;
 }

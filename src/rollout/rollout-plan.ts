@@ -20,7 +20,7 @@ export interface RolloutPlan {
 
 /**
  * The rollout of a question with `turns` above 1, checked before any rep runs (recorded or scripted inputs for
- * every fixture, checks for `stopOn: fail`); undefined for a one-turn question, whose reps call the SUT once.
+ * every fixture, checks for `stopOn: fail`). A one-turn question's reps call the SUT once and never load this file.
  */
 export async function planRollout(
   question: LoadedQuestion,
@@ -30,19 +30,9 @@ export async function planRollout(
   projectDir: string,
   env: Readonly<Record<string, string | undefined>>,
   signal?: AbortSignal,
-): Promise<RolloutPlan | undefined> {
+): Promise<RolloutPlan> {
   const q = question.question;
   const turns = q.turns ?? 1;
-  // Rollout settings on a one-turn question would be ignored: said rather than silently dropped.
-  if (turns <= 1) {
-    for (const key of ['transcriptChecks', 'players', 'stopOn'] as const)
-      if (q[key] !== undefined)
-        throw new TurnkitError(
-          'BAD_INPUT',
-          `${question.at([key])}: ${key} is for rollouts; add turns: N (2 or more) to the question, or remove it`,
-        );
-    return undefined;
-  }
   if (q.stopOn === 'fail' && !q.checks && !q.tools && !q.hidden)
     throw new TurnkitError('BAD_INPUT', `${question.at(['stopOn'])}: stopOn: fail needs checks to tell a failing turn`);
   // Imported for a rollout only: a one-turn question's run never loads the players (nor the simulated one's model).
