@@ -1,14 +1,7 @@
-import { gitOutput } from '../util/git-output.js';
 import type { Command } from 'commander';
 import { userInfo } from 'node:os';
 import { basename, dirname, relative, resolve } from 'node:path';
-import {
-  countHeldoutLooks,
-  heldoutFixtureNames,
-  type HeldoutLooks,
-  readHeldoutLedger,
-  recordHeldoutUse,
-} from '../report/heldout-ledger.js';
+import type { HeldoutLooks } from '../report/heldout-ledger.js';
 import { readManifest } from '../run-dir/run-state.js';
 import { commonOptions } from './global-options.js';
 import type { Output } from './output.js';
@@ -17,7 +10,8 @@ import type { Output } from './output.js';
  * Who is at the keyboard, for the held-out ledger: git's user.name in the project, else the OS user. Read here, at the
  * edge; the library is given the name.
  */
-export function whoAmI(projectDir: string): string {
+export async function whoAmI(projectDir: string): Promise<string> {
+  const { gitOutput } = await import('../util/git-output.js');
   try {
     const name = gitOutput(projectDir, ['config', 'user.name']).trim();
     if (name) return name;
@@ -38,6 +32,11 @@ export function whoAmI(projectDir: string): string {
 export function projectOfRun(runDir: string, cwd: string = process.cwd()): string {
   const runs = resolve(runDir, '..', '..');
   return basename(runs) === 'runs' ? dirname(runs) : cwd;
+}
+
+/** The held-out fixtures of a run's manifest, by name. */
+export function heldoutFixtureNames(fixtures: readonly { name: string; tag?: string | undefined }[]): string[] {
+  return fixtures.filter((fixture) => fixture.tag === 'heldout').map((fixture) => fixture.name);
 }
 
 /**
@@ -63,9 +62,11 @@ export async function recordRunLook(
     targets.push(relative(projectDir, resolve(dir)) || '.');
   }
   if (!projectDir) return undefined;
+  // The ledger's code is loaded only when a held-out fixture was touched: most runs hold none out.
+  const { countHeldoutLooks, readHeldoutLedger, recordHeldoutUse } = await import('../report/heldout-ledger.js');
   await recordHeldoutUse(projectDir, {
     at: now.toISOString(),
-    who: whoAmI(projectDir),
+    who: await whoAmI(projectDir),
     command,
     use: 'look',
     fixtures,
@@ -89,14 +90,14 @@ export async function recordDebugExample(
   const file = resolve(fixture);
   const questions = await questionsHoldingOut(file, paths.baseDir, paths.questions);
   if (questions.length === 0) return;
-  const { basename } = await import('node:path');
+  const { recordHeldoutUse } = await import('../report/heldout-ledger.js');
   const name = basename(file).replace(/\.json$/i, '');
   warn(
     `${fixture} is held out by ${questions.join(', ')}: ${command} from it makes it a debugging example (recorded in heldout-ledger.jsonl); its held-out results no longer measure the SUT fairly`,
   );
   await recordHeldoutUse(paths.baseDir, {
     at: now.toISOString(),
-    who: whoAmI(paths.baseDir),
+    who: await whoAmI(paths.baseDir),
     command,
     use: 'debug-example',
     fixtures: [name],

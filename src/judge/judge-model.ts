@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { inputDir, type FilesContext } from '../project/project-context.js';
 import { shownPath, showingPathsFrom } from '../util/shown-path.js';
 import { TurnkitError } from '../errors.js';
-import { sha256 } from '../run-dir/manifest.js';
+import { sha256 } from '../util/sha256.js';
 import { parseMarks } from '../run-dir/marks/read-marks.js';
 import { readRun, type Run } from '../run-dir/read-run.js';
 import { orFallback } from '../run-dir/run-file.js';

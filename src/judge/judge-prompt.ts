@@ -1,4 +1,4 @@
-import { sha256 } from '../run-dir/manifest.js';
+import { sha256 } from '../util/sha256.js';
 
 /** The messages a judge receives for one rep. */
 export interface JudgePrompt {

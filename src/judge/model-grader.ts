@@ -1,5 +1,6 @@
 import { TurnkitError } from '../errors.js';
-import { sha256, type Manifest } from '../run-dir/manifest.js';
+import type { Manifest } from '../run-dir/manifest.js';
+import { sha256 } from '../util/sha256.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
 import type { RepKey } from '../run-dir/run-state.js';
 import { callSpend, type CallSpend, type Price } from '../model/spend.js';

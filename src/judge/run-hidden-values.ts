@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import { loadFixture } from '../fixture/load-fixture.js';
 import { type HiddenValues, hiddenValues } from '../checks/hidden-checks.js';
 import type { HiddenRule } from '../question/hidden-format.js';
-import { type Manifest, sha256 } from '../run-dir/manifest.js';
+import type { Manifest } from '../run-dir/manifest.js';
+import { sha256 } from '../util/sha256.js';
 import { firstLine } from '../sut/guarded-sut-call.js';
 
 /**

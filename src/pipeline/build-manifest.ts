@@ -3,9 +3,12 @@ import type { LoadedFixture } from '../fixture/load-fixture.js';
 import type { Backend } from '../db/connect.js';
 import { QUESTION_OBJECT, type LoadedQuestion } from '../question/load-question.js';
 import { TURNKIT_VERSION } from '../version.js';
-import { sha256, type Manifest } from '../run-dir/manifest.js';
+import type { Manifest } from '../run-dir/manifest.js';
+import { sha256 } from '../util/sha256.js';
 import { sutKind } from '../sut/sut-kinds.js';
-import { playerIdentity } from '../rollout/player-pin.js';
+import type { PlayersConfig } from '../question/rollout-format.js';
+import type { PlayerIdentity } from '../rollout/player-identity.js';
+import { shownUrl } from '../util/url-secrets.js';
 import type { QuestionFixture } from './resolve-fixtures.js';
 import type { ShardSpec } from '../run-dir/rep-order.js';
 
@@ -114,4 +117,29 @@ function basesOf(loaded: LoadedFixture): LoadedFixture[] {
 // Paths in the manifest are relative to the project, with "/" on every system.
 function portable(projectDir: string, path: string): string {
   return relative(projectDir, path).split('\\').join('/');
+}
+
+/** The identity of a question's players (recorded inputs when the question names none), as the manifest pins it. */
+function playerIdentity(players: PlayersConfig | undefined): PlayerIdentity {
+  if (!players || players.type === 'recorded') return { type: 'recorded' };
+  switch (players.type) {
+    case 'simulated':
+      return {
+        type: 'simulated',
+        model: players.model,
+        baseUrl: shownUrl(players.baseUrl),
+        promptSha256: sha256(players.persona),
+        ...(players.temperature !== undefined ? { temperature: players.temperature } : {}),
+      };
+    case 'command':
+      return {
+        type: 'command',
+        command: typeof players.command === 'string' ? players.command : players.command.join(' '),
+      };
+    case 'script':
+      return {
+        type: 'script',
+        scriptSha256: sha256(JSON.stringify({ inputs: players.inputs ?? null, byFixture: players.byFixture ?? null })),
+      };
+  }
 }

@@ -48,11 +48,6 @@ export function heldoutLedgerFile(projectDir: string): string {
   return join(projectDir, HELDOUT_LEDGER);
 }
 
-/** The held-out fixtures of a run's manifest, by name. */
-export function heldoutFixtureNames(fixtures: readonly { name: string; tag?: string | undefined }[]): string[] {
-  return fixtures.filter((fixture) => fixture.tag === 'heldout').map((fixture) => fixture.name);
-}
-
 /**
  * Appends one line for a command that touched held-out fixtures, and nothing when it touched none (returns whether
  * it wrote). The line is appended whole or not at all, so two commands at once never interleave half-lines.

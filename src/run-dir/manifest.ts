@@ -153,6 +153,3 @@ export const manifestSchema = z
 
 /** A run's manifest. */
 export type Manifest = z.output<typeof manifestSchema>;
-
-/** sha256 of text or bytes, hex (util/sha256.ts, which a reader takes without zod). */
-export { sha256 } from '../util/sha256.js';

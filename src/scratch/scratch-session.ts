@@ -8,7 +8,6 @@ import { TurnkitError } from '../errors.js';
 import { serializeDocument, type Fixture } from '../fixture/format.js';
 import { resolveGameGraph, type GameGraph } from '../fixture/graph/game-graph.js';
 import { withDeclaredReferences } from '../fixture/graph/declared-references.js';
-import { staleAdvice } from '../fixture/turns/fixture-standing.js';
 import { currentProcess, type ProcessIdentity } from '../util/process/process-identity.js';
 import type { ScratchCheck } from './check-scratch.js';
 import { scratchEffects } from './effects/scratch-effects.js';
@@ -347,6 +346,8 @@ async function planSeedOrStale(
     return plan();
   } catch (error) {
     if (!(error instanceof TurnkitError) || error.code !== 'FIXTURE' || !game) throw error;
+    // Only a plan that failed asks whether the fixture is behind the schema: the migration code loads for that.
+    const { staleAdvice } = await import('../fixture/turns/fixture-standing.js');
     const advice = await staleAdvice(db.pool, { game }, [{ file, fixture }]).catch(() => []);
     if (advice.length === 0) throw error;
     throw new TurnkitError('FIXTURE', `${advice[0]}; ${advice[1]!.replace(/^upgrade it with: /, 'run: ')}`, [

@@ -7,7 +7,8 @@ import { changePath, changesetOf } from '../fixture/constructed/column-change.js
 import type { ConstructedFixture } from '../fixture/constructed/constructed-format.js';
 import { CONSTRUCTED_SCHEMA_FILE } from '../fixture/constructed/constructed-format.js';
 import { serializeDocument, type Fixture } from '../fixture/format.js';
-import { loadFixture, portablePath, readConstructed, type LoadedFixture } from '../fixture/load-fixture.js';
+import { loadFixture, portablePath, type LoadedFixture } from '../fixture/load-fixture.js';
+import { readConstructed } from '../fixture/constructed/read-constructed.js';
 import { parseFixtureText } from '../fixture/read-fixture.js';
 import { checkSingleTurn } from '../fixture/turns/single-turn-rule.js';
 import { shownPath } from '../util/shown-path.js';

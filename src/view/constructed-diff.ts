@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
-import { loadFixture, readConstructed } from '../fixture/load-fixture.js';
+import { loadFixture } from '../fixture/load-fixture.js';
+import { readConstructed } from '../fixture/constructed/read-constructed.js';
 import { changePath } from '../fixture/constructed/column-change.js';
 import { valueDiff } from '../fixture/constructed/word-diff.js';
-import { sha256 } from '../run-dir/manifest.js';
+import { sha256 } from '../util/sha256.js';
 import type { DiffView } from './view-data.js';
 
 /**

@@ -1,6 +1,7 @@
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { manifestSchema, sha256 } from '../../src/run-dir/manifest.js';
+import { manifestSchema } from '../../src/run-dir/manifest.js';
+import { sha256 } from '../../src/util/sha256.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
 
 /** A rep of a hand-made run: the SUT's response, an errored rep, or no record at all. */

@@ -9,7 +9,7 @@ import { createJudgeCall, JudgeCallError } from '../../src/judge/judge-client.js
 import { judge } from '../../src/judge/judge-model.js';
 import { judgeSettingsSchema, type JudgeSettings, type JudgeSettingsInput } from '../../src/config/judge-settings.js';
 import { loadJudgeSettings } from '../../src/judge/load-judge-settings.js';
-import { sha256 } from '../../src/run-dir/manifest.js';
+import { sha256 } from '../../src/util/sha256.js';
 import type { MarkRow } from '../../src/run-dir/marks/marks-file.js';
 import { parseMarks } from '../../src/run-dir/marks/read-marks.js';
 import {

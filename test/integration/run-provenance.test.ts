@@ -7,7 +7,8 @@ import { BACKENDS } from '../helpers/test-db.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-server.js';
 import { PRISMA_STYLE_CONFIG, prismaStyleProject, type PrismaStyleProject } from '../helpers/prisma-style-schema.js';
 import { run } from '../../src/pipeline/run.js';
-import { sha256, type Manifest } from '../../src/run-dir/manifest.js';
+import type { Manifest } from '../../src/run-dir/manifest.js';
+import { sha256 } from '../../src/util/sha256.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';
 
 // What a run's manifest says of where it ran and with what: the files its SUT names, the project's git revision,

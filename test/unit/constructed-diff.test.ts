@@ -2,7 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sha256 } from '../../src/run-dir/manifest.js';
+import { sha256 } from '../../src/util/sha256.js';
 import { constructedDiff } from '../../src/view/constructed-diff.js';
 import { copySampleFiles } from '../helpers/sample-project.js';
 

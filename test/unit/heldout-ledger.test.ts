@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   countHeldoutLooks,
-  heldoutFixtureNames,
   heldoutLedgerFile,
   readHeldoutLedger,
   recordHeldoutUse,
 } from '../../src/report/heldout-ledger.js';
+import { heldoutFixtureNames } from '../../src/cli/heldout-use.js';
 
 describe('the held-out ledger', () => {
   let dir: string;

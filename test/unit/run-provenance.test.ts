@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { distinctModels, mergedModels, sutFiles } from '../../src/pipeline/run-provenance.js';
 import { reportedModel } from '../../src/model/model-client.js';
-import { sha256 } from '../../src/run-dir/manifest.js';
+import { sha256 } from '../../src/util/sha256.js';
 import type { SutConfig } from '../../src/question/question-format.js';
 
 describe('the files a SUT names', () => {
