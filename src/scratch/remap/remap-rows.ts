@@ -56,7 +56,7 @@ export function remapRows(
   plan: KeyPlan,
   keyMap: KeyMap,
 ): TextRow[] {
-  const { key, json } = columnLookups(plan.get(name), name, columns, keyMap);
+  const { key, json } = columnLookups(plan.get(name), name, columns, keyMap, true);
   return rows.map((row) =>
     columns.map((column, i) => {
       const value = json[i]!.length > 0 ? withJsonKeys(row[column.name], json[i]!) : row[column.name];
@@ -76,15 +76,23 @@ export interface ColumnLookups {
 
 /**
  * How each column's keys translate through `keyMap`: the seed's (fixture value to scratch value) or its inverse
- * (`inverseKeyMap`, scratch to fixture), so writing a campaign and reading it back follow the same keys.
+ * (`inverseKeyMap`, scratch to fixture), so writing a campaign and reading it back follow the same keys. `complete`:
+ * the map was built from this plan (the seed's), so a planned key without a lookup is a bug, and it throws rather
+ * than write the fixture's own key into the game; a recorded map read back may lack a column that allocated nothing.
  */
 export function columnLookups(
   keys: TableKeys | undefined,
   name: string,
   columns: readonly ColumnInfo[],
   keyMap: KeyMap,
+  complete = false,
 ): ColumnLookups {
-  const lookup = (origin: KeyOrigin | undefined) => origin && keyMap.get(origin.table)?.get(origin.column);
+  const lookup = (origin: KeyOrigin | undefined) => {
+    const found = origin && keyMap.get(origin.table)?.get(origin.column);
+    if (origin && !found && complete)
+      throw new Error(`${name}: the seed's key map has no ${origin.table}.${origin.column} (a planned key)`);
+    return found;
+  };
   return {
     key: columns.map((column) =>
       lookup(keys?.allocated.has(column.name) ? { table: name, column: column.name } : keys?.derived.get(column.name)),
