@@ -1,6 +1,6 @@
 import { closest } from 'fastest-levenshtein';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { formatJsonPath, positionAt } from '../util/json/json-source.js';
 
 /** Where a path is written in a document's text: the offset of its value, or of `key` inside it when given. */
@@ -70,7 +70,7 @@ export function placeOf(
 export function issueLines(
   issues: readonly z.core.$ZodIssue[],
   document: { value: unknown; text: string | undefined; shown: string; locate: Locator },
-  knownKeys: (path: readonly PropertyKey[]) => string[],
+  schema: z.ZodType,
 ): string[] {
   const { value, text, shown, locate } = document;
   const sorted = [...issues].sort(
@@ -80,7 +80,7 @@ export function issueLines(
     const path = issue.path as PropertyKey[];
     if (issue.code === 'unrecognized_keys') {
       const key = issue.keys[0]!;
-      const known = knownKeys(path);
+      const known = keysAt(schema, path);
       const hint = known.length > 0 ? ` (did you mean "${closest(key, known)}"?)` : '';
       return `${placeOf(shown, text, locate, path, key)}: ${formatJsonPath([...path, key])}: unknown key "${key}"${hint}`;
     }
@@ -95,4 +95,40 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
   for (const key of path)
     node = typeof node === 'object' && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined;
   return node;
+}
+
+/**
+ * The keys a schema accepts for the object at a path, for "did you mean": read through optionals, defaults, lazies
+ * and pipes; a union's keys are all its options' (a SUT of any kind), so the list never goes stale beside the schema.
+ */
+export function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  const inner = unwrap(schema);
+  if (inner instanceof z.ZodUnion)
+    return [...new Set(inner.options.flatMap((option) => keysAt(option as z.ZodType, path)))];
+  if (path.length === 0) return inner instanceof z.ZodObject ? Object.keys(inner.shape) : [];
+  const [segment, ...rest] = path;
+  if (inner instanceof z.ZodObject) {
+    const next = (inner.shape as Record<string, z.ZodType | undefined>)[String(segment)];
+    return next ? keysAt(next, rest) : [];
+  }
+  if (inner instanceof z.ZodArray) return keysAt(inner.element as z.ZodType, rest);
+  if (inner instanceof z.ZodRecord) return keysAt(inner.valueType as z.ZodType, rest);
+  return [];
+}
+
+// What wraps the object a key belongs to. A pipe is a transform after its schema, or a preprocess before it.
+function unwrap(schema: z.ZodType): z.ZodType {
+  let inner = schema;
+  for (;;) {
+    if (
+      inner instanceof z.ZodDefault ||
+      inner instanceof z.ZodOptional ||
+      inner instanceof z.ZodNullable ||
+      inner instanceof z.ZodLazy
+    )
+      inner = inner.unwrap() as z.ZodType;
+    else if (inner instanceof z.ZodPipe)
+      inner = (inner.in instanceof z.ZodTransform ? inner.out : inner.in) as z.ZodType;
+    else return inner;
+  }
 }

@@ -27,7 +27,7 @@ export async function loadQuestion(path: string): Promise<LoadedQuestion> {
   const document = await readDocument(path, HAND_WRITTEN_LIMIT);
   const result = questionSchema.safeParse(document.value);
   if (!result.success) {
-    const problems = issueLines(result.error.issues, document, knownKeys);
+    const problems = issueLines(result.error.issues, document, questionSchema);
     throw new TurnkitError('BAD_INPUT', problems[0]!, problems);
   }
   const { shown, text, at } = document;
@@ -98,45 +98,4 @@ function parseYaml(text: string, shown: string): { value: unknown; locate: Locat
       return (node as { range?: [number, number, number] } | undefined)?.range?.[0];
     },
   };
-}
-
-// The keys a question accepts at a path, for "did you mean".
-function knownKeys(path: readonly PropertyKey[]): string[] {
-  const top = Object.keys(questionSchema.shape);
-  if (path.length === 0) return top;
-  if (path[0] === 'rubric') return ['path', 'version'];
-  if (path[0] === 'sut')
-    return [
-      'type',
-      'command',
-      'cwd',
-      'env',
-      'timeout',
-      'maxOutput',
-      'path',
-      'export',
-      'baseUrl',
-      'model',
-      'apiKeyEnv',
-      'system',
-      'temperature',
-    ];
-  if (path[0] === 'fixtures') return ['path', 'tag', 'skip'];
-  if (path[0] === 'knownRecords')
-    return path.length <= 2 ? ['about', 'fixture', 'response', 'toolCalls', 'effects', 'outside', 'expect'] : [];
-  if (path[0] === 'players')
-    return [
-      'type',
-      'inputs',
-      'byFixture',
-      'baseUrl',
-      'model',
-      'apiKeyEnv',
-      'persona',
-      'temperature',
-      'timeout',
-      'command',
-      'cwd',
-    ];
-  return [];
 }

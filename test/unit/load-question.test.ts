@@ -205,6 +205,11 @@ describe('loadQuestion', () => {
     expect((await failure(jsonFile)).message).toBe(
       `${jsonFile.shown}:19:5: $.sut.exprt: unknown key "exprt" (did you mean "export"?)`,
     );
+    // The known keys are the schema's own: a key added to a SUT kind (retries) is suggested too.
+    file = await write(yaml((l) => [...l.slice(0, 11), '  retrys: 2', ...l.slice(11)]));
+    expect((await failure(file)).message).toBe(
+      `${file.shown}:12:3: $.sut.retrys: unknown key "retrys" (did you mean "retries"?)`,
+    );
   });
 
   it('rejects a SUT type it does not know, naming the known ones', async () => {
