@@ -1,4 +1,5 @@
 import type { SequentialOutcome } from './sequential-design.js';
+import { formatTable } from '../util/text-table.js';
 
 const percent = (x: number | undefined): string => (x === undefined ? '-' : `${Math.round(x * 100)}%`);
 const signed = (x: number | undefined): string =>
@@ -29,20 +30,13 @@ export function formatAttribution(outcome: SequentialOutcome): string[] {
     ...cells,
     outcome.significant.includes(outcome.ranking[i]!.label) ? 'significant' : '',
   ]);
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
-  const line = (cells: string[]): string =>
-    cells
-      .map((cell, c) => cell.padEnd(widths[c]!))
-      .join('  ')
-      .trimEnd();
   const found =
     outcome.significant.length === 0
       ? 'No variant differs from the base at the level kept.'
       : `Neutralising ${outcome.significant.join(', ')} changes the pass rate (Holm p <= ${outcome.levelPerLook}).`;
   return [
     `base: ${base.pass}/${base.pass + base.fail} passed`,
-    line(header),
-    ...rows.map(line),
+    ...formatTable([header, ...rows]),
     found,
     `budget: ${outcome.repsSpent} reps over ${outcome.looks} look${outcome.looks === 1 ? '' : 's'}`,
   ];

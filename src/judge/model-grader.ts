@@ -6,7 +6,7 @@ import type { RepKey } from '../run-dir/run-state.js';
 import { callSpend, type CallSpend, type Price } from '../model/spend.js';
 import { callSpendSchema } from '../run-dir/spend-schema.js';
 import { runWriter } from '../run-dir/run-writer.js';
-import { Semaphore } from '../util/semaphore.js';
+import pLimit from 'p-limit';
 import type { JudgeSettings } from '../config/judge-settings.js';
 import type { Grade, Grader } from './grader.js';
 import { JudgeCache } from './judge-cache.js';
@@ -49,7 +49,7 @@ export interface ModelGrader extends Grader {
 export function modelGrader(inputs: ModelGraderInputs): ModelGrader {
   const { settings, rubric } = inputs;
   const grader = `judge-${settings.model}${settings.state ? '+state' : ''}`;
-  const slots = new Semaphore(settings.concurrency);
+  const slots = pLimit(settings.concurrency);
   const verdicts: (RepKey & Record<string, unknown>)[] = [];
   const counts = { cached: 0, judgeErrors: 0 };
   const reported = new Set<string>();
@@ -61,7 +61,7 @@ export function modelGrader(inputs: ModelGraderInputs): ModelGrader {
   const stateOf = (record: RepRecord): string | undefined =>
     settings.state ? stateForJudge(record, hiddenTables) : undefined;
   const ask = async (record: RepRecord, caseFile: string): Promise<{ answer?: string | Error; spend?: CallSpend }> =>
-    slots.run(async () => {
+    slots(async () => {
       if (fatal) return {};
       try {
         const reply = await inputs.call(

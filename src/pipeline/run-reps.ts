@@ -3,7 +3,7 @@ import { databaseGone } from '../db/database-gone.js';
 import type { Db } from '../db/connect.js';
 import type { ProjectContext } from '../project/project-context.js';
 import { ScratchSession } from '../scratch/scratch-session.js';
-import { Semaphore } from '../util/semaphore.js';
+import pLimit from 'p-limit';
 import type { OpenedRun } from './opened-run.js';
 import type { RunPlan } from './prepare-run.js';
 import { runWriter } from '../run-dir/run-writer.js';
@@ -62,8 +62,8 @@ export async function runReps(
   let lost: string | undefined;
   let next = 0;
   const workers = Math.max(1, Math.min(input.repsInFlight ?? workersFor(concurrency), pending.length));
-  const slots = new Semaphore(concurrency);
-  const sutSlot = <T>(call: () => Promise<T>): Promise<T> => slots.run(call);
+  const slots = pLimit(concurrency);
+  const sutSlot = <T>(call: () => Promise<T>): Promise<T> => slots(call);
   // --max-cost stops launching reps as a signal does: the reps running finish, the run is interrupted and resumable.
   const budget = new RepBudget(input.maxCost, q.sut);
   const progress = new RepProgress(pending.length, input.onProgress);
