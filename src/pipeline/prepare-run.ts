@@ -46,6 +46,9 @@ export interface RunPlan {
  */
 export async function prepareRun(project: ProjectContext, input: RunInput): Promise<RunPlan> {
   checkRepsOption(input.reps);
+  // The command line parses it; a library caller's 0 would wait forever for a SUT slot.
+  if (input.concurrency !== undefined && !(Number.isInteger(input.concurrency) && input.concurrency >= 1))
+    throw new TurnkitError('USAGE', `concurrency: expected a positive whole number, got ${input.concurrency}`);
   const { config } = project;
   const projectDir = project.paths.baseDir;
   const question = withPlayers(

@@ -426,6 +426,18 @@ describe.each(psql.found ? BACKENDS : [])('turnkit run on %s', (backend) => {
     expect(a.dir).not.toBe(b.dir);
     expect((await readdir(join(t.dir, 'runs/reads'))).length).toBe(2);
   });
+
+  it('refuses a concurrency that is not a positive whole number before a run directory is made', async () => {
+    await rm(join(t.dir, 'runs/reads'), { recursive: true, force: true });
+    for (const concurrency of [0, 2.5])
+      await expect(
+        runQuestion({ question: 'questions/reads.yaml', cwd: t.dir, databaseUrl: databaseUrl(), concurrency }),
+      ).rejects.toMatchObject({
+        code: 'USAGE',
+        message: `concurrency: expected a positive whole number, got ${concurrency}`,
+      });
+    expect(existsSync(join(t.dir, 'runs/reads'))).toBe(false);
+  });
 });
 
 describe.each(psql.found ? BACKENDS : [])('what a SUT does outside its campaign, on %s', (backend) => {
