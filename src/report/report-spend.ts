@@ -27,14 +27,22 @@ export async function readJudgeSpends(run: Run): Promise<Map<string, CallSpend[]
     const text = await run.text(name).catch(() => '');
     for (const line of text.split('\n')) {
       if (line.trim() === '') continue;
-      let entry: { fixture?: unknown; rep?: unknown; spend?: unknown };
+      // A line that is not an object (`null`, a number: a file written by hand) holds no spend.
+      let entry: { fixture?: unknown; rep?: unknown; spend?: unknown } | null;
       try {
         entry = JSON.parse(line);
       } catch {
         continue;
       }
       // callSpendSchema's lean shape, which says exactly what the schema says of a spend: no zod to load.
-      if (!leanCallSpend(entry.spend) || typeof entry.fixture !== 'string' || typeof entry.rep !== 'number') continue;
+      if (
+        typeof entry !== 'object' ||
+        entry === null ||
+        !leanCallSpend(entry.spend) ||
+        typeof entry.fixture !== 'string' ||
+        typeof entry.rep !== 'number'
+      )
+        continue;
       const id = repId({ fixture: entry.fixture, rep: entry.rep });
       spends.set(id, [...(spends.get(id) ?? []), entry.spend as CallSpend]);
     }

@@ -4,6 +4,9 @@ import type { TurnRecord } from '../../src/run-dir/rollout-record.js';
 import { repSpend, sutCalls } from '../../src/pipeline/run-spend.js';
 import { callSpend, costOf, sumSpend } from '../../src/model/spend.js';
 import { answerSpend } from '../../src/sut/sut-answer.js';
+import { readJudgeSpends } from '../../src/report/report-spend.js';
+import type { Run } from '../../src/run-dir/read-run.js';
+import { repId } from '../../src/run-dir/run-state.js';
 
 describe('tokens and cost', () => {
   it('prices tokens per million, and sums calls exactly (rounded to 1e-9, so 0.1 + 0.2 is 0.3)', () => {
@@ -92,5 +95,17 @@ describe('a rep counted in SUT calls', () => {
       cost: 0.5,
       unpriced: 3,
     });
+  });
+});
+
+describe("a run's judge spends", () => {
+  it('skips lines that are not objects (null, a number) and keeps the spends around them', async () => {
+    const spend = { inputTokens: 10, outputTokens: 2, cost: 0.5 };
+    const text = ['null', '7', JSON.stringify({ fixture: 'f', rep: 1, spend }), 'not json', ''].join('\n');
+    const run = {
+      fileNames: async () => ['judge-model.jsonl', 'marks.csv'],
+      text: async (name: string) => (name === 'judge-model.jsonl' ? text : ''),
+    } as unknown as Run;
+    expect([...(await readJudgeSpends(run))]).toEqual([[repId({ fixture: 'f', rep: 1 }), [spend]]]);
   });
 });
