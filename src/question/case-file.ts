@@ -3,6 +3,7 @@ import type { Fixture, FixtureRow, FixtureTable } from '../fixture/format.js';
 import { positionAt } from '../util/json/json-source.js';
 import { turnInputs, turnModelOf, turnsInOrder } from '../fixture/turns/turn-rows.js';
 import { groupsRows } from '../fixture/turns/turn-groups.js';
+import { markdownTable } from '../util/text-table.js';
 import { turnLines } from '../fixture/turns/turn-text.js';
 
 /**
@@ -92,7 +93,7 @@ function renderPlaceholder(expression: string, fixture: Fixture, fail: (message:
       const columns = listed ?? table.columns.map((column) => column.name).filter((name) => !isKeyColumn(table, name));
       for (const column of columns)
         if (!table.columns.some((entry) => entry.name === column)) fail(`${argument} has no column "${column}"`);
-      return markdownTable(table.rows, columns);
+      return rowsTable(table.rows, columns);
     }
     case 'recent_turns': {
       const count = Number(argument);
@@ -134,14 +135,11 @@ function recentTurns(fixture: Fixture, count: number): string {
     .join('\n\n');
 }
 
-function markdownTable(rows: readonly FixtureRow[], columns: readonly string[]): string {
+// The util's table, with a cell's line breaks kept as <br> (a Markdown table row is one line).
+function rowsTable(rows: readonly FixtureRow[], columns: readonly string[]): string {
   if (rows.length === 0) return '_(no rows)_';
-  const cell = (value: unknown): string => text(value).replace(/\|/g, '\\|').replace(/\r?\n/g, '<br>');
-  return [
-    `| ${columns.join(' | ')} |`,
-    `| ${columns.map(() => '---').join(' | ')} |`,
-    ...rows.map((row) => `| ${columns.map((column) => cell(row[column])).join(' | ')} |`),
-  ].join('\n');
+  const cell = (value: unknown): string => text(value).replace(/\r?\n/g, '<br>');
+  return markdownTable([columns, ...rows.map((row) => columns.map((column) => cell(row[column])))]).join('\n');
 }
 
 function isKeyColumn(table: FixtureTable, column: string): boolean {
