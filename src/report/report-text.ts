@@ -36,3 +36,19 @@ export function signed(delta: number | null, zero = ''): string {
   if (delta === null) return '-';
   return `${delta > 0 ? '+' : delta < 0 ? '-' : zero}${Math.abs(delta).toFixed(2)}`;
 }
+
+/** A rate with the pass/fail counts it is of, "0.50 (2/4)" (of `n` under the errors policy, when given), or "-". */
+export function rateText(marks: { pass: number; fail: number; rate: number | null; n?: number | undefined }): string {
+  return marks.rate === null ? '-' : `${marks.rate.toFixed(2)} (${marks.pass}/${marks.n ?? marks.pass + marks.fail})`;
+}
+
+/** A fixture's verdict as the report words it: "met (uncertain)", "no verdict". */
+export function verdictText(fixture: { verdict: string; uncertain: boolean }): string {
+  return `${fixture.verdict === 'none' ? 'no verdict' : fixture.verdict}${fixture.uncertain ? ' (uncertain)' : ''}`;
+}
+
+/** The SUT's median/p95 latency in whole ms, or "-" when there is none. */
+export function latencyText(fixture: { latency: { median: number | null; p95: number | null } }): string {
+  const { median, p95 } = fixture.latency;
+  return median === null ? '-' : `${Math.round(median)}/${Math.round(p95 ?? 0)}`;
+}

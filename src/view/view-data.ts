@@ -7,8 +7,17 @@ import type { MarkdownNode } from './markdown-doc.js';
 import type { RolloutView } from './turn-views.js';
 import type { ToolCall } from '../sut/tool-call.js';
 
-/** A recorded tool call, as the page data carries it (the browser client names the page data's types only). */
+/** A recorded tool call, as the page data carries it. */
 export type { ToolCall };
+
+/**
+ * The elements a rendered rubric or case file may hold (markdown-doc.ts builds them, the page draws them); anything
+ * else keeps its text and loses its element.
+ */
+export const MARKDOWN_TAGS = [
+  ...['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'em', 'strong', 's'],
+  ...['hr', 'br', 'table', 'thead', 'tbody', 'tr', 'th', 'td'],
+];
 
 /** One marks file of a run beside the report's: a judge's, the checks', another grader's, a blind re-mark. */
 export interface AgreementView extends Agreement {
@@ -145,6 +154,12 @@ export interface PackedMarkerSummary extends Omit<MarkerSummary, 'marks' | 'turn
   /** The positions that keep their mark (errored or never run), in order. */
   skipped: number[];
 }
+
+/**
+ * Reps a page of the marker's, as the page asks for them and the viewer warms them: a rollout rep can be long, and
+ * the first screen waits for one page.
+ */
+export const MARKER_PAGE = 50;
 
 /**
  * A page of the marker's reps (`/api/marker-reps`), positions `from` on of the marking order: not blind, the reps
