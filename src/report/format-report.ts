@@ -9,9 +9,10 @@ import { formatSurvival } from './format-survival.js';
 import { formatPlayers } from './format-players.js';
 import { correctedSummary, trustLines } from './format-trust.js';
 import { sourceLines } from './format-sources.js';
-import { policyWords, screenHints, screenLines } from './format-screens.js';
+import { screenHints, screenLines } from './format-screens.js';
 import {
   latencyText,
+  policyWords,
   pValue,
   rateText,
   type ReportStyle,

@@ -1,4 +1,5 @@
 import type { Interval } from '../stats/stats.js';
+import type { ErrorsPolicy, ScreenCounts } from './screen-report.js';
 import { formatTable, markdownTable } from '../util/text-table.js';
 
 /** Plain text for a terminal, or Markdown for a pull request or a notebook. */
@@ -51,4 +52,23 @@ export function verdictText(fixture: { verdict: string; uncertain: boolean }): s
 export function latencyText(fixture: { latency: { median: number | null; p95: number | null } }): string {
   const { median, p95 } = fixture.latency;
   return median === null ? '-' : `${Math.round(median)}/${Math.round(p95 ?? 0)}`;
+}
+
+/** The words a rate's policy is shown with, beside every rate the report prints. */
+export function policyWords(errors: ErrorsPolicy | undefined): string {
+  return errors === 'fail' ? 'errors as fails' : 'errors excluded';
+}
+
+/** A screen's cell: passes/denominator and its rate, then what stayed out of the denominator. */
+export function screenCell(counts: ScreenCounts): string {
+  const outside = [
+    ...(counts.unscored > 0 ? [`${counts.unscored} unscored`] : []),
+    // Under `errors: fail` the errors are in the denominator, as fails.
+    ...(counts.error > 0
+      ? [`${counts.error} error${counts.denominator < counts.pass + counts.fail + counts.error ? '' : ' as fail'}`]
+      : []),
+    ...(counts.blank > 0 ? [`${counts.blank} blank`] : []),
+  ];
+  const rate = counts.rate === null ? '' : ` = ${counts.rate.toFixed(2)}`;
+  return `${counts.pass}/${counts.denominator}${rate}${outside.length > 0 ? ` (${outside.join(', ')})` : ''}`;
 }
