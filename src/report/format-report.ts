@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { shownPath } from '../util/shown-path.js';
+import { shownInFolder, shownPath } from '../util/shown-path.js';
 import type { Align } from '../util/text-table.js';
 import type { FixtureReport, MarkCounts, Report, TagTotals } from './build-report.js';
 import type { Comparison } from './compare-runs.js';
@@ -270,10 +270,7 @@ function totalRow(totals: TagTotals): string[] {
 // The run's own marks file by its name; another file by its path.
 function marksShown(report: Report): string {
   if (report.marksSources) return report.marksSources.files.map((file) => relative(report.dir, file)).join(', ');
-  const inside = relative(report.dir, report.marksFile);
-  return inside.includes('/') || inside.includes('\\') || inside.startsWith('..')
-    ? shownPath(report.marksFile)
-    : inside;
+  return shownInFolder(report.dir, report.marksFile);
 }
 
 function counts(marks: MarkCounts): string[] {
