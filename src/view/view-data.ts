@@ -6,6 +6,7 @@ import type { EffectsSummary } from '../scratch/effects/scratch-effects.js';
 import type { MarkdownNode } from './markdown-doc.js';
 import type { RolloutView } from './turn-views.js';
 import type { ToolCall } from '../sut/tool-call.js';
+import type { Mark } from '../run-dir/marks/marks-file.js';
 
 /** A recorded tool call, as the page data carries it. */
 export type { ToolCall };
@@ -139,6 +140,9 @@ export type BlindRep = NonNullable<MarkerView['blindReps']>[number];
  * whether it takes a mark, with the rubric; the reps themselves come in pages (`MarkerPage`).
  */
 export type MarkerSummary = Omit<MarkerView, 'order' | 'blindReps' | 'blindCaseFiles' | 'blindCaseFileDocs'>;
+
+/** A mark's letter in a packed summary (`PackedMarkerSummary.marks`): the server packs with it, the page unpacks. */
+export const MARK_LETTER: Readonly<Record<Mark, string>> = { pass: 'p', fail: 'f', na: 'n', error: 'e', '': '-' };
 
 /**
  * `MarkerSummary` packed for `/api/marker`: on 10,000 reps its per-position arrays were 210 KB, nearly all alike;
