@@ -1,6 +1,7 @@
 import type { Variant } from './build-variants.js';
 import { formatAttribution, RANKING_HEADER, rankingCells } from './format-attribution.js';
 import type { SequentialOutcome } from './sequential-design.js';
+import { escapeHtml } from '../util/escape-html.js';
 
 /** What the attribution page shows. */
 export interface AttributionPage {
@@ -12,7 +13,6 @@ export interface AttributionPage {
 }
 
 // Every text on the page is escaped: labels and names come from files an author or a game wrote.
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /**
  * The ranking as a self-contained HTML page (no script, no fetch): the table the text report prints, one row per

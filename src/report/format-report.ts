@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { shownPath } from '../util/shown-path.js';
+import { shownInFolder, shownPath } from '../util/shown-path.js';
 import type { Align } from '../util/text-table.js';
 import type { FixtureReport, MarkCounts, Report, TagTotals } from './build-report.js';
 import type { Comparison } from './compare-runs.js';
@@ -9,8 +9,19 @@ import { formatSurvival } from './format-survival.js';
 import { formatPlayers } from './format-players.js';
 import { correctedSummary, trustLines } from './format-trust.js';
 import { sourceLines } from './format-sources.js';
-import { policyWords, screenHints, screenLines } from './format-screens.js';
-import { pValue, type ReportStyle, signed, span, styled, type Table } from './report-text.js';
+import { screenHints, screenLines } from './format-screens.js';
+import {
+  latencyText,
+  policyWords,
+  pValue,
+  rateText,
+  type ReportStyle,
+  signed,
+  span,
+  styled,
+  type Table,
+  verdictText,
+} from './report-text.js';
 
 /** A p-value as the report prints it (the demo quotes one). */
 export { pValue };
@@ -113,7 +124,7 @@ function noVerdictFindings(report: Report): string[] {
 /** Constructed fixtures against their bases: rates, delta and Fisher's p (none without pairs). */
 function pairLines(report: Report, table: Table, heading: (text: string) => string): string[] {
   if (report.pairs.length === 0) return [];
-  const rateOf = (name: string): string => rate(report.fixtures.find((fixture) => fixture.fixture === name)!);
+  const rateOf = (name: string): string => rateText(report.fixtures.find((fixture) => fixture.fixture === name)!);
   const rows = [
     ['constructed', 'base', 'rates', 'delta', 'Fisher p'],
     ...report.pairs.map((pair) => [
@@ -181,8 +192,8 @@ export function formatComparison(comparison: Comparison, style: ReportStyle): st
     ...comparison.fixtures.map((entry) => [
       `${entry.fixture}${entry.fixtureChanged ? ' (fixture changed)' : ''}`,
       entry.tag ?? '',
-      rate(entry.here),
-      rate(entry.there),
+      rateText(entry.here),
+      rateText(entry.there),
       signed(entry.delta, '±'),
       pValue(entry.p),
     ]),
@@ -225,16 +236,14 @@ const fixtureHeader = (report: Report): string[] => [
 const FIXTURE_ALIGN: Align[] = ['left', ...Array<Align>(6).fill('right'), 'left', 'left', 'right', 'right'];
 
 function fixtureRow(fixture: FixtureReport): string[] {
-  const latency =
-    fixture.latency.median === null ? '-' : `${Math.round(fixture.latency.median)}/${Math.round(fixture.latency.p95!)}`;
   return [
     fixture.fixture,
     ...counts(fixture),
-    rate(fixture),
+    rateText(fixture),
     span(fixture.wilson),
-    `${fixture.verdict === 'none' ? 'no verdict' : fixture.verdict}${fixture.uncertain ? ' (uncertain)' : ''}`,
+    verdictText(fixture),
     `${fixture.passesNeeded}/${fixture.failsTolerated}`,
-    latency,
+    latencyText(fixture),
   ];
 }
 
@@ -250,7 +259,7 @@ function totalRow(totals: TagTotals): string[] {
   return [
     `total (${totals.fixtures} fixture${totals.fixtures === 1 ? '' : 's'})`,
     ...counts(totals),
-    rate(totals),
+    rateText(totals),
     span(totals.wilson),
     verdicts,
     '',
@@ -261,18 +270,11 @@ function totalRow(totals: TagTotals): string[] {
 // The run's own marks file by its name; another file by its path.
 function marksShown(report: Report): string {
   if (report.marksSources) return report.marksSources.files.map((file) => relative(report.dir, file)).join(', ');
-  const inside = relative(report.dir, report.marksFile);
-  return inside.includes('/') || inside.includes('\\') || inside.startsWith('..')
-    ? shownPath(report.marksFile)
-    : inside;
+  return shownInFolder(report.dir, report.marksFile);
 }
 
 function counts(marks: MarkCounts): string[] {
   return [marks.pass, marks.fail, marks.na, marks.error, marks.blank].map(String);
-}
-
-function rate(marks: { pass: number; fail: number; rate: number | null; n?: number | undefined }): string {
-  return marks.rate === null ? '-' : `${marks.rate.toFixed(2)} (${marks.pass}/${marks.n ?? marks.pass + marks.fail})`;
 }
 
 function trimEnd(lines: string[]): string[] {

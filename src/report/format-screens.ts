@@ -1,11 +1,7 @@
 import { relative } from 'node:path';
 import type { Align } from '../util/text-table.js';
-import type { ErrorsPolicy, ScreenCounts, ScreenGroup, ScreenReport } from './screen-report.js';
-
-/** The words a rate's policy is shown with, beside every rate the report prints. */
-export function policyWords(errors: ErrorsPolicy | undefined): string {
-  return errors === 'fail' ? 'errors as fails' : 'errors excluded';
-}
+import { policyWords, screenCell } from './report-text.js';
+import type { ScreenGroup, ScreenReport } from './screen-report.js';
 
 /**
  * The screens section: per tag a table of fixtures with `completed` and one column per screen, each cell the
@@ -55,18 +51,4 @@ export function screenHints(screens: ScreenReport): string[] {
 
 function groupRow(group: ScreenGroup): string[] {
   return [group.name, `${group.completed.completed}/${group.completed.reps}`, ...group.screens.map(screenCell)];
-}
-
-/** A screen's cell: passes/denominator and its rate, then what stayed out of the denominator. */
-export function screenCell(counts: ScreenCounts): string {
-  const outside = [
-    ...(counts.unscored > 0 ? [`${counts.unscored} unscored`] : []),
-    // Under `errors: fail` the errors are in the denominator, as fails.
-    ...(counts.error > 0
-      ? [`${counts.error} error${counts.denominator < counts.pass + counts.fail + counts.error ? '' : ' as fail'}`]
-      : []),
-    ...(counts.blank > 0 ? [`${counts.blank} blank`] : []),
-  ];
-  const rate = counts.rate === null ? '' : ` = ${counts.rate.toFixed(2)}`;
-  return `${counts.pass}/${counts.denominator}${rate}${outside.length > 0 ? ` (${outside.join(', ')})` : ''}`;
 }

@@ -5,7 +5,7 @@ import { writeFileAtomic } from '../util/process/atomic-write.js';
 import { describeWriteError, shownPath } from '../util/shown-path.js';
 import type { FixtureReport, Report } from './build-report.js';
 import { ciFixtureDetails, failedNote, type CiFixtureDetail } from './ci-details.js';
-import { policyWords } from './format-screens.js';
+import { policyWords } from './report-text.js';
 import { correctedSummary, estimateLine } from './format-trust.js';
 import { span } from './report-text.js';
 import type { ErrorsPolicy } from './screen-report.js';

@@ -20,6 +20,15 @@ export function toolCallLine(call: ToolCall, index: number): string {
   return `${index + 1}. ${shownValue(call.name)} ${shownValue(call.arguments)}${outcome}${when}${call.truncated ? ' [cut]' : ''}`;
 }
 
+/**
+ * The calls as a marker (the terminal's or the page's) lists them below the response, in order with their results:
+ * what the SUT did, beside what it said; '' when there are none.
+ */
+export function toolCallsText(calls: readonly ToolCall[] | undefined): string {
+  if (!calls || calls.length === 0) return '';
+  return `\n\nTool calls (${calls.length}):\n${calls.map((call, i) => `  ${toolCallLine(call, i)}`).join('\n')}`;
+}
+
 /** A value as a call's line shows it: a string as it is, anything else as JSON, cut to SHOWN_VALUE_LIMIT. */
 export function shownValue(value: unknown): string {
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));

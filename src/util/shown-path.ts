@@ -26,6 +26,15 @@ export function shownPath(path: string): string {
   return relative(shownFrom.getStore() ?? '', path) || path;
 }
 
+/**
+ * A file of a folder as shown beside it (a run's marks file): its name when it sits directly in `dir`, else its
+ * shown path.
+ */
+export function shownInFolder(dir: string, file: string): string {
+  const inside = relative(dir, file);
+  return inside.includes('/') || inside.includes('\\') || inside.startsWith('..') ? shownPath(file) : inside;
+}
+
 /** Why a file could not be read, in words: "no such file", "is a folder", or the system's code. */
 export function describeReadError(error: NodeJS.ErrnoException): string {
   return error.code === 'ENOENT'

@@ -1,13 +1,13 @@
 import { playersTexts } from '../report/format-players.js';
 import { existsSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { report } from '../report/report.js';
 import { agreement } from '../stats/agreement.js';
 import type { ReadMark } from '../run-dir/marks/read-marks.js';
 import { readRun, type Run } from '../run-dir/read-run.js';
 import { repId } from '../run-dir/run-state.js';
 import { planReps } from '../run-dir/rep-order.js';
-import { shownPath } from '../util/shown-path.js';
+import { shownInFolder, shownPath } from '../util/shown-path.js';
 import { constructedDiff } from './constructed-diff.js';
 import { rolloutView, turnMarkPairs } from './turn-views.js';
 import type { AgreementView, FixtureView, MarkerRep, RepView, RunView } from './view-data.js';
@@ -88,12 +88,12 @@ export async function buildRunView(options: RunViewOptions): Promise<RunView> {
     report: {
       ...result.report,
       dir: shownPath(dir),
-      marksFile: shownMarks(dir, result.report.marksFile),
+      marksFile: shownInFolder(dir, result.report.marksFile),
       ...(result.report.marksSources
         ? {
             marksSources: {
               ...result.report.marksSources,
-              files: result.report.marksSources.files.map((file) => shownMarks(dir, file)),
+              files: result.report.marksSources.files.map((file) => shownInFolder(dir, file)),
             },
           }
         : {}),
@@ -113,7 +113,7 @@ export async function buildRunView(options: RunViewOptions): Promise<RunView> {
     rubric,
     rubricDoc: markdownDoc(rubric),
     fixtures,
-    marksFiles: marksFiles.map((file) => shownMarks(dir, file)),
+    marksFiles: marksFiles.map((file) => shownInFolder(dir, file)),
     reps,
   };
 }
@@ -145,9 +145,4 @@ async function otherMarksFiles(run: Run, main: string): Promise<string[]> {
   return (await run.marksFileNames())
     .map((name) => join(run.dir, name))
     .filter((file) => file !== main && existsSync(file));
-}
-
-function shownMarks(dir: string, file: string): string {
-  const inside = relative(dir, file);
-  return inside.startsWith('..') || inside.includes('/') ? shownPath(file) : basename(file);
 }

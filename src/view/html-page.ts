@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { escapeHtml } from '../util/escape-html.js';
 import { pageScript } from './page-script.js';
 import { PAGE_STYLE } from './page-style.js';
 import type { PageData } from './view-data.js';
@@ -40,7 +41,6 @@ function jsonForScript(value: unknown): string {
  * is HTML (escaped by its maker) shown until the script draws the page.
  */
 export function renderPage(data: PageData, title: string, first = ''): string {
-  const escapedTitle = title.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -49,7 +49,7 @@ export function renderPage(data: PageData, title: string, first = ''): string {
     `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(data.mode)}">`,
     '<meta name="referrer" content="no-referrer">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapedTitle}</title>`,
+    `<title>${escapeHtml(title)}</title>`,
     `<style>${PAGE_STYLE}</style>`,
     '</head>',
     '<body>',

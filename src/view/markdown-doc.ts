@@ -1,4 +1,5 @@
 import MarkdownIt from 'markdown-it';
+import { MARKDOWN_TAGS } from './view-data.js';
 
 /**
  * Markdown as the page builds it: text, or an element of an allowed tag with its children. The page makes elements
@@ -6,11 +7,6 @@ import MarkdownIt from 'markdown-it';
  */
 export type MarkdownNode = string | [tag: string, children: MarkdownNode[]];
 
-/** The elements a rendered rubric or case file may hold; anything else keeps its text and loses its element. */
-export const MARKDOWN_TAGS = [
-  ...['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'em', 'strong', 's'],
-  ...['hr', 'br', 'table', 'thead', 'tbody', 'tr', 'th', 'td'],
-];
 const ALLOWED = new Set(MARKDOWN_TAGS);
 
 // HTML in the source is text (html: false); links and images are not parsed at all, so `[x](javascript:...)` stays

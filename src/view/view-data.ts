@@ -6,9 +6,19 @@ import type { EffectsSummary } from '../scratch/effects/scratch-effects.js';
 import type { MarkdownNode } from './markdown-doc.js';
 import type { RolloutView } from './turn-views.js';
 import type { ToolCall } from '../sut/tool-call.js';
+import type { Mark } from '../run-dir/marks/marks-file.js';
 
-/** A recorded tool call, as the page data carries it (the browser client names the page data's types only). */
+/** A recorded tool call, as the page data carries it. */
 export type { ToolCall };
+
+/**
+ * The elements a rendered rubric or case file may hold (markdown-doc.ts builds them, the page draws them); anything
+ * else keeps its text and loses its element.
+ */
+export const MARKDOWN_TAGS = [
+  ...['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'em', 'strong', 's'],
+  ...['hr', 'br', 'table', 'thead', 'tbody', 'tr', 'th', 'td'],
+];
 
 /** One marks file of a run beside the report's: a judge's, the checks', another grader's, a blind re-mark. */
 export interface AgreementView extends Agreement {
@@ -131,6 +141,9 @@ export type BlindRep = NonNullable<MarkerView['blindReps']>[number];
  */
 export type MarkerSummary = Omit<MarkerView, 'order' | 'blindReps' | 'blindCaseFiles' | 'blindCaseFileDocs'>;
 
+/** A mark's letter in a packed summary (`PackedMarkerSummary.marks`): the server packs with it, the page unpacks. */
+export const MARK_LETTER: Readonly<Record<Mark, string>> = { pass: 'p', fail: 'f', na: 'n', error: 'e', '': '-' };
+
 /**
  * `MarkerSummary` packed for `/api/marker`: on 10,000 reps its per-position arrays were 210 KB, nearly all alike;
  * packed about 10 KB (the page unpacks it: client/browser/marker-summary.ts).
@@ -145,6 +158,12 @@ export interface PackedMarkerSummary extends Omit<MarkerSummary, 'marks' | 'turn
   /** The positions that keep their mark (errored or never run), in order. */
   skipped: number[];
 }
+
+/**
+ * Reps a page of the marker's, as the page asks for them and the viewer warms them: a rollout rep can be long, and
+ * the first screen waits for one page.
+ */
+export const MARKER_PAGE = 50;
 
 /**
  * A page of the marker's reps (`/api/marker-reps`), positions `from` on of the marking order: not blind, the reps

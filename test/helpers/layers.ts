@@ -96,7 +96,7 @@ export const LAYERS: readonly Layer[] = [
   {
     folder: 'view/client',
     rank: 12,
-    what: "the page's script, browser code bundled into the page: it imports only the page data's types",
+    what: "the page's script: browser code, bundled with the browser-safe modules of src/ it imports",
   },
   { folder: 'tui', rank: 12, what: 'the ink apps: the editor, the marker, the rebase resolver', edge: true },
   { folder: 'view/server', rank: 13, what: "the local viewer's HTTP server", edge: true },

@@ -1,4 +1,13 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -171,6 +180,31 @@ describe('architecture: the library never touches the process', () => {
   });
 });
 
+// The page script (view/client/) is bundled for a browser with the modules of src/ it imports: a module it reaches by
+// a value import, in its folder or not, must hold no Node-only code. Node's modules and packages (pg, markdown-it)
+// are what it may not import; biome holds the folder itself to Node's globals, and the bundle's test to its text.
+const PACKAGE_IMPORT =
+  /(?:^\s*(?:import|export)\s+(?!type\b)[^;]*?\bfrom\s*|^\s*import\s*|\bimport\(\s*)'([^.'][^']*)'/gm;
+
+/** `file -> module` for each Node module or package imported by a module the page script reaches by value imports. */
+function pageNodeImports(src: string): string[] {
+  const files = sourceFiles(src).map((file) => relative(src, file));
+  const fileOf = (to: string): string | undefined => files.find((file) => file.replace(/\.tsx?$/, '.js') === to);
+  const valueEdges = importEdges(src).filter((edge) => !edge.typeOnly);
+  const reached = new Set(files.filter((file) => layerOf(file) === 'view/client'));
+  for (const file of reached)
+    for (const edge of valueEdges) if (edge.from === file && fileOf(edge.to)) reached.add(fileOf(edge.to)!);
+  return [...reached].flatMap((file) =>
+    [...readFileSync(join(src, file), 'utf8').matchAll(PACKAGE_IMPORT)].map(([, module]) => `${file} -> ${module}`),
+  );
+}
+
+describe('architecture: the page script reaches no Node-only code', () => {
+  it('no module the page imports by value, in its folder or not, imports a Node module or a package', () => {
+    expect(pageNodeImports(SRC)).toEqual([]);
+  });
+});
+
 // The rules must be able to fail: a copy of src/ with one upward import, one cycle and one process.cwd() added.
 describe('architecture: the checks fail on a bad copy', () => {
   const copy = mkdtempSync(join(tmpdir(), 'turnkit-architecture-'));
@@ -184,6 +218,11 @@ describe('architecture: the checks fail on a bad copy', () => {
   writeFileSync(
     join(copy, 'report', 'own-reader.ts'),
     "import { readManifest, repId } from '../run-dir/run-state.js';\nexport { readManifest, repId };\n",
+  );
+  // The page script reaching Node-only code: markdown-it through markdown-doc.ts, node:fs through page-script.ts.
+  appendFileSync(
+    join(copy, 'view', 'client', 'browser', 'main.ts'),
+    "export { markdownDoc } from '../../markdown-doc.js';\nexport { pageScript } from '../../page-script.js';\n",
   );
   const bad = importEdges(copy);
 
@@ -205,6 +244,18 @@ describe('architecture: the checks fail on a bad copy', () => {
 
   it('a lower reader of a run in marks/ fails the readRun rule', () => {
     expect(runReaderOffenders(copy)).toEqual(['report/own-reader.ts: readManifest']);
+  });
+
+  it('Node-only code the page reaches fails the page rule', () => {
+    expect(pageNodeImports(SRC)).toEqual([]);
+    expect(pageNodeImports(copy).sort()).toEqual([
+      'version.ts -> node:fs',
+      'version.ts -> node:path',
+      'version.ts -> node:url',
+      'view/markdown-doc.ts -> markdown-it',
+      'view/page-script.ts -> node:fs',
+      'view/page-script.ts -> node:path',
+    ]);
   });
 
   it('copies every file', () => {

@@ -2,8 +2,7 @@ import { visibleControls } from '../../util/visible-controls.js';
 import wrapAnsi from 'wrap-ansi';
 import type { MarkingSession } from '../../marking/marking-session.js';
 import { reflowMarkdown } from '../../util/reflow-markdown.js';
-import type { ToolCall } from '../../sut/tool-call.js';
-import { toolCallLine } from '../../run-dir/tool-calls-markdown.js';
+import { toolCallsText } from '../../run-dir/tool-calls-markdown.js';
 
 /** What the marker's main pane can show for a rep. */
 export type Pane = 'response' | 'case' | 'rubric';
@@ -78,10 +77,4 @@ function turnText(session: MarkingSession, index: number, turnIndex: number): st
   const mine = session.turnMarkOf(index, turn.turn);
   parts.push('', `your mark for this turn: ${mine ?? '(none)'}`);
   return parts.join('\n');
-}
-
-// The calls below the response, in order with their results: what the SUT did, beside what it said.
-function toolCallsText(calls: readonly ToolCall[] | undefined): string {
-  if (!calls || calls.length === 0) return '';
-  return `\n\nTool calls (${calls.length}):\n${calls.map((call, i) => `  ${toolCallLine(call, i)}`).join('\n')}`;
 }

@@ -5,9 +5,6 @@ import { markdownDoc, type MarkdownNode } from '../markdown-doc.js';
 import type { MarkerPage } from '../view-data.js';
 import { blindCaseFiles, blindRep } from './blind-reps.js';
 
-/** Reps a page as the marker's page asks for them (src/view/client/browser/marker-pages.ts has the same number). */
-export const MARKER_PAGE = 50;
-
 /** The most reps one page of the marker holds: a rollout rep can be large, and a page is what the marker waits for. */
 export const MARKER_PAGE_MAX = 1000;
 

@@ -1,9 +1,6 @@
-import type { FixtureReport, Report } from '../../report/build-report.js';
-
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-
-const rate = (f: Pick<FixtureReport, 'rate' | 'pass' | 'fail' | 'n'>): string =>
-  f.rate === null ? '-' : `${f.rate.toFixed(2)} (${f.pass}/${f.n ?? f.pass + f.fail})`;
+import type { Report } from '../../report/build-report.js';
+import { rateText, verdictText } from '../../report/report-text.js';
+import { escapeHtml } from '../../util/escape-html.js';
 
 /**
  * The runs' summary tables as HTML, every text escaped, for the first response of the viewer: the page says what it
@@ -23,8 +20,8 @@ export function summaryHtml(reports: readonly Report[]): string {
           String(f.na),
           String(f.error),
           String(f.blank),
-          rate(f),
-          (f.verdict === 'none' ? 'no verdict' : f.verdict) + (f.uncertain ? ' (uncertain)' : ''),
+          rateText(f),
+          verdictText(f),
         ]
           .map((cell, c) => (c === 0 ? `<th scope="row">${escapeHtml(cell)}</th>` : `<td>${escapeHtml(cell)}</td>`))
           .join(''),

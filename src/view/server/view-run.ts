@@ -8,15 +8,16 @@ import { readRun, type Run } from '../../run-dir/read-run.js';
 import { TurnkitError } from '../../errors.js';
 import { buildRunView } from '../build-run-view.js';
 import type { HeldoutLooks } from '../../report/heldout-ledger.js';
-import type {
-  MarkerPageReply,
-  MarkerSummary,
-  MarkerView,
-  MarkReply,
-  PackedMarkerReply,
-  PackedMarkerSummary,
-  RunPage,
-  RunView,
+import {
+  MARK_LETTER,
+  type MarkerPageReply,
+  type MarkerSummary,
+  type MarkerView,
+  type MarkReply,
+  type PackedMarkerReply,
+  type PackedMarkerSummary,
+  type RunPage,
+  type RunView,
 } from '../view-data.js';
 import { MarkerPages } from './marker-pages.js';
 import { RepFilesState } from './rep-files-state.js';
@@ -330,9 +331,6 @@ export class ViewRun {
     return next;
   }
 }
-
-// A mark's letter in a packed summary (see PackedMarkerSummary).
-const MARK_LETTER: Record<Mark, string> = { pass: 'p', fail: 'f', na: 'n', error: 'e', '': '-' };
 
 /** The marker's summary packed for /api/marker: one letter per mark, and only the notes and turn marks there are. */
 export function packSummary(summary: MarkerSummary): PackedMarkerSummary {

@@ -5,8 +5,8 @@ import { resolve } from 'node:path';
 import { TurnkitError } from '../../errors.js';
 import { shownPath } from '../../util/shown-path.js';
 import { renderPage } from '../html-page.js';
+import { MARKER_PAGE } from '../view-data.js';
 import { summaryHtml } from './summary-html.js';
-import { MARKER_PAGE } from './marker-pages.js';
 import { ViewRun, type ViewMarking } from './view-run.js';
 import { routeRequest, sendError } from './view-routes.js';
 

@@ -1,6 +1,6 @@
 import type { RunView } from '../../view-data.js';
 import { chartLabel, h, s } from './dom.js';
-import { intervalText, rateText, verdictText } from './text-formats.js';
+import { rateText, span, verdictText } from '../../../report/report-text.js';
 
 type Report = RunView['report'];
 
@@ -31,7 +31,7 @@ export function rateChart(fixtures: Report['fixtures'], target: number, id: stri
   const desc = fixtures
     .map(
       (f) =>
-        `${f.fixture}: rate ${rateText(f)}, interval ${intervalText(f)}, ${f.verdict === 'none' ? 'no verdict' : f.verdict}`,
+        `${f.fixture}: rate ${rateText(f)}, interval ${span(f.wilson)}, ${f.verdict === 'none' ? 'no verdict' : f.verdict}`,
     )
     .join('; ');
   const svg = chartSvg('chart', width, height, id, title, desc);

@@ -1,4 +1,5 @@
 import type { MarkdownNode } from '../../markdown-doc.js';
+import { MARKDOWN_TAGS } from '../../view-data.js';
 
 /*
  * The page script's element builders. Text goes in by textContent only: data never goes through innerHTML, into an
@@ -66,10 +67,7 @@ export function clear<N extends Node>(node: N): N {
 
 // A rendered rubric or case file (the server's Markdown nodes): elements of the allowed tags only, text by
 // textContent; an unknown tag keeps its text in a span. Nothing of the file is ever parsed as markup here.
-const MD_TAGS = new Set([
-  ...['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'em', 'strong', 's'],
-  ...['hr', 'br', 'table', 'thead', 'tbody', 'tr', 'th', 'td'],
-]);
+const MD_TAGS = new Set(MARKDOWN_TAGS);
 
 /** The server's Markdown nodes as elements and text nodes. */
 export function mdNodes(nodes: MarkdownNode[]): Child[] {

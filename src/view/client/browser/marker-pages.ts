@@ -1,5 +1,5 @@
 import { api, errorText } from './api.js';
-import type { MarkerPage, MarkerPageReply } from '../../view-data.js';
+import { MARKER_PAGE, type MarkerPage, type MarkerPageReply } from '../../view-data.js';
 import { total, type LoadedReps, type Marker } from './marker-context.js';
 import { VIEW } from './viewer-state.js';
 
@@ -9,8 +9,6 @@ import { VIEW } from './viewer-state.js';
  * small page instead of every rep of the run.
  */
 
-/** Reps a page: a rollout rep can be long, and the first screen waits for one page. */
-export const MARKER_PAGE = 50;
 // How near a page's edge the marker asks for the page beyond it.
 const AHEAD = 10;
 

@@ -1,4 +1,4 @@
-import { toolCallsPaneText } from './tool-calls.js';
+import { toolCallsText } from '../../../run-dir/tool-calls-markdown.js';
 import type { MarkdownNode } from '../../markdown-doc.js';
 import { markerOf, rolloutOf, type Marker } from './marker-context.js';
 import { turnMarkIn, turnPaneText } from './turns.js';
@@ -16,17 +16,17 @@ export function paneContent(mk: Marker, pos: number): string | MarkdownNode[] {
   if (mk.blind) {
     const b = st.loaded.blindReps[pos]!;
     if (st.pane === 'case') return st.loaded.blindCaseFileDocs[b.caseFile]!;
-    const said = `${b.response || ''}${toolCallsPaneText(b.toolCalls)}`;
+    const said = `${b.response || ''}${toolCallsText(b.toolCalls)}`;
     return b.error ? b.error + (said ? `\n\nResponse:\n${said}` : '') : said;
   }
   const rep = st.loaded.reps[pos]!;
   if (st.pane === 'case') return st.loaded.fixtures[rep.f]!.caseFileDoc;
   if (rep.status === 'not run') return 'NOT RUN: this rep has no record yet.';
-  if (!rep.error) return `${rep.response || ''}${toolCallsPaneText(rep.toolCalls)}`;
+  if (!rep.error) return `${rep.response || ''}${toolCallsText(rep.toolCalls)}`;
   return [
     `ERROR (${rep.error.stage}: ${rep.error.cause}): ${rep.error.message}`,
     rep.response ? `Response:\n${rep.response}` : '',
-    toolCallsPaneText(rep.toolCalls).trim(),
+    toolCallsText(rep.toolCalls).trim(),
     rep.stdoutTail ? `stdout (end):\n${rep.stdoutTail}` : '',
     rep.stderrTail ? `stderr (end):\n${rep.stderrTail}` : '',
   ]

@@ -1,7 +1,7 @@
-import type { MarkerSummary, PackedMarkerSummary } from '../../view-data.js';
+import { MARK_LETTER, type MarkerSummary, type PackedMarkerSummary } from '../../view-data.js';
 
-// A packed summary's mark letters (see PackedMarkerSummary in view-data.ts).
-const MARKS: Record<string, string> = { p: 'pass', f: 'fail', n: 'na', e: 'error', '-': '' };
+// A packed summary's mark letters back to marks.
+const MARKS: Record<string, string> = Object.fromEntries(Object.entries(MARK_LETTER).map(([mark, l]) => [l, mark]));
 
 /**
  * The marker's summary as the page keeps it, from the packed form /api/marker sends: per position its

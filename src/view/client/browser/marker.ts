@@ -1,8 +1,8 @@
-import type { PackedMarkerReply } from '../../view-data.js';
+import { MARKER_PAGE, type PackedMarkerReply } from '../../view-data.js';
 import { api, type MarkerReply } from './api.js';
 import { addAll, clear, h, mdNodes } from './dom.js';
 import { firstUnmarked, noReps, total, type Marker, type MarkerElements, type MarkerState } from './marker-context.js';
-import { fetchPage, MARKER_PAGE, pageStart, takePage } from './marker-pages.js';
+import { fetchPage, pageStart, takePage } from './marker-pages.js';
 import { drawMarker } from './marker-draw.js';
 import { unpackSummary } from './marker-summary.js';
 import { bindMarkerKeys, bindNoteKeys } from './marker-keys.js';

@@ -2,7 +2,7 @@ import type { AgreementView, RunView } from '../../view-data.js';
 import { survivalChart } from './charts.js';
 import { h, section } from './dom.js';
 import { type Cell, table } from './table.js';
-import { pText, rateText, signedText } from './text-formats.js';
+import { pValue, rateText, signed } from '../../../report/report-text.js';
 
 /*
  * The report's sections past the per-tag tables: a rollout's survival, agreements between graders with their
@@ -53,7 +53,7 @@ export function renderSurvival(rollout: Rollout, run: RunView): HTMLElement {
             p.constructed,
             p.base,
             'delta / Fisher p',
-            ...p.steps.map((st): Cell => ({ k: `t${st.turn}`, text: `${signedText(st.delta)} / ${pText(st.p)}` })),
+            ...p.steps.map((st): Cell => ({ k: `t${st.turn}`, text: `${signed(st.delta, '±')} / ${pValue(st.p)}` })),
           ],
         })),
       ),
@@ -133,8 +133,8 @@ export function renderComparison(
           f.tag || '',
           rateText(f.here),
           rateText(f.there),
-          { k: 'delta', text: signedText(f.delta) },
-          { k: 'p', text: pText(f.p) },
+          { k: 'delta', text: signed(f.delta, '±') },
+          { k: 'p', text: pValue(f.p) },
         ],
       })),
     ),
@@ -161,8 +161,8 @@ function renderPlayers(
           String(step.turn),
           { k: 'simulated', text: `${step.simulated.surviving}/${step.simulated.reps}` },
           { k: 'recorded', text: `${step.recorded.surviving}/${step.recorded.reps}` },
-          { k: 'difference', text: signedText(step.difference) },
-          { k: 'p', text: pText(step.p) },
+          { k: 'difference', text: signed(step.difference, '±') },
+          { k: 'p', text: pValue(step.p) },
         ],
       })),
       { class: 'players-steps' },

@@ -5,7 +5,7 @@ import { h, markdownBlock, section } from './dom.js';
 import { renderAgreements, renderComparison, renderSurvival } from './report-sections.js';
 import { renderScreens } from './screens.js';
 import { type Cell, type Row, table } from './table.js';
-import { intervalText, latencyText, pText, rateText, signedText, verdictText } from './text-formats.js';
+import { latencyText, policyWords, pValue, rateText, signed, span, verdictText } from '../../../report/report-text.js';
 
 /*
  * The page script's report: per tag a chart followed by the table it stands for; base pairs, what the target
@@ -17,7 +17,7 @@ type Report = RunView['report'];
 // The rate's header says how errored reps count in it (the question's `errors:` policy).
 const fixtureHeader = (r: Report): string[] => [
   ...['fixture', 'pass', 'fail', 'na', 'error', 'blank'],
-  r.errors === 'fail' ? 'rate (errors as fails)' : 'rate (errors excluded)',
+  `rate (${policyWords(r.errors)})`,
   ...['95% interval', 'verdict', 'passes needed/fails ok', 'SUT ms p50/p95'],
 ];
 
@@ -26,7 +26,7 @@ function countCells(m: Report['fixtures'][number] | Report['tags'][number]): Cel
   return [
     ...(['pass', 'fail', 'na', 'error', 'blank'] as const).map((k) => ({ k, text: m[k] })),
     { k: 'rate', text: rateText(m) },
-    { k: 'interval', text: intervalText(m) },
+    { k: 'interval', text: span(m.wilson) },
   ];
 }
 
@@ -142,8 +142,8 @@ function renderPairs(r: Report): HTMLElement {
       p.constructed,
       p.base,
       `${rateOf(p.constructed)} vs ${rateOf(p.base)}`,
-      { k: 'delta', text: signedText(p.delta) },
-      { k: 'p', text: pText(p.p) },
+      { k: 'delta', text: signed(p.delta, '±') },
+      { k: 'p', text: pValue(p.p) },
     ],
   }));
   return section({ id: 'pairs' }, 'Constructed fixtures against their bases', [

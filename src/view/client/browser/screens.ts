@@ -1,3 +1,4 @@
+import { policyWords, screenCell } from '../../../report/report-text.js';
 import type { RunView } from '../../view-data.js';
 import { h, section } from './dom.js';
 import { type Row, table } from './table.js';
@@ -5,36 +6,24 @@ import { type Row, table } from './table.js';
 type Screens = NonNullable<RunView['report']['screens']>;
 type Group = Screens['fixtures'][number];
 
-// "7/24 = 0.29 (6 unscored)": the passes over the screen's own denominator, then what stayed out of it.
-function cellText(c: Group['screens'][number], errors: Screens['errors']): string {
-  const out: string[] = [];
-  if (c.unscored > 0) out.push(`${c.unscored} unscored`);
-  if (c.error > 0) out.push(errors === 'fail' ? `${c.error} error as fail` : `${c.error} error`);
-  if (c.blank > 0) out.push(`${c.blank} blank`);
-  const rate = c.rate === null ? '' : ` = ${c.rate.toFixed(2)}`;
-  return `${c.pass}/${c.denominator}${rate}${out.length > 0 ? ` (${out.join(', ')})` : ''}`;
-}
-
-function groupRow(g: Group, errors: Screens['errors'], attrs: Row['attrs']): Row {
+function groupRow(g: Group, attrs: Row['attrs']): Row {
   return {
     attrs,
     cells: [
       g.name,
       { k: 'completed', text: `${g.completed.completed}/${g.completed.reps}` },
-      ...g.screens.map((c) => ({ k: `screen-${c.screen}`, text: cellText(c, errors) })),
+      ...g.screens.map((c) => ({ k: `screen-${c.screen}`, text: screenCell(c) })),
     ],
   };
 }
 
 /** The screens section: per tag a table of fixtures, each screen with its own denominator, then the hints. */
 export function renderScreens(s: Screens): HTMLElement {
-  const policy = s.errors === 'fail' ? 'errors as fails' : 'errors excluded';
+  const policy = policyWords(s.errors);
   const header = ['fixture', 'completed', ...s.screens];
   const tables = s.tags.map((t) => {
-    const rows = s.fixtures
-      .filter((f) => f.tag === t.tag)
-      .map((f) => groupRow(f, s.errors, { 'data-screen-fixture': f.name }));
-    rows.push(groupRow(t, s.errors, { 'data-screen-total': t.tag }));
+    const rows = s.fixtures.filter((f) => f.tag === t.tag).map((f) => groupRow(f, { 'data-screen-fixture': f.name }));
+    rows.push(groupRow(t, { 'data-screen-total': t.tag }));
     return table(`${t.tag} fixtures: each screen's passes over its own denominator (${policy})`, header, rows, {
       class: 'screens',
     });

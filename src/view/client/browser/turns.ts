@@ -1,4 +1,5 @@
-import { toolCallsBlock, toolCallsPaneText } from './tool-calls.js';
+import { toolCallsText } from '../../../run-dir/tool-calls-markdown.js';
+import { toolCallsBlock } from './tool-calls.js';
 import type { RolloutView, TurnView } from '../../turn-views.js';
 import type { RepView, RunView } from '../../view-data.js';
 import { h } from './dom.js';
@@ -91,11 +92,7 @@ export function turnPaneText(rollout: RolloutView, at: number, mine: string): st
     'Player:',
   ];
   for (const pair of turn.input) parts.push(`  ${pair[0]}: ${pair[1]}`);
-  parts.push(
-    '',
-    'Response:',
-    `${turn.response === null ? '(none)' : turn.response}${toolCallsPaneText(turn.toolCalls)}`,
-  );
+  parts.push('', 'Response:', `${turn.response === null ? '(none)' : turn.response}${toolCallsText(turn.toolCalls)}`);
   if (turn.error) parts.push('', `ERROR (${turn.error.cause}): ${turn.error.message}`);
   if (turn.check) parts.push('', `checks: ${turn.check.mark} (${turn.check.reason})`);
   parts.push('', changedText(turn), '', `your mark for this turn: ${mine || '(none)'}`);

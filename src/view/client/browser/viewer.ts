@@ -5,7 +5,7 @@ import { showMarker } from './marker.js';
 import { renderReport } from './report.js';
 import { repCard, renderReps } from './reps.js';
 import { renderComparison } from './report-sections.js';
-import { rateText } from './text-formats.js';
+import { rateText } from '../../../report/report-text.js';
 import { failed, nav, ready, stopPolling, VIEW, pollRun } from './viewer-state.js';
 
 /*
