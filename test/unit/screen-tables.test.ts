@@ -76,7 +76,7 @@ describe('tables named by tool effects and hidden rows', () => {
       /^q\.yaml:9:\d+: \$\.tools\.required\[0\]: exactly cannot go with atLeast or atMost$/,
     );
     expect(await fails(['tools: { forbiden: [{ tool: a }] }'])).toBe(
-      'q.yaml:9:10: $.tools.forbiden: unknown key "forbiden"',
+      'q.yaml:9:10: $.tools.forbiden: unknown key "forbiden" (did you mean "forbidden"?)',
     );
     expect(await fails(['hidden: [{ table: t, columns: [] }]'])).toMatch(
       /\$\.hidden\[0\]\.columns: name at least one column$/,
