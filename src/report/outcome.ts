@@ -62,12 +62,14 @@ export function incompleteRun(report: Report): TurnkitError | undefined {
 export function targetProblems(report: Report): string[] {
   return report.fixtures.flatMap((fixture) => {
     if (fixture.verdict === 'met') return [];
+    // The verdict's own denominator: under `errors: fail` an errored rep is a failed one.
+    const n = fixture.n ?? fixture.pass + fixture.fail;
     const reason =
       fixture.verdict === 'pending'
         ? `pending: ${fixture.blank} rep(s) not marked`
         : fixture.verdict === 'none'
           ? `no verdict: no rep qualified (${fixture.na} na, ${fixture.error} error)`
-          : `missed: ${fixture.pass}/${fixture.pass + fixture.fail} passed, ${passesNeeded(report.target, fixture.pass + fixture.fail)} needed`;
+          : `missed: ${fixture.pass}/${n} passed, ${passesNeeded(report.target, n)} needed`;
     return [`${fixture.fixture}${fixture.tag ? ` (${fixture.tag})` : ''}: ${reason} for target ${report.target}`];
   });
 }

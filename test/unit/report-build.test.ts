@@ -33,6 +33,8 @@ interface RunSpec {
   rubricVersion?: string;
   /** Reps with no record (`fixture\0rep` ids). */
   notRun?: string[];
+  /** The question's `errors:` policy. */
+  errors?: 'fail';
 }
 
 const fakeSha = (name: string): string => name.padEnd(64, '0').slice(0, 64);
@@ -63,6 +65,7 @@ async function makeRun(spec: RunSpec): Promise<string> {
       file: { path: 'questions/places.yaml', sha256: fakeSha('q') },
       target: spec.target,
       reps,
+      ...(spec.errors ? { errors: spec.errors } : {}),
     },
     rubric: { path: 'questions/places-rubric.md', version: spec.rubricVersion ?? '1', sha256: fakeSha('r') },
     caseFileTemplate: { path: 'questions/case-file.md', sha256: fakeSha('c') },
@@ -213,6 +216,19 @@ describe('buildReport: verdicts and what the target demands', () => {
       { lost: 2, n: 8, passesNeeded: 8, failsTolerated: 0 },
       { lost: 3, n: 7, passesNeeded: 7, failsTolerated: 0 },
     ]);
+  });
+
+  it("under errors: fail, --check's line counts an errored rep as its verdict does", async () => {
+    const marks = ['pass', 'pass', 'pass', 'pass', 'pass', 'pass', 'pass', 'pass', 'fail', 'error', 'error'];
+    const report = await buildReport(
+      await makeRun({
+        target: 0.8,
+        errors: 'fail',
+        fixtures: [{ name: 'f', marks, errors: { 10: 'sut', 11: 'sut' } }],
+      }),
+    );
+    expect(fixture(report, 'f')).toMatchObject({ verdict: 'missed', n: 11 });
+    expect(targetProblems(report)).toEqual(['f: missed: 8/11 passed, 9 needed for target 0.8']);
   });
 
   it('a blank mark keeps a fixture pending, whatever the rest say', async () => {
