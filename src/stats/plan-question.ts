@@ -1,6 +1,5 @@
 import { loadQuestion } from '../question/load-question.js';
-import { resolve } from 'node:path';
-import type { ProjectContext } from '../project/project-context.js';
+import { inputPath, type ProjectContext } from '../project/project-context.js';
 import { TurnkitError } from '../errors.js';
 import { targetDemand } from './stats.js';
 import { ALPHA, detectableRate, MAX_VERDICT_REPS, POWER, repsForVerdict, repsToTellApart } from './power.js';
@@ -33,6 +32,9 @@ export interface QuestionPlan {
 
 const BASES = [0.1, 0.3, 0.5, 0.7];
 
+/** The most reps per fixture a plan computes. */
+const MAX_PLAN_REPS = 1000;
+
 /**
  * Plans a question's reps: what its target demands of them, the smallest difference a base-versus-constructed
  * comparison detects with 80% power, and the reps a fixture needs for a decidable verdict at rates near the target.
@@ -40,12 +42,15 @@ const BASES = [0.1, 0.3, 0.5, 0.7];
  * const plan = await planQuestion(project, { question: 'questions/places.yaml' });
  */
 export async function planQuestion(project: ProjectContext, input: PlanInput): Promise<QuestionPlan> {
-  // As project-context's inputPath does, written out: a value import of project/ from marks/ would be an upward edge.
-  const loaded = await loadQuestion(resolve(project.cwd ?? project.paths.baseDir, input.question));
+  const loaded = await loadQuestion(inputPath(project, input.question));
   const { target } = loaded.question;
   const reps = input.reps ?? loaded.question.reps;
-  if (!Number.isInteger(reps) || reps < 1 || reps > 1000)
-    throw new TurnkitError('USAGE', `--reps ${reps}: expected a whole number of reps from 1 to 1000`);
+  // Below run's limit: the plan's exact sums grow faster than the reps (1,000 take about 40 s, 2,000 about 110 s).
+  if (!Number.isInteger(reps) || reps < 1 || reps > MAX_PLAN_REPS) {
+    const problem = `expected a whole number of reps from 1 to ${MAX_PLAN_REPS}`;
+    if (input.reps !== undefined) throw new TurnkitError('USAGE', `--reps ${reps}: ${problem}`);
+    throw new TurnkitError('BAD_INPUT', `${loaded.at(['reps'])}: ${problem} to plan; give fewer with --reps`);
+  }
   for (const rate of input.pair ? [input.pair.from, input.pair.to] : [])
     if (!(rate >= 0 && rate <= 1)) throw new TurnkitError('USAGE', `rate ${rate}: expected a rate from 0 to 1`);
   const near = [-0.2, -0.1, -0.05, 0.05, 0.1]

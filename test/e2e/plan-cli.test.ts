@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copySampleFiles } from '../helpers/sample-project.js';
@@ -44,5 +44,18 @@ describe('turnkit plan', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr.trim().split('\n')).toHaveLength(1);
     expect(missing.stderr).toContain('questions/nope.yaml');
+  });
+
+  it("names the question's own reps where they are written when they are more than a plan computes", async () => {
+    const text = await readFile(join(project, 'questions/places.yaml'), 'utf8');
+    const line = text.split('\n').findIndex((l) => l.startsWith('reps:')) + 1;
+    await writeFile(join(project, 'questions/many.yaml'), text.replace(/^reps: .*$/m, 'reps: 2000'));
+    const many = await runInProcess(['plan', 'questions/many.yaml'], { cwd: project });
+    expect(many).toMatchObject({ code: 1, stdout: '' });
+    expect(many.stderr).toBe(
+      `questions/many.yaml:${line}:7: $.reps: expected a whole number of reps from 1 to 1000 to plan; give fewer with --reps\n`,
+    );
+    const option = await runInProcess(['plan', 'questions/places.yaml', '--reps', '1001'], { cwd: project });
+    expect(option).toMatchObject({ code: 2, stderr: '--reps 1001: expected a whole number of reps from 1 to 1000\n' });
   });
 });
