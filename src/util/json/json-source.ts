@@ -28,7 +28,8 @@ export function positionAt(text: string, offset: number): Position {
  * `firstLine` is the line of the file the text starts on (a line of a JSON-lines file), so that messages name it.
  */
 export function parseJsonText(text: string, file: string, firstLine = 1): unknown {
-  text = bomAsSpace(text);
+  // A byte order mark (editors on Windows add one) is accepted, as in marks.csv: as a space, so positions stay right.
+  if (text.charCodeAt(0) === 0xfeff) text = ` ${text.slice(1)}`;
   const place = (offset: number): string => {
     const { line, column } = positionAt(text, offset);
     return `${file}:${line + firstLine - 1}:${column}`;
@@ -62,27 +63,6 @@ export function parseJsonText(text: string, file: string, firstLine = 1): unknow
     );
   if (scan.tooDeep) throwTooDeep(place, scan.tooDeep);
   return value;
-}
-
-/**
- * The value of JSON text that parseJsonText accepts, else undefined: for a reader that skips what it cannot read (a
- * line torn by a crash) and so needs no message, nor jsonc-parser to find where the error is.
- */
-export function readableJson(text: string): unknown {
-  text = bomAsSpace(text);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const scan = scanJson(text);
-  return scan.duplicate || scan.tooDeep ? undefined : value;
-}
-
-// A byte order mark (editors on Windows add one) is accepted, as in marks.csv: as a space, so positions stay right.
-function bomAsSpace(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? ` ${text.slice(1)}` : text;
 }
 
 // jsonc-parser only for a file JSON.parse refuses, loaded then (synchronously: its main file is CommonJS): every
