@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument } from '../fixture/format.js';
 import { writeFileAtomic } from '../util/process/atomic-write.js';
-import { parseJsonText } from '../util/json/json-source.js';
+import { parseJsonText, parseWithSchema } from '../util/json/json-source.js';
 import { HAND_WRITTEN_LIMIT, readInputText } from '../util/read-input.js';
 import { shownPath } from '../util/shown-path.js';
 
@@ -53,12 +53,7 @@ export async function readAttributionState(dir: string): Promise<AttributionStat
   if (!existsSync(file))
     throw new TurnkitError('NOT_FOUND', `${shownPath(dir)}: not an attribution folder (no ${ATTRIBUTION_FILE})`);
   const text = await readInputText(file, shown, HAND_WRITTEN_LIMIT);
-  const parsed = attributionStateSchema.safeParse(parseJsonText(text, shown));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new TurnkitError('BAD_INPUT', `${shown}: ${issue.path.join('.') || '$'}: ${issue.message}`);
-  }
-  return parsed.data;
+  return parseWithSchema(attributionStateSchema, parseJsonText(text, shown), shown);
 }
 
 /** Writes the state atomically: a reader (or a resume after a kill) sees the old file or the new one. */

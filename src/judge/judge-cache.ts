@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { appendWhole } from '../util/process/append-whole.js';
 import { join } from 'node:path';
 import { sha256 } from '../util/sha256.js';
+import { judgeLines } from '../run-dir/judge-lines.js';
 import { JUDGE_CACHE_FILE } from '../run-dir/run-file-names.js';
+import { runWriter, type RunWriter } from '../run-dir/run-writer.js';
 
 /** What makes two judge requests the same request (the rubric, case file and response by their hashes). */
 export interface JudgeCacheKey {
@@ -27,7 +28,7 @@ export interface JudgeCacheKey {
  */
 export class JudgeCache {
   private constructor(
-    private readonly file: string,
+    private readonly write: RunWriter,
     private readonly answers: Map<string, string>,
     private readonly spends: Map<string, unknown>,
   ) {}
@@ -38,19 +39,14 @@ export class JudgeCache {
     const answers = new Map<string, string>();
     const spends = new Map<string, unknown>();
     if (existsSync(file)) {
-      for (const line of (await readFile(file, 'utf8')).split('\n')) {
-        try {
-          const entry = JSON.parse(line) as { key?: unknown; answer?: unknown; spend?: unknown };
-          if (typeof entry.key === 'string' && typeof entry.answer === 'string') {
-            answers.set(entry.key, entry.answer);
-            if (entry.spend !== undefined) spends.set(entry.key, entry.spend);
-          }
-        } catch {
-          // A torn or empty line.
+      for (const { entry } of judgeLines(await readFile(file, 'utf8'))) {
+        if (typeof entry?.key === 'string' && typeof entry.answer === 'string') {
+          answers.set(entry.key, entry.answer);
+          if (entry.spend !== undefined) spends.set(entry.key, entry.spend);
         }
       }
     }
-    return new JudgeCache(file, answers, spends);
+    return new JudgeCache(runWriter(dir), answers, spends);
   }
 
   /** The cache key of a request. */
@@ -85,6 +81,9 @@ export class JudgeCache {
     this.answers.set(key, answer);
     if (about.spend !== undefined) this.spends.set(key, about.spend);
     // Whole lines only: a full disk mid-line leaves the file as it was and names it (judge stops, nothing else lost).
-    await appendWhole(this.file, `${JSON.stringify({ key, ...about, answer, at: new Date().toISOString() })}\n`);
+    await this.write.append(
+      JUDGE_CACHE_FILE,
+      `${JSON.stringify({ key, ...about, answer, at: new Date().toISOString() })}\n`,
+    );
   }
 }

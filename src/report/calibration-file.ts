@@ -1,6 +1,7 @@
 import { DATA_FILE_LIMIT, readInputText } from '../util/read-input.js';
 import { z } from 'zod';
 import { TurnkitError } from '../errors.js';
+import { parseJsonText, parseWithSchema } from '../util/json/json-source.js';
 import { writeFileAtomic } from '../util/process/atomic-write.js';
 import { shownPath } from '../util/shown-path.js';
 import {
@@ -74,18 +75,7 @@ export async function readCalibrationFile(
 ): Promise<JudgeCalibration> {
   const shown = shownPath(path);
   const text = await readInputText(path, shown, DATA_FILE_LIMIT);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new TurnkitError('BAD_INPUT', `${shown}: not valid JSON: ${(error as Error).message}`);
-  }
-  const parsed = calibrationFileSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new TurnkitError('BAD_INPUT', `${shown}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  }
-  const file = parsed.data;
+  const file = parseWithSchema(calibrationFileSchema, parseJsonText(text, shown), shown);
   if (file.question !== expected.question)
     throw new TurnkitError(
       'BAD_INPUT',

@@ -4,6 +4,7 @@ import { repId, type RunState } from '../run-dir/run-state.js';
 import { repSpend } from '../pipeline/run-spend.js';
 import { addSpend, NO_SPEND, sumSpend, type CallSpend, type Spend } from '../model/spend.js';
 import { leanCallSpend } from '../run-dir/lean-shapes.js';
+import { judgeLines, verdictRep } from '../run-dir/judge-lines.js';
 
 /** What a fixture's reps (or a whole run) spent: the SUT's calls and the judges' apart. */
 export interface SpendSplit {
@@ -25,25 +26,11 @@ export async function readJudgeSpends(run: Run): Promise<Map<string, CallSpend[]
   for (const name of await run.fileNames()) {
     if (!/^judge-.+\.jsonl$/.test(name) || name === JUDGE_CACHE_FILE) continue;
     const text = await run.text(name).catch(() => '');
-    for (const line of text.split('\n')) {
-      if (line.trim() === '') continue;
-      // A line that is not an object (`null`, a number: a file written by hand) holds no spend.
-      let entry: { fixture?: unknown; rep?: unknown; spend?: unknown } | null;
-      try {
-        entry = JSON.parse(line);
-      } catch {
-        continue;
-      }
+    for (const { entry } of judgeLines(text)) {
+      const rep = verdictRep(entry);
       // callSpendSchema's lean shape, which says exactly what the schema says of a spend: no zod to load.
-      if (
-        typeof entry !== 'object' ||
-        entry === null ||
-        !leanCallSpend(entry.spend) ||
-        typeof entry.fixture !== 'string' ||
-        typeof entry.rep !== 'number'
-      )
-        continue;
-      const id = repId({ fixture: entry.fixture, rep: entry.rep });
+      if (!entry || !rep || !leanCallSpend(entry.spend)) continue;
+      const id = repId(rep);
       spends.set(id, [...(spends.get(id) ?? []), entry.spend as CallSpend]);
     }
   }

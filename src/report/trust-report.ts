@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Run } from '../run-dir/read-run.js';
+import { judgeLines } from '../run-dir/judge-lines.js';
 import { repId, type RepKey } from '../run-dir/run-state.js';
 import { ceilingVerdict, type CeilingVerdict } from '../stats/agreement-ceiling.js';
 import { agreement } from '../stats/agreement.js';
@@ -228,17 +229,16 @@ export async function judgeKeyOf(run: Run, name: string, marks: ReadonlyMap<stri
   if (slug !== undefined) {
     const verdictsFile = `judge-${slug}.jsonl`;
     if (existsSync(join(run.dir, verdictsFile))) {
-      const first = (await run.text(verdictsFile)).split('\n').find((line) => line.trim() !== '');
-      try {
-        const entry = first ? (JSON.parse(first) as Record<string, unknown>) : {};
+      // The first line names the judge (every line does): a torn one leaves it to the grader column, an empty file to
+      // the file's name.
+      const first = judgeLines(await run.text(verdictsFile))[0];
+      const entry = first ? first.entry : {};
+      if (entry)
         return {
           model: typeof entry.model === 'string' ? entry.model : slug,
           promptSha256: typeof entry.promptSha256 === 'string' ? entry.promptSha256 : 'unknown',
           rubricVersion: typeof entry.rubricVersion === 'string' ? entry.rubricVersion : rubricVersion,
         };
-      } catch {
-        // A torn verdicts file still names its judge by the file name.
-      }
     }
   }
   const grader = rows.find((row) => row.grader)?.grader;

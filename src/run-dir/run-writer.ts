@@ -3,6 +3,7 @@ import { appendFile, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { serializeDocument } from '../fixture/format.js';
+import { appendWhole } from '../util/process/append-whole.js';
 import { describeWriteError, shownPath } from '../util/shown-path.js';
 import type { Manifest } from './manifest.js';
 import type { MarkRow } from './marks/marks-file.js';
@@ -21,7 +22,7 @@ export interface MarkChange {
 
 /**
  * The one writer of a run directory: every file a run, a resume, a merge, a grader or a judge writes into it goes
- * through here, atomically (mode 0600), so that the format of a run lives in run-dir/ alone.
+ * through here, atomically or in whole lines (mode 0600), so that the format of a run lives in run-dir/ alone.
  */
 export interface RunWriter {
   readonly dir: string;
@@ -39,6 +40,8 @@ export interface RunWriter {
   marks(name: string, rows: readonly MarkRow[]): Promise<void>;
   /** Changes of marks appended to the history file beside a marks file of the run. */
   history(name: string, changes: readonly MarkChange[]): Promise<void>;
+  /** Whole lines appended to a file of the run as they come (the judge cache's answers): a crash never tears one. */
+  append(relative: string, lines: string): Promise<void>;
 }
 
 /**
@@ -93,5 +96,6 @@ export function runWriter(dir: string): RunWriter {
     },
     marks: (name, rows) => writeRunFile(dir, name, formatMarks(rows)),
     history: (name, changes) => appendMarkHistory(historyFileOf(join(dir, name)), changes),
+    append: (relative, lines) => appendWhole(join(dir, relative), lines),
   };
 }

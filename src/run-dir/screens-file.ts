@@ -1,5 +1,5 @@
 import { jsonLines } from '../util/json/json-lines.js';
-import { TurnkitError } from '../errors.js';
+import { parseWithSchema } from '../util/json/json-source.js';
 import type { ScreenMark } from '../question/screen-result.js';
 import { leanScreenRow } from './lean-shapes.js';
 
@@ -47,12 +47,7 @@ export async function parseScreens(text: string, shown: string): Promise<ScreenR
       continue;
     }
     const { screenRowSchema } = await import('./screens-schema.js');
-    const parsed = screenRowSchema.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new TurnkitError('BAD_INPUT', `${shown}:${line}: ${issue.path.join('.') || 'line'}: ${issue.message}`);
-    }
-    rows.push(parsed.data);
+    rows.push(parseWithSchema(screenRowSchema, value, `${shown}:${line}`));
   }
   return rows;
 }

@@ -14,6 +14,7 @@ import { parseMarksText } from '../run-dir/marks/read-marks.js';
 import { runStamp } from '../run-dir/run-layout.js';
 import { RUBRIC_FILE } from '../run-dir/run-file-names.js';
 import { runWriter } from '../run-dir/run-writer.js';
+import { judgeLines, verdictRep } from '../run-dir/judge-lines.js';
 import { inShard, planReps } from '../run-dir/rep-order.js';
 import { ORDER_FILE, readRunState, repId, type RunState } from '../run-dir/run-state.js';
 
@@ -225,21 +226,17 @@ async function mergedVerdicts(file: string, shards: readonly Shard[], names: rea
   for (const { dir, state } of shards) {
     const shard = state.manifest.shard!;
     const shown = shownPath(join(dir, file));
-    // Numbered before blank lines go, so that an error names the line as the file has it.
-    const lines = (await readFile(join(dir, file), 'utf8'))
-      .split('\n')
-      .map((line, i) => ({ line, number: i + 1 }))
-      .filter(({ line }) => line.trim() !== '');
+    const lines = judgeLines(await readFile(join(dir, file), 'utf8'));
     // As in a marks file, a verdict of a rep of another shard is refused: it would count that rep's spend twice.
-    for (const { line, number } of lines) {
-      const rep = repOfLine(line);
+    for (const { line, entry } of lines) {
+      const rep = verdictRep(entry);
       if (rep && !inShard(names, shard, rep))
         throw new TurnkitError(
           'BAD_INPUT',
-          `${shown}:${number}: ${rep.fixture} rep ${rep.rep} is not a rep of this shard (${shard.index}/${shard.count})`,
+          `${shown}:${line}: ${rep.fixture} rep ${rep.rep} is not a rep of this shard (${shard.index}/${shard.count})`,
         );
     }
-    text += lines.map(({ line }) => `${line}\n`).join('');
+    text += lines.map(({ text: line }) => `${line}\n`).join('');
   }
   return text;
 }
@@ -257,16 +254,4 @@ async function sharedFiles(
     .filter((name) => !everywhere.includes(name))
     .sort();
   return { everywhere, somewhere };
-}
-
-// The rep a judge file's line is about (a verdict names one; a cache line and a torn line do not).
-function repOfLine(line: string): { fixture: string; rep: number } | undefined {
-  try {
-    const entry = JSON.parse(line) as { fixture?: unknown; rep?: unknown };
-    return typeof entry.fixture === 'string' && typeof entry.rep === 'number'
-      ? { fixture: entry.fixture, rep: entry.rep }
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -23,17 +23,24 @@ export function positionAt(text: string, offset: number): Position {
   return { line, column: offset - lineStart + 1 };
 }
 
-/** Parses strict JSON; on a syntax error throws the first as `file:line:col: message` (later ones are its echoes). */
-export function parseJsonText(text: string, file: string): unknown {
+/**
+ * Parses strict JSON; on a syntax error throws the first as `file:line:col: message` (later ones are its echoes).
+ * `firstLine` is the line of the file the text starts on (a line of a JSON-lines file), so that messages name it.
+ */
+export function parseJsonText(text: string, file: string, firstLine = 1): unknown {
   // A byte order mark (editors on Windows add one) is accepted, as in marks.csv: as a space, so positions stay right.
   if (text.charCodeAt(0) === 0xfeff) text = ` ${text.slice(1)}`;
+  const place = (offset: number): string => {
+    const { line, column } = positionAt(text, offset);
+    return `${file}:${line + firstLine - 1}:${column}`;
+  };
   let value: unknown;
   try {
     // JSON.parse is several times faster than a parser written in JavaScript: it reads every valid file.
     value = JSON.parse(text);
   } catch {
     // Too deep to say where the syntax error is (jsonc-parser recurses): the depth is the problem to name first.
-    tooDeep(text, file);
+    tooDeep(text, place);
     // jsonc-parser reports every error with its offset; JSON.parse on Node 20 often gives no position at all.
     const errors: ParseError[] = [];
     value = jsonc().parse(text, errors, {
@@ -42,20 +49,19 @@ export function parseJsonText(text: string, file: string): unknown {
       allowEmptyContent: false,
     });
     // jsonc-parser, strict as set here, refuses what JSON.parse refuses; were it ever to accept one, its value stands.
-    if (errors.length > 0) {
-      const { line, column } = positionAt(text, errors[0]!.offset);
-      throw new TurnkitError('BAD_INPUT', `${file}:${line}:${column}: invalid JSON: ${describeParseError(errors[0]!)}`);
-    }
+    if (errors.length > 0)
+      throw new TurnkitError(
+        'BAD_INPUT',
+        `${place(errors[0]!.offset)}: invalid JSON: ${describeParseError(errors[0]!)}`,
+      );
   }
   const scan = scanJson(text);
-  if (scan.duplicate) {
-    const { line, column } = positionAt(text, scan.duplicate.offset);
+  if (scan.duplicate)
     throw new TurnkitError(
       'BAD_INPUT',
-      `${file}:${line}:${column}: invalid JSON: duplicate key ${JSON.stringify(scan.duplicate.key)}`,
+      `${place(scan.duplicate.offset)}: invalid JSON: duplicate key ${JSON.stringify(scan.duplicate.key)}`,
     );
-  }
-  if (scan.tooDeep) throwTooDeep(text, file, scan.tooDeep);
+  if (scan.tooDeep) throwTooDeep(place, scan.tooDeep);
   return value;
 }
 
@@ -64,18 +70,17 @@ export function parseJsonText(text: string, file: string): unknown {
 const require = createRequire(import.meta.url);
 const jsonc = (): typeof import('jsonc-parser') => require('jsonc-parser') as typeof import('jsonc-parser');
 
-function tooDeep(text: string, file: string): void {
+function tooDeep(text: string, place: (offset: number) => string): void {
   const found = scanJson(text).tooDeep;
-  if (found) throwTooDeep(text, file, found);
+  if (found) throwTooDeep(place, found);
 }
 
-function throwTooDeep(text: string, file: string, found: NonNullable<JsonScan['tooDeep']>): never {
-  const { line, column } = positionAt(text, found.offset);
+function throwTooDeep(place: (offset: number) => string, found: NonNullable<JsonScan['tooDeep']>): never {
   // The path to where the limit is passed, cut after a few levels: the place is the value it starts in.
   const path = found.path.length > 8 ? `${formatJsonPath(found.path.slice(0, 8))}...` : formatJsonPath(found.path);
   throw new TurnkitError(
     'BAD_INPUT',
-    `${file}:${line}:${column}: ${path}: nested more than ${MAX_JSON_DEPTH} levels deep (turnkit reads JSON up to ${MAX_JSON_DEPTH} levels)`,
+    `${place(found.offset)}: ${path}: nested more than ${MAX_JSON_DEPTH} levels deep (turnkit reads JSON up to ${MAX_JSON_DEPTH} levels)`,
   );
 }
 
