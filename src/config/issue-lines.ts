@@ -1,4 +1,4 @@
-import { closest } from 'fastest-levenshtein';
+import { didYouMean } from '../util/did-you-mean.js';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { z } from 'zod';
 import { formatJsonPath, positionAt } from '../util/json/json-source.js';
@@ -64,7 +64,7 @@ export function placeOf(
 
 /**
  * A schema's issues with a document (a question, a config), one line each `file:line:col: $.path: message`. An
- * unknown key names the known key it most resembles ("comand": did you mean "command"?) and comes first: a
+ * unknown key names the known key it resembles, when one is near ("comand": did you mean "command"?), and comes first: a
  * misspelled key also makes the real one "required".
  */
 export function issueLines(
@@ -80,8 +80,7 @@ export function issueLines(
     const path = issue.path as PropertyKey[];
     if (issue.code === 'unrecognized_keys') {
       const key = issue.keys[0]!;
-      const known = keysAt(schema, path);
-      const hint = known.length > 0 ? ` (did you mean "${closest(key, known)}"?)` : '';
+      const hint = didYouMean(key, keysAt(schema, path));
       return `${placeOf(shown, text, locate, path, key)}: ${formatJsonPath([...path, key])}: unknown key "${key}"${hint}`;
     }
     // zod says "Invalid input" for a key that is simply missing; say so.

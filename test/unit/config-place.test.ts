@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { configPlace, didYouMean } from '../../src/config/config-place.js';
+import { configPlace } from '../../src/config/config-place.js';
+import { didYouMean } from '../../src/util/did-you-mean.js';
 
 describe('didYouMean', () => {
   const columns = ['id', 'campaign_id', 'turn_number', 'player_input', 'narration'];

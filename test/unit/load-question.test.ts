@@ -210,6 +210,9 @@ describe('loadQuestion', () => {
     expect((await failure(file)).message).toBe(
       `${file.shown}:12:3: $.sut.retrys: unknown key "retrys" (did you mean "retries"?)`,
     );
+    // A key near no known one gets no hint, as a table or column the database lacks gets none.
+    file = await write(yaml((l) => [...l.slice(0, 11), '  zzzzzzzzzzqq: 2', ...l.slice(11)]));
+    expect((await failure(file)).message).toBe(`${file.shown}:12:3: $.sut.zzzzzzzzzzqq: unknown key "zzzzzzzzzzqq"`);
   });
 
   it('rejects a SUT type it does not know, naming the known ones', async () => {
