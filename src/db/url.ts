@@ -1,4 +1,4 @@
-import { withoutSecrets } from '../util/redact-password.js';
+import { passwordForms, withoutSecrets } from '../util/redact-password.js';
 
 /** Removes the password from a connection URL so it can be printed or written to a file. */
 export function redactUrl(url: string): string {
@@ -16,14 +16,7 @@ export function redactUrl(url: string): string {
   }
 }
 
-/** Replaces every occurrence of the URL's password in a message with "***". */
+/** Replaces every form of the URL's password (and libpq's password parameters) in a message with "***". */
 export function scrubSecret(message: string, url: string | undefined): string {
-  try {
-    const parsed = new URL(url ?? '');
-    const params = ['password', 'sslpassword'].map((name) => parsed.searchParams.get(name) ?? '');
-    return withoutSecrets(message, [decodeURIComponent(parsed.password), ...params]);
-  } catch {
-    // No URL, or an unparseable one: nothing we can reliably scrub.
-    return message;
-  }
+  return withoutSecrets(message, passwordForms(url ?? ''));
 }

@@ -1,16 +1,19 @@
+import { printedForms } from './url-secrets.js';
+
 /**
- * The forms a database URL's password can take in text: as written in the URL (percent-encoded) and decoded.
- * None when the URL has no password or is not a URL.
+ * The forms a database URL's password can take in text (as written in the URL, percent-encoded, and decoded), and
+ * libpq's `password` and `sslpassword` query parameters. None when the URL has none or is not a URL.
  */
 export function passwordForms(databaseUrl: string): string[] {
-  let encoded = '';
+  let parsed: URL;
   try {
-    encoded = new URL(databaseUrl).password;
+    parsed = new URL(databaseUrl);
   } catch {
     return [];
   }
-  if (encoded === '') return [];
-  return [...new Set([encoded, decodeURIComponent(encoded)])];
+  // searchParams gives the parameters decoded: as written they are encoded again by withoutSecrets.
+  const params = ['password', 'sslpassword'].flatMap((name) => parsed.searchParams.get(name) ?? []);
+  return [...new Set([...printedForms(parsed.password), ...params.filter((value) => value !== '')])];
 }
 
 /**

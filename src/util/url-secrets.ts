@@ -28,20 +28,19 @@ export function urlSecrets(url: string): string[] {
   } catch {
     return [];
   }
-  const found = new Set<string>();
-  const add = (value: string): void => {
-    if (value === '') return;
-    found.add(value);
-    try {
-      found.add(decodeURIComponent(value));
-    } catch {
-      // Not percent-encoding after all: the value as written is the one to hide.
-    }
-  };
-  add(parsed.username);
-  add(parsed.password);
-  for (const [name, value] of parsed.searchParams) if (SECRET_PARAM.test(name)) add(value);
-  return [...found];
+  const query = [...parsed.searchParams].flatMap(([name, value]) => (SECRET_PARAM.test(name) ? [value] : []));
+  return [...new Set([parsed.username, parsed.password, ...query].flatMap(printedForms))];
+}
+
+/** A secret as a URL writes it and as decoded (none for an empty one): the forms it can be printed in. */
+export function printedForms(written: string): string[] {
+  if (written === '') return [];
+  try {
+    return [...new Set([written, decodeURIComponent(written)])];
+  } catch {
+    // Not percent-encoding after all ("s3cr%zz"): the value as written is the one to hide.
+    return [written];
+  }
 }
 
 /**

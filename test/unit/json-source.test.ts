@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { formatJsonPath, parseJsonText, parseWithSchema, positionAt } from '../../src/util/json/json-source.js';
 import { redactUrl, scrubSecret } from '../../src/db/url.js';
+import { passwordForms } from '../../src/util/redact-password.js';
 
 describe('JSON source positions and paths', () => {
   it('maps offsets to 1-based lines and columns', () => {
@@ -60,5 +61,12 @@ describe('secrets in database URLs', () => {
 
   it('scrubs the password out of an error message', () => {
     expect(scrubSecret('auth failed for s3cr@t', 'postgres://bob:s3cr%40t@h/db')).toBe('auth failed for ***');
+    // Not percent-encoding after all: the password as written is still scrubbed (decoding it used to throw).
+    expect(scrubSecret('auth failed for s3cr%zzet', 'postgres://bob:s3cr%zzet@h/db')).toBe('auth failed for ***');
+    expect(passwordForms('postgres://bob:s3cr%zzet@h/db')).toEqual(['s3cr%zzet']);
+    // libpq's password parameters are the same secret.
+    expect(scrubSecret('bad hunter2 and pass phrase', 'postgres://bob@h/db?password=hunter2&sslpassword=phrase')).toBe(
+      'bad *** and pass ***',
+    );
   });
 });
