@@ -1,4 +1,4 @@
-import type { TeardownReport } from '../../scratch/remap/teardown-remap.js';
+import type { TeardownReport } from '../scratch/remap/teardown-remap.js';
 
 /** One line saying what a teardown removed. */
 export function describeTeardown(report: TeardownReport): string {

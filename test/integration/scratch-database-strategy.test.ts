@@ -7,7 +7,7 @@ import { sampleGameWithFixture } from '../helpers/sample-fixture.js';
 import type { Fixture } from '../../src/fixture/format.js';
 import { ScratchSession } from '../../src/scratch/scratch-session.js';
 import { collectGarbage } from '../../src/scratch/gc.js';
-import { describeTeardown } from '../../src/cli/commands/describe-teardown.js';
+import { describeTeardown } from '../../src/cli/describe-teardown.js';
 
 const turnkitDatabases = async (): Promise<string[]> =>
   (

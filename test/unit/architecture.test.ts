@@ -127,6 +127,18 @@ describe('architecture: layers', () => {
     expect(cyclesOf(edges)).toEqual([]);
   });
 
+  it('no folder of src/ holds more than 25 files at one level (a reader can name what each holds)', () => {
+    const crowded: string[] = [];
+    const visit = (dir: string): void => {
+      const entries = readdirSync(dir, { withFileTypes: true });
+      const files = entries.filter((entry) => entry.isFile()).length;
+      if (files > 25) crowded.push(`${relative(SRC, dir) || '.'}: ${files} files`);
+      for (const entry of entries) if (entry.isDirectory()) visit(join(dir, entry.name));
+    };
+    visit(SRC);
+    expect(crowded).toEqual([]);
+  });
+
   it('db/ imports nothing above it: only db/, util/ and errors', () => {
     const offenders = edges
       .filter((edge) => layerOf(edge.from) === 'db')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeTeardown } from '../../src/cli/commands/describe-teardown.js';
+import { describeTeardown } from '../../src/cli/describe-teardown.js';
 
 describe('what turnkit teardown says it removed', () => {
   const base = {

@@ -3,7 +3,7 @@ import { TurnkitError } from '../../errors.js';
 import { commonOptions } from '../global-options.js';
 import { shownPath } from '../../util/shown-path.js';
 import { printJson, type Output } from '../output.js';
-import { describeTeardown } from './describe-teardown.js';
+import { describeTeardown } from '../describe-teardown.js';
 import { examples } from '../help-examples.js';
 
 /** `turnkit gc [--ttl HOURS] [--all]`. */

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { commonOptions } from '../global-options.js';
 import { printJson, type Output } from '../output.js';
-import { describeTeardown } from './describe-teardown.js';
+import { describeTeardown } from '../describe-teardown.js';
 import { examples } from '../help-examples.js';
 
 /** `turnkit teardown KEY`. */
