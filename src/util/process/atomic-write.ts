@@ -1,4 +1,4 @@
-import { open, rename, rm, mkdir, type FileHandle } from 'node:fs/promises';
+import { open, readFile, rename, rm, mkdir, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { tempSibling } from './temp-names.js';
 import { TurnkitError } from '../../errors.js';
@@ -118,4 +118,13 @@ async function writeInChunks(
     }
     await handle.writeFile(pending.join(''));
   });
+}
+
+/**
+ * Writes `text` atomically unless the file holds it already (a JSON Schema beside the fixtures, refreshed by every
+ * capture): unchanged bytes are not rewritten, so the file's time and a watcher stay still.
+ */
+export async function refreshFile(path: string, text: string): Promise<void> {
+  const current = await readFile(path, 'utf8').catch(() => undefined);
+  if (current !== text) await writeFileAtomic(path, text);
 }
