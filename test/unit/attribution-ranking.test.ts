@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { tallyArms } from '../../src/attribution/count-arms.js';
 import { rankVariants } from '../../src/attribution/rank-variants.js';
 import { type DrawLook, sequentialAttribution } from '../../src/attribution/sequential-design.js';
 import { TurnkitError } from '../../src/errors.js';
@@ -102,5 +103,34 @@ describe('sequentialAttribution on a simulated SUT', () => {
     await expect(sequentialAttribution(labels, draw, { ...design, alpha: 1.5 })).rejects.toThrow(TurnkitError);
     await expect(sequentialAttribution(labels, draw, { ...design, repsPerLook: 0 })).rejects.toThrow(/reps per look/);
     await expect(sequentialAttribution([], draw, design)).rejects.toThrow(/variants: none/);
+  });
+});
+
+describe("a look's marks counted per arm", () => {
+  const marks = [
+    { fixture: 'base', mark: 'pass' },
+    { fixture: 'base', mark: 'error' },
+    { fixture: 'v1', mark: 'fail' },
+    { fixture: 'v1', mark: 'error' },
+    { fixture: 'v1', mark: 'na' },
+    { fixture: 'other', mark: 'pass' },
+  ];
+  it('leaves errored reps out of every arm by default, and counts them', () => {
+    expect(tallyArms(marks, ['base', 'v1'], 'exclude')).toEqual({
+      arms: [
+        { pass: 1, fail: 0 },
+        { pass: 0, fail: 1 },
+      ],
+      errors: 2,
+    });
+  });
+  it("counts an errored rep as a fail under the question's errors: fail, as the report's rates do", () => {
+    expect(tallyArms(marks, ['base', 'v1'], 'fail')).toEqual({
+      arms: [
+        { pass: 1, fail: 1 },
+        { pass: 0, fail: 2 },
+      ],
+      errors: 0,
+    });
   });
 });
