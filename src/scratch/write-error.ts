@@ -14,7 +14,7 @@ interface PgError {
  * Turns a failed write of a fixture table into a one-line error: the fixture file and the JSON path of the row
  * when it can be found (a unique conflict names its key values), the constraint, and Postgres's own detail.
  */
-export function describeWriteError(
+export function describeRowWriteError(
   error: unknown,
   action: string,
   table: string,

@@ -5,7 +5,7 @@ import { tupleKey } from '../fixture/capture/row-query.js';
 import { bulkInsert, bulkInsertAll, bulkUpdate } from './bulk-write.js';
 import { remapRows, type KeyMap, type TextRow } from './remap/remap-rows.js';
 import type { PlannedTable, SeedPlan } from './seed-plan.js';
-import { describeWriteError } from './write-error.js';
+import { describeRowWriteError } from './write-error.js';
 import { CombinedWriteFailed } from './combined-write.js';
 
 /** What a write of a fixture's rows produced. */
@@ -107,7 +107,7 @@ async function write<T>(
     return await fn();
   } catch (error) {
     const rows = rowsKey === 'rows' ? planned.table.rows : (planned.table.sharedRows ?? []);
-    throw describeWriteError(error, action, planned.fixtureName, plan.file, rows, rowsKey);
+    throw describeRowWriteError(error, action, planned.fixtureName, plan.file, rows, rowsKey);
   }
 }
 
