@@ -1,7 +1,10 @@
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 
-/** Who seeded a scratch campaign: enough to tell later whether that process is still alive. */
+/**
+ * A process that holds something (a scratch campaign, a lock, a database of its own): enough to tell later whether
+ * it is still alive.
+ */
 export interface ProcessIdentity {
   pid: number;
   host: string;
