@@ -11,7 +11,7 @@ import { shownPath } from '../util/shown-path.js';
 export type ReportFormatName = 'text' | 'md' | 'json' | 'github' | 'html' | 'junit';
 
 /** Where a report format prints: stdout's lines and stderr's, as the command line gives them. */
-export interface ReportSink {
+interface ReportSink {
   out(line: string): void;
   err(line: string): void;
 }

@@ -9,9 +9,9 @@ import { HAND_WRITTEN_LIMIT, readInputText } from '../util/read-input.js';
 import { shownPath } from '../util/shown-path.js';
 
 /** The version tag of an attribution folder's `attribution.json`. */
-export const ATTRIBUTION_FORMAT = 'turnkit.attribution/1';
+const ATTRIBUTION_FORMAT = 'turnkit.attribution/1';
 /** The file that says what an attribution folder is, how far it got, and (once done) its ranking. */
-export const ATTRIBUTION_FILE = 'attribution.json';
+const ATTRIBUTION_FILE = 'attribution.json';
 
 const neutraliserSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('drop') }).strict(),
@@ -21,7 +21,7 @@ const neutraliserSchema = z.discriminatedUnion('kind', [
 ]);
 
 /** What an attribution is and how far it got: written first, rewritten after each look and at the end. */
-export const attributionStateSchema = z
+const attributionStateSchema = z
   .object({
     format: z.literal(ATTRIBUTION_FORMAT),
     /** The question as given, and the base fixture (relative to the project folder) with its bytes' sha256. */

@@ -12,7 +12,7 @@ export interface Variant extends TurnSelection {
 }
 
 /** The name of the variant that neutralises `turns` of `base` the way `neutraliser` does. */
-export function variantName(base: string, turns: readonly number[], neutraliser: Neutraliser): string {
+function variantName(base: string, turns: readonly number[], neutraliser: Neutraliser): string {
   const first = turns[0]!;
   const last = turns[turns.length - 1]!;
   return `${base}-${neutraliserWord(neutraliser)}-t${first === last ? first : `${first}-${last}`}`;

@@ -31,7 +31,7 @@ interface OutputCell {
  * first text column other than the input's); with turns of several rows, each row that is not the player's input,
  * by the column its text is in. Empty cells are left out: there is nothing in them to neutralise.
  */
-export function outputCells(fixture: Fixture, turn: number): OutputCell[] {
+function outputCells(fixture: Fixture, turn: number): OutputCell[] {
   const entry = turnsInOrder(fixture).find((candidate) => candidate.turn === turn);
   if (!entry) return [];
   const grouped = groupsRows(turnModelOf(fixture));

@@ -8,7 +8,7 @@ import { containsTerm } from './run-checks.js';
 import { screenNames } from './screen-names.js';
 
 /** One hidden value: where it is (table, row, column) and the text the player must not see. */
-export interface HiddenValue {
+interface HiddenValue {
   /** How the row reads in reasons: `world_elements[id=7]`. */
   row: string;
   column: string;

@@ -5,7 +5,7 @@ import type { Question } from '../question/question-format.js';
 import type { Manifest } from '../run-dir/manifest.js';
 
 /** The prefix of a rollout's transcript screens' default names (`transcript-must-contain`). */
-export const TRANSCRIPT_PREFIX = 'transcript-';
+const TRANSCRIPT_PREFIX = 'transcript-';
 
 /**
  * Every screen of a question (or of a run, from the checks its manifest recorded): its checks, then a rollout's

@@ -137,7 +137,7 @@ function effectScreen(
  * Why a call of the rule's tool does not qualify (its first difference: an argument missing, another value, a
  * pattern not matched, an error where none was expected), or undefined when it does.
  */
-export function mismatch(rule: CallRule, call: ToolCall): string | undefined {
+function mismatch(rule: CallRule, call: ToolCall): string | undefined {
   const wanted = rule.arguments ?? {};
   const patterns = rule.patterns ?? {};
   const checksArguments = Object.keys(wanted).length + Object.keys(patterns).length > 0 || rule.match === 'exact';

@@ -10,7 +10,7 @@ import type { Output } from './output.js';
  * Who is at the keyboard, for the held-out ledger: git's user.name in the project, else the OS user. Read here, at the
  * edge; the library is given the name.
  */
-export async function whoAmI(projectDir: string): Promise<string> {
+async function whoAmI(projectDir: string): Promise<string> {
   const { gitOutput } = await import('../util/git-output.js');
   try {
     const name = gitOutput(projectDir, ['config', 'user.name']).trim();
@@ -29,7 +29,7 @@ export async function whoAmI(projectDir: string): Promise<string> {
  * A run directory's project folder: the one holding runs/QUESTION/STAMP. A run kept elsewhere (copied, downloaded
  * from CI) belongs to the project the command runs in: the ledger is never written outside a project.
  */
-export function projectOfRun(runDir: string, cwd: string = process.cwd()): string {
+function projectOfRun(runDir: string, cwd: string = process.cwd()): string {
   const runs = resolve(runDir, '..', '..');
   return basename(runs) === 'runs' ? dirname(runs) : cwd;
 }
@@ -79,7 +79,7 @@ export async function recordRunLook(
  * Before `construct` or `edit` from a fixture some question holds out: warns that it becomes a debugging example (a
  * held-out fixture that is studied while fixing the SUT no longer measures it fairly) and records it in the ledger.
  */
-export async function recordDebugExample(
+async function recordDebugExample(
   command: string,
   fixture: string,
   paths: { baseDir: string; questions: string },

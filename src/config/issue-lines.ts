@@ -100,7 +100,7 @@ function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
  * The keys a schema accepts for the object at a path, for "did you mean": read through optionals, defaults, lazies
  * and pipes; a union's keys are all its options' (a SUT of any kind), so the list never goes stale beside the schema.
  */
-export function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
   const inner = unwrap(schema);
   if (inner instanceof z.ZodUnion)
     return [...new Set(inner.options.flatMap((option) => keysAt(option as z.ZodType, path)))];

@@ -207,7 +207,7 @@ export const configSchema = z
   .strict();
 
 /** The parts of a fixture a case-file function reads (the whole fixture is passed; see the fixture format). */
-export interface CaseFileFixture {
+interface CaseFileFixture {
   name: string;
   input: { turn: number; values: Record<string, unknown> };
   tables: Record<

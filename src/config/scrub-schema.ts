@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { parseJsonPath, type JsonPathStep } from '../util/json/json-path.js';
 
 /** The fakes a scrub rule can name: each keeps the shape a game reads. */
-export const FAKE_KINDS = ['email', 'name', 'username', 'ip', 'uuid', 'text'] as const;
+const FAKE_KINDS = ['email', 'name', 'username', 'ip', 'uuid', 'text'] as const;
 /** A fake kind. */
 export type FakeKind = (typeof FAKE_KINDS)[number];
 /** What free-text redaction replaces inside a text value. */
-export const REDACT_KINDS = ['email', 'phone', 'ip', 'address', 'birth', 'names'] as const;
+const REDACT_KINDS = ['email', 'phone', 'ip', 'address', 'birth', 'names'] as const;
 /** A kind of free-text redaction. */
 export type RedactKind = (typeof REDACT_KINDS)[number];
 
@@ -19,11 +19,7 @@ export interface ScrubFunctionContext {
 }
 
 /** A scrub rule written as a function in a TypeScript or JavaScript config: returns the value to write. */
-export type ScrubFunction = (
-  value: unknown,
-  row: Readonly<Record<string, unknown>>,
-  context: ScrubFunctionContext,
-) => unknown;
+type ScrubFunction = (value: unknown, row: Readonly<Record<string, unknown>>, context: ScrubFunctionContext) => unknown;
 
 /** One transform as written in the config. */
 export type ScrubTransformInput =

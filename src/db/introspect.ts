@@ -190,7 +190,7 @@ function baseOf(oid: string, types: Map<string, TypeRow>): TypeRow | undefined {
 }
 
 /** The value kind of a base type name. */
-export function kindOf(typeName: string): ValueKind {
+function kindOf(typeName: string): ValueKind {
   switch (typeName) {
     case 'int2':
     case 'int4':

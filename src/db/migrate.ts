@@ -9,7 +9,7 @@ import type { DatabaseSettings } from './database-settings.js';
 import type { Db } from './connect.js';
 
 /** turnkit's bookkeeping (kysely's migration tables among it) lives here, out of the game's schema. */
-export const TURNKIT_SCHEMA = 'turnkit';
+const TURNKIT_SCHEMA = 'turnkit';
 
 /**
  * The sample game's migrations shipped with turnkit: compiled to dist/migrations/ when built, the sources under tsx.
@@ -23,7 +23,7 @@ export interface MigrateResult {
 }
 
 /** Loads migration files (.ts through tsx, .js/.mjs natively) from a folder, in name order. */
-export class FolderMigrationProvider implements MigrationProvider {
+class FolderMigrationProvider implements MigrationProvider {
   constructor(private readonly folder: string) {}
 
   /** Reads the folder's migrations keyed by file name without extension. */

@@ -20,14 +20,14 @@ const INPUT_EXACT = /^(content|text|message|player_?input|playerInput|body|input
 const INPUT_NAME = /input|player|prompt|content|message|text|command|action|said|body/i;
 const OUTPUT_NAME = /narrat|response|output|reply|answer|assistant|summary|gm|master/i;
 /** Values of a role column that mark the player's rows. */
-export const INPUT_ROLE = /^(action|actions|player|user|human|input|command|move|say|said)$/i;
+const INPUT_ROLE = /^(action|actions|player|user|human|input|command|move|say|said)$/i;
 /** Values of a role column that mark the game master's answer. */
-export const OUTPUT_ROLE =
+const OUTPUT_ROLE =
   /^(narration|narrator|narrative|gm|dm|game_?master|assistant|ai|bot|model|response|reply|answer|output)$/i;
 // Text a person or a model writes (not uuids, enums or arrays, which the catalog also decodes as text).
 const TEXT_TYPE = /^(text|character varying|varchar|citext|character)\b(?!.*\[\])/;
 /** Tables of players and accounts: shared, never a campaign's root. */
-export const SHARED_NAME = /^(users?|accounts?|profiles?|members?|customers?|people|persons?)$/i;
+const SHARED_NAME = /^(users?|accounts?|profiles?|members?|customers?|people|persons?)$/i;
 
 // Tables named like the people who play, as a root candidate: accounts (`auth_user`'s last word too), and players
 // that own campaigns (a table named like a campaign hangs below them). A player row may be a campaign's own, as

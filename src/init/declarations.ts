@@ -124,7 +124,7 @@ function uniqueColumns(table: TableInfo, facts: InitFacts, links: readonly Link[
 }
 
 /** Splits `table.column` at the last dot (a table may be schema-qualified). */
-export function splitColumn(place: string): [string, string] {
+function splitColumn(place: string): [string, string] {
   const dot = place.lastIndexOf('.');
   return [place.slice(0, dot), place.slice(dot + 1)];
 }

@@ -38,7 +38,7 @@ export interface InitResult {
 }
 
 /** The sample game's names: what `init` scaffolds for a database that holds no game yet. */
-export const SAMPLE_ANSWERS: Omit<StarterAnswers, 'scrub' | 'sut'> = {
+const SAMPLE_ANSWERS: Omit<StarterAnswers, 'scrub' | 'sut'> = {
   root: { table: 'campaigns', key: 'id' },
   turns: { table: 'turns', order: 'turn_number', input: ['player_input'] },
   shared: ['users'],
@@ -57,7 +57,7 @@ const SAMPLE_SCRUB_WHY: Record<string, string> = {
 };
 
 /** The sample game's scrub rules, all of them: on an empty database `db migrate`, `sample` and `capture` must work. */
-export const SAMPLE_SCRUB = Object.entries(sampleGameConfig.scrub ?? {}).map(
+const SAMPLE_SCRUB = Object.entries(sampleGameConfig.scrub ?? {}).map(
   ([column, transform]) =>
     `'${column}': ${JSON.stringify(transform).replaceAll('"', "'")}, // ${SAMPLE_SCRUB_WHY[column] ?? 'the sample game'}`,
 );

@@ -149,7 +149,7 @@ const QUESTIONS: Record<
  * The turn column rows share (or, in a table with no rows yet, one named so), proposed only when a role column can
  * say which of a turn's rows are the player's.
  */
-export function groupedTurn(state: ChooserState, turns: TableInfo): string | undefined {
+function groupedTurn(state: ChooserState, turns: TableInfo): string | undefined {
   const { proposed, unchecked } = turnColumnCandidates(turns, state.facts, parentColumns(state, turns));
   const roles = roleCandidates(turns, state.facts).some((role) => role.input.length > 0);
   return roles ? (proposed ?? unchecked) : undefined;

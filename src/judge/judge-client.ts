@@ -8,7 +8,7 @@ import { MAX_CALL_TOKENS, plausibleTokens } from '../sut/sut-answer.js';
 import { anthropicClient, loadSdks, type ModelSdks, openAiClient, reportedModel } from '../model/model-client.js';
 
 /** A judge model's answer with the tokens it used, when the API said. */
-export interface JudgeAnswer {
+interface JudgeAnswer {
   text: string;
   usage?: Usage | undefined;
   /** The model id the response reported (its `model` field), for the run's manifest. */

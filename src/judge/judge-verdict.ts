@@ -2,7 +2,7 @@ import { visit } from 'jsonc-parser';
 import { z } from 'zod';
 
 /** What a judge must answer: a verdict and a reason, nothing else. */
-export const verdictSchema = z
+const verdictSchema = z
   .object({
     verdict: z.enum(['pass', 'fail', 'na']),
     reason: z.string().trim().min(1, 'a reason is required').max(2_000),

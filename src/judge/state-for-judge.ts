@@ -1,7 +1,7 @@
 import type { RepRecord } from '../run-dir/rep-record.js';
 
 /** The most characters of the state a judge is shown: the changes of a rep, not a dump of its campaign. */
-export const JUDGE_STATE_LIMIT = 4_000;
+const JUDGE_STATE_LIMIT = 4_000;
 
 /**
  * What a state-grounded judge sees beside the response: what the SUT changed in its campaign (rows inserted, columns

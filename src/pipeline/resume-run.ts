@@ -132,7 +132,7 @@ export async function questionFileOf(
 }
 
 /** Refuses to resume a run that is not the same experiment: question, rubric, template and fixtures, byte for byte. */
-export function checkUnchanged(
+function checkUnchanged(
   manifest: Manifest,
   texts: { question: string; rubric: string; template: string },
   fixtures: readonly QuestionFixture[],

@@ -31,7 +31,7 @@ export async function run(project: ProjectContext, input: RunInput): Promise<Run
 }
 
 /** A run whose plan is made (`prepareRun`): steps 2 to 4, on the project's database. */
-export async function runPlanned(
+async function runPlanned(
   project: ProjectContext & { db: NonNullable<ProjectContext['db']> },
   plan: RunPlan,
   input: RunInput,

@@ -9,7 +9,7 @@ import { renderCaseFile } from './case-file.js';
 import type { LoadedQuestion } from './load-question.js';
 
 /** The prefix of a question's `caseFile` that names a function of the config instead of a template file. */
-export const CONFIG_CASE_FILE = 'config:';
+const CONFIG_CASE_FILE = 'config:';
 
 /** Where a question's case files come from: a Markdown template, or a function in turnkit.config.ts. */
 export interface CaseFileSource {

@@ -169,7 +169,7 @@ export function screenApplies(
 }
 
 /** A fixture name against an `applies` entry: the name itself, or a pattern whose `*` matches any characters. */
-export function fixtureMatches(pattern: string, fixture: string): boolean {
+function fixtureMatches(pattern: string, fixture: string): boolean {
   if (!pattern.includes('*')) return pattern === fixture;
   const source = pattern
     .split('*')

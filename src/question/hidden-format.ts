@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Words in a run that reveal a long hidden value when they occur in this order (the default of `words`). */
-export const HIDDEN_RUN_WORDS = 5;
+const HIDDEN_RUN_WORDS = 5;
 
 /**
  * Rows the player must not learn (`hidden:`): their values may appear in no response and no tool call's arguments,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** A result a screen must give on a known record. */
-export const expectedMarkSchema = z.enum(['pass', 'fail', 'unscored'], {
+const expectedMarkSchema = z.enum(['pass', 'fail', 'unscored'], {
   error: 'expected "pass", "fail" or "unscored"',
 });
 

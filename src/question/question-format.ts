@@ -15,7 +15,7 @@ import type { moduleSutSchema } from '../sut/sut-module.js';
 import type { SutFunction } from '../sut/sut-request.js';
 
 /** A question id becomes a folder name under runs/: no separators or spaces. */
-export const QUESTION_ID = /^[\w.-]+$/;
+const QUESTION_ID = /^[\w.-]+$/;
 
 const fixtureEntry = z.union(
   [
@@ -43,13 +43,13 @@ type FileSutSchema = typeof commandSutSchema | typeof moduleSutSchema | typeof h
 type ObjectSutSchema = FileSutSchema | typeof functionSutSchema;
 
 /** The system under test: a command per rep, a JS/TS function, or an OpenAI-compatible chat endpoint. */
-export const sutSchema = z.lazy(() => sutKindSchemas().files) as unknown as z.ZodType<
+const sutSchema = z.lazy(() => sutKindSchemas().files) as unknown as z.ZodType<
   z.output<FileSutSchema>,
   z.input<FileSutSchema>
 >;
 
 /** A SUT of a question given as an object: a file's kinds, or a function (bare, or as `{ type: 'function', fn }`). */
-export const sutObjectSchema = z.preprocess(
+const sutObjectSchema = z.preprocess(
   (value) => (typeof value === 'function' ? { type: 'function', fn: value } : value),
   z.lazy(() => sutKindSchemas().objects) as unknown as z.ZodType<z.output<ObjectSutSchema>, z.input<ObjectSutSchema>>,
 );

@@ -3,7 +3,7 @@ import { TurnkitError } from '../errors.js';
 /** The most reps per fixture a question (or `--reps`) may ask for. */
 export const MAX_REPS = 10_000;
 /** The most reps a run may hold, fixtures x reps. */
-export const MAX_RUN_REPS = 100_000;
+const MAX_RUN_REPS = 100_000;
 
 // Why there is a limit at all: a typo of a few zeros must be a message, not a process that eats memory until it dies.
 const WHY = 'a run plans every rep before the first one starts, and keeps two files per rep and a row of marks.csv';

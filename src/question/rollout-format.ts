@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { checksSchema } from './checks-format.js';
 
 /** The most turns a rollout may play per rep: each is a SUT call in one scratch campaign. */
-export const MAX_TURNS = 200;
+const MAX_TURNS = 200;
 
 /** One turn's player input as a question writes it: the text (the game's one input column) or a column map. */
 const scriptedInput = z.union([z.string(), z.record(z.string(), z.unknown())], {
@@ -50,12 +50,7 @@ const commandPlayers = z
   .strict();
 
 /** Where a rollout's inputs after its first turn come from: recorded (`capture --ahead`), script, model or command. */
-export const playersSchema = z.discriminatedUnion('type', [
-  recordedPlayers,
-  scriptPlayers,
-  simulatedPlayers,
-  commandPlayers,
-]);
+const playersSchema = z.discriminatedUnion('type', [recordedPlayers, scriptPlayers, simulatedPlayers, commandPlayers]);
 
 /** The rollout part of a question: absent (or `turns: 1`) keeps a rep to one turn. */
 export const rolloutFields = {

@@ -178,7 +178,7 @@ function mismatches(
 }
 
 /** Whether a value meets a predicate; numbers compare by value, so `25` and `"25.0"` (a numeric column) are equal. */
-export function holds(predicate: ValuePredicate, value: unknown): boolean {
+function holds(predicate: ValuePredicate, value: unknown): boolean {
   if (predicate === null || typeof predicate !== 'object') return sameValue(predicate, value);
   if ('matches' in predicate) return typeof value === 'string' && checkRegex(predicate.matches).test(value);
   if ('oneOf' in predicate) return predicate.oneOf.some((option) => sameValue(option, value));

@@ -26,7 +26,7 @@ import {
  * A fixture's verdict: pending while any rep is unmarked, else met or missed; `none` when every rep is marked and
  * none qualifies for a rate (all errored, or all n/a): there is nothing to compare with the target.
  */
-export type Verdict = 'met' | 'missed' | 'pending' | 'none';
+type Verdict = 'met' | 'missed' | 'pending' | 'none';
 
 /** Counts of marks, and the rate they give. */
 export interface MarkCounts {
@@ -302,10 +302,7 @@ function fixtureReport(
 }
 
 /** Pooled counts per tag, in the order dev, heldout, untagged; a tag with no fixtures is left out. */
-export function tagTotals(
-  fixtures: readonly Omit<FixtureReport, 'spend'>[],
-  errors: ErrorsPolicy = 'exclude',
-): TagTotals[] {
+function tagTotals(fixtures: readonly Omit<FixtureReport, 'spend'>[], errors: ErrorsPolicy = 'exclude'): TagTotals[] {
   const order: TagTotals['tag'][] = ['dev', 'heldout', 'untagged'];
   return order.flatMap((tag) => {
     const members = fixtures.filter((fixture) => (fixture.tag ?? 'untagged') === tag);

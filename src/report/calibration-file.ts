@@ -13,12 +13,12 @@ import {
 } from '../stats/calibration.js';
 
 /** The format tag of a calibration file. */
-export const CALIBRATION_FORMAT = 'turnkit.calibration/1';
+const CALIBRATION_FORMAT = 'turnkit.calibration/1';
 
 const count = z.number().int().min(0);
 
 /** A calibration file as committed: the judge it is for, the question, the four counts, and the runs they came from. */
-export const calibrationFileSchema = z.strictObject({
+const calibrationFileSchema = z.strictObject({
   format: z.literal(CALIBRATION_FORMAT),
   question: z.string().min(1),
   judge: z.strictObject({
@@ -34,7 +34,7 @@ export const calibrationFileSchema = z.strictObject({
 });
 
 /** A calibration file's content. */
-export type CalibrationFile = z.infer<typeof calibrationFileSchema>;
+type CalibrationFile = z.infer<typeof calibrationFileSchema>;
 
 /** Writes the calibration file of a judge atomically: sorted keys, two-space indent, a trailing newline (small git diffs). */
 export async function writeCalibrationFile(

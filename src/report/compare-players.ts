@@ -7,10 +7,10 @@ import type { Report } from './build-report.js';
 import { signed } from './report-text.js';
 
 /** Below this p a difference between a simulated player and recorded inputs is flagged. */
-export const PLAYER_BIAS_ALPHA = 0.05;
+const PLAYER_BIAS_ALPHA = 0.05;
 
 /** One rollout turn: the reps still passing with each player, and the difference stratified by fixture. */
-export interface PlayerStep {
+interface PlayerStep {
   step: number;
   turn: number;
   simulated: { surviving: number; reps: number };

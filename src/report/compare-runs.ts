@@ -6,7 +6,7 @@ import { rateDifference, type Report } from './build-report.js';
 import { comparePlayers, type PlayersComparison } from './compare-players.js';
 
 /** One fixture in both runs: this run's rate against the other's. */
-export interface FixtureDelta {
+interface FixtureDelta {
   fixture: string;
   tag: 'dev' | 'heldout' | null;
   here: { pass: number; fail: number; rate: number | null };

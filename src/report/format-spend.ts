@@ -2,7 +2,7 @@ import type { Spend } from '../model/spend.js';
 import type { Report } from './build-report.js';
 
 /** The cells of a spend: tokens in/out and cost ("-" when unknown; the unpriced calls counted beside it). */
-export function spendCells(spend: Spend): string[] {
+function spendCells(spend: Spend): string[] {
   if (spend.calls === 0) return ['-', '-'];
   const cost = spend.cost === null ? '-' : String(spend.cost);
   return [

@@ -117,10 +117,7 @@ export function trustLines(
  * Who gave the corrected marks, as the report names them: the question's deterministic checks (marks.checks.csv) are
  * no judge and have no prompt; a judge that recorded none says so.
  */
-export function graderLabel(
-  file: string,
-  judge: { model: string; promptSha256: string; rubricVersion: string },
-): string {
+function graderLabel(file: string, judge: { model: string; promptSha256: string; rubricVersion: string }): string {
   if (file === 'marks.checks.csv') return `Deterministic checks (rubric ${judge.rubricVersion})`;
   const prompt = judge.promptSha256 === 'unknown' ? 'prompt not recorded' : `prompt ${judge.promptSha256.slice(0, 12)}`;
   return `Judge ${judge.model} (${prompt}, rubric ${judge.rubricVersion})`;

@@ -11,10 +11,10 @@ import { describeReadError, shownPath } from '../util/shown-path.js';
  * folder: the count of looks at the held-out set is the team's, and a per-machine file would let each person's looks
  * hide the others'. Lines are only ever appended, so merges of two branches' lines are unions.
  */
-export const HELDOUT_LEDGER = 'heldout-ledger.jsonl';
+const HELDOUT_LEDGER = 'heldout-ledger.jsonl';
 
 /** What a ledger line records: a look at held-out fixtures, or a debugging example made from one. */
-export type HeldoutUse = 'look' | 'debug-example';
+type HeldoutUse = 'look' | 'debug-example';
 
 /** One line of the ledger. */
 export interface HeldoutLedgerEntry {

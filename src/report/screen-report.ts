@@ -31,7 +31,7 @@ export interface ScreenCounts {
 }
 
 /** Reps that completed (a record without an error) over the reps planned: seed 000's "completed 30/30". */
-export interface Completed {
+interface Completed {
   completed: number;
   reps: number;
 }
@@ -74,8 +74,8 @@ export async function screenReport(
   return screenReportOf(file, state, keys, await parseScreens(await run.text(CHECKS_SCREENS_FILE), shownPath(file)));
 }
 
-/** The screens section from the screens file's rows (pure: the benchmark and tests call it directly). */
-export function screenReportOf(
+/** The screens section from the screens file's rows (pure: screenReport reads and parses the file). */
+function screenReportOf(
   file: string,
   state: RunState,
   keys: readonly RepKey[],

@@ -35,7 +35,7 @@ export interface CorrectedEstimate {
 }
 
 /** A judge's rates corrected by its calibration against a person. */
-export interface Correction {
+interface Correction {
   /** The marks file corrected (the report's). */
   file: string;
   judge: JudgeKey;

@@ -78,11 +78,7 @@ export function playerFor(context: PlayersContext): PlayerSource {
 }
 
 /** A scripted or played input as column values: text fills the game's one input column. */
-export function scriptedValues(
-  entry: ScriptedInput,
-  columns: readonly string[],
-  where: string,
-): Record<string, unknown> {
+function scriptedValues(entry: ScriptedInput, columns: readonly string[], where: string): Record<string, unknown> {
   if (typeof entry !== 'string') {
     const unknown = Object.keys(entry).filter((column) => !columns.includes(column));
     if (unknown.length > 0)

@@ -8,7 +8,7 @@ import { fileInRun, orFallback, readRunText } from './run-file.js';
 import { readManifest, readRunState, type RunState } from './run-state.js';
 
 /** How a run's files are read: a file of the run directory by its relative path (injectable, for counting reads). */
-export type RunTextReader = (dir: string, relative: string) => Promise<string>;
+type RunTextReader = (dir: string, relative: string) => Promise<string>;
 
 /** Options of `readRun`. */
 export interface ReadRunOptions {

@@ -3,7 +3,7 @@ import { acquireFileLock, describeOwner, type HeldLock } from '../util/process/f
 import { shownPath } from '../util/shown-path.js';
 
 /** The lock file inside a run directory while a run or resume writes it. */
-export const RUN_LOCK_FILE = 'run.lock';
+const RUN_LOCK_FILE = 'run.lock';
 
 /**
  * Holds a run directory while a run or resume writes it, so that a second resume of the same directory is refused

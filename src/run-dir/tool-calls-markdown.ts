@@ -2,7 +2,7 @@ import { visibleControls } from '../util/visible-controls.js';
 import type { ToolCall } from '../sut/tool-call.js';
 
 /** Characters of a call's arguments or result shown on its line; the rep's JSON file keeps the whole (bounded) value. */
-export const SHOWN_VALUE_LIMIT = 300;
+const SHOWN_VALUE_LIMIT = 300;
 
 /**
  * One tool call as a line of text, numbered from 1 in call order: `2. create_job {"pump":"P-7"} → {"id":4}`, or
@@ -30,7 +30,7 @@ export function toolCallsText(calls: readonly ToolCall[] | undefined): string {
 }
 
 /** A value as a call's line shows it: a string as it is, anything else as JSON, cut to SHOWN_VALUE_LIMIT. */
-export function shownValue(value: unknown): string {
+function shownValue(value: unknown): string {
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   const flat = text.replace(/\s+/g, ' ');
   return flat.length <= SHOWN_VALUE_LIMIT ? flat : `${flat.slice(0, SHOWN_VALUE_LIMIT)}…`;

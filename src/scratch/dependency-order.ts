@@ -2,7 +2,7 @@ import { TurnkitError } from '../errors.js';
 import type { ForeignKeyInfo, TableInfo } from '../db/catalog-types.js';
 
 /** A foreign key of a table, named with its table. */
-export interface TableForeignKey {
+interface TableForeignKey {
   table: string;
   fk: ForeignKeyInfo;
 }

@@ -33,7 +33,7 @@ export interface GcReport {
 }
 
 /** Default age after which a scratch campaign of another host counts as abandoned. */
-export const DEFAULT_GC_TTL_MS = 24 * 60 * 60 * 1000;
+const DEFAULT_GC_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Removes orphaned scratch campaigns: those whose seeding process is gone (killed, crashed), those of other hosts

@@ -16,7 +16,7 @@ export interface FactValue {
 }
 
 /** How long one fact's SQL may run, in milliseconds: a fact is a lookup, not a report. */
-export const FACT_TIMEOUT_MS = 5_000;
+const FACT_TIMEOUT_MS = 5_000;
 
 /**
  * Reads each fact on a client already in a read-only transaction (the caller's), under a statement timeout: one row

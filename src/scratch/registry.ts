@@ -16,7 +16,7 @@ const LOCK_SHARED_ROWS = 2;
 /** Which strategy made a scratch campaign. */
 export type StrategyName = 'remap' | 'database';
 /** What a registry entry stands for: a scratch campaign, or a template database a run clones them from. */
-export type EntryKind = StrategyName | 'template';
+type EntryKind = StrategyName | 'template';
 
 /** One registry entry: a scratch campaign that exists until its teardown. */
 export interface RegistryEntry {

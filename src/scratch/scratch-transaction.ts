@@ -4,7 +4,7 @@ import type { Db } from '../db/connect.js';
 import { inTransaction, type BeginResult } from '../db/transaction.js';
 
 /** The most statements one connection keeps prepared for scratch campaigns; later new ones go unnamed. */
-export const MAX_NAMED_PER_CONNECTION = 128;
+const MAX_NAMED_PER_CONNECTION = 128;
 /** The most statement texts counted per connection while deciding which to name. */
 const MAX_COUNTED_PER_CONNECTION = 1_024;
 

@@ -1,7 +1,7 @@
 import { wilsonInterval, type Interval } from './stats.js';
 
 /** Where a judge's agreement with the person stands against the person's agreement with themself. */
-export type CeilingStanding = 'below' | 'within' | 'above';
+type CeilingStanding = 'below' | 'within' | 'above';
 
 /** One grader's agreement with the person, read against the person's self-agreement (the ceiling). */
 export interface CeilingVerdict {

@@ -1,7 +1,7 @@
 import type { ReadMark } from '../run-dir/marks/read-marks.js';
 
 /** One rep the two graders marked differently (both pass or fail). */
-export interface Disagreement {
+interface Disagreement {
   fixture: string;
   rep: number;
   a: 'pass' | 'fail';

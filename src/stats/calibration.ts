@@ -34,7 +34,7 @@ export interface JudgeCalibration {
 }
 
 /** Below this J the judge is too close to chance for its rates to be corrected: the correction divides by J. */
-export const MIN_YOUDEN = 0.2; // youdenBelowMinimum decides it in whole numbers as 1/5: keep the two together
+const MIN_YOUDEN = 0.2; // youdenBelowMinimum decides it in whole numbers as 1/5: keep the two together
 
 /** Sensitivity, specificity (Wilson 1927 score intervals), and Youden's J (Youden 1950) from the four counts. */
 export function calibrate(counts: CalibrationCounts): JudgeCalibration {
@@ -56,7 +56,7 @@ export function calibrate(counts: CalibrationCounts): JudgeCalibration {
  * Whether Youden's J is below MIN_YOUDEN (1/5), decided in whole numbers: J = (TP·TN − FP·FN) / (P·N), so J < 1/5
  * exactly when 5·(TP·TN − FP·FN) < P·N. Floating point put J = 0.6 + 0.6 − 1 at 0.19999999999999996 and refused it.
  */
-export function youdenBelowMinimum(counts: CalibrationCounts): boolean {
+function youdenBelowMinimum(counts: CalibrationCounts): boolean {
   const [tp, fn, fp, tn] = [counts.truePass, counts.falseFail, counts.falsePass, counts.trueFail].map(BigInt) as [
     bigint,
     bigint,

@@ -7,7 +7,7 @@ import type { Interval } from './stats.js';
 export type CorrectedVerdict = 'met' | 'missed' | 'uncertain';
 
 /** Draws per interval: the 2.5th and 97.5th percentiles settle to about 0.01, in a few milliseconds. */
-export const BOOTSTRAP_DRAWS = 2000;
+const BOOTSTRAP_DRAWS = 2000;
 
 /**
  * The Rogan-Gladen estimator (Rogan and Gladen 1978): the true pass rate from a judge's apparent rate q and its
@@ -66,7 +66,7 @@ export function intervalVerdict(interval: Interval, target: number): CorrectedVe
 }
 
 /** The q-th quantile of sorted values by linear interpolation between order statistics (R's type 7). */
-export function percentile(sorted: readonly number[], q: number): number {
+function percentile(sorted: readonly number[], q: number): number {
   const at = (sorted.length - 1) * q;
   const below = Math.floor(at);
   const above = Math.min(sorted.length - 1, below + 1);

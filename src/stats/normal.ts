@@ -7,7 +7,7 @@ export const Z95 = 1.959963984540054;
  * The complementary error function, erfc(x), by the Chebyshev fit of Numerical Recipes (2nd ed., 6.2, `erfcc`):
  * relative error below 1.2e-7 everywhere, enough for p-values printed to three decimals.
  */
-export function erfc(x: number): number {
+function erfc(x: number): number {
   const z = Math.abs(x);
   const t = 1 / (1 + 0.5 * z);
   const r =

@@ -12,7 +12,7 @@ export function betaDraw(a: number, b: number, random: () => number): number {
  * One draw of Gamma(shape, 1): Marsaglia and Tsang's method (2000) for shape >= 1, and for a smaller shape a draw of
  * Gamma(shape + 1) scaled by U^(1/shape).
  */
-export function gammaDraw(shape: number, random: () => number): number {
+function gammaDraw(shape: number, random: () => number): number {
   if (shape < 1) return gammaDraw(shape + 1, random) * random() ** (1 / shape);
   const d = shape - 1 / 3;
   const c = 1 / Math.sqrt(9 * d);

@@ -3,7 +3,7 @@ import type { TurnMark } from '../run-dir/marks/marks-file.js';
 import { fisherExact, lowerMedian } from './stats.js';
 
 /** How many reps of a fixture were still passing after one turn of the rollout. */
-export interface SurvivalStep {
+interface SurvivalStep {
   /** 1..K: the turn's place in the rollout. */
   step: number;
   /** The game's turn number (N + step - 1). */

@@ -56,7 +56,7 @@ export interface SutAdapter<C extends { type: string } = { type: string }> {
 }
 
 /** What a SUT can see that must not reach a rep's files (see `SutAdapter.secrets`). */
-export interface SutSecrets {
+interface SutSecrets {
   variables?: Readonly<Record<string, string>>;
   values?: readonly string[];
 }

@@ -3,7 +3,7 @@ import type { Usage } from '../model/spend.js';
 /** More tokens than any model call takes: a figure past it is a SUT's bug, which would swamp every total it joins. */
 export const MAX_CALL_TOKENS = 1_000_000_000;
 /** More than any one call costs, in the price's currency: the same guard for a reported cost. */
-export const MAX_CALL_COST = 1_000_000;
+const MAX_CALL_COST = 1_000_000;
 
 /** A token count one call may report: a whole number from 0 to MAX_CALL_TOKENS. */
 export function plausibleTokens(n: unknown): n is number {

@@ -115,7 +115,7 @@ function toolCallsOf(
 }
 
 /** The bytes of a chat body read at most for an answer of `maxOutput` bytes: every character escaped, and room. */
-export function bodyLimit(maxOutput: number): number {
+function bodyLimit(maxOutput: number): number {
   return maxOutput * 6 + 65_536;
 }
 

@@ -110,7 +110,7 @@ export function parseSutOutput(
 }
 
 /** The last `limit` characters of a text, marked when cut. */
-export function tail(text: string, limit = 2_000): string {
+function tail(text: string, limit = 2_000): string {
   return text.length <= limit ? text : `…${text.slice(-limit)}`;
 }
 

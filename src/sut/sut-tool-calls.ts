@@ -11,9 +11,9 @@ export const TOOL_RESULT_LIMIT = 8_000;
 /** The deepest nesting kept inside a tool call's arguments or result; deeper values are cut (`truncated`). */
 export const TOOL_DEPTH_LIMIT = 64;
 /** What stands for a value nested deeper than TOOL_DEPTH_LIMIT. */
-export const CUT_DEEPER = '…';
+const CUT_DEEPER = '…';
 /** Calls one answer may report; past it the answer is refused (a SUT in a loop, not a record to keep). */
-export const MAX_TOOL_CALLS = 1_000;
+const MAX_TOOL_CALLS = 1_000;
 
 /**
  * Reads `toolCalls` from a SUT's answer object (`{ response, toolCalls: [{ name, arguments, result?, error?, at? }] }`),
@@ -72,7 +72,7 @@ function toolCallOf(entry: unknown): ToolCall | string {
 }
 
 /** Arguments as an object when they are one or a JSON text of one (OpenAI sends a string), else the text as sent. */
-export function argumentsOf(value: unknown): Record<string, unknown> | string {
+function argumentsOf(value: unknown): Record<string, unknown> | string {
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
   if (typeof value === 'string') {
     try {
@@ -92,7 +92,7 @@ export function argumentsOf(value: unknown): Record<string, unknown> | string {
  * result bigger than TOOL_RESULT_LIMIT as JSON to the start of that JSON; `truncated` says a cut was made. Short
  * values stay whole, so a check still reads them exactly.
  */
-export function bounded(call: ToolCall): ToolCall {
+function bounded(call: ToolCall): ToolCall {
   let cut = false;
   // Depth-bounded, so a call nested 20,000 deep is kept to its first levels, not lost to a stack overflow.
   const clip = (value: unknown, depth = 0): unknown => {

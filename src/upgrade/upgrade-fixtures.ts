@@ -50,7 +50,7 @@ export interface UpgradeInput {
 }
 
 /** One fixture's outcome. */
-export interface UpgradedFixture {
+interface UpgradedFixture {
   file: string;
   /** `held`: upgraded but not written, because another fixture of the same upgrade was not (all or none). */
   status: 'upgraded' | 'current' | 'failed' | 'skipped' | 'held';

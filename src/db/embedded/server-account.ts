@@ -14,7 +14,7 @@ export interface ServerAccount {
 }
 
 /** The account the embedded server runs as as root: PostgreSQL's customary one. */
-export const SERVER_ACCOUNT_NAME = 'postgres';
+const SERVER_ACCOUNT_NAME = 'postgres';
 
 /**
  * Who the server runs as: undefined when turnkit is not root (the server runs as the user who runs turnkit); as root,

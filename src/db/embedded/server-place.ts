@@ -10,7 +10,7 @@ import type { ClusterPlace } from './server-cluster.js';
  * Where turnkit keeps what a root-run server must reach outside the project, when the project's folder is closed to
  * the server's account (a clone under /root, mode 700): the server's programs and its data directory.
  */
-export const SHARED_ROOT = '/var/lib/turnkit';
+const SHARED_ROOT = '/var/lib/turnkit';
 
 /**
  * Decides where the cluster of a state folder lives and which programs run it. Not as root: `STATE/data` and the

@@ -18,7 +18,7 @@ import type { Manifest } from '../manifest.js';
 import { inShard } from '../rep-order.js';
 
 /** The marks a file may hold; blank is "not marked yet". */
-export const MARKS = ['pass', 'fail', 'na', 'error', ''] as const;
+const MARKS = ['pass', 'fail', 'na', 'error', ''] as const;
 
 /** A mark as read, with the line it came from (for the errors that point at it). */
 export interface ReadMark extends MarkRow {
@@ -63,7 +63,7 @@ export function parseMarks(text: string, shown = 'marks.csv'): MarkRow[] {
 }
 
 /** How many problems a marks file's error lists one a line; beyond it, the first and a count. */
-export const LISTED_PROBLEMS = 10;
+const LISTED_PROBLEMS = 10;
 
 /** The checks of `readMarksFile` on text already read; without a scope, any fixture and rep is accepted. */
 export function parseMarksText(raw: string, shown: string, scope: MarksScope | undefined): Map<string, ReadMark> {
@@ -206,7 +206,7 @@ function recordLines(text: string, records: readonly { info: { bytes: number } }
 }
 
 /** The line (from 1) where the quoted field that runs to the end of the text opens. */
-export function unclosedQuoteLine(text: string): number {
+function unclosedQuoteLine(text: string): number {
   let line = 1;
   let opened = 1;
   let quoted = false;

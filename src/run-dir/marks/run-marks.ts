@@ -14,7 +14,7 @@ import { repId, type RepKey, type RunState } from '../run-state.js';
 export type RepOutcomes = Pick<RunState, 'errored'> & { completed: { has(id: string): boolean } };
 
 /** The note of a rep an interrupted run did not run. */
-export const NOT_RUN = 'not run yet (turnkit run --resume)';
+const NOT_RUN = 'not run yet (turnkit run --resume)';
 
 /**
  * marks.csv's rows for every rep: error with its cause, blank to mark, or not run yet. A mark a person gave survives,

@@ -141,7 +141,7 @@ export function outsideReferenceChecks(
  * walked, every row pointing at one is doomed too and the check would count nothing: the teardown of a campaign
  * whose children all hang off it asks no check at all.
  */
-export function walkCovers(graph: GameGraph, child: TableInfo, fk: ForeignKeyInfo): boolean {
+function walkCovers(graph: GameGraph, child: TableInfo, fk: ForeignKeyInfo): boolean {
   if (!graph.owned.has(child.name) || child.name === graph.root.name || fk.declared) return false;
   if (!(graph.childEdges.get(fk.references.table) ?? []).some((edge) => edge.fk === fk)) return false;
   if (!reachesThrough(graph, child.name, fk.name)) return false;

@@ -51,7 +51,7 @@ export interface TableEffects {
 }
 
 /** The most rows of one table and kind (inserted, updated, deleted) a record keeps; its counts cover the rest. */
-export const ROW_LIMIT = 20;
+const ROW_LIMIT = 20;
 
 /**
  * The SUT's effects on its scratch campaign: the campaign is collected again (what it owns now, rows the SUT added

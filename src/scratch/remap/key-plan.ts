@@ -139,7 +139,7 @@ export async function resolveSequences(
 }
 
 /** True when the column changes in a scratch campaign. */
-export function isRemapped(keys: TableKeys | undefined, column: string): boolean {
+function isRemapped(keys: TableKeys | undefined, column: string): boolean {
   return !!keys && (keys.allocated.has(column) || keys.derived.has(column));
 }
 

@@ -139,7 +139,7 @@ export function withJsonKeys(
 }
 
 /** The value at a path of object keys inside a JSON value, or undefined. */
-export function valueAt(value: unknown, path: readonly string[]): unknown {
+function valueAt(value: unknown, path: readonly string[]): unknown {
   let current = value;
   for (const key of path) {
     if (current === null || typeof current !== 'object' || Array.isArray(current)) return undefined;

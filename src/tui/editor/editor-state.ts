@@ -8,7 +8,7 @@ import { editBuffer } from './edit-keys.js';
 import { fieldTextKey, openFieldText, type FieldText } from './text-mode.js';
 
 /** Which field of which row a text or inline editor is changing. */
-export interface FieldRef {
+interface FieldRef {
   table: string;
   key: string;
   column: string;
@@ -196,7 +196,7 @@ export function textAreaHeight(layout: Layout): number {
 const TEXT_CHROME = 13;
 
 /** The width text wraps to in the field editor: one column is kept for the cursor after the last character. */
-export function textWrapWidth(layout: Layout): number {
+function textWrapWidth(layout: Layout): number {
   return Math.max(1, layout.width - 1);
 }
 

@@ -5,7 +5,7 @@ import { findMatch } from '../text-search.js';
 import { editBuffer, type BufferLayout } from './edit-keys.js';
 
 /** A search within the field being edited: the query, where the cursor was, and the match shown (its offset). */
-export interface FieldSearch {
+interface FieldSearch {
   readonly query: TextBuffer;
   readonly origin: number;
   readonly match?: number | undefined;
@@ -31,7 +31,7 @@ export function openFieldText(value: string, history: TextHistory = EMPTY_HISTOR
 }
 
 /** Opens the search line, offering the last query again (typing extends it, Ctrl-U clears it). */
-export function startSearch(text: FieldText, lastQuery = ''): FieldText {
+function startSearch(text: FieldText, lastQuery = ''): FieldText {
   const origin = text.buffer.cursor;
   return withMatch({ ...text, search: { query: bufferOf(lastQuery), origin } }, origin);
 }

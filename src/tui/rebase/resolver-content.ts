@@ -38,7 +38,7 @@ export function choiceLabel(choice: KeepSide | undefined): string {
  * A value as the screen shows it: text as text, anything else as JSON, its control characters as visible escapes
  * (game and model text is untrusted).
  */
-export function shownValue(value: unknown): string {
+function shownValue(value: unknown): string {
   if (value === undefined) return '(gone: the new base has no such row or column)';
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return visibleControls(text.replace(/\t/g, '  '));

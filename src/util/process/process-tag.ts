@@ -16,7 +16,7 @@ export function newProcessTag(): string {
  * The pids of this user's processes whose environment holds the tag (Linux; none elsewhere, or where /proc cannot
  * be read). A process that cleared its environment (`env -i`) cannot be found this way.
  */
-export function taggedProcesses(tag: string): number[] {
+function taggedProcesses(tag: string): number[] {
   const marker = Buffer.from(`${PROCESS_TAG_VARIABLE}=${tag}\0`);
   let entries: string[];
   try {

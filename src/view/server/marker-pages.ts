@@ -6,7 +6,7 @@ import type { MarkerPage } from '../view-data.js';
 import { blindCaseFiles, blindRep } from './blind-reps.js';
 
 /** The most reps one page of the marker holds: a rollout rep can be large, and a page is what the marker waits for. */
-export const MARKER_PAGE_MAX = 1000;
+const MARKER_PAGE_MAX = 1000;
 
 /**
  * The marker's reps a page at a time, built from one marking session's records (read once as it opened, and kept

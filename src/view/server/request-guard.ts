@@ -9,7 +9,7 @@ export interface GuardSecrets {
 }
 
 /** Whether two secrets are equal, in time that does not depend on where they differ. */
-export function sameSecret(given: string | undefined | null, expected: string): boolean {
+function sameSecret(given: string | undefined | null, expected: string): boolean {
   if (typeof given !== 'string') return false;
   const a = Buffer.from(given);
   const b = Buffer.from(expected);

@@ -333,7 +333,7 @@ export class ViewRun {
 }
 
 /** The marker's summary packed for /api/marker: one letter per mark, and only the notes and turn marks there are. */
-export function packSummary(summary: MarkerSummary): PackedMarkerSummary {
+function packSummary(summary: MarkerSummary): PackedMarkerSummary {
   const { marks, turnMarks, skipped, ...rest } = summary;
   const notes: Record<number, string> = {};
   const turns: Record<number, [number, string][]> = {};
