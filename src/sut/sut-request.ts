@@ -131,7 +131,9 @@ export type SutFunction = (request: SutRequest, tools: SutTools) => SutFunctionA
 
 /**
  * What a SUT function returns: the answer a command or module SUT prints, as an object. Its `usage` is spelled as in
- * that JSON (`input_tokens`, `output_tokens`, whole numbers), one reader for every kind (spend.ts).
+ * that JSON (`input_tokens`, `output_tokens`, whole numbers), one reader for every kind (spend.ts). Exported though
+ * nothing imports it: a SUT function's author may name its result type.
+ * @public
  */
 export type SutFunctionAnswer =
   | string
