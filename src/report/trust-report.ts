@@ -13,7 +13,7 @@ import { mantelHaenszel, pairedStratum, type MantelHaenszel } from '../stats/man
 import { ppiMean, type PpiEstimate } from '../stats/ppi.js';
 import type { ReadMark } from '../run-dir/marks/read-marks.js';
 import type { RunAgreement } from './run-agreements.js';
-import { seedOf } from '../stats/seeded-random.js';
+import { seedOf } from '../stats/random-draws.js';
 import type { Interval } from '../stats/stats.js';
 
 /** A corrected pass rate of a fixture, a tag or the question, and the verdict its interval gives. */

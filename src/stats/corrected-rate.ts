@@ -1,6 +1,6 @@
 import type { CalibrationCounts } from './calibration.js';
 import { mulberry32 } from '../util/seeded-random.js';
-import { betaDraw } from './seeded-random.js';
+import { betaDraw } from './random-draws.js';
 import type { Interval } from './stats.js';
 
 /** The verdict a corrected interval gives against the target. */
