@@ -79,7 +79,7 @@ export type { LoadedFixture } from './fixture/load-fixture.js';
  * const { problems } = await verify(project, { database: true });
  */
 export { verify } from './pipeline/verify.js';
-export type { VerifyInput, VerifyResult } from './fixture/constructed/verify-fixtures.js';
+export type { VerifyInput, VerifyResult } from './fixture/verify-fixtures.js';
 
 /**
  * Builds a constructed fixture from a base and a patch or an edited copy, and writes constructed/NAME.json.

@@ -4,7 +4,7 @@ import { describeRow, rowKey, tableNamed } from '../fixture/row-key.js';
 import type { HiddenRule } from '../question/hidden-format.js';
 import type { ScreenResult } from '../question/screen-result.js';
 import type { ToolCall } from '../sut/tool-call.js';
-import { containsTerm } from './run-checks.js';
+import { containsTerm } from '../question/check-screens.js';
 import { screenNames } from './screen-names.js';
 
 /** One hidden value: where it is (table, row, column) and the text the player must not see. */

@@ -3,8 +3,6 @@ import { screenResults, screensOf, type Screen } from '../question/check-screens
 import type { RepRecord } from '../run-dir/rep-record.js';
 import type { ScreenResult } from '../question/screen-result.js';
 
-export { containsTerm } from '../question/check-screens.js';
-
 /** What the checks made of one rep: its mark and the reason, one line. */
 export interface CheckVerdict {
   mark: 'pass' | 'fail' | 'error';

@@ -8,7 +8,7 @@ import {
   verifyFixtures,
   type VerifyInput,
   type VerifyResult,
-} from '../fixture/constructed/verify-fixtures.js';
+} from '../fixture/verify-fixtures.js';
 import { inputDir, type ProjectContext } from '../project/project-context.js';
 import { loadQuestion } from '../question/load-question.js';
 import { resolveFixtures } from './resolve-fixtures.js';

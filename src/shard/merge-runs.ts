@@ -8,7 +8,7 @@ import { TurnkitError } from '../errors.js';
 import type { Manifest } from '../run-dir/manifest.js';
 import { sumSpend } from '../model/spend.js';
 import { mergedModels } from '../pipeline/run-provenance.js';
-import { findShardDirs } from '../run-dir/find-shards.js';
+import { findShardDirs } from './find-shards.js';
 import type { MarkRow } from '../run-dir/marks/marks-file.js';
 import { parseMarksText } from '../run-dir/marks/read-marks.js';
 import { runStamp } from '../run-dir/run-layout.js';

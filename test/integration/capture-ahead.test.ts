@@ -8,7 +8,7 @@ import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { captureFromDb } from '../../src/fixture/capture/capture.js';
 import { serializeDocument, type Fixture } from '../../src/fixture/format.js';
 import { show } from '../../src/fixture/show-fixture.js';
-import { verifyFixtures } from '../../src/fixture/constructed/verify-fixtures.js';
+import { verifyFixtures } from '../../src/fixture/verify-fixtures.js';
 import { construct } from '../../src/fixture/constructed/construct-fixture.js';
 import { loadFixture } from '../../src/fixture/load-fixture.js';
 

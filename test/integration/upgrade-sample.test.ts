@@ -14,7 +14,7 @@ import { seed, teardown } from '../../src/scratch/scratch-operations.js';
 import { createSampleCampaign } from '../../src/sample/create-sample.js';
 import { upgrade } from '../../src/upgrade/upgrade-fixtures.js';
 import { upgradeIntoCache } from '../../src/upgrade/upgrade-for-run.js';
-import { verifyFixtures } from '../../src/fixture/constructed/verify-fixtures.js';
+import { verifyFixtures } from '../../src/fixture/verify-fixtures.js';
 import { run } from '../../src/pipeline/run.js';
 import type { Manifest } from '../../src/run-dir/manifest.js';
 import type { QuestionInput } from '../../src/question/question-format.js';

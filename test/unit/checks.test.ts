@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyChecks, containsTerm } from '../../src/checks/run-checks.js';
+import { applyChecks } from '../../src/checks/run-checks.js';
+import { containsTerm } from '../../src/question/check-screens.js';
 import { checkRegex } from '../../src/question/check-regex.js';
 import { checksSchema } from '../../src/question/checks-format.js';
 import type { RepRecord } from '../../src/run-dir/rep-record.js';

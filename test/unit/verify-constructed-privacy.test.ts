@@ -4,7 +4,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copySampleFiles } from '../helpers/sample-project.js';
-import { verifyFixtures } from '../../src/fixture/constructed/verify-fixtures.js';
+import { verifyFixtures } from '../../src/fixture/verify-fixtures.js';
 import { materialize } from '../../src/fixture/constructed/materialize.js';
 
 const CONSTRUCTED = 'constructed/meridian-turn-23-deck-fixed.json';

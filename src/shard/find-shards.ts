@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import { TurnkitError } from '../errors.js';
 import { shownPath } from '../util/shown-path.js';
-import { readManifest } from './run-state.js';
+import { readManifest } from '../run-dir/run-state.js';
 
 // Deep enough for runs/QUESTION/RUN (and a CI artifact's folder above it), shallow enough not to walk a project.
 const DEPTH = 4;
