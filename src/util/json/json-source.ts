@@ -65,6 +65,18 @@ export function parseJsonText(text: string, file: string, firstLine = 1): unknow
   return value;
 }
 
+/**
+ * The value parseJsonText reads from a text, or undefined where it refuses the text (its message is not wanted): for
+ * files whose readers take one they cannot read (torn by a crash, still being written) as absent rather than refuse it.
+ */
+export function lenientJson(text: string): unknown {
+  try {
+    return parseJsonText(text, '');
+  } catch {
+    return undefined;
+  }
+}
+
 // jsonc-parser only for a file JSON.parse refuses, loaded then (synchronously: its main file is CommonJS): every
 // command reads JSON through here, and loading it (a CommonJS module of seven files) cost each one its start-up.
 const require = createRequire(import.meta.url);
