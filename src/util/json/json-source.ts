@@ -3,6 +3,7 @@ import type { ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
 import { TurnkitError } from '../../errors.js';
 import { MAX_JSON_DEPTH, scanJson, type JsonScan } from './json-scan.js';
+import { safeParseInWords } from '../zod-messages.js';
 
 /** A 1-based line and column in a text file. */
 export interface Position {
@@ -120,7 +121,7 @@ export function formatZodIssues(file: string, issues: readonly z.core.$ZodIssue[
 
 /** Parses with a zod schema, throwing every issue as `file: $.path: message`. */
 export function parseWithSchema<T extends z.ZodType>(schema: T, value: unknown, file: string): z.output<T> {
-  const result = schema.safeParse(value);
+  const result = safeParseInWords(schema, value);
   if (!result.success) {
     const problems = formatZodIssues(file, result.error.issues);
     throw new TurnkitError('BAD_INPUT', problems[0]!, problems);
