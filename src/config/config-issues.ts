@@ -1,4 +1,5 @@
 import { TurnkitError } from '../errors.js';
+import { safeParseInWords } from '../util/zod-messages.js';
 import { issueLines, jsonLocator, sourceLocator } from './issue-lines.js';
 import { configSchema, type TurnkitConfig } from './schema.js';
 
@@ -13,7 +14,7 @@ export function parseConfigValue(
   shown: string,
   json: boolean,
 ): TurnkitConfig {
-  const result = configSchema.safeParse(value);
+  const result = safeParseInWords(configSchema, value);
   if (result.success) return result.data;
   const locate = text === undefined ? () => undefined : json ? jsonLocator(text) : sourceLocator(text);
   const problems = issueLines(result.error.issues, { value, text, shown, locate }, configSchema);

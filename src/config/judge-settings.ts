@@ -1,6 +1,4 @@
 import { z } from 'zod';
-// Its messages in turnkit's words for every schema (a side effect, set once).
-import '../util/zod-messages.js';
 import { JUDGE_PROVIDERS } from './judge-providers.js';
 
 /** An LLM judge: which model, where, and how hard to try (`--judge FILE` or the flags of `turnkit judge`). */

@@ -1,6 +1,4 @@
 import { z } from 'zod';
-// Its messages in turnkit's words for every schema (a side effect, set once).
-import '../util/zod-messages.js';
 import { judgeSettingsSchema } from './judge-settings.js';
 import { DEFAULT_SCRUB_KEY_ENV, envNameSchema, scrubSchema } from './scrub-schema.js';
 

@@ -1,5 +1,6 @@
 import { visit } from 'jsonc-parser';
 import { z } from 'zod';
+import { safeParseInWords } from '../util/zod-messages.js';
 
 /** What a judge must answer: a verdict and a reason, nothing else. */
 const verdictSchema = z
@@ -32,7 +33,7 @@ export function parseVerdict(text: string): ParsedVerdict {
   // JSON.parse keeps the last of two equal keys: {"verdict": "fail", "verdict": "pass"} must not read as a pass.
   const repeated = repeatedKey(body);
   if (repeated !== undefined) return { mark: 'error', reason: `the judge's answer names "${repeated}" twice` };
-  const parsed = verdictSchema.safeParse(value);
+  const parsed = safeParseInWords(verdictSchema, value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     return {

@@ -12,6 +12,7 @@ import type { Grade, Grader } from './grader.js';
 import { JudgeCache } from './judge-cache.js';
 import { JudgeCallError, type JudgeCall } from './judge-client.js';
 import { shownUrl } from '../util/url-secrets.js';
+import { safeParseInWords } from '../util/zod-messages.js';
 import { judgePrompt, judgePromptSha256 } from './judge-prompt.js';
 import { stateForJudge } from './state-for-judge.js';
 import { parseVerdict } from './judge-verdict.js';
@@ -97,7 +98,7 @@ export function modelGrader(inputs: ModelGraderInputs): ModelGrader {
     let answer: string | Error | undefined = inputs.cache.get(cacheKey);
     const cached = answer !== undefined;
     // A cached verdict keeps what it cost when it was received (cached: true says it was not paid again).
-    const kept = cached ? callSpendSchema.safeParse(inputs.cache.spendOf(cacheKey)) : undefined;
+    const kept = cached ? safeParseInWords(callSpendSchema, inputs.cache.spendOf(cacheKey)) : undefined;
     let spend: CallSpend | undefined = kept?.success ? kept.data : undefined;
     if (answer === undefined) ({ answer, spend } = await ask(record, caseFile));
     done++;

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
+import { parseJsonText } from '../util/json/json-source.js';
 import { shownPath } from '../util/shown-path.js';
 import { isRunsOwnRow, type Mark, type MarkRow, type TurnMark } from '../run-dir/marks/marks-file.js';
 import type { Manifest } from '../run-dir/manifest.js';
@@ -264,13 +265,14 @@ export class MarkingSession {
   }
 }
 
+// The seed file is written whole (atomically), so one that does not read was edited: it is named, not replaced by a
+// new seed that would reorder the marks given so far. No file (or none readable) is a first blind session.
 async function recordedSeed(run: Run, base: string): Promise<number | undefined> {
-  try {
-    const value = JSON.parse(await run.text(`${base}.seed.json`)) as { seed?: unknown };
-    return typeof value.seed === 'number' ? value.seed : undefined;
-  } catch {
-    return undefined;
-  }
+  const file = `${base}.seed.json`;
+  const text = await run.text(file).catch(() => undefined);
+  if (text === undefined) return undefined;
+  const value = parseJsonText(text, shownPath(join(run.dir, file))) as { seed?: unknown } | null;
+  return typeof value?.seed === 'number' ? value.seed : undefined;
 }
 
 function defaultWho(user: string | undefined): string {

@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { TurnkitError } from '../errors.js';
+import { safeParseInWords } from '../util/zod-messages.js';
 import { knownRecordsFileSchema, type KnownRecord } from '../question/known-record-format.js';
 import { readQuestionData, type LoadedQuestion } from '../question/load-question.js';
 import type { RepRecord } from '../run-dir/rep-record.js';
@@ -72,7 +73,7 @@ async function knownRecordsOf(
       throw new TurnkitError('NOT_FOUND', `${question.at(['knownRecords'])}: ${error.message}`);
     throw error;
   });
-  const parsed = knownRecordsFileSchema.safeParse(data.value);
+  const parsed = safeParseInWords(knownRecordsFileSchema, data.value);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${data.at(issue.path as PropertyKey[])}: ${issue.message}`);
     throw new TurnkitError('BAD_INPUT', problems[0]!, problems);

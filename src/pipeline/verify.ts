@@ -17,6 +17,7 @@ import { checkSutFound } from '../sut/call-sut.js';
 import { checkRunSize } from '../question/rep-limits.js';
 import { checkGameTables } from '../checks/checks-tables.js';
 import { checkKnownRecords } from './known-records.js';
+import { lenientJson } from '../util/json/json-source.js';
 
 /**
  * `turnkit verify`: fixtures and constructed fixtures (see `verify`) and questions, each checked as `run` would
@@ -93,7 +94,8 @@ function isQuestionFile(file: string): boolean {
   if (extension === '.yaml' || extension === '.yml') return true;
   if (extension !== '.json') return false;
   try {
-    const value = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    // Read leniently: a file that does not read (or read as JSON) is verified as a fixture, whose reader names why.
+    const value = lenientJson(readFileSync(file, 'utf8'));
     return typeof value === 'object' && value !== null && !('format' in value) && 'question' in value;
   } catch {
     return false;

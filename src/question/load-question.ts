@@ -5,6 +5,7 @@ import { issueLines, jsonLocator, placeOf, type Locator } from '../config/issue-
 import { TurnkitError } from '../errors.js';
 import { formatJsonPath, parseJsonText, positionAt } from '../util/json/json-source.js';
 import { shownPath } from '../util/shown-path.js';
+import { safeParseInWords } from '../util/zod-messages.js';
 import { yamlValue } from '../util/yaml-value.js';
 import { questionObjectSchema, questionSchema, type Question } from './question-format.js';
 
@@ -25,7 +26,7 @@ export interface LoadedQuestion {
  */
 export async function loadQuestion(path: string): Promise<LoadedQuestion> {
   const document = await readDocument(path, HAND_WRITTEN_LIMIT);
-  const result = questionSchema.safeParse(document.value);
+  const result = safeParseInWords(questionSchema, document.value);
   if (!result.success) {
     const problems = issueLines(result.error.issues, document, questionSchema);
     throw new TurnkitError('BAD_INPUT', problems[0]!, problems);
@@ -53,7 +54,7 @@ export const QUESTION_OBJECT = '<question object>';
  * "text", hashed into the manifest so that a resume sees a changed question, is its JSON with functions as source.
  */
 export function questionFromObject(value: unknown): LoadedQuestion {
-  const result = questionObjectSchema.safeParse(value);
+  const result = safeParseInWords(questionObjectSchema, value);
   const at = (path: readonly PropertyKey[]): string => `${QUESTION_OBJECT}: ${formatJsonPath(path)}`;
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${at(issue.path as PropertyKey[])}: ${issue.message}`);

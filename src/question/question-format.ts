@@ -1,6 +1,4 @@
 import { z } from 'zod';
-// Its messages in turnkit's words for every schema (a side effect, set once).
-import '../util/zod-messages.js';
 import { checksSchema } from './checks-format.js';
 import { knownRecordSchema } from './known-record-format.js';
 import { hiddenSchema } from './hidden-format.js';

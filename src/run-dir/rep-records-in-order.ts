@@ -2,7 +2,7 @@ import { TurnkitError } from '../errors.js';
 import type { RepRecord } from './rep-record.js';
 import { readRunText } from './run-file.js';
 import { repFileBase } from './run-layout.js';
-import type { RepKey } from './run-state.js';
+import { repRecordOf, type RepKey } from './run-state.js';
 
 // Records read ahead of the one visited: enough to keep the disk busy, few enough that memory stays flat.
 const READ_AHEAD = 16;
@@ -20,19 +20,10 @@ export async function forEachRepRecord(
   visit: (key: RepKey, record: RepRecord | undefined, index: number) => void,
 ): Promise<void> {
   const read = (key: RepKey): Promise<RepRecord | undefined> =>
-    readRunText(dir, `${repFileBase(key.fixture, key.rep)}.json`).then(
-      (text) => {
-        try {
-          return JSON.parse(text) as RepRecord;
-        } catch {
-          return undefined;
-        }
-      },
-      (error: unknown) => {
-        if (error instanceof TurnkitError) throw error;
-        return undefined;
-      },
-    );
+    readRunText(dir, `${repFileBase(key.fixture, key.rep)}.json`).then(repRecordOf, (error: unknown) => {
+      if (error instanceof TurnkitError) throw error;
+      return undefined;
+    });
   const ahead: Promise<RepRecord | undefined>[] = [];
   let next = 0;
   const fill = (): void => {

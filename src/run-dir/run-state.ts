@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { TurnkitError } from '../errors.js';
-import { parseJsonText, parseWithSchema } from '../util/json/json-source.js';
+import { lenientJsonLines } from '../util/json/json-lines.js';
+import { lenientJson, parseJsonText, parseWithSchema } from '../util/json/json-source.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
 import { leanManifest } from './lean-shapes.js';
 import type { Manifest } from './manifest.js';
@@ -53,6 +54,15 @@ export async function readManifest(dir: string): Promise<Manifest> {
 }
 
 /**
+ * A rep record's text as the record, or undefined when it holds none: a record torn by a crash counts as not run
+ * (`--resume` runs the rep again and keeps the torn file), by every reader of rep records alike.
+ */
+export function repRecordOf(text: string): RepRecord | undefined {
+  const value = lenientJson(text);
+  return typeof value === 'object' && value !== null ? (value as RepRecord) : undefined;
+}
+
+/**
  * Reads a run directory's manifest and rep records (the manifest given, when the caller holds a newer one); each
  * record through `readText` (readRun passes its reader, so that a command's reads can be counted). Every record is
  * held at once: a run's end reads them one at a time instead (forEachRepRecord).
@@ -73,14 +83,12 @@ export async function readRunState(
         // rep-NN.json is the rep; rep-NN.attempt-K.json an earlier, errored attempt kept as evidence.
         if (!/^rep-\d+\.json$/.test(name)) continue;
         const file = join(repsDir, fixture, name);
-        let record: RepRecord;
-        try {
-          record = JSON.parse(await readText(dir, relative(dir, file))) as RepRecord;
-        } catch (error) {
+        const text = await readText(dir, relative(dir, file)).catch((error: unknown) => {
           if (error instanceof TurnkitError) throw error;
-          // A record torn by a crash counts as not run: --resume runs the rep again (and keeps the torn file).
-          continue;
-        }
+          return '';
+        });
+        const record = repRecordOf(text);
+        if (!record) continue;
         const id = repId(record);
         records.set(id, record);
         if (record.error)
@@ -90,17 +98,11 @@ export async function readRunState(
     }
   }
   const orderFile = join(dir, ORDER_FILE);
+  // Read leniently: a run killed mid-append leaves a torn line (and a resume appends after it), which is skipped.
   const order = existsSync(orderFile)
-    ? (await readFile(orderFile, 'utf8'))
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .flatMap((line) => {
-          try {
-            return [JSON.parse(line) as Manifest['order'][number]];
-          } catch {
-            return [];
-          }
-        })
+    ? lenientJsonLines(await readFile(orderFile, 'utf8')).flatMap(({ value }) =>
+        typeof value === 'object' && value !== null ? [value as Manifest['order'][number]] : [],
+      )
     : manifest.order;
   return { manifest, order, completed, errored, records };
 }

@@ -11,7 +11,7 @@ import { formatMarks } from './marks/format-marks.js';
 import { appendMarkHistory, historyFileOf } from './marks/marks-history.js';
 import { repMarkdown, type RepRecord } from './rep-record.js';
 import { repFileBase, writeRunFile } from './run-layout.js';
-import { ORDER_FILE, type RepKey } from './run-state.js';
+import { ORDER_FILE, repRecordOf, type RepKey } from './run-state.js';
 
 /** A mark replaced, as the history file keeps it: what it was, what it became, and what replaced it. */
 export interface MarkChange {
@@ -83,12 +83,8 @@ export function runWriter(dir: string): RunWriter {
     async keepEarlierAttempt(key) {
       const base = join(dir, repFileBase(key.fixture, key.rep));
       if (!existsSync(`${base}.json`)) return;
-      let attempt = 0;
-      try {
-        attempt = (JSON.parse(await readFile(`${base}.json`, 'utf8')) as RepRecord).attempt;
-      } catch {
-        // An unreadable record is kept all the same, under its own name.
-      }
+      // An unreadable record is kept all the same, under its own name.
+      const attempt = repRecordOf(await readFile(`${base}.json`, 'utf8').catch(() => ''))?.attempt ?? 0;
       for (const extension of ['json', 'md']) {
         if (existsSync(`${base}.${extension}`))
           await rename(`${base}.${extension}`, `${base}.attempt-${attempt}.${extension}`);

@@ -1,12 +1,22 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /**
- * zod's messages in turnkit's words, set once for every schema: a person reads them next to the place in their file
+ * Checks a value with a zod schema, its messages in turnkit's words (plainMessage): every schema turnkit checks is
+ * checked through here, per parse, so that the words are the same whichever modules were loaded first (a global
+ * `z.config` held only once a module setting it was), and zod's global settings (a project's own schemas, in the
+ * same process) are left as they are. Only a type is imported from zod: a command that checks nothing loads none.
+ */
+export function safeParseInWords<T extends z.ZodType>(schema: T, value: unknown): z.ZodSafeParseResult<z.output<T>> {
+  return schema.safeParse(value, { error: plainMessage });
+}
+
+/**
+ * zod's messages in turnkit's words: a person reads them next to the place in their file
  * (`questions/q.yaml:3:7: $.sut.type: ...`), so they say what to write, not how zod types it ("Invalid input",
  * "Too small: expected string to have >=1 characters"). A message a schema gives itself is kept; a code not listed
  * here falls back to zod's own English.
  */
-export function plainMessage(issue: z.core.$ZodRawIssue): string | undefined {
+function plainMessage(issue: z.core.$ZodRawIssue): string | undefined {
   switch (issue.code) {
     case 'invalid_type': {
       if (issue.input === undefined) return 'is required';
@@ -63,5 +73,3 @@ function valueWords(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   return String(value);
 }
-
-z.config({ customError: plainMessage });

@@ -12,9 +12,6 @@ import { JudgeCache } from '../../src/judge/judge-cache.js';
 import { JUDGE_CACHE_FILE } from '../../src/run-dir/run-file-names.js';
 import { judgeKeyOf } from '../../src/report/trust-report.js';
 import type { Run } from '../../src/run-dir/read-run.js';
-// zod's messages in turnkit's words, as the command line has them: loaded here by name, not left to whichever
-// module under test happens to import it (calibration-file.ts and screens-schema.ts do not).
-import '../../src/util/zod-messages.js';
 
 // Every JSON and JSON-lines file turnkit reads goes through util/json: the same message for the same fault,
 // `file:line:col: message` for syntax and `file: $.path: message` for shape, whichever file it is.

@@ -40,8 +40,8 @@ describe('JSON source positions and paths', () => {
       expect.unreachable();
     } catch (error) {
       expect((error as { problems: string[] }).problems).toEqual([
-        'f.json: $.a: Invalid input: expected number, received string',
-        'f.json: $.b[0]: Invalid input: expected string, received number',
+        'f.json: $.a: expected a number, got "x"',
+        'f.json: $.b[0]: expected text, got 1',
       ]);
     }
   });

@@ -492,6 +492,19 @@ describe('MarkingSession: blind', () => {
     expect(order(reopened)).toEqual(order(first));
   });
 
+  it('a seed file that does not read is named at its line and column, not replaced by a new seed', async () => {
+    const dir = await newRun();
+    await MarkingSession.open({ dir, blind: true, seed: 7 });
+    const file = join(dir, 'marks.blind.seed.json');
+    const edited = (await readFile(file, 'utf8')).replace('"seed": 7,', '"seed": 7');
+    await writeFile(file, edited);
+    await expect(MarkingSession.open({ dir, blind: true })).rejects.toMatchObject({
+      code: 'BAD_INPUT',
+      message: `${relative(process.cwd(), file)}:3:3: invalid JSON: comma expected`,
+    });
+    expect(await readFile(file, 'utf8')).toBe(edited);
+  });
+
   it('a blind session without a seed picks one, records it and reopens in the same order', async () => {
     const dir = await newRun();
     const first = await MarkingSession.open({ dir, blind: true });

@@ -1,4 +1,4 @@
-import { parseJsonText } from './json-source.js';
+import { lenientJson, parseJsonText } from './json-source.js';
 
 /** One line of a JSON-lines file: its value and its line number (from 1), for messages about that line. */
 export interface JsonLine {
@@ -28,16 +28,7 @@ export function jsonLines(text: string, shown: string): JsonLine[] {
  * readers skip a line they cannot read (torn by a crash) rather than refuse the file.
  */
 export function lenientJsonLines(text: string): LenientJsonLine[] {
-  return nonBlankLines(text).map(({ text: line, number }) => ({ text: line, line: number, value: readable(line) }));
-}
-
-// What the strict reader makes of a line, or undefined where it refuses the line (its message is not wanted).
-function readable(line: string): unknown {
-  try {
-    return parseJsonText(line, '');
-  } catch {
-    return undefined;
-  }
+  return nonBlankLines(text).map(({ text: line, number }) => ({ text: line, line: number, value: lenientJson(line) }));
 }
 
 // Numbered before blank lines go, so that a line is named as the file has it.

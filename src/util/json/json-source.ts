@@ -3,6 +3,7 @@ import type { ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
 import { TurnkitError } from '../../errors.js';
 import { MAX_JSON_DEPTH, scanJson, type JsonScan } from './json-scan.js';
+import { safeParseInWords } from '../zod-messages.js';
 
 /** A 1-based line and column in a text file. */
 export interface Position {
@@ -65,6 +66,18 @@ export function parseJsonText(text: string, file: string, firstLine = 1): unknow
   return value;
 }
 
+/**
+ * The value parseJsonText reads from a text, or undefined where it refuses the text (its message is not wanted): for
+ * files whose readers take one they cannot read (torn by a crash, still being written) as absent rather than refuse it.
+ */
+export function lenientJson(text: string): unknown {
+  try {
+    return parseJsonText(text, '');
+  } catch {
+    return undefined;
+  }
+}
+
 // jsonc-parser only for a file JSON.parse refuses, loaded then (synchronously: its main file is CommonJS): every
 // command reads JSON through here, and loading it (a CommonJS module of seven files) cost each one its start-up.
 const require = createRequire(import.meta.url);
@@ -108,7 +121,7 @@ export function formatZodIssues(file: string, issues: readonly z.core.$ZodIssue[
 
 /** Parses with a zod schema, throwing every issue as `file: $.path: message`. */
 export function parseWithSchema<T extends z.ZodType>(schema: T, value: unknown, file: string): z.output<T> {
-  const result = schema.safeParse(value);
+  const result = safeParseInWords(schema, value);
   if (!result.success) {
     const problems = formatZodIssues(file, result.error.issues);
     throw new TurnkitError('BAD_INPUT', problems[0]!, problems);

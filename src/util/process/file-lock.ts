@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { open, readFile, rm, stat } from 'node:fs/promises';
 import { TurnkitError } from '../../errors.js';
+import { lenientJson } from '../json/json-source.js';
 import { describeWriteError, shownPath } from '../shown-path.js';
 import { currentProcess, processState } from './process-identity.js';
 
@@ -92,21 +93,18 @@ function heldLock(file: string, mine: LockOwner): HeldLock {
   return { file, release, [Symbol.asyncDispose]: release };
 }
 
+// Read leniently: a lock file that does not read is being written (open, then write) or was torn by a crash.
 async function readOwner(file: string): Promise<LockOwner | undefined> {
-  try {
-    const value = JSON.parse(await readFile(file, 'utf8')) as Partial<LockOwner>;
-    if (typeof value.pid !== 'number') return undefined;
-    return {
-      pid: value.pid,
-      host: value.host,
-      tool: value.tool ?? 'another turnkit',
-      since: value.since ?? 'an unknown time',
-      startTicks: typeof value.startTicks === 'string' ? value.startTicks : null,
-      pidNamespace: typeof value.pidNamespace === 'string' ? value.pidNamespace : null,
-    };
-  } catch {
-    return undefined;
-  }
+  const value = lenientJson(await readFile(file, 'utf8').catch(() => '')) as Partial<LockOwner> | null | undefined;
+  if (typeof value?.pid !== 'number') return undefined;
+  return {
+    pid: value.pid,
+    host: value.host,
+    tool: value.tool ?? 'another turnkit',
+    since: value.since ?? 'an unknown time',
+    startTicks: typeof value.startTicks === 'string' ? value.startTicks : null,
+    pidNamespace: typeof value.pidNamespace === 'string' ? value.pidNamespace : null,
+  };
 }
 
 async function ageMs(file: string): Promise<number> {

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { TurnkitError } from '../../errors.js';
+import { safeParseInWords } from '../../util/zod-messages.js';
 import { compareReports } from '../../report/compare-runs.js';
 import { contentSecurityPolicy } from '../html-page.js';
 import { type GuardSecrets, refusal } from './request-guard.js';
@@ -170,7 +171,7 @@ async function postMark(
   } catch {
     return send(response, 400, { error: 'bad mark: not JSON' });
   }
-  const parsed = (turnMark ? turnMarkBody : markBody).safeParse(json);
+  const parsed = safeParseInWords(turnMark ? turnMarkBody : markBody, json);
   if (!parsed.success)
     return send(response, 400, {
       error: `bad ${turnMark ? 'turn mark' : 'mark'}: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
