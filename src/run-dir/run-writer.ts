@@ -1,10 +1,8 @@
 import { existsSync } from 'node:fs';
-import { appendFile, readFile, rename, rm } from 'node:fs/promises';
+import { readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TurnkitError } from '../errors.js';
 import { serializeDocument } from '../fixture/format.js';
 import { appendWhole } from '../util/process/append-whole.js';
-import { describeWriteError, shownPath } from '../util/shown-path.js';
 import type { Manifest } from './manifest.js';
 import type { MarkRow } from './marks/marks-file.js';
 import { formatMarks } from './marks/format-marks.js';
@@ -14,7 +12,7 @@ import { repFileBase, writeRunFile } from './run-layout.js';
 import { ORDER_FILE, repRecordOf, type RepKey } from './run-state.js';
 
 /** A mark replaced, as the history file keeps it: what it was, what it became, and what replaced it. */
-export interface MarkChange {
+interface MarkChange {
   before: MarkRow;
   after: MarkRow;
   by?: string;
@@ -71,11 +69,8 @@ export function runWriter(dir: string): RunWriter {
     order(entry) {
       const file = join(dir, ORDER_FILE);
       const line = `${JSON.stringify(entry)}\n`;
-      const appended = orderWritten.then(() =>
-        appendFile(file, line, { mode: 0o600 }).catch((error: NodeJS.ErrnoException) => {
-          throw new TurnkitError('IO', `${shownPath(file)}: ${describeWriteError(error)}`);
-        }),
-      );
+      // Whole lines only: a line torn by a kill is cut before a resume appends, so it never swallows the next entry.
+      const appended = orderWritten.then(() => appendWhole(file, line));
       // A failed append fails its own caller; the next append still runs.
       orderWritten = appended.catch(() => undefined);
       return appended;

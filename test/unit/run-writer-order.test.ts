@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runWriter } from '../../src/run-dir/run-writer.js';
@@ -35,5 +35,14 @@ describe("a run writer's order.jsonl", () => {
     await mkdir(later);
     await write.order({ fixture: 'keep', rep: 2, attempt: 1 });
     expect(await readFile(join(later, 'order.jsonl'), 'utf8')).toBe('{"fixture":"keep","rep":2,"attempt":1}\n');
+  });
+
+  it("cuts a line a killed run left torn before a resume appends, so the resume's first entry is whole", async () => {
+    dir = await mkdtemp(join(tmpdir(), 'turnkit-order-'));
+    await writeFile(join(dir, 'order.jsonl'), '{"fixture":"a","rep":1,"attempt":1}\n{"fixture":"a","re');
+    await runWriter(dir).order({ fixture: 'a', rep: 2, attempt: 1 });
+    expect(await readFile(join(dir, 'order.jsonl'), 'utf8')).toBe(
+      '{"fixture":"a","rep":1,"attempt":1}\n{"fixture":"a","rep":2,"attempt":1}\n',
+    );
   });
 });

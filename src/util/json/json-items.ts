@@ -8,7 +8,7 @@ const MOST_PIECE = 512;
  * The items of an array whose items sit at indent `inner` (spaces), one after another as
  * `JSON.stringify(array, null, 2)` separates them there (`,\n`): a streamed writer joins such pieces with `,\n`.
  */
-export function itemsText(items: readonly unknown[], inner: string): string {
+function itemsText(items: readonly unknown[], inner: string): string {
   // JSON.stringify indents from column 0, and re-indenting its text would cost a pass over every character. Nested
   // in as many arrays as the indent has levels, the items come out already indented to their place: their text is
   // cut out of the wrapper's. (JSON text never holds a raw newline, so the wrapper's lines are known exactly.)

@@ -115,7 +115,7 @@ export function formatJsonPath(path: readonly PropertyKey[]): string {
 }
 
 /** Turns zod issues into `file: $.path: message` lines. */
-export function formatZodIssues(file: string, issues: readonly z.core.$ZodIssue[]): string[] {
+function formatZodIssues(file: string, issues: readonly z.core.$ZodIssue[]): string[] {
   return issues.map((issue) => `${file}: ${formatJsonPath(issue.path)}: ${issue.message}`);
 }
 
