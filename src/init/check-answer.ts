@@ -1,4 +1,4 @@
-import { didYouMean } from '../util/did-you-mean.js';
+import { didYouMean } from '../config/issue-lines.js';
 import type { ColumnInfo, TableInfo } from '../db/catalog-types.js';
 import { isOrderColumn, roleCandidates } from './candidates.js';
 import type { ChooserState, GameQuestion, QuestionId } from './chooser-state.js';

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { configPlace } from '../../src/config/config-place.js';
-import { didYouMean } from '../../src/util/did-you-mean.js';
+import { didYouMean } from '../../src/config/issue-lines.js';
 
 describe('didYouMean', () => {
   const columns = ['id', 'campaign_id', 'turn_number', 'player_input', 'narration'];
