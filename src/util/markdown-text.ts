@@ -1,3 +1,5 @@
+import { escapedControls } from './visible-controls.js';
+
 /**
  * Untrusted text (a SUT's response, a player's input, an error a SUT printed) as Markdown that renders as the text it
  * is: characters that start markup anywhere (emphasis, code, links, HTML, tables) get a backslash, and so do the marks
@@ -6,25 +8,20 @@
  * Lines stay lines, so narration keeps its paragraphs.
  */
 export function markdownText(text: string): string {
-  return (
-    text
-      .replace(/\r\n?/g, '\n')
-      // `[` alone breaks a link (`]` and a `>` inside a line are plain); `<` breaks HTML and autolinks.
-      .replace(/[\\`*_[<|~&]/g, (char) => `\\${char}`)
-      .split('\n')
-      .map((line) =>
-        line
-          .replace(/^(\s*)([#>+=-])/, '$1\\$2')
-          // An ordered list's number: the backslash goes before its `.` or `)` (a digit cannot be escaped).
-          .replace(/^(\s*\d+)([.)])/, '$1\\$2'),
-      )
-      .join('\n')
-      // Two backslashes, so a reader sees `\u001b`, never the character.
-      .replace(
-        /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
-        (char) => `\\\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-      )
-  );
+  const escaped = text
+    .replace(/\r\n?/g, '\n')
+    // `[` alone breaks a link (`]` and a `>` inside a line are plain); `<` breaks HTML and autolinks.
+    .replace(/[\\`*_[<|~&]/g, (char) => `\\${char}`)
+    .split('\n')
+    .map((line) =>
+      line
+        .replace(/^(\s*)([#>+=-])/, '$1\\$2')
+        // An ordered list's number: the backslash goes before its `.` or `)` (a digit cannot be escaped).
+        .replace(/^(\s*\d+)([.)])/, '$1\\$2'),
+    )
+    .join('\n');
+  // Two backslashes, so a reader sees `\u001b`, never the character.
+  return escapedControls(escaped, '\\\\');
 }
 
 /** Untrusted text on one line of Markdown (a list item, a table cell): its line breaks as spaces, then escaped. */
