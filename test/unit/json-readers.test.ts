@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { jsonLines, lenientJsonLines } from '../../src/util/json/json-lines.js';
@@ -201,6 +201,13 @@ describe('a schema snapshot', () => {
     await expect(readSchemaSnapshot(file, 'schemas/s.json')).rejects.toMatchObject({
       code: 'FIXTURE',
       message: 'schemas/s.json: $.statements[1]: expected text, got 2',
+    });
+    // One that cannot be read at all (a folder in its place) is named too, not a bare EISDIR.
+    const folder = join(dir, 'folder.json');
+    await mkdir(folder);
+    await expect(readSchemaSnapshot(folder, 'schemas/folder.json')).rejects.toMatchObject({
+      code: 'FIXTURE',
+      message: 'schemas/folder.json: is a folder, not a file',
     });
   });
 });
