@@ -3,7 +3,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { TurnkitError } from '../errors.js';
 import { lenientJsonLines } from '../util/json/json-lines.js';
-import { lenientJson, parseJsonText, parseWithSchema } from '../util/json/json-source.js';
+import { parseJsonText, parseWithSchema } from '../util/json/json-source.js';
 import { describeReadError, shownPath } from '../util/shown-path.js';
 import { leanManifest } from './lean-shapes.js';
 import type { Manifest } from './manifest.js';
@@ -58,8 +58,15 @@ export async function readManifest(dir: string): Promise<Manifest> {
  * (`--resume` runs the rep again and keeps the torn file), by every reader of rep records alike.
  */
 export function repRecordOf(text: string): RepRecord | undefined {
-  const value = lenientJson(text);
-  return typeof value === 'object' && value !== null ? (value as RepRecord) : undefined;
+  // JSON.parse, not the checked reader: a record is turnkit's own writing, and holds what the SUT wrote (jsonb of any
+  // depth) that the reader's depth limit for hand-written files would take for a torn record.
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as RepRecord) : undefined;
 }
 
 /**
