@@ -50,6 +50,9 @@ export interface ModelGrader extends Grader {
 export function modelGrader(inputs: ModelGraderInputs): ModelGrader {
   const { settings, rubric } = inputs;
   const grader = `judge-${settings.model}${settings.state ? '+state' : ''}`;
+  // The config's schema checks it; a library caller's 0 would otherwise wait forever, or fail inside p-limit.
+  if (!(Number.isInteger(settings.concurrency) && settings.concurrency >= 1))
+    throw new TurnkitError('USAGE', `judge concurrency: expected a positive whole number, got ${settings.concurrency}`);
   const slots = pLimit(settings.concurrency);
   const verdicts: (RepKey & Record<string, unknown>)[] = [];
   const counts = { cached: 0, judgeErrors: 0 };
