@@ -1,8 +1,7 @@
 import type { SutConfig } from '../question/question-format.js';
 import { sutKind } from './sut-kinds.js';
 import { isSecretName } from './secret-names.js';
-import { passwordForms } from '../util/redact-password.js';
-import { urlSecrets } from '../util/url-secrets.js';
+import { printedForms, urlSecrets } from '../util/url-secrets.js';
 
 /** Values shorter than this are left alone: masking "1" or "yes" everywhere would garble every response. */
 const MIN_SECRET_LENGTH = 6;
@@ -19,7 +18,8 @@ export function sutSecrets(sut: SutConfig, env: Readonly<Record<string, string |
     // A URL with credentials in any variable (REDIS_URL=redis://:pw@host, SENTRY_DSN=https://key@host/1,
     // ...?token=): its password, its user and its credential-named query values.
     if (/^[a-z][\w+.-]*:\/\//i.test(value)) {
-      for (const form of passwordForms(value)) secrets.add(form);
+      // Its password whatever its length (a short one still opens the service); the rest when long enough.
+      for (const form of userPassword(value)) secrets.add(form);
       for (const form of urlSecrets(value)) if (form.length >= MIN_SECRET_LENGTH) secrets.add(form);
     }
     if (value.length >= MIN_SECRET_LENGTH && isSecretName(name)) secrets.add(value);
@@ -30,4 +30,13 @@ export function sutSecrets(sut: SutConfig, env: Readonly<Record<string, string |
   for (const [name, value] of Object.entries(own.variables ?? {})) add(name, value);
   for (const secret of own.values ?? []) secrets.add(secret);
   return [...secrets];
+}
+
+// The password of a URL's user info, in its printed forms; none when it is not a URL.
+function userPassword(url: string): string[] {
+  try {
+    return printedForms(new URL(url).password);
+  } catch {
+    return [];
+  }
 }

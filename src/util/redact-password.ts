@@ -1,8 +1,8 @@
-import { printedForms } from './url-secrets.js';
+import { printedForms, queryForms } from './url-secrets.js';
 
 /**
  * The forms a database URL's password can take in text (as written in the URL, percent-encoded, and decoded), and
- * libpq's `password` and `sslpassword` query parameters. None when the URL has none or is not a URL.
+ * those of libpq's `password` and `sslpassword` query parameters. None when the URL has none or is not a URL.
  */
 export function passwordForms(databaseUrl: string): string[] {
   let parsed: URL;
@@ -11,9 +11,7 @@ export function passwordForms(databaseUrl: string): string[] {
   } catch {
     return [];
   }
-  // searchParams gives the parameters decoded: as written they are encoded again by withoutSecrets.
-  const params = ['password', 'sslpassword'].flatMap((name) => parsed.searchParams.get(name) ?? []);
-  return [...new Set([...printedForms(parsed.password), ...params.filter((value) => value !== '')])];
+  return [...new Set([...printedForms(parsed.password), ...queryForms(parsed, /^(ssl)?password$/)])];
 }
 
 /**

@@ -28,8 +28,30 @@ export function urlSecrets(url: string): string[] {
   } catch {
     return [];
   }
-  const query = [...parsed.searchParams].flatMap(([name, value]) => (SECRET_PARAM.test(name) ? [value] : []));
-  return [...new Set([parsed.username, parsed.password, ...query].flatMap(printedForms))];
+  return [
+    ...new Set([
+      ...printedForms(parsed.username),
+      ...printedForms(parsed.password),
+      ...queryForms(parsed, SECRET_PARAM),
+    ]),
+  ];
+}
+
+/**
+ * The values of a URL's query parameters named by `names`, in every form they can be printed in: as written (a `+`
+ * stays a `+`), percent-decoded, and as a form decodes it (`+` as a space, which `searchParams` gives).
+ */
+export function queryForms(url: URL, names: RegExp): string[] {
+  const forms: string[] = [];
+  for (const pair of url.search.slice(1).split('&')) {
+    const at = pair.indexOf('=');
+    if (at < 0) continue;
+    const written = pair.slice(at + 1);
+    const name = new URLSearchParams(pair.slice(0, at)).keys().next().value ?? '';
+    if (!names.test(name)) continue;
+    forms.push(...printedForms(written), ...printedForms(new URLSearchParams(`v=${written}`).get('v') ?? ''));
+  }
+  return [...new Set(forms)];
 }
 
 /** A secret as a URL writes it and as decoded (none for an empty one): the forms it can be printed in. */

@@ -68,5 +68,9 @@ describe('secrets in database URLs', () => {
     expect(scrubSecret('bad hunter2 and pass phrase', 'postgres://bob@h/db?password=hunter2&sslpassword=phrase')).toBe(
       'bad *** and pass ***',
     );
+    // A "+" in a query value is printed as written and read as a space: both forms go.
+    expect(scrubSecret('pw=s3cr+et99, read as s3cr et99', 'postgres://u@h/db?password=s3cr+et99')).toBe(
+      'pw=***, read as ***',
+    );
   });
 });

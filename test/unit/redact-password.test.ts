@@ -122,6 +122,14 @@ describe('the secrets a SUT can see never reach a rep record', () => {
     for (const plain of ['/usr/bin:/bin', 'Ann Example', 'wayland', '200000']) expect(found).not.toContain(plain);
   });
 
+  it("keeps a URL's short password but not a short credential-named query value (masking '1' garbles responses)", () => {
+    const found = sutSecrets(
+      { type: 'command', command: ['sut'], timeout: 130, maxOutput: 1000 },
+      { CACHE_URL: 'redis://:pw@cache:6379/0', X_URL: 'https://h/?password=1' },
+    );
+    expect(found.sort()).toEqual(['pw']);
+  });
+
   it('gives a command SUT none of the secret-named variables, unless sut.env names them', () => {
     const env = { TURNKIT_SCRUB_KEY: 'k'.repeat(64), OPENAI_API_KEY: 'sk-judge-1', HOME: '/home/ann', LANG: 'C' };
     expect(inheritedEnv(env)).toEqual({ HOME: '/home/ann', LANG: 'C' });
